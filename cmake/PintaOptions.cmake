@@ -1,0 +1,25 @@
+# Warnings and sanitizer flags shared by every target of the project.
+add_library(pinta_warnings INTERFACE)
+add_library(pinta::warnings ALIAS pinta_warnings)
+target_compile_options(pinta_warnings INTERFACE -Wall -Wextra -Wpedantic -Wno-missing-field-initializers)
+
+if(PINTA_SANITIZE)
+  add_compile_options(-fsanitize=${PINTA_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=${PINTA_SANITIZE})
+endif()
+
+# pinta_add_test(NAME name SOURCES ... LIBS ... LABELS ...): one gtest executable registered
+# with ctest (gtest_discover_tests would run every binary at build time; one entry per binary
+# keeps the build fast and ctest output short).
+function(pinta_add_test)
+  cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${T_NAME} ${T_SOURCES})
+  target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main pinta::warnings)
+  set_target_properties(${T_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+  add_test(NAME ${T_NAME} COMMAND ${T_NAME})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 300)
+  endif()
+  set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT}
+    ENVIRONMENT "PINTA_BIN_DIR=${CMAKE_BINARY_DIR}/bin;PINTA_SOURCE_DIR=${CMAKE_SOURCE_DIR};RC_PARAMS=max_success=200")
+endfunction()

@@ -1,0 +1,87 @@
+// File: pinta/common/process.h
+// Spawning a child process the way a hook host does: argv, environment, cwd, bytes on stdin with a
+// chosen stdin behaviour (closed after writing, left open, dripped), separate stdout/stderr capture,
+// a timeout with a chosen signal, and two end times: when the child exited and when every holder of
+// its stdout/stderr pipes closed them (Node's 'close' event, which is what Gemini CLI waits for —
+// shared/reference/gemini-cli-0.61-hooks.md §4.4).
+//
+// The emulators and the conformance runner go through the Spawner interface; the production
+// implementation is built on Boost.Process (make_spawner()).
+#pragma once
+
+#include <chrono>
+#include <csignal>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pinta::proc {
+
+enum class StdinMode {
+  kCloseAfterWrite,  // write stdin_data, then close (Gemini CLI, agy CLI)
+  kKeepOpen,         // write stdin_data, keep the pipe open until the child exits (Antigravity app/IDE)
+  kDrip,             // write drip_chunk bytes every drip_interval, then close
+  kNone,             // child's stdin is /dev/null-like: closed before anything is written
+};
+
+struct SpawnRequest {
+  std::vector<std::string> argv;  // argv[0] is looked up in PATH when it has no '/'
+  // nullopt: inherit this process's environment; otherwise exactly these variables.
+  std::optional<std::map<std::string, std::string>> env;
+  std::string cwd;  // empty: inherit
+  std::string stdin_data;
+  StdinMode stdin_mode = StdinMode::kCloseAfterWrite;
+  std::chrono::milliseconds drip_interval{10};
+  size_t drip_chunk = 1;
+  // 0: no timeout. On expiry timeout_signal goes to the child (or its process group).
+  std::chrono::milliseconds timeout{0};
+  int timeout_signal = SIGTERM;
+  // After timeout_signal, send SIGKILL this much later (0: never — Gemini CLI 0.61's observed
+  // behaviour, §4.4).
+  std::chrono::milliseconds kill_after{0};
+  bool new_process_group = true;  // child leads its own group; signals then go to the group
+  bool signal_group = false;      // timeout/kill signals go to the whole group
+  // Absolute safety net: after this long everything in the group is SIGKILLed and the pipes are
+  // abandoned, whatever else is configured. Keeps a runner from hanging on an orphan.
+  std::chrono::milliseconds hard_limit{120000};
+  size_t max_capture = 64u << 20;  // bytes kept per stream; the rest is read and dropped
+};
+
+struct SpawnResult {
+  bool started = false;
+  std::string spawn_error;         // why it did not start
+  std::optional<int> exit_code;    // set when the child exited normally
+  std::optional<int> term_signal;  // set when a signal killed it
+  bool timed_out = false;          // the timeout fired before the child exited
+  bool hard_limited = false;       // the hard limit fired
+  std::string out;
+  std::string err;
+  bool out_truncated = false;
+  bool err_truncated = false;
+  std::chrono::microseconds exited_after{0};  // spawn → child exit
+  std::chrono::microseconds closed_after{0};  // spawn → both pipes at EOF (or abandoned)
+  std::chrono::microseconds first_stdout_after{-1};  // spawn → first stdout byte; -1 if none
+  // True when the pipes stayed open after the child exited (a grandchild held them).
+  bool pipes_outlived_child = false;
+  size_t stdin_bytes_written = 0;
+  bool stdin_broken = false;  // EPIPE while writing stdin (child closed it first)
+};
+
+class Spawner {
+ public:
+  virtual ~Spawner() = default;
+  virtual SpawnResult run(const SpawnRequest& request) = 0;
+};
+
+// Boost.Process + Boost.Asio implementation. Thread-safe: each run() owns its io_context.
+std::unique_ptr<Spawner> make_spawner();
+
+// Looks `name` up in PATH (as execvp would); empty if not found.
+std::string find_in_path(const std::string& name);
+
+// The current environment as a map.
+std::map<std::string, std::string> current_environment();
+
+}  // namespace pinta::proc

@@ -1,0 +1,92 @@
+#include <gtest/gtest.h>
+
+#include "pinta/common/process.h"
+
+namespace pinta::proc {
+namespace {
+
+using std::chrono::milliseconds;
+
+SpawnResult sh(const std::string& script, const std::string& in = "",
+               StdinMode mode = StdinMode::kCloseAfterWrite, milliseconds timeout = milliseconds(0)) {
+  SpawnRequest r;
+  r.argv = {"sh", "-c", script};
+  r.stdin_data = in;
+  r.stdin_mode = mode;
+  r.timeout = timeout;
+  r.hard_limit = milliseconds(10000);
+  return make_spawner()->run(r);
+}
+
+TEST(Spawner, CapturesStdoutStderrAndExitCode) {
+  auto r = sh("cat; echo err >&2; exit 3", "hello");
+  ASSERT_TRUE(r.started) << r.spawn_error;
+  EXPECT_EQ(r.out, "hello");
+  EXPECT_EQ(r.err, "err\n");
+  ASSERT_TRUE(r.exit_code.has_value());
+  EXPECT_EQ(*r.exit_code, 3);
+  EXPECT_FALSE(r.term_signal.has_value());
+  EXPECT_FALSE(r.timed_out);
+}
+
+TEST(Spawner, ReportsSignalDeath) {
+  auto r = sh("kill -SEGV $$");
+  ASSERT_TRUE(r.term_signal.has_value());
+  EXPECT_EQ(*r.term_signal, SIGSEGV);
+  EXPECT_FALSE(r.exit_code.has_value());
+}
+
+TEST(Spawner, TimeoutSendsSignal) {
+  auto r = sh("exec sleep 5", "", StdinMode::kCloseAfterWrite, milliseconds(100));
+  EXPECT_TRUE(r.timed_out);
+  ASSERT_TRUE(r.term_signal.has_value());
+  EXPECT_LT(r.exited_after, std::chrono::seconds(4));
+}
+
+TEST(Spawner, KeepOpenStdinIsNotClosedUntilExit) {
+  // `head -c 3` returns after 3 bytes even though stdin stays open; `cat` would hang.
+  auto r = sh("head -c 3", "abcdef", StdinMode::kKeepOpen, milliseconds(3000));
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.out, "abc");
+  auto hang = sh("cat >/dev/null; echo eof", "x", StdinMode::kKeepOpen, milliseconds(200));
+  EXPECT_TRUE(hang.timed_out);
+  EXPECT_EQ(hang.out, "");
+}
+
+TEST(Spawner, DripDeliversEveryByte) {
+  SpawnRequest req;
+  req.argv = {"cat"};
+  req.stdin_data = "0123456789";
+  req.stdin_mode = StdinMode::kDrip;
+  req.drip_interval = milliseconds(2);
+  req.drip_chunk = 3;
+  auto r = make_spawner()->run(req);
+  EXPECT_EQ(r.out, "0123456789");
+  EXPECT_EQ(r.stdin_bytes_written, 10u);
+}
+
+TEST(Spawner, SeesGrandchildHoldingPipes) {
+  auto r = sh("(sleep 0.3; echo late) & echo early");
+  EXPECT_TRUE(r.pipes_outlived_child);
+  EXPECT_EQ(r.out, "early\nlate\n");
+  EXPECT_GE(r.closed_after, milliseconds(250));
+  EXPECT_LT(r.exited_after, milliseconds(250));
+}
+
+TEST(Spawner, MissingProgramIsASpawnError) {
+  SpawnRequest req;
+  req.argv = {"/nonexistent/program"};
+  auto r = make_spawner()->run(req);
+  EXPECT_FALSE(r.started && r.exit_code == 0);
+}
+
+TEST(Spawner, ExplicitEnvironmentReplacesInherited) {
+  SpawnRequest req;
+  req.argv = {"/bin/sh", "-c", "echo \"$ONLY:$HOME\""};
+  req.env = std::map<std::string, std::string>{{"ONLY", "yes"}, {"PATH", "/usr/bin:/bin"}};
+  auto r = make_spawner()->run(req);
+  EXPECT_EQ(r.out, "yes:\n");
+}
+
+}  // namespace
+}  // namespace pinta::proc
