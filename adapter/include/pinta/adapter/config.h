@@ -1,0 +1,48 @@
+// File: pinta/adapter/config.h
+// Configuration (seed SPEC §12, DG9). Real hosts do not pass our variables to hook processes, so
+// the env file ~/.gemini/pinta-gemini.env is the way users configure the adapter. It is merged into
+// the environment for keys that are not already set. A file writable by group or others, or owned
+// by another user, is ignored: whoever can write it could point the guard elsewhere.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace pinta::adapter {
+
+struct EnvFileParse {
+  std::vector<std::pair<std::string, std::string>> entries;  // in file order; later duplicates win
+  std::vector<size_t> bad_lines;                             // 1-based numbers of skipped lines
+};
+
+// Pure parser: `KEY=value`, optional `export `, blank lines and `#` comments, values unquoted
+// (trailing ` #comment` stripped, trimmed), '…' (literal) or "…" (\n \t \" \\ \$ escapes).
+EnvFileParse parse_env_file(std::string_view content);
+
+enum class EnvFileOutcome { kLoaded, kAbsent, kInsecure, kUnreadable };
+struct EnvFileLoad {
+  EnvFileOutcome outcome = EnvFileOutcome::kAbsent;
+  std::string path;
+  std::vector<std::string> applied;  // keys set from the file
+  std::string detail;                // why ignored, for the debug log / doctor
+};
+
+// Default path: $HOME/.gemini/pinta-gemini.env ("" when there is no home).
+std::string default_env_file_path();
+// Loads `path` into the process environment (setenv for unset keys only).
+EnvFileLoad load_env_file(const std::string& path);
+
+struct AdapterConfig {
+  std::string data_dir;  // GEMINI_PLUGIN_DATA or ~/.gemini/pinta-gemini-data ("" if no home)
+  bool debug = false;    // PINTA_GEMINI_DEBUG=1|true
+  std::chrono::milliseconds stdin_timeout{1000};  // PINTA_STDIN_TIMEOUT_MS (1..30000)
+  size_t max_input_bytes = 32u << 20;             // PINTA_MAX_INPUT_BYTES (1 KiB .. 256 MiB)
+};
+
+// Reads the configuration from the (already env-file-merged) environment.
+AdapterConfig config_from_environment();
+
+}  // namespace pinta::adapter

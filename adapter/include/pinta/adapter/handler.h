@@ -1,0 +1,51 @@
+// File: pinta/adapter/handler.h
+// The hot path: argv + stdin bytes → the one reply line. Pure apart from the seams, so every rule
+// of docs/contract.md is unit-testable without spawning a process.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "pinta/adapter/config.h"
+#include "pinta/adapter/input.h"
+#include "pinta/adapter/normalize.h"
+#include "pinta/adapter/seams.h"
+
+namespace pinta::adapter {
+
+// `--agent A --event E` (also `--agent=A`, `--event=E`); anything else is reported, not fatal.
+struct Args {
+  std::string_view agent;
+  std::string_view event;
+  bool has_agent = false;
+  bool has_event = false;
+  std::vector<std::string_view> unknown;  // unexpected arguments (kept for the debug log)
+};
+Args parse_args(int argc, const char* const* argv);
+
+// The reply that must be printed if anything at all goes wrong from here on (no allocation).
+std::string_view fail_safe_for(const Args& args) noexcept;
+
+struct Services {
+  const Clock* clock = nullptr;   // required
+  GuardClient* guard = nullptr;   // null: guard not configured → allow
+  SpanSink* spans = nullptr;      // null: telemetry off
+};
+
+struct Outcome {
+  std::string reply;              // one JSON object, no newline
+  InputStatus input = InputStatus::kEmpty;
+  bool parsed = false;            // stdin held a valid JSON object
+  nlohmann::json normalized;      // canonical event (null when not parsed)
+  nlohmann::json payload;         // the raw payload (null when not parsed)
+  std::string guard_decision;     // allow|deny|review|unavailable|skipped
+  std::string note;               // why the fail-safe reply was used
+};
+
+// Decides the reply. Never throws for any input (exceptions inside are turned into the fail-safe).
+Outcome handle(const Args& args, RawInput input, Services& services, const std::string& review_mode = "allow");
+
+}  // namespace pinta::adapter

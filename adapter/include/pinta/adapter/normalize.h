@@ -1,0 +1,40 @@
+// File: pinta/adapter/normalize.h
+// One canonical event for both payload families (seed SPEC §6, DG2). The event name always comes
+// from --event (SPEC §3.2, DG1: hosts keep the arguments; no payload inference).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "pinta/adapter/protocol.h"
+
+namespace pinta::adapter {
+
+struct CanonicalEvent {
+  Family family = Family::kGemini;
+  std::string agent;            // the --agent label as given (gemini, antigravity, agy, ...)
+  std::string hook;             // the --event value as given
+  bool known_event = false;     // the host is known to send this event (protocol table)
+  std::string session_id;       // gemini session_id | antigravity conversationId
+  std::string cwd;              // gemini cwd | antigravity workspacePaths[0]
+  std::string transcript_path;  // gemini transcript_path | antigravity transcriptPath
+  std::string tool_name;        // gemini tool_name | antigravity toolCall.name (may be absent)
+  nlohmann::json tool_input;    // gemini tool_input | antigravity toolCall.args; null if absent
+  std::string product;          // antigravity only: agy | antigravity2 | unknown (SPEC §9.4, DG11)
+  nlohmann::json raw;           // the whole payload object, untouched
+};
+
+// Total: any object (even {}) normalizes; fields of the wrong type are treated as absent.
+CanonicalEvent normalize(Family family, std::string_view agent, std::string_view event,
+                         nlohmann::json payload);
+
+// agy → `.../antigravity-cli/brain/...`; Antigravity 2.0 app → `.../antigravity/brain/...`,
+// IDE → `.../antigravity-ide/...` (SPEC §9.4; shared/reference/antigravity-hooks.md §8).
+std::string product_from_transcript_path(std::string_view path);
+
+// The canonical event as JSON (for the debug log and tests).
+nlohmann::json to_json(const CanonicalEvent& e);
+
+}  // namespace pinta::adapter

@@ -1,0 +1,59 @@
+// File: pinta/adapter/seams.h
+// The adapter's seams: the guard, the span sink and the clock. The hot path (handler.h) only talks
+// to these interfaces, so tests and fuzzers substitute fakes and the network code (guard client,
+// OTLP exporter, retry queue) stays out of the process unless an event needs it.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "pinta/adapter/normalize.h"
+#include "pinta/common/deadline.h"
+
+namespace pinta::adapter {
+
+class Clock {
+ public:
+  virtual ~Clock() = default;
+  virtual int64_t unix_nanos() const = 0;                   // wall clock, for timestamps
+  virtual std::chrono::steady_clock::time_point now() const = 0;  // monotonic, for budgets
+};
+const Clock& system_clock();
+
+// Guard verdict (seed SPEC §8: {decision: ALLOW|DENY|REVIEW, reason, userMessage?}).
+struct GuardVerdict {
+  enum class Decision { kAllow, kDeny, kReview, kUnavailable };
+  Decision decision = Decision::kUnavailable;
+  std::string reason;
+  std::string user_message;
+  std::string matched_rule;
+  std::string error;  // why kUnavailable (timeout, refused, non-200, malformed) — fail-open
+};
+
+class GuardClient {
+ public:
+  virtual ~GuardClient() = default;
+  // Must return by `deadline` whatever the network does.
+  virtual GuardVerdict check(const CanonicalEvent& event, const std::string& span_id, Deadline deadline) = 0;
+};
+
+// What the hot path hands to telemetry once the reply is known.
+struct SpanInput {
+  const CanonicalEvent* event = nullptr;
+  const GuardVerdict* guard = nullptr;  // null on non-gate events / guard not configured
+  std::string reply;                    // the line printed to the host
+  int64_t start_unix_nanos = 0;
+  int64_t end_unix_nanos = 0;
+};
+
+class SpanSink {
+ public:
+  virtual ~SpanSink() = default;
+  // Must not block on the network (append to the on-disk queue, hand delivery elsewhere).
+  virtual void submit(const SpanInput& span) = 0;
+};
+
+}  // namespace pinta::adapter

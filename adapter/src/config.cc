@@ -1,0 +1,173 @@
+#include "pinta/adapter/config.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "pinta/common/fs.h"
+
+namespace pinta::adapter {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+bool valid_key(std::string_view k) {
+  if (k.empty()) return false;
+  for (size_t i = 0; i < k.size(); ++i) {
+    char c = k[i];
+    bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || (i > 0 && c >= '0' && c <= '9');
+    if (!ok) return false;
+  }
+  return true;
+}
+
+const char* env(const char* name) {
+  return std::getenv(name);  // NOLINT(concurrency-mt-unsafe): the adapter is single-threaded here
+}
+
+long env_long(const char* name, long fallback, long lo, long hi) {
+  const char* v = env(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  char* end = nullptr;
+  long n = std::strtol(v, &end, 10);
+  if (end == v || *end != '\0' || n < lo || n > hi) return fallback;
+  return n;
+}
+
+}  // namespace
+
+EnvFileParse parse_env_file(std::string_view content) {
+  EnvFileParse out;
+  size_t line_no = 0;
+  while (!content.empty()) {
+    size_t nl = content.find('\n');
+    std::string_view line = content.substr(0, nl);
+    content.remove_prefix(nl == std::string_view::npos ? content.size() : nl + 1);
+    ++line_no;
+    line = trim(line);
+    if (line.empty() || line.front() == '#') continue;
+    if (line.substr(0, 7) == "export " || line.substr(0, 7) == "export\t") line = trim(line.substr(7));
+    size_t eq = line.find('=');
+    if (eq == std::string_view::npos) {
+      out.bad_lines.push_back(line_no);
+      continue;
+    }
+    std::string_view key = trim(line.substr(0, eq));
+    std::string_view raw = trim(line.substr(eq + 1));
+    if (!valid_key(key)) {
+      out.bad_lines.push_back(line_no);
+      continue;
+    }
+    std::string value;
+    bool ok = true;
+    if (!raw.empty() && (raw.front() == '"' || raw.front() == '\'')) {
+      char q = raw.front();
+      size_t i = 1;
+      bool closed = false;
+      for (; i < raw.size(); ++i) {
+        char c = raw[i];
+        if (c == q) {
+          closed = true;
+          break;
+        }
+        if (q == '"' && c == '\\' && i + 1 < raw.size()) {
+          char n = raw[++i];
+          switch (n) {
+            case 'n': value += '\n'; break;
+            case 't': value += '\t'; break;
+            case 'r': value += '\r'; break;
+            case '"': case '\\': case '$': value += n; break;
+            default: value += '\\'; value += n;
+          }
+          continue;
+        }
+        value += c;
+      }
+      // Only whitespace or a comment may follow the closing quote.
+      std::string_view rest = closed ? trim(raw.substr(i + 1)) : std::string_view("x");
+      ok = closed && (rest.empty() || rest.front() == '#');
+    } else {
+      size_t hash = raw.find(" #");
+      if (hash == std::string_view::npos) hash = raw.find("\t#");
+      value = std::string(trim(raw.substr(0, hash)));
+    }
+    if (!ok) {
+      out.bad_lines.push_back(line_no);
+      continue;
+    }
+    out.entries.emplace_back(std::string(key), std::move(value));
+  }
+  return out;
+}
+
+std::string default_env_file_path() {
+  std::string home = fs::home_dir();
+  return home.empty() ? std::string() : home + "/.gemini/pinta-gemini.env";
+}
+
+EnvFileLoad load_env_file(const std::string& path) {
+  EnvFileLoad r;
+  r.path = path;
+  if (path.empty()) return r;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return r;  // absent: nothing to do
+  if (!S_ISREG(st.st_mode)) {
+    r.outcome = EnvFileOutcome::kUnreadable;
+    r.detail = "not a regular file";
+    return r;
+  }
+  if ((st.st_mode & 022) != 0 || st.st_uid != ::geteuid()) {
+    r.outcome = EnvFileOutcome::kInsecure;
+    r.detail = (st.st_mode & 022) != 0 ? "writable by group or others (chmod 600 it)" : "owned by another user";
+    return r;
+  }
+  auto content = fs::read_file(path, 1u << 20);
+  if (!content) {
+    r.outcome = EnvFileOutcome::kUnreadable;
+    r.detail = content.error().message;
+    return r;
+  }
+  EnvFileParse parsed = parse_env_file(*content);
+  // Later duplicates win inside the file; the real environment always wins over the file.
+  std::vector<std::pair<std::string, std::string>> last;
+  for (auto& kv : parsed.entries) {
+    bool replaced = false;
+    for (auto& existing : last) {
+      if (existing.first == kv.first) {
+        existing.second = kv.second;
+        replaced = true;
+      }
+    }
+    if (!replaced) last.push_back(kv);
+  }
+  for (const auto& [k, v] : last) {
+    if (env(k.c_str()) != nullptr) continue;
+    if (::setenv(k.c_str(), v.c_str(), 0) == 0) r.applied.push_back(k);  // NOLINT(concurrency-mt-unsafe)
+  }
+  r.outcome = EnvFileOutcome::kLoaded;
+  if (!parsed.bad_lines.empty()) r.detail = std::to_string(parsed.bad_lines.size()) + " malformed line(s) skipped";
+  return r;
+}
+
+AdapterConfig config_from_environment() {
+  AdapterConfig c;
+  const char* data = env("GEMINI_PLUGIN_DATA");
+  if (data != nullptr && *data != '\0') {
+    c.data_dir = data;
+  } else {
+    std::string home = fs::home_dir();
+    if (!home.empty()) c.data_dir = home + "/.gemini/pinta-gemini-data";
+  }
+  const char* dbg = env("PINTA_GEMINI_DEBUG");
+  c.debug = dbg != nullptr && (std::string_view(dbg) == "1" || std::string_view(dbg) == "true");
+  c.stdin_timeout = std::chrono::milliseconds(env_long("PINTA_STDIN_TIMEOUT_MS", 1000, 1, 30000));
+  c.max_input_bytes = static_cast<size_t>(env_long("PINTA_MAX_INPUT_BYTES", 32L << 20, 1024, 256L << 20));
+  return c;
+}
+
+}  // namespace pinta::adapter

@@ -1,0 +1,54 @@
+#include "pinta/adapter/debug_log.h"
+
+#include <unistd.h>
+
+#include <string>
+
+#include "pinta/common/fs.h"
+
+namespace pinta::adapter {
+
+nlohmann::json debug_record(const EnvFileLoad& env_file, int argc, const char* const* argv,
+                            const Outcome& outcome, std::chrono::microseconds duration) {
+  nlohmann::json args = nlohmann::json::array();
+  for (int i = 0; i < argc; ++i) args.push_back(argv[i] ? argv[i] : "");
+  const char* env_outcomes[] = {"loaded", "absent", "insecure", "unreadable"};
+  return {{"time_unix_ms", system_clock().unix_nanos() / 1000000},
+          {"pid", static_cast<int64_t>(::getpid())},
+          {"argv", args},
+          {"env_file", {{"path", env_file.path},
+                        {"outcome", env_outcomes[static_cast<int>(env_file.outcome)]},
+                        {"applied", env_file.applied},
+                        {"detail", env_file.detail}}},
+          {"input", std::string(input_status_name(outcome.input))},
+          {"note", outcome.note},
+          {"payload", outcome.payload},
+          {"normalized", outcome.normalized},
+          {"guard", outcome.guard_decision},
+          {"reply", outcome.reply},
+          {"duration_us", duration.count()}};
+}
+
+void write_debug_record(const AdapterConfig& config, const EnvFileLoad& env_file, int argc,
+                        const char* const* argv, const Outcome& outcome,
+                        std::chrono::microseconds duration) noexcept {
+  try {
+    if (config.data_dir.empty()) return;
+    Status dirs = fs::make_dirs(config.data_dir, 0700);
+    std::string line;
+    if (dirs.ok()) {
+      line = debug_record(env_file, argc, argv, outcome, duration)
+                 .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      line.push_back('\n');
+      dirs = fs::append_locked(config.data_dir + "/invocations.jsonl", line, 0600);
+    }
+    if (!dirs.ok()) {
+      std::string msg = "pinta-gemini: debug log: " + dirs.error().message + "\n";
+      (void)!::write(STDERR_FILENO, msg.data(), msg.size());
+    }
+  } catch (...) {
+    // Debug logging must never change the outcome.
+  }
+}
+
+}  // namespace pinta::adapter

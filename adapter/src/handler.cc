@@ -1,0 +1,128 @@
+#include "pinta/adapter/handler.h"
+
+#include <time.h>
+
+namespace pinta::adapter {
+namespace {
+
+class SystemClock final : public Clock {
+ public:
+  int64_t unix_nanos() const override {
+    struct timespec ts {};
+    ::clock_gettime(CLOCK_REALTIME, &ts);
+    return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+  }
+  std::chrono::steady_clock::time_point now() const override { return std::chrono::steady_clock::now(); }
+};
+
+std::string_view value_of(std::string_view arg, std::string_view flag) {
+  // "--flag=value" → value; otherwise empty (caller handles the two-token form)
+  if (arg.size() > flag.size() && arg.substr(0, flag.size()) == flag && arg[flag.size()] == '=') {
+    return arg.substr(flag.size() + 1);
+  }
+  return {};
+}
+
+}  // namespace
+
+const Clock& system_clock() {
+  static const SystemClock clock;
+  return clock;
+}
+
+Args parse_args(int argc, const char* const* argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i] ? argv[i] : "";
+    if ((arg == "--agent" || arg == "--event") && i + 1 < argc && argv[i + 1]) {
+      (arg == "--agent" ? a.agent : a.event) = argv[++i];
+      (arg == "--agent" ? a.has_agent : a.has_event) = true;
+    } else if (auto v = value_of(arg, "--agent"); !v.empty()) {
+      a.agent = v;
+      a.has_agent = true;
+    } else if (auto w = value_of(arg, "--event"); !w.empty()) {
+      a.event = w;
+      a.has_event = true;
+    } else {
+      a.unknown.push_back(arg);
+    }
+  }
+  return a;
+}
+
+std::string_view fail_safe_for(const Args& args) noexcept {
+  if (!args.has_agent || args.agent.empty()) return kUnknownHostReply;
+  return fail_safe_reply(family_for_agent(args.agent), args.event);
+}
+
+Outcome handle(const Args& args, RawInput input, Services& services, const std::string& review_mode) {
+  Outcome out;
+  out.reply = std::string(fail_safe_for(args));
+  out.input = input.status;
+  out.guard_decision = "skipped";
+  try {
+    if (!args.has_agent || args.agent.empty()) {
+      out.note = "missing --agent";
+      return out;
+    }
+    Family family = family_for_agent(args.agent);
+    if (input.status != InputStatus::kOk) {
+      out.note = std::string("stdin: ") + std::string(input_status_name(input.status));
+      return out;
+    }
+    // allow_exceptions=false: invalid JSON or invalid UTF-8 gives a discarded value.
+    nlohmann::json payload = nlohmann::json::parse(input.bytes, nullptr, false);
+    std::string().swap(input.bytes);  // free the raw bytes before the DOM is used
+    if (payload.is_discarded() || !payload.is_object()) {
+      out.input = InputStatus::kNotObject;
+      out.note = "stdin: invalid JSON";
+      return out;
+    }
+    out.parsed = true;
+    out.payload = payload;
+    if (!args.has_event || args.event.empty()) out.note = "missing --event";
+    CanonicalEvent ev = normalize(family, args.agent, args.event, std::move(payload));
+    out.normalized = to_json(ev);
+    const ReplyRow* row = find_reply_row(family, args.event);
+    if (row == nullptr && out.note.empty()) out.note = "unknown event";
+
+    GuardVerdict verdict;
+    const GuardVerdict* verdict_ptr = nullptr;
+    if (row != nullptr && row->gate && services.guard != nullptr) {
+      verdict = services.guard->check(ev, std::string(), Deadline::after(std::chrono::milliseconds(50)));
+      verdict_ptr = &verdict;
+      switch (verdict.decision) {
+        case GuardVerdict::Decision::kDeny: {
+          // SPEC §7.3: reason = userMessage ?? reason ?? "guard_deny".
+          const std::string& r = !verdict.user_message.empty() ? verdict.user_message
+                                 : !verdict.reason.empty()     ? verdict.reason
+                                                               : std::string("guard_deny");
+          out.reply = deny_reply(family, args.event, r.empty() ? "guard_deny" : r);
+          out.guard_decision = "deny";
+          break;
+        }
+        case GuardVerdict::Decision::kReview:
+          out.guard_decision = "review";
+          if (review_mode == "ask") out.reply = ask_reply(family, args.event, verdict.reason);
+          break;
+        case GuardVerdict::Decision::kAllow: out.guard_decision = "allow"; break;
+        case GuardVerdict::Decision::kUnavailable: out.guard_decision = "unavailable"; break;
+      }
+    }
+    if (services.spans != nullptr) {
+      SpanInput span;
+      span.event = &ev;
+      span.guard = verdict_ptr;
+      span.reply = out.reply;
+      span.start_unix_nanos = services.clock ? services.clock->unix_nanos() : 0;
+      span.end_unix_nanos = span.start_unix_nanos;
+      services.spans->submit(span);
+    }
+  } catch (...) {
+    out.reply = std::string(fail_safe_for(args));
+    out.note = "internal error";
+  }
+  return out;
+}
+
+}  // namespace pinta::adapter

@@ -1,0 +1,89 @@
+// pinta-gemini: the hook process Gemini CLI and Antigravity spawn on every event.
+// Contract (docs/contract.md): exactly one JSON object line on stdout, exit status 0, nothing on
+// stderr unless PINTA_GEMINI_DEBUG is on — on every path. This file holds the one catch (...).
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <string>
+#include <string_view>
+
+#include "pinta/adapter/config.h"
+#include "pinta/adapter/debug_log.h"
+#include "pinta/adapter/handler.h"
+#include "pinta/adapter/input.h"
+
+namespace {
+
+bool g_written = false;
+
+// One write of reply + '\n'. EPIPE (host closed stdout) is ignored: SIGPIPE is ignored below.
+void write_reply(std::string_view reply) noexcept {
+  if (g_written) return;
+  g_written = true;
+  char small[512];
+  const char* data = reply.data();
+  size_t len = reply.size();
+  std::string big;
+  if (len + 1 <= sizeof small) {
+    for (size_t i = 0; i < len; ++i) small[i] = reply[i];
+    small[len] = '\n';
+    data = small;
+  } else {
+    try {
+      big.reserve(len + 1);
+      big.append(reply).push_back('\n');
+      data = big.data();
+    } catch (...) {
+      // Out of memory: fall back to two writes of static/borrowed bytes.
+      (void)!::write(STDOUT_FILENO, reply.data(), reply.size());
+      (void)!::write(STDOUT_FILENO, "\n", 1);
+      return;
+    }
+  }
+  len += 1;
+  while (len > 0) {
+    ssize_t n = ::write(STDOUT_FILENO, data, len);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return;  // EPIPE, EBADF, ENOSPC...: nothing more can be done; still exit 0
+    }
+    data += n;
+    len -= static_cast<size_t>(n);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ::signal(SIGPIPE, SIG_IGN);
+  std::string_view fail_safe = pinta::adapter::kUnknownHostReply;
+  try {
+    using namespace pinta::adapter;
+    auto t0 = std::chrono::steady_clock::now();
+    Args args = parse_args(argc, argv);
+    fail_safe = fail_safe_for(args);  // static storage: safe to print from the catch below
+
+    EnvFileLoad env_file = load_env_file(default_env_file_path());
+    AdapterConfig config = config_from_environment();
+
+    InputLimits limits;
+    limits.deadline = config.stdin_timeout;
+    limits.max_bytes = config.max_input_bytes;
+    RawInput input = read_event(STDIN_FILENO, limits);
+
+    Services services;
+    services.clock = &system_clock();
+    Outcome outcome = handle(args, std::move(input), services);
+    write_reply(outcome.reply);
+
+    if (config.debug) {
+      auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0);
+      write_debug_record(config, env_file, argc, argv, outcome, us);
+    }
+  } catch (...) {
+    write_reply(fail_safe);
+  }
+  return 0;
+}

@@ -1,0 +1,97 @@
+#include "pinta/adapter/protocol.h"
+
+#include <nlohmann/json.hpp>
+
+namespace pinta::adapter {
+namespace {
+
+// Evidence keys:
+//  GEM§n  = shared/reference/gemini-cli-0.61-hooks.md section n (Gemini CLI 0.61.0 code + runs)
+//  AGY§n  = shared/reference/antigravity-hooks.md section n (public evidence by agy version)
+//  SPEC§n = seed SPEC (shared/seeds/000_*.txt) section n
+constexpr std::string_view kGeminiAllow =
+    "GEM§4.5/§5: `{}` parses to an object with no decision, so the aggregator's default (allow) "
+    "holds; an empty stdout would make the CLI read stderr instead (stdout.trim()||stderr.trim()).";
+
+constexpr ReplyRow kRows[] = {
+    // ---- Gemini CLI 0.61.0: 11 events (GEM§2.1). Deny = {decision:deny, reason, systemMessage}
+    // (SPEC§7.3; GEM§6 BeforeTool: `Tool execution blocked: R`).
+    {Family::kGemini, "BeforeTool", true, true, "{}", kGeminiAllow},
+    {Family::kGemini, "AfterTool", false, true, "{}", kGeminiAllow},
+    {Family::kGemini, "BeforeAgent", false, true, "{}", kGeminiAllow},
+    {Family::kGemini, "AfterAgent", false, false, "{}",
+     "GEM§6 AfterAgent: a deny re-prompts the model with R; never sent by the adapter."},
+    {Family::kGemini, "SessionStart", false, false, "{}", "GEM§6: decision ignored on SessionStart."},
+    {Family::kGemini, "SessionEnd", false, false, "{}", "GEM§6: decision ignored on SessionEnd."},
+    {Family::kGemini, "BeforeModel", false, false, "{}", kGeminiAllow},
+    {Family::kGemini, "AfterModel", false, false, "{}", "GEM§6: fires per streamed chunk."},
+    {Family::kGemini, "BeforeToolSelection", false, false, "{}", kGeminiAllow},
+    {Family::kGemini, "PreCompress", false, false, "{}", "GEM§6: decision ignored on PreCompress."},
+    {Family::kGemini, "Notification", false, false, "{}", "GEM§6: decision ignored on Notification."},
+    // ---- Antigravity (agy 1.x, Antigravity 2.0): replies are decoded with protojson, so unknown
+    // fields fail the call (AGY§6.2).
+    {Family::kAntigravity, "PreToolUse", true, true, R"({"decision":"allow"})",
+     "AGY§6.2: `{}` or any object without `decision` is read as deny with an empty reason "
+     "(agy 1.0.5, 1.0.15, 1.1.26, 1.2.7); decision is required (SPEC§7.3)."},
+    {Family::kAntigravity, "PostToolUse", false, false, "{}",
+     "AGY§6.3: PostToolHookResult is an empty message; `{}` is the only safe reply."},
+    {Family::kAntigravity, "PreInvocation", false, false, "{}",
+     "AGY§6.3/§7.3: `{}` valid (agy 1.2.7); a `decision` key is reported to make a build exit."},
+    {Family::kAntigravity, "PostInvocation", false, false, "{}",
+     "AGY§6.3/§7.3: `{}` valid; never a `decision` key (issue: a reported agy build exits 1)."},
+    {Family::kAntigravity, "Stop", false, false, "{}",
+     "AGY§7.4: `{}` lets the agent stop; `decision:continue` would re-enter the loop."},
+    {Family::kAntigravity, "SessionStart", false, false, "{}",
+     "AGY§8: exists on later builds (1.1.27); flat lifecycle event; `{}` is valid."},
+};
+
+std::string escape(std::string_view s) {
+  return nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace
+
+Family family_for_agent(std::string_view agent_label) noexcept {
+  return agent_label == "gemini" ? Family::kGemini : Family::kAntigravity;
+}
+
+std::string_view family_prefix(Family f) noexcept {
+  return f == Family::kGemini ? "gemini" : "antigravity";
+}
+
+const ReplyRow* find_reply_row(Family f, std::string_view event) noexcept {
+  for (const auto& row : kRows) {
+    if (row.family == f && row.event == event) return &row;
+  }
+  return nullptr;
+}
+
+std::string_view fail_safe_reply(Family f, std::string_view event) noexcept {
+  const ReplyRow* row = find_reply_row(f, event);
+  // Unknown event: `{}` carries no field a strict (protojson) decoder could reject.
+  return row ? row->allow : std::string_view("{}");
+}
+
+std::string deny_reply(Family f, std::string_view event, std::string_view reason) {
+  const ReplyRow* row = find_reply_row(f, event);
+  if (row == nullptr || !row->deny_allowed) return std::string(fail_safe_reply(f, event));
+  std::string r = escape(reason);
+  if (f == Family::kGemini) {
+    // SPEC§7.3: systemMessage too, so the user sees why (GEM§6: `Hook system message: …`).
+    return R"({"decision":"deny","reason":)" + r + R"(,"systemMessage":)" + r + "}";
+  }
+  // AGY§7.1: decision + reason only; any other field risks a protojson unmarshal failure.
+  return R"({"decision":"deny","reason":)" + r + "}";
+}
+
+std::string ask_reply(Family f, std::string_view event, std::string_view reason) {
+  const ReplyRow* row = find_reply_row(f, event);
+  if (row == nullptr || !row->gate) return std::string(fail_safe_reply(f, event));
+  std::string r = escape(reason);
+  // GEM§6 BeforeTool: ask → confirmation (hangs in headless -p runs); AGY§6.2: ask prompts.
+  return R"({"decision":"ask","reason":)" + r + "}";
+}
+
+ReplyTable reply_table() noexcept { return {kRows, sizeof kRows / sizeof kRows[0]}; }
+
+}  // namespace pinta::adapter
