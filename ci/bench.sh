@@ -174,7 +174,7 @@ names=("/bin/true" "adapter gemini AfterTool" "adapter antigravity PreToolUse")
 # One sanity run of each adapter mode: the numbers mean little if the reply is wrong.
 warnings=()
 for mode in "gemini AfterTool gemini-aftertool" "antigravity PreToolUse agy-pretooluse"; do
-  set -- $mode
+  read -r -a m <<<"$mode"; set -- "${m[@]}"
   rc=0
   (cd "$work" && "${scrub[@]}" timeout -k 1 5 "$adapter" --agent "$1" --event "$2" \
       <"$work/$3.json" >"$work/sanity.out" 2>"$work/sanity.err") || rc=$?
@@ -206,7 +206,7 @@ badexits() { awk -F'\t' -v p="$1" '$1 == p && $4 != 0 { n++ } END { print n + 0 
 
 declare -a med p90 rss bad
 for i in "${!names[@]}"; do
-  read -r med[i] p90[i] < <(stats "$i")
+  read -r "med[i]" "p90[i]" < <(stats "$i")
   rss[i]=$(maxrss "$i")
   bad[i]=$(badexits "$i")
   [ "${bad[i]}" -eq 0 ] || warnings+=("${names[i]}: ${bad[i]} of $runs runs exited non-zero")

@@ -1,1 +1,85 @@
+#include <sys/stat.h>
 
+#include <cstdlib>
+
+#include <gtest/gtest.h>
+
+#include "pinta/adapter/config.h"
+#include "pinta/common/fs.h"
+#include "pinta/common/test_support.h"
+
+namespace pinta::adapter {
+namespace {
+
+TEST(EnvFile, ParsesCommentsExportAndQuotes) {
+  auto p = parse_env_file(
+      "# comment\n\nexport A=1\nB = two words # trailing\nC='lit $x \\n'\nD=\"q \\\"x\\\" \\n\"\n"
+      "bad line\n1X=no\nE=\"unterminated\nF=\r\n");
+  ASSERT_EQ(p.entries.size(), 5u);
+  EXPECT_EQ(p.entries[0], (std::pair<std::string, std::string>{"A", "1"}));
+  EXPECT_EQ(p.entries[1].second, "two words");
+  EXPECT_EQ(p.entries[2].second, "lit $x \\n");
+  EXPECT_EQ(p.entries[3].second, "q \"x\" \n");
+  EXPECT_EQ(p.entries[4], (std::pair<std::string, std::string>{"F", ""}));
+  EXPECT_EQ(p.bad_lines, (std::vector<size_t>{7, 8, 9}));
+}
+
+class EnvFileLoadTest : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    for (auto k : {"PINTA_T_A", "PINTA_T_B", "PINTA_T_C"}) ::unsetenv(k);
+  }
+  testing::TempDir dir_;
+};
+
+TEST_F(EnvFileLoadTest, SetsOnlyUnsetKeysLastDuplicateWins) {
+  std::string path = dir_.sub("e.env");
+  ASSERT_TRUE(fs::atomic_write(path, "PINTA_T_A=file\nPINTA_T_B=1\nPINTA_T_B=2\n", 0600).ok());
+  ::setenv("PINTA_T_A", "env", 1);
+  auto r = load_env_file(path);
+  EXPECT_EQ(r.outcome, EnvFileOutcome::kLoaded);
+  EXPECT_STREQ(std::getenv("PINTA_T_A"), "env");
+  EXPECT_STREQ(std::getenv("PINTA_T_B"), "2");
+  EXPECT_EQ(r.applied, (std::vector<std::string>{"PINTA_T_B"}));
+}
+
+TEST_F(EnvFileLoadTest, GroupOrOtherWritableFileIsIgnored) {
+  std::string path = dir_.sub("e.env");
+  ASSERT_TRUE(fs::atomic_write(path, "PINTA_T_C=evil\n", 0600).ok());
+  ASSERT_EQ(::chmod(path.c_str(), 0620), 0);
+  auto r = load_env_file(path);
+  EXPECT_EQ(r.outcome, EnvFileOutcome::kInsecure);
+  EXPECT_EQ(std::getenv("PINTA_T_C"), nullptr);
+  ASSERT_EQ(::chmod(path.c_str(), 0602), 0);
+  EXPECT_EQ(load_env_file(path).outcome, EnvFileOutcome::kInsecure);
+  ASSERT_EQ(::chmod(path.c_str(), 0644), 0);  // world-readable is fine, writable is not
+  EXPECT_EQ(load_env_file(path).outcome, EnvFileOutcome::kLoaded);
+}
+
+TEST_F(EnvFileLoadTest, AbsentAndDirectory) {
+  EXPECT_EQ(load_env_file(dir_.sub("none")).outcome, EnvFileOutcome::kAbsent);
+  EXPECT_EQ(load_env_file(dir_.path()).outcome, EnvFileOutcome::kUnreadable);
+  EXPECT_EQ(load_env_file("").outcome, EnvFileOutcome::kAbsent);
+}
+
+TEST(Config, DataDirAndLimitsFromEnvironment) {
+  ::setenv("GEMINI_PLUGIN_DATA", "/tmp/pd", 1);
+  ::setenv("PINTA_GEMINI_DEBUG", "1", 1);
+  ::setenv("PINTA_STDIN_TIMEOUT_MS", "250", 1);
+  auto c = config_from_environment();
+  EXPECT_EQ(c.data_dir, "/tmp/pd");
+  EXPECT_TRUE(c.debug);
+  EXPECT_EQ(c.stdin_timeout.count(), 250);
+  ::setenv("PINTA_STDIN_TIMEOUT_MS", "abc", 1);
+  ::setenv("PINTA_GEMINI_DEBUG", "0", 1);
+  ::unsetenv("GEMINI_PLUGIN_DATA");
+  ::setenv("HOME", "/home/x", 1);
+  c = config_from_environment();
+  EXPECT_EQ(c.stdin_timeout.count(), 1000);
+  EXPECT_FALSE(c.debug);
+  EXPECT_EQ(c.data_dir, "/home/x/.gemini/pinta-gemini-data");
+  for (auto k : {"PINTA_GEMINI_DEBUG", "PINTA_STDIN_TIMEOUT_MS"}) ::unsetenv(k);
+}
+
+}  // namespace
+}  // namespace pinta::adapter

@@ -1,1 +1,130 @@
+#include <gtest/gtest.h>
 
+#include "pinta/adapter/debug_log.h"
+#include "pinta/adapter/handler.h"
+
+namespace pinta::adapter {
+namespace {
+
+using nlohmann::json;
+
+struct FakeGuard : GuardClient {
+  GuardVerdict verdict;
+  int calls = 0;
+  std::string last_tool;
+  GuardVerdict check(const CanonicalEvent& e, const std::string&, Deadline) override {
+    ++calls;
+    last_tool = e.tool_name;
+    return verdict;
+  }
+};
+
+struct FakeSink : SpanSink {
+  std::vector<std::string> replies;
+  std::vector<std::string> hooks;
+  void submit(const SpanInput& s) override {
+    replies.push_back(s.reply);
+    hooks.push_back(s.event->hook);
+  }
+};
+
+RawInput ok(std::string s) { return read_event_from_bytes(s, InputLimits{}); }
+
+Args args(const char* agent, const char* event) {
+  const char* argv[] = {"pinta-gemini", "--agent", agent, "--event", event};
+  return parse_args(5, argv);
+}
+
+TEST(Args, BothFormsAndUnknowns) {
+  const char* argv[] = {"x", "--agent=gemini", "--event", "BeforeTool", "--what", "--event"};
+  Args a = parse_args(6, argv);
+  EXPECT_EQ(a.agent, "gemini");
+  EXPECT_EQ(a.event, "BeforeTool");
+  EXPECT_EQ(a.unknown.size(), 2u);
+  const char* none[] = {"x"};
+  EXPECT_FALSE(parse_args(1, none).has_agent);
+}
+
+TEST(Handler, AllowRepliesPerHost) {
+  Services s{&system_clock()};
+  EXPECT_EQ(handle(args("gemini", "BeforeTool"), ok("{}"), s).reply, "{}");
+  EXPECT_EQ(handle(args("agy", "PreToolUse"), ok("{}"), s).reply, R"({"decision":"allow"})");
+  EXPECT_EQ(handle(args("antigravity", "Stop"), ok("{}"), s).reply, "{}");
+}
+
+TEST(Handler, BadInputGivesFailSafe) {
+  Services s{&system_clock()};
+  auto o = handle(args("agy", "PreToolUse"), ok("{\"a\":\"\xff\"}"), s);  // invalid UTF-8
+  EXPECT_EQ(o.reply, R"({"decision":"allow"})");
+  EXPECT_FALSE(o.parsed);
+  RawInput timeout;
+  timeout.status = InputStatus::kTimeout;
+  EXPECT_EQ(handle(args("agy", "PreToolUse"), timeout, s).reply, R"({"decision":"allow"})");
+  const char* argv[] = {"x"};
+  EXPECT_EQ(handle(parse_args(1, argv), ok("{}"), s).reply, "{}");
+}
+
+TEST(Handler, GuardDenyReasonPrecedence) {
+  FakeGuard g;
+  Services s{&system_clock(), &g};
+  g.verdict.decision = GuardVerdict::Decision::kDeny;
+  g.verdict.reason = "rule 7";
+  g.verdict.user_message = "Not allowed";
+  auto o = handle(args("gemini", "BeforeTool"), ok(R"({"tool_name":"run_shell_command"})"), s);
+  EXPECT_EQ(json::parse(o.reply),
+            (json{{"decision", "deny"}, {"reason", "Not allowed"}, {"systemMessage", "Not allowed"}}));
+  EXPECT_EQ(g.last_tool, "run_shell_command");
+  g.verdict.user_message.clear();
+  o = handle(args("agy", "PreToolUse"), ok(R"({"toolCall":{"name":"run_command","args":{}}})"), s);
+  EXPECT_EQ(json::parse(o.reply), (json{{"decision", "deny"}, {"reason", "rule 7"}}));
+  g.verdict.reason.clear();
+  o = handle(args("agy", "PreToolUse"), ok("{}"), s);
+  EXPECT_EQ(json::parse(o.reply), (json{{"decision", "deny"}, {"reason", "guard_deny"}}));
+}
+
+TEST(Handler, GuardOnlyOnGateEventsAndFailOpen) {
+  FakeGuard g;
+  g.verdict.decision = GuardVerdict::Decision::kDeny;
+  Services s{&system_clock(), &g};
+  for (auto ev : {"AfterTool", "BeforeAgent", "SessionStart"}) handle(args("gemini", ev), ok("{}"), s);
+  for (auto ev : {"PostToolUse", "PreInvocation", "Stop"}) handle(args("agy", ev), ok("{}"), s);
+  EXPECT_EQ(g.calls, 0);
+  g.verdict.decision = GuardVerdict::Decision::kUnavailable;
+  EXPECT_EQ(handle(args("agy", "PreToolUse"), ok("{}"), s).reply, R"({"decision":"allow"})");
+  EXPECT_EQ(g.calls, 1);
+}
+
+TEST(Handler, ReviewIsAllowUnlessAskMode) {
+  FakeGuard g;
+  g.verdict.decision = GuardVerdict::Decision::kReview;
+  g.verdict.reason = "check";
+  Services s{&system_clock(), &g};
+  EXPECT_EQ(handle(args("agy", "PreToolUse"), ok("{}"), s).reply, R"({"decision":"allow"})");
+  EXPECT_EQ(json::parse(handle(args("agy", "PreToolUse"), ok("{}"), s, "ask").reply)["decision"], "ask");
+}
+
+TEST(Handler, SpanSinkSeesEveryParsedEventWithItsReply) {
+  FakeSink sink;
+  Services s{&system_clock(), nullptr, &sink};
+  handle(args("gemini", "AfterTool"), ok("{}"), s);
+  handle(args("agy", "PreToolUse"), ok("{}"), s);
+  handle(args("agy", "PreToolUse"), ok("garbage"), s);  // not parsed: no span
+  EXPECT_EQ(sink.hooks, (std::vector<std::string>{"AfterTool", "PreToolUse"}));
+  EXPECT_EQ(sink.replies[1], R"({"decision":"allow"})");
+}
+
+TEST(DebugLog, RecordHasTheDocumentedFields) {
+  Services s{&system_clock()};
+  const char* argv[] = {"pinta-gemini", "--agent", "gemini", "--event", "AfterTool"};
+  Outcome o = handle(parse_args(5, argv), ok(R"({"session_id":"s"})"), s);
+  EnvFileLoad env;
+  json r = debug_record(env, 5, argv, o, std::chrono::microseconds(42));
+  for (auto key : {"argv", "payload", "normalized", "reply", "duration_us", "input", "env_file"}) {
+    EXPECT_TRUE(r.contains(key)) << key;
+  }
+  EXPECT_EQ(r["normalized"]["session_id"], "s");
+  EXPECT_EQ(r["argv"].size(), 5u);
+}
+
+}  // namespace
+}  // namespace pinta::adapter

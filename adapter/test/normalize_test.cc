@@ -1,1 +1,76 @@
+#include <gtest/gtest.h>
 
+#include "pinta/adapter/normalize.h"
+
+namespace pinta::adapter {
+namespace {
+
+using nlohmann::json;
+
+TEST(Normalize, GeminiBeforeTool) {
+  // Verbatim shape of gemini-cli-0.61-hooks.md §7 [exp e01_payload].
+  json p = json::parse(R"({"session_id":"s1","transcript_path":"/h/.gemini/tmp/ws/chats/x.jsonl","cwd":"/w",
+    "hook_event_name":"BeforeTool","timestamp":"2026-12-02T10:10:11.342Z","tool_name":"write_file",
+    "tool_input":{"content":"x","file_path":"a.txt"}})");
+  auto e = normalize(Family::kGemini, "gemini", "BeforeTool", p);
+  EXPECT_TRUE(e.known_event);
+  EXPECT_EQ(e.session_id, "s1");
+  EXPECT_EQ(e.cwd, "/w");
+  EXPECT_EQ(e.transcript_path, "/h/.gemini/tmp/ws/chats/x.jsonl");
+  EXPECT_EQ(e.tool_name, "write_file");
+  EXPECT_EQ(e.tool_input, (json{{"content", "x"}, {"file_path", "a.txt"}}));
+  EXPECT_EQ(e.raw, p);
+  EXPECT_TRUE(e.product.empty());
+}
+
+TEST(Normalize, EventComesFromArgumentNotPayload) {
+  json p = {{"hook_event_name", "AfterTool"}};
+  auto e = normalize(Family::kGemini, "gemini", "BeforeTool", p);
+  EXPECT_EQ(e.hook, "BeforeTool");
+}
+
+TEST(Normalize, AntigravityPreToolUse) {
+  json p = json::parse(R"({"conversationId":"c1","modelName":"auto","stepIdx":3,
+    "toolCall":{"name":"run_command","args":{"CommandLine":"echo hi","Cwd":"/w"}},
+    "transcriptPath":"/h/.gemini/antigravity-cli/brain/c1/.system_generated/logs/transcript_full.jsonl",
+    "workspacePaths":["/w","/w2"]})");
+  auto e = normalize(Family::kAntigravity, "agy", "PreToolUse", p);
+  EXPECT_EQ(e.session_id, "c1");
+  EXPECT_EQ(e.cwd, "/w");
+  EXPECT_EQ(e.tool_name, "run_command");
+  EXPECT_EQ(e.tool_input["CommandLine"], "echo hi");
+  EXPECT_EQ(e.product, "agy");
+}
+
+TEST(Normalize, AntigravityNullToolCallAndEmptyWorkspaces) {
+  json p = json::parse(R"({"conversationId":"c1","stepIdx":1,"error":"","toolCall":null,"workspacePaths":[]})");
+  auto e = normalize(Family::kAntigravity, "antigravity", "PostToolUse", p);
+  EXPECT_EQ(e.tool_name, "");
+  EXPECT_TRUE(e.tool_input.is_null());
+  EXPECT_EQ(e.cwd, "");
+  EXPECT_EQ(e.product, "unknown");
+}
+
+TEST(Normalize, WrongTypesAreAbsentNotErrors) {
+  json p = json::parse(R"({"session_id":7,"cwd":["x"],"tool_name":{"a":1}})");
+  auto e = normalize(Family::kGemini, "gemini", "BeforeTool", p);
+  EXPECT_EQ(e.session_id, "");
+  EXPECT_EQ(e.cwd, "");
+  EXPECT_EQ(e.tool_name, "");
+  auto a = normalize(Family::kAntigravity, "agy", "PreToolUse",
+                     json::parse(R"({"workspacePaths":[1],"toolCall":{"name":5}})"));
+  EXPECT_EQ(a.cwd, "");
+  EXPECT_EQ(a.tool_name, "");
+}
+
+TEST(Normalize, ProductFromTranscriptPath) {
+  EXPECT_EQ(product_from_transcript_path("/h/.gemini/antigravity-cli/brain/1/x/transcript_full.jsonl"), "agy");
+  EXPECT_EQ(product_from_transcript_path("/h/.gemini/antigravity/brain/1/x/transcript.jsonl"), "antigravity2");
+  EXPECT_EQ(product_from_transcript_path("/h/.gemini/antigravity-ide/brain/1/t.jsonl"), "antigravity2");
+  EXPECT_EQ(product_from_transcript_path("C:\\Users\\u\\.gemini\\antigravity-cli\\brain\\1\\t.jsonl"), "agy");
+  EXPECT_EQ(product_from_transcript_path("/tmp/antigravity-clix/t"), "unknown");
+  EXPECT_EQ(product_from_transcript_path(""), "unknown");
+}
+
+}  // namespace
+}  // namespace pinta::adapter

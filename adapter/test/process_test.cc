@@ -1,1 +1,195 @@
+// Process-level contract tests: the built pinta-gemini binary, spawned the way hosts spawn it,
+// with hostile stdin, stdin held open, stdout closed, and concurrent debug logging.
+#include <sys/stat.h>
 
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "pinta/common/fs.h"
+#include "pinta/common/process.h"
+#include "pinta/common/test_support.h"
+
+namespace pinta {
+namespace {
+
+using nlohmann::json;
+using std::chrono::milliseconds;
+
+class AdapterProcess : public ::testing::Test {
+ protected:
+  proc::SpawnResult run(std::vector<std::string> args, const std::string& in,
+                        proc::StdinMode mode = proc::StdinMode::kCloseAfterWrite,
+                        std::map<std::string, std::string> extra = {}) {
+    proc::SpawnRequest r;
+    r.argv = {testing::bin_dir() + "/pinta-gemini"};
+    r.argv.insert(r.argv.end(), args.begin(), args.end());
+    std::map<std::string, std::string> env = {{"HOME", home_.path()}, {"PATH", "/usr/bin:/bin"}};
+    for (auto& [k, v] : extra) env[k] = v;
+    r.env = env;
+    r.stdin_data = in;
+    r.stdin_mode = mode;
+    r.timeout = milliseconds(10000);
+    r.hard_limit = milliseconds(20000);
+    return proc::make_spawner()->run(r);
+  }
+
+  // The contract: one JSON object line on stdout, nothing on stderr, exit 0.
+  static json expect_contract(const proc::SpawnResult& r) {
+    EXPECT_TRUE(r.started) << r.spawn_error;
+    EXPECT_FALSE(r.timed_out);
+    EXPECT_FALSE(r.term_signal.has_value());
+    EXPECT_EQ(r.exit_code.value_or(-1), 0);
+    EXPECT_EQ(r.err, "");
+    EXPECT_FALSE(r.pipes_outlived_child);
+    EXPECT_FALSE(r.out.empty());
+    if (r.out.empty()) return {};
+    EXPECT_EQ(r.out.back(), '\n');
+    EXPECT_EQ(r.out.find('\n'), r.out.size() - 1);
+    json j = json::parse(r.out, nullptr, false);
+    EXPECT_TRUE(j.is_object()) << r.out;
+    return j;
+  }
+
+  testing::TempDir home_;
+};
+
+TEST_F(AdapterProcess, HostileStdinGetsTheFailSafeReplyForEveryHost) {
+  std::string deep = "{\"a\":" + std::string(100000, '[');
+  std::vector<std::string> inputs = {"", "   ", "not json", "[1]", "42", "{\"a\":1}{\"b\":2}", "{\"a\":1} trailing",
+                                     "{\"a\":\"\xff\xfe\"}", "{\"a\":", deep, "\xEF\xBB\xBF", "null"};
+  for (const auto& in : inputs) {
+    SCOPED_TRACE(in.substr(0, 40));
+    EXPECT_EQ(expect_contract(run({"--agent", "gemini", "--event", "BeforeTool"}, in)), json::object());
+    EXPECT_EQ(expect_contract(run({"--agent", "antigravity", "--event", "PreToolUse"}, in)),
+              (json{{"decision", "allow"}}));
+    EXPECT_EQ(expect_contract(run({"--agent", "agy", "--event", "PreInvocation"}, in)), json::object());
+  }
+}
+
+TEST_F(AdapterProcess, BadArgumentsStillAnswer) {
+  EXPECT_EQ(expect_contract(run({}, "{}")), json::object());
+  EXPECT_EQ(expect_contract(run({"--agent"}, "{}")), json::object());
+  EXPECT_EQ(expect_contract(run({"--bogus", "x", "--agent", "agy", "--event", "PreToolUse"}, "{}")),
+            (json{{"decision", "allow"}}));
+  EXPECT_EQ(expect_contract(run({"--agent", "gemini", "--event", "NoSuchEvent"}, "{}")), json::object());
+}
+
+TEST_F(AdapterProcess, AnswersWhileStdinStaysOpen) {
+  // Antigravity app/IDE leaves stdin open (antigravity-hooks.md §5.4).
+  auto r = run({"--agent", "antigravity", "--event", "PreToolUse"},
+               R"({"conversationId":"c","toolCall":{"name":"run_command","args":{}}})", proc::StdinMode::kKeepOpen);
+  EXPECT_EQ(expect_contract(r), (json{{"decision", "allow"}}));
+  EXPECT_LT(r.exited_after, milliseconds(900));  // well before the 1 s fail-safe deadline
+}
+
+TEST_F(AdapterProcess, NothingCompleteOnOpenStdinAnswersAtTheDeadline) {
+  auto r = run({"--agent", "antigravity", "--event", "PreToolUse"}, "{\"half\":", proc::StdinMode::kKeepOpen,
+               {{"PINTA_STDIN_TIMEOUT_MS", "200"}});
+  EXPECT_EQ(expect_contract(r), (json{{"decision", "allow"}}));
+  EXPECT_GE(r.exited_after, milliseconds(150));
+}
+
+TEST_F(AdapterProcess, DrippedInputIsAssembled) {
+  proc::SpawnRequest req;
+  req.argv = {testing::bin_dir() + "/pinta-gemini", "--agent", "gemini", "--event", "AfterTool"};
+  req.env = std::map<std::string, std::string>{{"HOME", home_.path()}};
+  req.stdin_data = R"({"session_id":"s","tool_name":"read_file"})";
+  req.stdin_mode = proc::StdinMode::kDrip;
+  req.drip_chunk = 4;
+  req.drip_interval = milliseconds(5);
+  EXPECT_EQ(expect_contract(proc::make_spawner()->run(req)), json::object());
+}
+
+TEST_F(AdapterProcess, ClosedStdinAndClosedStdout) {
+  proc::SpawnRequest req;
+  req.argv = {"/bin/sh", "-c", "\"$0\" --agent agy --event PreToolUse <&- >&-; echo rc=$?",
+              testing::bin_dir() + "/pinta-gemini"};
+  req.env = std::map<std::string, std::string>{{"HOME", home_.path()}, {"PATH", "/usr/bin:/bin"}};
+  auto r = proc::make_spawner()->run(req);
+  EXPECT_EQ(r.out, "rc=0\n");
+  EXPECT_EQ(r.err, "");
+  // stdout is a pipe whose reader is gone (SIGPIPE/EPIPE path).
+  req.argv = {"/bin/sh", "-c", "echo '{}' | \"$0\" --agent gemini --event BeforeTool | true; echo rc=${PIPESTATUS:-0}",
+              testing::bin_dir() + "/pinta-gemini"};
+  req.argv = {"/bin/bash", "-c", "sleep 0.05; echo '{}' | \"$0\" --agent gemini --event BeforeTool | (exec 0<&-); echo \"rc=${PIPESTATUS[1]}\"",
+              testing::bin_dir() + "/pinta-gemini"};
+  r = proc::make_spawner()->run(req);
+  EXPECT_EQ(r.out, "rc=0\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(AdapterProcess, LargeInputWithinCapIsAnswered) {
+  std::string big = "{\"tool_name\":\"write_file\",\"tool_input\":{\"content\":\"" + std::string(20u << 20, 'x') + "\"}}";
+  EXPECT_EQ(expect_contract(run({"--agent", "antigravity", "--event", "PreToolUse"}, big)),
+            (json{{"decision", "allow"}}));
+  auto over = run({"--agent", "antigravity", "--event", "PreToolUse"}, big, proc::StdinMode::kCloseAfterWrite,
+                  {{"PINTA_MAX_INPUT_BYTES", "1048576"}});
+  EXPECT_EQ(expect_contract(over), (json{{"decision", "allow"}}));
+}
+
+TEST_F(AdapterProcess, EnvFileFromHomeEnablesDebugLog) {
+  ASSERT_TRUE(fs::make_dirs(home_.sub(".gemini"), 0700).ok());
+  ASSERT_TRUE(fs::atomic_write(home_.sub(".gemini/pinta-gemini.env"), "export PINTA_GEMINI_DEBUG=1\n", 0600).ok());
+  expect_contract(run({"--agent", "gemini", "--event", "SessionStart"}, R"({"session_id":"s1","source":"startup"})"));
+  std::string dir = home_.sub(".gemini/pinta-gemini-data");
+  struct stat st {};
+  ASSERT_EQ(::stat(dir.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  ASSERT_EQ(::stat((dir + "/invocations.jsonl").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  auto log = fs::read_file(dir + "/invocations.jsonl");
+  ASSERT_TRUE(log.has_value());
+  json rec = json::parse(*log);
+  EXPECT_EQ(rec["normalized"]["session_id"], "s1");
+  EXPECT_EQ(rec["reply"], "{}");
+  EXPECT_EQ(rec["argv"][2], "gemini");
+}
+
+TEST_F(AdapterProcess, InsecureEnvFileIsIgnored) {
+  ASSERT_TRUE(fs::make_dirs(home_.sub(".gemini"), 0700).ok());
+  std::string env = home_.sub(".gemini/pinta-gemini.env");
+  ASSERT_TRUE(fs::atomic_write(env, "PINTA_GEMINI_DEBUG=1\n", 0600).ok());
+  ASSERT_EQ(::chmod(env.c_str(), 0666), 0);
+  expect_contract(run({"--agent", "gemini", "--event", "SessionStart"}, "{}"));
+  EXPECT_FALSE(fs::exists(home_.sub(".gemini/pinta-gemini-data/invocations.jsonl")));
+}
+
+TEST_F(AdapterProcess, ConcurrentDebugLinesNeverInterleave) {
+  constexpr int kThreads = 8, kEach = 10;
+  std::string data = home_.sub("data");
+  std::string payload = "{\"session_id\":\"s\",\"tool_input\":{\"content\":\"" + std::string(20000, 'y') + "\"}}";
+  std::vector<std::thread> ts;
+  for (int t = 0; t < kThreads; ++t) {
+    ts.emplace_back([&] {
+      for (int i = 0; i < kEach; ++i) {
+        auto r = run({"--agent", "gemini", "--event", "AfterTool"}, payload, proc::StdinMode::kCloseAfterWrite,
+                     {{"PINTA_GEMINI_DEBUG", "1"}, {"GEMINI_PLUGIN_DATA", data}});
+        EXPECT_EQ(r.exit_code.value_or(-1), 0);
+      }
+    });
+  }
+  for (auto& t : ts) t.join();
+  auto log = fs::read_file(data + "/invocations.jsonl");
+  ASSERT_TRUE(log.has_value());
+  size_t lines = 0, pos = 0;
+  while (pos < log->size()) {
+    size_t nl = log->find('\n', pos);
+    ASSERT_NE(nl, std::string::npos);
+    json rec = json::parse(log->substr(pos, nl - pos), nullptr, false);
+    EXPECT_TRUE(rec.is_object());
+    pos = nl + 1;
+    ++lines;
+  }
+  EXPECT_EQ(lines, size_t{kThreads * kEach});
+}
+
+TEST_F(AdapterProcess, UnwritableDataDirStillAnswersSilently) {
+  auto r = run({"--agent", "gemini", "--event", "AfterTool"}, "{}", proc::StdinMode::kCloseAfterWrite,
+               {{"GEMINI_PLUGIN_DATA", "/proc/nonexistent/dir"}});
+  EXPECT_EQ(expect_contract(r), json::object());
+}
+
+}  // namespace
+}  // namespace pinta

@@ -78,6 +78,9 @@ struct Run {
   void maybe_finish() {
     if (exited && out_eof && err_eof) {
       res.closed_after = since(t0);
+      // Exit and EOF are separate events in this loop; only a gap well beyond scheduling noise
+      // means another process (an orphaned grandchild) held the pipes.
+      res.pipes_outlived_child = res.closed_after - res.exited_after > std::chrono::milliseconds(100);
       timeout_timer.cancel();
       kill_timer.cancel();
       hard_timer.cancel();
@@ -97,7 +100,6 @@ struct Run {
     // The child is gone: nobody will read stdin any more.
     drip_timer.cancel();
     if (in.is_open()) in.close();
-    if (!(out_eof && err_eof)) res.pipes_outlived_child = true;
     maybe_finish();
   }
 
@@ -227,6 +229,13 @@ std::map<std::string, std::string> current_environment() {
 }
 
 SpawnResult BoostSpawner::run(const SpawnRequest& req) {
+  // Writing to a child that already exited must be EPIPE, not a SIGPIPE that kills the caller
+  // (Node, the hosts' runtime, ignores SIGPIPE the same way).
+  static const bool sigpipe_ignored = [] {
+    ::signal(SIGPIPE, SIG_IGN);
+    return true;
+  }();
+  (void)sigpipe_ignored;
   Run r;
   r.req = &req;
   if (req.argv.empty()) {
