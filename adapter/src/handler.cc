@@ -23,7 +23,48 @@ std::string_view value_of(std::string_view arg, std::string_view flag) {
   return {};
 }
 
+int hex4(std::string_view s, size_t at) {
+  if (at + 4 > s.size()) return -1;
+  int v = 0;
+  for (size_t i = at; i < at + 4; ++i) {
+    char c = s[i];
+    int d = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+    if (d < 0) return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
 }  // namespace
+
+bool repair_lone_surrogates(std::string& text) {
+  bool changed = false;
+  for (size_t i = 0; i + 5 < text.size(); ++i) {
+    if (text[i] != '\\') continue;
+    if (text[i + 1] != 'u') {
+      ++i;  // skip the escaped character (e.g. "\\\\" or "\\\"")
+      continue;
+    }
+    int cp = hex4(text, i + 2);
+    if (cp < 0xD800 || cp > 0xDFFF) {
+      i += 5;
+      continue;
+    }
+    bool paired = false;
+    if (cp <= 0xDBFF && i + 11 < text.size() && text[i + 6] == '\\' && text[i + 7] == 'u') {
+      int lo = hex4(text, i + 8);
+      paired = lo >= 0xDC00 && lo <= 0xDFFF;
+    }
+    if (paired) {
+      i += 11;
+      continue;
+    }
+    text.replace(i + 2, 4, "fffd");
+    changed = true;
+    i += 5;
+  }
+  return changed;
+}
 
 const Clock& system_clock() {
   static const SystemClock clock;
@@ -51,7 +92,12 @@ Args parse_args(int argc, const char* const* argv) {
 }
 
 std::string_view fail_safe_for(const Args& args) noexcept {
-  if (!args.has_agent || args.agent.empty()) return kUnknownHostReply;
+  if (!args.has_agent || args.agent.empty()) {
+    // Only Antigravity has a PreToolUse event, where `{}` means deny (antigravity-hooks.md §6.2);
+    // Gemini CLI would read {"decision":"allow"} as allow too.
+    if (args.event == "PreToolUse") return fail_safe_reply(Family::kAntigravity, "PreToolUse");
+    return kUnknownHostReply;
+  }
   return fail_safe_reply(family_for_agent(args.agent), args.event);
 }
 
@@ -72,6 +118,12 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
     }
     // allow_exceptions=false: invalid JSON or invalid UTF-8 gives a discarded value.
     nlohmann::json payload = nlohmann::json::parse(input.bytes, nullptr, false);
+    // JavaScript's JSON.stringify (Gemini CLI) escapes lone surrogates as "\ud800"; that is valid
+    // JSON text but not Unicode, and nlohmann rejects it. Such a payload must not skip the guard,
+    // so they become U+FFFD and the payload is parsed again (only on this failure path).
+    if (payload.is_discarded() && repair_lone_surrogates(input.bytes)) {
+      payload = nlohmann::json::parse(input.bytes, nullptr, false);
+    }
     std::string().swap(input.bytes);  // free the raw bytes before the DOM is used
     if (payload.is_discarded() || !payload.is_object()) {
       out.input = InputStatus::kNotObject;

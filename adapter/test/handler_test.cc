@@ -128,3 +128,35 @@ TEST(DebugLog, RecordHasTheDocumentedFields) {
 
 }  // namespace
 }  // namespace pinta::adapter
+
+namespace pinta::adapter {
+namespace {
+
+TEST(Surrogates, LoneSurrogatesBecomeReplacementCharacter) {
+  std::string s = R"({"a":"x\ud800y","b":"\udc00","c":"\ud83d\ude00","d":"\\ud800"})";
+  EXPECT_TRUE(repair_lone_surrogates(s));
+  EXPECT_EQ(s, R"({"a":"x\ufffdy","b":"\ufffd","c":"\ud83d\ude00","d":"\\ud800"})");
+  std::string fine = R"({"c":"\ud83d\ude00"})";
+  EXPECT_FALSE(repair_lone_surrogates(fine));
+}
+
+TEST(Surrogates, PayloadWithLoneSurrogateStillReachesTheGuard) {
+  FakeGuard g;
+  g.verdict.decision = GuardVerdict::Decision::kDeny;
+  g.verdict.reason = "no";
+  Services s{&system_clock(), &g};
+  auto o = handle(args("gemini", "BeforeTool"), ok(R"({"tool_name":"write_file","tool_input":{"content":"\ud800"}})"), s);
+  EXPECT_TRUE(o.parsed);
+  EXPECT_EQ(g.calls, 1);
+  EXPECT_EQ(nlohmann::json::parse(o.reply)["decision"], "deny");
+}
+
+TEST(Args, MissingAgentOnPreToolUseStillAllows) {
+  const char* argv[] = {"x", "--event", "PreToolUse"};
+  EXPECT_EQ(fail_safe_for(parse_args(3, argv)), R"({"decision":"allow"})");
+  const char* argv2[] = {"x", "--event", "BeforeTool"};
+  EXPECT_EQ(fail_safe_for(parse_args(3, argv2)), "{}");
+}
+
+}  // namespace
+}  // namespace pinta::adapter

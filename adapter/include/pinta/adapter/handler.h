@@ -26,6 +26,10 @@ struct Args {
 };
 Args parse_args(int argc, const char* const* argv);
 
+// Rewrites escaped lone UTF-16 surrogates ("\\ud800" not followed by a low surrogate, or a lone
+// low surrogate) to "\\ufffd". Returns whether anything changed. Exposed for tests and fuzzers.
+bool repair_lone_surrogates(std::string& json_text);
+
 // The reply that must be printed if anything at all goes wrong from here on (no allocation).
 std::string_view fail_safe_for(const Args& args) noexcept;
 

@@ -1,0 +1,145 @@
+// Profile loading: data files under profiles/, each switch {"value", "evidence"}.
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include "pinta/common/fs.h"
+#include "pinta/emulator/antigravity/antigravity.h"
+
+#ifndef PINTA_AGY_PROFILE_DIR
+#define PINTA_AGY_PROFILE_DIR "profiles"
+#endif
+
+namespace pinta::emu::agy {
+namespace {
+
+using nlohmann::json;
+
+Error bad(const std::string& name, const std::string& msg) {
+  return make_error(ErrorCode::kParse, "profile " + name + ": " + msg);
+}
+
+struct Reader {
+  const json& sw;
+  const std::string& name;
+  std::optional<Error> err;
+  std::set<std::string> seen;
+
+  const json* get(const std::string& key) {
+    seen.insert(key);
+    auto it = sw.find(key);
+    if (it == sw.end()) {
+      if (!err) err = bad(name, "missing switch " + key);
+      return nullptr;
+    }
+    return &(*it)["value"];
+  }
+  void boolean(const std::string& key, bool& out) {
+    const json* v = get(key);
+    if (!v) return;
+    if (!v->is_boolean()) {
+      if (!err) err = bad(name, key + " must be a boolean");
+      return;
+    }
+    out = v->get<bool>();
+  }
+  void choice(const std::string& key, std::string& out, std::initializer_list<const char*> allowed) {
+    const json* v = get(key);
+    if (!v) return;
+    if (!v->is_string()) {
+      if (!err) err = bad(name, key + " must be a string");
+      return;
+    }
+    out = v->get<std::string>();
+    if (allowed.size() == 0) return;
+    for (const char* a : allowed)
+      if (out == a) return;
+    if (!err) err = bad(name, key + ": unknown value '" + out + "'");
+  }
+};
+
+}  // namespace
+
+Result<Profile> parse_profile(const std::string& text) {
+  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) return make_error(ErrorCode::kParse, "profile: not a JSON object");
+  Profile p;
+  if (!j.contains("name") || !j["name"].is_string() || j["name"].get<std::string>().empty())
+    return make_error(ErrorCode::kParse, "profile: missing name");
+  p.name = j["name"].get<std::string>();
+  if (j.contains("description") && j["description"].is_string()) p.description = j["description"];
+  if (!j.contains("switches") || !j["switches"].is_object()) return bad(p.name, "missing switches object");
+  p.switches = j["switches"];
+  for (auto& [k, v] : p.switches.items()) {
+    if (!v.is_object() || !v.contains("value") || !v.contains("evidence") || !v["evidence"].is_string() ||
+        v["evidence"].get<std::string>().empty())
+      return bad(p.name, "switch " + k + " needs {\"value\", \"evidence\"}");
+  }
+  Reader r{p.switches, p.name, std::nullopt, {}};
+  r.boolean("read_global_config", p.read_global_config);
+  r.boolean("read_workspace_agents", p.read_workspace_agents);
+  r.boolean("read_legacy_cli", p.read_legacy_cli);
+  r.boolean("read_plugin_roots", p.read_plugin_roots);
+  r.boolean("read_ide_root", p.read_ide_root);
+  std::string shape;
+  r.choice("wrong_shape", shape, {"strict", "lenient"});
+  p.strict_shape = shape == "strict";
+  r.boolean("matcher_anchored", p.matcher_anchored);
+  r.choice("invalid_matcher", p.invalid_matcher, {"no-match", "match-all"});
+  r.choice("shell", p.shell, {"sh-c", "split"});
+  r.choice("cwd", p.cwd, {"hooks-dir", "launch-dir"});
+  r.choice("stdin", p.stdin_mode, {"closed", "open"});
+  r.choice("pretooluse_empty_stdout", p.pretooluse_empty_stdout, {"no-opinion", "deny"});
+  r.choice("pretooluse_empty_object", p.pretooluse_empty_object, {"deny", "allow"});
+  r.choice("deny_message_format", p.deny_message_format, {});
+  r.boolean("session_start", p.session_start);
+  r.choice("overwrite_shape", p.overwrite_shape, {"args-merge", "name-args"});
+  r.boolean("force_ask", p.force_ask);
+  if (const json* v = r.get("timeout_default_seconds")) {
+    if (!v->is_number_integer()) return bad(p.name, "timeout_default_seconds must be an integer");
+    p.timeout_default_seconds = v->get<int>();
+  }
+  if (r.err) return *r.err;
+  if (p.deny_message_format.find("{reason}") == std::string::npos)
+    return bad(p.name, "deny_message_format must contain {reason}");
+  for (auto& [k, v] : p.switches.items())
+    if (!r.seen.count(k)) return bad(p.name, "unknown switch " + k);
+  return p;
+}
+
+Result<std::vector<Profile>> load_profiles(const std::string& dir) {
+  std::error_code ec;
+  std::vector<std::string> files;
+  for (auto it = std::filesystem::directory_iterator(dir, ec); !ec && it != std::filesystem::directory_iterator();
+       it.increment(ec)) {
+    if (it->path().extension() == ".json") files.push_back(it->path().string());
+  }
+  if (ec) return make_error(ErrorCode::kNotFound, "profile dir " + dir + ": " + ec.message());
+  std::sort(files.begin(), files.end());
+  std::vector<Profile> out;
+  for (const auto& f : files) {
+    auto text = fs::read_file(f);
+    if (!text) return text.error();
+    auto p = parse_profile(*text);
+    if (!p) return make_error(p.error().code, f + ": " + p.error().message);
+    if (find_profile(out, p->name)) return make_error(ErrorCode::kParse, "duplicate profile " + p->name);
+    out.push_back(std::move(*p));
+  }
+  if (out.empty()) return make_error(ErrorCode::kNotFound, "no profiles in " + dir);
+  return out;
+}
+
+std::string default_profile_dir() {
+  const char* d = std::getenv("PINTA_AGY_PROFILES");  // NOLINT(concurrency-mt-unsafe)
+  if (d && *d) return d;
+  return PINTA_AGY_PROFILE_DIR;
+}
+
+const Profile* find_profile(const std::vector<Profile>& profiles, const std::string& name) {
+  for (const auto& p : profiles)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+}  // namespace pinta::emu::agy
