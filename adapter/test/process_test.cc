@@ -185,6 +185,20 @@ TEST_F(AdapterProcess, ConcurrentDebugLinesNeverInterleave) {
   EXPECT_EQ(lines, size_t{kThreads * kEach});
 }
 
+TEST_F(AdapterProcess, AllocationFailureStillAnswers) {
+  // 48 MiB of address space: enough to start, not enough to buffer and parse a 20 MiB payload.
+  // The reader or the parser throws std::bad_alloc; main's catch prints the fail-safe line.
+  std::string big = "{\"tool_input\":{\"content\":\"" + std::string(20u << 20, 'x') + "\"}}";
+  proc::SpawnRequest req;
+  req.argv = {"/bin/sh", "-c", "ulimit -v 49152 && exec \"$0\" --agent agy --event PreToolUse",
+              testing::bin_dir() + "/pinta-gemini"};
+  req.env = std::map<std::string, std::string>{{"HOME", home_.path()}, {"PATH", "/usr/bin:/bin"}};
+  req.stdin_data = big;
+  req.timeout = milliseconds(10000);
+  auto r = proc::make_spawner()->run(req);
+  EXPECT_EQ(expect_contract(r), (json{{"decision", "allow"}}));
+}
+
 TEST_F(AdapterProcess, UnwritableDataDirStillAnswersSilently) {
   auto r = run({"--agent", "gemini", "--event", "AfterTool"}, "{}", proc::StdinMode::kCloseAfterWrite,
                {{"GEMINI_PLUGIN_DATA", "/proc/nonexistent/dir"}});
