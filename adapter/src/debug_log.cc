@@ -4,14 +4,17 @@
 
 #include <string>
 
+#include "pinta/adapter/redact.h"
 #include "pinta/common/fs.h"
 
 namespace pinta::adapter {
 
+// Secrets in argv, payload, normalized event, note and reply are masked (seed SPEC §11) before
+// the record exists, so nothing unredacted can reach the file.
 nlohmann::json debug_record(const EnvFileLoad& env_file, int argc, const char* const* argv,
                             const Outcome& outcome, std::chrono::microseconds duration) {
   nlohmann::json args = nlohmann::json::array();
-  for (int i = 0; i < argc; ++i) args.push_back(argv[i] ? argv[i] : "");
+  for (int i = 0; i < argc; ++i) args.push_back(redact_string(argv[i] ? argv[i] : ""));
   const char* env_outcomes[] = {"loaded", "absent", "insecure", "unreadable"};
   return {{"time_unix_ms", system_clock().unix_nanos() / 1000000},
           {"pid", static_cast<int64_t>(::getpid())},
@@ -21,11 +24,11 @@ nlohmann::json debug_record(const EnvFileLoad& env_file, int argc, const char* c
                         {"applied", env_file.applied},
                         {"detail", env_file.detail}}},
           {"input", std::string(input_status_name(outcome.input))},
-          {"note", outcome.note},
-          {"payload", outcome.payload},
-          {"normalized", outcome.normalized},
+          {"note", redact_string(outcome.note)},
+          {"payload", redact_json(outcome.payload)},
+          {"normalized", redact_json(outcome.normalized)},
           {"guard", outcome.guard_decision},
-          {"reply", outcome.reply},
+          {"reply", redact_string(outcome.reply)},
           {"duration_us", duration.count()}};
 }
 
