@@ -1,0 +1,26 @@
+// File: emulator/src/hostemu_cli.h
+// Each host registers its `hostemu <host> …` subcommands here; the chosen subcommand leaves its
+// work in `action`, which main() runs after parsing. One file per host keeps hosts independent.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <iostream>
+#include <string>
+
+namespace pinta::hostemu {
+
+using Action = std::function<int()>;
+
+// One line on stderr naming the problem, exit status 2 (usage or input error).
+inline int usage_error(const std::string& msg) {
+  std::string line = msg;
+  for (auto& c : line)
+    if (c == '\n') c = ' ';
+  std::cerr << "hostemu: " << line << "\n";
+  return 2;
+}
+
+void add_antigravity_commands(CLI::App& app, Action& action);
+
+}  // namespace pinta::hostemu
