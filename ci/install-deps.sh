@@ -12,7 +12,7 @@ packages=(
   nlohmann-json3-dev libcpp-httplib-dev
   libboost1.81-dev libboost-filesystem1.81-dev
   libgtest-dev librapidcheck-dev libre2-dev libcli11-dev
-  hyperfine nodejs npm
+  hyperfine nodejs npm ccache libssl-dev
 )
 
 # Names that installed packages satisfy: their own names and everything they Provide.

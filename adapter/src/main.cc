@@ -75,8 +75,15 @@ int main(int argc, char** argv) {
 
     Services services;
     services.clock = &system_clock();
-    Outcome outcome = handle(args, std::move(input), services);
+    std::string review_mode = "allow";
+    // --- guard wiring (issue 3, guard) ---
+    // --- end guard wiring ---
+    // --- telemetry wiring (issue 3, telemetry) ---
+    // --- end telemetry wiring ---
+    Outcome outcome = handle(args, std::move(input), services, review_mode);
     write_reply(outcome.reply);
+    // --- after reply (issue 3, telemetry: detach stdio, start the flusher) ---
+    // --- end after reply ---
 
     if (config.debug) {
       auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0);

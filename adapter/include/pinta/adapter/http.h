@@ -1,0 +1,53 @@
+// File: pinta/adapter/http.h
+// The adapter's own HTTP/1.1 client (guard checks, OTLP export). Why not cpp-httplib: linking it
+// pulls OpenSSL, zlib and brotli into every start (+4 ms per hook process, real-hosts.md "Cost of
+// a hook process"). This client uses plain sockets for http:// and loads TLS only when an https://
+// URL is actually used, so events that never touch the network pay nothing.
+//
+// One Deadline covers the whole exchange: DNS, connect, TLS handshake, send and read.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "pinta/common/deadline.h"
+#include "pinta/common/result.h"
+
+namespace pinta::http {
+
+struct Url {
+  std::string scheme;  // "http" | "https"
+  std::string host;    // without brackets for IPv6 literals
+  std::string port;    // defaulted from the scheme when absent
+  std::string target;  // path + query, at least "/"
+};
+// Accepts http:// and https:// URLs only; userinfo is rejected (secrets do not belong in URLs).
+Result<Url> parse_url(std::string_view text);
+
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+struct Request {
+  std::string method = "POST";
+  std::string url;
+  Headers headers;  // Host, Content-Length and Connection: close are added by send()
+  std::string body;
+  size_t max_response_bytes = 1u << 20;  // larger responses fail with kTooLarge
+};
+
+struct Response {
+  int status = 0;
+  Headers headers;
+  std::string body;
+  // Case-insensitive lookup; "" when absent.
+  std::string header(std::string_view name) const;
+};
+
+// Error codes: kInvalidArgument (bad URL), kUnavailable (DNS failure, refused, reset, TLS load
+// failure), kTimeout (deadline passed), kProtocol (malformed response, certificate rejected),
+// kTooLarge. Never throws; never blocks past `deadline` (plus scheduling noise).
+Result<Response> send(const Request& request, Deadline deadline);
+
+}  // namespace pinta::http
