@@ -224,6 +224,42 @@ if [ -n "$node" ]; then
   n_a=$(ratio "${med[3]}" "${med[2]}")
 fi
 
+# Gate event with a guard (issue 3): an instant loopback guard (pinta-fake-server answering ALLOW),
+# as a ratio to /bin/true in its own interleaved run, and a guard that never answers (the reply
+# must come by the 50 ms guard budget). Skipped when pinta-fake-server is not built.
+fake="$(dirname "$adapter")/pinta-fake-server"
+guard_rows=()
+if [ -x "$fake" ]; then
+  cat >"$work/gemini-beforetool.json" <<'JSON'
+{"session_id":"7f3c2a4e-bench-4b1d-9a0e-000000000001","transcript_path":"/tmp/w/.gemini/tmp/chats/session-bench.json","cwd":"/tmp/w","hook_event_name":"BeforeTool","timestamp":"2026-12-02T10:10:11.342Z","tool_name":"run_shell_command","tool_input":{"command":"echo hi"}}
+JSON
+  echo '{"fallback":{"status":200,"body":{"decision":"ALLOW"}}}' >"$work/guard-allow.json"
+  echo '{"fallback":{"neverAnswer":true}}' >"$work/guard-never.json"
+  fake_pids=()
+  trap 'kill ${fake_pids[@]+"${fake_pids[@]}"} 2>/dev/null || true; rm -rf -- "$work"' EXIT
+  for g in allow never; do
+    "$fake" --script "$work/guard-$g.json" --port-file "$work/guard-$g.port" >/dev/null 2>&1 &
+    fake_pids+=($!)
+  done
+  for _ in $(seq 200); do [ -s "$work/guard-allow.port" ] && [ -s "$work/guard-never.port" ] && break; sleep 0.05; done
+  printf '%s\t%s\n' "$work/gemini-beforetool.json" /bin/true >"$work/spec-guard.tsv"
+  printf '%s\t%s\t--agent\tgemini\t--event\tBeforeTool\n' "$work/gemini-beforetool.json" "$adapter" >>"$work/spec-guard.tsv"
+  guard_med() {  # $1 = allow|never, $2 = runs → "true_median adapter_median"
+    (cd "$work" && "${scrub[@]}" PINTA_GUARD_ENDPOINT="http://127.0.0.1:$(cat "$work/guard-$1.port")/guard" \
+        "$work/timer" "$work/spec-guard.tsv" "$2" 2) >"$work/runs.tsv" || { echo "nan nan"; return; }
+    echo "$(stats 0 | cut -d' ' -f1) $(stats 1 | cut -d' ' -f1)"
+  }
+  read -r gt_true gt_allow < <(guard_med allow "$runs")
+  never_runs=$(( runs < 40 ? runs : 40 ))
+  read -r _ gt_never < <(guard_med never "$never_runs")
+  kill "${fake_pids[@]}" 2>/dev/null || true
+  g_allow=$(ratio "$gt_allow" "$gt_true")
+  guard_rows+=("adapter gemini BeforeTool, instant guard <= 10x /bin/true|${g_allow}x|$(verdict "$g_allow" '<=' 10)|($gt_allow ms vs $gt_true ms)")
+  guard_rows+=("adapter gemini BeforeTool, guard never answers <= 60 ms|${gt_never} ms|$(verdict "$gt_never" '<=' 60)|(median of $never_runs)")
+else
+  guard_rows+=("guard measurements|-|SKIP (no $fake)|")
+fi
+
 report=$(
   printf '%-36s %10s %10s %12s\n' "program" "median ms" "p90 ms" "peak RSS KiB"
   for i in "${!names[@]}"; do
@@ -240,6 +276,10 @@ report=$(
     printf '%-52s %8s  %s\n' "node hook >= 30x adapter" "-" "SKIP (node not installed)"
   fi
   printf '%-52s %5s KiB  %s\n' "adapter peak RSS <= 4096 KiB" "$adapter_rss" "$(verdict "$adapter_rss" '<=' 4096)"
+  for row in "${guard_rows[@]}"; do
+    IFS='|' read -r t m v n <<<"$row"
+    printf '%-52s %8s  %s %s\n' "$t" "$m" "$v" "$n"
+  done
 )
 echo
 echo "$report"
@@ -267,6 +307,10 @@ if [ -n "$markdown" ]; then
       echo "| node hook ≥ 30× adapter antigravity PreToolUse | ${n_a}× | $(verdict "$n_a" '>=' 30) |"
     fi
     echo "| adapter peak RSS ≤ 4096 KiB | ${adapter_rss} KiB | $(verdict "$adapter_rss" '<=' 4096) |"
+    for row in "${guard_rows[@]}"; do
+      IFS='|' read -r t m v n <<<"$row"
+      echo "| $t $n | $m | $v |"
+    done
     for w in ${warnings[@]+"${warnings[@]}"}; do echo; echo "Warning: $w"; done
   } >>"$markdown"
   echo "bench: appended results to $markdown"

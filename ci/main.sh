@@ -1,15 +1,10 @@
 #!/usr/bin/env bash
-# Sets up, builds, and runs the project's main job: the conformance suite against the adapter
-# when the conformance runner is built, otherwise a replay of the recorded host fixtures.
+# Sets up, builds, and runs the project's main job: the conformance suite (conformance/cases) against
+# the built adapter under every emulated host, with reports in build/conformance-report/.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash ci/install-deps.sh
 bash ci/build.sh
 
-adapter=build/bin/pinta-gemini
-if [ -x build/bin/conformance ]; then
-  exec build/bin/conformance run --adapter "$adapter" --host all
-else
-  exec bash ci/replay-fixtures.sh "$adapter"
-fi
+exec build/bin/conformance run --adapter build/bin/pinta-gemini --host all --report build/conformance-report

@@ -8,6 +8,18 @@ if(PINTA_SANITIZE)
   add_link_options(-fsanitize=${PINTA_SANITIZE})
 endif()
 
+# PINTA_FUZZ=ON (clang): every target gets coverage + ASan/UBSan so libFuzzer sees into the
+# libraries; harnesses link PINTA_FUZZ_ENGINE. OSS-Fuzz passes its own CFLAGS, sets
+# PINTA_FUZZ_FLAGS="" and PINTA_FUZZ_ENGINE=$LIB_FUZZING_ENGINE (fuzz/oss-fuzz/build.sh).
+set(PINTA_FUZZ_FLAGS "-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+  CACHE STRING "Compile flags for every target when PINTA_FUZZ=ON")
+set(PINTA_FUZZ_ENGINE "-fsanitize=fuzzer,address,undefined" CACHE STRING "Link flags of the fuzz harnesses")
+if(PINTA_FUZZ AND PINTA_FUZZ_FLAGS)
+  separate_arguments(pinta_fuzz_flags UNIX_COMMAND "${PINTA_FUZZ_FLAGS}")
+  add_compile_options(${pinta_fuzz_flags})
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
 # pinta_add_test(NAME name SOURCES ... LIBS ... LABELS ...): one gtest executable registered
 # with ctest (gtest_discover_tests would run every binary at build time; one entry per binary
 # keeps the build fast and ctest output short).

@@ -1,6 +1,11 @@
 #include "pinta/adapter/handler.h"
 
+#include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
 
 namespace pinta::adapter {
 namespace {
@@ -64,6 +69,36 @@ bool repair_lone_surrogates(std::string& text) {
     i += 5;
   }
   return changed;
+}
+
+std::string new_span_id() {
+  unsigned char bytes[8] = {};
+  ssize_t got = -1;
+  do {
+    got = ::getrandom(bytes, sizeof bytes, GRND_NONBLOCK);
+  } while (got < 0 && errno == EINTR);
+  if (got != static_cast<ssize_t>(sizeof bytes)) {
+    // No entropy yet (early boot) or no getrandom: uniqueness is what matters for a span id.
+    struct timespec ts {};
+    ::clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t mix = (static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec)) ^
+                   (static_cast<uint64_t>(::getpid()) << 40);
+    mix ^= mix >> 33;
+    mix *= 0xff51afd7ed558ccdULL;
+    mix ^= mix >> 33;
+    for (size_t i = 0; i < sizeof bytes; ++i) bytes[i] = static_cast<unsigned char>(mix >> (8 * i));
+  }
+  // An all-zero span id is invalid in OTLP (trace API: SpanId of all zeroes is invalid).
+  bool zero = true;
+  for (unsigned char b : bytes) zero = zero && b == 0;
+  if (zero) bytes[7] = 1;
+  static const char kHex[] = "0123456789abcdef";
+  std::string id(16, '0');
+  for (size_t i = 0; i < sizeof bytes; ++i) {
+    id[2 * i] = kHex[bytes[i] >> 4];
+    id[2 * i + 1] = kHex[bytes[i] & 0xF];
+  }
+  return id;
 }
 
 const Clock& system_clock() {
@@ -140,9 +175,12 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
 
     GuardVerdict verdict;
     const GuardVerdict* verdict_ptr = nullptr;
+    // One id for the guard request and the span (the guard's decision log and the trace join on it).
+    if (services.guard != nullptr || services.spans != nullptr) out.span_id = new_span_id();
     if (row != nullptr && row->gate && services.guard != nullptr) {
-      verdict = services.guard->check(ev, std::string(), Deadline::after(std::chrono::milliseconds(50)));
+      verdict = services.guard->check(ev, out.span_id, Deadline::after(services.guard_timeout));
       verdict_ptr = &verdict;
+      out.guard_error = verdict.error;
       switch (verdict.decision) {
         case GuardVerdict::Decision::kDeny: {
           // SPEC §7.3: reason = userMessage ?? reason ?? "guard_deny".
@@ -155,7 +193,12 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
         }
         case GuardVerdict::Decision::kReview:
           out.guard_decision = "review";
-          if (review_mode == "ask") out.reply = ask_reply(family, args.event, verdict.reason);
+          if (review_mode == "ask") {
+            const std::string& r = !verdict.user_message.empty() ? verdict.user_message
+                                   : !verdict.reason.empty()     ? verdict.reason
+                                                                 : std::string("guard_review");
+            out.reply = ask_reply(family, args.event, r);
+          }
           break;
         case GuardVerdict::Decision::kAllow: out.guard_decision = "allow"; break;
         case GuardVerdict::Decision::kUnavailable: out.guard_decision = "unavailable"; break;
@@ -164,6 +207,7 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
     if (services.spans != nullptr) {
       SpanInput span;
       span.event = &ev;
+      span.span_id = out.span_id;
       span.guard = verdict_ptr;
       span.reply = out.reply;
       span.start_unix_nanos = services.clock ? services.clock->unix_nanos() : 0;

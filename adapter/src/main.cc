@@ -13,6 +13,7 @@
 #include "pinta/adapter/debug_log.h"
 #include "pinta/adapter/handler.h"
 #include "pinta/adapter/input.h"
+#include "pinta/adapter/telemetry.h"  // issue 3, telemetry
 
 namespace {
 
@@ -57,6 +58,28 @@ void write_reply(std::string_view reply) noexcept {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // --- flusher command (issue 3, telemetry): deliver the span queue in the foreground ---
+  if (argc > 1 && std::string_view(argv[1]) == "--pinta-flush") return pinta::adapter::run_flush_command();
+  // --- end flusher command ---
+  // --- admin commands (issue 7): install | uninstall | doctor run in pinta-gemini-admin ---
+  // Hosts never pass these words as argv[1] (they run `--agent … --event …`), so the hook path
+  // pays one string compare. The admin program sits next to this one (/proc/self/exe).
+  if (argc > 1 && (std::string_view(argv[1]) == "install" ||
+                   std::string_view(argv[1]) == "uninstall" ||
+                   std::string_view(argv[1]) == "doctor")) {
+    char self[4096];
+    ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+    std::string admin = n > 0 ? std::string(self, static_cast<size_t>(n)) : std::string();
+    admin = admin.substr(0, admin.rfind('/') + 1) + "pinta-gemini-admin";
+    if (n > 0) {
+      argv[0] = admin.data();
+      ::execv(admin.c_str(), argv);
+    }
+    std::string msg = "pinta-gemini: cannot run " + admin + " (install it next to pinta-gemini)\n";
+    (void)!::write(STDERR_FILENO, msg.data(), msg.size());
+    return 2;
+  }
+  // --- end admin commands ---
   ::signal(SIGPIPE, SIG_IGN);
   std::string_view fail_safe = pinta::adapter::kUnknownHostReply;
   try {
@@ -77,12 +100,31 @@ int main(int argc, char** argv) {
     services.clock = &system_clock();
     std::string review_mode = "allow";
     // --- guard wiring (issue 3, guard) ---
+    // Only gate events (Gemini BeforeTool, Antigravity PreToolUse; SPEC §7.2) read the guard
+    // settings and build a client; every other event pays one table lookup.
+    std::unique_ptr<GuardClient> guard;
+    const ReplyRow* gate_row = args.has_agent ? find_reply_row(family_for_agent(args.agent), args.event) : nullptr;
+    if (gate_row != nullptr && gate_row->gate) {
+      GuardConfig guard_config = guard_config_from_environment();
+      if (guard_config.enabled) {
+        services.guard_timeout = guard_config.timeout;
+        review_mode = guard_config.review_mode;
+        guard = make_http_guard_client(std::move(guard_config));
+        services.guard = guard.get();
+      }
+    }
     // --- end guard wiring ---
     // --- telemetry wiring (issue 3, telemetry) ---
+    // No endpoint configured → no sink: nothing is encoded, nothing touches the disk.
+    TelemetryOptions telemetry = telemetry_options_from_environment(config);
+    QueueSpanSink span_sink(telemetry);
+    if (telemetry.enabled()) services.spans = &span_sink;
     // --- end telemetry wiring ---
     Outcome outcome = handle(args, std::move(input), services, review_mode);
     write_reply(outcome.reply);
     // --- after reply (issue 3, telemetry: detach stdio, start the flusher) ---
+    // The span is already queued; delivery happens in a detached process (telemetry.h).
+    if (services.spans != nullptr) (void)start_flusher_if_needed(telemetry);
     // --- end after reply ---
 
     if (config.debug) {

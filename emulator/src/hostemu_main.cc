@@ -9,6 +9,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   Action action;
   add_antigravity_commands(app, action);
+  add_gemini_commands(app, action);
+  add_model_server_commands(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -3,6 +3,7 @@
 // of docs/contract.md is unit-testable without spawning a process.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pinta/adapter/config.h"
+#include "pinta/adapter/guard.h"  // for main's guard wiring; implemented in pinta::guard
 #include "pinta/adapter/input.h"
 #include "pinta/adapter/normalize.h"
 #include "pinta/adapter/seams.h"
@@ -37,7 +39,12 @@ struct Services {
   const Clock* clock = nullptr;   // required
   GuardClient* guard = nullptr;   // null: guard not configured → allow
   SpanSink* spans = nullptr;      // null: telemetry off
+  // The guard's whole budget (DNS + connect + TLS + send + read), from PINTA_GUARD_TIMEOUT_MS.
+  std::chrono::milliseconds guard_timeout{50};
 };
+
+// A new span id: 16 lowercase hex digits (8 bytes from getrandom; a time/pid mix if that fails).
+std::string new_span_id();
 
 struct Outcome {
   std::string reply;              // one JSON object, no newline
@@ -46,6 +53,8 @@ struct Outcome {
   nlohmann::json normalized;      // canonical event (null when not parsed)
   nlohmann::json payload;         // the raw payload (null when not parsed)
   std::string guard_decision;     // allow|deny|review|unavailable|skipped
+  std::string guard_error;        // why the guard was unavailable (fail-open), for the debug log
+  std::string span_id;            // set when a guard or span sink was present
   std::string note;               // why the fail-safe reply was used
 };
 

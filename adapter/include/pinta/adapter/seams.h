@@ -43,6 +43,7 @@ class GuardClient {
 // What the hot path hands to telemetry once the reply is known.
 struct SpanInput {
   const CanonicalEvent* event = nullptr;
+  std::string span_id;                  // 16 lowercase hex; the same id was sent to the guard
   const GuardVerdict* guard = nullptr;  // null on non-gate events / guard not configured
   std::string reply;                    // the line printed to the host
   int64_t start_unix_nanos = 0;

@@ -37,12 +37,14 @@ struct Decoder {
     if (!err) err = m;
   }
   void type_error(const ojson& v, const std::string& field, const std::string& type) {
-    fail("json: cannot unmarshal " + std::string(go_type(v)) + " into Go struct field " + field + " of type " + type);
+    fail("json: cannot unmarshal " + std::string(go_type(v)) + " into Go struct field " + field +
+         " of type " + type);
   }
 
   // Case-insensitive field lookup: for every known (lowercase) name, the last matching key's value.
   // Unknown keys are returned in `unknown`.
-  std::map<std::string, const ojson*> fold(const ojson& obj, std::initializer_list<const char*> known,
+  std::map<std::string, const ojson*> fold(const ojson& obj,
+                                           std::initializer_list<const char*> known,
                                            std::vector<std::string>* unknown) {
     std::map<std::string, const ojson*> out;
     for (auto it = obj.begin(); it != obj.end(); ++it) {
@@ -58,7 +60,8 @@ struct Decoder {
     return out;
   }
 
-  bool handler(const std::string& hook, const std::string& where, const ojson& v, Handler& h, bool lifecycle) {
+  bool handler(const std::string& hook, const std::string& where, const ojson& v, Handler& h,
+               bool lifecycle) {
     if (v.is_null()) return true;
     if (!v.is_object()) {
       type_error(v, where, "jsonhook.JSONHookHandler");
@@ -95,12 +98,14 @@ struct Decoder {
       }
       if (!ok) {
         if (t.is_number())
-          fail("json: cannot unmarshal number " + t.dump() + " into Go struct field " + where + ".timeout of type int32");
+          fail("json: cannot unmarshal number " + t.dump() + " into Go struct field " + where +
+               ".timeout of type int32");
         else
           type_error(t, where + ".timeout", "int32");
       }
     }
-    // Go's zero value cannot be told from "absent": <=0 falls back to the default (inference, §5.5).
+    // Go's zero value cannot be told from "absent": <=0 falls back to the default (inference,
+    // §5.5).
     if (h.timeout_seconds <= 0) h.timeout_seconds = profile.timeout_default_seconds;
     if (err) return false;
     h.type = type.empty() ? "command" : type;
@@ -125,56 +130,78 @@ struct Decoder {
         auto l = lower(k);
         return l == "hooks" || l == "matcher";
       });
-      notes.push_back({hook, where + ": command hook without 'command' loads and runs nothing" +
-                                 std::string(wrapped && lifecycle ? " (grouped {matcher,hooks} entry on a lifecycle event)" : "")});
+      notes.push_back(
+          {hook, where + ": command hook without 'command' loads and runs nothing" +
+                     std::string(wrapped && lifecycle
+                                     ? " (grouped {matcher,hooks} entry on a lifecycle event)"
+                                     : "")});
     }
-    if (h.type == "prompt") notes.push_back({hook, where + ": prompt hook loads but is not run by the emulator"});
-    for (const auto& k : unknown) notes.push_back({hook, where + ": unknown key '" + k + "' ignored"});
+    if (h.type == "prompt")
+      notes.push_back({hook, where + ": prompt hook loads but is not run by the emulator"});
+    for (const auto& k : unknown)
+      notes.push_back({hook, where + ": unknown key '" + k + "' ignored"});
     return true;
   }
 
   void hook_spec(const std::string& name, const ojson& v, NamedHook& nh) {
     nh.name = name;
     if (v.is_null()) return;
-    if (!v.is_object()) return fail("json: cannot unmarshal " + std::string(go_type(v)) +
-                                    " into Go value of type jsonhook.JSONHookSpec");
+    if (!v.is_object())
+      return fail("json: cannot unmarshal " + std::string(go_type(v)) +
+                  " into Go value of type jsonhook.JSONHookSpec");
     std::vector<std::string> unknown;
-    auto f = profile.session_start
-                 ? fold(v, {"enabled", "pretooluse", "posttooluse", "preinvocation", "postinvocation", "stop", "sessionstart"}, &unknown)
-                 : fold(v, {"enabled", "pretooluse", "posttooluse", "preinvocation", "postinvocation", "stop"}, &unknown);
+    auto f = profile.session_start ? fold(v,
+                                          {"enabled", "pretooluse", "posttooluse", "preinvocation",
+                                           "postinvocation", "stop", "sessionstart"},
+                                          &unknown)
+                                   : fold(v,
+                                          {"enabled", "pretooluse", "posttooluse", "preinvocation",
+                                           "postinvocation", "stop"},
+                                          &unknown);
     if (auto it = f.find("enabled"); it != f.end() && !it->second->is_null()) {
       if (!it->second->is_boolean()) return type_error(*it->second, ".enabled", "bool");
       nh.enabled = it->second->get<bool>();
     }
     if (!nh.enabled) notes.push_back({name, "enabled:false: every handler of this hook is off"});
-    for (const auto& k : unknown) notes.push_back({name, "unknown event or key '" + k + "' dropped"});
+    for (const auto& k : unknown)
+      notes.push_back({name, "unknown event or key '" + k + "' dropped"});
     static const std::pair<const char*, Event> kEvents[] = {
-        {"pretooluse", Event::kPreToolUse},         {"posttooluse", Event::kPostToolUse},
-        {"preinvocation", Event::kPreInvocation},   {"postinvocation", Event::kPostInvocation},
-        {"stop", Event::kStop},                     {"sessionstart", Event::kSessionStart}};
+        {"pretooluse", Event::kPreToolUse},
+        {"posttooluse", Event::kPostToolUse},
+        {"preinvocation", Event::kPreInvocation},
+        {"postinvocation", Event::kPostInvocation},
+        {"stop", Event::kStop},
+        {"sessionstart", Event::kSessionStart}};
     for (const auto& [key, ev] : kEvents) {
       auto it = f.find(key);
       if (it == f.end() || it->second->is_null()) continue;
       const ojson& arr = *it->second;
       std::string field = std::string(".") + event_name(ev);
       if (!arr.is_array()) {
-        return type_error(arr, field, is_tool_event(ev) ? "[]jsonhook.JSONHookGroup" : "[]jsonhook.JSONHookHandler");
+        return type_error(
+            arr, field,
+            is_tool_event(ev) ? "[]jsonhook.JSONHookGroup" : "[]jsonhook.JSONHookHandler");
       }
       EventEntry e{ev, {}};
       if (is_tool_event(ev)) {
         for (size_t gi = 0; gi < arr.size(); ++gi) {
           const ojson& g = arr[gi];
           Group grp;
-          if (g.is_null()) { e.groups.push_back(grp); continue; }
+          if (g.is_null()) {
+            e.groups.push_back(grp);
+            continue;
+          }
           if (!g.is_object()) return type_error(g, field, "jsonhook.JSONHookGroup");
           std::vector<std::string> gunk;
           auto gf = fold(g, {"matcher", "hooks"}, &gunk);
           if (auto m = gf.find("matcher"); m != gf.end() && !m->second->is_null()) {
-            if (!m->second->is_string()) return type_error(*m->second, field + ".matcher", "string");
+            if (!m->second->is_string())
+              return type_error(*m->second, field + ".matcher", "string");
             grp.matcher = m->second->get<std::string>();
           }
           if (auto hs = gf.find("hooks"); hs != gf.end() && !hs->second->is_null()) {
-            if (!hs->second->is_array()) return type_error(*hs->second, field + ".hooks", "[]jsonhook.JSONHookHandler");
+            if (!hs->second->is_array())
+              return type_error(*hs->second, field + ".hooks", "[]jsonhook.JSONHookHandler");
             for (const auto& hv : *hs->second) {
               Handler h;
               if (!handler(name, field + ".hooks", hv, h, false)) return;
@@ -184,14 +211,17 @@ struct Decoder {
           for (const auto& k : gunk) {
             auto l = lower(k);
             if (l == "command" || l == "type") grp.flat_handler_keys = true;
-            notes.push_back({name, field + "[" + std::to_string(gi) + "]: unknown key '" + k + "' ignored"});
+            notes.push_back(
+                {name, field + "[" + std::to_string(gi) + "]: unknown key '" + k + "' ignored"});
           }
           if (grp.flat_handler_keys && grp.hooks.empty())
             notes.push_back({name, field + "[" + std::to_string(gi) +
-                                       "]: handler written flat on a tool event: read as a group with no hooks, runs nothing"});
+                                       "]: handler written flat on a tool event: read as a group "
+                                       "with no hooks, runs nothing"});
           if (!matcher_valid(grp.matcher))
             notes.push_back({name, field + "[" + std::to_string(gi) + "]: matcher '" + grp.matcher +
-                                       "' is not a valid RE2 pattern (loads; at run time: " + profile.invalid_matcher + ")"});
+                                       "' is not a valid RE2 pattern (loads; at run time: " +
+                                       profile.invalid_matcher + ")"});
           e.groups.push_back(std::move(grp));
         }
       } else {
@@ -210,15 +240,17 @@ struct Decoder {
 
 }  // namespace
 
-Result<HooksFile> parse_hooks_json(const std::string& text, const Profile& profile, const std::string& path) {
+Result<HooksFile> parse_hooks_json(const std::string& text, const Profile& profile,
+                                   const std::string& path) {
   auto reject = [&](const std::string& m) {
     return make_error(ErrorCode::kParse, "failed to parse hooks.json at " + path + ": " + m);
   };
   // Strict JSON: no comments, no trailing commas, no NaN/Infinity (nlohmann's defaults).
   ojson root = ojson::parse(text, nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/false);
   if (root.is_discarded()) return reject("invalid JSON");
-  if (!root.is_object()) return reject("json: cannot unmarshal " + std::string(go_type(root)) +
-                                       " into Go value of type map[string]jsonhook.JSONHookSpec");
+  if (!root.is_object())
+    return reject("json: cannot unmarshal " + std::string(go_type(root)) +
+                  " into Go value of type map[string]jsonhook.JSONHookSpec");
   Decoder d{profile, std::nullopt, {}};
   HooksFile out;
   for (auto it = root.begin(); it != root.end(); ++it) {
@@ -227,26 +259,33 @@ Result<HooksFile> parse_hooks_json(const std::string& text, const Profile& profi
     if (d.err) return reject(*d.err);
     out.hooks.push_back(std::move(nh));
   }
-  std::sort(out.hooks.begin(), out.hooks.end(), [](const NamedHook& a, const NamedHook& b) { return a.name < b.name; });
+  std::sort(out.hooks.begin(), out.hooks.end(),
+            [](const NamedHook& a, const NamedHook& b) { return a.name < b.name; });
   out.notes = std::move(d.notes);
   return out;
 }
 
 std::optional<Event> parse_event(const std::string& name) {
-  for (Event e : {Event::kPreToolUse, Event::kPostToolUse, Event::kPreInvocation, Event::kPostInvocation, Event::kStop,
-                  Event::kSessionStart})
+  for (Event e : {Event::kPreToolUse, Event::kPostToolUse, Event::kPreInvocation,
+                  Event::kPostInvocation, Event::kStop, Event::kSessionStart})
     if (name == event_name(e)) return e;
   return std::nullopt;
 }
 
 const char* event_name(Event e) {
   switch (e) {
-    case Event::kPreToolUse: return "PreToolUse";
-    case Event::kPostToolUse: return "PostToolUse";
-    case Event::kPreInvocation: return "PreInvocation";
-    case Event::kPostInvocation: return "PostInvocation";
-    case Event::kStop: return "Stop";
-    case Event::kSessionStart: return "SessionStart";
+    case Event::kPreToolUse:
+      return "PreToolUse";
+    case Event::kPostToolUse:
+      return "PostToolUse";
+    case Event::kPreInvocation:
+      return "PreInvocation";
+    case Event::kPostInvocation:
+      return "PostInvocation";
+    case Event::kStop:
+      return "Stop";
+    case Event::kSessionStart:
+      return "SessionStart";
   }
   return "?";
 }

@@ -1,9 +1,9 @@
 // Discovery (reference §1), matcher semantics (§4) and the run plan (§5.1-§5.2).
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
-
-#include <re2/re2.h>
 
 #include "pinta/common/fs.h"
 #include "pinta/emulator/antigravity/antigravity.h"
@@ -62,13 +62,16 @@ Plan plan(const Profile& profile, const PlanRequest& rq) {
   cands.push_back({fs::join(gem, "config/hooks.json"), profile.read_global_config, true});
   cands.push_back({fs::join(gem, "antigravity-ide/hooks.json"), profile.read_ide_root, true});
   cands.push_back({fs::join(gem, "antigravity-cli/hooks.json"), profile.read_legacy_cli, true});
-  for (const auto& f : plugin_files(fs::join(gem, "config/plugins"))) cands.push_back({f, profile.read_plugin_roots, true});
+  for (const auto& f : plugin_files(fs::join(gem, "config/plugins")))
+    cands.push_back({f, profile.read_plugin_roots, true});
   if (!rq.workspace.empty()) {
-    cands.push_back({fs::join(rq.workspace, ".agents/hooks.json"), profile.read_workspace_agents, true});
+    cands.push_back(
+        {fs::join(rq.workspace, ".agents/hooks.json"), profile.read_workspace_agents, true});
     for (const auto& f : plugin_files(fs::join(rq.workspace, ".agents/plugins")))
       cands.push_back({f, profile.read_plugin_roots, true});
-    cands.push_back({fs::join(rq.workspace, ".agent/hooks.json"), false, false});           // §1.1 not read
-    cands.push_back({fs::join(rq.workspace, ".antigravitycli/hooks.json"), false, false});  // CLAIM only
+    cands.push_back({fs::join(rq.workspace, ".agent/hooks.json"), false, false});  // §1.1 not read
+    cands.push_back(
+        {fs::join(rq.workspace, ".antigravitycli/hooks.json"), false, false});  // CLAIM only
   }
   cands.push_back({fs::join(gem, "settings.json"), false, false});  // Gemini CLI hooks: never read
   cands.push_back({fs::join(gem, "hooks.json"), false, false});     // CLAIM only (DefenseClaw)
@@ -107,14 +110,16 @@ Plan plan(const Profile& profile, const PlanRequest& rq) {
           const Group& g = e.groups[gi];
           if (is_tool_event(e.event)) {
             bool all = g.matcher.empty() || g.matcher == "*";
-            if (!all && (rq.tool.empty() || !matcher_matches(profile, g.matcher, rq.tool))) continue;
+            if (!all && (rq.tool.empty() || !matcher_matches(profile, g.matcher, rq.tool)))
+              continue;
           }
           for (size_t hi = 0; hi < g.hooks.size(); ++hi) {
             const Handler& h = g.hooks[hi];
             if (h.type != "command" || h.command.empty()) continue;
             PlannedRun r;
             r.hook = nh.name;
-            r.id = "jsonhook__" + nh.name + "_" + event_name(e.event) + "_" + std::to_string(gi) + "_" + std::to_string(hi);
+            r.id = "jsonhook__" + nh.name + "_" + event_name(e.event) + "_" + std::to_string(gi) +
+                   "_" + std::to_string(hi);
             r.command = h.command;
             if (profile.shell == "split") {
               std::istringstream ss(h.command);
@@ -137,7 +142,8 @@ Plan plan(const Profile& profile, const PlanRequest& rq) {
 nlohmann::json plan_to_json(const Plan& p) {
   nlohmann::json j;
   j["files"] = nlohmann::json::array();
-  for (const auto& f : p.files) j["files"].push_back({{"path", f.path}, {"status", f.status}, {"error", f.error}});
+  for (const auto& f : p.files)
+    j["files"].push_back({{"path", f.path}, {"status", f.status}, {"error", f.error}});
   j["run"] = nlohmann::json::array();
   for (const auto& r : p.run)
     j["run"].push_back({{"hook", r.hook},
@@ -149,7 +155,8 @@ nlohmann::json plan_to_json(const Plan& p) {
   return j;
 }
 
-nlohmann::json lint(const std::vector<Profile>& profiles, const std::string& text, const std::string& path) {
+nlohmann::json lint(const std::vector<Profile>& profiles, const std::string& text,
+                    const std::string& path) {
   nlohmann::json out;
   out["file"] = path;
   out["profiles"] = nlohmann::json::array();
@@ -177,7 +184,9 @@ nlohmann::json lint(const std::vector<Profile>& profiles, const std::string& tex
       for (const auto& e : nh.events) {
         size_t n = 0;
         for (const auto& g : e.groups) {
-          if (is_tool_event(e.event) && !matcher_valid(g.matcher) && p.invalid_matcher == "no-match") continue;
+          if (is_tool_event(e.event) && !matcher_valid(g.matcher) &&
+              p.invalid_matcher == "no-match")
+            continue;
           for (const auto& h : g.hooks)
             if (h.type == "command" && !h.command.empty()) ++n;
         }
@@ -189,7 +198,8 @@ nlohmann::json lint(const std::vector<Profile>& profiles, const std::string& tex
       pj["hooks"].push_back(hj);
     }
     pj["notes"] = nlohmann::json::array();
-    for (const auto& n : hf->notes) pj["notes"].push_back({{"hook", n.hook}, {"message", n.message}});
+    for (const auto& n : hf->notes)
+      pj["notes"].push_back({{"hook", n.hook}, {"message", n.message}});
     out["profiles"].push_back(pj);
   }
   return out;

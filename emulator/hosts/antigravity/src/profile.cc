@@ -44,7 +44,32 @@ struct Reader {
     }
     out = v->get<bool>();
   }
-  void choice(const std::string& key, std::string& out, std::initializer_list<const char*> allowed) {
+  void integer(const std::string& key, int& out) {
+    const json* v = get(key);
+    if (!v) return;
+    if (!v->is_number_integer()) {
+      if (!err) err = bad(name, key + " must be an integer");
+      return;
+    }
+    out = v->get<int>();
+  }
+  void strings(const std::string& key, std::vector<std::string>& out) {
+    const json* v = get(key);
+    if (!v) return;
+    if (!v->is_array()) {
+      if (!err) err = bad(name, key + " must be an array of strings");
+      return;
+    }
+    for (const auto& e : *v) {
+      if (!e.is_string()) {
+        if (!err) err = bad(name, key + " must be an array of strings");
+        return;
+      }
+      out.push_back(e.get<std::string>());
+    }
+  }
+  void choice(const std::string& key, std::string& out,
+              std::initializer_list<const char*> allowed) {
     const json* v = get(key);
     if (!v) return;
     if (!v->is_string()) {
@@ -63,17 +88,19 @@ struct Reader {
 
 Result<Profile> parse_profile(const std::string& text) {
   json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) return make_error(ErrorCode::kParse, "profile: not a JSON object");
+  if (j.is_discarded() || !j.is_object())
+    return make_error(ErrorCode::kParse, "profile: not a JSON object");
   Profile p;
   if (!j.contains("name") || !j["name"].is_string() || j["name"].get<std::string>().empty())
     return make_error(ErrorCode::kParse, "profile: missing name");
   p.name = j["name"].get<std::string>();
   if (j.contains("description") && j["description"].is_string()) p.description = j["description"];
-  if (!j.contains("switches") || !j["switches"].is_object()) return bad(p.name, "missing switches object");
+  if (!j.contains("switches") || !j["switches"].is_object())
+    return bad(p.name, "missing switches object");
   p.switches = j["switches"];
   for (auto& [k, v] : p.switches.items()) {
-    if (!v.is_object() || !v.contains("value") || !v.contains("evidence") || !v["evidence"].is_string() ||
-        v["evidence"].get<std::string>().empty())
+    if (!v.is_object() || !v.contains("value") || !v.contains("evidence") ||
+        !v["evidence"].is_string() || v["evidence"].get<std::string>().empty())
       return bad(p.name, "switch " + k + " needs {\"value\", \"evidence\"}");
   }
   Reader r{p.switches, p.name, std::nullopt, {}};
@@ -96,13 +123,47 @@ Result<Profile> parse_profile(const std::string& text) {
   r.boolean("session_start", p.session_start);
   r.choice("overwrite_shape", p.overwrite_shape, {"args-merge", "name-args"});
   r.boolean("force_ask", p.force_ask);
-  if (const json* v = r.get("timeout_default_seconds")) {
-    if (!v->is_number_integer()) return bad(p.name, "timeout_default_seconds must be an integer");
-    p.timeout_default_seconds = v->get<int>();
-  }
+  r.integer("timeout_default_seconds", p.timeout_default_seconds);
+  r.boolean("stdin_trailing_newline", p.stdin_trailing_newline);
+  r.choice("stop_stdin", p.stop_stdin, {"payload", "none"});
+  r.choice("timeout_kill", p.timeout_kill, {"group-sigkill", "process-sigkill"});
+  const auto effects = {"tool-failed", "deny", "no-opinion"};
+  r.choice("pretooluse_nonjson", p.pretooluse_nonjson, effects);
+  r.choice("pretooluse_unknown_fields", p.pretooluse_unknown_fields, effects);
+  r.choice("pretooluse_nonzero_exit", p.pretooluse_nonzero_exit, effects);
+  r.choice("pretooluse_timeout", p.pretooluse_timeout, effects);
+  r.choice("unknown_decision", p.unknown_decision, effects);
+  r.choice("tool_failed_unmarshal_format", p.tool_failed_unmarshal_format, {});
+  r.choice("tool_failed_exit_format", p.tool_failed_exit_format, {});
+  r.choice("tool_failed_timeout_format", p.tool_failed_timeout_format, {});
+  r.boolean("legacy_allow_tool", p.legacy_allow_tool);
+  r.choice("legacy_deny_message_format", p.legacy_deny_message_format, {});
+  r.boolean("auto_approve", p.auto_approve);
+  r.boolean("deny_unless_prior_grant", p.deny_unless_prior_grant);
+  r.choice("permission_overrides", p.permission_overrides, {"ignored", "granted"});
+  r.boolean("allow_skips_prompt", p.allow_skips_prompt);
+  r.choice("headless_allow", p.headless_allow, {"cli-exit", "runs"});
+  r.strings("inject_step_kinds", p.inject_step_kinds);
+  r.boolean("termination_behavior", p.termination_behavior);
+  r.choice("invocation_decision_key", p.invocation_decision_key, {"hook-error", "cli-exit"});
+  r.integer("stop_continuation_cap", p.stop_continuation_cap);
+  r.choice("aggregation", p.aggregation, {"first-deny-wins"});
+  r.choice("overwrite_chaining", p.overwrite_chaining, {"accumulate", "independent"});
+  r.choice("transcript_root", p.transcript_root,
+           {"antigravity-cli", "antigravity", "antigravity-ide"});
+  r.choice("transcript_file", p.transcript_file, {"transcript_full.jsonl", "transcript.jsonl"});
+  r.boolean("pretooluse_artifact_dir", p.pretooluse_artifact_dir);
+  r.choice("stop_termination_reason", p.stop_termination_reason, {});
   if (r.err) return *r.err;
   if (p.deny_message_format.find("{reason}") == std::string::npos)
     return bad(p.name, "deny_message_format must contain {reason}");
+  if (p.legacy_deny_message_format.find("{reason}") == std::string::npos)
+    return bad(p.name, "legacy_deny_message_format must contain {reason}");
+  if (p.timeout_default_seconds <= 0)
+    return bad(p.name, "timeout_default_seconds must be positive");
+  for (const auto& k : p.inject_step_kinds)
+    if (k != "toolCall" && k != "userMessage" && k != "ephemeralMessage" && k != "systemMessage")
+      return bad(p.name, "inject_step_kinds: unknown kind '" + k + "'");
   for (auto& [k, v] : p.switches.items())
     if (!r.seen.count(k)) return bad(p.name, "unknown switch " + k);
   return p;
@@ -111,8 +172,8 @@ Result<Profile> parse_profile(const std::string& text) {
 Result<std::vector<Profile>> load_profiles(const std::string& dir) {
   std::error_code ec;
   std::vector<std::string> files;
-  for (auto it = std::filesystem::directory_iterator(dir, ec); !ec && it != std::filesystem::directory_iterator();
-       it.increment(ec)) {
+  for (auto it = std::filesystem::directory_iterator(dir, ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
     if (it->path().extension() == ".json") files.push_back(it->path().string());
   }
   if (ec) return make_error(ErrorCode::kNotFound, "profile dir " + dir + ": " + ec.message());
@@ -123,7 +184,8 @@ Result<std::vector<Profile>> load_profiles(const std::string& dir) {
     if (!text) return text.error();
     auto p = parse_profile(*text);
     if (!p) return make_error(p.error().code, f + ": " + p.error().message);
-    if (find_profile(out, p->name)) return make_error(ErrorCode::kParse, "duplicate profile " + p->name);
+    if (find_profile(out, p->name))
+      return make_error(ErrorCode::kParse, "duplicate profile " + p->name);
     out.push_back(std::move(*p));
   }
   if (out.empty()) return make_error(ErrorCode::kNotFound, "no profiles in " + dir);

@@ -32,9 +32,11 @@ TEST(AgyCorpus, EveryFileMeetsItsExpectation) {
     for (const auto& p : *profs) {
       auto r = agy::parse_hooks_json(*text, p, ent.path().string());
       std::string got = r ? "loaded" : "rejected";
-      std::string want = kind == 'y' ? "loaded" : kind == 'n' ? "rejected" : exp[name]["profiles"].value(p.name, "?");
-      EXPECT_EQ(got, want) << p.name << " evidence: " << exp[name]["evidence"] << " error: "
-                           << (r ? "" : r.error().message);
+      std::string want = kind == 'y'   ? "loaded"
+                         : kind == 'n' ? "rejected"
+                                       : exp[name]["profiles"].value(p.name, "?");
+      EXPECT_EQ(got, want) << p.name << " evidence: " << exp[name]["evidence"]
+                           << " error: " << (r ? "" : r.error().message);
       if (!r) {
         EXPECT_EQ(r.error().code, pinta::ErrorCode::kParse);
         EXPECT_EQ(r.error().message.rfind("failed to parse hooks.json at ", 0), 0u);
@@ -73,7 +75,8 @@ TEST_F(AgyLoader, CaseInsensitiveKeysLastDuplicateWins) {
 }
 
 TEST_F(AgyLoader, HooksWrapperIsAHookNamedHooks) {
-  auto r = agy::parse_hooks_json(R"({"hooks":{"PreToolUse":[{"matcher":"","hooks":[{"command":"x"}]}]}})", p("docs"));
+  auto r = agy::parse_hooks_json(
+      R"({"hooks":{"PreToolUse":[{"matcher":"","hooks":[{"command":"x"}]}]}})", p("docs"));
   ASSERT_TRUE(r);
   ASSERT_EQ(r->hooks.size(), 1u);
   EXPECT_EQ(r->hooks[0].name, "hooks");  // §2.2
@@ -92,8 +95,9 @@ TEST_F(AgyLoader, TimeoutDefaultsAndInt32) {
 }
 
 TEST_F(AgyLoader, SilentDropsAreNoted) {
-  auto r = agy::parse_hooks_json(R"({"h":{"UserPromptSubmit":[],"PreToolUse":[{"type":"command","command":"x"}]}})",
-                                 p("agy-1.2"));
+  auto r = agy::parse_hooks_json(
+      R"({"h":{"UserPromptSubmit":[],"PreToolUse":[{"type":"command","command":"x"}]}})",
+      p("agy-1.2"));
   ASSERT_TRUE(r);
   bool unknown_event = false, flat = false;
   for (const auto& n : r->notes) {

@@ -20,11 +20,13 @@ pinta::proc::SpawnResult run(std::vector<std::string> args) {
 TEST(HostemuProcess, PlanOnTempHome) {
   pinta::testing::TempDir home;
   ASSERT_TRUE(pinta::fs::make_dirs(home.sub(".gemini/config")).ok());
-  ASSERT_TRUE(pinta::fs::atomic_write(home.sub(".gemini/config/hooks.json"),
-                                      R"({"hooks":{"PreToolUse":[{"matcher":"run_command","hooks":[{"command":"echo hi","timeout":9}]}]}})")
-                  .ok());
-  auto r = run({"antigravity", "plan", "--profile", "agy-1.1", "--home", home.path(), "--event", "PreToolUse",
-                "--tool", "run_command"});
+  ASSERT_TRUE(
+      pinta::fs::atomic_write(
+          home.sub(".gemini/config/hooks.json"),
+          R"({"hooks":{"PreToolUse":[{"matcher":"run_command","hooks":[{"command":"echo hi","timeout":9}]}]}})")
+          .ok());
+  auto r = run({"antigravity", "plan", "--profile", "agy-1.1", "--home", home.path(), "--event",
+                "PreToolUse", "--tool", "run_command"});
   ASSERT_TRUE(r.started) << r.spawn_error;
   ASSERT_EQ(r.exit_code.value_or(-1), 0) << r.err;
   auto j = nlohmann::json::parse(r.out, nullptr, false);
@@ -39,8 +41,8 @@ TEST(HostemuProcess, PlanOnTempHome) {
   EXPECT_EQ(j["run"][0]["timeoutSeconds"], 9);
   EXPECT_EQ(j["run"][0]["cwd"], home.sub(".gemini/config"));
 
-  r = run({"antigravity", "plan", "--profile", "agy-1.1", "--home", home.path(), "--event", "PreToolUse", "--tool",
-           "view_file"});
+  r = run({"antigravity", "plan", "--profile", "agy-1.1", "--home", home.path(), "--event",
+           "PreToolUse", "--tool", "view_file"});
   EXPECT_EQ(nlohmann::json::parse(r.out)["run"].size(), 0u);
 }
 
@@ -60,8 +62,11 @@ TEST(HostemuProcess, ProfilesAndLint) {
 }
 
 TEST(HostemuProcess, HelpAndBadArguments) {
-  for (auto args : std::vector<std::vector<std::string>>{{"--help"}, {"antigravity", "--help"}, {"antigravity", "plan", "--help"},
-                                                         {"antigravity", "lint", "--help"}, {"antigravity", "profiles", "--help"}}) {
+  for (auto args : std::vector<std::vector<std::string>>{{"--help"},
+                                                         {"antigravity", "--help"},
+                                                         {"antigravity", "plan", "--help"},
+                                                         {"antigravity", "lint", "--help"},
+                                                         {"antigravity", "profiles", "--help"}}) {
     auto r = run(args);
     EXPECT_EQ(r.exit_code.value_or(-1), 0) << args.back();
     EXPECT_FALSE(r.out.empty());
@@ -72,9 +77,11 @@ TEST(HostemuProcess, HelpAndBadArguments) {
            {"nosuch"},
            {"antigravity"},
            {"antigravity", "plan", "--profile", "agy-9", "--home", home.path(), "--event", "Stop"},
-           {"antigravity", "plan", "--profile", "agy-1.1", "--home", home.path(), "--event", "BeforeTool"},
+           {"antigravity", "plan", "--profile", "agy-1.1", "--home", home.path(), "--event",
+            "BeforeTool"},
            {"antigravity", "plan", "--profile", "agy-1.1", "--event", "Stop"},
-           {"antigravity", "plan", "--profile", "agy-1.1", "--home", "/nonexistent-x", "--event", "Stop"},
+           {"antigravity", "plan", "--profile", "agy-1.1", "--home", "/nonexistent-x", "--event",
+            "Stop"},
            {"antigravity", "lint", "/nonexistent-file"},
            {"antigravity", "plan", "--bogus"}}) {
     auto r = run(args);

@@ -72,7 +72,8 @@ TEST(AgyPlan, DiscoveryOrderAndStatuses) {
       R"({"b":{"PreToolUse":[{"matcher":"run_command","hooks":[{"command":"b1","timeout":5}]}]},)"
       R"("a":{"PreToolUse":[{"matcher":"","hooks":[{"command":"a1"},{"command":"a2"}]},{"matcher":"view_file","hooks":[{"command":"a3"}]}]},)"
       R"("off":{"enabled":false,"PreToolUse":[{"matcher":"","hooks":[{"command":"off"}]}]}})");
-  put(home.sub(".gemini/antigravity-cli/hooks.json"), R"({"legacy":{"PreToolUse":[{"matcher":"","hooks":[{"command":"legacy"}]}]}})");
+  put(home.sub(".gemini/antigravity-cli/hooks.json"),
+      R"({"legacy":{"PreToolUse":[{"matcher":"","hooks":[{"command":"legacy"}]}]}})");
   put(home.sub(".gemini/settings.json"), R"({"hooks":{}})");
   put(ws.sub(".agents/hooks.json"), R"({"_note":"x","w":{"Stop":[{"command":"w"}]}})");
   agy::PlanRequest rq{home.path(), ws.path(), agy::Event::kPreToolUse, "run_command", ""};
@@ -105,7 +106,8 @@ TEST(AgyPlan, DiscoveryOrderAndStatuses) {
 
 TEST(AgyPlan, WorkspaceOnlyWhenOpenAndLifecycleFlat) {
   pinta::testing::TempDir home, ws;
-  put(ws.sub(".agents/hooks.json"), R"({"w":{"Stop":[{"command":"w"}],"SessionStart":[{"command":"s"}]}})");
+  put(ws.sub(".agents/hooks.json"),
+      R"({"w":{"Stop":[{"command":"w"}],"SessionStart":[{"command":"s"}]}})");
   agy::PlanRequest rq{home.path(), "", agy::Event::kStop, "", ""};
   auto pl = agy::plan(profile("agy-1.1"), rq);
   EXPECT_TRUE(pl.run.empty());
@@ -120,11 +122,13 @@ TEST(AgyPlan, WorkspaceOnlyWhenOpenAndLifecycleFlat) {
 
 TEST(AgyPlan, EarlyProfileSplitsAndUsesLaunchDir) {
   pinta::testing::TempDir home;
-  put(home.sub(".gemini/config/hooks.json"), R"({"h":{"Stop":[{"command":"~/bin/hook  --event Stop"}]}})");
+  put(home.sub(".gemini/config/hooks.json"),
+      R"({"h":{"Stop":[{"command":"~/bin/hook  --event Stop"}]}})");
   agy::PlanRequest rq{home.path(), "", agy::Event::kStop, "", "/launch"};
   auto pl = agy::plan(profile("agy-1.0"), rq);
   ASSERT_EQ(pl.run.size(), 1u);
-  EXPECT_EQ(pl.run[0].argv, (std::vector<std::string>{home.path() + "/bin/hook", "--event", "Stop"}));  // §5.1
+  EXPECT_EQ(pl.run[0].argv,
+            (std::vector<std::string>{home.path() + "/bin/hook", "--event", "Stop"}));  // §5.1
   EXPECT_EQ(pl.run[0].cwd, "/launch");  // §5.2 tanaike claim
 }
 
@@ -140,12 +144,16 @@ TEST(AgyPlan, PluginRootsPerProfile) {  // §1.1 conflicting by version
 
 TEST(AgyLint, ReportsPerProfile) {
   auto profs = agy::load_profiles(agy::default_profile_dir());
-  auto j = agy::lint(*profs, R"({"h":{"Stop":[{"matcher":"*","hooks":[{"command":"x"}]}]},"g":{"enabled":false,"Stop":[{"command":"y"}]}})", "f.json");
+  auto j = agy::lint(
+      *profs,
+      R"({"h":{"Stop":[{"matcher":"*","hooks":[{"command":"x"}]}]},"g":{"enabled":false,"Stop":[{"command":"y"}]}})",
+      "f.json");
   ASSERT_EQ(j["profiles"].size(), 5u);
   for (const auto& pj : j["profiles"]) {
     if (pj["profile"] == "agy-1.1") {
       EXPECT_EQ(pj["status"], "rejected");
-      EXPECT_NE(pj["error"].get<std::string>().find("command hook must specify 'command'"), std::string::npos);
+      EXPECT_NE(pj["error"].get<std::string>().find("command hook must specify 'command'"),
+                std::string::npos);
     } else {
       EXPECT_EQ(pj["status"], "loaded");
       for (const auto& h : pj["hooks"]) EXPECT_TRUE(h["neverFires"].get<bool>()) << h.dump();

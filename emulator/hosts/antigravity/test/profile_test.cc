@@ -15,12 +15,14 @@ TEST(AgyProfiles, ShippedProfilesLoadWithEvidence) {
     for (const auto& [k, v] : p.switches.items()) {
       const std::string ev = v["evidence"].get<std::string>();
       // Evidence names a reference section or the seed document.
-      EXPECT_TRUE(ev.find("\u00a7") != std::string::npos || ev.find("seeds/001") != std::string::npos ||
+      EXPECT_TRUE(ev.find("\u00a7") != std::string::npos ||
+                  ev.find("seeds/001") != std::string::npos ||
                   ev.find("seed 001") != std::string::npos)
           << p.name << " " << k << ": " << ev;
     }
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"agy-1.0", "agy-1.1", "agy-1.2", "antigravity-2.0", "docs"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"agy-1.0", "agy-1.1", "agy-1.2", "antigravity-2.0", "docs"}));
 }
 
 TEST(AgyProfiles, ConflictsGiveDifferentValues) {
@@ -30,21 +32,23 @@ TEST(AgyProfiles, ConflictsGiveDifferentValues) {
   const auto* a11 = agy::find_profile(*profs, "agy-1.1");
   const auto* app = agy::find_profile(*profs, "antigravity-2.0");
   ASSERT_TRUE(a10 && a11 && app);
-  EXPECT_EQ(a10->shell, "split");       // reference §5.1 DefenseClaw 1.0.x claim
-  EXPECT_EQ(a11->shell, "sh-c");        // §5.1 [DOC], AntigravityWorker
-  EXPECT_TRUE(a11->strict_shape);       // §3.3 (a) herdr PR #2087
-  EXPECT_FALSE(a10->strict_shape);      // §3.3 (c) websentry 1.0.5
-  EXPECT_EQ(app->stdin_mode, "open");   // §5.4 clawd-on-desk #568
+  EXPECT_EQ(a10->shell, "split");      // reference §5.1 DefenseClaw 1.0.x claim
+  EXPECT_EQ(a11->shell, "sh-c");       // §5.1 [DOC], AntigravityWorker
+  EXPECT_TRUE(a11->strict_shape);      // §3.3 (a) herdr PR #2087
+  EXPECT_FALSE(a10->strict_shape);     // §3.3 (c) websentry 1.0.5
+  EXPECT_EQ(app->stdin_mode, "open");  // §5.4 clawd-on-desk #568
   EXPECT_EQ(a11->stdin_mode, "closed");
-  EXPECT_FALSE(a10->session_start);     // §8 websentry 1.0.5
+  EXPECT_FALSE(a10->session_start);              // §8 websentry 1.0.5
   EXPECT_EQ(a10->overwrite_shape, "name-args");  // §7.1 rtk PR #2086
 }
 
 TEST(AgyProfiles, MalformedProfilesAreErrors) {
   EXPECT_FALSE(agy::parse_profile("not json"));
   EXPECT_FALSE(agy::parse_profile("{\"name\":\"x\"}"));
-  EXPECT_FALSE(agy::parse_profile("{\"name\":\"x\",\"switches\":{\"shell\":{\"value\":\"sh-c\"}}}"));
-  auto r = agy::parse_profile("{\"name\":\"x\",\"switches\":{\"shell\":{\"value\":\"sh-c\",\"evidence\":\"e\"}}}");
+  EXPECT_FALSE(
+      agy::parse_profile("{\"name\":\"x\",\"switches\":{\"shell\":{\"value\":\"sh-c\"}}}"));
+  auto r = agy::parse_profile(
+      "{\"name\":\"x\",\"switches\":{\"shell\":{\"value\":\"sh-c\",\"evidence\":\"e\"}}}");
   ASSERT_FALSE(r);  // other switches missing
   EXPECT_EQ(r.error().code, pinta::ErrorCode::kParse);
   EXPECT_FALSE(agy::load_profiles("/nonexistent-dir"));

@@ -1,0 +1,74 @@
+// File: pinta/admin/install.h
+// `pinta-gemini install | uninstall` (issue 7, seed SPEC §3.3): what the installer writes for each
+// host, how it merges into files the user already has, and how it takes its changes back out.
+// Lives in pinta-gemini-admin, never in the hook process: nothing here is on the hot path.
+//
+// Every operation is planned first (a list of file changes, each with the text before and after)
+// and applied second, so `--dry-run` prints exactly what `apply` would do.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pinta/common/result.h"
+
+namespace pinta::admin {
+
+enum class Host { kGemini, kAntigravity };
+Result<Host> parse_host(const std::string& name);  // "gemini" | "antigravity"
+
+struct InstallOptions {
+  Host host = Host::kGemini;
+  std::string home;          // $HOME
+  std::string gemini_home;   // Gemini CLI's homedir(): $GEMINI_CLI_HOME, else home
+  std::string workspace;     // antigravity --workspace DIR (empty: the global file)
+  std::string adapter_path;  // absolute path of pinta-gemini
+  std::string profile_dir;   // Antigravity emulator profiles (verification)
+  std::string version = "0.1.0";
+};
+
+// One file the operation creates, rewrites or removes. before/after nullopt = absent.
+struct FileChange {
+  std::string path;
+  std::optional<std::string> before;
+  std::optional<std::string> after;
+  unsigned mode = 0644;
+  bool backup = false;         // copy `before` to path + ".pinta-bak" first (only when none exists)
+  bool remove_backup = false;  // uninstall: the backup equals what is restored; drop it
+};
+
+struct Plan {
+  std::vector<FileChange> changes;       // only files whose content changes
+  std::vector<std::string> remove_dirs;  // uninstall: our directories, deepest first (if empty)
+  std::vector<std::string> warnings;     // one line each
+};
+
+// Errors: kParse (an existing file is not valid JSON / not the shape we can merge into — the file
+// is named and left alone), kInvalidArgument (options), kProtocol (the merged file would not load
+// under some Antigravity profile while the original did).
+Result<Plan> plan_install(const InstallOptions& options);
+Result<Plan> plan_uninstall(const InstallOptions& options);
+
+// Writes the plan: backup once, atomic write per file, removals. Stops at the first failure.
+Status apply(const Plan& plan);
+
+// Line diff (unified style, whole file as one hunk with context) of every change.
+std::string render_diff(const Plan& plan);
+
+// The shell command hosts run for one event (exposed for tests and doctor).
+std::string gemini_command(const std::string& adapter_path, const std::string& event);
+std::string antigravity_command(const std::string& adapter_path, const std::string& event,
+                                bool* path_has_space = nullptr);
+
+// Event lists (seed SPEC §3.3; antigravity adds SessionStart where supported, issue 7).
+const std::vector<std::string>& gemini_events();
+const std::vector<std::string>& antigravity_events();
+
+// Where each host's file lives for `options`.
+std::string gemini_extension_dir(const InstallOptions& options);
+std::string antigravity_hooks_path(const InstallOptions& options);
+
+inline constexpr const char* kHookName = "pinta-gemini";
+
+}  // namespace pinta::admin

@@ -1,0 +1,131 @@
+// pinta-gemini-admin: install | uninstall | doctor. `pinta-gemini install …` execs this program
+// (adapter/src/main.cc) so the hook process never links or initialises any of it.
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "pinta/admin/doctor.h"
+#include "pinta/admin/install.h"
+#include "pinta/common/fs.h"
+
+namespace {
+
+int usage(const std::string& msg) {
+  std::cerr << "pinta-gemini: " << msg << "\n";
+  return 2;
+}
+
+constexpr const char* kHelp =
+    "usage: pinta-gemini install   --host gemini|antigravity [--workspace DIR] [--dry-run]\n"
+    "       pinta-gemini uninstall --host gemini|antigravity [--workspace DIR] [--dry-run]\n"
+    "       pinta-gemini doctor [--json] [--workspace DIR] [--no-network]\n";
+
+std::string self_dir() {
+  char buf[PATH_MAX];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "";
+  buf[n] = 0;
+  return pinta::fs::dirname(buf);
+}
+
+std::string env(const char* n) {
+  const char* v = std::getenv(n);
+  return v ? v : "";
+}
+
+std::string absolute(const std::string& p) {
+  char buf[PATH_MAX];
+  if (::realpath(p.c_str(), buf)) return buf;
+  return p;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace pinta::admin;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    std::cout << kHelp;
+    return args.empty() ? 2 : 0;
+  }
+  const std::string cmd = args[0];
+  std::string host, workspace, adapter;
+  bool dry_run = false, as_json = false, network = true;
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string& out) {
+      if (i + 1 >= args.size()) return false;
+      out = args[++i];
+      return true;
+    };
+    if (a == "--host") {
+      if (!value(host)) return usage("--host needs a value (gemini or antigravity)");
+    } else if (a == "--workspace") {
+      if (!value(workspace)) return usage("--workspace needs a directory");
+    } else if (a == "--adapter") {
+      if (!value(adapter)) return usage("--adapter needs a path");
+    } else if (a == "--dry-run") {
+      dry_run = true;
+    } else if (a == "--json") {
+      as_json = true;
+    } else if (a == "--no-network") {
+      network = false;
+    } else {
+      return usage("unknown option " + a + " for " + cmd);
+    }
+  }
+  std::string home = env("HOME");
+  if (home.empty()) return usage("HOME is not set");
+
+  if (cmd == "doctor") {
+    DoctorOptions o;
+    o.home = home;
+    o.gemini_home = env("GEMINI_CLI_HOME").empty() ? home : env("GEMINI_CLI_HOME");
+    char cwd[PATH_MAX];
+    o.workspace =
+        !workspace.empty() ? absolute(workspace) : (::getcwd(cwd, sizeof cwd) ? cwd : home);
+    o.probe_network = network;
+    DoctorReport r = run_doctor(o);
+    if (as_json)
+      std::cout << r.to_json().dump(2) << "\n";
+    else
+      std::cout << r.to_text();
+    return r.broken() ? 1 : 0;
+  }
+  if (cmd != "install" && cmd != "uninstall") return usage("unknown command " + cmd);
+  if (host.empty()) return usage(cmd + " needs --host gemini|antigravity");
+  auto h = parse_host(host);
+  if (!h) return usage(h.error().message);
+  if (adapter.empty()) adapter = pinta::fs::join(self_dir(), "pinta-gemini");
+  adapter = absolute(adapter);
+  if (::access(adapter.c_str(), X_OK) != 0)
+    return usage("adapter " + adapter + " is not an executable");
+
+  InstallOptions o;
+  o.host = *h;
+  o.home = home;
+  o.gemini_home = env("GEMINI_CLI_HOME").empty() ? home : env("GEMINI_CLI_HOME");
+  o.workspace = workspace.empty() ? "" : absolute(workspace);
+  o.adapter_path = adapter;
+  auto plan = cmd == "install" ? plan_install(o) : plan_uninstall(o);
+  if (!plan) return usage(plan.error().message);
+  for (const auto& w : plan->warnings) std::cerr << "pinta-gemini: warning: " << w << "\n";
+  if (dry_run) {
+    std::cout << render_diff(*plan);
+    if (plan->changes.empty()) std::cout << "(no changes)\n";
+    return 0;
+  }
+  if (auto s = apply(*plan); !s) return usage(s.error().message);
+  if (plan->changes.empty())
+    std::cout << cmd << ": nothing to change\n";
+  else
+    for (const auto& c : plan->changes)
+      std::cout << (c.after ? (c.before ? "updated " : "created ") : "removed ") << c.path << "\n";
+  if (cmd == "install" && *h == Host::kGemini)
+    std::cout << "restart Gemini CLI to load the hooks\n";
+  return 0;
+}

@@ -1,0 +1,569 @@
+// pinta-gemini doctor: reads the user's files the way each host would and says what would fire.
+#include "pinta/admin/doctor.h"
+
+#include <dirent.h>
+#include <httplib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <regex>
+#include <sstream>
+
+#include "pinta/adapter/config.h"
+#include "pinta/admin/install.h"
+#include "pinta/common/fs.h"
+#include "pinta/emulator/antigravity/antigravity.h"
+
+namespace pinta::admin {
+namespace {
+
+using json = nlohmann::json;
+
+void add(DoctorReport& r, std::string area, std::string level, std::string message,
+         std::string fix = "", json detail = json::object()) {
+  r.findings.push_back(Finding{std::move(area), std::move(level), std::move(message),
+                               std::move(fix), std::move(detail)});
+}
+
+bool contains(const std::string& hay, const std::string& needle) {
+  return hay.find(needle) != std::string::npos;
+}
+
+// The first word of a command, with one level of single/double quotes removed.
+std::string command_program(const std::string& cmd) {
+  std::string out;
+  size_t i = 0;
+  while (i < cmd.size() && cmd[i] == ' ') ++i;
+  char q = 0;
+  for (; i < cmd.size(); ++i) {
+    char c = cmd[i];
+    if (q) {
+      if (c == q)
+        q = 0;
+      else
+        out += c;
+    } else if (c == '\'' || c == '"') {
+      q = c;
+    } else if (c == ' ' || c == '\t') {
+      break;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+bool executable(const std::string& p) { return ::access(p.c_str(), X_OK) == 0; }
+
+// ---- Gemini CLI 0.61.0 -------------------------------------------------------------------------
+
+// Override.fromFileRule + globToRegex + ensureLeadingAndTrailingSlash (bundle chunk-HPLZM7PQ.js,
+// packages/cli/src/config/extensions/extensionEnablement.ts, 0.61.0).
+std::string with_slashes(std::string p) {
+  if (p.empty() || p[0] != '/') p = "/" + p;
+  if (p.back() != '/') p += "/";
+  return p;
+}
+bool rule_matches(std::string rule, const std::string& path) {
+  bool subdirs = !rule.empty() && rule.back() == '*';
+  if (subdirs) rule.pop_back();
+  std::string glob = rule + (subdirs ? "*" : "");
+  std::string re;
+  for (size_t i = 0; i < glob.size(); ++i) {
+    char c = glob[i];
+    if (c == '*') {
+      // "(/?)\*" → "($1.*)?": a slash right before '*' becomes optional together with it.
+      bool slash = !re.empty() && re.back() == '/';
+      if (slash) re.pop_back();
+      re += slash ? "(/.*)?" : "(.*)?";
+    } else if (std::strchr(".+?^${}()|[]\\", c)) {
+      re += '\\';
+      re += c;
+    } else {
+      re += c;
+    }
+  }
+  try {
+    return std::regex_match(path, std::regex(re));
+  } catch (...) {
+    return false;
+  }
+}
+
+const std::vector<std::string> kGeminiEvents = {"SessionStart", "BeforeAgent", "BeforeTool",
+                                                "AfterTool",    "AfterAgent",  "PreCompress",
+                                                "Notification", "SessionEnd"};
+
+bool is_ours(const std::string& cmd, const char* agent) {
+  return contains(cmd, std::string("--agent ") + agent) && contains(cmd, "pinta-gemini");
+}
+
+// Every command hook in a Gemini `hooks` object, with its event and display name.
+struct GHook {
+  std::string event, name, command, file;
+};
+void collect_gemini(const json& hooks, const std::string& file, std::vector<GHook>& out) {
+  if (!hooks.is_object()) return;
+  for (auto& [event, defs] : hooks.items()) {
+    json list = defs.is_array() ? defs : json::array({defs});
+    for (const auto& d : list) {
+      if (!d.is_object() || !d.contains("hooks") || !d["hooks"].is_array()) continue;
+      for (const auto& h : d["hooks"])
+        if (h.is_object() && h.contains("command") && h["command"].is_string())
+          out.push_back(
+              {event, h.value("name", std::string()), h["command"].get<std::string>(), file});
+    }
+  }
+}
+
+void check_gemini(const DoctorOptions& o, DoctorReport& r) {
+  const std::string gh = o.gemini_home;
+  std::string user_settings = fs::join(gh, ".gemini/settings.json");
+  std::string ws_settings = fs::join(o.workspace, ".gemini/settings.json");
+  bool ws_is_home = false;
+  {
+    char a[PATH_MAX], b[PATH_MAX];
+    if (::realpath(o.workspace.c_str(), a) && ::realpath(gh.c_str(), b))
+      ws_is_home = std::string(a) == b;
+  }
+  add(r, "gemini", "info",
+      "Gemini CLI 0.61.0 reads hooks from " + user_settings +
+          (ws_is_home ? "" : ", " + ws_settings) + ", and " + gh +
+          "/.gemini/extensions/*/hooks/hooks.json",
+      "", {{"version", "0.61.0"}, {"minimal_check", true}});
+  std::vector<GHook> settings_hooks;
+  bool hooks_enabled = true;
+  std::vector<std::string> disabled;
+  for (const auto& path : {user_settings, ws_is_home ? std::string() : ws_settings}) {
+    if (path.empty() || !fs::exists(path)) continue;
+    auto text = fs::read_file(path);
+    if (!text) continue;
+    json j = json::parse(*text, nullptr, false, true);  // comments stripped, §1.2
+    if (j.is_discarded() || !j.is_object()) {
+      add(r, "gemini", "broken", path + " is not valid JSON: Gemini CLI exits 52 before any hook",
+          "fix the JSON syntax in " + path);
+      continue;
+    }
+    if (j.contains("hooksConfig") && j["hooksConfig"].is_object()) {
+      const json& hc = j["hooksConfig"];
+      if (hc.contains("enabled") && hc["enabled"].is_boolean() && !hc["enabled"].get<bool>())
+        hooks_enabled = false;
+      if (hc.contains("disabled") && hc["disabled"].is_array())
+        for (const auto& d : hc["disabled"])
+          if (d.is_string()) disabled.push_back(d.get<std::string>());
+    }
+    if (j.contains("hooks")) collect_gemini(j["hooks"], path, settings_hooks);
+  }
+  // Legacy / never-read locations (§1.1: no code path reads .gemini/hooks.json).
+  for (const auto& path :
+       {fs::join(gh, ".gemini/hooks.json"), fs::join(o.workspace, ".gemini/hooks.json")}) {
+    auto text = fs::read_file(path);
+    if (text && contains(*text, "pinta-gemini"))
+      add(r, "gemini", "warn",
+          "stale pinta-gemini entry in " + path + ": Gemini CLI never reads this file",
+          "remove the pinta-gemini entries from " + path);
+  }
+  // Extensions: ours and any other that runs our adapter.
+  std::string ext_root = fs::join(gh, ".gemini/extensions");
+  std::string ours_dir = fs::join(ext_root, "pinta-gemini");
+  std::vector<GHook> ext_hooks;
+  if (DIR* d = ::opendir(ext_root.c_str())) {
+    while (dirent* e = ::readdir(d)) {
+      std::string n = e->d_name;
+      if (n == "." || n == "..") continue;
+      std::string hp = fs::join(fs::join(ext_root, n), "hooks/hooks.json");
+      auto text = fs::read_file(hp);
+      if (!text) continue;
+      json j = json::parse(*text, nullptr, false);
+      if (j.is_discarded() || !j.is_object() || !j.contains("hooks") || !j["hooks"].is_object()) {
+        if (n == "pinta-gemini")
+          add(r, "gemini", "broken",
+              hp + " is not loadable (invalid JSON or \"hooks\" not an object)",
+              "run: pinta-gemini install --host gemini");
+        continue;
+      }
+      collect_gemini(j["hooks"], hp, ext_hooks);
+    }
+    ::closedir(d);
+  }
+  bool installed = fs::exists(ours_dir);
+  std::vector<GHook> ours_ext, ours_settings;
+  for (const auto& h : ext_hooks)
+    if (is_ours(h.command, "gemini")) ours_ext.push_back(h);
+  for (const auto& h : settings_hooks)
+    if (is_ours(h.command, "gemini")) ours_settings.push_back(h);
+  if (!installed && ours_settings.empty()) {
+    add(r, "gemini", "info", "pinta-gemini is not installed for Gemini CLI", "",
+        {{"installed", false}});
+    return;
+  }
+  if (installed) {
+    std::string mp = fs::join(ours_dir, "gemini-extension.json");
+    auto mt = fs::read_file(mp);
+    json m = mt ? json::parse(*mt, nullptr, false) : json();
+    if (!m.is_object() || !m.contains("name") || !m.contains("version") || !m["name"].is_string() ||
+        m["name"].get<std::string>().empty()) {
+      add(r, "gemini", "broken",
+          mp + " is missing or lacks name/version: the extension is skipped (§1.6)",
+          "run: pinta-gemini install --host gemini");
+    }
+    auto et = fs::read_file(fs::join(ext_root, "extension-enablement.json"));
+    if (et) {
+      json en = json::parse(*et, nullptr, false);
+      if (en.is_object() && !gemini_extension_enabled(en, "pinta-gemini", o.workspace))
+        add(r, "gemini", "broken",
+            "the pinta-gemini extension is disabled for " + o.workspace +
+                " (extension-enablement.json)",
+            "run: gemini extensions enable pinta-gemini  (or pinta-gemini install --host gemini)");
+    }
+  }
+  if (!hooks_enabled)
+    add(r, "gemini", "broken",
+        "hooksConfig.enabled is false: no hook runs, extensions included (§1.3)",
+        "set \"hooksConfig\": {\"enabled\": true} in " + user_settings);
+  std::vector<std::string> missing;
+  for (const auto& e : kGeminiEvents) {
+    bool found = false;
+    for (const auto& h : ours_ext)
+      if (h.event == e) found = true;
+    for (const auto& h : ours_settings)
+      if (h.event == e) found = true;
+    if (!found) missing.push_back(e);
+  }
+  if (!missing.empty()) {
+    std::string s;
+    for (const auto& m : missing) s += (s.empty() ? "" : ", ") + m;
+    add(r, "gemini", "broken", "events not registered: " + s,
+        "run: pinta-gemini install --host gemini");
+  }
+  std::vector<GHook> all = ours_ext;
+  all.insert(all.end(), ours_settings.begin(), ours_settings.end());
+  for (const auto& h : all) {
+    std::string prog = command_program(h.command);
+    if (!executable(prog)) {
+      add(r, "gemini", "broken",
+          "hook command runs " + prog + ", which is not an executable (" + h.file + ")",
+          "run: pinta-gemini install --host gemini");
+      break;
+    }
+  }
+  for (const auto& h : all)
+    if (std::find(disabled.begin(), disabled.end(), h.name.empty() ? h.command : h.name) !=
+        disabled.end()) {
+      add(r, "gemini", "broken",
+          "hooksConfig.disabled lists our hook (" + (h.name.empty() ? h.command : h.name) + ")",
+          "remove it from hooksConfig.disabled in " + user_settings);
+      break;
+    }
+  // Double firing: dedup key is name:command (§1.7); two entries with different keys both run.
+  for (const auto& e : kGeminiEvents) {
+    std::vector<std::string> keys, files;
+    for (const auto& h : all)
+      if (h.event == e) {
+        std::string k = h.name + ":" + h.command;
+        if (std::find(keys.begin(), keys.end(), k) == keys.end()) {
+          keys.push_back(k);
+          files.push_back(h.file);
+        }
+      }
+    if (keys.size() > 1) {
+      add(r, "gemini", "broken",
+          "pinta-gemini fires " + std::to_string(keys.size()) + " times on " + e +
+              " (registered in " + files[0] + " and " + files[1] + ")",
+          "remove the pinta-gemini hooks from " + (files[0] == ours_dir ? files[1] : files[1]));
+      break;
+    }
+  }
+  if (ours_settings.empty() && missing.empty() && hooks_enabled)
+    add(r, "gemini", "ok",
+        "pinta-gemini extension registered for " + std::to_string(kGeminiEvents.size()) +
+            " events at " + ours_dir);
+}
+
+// ---- Antigravity
+// ---------------------------------------------------------------------------------
+
+void check_antigravity(const DoctorOptions& o, DoctorReport& r) {
+  auto profiles = emu::agy::load_profiles(o.profile_dir.empty() ? emu::agy::default_profile_dir()
+                                                                : o.profile_dir);
+  if (!profiles) {
+    add(r, "antigravity", "warn",
+        "cannot load the emulator's Antigravity profiles: " + profiles.error().message,
+        "set PINTA_AGY_PROFILES to emulator/hosts/antigravity/profiles");
+    return;
+  }
+  bool any_ours = false;
+  for (const auto& path : {fs::join(o.home, ".gemini/config/hooks.json"),
+                           fs::join(o.workspace, ".agents/hooks.json")}) {
+    auto t = fs::read_file(path);
+    if (t && contains(*t, "--agent antigravity")) any_ours = true;
+  }
+  for (const auto& path : {fs::join(o.home, ".gemini/antigravity-cli/hooks.json"),
+                           fs::join(o.home, ".gemini/hooks.json")}) {
+    auto t = fs::read_file(path);
+    if (t && contains(*t, "--agent antigravity"))
+      add(r, "antigravity", "warn",
+          "stale pinta-gemini entry at legacy path " + path +
+              " (read by early or unverified builds only)",
+          "remove the \"pinta-gemini\" key from " + path);
+  }
+  if (!any_ours) {
+    add(r, "antigravity", "info", "pinta-gemini is not installed for Antigravity", "",
+        {{"installed", false}});
+    return;
+  }
+  for (const auto& p : *profiles) {
+    json files = json::array();
+    std::map<std::string, int> fired;
+    bool rejected_ours = false;
+    std::string rejected_path, reject_error;
+    for (auto ev :
+         {emu::agy::Event::kPreToolUse, emu::agy::Event::kPreInvocation, emu::agy::Event::kStop}) {
+      emu::agy::PlanRequest req;
+      req.home = o.home;
+      req.workspace = o.workspace;
+      req.event = ev;
+      req.tool = "write_file";
+      auto plan = emu::agy::plan(p, req);
+      for (const auto& f : plan.files) {
+        if (ev == emu::agy::Event::kPreToolUse)
+          files.push_back({{"path", f.path}, {"status", f.status}, {"error", f.error}});
+        if (f.status == "rejected") {
+          auto t = fs::read_file(f.path);
+          if (t && contains(*t, "--agent antigravity")) {
+            rejected_ours = true;
+            rejected_path = f.path;
+            reject_error = f.error;
+          }
+        }
+      }
+      int n = 0;
+      for (const auto& run : plan.run)
+        if (is_ours(run.command, "antigravity")) ++n;
+      fired[emu::agy::event_name(ev)] = n;
+    }
+    json detail = {{"profile", p.name}, {"files", files}, {"fires", fired}};
+    if (rejected_ours) {
+      add(r, "antigravity", "broken",
+          "[" + p.name + "] " + rejected_path + " is rejected as a whole: " + reject_error,
+          "fix the error above or run: pinta-gemini install --host antigravity", detail);
+      continue;
+    }
+    bool none = true, twice = false;
+    for (auto& [ev, n] : fired) {
+      if (n > 0) none = false;
+      if (n > 1) twice = true;
+    }
+    if (none)
+      add(r, "antigravity", "broken",
+          "[" + p.name + "] pinta-gemini is registered but would not fire",
+          "run: pinta-gemini install --host antigravity", detail);
+    else if (twice)
+      add(r, "antigravity", "broken",
+          "[" + p.name + "] pinta-gemini fires more than once per event (registered twice)",
+          "keep one \"pinta-gemini\" entry: global ~/.gemini/config/hooks.json or "
+          ".agents/hooks.json",
+          detail);
+    else
+      add(r, "antigravity", "ok",
+          "[" + p.name + "] pinta-gemini would fire on PreToolUse, PreInvocation, Stop", "",
+          detail);
+  }
+}
+
+// ---- Env file, endpoints, data dir
+// ---------------------------------------------------------------
+
+void check_env(const DoctorOptions& o, DoctorReport& r) {
+  auto load = adapter::load_env_file(o.env_file);
+  using O = adapter::EnvFileOutcome;
+  json d = {{"path", o.env_file}, {"applied", load.applied}};
+  switch (load.outcome) {
+    case O::kLoaded:
+      add(r, "env", "ok", "env file " + o.env_file + " loaded", "", d);
+      break;
+    case O::kAbsent:
+      add(r, "env", "info", "no env file at " + o.env_file, "", d);
+      break;
+    case O::kInsecure:
+      add(r, "env", "broken", "env file " + o.env_file + " is ignored: " + load.detail,
+          "chmod 600 " + o.env_file, d);
+      break;
+    case O::kUnreadable:
+      add(r, "env", "broken", "env file " + o.env_file + " is unreadable: " + load.detail,
+          "check the permissions of " + o.env_file, d);
+      break;
+  }
+}
+
+void probe(DoctorReport& r, const std::string& what, const std::string& url,
+           const std::string& body, int timeout_ms) {
+  std::regex re(R"(^(https?://[^/]+)(/.*)?$)");
+  std::smatch m;
+  if (!std::regex_match(url, m, re)) {
+    add(r, "endpoint", "broken", what + " " + url + " is not an http(s) URL",
+        "fix the URL in the env file");
+    return;
+  }
+  std::string base = m[1], target = m[2].matched ? std::string(m[2]) : "/";
+  httplib::Client cli(base);
+  cli.set_connection_timeout(std::chrono::milliseconds(timeout_ms));
+  cli.set_read_timeout(std::chrono::milliseconds(timeout_ms));
+  cli.set_write_timeout(std::chrono::milliseconds(timeout_ms));
+  auto t0 = std::chrono::steady_clock::now();
+  auto res = cli.Post(target, body, "application/json");
+  double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  json d = {{"url", url}, {"ms", std::round(ms * 10) / 10}};
+  if (!res) {
+    d["error"] = httplib::to_string(res.error());
+    add(r, "endpoint", "broken",
+        what + " " + url + " unreachable (" + httplib::to_string(res.error()) + ")",
+        "start the service or fix the URL; hooks fail open meanwhile", d);
+    return;
+  }
+  d["status"] = res->status;
+  std::ostringstream msg;
+  msg << what << " " << url << " answered " << res->status << " in " << d["ms"].get<double>()
+      << " ms";
+  if (what == "guard" && ms > 50)
+    add(r, "endpoint", "warn", msg.str() + " (over the 50 ms guard budget: hooks fail open)",
+        "move the guard closer or make it faster", d);
+  else
+    add(r, "endpoint", res->status < 500 ? "ok" : "warn", msg.str(), "", d);
+}
+
+void check_endpoints(const DoctorOptions& o, DoctorReport& r) {
+  auto env = [](const char* n) {
+    const char* v = std::getenv(n);
+    return std::string(v ? v : "");
+  };
+  std::string guard = env("PINTA_GUARD_ENDPOINT");
+  std::string disabled = env("PINTA_GUARD_DISABLED");
+  if (guard.empty())
+    add(r, "endpoint", "info", "PINTA_GUARD_ENDPOINT not set: no guard (every tool call allowed)");
+  else if (disabled == "1" || disabled == "true")
+    add(r, "endpoint", "info", "guard disabled by PINTA_GUARD_DISABLED");
+  else if (o.probe_network)
+    probe(r, "guard", guard,
+          R"({"hook_event_name":"BeforeTool","tool_name":"pinta_doctor_probe","tool_input":{}})",
+          o.probe_timeout_ms);
+  std::string otlp = env("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT");
+  if (otlp.empty() && !env("OTEL_EXPORTER_OTLP_ENDPOINT").empty()) {
+    otlp = env("OTEL_EXPORTER_OTLP_ENDPOINT");
+    if (!otlp.empty() && otlp.back() == '/') otlp.pop_back();
+    otlp += "/v1/traces";
+  }
+  if (otlp.empty())
+    add(r, "endpoint", "info", "no OTLP endpoint configured: spans are not exported");
+  else if (o.probe_network)
+    probe(r, "collector", otlp, R"({"resourceSpans":[]})", o.probe_timeout_ms);
+}
+
+void check_data(const DoctorOptions& o, DoctorReport& r) {
+  json d = {{"path", o.data_dir}};
+  struct stat st {};
+  if (::stat(o.data_dir.c_str(), &st) != 0) {
+    add(r, "data", "info",
+        "data dir " + o.data_dir + " does not exist yet (created on first event)", "", d);
+    return;
+  }
+  if (!S_ISDIR(st.st_mode) || ::access(o.data_dir.c_str(), W_OK) != 0) {
+    add(r, "data", "broken", "data dir " + o.data_dir + " is not a writable directory",
+        "chmod 700 " + o.data_dir + " (owner: the user running the hosts)", d);
+    return;
+  }
+  std::string queue = fs::join(o.data_dir, "failed-spans.jsonl");
+  size_t lines = 0;
+  std::string last;
+  if (auto t = fs::read_file(queue)) {
+    std::istringstream in(*t);
+    for (std::string l; std::getline(in, l);)
+      if (!l.empty()) {
+        ++lines;
+        last = l;
+      }
+  }
+  d["queue_length"] = lines;
+  if (lines == 0) {
+    add(r, "data", "ok", "data dir " + o.data_dir + ": retry queue empty", "", d);
+    return;
+  }
+  std::string err;
+  json lj = json::parse(last, nullptr, false);
+  if (lj.is_object())
+    for (const char* k : {"error", "last_error", "lastError"})
+      if (lj.contains(k) && lj[k].is_string()) err = lj[k].get<std::string>();
+  d["last_error"] = err;
+  add(r, "data", lines >= 1000 ? "broken" : "warn",
+      std::to_string(lines) + " span(s) waiting in " + queue +
+          (err.empty() ? "" : "; last error: " + err),
+      "check the collector endpoint; the queue drains on the next successful export", d);
+}
+
+}  // namespace
+
+bool gemini_extension_enabled(const json& enablement, const std::string& name,
+                              const std::string& cwd) {
+  if (!enablement.is_object() || !enablement.contains(name)) return true;
+  const json& e = enablement[name];
+  if (!e.is_object() || !e.contains("overrides") || !e["overrides"].is_array()) return true;
+  bool enabled = true;
+  std::string path = with_slashes(cwd);
+  for (const auto& rule : e["overrides"]) {
+    if (!rule.is_string()) continue;
+    std::string s = rule.get<std::string>();
+    bool disable = !s.empty() && s[0] == '!';
+    if (disable) s = s.substr(1);
+    if (rule_matches(s, path)) enabled = !disable;
+  }
+  return enabled;
+}
+
+bool DoctorReport::broken() const {
+  return std::any_of(findings.begin(), findings.end(),
+                     [](const Finding& f) { return f.level == "broken"; });
+}
+
+json DoctorReport::to_json() const {
+  json out = {{"ok", !broken()}, {"findings", json::array()}};
+  for (const auto& f : findings)
+    out["findings"].push_back({{"area", f.area},
+                               {"level", f.level},
+                               {"message", f.message},
+                               {"fix", f.fix},
+                               {"detail", f.detail}});
+  return out;
+}
+
+std::string DoctorReport::to_text() const {
+  std::ostringstream out;
+  for (const auto& f : findings) {
+    out << "[" << f.level << "] " << f.area << ": " << f.message << "\n";
+    if (!f.fix.empty() && f.level != "ok" && f.level != "info") out << "    fix: " << f.fix << "\n";
+  }
+  out << (broken() ? "doctor: broken\n" : "doctor: ok\n");
+  return out.str();
+}
+
+DoctorReport run_doctor(const DoctorOptions& options) {
+  DoctorOptions o = options;
+  if (o.gemini_home.empty()) o.gemini_home = o.home;
+  if (o.env_file.empty()) o.env_file = fs::join(o.home, ".gemini/pinta-gemini.env");
+  DoctorReport r;
+  check_env(o, r);  // first: the env file can set the endpoints checked below
+  if (o.data_dir.empty()) {
+    const char* d = std::getenv("GEMINI_PLUGIN_DATA");
+    o.data_dir = d && *d ? d : fs::join(o.home, ".gemini/pinta-gemini-data");
+  }
+  check_gemini(o, r);
+  check_antigravity(o, r);
+  check_endpoints(o, r);
+  check_data(o, r);
+  return r;
+}
+
+}  // namespace pinta::admin

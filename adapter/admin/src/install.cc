@@ -1,0 +1,533 @@
+// pinta-gemini install / uninstall: plans and applies the host files of seed SPEC §3.3.
+#include "pinta/admin/install.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "pinta/common/fs.h"
+#include "pinta/emulator/antigravity/antigravity.h"
+
+namespace pinta::admin {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+bool is_dir(const std::string& p) {
+  struct stat st {};
+  return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// Existing file → its text; absent → nullopt; unreadable → error.
+Result<std::optional<std::string>> read_optional(const std::string& path) {
+  if (!fs::exists(path)) return std::optional<std::string>{};
+  auto r = fs::read_file(path);
+  if (!r) return r.error();
+  return std::optional<std::string>{std::move(r.value())};
+}
+
+// Strict JSON object (agy rejects comments and trailing commas, reference antigravity §2.3;
+// Gemini's extension loader uses plain JSON.parse, gemini reference §1.6).
+Result<ojson> parse_object(const std::string& path, const std::string& text) {
+  ojson j = ojson::parse(text, nullptr, false);
+  if (j.is_discarded())
+    return make_error(ErrorCode::kParse, path + " is not valid JSON; fix or move it, then re-run");
+  if (!j.is_object())
+    return make_error(ErrorCode::kParse,
+                      path + " is not a JSON object; fix or move it, then re-run");
+  return j;
+}
+
+std::string dump(const ojson& j) { return j.dump(2) + "\n"; }
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
+  }
+  return out + "'";
+}
+
+bool shell_safe(const std::string& s) {
+  if (s.empty()) return false;
+  for (unsigned char c : s) {
+    if (std::isalnum(c)) continue;
+    if (std::strchr("/._-+@%:,=", c) == nullptr) return false;
+  }
+  return true;
+}
+
+std::string data_dir(const InstallOptions& o) {
+  const char* d = std::getenv("GEMINI_PLUGIN_DATA");
+  if (d && *d) return d;
+  return fs::join(o.home, ".gemini/pinta-gemini-data");
+}
+
+std::string state_path(const InstallOptions& o) {
+  std::string name = o.host == Host::kGemini ? "install-gemini" : "install-antigravity";
+  if (o.host == Host::kAntigravity && !o.workspace.empty()) {
+    // One state file per workspace: the hash keeps the name short and file-system safe.
+    name += "-ws-" + std::to_string(std::hash<std::string>{}(o.workspace));
+  }
+  return fs::join(data_dir(o), name + ".json");
+}
+
+// Directories that do not exist yet on the way to `dir`, shallowest first.
+void missing_dirs(const std::string& dir, std::vector<std::string>& out) {
+  std::vector<std::string> chain;
+  std::string d = dir;
+  while (!d.empty() && d != "/" && !is_dir(d)) {
+    chain.push_back(d);
+    d = fs::dirname(d);
+  }
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+    if (std::find(out.begin(), out.end(), *it) == out.end()) out.push_back(*it);
+}
+
+void add_change(Plan& plan, std::string path, std::optional<std::string> before,
+                std::optional<std::string> after, bool backup) {
+  if (before == after) return;
+  FileChange c;
+  c.path = std::move(path);
+  c.before = std::move(before);
+  c.after = std::move(after);
+  c.backup = backup && c.before.has_value();
+  plan.changes.push_back(std::move(c));
+}
+
+Status check_options(const InstallOptions& o) {
+  if (o.home.empty())
+    return make_error(ErrorCode::kInvalidArgument, "no home directory (set HOME)");
+  if (o.adapter_path.empty() || o.adapter_path[0] != '/')
+    return make_error(ErrorCode::kInvalidArgument, "adapter path must be absolute");
+  if (o.host == Host::kGemini && !o.workspace.empty())
+    return make_error(ErrorCode::kInvalidArgument,
+                      "--workspace applies to --host antigravity only");
+  return {};
+}
+
+// ---- Gemini ------------------------------------------------------------------------------------
+
+ojson gemini_hooks(const InstallOptions& o) {
+  ojson hooks = ojson::object();
+  for (const auto& e : gemini_events()) {
+    ojson handler = {{"name", kHookName},
+                     {"type", "command"},
+                     {"command", gemini_command(o.adapter_path, e)},
+                     {"timeout", 10000}};  // milliseconds (gemini reference §2.2)
+    ojson def = ojson::object();
+    if (e == "BeforeTool" || e == "AfterTool") def["matcher"] = "";
+    def["hooks"] = ojson::array({handler});
+    hooks[e] = ojson::array({def});
+  }
+  return ojson{{"hooks", hooks}};
+}
+
+// Settings checks that do not change anything: hooksConfig (gemini reference §1.3).
+void gemini_settings_warnings(const InstallOptions& o, Plan& plan) {
+  std::string settings = fs::join(o.gemini_home, ".gemini/settings.json");
+  auto text = fs::read_file(settings);
+  if (!text) return;
+  // Gemini strips comments before JSON.parse (§1.2); nlohmann's ignore_comments matches that.
+  nlohmann::json j = nlohmann::json::parse(*text, nullptr, false, true);
+  if (j.is_discarded()) {
+    plan.warnings.push_back(settings +
+                            " is not valid JSON: Gemini CLI will refuse to start (exit 52)");
+    return;
+  }
+  if (!j.is_object()) return;
+  auto hc = j.find("hooksConfig");
+  if (hc != j.end() && hc->is_object()) {
+    auto en = hc->find("enabled");
+    if (en != hc->end() && en->is_boolean() && !en->get<bool>())
+      plan.warnings.push_back(settings +
+                              ": hooksConfig.enabled is false, no hook will run; set it to true");
+    auto dis = hc->find("disabled");
+    if (dis != hc->end() && dis->is_array())
+      for (const auto& d : *dis)
+        if (d.is_string() && d.get<std::string>() == kHookName)
+          plan.warnings.push_back(settings +
+                                  ": hooksConfig.disabled lists \"pinta-gemini\"; remove it");
+  }
+  auto sec = j.find("security");
+  if (sec != j.end() && sec->is_object() && sec->contains("allowedExtensions"))
+    plan.warnings.push_back(
+        settings + ": security.allowedExtensions is set; make sure it allows pinta-gemini");
+}
+
+Result<Plan> plan_gemini_install(const InstallOptions& o) {
+  Plan plan;
+  std::string dir = gemini_extension_dir(o);
+  std::string manifest_path = fs::join(dir, "gemini-extension.json");
+  std::string hooks_path = fs::join(dir, "hooks/hooks.json");
+  ojson manifest = {{"name", kHookName}, {"version", o.version}};
+  for (const auto& [path, value] :
+       {std::pair{manifest_path, manifest}, std::pair{hooks_path, gemini_hooks(o)}}) {
+    auto before = read_optional(path);
+    if (!before) return before.error();
+    if (before->has_value()) {
+      auto parsed = parse_object(path, **before);
+      if (!parsed) return parsed.error();
+      if (*parsed == value) continue;  // same content, maybe other formatting: leave it
+    }
+    add_change(plan, path, *before, dump(value), false);
+  }
+  // Enablement (bundle extension-manager.ts ExtensionEnablementManager.isEnabled, 0.61.0): no
+  // entry → enabled; otherwise the last matching override wins and "!" disables. Our entry with
+  // a disabling rule is removed, which enables the extension everywhere.
+  std::string enablement = fs::join(o.gemini_home, ".gemini/extensions/extension-enablement.json");
+  auto en_text = read_optional(enablement);
+  if (!en_text) return en_text.error();
+  if (en_text->has_value()) {
+    auto en = parse_object(enablement, **en_text);
+    if (!en) return en.error();
+    auto it = en->find(kHookName);
+    if (it != en->end()) {
+      bool disables = false;
+      if (it->is_object() && it->contains("overrides") && (*it)["overrides"].is_array())
+        for (const auto& r : (*it)["overrides"])
+          if (r.is_string() && !r.get<std::string>().empty() && r.get<std::string>()[0] == '!')
+            disables = true;
+      if (disables) {
+        en->erase(kHookName);
+        add_change(plan, enablement, *en_text, dump(*en), true);
+        plan.warnings.push_back(enablement + ": removed a rule that disabled pinta-gemini");
+      }
+    }
+  }
+  gemini_settings_warnings(o, plan);
+  return plan;
+}
+
+// ---- Antigravity -------------------------------------------------------------------------------
+
+ojson antigravity_spec(const InstallOptions& o, const std::vector<std::string>& events,
+                       Plan* plan) {
+  ojson spec = ojson::object();
+  bool warned = false;
+  for (const auto& e : events) {
+    bool space = false;
+    ojson handler = {{"type", "command"},
+                     {"command", antigravity_command(o.adapter_path, e, &space)},
+                     {"timeout", 30}};  // seconds (antigravity reference §2.3, seed §3.3)
+    if (space && !warned && plan) {
+      plan->warnings.push_back(
+          "adapter path contains whitespace or shell characters: agy builds "
+          "that split commands on whitespace cannot run it; install "
+          "pinta-gemini under a plain path");
+      warned = true;
+    }
+    // Tool events grouped with matcher "", lifecycle events flat: a grouped lifecycle event
+    // invalidates the whole file (antigravity reference §2.3, herdr PR #2087).
+    if (e == "PreToolUse" || e == "PostToolUse")
+      spec[e] = ojson::array({ojson{{"matcher", ""}, {"hooks", ojson::array({handler})}}});
+    else
+      spec[e] = ojson::array({handler});
+  }
+  return spec;
+}
+
+// Names of profiles under which `text` is rejected as a whole.
+std::vector<std::string> rejecting_profiles(const std::vector<emu::agy::Profile>& profiles,
+                                            const std::string& text, const std::string& path) {
+  std::vector<std::string> out;
+  for (const auto& p : profiles) {
+    auto r = emu::agy::parse_hooks_json(text, p, path);
+    if (!r) out.push_back(p.name);
+  }
+  return out;
+}
+
+std::string join_names(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& n : v) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+Result<Plan> plan_antigravity_install(const InstallOptions& o) {
+  Plan plan;
+  std::string path = antigravity_hooks_path(o);
+  auto before = read_optional(path);
+  if (!before) return before.error();
+  ojson root = ojson::object();
+  if (before->has_value()) {
+    auto parsed = parse_object(path, **before);
+    if (!parsed) return parsed.error();
+    root = std::move(*parsed);
+  }
+  auto profiles = emu::agy::load_profiles(o.profile_dir.empty() ? emu::agy::default_profile_dir()
+                                                                : o.profile_dir);
+  if (!profiles)
+    return make_error(ErrorCode::kNotFound,
+                      "cannot load Antigravity profiles: " + profiles.error().message);
+  std::vector<std::string> already_broken;
+  if (before->has_value()) {
+    ojson without = root;
+    without.erase(kHookName);
+    already_broken = rejecting_profiles(*profiles, dump(without), path);
+    if (!already_broken.empty())
+      plan.warnings.push_back(path + " (without pinta-gemini) is already rejected by " +
+                              join_names(already_broken) + "; every hook in it is dropped there");
+  }
+  // SessionStart only where every profile loads it (it is dropped at parse on 1.0.5, §8 table).
+  std::vector<std::string> events = antigravity_events();
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    ojson merged = root;
+    merged[kHookName] = antigravity_spec(o, events, attempt == 0 ? nullptr : nullptr);
+    std::vector<std::string> bad;
+    for (const auto& n : rejecting_profiles(*profiles, dump(merged), path))
+      if (std::find(already_broken.begin(), already_broken.end(), n) == already_broken.end())
+        bad.push_back(n);
+    if (bad.empty()) break;
+    if (attempt == 0) {
+      events.erase(std::remove(events.begin(), events.end(), "SessionStart"), events.end());
+      continue;
+    }
+    return make_error(ErrorCode::kProtocol, "the merged " + path + " would be rejected by " +
+                                                join_names(bad) + "; nothing written");
+  }
+  ojson spec = antigravity_spec(o, events, &plan);
+  auto it = root.find(kHookName);
+  if (it != root.end() && *it == spec) return plan;  // already installed: change nothing
+  root[kHookName] = spec;
+  add_change(plan, path, *before, dump(root), true);
+  return plan;
+}
+
+// ---- State (what install created, so uninstall can take exactly that back) ---------------------
+
+struct State {
+  std::vector<std::string> created_dirs;  // shallowest first
+  bool created_file = false;              // antigravity: hooks.json did not exist before
+};
+
+Result<std::optional<State>> read_state(const InstallOptions& o) {
+  auto text = read_optional(state_path(o));
+  if (!text) return text.error();
+  if (!text->has_value()) return std::optional<State>{};
+  nlohmann::json j = nlohmann::json::parse(**text, nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    return make_error(ErrorCode::kParse, state_path(o) + " is not valid JSON");
+  State s;
+  if (j.contains("createdDirs") && j["createdDirs"].is_array())
+    for (const auto& d : j["createdDirs"])
+      if (d.is_string()) s.created_dirs.push_back(d.get<std::string>());
+  s.created_file = j.value("createdFile", false);
+  return std::optional<State>{s};
+}
+
+void add_state(const InstallOptions& o, Plan& plan, const std::vector<std::string>& target_dirs,
+               bool created_file) {
+  auto old = read_state(o);
+  State s;
+  if (old && old->has_value()) s = **old;  // a re-install keeps what the first one created
+  std::vector<std::string> missing;
+  for (const auto& d : target_dirs) missing_dirs(d, missing);
+  missing_dirs(data_dir(o), missing);
+  for (const auto& d : missing)
+    if (std::find(s.created_dirs.begin(), s.created_dirs.end(), d) == s.created_dirs.end())
+      s.created_dirs.push_back(d);
+  s.created_file = s.created_file || created_file;
+  nlohmann::json j = {{"createdDirs", s.created_dirs}, {"createdFile", s.created_file}};
+  auto before = read_optional(state_path(o));
+  std::optional<std::string> b = before ? *before : std::nullopt;
+  if (b) {
+    nlohmann::json bj = nlohmann::json::parse(*b, nullptr, false);
+    if (!bj.is_discarded() && bj == j) return;
+  }
+  add_change(plan, state_path(o), b, j.dump(2) + "\n", false);
+  plan.changes.back().mode = 0600;
+}
+
+}  // namespace
+
+// ---- Public ------------------------------------------------------------------------------------
+
+Result<Host> parse_host(const std::string& name) {
+  if (name == "gemini") return Host::kGemini;
+  if (name == "antigravity") return Host::kAntigravity;
+  return make_error(ErrorCode::kInvalidArgument,
+                    "unknown host \"" + name + "\" (expected gemini or antigravity)");
+}
+
+const std::vector<std::string>& gemini_events() {
+  static const std::vector<std::string> k = {"SessionStart", "BeforeAgent", "BeforeTool",
+                                             "AfterTool",    "AfterAgent",  "PreCompress",
+                                             "Notification", "SessionEnd"};
+  return k;
+}
+
+const std::vector<std::string>& antigravity_events() {
+  static const std::vector<std::string> k = {"PreInvocation",  "PreToolUse", "PostToolUse",
+                                             "PostInvocation", "Stop",       "SessionStart"};
+  return k;
+}
+
+std::string gemini_command(const std::string& adapter_path, const std::string& event) {
+  // Gemini runs hook commands through a shell (gemini reference §4); quoting keeps any path safe.
+  return shell_quote(adapter_path) + " --agent gemini --event " + event;
+}
+
+std::string antigravity_command(const std::string& adapter_path, const std::string& event,
+                                bool* path_has_space) {
+  // agy runs commands with `sh -c` on some builds and splits on whitespace on others (reference
+  // §5.1): a bare absolute path works for both; quoting would break the split form.
+  bool safe = shell_safe(adapter_path);
+  if (path_has_space) *path_has_space = !safe;
+  return (safe ? adapter_path : shell_quote(adapter_path)) + " --agent antigravity --event " +
+         event;
+}
+
+std::string gemini_extension_dir(const InstallOptions& o) {
+  return fs::join(o.gemini_home.empty() ? o.home : o.gemini_home,
+                  ".gemini/extensions/pinta-gemini");
+}
+
+std::string antigravity_hooks_path(const InstallOptions& o) {
+  if (!o.workspace.empty()) return fs::join(o.workspace, ".agents/hooks.json");
+  return fs::join(o.home, ".gemini/config/hooks.json");
+}
+
+Result<Plan> plan_install(const InstallOptions& options) {
+  InstallOptions o = options;
+  if (o.gemini_home.empty()) o.gemini_home = o.home;
+  if (auto s = check_options(o); !s) return s.error();
+  if (o.host == Host::kGemini) {
+    auto p = plan_gemini_install(o);
+    if (!p) return p;
+    std::string dir = gemini_extension_dir(o);
+    add_state(o, *p, {fs::join(dir, "hooks")}, false);
+    return p;
+  }
+  auto p = plan_antigravity_install(o);
+  if (!p) return p;
+  std::string path = antigravity_hooks_path(o);
+  add_state(o, *p, {fs::dirname(path)}, !fs::exists(path));
+  return p;
+}
+
+Result<Plan> plan_uninstall(const InstallOptions& options) {
+  InstallOptions o = options;
+  if (o.gemini_home.empty()) o.gemini_home = o.home;
+  if (o.home.empty())
+    return make_error(ErrorCode::kInvalidArgument, "no home directory (set HOME)");
+  Plan plan;
+  auto state = read_state(o);
+  if (!state) return state.error();
+  State s = state->value_or(State{});
+  if (o.host == Host::kGemini) {
+    std::string dir = gemini_extension_dir(o);
+    for (const char* f : {"gemini-extension.json", "hooks/hooks.json"}) {
+      std::string path = fs::join(dir, f);
+      auto before = read_optional(path);
+      if (!before) return before.error();
+      add_change(plan, path, *before, std::nullopt, false);
+    }
+    plan.remove_dirs.push_back(fs::join(dir, "hooks"));
+    plan.remove_dirs.push_back(dir);
+    std::string enablement =
+        fs::join(o.gemini_home, ".gemini/extensions/extension-enablement.json");
+    auto en_text = read_optional(enablement);
+    if (en_text && en_text->has_value()) {
+      auto en = parse_object(enablement, **en_text);
+      if (!en) return en.error();
+      if (en->contains(kHookName)) {
+        en->erase(kHookName);
+        add_change(plan, enablement, *en_text, dump(*en), false);
+      }
+    }
+  } else {
+    std::string path = antigravity_hooks_path(o);
+    auto before = read_optional(path);
+    if (!before) return before.error();
+    if (before->has_value()) {
+      auto root = parse_object(path, **before);
+      if (!root) return root.error();
+      if (root->contains(kHookName)) {
+        root->erase(kHookName);
+        std::optional<std::string> after = dump(*root);
+        if (root->empty() && s.created_file) after = std::nullopt;  // install created it
+        add_change(plan, path, *before, after, false);
+        // The backup is redundant once the file is back to what it held.
+        auto bak = fs::read_file(path + ".pinta-bak");
+        if (bak && after) {
+          ojson bj = ojson::parse(*bak, nullptr, false);
+          if (!bj.is_discarded() && bj == *root) plan.changes.back().remove_backup = true;
+        }
+      }
+    }
+  }
+  auto st = read_optional(state_path(o));
+  if (st && st->has_value()) add_change(plan, state_path(o), *st, std::nullopt, false);
+  for (auto it = s.created_dirs.rbegin(); it != s.created_dirs.rend(); ++it)
+    if (std::find(plan.remove_dirs.begin(), plan.remove_dirs.end(), *it) == plan.remove_dirs.end())
+      plan.remove_dirs.push_back(*it);
+  return plan;
+}
+
+Status apply(const Plan& plan) {
+  for (const auto& c : plan.changes) {
+    if (c.backup && c.before && !fs::exists(c.path + ".pinta-bak")) {
+      if (auto s = fs::atomic_write(c.path + ".pinta-bak", *c.before, 0600); !s) return s;
+    }
+    if (c.after) {
+      std::string dir = fs::dirname(c.path);
+      if (!is_dir(dir)) {
+        if (auto s = fs::make_dirs(dir, 0755); !s) return s;
+      }
+      if (auto s = fs::atomic_write(c.path, *c.after, c.mode); !s) return s;
+    } else if (c.before) {
+      if (::unlink(c.path.c_str()) != 0 && errno != ENOENT)
+        return make_error(ErrorCode::kIo, "cannot remove " + c.path + ": " + std::strerror(errno));
+    }
+    if (c.remove_backup) ::unlink((c.path + ".pinta-bak").c_str());
+  }
+  for (const auto& d : plan.remove_dirs) ::rmdir(d.c_str());  // only succeeds when empty
+  return {};
+}
+
+std::string render_diff(const Plan& plan) {
+  auto lines = [](const std::optional<std::string>& t) {
+    std::vector<std::string> v;
+    if (!t) return v;
+    std::istringstream in(*t);
+    for (std::string l; std::getline(in, l);) v.push_back(l);
+    return v;
+  };
+  std::ostringstream out;
+  for (const auto& c : plan.changes) {
+    auto a = lines(c.before), b = lines(c.after);
+    out << "--- " << (c.before ? c.path : "/dev/null") << "\n";
+    out << "+++ " << (c.after ? c.path : "/dev/null") << "\n";
+    // LCS line diff; the files are small (a few hundred lines at most).
+    size_t n = a.size(), m = b.size();
+    std::vector<std::vector<unsigned>> L(n + 1, std::vector<unsigned>(m + 1, 0));
+    for (size_t i = n; i-- > 0;)
+      for (size_t j = m; j-- > 0;)
+        L[i][j] = a[i] == b[j] ? L[i + 1][j + 1] + 1 : std::max(L[i + 1][j], L[i][j + 1]);
+    out << "@@ -1," << n << " +1," << m << " @@\n";
+    size_t i = 0, j = 0;
+    while (i < n || j < m) {
+      if (i < n && j < m && a[i] == b[j]) {
+        out << " " << a[i] << "\n";
+        ++i, ++j;
+      } else if (j < m && (i == n || L[i][j + 1] >= L[i + 1][j])) {
+        out << "+" << b[j++] << "\n";
+      } else {
+        out << "-" << a[i++] << "\n";
+      }
+    }
+  }
+  return out.str();
+}
+
+}  // namespace pinta::admin

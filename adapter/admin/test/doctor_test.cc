@@ -1,0 +1,206 @@
+// Doctor on healthy and broken setups: each broken one yields a "broken" finding with a fix.
+#include "pinta/admin/doctor.h"
+
+#include <gtest/gtest.h>
+
+#include "admin_test_util.h"
+#include "pinta/admin/install.h"
+#include "pinta/common/test_support.h"
+
+using namespace pinta::admin;
+using nlohmann::json;
+using pinta::testing::TempDir;
+
+namespace {
+
+struct Home {
+  TempDir t;
+  std::string home, adapter, ws;
+  Home() {
+    home = t.sub("home");
+    ws = t.sub("ws");
+    std::filesystem::create_directories(home);
+    std::filesystem::create_directories(ws);
+    adapter = t.sub("bin/pinta-gemini");
+    write_text(adapter, "#!/bin/sh\necho '{}'\n", 0755);
+    ::setenv("GEMINI_PLUGIN_DATA", (home + "/.gemini/pinta-gemini-data").c_str(), 1);
+    ::unsetenv("PINTA_GUARD_ENDPOINT");
+    ::unsetenv("OTEL_EXPORTER_OTLP_ENDPOINT");
+    ::unsetenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT");
+  }
+  InstallOptions install_options(Host h) const {
+    InstallOptions o;
+    o.host = h;
+    o.home = home;
+    o.adapter_path = adapter;
+    o.profile_dir = pinta::testing::source_dir() + "/emulator/hosts/antigravity/profiles";
+    return o;
+  }
+  void install(Host h) const {
+    auto p = plan_install(install_options(h));
+    ASSERT_TRUE(p) << p.error().message;
+    ASSERT_TRUE(apply(*p));
+  }
+  DoctorReport doctor() const {
+    DoctorOptions o;
+    o.home = home;
+    o.workspace = ws;
+    o.profile_dir = pinta::testing::source_dir() + "/emulator/hosts/antigravity/profiles";
+    o.probe_network = false;
+    return run_doctor(o);
+  }
+};
+
+// The broken findings of one area, as "message | fix" lines for failure output.
+std::vector<Finding> broken(const DoctorReport& r, const std::string& area) {
+  std::vector<Finding> out;
+  for (const auto& f : r.findings)
+    if (f.level == "broken" && f.area == area) out.push_back(f);
+  return out;
+}
+
+}  // namespace
+
+TEST(Doctor, HealthyInstallOfBothHostsIsNotBroken) {
+  Home s;
+  s.install(Host::kGemini);
+  s.install(Host::kAntigravity);
+  auto r = s.doctor();
+  EXPECT_FALSE(r.broken()) << r.to_text();
+  int ok = 0;
+  for (const auto& f : r.findings) ok += f.level == "ok";
+  EXPECT_GE(ok, 2) << r.to_text();
+}
+
+TEST(Doctor, NothingInstalledIsInfoNotBroken) {
+  Home s;
+  auto r = s.doctor();
+  EXPECT_FALSE(r.broken()) << r.to_text();
+}
+
+TEST(Doctor, HooksDisabledInSettingsIsBroken) {
+  Home s;
+  s.install(Host::kGemini);
+  write_text(s.home + "/.gemini/settings.json", R"({"hooksConfig":{"enabled":false}})");
+  auto b = broken(s.doctor(), "gemini");
+  ASSERT_FALSE(b.empty());
+  EXPECT_NE(b[0].message.find("hooksConfig.enabled"), std::string::npos);
+  EXPECT_FALSE(b[0].fix.empty());
+}
+
+TEST(Doctor, InvalidSettingsJsonIsBroken) {
+  Home s;
+  s.install(Host::kGemini);
+  write_text(s.home + "/.gemini/settings.json", "{\"a\": ");
+  EXPECT_FALSE(broken(s.doctor(), "gemini").empty());
+}
+
+TEST(Doctor, DisabledByEnablementFileIsBroken) {
+  Home s;
+  s.install(Host::kGemini);
+  write_text(s.home + "/.gemini/extensions/extension-enablement.json",
+             R"({"pinta-gemini":{"overrides":["!)" + s.t.path() + "/*\"]}}");
+  auto b = broken(s.doctor(), "gemini");
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_NE(b[0].message.find("disabled"), std::string::npos);
+}
+
+TEST(Doctor, SameHookInSettingsAndExtensionFiresTwice) {
+  Home s;
+  s.install(Host::kGemini);
+  json settings = {
+      {"hooks",
+       {{"BeforeTool",
+         {{{"matcher", ""},
+           {"hooks",
+            {{{"type", "command"}, {"command", gemini_command(s.adapter, "BeforeTool")}}}}}}}}}};
+  write_text(s.home + "/.gemini/settings.json", settings.dump());
+  auto b = broken(s.doctor(), "gemini");
+  ASSERT_FALSE(b.empty());
+  EXPECT_NE(b[0].message.find("fires 2 times on BeforeTool"), std::string::npos) << b[0].message;
+}
+
+TEST(Doctor, MissingAdapterIsBroken) {
+  Home s;
+  s.install(Host::kGemini);
+  std::filesystem::remove(s.adapter);
+  EXPECT_FALSE(broken(s.doctor(), "gemini").empty());
+}
+
+TEST(Doctor, WrappedLifecycleEventDropsTheFileUnderSomeProfile) {
+  Home s;
+  // A lifecycle event in grouped form: rejected as a whole by strict builds (reference §2.3).
+  json bad = {{"pinta-gemini",
+               {{"Stop",
+                 {{{"matcher", ""},
+                   {"hooks",
+                    {{{"type", "command"},
+                      {"command", s.adapter + " --agent antigravity --event Stop"}}}}}}}}}};
+  write_text(s.home + "/.gemini/config/hooks.json", bad.dump());
+  auto b = broken(s.doctor(), "antigravity");
+  ASSERT_FALSE(b.empty());
+  EXPECT_FALSE(b[0].fix.empty());
+}
+
+TEST(Doctor, RegisteredInGlobalAndWorkspaceFiresTwice) {
+  Home s;
+  s.install(Host::kAntigravity);
+  auto o = s.install_options(Host::kAntigravity);
+  o.workspace = s.ws;
+  auto p = plan_install(o);
+  ASSERT_TRUE(p);
+  ASSERT_TRUE(apply(*p));
+  bool twice = false;
+  for (const auto& f : broken(s.doctor(), "antigravity"))
+    twice |= f.message.find("more than once") != std::string::npos;
+  EXPECT_TRUE(twice) << s.doctor().to_text();
+}
+
+TEST(Doctor, WorldWritableEnvFileIsBroken) {
+  Home s;
+  write_text(s.home + "/.gemini/pinta-gemini.env", "PINTA_GUARD_ENDPOINT=http://127.0.0.1:1/\n",
+             0666);
+  auto b = broken(s.doctor(), "env");
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(b[0].fix, "chmod 600 " + s.home + "/.gemini/pinta-gemini.env");
+}
+
+TEST(Doctor, RetryQueueLengthAndLastError) {
+  Home s;
+  write_text(s.home + "/.gemini/pinta-gemini-data/failed-spans.jsonl",
+             "{\"span\":1}\n{\"span\":2,\"error\":\"connect refused\"}\n");
+  auto r = s.doctor();
+  bool seen = false;
+  for (const auto& f : r.findings)
+    if (f.area == "data") {
+      EXPECT_EQ(f.detail["queue_length"], 2);
+      EXPECT_EQ(f.detail["last_error"], "connect refused");
+      seen = true;
+    }
+  EXPECT_TRUE(seen);
+}
+
+TEST(Doctor, GuardUnreachableIsBrokenWithTiming) {
+  Home s;
+  ::setenv("PINTA_GUARD_ENDPOINT", "http://127.0.0.1:1/guard", 1);
+  DoctorOptions o;
+  o.home = s.home;
+  o.workspace = s.ws;
+  o.probe_timeout_ms = 500;
+  auto b = broken(run_doctor(o), "endpoint");
+  ::unsetenv("PINTA_GUARD_ENDPOINT");
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_TRUE(b[0].detail.contains("ms"));
+}
+
+TEST(GeminiEnablement, LastMatchingRuleWins) {
+  json en = {{"x", {{"overrides", {"!/a/*", "/a/b/*"}}}}};
+  EXPECT_FALSE(gemini_extension_enabled(en, "x", "/a"));
+  EXPECT_FALSE(gemini_extension_enabled(en, "x", "/a/c"));
+  EXPECT_TRUE(gemini_extension_enabled(en, "x", "/a/b"));
+  EXPECT_TRUE(gemini_extension_enabled(en, "x", "/a/b/c"));
+  EXPECT_TRUE(gemini_extension_enabled(en, "y", "/a"));
+  json exact = {{"x", {{"overrides", {"!/a/"}}}}};  // no '*': that directory only
+  EXPECT_FALSE(gemini_extension_enabled(exact, "x", "/a"));
+  EXPECT_TRUE(gemini_extension_enabled(exact, "x", "/a/b"));
+}

@@ -1,0 +1,280 @@
+// Installer: what each host gets (seed SPEC §3.3), merging into user files, backup once,
+// idempotence, dry-run, invalid JSON left alone, uninstall takes back exactly what install added.
+#include "pinta/admin/install.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "admin_test_util.h"
+#include "pinta/common/process.h"
+#include "pinta/common/test_support.h"
+#include "pinta/emulator/antigravity/antigravity.h"
+
+using namespace pinta::admin;
+using nlohmann::json;
+using pinta::testing::TempDir;
+
+namespace {
+
+InstallOptions options(const TempDir& t, Host host) {
+  InstallOptions o;
+  o.host = host;
+  o.home = t.sub("home");
+  o.gemini_home = o.home;
+  o.adapter_path = "/opt/pinta/bin/pinta-gemini";
+  o.profile_dir = pinta::testing::source_dir() + "/emulator/hosts/antigravity/profiles";
+  std::filesystem::create_directories(o.home);
+  ::setenv("GEMINI_PLUGIN_DATA", (t.path() + "/home/.gemini/pinta-gemini-data").c_str(), 1);
+  return o;
+}
+
+void install(const InstallOptions& o) {
+  auto p = plan_install(o);
+  ASSERT_TRUE(p) << p.error().message;
+  ASSERT_TRUE(apply(*p));
+}
+void uninstall(const InstallOptions& o) {
+  auto p = plan_uninstall(o);
+  ASSERT_TRUE(p) << p.error().message;
+  ASSERT_TRUE(apply(*p));
+}
+
+}  // namespace
+
+TEST(GeminiInstall, WritesExtensionWithEightEventsAndMsTimeouts) {
+  TempDir t;
+  auto o = options(t, Host::kGemini);
+  install(o);
+  std::string dir = o.home + "/.gemini/extensions/pinta-gemini";
+  json m = json::parse(read_text(dir + "/gemini-extension.json"));
+  EXPECT_EQ(m["name"], "pinta-gemini");
+  EXPECT_TRUE(m["version"].is_string());
+  json h = json::parse(read_text(dir + "/hooks/hooks.json"))["hooks"];
+  ASSERT_EQ(h.size(), 8u);
+  for (const auto& e : gemini_events()) {
+    ASSERT_TRUE(h.contains(e)) << e;
+    const json& def = h[e][0];
+    EXPECT_EQ(def.contains("matcher"), e == "BeforeTool" || e == "AfterTool") << e;
+    if (def.contains("matcher")) EXPECT_EQ(def["matcher"], "");
+    const json& hook = def["hooks"][0];
+    EXPECT_EQ(hook["type"], "command");
+    EXPECT_EQ(hook["command"], "'/opt/pinta/bin/pinta-gemini' --agent gemini --event " + e);
+    EXPECT_EQ(hook["timeout"], 10000);
+  }
+}
+
+TEST(GeminiInstall, HonoursGeminiCliHome) {
+  TempDir t;
+  auto o = options(t, Host::kGemini);
+  o.gemini_home = t.sub("gh");
+  install(o);
+  EXPECT_TRUE(
+      std::filesystem::exists(t.sub("gh/.gemini/extensions/pinta-gemini/hooks/hooks.json")));
+  EXPECT_FALSE(std::filesystem::exists(o.home + "/.gemini/extensions"));
+}
+
+TEST(GeminiInstall, SecondInstallChangesNothingAndUninstallRestoresHome) {
+  TempDir t;
+  auto o = options(t, Host::kGemini);
+  write_text(o.home + "/.gemini/settings.json", "{\"model\":{\"name\":\"x\"}}\n");
+  auto before = snapshot(o.home);
+  install(o);
+  auto installed = snapshot(o.home);
+  auto again = plan_install(o);
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(again->changes.empty());
+  EXPECT_EQ(snapshot(o.home), installed);
+  uninstall(o);
+  EXPECT_EQ(snapshot(o.home), before);
+}
+
+TEST(GeminiInstall, EnablementRuleThatDisablesUsIsRemovedWithBackup) {
+  TempDir t;
+  auto o = options(t, Host::kGemini);
+  std::string en = o.home + "/.gemini/extensions/extension-enablement.json";
+  std::string original =
+      R"({"other":{"overrides":["!/x/*"]},"pinta-gemini":{"overrides":["!/home/*"]}})";
+  write_text(en, original);
+  install(o);
+  json j = json::parse(read_text(en));
+  EXPECT_FALSE(j.contains("pinta-gemini"));
+  EXPECT_EQ(j["other"]["overrides"][0], "!/x/*");
+  EXPECT_EQ(read_text(en + ".pinta-bak"), original);
+}
+
+TEST(GeminiInstall, WarnsWhenHooksDisabled) {
+  TempDir t;
+  auto o = options(t, Host::kGemini);
+  write_text(o.home + "/.gemini/settings.json", R"({"hooksConfig":{"enabled":false}})");
+  auto p = plan_install(o);
+  ASSERT_TRUE(p);
+  bool warned = false;
+  for (const auto& w : p->warnings)
+    warned |= w.find("hooksConfig.enabled is false") != std::string::npos;
+  EXPECT_TRUE(warned);
+}
+
+TEST(GeminiInstall, InvalidExistingFileIsReportedNotOverwritten) {
+  TempDir t;
+  auto o = options(t, Host::kGemini);
+  std::string path = o.home + "/.gemini/extensions/pinta-gemini/hooks/hooks.json";
+  write_text(path, "{not json");
+  auto p = plan_install(o);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error().code, pinta::ErrorCode::kParse);
+  EXPECT_EQ(read_text(path), "{not json");
+}
+
+TEST(AntigravityInstall, MergesNamedHookKeepsUserKeysAndLoadsUnderEveryProfile) {
+  TempDir t;
+  auto o = options(t, Host::kAntigravity);
+  std::string path = o.home + "/.gemini/config/hooks.json";
+  std::string user =
+      R"({"zeta":{"PreToolUse":[{"matcher":"run_command","hooks":[{"type":"command","command":"./z.sh","timeout":5}]}]},"alpha":{"Stop":[{"type":"command","command":"a"}]}})";
+  write_text(path, user);
+  install(o);
+  std::string text = read_text(path);
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(text);
+  // User keys preserved, in their order, with identical values.
+  auto it = j.begin();
+  EXPECT_EQ(it.key(), "zeta");
+  EXPECT_EQ((++it).key(), "alpha");
+  EXPECT_EQ(j["zeta"], nlohmann::ordered_json::parse(user)["zeta"]);
+  const auto& ours = j["pinta-gemini"];
+  EXPECT_EQ(ours["PreToolUse"][0]["matcher"], "");
+  EXPECT_EQ(ours["PreToolUse"][0]["hooks"][0]["command"],
+            "/opt/pinta/bin/pinta-gemini --agent antigravity --event PreToolUse");
+  EXPECT_EQ(ours["PreToolUse"][0]["hooks"][0]["timeout"], 30);
+  EXPECT_EQ(ours["PreInvocation"][0]["type"], "command");  // flat lifecycle handler
+  EXPECT_FALSE(ours["Stop"][0].contains("hooks"));
+  EXPECT_EQ(read_text(path + ".pinta-bak"), user);
+  auto profiles = pinta::emu::agy::load_profiles(o.profile_dir);
+  ASSERT_TRUE(profiles);
+  ASSERT_FALSE(profiles->empty());
+  for (const auto& p : *profiles) {
+    auto r = pinta::emu::agy::parse_hooks_json(text, p, path);
+    ASSERT_TRUE(r) << p.name << ": " << r.error().message;
+    bool found = false;
+    for (const auto& h : r->hooks) found |= h.name == "pinta-gemini";
+    EXPECT_TRUE(found) << p.name;
+  }
+}
+
+TEST(AntigravityInstall, BackupIsTakenOnceAndSecondInstallIsNoOp) {
+  TempDir t;
+  auto o = options(t, Host::kAntigravity);
+  std::string path = o.home + "/.gemini/config/hooks.json";
+  write_text(path, R"({"u":{"Stop":[{"type":"command","command":"u"}]}})");
+  install(o);
+  std::string first = read_text(path);
+  o.adapter_path = "/other/pinta-gemini";  // a re-install that does change our key
+  install(o);
+  EXPECT_NE(read_text(path), first);
+  EXPECT_EQ(read_text(path + ".pinta-bak"), R"({"u":{"Stop":[{"type":"command","command":"u"}]}})");
+  auto again = plan_install(o);
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(again->changes.empty());
+}
+
+TEST(AntigravityInstall, UninstallRemovesExactlyWhatInstallAdded) {
+  TempDir t;
+  auto o = options(t, Host::kAntigravity);
+  std::string path = o.home + "/.gemini/config/hooks.json";
+  write_text(path,
+             "{\n  \"u\": {\n    \"Stop\": [\n      {\n        \"type\": \"command\",\n        "
+             "\"command\": \"u\"\n      }\n    ]\n  }\n}\n");
+  auto before = snapshot(o.home);
+  install(o);
+  uninstall(o);
+  EXPECT_EQ(snapshot(o.home), before);
+}
+
+TEST(AntigravityInstall, FreshHomeRoundTripLeavesNothing) {
+  TempDir t;
+  auto o = options(t, Host::kAntigravity);
+  auto before = snapshot(o.home);
+  install(o);
+  EXPECT_TRUE(std::filesystem::exists(o.home + "/.gemini/config/hooks.json"));
+  uninstall(o);
+  EXPECT_EQ(snapshot(o.home), before);
+}
+
+TEST(AntigravityInstall, WorkspaceFile) {
+  TempDir t;
+  auto o = options(t, Host::kAntigravity);
+  o.workspace = t.sub("ws");
+  std::filesystem::create_directories(o.workspace);
+  install(o);
+  EXPECT_TRUE(std::filesystem::exists(t.sub("ws/.agents/hooks.json")));
+  EXPECT_FALSE(std::filesystem::exists(o.home + "/.gemini/config/hooks.json"));
+  uninstall(o);
+  EXPECT_FALSE(std::filesystem::exists(t.sub("ws/.agents")));
+}
+
+TEST(AntigravityInstall, InvalidJsonIsReportedNeverOverwritten) {
+  TempDir t;
+  auto o = options(t, Host::kAntigravity);
+  std::string path = o.home + "/.gemini/config/hooks.json";
+  write_text(path, "{\"a\": {}, }");
+  auto p = plan_install(o);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error().code, pinta::ErrorCode::kParse);
+  EXPECT_EQ(read_text(path), "{\"a\": {}, }");
+  EXPECT_FALSE(std::filesystem::exists(path + ".pinta-bak"));
+}
+
+TEST(AntigravityInstall, PathWithSpaceIsQuotedAndWarned) {
+  TempDir t;
+  auto o = options(t, Host::kAntigravity);
+  o.adapter_path = "/opt/my tools/pinta-gemini";
+  auto p = plan_install(o);
+  ASSERT_TRUE(p);
+  ASSERT_FALSE(p->warnings.empty());
+  EXPECT_NE(p->warnings[0].find("whitespace"), std::string::npos);
+  EXPECT_EQ(antigravity_command(o.adapter_path, "Stop"),
+            "'/opt/my tools/pinta-gemini' --agent antigravity --event Stop");
+}
+
+TEST(DryRun, PrintsDiffAndWritesNothing) {
+  TempDir t;
+  auto o = options(t, Host::kAntigravity);
+  std::string path = o.home + "/.gemini/config/hooks.json";
+  write_text(path, "{\n  \"u\": {}\n}\n");
+  auto p = plan_install(o);
+  ASSERT_TRUE(p);
+  std::string diff = render_diff(*p);
+  EXPECT_NE(diff.find("--- " + path), std::string::npos);
+  EXPECT_NE(diff.find("+  \"pinta-gemini\": {"), std::string::npos);
+  EXPECT_NE(diff.find("-  \"u\": {}"), std::string::npos);  // gains a trailing comma
+  EXPECT_EQ(read_text(path), "{\n  \"u\": {}\n}\n");
+}
+
+// Through the real binaries: `pinta-gemini install` execs pinta-gemini-admin next to it.
+TEST(AdminBinary, AdapterExecsAdminForInstallDryRunAndRejectsBadHost) {
+  TempDir t;
+  std::filesystem::create_directories(t.sub("home"));
+  auto env = pinta::proc::current_environment();
+  env["HOME"] = t.sub("home");
+  env.erase("GEMINI_CLI_HOME");
+  auto sp = pinta::proc::make_spawner();
+  pinta::proc::SpawnRequest req;
+  req.argv = {pinta::testing::bin_dir() + "/pinta-gemini", "install", "--host", "gemini",
+              "--dry-run"};
+  req.env = env;
+  req.timeout = std::chrono::milliseconds(20000);
+  auto r = sp->run(req);
+  ASSERT_TRUE(r.exit_code.has_value()) << r.spawn_error;
+  EXPECT_EQ(*r.exit_code, 0) << r.err;
+  EXPECT_NE(
+      r.out.find("+++ " + t.sub("home") + "/.gemini/extensions/pinta-gemini/hooks/hooks.json"),
+      std::string::npos)
+      << r.out;
+  EXPECT_FALSE(std::filesystem::exists(t.sub("home/.gemini")));
+  req.argv = {pinta::testing::bin_dir() + "/pinta-gemini", "install", "--host", "claude"};
+  r = sp->run(req);
+  ASSERT_TRUE(r.exit_code.has_value());
+  EXPECT_EQ(*r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown host"), std::string::npos);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+}

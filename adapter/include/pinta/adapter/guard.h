@@ -1,0 +1,62 @@
+// File: pinta/adapter/guard.h
+// The guard gate (seed SPEC §7.2, §8; issue 3): on gate events only (Gemini BeforeTool,
+// Antigravity PreToolUse) the adapter POSTs the tool call to PINTA_GUARD_ENDPOINT and turns the
+// verdict into the host's reply. Fail-open: timeout, refusal, non-200, an oversize or malformed
+// body all give Decision::kUnavailable, which the hot path treats as allow.
+//
+// Values first (GuardConfig, the request body builder, the response parser), then the client.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "pinta/adapter/normalize.h"
+#include "pinta/adapter/seams.h"
+
+namespace pinta::adapter {
+
+struct GuardConfig {
+  bool enabled = false;     // PINTA_GUARD_ENDPOINT set (non-empty) and not PINTA_GUARD_DISABLED
+  std::string endpoint;     // PINTA_GUARD_ENDPOINT (http:// or https://)
+  std::string relay_token;  // PINTA_RELAY_TOKEN → header x-pinta-relay-token (omitted if empty)
+  std::chrono::milliseconds timeout{kDefaultTimeoutMs};  // PINTA_GUARD_TIMEOUT_MS, clamped
+  std::string review_mode = "allow";                     // PINTA_GUARD_REVIEW: allow | ask
+  std::string
+      note;  // why a setting was ignored (bad timeout, unknown review mode), for the debug log
+
+  static constexpr int64_t kDefaultTimeoutMs = 50;  // SPEC §8
+  static constexpr int64_t kMinTimeoutMs = 1;
+  // Hosts wait for the hook (Gemini CLI default hook timeout 60 s, gemini-cli-0.61-hooks.md §4.4);
+  // a guard that needs more than 10 s would make every tool call crawl.
+  static constexpr int64_t kMaxTimeoutMs = 10000;
+};
+
+// Reads the (env-file-merged) environment. Cheap: a few getenv calls; no allocation beyond the
+// copied values when PINTA_GUARD_ENDPOINT is unset.
+GuardConfig guard_config_from_environment();
+
+// Caps on what the guard may send back (a guard reply is untrusted input).
+inline constexpr size_t kGuardMaxResponseBytes = 64u << 10;
+inline constexpr size_t kGuardMaxReasonBytes = 1024;  // reason and userMessage, each
+inline constexpr size_t kGuardMaxRuleBytes = 256;
+
+// The request body: {"input":{"spanId","toolName","toolInput","rawTextFields":{"toolInput":<JSON
+// text of toolInput>, "mcpContext"?},"agent","hook","sessionId","cwd","mcpContext"?,"product"?}}.
+// toolInput is passed as the host sent it (Antigravity's PascalCase args untouched); the raw text
+// copy lets text policies match any argument, MCP ones included (SPEC §8).
+nlohmann::json guard_request_body(const CanonicalEvent& event, const std::string& span_id);
+
+// Parses a 200 reply body. Unknown decision, non-object, non-string fields where strings are
+// required → kUnavailable with `error` set. Strings are cut to the caps above (UTF-8-safe).
+GuardVerdict parse_guard_response(std::string_view body);
+
+// The deny reason shown to the host (SPEC §7.3): userMessage ?? reason ?? "guard_deny".
+std::string guard_deny_reason(const GuardVerdict& verdict);
+
+// The production client: pinta::http::send with one Deadline for the whole exchange.
+std::unique_ptr<GuardClient> make_http_guard_client(GuardConfig config);
+
+}  // namespace pinta::adapter

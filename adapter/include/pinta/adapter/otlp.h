@@ -1,0 +1,108 @@
+// File: pinta/adapter/otlp.h
+// OTLP/HTTP JSON export (seed SPEC §9): where spans go (endpoint and header precedence), how one
+// hook event becomes one span, how queued spans become one ExportTraceServiceRequest, and what a
+// collector's answer means (OTLP/HTTP retry rules). Pure functions: no I/O, no clock, no network,
+// so every rule is unit-testable; the queue (span_queue.h) and the flusher do the I/O.
+//
+// Encoding follows the OTLP JSON mapping (opentelemetry-proto, docs/specification.md "JSON
+// Protobuf Encoding"): lowerCamelCase field names, traceId/spanId as lowercase hex (not base64),
+// 64-bit integers (times, intValue) as decimal strings, enums as integers, typed AnyValue.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "pinta/adapter/seams.h"
+
+namespace pinta::adapter::otlp {
+
+using HeaderList = std::vector<std::pair<std::string, std::string>>;
+
+// Where and how to export. enabled == false: telemetry is off and nothing is written anywhere.
+struct ExportConfig {
+  bool enabled = false;
+  std::string endpoint;     // full URL of the traces endpoint
+  std::string endpoint_from;  // which variable gave it (for doctor/debug; never a value)
+  HeaderList headers;       // extra request headers (values are secrets: never logged)
+};
+
+using Getenv = std::function<const char*(const char*)>;
+
+// SPEC §9.1: endpoint GEMINI_PLUGIN_OPTION_ENDPOINT > OTEL_EXPORTER_OTLP_TRACES_ENDPOINT (both used
+// as given) > OTEL_EXPORTER_OTLP_ENDPOINT + "/v1/traces"; the first non-empty one wins, and it must
+// be an http:// or https:// URL or telemetry stays off. Headers GEMINI_PLUGIN_OPTION_HEADERS >
+// OTEL_EXPORTER_OTLP_HEADERS (first non-empty wins, W3C list); GEMINI_PLUGIN_OPTION_API_KEY, when
+// set, is sent as x-pinta-relay-token (replacing one from the list).
+ExportConfig export_config(const Getenv& getenv);
+ExportConfig export_config_from_environment();
+
+// W3C Baggage-style list used by OTEL_EXPORTER_OTLP_HEADERS: `k=v,k2=v2`, whitespace around
+// entries trimmed, keys and values percent-decoded; entries without '=' or with an empty key are
+// skipped (counted in `bad`).
+HeaderList parse_header_list(std::string_view text, size_t* bad = nullptr);
+std::string percent_decode(std::string_view s);
+
+// "BeforeTool" → "before_tool", "PreToolUse" → "pre_tool_use", "SessionStart" → "session_start".
+std::string snake_case(std::string_view hook);
+
+// Resource of every span this process emits (service.name, host.*, process.*).
+struct ResourceInfo {
+  std::string service_name;  // gemini-cli | antigravity (SPEC §9.2, issue 3)
+  std::string service_version;
+  std::string host_name;
+  std::string host_arch;  // OTel semantic convention values: amd64, arm64, ...
+  int64_t pid = 0;
+  int64_t parent_pid = 0;
+  std::string executable_name;
+};
+ResourceInfo local_resource(Family family);
+// OTLP KeyValue list of the resource.
+nlohmann::json resource_attributes(const ResourceInfo& r);
+
+// The ids of one span. trace_id: 32 lowercase hex, span_id: 16 lowercase hex.
+struct SpanIds {
+  std::string trace_id;
+  std::string span_id;
+};
+
+// One OTLP Span (JSON mapping) for one hook event. Every string that comes from the payload is
+// redacted (pinta::adapter::redact_*) before it is put in; identifier fields (kIdentifierKeys) are
+// copied as they are (SPEC §11 skip-list). Attributes: ingest.type, <prefix>.hook, <prefix>.agent,
+// <prefix>.<key> per top-level payload field (Bronze, §9.3: strings/numbers/bools typed, objects,
+// arrays and null as their JSON text), antigravity.product (when known), pinta.guard.decision and
+// pinta.guard.matched_rule (when a guard verdict exists).
+nlohmann::json encode_span(const SpanInput& input, const SpanIds& ids);
+
+// A queue line: {"spanId":"<16 hex>","resource":[KeyValue...],"span":{Span}} (one JSON object,
+// no newline). spanId comes first so a line's key can be read without parsing it.
+std::string queue_line(const nlohmann::json& resource_attrs, const nlohmann::json& span);
+
+// The ExportTraceServiceRequest for a batch of queue records (parsed queue lines). Spans with the
+// same resource share one ResourceSpans; one ScopeSpans per resource (scope pinta-gemini).
+std::string encode_request(const std::vector<const nlohmann::json*>& records);
+
+// What to do with a batch after the collector answered (OTLP/HTTP spec "Failures", "Retryable
+// Response Codes", "Partial Success").
+enum class Verdict {
+  kDelivered,  // 2xx: done (rejected spans counted, never retried)
+  kRetry,      // 429, 502, 503, 504, or no answer (refused, timeout, reset): keep, try later
+  kDrop,       // any other status: the collector will never take it
+};
+struct ExportResult {
+  Verdict verdict = Verdict::kRetry;
+  int64_t rejected_spans = 0;             // partialSuccess.rejectedSpans on a 2xx
+  std::chrono::milliseconds retry_after{-1};  // from Retry-After (seconds or HTTP-date); -1 if none
+};
+// status 0 = no HTTP answer. retry_after_header: the Retry-After value ("" if absent); now_unix:
+// wall clock seconds, used for the HTTP-date form.
+ExportResult classify_response(int status, std::string_view retry_after_header, std::string_view body,
+                               int64_t now_unix_seconds);
+
+}  // namespace pinta::adapter::otlp

@@ -1,0 +1,97 @@
+// File: pinta/adapter/span_queue.h
+// The on-disk span queue, `failed-spans.jsonl` in the data dir (the Node prototype's retry-queue
+// file, seed SPEC §12/§13, DG6). Every span is appended here by the adapter and removed by the
+// flusher once a collector took it (or refused it for good), so the host never waits on the
+// network. One line per span (otlp::queue_line), written with one write(2).
+//
+// Concurrency: every change happens under an exclusive flock on `failed-spans.state`, a small JSON
+// file that also holds the counters (lines, dropped, corrupt, ...). The queue file itself is
+// replaced by rename when it is rewritten, so the lock lives on the separate state file.
+//
+// Cap: the queue holds at most `max_spans` spans. Older ones are dropped first and counted
+// (`dropped_cap`). To keep appends O(1), the physical file may hold up to 2 × max_spans lines
+// before an append compacts it; readers only ever see (and send) the newest max_spans.
+//
+// Torn or corrupt lines (a crash or a full disk in the middle of a write, foreign bytes) are
+// skipped, counted (`corrupt`) and removed by the next rewrite; they never block the rest.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "pinta/common/result.h"
+
+namespace pinta::adapter {
+
+inline constexpr std::string_view kQueueFile = "failed-spans.jsonl";
+inline constexpr std::string_view kQueueStateFile = "failed-spans.state";
+
+struct QueueOptions {
+  std::string dir;            // the data dir
+  size_t max_spans = 1000;    // SPEC §13 cap (PINTA_QUEUE_MAX_SPANS)
+  int lock_timeout_ms = 1000; // how long an append waits for the lock before giving up
+};
+
+struct QueueCounters {
+  int64_t lines = 0;          // physical lines in the queue file (approximate between rewrites)
+  int64_t appended = 0;       // spans ever appended
+  int64_t dropped_cap = 0;    // oldest spans dropped because the queue was full
+  int64_t corrupt = 0;        // torn / corrupt lines skipped and removed
+  int64_t delivered = 0;      // spans a collector accepted
+  int64_t rejected = 0;       // spans a collector rejected in a partial success (not retried)
+  int64_t dropped_http = 0;   // spans dropped on a non-retryable HTTP status (4xx other than 429)
+  int64_t retries = 0;        // export attempts that will be retried
+  nlohmann::json to_json() const;
+  static QueueCounters from_json(const nlohmann::json& j);
+  void add(const QueueCounters& d);
+};
+
+struct QueueSnapshot {
+  std::vector<nlohmann::json> records;          // oldest first, at most max_records
+  std::unordered_set<std::string> over_cap;      // spanIds beyond the cap (to drop)
+  std::unordered_set<std::string> corrupt_lines; // exact bytes of lines that did not parse
+  size_t valid_total = 0;                        // valid lines in the file
+};
+
+class SpanQueue {
+ public:
+  explicit SpanQueue(QueueOptions options);
+
+  // Appends one line (no newline inside; it is added). Creates the data dir (0700) and files
+  // (0600) as needed. Fails (kIo, kTimeout, kInvalidArgument) without leaving a partial line
+  // behind when it can help it.
+  Status append(std::string_view line);
+
+  // Reads the queue: the oldest max_records valid records within the cap.
+  Result<QueueSnapshot> snapshot(size_t max_records);
+
+  // Rewrites the queue without the lines whose spanId is in `span_ids` or whose bytes are in
+  // `corrupt_lines`, and adds `delta` to the counters (lines is recomputed).
+  Status remove(const std::unordered_set<std::string>& span_ids,
+                const std::unordered_set<std::string>& corrupt_lines, const QueueCounters& delta);
+
+  // Adds to the counters only.
+  Status count(const QueueCounters& delta);
+
+  Result<QueueCounters> counters();
+  // Whether the queue file has any bytes (no lock; cheap).
+  bool maybe_nonempty() const;
+
+  const std::string& queue_path() const { return queue_path_; }
+  const std::string& state_path() const { return state_path_; }
+
+ private:
+  QueueOptions options_;
+  std::string queue_path_;
+  std::string state_path_;
+};
+
+// The spanId of a queue line without parsing it ("" if the line does not start like one).
+std::string_view queue_line_span_id(std::string_view line);
+
+}  // namespace pinta::adapter

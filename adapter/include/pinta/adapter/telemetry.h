@@ -1,0 +1,90 @@
+// File: pinta/adapter/telemetry.h
+// Telemetry off the critical path (seed SPEC §9, §10, §13; issue 3). The adapter process only
+// encodes the span (redacted), finds its trace (trace_store.h) and appends it to the on-disk queue
+// (span_queue.h). Delivery is the flusher's job: a detached process (double fork + setsid, stdio
+// on /dev/null, every inherited fd closed) started after the reply, only when no flusher runs
+// (exclusive flock on `flusher.lock`, held for the flusher's whole life) and the collector is not
+// in back-off. The host's wait therefore ends when the adapter exits: no child holds its pipes.
+//
+// Delivery is at least once: a span leaves the queue only after a collector answered for it, so a
+// flusher killed mid-POST means the span is sent again later. The spanId is the dedupe key.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "pinta/adapter/config.h"
+#include "pinta/adapter/http.h"
+#include "pinta/adapter/otlp.h"
+#include "pinta/adapter/seams.h"
+#include "pinta/adapter/span_queue.h"
+#include "pinta/common/deadline.h"
+
+namespace pinta::adapter {
+
+inline constexpr std::string_view kFlusherLockFile = "flusher.lock";
+inline constexpr size_t kMaxSpansPerRequest = 512;
+
+struct TelemetryOptions {
+  otlp::ExportConfig exporter;
+  std::string data_dir;
+  size_t max_queue_spans = 1000;                    // PINTA_QUEUE_MAX_SPANS (1..1000000)
+  std::chrono::milliseconds request_timeout{5000};  // PINTA_OTLP_TIMEOUT_MS: one POST, all in
+  std::chrono::milliseconds flush_budget{30000};    // PINTA_OTLP_FLUSH_MAX_MS: one flusher's life
+  std::chrono::milliseconds backoff_max{60000};     // PINTA_OTLP_BACKOFF_MAX_MS: 0 = no back-off
+  std::chrono::milliseconds backoff_initial{1000};
+  bool enabled() const { return exporter.enabled && !data_dir.empty(); }
+};
+
+// From the (env-file-merged) environment and the adapter's data dir.
+TelemetryOptions telemetry_options_from_environment(const AdapterConfig& config);
+
+// The SpanSink the adapter installs when telemetry is enabled: encode, correlate, enqueue.
+class QueueSpanSink final : public SpanSink {
+ public:
+  explicit QueueSpanSink(TelemetryOptions options) : options_(std::move(options)) {}
+  void submit(const SpanInput& span) override;
+  bool queued() const { return queued_; }
+  const std::string& last_error() const { return error_; }
+  const std::string& last_span_id() const { return span_id_; }
+
+ private:
+  TelemetryOptions options_;
+  bool queued_ = false;
+  std::string error_;
+  std::string span_id_;
+};
+
+using SendFn = std::function<Result<http::Response>(const http::Request&, Deadline)>;
+
+struct FlushReport {
+  size_t requests = 0;
+  size_t delivered = 0;
+  size_t rejected = 0;
+  size_t dropped_http = 0;
+  size_t dropped_cap = 0;
+  size_t corrupt = 0;
+  size_t retries = 0;
+  bool gave_up = false;  // stopped with spans left (collector down / retry later)
+  std::chrono::milliseconds retry_after{-1};  // how long the collector asked us to wait
+  std::string error;
+};
+
+// Delivers the queue until it is empty, the collector says "later", or `deadline` passes.
+// Batches of at most kMaxSpansPerRequest spans. Retryable answers with a Retry-After (or a short
+// exponential back-off for 502/503/504 without one) are retried within the deadline; no answer
+// at all (refused, timeout) stops at once.
+FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Deadline deadline);
+
+// After the reply: start a detached flusher unless one is running, the collector is in back-off,
+// or the queue is empty. Returns whether one was started. Never throws, never blocks on the
+// network; costs a few syscalls when nothing needs doing.
+bool start_flusher_if_needed(const TelemetryOptions& options) noexcept;
+
+// `pinta-gemini --pinta-flush`: flush in the foreground (waits for a running flusher's lock up to
+// the flush budget). Prints one JSON summary line; exit 0 when nothing is left.
+int run_flush_command();
+
+}  // namespace pinta::adapter

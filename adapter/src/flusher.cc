@@ -1,0 +1,319 @@
+// The flusher: delivery of the span queue to the collector, in a process the host does not wait
+// for. See telemetry.h for the design; docs/contract.md OTLP for the rules.
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+
+#include "pinta/adapter/telemetry.h"
+#include "pinta/common/fs.h"
+
+namespace pinta::adapter {
+namespace {
+
+using nlohmann::json;
+
+int64_t wall_ms() {
+  struct timespec ts {};
+  ::clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+}
+
+// flusher.lock content: "<next attempt, unix ms> <consecutive failures>\n".
+struct Backoff {
+  int64_t next_ms = 0;
+  int64_t failures = 0;
+};
+
+Backoff read_backoff(int fd) {
+  char buf[64] = {};
+  Backoff b;
+  ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
+  if (n > 0) {
+    long long a = 0, f = 0;
+    if (std::sscanf(buf, "%lld %lld", &a, &f) == 2) {
+      b.next_ms = a;
+      b.failures = f;
+    }
+  }
+  return b;
+}
+
+void write_backoff(int fd, const Backoff& b) {
+  char buf[64];
+  int n = std::snprintf(buf, sizeof buf, "%lld %lld\n", static_cast<long long>(b.next_ms),
+                        static_cast<long long>(b.failures));
+  if (n > 0 && ::pwrite(fd, buf, static_cast<size_t>(n), 0) == n) (void)!::ftruncate(fd, n);
+}
+
+void close_inherited_fds(int keep) {
+#ifdef SYS_close_range
+  if (keep > 3) {
+    if (::syscall(SYS_close_range, 3u, static_cast<unsigned>(keep - 1), 0u) == 0 &&
+        ::syscall(SYS_close_range, static_cast<unsigned>(keep + 1), ~0u, 0u) == 0)
+      return;
+  } else if (keep == 3) {
+    if (::syscall(SYS_close_range, 4u, ~0u, 0u) == 0) return;
+  }
+#endif
+  long max = ::sysconf(_SC_OPEN_MAX);
+  if (max < 0 || max > 65536) max = 65536;
+  for (int fd = 3; fd < max; ++fd)
+    if (fd != keep) ::close(fd);
+}
+
+void sleep_for(std::chrono::milliseconds d) {
+  if (d.count() > 0) std::this_thread::sleep_for(d);
+}
+
+// The flusher's life once it holds the flusher lock on `lock_fd`.
+void flusher_main(const TelemetryOptions& options, int lock_fd) {
+  Deadline deadline = Deadline::after(options.flush_budget);
+  SendFn send = [](const http::Request& r, Deadline d) { return http::send(r, d); };
+  QueueOptions qopts;
+  qopts.dir = options.data_dir;
+  qopts.max_spans = options.max_queue_spans;
+  for (;;) {
+    FlushReport rep = flush_queue(options, send, deadline);
+    Backoff b = read_backoff(lock_fd);
+    if (rep.gave_up) {
+      b.failures += 1;
+      int64_t wait = options.backoff_initial.count();
+      for (int64_t i = 1; i < b.failures && wait < options.backoff_max.count(); ++i) wait *= 2;
+      if (rep.retry_after.count() >= 0) wait = rep.retry_after.count();
+      wait = std::min<int64_t>(wait, options.backoff_max.count());
+      b.next_ms = wall_ms() + wait;
+    } else {
+      b = Backoff{};
+    }
+    write_backoff(lock_fd, b);
+    ::flock(lock_fd, LOCK_UN);
+    // An adapter that appended while we held the lock saw it taken and left the span to us: look
+    // once more after letting go (telemetry.h). Stop when in back-off or out of budget.
+    if (rep.gave_up || deadline.expired()) return;
+    SpanQueue q(qopts);
+    if (!q.maybe_nonempty()) return;
+    if (::flock(lock_fd, LOCK_EX | LOCK_NB) != 0) return;  // another flusher took over
+  }
+}
+
+}  // namespace
+
+FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Deadline deadline) {
+  FlushReport rep;
+  QueueOptions qopts;
+  qopts.dir = options.data_dir;
+  qopts.max_spans = options.max_queue_spans;
+  SpanQueue queue(qopts);
+  constexpr size_t kRound = 8 * kMaxSpansPerRequest;  // spans read per pass over the file
+  constexpr size_t kMaxBodyBytes = 8u << 20;
+
+  http::Headers headers = {{"Content-Type", "application/json"}, {"User-Agent", "pinta-gemini/0.2.0"}};
+  for (const auto& h : options.exporter.headers) headers.push_back(h);
+
+  while (!deadline.expired()) {
+    auto snap = queue.snapshot(kRound);
+    if (!snap) {
+      rep.error = snap.error().message;
+      rep.gave_up = true;
+      return rep;
+    }
+    std::unordered_set<std::string> done = snap->over_cap;
+    QueueCounters delta;
+    delta.dropped_cap = static_cast<int64_t>(snap->over_cap.size());
+    delta.corrupt = static_cast<int64_t>(snap->corrupt_lines.size());
+    rep.dropped_cap += snap->over_cap.size();
+    rep.corrupt += snap->corrupt_lines.size();
+    if (snap->records.empty()) {
+      if (!done.empty() || !snap->corrupt_lines.empty()) (void)queue.remove(done, snap->corrupt_lines, delta);
+      return rep;
+    }
+
+    bool stop = false;
+    size_t i = 0;
+    while (i < snap->records.size() && !stop) {
+      // One batch: up to 512 spans and about kMaxBodyBytes.
+      std::vector<const json*> batch;
+      size_t bytes = 0;
+      for (size_t j = i; j < snap->records.size() && batch.size() < kMaxSpansPerRequest; ++j) {
+        size_t sz = snap->records[j]["span"].dump().size();
+        if (!batch.empty() && bytes + sz > kMaxBodyBytes) break;
+        batch.push_back(&snap->records[j]);
+        bytes += sz;
+      }
+      http::Request req;
+      req.url = options.exporter.endpoint;
+      req.headers = headers;
+      req.body = otlp::encode_request(batch);
+      req.max_response_bytes = 1u << 20;
+
+      std::chrono::milliseconds backoff{250};
+      for (int attempt = 0;; ++attempt) {
+        if (deadline.expired()) {
+          stop = true;
+          rep.gave_up = true;
+          break;
+        }
+        auto left = std::chrono::milliseconds(deadline.remaining_ms());
+        auto res = send(req, Deadline::after(std::min(left, options.request_timeout)));
+        rep.requests += 1;
+        int status = res ? res->status : 0;
+        otlp::ExportResult r = otlp::classify_response(status, res ? res->header("Retry-After") : "",
+                                                       res ? std::string_view(res->body) : "", wall_ms() / 1000);
+        if (r.verdict == otlp::Verdict::kDelivered || r.verdict == otlp::Verdict::kDrop) {
+          for (const json* rec : batch) done.insert((*rec)["span"].value("spanId", std::string()));
+          if (r.verdict == otlp::Verdict::kDelivered) {
+            int64_t rejected = std::min<int64_t>(r.rejected_spans, static_cast<int64_t>(batch.size()));
+            rep.delivered += batch.size() - static_cast<size_t>(rejected);
+            rep.rejected += static_cast<size_t>(rejected);
+            delta.delivered += static_cast<int64_t>(batch.size()) - rejected;
+            delta.rejected += rejected;
+          } else {
+            rep.dropped_http += batch.size();
+            delta.dropped_http += static_cast<int64_t>(batch.size());
+          }
+          i += batch.size();
+          break;
+        }
+        // Retryable.
+        rep.retries += 1;
+        delta.retries += 1;
+        std::chrono::milliseconds wait = r.retry_after.count() >= 0 ? r.retry_after : backoff;
+        backoff *= 2;
+        // No answer at all (collector down or hanging): stop now and leave it to the back-off.
+        // A retryable status: wait here if the budget allows, a few times.
+        if (status == 0 || attempt >= 4 || wait.count() >= deadline.remaining_ms()) {
+          rep.gave_up = true;
+          rep.retry_after = r.retry_after;
+          if (!res) rep.error = res.error().message;
+          stop = true;
+          break;
+        }
+        sleep_for(wait);
+      }
+    }
+    Status s = queue.remove(done, snap->corrupt_lines, delta);
+    if (!s.ok()) {
+      rep.error = s.error().message;
+      rep.gave_up = true;
+      return rep;
+    }
+    if (stop) return rep;
+  }
+  if (queue.maybe_nonempty()) rep.gave_up = true;
+  return rep;
+}
+
+bool start_flusher_if_needed(const TelemetryOptions& options) noexcept {
+  try {
+    if (!options.enabled()) return false;
+    QueueOptions qopts;
+    qopts.dir = options.data_dir;
+    SpanQueue queue(qopts);
+    if (!queue.maybe_nonempty()) return false;
+    std::string lock_path = fs::join(options.data_dir, kFlusherLockFile);
+    int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) return false;
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {  // a flusher runs: it will see our span
+      ::close(fd);
+      return false;
+    }
+    Backoff b = read_backoff(fd);
+    if (options.backoff_max.count() > 0 && wall_ms() < b.next_ms) {
+      ::close(fd);  // collector in back-off; a later event starts the flusher
+      return false;
+    }
+    pid_t pid = ::fork();
+    if (pid < 0) {
+      ::close(fd);
+      return false;
+    }
+    if (pid == 0) {
+      // Child: new session (no controlling terminal, out of the host's process group), then fork
+      // again so the flusher is not a session leader and is reparented away from us at once.
+      ::setsid();
+      // The intermediate child exits only once the grandchild let go of the host's pipes (EOF on
+      // `sync` when the grandchild closes its inherited fds), so none is held after we exit.
+      int sync[2] = {-1, -1};
+      bool synced = ::pipe2(sync, O_CLOEXEC) == 0;
+      pid_t grand = ::fork();
+      if (grand != 0) {
+        if (synced && grand > 0) {
+          ::close(sync[1]);
+          char c;
+          while (::read(sync[0], &c, 1) < 0 && errno == EINTR) {
+          }
+        }
+        ::_exit(0);
+      }
+      if (synced) ::close(sync[0]);
+      ::signal(SIGPIPE, SIG_IGN);
+      int devnull = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+      if (devnull >= 0) {
+        ::dup2(devnull, STDIN_FILENO);
+        ::dup2(devnull, STDOUT_FILENO);
+        ::dup2(devnull, STDERR_FILENO);
+      } else {
+        ::close(STDIN_FILENO);
+        ::close(STDOUT_FILENO);
+        ::close(STDERR_FILENO);
+      }
+      // The lock fd (the flock is ours now) is the only one kept beyond stdio.
+      int lock_fd = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+      close_inherited_fds(lock_fd >= 3 ? lock_fd : fd);
+      if (lock_fd < 3) lock_fd = fd;
+      try {
+        flusher_main(options, lock_fd);
+      } catch (...) {
+      }
+      ::_exit(0);
+    }
+    ::close(fd);  // the grandchild keeps the lock: same open file description
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+int run_flush_command() {
+  AdapterConfig config = config_from_environment();
+  TelemetryOptions options = telemetry_options_from_environment(config);
+  json out;
+  if (!options.enabled()) {
+    out = {{"ok", true}, {"enabled", false}};
+    std::string s = out.dump() + "\n";
+    (void)!::write(STDOUT_FILENO, s.data(), s.size());
+    return 0;
+  }
+  auto lock = fs::FileLock::acquire(fs::join(options.data_dir, kFlusherLockFile),
+                                    static_cast<int>(options.flush_budget.count()));
+  if (!lock) {
+    std::string s = json{{"ok", false}, {"error", lock.error().message}}.dump() + "\n";
+    (void)!::write(STDOUT_FILENO, s.data(), s.size());
+    return 1;
+  }
+  SendFn send = [](const http::Request& r, Deadline d) { return http::send(r, d); };
+  FlushReport rep = flush_queue(options, send, Deadline::after(options.flush_budget));
+  out = {{"ok", !rep.gave_up},         {"enabled", true},           {"requests", rep.requests},
+         {"delivered", rep.delivered}, {"rejected", rep.rejected},  {"dropped_http", rep.dropped_http},
+         {"dropped_cap", rep.dropped_cap}, {"corrupt", rep.corrupt}, {"retries", rep.retries}};
+  std::string s = out.dump() + "\n";
+  (void)!::write(STDOUT_FILENO, s.data(), s.size());
+  return rep.gave_up ? 1 : 0;
+}
+
+}  // namespace pinta::adapter

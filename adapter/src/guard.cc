@@ -1,0 +1,225 @@
+// Guard client (seed SPEC §8). Built only when PINTA_GUARD_ENDPOINT is set; consulted only on gate
+// events (handler.cc). Every failure is a kUnavailable verdict: the hot path fails open.
+#include "pinta/adapter/guard.h"
+
+#include <cstdlib>
+#include <utility>
+
+#include "pinta/adapter/http.h"
+
+namespace pinta::adapter {
+namespace {
+
+const char* env(const char* name) {
+  const char* v = std::getenv(name);  // NOLINT(concurrency-mt-unsafe): read once, single-threaded
+  return v != nullptr ? v : "";
+}
+
+bool truthy(std::string_view v) {
+  return v == "1" || v == "true" || v == "TRUE" || v == "True" || v == "yes";
+}
+
+// Cuts `s` to at most `max` bytes without splitting a UTF-8 sequence.
+std::string cap_utf8(std::string s, size_t max) {
+  if (s.size() <= max) return s;
+  size_t cut = max;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  s.resize(cut);
+  return s;
+}
+
+// JSON text that cannot throw on invalid UTF-8 (the payload was parsed, so it is valid already;
+// replace is belt and braces).
+std::string dump(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+bool ascii_iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    char x = a[i] >= 'a' && a[i] <= 'z' ? static_cast<char>(a[i] - 32) : a[i];
+    if (x != b[i]) return false;
+  }
+  return true;
+}
+
+class HttpGuardClient final : public GuardClient {
+ public:
+  explicit HttpGuardClient(GuardConfig config) : config_(std::move(config)) {}
+
+  GuardVerdict check(const CanonicalEvent& event, const std::string& span_id,
+                     Deadline deadline) override {
+    GuardVerdict v;
+    try {
+      http::Request req;
+      req.method = "POST";
+      req.url = config_.endpoint;
+      req.headers.emplace_back("Content-Type", "application/json");
+      req.headers.emplace_back("Accept", "application/json");
+      if (!config_.relay_token.empty())
+        req.headers.emplace_back("x-pinta-relay-token", config_.relay_token);
+      req.body = dump(guard_request_body(event, span_id));
+      req.max_response_bytes = kGuardMaxResponseBytes;
+      auto resp = http::send(req, deadline);
+      if (!resp) {
+        v.error = std::string(error_code_name(resp.error().code)) + ": " + resp.error().message;
+        return v;
+      }
+      if (resp->status != 200) {
+        v.error = "status " + std::to_string(resp->status);
+        return v;
+      }
+      return parse_guard_response(resp->body);
+    } catch (...) {
+      v = GuardVerdict{};
+      v.error = "internal error";
+      return v;
+    }
+  }
+
+ private:
+  GuardConfig config_;
+};
+
+}  // namespace
+
+GuardConfig guard_config_from_environment() {
+  GuardConfig c;
+  const char* endpoint = env("PINTA_GUARD_ENDPOINT");
+  if (*endpoint == '\0') return c;  // the common case: nothing more to read
+  c.endpoint = endpoint;
+  c.enabled = !truthy(env("PINTA_GUARD_DISABLED"));
+  c.relay_token = env("PINTA_RELAY_TOKEN");
+  std::string_view t = env("PINTA_GUARD_TIMEOUT_MS");
+  if (!t.empty()) {
+    int64_t ms = 0;
+    bool ok = t.size() <= 9;
+    for (char ch : t) ok = ok && ch >= '0' && ch <= '9';
+    if (ok) {
+      for (char ch : t) ms = ms * 10 + (ch - '0');
+      if (ms < GuardConfig::kMinTimeoutMs) {
+        ms = GuardConfig::kMinTimeoutMs;
+        c.note = "PINTA_GUARD_TIMEOUT_MS raised to 1";
+      } else if (ms > GuardConfig::kMaxTimeoutMs) {
+        ms = GuardConfig::kMaxTimeoutMs;
+        c.note = "PINTA_GUARD_TIMEOUT_MS lowered to 10000";
+      }
+      c.timeout = std::chrono::milliseconds(ms);
+    } else {
+      c.note = "PINTA_GUARD_TIMEOUT_MS is not a number of milliseconds; using 50";
+    }
+  }
+  std::string_view review = env("PINTA_GUARD_REVIEW");
+  if (review == "ask") {
+    c.review_mode = "ask";
+  } else if (!review.empty() && review != "allow") {
+    c.note += (c.note.empty() ? "" : "; ");
+    c.note += "PINTA_GUARD_REVIEW must be allow or ask; using allow";
+  }
+  return c;
+}
+
+nlohmann::json guard_request_body(const CanonicalEvent& event, const std::string& span_id) {
+  nlohmann::json tool_input =
+      event.tool_input.is_null() ? nlohmann::json::object() : event.tool_input;
+  nlohmann::json raw_text = {{"toolInput", dump(tool_input)}};
+  nlohmann::json input = {
+      {"spanId", span_id},       {"toolName", event.tool_name},
+      {"toolInput", tool_input}, {"agent", std::string(family_prefix(event.family))},
+      {"hook", event.hook},      {"sessionId", event.session_id},
+      {"cwd", event.cwd},
+  };
+  if (event.family == Family::kGemini) {
+    // Gemini CLI 0.61 BeforeTool: mcp_context {server_name, tool_name, command?, args?, cwd?, url?,
+    // tcp?} on MCP tools only (gemini-cli-0.61-hooks.md §7 payload table). Passed as sent.
+    if (event.raw.is_object()) {
+      auto it = event.raw.find("mcp_context");
+      if (it != event.raw.end() && it->is_object()) {
+        input["mcpContext"] = *it;
+        raw_text["mcpContext"] = dump(*it);
+      }
+      auto orig = event.raw.find("original_request_name");
+      if (orig != event.raw.end() && orig->is_string()) input["originalRequestName"] = *orig;
+    }
+  } else {
+    // Antigravity: toolCall.args keys are PascalCase (CommandLine, TargetFile, AbsolutePath, ...;
+    // antigravity-hooks.md "Args keys seen"), kept as sent; MCP tools arrive as
+    // mcp_<server>_<tool>.
+    input["product"] = event.product;
+  }
+  input["rawTextFields"] = std::move(raw_text);
+  return nlohmann::json{{"input", std::move(input)}};
+}
+
+GuardVerdict parse_guard_response(std::string_view body) {
+  GuardVerdict v;
+  if (body.size() > kGuardMaxResponseBytes) {
+    v.error = "reply over the size cap";
+    return v;
+  }
+  nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    v.error = "reply is not a JSON object";
+    return v;
+  }
+  auto d = j.find("decision");
+  if (d == j.end() || !d->is_string()) {
+    v.error = "reply has no decision";
+    return v;
+  }
+  const std::string& decision = d->get_ref<const std::string&>();
+  GuardVerdict::Decision parsed;
+  if (ascii_iequals(decision, "ALLOW")) {
+    parsed = GuardVerdict::Decision::kAllow;
+  } else if (ascii_iequals(decision, "DENY")) {
+    parsed = GuardVerdict::Decision::kDeny;
+  } else if (ascii_iequals(decision, "REVIEW")) {
+    parsed = GuardVerdict::Decision::kReview;
+  } else {
+    v.error = "unknown decision";
+    return v;
+  }
+  // Optional strings: null or absent are "absent"; another type makes the reply malformed.
+  auto text = [&](const char* key, size_t cap, std::string& out) {
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null()) return true;
+    if (!it->is_string()) return false;
+    out = cap_utf8(it->get<std::string>(), cap);
+    return true;
+  };
+  if (!text("reason", kGuardMaxReasonBytes, v.reason) ||
+      !text("userMessage", kGuardMaxReasonBytes, v.user_message)) {
+    v = GuardVerdict{};
+    v.error = "reason / userMessage is not a string";
+    return v;
+  }
+  // matchedRule: a rule id string, or an object naming it ({id} or {name}); anything else ignored.
+  auto rule = j.find("matchedRule");
+  if (rule != j.end()) {
+    if (rule->is_string()) {
+      v.matched_rule = cap_utf8(rule->get<std::string>(), kGuardMaxRuleBytes);
+    } else if (rule->is_object()) {
+      for (const char* k : {"id", "name"}) {
+        auto f = rule->find(k);
+        if (f != rule->end() && f->is_string()) {
+          v.matched_rule = cap_utf8(f->get<std::string>(), kGuardMaxRuleBytes);
+          break;
+        }
+      }
+    }
+  }
+  v.decision = parsed;
+  return v;
+}
+
+std::string guard_deny_reason(const GuardVerdict& verdict) {
+  if (!verdict.user_message.empty()) return verdict.user_message;
+  if (!verdict.reason.empty()) return verdict.reason;
+  return "guard_deny";
+}
+
+std::unique_ptr<GuardClient> make_http_guard_client(GuardConfig config) {
+  return std::make_unique<HttpGuardClient>(std::move(config));
+}
+
+}  // namespace pinta::adapter

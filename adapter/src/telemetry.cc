@@ -1,0 +1,80 @@
+#include "pinta/adapter/telemetry.h"
+
+#include <cstdlib>
+
+#include "pinta/adapter/otlp.h"
+#include "pinta/adapter/trace_store.h"
+
+namespace pinta::adapter {
+namespace {
+
+int64_t env_int(const char* name, int64_t fallback, int64_t lo, int64_t hi) {
+  const char* v = std::getenv(name);  // NOLINT(concurrency-mt-unsafe)
+  if (v == nullptr || *v == '\0') return fallback;
+  char* end = nullptr;
+  long long n = std::strtoll(v, &end, 10);
+  if (end == v || *end != '\0' || n < lo || n > hi) return fallback;
+  return n;
+}
+
+// SpanInput gets a span_id from the handler once the guard is wired (the guard request carries
+// the same id); until then, and whenever it is empty, the sink makes one.
+template <typename T>
+std::string span_id_of(const T& input) {
+  if constexpr (requires { input.span_id; }) {
+    std::string id = input.span_id;
+    bool ok = id.size() == 16 && id.find_first_not_of("0123456789abcdef") == std::string::npos &&
+              id != "0000000000000000";
+    if (ok) return id;
+  }
+  return new_span_id();
+}
+
+std::string session_key(const CanonicalEvent& ev) {
+  if (ev.session_id.empty()) return {};
+  // One map for both families: a Gemini session and an Antigravity conversation never collide.
+  return std::string(family_prefix(ev.family)) + ":" + ev.session_id;
+}
+
+}  // namespace
+
+TelemetryOptions telemetry_options_from_environment(const AdapterConfig& config) {
+  TelemetryOptions o;
+  o.exporter = otlp::export_config_from_environment();
+  o.data_dir = config.data_dir;
+  o.max_queue_spans = static_cast<size_t>(env_int("PINTA_QUEUE_MAX_SPANS", 1000, 1, 1000000));
+  o.request_timeout = std::chrono::milliseconds(env_int("PINTA_OTLP_TIMEOUT_MS", 5000, 1, 60000));
+  o.flush_budget = std::chrono::milliseconds(env_int("PINTA_OTLP_FLUSH_MAX_MS", 30000, 1, 600000));
+  o.backoff_max = std::chrono::milliseconds(env_int("PINTA_OTLP_BACKOFF_MAX_MS", 60000, 0, 3600000));
+  if (o.backoff_initial > o.backoff_max) o.backoff_initial = o.backoff_max;
+  return o;
+}
+
+void QueueSpanSink::submit(const SpanInput& input) {
+  queued_ = false;
+  try {
+    if (input.event == nullptr || !options_.enabled()) return;
+    const CanonicalEvent& ev = *input.event;
+    const int64_t now_ms = input.start_unix_nanos / 1000000;
+    TraceOptions topts;
+    topts.dir = options_.data_dir;
+    std::string trace_error;
+    TraceLookup trace = trace_for(topts, session_key(ev), starts_new_trace(ev), now_ms, &trace_error);
+    otlp::SpanIds ids{trace.trace_id, span_id_of(input)};
+    span_id_ = ids.span_id;
+    nlohmann::json span = otlp::encode_span(input, ids);
+    const nlohmann::json resource = otlp::resource_attributes(otlp::local_resource(ev.family));
+    std::string line = otlp::queue_line(resource, span);
+    QueueOptions qopts;
+    qopts.dir = options_.data_dir;
+    qopts.max_spans = options_.max_queue_spans;
+    SpanQueue queue(qopts);
+    Status s = queue.append(line);
+    queued_ = s.ok();
+    error_ = s.ok() ? trace_error : s.error().message;
+  } catch (...) {
+    error_ = "telemetry: internal error";
+  }
+}
+
+}  // namespace pinta::adapter

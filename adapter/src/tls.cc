@@ -1,0 +1,304 @@
+// TLS for pinta::http through OpenSSL 3 loaded with dlopen on first https use. The adapter never
+// links OpenSSL: linking it (directly or through cpp-httplib) costs every hook process start-up
+// time (shared/reference/real-hosts.md, "Cost of a hook process"), and most events never need TLS.
+//
+// Only a handful of stable OpenSSL 3 ABI symbols are used; macros (SSL_set_tlsext_host_name,
+// SSL_CTX_set_min_proto_version) are expanded to the SSL_ctrl / SSL_CTX_ctrl calls they stand for.
+#include "tls.h"
+
+#include <arpa/inet.h>
+#include <dlfcn.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <mutex>
+
+namespace pinta::http::detail {
+namespace {
+
+// OpenSSL constants (openssl/ssl.h, openssl/x509_vfy.h, OpenSSL 3.0 ABI).
+constexpr int kSslErrorWantRead = 2;
+constexpr int kSslErrorWantWrite = 3;
+constexpr int kSslErrorSyscall = 5;
+constexpr int kSslErrorZeroReturn = 6;
+constexpr int kSslVerifyPeer = 0x01;
+constexpr int kSslCtrlSetTlsextHostname = 55;
+constexpr long kTlsextNametypeHostName = 0;
+constexpr int kSslCtrlSetMinProtoVersion = 123;
+constexpr long kTls12Version = 0x0303;
+constexpr long kX509VOk = 0;
+constexpr uint64_t kOpensslInitLoadSslStrings = 0x00200000L;
+
+struct Api {
+  bool loaded = false;
+  std::string load_error;
+  int (*OPENSSL_init_ssl)(uint64_t, const void*) = nullptr;
+  const void* (*TLS_client_method)() = nullptr;
+  void* (*SSL_CTX_new)(const void*) = nullptr;
+  void (*SSL_CTX_free)(void*) = nullptr;
+  int (*SSL_CTX_set_default_verify_paths)(void*) = nullptr;
+  void (*SSL_CTX_set_verify)(void*, int, void*) = nullptr;
+  long (*SSL_CTX_ctrl)(void*, int, long, void*) = nullptr;
+  void* (*SSL_new)(void*) = nullptr;
+  void (*SSL_free)(void*) = nullptr;
+  int (*SSL_set_fd)(void*, int) = nullptr;
+  long (*SSL_ctrl)(void*, int, long, void*) = nullptr;
+  int (*SSL_set1_host)(void*, const char*) = nullptr;
+  void* (*SSL_get0_param)(void*) = nullptr;
+  int (*SSL_connect)(void*) = nullptr;
+  int (*SSL_read)(void*, void*, int) = nullptr;
+  int (*SSL_write)(void*, const void*, int) = nullptr;
+  int (*SSL_get_error)(const void*, int) = nullptr;
+  long (*SSL_get_verify_result)(const void*) = nullptr;
+  int (*X509_VERIFY_PARAM_set1_ip_asc)(void*, const char*) = nullptr;
+  const char* (*X509_verify_cert_error_string)(long) = nullptr;
+  unsigned long (*ERR_get_error)() = nullptr;
+  void (*ERR_clear_error)() = nullptr;
+  void (*ERR_error_string_n)(unsigned long, char*, size_t) = nullptr;
+};
+
+template <typename F>
+bool bind(void* lib, const char* name, F& fn, std::string& missing) {
+  fn = reinterpret_cast<F>(::dlsym(lib, name));
+  if (fn == nullptr && missing.empty()) missing = name;
+  return fn != nullptr;
+}
+
+const Api& api() {
+  static Api a;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    // RTLD_LOCAL: the symbols stay private to our lookups; nothing else in the process sees them.
+    void* crypto = ::dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
+    void* ssl = crypto ? ::dlopen("libssl.so.3", RTLD_NOW | RTLD_LOCAL) : nullptr;
+    if (crypto == nullptr || ssl == nullptr) {
+      const char* e = ::dlerror();
+      a.load_error = std::string("cannot load OpenSSL 3: ") + (e ? e : "unknown dlopen error");
+      return;
+    }
+    std::string missing;
+    bind(ssl, "OPENSSL_init_ssl", a.OPENSSL_init_ssl, missing);
+    bind(ssl, "TLS_client_method", a.TLS_client_method, missing);
+    bind(ssl, "SSL_CTX_new", a.SSL_CTX_new, missing);
+    bind(ssl, "SSL_CTX_free", a.SSL_CTX_free, missing);
+    bind(ssl, "SSL_CTX_set_default_verify_paths", a.SSL_CTX_set_default_verify_paths, missing);
+    bind(ssl, "SSL_CTX_set_verify", a.SSL_CTX_set_verify, missing);
+    bind(ssl, "SSL_CTX_ctrl", a.SSL_CTX_ctrl, missing);
+    bind(ssl, "SSL_new", a.SSL_new, missing);
+    bind(ssl, "SSL_free", a.SSL_free, missing);
+    bind(ssl, "SSL_set_fd", a.SSL_set_fd, missing);
+    bind(ssl, "SSL_ctrl", a.SSL_ctrl, missing);
+    bind(ssl, "SSL_set1_host", a.SSL_set1_host, missing);
+    bind(ssl, "SSL_get0_param", a.SSL_get0_param, missing);
+    bind(ssl, "SSL_connect", a.SSL_connect, missing);
+    bind(ssl, "SSL_read", a.SSL_read, missing);
+    bind(ssl, "SSL_write", a.SSL_write, missing);
+    bind(ssl, "SSL_get_error", a.SSL_get_error, missing);
+    bind(ssl, "SSL_get_verify_result", a.SSL_get_verify_result, missing);
+    bind(crypto, "X509_VERIFY_PARAM_set1_ip_asc", a.X509_VERIFY_PARAM_set1_ip_asc, missing);
+    bind(crypto, "X509_verify_cert_error_string", a.X509_verify_cert_error_string, missing);
+    bind(crypto, "ERR_get_error", a.ERR_get_error, missing);
+    bind(crypto, "ERR_clear_error", a.ERR_clear_error, missing);
+    bind(crypto, "ERR_error_string_n", a.ERR_error_string_n, missing);
+    if (!missing.empty()) {
+      a.load_error = "OpenSSL 3 lacks " + missing;
+      return;
+    }
+    if (a.OPENSSL_init_ssl(kOpensslInitLoadSslStrings, nullptr) != 1) {
+      a.load_error = "OPENSSL_init_ssl failed";
+      return;
+    }
+    a.loaded = true;
+  });
+  return a;
+}
+
+std::string last_ssl_error(const Api& a) {
+  unsigned long e = a.ERR_get_error();
+  if (e == 0) return "no detail";
+  char buf[256];
+  a.ERR_error_string_n(e, buf, sizeof buf);
+  return buf;
+}
+
+// SSL_write on a socket whose peer is gone raises SIGPIPE. Library code must not change the
+// process's signal disposition, so SIGPIPE is blocked in this thread around the call and a pending
+// one is consumed before unblocking (the usual technique for libraries without MSG_NOSIGNAL).
+class SigpipeBlock {
+ public:
+  SigpipeBlock() {
+    sigemptyset(&pipe_);
+    sigaddset(&pipe_, SIGPIPE);
+    sigpending(&pending_before_);
+    was_pending_ = sigismember(&pending_before_, SIGPIPE) == 1;
+    pthread_sigmask(SIG_BLOCK, &pipe_, &old_);
+  }
+  ~SigpipeBlock() {
+    if (!was_pending_) {
+      sigset_t pending;
+      sigpending(&pending);
+      if (sigismember(&pending, SIGPIPE) == 1) {
+        struct timespec zero {
+          0, 0
+        };
+        while (sigtimedwait(&pipe_, nullptr, &zero) == -1 && errno == EINTR) {
+        }
+      }
+    }
+    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+
+ private:
+  sigset_t pipe_{}, old_{}, pending_before_{};
+  bool was_pending_ = false;
+};
+
+Status wait_io(int fd, short events, const Deadline& deadline) {
+  for (;;) {
+    if (deadline.expired()) return make_error(ErrorCode::kTimeout, "deadline passed during TLS");
+    int64_t left = deadline.remaining_ms();
+    struct pollfd p {
+      fd, events, 0
+    };
+    int r = ::poll(&p, 1, static_cast<int>(left > 0 ? left : 1));
+    if (r > 0) return {};
+    if (r < 0 && errno != EINTR)
+      return make_error(ErrorCode::kUnavailable, "poll failed during TLS");
+  }
+}
+
+class OpenSslConnection final : public TlsConnection {
+ public:
+  OpenSslConnection(const Api& a, void* ctx, void* ssl, int fd)
+      : a_(a), ctx_(ctx), ssl_(ssl), fd_(fd) {}
+  ~OpenSslConnection() override {
+    // No close_notify: the request is complete either way, and a shutdown could block or SIGPIPE.
+    a_.SSL_free(ssl_);
+    a_.SSL_CTX_free(ctx_);
+  }
+
+  Status write_all(const char* data, size_t size, Deadline deadline) override {
+    size_t done = 0;
+    while (done < size) {
+      int chunk = static_cast<int>(std::min<size_t>(size - done, 1 << 30));
+      int n;
+      int err;
+      {
+        SigpipeBlock block;
+        a_.ERR_clear_error();
+        n = a_.SSL_write(ssl_, data + done, chunk);
+        err = n > 0 ? 0 : a_.SSL_get_error(ssl_, n);
+      }
+      if (n > 0) {
+        done += static_cast<size_t>(n);
+        continue;
+      }
+      if (err == kSslErrorWantWrite || err == kSslErrorWantRead) {
+        Status s = wait_io(fd_, err == kSslErrorWantWrite ? POLLOUT : POLLIN, deadline);
+        if (!s) return s;
+        continue;
+      }
+      return make_error(ErrorCode::kUnavailable, "TLS write failed: " + last_ssl_error(a_));
+    }
+    return {};
+  }
+
+  Result<size_t> read_some(char* data, size_t size, Deadline deadline) override {
+    for (;;) {
+      a_.ERR_clear_error();
+      int n = a_.SSL_read(ssl_, data, static_cast<int>(std::min<size_t>(size, 1 << 30)));
+      if (n > 0) return static_cast<size_t>(n);
+      int err = a_.SSL_get_error(ssl_, n);
+      if (err == kSslErrorZeroReturn) return size_t{0};
+      if (err == kSslErrorWantRead || err == kSslErrorWantWrite) {
+        Status s = wait_io(fd_, err == kSslErrorWantWrite ? POLLOUT : POLLIN, deadline);
+        if (!s) return s.error();
+        continue;
+      }
+      // A peer that closes TCP without close_notify: treat as end of stream (Connection: close
+      // servers do this); the HTTP layer notices a truncated body through its framing.
+      if (err == kSslErrorSyscall) return size_t{0};
+      return make_error(ErrorCode::kProtocol, "TLS read failed: " + last_ssl_error(a_));
+    }
+  }
+
+ private:
+  const Api& a_;
+  void* ctx_;
+  void* ssl_;
+  int fd_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<TlsConnection>> tls_connect(int fd, const std::string& host,
+                                                   Deadline deadline) {
+  const Api& a = api();
+  if (!a.loaded) return make_error(ErrorCode::kUnavailable, a.load_error);
+  a.ERR_clear_error();
+  void* ctx = a.SSL_CTX_new(a.TLS_client_method());
+  if (ctx == nullptr) return make_error(ErrorCode::kUnavailable, "SSL_CTX_new failed");
+  void* ssl = nullptr;
+  auto fail = [&](ErrorCode code, std::string message) -> Error {
+    if (ssl != nullptr) a.SSL_free(ssl);
+    a.SSL_CTX_free(ctx);
+    return make_error(code, std::move(message));
+  };
+  a.SSL_CTX_set_verify(ctx, kSslVerifyPeer, nullptr);
+  // Default verify paths honour SSL_CERT_FILE and SSL_CERT_DIR (OpenSSL
+  // X509_get_default_cert_file_env).
+  if (a.SSL_CTX_set_default_verify_paths(ctx) != 1) {
+    return fail(ErrorCode::kUnavailable, "cannot load the default CA paths: " + last_ssl_error(a));
+  }
+  a.SSL_CTX_ctrl(ctx, kSslCtrlSetMinProtoVersion, kTls12Version, nullptr);
+  ssl = a.SSL_new(ctx);
+  if (ssl == nullptr) return fail(ErrorCode::kUnavailable, "SSL_new failed");
+  if (a.SSL_set_fd(ssl, fd) != 1) return fail(ErrorCode::kUnavailable, "SSL_set_fd failed");
+
+  in_addr v4{};
+  in6_addr v6{};
+  bool is_ip =
+      ::inet_pton(AF_INET, host.c_str(), &v4) == 1 || ::inet_pton(AF_INET6, host.c_str(), &v6) == 1;
+  if (is_ip) {
+    // RFC 6066 §3: no SNI for IP literals; the certificate must carry the address as an IP SAN.
+    if (a.X509_VERIFY_PARAM_set1_ip_asc(a.SSL_get0_param(ssl), host.c_str()) != 1) {
+      return fail(ErrorCode::kInvalidArgument, "cannot set the expected IP address");
+    }
+  } else {
+    a.SSL_ctrl(ssl, kSslCtrlSetTlsextHostname, kTlsextNametypeHostName,
+               const_cast<char*>(host.c_str()));
+    if (a.SSL_set1_host(ssl, host.c_str()) != 1)
+      return fail(ErrorCode::kInvalidArgument, "cannot set the expected host");
+  }
+
+  for (;;) {
+    int rc;
+    int err;
+    {
+      SigpipeBlock block;
+      a.ERR_clear_error();
+      rc = a.SSL_connect(ssl);
+      err = rc == 1 ? 0 : a.SSL_get_error(ssl, rc);
+    }
+    if (rc == 1) break;
+    if (err == kSslErrorWantRead || err == kSslErrorWantWrite) {
+      Status s = wait_io(fd, err == kSslErrorWantWrite ? POLLOUT : POLLIN, deadline);
+      if (!s) return fail(s.error().code, s.error().message);
+      continue;
+    }
+    long verify = a.SSL_get_verify_result(ssl);
+    if (verify != kX509VOk) {
+      return fail(ErrorCode::kProtocol,
+                  std::string("certificate rejected: ") + a.X509_verify_cert_error_string(verify));
+    }
+    return fail(ErrorCode::kProtocol, "TLS handshake failed: " + last_ssl_error(a));
+  }
+  return std::unique_ptr<TlsConnection>(new OpenSslConnection(a, ctx, ssl, fd));
+}
+
+}  // namespace pinta::http::detail

@@ -1,0 +1,222 @@
+#include "pinta/adapter/trace_store.h"
+
+#include <fcntl.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <chrono>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "pinta/common/fs.h"
+
+namespace pinta::adapter {
+namespace {
+
+using nlohmann::json;
+
+void random_bytes(unsigned char* out, size_t n) {
+  size_t got = 0;
+  while (got < n) {
+    ssize_t r = ::getrandom(out + got, n - got, 0);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    got += static_cast<size_t>(r);
+  }
+  if (got < n) {
+    // No getrandom (old kernel, seccomp): time and pid mixed by a splitmix64 step.
+    uint64_t x = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+                 (static_cast<uint64_t>(::getpid()) << 32);
+    for (size_t i = got; i < n; ++i) {
+      x += 0x9E3779B97F4A7C15ULL;
+      uint64_t z = x;
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+      out[i] = static_cast<unsigned char>(z ^ (z >> 31));
+    }
+  }
+}
+
+std::string hex(const unsigned char* p, size_t n) {
+  static const char* kDigits = "0123456789abcdef";
+  std::string s(n * 2, '0');
+  for (size_t i = 0; i < n; ++i) {
+    s[2 * i] = kDigits[p[i] >> 4];
+    s[2 * i + 1] = kDigits[p[i] & 15];
+  }
+  return s;
+}
+
+bool valid_hex_id(const std::string& s, size_t len) {
+  if (s.size() != len) return false;
+  bool nonzero = false;
+  for (char c : s) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+    nonzero |= c != '0';
+  }
+  return nonzero;
+}
+
+struct Entry {
+  std::string key;
+  std::string trace_id;
+  int64_t created = 0;
+  int64_t updated = 0;
+};
+
+// One entry per line: `"<key>":{"traceId":"…","created":ms,"updated":ms}`.
+std::string serialize(const std::vector<Entry>& entries) {
+  std::string out = "{\n";
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const Entry& e = entries[i];
+    out += json(e.key).dump(-1, ' ', false, json::error_handler_t::replace);
+    out += ":";
+    out += json{{"traceId", e.trace_id}, {"created", e.created}, {"updated", e.updated}}.dump();
+    out += i + 1 < entries.size() ? ",\n" : "\n";
+  }
+  out += "}\n";
+  return out;
+}
+
+bool entry_from(const std::string& key, const json& v, Entry& out) {
+  if (!v.is_object()) return false;
+  auto t = v.find("traceId");
+  if (t == v.end() || !t->is_string() || !valid_hex_id(t->get<std::string>(), 32)) return false;
+  out.key = key;
+  out.trace_id = t->get<std::string>();
+  out.created = v.value("created", int64_t{0});
+  out.updated = v.value("updated", out.created);
+  return true;
+}
+
+// Fast path: find the key's line without parsing the whole map.
+bool find_line(const std::string& text, const std::string& key, Entry& out) {
+  std::string needle = "\n" + json(key).dump(-1, ' ', false, json::error_handler_t::replace) + ":";
+  size_t at = text.find(needle);
+  if (at == std::string::npos) return false;
+  size_t start = at + needle.size();
+  size_t end = text.find('\n', start);
+  if (end == std::string::npos) return false;
+  std::string_view value(text.data() + start, end - start);
+  if (!value.empty() && value.back() == ',') value.remove_suffix(1);
+  return entry_from(key, json::parse(value, nullptr, false), out);
+}
+
+// temp + rename without fsync: losing trace.json in a power cut only starts new traces, while an
+// fsync would cost milliseconds on the hot path of every BeforeAgent.
+Status replace_file(const std::string& path, const std::string& data) {
+  std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return make_error(ErrorCode::kIo, "cannot create " + tmp + ": " + std::strerror(errno));
+  size_t off = 0;
+  bool ok = true;
+  while (off < data.size()) {
+    ssize_t n = ::write(fd, data.data() + off, data.size() - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ok = false;
+      break;
+    }
+    off += static_cast<size_t>(n);
+  }
+  int saved = errno;
+  ::close(fd);
+  if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
+    if (ok) saved = errno;
+    ::unlink(tmp.c_str());
+    return make_error(ErrorCode::kIo, "cannot write " + path + ": " + std::strerror(saved));
+  }
+  return {};
+}
+
+}  // namespace
+
+bool starts_new_trace(const CanonicalEvent& event) {
+  if (event.family == Family::kGemini) return event.hook == "BeforeAgent";
+  if (event.hook != "PreInvocation") return false;
+  if (!event.raw.is_object()) return false;
+  auto it = event.raw.find("invocationNum");
+  return it != event.raw.end() && it->is_number_integer() && it->get<int64_t>() == 0;
+}
+
+std::string new_trace_id(int64_t now_unix_ms) {
+  unsigned char b[16];
+  uint64_t ms = static_cast<uint64_t>(now_unix_ms) & 0xFFFFFFFFFFFFULL;
+  for (int i = 0; i < 6; ++i) b[i] = static_cast<unsigned char>(ms >> (8 * (5 - i)));
+  random_bytes(b + 6, 10);
+  return hex(b, 16);
+}
+
+
+TraceLookup trace_for(const TraceOptions& options, const std::string& session_key, bool force_new,
+                      int64_t now_ms, std::string* error) {
+  TraceLookup out;
+  auto fresh = [&](const std::string& why) {
+    if (error && !why.empty()) *error = why;
+    out.trace_id = new_trace_id(now_ms);
+    out.created = true;
+    return out;
+  };
+  if (session_key.empty() || options.dir.empty()) return fresh("");
+  const std::string path = fs::join(options.dir, kTraceFile);
+
+  if (!force_new) {
+    // Readers need no lock: the file is only ever replaced whole (rename).
+    auto text = fs::read_file(path, 16u << 20);
+    Entry e;
+    if (text && find_line(*text, session_key, e) && now_ms - e.updated <= options.max_age_ms &&
+        now_ms - e.updated < options.refresh_ms) {
+      out.trace_id = e.trace_id;
+      return out;
+    }
+  }
+
+  if (Status d = fs::make_dirs(options.dir, 0700); !d.ok()) return fresh(d.error().message);
+  auto lock = fs::FileLock::acquire(path + ".lock", options.lock_timeout_ms);
+  if (!lock) return fresh(lock.error().message);
+  std::vector<Entry> entries;
+  if (auto text = fs::read_file(path, 16u << 20)) {
+    json map = json::parse(*text, nullptr, false);
+    if (map.is_object()) {
+      for (auto it = map.begin(); it != map.end(); ++it) {
+        Entry e;
+        if (entry_from(it.key(), it.value(), e)) entries.push_back(std::move(e));
+      }
+    }
+    // A corrupt file is replaced by a valid one below (its entries are lost, never the event).
+  }
+  // Expire idle entries.
+  std::erase_if(entries, [&](const Entry& e) { return now_ms - e.updated > options.max_age_ms; });
+  auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry& e) { return e.key == session_key; });
+  if (it == entries.end() || force_new) {
+    Entry e{session_key, new_trace_id(now_ms), now_ms, now_ms};
+    if (it != entries.end()) *it = e;
+    else entries.push_back(e);
+    out.trace_id = e.trace_id;
+    out.created = true;
+  } else {
+    it->updated = std::max(it->updated, now_ms);
+    out.trace_id = it->trace_id;
+  }
+  if (entries.size() > options.max_sessions) {
+    // Least recently used first out; the entry just touched is the newest.
+    std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.updated > b.updated; });
+    entries.resize(options.max_sessions);
+    std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.created < b.created; });
+  }
+  Status w = replace_file(path, serialize(entries));
+  if (!w.ok()) {
+    if (error) *error = w.error().message;
+    return out;  // the trace id is still good for this event
+  }
+  out.stored = true;
+  return out;
+}
+
+}  // namespace pinta::adapter

@@ -1,0 +1,206 @@
+// The built pinta-gemini against a fake guard (seed SPEC §7.3, §8): DENY gives the host's deny
+// reply (Gemini BeforeTool, Antigravity PreToolUse), ALLOW and REVIEW (allow / ask) their replies,
+// and every guard failure (slow, refused, 500, garbage, huge, never answering) fails open within
+// the budget. Non-gate events never call the guard; PINTA_GUARD_DISABLED turns it off. Every run:
+// one stdout line, exit 0, empty stderr.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "pinta/common/process.h"
+#include "pinta/common/test_support.h"
+#include "pinta/fakes/fake_server.h"
+
+namespace pinta {
+namespace {
+
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+const char* kGeminiBeforeTool =
+    R"({"session_id":"s1","cwd":"/w","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"rm -rf /"}})";
+const char* kAgyPreToolUse =
+    R"({"conversationId":"c1","workspacePaths":["/w"],"toolCall":{"name":"run_command","args":{"CommandLine":"rm -rf /"}}})";
+
+fakes::Reply reply(int status, std::string body) {
+  fakes::Reply r;
+  r.status = status;
+  r.body = std::move(body);
+  return r;
+}
+
+class GuardProcess : public ::testing::Test {
+ protected:
+  proc::SpawnResult run(const std::string& agent, const std::string& event, const std::string& in,
+                        std::map<std::string, std::string> extra) {
+    proc::SpawnRequest r;
+    r.argv = {testing::bin_dir() + "/pinta-gemini", "--agent", agent, "--event", event};
+    std::map<std::string, std::string> env = {{"HOME", home_.path()}, {"PATH", "/usr/bin:/bin"}};
+    for (auto& [k, v] : extra) env[k] = v;
+    r.env = env;
+    r.stdin_data = in;
+    r.timeout = 10000ms;
+    r.hard_limit = 20000ms;
+    return proc::make_spawner()->run(r);
+  }
+
+  static json contract(const proc::SpawnResult& r) {
+    EXPECT_TRUE(r.started) << r.spawn_error;
+    EXPECT_FALSE(r.timed_out);
+    EXPECT_EQ(r.exit_code.value_or(-1), 0);
+    EXPECT_EQ(r.err, "");
+    EXPECT_FALSE(r.out.empty());
+    if (r.out.empty()) return {};
+    EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << r.out;
+    json j = json::parse(r.out, nullptr, false);
+    EXPECT_TRUE(j.is_object()) << r.out;
+    return j;
+  }
+
+  std::map<std::string, std::string> guard_env(const fakes::FakeServer& s,
+                                               std::map<std::string, std::string> more = {}) {
+    more["PINTA_GUARD_ENDPOINT"] = s.url("/guard");
+    more["PINTA_RELAY_TOKEN"] = "relay-tok";
+    return more;
+  }
+
+  testing::TempDir home_;
+};
+
+TEST_F(GuardProcess, DenyGivesTheHostsDenyReply) {
+  fakes::FakeServer server(
+      {}, reply(200, R"({"decision":"DENY","reason":"r","userMessage":"blocked by policy"})"));
+  EXPECT_EQ(contract(run("gemini", "BeforeTool", kGeminiBeforeTool, guard_env(server))),
+            (json{{"decision", "deny"},
+                  {"reason", "blocked by policy"},
+                  {"systemMessage", "blocked by policy"}}));
+  EXPECT_EQ(contract(run("antigravity", "PreToolUse", kAgyPreToolUse, guard_env(server))),
+            (json{{"decision", "deny"}, {"reason", "blocked by policy"}}));
+  auto reqs = server.requests();
+  ASSERT_EQ(reqs.size(), 2u);
+  EXPECT_EQ(reqs[0].header("x-pinta-relay-token"), "relay-tok");
+  json g = json::parse(reqs[0].body, nullptr, false);
+  ASSERT_TRUE(g.is_object());
+  EXPECT_EQ(g["input"]["toolName"], "run_shell_command");
+  EXPECT_EQ(g["input"]["toolInput"]["command"], "rm -rf /");
+  std::string span = g["input"]["spanId"].get<std::string>();
+  EXPECT_EQ(span.size(), 16u);
+  EXPECT_EQ(span.find_first_not_of("0123456789abcdef"), std::string::npos);
+  json a = json::parse(reqs[1].body, nullptr, false);
+  EXPECT_EQ(a["input"]["toolInput"]["CommandLine"], "rm -rf /");
+  EXPECT_NE(a["input"]["spanId"], g["input"]["spanId"]);
+}
+
+TEST_F(GuardProcess, DenyReasonFallsBackToReasonThenDefault) {
+  fakes::FakeServer server({reply(200, R"({"decision":"DENY","reason":"only reason"})"),
+                            reply(200, R"({"decision":"DENY"})")});
+  EXPECT_EQ(contract(run("antigravity", "PreToolUse", kAgyPreToolUse, guard_env(server)))["reason"],
+            "only reason");
+  EXPECT_EQ(contract(run("antigravity", "PreToolUse", kAgyPreToolUse, guard_env(server)))["reason"],
+            "guard_deny");
+}
+
+TEST_F(GuardProcess, AllowAndReview) {
+  fakes::FakeServer server({}, reply(200, R"({"decision":"ALLOW"})"));
+  EXPECT_EQ(contract(run("gemini", "BeforeTool", kGeminiBeforeTool, guard_env(server))),
+            json::object());
+  EXPECT_EQ(contract(run("antigravity", "PreToolUse", kAgyPreToolUse, guard_env(server))),
+            (json{{"decision", "allow"}}));
+  server.set_script({}, reply(200, R"({"decision":"REVIEW","reason":"look"})"));
+  EXPECT_EQ(contract(run("gemini", "BeforeTool", kGeminiBeforeTool, guard_env(server))),
+            json::object());
+  EXPECT_EQ(contract(run("antigravity", "PreToolUse", kAgyPreToolUse, guard_env(server))),
+            (json{{"decision", "allow"}}));
+  auto ask = guard_env(server, {{"PINTA_GUARD_REVIEW", "ask"}});
+  EXPECT_EQ(contract(run("gemini", "BeforeTool", kGeminiBeforeTool, ask)),
+            (json{{"decision", "ask"}, {"reason", "look"}}));
+  EXPECT_EQ(contract(run("antigravity", "PreToolUse", kAgyPreToolUse, ask)),
+            (json{{"decision", "ask"}, {"reason", "look"}}));
+  EXPECT_EQ(server.request_count(), 6u);
+}
+
+int closed_port() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  (void)::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  socklen_t len = sizeof addr;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+TEST_F(GuardProcess, FailuresFailOpenWithinTheBudget) {
+  fakes::Reply slow = reply(200, R"({"decision":"DENY"})");
+  slow.delay = 3s;
+  fakes::Reply never;
+  never.never_answer = true;
+  fakes::Reply garbage;
+  garbage.raw = "\x01\x02garbage";
+  fakes::Reply close;
+  close.close_without_reply = true;
+  std::vector<fakes::Reply> script = {
+      slow,
+      never,
+      garbage,
+      close,
+      reply(500, R"({"decision":"DENY"})"),
+      reply(200, "{not json"),
+      reply(200, R"({"decision":"DENY","pad":")" + std::string(200000, 'x') + "\"}")};
+  fakes::FakeServer server(script);
+  for (size_t i = 0; i < script.size(); ++i) {
+    SCOPED_TRACE(i);
+    auto r = run(i % 2 ? "gemini" : "antigravity", i % 2 ? "BeforeTool" : "PreToolUse",
+                 i % 2 ? kGeminiBeforeTool : kAgyPreToolUse, guard_env(server));
+    json want = i % 2 ? json::object() : json{{"decision", "allow"}};
+    EXPECT_EQ(contract(r), want);
+    EXPECT_LT(r.exited_after, 1000ms);  // budget 50 ms; generous for a loaded machine
+  }
+  EXPECT_EQ(server.request_count(), script.size());
+  auto refused =
+      run("antigravity", "PreToolUse", kAgyPreToolUse,
+          {{"PINTA_GUARD_ENDPOINT", "http://127.0.0.1:" + std::to_string(closed_port()) + "/"}});
+  EXPECT_EQ(contract(refused), (json{{"decision", "allow"}}));
+  auto bad_url =
+      run("antigravity", "PreToolUse", kAgyPreToolUse, {{"PINTA_GUARD_ENDPOINT", "not a url"}});
+  EXPECT_EQ(contract(bad_url), (json{{"decision", "allow"}}));
+}
+
+TEST_F(GuardProcess, NeverCalledOnNonGateEventsOrWhenDisabled) {
+  fakes::FakeServer server({}, reply(200, R"({"decision":"DENY"})"));
+  EXPECT_EQ(contract(run("gemini", "AfterTool", kGeminiBeforeTool, guard_env(server))),
+            json::object());
+  EXPECT_EQ(contract(run("gemini", "BeforeAgent", R"({"prompt":"x"})", guard_env(server))),
+            json::object());
+  EXPECT_EQ(contract(run("antigravity", "PostToolUse", kAgyPreToolUse, guard_env(server))),
+            json::object());
+  EXPECT_EQ(contract(run("antigravity", "PreInvocation", kAgyPreToolUse, guard_env(server))),
+            json::object());
+  EXPECT_EQ(contract(run("antigravity", "PreToolUse", "not json", guard_env(server))),
+            (json{{"decision", "allow"}}));
+  auto off = guard_env(server, {{"PINTA_GUARD_DISABLED", "1"}});
+  EXPECT_EQ(contract(run("gemini", "BeforeTool", kGeminiBeforeTool, off)), json::object());
+  EXPECT_EQ(contract(run("antigravity", "PreToolUse", kAgyPreToolUse, off)),
+            (json{{"decision", "allow"}}));
+  EXPECT_EQ(server.request_count(), 0u);
+}
+
+TEST_F(GuardProcess, TimeoutSettingIsHonoured) {
+  fakes::Reply slow = reply(200, R"({"decision":"DENY","reason":"slow but sure"})");
+  slow.delay = 300ms;
+  fakes::FakeServer server({}, slow);
+  // 50 ms default: the slow guard is skipped; with 5000 ms its DENY arrives.
+  EXPECT_EQ(contract(run("antigravity", "PreToolUse", kAgyPreToolUse, guard_env(server))),
+            (json{{"decision", "allow"}}));
+  auto patient = guard_env(server, {{"PINTA_GUARD_TIMEOUT_MS", "5000"}});
+  EXPECT_EQ(contract(run("antigravity", "PreToolUse", kAgyPreToolUse, patient)),
+            (json{{"decision", "deny"}, {"reason", "slow but sure"}}));
+}
+
+}  // namespace
+}  // namespace pinta

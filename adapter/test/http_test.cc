@@ -1,0 +1,402 @@
+// pinta::http::send against FakeServer and a local TLS server: status and headers, Content-Length
+// and chunked bodies, the response cap, malformed replies, a peer that closes or never answers
+// (kTimeout by the deadline), a refused port, and certificate checks (trusted CA, wrong host name,
+// untrusted issuer). Error codes are matched, never messages.
+#include "pinta/adapter/http.h"
+
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+
+#include "pinta/common/test_support.h"
+#include "pinta/fakes/fake_server.h"
+
+namespace pinta::http {
+namespace {
+
+using namespace std::chrono_literals;
+using fakes::FakeServer;
+using fakes::Reply;
+
+Reply body_reply(int status, std::string body) {
+  Reply r;
+  r.status = status;
+  r.body = std::move(body);
+  return r;
+}
+
+Reply raw_reply(std::string raw) {
+  Reply r;
+  r.raw = std::move(raw);
+  return r;
+}
+
+Request post(const std::string& url, std::string body = "{}") {
+  Request r;
+  r.url = url;
+  r.headers = {{"Content-Type", "application/json"}, {"x-pinta-relay-token", "secret"}};
+  r.body = std::move(body);
+  return r;
+}
+
+TEST(ParseUrl, AcceptsHttpAndHttps) {
+  auto a = parse_url("http://127.0.0.1:8080/v1/check?x=1#frag");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->scheme, "http");
+  EXPECT_EQ(a->host, "127.0.0.1");
+  EXPECT_EQ(a->port, "8080");
+  EXPECT_EQ(a->target, "/v1/check?x=1");
+  auto b = parse_url("HTTPS://guard.example.com");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->scheme, "https");
+  EXPECT_EQ(b->port, "443");
+  EXPECT_EQ(b->target, "/");
+  auto c = parse_url("http://[::1]:9/x");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->host, "::1");
+  EXPECT_EQ(c->port, "9");
+  auto d = parse_url("http://h?q");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->port, "80");
+  EXPECT_EQ(d->target, "/?q");
+}
+
+TEST(ParseUrl, RejectsOthers) {
+  for (const char* bad :
+       {"", "127.0.0.1:80", "ftp://h/", "http://", "http:///x", "http://user:pw@h/", "http://h:0/",
+        "http://h:65536/", "http://h:x/", "http://h:/", "http://[::1/", "http://[zz]/",
+        "http://h/a b", "http://h\r\nX: y/"}) {
+    auto r = parse_url(bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(r.error().code, ErrorCode::kInvalidArgument) << bad;
+  }
+}
+
+TEST(Send, StatusHeadersAndBody) {
+  Reply r = body_reply(201, R"({"decision":"ALLOW"})");
+  r.headers = {{"Retry-After", "3"}};
+  FakeServer server({r});
+  auto resp = send(post(server.url("/v1/guard?a=b"), R"({"input":1})"), Deadline::after(5s));
+  ASSERT_TRUE(resp) << resp.error().message;
+  EXPECT_EQ(resp->status, 201);
+  EXPECT_EQ(resp->body, R"({"decision":"ALLOW"})");
+  EXPECT_EQ(resp->header("retry-after"), "3");
+  EXPECT_EQ(resp->header("RETRY-AFTER"), "3");
+  EXPECT_EQ(resp->header("absent"), "");
+  auto reqs = server.requests();
+  ASSERT_EQ(reqs.size(), 1u);
+  EXPECT_EQ(reqs[0].method, "POST");
+  EXPECT_EQ(reqs[0].path, "/v1/guard?a=b");
+  EXPECT_EQ(reqs[0].body, R"({"input":1})");
+  EXPECT_EQ(reqs[0].header("x-pinta-relay-token"), "secret");
+  EXPECT_EQ(reqs[0].header("content-type"), "application/json");
+  EXPECT_EQ(reqs[0].header("host"), "127.0.0.1:" + std::to_string(server.port()));
+  EXPECT_EQ(reqs[0].header("connection"), "close");
+}
+
+TEST(Send, NonSuccessStatusIsAValueNotAnError) {
+  FakeServer server({body_reply(500, "boom"), body_reply(404, "")});
+  auto a = send(post(server.url()), Deadline::after(5s));
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->status, 500);
+  EXPECT_EQ(a->body, "boom");
+  auto b = send(post(server.url()), Deadline::after(5s));
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->status, 404);
+}
+
+TEST(Send, ChunkedBody) {
+  FakeServer server(
+      {raw_reply("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                 "5;ext=1\r\nhello\r\n7\r\n, world\r\n0\r\nX-Trailer: t\r\n\r\n")});
+  auto resp = send(post(server.url()), Deadline::after(5s));
+  ASSERT_TRUE(resp) << resp.error().message;
+  EXPECT_EQ(resp->body, "hello, world");
+}
+
+TEST(Send, BodyUntilCloseWithoutLength) {
+  FakeServer server({raw_reply("HTTP/1.0 200 OK\r\n\r\nuntil close")});
+  auto resp = send(post(server.url()), Deadline::after(5s));
+  ASSERT_TRUE(resp) << resp.error().message;
+  EXPECT_EQ(resp->body, "until close");
+}
+
+TEST(Send, InterimResponseIsSkipped) {
+  FakeServer server(
+      {raw_reply("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")});
+  auto resp = send(post(server.url()), Deadline::after(5s));
+  ASSERT_TRUE(resp) << resp.error().message;
+  EXPECT_EQ(resp->status, 200);
+  EXPECT_EQ(resp->body, "ok");
+}
+
+TEST(Send, OversizeResponsesAreRefused) {
+  std::string big(5000, 'x');
+  FakeServer server({body_reply(200, big),
+                     raw_reply("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1388\r\n" +
+                               big + big.substr(0, 0) + std::string(5000, 'y') + "\r\n0\r\n\r\n"),
+                     raw_reply("HTTP/1.1 200 OK\r\n\r\n" + big),
+                     body_reply(200, std::string(1000, 'z'))});
+  for (int i = 0; i < 3; ++i) {
+    Request r = post(server.url());
+    r.max_response_bytes = 1000;
+    auto resp = send(r, Deadline::after(5s));
+    ASSERT_FALSE(resp) << i;
+    EXPECT_EQ(resp.error().code, ErrorCode::kTooLarge) << i << " " << resp.error().message;
+  }
+  Request exact = post(server.url());
+  exact.max_response_bytes = 1000;
+  auto ok = send(exact, Deadline::after(5s));
+  ASSERT_TRUE(ok) << ok.error().message;
+  EXPECT_EQ(ok->body.size(), 1000u);
+}
+
+TEST(Send, GarbageAndTruncatedRepliesAreProtocolErrors) {
+  std::vector<std::string> bad = {
+      "garbage\r\n\r\n",
+      "HTTP/1.1 2x0 OK\r\n\r\n",
+      "HTTP/2 200\r\n\r\n",
+      "HTTP/1.1 200 OK\r\nno colon here\r\n\r\n",
+      "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort",
+      "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhelloXX0\r\n\r\n",
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n",
+      "HTTP/1.1 200 OK\r\nContent-Le",
+  };
+  std::vector<Reply> script;
+  for (const auto& b : bad) script.push_back(raw_reply(b));
+  FakeServer server(script);
+  for (const auto& b : bad) {
+    auto resp = send(post(server.url()), Deadline::after(5s));
+    ASSERT_FALSE(resp) << b;
+    EXPECT_EQ(resp.error().code, ErrorCode::kProtocol) << b << " -> " << resp.error().message;
+  }
+}
+
+TEST(Send, CloseWithoutReplyIsUnavailable) {
+  Reply close;
+  close.close_without_reply = true;
+  FakeServer server({close});
+  auto resp = send(post(server.url()), Deadline::after(5s));
+  ASSERT_FALSE(resp);
+  EXPECT_EQ(resp.error().code, ErrorCode::kUnavailable);
+}
+
+TEST(Send, NeverAnsweringPeerTimesOutByTheDeadline) {
+  Reply never;
+  never.never_answer = true;
+  FakeServer server({}, never);
+  auto t0 = std::chrono::steady_clock::now();
+  auto resp = send(post(server.url()), Deadline::after(100ms));
+  auto took = std::chrono::steady_clock::now() - t0;
+  ASSERT_FALSE(resp);
+  EXPECT_EQ(resp.error().code, ErrorCode::kTimeout);
+  EXPECT_GE(took, 100ms);
+  EXPECT_LT(took, 2s);  // generous: only "returns around the deadline", not timing precision
+  EXPECT_EQ(server.request_count(), 1u);
+}
+
+TEST(Send, SlowReplyPastTheDeadlineTimesOut) {
+  Reply slow = body_reply(200, "late");
+  slow.delay = 1500ms;
+  FakeServer server({slow});
+  auto resp = send(post(server.url()), Deadline::after(50ms));
+  ASSERT_FALSE(resp);
+  EXPECT_EQ(resp.error().code, ErrorCode::kTimeout);
+}
+
+TEST(Send, ExpiredDeadlineSendsNothing) {
+  FakeServer server;
+  auto resp = send(post(server.url()), Deadline(std::chrono::steady_clock::now() - 1ms));
+  ASSERT_FALSE(resp);
+  EXPECT_EQ(resp.error().code, ErrorCode::kTimeout);
+  EXPECT_EQ(server.request_count(), 0u);
+}
+
+// A port that was just bound and closed: nothing listens there.
+int closed_port() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  (void)::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  socklen_t len = sizeof addr;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+TEST(Send, RefusedPortIsUnavailable) {
+  auto resp =
+      send(post("http://127.0.0.1:" + std::to_string(closed_port()) + "/"), Deadline::after(5s));
+  ASSERT_FALSE(resp);
+  EXPECT_EQ(resp.error().code, ErrorCode::kUnavailable);
+}
+
+TEST(Send, LocalhostNameWorksWithoutTheResolver) {
+  FakeServer server({body_reply(200, "hi")});
+  auto resp =
+      send(post("http://localhost:" + std::to_string(server.port()) + "/"), Deadline::after(5s));
+  ASSERT_TRUE(resp) << resp.error().message;
+  EXPECT_EQ(resp->body, "hi");
+}
+
+TEST(Send, UnresolvableNameIsUnavailableOrTimeout) {
+  // ".invalid" never resolves (RFC 6761 §6.4). Without network the resolver may instead stall:
+  // either way the call must come back by the deadline with a failure.
+  auto t0 = std::chrono::steady_clock::now();
+  auto resp = send(post("http://pinta-test.invalid/"), Deadline::after(300ms));
+  ASSERT_FALSE(resp);
+  EXPECT_TRUE(resp.error().code == ErrorCode::kUnavailable ||
+              resp.error().code == ErrorCode::kTimeout)
+      << resp.error().message;
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 2s);
+}
+
+TEST(Send, HeaderInjectionIsRefused) {
+  FakeServer server;
+  Request r = post(server.url());
+  r.headers.push_back({"X-Bad", "a\r\nInjected: 1"});
+  auto resp = send(r, Deadline::after(5s));
+  ASSERT_FALSE(resp);
+  EXPECT_EQ(resp.error().code, ErrorCode::kInvalidArgument);
+  EXPECT_EQ(server.request_count(), 0u);
+}
+
+// ---- TLS ---------------------------------------------------------------------------------------
+
+class Tls : public ::testing::Test {
+ protected:
+  // The certificates are made once for the suite (key generation is slow on a loaded machine).
+  static void SetUpTestSuite() {
+    if (std::system("command -v openssl >/dev/null 2>&1") != 0) {
+      skip_reason_ = "openssl CLI not installed";
+      return;
+    }
+    dir_ = new pinta::testing::TempDir();
+    const std::string d = dir_->path();
+    // Two CAs: "trusted" (given to the client) and "other" (never trusted). Leaf certificates:
+    // good (SAN 127.0.0.1 + localhost), wrong-host (SAN other.example only), and one from the
+    // untrusted CA.
+    std::string script = "set -e; cd '" + d + "'\n" + R"(
+      q() { "$@" >/dev/null 2>&1; }
+      for ca in trusted other; do
+        q openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout $ca-ca.key -out $ca-ca.pem -days 2 -subj "/CN=pinta $ca CA"
+      done
+      leaf() { # name ca san
+        q openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout $1.key -out $1.csr -subj "/CN=$1"
+        printf 'subjectAltName=%s\nbasicConstraints=CA:FALSE\n' "$3" > $1.ext
+        q openssl x509 -req -in $1.csr -CA $2-ca.pem -CAkey $2-ca.key -CAcreateserial -out $1.pem -days 2 -extfile $1.ext
+      }
+      leaf good trusted "IP:127.0.0.1,DNS:localhost"
+      leaf wronghost trusted "DNS:other.example"
+      leaf untrusted other "IP:127.0.0.1,DNS:localhost"
+    )";
+    std::ofstream(dir_->sub("gen.sh")) << script;
+    if (std::system(("sh '" + dir_->sub("gen.sh") + "'").c_str()) != 0)
+      skip_reason_ = "openssl could not create test certificates";
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+  void SetUp() override {
+    if (!skip_reason_.empty()) GTEST_SKIP() << skip_reason_;
+    ::setenv("SSL_CERT_FILE", dir_->sub("trusted-ca.pem").c_str(), 1);
+    ::setenv("SSL_CERT_DIR", dir_->path().c_str(),
+             1);  // holds no hashed certs: only the file counts
+  }
+  void TearDown() override {
+    if (server_) server_->stop();
+    if (thread_.joinable()) thread_.join();
+    ::unsetenv("SSL_CERT_FILE");
+    ::unsetenv("SSL_CERT_DIR");
+  }
+
+  int serve(const std::string& leaf) {
+    server_ = std::make_unique<httplib::SSLServer>(dir_->sub(leaf + ".pem").c_str(),
+                                                   dir_->sub(leaf + ".key").c_str());
+    server_->Post(".*", [](const httplib::Request& req, httplib::Response& res) {
+      res.set_content("tls:" + req.body, "text/plain");
+    });
+    int port = server_->bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_->listen_after_bind(); });
+    for (int i = 0; i < 2000 && !server_->is_running(); ++i) std::this_thread::sleep_for(1ms);
+    return port;
+  }
+
+  static inline pinta::testing::TempDir* dir_ = nullptr;
+  static inline std::string skip_reason_;
+  std::unique_ptr<httplib::SSLServer> server_;
+  std::thread thread_;
+};
+
+TEST_F(Tls, TrustedCertificateForTheAddress) {
+  int port = serve("good");
+  auto resp =
+      send(post("https://127.0.0.1:" + std::to_string(port) + "/v1", "abc"), Deadline::after(10s));
+  ASSERT_TRUE(resp) << resp.error().message;
+  EXPECT_EQ(resp->status, 200);
+  EXPECT_EQ(resp->body, "tls:abc");
+  auto by_name =
+      send(post("https://localhost:" + std::to_string(port) + "/v1", "def"), Deadline::after(10s));
+  ASSERT_TRUE(by_name) << by_name.error().message;
+  EXPECT_EQ(by_name->body, "tls:def");
+}
+
+TEST_F(Tls, CertificateForAnotherHostIsRejected) {
+  int port = serve("wronghost");
+  auto resp = send(post("https://127.0.0.1:" + std::to_string(port) + "/"), Deadline::after(10s));
+  ASSERT_FALSE(resp);
+  EXPECT_EQ(resp.error().code, ErrorCode::kProtocol) << resp.error().message;
+  auto by_name =
+      send(post("https://localhost:" + std::to_string(port) + "/"), Deadline::after(10s));
+  ASSERT_FALSE(by_name);
+  EXPECT_EQ(by_name.error().code, ErrorCode::kProtocol) << by_name.error().message;
+}
+
+TEST_F(Tls, UntrustedIssuerIsRejected) {
+  int port = serve("untrusted");
+  auto resp = send(post("https://127.0.0.1:" + std::to_string(port) + "/"), Deadline::after(10s));
+  ASSERT_FALSE(resp);
+  EXPECT_EQ(resp.error().code, ErrorCode::kProtocol) << resp.error().message;
+}
+
+TEST_F(Tls, PlainHttpPeerIsAProtocolError) {
+  FakeServer plain({body_reply(200, "not tls")});
+  auto resp =
+      send(post("https://127.0.0.1:" + std::to_string(plain.port()) + "/"), Deadline::after(5s));
+  ASSERT_FALSE(resp);
+  EXPECT_EQ(resp.error().code, ErrorCode::kProtocol) << resp.error().message;
+}
+
+TEST_F(Tls, SilentTlsPeerTimesOutByTheDeadline) {
+  // A listening socket that never accepts: the kernel completes TCP, nobody speaks TLS.
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(::listen(fd, 4), 0);
+  socklen_t len = sizeof addr;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  auto t0 = std::chrono::steady_clock::now();
+  auto resp = send(post("https://127.0.0.1:" + std::to_string(ntohs(addr.sin_port)) + "/"),
+                   Deadline::after(100ms));
+  auto took = std::chrono::steady_clock::now() - t0;
+  ::close(fd);
+  ASSERT_FALSE(resp);
+  EXPECT_EQ(resp.error().code, ErrorCode::kTimeout) << resp.error().message;
+  EXPECT_LT(took, 2s);
+}
+
+}  // namespace
+}  // namespace pinta::http

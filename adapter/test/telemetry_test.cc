@@ -1,0 +1,553 @@
+// Telemetry units (seed SPEC §9-§13, issue 3): endpoint/header precedence, W3C header lists,
+// span encoding checked by an independent OTLP-JSON validator, OTLP retry classification, the
+// span queue (cap, torn and corrupt lines, concurrent appends) and the trace store rules.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "otlp_json_validator.h"
+#include "pinta/adapter/otlp.h"
+#include "pinta/adapter/redact.h"
+#include "pinta/adapter/span_queue.h"
+#include "pinta/adapter/trace_store.h"
+#include "pinta/common/fs.h"
+#include "pinta/common/test_support.h"
+
+namespace pinta::adapter {
+namespace {
+
+using nlohmann::json;
+using pinta::testing::TempDir;
+namespace check = pinta::testing::otlp_check;
+
+otlp::Getenv env_of(std::map<std::string, std::string> m) {
+  auto shared = std::make_shared<std::map<std::string, std::string>>(std::move(m));
+  return [shared](const char* n) -> const char* {
+    auto it = shared->find(n);
+    return it == shared->end() ? nullptr : it->second.c_str();
+  };
+}
+
+// ---- endpoint and headers (SPEC §9.1) ----
+
+TEST(ExportConfig, NoEndpointMeansOff) {
+  auto c = otlp::export_config(env_of({{"OTEL_EXPORTER_OTLP_HEADERS", "a=b"}}));
+  EXPECT_FALSE(c.enabled);
+  EXPECT_TRUE(c.endpoint.empty());
+}
+
+TEST(ExportConfig, PluginOptionWinsOverOtelVariables) {
+  auto c = otlp::export_config(env_of({{"GEMINI_PLUGIN_OPTION_ENDPOINT", "http://a/x"},
+                                       {"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://b/y"},
+                                       {"OTEL_EXPORTER_OTLP_ENDPOINT", "http://c"}}));
+  EXPECT_TRUE(c.enabled);
+  EXPECT_EQ(c.endpoint, "http://a/x");
+  EXPECT_EQ(c.endpoint_from, "GEMINI_PLUGIN_OPTION_ENDPOINT");
+}
+
+TEST(ExportConfig, TracesEndpointIsUsedAsGiven) {
+  auto c = otlp::export_config(
+      env_of({{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "https://b/custom"}, {"OTEL_EXPORTER_OTLP_ENDPOINT", "http://c"}}));
+  EXPECT_EQ(c.endpoint, "https://b/custom");
+}
+
+TEST(ExportConfig, BaseEndpointGetsV1Traces) {
+  EXPECT_EQ(otlp::export_config(env_of({{"OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318"}})).endpoint,
+            "http://c:4318/v1/traces");
+  EXPECT_EQ(otlp::export_config(env_of({{"OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318/base/"}})).endpoint,
+            "http://c:4318/base/v1/traces");
+}
+
+TEST(ExportConfig, EmptyValuesFallThroughButABadSchemeTurnsTelemetryOff) {
+  auto c = otlp::export_config(env_of({{"GEMINI_PLUGIN_OPTION_ENDPOINT", "  "}, {"OTEL_EXPORTER_OTLP_ENDPOINT", "http://c"}}));
+  EXPECT_EQ(c.endpoint, "http://c/v1/traces");
+  auto bad = otlp::export_config(env_of({{"GEMINI_PLUGIN_OPTION_ENDPOINT", "ftp://a"}, {"OTEL_EXPORTER_OTLP_ENDPOINT", "http://c"}}));
+  EXPECT_FALSE(bad.enabled);
+}
+
+TEST(ExportConfig, HeaderPrecedenceAndApiKey) {
+  auto c = otlp::export_config(env_of({{"GEMINI_PLUGIN_OPTION_ENDPOINT", "http://a"},
+                                       {"GEMINI_PLUGIN_OPTION_HEADERS", "x-a=1"},
+                                       {"OTEL_EXPORTER_OTLP_HEADERS", "x-b=2"}}));
+  ASSERT_EQ(c.headers.size(), 1u);
+  EXPECT_EQ(c.headers[0], (std::pair<std::string, std::string>{"x-a", "1"}));
+
+  auto d = otlp::export_config(env_of({{"GEMINI_PLUGIN_OPTION_ENDPOINT", "http://a"},
+                                       {"OTEL_EXPORTER_OTLP_HEADERS", "x-b=2,X-Pinta-Relay-Token=old"},
+                                       {"GEMINI_PLUGIN_OPTION_API_KEY", "k3y"}}));
+  ASSERT_EQ(d.headers.size(), 2u);
+  EXPECT_EQ(d.headers[0].first, "x-b");
+  EXPECT_EQ(d.headers[1], (std::pair<std::string, std::string>{"x-pinta-relay-token", "k3y"}));
+}
+
+TEST(HeaderList, W3cFormPercentDecodedAndTrimmed) {
+  size_t bad = 0;
+  auto h = otlp::parse_header_list(" api-key = a%20b%3Dc , x%2Dy=1,,novalue, =nokey,k=v=w,Authorization=Bearer%20t", &bad);
+  ASSERT_EQ(h.size(), 4u);
+  EXPECT_EQ(h[0], (std::pair<std::string, std::string>{"api-key", "a b=c"}));
+  EXPECT_EQ(h[1], (std::pair<std::string, std::string>{"x-y", "1"}));
+  EXPECT_EQ(h[2], (std::pair<std::string, std::string>{"k", "v=w"}));
+  EXPECT_EQ(h[3], (std::pair<std::string, std::string>{"Authorization", "Bearer t"}));
+  EXPECT_EQ(bad, 2u);  // "novalue" and "=nokey"
+}
+
+TEST(HeaderList, CrLfInjectionIsRejected) {
+  size_t bad = 0;
+  auto h = otlp::parse_header_list("a=1%0D%0AEvil: x,b=2", &bad);
+  ASSERT_EQ(h.size(), 1u);
+  EXPECT_EQ(h[0].first, "b");
+  EXPECT_EQ(bad, 1u);
+}
+
+TEST(HeaderList, MalformedPercentIsKeptLiterally) {
+  EXPECT_EQ(otlp::percent_decode("100%"), "100%");
+  EXPECT_EQ(otlp::percent_decode("%zz%4"), "%zz%4");
+  EXPECT_EQ(otlp::percent_decode("%41%62"), "Ab");
+}
+
+TEST(SpanName, SnakeCase) {
+  EXPECT_EQ(otlp::snake_case("BeforeTool"), "before_tool");
+  EXPECT_EQ(otlp::snake_case("PreToolUse"), "pre_tool_use");
+  EXPECT_EQ(otlp::snake_case("SessionStart"), "session_start");
+  EXPECT_EQ(otlp::snake_case("BeforeToolSelection"), "before_tool_selection");
+  EXPECT_EQ(otlp::snake_case("PreCompress"), "pre_compress");
+  EXPECT_EQ(otlp::snake_case("HTTPRequest"), "http_request");
+  EXPECT_EQ(otlp::snake_case(""), "unknown");
+  EXPECT_EQ(otlp::snake_case("a b-c"), "a_b_c");
+}
+
+// ---- encoding, validated by the independent checker ----
+
+struct Built {
+  CanonicalEvent ev;
+  GuardVerdict guard;
+};
+
+std::string encode_one(const CanonicalEvent& ev, const GuardVerdict* guard, json* span_out = nullptr,
+                       json* resource_out = nullptr) {
+  SpanInput in;
+  in.event = &ev;
+  in.guard = guard;
+  in.start_unix_nanos = 1764670211342000123;
+  in.end_unix_nanos = 1764670211343000123;
+  otlp::SpanIds ids{new_trace_id(1764670211342), new_span_id()};
+  json span = otlp::encode_span(in, ids);
+  json res = otlp::resource_attributes(otlp::local_resource(ev.family));
+  json rec = json::parse(otlp::queue_line(res, span));
+  if (span_out) *span_out = span;
+  if (resource_out) *resource_out = res;
+  return otlp::encode_request({&rec});
+}
+
+TEST(Encode, GeminiBeforeToolIsValidOtlpJson) {
+  json payload = {{"session_id", "s-1"},
+                  {"transcript_path", "/t/x.json"},
+                  {"cwd", "/w"},
+                  {"hook_event_name", "BeforeTool"},
+                  {"timestamp", "2026-12-02T10:10:11.342Z"},
+                  {"tool_name", "run_shell_command"},
+                  {"tool_input", {{"command", "ls"}}},
+                  {"count", 3},
+                  {"big", 18446744073709551615ull},
+                  {"ratio", 0.5},
+                  {"flag", true},
+                  {"nothing", nullptr}};
+  CanonicalEvent ev = normalize(Family::kGemini, "gemini", "BeforeTool", payload);
+  GuardVerdict g;
+  g.decision = GuardVerdict::Decision::kDeny;
+  g.matched_rule = "no-rm";
+  json span, res;
+  std::string body = encode_one(ev, &g, &span, &res);
+  check::Findings f = check::check_request(body);
+  ASSERT_TRUE(f.ok()) << ::testing::PrintToString(f.errors) << "\n" << body;
+  ASSERT_EQ(f.spans.size(), 1u);
+  const json& s = f.spans[0];
+  EXPECT_EQ(s["name"], "gemini.before_tool");
+  EXPECT_EQ(check::attribute(s, "ingest.type"), json({{"stringValue", "gemini"}}));
+  EXPECT_EQ(check::attribute(s, "gemini.hook"), json({{"stringValue", "BeforeTool"}}));
+  EXPECT_EQ(check::attribute(s, "gemini.agent"), json({{"stringValue", "gemini"}}));
+  EXPECT_EQ(check::attribute(s, "gemini.session_id"), json({{"stringValue", "s-1"}}));
+  EXPECT_EQ(check::attribute(s, "gemini.count"), json({{"intValue", "3"}}));
+  EXPECT_EQ(check::attribute(s, "gemini.big"), json({{"doubleValue", 18446744073709551615.0}}));
+  EXPECT_EQ(check::attribute(s, "gemini.ratio"), json({{"doubleValue", 0.5}}));
+  EXPECT_EQ(check::attribute(s, "gemini.flag"), json({{"boolValue", true}}));
+  EXPECT_EQ(check::attribute(s, "gemini.nothing"), json({{"stringValue", "null"}}));
+  EXPECT_EQ(check::attribute(s, "gemini.tool_input"), json({{"stringValue", R"({"command":"ls"})"}}));
+  EXPECT_EQ(check::attribute(s, "pinta.guard.decision"), json({{"stringValue", "DENY"}}));
+  EXPECT_EQ(check::attribute(s, "pinta.guard.matched_rule"), json({{"stringValue", "no-rm"}}));
+  EXPECT_EQ(s["startTimeUnixNano"], "1764670211342000123");
+  EXPECT_TRUE(check::attribute(s, "antigravity.product").is_null());
+  // Resource
+  json decoded = json::parse(body);
+  const json& r = decoded["resourceSpans"][0]["resource"];
+  EXPECT_EQ(check::attribute(r, "service.name"), json({{"stringValue", "gemini-cli"}}));
+  EXPECT_EQ(check::attribute(r, "process.pid"), json({{"intValue", std::to_string(::getpid())}}));
+  EXPECT_FALSE(check::attribute(r, "host.name").is_null());
+}
+
+TEST(Encode, AntigravityPreToolUse) {
+  json payload = {{"conversationId", "c1"},
+                  {"transcriptPath", "/h/.gemini/antigravity-cli/brain/c1/.system_generated/logs/transcript_full.jsonl"},
+                  {"workspacePaths", {"/w"}},
+                  {"stepIdx", 3},
+                  {"toolCall", {{"name", "run_command"}, {"args", {{"CommandLine", "echo hi"}}}}}};
+  CanonicalEvent ev = normalize(Family::kAntigravity, "antigravity", "PreToolUse", payload);
+  std::string body = encode_one(ev, nullptr);
+  check::Findings f = check::check_request(body);
+  ASSERT_TRUE(f.ok()) << ::testing::PrintToString(f.errors);
+  const json& s = f.spans[0];
+  EXPECT_EQ(s["name"], "antigravity.pre_tool_use");
+  EXPECT_EQ(check::attribute(s, "ingest.type"), json({{"stringValue", "antigravity"}}));
+  EXPECT_EQ(check::attribute(s, "antigravity.product"), json({{"stringValue", "agy"}}));
+  EXPECT_EQ(check::attribute(s, "antigravity.stepIdx"), json({{"intValue", "3"}}));
+  EXPECT_EQ(check::attribute(s, "antigravity.workspacePaths"), json({{"stringValue", R"(["/w"])"}}));
+  EXPECT_TRUE(check::attribute(s, "pinta.guard.decision").is_null());
+  json decoded = json::parse(body);
+  EXPECT_EQ(check::attribute(decoded["resourceSpans"][0]["resource"], "service.name"),
+            json({{"stringValue", "antigravity"}}));
+}
+
+TEST(Encode, SecretsAreRedactedIdentifiersAreNot) {
+  const std::string secret = "ghp_16C7e42F292c6912E7710c838347Ae178B4a";
+  json payload = {{"session_id", "sess-keep"},
+                  {"cwd", "/w/keep"},
+                  {"prompt", "use " + secret},
+                  {"tool_input", {{"command", "export DB_PASSWORD=hunter2xyz; run"}}}};
+  CanonicalEvent ev = normalize(Family::kGemini, "gemini", "BeforeAgent", payload);
+  std::string body = encode_one(ev, nullptr);
+  EXPECT_EQ(body.find(secret), std::string::npos);
+  EXPECT_EQ(body.find("hunter2xyz"), std::string::npos);
+  EXPECT_NE(body.find("[REDACTED:github_token]"), std::string::npos);
+  EXPECT_NE(body.find("sess-keep"), std::string::npos);
+  EXPECT_NE(body.find("/w/keep"), std::string::npos);
+}
+
+TEST(Encode, HugeStringsAreTruncatedAndStillValid) {
+  json payload = {{"prompt", std::string(300000, 'x')}};
+  CanonicalEvent ev = normalize(Family::kGemini, "gemini", "BeforeAgent", payload);
+  json span;
+  std::string body = encode_one(ev, nullptr, &span);
+  ASSERT_TRUE(check::check_request(body).ok());
+  std::string v = check::attribute(span, "gemini.prompt")["stringValue"];
+  EXPECT_LE(v.size(), kMaxStringBytes);
+  EXPECT_NE(v.find("[TRUNCATED:"), std::string::npos);
+}
+
+TEST(Encode, PayloadKeysCannotShadowAdapterAttributes) {
+  json payload = {{"hook", "Fake"}, {"agent", "evil"}};
+  CanonicalEvent ev = normalize(Family::kGemini, "gemini", "SessionEnd", payload);
+  json span;
+  std::string body = encode_one(ev, nullptr, &span);
+  ASSERT_TRUE(check::check_request(body).ok());  // no duplicate keys
+  EXPECT_EQ(check::attribute(span, "gemini.hook"), json({{"stringValue", "SessionEnd"}}));
+  EXPECT_EQ(check::attribute(span, "gemini.agent"), json({{"stringValue", "gemini"}}));
+}
+
+TEST(Encode, BatchGroupsByResource) {
+  CanonicalEvent a = normalize(Family::kGemini, "gemini", "AfterTool", json::object());
+  CanonicalEvent b = normalize(Family::kAntigravity, "antigravity", "Stop", json::object());
+  std::vector<json> recs;
+  for (const CanonicalEvent* e : {&a, &b, &a}) {
+    SpanInput in;
+    in.event = e;
+    in.start_unix_nanos = in.end_unix_nanos = 5;
+    json span = otlp::encode_span(in, {new_trace_id(1), new_span_id()});
+    recs.push_back(json::parse(otlp::queue_line(otlp::resource_attributes(otlp::local_resource(e->family)), span)));
+  }
+  std::vector<const json*> ptrs;
+  for (auto& r : recs) ptrs.push_back(&r);
+  std::string body = otlp::encode_request(ptrs);
+  check::Findings f = check::check_request(body);
+  ASSERT_TRUE(f.ok()) << ::testing::PrintToString(f.errors);
+  EXPECT_EQ(f.spans.size(), 3u);
+  EXPECT_EQ(json::parse(body)["resourceSpans"].size(), 2u);
+}
+
+// The checker itself must be able to fail, or the tests above prove nothing.
+TEST(Validator, RejectsNonCanonicalEncodings) {
+  auto bad = [](const std::string& body) { return !check::check_request(body).ok(); };
+  const std::string good_span = R"({"traceId":"0123456789abcdef0123456789abcdef","spanId":"0123456789abcdef","name":"n","kind":1,"startTimeUnixNano":"1","endTimeUnixNano":"2"})";
+  auto wrap = [](const std::string& span) { return R"({"resourceSpans":[{"scopeSpans":[{"spans":[)" + span + "]}]}]}"; };
+  EXPECT_FALSE(bad(wrap(good_span)));
+  EXPECT_TRUE(bad(wrap(R"({"traceId":"0123456789ABCDEF0123456789ABCDEF","spanId":"0123456789abcdef","name":"n","startTimeUnixNano":"1","endTimeUnixNano":"2"})")));
+  EXPECT_TRUE(bad(wrap(R"({"traceId":"ASNFZ4mrze8BI0VniavN7w==","spanId":"0123456789abcdef","name":"n","startTimeUnixNano":"1","endTimeUnixNano":"2"})")));
+  EXPECT_TRUE(bad(wrap(R"({"traceId":"0123456789abcdef0123456789abcdef","spanId":"0123456789abcdef","name":"n","startTimeUnixNano":1,"endTimeUnixNano":"2"})")));
+  EXPECT_TRUE(bad(wrap(R"({"traceId":"0123456789abcdef0123456789abcdef","spanId":"0123456789abcdef","name":"n","kind":"SPAN_KIND_INTERNAL","startTimeUnixNano":"1","endTimeUnixNano":"2"})")));
+  EXPECT_TRUE(bad(wrap(R"({"trace_id":"0123456789abcdef0123456789abcdef","spanId":"0123456789abcdef","name":"n","startTimeUnixNano":"1","endTimeUnixNano":"2"})")));
+  EXPECT_TRUE(bad(wrap(R"({"traceId":"0123456789abcdef0123456789abcdef","spanId":"0123456789abcdef","name":"n","startTimeUnixNano":"1","endTimeUnixNano":"2","attributes":[{"key":"a","value":{"intValue":5}}]})")));
+  EXPECT_TRUE(bad(wrap(R"({"traceId":"0123456789abcdef0123456789abcdef","spanId":"0123456789abcdef","name":"n","startTimeUnixNano":"1","endTimeUnixNano":"2","attributes":[{"key":"a","value":{"stringValue":"x","boolValue":true}}]})")));
+  EXPECT_TRUE(bad(wrap(R"({"traceId":"0123456789abcdef0123456789abcdef","spanId":"0123456789abcdef","name":"n","startTimeUnixNano":"1","endTimeUnixNano":"2","attributes":[{"key":"a","value":{"stringValue":"x"}},{"key":"a","value":{"stringValue":"y"}}]})")));
+}
+
+// ---- OTLP/HTTP response rules ----
+
+TEST(Classify, RetryableAndPermanentStatuses) {
+  using otlp::Verdict;
+  for (int s : {429, 502, 503, 504, 0}) EXPECT_EQ(otlp::classify_response(s, "", "", 0).verdict, Verdict::kRetry) << s;
+  for (int s : {400, 401, 403, 404, 413, 500, 501}) EXPECT_EQ(otlp::classify_response(s, "", "", 0).verdict, Verdict::kDrop) << s;
+  EXPECT_EQ(otlp::classify_response(200, "", "{}", 0).verdict, Verdict::kDelivered);
+  EXPECT_EQ(otlp::classify_response(202, "", "not json", 0).verdict, Verdict::kDelivered);
+}
+
+TEST(Classify, RetryAfterSecondsAndDate) {
+  EXPECT_EQ(otlp::classify_response(429, "7", "", 0).retry_after, std::chrono::seconds(7));
+  // Sun, 06 Nov 1994 08:49:37 GMT = 784111777
+  EXPECT_EQ(otlp::classify_response(503, "Sun, 06 Nov 1994 08:49:37 GMT", "", 784111770).retry_after,
+            std::chrono::seconds(7));
+  EXPECT_EQ(otlp::classify_response(503, "garbage", "", 0).retry_after.count(), -1);
+  EXPECT_EQ(otlp::classify_response(503, "", "", 0).retry_after.count(), -1);
+}
+
+TEST(Classify, PartialSuccessCountsRejected) {
+  EXPECT_EQ(otlp::classify_response(200, "", R"({"partialSuccess":{"rejectedSpans":"3","errorMessage":"x"}})", 0).rejected_spans, 3);
+  EXPECT_EQ(otlp::classify_response(200, "", R"({"partialSuccess":{"rejectedSpans":2}})", 0).rejected_spans, 2);
+  EXPECT_EQ(otlp::classify_response(200, "", R"({"partialSuccess":{}})", 0).rejected_spans, 0);
+}
+
+// ---- queue ----
+
+std::string line_for(int i) {
+  CanonicalEvent ev = normalize(Family::kGemini, "gemini", "AfterTool", json{{"i", i}});
+  SpanInput in;
+  in.event = &ev;
+  in.start_unix_nanos = in.end_unix_nanos = 1;
+  return otlp::queue_line(json::array(), otlp::encode_span(in, {new_trace_id(1), new_span_id()}));
+}
+
+std::vector<int> indices(const QueueSnapshot& s) {
+  std::vector<int> out;
+  for (const json& r : s.records) out.push_back(std::stoi(check::attribute(r["span"], "gemini.i")["intValue"].get<std::string>()));
+  return out;
+}
+
+TEST(Queue, AppendThenSnapshotInOrder) {
+  TempDir d;
+  SpanQueue q({d.sub("data"), 1000});
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(q.append(line_for(i)).ok());
+  auto s = q.snapshot(100);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(indices(*s), (std::vector<int>{0, 1, 2, 3, 4}));
+  EXPECT_TRUE(s->corrupt_lines.empty());
+  EXPECT_EQ(q.counters()->appended, 5);
+}
+
+TEST(Queue, RejectsMultiLineInput) {
+  TempDir d;
+  SpanQueue q({d.path(), 10});
+  EXPECT_EQ(q.append("a\nb").error().code, ErrorCode::kInvalidArgument);
+  EXPECT_EQ(q.append("").error().code, ErrorCode::kInvalidArgument);
+}
+
+TEST(Queue, CapKeepsNewestAndCountsDropped) {
+  TempDir d;
+  SpanQueue q({d.path(), 10});
+  for (int i = 0; i < 35; ++i) ASSERT_TRUE(q.append(line_for(i)).ok());
+  auto s = q.snapshot(100);
+  ASSERT_TRUE(s);
+  std::vector<int> want;
+  for (int i = 25; i < 35; ++i) want.push_back(i);
+  EXPECT_EQ(indices(*s), want);
+  // Compaction ran at 21 lines (10 dropped); 5 more are beyond the cap until the next rewrite.
+  auto c = q.counters();
+  EXPECT_EQ(c->dropped_cap + static_cast<int64_t>(s->over_cap.size()), 25);
+  // Physical file bounded by 2x the cap.
+  auto text = fs::read_file(q.queue_path());
+  EXPECT_LE(std::count(text->begin(), text->end(), '\n'), 20);
+  // Removing the over-cap ids accounts for them.
+  QueueCounters delta;
+  delta.dropped_cap = static_cast<int64_t>(s->over_cap.size());
+  ASSERT_TRUE(q.remove(s->over_cap, {}, delta).ok());
+  EXPECT_EQ(q.counters()->dropped_cap, 25);
+  EXPECT_EQ(q.counters()->lines, 10);
+}
+
+TEST(Queue, TornAndCorruptLinesAreSkippedAndCountedNeverBlocking) {
+  TempDir d;
+  SpanQueue q({d.path(), 100});
+  ASSERT_TRUE(q.append(line_for(0)).ok());
+  {
+    std::ofstream f(q.queue_path(), std::ios::app | std::ios::binary);
+    f << "garbage that is not json\n";
+    f << "{\"spanId\":\"0123456789abcdef\",\"resource\":[],\"span\":{\"trunc";  // torn: no newline
+  }
+  ASSERT_TRUE(q.append(line_for(1)).ok());  // must start on its own line
+  auto s = q.snapshot(100);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(indices(*s), (std::vector<int>{0, 1}));
+  EXPECT_EQ(s->corrupt_lines.size(), 2u);
+  QueueCounters delta;
+  delta.corrupt = 2;
+  std::unordered_set<std::string> ids;
+  for (const json& r : s->records) ids.insert(r["spanId"].get<std::string>());
+  ASSERT_TRUE(q.remove(ids, s->corrupt_lines, delta).ok());
+  auto after = fs::read_file(q.queue_path());
+  EXPECT_EQ(*after, "");
+  EXPECT_EQ(q.counters()->corrupt, 2);
+}
+
+TEST(Queue, RemoveKeepsLinesAppendedAfterTheSnapshot) {
+  TempDir d;
+  SpanQueue q({d.path(), 100});
+  ASSERT_TRUE(q.append(line_for(0)).ok());
+  auto s = q.snapshot(100);
+  ASSERT_TRUE(q.append(line_for(1)).ok());
+  std::unordered_set<std::string> ids{s->records[0]["spanId"].get<std::string>()};
+  ASSERT_TRUE(q.remove(ids, {}, {}).ok());
+  auto s2 = q.snapshot(100);
+  EXPECT_EQ(indices(*s2), (std::vector<int>{1}));
+}
+
+TEST(Queue, ConcurrentAppendersFromManyProcessesNeverTear) {
+  TempDir d;
+  constexpr int kProcs = 8, kEach = 100;
+  std::vector<pid_t> kids;
+  for (int p = 0; p < kProcs; ++p) {
+    pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      SpanQueue q({d.path(), 100000, 10000});
+      int bad = 0;
+      for (int i = 0; i < kEach; ++i) bad += q.append(line_for(p * 1000 + i)).ok() ? 0 : 1;
+      ::_exit(bad == 0 ? 0 : 1);
+    }
+    kids.push_back(pid);
+  }
+  for (pid_t k : kids) {
+    int st = 0;
+    ::waitpid(k, &st, 0);
+    EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  }
+  SpanQueue q({d.path(), 100000});
+  auto s = q.snapshot(100000);
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->corrupt_lines.empty());
+  std::set<int> seen;
+  for (int i : indices(*s)) seen.insert(i);
+  EXPECT_EQ(seen.size(), static_cast<size_t>(kProcs * kEach));
+  EXPECT_EQ(q.counters()->lines, kProcs * kEach);
+}
+
+TEST(Queue, LineSpanIdNeedsTheExactPrefix) {
+  EXPECT_EQ(queue_line_span_id(R"({"spanId":"0123456789abcdef","x":1})"), "0123456789abcdef");
+  EXPECT_EQ(queue_line_span_id(R"({"spanId":"0123456789ABCDEF","x":1})"), "");
+  EXPECT_EQ(queue_line_span_id(R"({"spanId":"0123456789abcdef","x":1)"), "");
+  EXPECT_EQ(queue_line_span_id(R"( {"spanId":"0123456789abcdef","x":1})"), "");
+}
+
+// ---- trace store (SPEC §10, DG7) ----
+
+CanonicalEvent gem(const char* hook, const char* session) {
+  return normalize(Family::kGemini, "gemini", hook, json{{"session_id", session}});
+}
+CanonicalEvent agy(const char* hook, const char* conv, json extra = json::object()) {
+  extra["conversationId"] = conv;
+  return normalize(Family::kAntigravity, "antigravity", hook, extra);
+}
+
+TEST(TraceRules, WhichEventsStartATrace) {
+  EXPECT_TRUE(starts_new_trace(gem("BeforeAgent", "s")));
+  EXPECT_FALSE(starts_new_trace(gem("BeforeTool", "s")));
+  EXPECT_FALSE(starts_new_trace(gem("SessionStart", "s")));
+  EXPECT_TRUE(starts_new_trace(agy("PreInvocation", "c", {{"invocationNum", 0}})));
+  EXPECT_FALSE(starts_new_trace(agy("PreInvocation", "c", {{"invocationNum", 1}})));
+  EXPECT_FALSE(starts_new_trace(agy("PreInvocation", "c")));
+  EXPECT_FALSE(starts_new_trace(agy("PreToolUse", "c", {{"invocationNum", 0}})));
+}
+
+TEST(TraceStore, ReuseWithinSessionNewOnForceAndUnknown) {
+  TempDir d;
+  TraceOptions o{d.sub("data")};
+  auto a = trace_for(o, "gemini:s1", false, 1000);
+  EXPECT_TRUE(a.created);
+  EXPECT_TRUE(a.stored);
+  EXPECT_EQ(a.trace_id.size(), 32u);
+  auto b = trace_for(o, "gemini:s1", false, 2000);
+  EXPECT_FALSE(b.created);
+  EXPECT_EQ(b.trace_id, a.trace_id);
+  auto other = trace_for(o, "gemini:s2", false, 2000);
+  EXPECT_NE(other.trace_id, a.trace_id);
+  auto c = trace_for(o, "gemini:s1", true, 3000);
+  EXPECT_TRUE(c.created);
+  EXPECT_NE(c.trace_id, a.trace_id);
+  EXPECT_EQ(trace_for(o, "gemini:s1", false, 4000).trace_id, c.trace_id);
+  // The file is a valid JSON object keyed by session.
+  json j = json::parse(*fs::read_file(fs::join(o.dir, kTraceFile)));
+  EXPECT_EQ(j["gemini:s1"]["traceId"], c.trace_id);
+  EXPECT_EQ(j["gemini:s2"]["traceId"], other.trace_id);
+}
+
+TEST(TraceStore, EmptyKeyGivesAFreshUnstoredTrace) {
+  TempDir d;
+  TraceOptions o{d.path()};
+  auto a = trace_for(o, "", false, 1);
+  auto b = trace_for(o, "", false, 1);
+  EXPECT_NE(a.trace_id, b.trace_id);
+  EXPECT_FALSE(fs::exists(fs::join(o.dir, kTraceFile)));
+}
+
+TEST(TraceStore, BoundedBySessionsAndAge) {
+  TempDir d;
+  TraceOptions o{d.path()};
+  o.max_sessions = 5;
+  o.max_age_ms = 10000;
+  for (int i = 0; i < 8; ++i) (void)trace_for(o, "k" + std::to_string(i), false, 1000 + i);
+  json j = json::parse(*fs::read_file(fs::join(o.dir, kTraceFile)));
+  EXPECT_EQ(j.size(), 5u);
+  EXPECT_FALSE(j.contains("k0"));
+  EXPECT_TRUE(j.contains("k7"));
+  // Much later: everything idle expires; an old key is unknown again → a new trace.
+  std::string old = j["k7"]["traceId"];
+  auto later = trace_for(o, "k7", false, 1000000);
+  EXPECT_TRUE(later.created);
+  EXPECT_NE(later.trace_id, old);
+  EXPECT_EQ(json::parse(*fs::read_file(fs::join(o.dir, kTraceFile))).size(), 1u);
+}
+
+TEST(TraceStore, CorruptFileIsReplacedNotFatal) {
+  TempDir d;
+  TraceOptions o{d.path()};
+  ASSERT_TRUE(fs::atomic_write(fs::join(o.dir, kTraceFile), "{not json").ok());
+  auto a = trace_for(o, "x", false, 5);
+  EXPECT_TRUE(a.created);
+  EXPECT_TRUE(json::parse(*fs::read_file(fs::join(o.dir, kTraceFile))).is_object());
+}
+
+TEST(TraceStore, ConcurrentWritersKeepTheFileValid) {
+  TempDir d;
+  TraceOptions o{d.path()};
+  o.lock_timeout_ms = 20000;  // this test is about lost updates, not about the hot-path wait
+  std::vector<pid_t> kids;
+  for (int p = 0; p < 6; ++p) {
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      for (int i = 0; i < 30; ++i) (void)trace_for(o, "p" + std::to_string(p) + "-" + std::to_string(i), i % 3 == 0, 100 + i);
+      ::_exit(0);
+    }
+    kids.push_back(pid);
+  }
+  for (pid_t k : kids) ::waitpid(k, nullptr, 0);
+  json j = json::parse(*fs::read_file(fs::join(o.dir, kTraceFile)), nullptr, false);
+  ASSERT_TRUE(j.is_object());
+  EXPECT_EQ(j.size(), 180u);  // no lost update
+}
+
+TEST(Ids, UlidTraceIdsCarryTheTimeAndSpanIdsAreHex) {
+  std::string t = new_trace_id(0x0123456789ab);
+  EXPECT_EQ(t.substr(0, 12), "0123456789ab");
+  EXPECT_TRUE(check::is_lower_hex(t, 32));
+  std::set<std::string> seen;
+  for (int i = 0; i < 1000; ++i) {
+    std::string s = new_span_id();
+    EXPECT_TRUE(check::is_lower_hex(s, 16));
+    seen.insert(s);
+  }
+  EXPECT_EQ(seen.size(), 1000u);
+}
+
+}  // namespace
+}  // namespace pinta::adapter

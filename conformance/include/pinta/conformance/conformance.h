@@ -1,0 +1,97 @@
+// File: pinta/conformance/conformance.h
+// The conformance suite for hook adapters (issue 6): cases are JSON data files
+// (conformance/cases/<area>/<ID>.case.json), each run against an adapter command line the way an
+// emulated host runs a hook (Gemini CLI 0.61 via pinta::emulator_gemini, Antigravity profiles via
+// pinta::emulator_antigravity), with a fake guard and collector when the case scripts them.
+// The suite never consults the project's own adapter code: expectations come from the case files.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pinta/common/result.h"
+
+namespace pinta::conformance {
+
+using json = nlohmann::json;
+
+// Concrete hosts a case can run under. "gemini-0.61" is the Gemini CLI emulator; the others are
+// Antigravity profiles (emulator/hosts/antigravity/profiles/<name>.json).
+const std::vector<std::string>& all_hosts();
+bool is_gemini_host(const std::string& host);
+std::string family_of(const std::string& host);  // "gemini" | "antigravity"
+
+struct Case {
+  std::string id;    // AREA-NNNN, never renumbered or reused
+  std::string area;  // OUT, EXIT, FMT, INPUT, GUARD, OTLP, REDACT, TRACE, ENV, PERF
+  std::string title;
+  std::string requirement;           // the sentence the case checks
+  std::string source;                // SPEC§n / GEM§n / AGY§n / issue URL
+  std::string level;                 // "must" | "should"
+  std::vector<std::string> hosts;    // expanded, in all_hosts() order
+  std::optional<std::string> xfail;  // reason, when the case is expected to fail
+  std::string file;                  // path it was loaded from
+  json raw;                          // the whole case object (steps, input, expect, ...)
+  bool needs_fakes() const;
+};
+
+// Parses one case file's text; errors are one line naming the file and the field.
+Result<Case> parse_case(const std::string& text, const std::string& file);
+// Loads every *.case.json under dir (recursively), sorted by id; duplicate ids are an error.
+Result<std::vector<Case>> load_cases(const std::string& dir);
+
+struct RunOptions {
+  std::string adapter;             // command line; "--agent A --event E" appended
+  std::vector<std::string> hosts;  // subset of all_hosts()
+  std::string filter;              // id prefix
+  bool strict = false;
+  int jobs = 2;
+  std::string fixtures_dir;  // fixtures/ (for "fixture" inputs and default payloads)
+  std::string profiles_dir;  // Antigravity profiles
+  bool verbose = false;
+};
+
+// One case under one host.
+struct HostOutcome {
+  std::string host;
+  std::string state;                  // pass | fail | unsupported | unresolved
+  std::vector<std::string> failures;  // one line each
+  std::string effect;                 // what the host did with the reply (per profile for agy)
+  json runs = json::array();          // per step/repeat: argv, stdout, stderr, exit, timings
+};
+
+struct CaseOutcome {
+  const Case* c = nullptr;
+  std::string state;  // PASS FAIL XFAIL XPASS NON-STRICT UNSUPPORTED UNRESOLVED
+  std::vector<HostOutcome> hosts;
+  double seconds = 0;
+};
+
+struct RunSummary {
+  std::vector<CaseOutcome> cases;
+  int passed = 0, failed = 0, skipped = 0;
+  double seconds = 0;
+  int exit_code() const { return failed ? 1 : 0; }
+};
+
+// Runs the selected cases, printing lit-style progress lines to `progress` (may be null).
+RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& options,
+                     std::ostream* progress);
+
+// Failure block for one case (expected vs actual, stdout/stderr/exit/timing).
+std::string failure_block(const CaseOutcome& o);
+
+// --report DIR: report.json, junit.xml, matrix.md, matrix.html.
+Status write_reports(const RunSummary& s, const RunOptions& o, const std::string& dir);
+
+// docs/conformance-cases.md generated from the case files.
+std::string render_cases_doc(const std::vector<Case>& cases);
+
+// Canonical JSON (sorted keys, compact) and a line diff of two pretty canonical renderings.
+std::string canonical(const json& j);
+std::string json_diff(const json& expected, const json& actual);
+
+}  // namespace pinta::conformance

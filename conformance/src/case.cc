@@ -1,0 +1,217 @@
+// Case schema, loader, canonical JSON and the generated case catalogue (docs/conformance-cases.md).
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "pinta/common/fs.h"
+#include "pinta/conformance/conformance.h"
+
+namespace pinta::conformance {
+namespace fs = std::filesystem;
+
+const std::vector<std::string>& all_hosts() {
+  static const std::vector<std::string> h = {"gemini-0.61", "agy-1.0", "agy-1.1", "agy-1.2",
+                                             "antigravity-2.0"};
+  return h;
+}
+bool is_gemini_host(const std::string& host) { return host == "gemini-0.61"; }
+std::string family_of(const std::string& host) {
+  return is_gemini_host(host) ? "gemini" : "antigravity";
+}
+
+static const std::set<std::string> kAreas = {"OUT",  "EXIT",   "FMT",   "INPUT", "GUARD",
+                                             "OTLP", "REDACT", "TRACE", "ENV",   "PERF"};
+// Keys a case may carry; anything else is a typo and rejected.
+static const std::set<std::string> kCaseKeys = {
+    "id",     "area",       "title",      "requirement", "source",        "level",
+    "hosts",  "xfail",      "event",      "agent",       "input",         "stdin",
+    "env",    "env_file",   "guard",      "collector",   "steps",         "expect",
+    "repeat", "timeout_ms", "extra_args", "notes",       "env_file_mode", "omit_event"};
+
+bool Case::needs_fakes() const {
+  if (raw.contains("guard") || raw.contains("collector")) return true;
+  return false;
+}
+
+static Error bad(const std::string& file, const std::string& what) {
+  return make_error(ErrorCode::kInvalidArgument, file + ": " + what);
+}
+
+Result<Case> parse_case(const std::string& text, const std::string& file) {
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return bad(file, "not a JSON object");
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (!kCaseKeys.count(it.key())) return bad(file, "unknown field '" + it.key() + "'");
+  Case c;
+  c.file = file;
+  auto str = [&](const char* k, std::string& out) -> bool {
+    if (!j.contains(k) || !j[k].is_string() || j[k].get<std::string>().empty()) return false;
+    out = j[k].get<std::string>();
+    return true;
+  };
+  for (const char* k : {"id", "area", "title", "requirement", "source", "level"}) {
+    std::string v;
+    if (!str(k, v)) return bad(file, std::string("missing or empty string field '") + k + "'");
+  }
+  str("id", c.id);
+  str("area", c.area);
+  str("title", c.title);
+  str("requirement", c.requirement);
+  str("source", c.source);
+  str("level", c.level);
+  if (!std::regex_match(c.id, std::regex("[A-Z]+-[0-9]{4}")))
+    return bad(file, "id '" + c.id + "' is not AREA-NNNN");
+  if (!kAreas.count(c.area)) return bad(file, "unknown area '" + c.area + "'");
+  if (c.id.substr(0, c.id.find('-')) != c.area)
+    return bad(file, "id '" + c.id + "' does not start with its area '" + c.area + "'");
+  if (c.level != "must" && c.level != "should")
+    return bad(file, "level must be 'must' or 'should', not '" + c.level + "'");
+  if (j.contains("xfail")) {
+    if (!j["xfail"].is_string()) return bad(file, "xfail must be a reason string");
+    c.xfail = j["xfail"].get<std::string>();
+  }
+  // hosts: list of host names or the shorthands "all", "gemini", "antigravity".
+  if (!j.contains("hosts") || !j["hosts"].is_array() || j["hosts"].empty())
+    return bad(file, "hosts must be a non-empty array");
+  std::set<std::string> hs;
+  for (const auto& h : j["hosts"]) {
+    if (!h.is_string()) return bad(file, "hosts entries must be strings");
+    std::string s = h.get<std::string>();
+    if (s == "all") {
+      hs.insert(all_hosts().begin(), all_hosts().end());
+    } else if (s == "gemini") {
+      hs.insert("gemini-0.61");
+    } else if (s == "antigravity") {
+      for (const auto& x : all_hosts())
+        if (!is_gemini_host(x)) hs.insert(x);
+    } else if (std::find(all_hosts().begin(), all_hosts().end(), s) != all_hosts().end()) {
+      hs.insert(s);
+    } else {
+      return bad(file, "unknown host '" + s + "'");
+    }
+  }
+  for (const auto& x : all_hosts())
+    if (hs.count(x)) c.hosts.push_back(x);
+  if (!j.contains("expect") || !j["expect"].is_object() || j["expect"].empty())
+    return bad(file, "expect must be a non-empty object");
+  if (!j.contains("event") && !j.contains("steps")) return bad(file, "missing 'event'");
+  if (j.contains("stdin")) {
+    const auto& s = j["stdin"];
+    if (!s.is_string() ||
+        (s != "host" && s != "closed" && s != "open" && s != "dripped" && s != "none"))
+      return bad(file, "stdin must be host|closed|open|dripped|none");
+  }
+  if (j.contains("steps") && (!j["steps"].is_array() || j["steps"].empty()))
+    return bad(file, "steps must be a non-empty array");
+  c.raw = std::move(j);
+  return c;
+}
+
+Result<std::vector<Case>> load_cases(const std::string& dir) {
+  std::vector<Case> out;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    return make_error(ErrorCode::kNotFound, "cases directory not found: " + dir);
+  std::vector<std::string> files;
+  for (auto it = fs::recursive_directory_iterator(dir, ec);
+       it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    const std::string p = it->path().string();
+    if (it->is_regular_file() && p.size() > 10 && p.ends_with(".case.json")) files.push_back(p);
+  }
+  std::sort(files.begin(), files.end());
+  std::set<std::string> ids;
+  for (const auto& f : files) {
+    auto text = pinta::fs::read_file(f);
+    if (!text) return make_error(ErrorCode::kIo, f + ": " + text.error().message);
+    auto c = parse_case(*text, f);
+    if (!c) return c.error();
+    if (fs::path(f).filename().string() != c->id + ".case.json")
+      return bad(f, "file name must be " + c->id + ".case.json");
+    if (fs::path(f).parent_path().filename().string() != c->area)
+      return bad(f, "case must live in cases/" + c->area + "/");
+    if (!ids.insert(c->id).second) return bad(f, "duplicate id " + c->id);
+    out.push_back(std::move(*c));
+  }
+  std::sort(out.begin(), out.end(), [](const Case& a, const Case& b) { return a.id < b.id; });
+  return out;
+}
+
+std::string canonical(const json& j) { return j.dump(); }  // nlohmann::json keeps keys sorted
+
+std::string json_diff(const json& expected, const json& actual) {
+  auto lines = [](const json& j) {
+    std::vector<std::string> v;
+    std::istringstream in(j.dump(2));
+    for (std::string l; std::getline(in, l);) v.push_back(l);
+    return v;
+  };
+  auto a = lines(expected), b = lines(actual);
+  // LCS diff; replies are small.
+  size_t n = a.size(), m = b.size();
+  std::vector<std::vector<int>> L(n + 1, std::vector<int>(m + 1, 0));
+  for (size_t i = n; i-- > 0;)
+    for (size_t k = m; k-- > 0;)
+      L[i][k] = a[i] == b[k] ? L[i + 1][k + 1] + 1 : std::max(L[i + 1][k], L[i][k + 1]);
+  std::string out;
+  size_t i = 0, k = 0;
+  while (i < n || k < m) {
+    if (i < n && k < m && a[i] == b[k]) {
+      out += "    " + a[i] + "\n";
+      ++i, ++k;
+    } else if (k < m && (i == n || L[i][k + 1] >= L[i + 1][k])) {
+      out += "  + " + b[k++] + "\n";
+    } else {
+      out += "  - " + a[i++] + "\n";
+    }
+  }
+  return out;
+}
+
+static std::string md_cell(std::string s) {
+  std::string o;
+  for (char ch : s) {
+    if (ch == '|')
+      o += "\\|";
+    else if (ch == '\n')
+      o += ' ';
+    else
+      o += ch;
+  }
+  return o;
+}
+
+std::string render_cases_doc(const std::vector<Case>& cases) {
+  std::ostringstream o;
+  o << "# Conformance cases\n\n"
+       "<!-- GENERATED by `conformance docs` from conformance/cases/**/*.case.json; do not edit. "
+       "The ctest entry conformance_docs_fresh fails when this file is stale. -->\n\n"
+       "Each case checks one requirement of the hook-adapter contract (docs/contract.md; the ID "
+       "prefix is the contract section). `must` cases decide the exit status of `conformance run`; "
+       "`should` cases only with `--strict`. Hosts: `gemini-0.61` is the Gemini CLI 0.61 emulator, "
+       "the others are Antigravity profiles.\n\n";
+  std::map<std::string, int> per_area;
+  for (const auto& c : cases) per_area[c.area]++;
+  o << "| Area | Cases |\n|---|---|\n";
+  for (const auto& [a, n] : per_area) o << "| " << a << " | " << n << " |\n";
+  o << "\nTotal: " << cases.size() << " cases.\n";
+  std::string area;
+  for (const auto& c : cases) {
+    if (c.area != area) {
+      area = c.area;
+      o << "\n## " << area
+        << "\n\n| ID | Level | Hosts | Requirement | Source |\n|---|---|---|---|---|\n";
+    }
+    std::string hosts;
+    if (c.hosts.size() == all_hosts().size())
+      hosts = "all";
+    else
+      for (const auto& h : c.hosts) hosts += (hosts.empty() ? "" : ", ") + h;
+    o << "| " << c.id << " | " << c.level << (c.xfail ? " (xfail)" : "") << " | " << hosts << " | "
+      << md_cell(c.requirement) << " | " << md_cell(c.source) << " |\n";
+  }
+  return o.str();
+}
+
+}  // namespace pinta::conformance

@@ -1,0 +1,235 @@
+// Host-specific spawning and reply reading, through the emulator libraries (see host_runner.h).
+#include "host_runner.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <mutex>
+#include <sstream>
+
+#include "pinta/common/fs.h"
+#include "pinta/emulator/antigravity/antigravity.h"
+#include "pinta/emulator/gemini/gemini.h"
+
+namespace pinta::conformance {
+namespace {
+
+namespace gem = pinta::emu::gemini;
+namespace agy = pinta::emu::agy;
+
+// Wraps the real spawner: replaces the host's stdin bytes/mode when the case asks for hostile
+// input, and caps the timeouts so that a broken adapter cannot stall the suite (the hosts' own
+// timeouts are 30 s / 60 s; a case states its own budget in timeout_ms).
+class CaseSpawner : public pinta::proc::Spawner {
+ public:
+  CaseSpawner(const HookInput& in, int timeout_ms) : in_(in), timeout_ms_(timeout_ms) {}
+  pinta::proc::SpawnResult run(const pinta::proc::SpawnRequest& request) override {
+    pinta::proc::SpawnRequest rq = request;
+    if (in_.raw) rq.stdin_data = *in_.raw;
+    if (in_.stdin_mode == "closed") rq.stdin_mode = pinta::proc::StdinMode::kCloseAfterWrite;
+    if (in_.stdin_mode == "open") rq.stdin_mode = pinta::proc::StdinMode::kKeepOpen;
+    if (in_.stdin_mode == "none") rq.stdin_mode = pinta::proc::StdinMode::kNone;
+    if (in_.stdin_mode == "dripped") {
+      rq.stdin_mode = pinta::proc::StdinMode::kDrip;
+      rq.drip_interval = std::chrono::milliseconds(20);
+      rq.drip_chunk = std::max<size_t>(1, rq.stdin_data.size() / 8);
+    }
+    auto t = std::chrono::milliseconds(timeout_ms_);
+    if (rq.timeout.count() == 0 || rq.timeout > t) rq.timeout = t;
+    rq.hard_limit = t + std::chrono::milliseconds(1500);
+    sent_ = rq.stdin_data;
+    return inner_->run(rq);
+  }
+  const std::string& sent() const { return sent_; }
+
+ private:
+  HookInput in_;
+  int timeout_ms_;
+  std::string sent_;
+  std::unique_ptr<pinta::proc::Spawner> inner_ = pinta::proc::make_spawner();
+};
+
+json spawn_json(const pinta::proc::SpawnResult& r) {
+  return {{"started", r.started},
+          {"exit_code", r.exit_code ? json(*r.exit_code) : json()},
+          {"signal", r.term_signal ? json(*r.term_signal) : json()},
+          {"timed_out", r.timed_out},
+          {"pipes_outlived_child", r.pipes_outlived_child}};
+}
+
+class GeminiRunner : public HostRunner {
+ public:
+  explicit GeminiRunner(std::string fixtures) : fixtures_(std::move(fixtures)) {}
+
+  HookOutcome run(const HookCall& call) override {
+    HookOutcome out;
+    CaseSpawner sp(call.input, call.timeout_ms);
+    gem::HookSpec spec;
+    spec.command = call.command;
+    spec.timeout_ms = call.timeout_ms;
+    gem::RunContext ctx;
+    ctx.cwd = call.cwd;
+    ctx.env = std::vector<std::pair<std::string, std::string>>(call.env.begin(), call.env.end());
+    ctx.spawner = &sp;
+    gem::ojson input = gem::ojson::parse(call.input.payload.dump(), nullptr, false);
+    if (input.is_discarded()) input = gem::ojson::object();
+    auto r = gem::run_hook(spec, call.event, input, ctx);
+    out.raw = r.raw;
+    out.stdin_sent = sp.sent();
+    // What the CLI does with the hook's output (§4.5, §5): text output is shown to the user or
+    // becomes a deny reason; decision deny/block blocks; a failed hook is logged (§4.6).
+    std::string decision;
+    if (r.output && r.output->is_object() && r.output->contains("decision") &&
+        (*r.output)["decision"].is_string())
+      decision = (*r.output)["decision"].get<std::string>();
+    if (r.output_format == "text")
+      out.effect = decision == "deny" ? "text_denied" : "text_shown";
+    else if (decision == "deny" || decision == "block")
+      out.effect = "denied";
+    else if (!r.success)
+      out.effect = "hook_failed";
+    else if (decision == "ask")
+      out.effect = "asked";
+    else if (decision == "allow" || decision == "approve")
+      out.effect = "allowed";
+    else
+      out.effect = "no_opinion";
+    if (r.output && r.output->is_object()) {
+      out.effect_message = gem::effective_reason(*r.output);
+      out.detail["output"] = json::parse(r.output->dump(), nullptr, false);
+    }
+    if (r.error) out.detail["error"] = *r.error;
+    out.detail["output_format"] = r.output_format;
+    out.detail["spawn"] = spawn_json(r.raw);
+    return out;
+  }
+
+  json default_payload(const std::string& event, const json& opts, const std::string&,
+                       const std::string& workspace) override {
+    // The first y_ fixture for the event (GEM§7 shapes, fixtures/MANIFEST.json provenance).
+    std::string dir = fixtures_ + "/gemini/0.61.0/" + event;
+    std::vector<std::string> ys;
+    std::error_code ec;
+    for (auto& e : std::filesystem::directory_iterator(dir, ec)) {
+      auto n = e.path().filename().string();
+      if (n.starts_with("y_")) ys.push_back(e.path().string());
+    }
+    std::sort(ys.begin(), ys.end());
+    std::string want = opts.value("fixture_name", std::string());
+    json p = json::object();
+    for (const auto& f : ys) {
+      if (!want.empty() && !f.ends_with("/" + want)) continue;
+      auto t = pinta::fs::read_file(f);
+      if (t) p = json::parse(*t, nullptr, false);
+      break;
+    }
+    if (!p.is_object()) p = json::object();
+    if (p.empty())
+      p = {{"session_id", "11111111-2222-4333-8444-555555555555"},
+           {"hook_event_name", event},
+           {"timestamp", "2026-12-02T10:00:00.000Z"}};
+    p["cwd"] = workspace;
+    if (opts.contains("session")) p["session_id"] = opts["session"];
+    if (opts.contains("tool")) p["tool_name"] = opts["tool"];
+    if (opts.contains("tool_args")) p["tool_input"] = opts["tool_args"];
+    return p;
+  }
+
+ private:
+  std::string fixtures_;
+};
+
+class AgyRunner : public HostRunner {
+ public:
+  explicit AgyRunner(agy::Profile p) : profile_(std::move(p)) {}
+
+  HookOutcome run(const HookCall& call) override {
+    HookOutcome out;
+    CaseSpawner sp(call.input, call.timeout_ms);
+    auto ev = agy::parse_event(call.event);
+    agy::PlannedHook planned;
+    planned.hook = "pinta";
+    planned.id = "jsonhook__pinta_" + call.event + "_0_0";
+    planned.command = call.command;
+    // §5.1: sh -c or a whitespace split, per profile.
+    if (profile_.shell == "split") {
+      std::istringstream in(call.command);
+      for (std::string w; in >> w;) planned.argv.push_back(w);
+    } else {
+      planned.argv = {"sh", "-c", call.command};
+    }
+    planned.timeout_seconds = std::max(1, (call.timeout_ms + 999) / 1000);
+    planned.cwd = call.cwd;
+    std::string line = agy::payload_line(profile_, call.input.payload);
+    auto rq = agy::spawn_request_for(profile_, planned, line, call.env);
+    if (ev && *ev == agy::Event::kStop && profile_.stop_stdin == "none") {
+      rq.stdin_data.clear();  // §5.4 (alera PR #75): no stdin on Stop for this profile
+      rq.stdin_mode = pinta::proc::StdinMode::kNone;
+    }
+    out.raw = sp.run(rq);
+    out.stdin_sent = sp.sent();
+    out.detail["spawn"] = spawn_json(out.raw);
+    if (!ev) {
+      out.effect = "unknown_event";
+      return out;
+    }
+    json args = json::object();
+    const auto& pl = call.input.payload;
+    if (pl.is_object() && pl.contains("toolCall") && pl["toolCall"].is_object() &&
+        pl["toolCall"].contains("args"))
+      args = pl["toolCall"]["args"];
+    agy::ReplyContext ctx;
+    ctx.hook_id = planned.id;
+    if (pl.is_object() && pl.contains("toolCall") && pl["toolCall"].is_object())
+      ctx.tool = pl["toolCall"].value("name", std::string());
+    auto eff = agy::interpret_reply(profile_, *ev, agy::reply_from(out.raw),
+                                    *ev == agy::Event::kPreToolUse ? args : json(), ctx);
+    out.effect = eff.kind;
+    out.effect_message = eff.message;
+    out.detail["effect"] = agy::effect_to_json(eff);
+    return out;
+  }
+
+  json default_payload(const std::string& event, const json& opts, const std::string& home,
+                       const std::string& workspace) override {
+    auto ev = agy::parse_event(event);
+    if (!ev) return json::object();
+    agy::PayloadOptions o;
+    o.home = home;
+    o.workspace_paths = {workspace};
+    if (opts.contains("tool")) o.tool = opts["tool"].get<std::string>();
+    if (opts.contains("tool_args")) o.args = opts["tool_args"];
+    if (opts.contains("session")) o.conversation_id = opts["session"].get<std::string>();
+    return agy::make_payload(profile_, *ev, o);
+  }
+
+ private:
+  agy::Profile profile_;
+};
+
+}  // namespace
+
+std::unique_ptr<HostRunner> make_host_runner(const std::string& host, const RunOptions& options,
+                                             std::string& error) {
+  if (is_gemini_host(host)) return std::make_unique<GeminiRunner>(options.fixtures_dir);
+  static std::mutex mu;
+  static std::map<std::string, std::vector<agy::Profile>> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(options.profiles_dir);
+  if (it == cache.end()) {
+    auto ps = agy::load_profiles(options.profiles_dir);
+    if (!ps) {
+      error = "cannot load Antigravity profiles from " + options.profiles_dir + ": " +
+              ps.error().message;
+      return nullptr;
+    }
+    it = cache.emplace(options.profiles_dir, std::move(*ps)).first;
+  }
+  const agy::Profile* p = agy::find_profile(it->second, host);
+  if (!p) {
+    error = "no Antigravity profile named " + host;
+    return nullptr;
+  }
+  return std::make_unique<AgyRunner>(*p);
+}
+
+}  // namespace pinta::conformance

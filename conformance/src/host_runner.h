@@ -1,0 +1,57 @@
+// The one place that knows how each emulated host spawns a hook and reads its reply. Everything
+// host-specific goes through the emulator libraries: Gemini CLI 0.61 = emu::gemini::run_hook
+// (bash -c, stdin closed, waits for the pipes, shared/reference/gemini-cli-0.61-hooks.md §4),
+// Antigravity = emu::agy::spawn_request_for + interpret_reply under one profile
+// (shared/reference/antigravity-hooks.md §5-§7).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "pinta/common/process.h"
+#include "pinta/conformance/conformance.h"
+
+namespace pinta::conformance {
+
+// What the case wants on stdin. raw: exact bytes replacing the host's serialization (hostile
+// input); otherwise `payload` is serialized the way the host does it.
+struct HookInput {
+  json payload = json::object();    // the host object (ordered as given for Gemini)
+  std::optional<std::string> raw;   // exact bytes
+  std::string stdin_mode = "host";  // host | closed | open | dripped | none
+};
+
+struct HookCall {
+  std::string host;
+  std::string command;  // full shell command line (adapter + --agent/--event + extra)
+  std::string event;
+  std::map<std::string, std::string> env;
+  std::string cwd;
+  HookInput input;
+  int timeout_ms = 5000;
+};
+
+struct HookOutcome {
+  pinta::proc::SpawnResult raw;
+  std::string stdin_sent;
+  std::string effect;          // host effect kind
+  std::string effect_message;  // deny reason / error text the host would show
+  json detail = json::object();
+};
+
+class HostRunner {
+ public:
+  virtual ~HostRunner() = default;
+  virtual HookOutcome run(const HookCall& call) = 0;
+  // The host's default payload for an event (opts: {"tool","tool_args","cwd","session"}).
+  virtual json default_payload(const std::string& event, const json& opts, const std::string& home,
+                               const std::string& workspace) = 0;
+};
+
+// Returns nullptr with `error` set when the host is unknown or its profile cannot be loaded.
+std::unique_ptr<HostRunner> make_host_runner(const std::string& host, const RunOptions& options,
+                                             std::string& error);
+
+}  // namespace pinta::conformance

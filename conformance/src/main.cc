@@ -1,0 +1,136 @@
+// conformance: the hook-adapter contract suite. `run`, `list [PREFIX]`, `show ID`, `docs`.
+// Exit status: 0 every MUST case passed (and every SHOULD case with --strict), 1 failures,
+// 2 usage or internal errors (one line on stderr).
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <iostream>
+
+#include "pinta/common/fs.h"
+#include "pinta/conformance/conformance.h"
+#include "pinta/emulator/antigravity/antigravity.h"
+
+namespace {
+
+int usage(const std::string& m) {
+  std::string line = m;
+  for (auto& c : line)
+    if (c == '\n') c = ' ';
+  std::cerr << "conformance: " << line << "\n";
+  return 2;
+}
+
+std::string env_or(const char* k, const std::string& d) {
+  const char* v = std::getenv(k);  // NOLINT(concurrency-mt-unsafe)
+  return v && *v ? v : d;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace pinta::conformance;
+  CLI::App app{"conformance: the hook-adapter contract suite", "conformance"};
+  app.require_subcommand(1);
+  std::string cases_dir =
+      env_or("PINTA_CONFORMANCE_CASES", PINTA_CONFORMANCE_SOURCE_DIR "/conformance/cases");
+  std::string fixtures_dir = env_or("PINTA_FIXTURES_DIR", PINTA_CONFORMANCE_SOURCE_DIR "/fixtures");
+  app.add_option("--cases", cases_dir, "directory of *.case.json files");
+  app.add_option("--fixtures", fixtures_dir, "fixtures directory");
+
+  RunOptions ro;
+  std::string host = "all", report;
+  auto* run = app.add_subcommand("run", "run the cases against an adapter");
+  run->add_option("--adapter", ro.adapter, "adapter command line (--agent A --event E appended)")
+      ->required();
+  run->add_option("--host", host, "gemini-0.61|agy-1.0|agy-1.1|agy-1.2|antigravity-2.0|all");
+  run->add_option("--filter", ro.filter, "only cases whose id starts with this");
+  run->add_flag("--strict", ro.strict, "SHOULD cases count too");
+  run->add_option("--jobs,-j", ro.jobs, "parallel cases (default 2)")->check(CLI::Range(1, 64));
+  run->add_option("--report", report, "write report.json, junit.xml, matrix.md, matrix.html here");
+  run->add_flag("--verbose,-v", ro.verbose, "failure blocks for NON-STRICT / XFAIL cases too");
+  std::string prefix;
+  auto* list = app.add_subcommand("list", "list case ids");
+  list->add_option("prefix", prefix, "id prefix");
+  std::string id;
+  auto* show = app.add_subcommand("show", "print one case");
+  show->add_option("id", id, "case id")->required();
+  std::string out_path;
+  bool check = false;
+  auto* docs = app.add_subcommand("docs", "render docs/conformance-cases.md from the cases");
+  docs->add_option("--out", out_path, "write here (default stdout)");
+  docs->add_flag("--check", check, "exit 1 when --out differs from the generated text");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return usage(e.what());
+  }
+  auto cases = load_cases(cases_dir);
+  if (!cases) return usage(cases.error().message);
+
+  if (*list) {
+    for (const auto& c : *cases)
+      if (c.id.rfind(prefix, 0) == 0)
+        std::cout << c.id << "  " << c.level << "  " << c.title << "\n";
+    return 0;
+  }
+  if (*show) {
+    for (const auto& c : *cases)
+      if (c.id == id) {
+        std::cout << c.raw.dump(2) << "\n";
+        return 0;
+      }
+    return usage("no case with id " + id);
+  }
+  if (*docs) {
+    std::string text = render_cases_doc(*cases);
+    if (out_path.empty()) {
+      std::cout << text;
+      return 0;
+    }
+    if (check) {
+      auto cur = pinta::fs::read_file(out_path);
+      if (!cur || *cur != text) {
+        std::cerr << "conformance: " << out_path << " is stale; run `conformance docs --out "
+                  << out_path << "`\n";
+        return 1;
+      }
+      return 0;
+    }
+    auto st = pinta::fs::atomic_write(out_path, text, 0644);
+    if (!st) return usage(st.error().message);
+    return 0;
+  }
+  // run
+  if (host == "all")
+    ro.hosts = all_hosts();
+  else if (std::find(all_hosts().begin(), all_hosts().end(), host) != all_hosts().end())
+    ro.hosts = {host};
+  else
+    return usage("unknown --host '" + host +
+                 "' (gemini-0.61|agy-1.0|agy-1.1|agy-1.2|antigravity-2.0|all)");
+  if (ro.adapter.empty()) return usage("--adapter is empty");
+  ro.fixtures_dir = fixtures_dir;
+  ro.profiles_dir = pinta::emu::agy::default_profile_dir();
+  bool any = false;
+  for (const auto& c : *cases) any = any || c.id.rfind(ro.filter, 0) == 0;
+  if (!any) return usage("no case matches --filter '" + ro.filter + "'");
+  auto s = run_cases(*cases, ro, &std::cout);
+  int non_strict = 0, xfail = 0, unresolved = 0, xpass = 0;
+  for (const auto& co : s.cases) {
+    non_strict += co.state == "NON-STRICT";
+    xfail += co.state == "XFAIL";
+    xpass += co.state == "XPASS";
+    unresolved += co.state == "UNRESOLVED";
+  }
+  if (!report.empty()) {
+    auto st = write_reports(s, ro, report);
+    if (!st) return usage(st.error().message);
+  }
+  std::cout << "\n"
+            << s.passed << " passed, " << s.failed << " failed, " << s.skipped << " skipped";
+  std::cout << " (" << xfail << " xfail, " << xpass << " xpass, " << non_strict << " non-strict, "
+            << unresolved << " unresolved; " << s.seconds << " s)\n";
+  return s.exit_code();
+}

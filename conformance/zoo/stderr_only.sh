@@ -1,0 +1,5 @@
+#!/bin/sh
+# Zoo: our adapter ($1) plus one flaw: the reply goes to stderr, stdout stays empty
+# Breaks: OUT, EXIT-2 (stderr empty)
+adapter="$1"; shift
+"$adapter" "$@" 1>&2

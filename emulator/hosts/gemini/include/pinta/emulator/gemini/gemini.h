@@ -1,0 +1,211 @@
+// File: pinta/emulator/gemini/gemini.h
+// The Gemini CLI 0.61.0 host emulator: how the real `@google/gemini-cli@0.61.0` loads command hooks
+// (§1–2 of shared/reference/gemini-cli-0.61-hooks.md), plans them for an event (§3), runs one hook
+// (§4), reads its output, merges several outputs (§5), applies the result (§6), and what it writes
+// on a hook's stdin (§7). Every rule in src/ cites its section or the 0.61.0 source file it comes
+// from.
+//
+// JSON values that reach a hook's stdin are nlohmann::ordered_json: the host's key order is part of
+// what it sends (§7), and js_stringify() serializes exactly like JavaScript's JSON.stringify.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "pinta/common/process.h"
+#include "pinta/common/result.h"
+
+namespace pinta::emu::gemini {
+
+using ojson = nlohmann::ordered_json;
+
+// The pinned host version this emulator reproduces.
+inline constexpr std::string_view kHostVersion = "0.61.0";
+// core hooks/hookRunner.js DEFAULT_HOOK_TIMEOUT.
+inline constexpr int kDefaultTimeoutMs = 60000;
+
+// The 11 event names (core hooks/types.js HookEventName), §2.1.
+const std::vector<std::string>& event_names();
+bool is_event_name(std::string_view name);
+
+// ---------------------------------------------------------------------------------------------
+// Running one hook (§4)
+
+struct HookSpec {
+  std::string command;
+  int timeout_ms = kDefaultTimeoutMs;
+  std::string source = "user";  // "project" (all settings hooks, §1.2 step 6), "extensions", ...
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> env;  // hook.env, spread last (§4.2)
+  std::string
+      timeout_text;  // the configured value as JS prints it (e.g. "abc"); empty = timeout_ms
+};
+
+struct RunContext {
+  std::string cwd;          // empty: the input's "cwd" (what the host passes, §4.1)
+  std::string project_dir;  // unused by 0.61 (= cwd); kept for adapters that want it
+  std::string plans_dir;    // GEMINI_PLANS_DIR (§4.2); empty: "<cwd>/.gemini-plans" placeholder
+  // Base environment (the CLI process env, sanitization off by default §4.2); the host adds its 5
+  // variables and hook.env on top. nullopt: this process's environment.
+  std::optional<std::vector<std::pair<std::string, std::string>>> env;
+  pinta::proc::StdinMode stdin_mode = pinta::proc::StdinMode::kCloseAfterWrite;
+  bool trusted_folder = true;  // a "project" hook in an untrusted folder is refused (§1.2 step 7)
+  pinta::proc::Spawner* spawner = nullptr;  // nullptr: the Boost.Process spawner
+};
+
+struct HookRunResult {
+  bool success = false;
+  std::optional<int> exit_code;          // nullopt on timeout / spawn error (JS undefined)
+  std::string output_format;             // "json", "text" or "" (undefined)
+  std::optional<ojson> output;           // the parsed or converted output, nullopt = undefined
+  std::optional<std::string> error;      // error message
+  std::string stdout_text, stderr_text;  // decoded like Node's Buffer.toString() (UTF-8, U+FFFD)
+  double duration_ms = 0;
+  pinta::proc::SpawnResult raw;
+};
+
+// Runs one command hook exactly as core HookRunner.executeCommandHook does.
+HookRunResult run_hook(const HookSpec& hook, std::string_view event_name, const ojson& input,
+                       const RunContext& ctx);
+
+// The `hostemu gemini run-hook` object: {"success","exitCode","outputFormat","output","error"}.
+ojson run_result_json(const HookRunResult& r);
+
+// §4.5: text = stdout.trim() || stderr.trim(); JSON / JSON-in-a-string / plain text by exit code.
+struct Interpretation {
+  std::string output_format;
+  std::optional<ojson> output;
+};
+Interpretation interpret_output(const std::string& stdout_text, const std::string& stderr_text,
+                                int exit_code_or_zero);
+
+// §4.3: the five bare-variable replacements with shell-quote quoting.
+std::string expand_command(const std::string& command, const std::string& cwd,
+                           const std::string& plans_dir, const std::string& session_id);
+// npm shell-quote@1.8.3 quote([v]) as used by core utils/shell-utils.js escapeShellArg ('' for
+// empty).
+std::string escape_shell_arg(const std::string& value);
+
+// JavaScript helpers (exact semantics): String.prototype.trim, JSON.stringify, Buffer.toString().
+std::string js_trim(std::string_view s);
+std::string js_stringify(const ojson& v);
+std::string node_utf8_decode(std::string_view bytes);
+// JSON.parse; nullopt when JSON.parse would throw.
+std::optional<ojson> js_parse(std::string_view text);
+
+// ---------------------------------------------------------------------------------------------
+// Payloads (§7)
+
+struct PayloadOptions {
+  std::string session_id = "00000000-0000-4000-8000-000000000000";
+  std::string transcript_path;
+  std::string cwd = "/tmp";
+  std::string timestamp;  // empty: now, ISO-8601 with ms and Z
+  // Event specific (used when relevant to the event)
+  std::string tool_name = "write_file";
+  ojson tool_input = ojson::object();
+  ojson tool_response;  // AfterTool {llmContent, returnDisplay, error?}; null: generated
+  std::optional<ojson> mcp_context;
+  std::optional<std::string> original_request_name;
+  std::string prompt = "Create test.txt";
+  std::string prompt_response;
+  bool stop_hook_active = false;
+  std::string source = "startup";  // SessionStart
+  std::string reason = "exit";     // SessionEnd
+  std::string trigger = "auto";    // PreCompress
+  std::string notification_type = "ToolPermission";
+  std::string message;
+  ojson details = ojson::object();
+  ojson llm_request;   // null: generated from prompt
+  ojson llm_response;  // null: generated
+};
+
+// The exact stdin object the host sends for `event_name` (key order of §7).
+ojson make_payload(std::string_view event_name, const PayloadOptions& opts);
+std::string now_iso8601();
+
+// ---------------------------------------------------------------------------------------------
+// Loading (§1–2)
+
+struct LoadOptions {
+  std::string home;       // homedir(): $GEMINI_CLI_HOME or the user's home (§1.8)
+  std::string workspace;  // the cwd the CLI runs in
+  // Settings-load env expansion (§1.2 step 2) uses this environment; nullopt: this process's env.
+  std::optional<std::map<std::string, std::string>> cli_env;
+  std::optional<std::string> system_settings_path;  // nullopt: $GEMINI_CLI_SYSTEM_SETTINGS_PATH or
+                                                    // /etc/gemini-cli/settings.json
+  std::optional<std::string> system_defaults_path;  // nullopt: $GEMINI_CLI_SYSTEM_DEFAULTS_PATH or
+                                                    // <dir of system>/system-defaults.json
+  // Folder trust: nullopt = decide like checkPathTrust (§1.4) from env + trustedFolders.json.
+  std::optional<bool> trusted;
+  bool headless = true;  // headless + untrusted (with folder trust enabled) → exit 55
+};
+
+struct LoadedHook {
+  std::string event;
+  std::string source;  // "project" (every settings file) or "extensions" (§1.2 step 6)
+  std::string origin;  // the file it came from (for transcripts)
+  std::string matcher;
+  bool has_matcher = false;
+  bool matcher_is_string = true;  // false: the event is disabled at plan time (§2.3, exp g11)
+  bool sequential = false;
+  HookSpec spec;
+  bool enabled = true;  // false: listed in hooksConfig.disabled (§1.3)
+  std::string type = "command";
+};
+
+struct LoadResult {
+  std::map<std::string, std::vector<LoadedHook>> by_event;  // registry order (§1.7)
+  std::vector<std::string> warnings;  // what the CLI prints on stderr while loading
+  std::optional<int> fatal_exit;      // 52 (settings syntax error) or 55 (headless untrusted)
+  std::string fatal_message;
+  bool hooks_enabled = true;
+  bool trusted = true;
+  bool folder_trust_enabled = true;
+};
+
+LoadResult load_hooks(const LoadOptions& opts);
+
+// ---------------------------------------------------------------------------------------------
+// Planning (§3)
+
+struct PlanContext {
+  std::optional<std::string> tool_name;  // BeforeTool/AfterTool
+  std::optional<std::string>
+      trigger;  // SessionStart source / SessionEnd reason / PreCompress trigger
+};
+struct Plan {
+  std::vector<LoadedHook> hooks;  // after matcher filter and dedup, in order
+  bool sequential = false;
+  std::optional<std::string>
+      error;  // e.g. non-string matcher: "TypeError: entry.matcher.trim is not a function"
+};
+Plan plan_event(const LoadResult& loaded, std::string_view event, const PlanContext& ctx);
+bool matcher_matches(std::string_view event, const std::string& matcher, const PlanContext& ctx);
+
+// Sequential chaining (core hookRunner.js applyHookOutputToInput).
+ojson apply_output_to_input(const ojson& input, const ojson& output, std::string_view event);
+
+// ---------------------------------------------------------------------------------------------
+// Aggregation (§5)
+
+// Merges outputs (plan order) per the event's strategy; nullopt when no hook produced output.
+std::optional<ojson> aggregate(std::string_view event, const std::vector<ojson>& outputs);
+std::string effective_reason(const ojson& output);  // stopReason || reason || "No reason provided"
+std::optional<std::string> additional_context(const ojson& output);  // escaped < >
+bool is_blocking(const ojson& output);
+
+// ---------------------------------------------------------------------------------------------
+// Session (§6): plays a script of events through loaded hooks.
+// Script: {"prompt": "...", "events": [{"event":"BeforeTool","tool_name":"write_file",
+//          "tool_input":{...}}, ...]} — see emulator/hosts/gemini/README.md.
+Result<ojson> run_session(const std::string& home, const std::string& workspace,
+                          const ojson& script, const RunContext& base);
+
+}  // namespace pinta::emu::gemini

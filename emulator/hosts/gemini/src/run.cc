@@ -1,0 +1,251 @@
+// Running one command hook the way core hooks/hookRunner.js HookRunner.executeCommandHook
+// (@google/gemini-cli-core 0.61.0, lines ~200-390) does: §4 of
+// shared/reference/gemini-cli-0.61-hooks.md.
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+
+#include "pinta/emulator/gemini/gemini.h"
+
+namespace pinta::emu::gemini {
+
+bool js_is_space_cp(unsigned long cp);  // js.cc
+
+namespace {
+
+bool is_quote_special(char c) {
+  // shell-quote@1.8.3 quote.js: /([A-Za-z]:)?([#!"$&'()*,:;<=>?@[\\\]^`{|}])/g
+  static const std::string_view kSpecial = "#!\"$&'()*,:;<=>?@[\\]^`{|}";
+  return kSpecial.find(c) != std::string_view::npos;
+}
+
+bool has_js_space(const std::string& s) {
+  // /\s/ in JS: the same whitespace set as trim().
+  std::string d = node_utf8_decode(s);
+  for (size_t i = 0; i < d.size();) {
+    auto b = static_cast<unsigned char>(d[i]);
+    size_t len = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    unsigned long cp = len == 1 ? b : (b & (0xFF >> (len + 1)));
+    for (size_t k = 1; k < len && i + k < d.size(); ++k)
+      cp = (cp << 6) | (static_cast<unsigned char>(d[i + k]) & 0x3F);
+    if (js_is_space_cp(cp)) return true;
+    i += len;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string escape_shell_arg(const std::string& s) {
+  // core utils/shell-utils.js escapeShellArg: `if (!arg) return ''`, then quote([arg]) (bash).
+  if (s.empty()) return "";
+  bool dq = s.find('"') != std::string::npos, sq = s.find('\'') != std::string::npos;
+  bool bs = s.find('\\') != std::string::npos, ws = has_js_space(s);
+  if ((dq || ws || bs) && !sq) return "'" + s + "'";
+  if (dq || sq || ws) {
+    std::string out = "\"";
+    for (char c : s) {
+      if (c == '"' || c == '\\' || c == '$' || c == '`' || c == '!') out += '\\';
+      out += c;
+    }
+    return out + "\"";
+  }
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    bool letter = (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z');
+    if (letter && i + 2 < s.size() && s[i + 1] == ':' && is_quote_special(s[i + 2])) {
+      out += s.substr(i, 2);
+      out += '\\';
+      out += s[i + 2];
+      i += 3;
+    } else if (is_quote_special(s[i])) {
+      out += '\\';
+      out += s[i];
+      ++i;
+    } else {
+      out += s[i];
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::string expand_command(const std::string& command, const std::string& cwd,
+                           const std::string& plans_dir, const std::string& session_id) {
+  // core hookRunner.js expandCommand: five global literal replacements, in this order (§4.3).
+  const std::string ecwd = escape_shell_arg(cwd), eplans = escape_shell_arg(plans_dir),
+                    esid = escape_shell_arg(session_id);
+  const std::pair<std::string_view, const std::string*> reps[] = {
+      {"$GEMINI_PROJECT_DIR", &ecwd}, {"$GEMINI_CWD", &ecwd},
+      {"$GEMINI_PLANS_DIR", &eplans}, {"$GEMINI_SESSION_ID", &esid},
+      {"$CLAUDE_PROJECT_DIR", &ecwd},
+  };
+  std::string cur = command;
+  for (const auto& [pat, val] : reps) {
+    std::string next;
+    size_t pos = 0;
+    while (true) {
+      size_t f = cur.find(pat, pos);
+      if (f == std::string::npos) break;
+      next.append(cur, pos, f - pos);
+      next += *val;
+      pos = f + pat.size();
+    }
+    next.append(cur, pos, std::string::npos);
+    cur = std::move(next);
+  }
+  return cur;
+}
+
+Interpretation interpret_output(const std::string& out, const std::string& err, int code) {
+  // §4.5 / executeCommandHook 'close' handler.
+  Interpretation r;
+  std::string text = js_trim(out);
+  if (text.empty()) text = js_trim(err);
+  if (text.empty()) return r;
+  auto parsed = js_parse(text);
+  bool ok = parsed.has_value();
+  if (ok && parsed->is_string()) {
+    // A JSON string is parsed a second time; if that throws, the plain-text path is taken.
+    parsed = js_parse(parsed->get_ref<const std::string&>());
+    ok = parsed.has_value();
+  }
+  if (ok) {
+    if (parsed->is_object() || parsed->is_array()) {
+      r.output = std::move(*parsed);
+      r.output_format = "json";
+    }
+    return r;  // number / boolean / null: no output, no text fallback
+  }
+  // convertPlainTextToHookOutput(text, exitCode || 0)
+  ojson o = ojson::object();
+  if (code == 0) {
+    o["decision"] = "allow";
+    o["systemMessage"] = text;
+  } else if (code == 1) {
+    o["decision"] = "allow";
+    o["systemMessage"] = "Warning: " + text;
+  } else {
+    o["decision"] = "deny";
+    o["reason"] = text;
+  }
+  r.output = std::move(o);
+  r.output_format = "text";
+  return r;
+}
+
+HookRunResult run_hook(const HookSpec& hook, std::string_view event_name, const ojson& input,
+                       const RunContext& ctx) {
+  (void)event_name;
+  HookRunResult r;
+  auto t0 = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
+  // executeHook: project hooks refused in an untrusted folder (§1.2 step 7).
+  if (hook.source == "project" && !ctx.trusted_folder) {
+    r.error = "Security: Blocked execution of project hook in untrusted folder";
+    return r;
+  }
+  if (hook.command.empty()) {
+    r.error = "Command hook missing command";
+    r.duration_ms = elapsed();
+    return r;
+  }
+  auto str_field = [&](const char* k) -> std::string {
+    if (input.is_object() && input.contains(k) && input[k].is_string())
+      return input[k].get<std::string>();
+    return "";
+  };
+  const std::string cwd = !ctx.cwd.empty() ? ctx.cwd : str_field("cwd");
+  const std::string session_id = str_field("session_id");
+  const std::string plans_dir = ctx.plans_dir;
+  std::string command = expand_command(hook.command, cwd, plans_dir, session_id);
+
+  // §4.2: {...process.env, GEMINI_PROJECT_DIR, GEMINI_PLANS_DIR, GEMINI_CWD, GEMINI_SESSION_ID,
+  // CLAUDE_PROJECT_DIR, ...hook.env}; Node drops undefined values.
+  std::map<std::string, std::string> env;
+  if (ctx.env)
+    for (const auto& [k, v] : *ctx.env) env[k] = v;
+  else
+    env = pinta::proc::current_environment();
+  auto set_if = [&](const char* k, const std::string& v, bool defined) {
+    if (defined)
+      env[k] = v;
+    else
+      env.erase(k);
+  };
+  bool has_cwd = !cwd.empty();
+  set_if("GEMINI_PROJECT_DIR", cwd, has_cwd);
+  env["GEMINI_PLANS_DIR"] = plans_dir;
+  set_if("GEMINI_CWD", cwd, has_cwd);
+  set_if("GEMINI_SESSION_ID", session_id, input.is_object() && input.contains("session_id"));
+  set_if("CLAUDE_PROJECT_DIR", cwd, has_cwd);
+  for (const auto& [k, v] : hook.env) env[k] = v;
+
+  // Node spawns ("bash", ["-c", cmd]) with cwd; a missing cwd makes uv_spawn fail (error event
+  // `spawn bash ENOENT`, exp: differential case cwd-missing).
+  std::error_code ec;
+  if (!cwd.empty() && !std::filesystem::is_directory(cwd, ec)) {
+    r.error = "spawn bash ENOENT";
+    r.duration_ms = elapsed();
+    return r;
+  }
+  pinta::proc::SpawnRequest req;
+  // Node passes argv[0] = "bash" (bash's own messages then start `bash: `); pinta::proc passes the
+  // resolved path as argv[0], so the resolved bash re-execs itself as `bash` in the same process
+  // (same pid, so the timeout's SIGTERM still reaches it), undoing its SHLVL increment.
+  req.argv = {"bash", "-c", "SHLVL=$((SHLVL-1)) exec -a bash \"$BASH\" -c \"$1\"", "bash", command};
+  req.env = std::move(env);
+  req.cwd = cwd;
+  req.stdin_data = js_stringify(input);  // compact, no newline, then closed (§4.1)
+  req.stdin_mode = ctx.stdin_mode;
+  // §4.4: SIGTERM to bash only (no group), no effective SIGKILL; wait for the pipes to close.
+  // 0 / negative / non-numeric timeouts fire after ~1 ms (Node setTimeout clamps to 1).
+  req.timeout = std::chrono::milliseconds(hook.timeout_ms >= 1 ? hook.timeout_ms : 1);
+  req.timeout_signal = SIGTERM;
+  req.kill_after = std::chrono::milliseconds(0);
+  req.new_process_group = false;
+  req.signal_group = false;
+
+  std::unique_ptr<pinta::proc::Spawner> owned;
+  pinta::proc::Spawner* sp = ctx.spawner;
+  if (!sp) {
+    owned = pinta::proc::make_spawner();
+    sp = owned.get();
+  }
+  r.raw = sp->run(req);
+  r.duration_ms = std::chrono::duration<double, std::milli>(r.raw.closed_after).count();
+  r.stdout_text = node_utf8_decode(r.raw.out);
+  r.stderr_text = node_utf8_decode(r.raw.err);
+  if (!r.raw.started) {
+    // child 'error' event (e.g. `spawn bash ENOENT` when cwd does not exist).
+    r.error = r.raw.spawn_error.empty() ? "spawn bash ENOENT" : r.raw.spawn_error;
+    return r;
+  }
+  if (r.raw.timed_out) {
+    r.error = "Hook timed out after " +
+              (hook.timeout_text.empty() ? std::to_string(hook.timeout_ms) : hook.timeout_text) +
+              "ms";
+    return r;
+  }
+  int code = r.raw.exit_code.value_or(0);  // signal death: Node exitCode null → `|| 0`
+  auto in = interpret_output(r.stdout_text, r.stderr_text, code);
+  r.output = std::move(in.output);
+  r.output_format = in.output_format;
+  r.exit_code = code;
+  r.success = r.raw.exit_code.has_value() && *r.raw.exit_code == 0;
+  return r;
+}
+
+ojson run_result_json(const HookRunResult& r) {
+  ojson j = ojson::object();
+  j["success"] = r.success;
+  j["exitCode"] = r.exit_code ? ojson(*r.exit_code) : ojson(nullptr);
+  j["outputFormat"] = r.output_format.empty() ? ojson(nullptr) : ojson(r.output_format);
+  j["output"] = r.output ? *r.output : ojson(nullptr);
+  j["error"] = r.error ? ojson(*r.error) : ojson(nullptr);
+  return j;
+}
+
+}  // namespace pinta::emu::gemini

@@ -1,0 +1,69 @@
+// Unit tests: JavaScript semantics (trim, JSON.stringify, Buffer.toString) and shell quoting the
+// emulator reproduces (§4.3, §4.5 of gemini-cli-0.61-hooks.md). Expected values were computed with
+// node 20 (`JSON.stringify`, `" ".trim()`) and shell-quote@1.8.3 `quote([v])`.
+#include <gtest/gtest.h>
+
+#include "pinta/emulator/gemini/gemini.h"
+
+namespace g = pinta::emu::gemini;
+
+TEST(JsTrim, RemovesUnicodeWhitespaceIncludingBomAndNbsp) {
+  EXPECT_EQ(g::js_trim("\xEF\xBB\xBF {\"a\":1}\xC2\xA0\n"), "{\"a\":1}");
+  EXPECT_EQ(g::js_trim("\xE2\x80\xA8x\xE3\x80\x80"), "x");
+  EXPECT_EQ(g::js_trim("\x1Cx"), "\x1Cx");  // U+001C is not JS whitespace
+  EXPECT_EQ(g::js_trim(" \t\r\n"), "");
+}
+
+TEST(JsStringify, KeyOrderAndNumbers) {
+  auto v = g::ojson::parse(R"({"b":1,"10":2,"a":[1.0,1e21,1.5e-7,0.1,-0.0],"1":"x\u0001\u007f"})");
+  EXPECT_EQ(g::js_stringify(v),
+            "{\"1\":\"x\\u0001\x7f\",\"10\":2,\"b\":1,\"a\":[1,1e+21,1.5e-7,0.1,0]}");
+}
+
+TEST(NodeUtf8, ReplacesInvalidSequences) {
+  EXPECT_EQ(g::node_utf8_decode("a\xFF"
+                                "b"),
+            "a\xEF\xBF\xBD"
+            "b");
+  EXPECT_EQ(g::node_utf8_decode("\xE2\x82"), "\xEF\xBF\xBD");
+  EXPECT_EQ(g::node_utf8_decode("\xE2\x82\xAC"), "\xE2\x82\xAC");
+}
+
+TEST(ShellQuote, MatchesShellQuote183) {
+  EXPECT_EQ(g::escape_shell_arg(""), "");
+  EXPECT_EQ(g::escape_shell_arg("/tmp/x/ws"), "/tmp/x/ws");
+  EXPECT_EQ(g::escape_shell_arg("my dir"), "'my dir'");
+  EXPECT_EQ(g::escape_shell_arg("my ws's dir"), "\"my ws's dir\"");
+  EXPECT_EQ(g::escape_shell_arg("a$b"), "a\\$b");
+  EXPECT_EQ(g::escape_shell_arg("C:x"), "C\\:x");
+  EXPECT_EQ(g::escape_shell_arg("C:#"), "C:\\#");
+  EXPECT_EQ(g::escape_shell_arg("it's"), "\"it's\"");
+}
+
+TEST(ExpandCommand, BareFormsOnlyInOrder) {
+  EXPECT_EQ(
+      g::expand_command("a $GEMINI_PROJECT_DIR ${GEMINI_CWD} $GEMINI_CWDX $CLAUDE_PROJECT_DIR",
+                        "/w", "/p", "s"),
+      "a /w ${GEMINI_CWD} /wX /w");
+  EXPECT_EQ(g::expand_command("$GEMINI_PLANS_DIR/$GEMINI_SESSION_ID", "/w", "/p d", "s"),
+            "'/p d'/s");
+}
+
+TEST(Interpret, TextByExitCodeAndJson) {
+  auto r = g::interpret_output("hello\n", "", 0);
+  EXPECT_EQ(r.output_format, "text");
+  EXPECT_EQ(g::js_stringify(*r.output), R"({"decision":"allow","systemMessage":"hello"})");
+  r = g::interpret_output("", "oops", 1);
+  EXPECT_EQ((*r.output)["systemMessage"], "Warning: oops");
+  r = g::interpret_output("  ", "bad", 2);
+  EXPECT_EQ((*r.output)["decision"], "deny");
+  EXPECT_EQ((*r.output)["reason"], "bad");
+  r = g::interpret_output("42", "", 0);
+  EXPECT_FALSE(r.output.has_value());
+  EXPECT_EQ(r.output_format, "");
+  r = g::interpret_output(R"("{\"decision\":\"deny\"}")", "", 0);
+  EXPECT_EQ(r.output_format, "json");
+  EXPECT_EQ((*r.output)["decision"], "deny");
+  r = g::interpret_output("{} {}", "", 0);
+  EXPECT_EQ(r.output_format, "text");
+}

@@ -1,0 +1,306 @@
+// Scripted Gemini streamGenerateContent server (seed 003; Gemini CLI 0.61.0 via
+// GOOGLE_GEMINI_BASE_URL).
+#include "pinta/emulator/model_server.h"
+
+#include <httplib.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <regex>
+#include <thread>
+
+#include "pinta/common/fs.h"
+
+namespace pinta::emu {
+namespace {
+
+using json = nlohmann::json;
+
+const char* status_name(int code) {
+  switch (code) {
+    case 400:
+      return "INVALID_ARGUMENT";
+    case 401:
+      return "UNAUTHENTICATED";
+    default:
+      return "UNAVAILABLE";
+  }
+}
+const char* default_message(int code) {
+  switch (code) {
+    case 400:
+      return "request is invalid";
+    case 401:
+      return "authentication failed";
+    default:
+      return "upstream unavailable";
+  }
+}
+
+Result<ModelTurn> parse_turn(const json& t, size_t i) {
+  std::string where = "turns[" + std::to_string(i) + "]";
+  if (!t.is_object()) return make_error(ErrorCode::kInvalidArgument, where + " is not an object");
+  ModelTurn turn;
+  if (t.contains("error")) {
+    const json& e = t["error"];
+    int code = e.is_object() ? e.value("code", 0) : 0;
+    if (code != 400 && code != 401 && code != 502)
+      return make_error(ErrorCode::kInvalidArgument, where + ".error.code must be 400, 401 or 502");
+    turn.error_code = code;
+    turn.error_message = e.value("message", std::string(default_message(code)));
+    return turn;
+  }
+  if (t.contains("frames")) {
+    if (!t["frames"].is_array() || t["frames"].empty())
+      return make_error(ErrorCode::kInvalidArgument, where + ".frames must be a non-empty array");
+    for (const auto& f : t["frames"]) {
+      if (!f.is_object())
+        return make_error(ErrorCode::kInvalidArgument, where + ".frames[] must be objects");
+      turn.frames.push_back(f);
+    }
+    return turn;
+  }
+  if (!t.contains("parts") || !t["parts"].is_array() || t["parts"].empty())
+    return make_error(ErrorCode::kInvalidArgument, where + " needs parts, frames or error");
+  // One SSE frame per part (streamed deltas); the last carries finishReason / usageMetadata.
+  const json& parts = t["parts"];
+  for (size_t k = 0; k < parts.size(); ++k) {
+    const json& p = parts[k];
+    json part;
+    if (p.contains("text") && p["text"].is_string()) {
+      part = {{"text", p["text"]}};
+    } else if (p.contains("thought") && p["thought"].is_string()) {
+      part = {{"text", p["thought"]}, {"thought", true}};
+    } else if (p.contains("functionCall") && p["functionCall"].is_object() &&
+               p["functionCall"].contains("name") && p["functionCall"]["name"].is_string()) {
+      json fc = {{"name", p["functionCall"]["name"]},
+                 {"args", p["functionCall"].value("args", json::object())}};
+      part = {{"functionCall", fc}};
+    } else {
+      return make_error(
+          ErrorCode::kInvalidArgument,
+          where + ".parts[" + std::to_string(k) + "] needs text, thought or functionCall{name}");
+    }
+    if (p.contains("thoughtSignature")) part["thoughtSignature"] = p["thoughtSignature"];
+    json cand = {{"content", {{"role", "model"}, {"parts", json::array({part})}}}, {"index", 0}};
+    if (k + 1 == parts.size()) cand["finishReason"] = t.value("finishReason", std::string("STOP"));
+    json frame = {{"candidates", json::array({cand})}};
+    if (k + 1 == parts.size() && t.contains("usageMetadata"))
+      frame["usageMetadata"] = t["usageMetadata"];
+    turn.frames.push_back(frame);
+  }
+  return turn;
+}
+
+bool equal_ct(const std::string& a, const std::string& b) {
+  // Constant-time comparison (seed 003: the two tokens are compared in constant time).
+  unsigned char d = a.size() == b.size() ? 0 : 1;
+  for (size_t i = 0; i < std::max(a.size(), b.size()); ++i)
+    d |= static_cast<unsigned char>((i < a.size() ? a[i] : 0) ^ (i < b.size() ? b[i] : 0));
+  return d == 0;
+}
+
+}  // namespace
+
+json gemini_error(int code, const std::string& message) {
+  return {{"error",
+           {{"code", code},
+            {"message", message.empty() ? default_message(code) : message},
+            {"status", status_name(code)}}}};
+}
+
+Result<ModelScript> parse_model_script(const json& j) {
+  if (!j.is_object()) return make_error(ErrorCode::kInvalidArgument, "script is not a JSON object");
+  ModelScript s;
+  if (j.contains("apiKey")) {
+    if (!j["apiKey"].is_string())
+      return make_error(ErrorCode::kInvalidArgument, "apiKey must be a string");
+    s.api_key = j["apiKey"];
+  }
+  if (j.contains("routeId")) {
+    if (!j["routeId"].is_string())
+      return make_error(ErrorCode::kInvalidArgument, "routeId must be a string");
+    s.route_id = j["routeId"];
+  }
+  if (!j.contains("turns") || !j["turns"].is_array())
+    return make_error(ErrorCode::kInvalidArgument, "script needs a \"turns\" array");
+  for (size_t i = 0; i < j["turns"].size(); ++i) {
+    auto t = parse_turn(j["turns"][i], i);
+    if (!t) return t.error();
+    s.turns.push_back(std::move(*t));
+  }
+  return s;
+}
+
+Result<ModelScript> load_model_script(const std::string& path) {
+  auto text = fs::read_file(path);
+  if (!text) return text.error();
+  json j = json::parse(*text, nullptr, false);
+  if (j.is_discarded()) return make_error(ErrorCode::kParse, path + " is not valid JSON");
+  return parse_model_script(j);
+}
+
+json ModelRequest::to_json() const {
+  return {{"method", method},
+          {"path", path},
+          {"query", query},
+          {"routeId", route_id},
+          {"model", model},
+          {"apiKeyPresent", api_key_present},
+          {"bearerPresent", bearer_present},
+          {"body", body},
+          {"status", status},
+          {"turn", turn},
+          {"error", error}};
+}
+
+struct ModelServer::Impl {
+  ModelScript script;
+  std::string log_path;
+  httplib::Server server;
+  std::thread thread;
+  int port = 0;
+  mutable std::mutex mu;
+  std::vector<ModelRequest> requests;
+  size_t next_turn = 0;
+  std::condition_variable stopped_cv;
+  bool stopped = false;
+
+  void record(ModelRequest r) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!log_path.empty()) (void)fs::append_locked(log_path, r.to_json().dump() + "\n");
+    requests.push_back(std::move(r));
+  }
+
+  void handle(const httplib::Request& req, httplib::Response& res) {
+    ModelRequest rec;
+    rec.method = req.method;
+    rec.path = req.path;
+    for (const auto& [k, v] : req.params) rec.query += (rec.query.empty() ? "" : "&") + k + "=" + v;
+    rec.body = json::parse(req.body, nullptr, false);
+    if (rec.body.is_discarded()) rec.body = nullptr;
+    auto fail = [&](int code, const std::string& why) {
+      rec.status = code;
+      rec.error = why;
+      res.status = code;
+      res.set_content(gemini_error(code).dump(), "application/json");
+      record(rec);
+    };
+    static const std::regex kPath(
+        R"(^(?:/gemini/([^/]+))?/v1beta/models/([^/]+):streamGenerateContent$)");
+    std::smatch m;
+    std::string path = req.path;  // cpp-httplib has already percent-decoded the path
+    if (!std::regex_match(path, m, kPath)) return fail(400, "unsupported path");
+    rec.route_id = m[1].matched ? std::string(m[1]) : "";
+    rec.model = m[2];
+    // seed 003: the model label may hold inner spaces, never leading/trailing space or controls.
+    bool bad_model = rec.model.empty() || rec.model.front() == ' ' || rec.model.back() == ' ';
+    for (unsigned char c : rec.model) bad_model |= c < 0x20 || c == 0x7f;
+    // Auth first: nothing about the request is judged before the caller is known.
+    std::string key = req.get_header_value("x-goog-api-key");
+    std::string authz = req.get_header_value("Authorization");
+    rec.api_key_present = req.has_header("x-goog-api-key");
+    rec.bearer_present = req.has_header("Authorization");
+    std::string bearer;
+    if (rec.bearer_present) {
+      if (authz.rfind("Bearer ", 0) != 0 || authz.size() <= 7)
+        return fail(401, "malformed Authorization");
+      bearer = authz.substr(7);
+    }
+    if (!rec.api_key_present) return fail(401, "missing x-goog-api-key");
+    if (rec.bearer_present && !equal_ct(bearer, key))
+      return fail(401, "Bearer token differs from x-goog-api-key");
+    if (key.empty() || (!script.api_key.empty() && !equal_ct(key, script.api_key)))
+      return fail(401, "wrong api key");
+    if (!script.route_id.empty() && rec.route_id != script.route_id)
+      return fail(400, "unknown route");
+    if (bad_model) return fail(400, "invalid model id");
+    if (req.get_param_value("alt") != "sse") return fail(400, "alt=sse required");
+    if (!rec.body.is_object() || !rec.body.contains("contents") || !rec.body["contents"].is_array())
+      return fail(400, "body is not a GenerateContentRequest");
+    ModelTurn turn;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (next_turn >= script.turns.size()) {
+        rec.status = 502;
+      } else {
+        rec.turn = static_cast<int>(next_turn);
+        turn = script.turns[next_turn++];
+      }
+    }
+    if (rec.turn < 0) return fail(502, "script exhausted");
+    if (turn.error_code) {
+      rec.status = turn.error_code;
+      res.status = turn.error_code;
+      res.set_content(gemini_error(turn.error_code, turn.error_message).dump(), "application/json");
+      record(rec);
+      return;
+    }
+    std::string body;
+    for (const auto& f : turn.frames) body += "data: " + f.dump() + "\r\n\r\n";
+    rec.status = 200;
+    res.status = 200;
+    res.set_content(body, "text/event-stream");
+    record(rec);
+  }
+};
+
+ModelServer::ModelServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Result<std::unique_ptr<ModelServer>> ModelServer::start(ModelScript script, int port,
+                                                        std::string log_path) {
+  auto impl = std::make_unique<Impl>();
+  impl->script = std::move(script);
+  impl->log_path = std::move(log_path);
+  Impl* p = impl.get();
+  auto handler = [p](const httplib::Request& req, httplib::Response& res) { p->handle(req, res); };
+  impl->server.Post(".*", handler);
+  impl->server.Get(".*", handler);
+  impl->server.Put(".*", handler);
+  if (port == 0) {
+    impl->port = impl->server.bind_to_any_port("127.0.0.1");
+  } else {
+    impl->port = impl->server.bind_to_port("127.0.0.1", port) ? port : -1;
+  }
+  if (impl->port <= 0)
+    return make_error(ErrorCode::kUnavailable,
+                      "cannot listen on 127.0.0.1:" + std::to_string(port));
+  impl->thread = std::thread([p] { p->server.listen_after_bind(); });
+  // Debian's cpp-httplib has no wait_until_ready(): poll is_running() (bounded, 5 s).
+  for (int i = 0; i < 500 && !impl->server.is_running(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  return std::unique_ptr<ModelServer>(new ModelServer(std::move(impl)));
+}
+
+ModelServer::~ModelServer() { stop(); }
+
+int ModelServer::port() const { return impl_->port; }
+
+std::string ModelServer::base_url() const {
+  std::string u = "http://127.0.0.1:" + std::to_string(impl_->port);
+  if (!impl_->script.route_id.empty()) u += "/gemini/" + impl_->script.route_id;
+  return u;
+}
+
+std::vector<ModelRequest> ModelServer::requests() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->requests;
+}
+
+void ModelServer::stop() {
+  if (!impl_) return;
+  impl_->server.stop();
+  if (impl_->thread.joinable()) impl_->thread.join();
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  impl_->stopped = true;
+  impl_->stopped_cv.notify_all();
+}
+
+void ModelServer::wait() {
+  std::unique_lock<std::mutex> lock(impl_->mu);
+  impl_->stopped_cv.wait(lock, [this] { return impl_->stopped; });
+}
+
+}  // namespace pinta::emu

@@ -1,0 +1,183 @@
+// Scripted Gemini API server: the streamGenerateContent?alt=sse contract of seed 003 as a caller
+// sees it (frames, parts, finishReason, usage only when scripted, auth, error envelope, prefix).
+#include "pinta/emulator/model_server.h"
+
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "pinta/common/process.h"
+#include "pinta/common/test_support.h"
+
+using namespace pinta::emu;
+using nlohmann::json;
+
+namespace {
+
+const char* kBody = R"({"contents":[{"role":"user","parts":[{"text":"hi"}]}]})";
+const char* kPath = "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse";
+
+std::unique_ptr<ModelServer> start(const json& script) {
+  auto s = parse_model_script(script);
+  EXPECT_TRUE(s) << s.error().message;
+  auto srv = ModelServer::start(*s);
+  EXPECT_TRUE(srv) << srv.error().message;
+  return std::move(*srv);
+}
+
+std::vector<json> frames(const std::string& body) {
+  std::vector<json> out;
+  size_t pos = 0;
+  while ((pos = body.find("data: ", pos)) != std::string::npos) {
+    size_t end = body.find("\r\n\r\n", pos);
+    out.push_back(json::parse(body.substr(pos + 6, end - pos - 6)));
+    pos = end;
+  }
+  return out;
+}
+
+httplib::Result post(ModelServer& s, const std::string& path, httplib::Headers h,
+                     const std::string& body = kBody) {
+  httplib::Client c("127.0.0.1", s.port());
+  return c.Post(path, h, body, "application/json");
+}
+
+}  // namespace
+
+TEST(ModelServer, StreamsScriptedTurnsAsSseFrames) {
+  auto s =
+      start({{"apiKey", "k"},
+             {"turns",
+              {{{"parts",
+                 {{{"thought", "plan"}},
+                  {{"functionCall", {{"name", "write_file"}, {"args", {{"file_path", "a"}}}}}}}}},
+               {{"parts", {{{"text", "done"}}}},
+                {"finishReason", "MAX_TOKENS"},
+                {"usageMetadata", {{"promptTokenCount", 3}}}}}}});
+  auto r = post(*s, kPath, {{"x-goog-api-key", "k"}});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->get_header_value("Content-Type"), "text/event-stream");
+  auto f = frames(r->body);
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0]["candidates"][0]["content"]["parts"][0]["thought"], true);
+  EXPECT_FALSE(f[0]["candidates"][0].contains("finishReason"));
+  EXPECT_EQ(f[1]["candidates"][0]["content"]["parts"][0]["functionCall"]["name"], "write_file");
+  EXPECT_EQ(f[1]["candidates"][0]["finishReason"], "STOP");
+  EXPECT_FALSE(f[1].contains("usageMetadata"));  // not scripted: never invented
+  r = post(*s, kPath, {{"x-goog-api-key", "k"}, {"Authorization", "Bearer k"}});
+  ASSERT_TRUE(r);
+  f = frames(r->body);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]["candidates"][0]["content"]["parts"][0]["text"], "done");
+  EXPECT_EQ(f[0]["candidates"][0]["finishReason"], "MAX_TOKENS");
+  EXPECT_EQ(f[0]["usageMetadata"]["promptTokenCount"], 3);
+  r = post(*s, kPath, {{"x-goog-api-key", "k"}});  // beyond the script
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 502);
+  EXPECT_EQ(json::parse(r->body)["error"]["status"], "UNAVAILABLE");
+  auto reqs = s->requests();
+  ASSERT_EQ(reqs.size(), 3u);
+  EXPECT_EQ(reqs[0].model, "gemini-2.5-flash");
+  EXPECT_EQ(reqs[0].body["contents"][0]["parts"][0]["text"], "hi");
+  EXPECT_EQ(reqs[1].turn, 1);
+}
+
+TEST(ModelServer, AuthFailuresAnswer401EnvelopeAndConsumeNoTurn) {
+  auto s = start({{"apiKey", "k"}, {"turns", {{{"parts", {{{"text", "x"}}}}}}}});
+  for (const httplib::Headers& h :
+       {httplib::Headers{}, httplib::Headers{{"x-goog-api-key", "wrong"}},
+        httplib::Headers{{"x-goog-api-key", "k"}, {"Authorization", "Bearer other"}},
+        httplib::Headers{{"x-goog-api-key", "k"}, {"Authorization", "Basic k"}}}) {
+    auto r = post(*s, kPath, h);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 401);
+    json e = json::parse(r->body);
+    EXPECT_EQ(e["error"]["code"], 401);
+    EXPECT_EQ(e["error"]["status"], "UNAUTHENTICATED");
+    EXPECT_TRUE(e["error"]["message"].is_string());
+  }
+  auto r = post(*s, kPath, {{"x-goog-api-key", "k"}});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+}
+
+TEST(ModelServer, InvalidRequestsAnswer400) {
+  auto s = start({{"turns", {{{"parts", {{{"text", "x"}}}}}}}});
+  httplib::Headers k{{"x-goog-api-key", "any"}};
+  for (auto [path, body] : std::vector<std::pair<std::string, std::string>>{
+           {kPath, "not json"},
+           {kPath, "{}"},
+           {"/v1beta/models/m:generateContent", kBody},
+           {"/v1beta/models/m:streamGenerateContent", kBody},
+           {"/v1beta/models/%20m:streamGenerateContent?alt=sse", kBody}}) {
+    auto r = post(*s, path, k, body);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 400) << path << " " << body;
+    EXPECT_EQ(json::parse(r->body)["error"]["status"], "INVALID_ARGUMENT");
+  }
+  // A model label with an inner (encoded) space is accepted (seed 003).
+  auto r = post(*s, "/v1beta/models/Gemini%203.6%20Flash:streamGenerateContent?alt=sse", k);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(s->requests().back().model, "Gemini 3.6 Flash");
+}
+
+TEST(ModelServer, RoutePrefixRequiredWhenScripted) {
+  auto s = start({{"routeId", "r1"}, {"turns", {{{"parts", {{{"text", "x"}}}}}}}});
+  httplib::Headers k{{"x-goog-api-key", "any"}};
+  auto r = post(*s, kPath, k);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 400);
+  r = post(*s, std::string("/gemini/r1") + kPath, k);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(s->requests().back().route_id, "r1");
+  EXPECT_NE(s->base_url().find("/gemini/r1"), std::string::npos);
+}
+
+TEST(ModelServer, ScriptedErrorTurnsAndScriptValidation) {
+  auto s = start({{"turns", {{{"error", {{"code", 502}}}}}}});
+  auto r = post(*s, kPath, {{"x-goog-api-key", "a"}});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 502);
+  EXPECT_EQ(json::parse(r->body)["error"]["code"], 502);
+  EXPECT_FALSE(parse_model_script(json{{"turns", {{{"error", {{"code", 500}}}}}}}));
+  EXPECT_FALSE(parse_model_script(json{{"turns", {{{"parts", {{{"image", 1}}}}}}}}));
+  EXPECT_FALSE(parse_model_script(json::array()));
+}
+
+TEST(ModelServerCli, PrintsPortServesAndLogs) {
+  if (!std::filesystem::exists(pinta::testing::bin_dir() + "/hostemu"))
+    GTEST_SKIP() << "hostemu not built";
+  pinta::testing::TempDir t;
+  std::string script = t.sub("turns.json"), log = t.sub("log.jsonl");
+  { std::ofstream(script) << R"({"apiKey":"k","turns":[{"parts":[{"text":"hello"}]}]})"; }
+  auto sp = pinta::proc::make_spawner();
+  // The CLI runs until a signal; the shell script reads its port, calls it once, then stops it.
+  std::string sh = "set -e; " + pinta::testing::bin_dir() + "/hostemu model-server --script " +
+                   script + " --log " + log + " > " + t.sub("out") +
+                   " & pid=$!; for i in $(seq 100); do [ -s " + t.sub("out") +
+                   " ] && break; sleep 0.05; done; port=$(cut -d' ' -f2 " + t.sub("out") +
+                   "); curl -s -H 'x-goog-api-key: k' -d '" + kBody +
+                   "' \"http://127.0.0.1:$port/v1beta/models/m:streamGenerateContent?alt=sse\"; "
+                   "kill $pid; wait $pid";
+  pinta::proc::SpawnRequest req;
+  req.argv = {"sh", "-c", sh};
+  req.timeout = std::chrono::milliseconds(20000);
+  auto r = sp->run(req);
+  ASSERT_TRUE(r.exit_code.has_value()) << r.spawn_error;
+  EXPECT_EQ(*r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("data: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("hello"), std::string::npos);
+  std::ifstream in(log);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  json rec = json::parse(line);
+  EXPECT_EQ(rec["status"], 200);
+  EXPECT_EQ(rec["apiKeyPresent"], true);
+  EXPECT_EQ(line.find("\"k\""), std::string::npos);  // the key itself is never recorded
+}

@@ -1,0 +1,180 @@
+// Harness: adapter input → normalize → reply (pinta/adapter/{input,normalize,handler}.h).
+// Properties, for any stdin bytes, any --agent/--event pair and any guard verdict:
+//  1. the reply is one non-empty JSON object on one line, valid for that host and event under the
+//     independent host table (fuzz/common/host_table.h, not adapter/src/protocol.cc);
+//  2. it means what it must (without --agent: `{}`, or Antigravity's allow on Antigravity-only
+//     events, see below): stdin that is not one JSON object, a missing agent, a non-gate event,
+//     no guard, an allow/unavailable verdict or a review in "allow" mode → the table's allow reply;
+//     a deny verdict on a gate event → a deny carrying the guard's message (or "guard_deny");
+//     a review in "ask" mode on a gate event → an ask;
+//  3. a parsed payload is kept whole: every top-level field of stdin is in Outcome::payload;
+//  4. the incremental object boundary agrees with itself for any two-way split of the bytes;
+//  5. repairing lone surrogates never touches text nlohmann already accepts, and is idempotent.
+// Input layout: agent byte, event byte, verdict byte, reason string, user-message string, split
+// byte, then the stdin bytes (fuzz/tools/seed-corpora.sh writes fixtures in this form).
+#include <array>
+#include <string>
+
+#include "fuzz_support.h"
+#include "host_table.h"
+#include "pinta/adapter/handler.h"
+
+namespace {
+
+using pinta::fuzz::Bytes;
+using pinta::fuzz::Host;
+using pinta::fuzz::ReplyKind;
+namespace ad = pinta::adapter;
+
+constexpr std::array<const char*, 7> kAgents = {"gemini", "antigravity", "agy",   "antigravity2",
+                                                "",       "Gemini",      "claude"};
+constexpr std::array<const char*, 20> kEvents = {"BeforeTool",
+                                                 "AfterTool",
+                                                 "BeforeAgent",
+                                                 "Notification",
+                                                 "AfterAgent",
+                                                 "SessionStart",
+                                                 "SessionEnd",
+                                                 "PreCompress",
+                                                 "BeforeModel",
+                                                 "AfterModel",
+                                                 "BeforeToolSelection",
+                                                 "PreToolUse",
+                                                 "PostToolUse",
+                                                 "PreInvocation",
+                                                 "PostInvocation",
+                                                 "Stop",
+                                                 "",
+                                                 "beforetool",
+                                                 "Nope",
+                                                 "pretooluse"};
+
+class FixedGuard final : public ad::GuardClient {
+ public:
+  explicit FixedGuard(ad::GuardVerdict v) : v_(std::move(v)) {}
+  ad::GuardVerdict check(const ad::CanonicalEvent&, const std::string&, pinta::Deadline) override {
+    ++calls;
+    return v_;
+  }
+  int calls = 0;
+
+ private:
+  ad::GuardVerdict v_;
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  Bytes in(data, size);
+  const std::string agent = kAgents[in.byte() % kAgents.size()];
+  const uint8_t ev_byte = in.byte();
+  const std::string event = kEvents[ev_byte % kEvents.size()];
+  const bool has_agent_flag = (ev_byte & 0x80u) == 0;  // sometimes no --agent at all
+  const uint8_t vb = in.byte();
+  const bool with_guard = (vb & 0x08u) == 0;
+  const bool ask_mode = (vb & 0x10u) != 0;
+  ad::GuardVerdict verdict;
+  verdict.decision = static_cast<ad::GuardVerdict::Decision>(vb % 4);
+  verdict.reason = in.string(64);
+  verdict.user_message = in.string(64);
+  const uint8_t split = in.byte();
+  const std::string stdin_bytes = in.rest();
+
+  std::vector<const char*> argv = {"pinta-gemini"};
+  if (has_agent_flag) argv.insert(argv.end(), {"--agent", agent.c_str()});
+  argv.insert(argv.end(), {"--event", event.c_str()});
+  ad::Args args = ad::parse_args(static_cast<int>(argv.size()), argv.data());
+
+  FixedGuard guard(verdict);
+  ad::Services services{&ad::system_clock(), with_guard ? &guard : nullptr, nullptr};
+  ad::InputLimits limits;
+  limits.max_bytes = 1u << 16;
+  limits.max_depth = 64;
+  ad::RawInput raw = ad::read_event_from_bytes(stdin_bytes, limits);
+  const ad::InputStatus status = raw.status;
+  ad::Outcome o = ad::handle(args, std::move(raw), services, ask_mode ? "ask" : "allow");
+
+  // 1. Shape. Without --agent the host is unknown and `{}` is the only safe answer.
+  const std::string ctx = "agent=" + (has_agent_flag ? agent : std::string("<none>")) +
+                          " event=" + event + " reply=" + o.reply;
+  // Without --agent the host is unknown: `{}` everywhere except on events only Antigravity sends,
+  // where `{}` would read as a deny (antigravity-hooks.md §6.2), so its allow reply is the safe
+  // one.
+  if (!has_agent_flag || agent.empty()) {
+    const bool agy_only = pinta::fuzz::known_event(Host::kAntigravity, event) &&
+                          !pinta::fuzz::known_event(Host::kGemini, event);
+    const nlohmann::json want =
+        agy_only ? pinta::fuzz::allow_reply(Host::kAntigravity, event) : nlohmann::json::object();
+    FUZZ_CHECK(nlohmann::json::parse(o.reply, nullptr, false) == want, ctx);
+    return 0;
+  }
+  const Host host = pinta::fuzz::host_for_agent(agent);
+  ReplyKind kind = ReplyKind::kAllow;
+  const std::string why = pinta::fuzz::judge_reply(host, event, o.reply, &kind);
+  FUZZ_CHECK(why.empty(), why + " — " + ctx);
+
+  // 2. Meaning.
+  const bool gate = pinta::fuzz::gate_event(host, event);
+  ReplyKind expected = ReplyKind::kAllow;
+  if (o.parsed && gate && with_guard) {
+    if (verdict.decision == ad::GuardVerdict::Decision::kDeny) expected = ReplyKind::kDeny;
+    if (verdict.decision == ad::GuardVerdict::Decision::kReview && ask_mode)
+      expected = ReplyKind::kAsk;
+  }
+  FUZZ_CHECK(kind == expected, "unexpected decision — " + ctx);
+  if (!o.parsed || !gate) FUZZ_CHECK(guard.calls == 0, "guard consulted off the gate — " + ctx);
+  if (kind == ReplyKind::kAllow) {
+    FUZZ_CHECK(nlohmann::json::parse(o.reply) == pinta::fuzz::allow_reply(host, event), ctx);
+  }
+  if (kind == ReplyKind::kDeny) {
+    nlohmann::json j = nlohmann::json::parse(o.reply);
+    const std::string want = !verdict.user_message.empty() ? verdict.user_message
+                             : !verdict.reason.empty()     ? verdict.reason
+                                                           : "guard_deny";
+    // The reason is JSON-escaped with invalid UTF-8 replaced, so compare only valid UTF-8 texts.
+    nlohmann::json probe = nlohmann::json::parse(
+        nlohmann::json(want).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    FUZZ_CHECK(j["reason"] == probe, "deny reason lost — " + ctx);
+  }
+  if (status != ad::InputStatus::kOk) FUZZ_CHECK(!o.parsed, ctx);
+
+  // 3. A parsed payload keeps every top-level field.
+  if (o.parsed) {
+    FUZZ_CHECK(o.payload.is_object(), ctx);
+    FUZZ_CHECK(o.normalized.is_object(), ctx);
+    nlohmann::json direct = nlohmann::json::parse(stdin_bytes, nullptr, false);
+    if (direct.is_object()) {
+      for (auto it = direct.begin(); it != direct.end(); ++it) {
+        FUZZ_CHECK(o.payload.contains(it.key()) && o.payload[it.key()] == it.value(),
+                   "field lost: " + it.key());
+      }
+      FUZZ_CHECK(o.payload.size() == direct.size(), "payload gained fields");
+    }
+  }
+
+  // 4. Boundary finder: same verdict for any split into two chunks.
+  {
+    ad::ObjectBoundary whole(limits.max_depth), parts(limits.max_depth);
+    auto s1 = whole.feed(stdin_bytes);
+    const size_t cut = stdin_bytes.empty() ? 0 : split % (stdin_bytes.size() + 1);
+    auto s2 = parts.feed(std::string_view(stdin_bytes).substr(0, cut));
+    if (s2 == ad::ObjectBoundary::State::kNeedMore)
+      s2 = parts.feed(std::string_view(stdin_bytes).substr(cut));
+    FUZZ_CHECK(s1 == s2, "boundary state depends on the split at " + std::to_string(cut));
+    if (s1 == ad::ObjectBoundary::State::kComplete)
+      FUZZ_CHECK(whole.end() == parts.end(), "boundary end differs");
+  }
+
+  // 5. Surrogate repair.
+  {
+    std::string text = stdin_bytes;
+    const bool accepted = nlohmann::json::accept(text);
+    const bool changed = pinta::adapter::repair_lone_surrogates(text);
+    if (accepted)
+      FUZZ_CHECK(!changed && text == stdin_bytes, "repair changed JSON nlohmann accepts");
+    std::string again = text;
+    FUZZ_CHECK(!pinta::adapter::repair_lone_surrogates(again) && again == text,
+               "repair is not idempotent");
+  }
+  return 0;
+}

@@ -1,0 +1,53 @@
+// Harness: guard response parser (pinta/adapter/guard.h parse_guard_response, guard_deny_reason).
+// Properties, for any reply body (untrusted: the guard is a remote service):
+//  1. total and deterministic;
+//  2. fail-open is explicit: a body that is not a JSON object gives kUnavailable, and every
+//     kUnavailable carries a non-empty `error`;
+//  3. the caps hold: reason and user_message at most kGuardMaxReasonBytes, matched_rule at most
+//     kGuardMaxRuleBytes, and they are valid UTF-8;
+//  4. a deny turns into a non-empty reason and, through deny_reply, into a reply the independent
+//     host table accepts as a deny on both gate events.
+#include <string>
+
+#include "fuzz_support.h"
+#include "host_table.h"
+#include "pinta/adapter/guard.h"
+#include "pinta/adapter/protocol.h"
+#include "pinta/adapter/redact.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  namespace ad = pinta::adapter;
+  const std::string_view body(reinterpret_cast<const char*>(data), size);
+  const ad::GuardVerdict v = ad::parse_guard_response(body);
+  const ad::GuardVerdict w = ad::parse_guard_response(body);
+  FUZZ_CHECK(v.decision == w.decision && v.reason == w.reason && v.user_message == w.user_message &&
+                 v.matched_rule == w.matched_rule && v.error == w.error,
+             "not deterministic");
+  const nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    FUZZ_CHECK(v.decision == ad::GuardVerdict::Decision::kUnavailable, "non-object accepted");
+  if (v.decision == ad::GuardVerdict::Decision::kUnavailable)
+    FUZZ_CHECK(!v.error.empty(), "unavailable without error");
+  FUZZ_CHECK(v.reason.size() <= ad::kGuardMaxReasonBytes &&
+                 v.user_message.size() <= ad::kGuardMaxReasonBytes,
+             "reason over cap");
+  FUZZ_CHECK(v.matched_rule.size() <= ad::kGuardMaxRuleBytes, "rule over cap");
+  FUZZ_CHECK(
+      ad::valid_utf8(v.reason) && ad::valid_utf8(v.user_message) && ad::valid_utf8(v.matched_rule),
+      "invalid UTF-8 kept");
+  if (v.decision == ad::GuardVerdict::Decision::kDeny) {
+    const std::string reason = ad::guard_deny_reason(v);
+    FUZZ_CHECK(!reason.empty(), "empty deny reason");
+    pinta::fuzz::ReplyKind k{};
+    const std::string g = ad::deny_reply(ad::Family::kGemini, "BeforeTool", reason);
+    FUZZ_CHECK(pinta::fuzz::judge_reply(pinta::fuzz::Host::kGemini, "BeforeTool", g, &k).empty() &&
+                   k == pinta::fuzz::ReplyKind::kDeny,
+               g);
+    const std::string a = ad::deny_reply(ad::Family::kAntigravity, "PreToolUse", reason);
+    FUZZ_CHECK(
+        pinta::fuzz::judge_reply(pinta::fuzz::Host::kAntigravity, "PreToolUse", a, &k).empty() &&
+            k == pinta::fuzz::ReplyKind::kDeny,
+        a);
+  }
+  return 0;
+}
