@@ -1,5 +1,5 @@
-// Planted secret formats, copied from adapter/test/redact_test.cc (that file is not ours to
-// edit; the list is kept verbatim so both tests plant the same fakes).
+// Planted secret formats shared by redact_test and telemetry_process_test, so every test plants
+// the same fakes.
 #pragma once
 
 #include <string>
@@ -13,23 +13,23 @@ struct Planted {
   std::string type;    // marker type expected
 };
 
-std::string rep(const std::string& unit, std::size_t n) {
+inline std::string rep(const std::string& unit, std::size_t n) {
   std::string s;
   for (std::size_t i = 0; i < n; ++i) s += unit;
   return s;
 }
 
-const std::string kAlnum36 = "16C7e42F292c6912E7710c838347Ae178B4a";  // 36
-const std::string kJwt =
+inline const std::string kAlnum36 = "16C7e42F292c6912E7710c838347Ae178B4a";  // 36
+inline const std::string kJwt =
     "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0"
     "IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
-const std::string kKeyBody = "MIIEowIBAAKCAQEA7bq98xFAKEFAKEFAKEq8ZpWJ3nM0Q2vXbYkR";
+inline const std::string kKeyBody = "MIIEowIBAAKCAQEA7bq98xFAKEFAKEFAKEq8ZpWJ3nM0Q2vXbYkR";
 
-std::string pem(const std::string& kind) {
+inline std::string pem(const std::string& kind) {
   return "-----BEGIN " + kind + "-----\n" + kKeyBody + "\nT1hYWlpZWVhYWFha\n-----END " + kind + "-----";
 }
 
-std::vector<Planted> corpus() {
+inline std::vector<Planted> corpus() {
   const std::string aws_secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
   return {
       {"aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE", "aws_access_key_id"},
