@@ -1,5 +1,5 @@
-// Host-specific spawning and reply reading, through the emulator libraries (see host_runner.h).
-#include "host_runner.h"
+// Host-specific spawning and reply reading, through the emulator libraries (see pinta/conformance/host_runner.h).
+#include "pinta/conformance/host_runner.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -179,8 +179,9 @@ class AgyRunner : public HostRunner {
       args = pl["toolCall"]["args"];
     agy::ReplyContext ctx;
     ctx.hook_id = planned.id;
-    if (pl.is_object() && pl.contains("toolCall") && pl["toolCall"].is_object())
-      ctx.tool = pl["toolCall"].value("name", std::string());
+    if (pl.is_object() && pl.contains("toolCall") && pl["toolCall"].is_object() &&
+        pl["toolCall"].contains("name") && pl["toolCall"]["name"].is_string())
+      ctx.tool = pl["toolCall"]["name"].get<std::string>();
     auto eff = agy::interpret_reply(profile_, *ev, agy::reply_from(out.raw),
                                     *ev == agy::Event::kPreToolUse ? args : json(), ctx);
     out.effect = eff.kind;

@@ -77,6 +77,7 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
                             {"state", h.state},
                             {"effect", h.effect},
                             {"failures", h.failures},
+                            {"failed_checks", h.failed_checks},
                             {"runs", h.runs}});
     rep["cases"].push_back(std::move(c));
   }

@@ -13,7 +13,7 @@
 #include <sstream>
 #include <thread>
 
-#include "host_runner.h"
+#include "pinta/conformance/host_runner.h"
 #include "pinta/common/fs.h"
 #include "pinta/common/process.h"
 #include "pinta/conformance/conformance.h"
@@ -485,10 +485,16 @@ class UnitRun {
     return true;
   }
 
+  // Records one failed expectation; check_ names it ("stderr", "collector.spans", …) so the zoo
+  // test can show that every kind of check in the case files fails on some broken adapter.
   void fail(HostOutcome& ho, const std::string& m) {
     std::string line = "[" + host_ + "] " + m;
     if (std::find(ho.failures.begin(), ho.failures.end(), line) == ho.failures.end())
       ho.failures.push_back(line);
+    if (!check_.empty() &&
+        std::find(ho.failed_checks.begin(), ho.failed_checks.end(), check_) ==
+            ho.failed_checks.end())
+      ho.failed_checks.push_back(check_);
   }
 
   void check_run(const json& expect, const HookOutcome& out, HostOutcome& ho) {
@@ -500,6 +506,7 @@ class UnitRun {
       const std::string k = it.key();
       json v = pick(it.value(), host_);
       if (v.is_null()) continue;
+      check_ = k;
       if (k == "stdout" && v == "one_json_line") {
         if (!one) fail(ho, "OUT: " + why + "; stdout = \"" + show_bytes(raw.out, 200) + "\"");
       } else if (k == "stderr" && v == "empty") {
@@ -576,6 +583,7 @@ class UnitRun {
       const std::string k = it.key();
       json v = pick(it.value(), host_);
       if (v.is_null()) continue;
+      check_ = k;
       std::string want;
       if (k == "guard_requests") {
         if (!count_ok(v, guard_reqs.size(), want))
@@ -715,27 +723,33 @@ class UnitRun {
     bool accepted_only = v.value("accepted_only", false);
     auto spans = parse_spans(reqs, &invalid, accepted_only);
     std::string want;
+    check_ = "collector.spans";
     if (v.contains("spans") && !count_ok(v["spans"], spans.size(), want))
       fail(ho, "collector got " + std::to_string(spans.size()) + " span(s)" +
                    (accepted_only ? " in accepted requests" : "") + ", expected " + want);
+    check_ = "collector.valid_otlp";
     if (v.value("valid_otlp", false))
       for (const auto& m : invalid) fail(ho, "invalid OTLP/JSON: " + m);
+    check_ = "collector.path";
     if (v.contains("path"))
       for (const auto& rq : reqs)
         if (rq.path != v["path"])
           fail(ho, "collector request path " + rq.path + ", expected " + v["path"].dump());
+    check_ = "collector.content_type";
     if (v.contains("content_type"))
       for (const auto& rq : reqs)
         if (rq.header("content-type").find(v["content_type"].get<std::string>()) ==
             std::string::npos)
           fail(ho, "collector request content-type \"" + rq.header("content-type") +
                        "\", expected " + v["content_type"].dump());
+    check_ = "collector.header";
     if (v.contains("header"))
       for (auto h = v["header"].begin(); h != v["header"].end(); ++h)
         for (const auto& rq : reqs)
           if (rq.header(h.key()) != h.value().get<std::string>())
             fail(ho, "collector request header " + h.key() + " = \"" + rq.header(h.key()) +
                          "\", expected " + h.value().dump());
+    check_ = "collector.names";
     if (v.contains("names")) {
       for (const auto& n : pick(v["names"], host_)) {
         bool found = std::any_of(spans.begin(), spans.end(), [&](const Span& s) {
@@ -746,6 +760,7 @@ class UnitRun {
     }
     auto attr_check = [&](const char* key, bool resource) {
       if (!v.contains(key)) return;
+      check_ = std::string("collector.") + key;
       json want_attrs = pick(v[key], host_);
       for (auto a = want_attrs.begin(); a != want_attrs.end(); ++a) {
         for (const auto& s : spans) {
@@ -762,6 +777,7 @@ class UnitRun {
     };
     attr_check("resource", true);
     attr_check("attributes", false);
+    check_ = "collector.same_trace";
     if (v.contains("same_trace") && spans.size() > 1) {
       std::set<std::string> t;
       for (const auto& s : spans) t.insert(s.span.value("traceId", std::string()));
@@ -770,6 +786,7 @@ class UnitRun {
       if (v["same_trace"] == false && t.size() != spans.size())
         fail(ho, "spans share a traceId, expected one trace each");
     }
+    check_ = "collector.distinct_span_ids";
     if (v.value("distinct_span_ids", false)) {
       std::set<std::string> ids;
       for (const auto& s : spans) ids.insert(s.span.value("spanId", std::string()));
@@ -785,6 +802,7 @@ class UnitRun {
   std::string home_, ws_, data_, env_file_;
   std::map<std::string, std::string> vars_;
   std::vector<HookOutcome> outs_;
+  std::string check_;  // the expectation being evaluated, for fail()
 #ifdef PINTA_CONFORMANCE_HAVE_FAKES
   std::unique_ptr<pinta::fakes::FakeServer> guard_, collector_;
   json guard_spec_, collector_spec_;

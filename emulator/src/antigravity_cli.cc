@@ -2,6 +2,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "hostemu_cli.h"
@@ -121,13 +122,21 @@ void add_antigravity_commands(CLI::App& app, Action& action) {
         std::cout << out.dump(2) << "\n";
         return 0;
       }
-      if (*plan_cmd) {
-        const agy::Profile* p = agy::find_profile(*profs, profile);
+      // --profile, --event and --tool as `plan` and `payload` take them: 0, or the usage error's
+      // exit status (the message is printed).
+      const agy::Profile* p = nullptr;
+      std::optional<agy::Event> ev;
+      auto resolve = [&]() -> int {
+        p = agy::find_profile(*profs, profile);
         if (!p) return usage_error("unknown profile '" + profile + "'");
-        auto ev = agy::parse_event(event);
+        ev = agy::parse_event(event);
         if (!ev) return usage_error("unknown event '" + event + "'");
         if (!tool.empty() && !agy::is_tool_event(*ev))
           return usage_error("--tool only applies to PreToolUse/PostToolUse");
+        return 0;
+      };
+      if (*plan_cmd) {
+        if (int rc = resolve()) return rc;
         std::error_code ec;
         if (!std::filesystem::is_directory(home, ec))
           return usage_error("--home " + home + " is not a directory");
@@ -165,12 +174,7 @@ void add_antigravity_commands(CLI::App& app, Action& action) {
         return 0;
       }
       if (*o->payload_cmd) {
-        const agy::Profile* p = agy::find_profile(*profs, profile);
-        if (!p) return usage_error("unknown profile '" + profile + "'");
-        auto ev = agy::parse_event(event);
-        if (!ev) return usage_error("unknown event '" + event + "'");
-        if (!tool.empty() && !agy::is_tool_event(*ev))
-          return usage_error("--tool only applies to PreToolUse/PostToolUse");
+        if (int rc = resolve()) return rc;
         agy::PayloadOptions po;
         if (!home.empty()) po.home = home;
         if (!workspace.empty()) po.workspace_paths = {workspace};
@@ -182,14 +186,14 @@ void add_antigravity_commands(CLI::App& app, Action& action) {
       if (*o->fire_cmd) {
         std::vector<const agy::Profile*> chosen;
         if (o->all_profiles) {
-          for (const auto& p : *profs) chosen.push_back(&p);
+          for (const auto& each : *profs) chosen.push_back(&each);
         } else {
           if (profile.empty()) return usage_error("fire needs --profile P or --all-profiles");
-          const agy::Profile* p = agy::find_profile(*profs, profile);
+          p = agy::find_profile(*profs, profile);
           if (!p) return usage_error("unknown profile '" + profile + "'");
           chosen.push_back(p);
         }
-        auto ev = agy::parse_event(event);
+        ev = agy::parse_event(event);
         if (!ev) return usage_error("unknown event '" + event + "'");
         std::error_code ec;
         if (!std::filesystem::is_directory(home, ec))
@@ -220,7 +224,7 @@ void add_antigravity_commands(CLI::App& app, Action& action) {
         nlohmann::json out;
         out["event"] = event;
         out["results"] = nlohmann::json::array();
-        for (const agy::Profile* p : chosen) {
+        for (const agy::Profile* prof : chosen) {
           agy::FireRequest fr;
           fr.plan.home = home;
           fr.plan.workspace = workspace;
@@ -232,7 +236,7 @@ void add_antigravity_commands(CLI::App& app, Action& action) {
             po.home = home;
             if (!workspace.empty()) po.workspace_paths = {workspace};
             if (!use_tool.empty()) po.tool = use_tool;
-            fr.payload = agy::make_payload(*p, *ev, po);
+            fr.payload = agy::make_payload(*prof, *ev, po);
           } else {
             fr.payload = payload;
           }
@@ -241,7 +245,7 @@ void add_antigravity_commands(CLI::App& app, Action& action) {
           fr.context.prior_grant = o->prior_grant;
           fr.context.stop_continuations = o->stop_continuations;
           fr.env = env;
-          out["results"].push_back(agy::fire_result_to_json(agy::fire(*p, fr, *spawner)));
+          out["results"].push_back(agy::fire_result_to_json(agy::fire(*prof, fr, *spawner)));
         }
         std::cout << out.dump(2) << "\n";
         return 0;

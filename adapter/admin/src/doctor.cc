@@ -2,25 +2,28 @@
 #include "pinta/admin/doctor.h"
 
 #include <dirent.h>
-#include <httplib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <regex>
 #include <sstream>
 
 #include "pinta/adapter/config.h"
+#include "pinta/adapter/http.h"
 #include "pinta/admin/install.h"
 #include "pinta/common/fs.h"
 #include "pinta/emulator/antigravity/antigravity.h"
+#include "pinta/emulator/gemini/gemini.h"
 
 namespace pinta::admin {
 namespace {
 
 using json = nlohmann::json;
+namespace gem = pinta::emu::gemini;
 
 void add(DoctorReport& r, std::string area, std::string level, std::string message,
          std::string fix = "", json detail = json::object()) {
@@ -133,29 +136,14 @@ void check_gemini(const DoctorOptions& o, DoctorReport& r) {
       "Gemini CLI 0.61.0 reads hooks from " + user_settings +
           (ws_is_home ? "" : ", " + ws_settings) + ", and " + gh +
           "/.gemini/extensions/*/hooks/hooks.json",
-      "", {{"version", "0.61.0"}, {"minimal_check", true}});
+      "", {{"version", "0.61.0"}});
   std::vector<GHook> settings_hooks;
-  bool hooks_enabled = true;
-  std::vector<std::string> disabled;
   for (const auto& path : {user_settings, ws_is_home ? std::string() : ws_settings}) {
     if (path.empty() || !fs::exists(path)) continue;
     auto text = fs::read_file(path);
     if (!text) continue;
     json j = json::parse(*text, nullptr, false, true);  // comments stripped, §1.2
-    if (j.is_discarded() || !j.is_object()) {
-      add(r, "gemini", "broken", path + " is not valid JSON: Gemini CLI exits 52 before any hook",
-          "fix the JSON syntax in " + path);
-      continue;
-    }
-    if (j.contains("hooksConfig") && j["hooksConfig"].is_object()) {
-      const json& hc = j["hooksConfig"];
-      if (hc.contains("enabled") && hc["enabled"].is_boolean() && !hc["enabled"].get<bool>())
-        hooks_enabled = false;
-      if (hc.contains("disabled") && hc["disabled"].is_array())
-        for (const auto& d : hc["disabled"])
-          if (d.is_string()) disabled.push_back(d.get<std::string>());
-    }
-    if (j.contains("hooks")) collect_gemini(j["hooks"], path, settings_hooks);
+    if (j.is_object() && j.contains("hooks")) collect_gemini(j["hooks"], path, settings_hooks);
   }
   // Legacy / never-read locations (§1.1: no code path reads .gemini/hooks.json).
   for (const auto& path :
@@ -220,25 +208,6 @@ void check_gemini(const DoctorOptions& o, DoctorReport& r) {
             "run: gemini extensions enable pinta-gemini  (or pinta-gemini install --host gemini)");
     }
   }
-  if (!hooks_enabled)
-    add(r, "gemini", "broken",
-        "hooksConfig.enabled is false: no hook runs, extensions included (§1.3)",
-        "set \"hooksConfig\": {\"enabled\": true} in " + user_settings);
-  std::vector<std::string> missing;
-  for (const auto& e : kGeminiEvents) {
-    bool found = false;
-    for (const auto& h : ours_ext)
-      if (h.event == e) found = true;
-    for (const auto& h : ours_settings)
-      if (h.event == e) found = true;
-    if (!found) missing.push_back(e);
-  }
-  if (!missing.empty()) {
-    std::string s;
-    for (const auto& m : missing) s += (s.empty() ? "" : ", ") + m;
-    add(r, "gemini", "broken", "events not registered: " + s,
-        "run: pinta-gemini install --host gemini");
-  }
   std::vector<GHook> all = ours_ext;
   all.insert(all.end(), ours_settings.begin(), ours_settings.end());
   for (const auto& h : all) {
@@ -250,37 +219,94 @@ void check_gemini(const DoctorOptions& o, DoctorReport& r) {
       break;
     }
   }
-  for (const auto& h : all)
-    if (std::find(disabled.begin(), disabled.end(), h.name.empty() ? h.command : h.name) !=
-        disabled.end()) {
-      add(r, "gemini", "broken",
-          "hooksConfig.disabled lists our hook (" + (h.name.empty() ? h.command : h.name) + ")",
-          "remove it from hooksConfig.disabled in " + user_settings);
-      break;
-    }
-  // Double firing: dedup key is name:command (§1.7); two entries with different keys both run.
+  // Would it fire: the Gemini CLI 0.61.0 emulator's own loader and planner on the user's files
+  // (emulator/hosts/gemini: settings merge + syntax errors §1.2, trust §1.4, hooksConfig §1.3,
+  // extensions §1.6, matcher + dedup §1.7/§3), interactive run (no headless trust exit). Planned
+  // as a trusted folder (what the CLI asks for on first start); an untrusted one is reported, since
+  // it silently drops every settings.json hook (§1.2 step 7).
+  gem::LoadOptions lo;
+  lo.home = gh;
+  lo.workspace = o.workspace;
+  lo.headless = false;
+  if (!ours_settings.empty() && !gem::load_hooks(lo).trusted)
+    add(r, "gemini", "warn",
+        o.workspace + " is not a trusted folder: Gemini CLI skips the pinta-gemini hooks in " +
+            ours_settings[0].file,
+        "trust the folder in Gemini CLI, or run: pinta-gemini install --host gemini (extension)");
+  lo.trusted = true;
+  gem::LoadResult lr = gem::load_hooks(lo);
+  if (lr.fatal_exit) {
+    add(r, "gemini", "broken",
+        "Gemini CLI 0.61.0 exits " + std::to_string(*lr.fatal_exit) + " before any hook: " +
+            lr.fatal_message,
+        *lr.fatal_exit == 52 ? "fix the JSON syntax of the settings file named above"
+                             : "trust the folder (gemini /permissions) or set "
+                               "security.folderTrust.enabled to false");
+    return;
+  }
+  if (!lr.hooks_enabled) {
+    add(r, "gemini", "broken",
+        "hooksConfig.enabled is false: no hook runs, extensions included (§1.3)",
+        "set \"hooksConfig\": {\"enabled\": true} in " + user_settings);
+    return;
+  }
+  std::vector<std::string> missing;
+  json fires = json::object();
+  bool reported_twice = false, reported_disabled = false;
   for (const auto& e : kGeminiEvents) {
-    std::vector<std::string> keys, files;
-    for (const auto& h : all)
-      if (h.event == e) {
-        std::string k = h.name + ":" + h.command;
-        if (std::find(keys.begin(), keys.end(), k) == keys.end()) {
-          keys.push_back(k);
-          files.push_back(h.file);
-        }
+    gem::PlanContext pc;
+    if (e == "BeforeTool" || e == "AfterTool") pc.tool_name = "write_file";
+    if (e == "SessionStart") pc.trigger = "startup";
+    if (e == "SessionEnd") pc.trigger = "exit";
+    if (e == "PreCompress") pc.trigger = "auto";
+    gem::Plan plan = gem::plan_event(lr, e, pc);
+    int n = 0;
+    std::vector<std::string> files;
+    for (const auto& h : plan.hooks)
+      if (is_ours(h.spec.command, "gemini")) {
+        ++n;
+        files.push_back(h.origin);
       }
-    if (keys.size() > 1) {
+    fires[e] = n;
+    if (plan.error) {
+      add(r, "gemini", "broken", "Gemini CLI 0.61.0 cannot plan " + e + ": " + *plan.error,
+          "make every matcher on " + e + " a string");
+      continue;
+    }
+    if (n == 0) {
+      missing.push_back(e);
+      auto it = lr.by_event.find(e);
+      if (it != lr.by_event.end() && !reported_disabled)
+        for (const auto& h : it->second)
+          if (is_ours(h.spec.command, "gemini") && !h.enabled) {
+            add(r, "gemini", "broken",
+                "hooksConfig.disabled lists our hook (" +
+                    (h.spec.name.empty() ? h.spec.command : h.spec.name) + ")",
+                "remove it from hooksConfig.disabled in " + user_settings);
+            reported_disabled = true;
+            break;
+          }
+    } else if (n > 1 && !reported_twice) {
+      // Dedup key is name:command (§1.7): two entries with different keys both run.
       add(r, "gemini", "broken",
-          "pinta-gemini fires " + std::to_string(keys.size()) + " times on " + e +
-              " (registered in " + files[0] + " and " + files[1] + ")",
-          "remove the pinta-gemini hooks from " + (files[0] == ours_dir ? files[1] : files[1]));
-      break;
+          "pinta-gemini fires " + std::to_string(n) + " times on " + e + " (registered in " +
+              files[0] + " and " + files[1] + ")",
+          "remove the pinta-gemini hooks from " +
+              (contains(files[0], "/extensions/") ? files[1] : files[0]));
+      reported_twice = true;
     }
   }
-  if (ours_settings.empty() && missing.empty() && hooks_enabled)
+  if (!missing.empty() && !reported_disabled) {
+    std::string s;
+    for (const auto& m : missing) s += (s.empty() ? "" : ", ") + m;
+    add(r, "gemini", "broken", "pinta-gemini would not fire on: " + s,
+        "run: pinta-gemini install --host gemini", {{"fires", fires}});
+  }
+  if (ours_settings.empty() && missing.empty() && !reported_twice)
     add(r, "gemini", "ok",
-        "pinta-gemini extension registered for " + std::to_string(kGeminiEvents.size()) +
-            " events at " + ours_dir);
+        "pinta-gemini extension registered at " + ours_dir + "; it would fire on all " +
+            std::to_string(kGeminiEvents.size()) + " events (Gemini CLI 0.61.0 loader)",
+        "", {{"fires", fires}});
 }
 
 // ---- Antigravity
@@ -399,29 +425,32 @@ void check_env(const DoctorOptions& o, DoctorReport& r) {
   }
 }
 
+// Reachability with the adapter's own HTTP client (pinta::http, the one the hooks use), so that
+// doctor sees what the hook sees: same URL parsing, same DNS/connect/TLS path, one deadline.
 void probe(DoctorReport& r, const std::string& what, const std::string& url,
            const std::string& body, int timeout_ms) {
-  std::regex re(R"(^(https?://[^/]+)(/.*)?$)");
-  std::smatch m;
-  if (!std::regex_match(url, m, re)) {
+  if (!http::parse_url(url)) {
     add(r, "endpoint", "broken", what + " " + url + " is not an http(s) URL",
         "fix the URL in the env file");
     return;
   }
-  std::string base = m[1], target = m[2].matched ? std::string(m[2]) : "/";
-  httplib::Client cli(base);
-  cli.set_connection_timeout(std::chrono::milliseconds(timeout_ms));
-  cli.set_read_timeout(std::chrono::milliseconds(timeout_ms));
-  cli.set_write_timeout(std::chrono::milliseconds(timeout_ms));
+  http::Request rq;
+  rq.method = "POST";
+  rq.url = url;
+  rq.headers = {{"Content-Type", "application/json"}};
+  rq.body = body;
   auto t0 = std::chrono::steady_clock::now();
-  auto res = cli.Post(target, body, "application/json");
+  auto res = http::send(rq, Deadline::after(std::chrono::milliseconds(timeout_ms)));
   double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   json d = {{"url", url}, {"ms", std::round(ms * 10) / 10}};
   if (!res) {
-    d["error"] = httplib::to_string(res.error());
+    const char* kind = res.error().code == ErrorCode::kTimeout       ? "timed out"
+                       : res.error().code == ErrorCode::kUnavailable ? "unavailable"
+                                                                     : "failed";
+    d["error"] = res.error().message;
     add(r, "endpoint", "broken",
-        what + " " + url + " unreachable (" + httplib::to_string(res.error()) + ")",
+        what + " " + url + " unreachable (" + kind + ": " + res.error().message + ")",
         "start the service or fix the URL; hooks fail open meanwhile", d);
     return;
   }

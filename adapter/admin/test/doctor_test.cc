@@ -5,7 +5,9 @@
 
 #include "admin_test_util.h"
 #include "pinta/admin/install.h"
+#include "pinta/common/fs.h"
 #include "pinta/common/test_support.h"
+#include "pinta/fakes/fake_server.h"
 
 using namespace pinta::admin;
 using nlohmann::json;
@@ -191,6 +193,76 @@ TEST(Doctor, GuardUnreachableIsBrokenWithTiming) {
   ::unsetenv("PINTA_GUARD_ENDPOINT");
   ASSERT_EQ(b.size(), 1u);
   EXPECT_TRUE(b[0].detail.contains("ms"));
+}
+
+// Reachability goes through the adapter's own HTTP client (pinta::http): a live guard answers.
+TEST(Doctor, GuardReachableIsOkWithStatusAndTiming) {
+  Home s;
+  pinta::fakes::FakeServer guard({}, pinta::fakes::Reply{200, R"({"decision":"ALLOW"})"});
+  ::setenv("PINTA_GUARD_ENDPOINT", guard.url("/guard").c_str(), 1);
+  DoctorOptions o;
+  o.home = s.home;
+  o.workspace = s.ws;
+  o.probe_timeout_ms = 2000;
+  auto r = run_doctor(o);
+  ::unsetenv("PINTA_GUARD_ENDPOINT");
+  bool seen = false;
+  for (const auto& f : r.findings)
+    if (f.area == "endpoint" && f.detail.contains("status")) {
+      EXPECT_EQ(f.detail["status"], 200) << r.to_text();
+      EXPECT_TRUE(f.detail.contains("ms"));
+      EXPECT_NE(f.level, "broken") << r.to_text();
+      seen = true;
+    }
+  EXPECT_TRUE(seen) << r.to_text();
+  ASSERT_EQ(guard.request_count(), 1u);
+  EXPECT_EQ(guard.requests()[0].path, "/guard");
+}
+
+// "Would it fire" is the Gemini CLI 0.61 emulator's planner: a matcher that excludes write_file
+// leaves BeforeTool/AfterTool silent even though the entries are there.
+TEST(Doctor, MatcherThatNeverMatchesWouldNotFire) {
+  Home s;
+  s.install(Host::kGemini);
+  std::string hp = s.home + "/.gemini/extensions/pinta-gemini/hooks/hooks.json";
+  auto text = pinta::fs::read_file(hp);
+  ASSERT_TRUE(text);
+  json j = json::parse(*text);
+  for (const char* e : {"BeforeTool", "AfterTool"})
+    for (auto& def : j["hooks"][e]) def["matcher"] = "^read_file$";
+  write_text(hp, j.dump());
+  auto b = broken(s.doctor(), "gemini");
+  ASSERT_EQ(b.size(), 1u) << s.doctor().to_text();
+  EXPECT_NE(b[0].message.find("would not fire on: BeforeTool, AfterTool"), std::string::npos)
+      << b[0].message;
+  EXPECT_EQ(b[0].detail["fires"]["BeforeTool"], 0);
+  EXPECT_EQ(b[0].detail["fires"]["SessionStart"], 1);
+}
+
+TEST(Doctor, OurHookInHooksConfigDisabledIsBroken) {
+  Home s;
+  s.install(Host::kGemini);
+  write_text(s.home + "/.gemini/settings.json",
+             R"({"hooksConfig":{"enabled":true,"disabled":["pinta-gemini"]}})");
+  auto b = broken(s.doctor(), "gemini");
+  ASSERT_FALSE(b.empty()) << s.doctor().to_text();
+  EXPECT_NE(b[0].message.find("hooksConfig.disabled"), std::string::npos) << b[0].message;
+}
+
+TEST(Doctor, SettingsHookInUntrustedFolderWarns) {
+  Home s;
+  json settings = {
+      {"hooks",
+       {{"BeforeTool",
+         {{{"matcher", ""},
+           {"hooks",
+            {{{"type", "command"}, {"command", gemini_command(s.adapter, "BeforeTool")}}}}}}}}}};
+  write_text(s.home + "/.gemini/settings.json", settings.dump());
+  auto r = s.doctor();
+  bool warned = false;
+  for (const auto& f : r.findings)
+    warned |= f.level == "warn" && f.message.find("not a trusted folder") != std::string::npos;
+  EXPECT_TRUE(warned) << r.to_text();
 }
 
 TEST(GeminiEnablement, LastMatchingRuleWins) {

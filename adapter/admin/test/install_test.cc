@@ -56,7 +56,9 @@ TEST(GeminiInstall, WritesExtensionWithEightEventsAndMsTimeouts) {
     ASSERT_TRUE(h.contains(e)) << e;
     const json& def = h[e][0];
     EXPECT_EQ(def.contains("matcher"), e == "BeforeTool" || e == "AfterTool") << e;
-    if (def.contains("matcher")) EXPECT_EQ(def["matcher"], "");
+    if (def.contains("matcher")) {
+      EXPECT_EQ(def["matcher"], "");
+    }
     const json& hook = def["hooks"][0];
     EXPECT_EQ(hook["type"], "command");
     EXPECT_EQ(hook["command"], "'/opt/pinta/bin/pinta-gemini' --agent gemini --event " + e);

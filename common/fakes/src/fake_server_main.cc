@@ -26,6 +26,15 @@ int main(int argc, char** argv) {
   std::string script_path, port_file, log_path;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::cout << "usage: pinta-fake-server --script FILE.json [--port-file F] [--log FILE]\n"
+                   "Serves a scripted fake guard or OTLP collector on 127.0.0.1 (port 0) until\n"
+                   "SIGTERM/SIGINT. The script is {\"replies\":[REPLY...],\"fallback\":REPLY}; a REPLY\n"
+                   "is {\"status\",\"body\",\"contentType\",\"headers\",\"delayMs\",\"neverAnswer\",\n"
+                   "\"closeWithoutReply\",\"raw\"}. Prints \"port N\" (also to --port-file) and logs\n"
+                   "each request as one JSON line to --log.\n";
+      return 0;
+    }
     std::string* target = arg == "--script"      ? &script_path
                           : arg == "--port-file" ? &port_file
                           : arg == "--log"       ? &log_path

@@ -59,6 +59,7 @@ struct HostOutcome {
   std::string host;
   std::string state;                  // pass | fail | unsupported | unresolved
   std::vector<std::string> failures;  // one line each
+  std::vector<std::string> failed_checks;  // expectation keys that failed ("stderr", "collector.spans")
   std::string effect;                 // what the host did with the reply (per profile for agy)
   json runs = json::array();          // per step/repeat: argv, stdout, stderr, exit, timings
 };

@@ -1,0 +1,570 @@
+// `hostemu replay`: feeds recorded host payloads (fixtures/<host>/<version>/<event>/{y,n,i}_*.json)
+// through an adapter exactly as one emulated host would run it, prints what that host would do
+// with each reply, checks the hook contract and compares the host's effect with a golden file.
+//
+//   hostemu replay --host H --adapter "<cmd>" [--update-golden] [--golden-dir DIR]
+//                  [--timeout-ms N] [--quiet] PATH...
+//
+// H is a conformance host name: gemini-0.61 (Gemini CLI 0.61.0 emulator) or an Antigravity
+// profile (agy-1.0, agy-1.1, agy-1.2, antigravity-2.0, docs). Spawning and reply reading are the
+// conformance suite's HostRunner (conformance/src/host_runner.cc), i.e. the emulator libraries:
+// Gemini = emu::gemini::run_hook (bash -c, stdin written then closed, GEM§4), Antigravity =
+// emu::agy::spawn_request_for + interpret_reply under the profile (sh -c or whitespace split,
+// stdin closed or left open, no stdin on Stop where the profile says so, AGY§5-§7). The fixture's
+// bytes go to stdin unchanged (plus the newline a profile appends, AGY§5.4); the command is
+// `<cmd> --agent gemini|antigravity --event <E>` as the installer registers it.
+//
+// Each fixture runs in a fresh scratch directory: HOME, GEMINI_CLI_HOME and GEMINI_PLUGIN_DATA
+// point into it and every PINTA_*, OTEL_* and GEMINI_PLUGIN_* variable of the caller is removed,
+// so a developer's configuration cannot change the result or reach the network.
+//
+// Checks per fixture:
+//   contract  exit 0, no signal / timeout, nothing on stderr, exactly one stdout line holding a
+//             JSON object (docs/contract.md OUT-*, EXIT-*);
+//   fail-safe n_ fixtures: the host's effect equals the effect of the fail-safe reply for that
+//             host/event (docs/contract.md FMT-4: `{"decision":"allow"}` on Antigravity PreToolUse,
+//             `{}` elsewhere), computed by running that reply through the same host;
+//   golden    the canonical JSON of the host's effect equals <golden-dir>/<H>/<fixture path>
+//             (default golden dir: <fixtures root>/golden); rewritten only with --update-golden.
+// i_ fixtures may get any effect but must keep the contract. Exit 0 when every check passes,
+// 1 otherwise, 2 (one line on stderr) on bad arguments.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "pinta/conformance/host_runner.h"  // the suite's HostRunner: one place per host
+#include "hostemu_cli.h"
+#include "pinta/common/fs.h"
+#include "pinta/conformance/conformance.h"
+#include "pinta/emulator/antigravity/antigravity.h"
+
+extern char** environ;  // NOLINT(readability-redundant-declaration)
+
+namespace pinta::hostemu {
+namespace {
+
+namespace stdfs = std::filesystem;
+namespace conf = pinta::conformance;
+namespace agy = pinta::emu::agy;
+using json = nlohmann::json;
+
+const std::vector<std::string>& replay_hosts() {
+  static const std::vector<std::string> h = {"gemini-0.61", "agy-1.0", "agy-1.1", "agy-1.2",
+                                             "antigravity-2.0", "docs"};
+  return h;
+}
+std::string family_of_host(const std::string& host) {
+  return host == "gemini-0.61" ? "gemini" : "antigravity";
+}
+
+struct Fixture {
+  std::string file;  // as found on disk
+  std::string root;  // the fixtures root (directory holding <family>/)
+  std::string rel;   // <family>/<version>/<event>/<name>
+  std::string family, version, event, name;
+  char kind = '?';
+};
+
+// The last four components of `path` are <family>/<version>/<event>/<kind>_<name>.
+std::optional<Fixture> parse_fixture_path(const stdfs::path& path) {
+  stdfs::path p = path.lexically_normal();
+  std::vector<std::string> parts;
+  for (const auto& c : p) parts.push_back(c.string());
+  if (parts.size() < 4) return std::nullopt;
+  size_t n = parts.size();
+  Fixture f;
+  f.family = parts[n - 4];
+  f.version = parts[n - 3];
+  f.event = parts[n - 2];
+  f.name = parts[n - 1];
+  if (f.family != "gemini" && f.family != "antigravity") return std::nullopt;
+  if (f.name.size() < 3 || f.name[1] != '_' || std::string("yni").find(f.name[0]) == std::string::npos)
+    return std::nullopt;
+  f.kind = f.name[0];
+  f.file = path.string();
+  stdfs::path root = p.parent_path().parent_path().parent_path().parent_path();
+  f.root = root.empty() ? "." : root.string();
+  f.rel = f.family + "/" + f.version + "/" + f.event + "/" + f.name;
+  return f;
+}
+
+// Removes the caller's adapter configuration and points every home/data variable into `scratch`.
+std::map<std::string, std::string> scrubbed_env(const std::string& scratch) {
+  std::map<std::string, std::string> env;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    std::string kv(*e);
+    auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) continue;
+    std::string k = kv.substr(0, eq);
+    if (k.starts_with("PINTA_") || k.starts_with("OTEL_") || k.starts_with("GEMINI_PLUGIN_") ||
+        k == "GEMINI_CLI_HOME" || k == "HOME" || k.starts_with("XDG_"))
+      continue;
+    env[k] = kv.substr(eq + 1);
+  }
+  env["HOME"] = scratch + "/home";
+  env["GEMINI_CLI_HOME"] = scratch + "/home";
+  env["GEMINI_PLUGIN_DATA"] = scratch + "/data";
+  return env;
+}
+
+class Scratch {
+ public:
+  Scratch() {
+    std::string tmpl = (stdfs::temp_directory_path() / "pinta-replay-XXXXXX").string();
+    if (char* p = ::mkdtemp(tmpl.data())) path_ = p;
+    std::error_code ec;
+    for (const char* d : {"home/.gemini/config", "data", "workspace"})
+      stdfs::create_directories(path_ + "/" + d, ec);
+  }
+  ~Scratch() {
+    std::error_code ec;
+    if (!path_.empty()) stdfs::remove_all(path_, ec);
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  if (from.empty()) return s;
+  for (size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size())
+    s.replace(pos, from.size(), to);
+  return s;
+}
+
+std::string clip(std::string s, size_t n) {
+  for (auto& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  if (s.size() > n) s = s.substr(0, n - 3) + "...";
+  return s;
+}
+
+// Contract problems of one run (empty: the contract holds).
+std::vector<std::string> contract_problems(const pinta::proc::SpawnResult& r, json* reply) {
+  std::vector<std::string> p;
+  if (!r.started) {
+    p.push_back("did not start: " + r.spawn_error);
+    return p;
+  }
+  if (r.timed_out || r.hard_limited) p.push_back("timed out (killed by the host)");
+  if (r.term_signal) p.push_back("killed by signal " + std::to_string(*r.term_signal));
+  if (r.exit_code && *r.exit_code != 0) p.push_back("exit " + std::to_string(*r.exit_code));
+  if (!r.err.empty()) p.push_back("stderr: " + clip(json(r.err).dump(-1, ' ', false, json::error_handler_t::replace), 120));
+  if (r.out.empty()) {
+    p.push_back("no stdout");
+    return p;
+  }
+  std::string body = r.out;
+  if (body.back() == '\n') body.pop_back();
+  else p.push_back("stdout line not terminated by a newline");
+  if (body.find('\n') != std::string::npos) {
+    p.push_back("more than one stdout line");
+    return p;
+  }
+  json j = json::parse(body, nullptr, false);
+  if (j.is_discarded()) p.push_back("stdout is not JSON");
+  else if (!j.is_object()) p.push_back("stdout is not a JSON object");
+  else *reply = j;
+  return p;
+}
+
+// The host's effect as canonical JSON (what the golden file holds).
+json effect_json(const std::string& host, const conf::HookOutcome& o, const std::string& scratch,
+                 const json& payload) {
+  json e = {{"effect", o.effect}};
+  bool gemini = host == "gemini-0.61";
+  if (gemini) {
+    if (o.detail.contains("output")) e["output"] = o.detail["output"];
+    e["output_format"] = o.detail.value("output_format", std::string());
+    if (o.detail.contains("error")) e["error"] = o.detail["error"];
+    if (o.effect == "denied" || o.effect == "text_denied") e["message"] = o.effect_message;
+  } else if (o.detail.contains("effect")) {
+    e["host_effect"] = o.detail["effect"];
+    // The tool's args as the host runs it: "unchanged" when the reply did not rewrite them (keeps
+    // goldens small and says the one thing that matters).
+    json& after = e["host_effect"]["argsAfter"];
+    const json* before = nullptr;
+    if (payload.contains("toolCall") && payload["toolCall"].is_object() &&
+        payload["toolCall"].contains("args"))
+      before = &payload["toolCall"]["args"];
+    if (!after.is_null() && before != nullptr && after == *before) after = "<unchanged>";
+  }
+  // Temp paths of this run never reach a golden.
+  std::string text = replace_all(e.dump(), scratch, "<scratch>");
+  return json::parse(text);
+}
+
+// One line saying what the host does with the reply (GEM§4.5-§6 / AGY§6-§7 effect kinds).
+std::string describe(const std::string& host, const std::string& event, const conf::HookOutcome& o) {
+  const std::string& k = o.effect;
+  const std::string& m = o.effect_message;
+  if (host == "gemini-0.61") {
+    if (k == "denied")
+      return event == "BeforeTool" ? "denied: the CLI prints `Tool execution blocked: " + m + "`"
+                                   : "denied/blocked: " + m;
+    if (k == "text_denied") return "denied (plain-text reply): " + m;
+    if (k == "text_shown") return "plain text shown to the user";
+    if (k == "hook_failed")
+      return "hook failed (logged; the CLI carries on): " +
+             (o.detail.contains("error") ? o.detail["error"].get<std::string>() : std::string("?"));
+    if (k == "asked") return "asks the user";
+    if (k == "allowed") return "allowed";
+    if (k == "no_opinion") return "no opinion (the host's default applies: proceeds)";
+    return k;
+  }
+  if (k == "allowed") return "allowed";
+  if (k == "denied") return "denied: " + m;
+  if (k == "asked") return "asks the user";
+  if (k == "no_opinion") return "no opinion";
+  if (k == "tool_failed") return "tool call failed: " + m;
+  if (k == "cli_exited") return "the CLI exits: " + m;
+  if (k == "continued") return "agent continues: " + m;
+  if (k == "stopped") return "agent stops";
+  if (k == "terminated") return "invocation ends";
+  if (k == "force_continued") return "invocation forced to continue: " + m;
+  if (k == "injected") return "steps injected";
+  if (k == "hook_failed") return "hook failed (logged only): " + m;
+  return k + (m.empty() ? "" : ": " + m);
+}
+
+// Gemini: `{}` and an explicit allow both leave the tool to run (GEM§5: the aggregator's default
+// is allow), so either is the fail-safe effect there.
+bool same_failsafe(const std::string& host, const std::string& got, const std::string& want) {
+  if (got == want) return true;
+  auto permits = [](const std::string& k) { return k == "no_opinion" || k == "allowed"; };
+  return host == "gemini-0.61" && permits(got) && permits(want);
+}
+
+std::string read_or_empty(const std::string& path, bool* ok) {
+  auto r = pinta::fs::read_file(path);
+  *ok = static_cast<bool>(r);
+  return r ? *r : std::string();
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+  std::error_code ec;
+  stdfs::create_directories(stdfs::path(path).parent_path(), ec);
+  std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return false;
+    out << text;
+    if (!out) return false;
+  }
+  stdfs::rename(tmp, path, ec);
+  return !ec;
+}
+
+// Hooks run in a scratch directory: a relative program path (first word, as typed) is made
+// absolute against the caller's directory so that `build/bin/pinta-gemini` keeps working.
+std::string absolute_command(const std::string& cmd) {
+  size_t b = cmd.find_first_not_of(" \t");
+  if (b == std::string::npos) return cmd;
+  size_t e = cmd.find_first_of(" \t", b);
+  std::string first = cmd.substr(b, e == std::string::npos ? std::string::npos : e - b);
+  if (first.empty() || first[0] == '/' || first.find('/') == std::string::npos ||
+      first.find_first_of("'\"\\$`") != std::string::npos)
+    return cmd;
+  std::error_code ec;
+  if (!stdfs::exists(first, ec)) return cmd;
+  std::string abs = stdfs::absolute(first, ec).lexically_normal().string();
+  if (ec || abs.find_first_of(" \t'\"\\$`") != std::string::npos) return cmd;
+  return cmd.substr(0, b) + abs + (e == std::string::npos ? std::string() : cmd.substr(e));
+}
+
+struct Options {
+  std::string host, adapter, golden_dir;
+  std::vector<std::string> paths;
+  bool update_golden = false, quiet = false;
+  int timeout_ms = 0;
+};
+
+class Replayer {
+ public:
+  explicit Replayer(const Options& o) : o_(o) {}
+
+  int run() {
+    // ---- arguments ----
+    if (std::find(replay_hosts().begin(), replay_hosts().end(), o_.host) == replay_hosts().end())
+      return usage_error("replay: unknown --host '" + o_.host +
+                         "' (gemini-0.61|agy-1.0|agy-1.1|agy-1.2|antigravity-2.0|docs)");
+    if (o_.adapter.find_first_not_of(" \t") == std::string::npos)
+      return usage_error("replay: --adapter is empty");
+    if (o_.paths.empty()) return usage_error("replay: no fixture PATH given");
+    if (o_.timeout_ms < 0 || o_.timeout_ms > 600000)
+      return usage_error("replay: --timeout-ms must be 1..600000");
+    family_ = family_of_host(o_.host);
+    adapter_ = absolute_command(o_.adapter);
+    // The timeouts our installer registers (adapter/admin/src/install.cc: Gemini 10000 ms,
+    // GEM§2.2; Antigravity 30 s, AGY§2.3).
+    timeout_ms_ = o_.timeout_ms > 0 ? o_.timeout_ms : (family_ == "gemini" ? 10000 : 30000);
+    if (family_ == "antigravity") {
+      auto ps = agy::load_profiles(agy::default_profile_dir());
+      if (!ps) return usage_error("replay: cannot load Antigravity profiles: " + ps.error().message);
+      const agy::Profile* p = agy::find_profile(*ps, o_.host);
+      if (!p) return usage_error("replay: no Antigravity profile named " + o_.host);
+      profile_ = *p;
+    }
+    std::vector<Fixture> fixtures;
+    size_t other_family = 0;
+    for (const auto& path : o_.paths) {
+      std::error_code ec;
+      if (stdfs::is_directory(path, ec)) {
+        std::vector<Fixture> found;
+        for (auto it = stdfs::recursive_directory_iterator(path, ec);
+             !ec && it != stdfs::recursive_directory_iterator(); it.increment(ec)) {
+          std::string leaf = it->path().filename().string();
+          if (it->is_directory(ec) && (leaf == "golden" || leaf == "tools" || leaf == "test")) {
+            it.disable_recursion_pending();
+            continue;
+          }
+          if (!it->is_regular_file(ec) || it->path().extension() != ".json") continue;
+          auto f = parse_fixture_path(it->path());
+          if (!f) continue;  // not a fixture (e.g. MANIFEST.json)
+          if (f->family != family_) {
+            ++other_family;
+            continue;
+          }
+          found.push_back(*f);
+        }
+        if (ec) return usage_error("replay: cannot walk " + path + ": " + ec.message());
+        fixtures.insert(fixtures.end(), found.begin(), found.end());
+      } else if (stdfs::is_regular_file(path, ec)) {
+        auto f = parse_fixture_path(path);
+        if (!f)
+          return usage_error("replay: " + path +
+                             " is not at <gemini|antigravity>/<version>/<event>/{y,n,i}_<name>");
+        if (f->family != family_)
+          return usage_error("replay: " + path + " is a " + f->family + " fixture, not for --host " +
+                             o_.host);
+        fixtures.push_back(*f);
+      } else {
+        return usage_error("replay: no such file or directory: " + path);
+      }
+    }
+    std::sort(fixtures.begin(), fixtures.end(),
+              [](const Fixture& a, const Fixture& b) { return a.file < b.file; });
+    fixtures.erase(std::unique(fixtures.begin(), fixtures.end(),
+                               [](const Fixture& a, const Fixture& b) { return a.file == b.file; }),
+                   fixtures.end());
+    if (fixtures.empty())
+      return usage_error("replay: no " + family_ + " fixtures under the given PATH (" +
+                         std::to_string(other_family) + " of another host family skipped)");
+
+    // ---- replay ----
+    int passed = 0, failed = 0, contract_fail = 0, failsafe_fail = 0, golden_fail = 0, written = 0;
+    for (const auto& f : fixtures) {
+      Result res;
+      try {
+        res = replay_one(f);
+      } catch (const std::exception& e) {
+        res.contract.push_back(std::string("host emulator error: ") + e.what());
+      }
+      if (res.internal_error) return usage_error("replay: " + res.internal_message);
+      bool ok = res.contract.empty() && res.failsafe.empty() && res.golden.empty();
+      ok ? ++passed : ++failed;
+      if (!res.contract.empty()) ++contract_fail;
+      if (!res.failsafe.empty()) ++failsafe_fail;
+      if (!res.golden.empty()) ++golden_fail;
+      if (res.golden_written) ++written;
+      if (!ok || !o_.quiet) {
+        std::cout << (ok ? "PASS" : "FAIL") << "  " << f.rel << "  reply "
+                  << (res.reply_text.empty() ? std::string("-") : clip(res.reply_text, 60)) << "  -> "
+                  << clip(res.description, 160) << "\n";
+        for (const auto& p : res.contract) std::cout << "      contract: " << p << "\n";
+        for (const auto& p : res.failsafe) std::cout << "      fail-safe: " << p << "\n";
+        for (const auto& p : res.golden) std::cout << "      golden: " << p << "\n";
+      }
+    }
+    std::cout << "replay --host " << o_.host << ": " << fixtures.size() << " fixtures, " << passed
+              << " passed, " << failed << " failed (" << contract_fail << " contract, "
+              << failsafe_fail << " fail-safe, " << golden_fail << " golden)";
+    if (o_.update_golden) std::cout << ", " << written << " goldens written";
+    if (other_family) std::cout << ", " << other_family << " fixtures of another host skipped";
+    std::cout << "\n";
+    return failed == 0 ? 0 : 1;
+  }
+
+ private:
+  struct Result {
+    std::vector<std::string> contract, failsafe, golden;
+    std::string reply_text, description;
+    bool golden_written = false;
+    bool internal_error = false;
+    std::string internal_message;
+  };
+
+  conf::HookOutcome run_host(const std::string& command, const std::string& event,
+                             const std::string& bytes, const json& payload, const Scratch& s,
+                             std::string* error) {
+    conf::RunOptions ro;
+    ro.profiles_dir = agy::default_profile_dir();
+    auto runner = conf::make_host_runner(o_.host, ro, *error);
+    if (!runner) return {};
+    conf::HookCall call;
+    call.host = o_.host;
+    call.command = command;
+    call.event = event;
+    call.env = scrubbed_env(s.path());
+    call.cwd = s.path() + "/workspace";
+    call.timeout_ms = timeout_ms_;
+    call.input.payload = payload;
+    std::string raw = bytes;
+    // AGY§5.4: profiles that end the stdin line with a newline add it to the recorded line.
+    if (family_ == "antigravity" && profile_.stdin_trailing_newline) raw += "\n";
+    call.input.raw = raw;
+    call.input.stdin_mode = "host";
+    return runner->run(call);
+  }
+
+  // The effect of the fail-safe reply (docs/contract.md FMT-4) for this host and event, by running
+  // a script that prints it through the same host (cached per event).
+  bool failsafe_kind(const std::string& event, std::string* kind, std::string* error) {
+    auto it = failsafe_.find(event);
+    if (it != failsafe_.end()) {
+      *kind = it->second;
+      return true;
+    }
+    Scratch s;
+    std::string reply =
+        family_ == "antigravity" && event == "PreToolUse" ? R"({"decision":"allow"})" : "{}";
+    std::string script = s.path() + "/failsafe.sh";
+    if (!write_file(script, "#!/bin/sh\nprintf '%s\\n' '" + reply + "'\n") ||
+        ::chmod(script.c_str(), 0755) != 0) {
+      *error = "cannot write " + script;
+      return false;
+    }
+    auto o = run_host(script, event, "{}", json::object(), s, error);
+    if (!error->empty()) return false;
+    failsafe_[event] = o.effect;
+    *kind = o.effect;
+    return true;
+  }
+
+  Result replay_one(const Fixture& f) {
+    Result res;
+    bool ok = false;
+    std::string bytes = read_or_empty(f.file, &ok);
+    if (!ok) {
+      res.internal_error = true;
+      res.internal_message = "cannot read " + f.file;
+      return res;
+    }
+    json payload = json::parse(bytes, nullptr, false);
+    if (payload.is_discarded() || !payload.is_object()) payload = json::object();
+    // The parsed payload only gives the host its view of the tool (name, original args) for
+    // reading the reply; the bytes on stdin are the file's. HostRunner reads toolCall.name as a
+    // string, so a fixture with another type there is read as "no tool name".
+    if (payload.contains("toolCall") && payload["toolCall"].is_object() &&
+        payload["toolCall"].contains("name") && !payload["toolCall"]["name"].is_string())
+      payload["toolCall"].erase("name");
+    Scratch s;
+    if (s.path().empty()) {
+      res.internal_error = true;
+      res.internal_message = "cannot create a scratch directory";
+      return res;
+    }
+    std::string command = adapter_ + " --agent " + family_ + " --event " + f.event;
+    std::string error;
+    auto o = run_host(command, f.event, bytes, payload, s, &error);
+    if (!error.empty()) {
+      res.internal_error = true;
+      res.internal_message = error;
+      return res;
+    }
+    json reply;
+    res.contract = contract_problems(o.raw, &reply);
+    res.reply_text = o.raw.out;
+    while (!res.reply_text.empty() && res.reply_text.back() == '\n') res.reply_text.pop_back();
+    res.description = describe(o_.host, f.event, o);
+
+    if (f.kind == 'n') {
+      std::string want;
+      if (!failsafe_kind(f.event, &want, &error)) {
+        res.internal_error = true;
+        res.internal_message = error;
+        return res;
+      }
+      if (!same_failsafe(o_.host, o.effect, want))
+        res.failsafe.push_back("effect " + o.effect + ", the fail-safe reply gives " + want);
+    }
+
+    // Golden: one file per host and fixture.
+    json golden = effect_json(o_.host, o, s.path(), payload);
+    golden["fixture"] = f.rel;
+    golden["host"] = o_.host;
+    std::string text = golden.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    std::string dir = o_.golden_dir.empty() ? f.root + "/golden" : o_.golden_dir;
+    std::string gpath = dir + "/" + o_.host + "/" + f.rel;
+    bool have = false;
+    std::string old = read_or_empty(gpath, &have);
+    if (o_.update_golden) {
+      // A golden records a good run only: never the effect of a broken reply.
+      if (!res.contract.empty() || !res.failsafe.empty()) {
+        res.golden.push_back("not written: fix the failures above first");
+      } else if (!have || old != text) {
+        if (!write_file(gpath, text)) {
+          res.internal_error = true;
+          res.internal_message = "cannot write " + gpath;
+          return res;
+        }
+        res.golden_written = true;
+      }
+    } else if (!have) {
+      res.golden.push_back("no golden at " + gpath + " (run with --update-golden)");
+    } else if (old != text) {
+      json was = json::parse(old, nullptr, false);
+      std::string diff = was.is_discarded() ? std::string("(golden is not JSON)")
+                                            : json::diff(was, golden).dump();
+      res.golden.push_back("differs from " + gpath + ": " + clip(diff, 300));
+    }
+    return res;
+  }
+
+  Options o_;
+  std::string family_, adapter_;
+  int timeout_ms_ = 0;
+  agy::Profile profile_;
+  std::map<std::string, std::string> failsafe_;
+};
+
+}  // namespace
+
+void add_replay_commands(CLI::App& app, Action& action) {
+  auto o = std::make_shared<Options>();
+  auto* rp = app.add_subcommand(
+      "replay",
+      "feed fixture files (or every fixture under a directory) through an adapter as one host "
+      "would; print what the host does with each reply; check the contract and the goldens");
+  rp->add_option("--host", o->host, "gemini-0.61|agy-1.0|agy-1.1|agy-1.2|antigravity-2.0|docs")
+      ->required();
+  rp->add_option("--adapter", o->adapter,
+                 "adapter command line; `--agent <family> --event <E>` is appended")
+      ->required();
+  rp->add_flag("--update-golden", o->update_golden, "write the goldens instead of comparing");
+  rp->add_option("--golden-dir", o->golden_dir,
+                 "golden directory (default: <fixtures root>/golden; files <H>/<fixture path>)");
+  rp->add_option("--timeout-ms", o->timeout_ms,
+                 "hook timeout (default: what the installer registers, 10000 Gemini / 30000 agy)");
+  rp->add_flag("--quiet", o->quiet, "print failures and the summary only");
+  rp->add_option("paths", o->paths, "fixture files or directories")->required();
+  rp->callback([o, &action] { action = [o]() { return Replayer(*o).run(); }; });
+}
+
+}  // namespace pinta::hostemu
