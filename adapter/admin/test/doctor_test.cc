@@ -107,9 +107,8 @@ TEST(Doctor, DisabledByEnablementFileIsBroken) {
   EXPECT_NE(b[0].message.find("disabled"), std::string::npos);
 }
 
-TEST(Doctor, SameHookInSettingsAndExtensionFiresTwice) {
-  Home s;
-  s.install(Host::kGemini);
+// Registers our BeforeTool hook in the user's settings.json as well (matcher "").
+static void write_settings_hook(const Home& s) {
   json settings = {
       {"hooks",
        {{"BeforeTool",
@@ -117,6 +116,12 @@ TEST(Doctor, SameHookInSettingsAndExtensionFiresTwice) {
            {"hooks",
             {{{"type", "command"}, {"command", gemini_command(s.adapter, "BeforeTool")}}}}}}}}}};
   write_text(s.home + "/.gemini/settings.json", settings.dump());
+}
+
+TEST(Doctor, SameHookInSettingsAndExtensionFiresTwice) {
+  Home s;
+  s.install(Host::kGemini);
+  write_settings_hook(s);
   auto b = broken(s.doctor(), "gemini");
   ASSERT_FALSE(b.empty());
   EXPECT_NE(b[0].message.find("fires 2 times on BeforeTool"), std::string::npos) << b[0].message;
@@ -251,13 +256,7 @@ TEST(Doctor, OurHookInHooksConfigDisabledIsBroken) {
 
 TEST(Doctor, SettingsHookInUntrustedFolderWarns) {
   Home s;
-  json settings = {
-      {"hooks",
-       {{"BeforeTool",
-         {{{"matcher", ""},
-           {"hooks",
-            {{{"type", "command"}, {"command", gemini_command(s.adapter, "BeforeTool")}}}}}}}}}};
-  write_text(s.home + "/.gemini/settings.json", settings.dump());
+  write_settings_hook(s);
   auto r = s.doctor();
   bool warned = false;
   for (const auto& f : r.findings)
