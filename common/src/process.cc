@@ -2,8 +2,10 @@
 // installed process-wide; where pidfd_open is unavailable a 1 ms poll of waitpid is used instead.
 #include "pinta/common/process.h"
 
+#include <linux/close_range.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <boost/asio/io_context.hpp>
@@ -23,6 +25,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <filesystem>
 
 extern char** environ;  // NOLINT
@@ -39,10 +42,33 @@ struct SetPgid : bp::extend::handler {
   template <typename Executor>
   void on_exec_setup(Executor& /*exec*/) const {
     if (enabled) ::setpgid(0, 0);
+#if defined(SYS_close_range) && defined(CLOSE_RANGE_CLOEXEC)
+    // Runs after the stdio redirections: 0/1/2 are final; Boost's exec-error pipe is CLOEXEC anyway.
+    ::syscall(SYS_close_range, 3u, ~0u, CLOSE_RANGE_CLOEXEC);
+#endif
     // The host's signal dispositions must not leak into the hook (Node resets them too).
     ::signal(SIGPIPE, SIG_DFL);
   }
 };
+
+// Boost.Process creates its pipes without O_CLOEXEC. With spawns on several threads (the parallel
+// conformance runner), a child forked by one thread would inherit another spawn's pipe ends and
+// hold them until it exits: that child's host then waits for EOF on a pipe nobody writes (the
+// "silent hook hangs under load" symptom), or sees its stdin never close. So pipe creation, the
+// FD_CLOEXEC marking and the fork happen under one lock; the child's own ends survive exec
+// because dup2 onto 0/1/2 clears the flag. In the child, every other descriptor the caller has
+// open (fake servers' sockets, say) is marked close-on-exec too (SetPgid), so a hook sees only its
+// stdio. (bp::limit_handles would close them, but in Boost 1.81 it also closes async_pipe ends.)
+std::mutex& spawn_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+void set_cloexec(int fd) {
+  if (fd < 0) return;
+  int flags = ::fcntl(fd, F_GETFD);
+  if (flags >= 0) ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+}
 
 std::chrono::microseconds since(Clock::time_point t0) {
   return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t0);
@@ -236,7 +262,12 @@ SpawnResult BoostSpawner::run(const SpawnRequest& req) {
     return true;
   }();
   (void)sigpipe_ignored;
+  std::unique_lock<std::mutex> spawn_lock(spawn_mutex());
   Run r;
+  for (auto* p : {&r.in, &r.out, &r.err}) {
+    set_cloexec(p->native_source());
+    set_cloexec(p->native_sink());
+  }
   r.req = &req;
   if (req.argv.empty()) {
     r.res.spawn_error = "empty argv";
@@ -267,6 +298,7 @@ SpawnResult BoostSpawner::run(const SpawnRequest& req) {
     r.res.spawn_error = e.what();
     return r.res;
   }
+  spawn_lock.unlock();
   if (ec || !child.valid()) {
     r.res.spawn_error = ec ? ec.message() : "spawn failed";
     return r.res;

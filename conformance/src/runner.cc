@@ -1,12 +1,15 @@
 // Running cases: per case × host a temp HOME/workspace/data dir, optional fake guard/collector,
 // the steps spawned through the host runner, then the case's expectations.
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <mutex>
 #include <regex>
 #include <set>
@@ -243,6 +246,22 @@ std::vector<std::pair<std::string, std::string>> walk_files(const std::string& r
   return out;
 }
 
+// Kills processes the adapter left running (a detached flusher, say) whose environment still points
+// into a case's temp dir, so none can post into a later case's fake server on a reused port.
+void kill_leftovers(const std::string& root) {
+  if (root.empty()) return;
+  std::error_code ec;
+  for (const auto& e : stdfs::directory_iterator("/proc", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.empty() || !std::all_of(name.begin(), name.end(), ::isdigit)) continue;
+    pid_t pid = static_cast<pid_t>(std::stol(name));
+    if (pid == ::getpid()) continue;
+    std::ifstream in(e.path() / "environ", std::ios::binary);
+    std::string env((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (env.find("=" + root) != std::string::npos) ::kill(pid, SIGKILL);
+  }
+}
+
 struct TempRoot {
   std::string path;
   TempRoot() {
@@ -251,6 +270,7 @@ struct TempRoot {
   }
   ~TempRoot() {
     std::error_code ec;
+    kill_leftovers(path);
     if (!path.empty()) stdfs::remove_all(path, ec);
   }
 };
