@@ -346,8 +346,9 @@ void check_antigravity(const DoctorOptions& o, DoctorReport& r) {
     std::map<std::string, int> fired;
     bool rejected_ours = false;
     std::string rejected_path, reject_error;
-    for (auto ev :
-         {emu::agy::Event::kPreToolUse, emu::agy::Event::kPreInvocation, emu::agy::Event::kStop}) {
+    for (auto ev : {emu::agy::Event::kPreToolUse, emu::agy::Event::kPostToolUse,
+                    emu::agy::Event::kPreInvocation, emu::agy::Event::kPostInvocation,
+                    emu::agy::Event::kStop, emu::agy::Event::kSessionStart}) {
       emu::agy::PlanRequest req;
       req.home = o.home;
       req.workspace = o.workspace;
@@ -393,10 +394,14 @@ void check_antigravity(const DoctorOptions& o, DoctorReport& r) {
           "keep one \"pinta-gemini\" entry: global ~/.gemini/config/hooks.json or "
           ".agents/hooks.json",
           detail);
-    else
+    else {
+      std::string on, off;
+      for (auto& [ev, n] : fired) (n > 0 ? on : off) += (n > 0 ? on : off).empty() ? ev : ", " + ev;
       add(r, "antigravity", "ok",
-          "[" + p.name + "] pinta-gemini would fire on PreToolUse, PreInvocation, Stop", "",
-          detail);
+          "[" + p.name + "] pinta-gemini would fire on " + on +
+              (off.empty() ? std::string() : " (not on " + off + ")"),
+          "", detail);
+    }
   }
 }
 

@@ -72,6 +72,18 @@ TEST(Doctor, HealthyInstallOfBothHostsIsNotBroken) {
   int ok = 0;
   for (const auto& f : r.findings) ok += f.level == "ok";
   EXPECT_GE(ok, 2) << r.to_text();
+  // The events named come from the loader's plan per profile: agy 1.0 has no SessionStart hook
+  // (profile agy-1.0, shared/reference/antigravity-hooks.md §8: dropped at parse on 1.0.5); later
+  // profiles fire all six.
+  std::string text = r.to_text();
+  EXPECT_NE(text.find("[agy-1.0] pinta-gemini would fire on PostInvocation, PostToolUse, "
+                      "PreInvocation, PreToolUse, Stop (not on SessionStart)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("[agy-1.2] pinta-gemini would fire on PostInvocation, PostToolUse, "
+                      "PreInvocation, PreToolUse, SessionStart, Stop"),
+            std::string::npos)
+      << text;
 }
 
 TEST(Doctor, NothingInstalledIsInfoNotBroken) {

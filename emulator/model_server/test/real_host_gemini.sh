@@ -8,6 +8,8 @@
 #     headless CLI waits for a confirmation (gemini-cli-0.61-hooks.md §6 item 3, exp x07c), so that
 #     run is bounded by a short timeout; every guard run checks that the guard was really consulted;
 #   - both drivers: --fake-responses and `hostemu model-server` via GOOGLE_GEMINI_BASE_URL;
+#   - spans for the run reach a fake OTLP collector (one per fired event), and a secret planted in
+#     the prompt arrives only as [REDACTED:aws_access_key_id…];
 #   - uninstall leaves the home as it was.
 # Exit 77 (ctest SKIP_RETURN_CODE) with "SKIPPED: <reason>" only when npm/the packages are
 # unavailable; every check below passes or fails (a guard that is not consulted is a failure).
@@ -93,7 +95,7 @@ start_server model "$BIN/hostemu" model-server --script "$T/turns.json" --log "$
 run_gemini() {  # run_gemini NAME GUARD_URL DRIVER(fake|server) [extra env...]
   local name=$1 guard=$2 driver=$3; shift 3
   rm -f "$W/test.txt"
-  local args=(--approval-mode=yolo -p 'Create test.txt')
+  local args=(--approval-mode=yolo -p "${PROMPT:-Create test.txt}")
   local envs=(HOME="$H" GEMINI_CLI_HOME="$H" GEMINI_API_KEY=fake-key GEMINI_PTY_INFO=child_process
               PINTA_GEMINI_DEBUG=1 GEMINI_PLUGIN_DATA="$T/data-$name" "$@")
   [[ -n "$guard" ]] && envs+=(PINTA_GUARD_ENDPOINT="$guard")
@@ -242,6 +244,27 @@ fs.writeFileSync(manifestPath, JSON.stringify(manifest, null, 2) + '\n');
 JS
   if [[ "$out_root" == "$SRC/fixtures" ]]; then bash "$SRC/fixtures/tools/update-manifest.sh" || fail "update-manifest after capture"; fi
 fi
+
+# 5b. Telemetry: the run's spans reach a loopback collector through the detached flusher, redacted.
+echo '{"fallback":{"status":200,"body":{}}}' >"$T/collector.json"
+start_server collector "$BIN/pinta-fake-server" --script "$T/collector.json" --log "$T/collector.log"; coll_port=$port
+secret=AKIAIOSFODNN7EXAMPLE
+PROMPT="Create test.txt (deploy key $secret)" run_gemini telemetry "" fake \
+  GEMINI_PLUGIN_OPTION_ENDPOINT="http://127.0.0.1:$coll_port/v1/traces"
+for _ in $(seq 100); do grep -q 'gemini.session_end' "$T/collector.log" 2>/dev/null && break; sleep 0.1; done
+span_names="$(node -e 'const names = new Set();
+  for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) { if (!l) continue;
+    const body = JSON.parse(JSON.parse(l).body);
+    for (const rs of body.resourceSpans || []) for (const ss of rs.scopeSpans || []) for (const s of ss.spans || []) names.add(s.name); }
+  console.log([...names].sort().join(" "));' "$T/collector.log" 2>/dev/null)"
+missing=""
+for e in gemini.session_start gemini.before_agent gemini.before_tool gemini.after_tool gemini.after_agent gemini.session_end; do
+  [[ " $span_names " == *" $e "* ]] || missing+=" $e"
+done
+if [[ -z "$missing" ]]; then pass "spans reached the collector: $span_names"; else fail "spans missing:$missing (got: $span_names)"; fi
+if grep -q "$secret" "$T/collector.log" "$T/data-telemetry"/* 2>/dev/null; then fail "planted secret reached the collector or the data dir"
+elif grep -q 'REDACTED' "$T/collector.log"; then pass "planted secret redacted in the spans"
+else fail "the prompt's planted secret was not seen redacted (is the prompt on the BeforeAgent span?)"; fi
 
 # 6. Uninstall after real runs: our files are gone, the user's settings untouched.
 HOME="$H" "$BIN/pinta-gemini" uninstall --host gemini >/dev/null 2>&1 || fail "uninstall after runs"
