@@ -39,6 +39,64 @@ static Error bad(const std::string& file, const std::string& what) {
   return make_error(ErrorCode::kInvalidArgument, file + ": " + what);
 }
 
+// Expectation keys the runner evaluates (runner.cc check_run / evaluate / check_collector). An
+// unknown key, or a value the runner would not test (e.g. "stdout": "anything"), would be a check
+// that cannot fail, so both are rejected here.
+static const std::set<std::string> kExpectKeys = {
+    "stdout",         "stderr",         "exit_code",     "signaled",
+    "pipes_closed",   "reply",          "reply_has",     "reply_lacks",
+    "effect",         "effect_message_contains",         "reply_within_ms",
+    "exit_within_ms", "closed_within_ms",                "guard_requests",
+    "collector_requests",               "guard_request", "collector",
+    "absent",         "token_only_in_header",            "data_files",
+    "no_files_under", "median_ms"};
+static const std::set<std::string> kCollectorKeys = {
+    "spans",  "accepted_only", "wait_requests", "valid_otlp", "path",      "content_type",
+    "header", "names",         "resource",      "attributes", "same_trace", "distinct_span_ids"};
+static const std::set<std::string> kHostKeys = {"gemini",  "antigravity", "gemini-0.61", "agy-1.0",
+                                               "agy-1.1", "agy-1.2",     "antigravity-2.0"};
+
+// A value may be given per host family or host: {"gemini": V, "antigravity": V2}.
+static std::vector<const json*> per_host_values(const json& v) {
+  std::vector<const json*> out;
+  bool per_host = v.is_object() && !v.empty();
+  if (per_host)
+    for (auto it = v.begin(); it != v.end(); ++it) per_host = per_host && kHostKeys.count(it.key());
+  if (per_host) {
+    for (auto it = v.begin(); it != v.end(); ++it) out.push_back(&it.value());
+  } else {
+    out.push_back(&v);
+  }
+  return out;
+}
+
+static std::string check_expect(const json& expect) {
+  for (auto it = expect.begin(); it != expect.end(); ++it) {
+    const std::string& k = it.key();
+    if (!kExpectKeys.count(k)) return "unknown expectation '" + k + "'";
+    for (const json* v : per_host_values(it.value())) {
+      if (v->is_null()) continue;
+      if (k == "stdout" && *v != "one_json_line") return "expect.stdout must be \"one_json_line\"";
+      if (k == "stderr" && *v != "empty") return "expect.stderr must be \"empty\"";
+      if (k == "signaled" && *v != false) return "expect.signaled must be false";
+      if (k == "pipes_closed" && *v != true) return "expect.pipes_closed must be true";
+      if (k == "exit_code" && !v->is_number_integer()) return "expect.exit_code must be an integer";
+      if ((k == "reply_within_ms" || k == "exit_within_ms" || k == "closed_within_ms") &&
+          !v->is_number_integer())
+        return "expect." + k + " must be an integer (ms)";
+      if (k == "median_ms" && !(v->is_object() && v->contains("max") && (*v)["max"].is_number()))
+        return "expect.median_ms needs a numeric max";
+      if (k == "collector") {
+        if (!v->is_object()) return "expect.collector must be an object";
+        for (auto c = v->begin(); c != v->end(); ++c)
+          if (!kCollectorKeys.count(c.key()))
+            return "unknown collector expectation '" + c.key() + "'";
+      }
+    }
+  }
+  return "";
+}
+
 Result<Case> parse_case(const std::string& text, const std::string& file) {
   json j = json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return bad(file, "not a JSON object");
@@ -96,6 +154,7 @@ Result<Case> parse_case(const std::string& text, const std::string& file) {
     if (hs.count(x)) c.hosts.push_back(x);
   if (!j.contains("expect") || !j["expect"].is_object() || j["expect"].empty())
     return bad(file, "expect must be a non-empty object");
+  if (auto why = check_expect(j["expect"]); !why.empty()) return bad(file, why);
   if (!j.contains("event") && !j.contains("steps")) return bad(file, "missing 'event'");
   if (j.contains("stdin")) {
     const auto& s = j["stdin"];
@@ -105,6 +164,12 @@ Result<Case> parse_case(const std::string& text, const std::string& file) {
   }
   if (j.contains("steps") && (!j["steps"].is_array() || j["steps"].empty()))
     return bad(file, "steps must be a non-empty array");
+  if (j.contains("steps"))
+    for (const auto& st : j["steps"])
+      if (st.is_object() && st.contains("expect")) {
+        if (!st["expect"].is_object()) return bad(file, "steps[].expect must be an object");
+        if (auto why = check_expect(st["expect"]); !why.empty()) return bad(file, "steps: " + why);
+      }
   c.raw = std::move(j);
   return c;
 }

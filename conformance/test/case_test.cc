@@ -1,0 +1,108 @@
+// The case files and their parser (issue 6, "Cases are data"): every case loads, IDs are
+// AREA-NNNN in cases/<AREA>/, every area has its section in docs/contract.md and every contract
+// section has cases; the parser rejects what the runner could not check (unknown fields,
+// unknown expectations, values no run can fail) with one line naming the file and the field.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "pinta/common/fs.h"
+#include "pinta/conformance/conformance.h"
+
+namespace conf = pinta::conformance;
+
+namespace {
+
+const std::string kSrc = PINTA_SOURCE_DIR;
+
+std::string minimal(const std::string& expect) {
+  return R"({"id":"OUT-9999","area":"OUT","title":"t","requirement":"r","source":"s",)"
+         R"("level":"must","hosts":["all"],"event":"BeforeTool","expect":)" +
+         expect + "}";
+}
+
+}  // namespace
+
+TEST(Cases, AllLoadWithUniqueIdsInTheirAreaFolders) {
+  auto cases = conf::load_cases(kSrc + "/conformance/cases");
+  ASSERT_TRUE(cases) << cases.error().message;
+  EXPECT_GE(cases->size(), 100u);
+  std::set<std::string> ids;
+  for (const auto& c : *cases) {
+    EXPECT_TRUE(ids.insert(c.id).second) << c.id;
+    EXPECT_EQ(c.id.rfind(c.area + "-", 0), 0u) << c.id;
+    EXPECT_FALSE(c.hosts.empty()) << c.id;
+  }
+}
+
+TEST(Cases, ContractSectionsMatchCaseAreas) {
+  auto cases = conf::load_cases(kSrc + "/conformance/cases");
+  ASSERT_TRUE(cases) << cases.error().message;
+  auto contract = pinta::fs::read_file(kSrc + "/docs/contract.md");
+  ASSERT_TRUE(contract);
+  std::set<std::string> areas, sections;
+  for (const auto& c : *cases) areas.insert(c.area);
+  std::istringstream in(*contract);
+  const std::regex heading(R"(^## ([A-Z]+)\b.*)");
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (std::regex_match(line, m, heading)) sections.insert(m[1]);
+  }
+  for (const auto& a : areas)
+    EXPECT_TRUE(sections.count(a)) << "docs/contract.md has no `## " << a << ":` section";
+  for (const auto& s : sections)
+    EXPECT_TRUE(areas.count(s)) << "docs/contract.md section " << s << " has no cases";
+}
+
+TEST(CaseParser, AcceptsAMinimalCase) {
+  auto c = conf::parse_case(minimal(R"({"stdout":"one_json_line","exit_code":0})"), "x.case.json");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->id, "OUT-9999");
+  EXPECT_EQ(c->hosts.size(), conf::all_hosts().size());
+}
+
+TEST(CaseParser, RejectsWhatTheRunnerCouldNotCheck) {
+  struct Bad {
+    std::string text, mentions;
+  };
+  const Bad bad[] = {
+      {"not json", "not a JSON object"},
+      {minimal(R"({"stdot":"one_json_line"})"), "unknown expectation 'stdot'"},
+      {minimal(R"({"stdout":"anything"})"), "expect.stdout"},
+      {minimal(R"({"stderr":"whatever"})"), "expect.stderr"},
+      {minimal(R"({"signaled":true})"), "expect.signaled"},
+      {minimal(R"({"pipes_closed":false})"), "expect.pipes_closed"},
+      {minimal(R"({"exit_code":"0"})"), "expect.exit_code"},
+      {minimal(R"({"reply_within_ms":"fast"})"), "reply_within_ms"},
+      {minimal(R"({"median_ms":{"metric":"closed"}})"), "median_ms"},
+      {minimal(R"({"collector":{"spanz":{"min":1}}})"), "unknown collector expectation 'spanz'"},
+      {minimal(R"({"stdout":{"gemini":"one_json_line","antigravity":"nope"}})"), "expect.stdout"},
+      {minimal("{}"), "expect must be a non-empty object"},
+      {R"({"id":"OUT-1","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
+       R"("hosts":["all"],"event":"E","expect":{"exit_code":0}})",
+       "is not AREA-NNNN"},
+      {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"may",)"
+       R"("hosts":["all"],"event":"E","expect":{"exit_code":0}})",
+       "level must be"},
+      {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
+       R"("hosts":["all"],"event":"E","steps":[{"expect":{"nope":1}}],"expect":{"exit_code":0}})",
+       "steps: unknown expectation 'nope'"},
+      {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
+       R"("hosts":["gemini-9"],"event":"E","expect":{"exit_code":0}})",
+       "unknown host 'gemini-9'"},
+      {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
+       R"("hosts":["all"],"event":"E","expect":{"exit_code":0},"extra":1})",
+       "unknown field 'extra'"},
+  };
+  for (const auto& b : bad) {
+    auto c = conf::parse_case(b.text, "bad.case.json");
+    ASSERT_FALSE(c) << b.text;
+    const std::string& m = c.error().message;
+    EXPECT_NE(m.find("bad.case.json: "), std::string::npos) << m;
+    EXPECT_NE(m.find(b.mentions), std::string::npos) << m << "  (wanted: " << b.mentions << ")";
+    EXPECT_EQ(m.find('\n'), std::string::npos) << "one line: " << m;
+  }
+}
