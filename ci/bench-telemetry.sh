@@ -117,9 +117,11 @@ drain_data="$work/drain"
 env -i HOME="$work/home" GEMINI_PLUGIN_DATA="$drain_data" GEMINI_PLUGIN_OPTION_ENDPOINT="http://127.0.0.1:$down/v1/traces" \
   PINTA_OTLP_BACKOFF_MAX_MS=0 "$adapter" --agent gemini --event AfterTool <"$work/p.json" >/dev/null
 sleep 0.5
-line=$(head -n 1 "$drain_data/failed-spans.jsonl")
-awk -v l="$line" 'BEGIN { for (i = 0; i < 10000; i++) { s = l; sub(/"spanId":"[0-9a-f]{16}"/, sprintf("\"spanId\":\"%016x\"", i + 1), s); gsub(/"spanId":"[0-9a-f]{16}"/, sprintf("\"spanId\":\"%016x\"", i + 1), s); print s } }' >"$drain_data/failed-spans.jsonl"
-echo '{"lines":10000}' >"$drain_data/failed-spans.state"
+# perl (Debian's essential perl-base), not awk: mawk has no {16} intervals and `awk -v` would
+# unescape the JSON line's backslashes.
+head -n 1 "$drain_data/failed-spans.jsonl" >"$work/one-span.jsonl"
+perl -ne 'for my $i (1 .. 10000) { (my $s = $_) =~ s/"spanId":"[0-9a-f]{16}"/sprintf("\"spanId\":\"%016x\"", $i)/ge; print $s }' \
+  "$work/one-span.jsonl" >"$drain_data/failed-spans.jsonl"
 t0=$(date +%s%N)
 drain_out=$(env -i HOME="$work/home" GEMINI_PLUGIN_DATA="$drain_data" PINTA_QUEUE_MAX_SPANS=20000 \
   GEMINI_PLUGIN_OPTION_ENDPOINT="http://127.0.0.1:$up/v1/traces" "$adapter" --pinta-flush || true)
@@ -133,7 +135,9 @@ report=$(
   printf '%-60s %8s  %s\n' "collector down <= 1.3x /bin/true" "${down_r}x" "$(verdict "$down_r" 1.3)"
   printf '%-60s %8s  %s\n' "collector down, back-off 0 (informative)" "${down0_r}x" "-"
   printf '%-60s %8s  %s\n' "never answers / collector up <= 1.1" "${hang_r}x" "$(verdict "$hang_r" 1.1)"
-  printf '%-60s %7ss  %s\n' "drain 10,000 queued spans <= 5 s" "$drain_s" "$(verdict "$drain_s" 5)"
+  delivered=$(printf '%s' "$drain_out" | sed -n 's/.*"delivered":\([0-9]*\).*/\1/p')
+  if [ "${delivered:-0}" -eq 10000 ]; then drain_v=$(verdict "$drain_s" 5); else drain_v="MISS (delivered ${delivered:-?} of 10000)"; fi
+  printf '%-60s %7ss  %s\n' "drain 10,000 queued spans <= 5 s" "$drain_s" "$drain_v"
   echo "flush summary: $drain_out"
 )
 echo "$report"

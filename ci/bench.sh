@@ -2,6 +2,7 @@
 # Whole-process wall-time benchmark of the adapter, as a host pays for it on every hook event.
 #
 # Usage: ci/bench.sh [--runs N] [--quick] [--markdown FILE] [--adapter PATH]
+# (ends with ci/bench-telemetry.sh: the collector scenarios and the queue drain)
 #
 # Builds nothing: expects build/bin/pinta-gemini (or --adapter PATH). Runs, interleaved round
 # robin (so drift in machine load hits every program alike), N times each (default 200,
@@ -315,4 +316,10 @@ if [ -n "$markdown" ]; then
   } >>"$markdown"
   echo "bench: appended results to $markdown"
 fi
+# Telemetry: collector down / up / never answering against /bin/true, and the 10,000-span drain.
+echo
+tel_args=(--runs "$runs")
+[ -n "$markdown" ] && tel_args+=(--markdown "$markdown")
+PINTA_BUILD_DIR="$(dirname "$(dirname "$adapter")")" bash "$root/ci/bench-telemetry.sh" "${tel_args[@]}" ||
+  echo "bench: telemetry benchmark could not run" >&2
 exit 0
