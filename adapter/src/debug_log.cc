@@ -28,6 +28,8 @@ nlohmann::json debug_record(const EnvFileLoad& env_file, int argc, const char* c
           {"payload", redact_json(outcome.payload)},
           {"normalized", redact_json(outcome.normalized)},
           {"guard", outcome.guard_decision},
+          {"guard_error", redact_string(outcome.guard_error)},
+          {"span_id", outcome.span_id},
           {"reply", redact_string(outcome.reply)},
           {"duration_us", duration.count()}};
 }

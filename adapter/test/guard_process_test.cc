@@ -11,6 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sstream>
+
+#include "pinta/common/fs.h"
 #include "pinta/common/process.h"
 #include "pinta/common/test_support.h"
 #include "pinta/fakes/fake_server.h"
@@ -200,6 +203,35 @@ TEST_F(GuardProcess, TimeoutSettingIsHonoured) {
   auto patient = guard_env(server, {{"PINTA_GUARD_TIMEOUT_MS", "5000"}});
   EXPECT_EQ(contract(run("antigravity", "PreToolUse", kAgyPreToolUse, patient)),
             (json{{"decision", "deny"}, {"reason", "slow but sure"}}));
+}
+
+// ENV-7: the debug line says what the guard did, why it was unavailable, and the span id the
+// guard request carried (the key that joins the debug log, the guard's logs and the span).
+TEST_F(GuardProcess, DebugLogRecordsGuardOutcomeErrorAndSpanId) {
+  fakes::FakeServer server({reply(200, R"({"decision":"DENY","reason":"no"})"), reply(500, "down")});
+  const std::string data = home_.path() + "/data";
+  auto env = guard_env(server, {{"PINTA_GEMINI_DEBUG", "1"}, {"GEMINI_PLUGIN_DATA", data}});
+  contract(run("gemini", "BeforeTool", kGeminiBeforeTool, env));
+  contract(run("gemini", "BeforeTool", kGeminiBeforeTool, env));
+  auto log = pinta::fs::read_file(data + "/invocations.jsonl");
+  ASSERT_TRUE(log) << log.error().message;
+  std::vector<json> lines;
+  std::istringstream in(*log);
+  for (std::string l; std::getline(in, l);) lines.push_back(json::parse(l));
+  ASSERT_EQ(lines.size(), 2u);
+  auto reqs = server.requests();
+  ASSERT_EQ(reqs.size(), 2u);
+  EXPECT_EQ(lines[0]["guard"], "deny");
+  EXPECT_EQ(lines[0]["guard_error"], "");
+  EXPECT_EQ(lines[1]["guard"], "unavailable");
+  EXPECT_NE(lines[1]["guard_error"].get<std::string>().find("500"), std::string::npos)
+      << lines[1].dump();
+  for (size_t i = 0; i < 2; ++i) {
+    const std::string id = lines[i]["span_id"].get<std::string>();
+    EXPECT_EQ(id.size(), 16u) << lines[i].dump();
+    EXPECT_EQ(json::parse(reqs[i].body)["input"]["spanId"], id);
+  }
+  EXPECT_NE(lines[0]["span_id"], lines[1]["span_id"]);
 }
 
 }  // namespace
