@@ -81,6 +81,9 @@ int main(int argc, char** argv) {
   }
   // --- end admin commands ---
   ::signal(SIGPIPE, SIG_IGN);
+  // A file-size limit (RLIMIT_FSIZE: quotas, `ulimit -f`) must make a write fail with EFBIG, not
+  // kill the hook with SIGXFSZ; the queue and logs already treat a failed write as "not kept".
+  ::signal(SIGXFSZ, SIG_IGN);
   std::string_view fail_safe = pinta::adapter::kUnknownHostReply;
   try {
     using namespace pinta::adapter;
@@ -117,14 +120,18 @@ int main(int argc, char** argv) {
     // --- telemetry wiring (issue 3, telemetry) ---
     // No endpoint configured → no sink: nothing is encoded, nothing touches the disk.
     TelemetryOptions telemetry = telemetry_options_from_environment(config);
-    QueueSpanSink span_sink(telemetry);
+    QueueSpanSink span_sink(telemetry, /*deferred=*/true);
     if (telemetry.enabled()) services.spans = &span_sink;
     // --- end telemetry wiring ---
     Outcome outcome = handle(args, std::move(input), services, review_mode);
     write_reply(outcome.reply);
     // --- after reply (issue 3, telemetry: detach stdio, start the flusher) ---
-    // The span is already queued; delivery happens in a detached process (telemetry.h).
-    if (services.spans != nullptr) (void)start_flusher_if_needed(telemetry);
+    // The span goes to the on-disk queue now, after the reply; delivery happens in a detached
+    // process (telemetry.h).
+    if (services.spans != nullptr) {
+      span_sink.commit();
+      (void)start_flusher_if_needed(telemetry);
+    }
     // --- end after reply ---
 
     if (config.debug) {

@@ -51,6 +51,27 @@ TelemetryOptions telemetry_options_from_environment(const AdapterConfig& config)
 }
 
 void QueueSpanSink::submit(const SpanInput& input) {
+  if (!deferred_) return write(input);
+  if (input.event == nullptr) return;
+  try {
+    pending_.emplace(Pending{*input.event, std::nullopt, input});
+    if (input.guard != nullptr) pending_->guard = *input.guard;
+  } catch (...) {
+    pending_.reset();
+    error_ = "telemetry: internal error";
+  }
+}
+
+void QueueSpanSink::commit() {
+  if (!pending_) return;
+  Pending p = std::move(*pending_);
+  pending_.reset();
+  p.span.event = &p.event;
+  p.span.guard = p.guard ? &*p.guard : nullptr;
+  write(p.span);
+}
+
+void QueueSpanSink::write(const SpanInput& input) {
   queued_ = false;
   try {
     if (input.event == nullptr || !options_.enabled()) return;

@@ -3,7 +3,8 @@
 // (no child holds its pipes); collector down / 500 / 429+Retry-After / never answering never
 // changes the reply (one JSON line, exit 0, empty stderr); queued spans are delivered by a later
 // run; HOME unset and an unwritable data dir are harmless; a flusher killed mid-POST leaves the
-// next run healthy; concurrent adapters lose nothing; planted secrets never leave redacted.
+// next run healthy; a full disk and a file-size limit never break the reply or tear the queue;
+// concurrent adapters lose nothing; planted secrets never leave redacted.
 #include <dirent.h>
 #include <signal.h>
 #include <sys/file.h>
@@ -12,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <fcntl.h>
 #include <map>
 #include <mutex>
@@ -278,11 +280,104 @@ TEST_F(Telemetry, FlusherKilledMidPostThenNextRunHealthy) {
   EXPECT_EQ(queue_lines(), 0u);
 }
 
-// Reliability, scaled for this test (16 adapters x 20 events = 320 spans, < 60 s on 2 noisy
-// cores); ci/bench.sh runs 64 x 100 with PINTA_QUEUE_MAX_SPANS raised above 6400.
+// Disk full (issue 3, faults): the data dir on a 64 KiB tmpfs, filled up. Every run still replies
+// cleanly; the queue holds only whole lines; once space is back, the next run is healthy and its
+// span and the kept ones arrive. Needs CAP_SYS_ADMIN for the mount (CI runs as root); skipped, with
+// the reason, where mounting is not allowed.
+TEST_F(Telemetry, DiskFullNeverBreaksTheReplyOrTheQueue) {
+  const std::string mnt = home_.sub("small");
+  ASSERT_TRUE(fs::make_dirs(mnt).ok());
+  std::string cmd = "mount -t tmpfs -o size=64k tmpfs '" + mnt + "' 2>/dev/null";
+  if (::geteuid() != 0 || std::system(cmd.c_str()) != 0)
+    GTEST_SKIP() << "cannot mount a tmpfs here (needs root / CAP_SYS_ADMIN)";
+  struct Unmount {
+    std::string dir;
+    ~Unmount() { (void)std::system(("umount -l '" + dir + "' 2>/dev/null").c_str()); }
+  } unmount{mnt};
+  auto env = base_env(refused_url());
+  env["GEMINI_PLUGIN_DATA"] = mnt + "/data";
+  // A few spans fit; then fill what is left.
+  for (int i = 0; i < 3; ++i) expect_clean(run("gemini", "AfterTool", gem_payload("s", "AfterTool"), env), "{}");
+  {
+    std::string filler = mnt + "/filler";
+    int fd = ::open(filler.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+    ASSERT_GE(fd, 0);
+    std::string block(4096, 'x');
+    while (::write(fd, block.data(), block.size()) > 0) {
+    }
+    while (::write(fd, block.data(), 1) > 0) {
+    }
+    ::close(fd);
+  }
+  for (int i = 0; i < 5; ++i) {
+    SCOPED_TRACE(i);
+    expect_clean(run("gemini", i % 2 ? "BeforeAgent" : "AfterTool",
+                     gem_payload("s", i % 2 ? "BeforeAgent" : "AfterTool"), env), "{}");
+    expect_clean(run("antigravity", "PreToolUse", json{{"conversationId", "c"}, {"toolCall", {{"name", "run_command"}, {"args", {{"CommandLine", "ls"}}}}}}, env), R"({"decision":"allow"})");
+  }
+  auto whole_lines = [&] {
+    auto t = fs::read_file(mnt + "/data/failed-spans.jsonl");
+    if (!t) return size_t{0};
+    size_t n = 0;
+    for (size_t pos = 0; pos < t->size();) {
+      size_t nl = t->find('\n', pos);
+      EXPECT_NE(nl, std::string::npos) << "torn last line";
+      if (nl == std::string::npos) break;
+      EXPECT_TRUE(json::parse(t->substr(pos, nl - pos), nullptr, false).is_object());
+      ++n;
+      pos = nl + 1;
+    }
+    return n;
+  };
+  size_t kept = whole_lines();
+  EXPECT_GE(kept, 3u);
+  auto trace = fs::read_file(mnt + "/data/trace.json");
+  if (trace) {
+    EXPECT_TRUE(json::parse(*trace, nullptr, false).is_object()) << *trace;
+  }
+  // Space back, collector up: the next run is healthy and everything kept is delivered.
+  ASSERT_EQ(::unlink((mnt + "/filler").c_str()), 0);
+  FakeServer collector;
+  env["GEMINI_PLUGIN_OPTION_ENDPOINT"] = collector.url("/v1/traces");
+  expect_clean(run("gemini", "AfterTool", gem_payload("s", "AfterTool"), env), "{}");
+  EXPECT_TRUE(wait_spans(collector, kept + 1)) << received(collector).size() << " of " << kept + 1;
+}
+
+// RLIMIT_FSIZE (a quota): writes past the limit must fail with EFBIG, not kill the adapter with
+// SIGXFSZ (its default action is to terminate the process).
+TEST_F(Telemetry, FileSizeLimitDoesNotKillTheAdapter) {
+  auto env = base_env(refused_url());
+  env["PINTA_GEMINI_DEBUG"] = "0";
+  proc::SpawnRequest r;
+  r.argv = {"/bin/sh", "-c", "ulimit -f 1; exec \"$0\" --agent gemini --event AfterTool",
+            pinta::testing::bin_dir() + "/pinta-gemini"};
+  r.env = env;
+  json big = gem_payload("s", "AfterTool");
+  big["tool_response"] = std::string(4000, 'y');  // the span line is larger than the 1 KiB limit
+  r.stdin_data = big.dump();
+  r.timeout = std::chrono::milliseconds(10000);
+  for (int i = 0; i < 3; ++i) {
+    SCOPED_TRACE(i);
+    auto res = proc::make_spawner()->run(r);
+    expect_clean(res, "{}");
+    EXPECT_FALSE(res.term_signal) << "killed by signal " << res.term_signal.value_or(0);
+  }
+}
+
+// Reliability (issue 3): N adapters x M events on one data dir while the collector is down, then
+// one flush to a collector that is up: every span arrives (counted by spanId), no queue line is
+// torn, trace.json parses whenever it is read. 16 x 20 here; the `load` ctest entry
+// telemetry_load_64x100 runs the issue's 64 x 100 (PINTA_LOAD_ADAPTERS / PINTA_LOAD_EVENTS).
+int env_int(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::atoi(v) : fallback;
+}
+
 TEST_F(Telemetry, ConcurrentAdaptersCollectorDownThenUpLoseNothing) {
-  constexpr int kAdapters = 16, kEvents = 20;
+  const int kAdapters = env_int("PINTA_LOAD_ADAPTERS", 16), kEvents = env_int("PINTA_LOAD_EVENTS", 20);
+  const std::string cap = std::to_string(std::max(1000, kAdapters * kEvents));
   auto down = base_env(std::getenv("PINTA_TEST_CONTROL") ? "" : refused_url());
+  down["PINTA_QUEUE_MAX_SPANS"] = cap;  // every span must be kept, not dropped by the cap
   std::atomic<bool> stop{false};
   std::atomic<int> bad_trace{0}, trace_reads{0};
   std::thread watcher([&] {
@@ -304,10 +399,9 @@ TEST_F(Telemetry, ConcurrentAdaptersCollectorDownThenUpLoseNothing) {
       for (int i = 0; i < kEvents; ++i) {
         const char* ev = i % 5 == 0 ? "BeforeAgent" : "AfterTool";
         auto r = run("gemini", ev, gem_payload("s" + std::to_string(a), ev), down);
-        // pipes_outlived_child is not checked here: with 16 threads spawning at once, a sibling
-        // spawn's fork briefly holds copies of these pipes until its exec (a harness race, seen
-        // with telemetry off too); the serial tests check it on every run.
-        if (r.exit_code != 0 || r.out != "{}\n" || !r.err.empty()) {
+        // pinta::proc marks every pipe close-on-exec under its spawn lock, so parallel spawns do
+        // not hold each other's pipes: a held pipe here is the adapter's (or its flusher's).
+        if (r.exit_code != 0 || r.out != "{}\n" || !r.err.empty() || r.pipes_outlived_child) {
           if (unclean++ == 0) {
             std::lock_guard<std::mutex> g(report_mu);
             first_unclean = "started=" + std::to_string(r.started) + " " + r.spawn_error + " exit=" +
@@ -341,6 +435,8 @@ TEST_F(Telemetry, ConcurrentAdaptersCollectorDownThenUpLoseNothing) {
   proc::SpawnRequest flush;
   flush.argv = {pinta::testing::bin_dir() + "/pinta-gemini", "--pinta-flush"};
   flush.env = base_env(collector.url("/v1/traces"));
+  (*flush.env)["PINTA_QUEUE_MAX_SPANS"] = cap;
+  (*flush.env)["PINTA_OTLP_FLUSH_MAX_MS"] = "60000";
   auto fr = proc::make_spawner()->run(flush);
   EXPECT_EQ(fr.exit_code, 0) << fr.out;
   auto spans = received(collector);

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "pinta/adapter/config.h"
@@ -44,14 +45,26 @@ TelemetryOptions telemetry_options_from_environment(const AdapterConfig& config)
 // The SpanSink the adapter installs when telemetry is enabled: encode, correlate, enqueue.
 class QueueSpanSink final : public SpanSink {
  public:
-  explicit QueueSpanSink(TelemetryOptions options) : options_(std::move(options)) {}
+  // deferred: submit() only keeps a copy of the span and commit() writes it (trace store and
+  // queue), so the adapter can print its reply before touching the disk (contract OUT-2).
+  explicit QueueSpanSink(TelemetryOptions options, bool deferred = false)
+      : options_(std::move(options)), deferred_(deferred) {}
   void submit(const SpanInput& span) override;
+  void commit();  // writes a deferred span, if any; no-op otherwise
   bool queued() const { return queued_; }
   const std::string& last_error() const { return error_; }
   const std::string& last_span_id() const { return span_id_; }
 
  private:
+  void write(const SpanInput& span);
   TelemetryOptions options_;
+  bool deferred_ = false;
+  struct Pending {
+    CanonicalEvent event;
+    std::optional<GuardVerdict> guard;
+    SpanInput span;
+  };
+  std::optional<Pending> pending_;
   bool queued_ = false;
   std::string error_;
   std::string span_id_;
