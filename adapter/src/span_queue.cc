@@ -16,22 +16,8 @@ namespace {
 
 using nlohmann::json;
 
-Error io_error(const std::string& what, const std::string& path) {
-  return make_error(ErrorCode::kIo, what + " " + path + ": " + std::strerror(errno));
-}
-
-bool write_all(int fd, std::string_view data) {
-  while (!data.empty()) {
-    ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    if (n == 0) return false;
-    data.remove_prefix(static_cast<size_t>(n));
-  }
-  return true;
-}
+using fs::io_error;   // shared with the other data-dir writers (common/src/fs.cc)
+using fs::write_all;
 
 // Exclusive flock on the state file, holding its fd; the counters are read and written through it.
 class StateLock {

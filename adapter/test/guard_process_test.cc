@@ -17,24 +17,20 @@
 #include "pinta/common/process.h"
 #include "pinta/common/test_support.h"
 #include "pinta/fakes/fake_server.h"
+#include "fake_server_helpers.h"
 
 namespace pinta {
 namespace {
 
 using nlohmann::json;
+using testing_fakes::closed_port;
+constexpr auto reply = testing_fakes::body_reply;
 using namespace std::chrono_literals;
 
 const char* kGeminiBeforeTool =
     R"({"session_id":"s1","cwd":"/w","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"rm -rf /"}})";
 const char* kAgyPreToolUse =
     R"({"conversationId":"c1","workspacePaths":["/w"],"toolCall":{"name":"run_command","args":{"CommandLine":"rm -rf /"}}})";
-
-fakes::Reply reply(int status, std::string body) {
-  fakes::Reply r;
-  r.status = status;
-  r.body = std::move(body);
-  return r;
-}
 
 class GuardProcess : public ::testing::Test {
  protected:
@@ -124,18 +120,6 @@ TEST_F(GuardProcess, AllowAndReview) {
   EXPECT_EQ(contract(run("antigravity", "PreToolUse", kAgyPreToolUse, ask)),
             (json{{"decision", "ask"}, {"reason", "look"}}));
   EXPECT_EQ(server.request_count(), 6u);
-}
-
-int closed_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  (void)::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t len = sizeof addr;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  ::close(fd);
-  return ntohs(addr.sin_port);
 }
 
 TEST_F(GuardProcess, FailuresFailOpenWithinTheBudget) {

@@ -17,6 +17,7 @@
 
 #include "pinta/common/test_support.h"
 #include "pinta/fakes/fake_server.h"
+#include "fake_server_helpers.h"
 
 namespace pinta::http {
 namespace {
@@ -24,19 +25,9 @@ namespace {
 using namespace std::chrono_literals;
 using fakes::FakeServer;
 using fakes::Reply;
-
-Reply body_reply(int status, std::string body) {
-  Reply r;
-  r.status = status;
-  r.body = std::move(body);
-  return r;
-}
-
-Reply raw_reply(std::string raw) {
-  Reply r;
-  r.raw = std::move(raw);
-  return r;
-}
+using testing_fakes::body_reply;
+using testing_fakes::closed_port;
+using testing_fakes::raw_reply;
 
 Request post(const std::string& url, std::string body = "{}") {
   Request r;
@@ -219,19 +210,6 @@ TEST(Send, ExpiredDeadlineSendsNothing) {
   ASSERT_FALSE(resp);
   EXPECT_EQ(resp.error().code, ErrorCode::kTimeout);
   EXPECT_EQ(server.request_count(), 0u);
-}
-
-// A port that was just bound and closed: nothing listens there.
-int closed_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  (void)::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t len = sizeof addr;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  ::close(fd);
-  return ntohs(addr.sin_port);
 }
 
 TEST(Send, RefusedPortIsUnavailable) {

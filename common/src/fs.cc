@@ -13,7 +13,6 @@
 #include <thread>
 
 namespace pinta::fs {
-namespace {
 
 Error io_error(const std::string& what, const std::string& path) {
   return make_error(ErrorCode::kIo, what + " " + path + ": " + std::strerror(errno));
@@ -26,12 +25,11 @@ bool write_all(int fd, std::string_view data) {
       if (errno == EINTR) continue;
       return false;
     }
+    if (n == 0) return false;  // no progress (should not happen for regular files): give up
     data.remove_prefix(static_cast<size_t>(n));
   }
   return true;
 }
-
-}  // namespace
 
 Result<std::string> read_file(const std::string& path, size_t max_bytes) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

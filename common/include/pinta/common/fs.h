@@ -24,6 +24,12 @@ Status make_dirs(const std::string& path, unsigned mode = 0700);
 // concurrent writers never interleave. Creates the file with `mode`.
 Status append_locked(const std::string& path, std::string_view line, unsigned mode = 0600);
 
+// An kIo error "<what> <path>: <strerror(errno)>" (call right after the failing syscall).
+Error io_error(const std::string& what, const std::string& path);
+
+// write(2) until all of `data` is written, retrying EINTR; false on any other error.
+bool write_all(int fd, std::string_view data);
+
 bool exists(const std::string& path);
 std::string dirname(const std::string& path);
 std::string join(std::string_view a, std::string_view b);
