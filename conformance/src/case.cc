@@ -73,7 +73,7 @@ static std::vector<const json*> per_host_values(const json& v) {
 static std::string check_expect(const json& expect) {
   for (auto it = expect.begin(); it != expect.end(); ++it) {
     const std::string& k = it.key();
-    if (!kExpectKeys.count(k)) return "unknown expectation '" + k + "'";
+    if (!kExpectKeys.count(k)) return "unknown expectation '" + json(k).dump().substr(1, json(k).dump().size() - 2) + "'";
     for (const json* v : per_host_values(it.value())) {
       if (v->is_null()) continue;
       if (k == "stdout" && *v != "one_json_line") return "expect.stdout must be \"one_json_line\"";
@@ -90,7 +90,8 @@ static std::string check_expect(const json& expect) {
         if (!v->is_object()) return "expect.collector must be an object";
         for (auto c = v->begin(); c != v->end(); ++c)
           if (!kCollectorKeys.count(c.key()))
-            return "unknown collector expectation '" + c.key() + "'";
+            return "unknown collector expectation '" +
+                   json(c.key()).dump().substr(1, json(c.key()).dump().size() - 2) + "'";
       }
     }
   }
@@ -101,7 +102,7 @@ Result<Case> parse_case(const std::string& text, const std::string& file) {
   json j = json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return bad(file, "not a JSON object");
   for (auto it = j.begin(); it != j.end(); ++it)
-    if (!kCaseKeys.count(it.key())) return bad(file, "unknown field '" + it.key() + "'");
+    if (!kCaseKeys.count(it.key())) return bad(file, "unknown field " + json(it.key()).dump());
   Case c;
   c.file = file;
   auto str = [&](const char* k, std::string& out) -> bool {

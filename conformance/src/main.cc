@@ -1,4 +1,6 @@
-// conformance: the hook-adapter contract suite. `run`, `list [PREFIX]`, `show ID`, `docs`.
+// conformance: the hook-adapter contract suite. `run`, `list [PREFIX]`, `show ID`, `docs`, and
+// `fuzz` (the process-level campaign of issue 8, fuzz/campaign; its findings are case files that
+// `run --cases DIR` replays).
 // Exit status: 0 every MUST case passed (and every SHOULD case with --strict), 1 failures,
 // 2 usage or internal errors (one line on stderr).
 #include <CLI/CLI.hpp>
@@ -8,6 +10,9 @@
 #include "pinta/common/fs.h"
 #include "pinta/conformance/conformance.h"
 #include "pinta/emulator/antigravity/antigravity.h"
+#ifdef PINTA_CONFORMANCE_HAVE_FUZZ
+#include "campaign.h"
+#endif
 
 namespace {
 
@@ -59,6 +64,24 @@ int main(int argc, char** argv) {
   docs->add_option("--out", out_path, "write here (default stdout)");
   docs->add_flag("--check", check, "exit 1 when --out differs from the generated text");
 
+#ifdef PINTA_CONFORMANCE_HAVE_FUZZ
+  pinta::fuzz::campaign::Options fo;
+  std::string fuzz_adapter;
+  bool no_misbehave = false;
+  auto* fuzz = app.add_subcommand("fuzz", "process-level fuzz campaign against an adapter binary");
+  fuzz->add_option("--adapter", fuzz_adapter, "adapter command line (--agent A --event E appended)")
+      ->required();
+  fuzz->add_option("--host", fo.host, "gemini-0.61|agy-1.0|agy-1.1|agy-1.2|antigravity-2.0|gemini|antigravity")
+      ->required();
+  fuzz->add_option("--runs", fo.runs, "number of runs (default 1000)")->check(CLI::PositiveNumber);
+  fuzz->add_option("--seed", fo.seed, "first seed; run i uses seed+i (default 1)");
+  fuzz->add_option("--jobs,-j", fo.jobs, "parallel runs (default 2)")->check(CLI::Range(1, 256));
+  fuzz->add_option("--out", fo.out, "findings directory (default fuzz-campaign-out)");
+  fuzz->add_option("--budget-ms", fo.budget_ms, "reply budget per run (default 3000)")
+      ->check(CLI::PositiveNumber);
+  fuzz->add_flag("--no-misbehave", no_misbehave, "no fake guard / collector");
+#endif
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -66,6 +89,16 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return usage(e.what());
   }
+#ifdef PINTA_CONFORMANCE_HAVE_FUZZ
+  if (*fuzz) {
+    std::string err;
+    fo.adapter = pinta::fuzz::campaign::adapter_argv(fuzz_adapter, &err);
+    if (fo.adapter.empty()) return usage(err);
+    fo.fixtures = fixtures_dir;
+    fo.misbehave = !no_misbehave;
+    return pinta::fuzz::campaign::run(fo);
+  }
+#endif
   auto cases = load_cases(cases_dir);
   if (!cases) return usage(cases.error().message);
 

@@ -95,7 +95,7 @@ TEST(CaseParser, RejectsWhatTheRunnerCouldNotCheck) {
        "unknown host 'gemini-9'"},
       {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
        R"("hosts":["all"],"event":"E","expect":{"exit_code":0},"extra":1})",
-       "unknown field 'extra'"},
+       "unknown field \"extra\""},
   };
   for (const auto& b : bad) {
     auto c = conf::parse_case(b.text, "bad.case.json");

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "agy_profiles.h"
 #include "fuzz_support.h"
 #include "pinta/emulator/antigravity/antigravity.h"
 
@@ -21,24 +22,8 @@ namespace {
 namespace agy = pinta::emu::agy;
 
 const std::vector<agy::Profile>& profiles() {
-  static const std::vector<agy::Profile> all = [] {
-    std::vector<agy::Profile> v;
-    auto loaded = agy::load_profiles(agy::default_profile_dir());
-    if (loaded) v = *loaded;
-    // Synthetic variants so the harness also runs where the profile files are not installed
-    // (OSS-Fuzz runners see only the binary).
-    agy::Profile lenient;
-    lenient.name = "synthetic-lenient";
-    lenient.invalid_matcher = "no-match";
-    agy::Profile strict = lenient;
-    strict.name = "synthetic-strict";
-    strict.strict_shape = true;
-    strict.matcher_anchored = true;
-    strict.invalid_matcher = "match-all";
-    v.push_back(lenient);
-    v.push_back(strict);
-    return v;
-  }();
+  static const std::vector<agy::Profile> all =
+      pinta::fuzz::load_agy_profiles(pinta::fuzz::Synthetic::kLenientAndStrict);
   return all;
 }
 
@@ -65,14 +50,8 @@ nlohmann::json dump(const pinta::Result<agy::HooksFile>& r) {
 
 }  // namespace
 
-// OSS-Fuzz ships the profile files next to the binary (fuzz/oss-fuzz/build.sh); point the
-// emulator at them unless PINTA_AGY_PROFILES is already set.
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
-  if (*argc > 0 && std::getenv("PINTA_AGY_PROFILES") == nullptr) {
-    std::error_code ec;
-    const auto dir = std::filesystem::path((*argv)[0]).parent_path() / "agy-profiles";
-    if (std::filesystem::is_directory(dir, ec)) setenv("PINTA_AGY_PROFILES", dir.c_str(), 0);
-  }
+  pinta::fuzz::use_profiles_next_to_binary(*argc, *argv);
   return 0;
 }
 

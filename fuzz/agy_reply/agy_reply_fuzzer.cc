@@ -19,6 +19,7 @@
 #include <set>
 #include <string>
 
+#include "agy_profiles.h"
 #include "fuzz_support.h"
 #include "host_table.h"
 #include "pinta/emulator/antigravity/antigravity.h"
@@ -28,13 +29,8 @@ namespace {
 namespace agy = pinta::emu::agy;
 
 const std::vector<agy::Profile>& profiles() {
-  static const std::vector<agy::Profile> all = [] {
-    std::vector<agy::Profile> v;
-    auto loaded = agy::load_profiles(agy::default_profile_dir());
-    if (loaded) v = *loaded;
-    if (v.empty()) v.emplace_back();  // OSS-Fuzz runners: defaults only
-    return v;
-  }();
+  static const std::vector<agy::Profile> all =
+      pinta::fuzz::load_agy_profiles(pinta::fuzz::Synthetic::kDefaultsIfNone);
   return all;
 }
 
@@ -49,14 +45,8 @@ const std::set<std::string> kStop = {"continued", "stopped", "hook_failed"};
 
 }  // namespace
 
-// OSS-Fuzz ships the profile files next to the binary (fuzz/oss-fuzz/build.sh); point the
-// emulator at them unless PINTA_AGY_PROFILES is already set.
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
-  if (*argc > 0 && std::getenv("PINTA_AGY_PROFILES") == nullptr) {
-    std::error_code ec;
-    const auto dir = std::filesystem::path((*argv)[0]).parent_path() / "agy-profiles";
-    if (std::filesystem::is_directory(dir, ec)) setenv("PINTA_AGY_PROFILES", dir.c_str(), 0);
-  }
+  pinta::fuzz::use_profiles_next_to_binary(*argc, *argv);
   return 0;
 }
 

@@ -1,0 +1,94 @@
+// Harness: span queue line reader (pinta/adapter/span_queue.h SpanQueue::snapshot/remove and
+// queue_line_span_id). The queue file is written by many adapter processes and can hold torn
+// lines, foreign bytes or a crash's leftovers (header comment of span_queue.h).
+// Properties, for any queue file bytes (and any cap):
+//  1. total: snapshot never throws or crashes; it succeeds on any bytes;
+//  2. within the cap: at most min(max_records, max_spans) records, every record a JSON object
+//     whose spanId is 16 lowercase hex;
+//  3. the cheap reader agrees: queue_line_span_id of every line either is "" or 16 lowercase hex;
+//  4. cleaning is complete: after remove(every returned id + over-cap ids, corrupt lines), a
+//     second snapshot returns no corrupt lines and none of the removed ids.
+// Input layout: cap byte, then the queue file bytes.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unordered_set>
+
+#include "fuzz_support.h"
+#include "pinta/adapter/span_queue.h"
+
+namespace {
+
+namespace ad = pinta::adapter;
+namespace sfs = std::filesystem;
+
+// Heap-allocated and never freed: the atexit cleanup runs after static destructors would have
+// destroyed a plain static string (a use-after-free libFuzzer found at exit).
+const std::string& root() {
+  static const std::string& dir = *new std::string([] {
+    std::string t = (sfs::temp_directory_path() / "pinta-fuzz-span-queue-XXXXXX").string();
+    if (::mkdtemp(t.data()) == nullptr) std::abort();
+    std::atexit([] {
+      std::error_code ec;
+      sfs::remove_all(root(), ec);
+    });
+    return t;
+  }());
+  return dir;
+}
+
+bool hex16(std::string_view s) {
+  if (s.size() != 16) return false;
+  for (char c : s)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  pinta::fuzz::Bytes in(data, size);
+  const size_t cap = 1 + in.byte() % 16;
+  const std::string bytes = in.rest();
+  ad::QueueOptions o;
+  o.dir = root();
+  o.max_spans = cap;
+  ad::SpanQueue q(o);
+  std::error_code ec;
+  sfs::remove(q.state_path(), ec);
+  std::ofstream(q.queue_path(), std::ios::binary | std::ios::trunc) << bytes;
+
+  size_t start = 0;
+  while (start <= bytes.size()) {
+    size_t end = bytes.find('\n', start);
+    if (end == std::string::npos) end = bytes.size();
+    const std::string_view id =
+        ad::queue_line_span_id(std::string_view(bytes).substr(start, end - start));
+    FUZZ_CHECK(id.empty() || hex16(id), "queue_line_span_id gave " + std::string(id));
+    start = end + 1;
+  }
+
+  const size_t max_records = 8;
+  auto snap = q.snapshot(max_records);
+  FUZZ_CHECK(snap.has_value(), "snapshot failed: " + snap.error().message);
+  FUZZ_CHECK(snap->records.size() <= std::min(max_records, cap),
+             std::to_string(snap->records.size()) + " records over cap " + std::to_string(cap));
+  std::unordered_set<std::string> ids = snap->over_cap;
+  for (const auto& r : snap->records) {
+    FUZZ_CHECK(r.is_object() && r.contains("spanId") && r["spanId"].is_string() &&
+                   hex16(r["spanId"].get<std::string>()),
+               "record without a valid spanId");
+    ids.insert(r["spanId"].get<std::string>());
+  }
+  auto st = q.remove(ids, snap->corrupt_lines, ad::QueueCounters{});
+  FUZZ_CHECK(st.ok(), "remove failed: " + st.error().message);
+  auto again = q.snapshot(max_records);
+  FUZZ_CHECK(again.has_value(), "second snapshot failed");
+  FUZZ_CHECK(again->corrupt_lines.empty(), "corrupt lines survived remove()");
+  for (const auto& r : again->records)
+    FUZZ_CHECK(ids.count(r["spanId"].get<std::string>()) == 0, "a removed id came back");
+  return 0;
+}
