@@ -8,10 +8,32 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <string_view>
+#include <system_error>
+
+#include <stdlib.h>  // mkdtemp
 
 namespace pinta::fuzz {
+
+// One scratch directory per harness process (`<tmp>/<prefix>-XXXXXX`; the first call's prefix
+// names it), created on first use and removed at exit. The path is heap-allocated and never
+// freed: the atexit cleanup runs after static destructors, which would otherwise have destroyed
+// it (a use-after-free libFuzzer found at exit).
+inline const std::string& process_temp_dir(const char* prefix) {
+  static const std::string* dir = [prefix] {
+    std::string t = (std::filesystem::temp_directory_path() / (std::string(prefix) + "-XXXXXX")).string();
+    if (::mkdtemp(t.data()) == nullptr) std::abort();
+    auto* kept = new std::string(t);
+    std::atexit([] {
+      std::error_code ec;
+      std::filesystem::remove_all(process_temp_dir(""), ec);
+    });
+    return kept;
+  }();
+  return *dir;
+}
 
 [[noreturn]] inline void property_failed(const char* file, int line, const char* expr,
                                          const std::string& detail) {

@@ -30,20 +30,7 @@ namespace {
 namespace gem = pinta::emu::gemini;
 namespace sfs = std::filesystem;
 
-// Heap-allocated and never freed: the atexit cleanup runs after static destructors would have
-// destroyed a plain static string (a use-after-free libFuzzer found at exit).
-const std::string& root() {
-  static const std::string& dir = *new std::string([] {
-    std::string t = (sfs::temp_directory_path() / "pinta-fuzz-gemini-loader-XXXXXX").string();
-    if (::mkdtemp(t.data()) == nullptr) std::abort();
-    std::atexit([] {
-      std::error_code ec;
-      sfs::remove_all(root(), ec);
-    });
-    return t;
-  }());
-  return dir;
-}
+const std::string& root() { return pinta::fuzz::process_temp_dir("pinta-fuzz-gemini-loader"); }
 
 void put(const std::string& path, const std::string& text, bool present) {
   std::error_code ec;

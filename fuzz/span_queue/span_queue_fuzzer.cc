@@ -25,20 +25,7 @@ namespace {
 namespace ad = pinta::adapter;
 namespace sfs = std::filesystem;
 
-// Heap-allocated and never freed: the atexit cleanup runs after static destructors would have
-// destroyed a plain static string (a use-after-free libFuzzer found at exit).
-const std::string& root() {
-  static const std::string& dir = *new std::string([] {
-    std::string t = (sfs::temp_directory_path() / "pinta-fuzz-span-queue-XXXXXX").string();
-    if (::mkdtemp(t.data()) == nullptr) std::abort();
-    std::atexit([] {
-      std::error_code ec;
-      sfs::remove_all(root(), ec);
-    });
-    return t;
-  }());
-  return dir;
-}
+const std::string& root() { return pinta::fuzz::process_temp_dir("pinta-fuzz-span-queue"); }
 
 bool hex16(std::string_view s) {
   if (s.size() != 16) return false;
