@@ -53,16 +53,21 @@ static const std::set<std::string> kExpectKeys = {
 static const std::set<std::string> kCollectorKeys = {
     "spans",  "accepted_only", "wait_requests", "valid_otlp", "path",      "content_type",
     "header", "names",         "resource",      "attributes", "same_trace", "distinct_span_ids"};
-static const std::set<std::string> kHostKeys = {"gemini",  "antigravity", "gemini-0.61", "agy-1.0",
-                                               "agy-1.1", "agy-1.2",     "antigravity-2.0"};
+bool is_per_host(const json& v) {
+  if (!v.is_object() || v.empty()) return false;
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    const std::string& k = it.key();
+    if (k != "gemini" && k != "antigravity" &&
+        std::find(all_hosts().begin(), all_hosts().end(), k) == all_hosts().end())
+      return false;
+  }
+  return true;
+}
 
-// A value may be given per host family or host: {"gemini": V, "antigravity": V2}.
+// The values a case gives for the hosts (one value, or one per host).
 static std::vector<const json*> per_host_values(const json& v) {
   std::vector<const json*> out;
-  bool per_host = v.is_object() && !v.empty();
-  if (per_host)
-    for (auto it = v.begin(); it != v.end(); ++it) per_host = per_host && kHostKeys.count(it.key());
-  if (per_host) {
+  if (is_per_host(v)) {
     for (auto it = v.begin(); it != v.end(); ++it) out.push_back(&it.value());
   } else {
     out.push_back(&v);

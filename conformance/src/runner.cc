@@ -30,15 +30,11 @@ namespace stdfs = std::filesystem;
 
 // A value that may be given per family ({"gemini":…,"antigravity":…}) or per host name.
 json pick(const json& v, const std::string& host) {
-  if (v.is_object() && (v.contains("gemini") || v.contains("antigravity") || v.contains(host) ||
-                        v.contains("agy-1.0") || v.contains("agy-1.1") || v.contains("agy-1.2") ||
-                        v.contains("antigravity-2.0") || v.contains("gemini-0.61"))) {
-    if (v.contains(host)) return v[host];
-    auto f = family_of(host);
-    if (v.contains(f)) return v[f];
-    return json();  // not applicable to this host
-  }
-  return v;
+  if (!is_per_host(v)) return v;
+  if (v.contains(host)) return v[host];
+  auto f = family_of(host);
+  if (v.contains(f)) return v[f];
+  return json();  // not applicable to this host
 }
 
 std::string subst(std::string s, const std::map<std::string, std::string>& vars) {

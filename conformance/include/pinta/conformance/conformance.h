@@ -23,6 +23,9 @@ using json = nlohmann::json;
 const std::vector<std::string>& all_hosts();
 bool is_gemini_host(const std::string& host);
 std::string family_of(const std::string& host);  // "gemini" | "antigravity"
+// A case value given per host: a non-empty object whose keys are all families ("gemini",
+// "antigravity") or hosts ("agy-1.1", …), e.g. {"gemini": {}, "antigravity": {"decision": "allow"}}.
+bool is_per_host(const json& v);
 
 struct Case {
   std::string id;    // AREA-NNNN, never renumbered or reused

@@ -1,0 +1,9 @@
+#!/bin/sh
+# Zoo: our adapter ($1) plus one flaw: maps every guard REVIEW to the host's ask, even when not
+# configured to (a headless Gemini CLI then hangs on the prompt; contract GUARD-6).
+# Breaks: GUARD-0018 (REVIEW allows by default)
+# Catches: GUARD-0018
+# Strict: yes
+adapter="$1"; shift
+PINTA_GUARD_REVIEW=ask; export PINTA_GUARD_REVIEW
+exec "$adapter" "$@"
