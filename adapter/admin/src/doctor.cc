@@ -346,9 +346,7 @@ void check_antigravity(const DoctorOptions& o, DoctorReport& r) {
     std::map<std::string, int> fired;
     bool rejected_ours = false;
     std::string rejected_path, reject_error;
-    for (auto ev : {emu::agy::Event::kPreToolUse, emu::agy::Event::kPostToolUse,
-                    emu::agy::Event::kPreInvocation, emu::agy::Event::kPostInvocation,
-                    emu::agy::Event::kStop, emu::agy::Event::kSessionStart}) {
+    for (auto ev : emu::agy::all_events()) {
       emu::agy::PlanRequest req;
       req.home = o.home;
       req.workspace = o.workspace;

@@ -265,9 +265,15 @@ Result<HooksFile> parse_hooks_json(const std::string& text, const Profile& profi
   return out;
 }
 
+const std::vector<Event>& all_events() {
+  static const std::vector<Event> events = {Event::kPreToolUse,     Event::kPostToolUse,
+                                            Event::kPreInvocation,  Event::kPostInvocation,
+                                            Event::kStop,           Event::kSessionStart};
+  return events;
+}
+
 std::optional<Event> parse_event(const std::string& name) {
-  for (Event e : {Event::kPreToolUse, Event::kPostToolUse, Event::kPreInvocation,
-                  Event::kPostInvocation, Event::kStop, Event::kSessionStart})
+  for (Event e : all_events())
     if (name == event_name(e)) return e;
   return std::nullopt;
 }

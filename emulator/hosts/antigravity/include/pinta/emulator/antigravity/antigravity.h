@@ -92,6 +92,7 @@ enum class Event {
 };
 std::optional<Event> parse_event(const std::string& name);  // exact, case-sensitive
 const char* event_name(Event e);
+const std::vector<Event>& all_events();  // every hook event agy knows, in declaration order
 bool is_tool_event(Event e);
 
 struct Handler {
