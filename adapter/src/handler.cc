@@ -166,10 +166,14 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
       return out;
     }
     out.parsed = true;
-    out.payload = payload;
+    if (services.keep_debug_copies) out.payload = payload;
     if (!args.has_event || args.event.empty()) out.note = "missing --event";
-    CanonicalEvent ev = normalize(family, args.agent, args.event, std::move(payload));
-    out.normalized = to_json(ev);
+    // Shared with the Outcome: a deferred span sink writes the span after the reply, from this
+    // same event (no copy of the payload).
+    out.event = std::make_shared<const CanonicalEvent>(
+        normalize(family, args.agent, args.event, std::move(payload)));
+    const CanonicalEvent& ev = *out.event;
+    if (services.keep_debug_copies) out.normalized = to_json(ev);
     const ReplyRow* row = find_reply_row(family, args.event);
     if (row == nullptr && out.note.empty()) out.note = "unknown event";
 

@@ -101,6 +101,7 @@ int main(int argc, char** argv) {
 
     Services services;
     services.clock = &system_clock();
+    services.keep_debug_copies = config.debug;
     std::string review_mode = "allow";
     // --- guard wiring (issue 3, guard) ---
     // Only gate events (Gemini BeforeTool, Antigravity PreToolUse; SPEC §7.2) read the guard

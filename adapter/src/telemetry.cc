@@ -54,7 +54,7 @@ void QueueSpanSink::submit(const SpanInput& input) {
   if (!deferred_) return write(input);
   if (input.event == nullptr) return;
   try {
-    pending_.emplace(Pending{*input.event, std::nullopt, input});
+    pending_.emplace(Pending{std::nullopt, input});
     if (input.guard != nullptr) pending_->guard = *input.guard;
   } catch (...) {
     pending_.reset();
@@ -66,7 +66,6 @@ void QueueSpanSink::commit() {
   if (!pending_) return;
   Pending p = std::move(*pending_);
   pending_.reset();
-  p.span.event = &p.event;
   p.span.guard = p.guard ? &*p.guard : nullptr;
   write(p.span);
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,6 +42,10 @@ struct Services {
   SpanSink* spans = nullptr;      // null: telemetry off
   // The guard's whole budget (DNS + connect + TLS + send + read), from PINTA_GUARD_TIMEOUT_MS.
   std::chrono::milliseconds guard_timeout{50};
+  // Keep copies of the payload and the normalized event in the Outcome, for the debug log only
+  // (main clears it when PINTA_GEMINI_DEBUG is off: two deep copies of a payload of up to 100 KiB
+  // on every event otherwise).
+  bool keep_debug_copies = true;
 };
 
 // A new span id: 16 lowercase hex digits (8 bytes from getrandom; a time/pid mix if that fails).
@@ -55,6 +60,7 @@ struct Outcome {
   std::string guard_decision;     // allow|deny|review|unavailable|skipped
   std::string guard_error;        // why the guard was unavailable (fail-open), for the debug log
   std::string span_id;            // set when a guard or span sink was present
+  std::shared_ptr<const CanonicalEvent> event;  // the normalized event, when stdin held an object
   std::string note;               // why the fail-safe reply was used
 };
 

@@ -45,8 +45,9 @@ TelemetryOptions telemetry_options_from_environment(const AdapterConfig& config)
 // The SpanSink the adapter installs when telemetry is enabled: encode, correlate, enqueue.
 class QueueSpanSink final : public SpanSink {
  public:
-  // deferred: submit() only keeps a copy of the span and commit() writes it (trace store and
-  // queue), so the adapter can print its reply before touching the disk (contract OUT-2).
+  // deferred: submit() only keeps the span (its event by pointer: the caller keeps the event
+  // alive until commit(), as main does through Outcome::event) and commit() writes it (trace
+  // store and queue), so the adapter prints its reply before touching the disk (contract OUT-2).
   explicit QueueSpanSink(TelemetryOptions options, bool deferred = false)
       : options_(std::move(options)), deferred_(deferred) {}
   void submit(const SpanInput& span) override;
@@ -60,8 +61,7 @@ class QueueSpanSink final : public SpanSink {
   TelemetryOptions options_;
   bool deferred_ = false;
   struct Pending {
-    CanonicalEvent event;
-    std::optional<GuardVerdict> guard;
+    std::optional<GuardVerdict> guard;  // copied: the handler's verdict is a local
     SpanInput span;
   };
   std::optional<Pending> pending_;
