@@ -271,18 +271,6 @@ struct TempRoot {
   }
 };
 
-// The adapter command line with its first word made absolute when it names a relative file.
-std::string absolute_command(const std::string& cmd) {
-  size_t sp = cmd.find_first_of(" \t");
-  std::string first = cmd.substr(0, sp);
-  if (!first.empty() && first[0] != '/' && first.find('/') != std::string::npos) {
-    std::error_code ec;
-    if (stdfs::exists(first, ec))
-      return stdfs::absolute(first).string() + (sp == std::string::npos ? "" : cmd.substr(sp));
-  }
-  return cmd;
-}
-
 std::string fmt_us(std::chrono::microseconds us) {
   char b[32];
   snprintf(b, sizeof b, "%.1f ms", static_cast<double>(us.count()) / 1000.0);
@@ -914,6 +902,23 @@ std::string failure_block(const CaseOutcome& o) {
   }
   b << "********************\n";
   return b.str();
+}
+
+// Hooks run in a scratch directory, so a relative program path (the first word, as typed) is made
+// absolute against the caller's directory; anything shell-quoted or not naming a file is kept.
+std::string absolute_command(const std::string& cmd) {
+  size_t b = cmd.find_first_not_of(" \t");
+  if (b == std::string::npos) return cmd;
+  size_t e = cmd.find_first_of(" \t", b);
+  std::string first = cmd.substr(b, e == std::string::npos ? std::string::npos : e - b);
+  if (first.empty() || first[0] == '/' || first.find('/') == std::string::npos ||
+      first.find_first_of("'\"\\$`") != std::string::npos)
+    return cmd;
+  std::error_code ec;
+  if (!stdfs::exists(first, ec)) return cmd;
+  std::string abs = stdfs::absolute(first, ec).lexically_normal().string();
+  if (ec || abs.find_first_of(" \t'\"\\$`") != std::string::npos) return cmd;
+  return cmd.substr(0, b) + abs + (e == std::string::npos ? std::string() : cmd.substr(e));
 }
 
 }  // namespace pinta::conformance

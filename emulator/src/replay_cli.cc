@@ -257,35 +257,10 @@ std::string read_or_empty(const std::string& path, bool* ok) {
   return r ? *r : std::string();
 }
 
-bool write_file(const std::string& path, const std::string& text) {
-  std::error_code ec;
-  stdfs::create_directories(stdfs::path(path).parent_path(), ec);
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return false;
-    out << text;
-    if (!out) return false;
-  }
-  stdfs::rename(tmp, path, ec);
-  return !ec;
-}
-
-// Hooks run in a scratch directory: a relative program path (first word, as typed) is made
-// absolute against the caller's directory so that `build/bin/pinta-gemini` keeps working.
-std::string absolute_command(const std::string& cmd) {
-  size_t b = cmd.find_first_not_of(" \t");
-  if (b == std::string::npos) return cmd;
-  size_t e = cmd.find_first_of(" \t", b);
-  std::string first = cmd.substr(b, e == std::string::npos ? std::string::npos : e - b);
-  if (first.empty() || first[0] == '/' || first.find('/') == std::string::npos ||
-      first.find_first_of("'\"\\$`") != std::string::npos)
-    return cmd;
-  std::error_code ec;
-  if (!stdfs::exists(first, ec)) return cmd;
-  std::string abs = stdfs::absolute(first, ec).lexically_normal().string();
-  if (ec || abs.find_first_of(" \t'\"\\$`") != std::string::npos) return cmd;
-  return cmd.substr(0, b) + abs + (e == std::string::npos ? std::string() : cmd.substr(e));
+// Goldens and scripts: parent directories made, then written atomically (tmp + rename).
+bool write_file(const std::string& path, const std::string& text, unsigned mode = 0644) {
+  return pinta::fs::make_dirs(stdfs::path(path).parent_path().string(), 0755).ok() &&
+         pinta::fs::atomic_write(path, text, mode).ok();
 }
 
 struct Options {
@@ -310,7 +285,7 @@ class Replayer {
     if (o_.timeout_ms < 0 || o_.timeout_ms > 600000)
       return usage_error("replay: --timeout-ms must be 1..600000");
     family_ = family_of_host(o_.host);
-    adapter_ = absolute_command(o_.adapter);
+    adapter_ = conf::absolute_command(o_.adapter);
     // The timeouts our installer registers (adapter/admin/src/install.cc: Gemini 10000 ms,
     // GEM§2.2; Antigravity 30 s, AGY§2.3).
     timeout_ms_ = o_.timeout_ms > 0 ? o_.timeout_ms : (family_ == "gemini" ? 10000 : 30000);
@@ -445,8 +420,7 @@ class Replayer {
     std::string reply =
         family_ == "antigravity" && event == "PreToolUse" ? R"({"decision":"allow"})" : "{}";
     std::string script = s.path() + "/failsafe.sh";
-    if (!write_file(script, "#!/bin/sh\nprintf '%s\\n' '" + reply + "'\n") ||
-        ::chmod(script.c_str(), 0755) != 0) {
+    if (!write_file(script, "#!/bin/sh\nprintf '%s\\n' '" + reply + "'\n", 0755)) {
       *error = "cannot write " + script;
       return false;
     }

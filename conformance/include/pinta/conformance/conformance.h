@@ -94,6 +94,10 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
 // docs/conformance-cases.md generated from the case files.
 std::string render_cases_doc(const std::vector<Case>& cases);
 
+// The adapter command line with a relative program path (first word) made absolute against the
+// current directory, since hooks run elsewhere (a scratch workspace).
+std::string absolute_command(const std::string& cmd);
+
 // Canonical JSON (sorted keys, compact) and a line diff of two pretty canonical renderings.
 std::string canonical(const json& j);
 std::string json_diff(const json& expected, const json& actual);
