@@ -50,11 +50,30 @@ Backoff read_backoff(int fd) {
   return b;
 }
 
+// The file's mtime is set to next_ms as well: a hint an adapter reads with one stat() to skip
+// the lock while the collector is in back-off (start_flusher_if_needed). The content stays the
+// truth: any later write resets the mtime to "now", which only sends adapters to the slow path.
 void write_backoff(int fd, const Backoff& b) {
   char buf[64];
   int n = std::snprintf(buf, sizeof buf, "%lld %lld\n", static_cast<long long>(b.next_ms),
                         static_cast<long long>(b.failures));
   if (n > 0 && ::pwrite(fd, buf, static_cast<size_t>(n), 0) == n) (void)!::ftruncate(fd, n);
+  if (b.next_ms > 0) {
+    struct timespec times[2];
+    times[0].tv_sec = 0;
+    times[0].tv_nsec = UTIME_OMIT;
+    times[1].tv_sec = static_cast<time_t>(b.next_ms / 1000);
+    times[1].tv_nsec = static_cast<long>((b.next_ms % 1000) * 1000000);
+    (void)::futimens(fd, times);
+  }
+}
+
+// Whether the back-off hint says "not before later": mtime in the future.
+bool in_backoff_hint(const std::string& lock_path, int64_t now_ms) {
+  struct stat st {};
+  if (::stat(lock_path.c_str(), &st) != 0) return false;
+  const int64_t mtime_ms = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
+  return now_ms < mtime_ms;
 }
 
 void close_inherited_fds(int keep) {
@@ -215,14 +234,18 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
   return rep;
 }
 
-bool start_flusher_if_needed(const TelemetryOptions& options) noexcept {
+bool start_flusher_if_needed(const TelemetryOptions& options, bool just_appended) noexcept {
   try {
     if (!options.enabled()) return false;
-    QueueOptions qopts;
-    qopts.dir = options.data_dir;
-    SpanQueue queue(qopts);
-    if (!queue.maybe_nonempty()) return false;
+    if (!just_appended) {
+      QueueOptions qopts;
+      qopts.dir = options.data_dir;
+      SpanQueue queue(qopts);
+      if (!queue.maybe_nonempty()) return false;
+    }
     std::string lock_path = fs::join(options.data_dir, kFlusherLockFile);
+    // Collector in back-off (the usual case while it is down): one stat, no lock.
+    if (options.backoff_max.count() > 0 && in_backoff_hint(lock_path, wall_ms())) return false;
     int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0) return false;
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {  // a flusher runs: it will see our span

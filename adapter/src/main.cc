@@ -131,7 +131,7 @@ int main(int argc, char** argv) {
     // process (telemetry.h).
     if (services.spans != nullptr) {
       span_sink.commit();
-      (void)start_flusher_if_needed(telemetry);
+      (void)start_flusher_if_needed(telemetry, span_sink.queued());
     }
     // --- end after reply ---
 

@@ -32,32 +32,141 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-json kv(std::string key, json value) { return json{{"key", std::move(key)}, {"value", std::move(value)}}; }
-json str_value(std::string s) { return json{{"stringValue", std::move(s)}}; }
-json int_value(int64_t v) { return json{{"intValue", std::to_string(v)}}; }
+// ---- JSON text, written directly (the span is built on every hook event: building an nlohmann
+// tree and dumping it cost ~3x the rest of the event, issue 3 benchmark). The output is what
+// nlohmann's dump(-1, ' ', false, error_handler_t::replace) gives for the same value, so the
+// flusher, the tests and the independent decoder read it back unchanged.
 
-// Typed AnyValue for one top-level payload field (Bronze flatten, SPEC §9.3). `skip_redaction`:
-// identifier fields (SPEC §11 skip-list) are copied as they are.
-json any_value(const json& v, bool skip_redaction) {
+void put_escaped(std::string& out, std::string_view s) {
+  if (!valid_utf8(s)) {  // not reachable from parsed payloads; nlohmann's replacement rules apply
+    out += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+    return;
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  out.push_back('"');
+  size_t run = 0;  // start of the pending run of bytes that need no escape
+  for (size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(s.data() + run, i - run);
+    run = i + 1;
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        out += "\\u00";
+        out.push_back(kHex[c >> 4]);
+        out.push_back(kHex[c & 15]);
+    }
+  }
+  out.append(s.data() + run, s.size() - run);
+  out.push_back('"');
+}
+
+// The JSON text of `v` with every string value redacted (keys kept), i.e. the text of
+// redact_json(v) without building the copy.
+void put_redacted(std::string& out, const json& v) {
+  switch (v.type()) {
+    case json::value_t::object: {
+      out.push_back('{');
+      bool first = true;
+      for (auto it = v.begin(); it != v.end(); ++it) {
+        if (!first) out.push_back(',');
+        first = false;
+        put_escaped(out, it.key());
+        out.push_back(':');
+        put_redacted(out, it.value());
+      }
+      out.push_back('}');
+      return;
+    }
+    case json::value_t::array: {
+      out.push_back('[');
+      bool first = true;
+      for (const json& e : v) {
+        if (!first) out.push_back(',');
+        first = false;
+        put_redacted(out, e);
+      }
+      out.push_back(']');
+      return;
+    }
+    case json::value_t::string:
+      put_escaped(out, redact_string(v.get_ref<const std::string&>()));
+      return;
+    case json::value_t::number_integer: out += std::to_string(v.get<int64_t>()); return;
+    case json::value_t::number_unsigned: out += std::to_string(v.get<uint64_t>()); return;
+    case json::value_t::boolean: out += v.get<bool>() ? "true" : "false"; return;
+    case json::value_t::null: out += "null"; return;
+    default: out += v.dump(); return;  // floats: nlohmann's shortest round-trip form
+  }
+}
+
+// Appends one OTLP KeyValue with a string / int / raw AnyValue.
+void put_kv_string(std::string& out, bool& first, std::string_view key, std::string_view value) {
+  out += first ? "{\"key\":" : ",{\"key\":";
+  first = false;
+  put_escaped(out, key);
+  out += ",\"value\":{\"stringValue\":";
+  put_escaped(out, value);
+  out += "}}";
+}
+void put_kv_int(std::string& out, bool& first, std::string_view key, int64_t value) {
+  out += first ? "{\"key\":" : ",{\"key\":";
+  first = false;
+  put_escaped(out, key);
+  out += ",\"value\":{\"intValue\":\"";
+  out += std::to_string(value);
+  out += "\"}}";
+}
+
+// Typed AnyValue text for one top-level payload field (Bronze flatten, SPEC §9.3).
+// `skip_redaction`: identifier fields (SPEC §11 skip-list) are copied as they are.
+void put_any_value(std::string& out, const json& v, bool skip_redaction) {
   switch (v.type()) {
     case json::value_t::string: {
       const auto& s = v.get_ref<const std::string&>();
-      return str_value(skip_redaction ? s : redact_string(s));
+      out += "{\"stringValue\":";
+      put_escaped(out, skip_redaction ? s : redact_string(s));
+      out += "}";
+      return;
     }
-    case json::value_t::boolean: return json{{"boolValue", v.get<bool>()}};
-    case json::value_t::number_integer: return int_value(v.get<int64_t>());
+    case json::value_t::boolean: out += v.get<bool>() ? "{\"boolValue\":true}" : "{\"boolValue\":false}"; return;
+    case json::value_t::number_integer:
+      out += "{\"intValue\":\"" + std::to_string(v.get<int64_t>()) + "\"}";
+      return;
     case json::value_t::number_unsigned: {
       uint64_t u = v.get<uint64_t>();
-      if (u <= static_cast<uint64_t>(INT64_MAX)) return int_value(static_cast<int64_t>(u));
-      return json{{"doubleValue", static_cast<double>(u)}};
+      if (u <= static_cast<uint64_t>(INT64_MAX)) {
+        out += "{\"intValue\":\"" + std::to_string(u) + "\"}";
+      } else {
+        out += "{\"doubleValue\":" + json(static_cast<double>(u)).dump() + "}";
+      }
+      return;
     }
-    case json::value_t::number_float: return json{{"doubleValue", v.get<double>()}};
+    case json::value_t::number_float:
+      out += "{\"doubleValue\":" + v.dump() + "}";
+      return;
     default: {
       // Objects, arrays, null: their JSON text. Strings inside are redacted first; the text as a
-      // whole then goes through redact_string too, for the 100 KiB cap (idempotent on the rest).
-      json redacted = skip_redaction ? v : redact_json(v, RedactOptions{{}, kMaxStringBytes});
-      std::string text = redacted.dump(-1, ' ', false, json::error_handler_t::replace);
-      return str_value(skip_redaction ? text : redact_string(text));
+      // whole then goes through redact_string too (secrets spread over several JSON tokens, and
+      // the 100 KiB cap; idempotent on the rest).
+      std::string text;
+      if (skip_redaction) {
+        text = v.dump(-1, ' ', false, json::error_handler_t::replace);
+      } else {
+        put_redacted(text, v);
+        text = redact_string(text);
+      }
+      out += "{\"stringValue\":";
+      put_escaped(out, text);
+      out += "}";
+      return;
     }
   }
 }
@@ -224,10 +333,9 @@ ResourceInfo local_resource(Family family) {
   ResourceInfo r;
   r.service_name = family == Family::kGemini ? "gemini-cli" : "antigravity";
   r.service_version = "0.2.0";
-  char host[256] = {};
-  if (::gethostname(host, sizeof host - 1) == 0) r.host_name = host;
   struct utsname u {};
   if (::uname(&u) == 0) {
+    r.host_name = u.nodename;  // what gethostname() returns, without a second uname()
     std::string m = u.machine;
     // OTel semantic conventions host.arch values.
     r.host_arch = m == "x86_64" ? "amd64" : m == "aarch64" ? "arm64" : m == "i686" || m == "i386" ? "x86" : m;
@@ -238,68 +346,89 @@ ResourceInfo local_resource(Family family) {
   return r;
 }
 
-json resource_attributes(const ResourceInfo& r) {
-  json a = json::array();
-  a.push_back(kv("service.name", str_value(r.service_name)));
-  a.push_back(kv("service.version", str_value(r.service_version)));
-  if (!r.host_name.empty()) a.push_back(kv("host.name", str_value(redact_string(r.host_name, 256))));
-  if (!r.host_arch.empty()) a.push_back(kv("host.arch", str_value(r.host_arch)));
-  a.push_back(kv("os.type", str_value("linux")));
-  a.push_back(kv("process.pid", int_value(r.pid)));
-  a.push_back(kv("process.parent_pid", int_value(r.parent_pid)));
-  a.push_back(kv("process.executable.name", str_value(r.executable_name)));
-  a.push_back(kv("telemetry.sdk.name", str_value("pinta-gemini")));
-  a.push_back(kv("telemetry.sdk.language", str_value("cpp")));
+std::string resource_attributes(const ResourceInfo& r) {
+  std::string a = "[";
+  bool first = true;
+  put_kv_string(a, first, "service.name", r.service_name);
+  put_kv_string(a, first, "service.version", r.service_version);
+  if (!r.host_name.empty()) put_kv_string(a, first, "host.name", redact_string(r.host_name, 256));
+  if (!r.host_arch.empty()) put_kv_string(a, first, "host.arch", r.host_arch);
+  put_kv_string(a, first, "os.type", "linux");
+  put_kv_int(a, first, "process.pid", r.pid);
+  put_kv_int(a, first, "process.parent_pid", r.parent_pid);
+  put_kv_string(a, first, "process.executable.name", r.executable_name);
+  put_kv_string(a, first, "telemetry.sdk.name", "pinta-gemini");
+  put_kv_string(a, first, "telemetry.sdk.language", "cpp");
+  a += "]";
   return a;
 }
 
-json encode_span(const SpanInput& input, const SpanIds& ids) {
+std::string encode_span(const SpanInput& input, const SpanIds& ids) {
   const CanonicalEvent& ev = *input.event;
   const std::string prefix(family_prefix(ev.family));
-  json attrs = json::array();
+  // Span fields in the order nlohmann's (sorted) object would dump them.
+  std::string out;
+  out.reserve(1024);
+  out = "{\"attributes\":[";
+  bool first = true;
   std::vector<std::string> used;
-  auto add = [&](std::string key, json value) {
-    if (std::find(used.begin(), used.end(), key) != used.end()) return;  // keys are unique
+  used.reserve(8 + (ev.raw.is_object() ? ev.raw.size() : 0));
+  auto fresh = [&](const std::string& key) {
+    if (std::find(used.begin(), used.end(), key) != used.end()) return false;  // keys are unique
     used.push_back(key);
-    attrs.push_back(kv(std::move(key), std::move(value)));
+    return true;
   };
-  add("ingest.type", str_value(prefix));
-  add(prefix + ".hook", str_value(redact_string(ev.hook, 1024)));
-  add(prefix + ".agent", str_value(redact_string(ev.agent, 1024)));
+  auto add_string = [&](std::string key, std::string_view value) {
+    if (fresh(key)) put_kv_string(out, first, key, value);
+  };
+  add_string("ingest.type", prefix);
+  add_string(prefix + ".hook", redact_string(ev.hook, 1024));
+  add_string(prefix + ".agent", redact_string(ev.agent, 1024));
   if (ev.family == Family::kAntigravity && !ev.product.empty() && ev.product != "unknown") {
-    add("antigravity.product", str_value(ev.product));
+    add_string("antigravity.product", ev.product);
   }
   if (input.guard != nullptr) {
-    add("pinta.guard.decision", str_value(guard_decision_name(input.guard->decision)));
+    add_string("pinta.guard.decision", guard_decision_name(input.guard->decision));
     if (!input.guard->matched_rule.empty()) {
-      add("pinta.guard.matched_rule", str_value(redact_string(input.guard->matched_rule, 1024)));
+      add_string("pinta.guard.matched_rule", redact_string(input.guard->matched_rule, 1024));
     }
   }
   if (ev.raw.is_object()) {
     for (auto it = ev.raw.begin(); it != ev.raw.end(); ++it) {
       // A key is attacker-controlled text like any other: redacted and capped too.
-      std::string key = redact_string(it.key(), 256);
-      add(prefix + "." + key, any_value(it.value(), is_identifier_key(it.key())));
+      std::string key = prefix + "." + redact_string(it.key(), 256);
+      if (!fresh(key)) continue;
+      out += first ? "{\"key\":" : ",{\"key\":";
+      first = false;
+      put_escaped(out, key);
+      out += ",\"value\":";
+      put_any_value(out, it.value(), is_identifier_key(it.key()));
+      out += "}";
     }
   }
-  json span = {{"traceId", ids.trace_id},
-               {"spanId", ids.span_id},
-               {"name", prefix + "." + snake_case(ev.hook)},
-               {"kind", 1},  // SPAN_KIND_INTERNAL
-               {"startTimeUnixNano", std::to_string(input.start_unix_nanos)},
-               {"endTimeUnixNano", std::to_string(std::max(input.end_unix_nanos, input.start_unix_nanos))},
-               {"attributes", std::move(attrs)},
-               {"status", json::object()}};
-  return span;
+  out += "],\"endTimeUnixNano\":\"";
+  out += std::to_string(std::max(input.end_unix_nanos, input.start_unix_nanos));
+  out += "\",\"kind\":1,\"name\":";  // SPAN_KIND_INTERNAL
+  put_escaped(out, prefix + "." + snake_case(ev.hook));
+  out += ",\"spanId\":";
+  put_escaped(out, ids.span_id);
+  out += ",\"startTimeUnixNano\":\"";
+  out += std::to_string(input.start_unix_nanos);
+  out += "\",\"status\":{},\"traceId\":";
+  put_escaped(out, ids.trace_id);
+  out += "}";
+  return out;
 }
 
-std::string queue_line(const json& resource_attrs, const json& span) {
-  std::string line = "{\"spanId\":";
-  line += json(span.value("spanId", std::string())).dump();
+std::string queue_line(std::string_view span_id, std::string_view resource_attrs, std::string_view span) {
+  std::string line;
+  line.reserve(span_id.size() + resource_attrs.size() + span.size() + 40);
+  line = "{\"spanId\":";
+  put_escaped(line, span_id);
   line += ",\"resource\":";
-  line += resource_attrs.dump(-1, ' ', false, json::error_handler_t::replace);
+  line += resource_attrs;
   line += ",\"span\":";
-  line += span.dump(-1, ' ', false, json::error_handler_t::replace);
+  line += span;
   line += "}";
   return line;
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bitset>
 #include <mutex>
 #include <cctype>
 #include <cstdint>
@@ -123,25 +124,67 @@ const RE2& compiled(std::size_t i) {
   return *table[i];
 }
 
-bool contains(std::string_view s, std::string_view needle, bool ci) {
-  if (!ci) return s.find(needle) != std::string_view::npos;
-  auto lower = [](char a, char b) {
-    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+// The prefilter for all rules in one pass: an index of every literal by its first byte (both
+// cases for the case-insensitive rules, whose literals are written in lowercase), so a text is
+// scanned once instead of once per literal (one find() per literal was the largest cost of
+// redacting an ordinary span: ~35 searches per string).
+using RuleSet = std::bitset<kRuleCount>;
+
+struct LiteralIndex {
+  struct Entry {
+    std::string_view literal;
+    std::size_t rule;
+    bool ci;
   };
-  return std::search(s.begin(), s.end(), needle.begin(), needle.end(), lower) != s.end();
+  std::array<std::vector<Entry>, 256> by_first;
+};
+
+const LiteralIndex& literal_index() {
+  static const LiteralIndex index = [] {
+    LiteralIndex idx;
+    for (std::size_t r = 0; r < kRuleCount; ++r) {
+      for (const char* lit : kRules[r].any_of) {
+        if (lit == nullptr || *lit == '\0') continue;
+        const std::string_view l(lit);
+        const auto first = static_cast<unsigned char>(l[0]);
+        idx.by_first[first].push_back({l, r, kRules[r].ci});
+        if (kRules[r].ci && std::isalpha(first)) {
+          idx.by_first[static_cast<unsigned char>(std::toupper(first))].push_back({l, r, true});
+        }
+      }
+    }
+    return idx;
+  }();
+  return index;
 }
 
-bool may_match(const Rule& rule, std::string_view s) {
-  for (const char* lit : rule.any_of) {
-    if (lit && contains(s, lit, rule.ci)) return true;
+bool equal_ci(std::string_view text, std::string_view lower_literal) {
+  for (std::size_t i = 0; i < lower_literal.size(); ++i) {
+    char c = text[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != lower_literal[i]) return false;
   }
-  return false;
+  return true;
+}
+
+// The rules whose prefilter literal occurs in `s`.
+RuleSet candidate_rules(std::string_view s) {
+  const LiteralIndex& idx = literal_index();
+  RuleSet out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto& entries = idx.by_first[static_cast<unsigned char>(s[i])];
+    for (const auto& e : entries) {
+      if (out.test(e.rule) || e.literal.size() > s.size() - i) continue;
+      const std::string_view at = s.substr(i, e.literal.size());
+      if (e.ci ? equal_ci(at, e.literal) : at == e.literal) out.set(e.rule);
+    }
+  }
+  return out;
 }
 
 // Applies one rule; returns whether anything was replaced.
 bool apply(std::size_t rule_index, std::string& s) {
   const Rule& rule = kRules[rule_index];
-  if (!may_match(rule, s)) return false;
   const RE2& re = compiled(rule_index);
   if (!re.ok()) return false;
   const int ngroups = re.NumberOfCapturingGroups() + 1;
@@ -184,7 +227,12 @@ std::string redact_secrets(std::string_view in) {
   std::string s(in);
   for (int round = 0; round < 4; ++round) {
     bool changed = false;
-    for (std::size_t i = 0; i < kRuleCount; ++i) changed |= apply(i, s);
+    RuleSet candidates = candidate_rules(s);
+    for (std::size_t i = 0; i < kRuleCount; ++i) {
+      if (!candidates.test(i) || !apply(i, s)) continue;
+      changed = true;
+      candidates = candidate_rules(s);  // the text changed: look again (rare)
+    }
     if (!changed) break;
   }
   return s;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <chrono>
 #include <thread>
 
@@ -20,11 +21,53 @@ using fs::io_error;   // shared with the other data-dir writers (common/src/fs.c
 using fs::write_all;
 
 // Exclusive flock on the state file, holding its fd; the counters are read and written through it.
+// The state file is our own one-line object of integer counters (StateLock::write). Read without
+// a JSON parser: every event that queues a span reads it. Anything unexpected (a foreign or
+// corrupt file) falls back to the full parser, which yields zeros for what it cannot read.
+QueueCounters parse_counters(std::string_view text) {
+  QueueCounters c;
+  struct Field {
+    std::string_view key;
+    int64_t QueueCounters::*member;
+  };
+  static constexpr Field kFields[] = {
+      {"\"appended\":", &QueueCounters::appended},   {"\"corrupt\":", &QueueCounters::corrupt},
+      {"\"delivered\":", &QueueCounters::delivered}, {"\"dropped_cap\":", &QueueCounters::dropped_cap},
+      {"\"dropped_http\":", &QueueCounters::dropped_http}, {"\"lines\":", &QueueCounters::lines},
+      {"\"rejected\":", &QueueCounters::rejected},   {"\"retries\":", &QueueCounters::retries}};
+  bool simple = !text.empty() && text.front() == '{';
+  for (const Field& f : kFields) {
+    if (!simple) break;
+    size_t at = text.find(f.key);
+    if (at == std::string_view::npos) {
+      simple = false;
+      break;
+    }
+    size_t i = at + f.key.size();
+    int64_t v = 0;
+    size_t digits = 0;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9' && digits < 18) {
+      v = v * 10 + (text[i++] - '0');
+      ++digits;
+    }
+    if (digits == 0 || i >= text.size() || (text[i] != ',' && text[i] != '}')) {
+      simple = false;
+      break;
+    }
+    c.*f.member = v;
+  }
+  if (simple) return c;
+  return QueueCounters::from_json(json::parse(text, nullptr, false));
+}
+
 class StateLock {
  public:
   static Result<StateLock> acquire(const std::string& path, int timeout_ms) {
     int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0) return io_error("cannot open", path);
+    if (fd < 0) {
+      if (errno == ENOENT) return make_error(ErrorCode::kNotFound, "no directory for " + path);
+      return io_error("cannot open", path);
+    }
     auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
     while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
       if (errno != EWOULDBLOCK && errno != EINTR) {
@@ -40,29 +83,45 @@ class StateLock {
     }
     return StateLock(fd);
   }
-  StateLock(StateLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+  StateLock(StateLock&& o) noexcept : fd_(o.fd_), size_read_(o.size_read_) { o.fd_ = -1; }
   StateLock& operator=(StateLock&&) = delete;
   ~StateLock() {
     if (fd_ >= 0) ::close(fd_);  // closing the only fd releases the flock
   }
 
-  QueueCounters read() const {
+  QueueCounters read() {
     char buf[4096];
     ssize_t n = ::pread(fd_, buf, sizeof buf, 0);
+    size_read_ = n >= 0 ? static_cast<size_t>(n) : kUnknownSize;
     if (n <= 0) return {};
-    json j = json::parse(std::string_view(buf, static_cast<size_t>(n)), nullptr, false);
-    return QueueCounters::from_json(j);
+    return parse_counters(std::string_view(buf, static_cast<size_t>(n)));
   }
   void write(const QueueCounters& c) const {
-    std::string s = c.to_json().dump() + "\n";
-    if (::pwrite(fd_, s.data(), s.size(), 0) == static_cast<ssize_t>(s.size())) {
+    // Same text as c.to_json().dump() (sorted keys), without building the tree: this runs on
+    // every event that queues a span.
+    char buf[512];
+    int n = std::snprintf(buf, sizeof buf,
+                          "{\"appended\":%lld,\"corrupt\":%lld,\"delivered\":%lld,\"dropped_cap\":%lld,"
+                          "\"dropped_http\":%lld,\"lines\":%lld,\"rejected\":%lld,\"retries\":%lld}\n",
+                          static_cast<long long>(c.appended), static_cast<long long>(c.corrupt),
+                          static_cast<long long>(c.delivered), static_cast<long long>(c.dropped_cap),
+                          static_cast<long long>(c.dropped_http), static_cast<long long>(c.lines),
+                          static_cast<long long>(c.rejected), static_cast<long long>(c.retries));
+    if (n <= 0 || static_cast<size_t>(n) >= sizeof buf) return;
+    const std::string_view s(buf, static_cast<size_t>(n));
+    // Counters only grow, so the text rarely gets shorter: truncate only when it did (or when
+    // the old length is unknown).
+    if (::pwrite(fd_, s.data(), s.size(), 0) == static_cast<ssize_t>(s.size()) &&
+        (size_read_ == kUnknownSize || s.size() < size_read_)) {
       (void)!::ftruncate(fd_, static_cast<off_t>(s.size()));
     }
   }
 
  private:
+  static constexpr size_t kUnknownSize = static_cast<size_t>(-1);
   explicit StateLock(int fd) : fd_(fd) {}
   int fd_ = -1;
+  size_t size_read_ = kUnknownSize;  // length of the content read() saw
 };
 
 struct Line {
@@ -171,8 +230,14 @@ Status SpanQueue::append(std::string_view line) {
     return make_error(ErrorCode::kInvalidArgument, "a queue line must be one non-empty line");
   }
   if (options_.dir.empty()) return make_error(ErrorCode::kNotFound, "no data dir");
-  if (Status d = fs::make_dirs(options_.dir, 0700); !d.ok()) return d;
-  auto lock = StateLock::acquire(state_path_, options_.lock_timeout_ms);
+  // The data dir normally exists: create it only when the state file cannot be opened for want
+  // of it (saves a mkdir per path component and a stat on every event).
+  auto lock = [&]() -> Result<StateLock> {
+    auto first = StateLock::acquire(state_path_, options_.lock_timeout_ms);
+    if (first || first.error().code != ErrorCode::kNotFound) return first;
+    if (Status d = fs::make_dirs(options_.dir, 0700); !d.ok()) return d.error();
+    return StateLock::acquire(state_path_, options_.lock_timeout_ms);
+  }();
   if (!lock) return lock.error();
   QueueCounters c = lock->read();
 

@@ -82,9 +82,9 @@ void QueueSpanSink::write(const SpanInput& input) {
     TraceLookup trace = trace_for(topts, session_key(ev), starts_new_trace(ev), now_ms, &trace_error);
     otlp::SpanIds ids{trace.trace_id, span_id_of(input)};
     span_id_ = ids.span_id;
-    nlohmann::json span = otlp::encode_span(input, ids);
-    const nlohmann::json resource = otlp::resource_attributes(otlp::local_resource(ev.family));
-    std::string line = otlp::queue_line(resource, span);
+    const std::string line =
+        otlp::queue_line(ids.span_id, otlp::resource_attributes(otlp::local_resource(ev.family)),
+                         otlp::encode_span(input, ids));
     QueueOptions qopts;
     qopts.dir = options_.data_dir;
     qopts.max_spans = options_.max_queue_spans;

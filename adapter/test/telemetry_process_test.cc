@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -181,6 +182,64 @@ TEST_F(Telemetry, CollectorDownThenDeliveredByALaterRun) {
   ASSERT_TRUE(wait_spans(collector, 4));
   wait_flusher_idle();
   EXPECT_EQ(queue_lines(), 0u);
+}
+
+// Back-off (telemetry.h): while the collector is in back-off, events start no flusher. The
+// flusher records "<next ms> <failures>" in flusher.lock and also sets the file's mtime to the
+// next attempt, a hint adapters read with one stat(); the content stays the truth.
+TEST_F(Telemetry, BackOffKeepsFlushersAwayAndTheLockFileIsTheTruth) {
+  auto env = base_env(refused_url());
+  env["PINTA_OTLP_BACKOFF_MAX_MS"] = "60000";
+  const std::string lock = fs::join(data(), "flusher.lock");
+  auto content = [&] {
+    auto t = fs::read_file(lock);
+    long long next = 0, failures = 0;
+    if (t) std::sscanf(t->c_str(), "%lld %lld", &next, &failures);
+    return std::pair<long long, long long>(next, failures);
+  };
+  auto now_ms = [] {
+    return static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                      std::chrono::system_clock::now().time_since_epoch())
+                                      .count());
+  };
+  auto set_mtime_ms = [&](long long ms) {
+    struct timespec t[2] = {{0, UTIME_OMIT}, {static_cast<time_t>(ms / 1000), (ms % 1000) * 1000000}};
+    ASSERT_EQ(::utimensat(AT_FDCWD, lock.c_str(), t, 0), 0);
+  };
+  auto mtime_ms = [&] {
+    struct stat st {};
+    EXPECT_EQ(::stat(lock.c_str(), &st), 0);
+    return static_cast<long long>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
+  };
+
+  // 1. A first event starts a flusher; it fails at once and enters back-off (initial 1 s).
+  expect_clean(run("gemini", "AfterTool", gem_payload("s", "AfterTool"), env), "{}");
+  wait_flusher_idle();
+  auto [next, failures] = content();
+  EXPECT_EQ(failures, 1);
+  EXPECT_GT(next, now_ms() - 1000);
+  EXPECT_EQ(mtime_ms(), next) << "the mtime hint must be the next attempt";
+
+  // 2. In back-off (made long, so the test does not race the clock): no flusher starts.
+  const long long later = now_ms() + 60000;
+  ASSERT_TRUE(fs::atomic_write(lock, std::to_string(later) + " 1\n").ok());
+  set_mtime_ms(later);
+  expect_clean(run("gemini", "AfterTool", gem_payload("s", "AfterTool"), env), "{}");
+  wait_flusher_idle();
+  EXPECT_EQ(content().second, 1) << "a flusher ran during the back-off";
+
+  // 3. Hint gone (mtime in the past), content still in back-off: the content wins.
+  set_mtime_ms(now_ms() - 10000);
+  expect_clean(run("gemini", "AfterTool", gem_payload("s", "AfterTool"), env), "{}");
+  wait_flusher_idle();
+  EXPECT_EQ(content().second, 1) << "the slow path ignored the back-off in flusher.lock";
+
+  // 4. Back-off over: the next event starts a flusher again (it fails: failures 2).
+  ASSERT_TRUE(fs::atomic_write(lock, std::to_string(now_ms() - 1) + " 1\n").ok());
+  expect_clean(run("gemini", "AfterTool", gem_payload("s", "AfterTool"), env), "{}");
+  wait_flusher_idle();
+  EXPECT_EQ(content().second, 2);
+  EXPECT_EQ(queue_lines(), 4u);
 }
 
 TEST_F(Telemetry, CollectorFaultsNeverChangeTheReply) {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 #include <fstream>
 #include <map>
@@ -136,9 +137,11 @@ std::string encode_one(const CanonicalEvent& ev, const GuardVerdict* guard, json
   in.start_unix_nanos = 1764670211342000123;
   in.end_unix_nanos = 1764670211343000123;
   otlp::SpanIds ids{new_trace_id(1764670211342), new_span_id()};
-  json span = otlp::encode_span(in, ids);
-  json res = otlp::resource_attributes(otlp::local_resource(ev.family));
-  json rec = json::parse(otlp::queue_line(res, span));
+  const std::string span_text = otlp::encode_span(in, ids);
+  const std::string res_text = otlp::resource_attributes(otlp::local_resource(ev.family));
+  json span = json::parse(span_text);
+  json res = json::parse(res_text);
+  json rec = json::parse(otlp::queue_line(ids.span_id, res_text, span_text));
   if (span_out) *span_out = span;
   if (resource_out) *resource_out = res;
   return otlp::encode_request({&rec});
@@ -248,6 +251,105 @@ TEST(Encode, PayloadKeysCannotShadowAdapterAttributes) {
   EXPECT_EQ(check::attribute(span, "gemini.agent"), json({{"stringValue", "gemini"}}));
 }
 
+// The span, resource and queue line are written as text, not through a JSON tree: the text must
+// be exactly what nlohmann's compact dump of the same value gives (sorted keys, its escapes), so
+// a reader that re-serialises it sees no change.
+TEST(Encode, TextIsCanonicalCompactJson) {
+  json payload = {{"session_id", "s\"1"},
+                  {"cwd", "/w\\x"},
+                  {"tool_name", "run_shell_command"},
+                  {"tool_input", {{"command", "echo \x01\t\n\"q\" \u00e9\u4e2d ghp_0123456789abcdefghijABCDEFGHIJ012345"},
+                                  {"n", -3}, {"f", 0.1}, {"big", 18446744073709551615ull}, {"z", nullptr},
+                                  {"a", json::array({true, false, json::object(), "x\x7f"})}}},
+                  {"stop_hook_active", false},
+                  {"count", 12345678901234ll},
+                  {"huge", 18446744073709551615ull},
+                  {"ratio", 2.5e-300},
+                  {"\u00e9t\u00e9", "\x1f"}};
+  CanonicalEvent ev = normalize(Family::kGemini, "gemini", "BeforeTool", payload);
+  GuardVerdict g;
+  g.decision = GuardVerdict::Decision::kDeny;
+  g.matched_rule = "rule \"7\"";
+  SpanInput in;
+  in.event = &ev;
+  in.guard = &g;
+  in.start_unix_nanos = 1764670211342000123;
+  in.end_unix_nanos = 1764670211343000123;
+  const otlp::SpanIds ids{new_trace_id(1764670211342), new_span_id()};
+  const std::string span = otlp::encode_span(in, ids);
+  EXPECT_EQ(json::parse(span).dump(), span);
+  const std::string res = otlp::resource_attributes(otlp::local_resource(ev.family));
+  EXPECT_EQ(json::parse(res).dump(), res);
+  const std::string line = otlp::queue_line(ids.span_id, res, span);
+  const json rec = json::parse(line);
+  EXPECT_EQ(rec["span"], json::parse(span));
+  EXPECT_EQ(rec["resource"], json::parse(res));
+  EXPECT_EQ(line.rfind("{\"spanId\":\"" + ids.span_id + "\",", 0), 0u) << line;
+  EXPECT_EQ(span.find("ghp_0123456789"), std::string::npos);
+}
+
+// SPEC §9.3 Bronze: a field whose value is an object or array is one string attribute holding its
+// JSON text, every string inside redacted first and the text as a whole redacted again; numbers,
+// booleans and strings keep their type.
+RC_GTEST_PROP(EncodeProperty, FieldValuesFollowTheBronzeRule, ()) {
+  const auto leaf = rc::gen::oneOf(
+      rc::gen::map(rc::gen::arbitrary<std::string>(), [](std::string x) { return json(x); }),
+      rc::gen::map(rc::gen::element(std::string("AKIAIOSFODNN7EXAMPLE"), std::string("token=ghp_0123456789abcdefghijABCDEFGHIJ012345"),
+                                    std::string("postgres://u:pw@h/db"), std::string("\"\\\n\x02"),
+                                    // after an escape the whole-text pass sees `nAKIA…` (no word
+                                    // boundary): only the per-string pass can catch this one
+                                    std::string("\nAKIAIOSFODNN7EXAMPLE")),
+                   [](std::string x) { return json(x); }),
+      rc::gen::map(rc::gen::arbitrary<int64_t>(), [](int64_t x) { return json(x); }),
+      rc::gen::map(rc::gen::arbitrary<bool>(), [](bool x) { return json(x); }),
+      rc::gen::just(json(nullptr)));
+  auto value = [&]() -> json {
+    switch (*rc::gen::inRange(0, 3)) {
+      case 0: return *leaf;
+      case 1: {
+        json arr = json::array();
+        for (int n = *rc::gen::inRange(0, 4); n > 0; --n) arr.push_back(*leaf);
+        return arr;
+      }
+      default: {
+        json obj = json::object();
+        for (int n = *rc::gen::inRange(0, 4); n > 0; --n) obj[*rc::gen::arbitrary<std::string>()] = *leaf;
+        return obj;
+      }
+    }
+  };
+  json payload = json::object();
+  std::vector<json> fields;
+  for (int n = *rc::gen::inRange(1, 5); n > 0; --n) fields.push_back(value());
+  for (size_t i = 0; i < fields.size(); ++i) {
+    // valid UTF-8 only: the adapter's input parser rejects anything else
+    if (fields[i].is_string() && !valid_utf8(fields[i].get_ref<const std::string&>())) continue;
+    payload["f" + std::to_string(i)] = fields[i];
+  }
+  const std::string text = json(payload).dump(-1, ' ', false, json::error_handler_t::replace);
+  RC_PRE(json::accept(text));
+  payload = json::parse(text);  // what the adapter would have read
+  CanonicalEvent ev = normalize(Family::kGemini, "gemini", "AfterTool", payload);
+  SpanInput in;
+  in.event = &ev;
+  in.start_unix_nanos = in.end_unix_nanos = 7;
+  const std::string span_text = otlp::encode_span(in, {new_trace_id(1), new_span_id()});
+  const json span = json::parse(span_text);
+  RC_ASSERT(span.dump() == span_text);
+  std::map<std::string, json> attrs;
+  for (const json& kv : span["attributes"]) attrs[kv["key"].get<std::string>()] = kv["value"];
+  for (auto it = payload.begin(); it != payload.end(); ++it) {
+    const json& got = attrs.at("gemini." + it.key());
+    const json& v = it.value();
+    json want;
+    if (v.is_string()) want = {{"stringValue", redact_string(v.get<std::string>())}};
+    else if (v.is_boolean()) want = {{"boolValue", v.get<bool>()}};
+    else if (v.is_number_integer()) want = {{"intValue", v.dump()}};
+    else want = {{"stringValue", redact_string(redact_json(v, RedactOptions{{}, kMaxStringBytes}).dump())}};
+    RC_ASSERT(got == want);
+  }
+}
+
 TEST(Encode, BatchGroupsByResource) {
   CanonicalEvent a = normalize(Family::kGemini, "gemini", "AfterTool", json::object());
   CanonicalEvent b = normalize(Family::kAntigravity, "antigravity", "Stop", json::object());
@@ -256,8 +358,9 @@ TEST(Encode, BatchGroupsByResource) {
     SpanInput in;
     in.event = e;
     in.start_unix_nanos = in.end_unix_nanos = 5;
-    json span = otlp::encode_span(in, {new_trace_id(1), new_span_id()});
-    recs.push_back(json::parse(otlp::queue_line(otlp::resource_attributes(otlp::local_resource(e->family)), span)));
+    const otlp::SpanIds ids{new_trace_id(1), new_span_id()};
+    recs.push_back(json::parse(otlp::queue_line(
+        ids.span_id, otlp::resource_attributes(otlp::local_resource(e->family)), otlp::encode_span(in, ids))));
   }
   std::vector<const json*> ptrs;
   for (auto& r : recs) ptrs.push_back(&r);
@@ -316,7 +419,8 @@ std::string line_for(int i) {
   SpanInput in;
   in.event = &ev;
   in.start_unix_nanos = in.end_unix_nanos = 1;
-  return otlp::queue_line(json::array(), otlp::encode_span(in, {new_trace_id(1), new_span_id()}));
+  const otlp::SpanIds ids{new_trace_id(1), new_span_id()};
+  return otlp::queue_line(ids.span_id, "[]", otlp::encode_span(in, ids));
 }
 
 std::vector<int> indices(const QueueSnapshot& s) {
@@ -364,6 +468,31 @@ TEST(Queue, CapKeepsNewestAndCountsDropped) {
   ASSERT_TRUE(q.remove(s->over_cap, {}, delta).ok());
   EXPECT_EQ(q.counters()->dropped_cap, 25);
   EXPECT_EQ(q.counters()->lines, 10);
+  // The state file is written as text: it must be the counters' canonical JSON, one line.
+  auto state = fs::read_file(q.state_path());
+  ASSERT_TRUE(state);
+  EXPECT_EQ(*state, q.counters()->to_json().dump() + "\n");
+  EXPECT_EQ(json::parse(*state)["appended"], 35);
+}
+
+// The state file is read by a fast reader of our own format; anything else falls back to the
+// JSON parser, and garbage reads as zeros without blocking appends.
+TEST(Queue, StateFileInOtherShapesIsStillRead) {
+  TempDir d;
+  SpanQueue q({d.path(), 10});
+  ASSERT_TRUE(q.append(line_for(1)).ok());
+  ASSERT_TRUE(fs::atomic_write(q.state_path(), "{ \"appended\" : 7, \"lines\": 1 }\n").ok());
+  EXPECT_EQ(q.counters()->appended, 7);
+  EXPECT_EQ(q.counters()->delivered, 0);
+  ASSERT_TRUE(q.append(line_for(2)).ok());
+  EXPECT_EQ(q.counters()->appended, 8);
+  EXPECT_EQ(q.counters()->lines, 2);
+  ASSERT_TRUE(fs::atomic_write(q.state_path(), "\x01garbage{\"appended\":99999999999999999999").ok());
+  ASSERT_TRUE(q.append(line_for(3)).ok());
+  EXPECT_EQ(q.counters()->appended, 1);
+  auto s = q.snapshot(100);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(indices(*s), (std::vector<int>{1, 2, 3}));
 }
 
 TEST(Queue, TornAndCorruptLinesAreSkippedAndCountedNeverBlocking) {

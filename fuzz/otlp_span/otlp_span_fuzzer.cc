@@ -92,9 +92,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     si.guard = o.has_guard ? &o.guard : nullptr;
     si.start_unix_nanos = start;
     si.end_unix_nanos = (g & 16) ? start - 1 : start + g;
-    const json res = otlp::resource_attributes(otlp::local_resource(family));
-    const json span = otlp::encode_span(si, o.ids);
-    const std::string line = otlp::queue_line(res, span);
+    const std::string line =
+        otlp::queue_line(o.ids.span_id, otlp::resource_attributes(otlp::local_resource(family)),
+                         otlp::encode_span(si, o.ids));
     FUZZ_CHECK(line.find('\n') == std::string::npos, "queue line spans lines");
     FUZZ_CHECK(ad::queue_line_span_id(line) == o.ids.span_id, "queue_line_span_id disagrees");
     json rec = json::parse(line, nullptr, false);

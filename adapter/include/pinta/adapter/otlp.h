@@ -63,8 +63,8 @@ struct ResourceInfo {
   std::string executable_name;
 };
 ResourceInfo local_resource(Family family);
-// OTLP KeyValue list of the resource.
-nlohmann::json resource_attributes(const ResourceInfo& r);
+// OTLP KeyValue list of the resource, as JSON text.
+std::string resource_attributes(const ResourceInfo& r);
 
 // The ids of one span. trace_id: 32 lowercase hex, span_id: 16 lowercase hex.
 struct SpanIds {
@@ -77,12 +77,14 @@ struct SpanIds {
 // copied as they are (SPEC §11 skip-list). Attributes: ingest.type, <prefix>.hook, <prefix>.agent,
 // <prefix>.<key> per top-level payload field (Bronze, §9.3: strings/numbers/bools typed, objects,
 // arrays and null as their JSON text), antigravity.product (when known), pinta.guard.decision and
-// pinta.guard.matched_rule (when a guard verdict exists).
-nlohmann::json encode_span(const SpanInput& input, const SpanIds& ids);
+// pinta.guard.matched_rule (when a guard verdict exists). Returned as compact JSON text, written
+// directly rather than through a JSON tree: this runs on every hook event (issue 3 benchmark).
+std::string encode_span(const SpanInput& input, const SpanIds& ids);
 
 // A queue line: {"spanId":"<16 hex>","resource":[KeyValue...],"span":{Span}} (one JSON object,
-// no newline). spanId comes first so a line's key can be read without parsing it.
-std::string queue_line(const nlohmann::json& resource_attrs, const nlohmann::json& span);
+// no newline), from the texts resource_attributes() and encode_span() gave. spanId comes first
+// so a line's key can be read without parsing it.
+std::string queue_line(std::string_view span_id, std::string_view resource_attrs, std::string_view span);
 
 // The ExportTraceServiceRequest for a batch of queue records (parsed queue lines). Spans with the
 // same resource share one ResourceSpans; one ScopeSpans per resource (scope pinta-gemini).

@@ -93,8 +93,9 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
 
 // After the reply: start a detached flusher unless one is running, the collector is in back-off,
 // or the queue is empty. Returns whether one was started. Never throws, never blocks on the
-// network; costs a few syscalls when nothing needs doing.
-bool start_flusher_if_needed(const TelemetryOptions& options) noexcept;
+// network; costs one stat() while the collector is in back-off, a few syscalls otherwise.
+// `just_appended`: the caller has just queued a span, so the queue is known to be non-empty.
+bool start_flusher_if_needed(const TelemetryOptions& options, bool just_appended = false) noexcept;
 
 // `pinta-gemini --pinta-flush`: flush in the foreground (waits for a running flusher's lock up to
 // the flush budget). Prints one JSON summary line; exit 0 when nothing is left.
