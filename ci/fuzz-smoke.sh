@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses (clang-14, -DPINTA_FUZZ=ON, ASan+UBSan) and runs each one for a
 # short smoke time from its committed corpus, dictionary and regressions (issue 8).
-# Usage: ci/fuzz-smoke.sh [--seconds S] [--build DIR] [--only NAME] [--artifacts DIR]
+# Usage: ci/fuzz-smoke.sh [--seconds S] [--runs N] [--build DIR] [--only NAME] [--artifacts DIR]
 #   --seconds S    time per harness (default 30)
+#   --runs N       stop each harness after N executions instead (a measured campaign; --seconds
+#                  then only caps the time, default 3600)
 #   --build DIR    build directory (default build/fuzz)
 #   --only NAME    run only fuzz/NAME
 #   --artifacts D  where crashing inputs are written (default: a temp dir, printed on a finding)
@@ -13,12 +15,14 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
 seconds=30
+runs=""
 build=build/fuzz
 only=""
 artifacts=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --seconds) seconds=${2:?--seconds needs a number}; shift 2 ;;
+    --seconds) seconds=${2:?--seconds needs a number}; seconds_set=1; shift 2 ;;
+    --runs) runs=${2:?--runs needs a number}; shift 2 ;;
     --build) build=${2:?--build needs a directory}; shift 2 ;;
     --only) only=${2:?--only needs a harness name}; shift 2 ;;
     --artifacts) artifacts=${2:?--artifacts needs a directory}; shift 2 ;;
@@ -27,6 +31,12 @@ while [ $# -gt 0 ]; do
   esac
 done
 case "$seconds" in ''|*[!0-9]*) echo "fuzz-smoke: --seconds wants a positive integer" >&2; exit 2 ;; esac
+case "$runs" in *[!0-9]*) echo "fuzz-smoke: --runs wants a positive integer" >&2; exit 2 ;; esac
+limit=()
+if [ -n "$runs" ]; then
+  [ -n "${seconds_set:-}" ] || seconds=3600
+  limit=(-runs="$runs")
+fi
 command -v clang++-14 >/dev/null || { echo "fuzz-smoke: clang++-14 is required" >&2; exit 1; }
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -52,11 +62,11 @@ for dir in fuzz/*/; do
   dict=()
   [ -f "$dir/$name.dict" ] && dict=("-dict=$dir/$name.dict")
   log="$work/$name.log"
-  if "$bin" "${dict[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  if "$bin" "${dict[@]}" "${limit[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
       -artifact_prefix="$artifacts/$name-" "${inputs[@]}" >"$log" 2>&1; then
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-    echo "fuzz-smoke: $name ok (${execs:-?} execs, ${rate:-?}/s, ${seconds}s)"
+    echo "fuzz-smoke: $name ok (${execs:-?} execs, ${rate:-?}/s, limit ${runs:+$runs runs / }${seconds}s)"
   else
     echo "fuzz-smoke: $name FAILED; log $log, reproducers in $artifacts:" >&2
     tail -30 "$log" >&2

@@ -20,17 +20,43 @@
 //     and is deterministic;
 // 14. the Antigravity reply interpreter reads the adapter's deny reply as a deny, for any reason
 //     and any profile;
-// 15. "" and "*" matchers match every tool under every profile (reference §4).
+// 15. "" and "*" matchers match every tool under every profile (reference §4);
+// 16. span queue, model-based: any sequence of appends, flusher-style drains (snapshot + remove),
+//     torn tails and foreign lines agrees, line by line and counter by counter, with an in-test
+//     model of the file; readers see at most the cap, the newest kept, every span accounted for
+//     exactly once (visible, pending over-cap, dropped, delivered or torn), valid lines <= 2 x cap;
+// 17. span queue, concurrent writers: forked processes appending to one dir never tear a line;
+//     the queue keeps min(total, cap) distinct written ids, each writer's survivors its newest;
+// 18. installer merge (Antigravity hooks.json): foreign hooks and keys kept in order and value,
+//     install twice = byte-identical home, uninstall gives back the foreign content;
+// 19. installer (Gemini): settings.json with foreign keys and hooks and foreign extensions are
+//     never touched, foreign extension-enablement entries kept, idempotent, uninstall restores.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
 #include <regex>
+#include <set>
+#include <sstream>
+#include <unordered_set>
 
 #include "host_table.h"
+#include "pinta/admin/install.h"
 #include "pinta/adapter/config.h"
 #include "pinta/adapter/handler.h"
 #include "pinta/adapter/redact.h"
+#include "pinta/adapter/span_queue.h"
+#include "pinta/common/test_support.h"
 #include "pinta/emulator/antigravity/antigravity.h"
 
 namespace {
@@ -380,6 +406,551 @@ RC_GTEST_PROP(AgyMatcher, EmptyAndStarMatchEveryTool, (const std::string& tool))
     RC_ASSERT(agy::matcher_matches(p, "", tool));
     RC_ASSERT(agy::matcher_matches(p, "*", tool));
   }
+}
+
+// ---- Span queue (16, 17) -------------------------------------------------------------------------
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Physical lines as SpanQueue splits them: a final fragment without '\n' is a line; empty lines
+// are skipped.
+std::vector<std::string> file_lines(const std::string& data) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < data.size()) {
+    size_t nl = data.find('\n', start);
+    if (nl == std::string::npos) nl = data.size();
+    if (nl > start) out.push_back(data.substr(start, nl - start));
+    start = nl + 1;
+  }
+  return out;
+}
+
+std::string hex_id(uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// A queue line as the adapter writes it (otlp::queue_line layout): spanId first, '}' only at the
+// very end, so cutting 3 or more bytes off it never leaves a line that looks complete.
+std::string span_line(const std::string& id, size_t pad) {
+  return "{\"spanId\":\"" + id + "\",\"resource\":[],\"span\":{\"spanId\":\"" + id +
+         "\",\"name\":\"s\",\"pad\":\"" + std::string(pad, 'x') + "\"}}";
+}
+
+// A temp dir on tmpfs (/dev/shm) when there is one, else the usual temp dir. The installer and the
+// queue's rewrites fsync every file; on tmpfs that costs nothing, which keeps 100+ cases within
+// seconds. What these properties check does not depend on the file system (the concurrent-writer
+// property stays on the ordinary temp dir).
+class FastTempDir {
+ public:
+  FastTempDir() {
+    std::error_code ec;
+    const bool shm = std::filesystem::is_directory("/dev/shm", ec) && ::access("/dev/shm", W_OK) == 0;
+    std::string tmpl =
+        (shm ? std::string("/dev/shm") : std::filesystem::temp_directory_path().string()) +
+        "/pinta-prop-XXXXXX";
+    char* p = ::mkdtemp(tmpl.data());
+    path_ = p ? std::string(p) : std::string();
+  }
+  ~FastTempDir() {
+    std::error_code ec;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+  }
+  FastTempDir(const FastTempDir&) = delete;
+  FastTempDir& operator=(const FastTempDir&) = delete;
+  std::string sub(const std::string& rel) const { return path_ + "/" + rel; }
+  bool ok() const { return !path_.empty(); }
+
+ private:
+  std::string path_;
+};
+
+// The in-test model of the queue file: every physical line, in order, with the counters.
+struct QueueModel {
+  struct Entry {
+    std::string bytes;
+    std::string id;  // "" for a corrupt line or a torn fragment
+  };
+  size_t cap = 1;
+  std::deque<Entry> file;
+  ad::QueueCounters c;
+  int64_t torn_valid = 0;  // spans the test destroyed by tearing the tail
+
+  std::vector<const Entry*> valid() const {
+    std::vector<const Entry*> v;
+    for (const auto& e : file)
+      if (!e.id.empty()) v.push_back(&e);
+    return v;
+  }
+  // What a reader sees: the newest `cap` valid lines, oldest first.
+  std::vector<std::string> visible() const {
+    auto v = valid();
+    std::vector<std::string> out;
+    for (size_t i = v.size() > cap ? v.size() - cap : 0; i < v.size(); ++i) out.push_back(v[i]->id);
+    return out;
+  }
+  std::vector<std::string> over_cap() const {
+    auto v = valid();
+    std::vector<std::string> out;
+    for (size_t i = 0; v.size() > cap && i < v.size() - cap; ++i) out.push_back(v[i]->id);
+    return out;
+  }
+  void append(Entry e) {
+    file.push_back(std::move(e));
+    c.lines += 1;
+    c.appended += 1;
+    if (c.lines > static_cast<int64_t>(2 * cap)) {  // compaction (span_queue.h "Cap")
+      auto v = valid();
+      c.corrupt += static_cast<int64_t>(file.size() - v.size());
+      const size_t drop = v.size() > cap ? v.size() - cap : 0;
+      c.dropped_cap += static_cast<int64_t>(drop);
+      std::deque<Entry> keep;
+      for (size_t i = drop; i < v.size(); ++i) keep.push_back(*v[i]);
+      file = std::move(keep);
+      c.lines = static_cast<int64_t>(file.size());
+    }
+  }
+};
+
+// The simple specification: a deque capped at the cap, newest kept, oldest dropped first.
+struct CappedDeque {
+  size_t cap = 1;
+  std::deque<std::string> q;
+  int64_t dropped = 0;
+  void push(const std::string& id) {
+    q.push_back(id);
+    if (q.size() > cap) {
+      q.pop_front();
+      ++dropped;
+    }
+  }
+};
+
+std::vector<std::string> record_ids(const ad::QueueSnapshot& s) {
+  std::vector<std::string> out;
+  for (const auto& r : s.records) out.push_back(r["spanId"].get<std::string>());
+  return out;
+}
+
+template <typename C>
+std::set<std::string> as_set(const C& c) {
+  return std::set<std::string>(c.begin(), c.end());
+}
+
+// Every check after one step: the file line by line, the snapshot, the counters.
+void check_queue(ad::SpanQueue& q, const QueueModel& m, const CappedDeque* spec) {
+  const std::vector<std::string> lines = file_lines(read_all(q.queue_path()));
+  std::vector<std::string> want_lines;
+  for (const auto& e : m.file) want_lines.push_back(e.bytes);
+  RC_ASSERT(lines == want_lines);
+  auto snap = q.snapshot(1u << 20);
+  RC_ASSERT(snap.has_value());
+  // No torn line passes for a record: every line parses as a queue record or is reported corrupt.
+  size_t valid_lines = 0;
+  for (const auto& l : lines) {
+    const json j = json::parse(l, nullptr, false);
+    const bool record = j.is_object() && j.contains("spanId") && j["spanId"].is_string() &&
+                        j["spanId"].get<std::string>() == std::string(ad::queue_line_span_id(l));
+    if (record) ++valid_lines;
+    else RC_ASSERT(snap->corrupt_lines.count(l) == 1u);
+  }
+  RC_ASSERT(valid_lines <= 2 * m.cap);
+  RC_ASSERT(snap->records.size() <= m.cap);
+  RC_ASSERT(record_ids(*snap) == m.visible());
+  RC_ASSERT(as_set(snap->over_cap) == as_set(m.over_cap()));
+  RC_ASSERT(snap->valid_total == valid_lines);
+  auto c = q.counters();
+  RC_ASSERT(c.has_value());
+  RC_ASSERT(c->to_json().dump() == m.c.to_json().dump());
+  // Conservation: every appended span is visible, pending drop, dropped, delivered or torn.
+  RC_ASSERT(c->appended == static_cast<int64_t>(snap->records.size() + snap->over_cap.size()) +
+                               c->dropped_cap + c->delivered + m.torn_valid);
+  if (spec != nullptr) {
+    const std::vector<std::string> want(spec->q.begin(), spec->q.end());
+    RC_ASSERT(record_ids(*snap) == want);
+    RC_ASSERT(c->dropped_cap + static_cast<int64_t>(snap->over_cap.size()) == spec->dropped);
+  }
+}
+
+// 16
+RC_GTEST_PROP(SpanQueueModel, AgreesWithTheModelAfterEveryStep, ()) {
+  FastTempDir tmp;
+  RC_ASSERT(tmp.ok());
+  const size_t cap = *rc::gen::inRange<size_t>(1, 7);
+  std::filesystem::create_directories(tmp.sub("data"));  // so foreign lines can land first
+  ad::SpanQueue q({tmp.sub("data"), cap, 5000});
+  QueueModel m;
+  m.cap = cap;
+  CappedDeque spec;
+  spec.cap = cap;
+  bool spec_exact = true;  // a torn span can let a pending over-cap one back in view
+  const uint64_t salt = *rc::gen::inRange<uint64_t>(0, 1u << 20);
+  uint64_t next = 0, junk = 0;
+  const int steps = *rc::gen::inRange(1, 30);
+  for (int step = 0; step < steps; ++step) {
+    const int op = *rc::gen::weightedElement<int>({{5, 0}, {3, 1}, {1, 2}, {1, 3}, {1, 4}});
+    if (op == 0) {  // append N spans with fresh random ids and sizes
+      const int n = *rc::gen::inRange(1, static_cast<int>(2 * cap) + 3);
+      for (int i = 0; i < n; ++i) {
+        const std::string id = hex_id((salt << 40) | (*rc::gen::inRange<uint64_t>(0, 1u << 16) << 20) | next++);
+        const std::string line = span_line(id, *rc::gen::inRange<size_t>(0, 64));
+        RC_ASSERT(q.append(line).ok());
+        m.append({line, id});
+        spec.push(id);
+      }
+    } else if (op == 1) {  // the flusher's pass: take k, drop over-cap, clean corrupt lines
+      const size_t k = *rc::gen::inRange<size_t>(0, cap + 2);
+      auto snap = q.snapshot(k);
+      RC_ASSERT(snap.has_value());
+      const std::vector<std::string> vis = m.visible();
+      const std::vector<std::string> want(vis.begin(), vis.begin() + static_cast<std::ptrdiff_t>(std::min(k, vis.size())));
+      RC_ASSERT(record_ids(*snap) == want);
+      std::set<std::string> want_corrupt;
+      for (const auto& e : m.file)
+        if (e.id.empty()) want_corrupt.insert(e.bytes);
+      RC_ASSERT(as_set(snap->corrupt_lines) == want_corrupt);
+      std::unordered_set<std::string> done = snap->over_cap;
+      for (const auto& id : want) done.insert(id);
+      ad::QueueCounters delta;
+      delta.delivered = static_cast<int64_t>(want.size());
+      delta.dropped_cap = static_cast<int64_t>(snap->over_cap.size());
+      delta.corrupt = static_cast<int64_t>(snap->corrupt_lines.size());
+      RC_ASSERT(q.remove(done, snap->corrupt_lines, delta).ok());
+      std::deque<QueueModel::Entry> keep;
+      for (const auto& e : m.file)
+        if (!e.id.empty() && done.count(e.id) == 0) keep.push_back(e);
+      m.file = std::move(keep);
+      m.c.add(delta);
+      m.c.lines = static_cast<int64_t>(m.file.size());
+      for (size_t i = 0; i < want.size(); ++i) spec.q.pop_front();
+    } else if (op == 2 || op == 3) {  // torn write: cut the tail inside the last line
+      if (m.file.empty()) continue;
+      const std::string data = read_all(q.queue_path());
+      QueueModel::Entry& last = m.file.back();
+      if (last.bytes.size() < 4) continue;
+      const size_t keep = *rc::gen::inRange<size_t>(1, last.bytes.size() - 2);
+      const size_t tail = last.bytes.size() + (data.back() == '\n' ? 1 : 0);
+      RC_ASSERT(data.size() >= tail);
+      const size_t start = data.size() - tail;
+      RC_ASSERT(data.compare(start, last.bytes.size(), last.bytes) == 0);
+      std::filesystem::resize_file(q.queue_path(), start + keep);
+      if (!last.id.empty()) {
+        ++m.torn_valid;
+        spec_exact = false;
+      }
+      last.bytes.resize(keep);
+      last.id.clear();
+    } else {  // a foreign line (another tool, a bad disk); after a torn tail it joins that line
+      const std::string bytes = "not a span " + std::to_string(junk++);
+      const std::string data = read_all(q.queue_path());
+      { std::ofstream(q.queue_path(), std::ios::app | std::ios::binary) << bytes << "\n"; }
+      if (!data.empty() && data.back() != '\n')
+        m.file.back().bytes += bytes;
+      else
+        m.file.push_back({bytes, ""});
+    }
+    check_queue(q, m, spec_exact ? &spec : nullptr);
+  }
+  RC_CLASSIFY(m.c.dropped_cap > 0, "dropped");
+  RC_CLASSIFY(m.c.corrupt > 0, "corrupt cleaned");
+  RC_CLASSIFY(m.torn_valid > 0, "span torn");
+}
+
+// 17
+RC_GTEST_PROP(SpanQueueModel, ConcurrentWritersNeverTearNorDuplicate, ()) {
+  pinta::testing::TempDir tmp;
+  const size_t cap = *rc::gen::inRange<size_t>(1, 60);
+  const int writers = *rc::gen::inRange(2, 9);
+  const int each = *rc::gen::inRange(1, 51);
+  const std::string dir = tmp.sub("data");
+  std::vector<pid_t> kids;
+  for (int w = 0; w < writers; ++w) {
+    const pid_t pid = ::fork();
+    RC_ASSERT(pid >= 0);
+    if (pid == 0) {
+      ad::SpanQueue q({dir, cap, 20000});
+      int bad = 0;
+      for (int i = 0; i < each; ++i)
+        bad += q.append(span_line(hex_id((uint64_t(w) << 32) | uint64_t(i)), size_t(i % 7) * 9)).ok() ? 0 : 1;
+      ::_exit(bad == 0 ? 0 : 1);
+    }
+    kids.push_back(pid);
+  }
+  int failed = 0;
+  for (pid_t k : kids) {
+    int st = 0;
+    ::waitpid(k, &st, 0);
+    failed += WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
+  }
+  RC_ASSERT(failed == 0);
+  const size_t total = static_cast<size_t>(writers * each);
+  ad::SpanQueue q({dir, cap, 5000});
+  const std::vector<std::string> lines = file_lines(read_all(q.queue_path()));
+  RC_ASSERT(lines.size() <= 2 * cap);
+  for (const auto& l : lines) {
+    const json j = json::parse(l, nullptr, false);
+    RC_ASSERT(j.is_object());
+    RC_ASSERT(!ad::queue_line_span_id(l).empty());
+  }
+  auto snap = q.snapshot(1u << 20);
+  RC_ASSERT(snap.has_value());
+  RC_ASSERT(snap->corrupt_lines.empty());
+  RC_ASSERT(snap->records.size() == std::min(total, cap));
+  std::set<std::string> seen;
+  std::map<int, std::vector<int>> by_writer;
+  for (const auto& id : record_ids(*snap)) {
+    RC_ASSERT(seen.insert(id).second);  // no duplicates
+    const uint64_t v = std::stoull(id, nullptr, 16);
+    const int w = static_cast<int>(v >> 32), i = static_cast<int>(v & 0xffffffffu);
+    RC_ASSERT(w < writers && i < each);  // written by one of ours
+    by_writer[w].push_back(i);
+  }
+  // Newest kept: each writer's survivors are its last ones, in the order it wrote them.
+  for (const auto& [w, is] : by_writer)
+    for (size_t k = 0; k < is.size(); ++k)
+      RC_ASSERT(is[k] == each - static_cast<int>(is.size()) + static_cast<int>(k));
+  auto c = q.counters();
+  RC_ASSERT(c.has_value());
+  RC_ASSERT(c->appended == static_cast<int64_t>(total));
+  RC_ASSERT(c->corrupt == 0);
+  RC_ASSERT(c->dropped_cap + static_cast<int64_t>(snap->over_cap.size()) ==
+            static_cast<int64_t>(total - std::min(total, cap)));
+}
+
+// ---- Installer merge (18, 19) --------------------------------------------------------------------
+
+namespace adm = pinta::admin;
+using ojson = nlohmann::ordered_json;
+
+// Every file (content) and directory ("<dir>") under root.
+std::map<std::string, std::string> tree(const std::string& root) {
+  std::map<std::string, std::string> out;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(root, ec);
+       it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    const std::string rel = std::filesystem::relative(it->path(), root).string();
+    out[rel] = it->is_directory() ? std::string("<dir>") : read_all(it->path().string());
+  }
+  return out;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+// GEMINI_PLUGIN_DATA would move the installer's state out of the temp home: unset it for the
+// property and put it back afterwards.
+class NoPluginDataEnv {
+ public:
+  NoPluginDataEnv() {
+    if (const char* v = std::getenv("GEMINI_PLUGIN_DATA")) old_ = std::string(v);
+    ::unsetenv("GEMINI_PLUGIN_DATA");
+  }
+  ~NoPluginDataEnv() {
+    if (old_) ::setenv("GEMINI_PLUGIN_DATA", old_->c_str(), 1);
+  }
+
+ private:
+  std::optional<std::string> old_;
+};
+
+rc::Gen<std::string> gen_name() {
+  // No 'p': never our own key "pinta-gemini".
+  return rc::gen::nonEmpty(rc::gen::container<std::string>(rc::gen::elementOf(std::string("abcxyz-_09"))));
+}
+
+ojson to_ojson(const json& j) { return ojson::parse(j.dump()); }
+
+std::string gen_text(const ojson& doc) {
+  const int indent = *rc::gen::elementOf(std::vector<int>{-1, 2, 4});
+  const bool nl = *rc::gen::arbitrary<bool>();
+  return doc.dump(indent) + (nl ? "\n" : "");
+}
+
+// A user's Antigravity hooks.json: well-formed named hooks, sometimes keys holding anything.
+ojson gen_agy_doc() {
+  ojson doc = ojson::object();
+  const int n = *rc::gen::inRange(0, 6);
+  for (int i = 0; i < n; ++i) {
+    const std::string name = *gen_name();
+    ojson hook = ojson::object();
+    const int kind = *rc::gen::inRange(0, 4);
+    const std::string cmd = "./" + *gen_name() + ".sh";
+    if (kind == 0) {
+      hook["PreToolUse"] = ojson::array({ojson{
+          {"matcher", *rc::gen::elementOf(std::vector<std::string>{"", "*", "run_command"})},
+          {"hooks", ojson::array({ojson{{"type", "command"}, {"command", cmd}, {"timeout", *rc::gen::inRange(1, 60)}}})}}});
+    } else if (kind == 1) {
+      hook["Stop"] = ojson::array({ojson{{"type", "command"}, {"command", cmd}}});
+    } else if (kind == 2) {
+      hook["enabled"] = *rc::gen::arbitrary<bool>();
+      hook["PostInvocation"] = ojson::array({ojson{{"type", "command"}, {"command", cmd}}});
+    } else {
+      doc[name] = to_ojson(*rc::gen::resize(5, gen_json(2)));  // foreign key, any value
+      continue;
+    }
+    doc[name] = hook;
+  }
+  return doc;
+}
+
+// 18
+RC_GTEST_PROP(InstallMerge, AntigravityKeepsForeignHooksIdempotentAndUninstallRestores, ()) {
+  NoPluginDataEnv env;
+  FastTempDir tmp;
+  RC_ASSERT(tmp.ok());
+  adm::InstallOptions o;
+  o.host = adm::Host::kAntigravity;
+  o.home = tmp.sub("home");
+  o.gemini_home = o.home;
+  o.adapter_path = "/opt/pinta/bin/pinta-gemini";
+  o.profile_dir = agy::default_profile_dir();
+  std::filesystem::create_directories(o.home);
+  if (*rc::gen::arbitrary<bool>()) {
+    o.workspace = tmp.sub("home/ws");
+    std::filesystem::create_directories(o.workspace);
+  }
+  const std::string path = adm::antigravity_hooks_path(o);
+  const bool existed = *rc::gen::inRange(0, 5) != 0;
+  const ojson user = existed ? gen_agy_doc() : ojson::object();
+  const std::string text = *rc::gen::weightedElement<int>({{1, 0}, {1, 1}}) == 0
+                               ? user.dump(2) + "\n"  // the installer's own format
+                               : gen_text(user);
+  if (existed) write_file(path, text);
+  const auto before = tree(o.home);
+
+  auto p = adm::plan_install(o);
+  if (!p) {
+    // Only refusal allowed: a merged file some profile would reject; then nothing is written.
+    RC_ASSERT(p.error().code == pinta::ErrorCode::kProtocol);
+    RC_ASSERT(tree(o.home) == before);
+    RC_TAG("refused");
+    return;
+  }
+  RC_ASSERT(adm::apply(*p).ok());
+  const auto installed = tree(o.home);
+  const ojson merged = ojson::parse(read_all(path));
+  RC_ASSERT(merged.is_object());
+  RC_ASSERT(merged.contains(adm::kHookName));
+  // Foreign keys: all kept, same values, same order, ours appended after them (or in place).
+  ojson foreign = merged;
+  foreign.erase(adm::kHookName);
+  RC_ASSERT(foreign.dump() == user.dump());  // values and order
+  if (existed) RC_ASSERT(read_all(path + ".pinta-bak") == text);  // the user's bytes, once
+
+  // Idempotent: a second install plans nothing and leaves every byte as it was.
+  auto again = adm::plan_install(o);
+  RC_ASSERT(again.has_value());
+  RC_ASSERT(again->changes.empty());
+  RC_ASSERT(adm::apply(*again).ok());
+  RC_ASSERT(tree(o.home) == installed);
+
+  auto u = adm::plan_uninstall(o);
+  RC_ASSERT(u.has_value());
+  RC_ASSERT(adm::apply(*u).ok());
+  const auto after = tree(o.home);
+  if (!existed || text == user.dump(2) + "\n") {
+    RC_ASSERT(after == before);  // byte for byte, backup and state gone
+  } else {
+    RC_ASSERT(ojson::parse(read_all(path)).dump() == user.dump());  // same content, reformatted
+    auto rest = after, rest_before = before;
+    rest.erase(std::filesystem::relative(path, o.home).string());
+    rest_before.erase(std::filesystem::relative(path, o.home).string());
+    RC_ASSERT(rest == rest_before);
+  }
+  RC_CLASSIFY(existed, "existing file");
+  RC_CLASSIFY(!p->warnings.empty(), "warned");
+}
+
+// 19
+RC_GTEST_PROP(InstallMerge, GeminiLeavesForeignSettingsAndExtensionsAlone, ()) {
+  NoPluginDataEnv env;
+  FastTempDir tmp;
+  RC_ASSERT(tmp.ok());
+  adm::InstallOptions o;
+  o.host = adm::Host::kGemini;
+  o.home = tmp.sub("home");
+  o.gemini_home = o.home;
+  o.adapter_path = "/opt/pinta/bin/pinta-gemini";
+  o.profile_dir = agy::default_profile_dir();
+  std::filesystem::create_directories(o.home);
+  const std::string g = o.home + "/.gemini";
+
+  // settings.json: foreign keys and foreign hooks (Gemini's shape).
+  ojson settings = ojson::object();
+  for (const auto& k : *rc::gen::container<std::vector<std::string>>(rc::gen::resize(4, gen_name())))
+    settings[k] = to_ojson(*rc::gen::resize(5, gen_json(2)));
+  ojson hooks = ojson::object();
+  for (const auto& e : *rc::gen::container<std::set<std::string>>(rc::gen::elementOf(adm::gemini_events())))
+    hooks[e] = ojson::array({ojson{{"matcher", ""},
+                                   {"hooks", ojson::array({ojson{{"name", *gen_name()},
+                                                                 {"type", "command"},
+                                                                 {"command", "./" + *gen_name()}}})}}});
+  if (!hooks.empty()) settings["hooks"] = hooks;
+  if (*rc::gen::arbitrary<bool>()) settings["hooksConfig"] = ojson{{"enabled", *rc::gen::arbitrary<bool>()}};
+  if (*rc::gen::inRange(0, 4) != 0) write_file(g + "/settings.json", gen_text(settings));
+  // A foreign extension.
+  if (*rc::gen::arbitrary<bool>())
+    write_file(g + "/extensions/" + *gen_name() + "/gemini-extension.json", gen_text(ojson{{"name", "x"}}));
+  // extension-enablement.json: foreign entries, maybe one of ours that disables or does not.
+  const std::string en_path = g + "/extensions/extension-enablement.json";
+  ojson en = ojson::object();
+  for (const auto& k : *rc::gen::container<std::vector<std::string>>(rc::gen::resize(4, gen_name())))
+    en[k] = ojson{{"overrides", ojson::array({*rc::gen::elementOf(std::vector<std::string>{"!/x/*", "/y/*", "!/home/*"})})}};
+  const int ours = *rc::gen::inRange(0, 3);  // 0 none, 1 a disabling rule, 2 an enabling rule
+  if (ours == 1) en[adm::kHookName] = ojson{{"overrides", ojson::array({"!/home/*"})}};
+  if (ours == 2) en[adm::kHookName] = ojson{{"overrides", ojson::array({"/home/*"})}};
+  const bool has_en = ours != 0 || *rc::gen::arbitrary<bool>();
+  const std::string en_text = gen_text(en);
+  if (has_en) write_file(en_path, en_text);
+  ojson en_foreign = en;
+  en_foreign.erase(adm::kHookName);
+  const auto before = tree(o.home);
+
+  auto p = adm::plan_install(o);
+  RC_ASSERT(p.has_value());
+  RC_ASSERT(adm::apply(*p).ok());
+  const auto installed = tree(o.home);
+  // Everything the user had is byte-identical, except our own enablement rule when it disabled us.
+  for (const auto& [rel, content] : before) {
+    if (has_en && ours == 1 && rel == std::filesystem::relative(en_path, o.home).string()) continue;
+    RC_ASSERT(installed.count(rel) == 1u);
+    RC_ASSERT(installed.at(rel) == content);
+  }
+  if (has_en && ours == 1) {
+    RC_ASSERT(ojson::parse(read_all(en_path)).dump() == en_foreign.dump());
+    RC_ASSERT(read_all(en_path + ".pinta-bak") == en_text);
+  }
+  RC_ASSERT(std::filesystem::exists(adm::gemini_extension_dir(o) + "/hooks/hooks.json"));
+
+  auto again = adm::plan_install(o);
+  RC_ASSERT(again.has_value());
+  RC_ASSERT(again->changes.empty());
+  RC_ASSERT(adm::apply(*again).ok());
+  RC_ASSERT(tree(o.home) == installed);
+
+  auto u = adm::plan_uninstall(o);
+  RC_ASSERT(u.has_value());
+  RC_ASSERT(adm::apply(*u).ok());
+  auto after = tree(o.home);
+  auto want = before;
+  if (has_en && ours != 0) {
+    // Our entry goes; every foreign entry stays, in order.
+    const std::string rel = std::filesystem::relative(en_path, o.home).string();
+    RC_ASSERT(ojson::parse(after.at(rel)).dump() == en_foreign.dump());
+    after.erase(rel);
+    want.erase(rel);
+    after.erase(rel + ".pinta-bak");
+  }
+  RC_ASSERT(after == want);
 }
 
 TEST(Properties, ProfilesAreAvailable) {

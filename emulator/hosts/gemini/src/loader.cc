@@ -288,7 +288,56 @@ void register_hooks(const ojson& hooks, const std::string& source, const std::st
   }
 }
 
+// core hooks/trustedHooks.js getUntrustedHooks / trustHooks with types.js getHookKey
+// (`${name || ''}:${type === 'command' ? command : ''}`); runtime hooks are skipped (§1.5, exp a08).
+void check_project_hooks_trust(const ojson& ws_settings, const LoadOptions& o, LoadResult& res) {
+  res.trusted_hooks_path = o.home + "/.gemini/trusted_hooks.json";
+  res.trusted_hooks = ojson::object();
+  if (auto text = pinta::fs::read_file(res.trusted_hooks_path)) {
+    auto j = js_parse(*text);
+    if (j && j->is_object()) res.trusted_hooks = *j;
+  }
+  const ojson* hooks = path_get(ws_settings, {"hooks"});
+  if (!hooks || !hooks->is_object()) return;
+  std::set<std::string> trusted;
+  if (res.trusted_hooks.contains(o.workspace) && res.trusted_hooks[o.workspace].is_array())
+    for (const auto& k : res.trusted_hooks[o.workspace])
+      if (k.is_string()) trusted.insert(k.get<std::string>());
+  std::set<std::string> seen_names, seen_keys;
+  for (auto& [event, defs] : hooks->items()) {
+    if (!defs.is_array()) continue;
+    for (const auto& def : defs) {
+      if (!def.is_object() || !def.contains("hooks") || !def["hooks"].is_array()) continue;
+      for (const auto& h : def["hooks"]) {
+        if (!h.is_object()) continue;
+        if (h.value("type", ojson()).is_string() && h["type"] == "runtime") continue;
+        std::string name = h.contains("name") && truthy(h["name"]) ? js_value_text(h["name"]) : "";
+        std::string command = h.contains("command") && h["command"].is_string()
+                                  ? h["command"].get<std::string>()
+                                  : "";
+        std::string key = name + ":" + (h.value("type", "") == "command" ? command : "");
+        if (seen_keys.insert(key).second) res.project_hook_keys.push_back(key);
+        if (trusted.count(key)) continue;
+        std::string shown = !name.empty() ? name : !command.empty() ? command : "unknown-hook";
+        if (seen_names.insert(shown).second) res.untrusted_project_hooks.push_back(shown);
+      }
+    }
+  }
+}
+
 }  // namespace
+
+bool record_trusted_project_hooks(const LoadResult& loaded, const std::string& project_root) {
+  ojson all = loaded.trusted_hooks.is_object() ? loaded.trusted_hooks : ojson::object();
+  ojson keys = all.contains(project_root) && all[project_root].is_array() ? all[project_root]
+                                                                          : ojson::array();
+  for (const auto& k : loaded.project_hook_keys)
+    if (std::find(keys.begin(), keys.end(), ojson(k)) == keys.end()) keys.push_back(k);
+  all[project_root] = keys;
+  std::error_code ec;
+  sfs::create_directories(sfs::path(loaded.trusted_hooks_path).parent_path(), ec);
+  return pinta::fs::atomic_write(loaded.trusted_hooks_path, all.dump(2), 0644).ok();
+}
 
 LoadResult load_hooks(const LoadOptions& o) {
   LoadResult res;
@@ -357,6 +406,7 @@ LoadResult load_hooks(const LoadOptions& o) {
     for (SettingsFile* f : {&defaults, &user, &workspace, &system})
       if (const ojson* h = path_get(f->data, {"hooks"}); h && h->is_object())
         register_hooks(*h, "project", f->path, true, disabled, res);
+    check_project_hooks_trust(workspace.data, o, res);
   } else {
     res.warnings.push_back("Project hooks disabled because the folder is not trusted.");
   }

@@ -3,6 +3,8 @@
 // are aggregated (hookAggregator.js) and the event's effect is applied the way the 0.61.0 CLI does
 // (scheduler/hook-utils.js evaluateBeforeToolHook, core/coreToolHookTriggers.js, core/client.js,
 // bundle nonInteractiveCli.ts / gemini.tsx), with the lines the CLI prints on stderr.
+#include <filesystem>
+#include <fstream>
 #include <future>
 
 #include "pinta/emulator/gemini/gemini.h"
@@ -43,12 +45,122 @@ EventRun run_plan(const Plan& plan, std::string_view event, const ojson& input,
   return er;
 }
 
+
+// The events one headless `gemini -p` run fires for a scripted model (§6 "Order in one headless
+// run", exp e01_payload): SessionStart(startup), BeforeAgent, then per model call PreCompress(auto),
+// BeforeModel, BeforeToolSelection, AfterModel once per streamed chunk, and for a function call
+// BeforeTool + AfterTool; finally AfterAgent and SessionEnd(exit).
+ojson expand_model_turns(const ojson& turns) {
+  ojson ev = ojson::array();
+  auto add = [&](const char* name) {
+    ojson e = ojson::object();
+    e["event"] = name;
+    ev.push_back(e);
+    return ev.size() - 1;
+  };
+  add("SessionStart");
+  add("BeforeAgent");
+  for (const auto& t : turns) {
+    add("PreCompress");
+    add("BeforeModel");
+    add("BeforeToolSelection");
+    int chunks = t.is_object() ? t.value("chunks", 1) : 1;
+    for (int i = 0; i < std::max(chunks, 1); ++i) add("AfterModel");
+    if (t.is_object() && t.contains("function_call") && t["function_call"].is_object()) {
+      const ojson& fc = t["function_call"];
+      for (const char* name : {"BeforeTool", "AfterTool"}) {
+        size_t i = add(name);
+        ev[i]["tool_name"] = fc.value("name", "write_file");
+        ev[i]["tool_input"] = fc.contains("args") ? fc["args"] : ojson::object();
+      }
+    }
+  }
+  add("AfterAgent");
+  add("SessionEnd");
+  return ev;
+}
+
+struct ToolRun {
+  bool ok = false;
+  std::string error;  // the tool error the CLI reports ("Error executing tool T: <error>")
+  ojson response;     // AfterTool tool_response {llmContent, returnDisplay}
+};
+
+// The built-in tools a scripted session can call, run for real in the workspace the way 0.61.0's
+// tools/write-file.ts and tools/read-file.ts do for the cases the differential lane covers.
+// `modified` = the arguments came from a hook's hookSpecificOutput.tool_input: the tool is then
+// rebuilt from them and validated (scheduler/hook-utils.js; exp x11: a partial object fails with
+// "Tool parameter modification by hook failed validation: params must have required property
+// 'file_path'").
+ToolRun run_builtin_tool(const std::string& name, const ojson& args, const std::string& workspace,
+                         bool modified) {
+  ToolRun r;
+  std::vector<const char*> required;
+  if (name == "write_file") required = {"file_path", "content"};
+  if (name == "read_file") required = {"file_path"};
+  for (const char* k : required)
+    if (!args.is_object() || !args.contains(k)) {
+      std::string why = std::string("params must have required property '") + k + "'";
+      r.error = modified ? "Tool parameter modification by hook failed validation: " + why : why;
+      return r;
+    }
+  namespace sfs = std::filesystem;
+  if (name == "write_file" || name == "read_file") {
+    if (!args["file_path"].is_string()) {
+      r.error = "params/file_path must be string";
+      return r;
+    }
+    sfs::path path(args["file_path"].get<std::string>());
+    if (path.is_relative()) path = sfs::path(workspace) / path;
+    if (name == "write_file") {
+      if (!args["content"].is_string()) {
+        r.error = "params/content must be string";
+        return r;
+      }
+      std::error_code ec;
+      bool existed = sfs::exists(path, ec);
+      sfs::create_directories(path.parent_path(), ec);
+      std::ofstream f(path, std::ios::binary | std::ios::trunc);
+      f << args["content"].get<std::string>();
+      if (!f) {
+        r.error = "Error writing to file: " + path.string();
+        return r;
+      }
+      std::string msg = existed ? "Successfully overwrote file: " + path.string() + "."
+                                : "Successfully created and wrote to new file: " + path.string() +
+                                      ".";
+      r.response = ojson::object({{"llmContent", msg}, {"returnDisplay", msg}});
+    } else {
+      std::ifstream f(path, std::ios::binary);
+      if (!f) {
+        r.error = "File not found: " + path.string();
+        return r;
+      }
+      std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+      r.response = ojson::object({{"llmContent", text}, {"returnDisplay", ""}});
+    }
+    r.ok = true;
+    return r;
+  }
+  // Any other tool is not run; its response is the script's (or the generated default).
+  r.ok = true;
+  return r;
+}
+
 }  // namespace
 
 Result<ojson> run_session(const std::string& home, const std::string& workspace,
                           const ojson& script, const RunContext& base) {
-  if (!script.is_object() || !script.contains("events") || !script["events"].is_array())
-    return make_error(ErrorCode::kInvalidArgument, "script needs an \"events\" array");
+  if (!script.is_object())
+    return make_error(ErrorCode::kInvalidArgument, "script is not a JSON object");
+  const bool has_events = script.contains("events") && script["events"].is_array();
+  const bool has_turns = script.contains("model_turns") && script["model_turns"].is_array();
+  if (has_events == has_turns)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "script needs exactly one of an \"events\" or a \"model_turns\" array");
+  const ojson script_events = has_events ? script["events"] : expand_model_turns(script["model_turns"]);
+  // Tools run for real only when the script asks for it (the differential lane does).
+  const bool run_tools = script.value("run_tools", has_turns);
   LoadOptions lo;
   lo.home = home;
   lo.workspace = workspace;
@@ -75,6 +187,14 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   tr["load"] = load;
   ojson stderr_lines = ojson::array();
   ojson ran_order = ojson::array();
+  // bundle config.ts loadCliConfig (debugLogger.warn, printed headless; the CLI loads its config
+  // twice, so the line appears twice — session lane s04/s05): an untrusted folder drops a
+  // non-default approval mode.
+  const std::string approval_mode = script.value("approval_mode", std::string("default"));
+  if (!loaded.trusted && approval_mode != "default")
+    for (int i = 0; i < 2; ++i)
+      stderr_lines.push_back(
+          "Approval mode overridden to \"default\" because the current folder is not trusted.");
   if (loaded.fatal_exit) {
     tr["exit_code"] = *loaded.fatal_exit;
     stderr_lines.push_back(loaded.fatal_message);
@@ -83,6 +203,20 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
     tr["ran"] = ran_order;
     tr["stopped"] = true;
     return tr;
+  }
+  // §1.5: the project-hooks warning (coreEvents feedback at start-up, printed plain) and the
+  // record in trusted_hooks.json that keeps it from showing again.
+  if (!loaded.untrusted_project_hooks.empty()) {
+    stderr_lines.push_back(
+        "WARNING: The following project-level hooks have been detected in this workspace:");
+    for (const auto& h : loaded.untrusted_project_hooks) stderr_lines.push_back("  - " + h);
+    stderr_lines.push_back("");
+    stderr_lines.push_back(
+        "These hooks will be executed. If you did not configure these hooks or do not trust this "
+        "project,");
+    stderr_lines.push_back(
+        "please review the project settings (.gemini/settings.json) and remove them.");
+    if (script.value("record_trusted_hooks", true)) record_trusted_project_hooks(loaded, workspace);
   }
   RunContext ctx = base;
   ctx.cwd = workspace;
@@ -95,7 +229,8 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   bool stopped = false;
   bool last_tool_blocked = false;
   ojson last_tool_input;
-  for (const auto& ev : script["events"]) {
+  ojson last_tool_response;
+  for (const auto& ev : script_events) {
     std::string name = ev.value("event", "");
     if (!is_event_name(name))
       return make_error(ErrorCode::kInvalidArgument, "unknown event in script: " + name);
@@ -111,6 +246,7 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
       events.push_back(row);
       continue;
     }
+    if (name == "BeforeTool") last_tool_response = nullptr;
     PayloadOptions po;
     po.session_id = session_id;
     po.cwd = workspace;
@@ -119,6 +255,7 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
     if (ev.contains("tool_input")) po.tool_input = ev["tool_input"];
     if (name == "AfterTool" && !last_tool_input.is_null()) po.tool_input = last_tool_input;
     if (ev.contains("tool_response")) po.tool_response = ev["tool_response"];
+    else if (name == "AfterTool" && !last_tool_response.is_null()) po.tool_response = last_tool_response;
     po.prompt_response = ev.value("prompt_response", "");
     po.stop_hook_active = ev.value("stop_hook_active", false);
     po.source = ev.value("source", "startup");
@@ -161,8 +298,13 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
     if (!failed.empty()) {
       std::string names;
       for (size_t i = 0; i < failed.size(); ++i) names += (i ? ", " : "") + failed[i];
-      stderr_lines.push_back("Hook(s) [" + names + "] failed for event " + name +
-                             ". Press F12 to see the debug drawer for more details.");
+      std::string msg = "Hook(s) [" + names + "] failed for event " + name +
+                        ". Press F12 to see the debug drawer for more details.";
+      // The feedback goes to the CLI's fallback listener (plain) and, while runNonInteractive is
+      // listening (BeforeAgent .. AfterAgent, not SessionStart/SessionEnd), to its handler too,
+      // which prefixes the severity (bundle nonInteractiveCli.ts handleUserFeedback; lane s22).
+      stderr_lines.push_back(msg);
+      if (name != "SessionStart" && name != "SessionEnd") stderr_lines.push_back("[WARNING] " + msg);
       for (const auto& r : er.results)
         if (r.error) stderr_lines.push_back("Hook execution error: " + *r.error);
     }
@@ -217,7 +359,10 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
           stderr_lines.push_back("Agent execution stopped: " + effective_reason(out));
           stopped = true;
         } else if (is_blocking(out)) {
+          // exp e05b: headless stderr "Error executing tool read_file: Tool result blocked: R".
           effect["tool_result"] = "Tool result blocked: " + effective_reason(out);
+          stderr_lines.push_back("Error executing tool " + po.tool_name + ": " +
+                                 effect["tool_result"].get<std::string>());
           effect["model_sees"] = ojson::object({{"error", effective_reason(out)}});
         } else if (ctxt) {
           effect["model_sees_appended"] = "\n\n<hook_context>" + *ctxt + "</hook_context>";
@@ -246,6 +391,20 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
       effect["tool"] = "ran";
       last_tool_blocked = false;
       last_tool_input = po.tool_input;
+    }
+    if (name == "BeforeTool" && run_tools && effect.value("tool", "") == "ran") {
+      ToolRun t = run_builtin_tool(po.tool_name, last_tool_input, workspace,
+                                   effect.contains("tool_input"));
+      if (!t.ok) {
+        // The scheduler reports the error and the call never reaches executeToolWithHooks, so
+        // AfterTool does not fire (core scheduler/scheduler.js; exp x11).
+        effect["tool"] = "failed";
+        effect["tool_error"] = t.error;
+        stderr_lines.push_back("Error executing tool " + po.tool_name + ": " + t.error);
+        last_tool_blocked = true;
+      } else if (!t.response.is_null()) {
+        last_tool_response = t.response;
+      }
     }
     row["effect"] = effect;
     events.push_back(row);

@@ -168,7 +168,18 @@ struct LoadResult {
   bool hooks_enabled = true;
   bool trusted = true;
   bool folder_trust_enabled = true;
+  // §1.5 (core hookRegistry.js checkProjectHooksTrust, trustedHooks.js): the workspace file's hooks
+  // not yet recorded in trusted_hooks.json for this project (name || command, deduplicated), and
+  // what the CLI then records there (key "name:command"). Filled only when trusted + hooks on.
+  std::vector<std::string> untrusted_project_hooks;
+  std::vector<std::string> project_hook_keys;
+  std::string trusted_hooks_path;  // homedir()/.gemini/trusted_hooks.json
+  ojson trusted_hooks;             // its content as read ({} when missing or unreadable)
 };
+
+// Records the workspace's hooks as trusted, as the CLI does right after warning about them:
+// trusted_hooks.json = JSON.stringify(map, null, 2). Returns false when it cannot be written.
+bool record_trusted_project_hooks(const LoadResult& loaded, const std::string& project_root);
 
 LoadResult load_hooks(const LoadOptions& opts);
 

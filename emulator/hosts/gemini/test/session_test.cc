@@ -1,0 +1,199 @@
+// Unit tests of `hostemu gemini session` (run_session): the event order a scripted model produces,
+// the built-in tools it runs for real, and the start-up lines. The same behaviours are checked
+// against the real CLI by the real-host lane (real_session_diff_test.cc, scenarios s01–s25); these
+// run everywhere and pin the emulator's side.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "pinta/common/test_support.h"
+#include "pinta/emulator/gemini/gemini.h"
+
+namespace g = pinta::emu::gemini;
+using g::ojson;
+
+namespace {
+
+std::string slurp(const std::string& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+struct Session {
+  pinta::testing::TempDir td;
+  std::string home = td.sub("h"), ws = td.sub("w"), log = td.sub("hooks.log");
+  Session() {
+    std::filesystem::create_directories(home + "/.gemini");
+    std::filesystem::create_directories(ws);
+  }
+  // A hook that logs "<event>:<tag>" and then runs `action`.
+  std::string rec(const std::string& tag, const std::string& action = "") const {
+    std::string c = "cat >/dev/null; echo " + tag + " >> " + log;
+    return action.empty() ? c : c + "; " + action;
+  }
+  void settings(const ojson& hooks, const ojson& extra = ojson::object()) const {
+    ojson s = ojson::parse(R"({"security":{"folderTrust":{"enabled":false}},
+                               "hooksConfig":{"enabled":true}})");
+    s["hooks"] = hooks;
+    s.merge_patch(extra);
+    std::ofstream(home + "/.gemini/settings.json") << s.dump();
+  }
+  ojson run(const ojson& script) const {
+    g::RunContext ctx;
+    ctx.env = std::vector<std::pair<std::string, std::string>>{{"PATH", "/usr/bin:/bin"}};
+    auto r = g::run_session(home, ws, script, ctx);
+    EXPECT_TRUE(r) << (r ? "" : r.error().message);
+    return r ? *r : ojson();
+  }
+  std::vector<std::string> logged() const {
+    std::vector<std::string> v;
+    std::istringstream in(slurp(log));
+    for (std::string l; std::getline(in, l);) v.push_back(l);
+    return v;
+  }
+};
+
+ojson hook(const std::string& cmd) {
+  ojson h = ojson::object({{"type", "command"}, {"command", cmd}});
+  ojson def = ojson::object();
+  def["hooks"] = ojson::array({h});
+  return ojson::array({def});
+}
+
+ojson write_turns(const std::string& path = "test.txt", const std::string& content = "Hello") {
+  ojson call = ojson::object({{"name", "write_file"},
+                              {"args", ojson::object({{"file_path", path}, {"content", content}})}});
+  ojson turns = ojson::array();
+  turns.push_back(ojson::object({{"function_call", call}}));
+  turns.push_back(ojson::object({{"text", "Done."}}));
+  return turns;
+}
+
+std::vector<std::string> event_names(const ojson& t) {
+  std::vector<std::string> v;
+  for (const auto& e : t["events"])
+    if (!e.contains("skipped")) v.push_back(e["event"].get<std::string>());
+  return v;
+}
+
+}  // namespace
+
+// §6 "Order in one headless run with one tool call" (exp e01_payload; lane s03).
+TEST(GeminiSession, ModelTurnsExpandToTheHeadlessEventOrder) {
+  Session s;
+  s.settings(ojson::object());
+  auto t = s.run({{"model_turns", write_turns()}});
+  std::vector<std::string> want = {
+      "SessionStart", "BeforeAgent", "PreCompress", "BeforeModel", "BeforeToolSelection",
+      "AfterModel",   "BeforeTool",  "AfterTool",   "PreCompress", "BeforeModel",
+      "BeforeToolSelection", "AfterModel", "AfterAgent", "SessionEnd"};
+  EXPECT_EQ(event_names(t), want);
+  // AfterModel fires once per streamed chunk (§6 AfterModel, exp e08).
+  auto t2 = s.run({{"model_turns", ojson::parse(R"([{"text":"a","chunks":3}])")}});
+  auto names2 = event_names(t2);
+  EXPECT_EQ(std::count(names2.begin(), names2.end(), "AfterModel"), 3);
+}
+
+TEST(GeminiSession, ScriptNeedsExactlyOneOfEventsAndTurns) {
+  Session s;
+  g::RunContext ctx;
+  EXPECT_FALSE(g::run_session(s.home, s.ws, ojson::object(), ctx));
+  EXPECT_FALSE(g::run_session(s.home, s.ws, ojson::parse(R"({"events":[],"model_turns":[]})"), ctx));
+  EXPECT_FALSE(g::run_session(s.home, s.ws, ojson::array(), ctx));
+}
+
+// write_file really runs in the workspace when nothing blocks it (lane s02); a deny leaves no
+// file and AfterTool does not fire (§6 BeforeTool 2, exp x07a; lane s01).
+TEST(GeminiSession, WriteFileRunsUnlessBlocked) {
+  Session s;
+  s.settings({{"AfterTool", hook(s.rec("at"))}});
+  auto t = s.run({{"model_turns", write_turns("sub/test.txt", "Hello World")}});
+  EXPECT_EQ(slurp(s.ws + "/sub/test.txt"), "Hello World");
+  EXPECT_EQ(s.logged(), std::vector<std::string>{"at"});
+
+  Session d;
+  d.settings({{"BeforeTool", hook(d.rec("bt", R"(echo '{"decision":"deny","reason":"R"}')"))},
+              {"AfterTool", hook(d.rec("at"))}});
+  auto td = d.run({{"model_turns", write_turns()}});
+  EXPECT_FALSE(std::filesystem::exists(d.ws + "/test.txt"));
+  EXPECT_EQ(d.logged(), std::vector<std::string>{"bt"});
+  EXPECT_NE(std::find(td["stderr"].begin(), td["stderr"].end(),
+                      ojson("Error executing tool write_file: Tool execution blocked: R")),
+            td["stderr"].end());
+}
+
+// hookSpecificOutput.tool_input replaces the arguments (exp x11b; lane s14); a partial object
+// fails validation and the tool does not run (exp x11; lane s15).
+TEST(GeminiSession, HookRewrittenArgumentsAreValidatedAndUsed) {
+  Session s;
+  s.settings({{"BeforeTool",
+               hook(R"(echo '{"hookSpecificOutput":{"tool_input":{"file_path":"other.txt","content":"MOD"}}}')")}});
+  s.run({{"model_turns", write_turns()}});
+  EXPECT_FALSE(std::filesystem::exists(s.ws + "/test.txt"));
+  EXPECT_EQ(slurp(s.ws + "/other.txt"), "MOD");
+
+  Session p;
+  p.settings({{"BeforeTool", hook(R"(echo '{"hookSpecificOutput":{"tool_input":{"content":"MOD"}}}')")},
+              {"AfterTool", hook(p.rec("at"))}});
+  auto t = p.run({{"model_turns", write_turns()}});
+  EXPECT_TRUE(p.logged().empty());
+  EXPECT_FALSE(std::filesystem::exists(p.ws + "/test.txt"));
+  EXPECT_NE(std::find(t["stderr"].begin(), t["stderr"].end(),
+                      ojson("Error executing tool write_file: Tool parameter modification by hook "
+                            "failed validation: params must have required property 'file_path'")),
+            t["stderr"].end());
+}
+
+// §1.5: the project-hooks warning is printed once; the keys go to trusted_hooks.json (exp a08).
+TEST(GeminiSession, ProjectHooksWarningOnceThenRecorded) {
+  Session s;
+  s.settings(ojson::object());
+  std::filesystem::create_directories(s.ws + "/.gemini");
+  ojson ws = ojson::parse(R"({"hooks":{"BeforeTool":[{"hooks":[
+      {"type":"command","name":"p1","command":"true"},{"type":"command","command":"echo {}"}]}]}})");
+  std::ofstream(s.ws + "/.gemini/settings.json") << ws.dump();
+  auto t1 = s.run({{"model_turns", write_turns()}});
+  std::vector<std::string> lines;
+  for (const auto& l : t1["stderr"]) lines.push_back(l.get<std::string>());
+  ASSERT_GE(lines.size(), 3u);
+  EXPECT_EQ(lines[0], "WARNING: The following project-level hooks have been detected in this workspace:");
+  EXPECT_EQ(lines[1], "  - p1");
+  EXPECT_EQ(lines[2], "  - echo {}");
+  auto rec = ojson::parse(slurp(s.home + "/.gemini/trusted_hooks.json"));
+  EXPECT_EQ(rec[s.ws], ojson::array({"p1:true", ":echo {}"}));
+  auto t2 = s.run({{"model_turns", write_turns()}});
+  for (const auto& l : t2["stderr"]) EXPECT_EQ(l.get<std::string>().rfind("WARNING: The following", 0), std::string::npos);
+}
+
+// Hook-failure feedback: plain outside runNonInteractive, plain + "[WARNING] " inside it (lanes
+// s22, s25).
+TEST(GeminiSession, FailureFeedbackIsDoubledOnlyInsideTheAgentRun) {
+  Session s;
+  s.settings({{"SessionStart", hook("exit 3")}, {"BeforeAgent", hook("exit 1")}});
+  auto t = s.run({{"model_turns", ojson::parse(R"([{"text":"hi"}])")}});
+  int plain_ss = 0, warn_ss = 0, plain_ba = 0, warn_ba = 0;
+  for (const auto& l : t["stderr"]) {
+    std::string x = l.get<std::string>();
+    if (x.find("failed for event SessionStart") != std::string::npos) (x[0] == '[' ? warn_ss : plain_ss)++;
+    if (x.find("failed for event BeforeAgent") != std::string::npos) (x[0] == '[' ? warn_ba : plain_ba)++;
+  }
+  EXPECT_EQ(plain_ss, 1);
+  EXPECT_EQ(warn_ss, 0);
+  EXPECT_EQ(plain_ba, 1);
+  EXPECT_EQ(warn_ba, 1);
+}
+
+// bundle config.ts: an untrusted folder drops a non-default approval mode, printed twice (s04).
+TEST(GeminiSession, UntrustedFolderOverridesApprovalMode) {
+  Session s;
+  s.settings(ojson::object(), ojson::parse(R"({"security":{"folderTrust":{"enabled":true}}})"));
+  auto t = s.run({{"model_turns", write_turns()}, {"approval_mode", "yolo"}});
+  EXPECT_EQ(t["exit_code"], 55);
+  ASSERT_GE(t["stderr"].size(), 3u);
+  EXPECT_EQ(t["stderr"][0], t["stderr"][1]);
+  EXPECT_EQ(t["stderr"][0],
+            "Approval mode overridden to \"default\" because the current folder is not trusted.");
+  auto d = s.run({{"model_turns", write_turns()}});
+  EXPECT_EQ(d["stderr"].size(), 1u);
+}
