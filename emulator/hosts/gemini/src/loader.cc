@@ -288,6 +288,77 @@ void register_hooks(const ojson& hooks, const std::string& source, const std::st
   }
 }
 
+// bundle config/extensions/extensionEnablement.ts (0.61.0): H/.gemini/extensions/
+// extension-enablement.json = {name: {overrides: [rule...]}}; a rule is a path glob, "!" = disable,
+// a trailing "*" = that directory and everything below; the last rule matching the workspace
+// (with leading and trailing "/") wins; no rule = enabled. A file that is not valid JSON or not
+// that shape counts as {} after the feedback error "Failed to read extension enablement config."
+struct Enablement {
+  ojson config = ojson::object();
+  bool read_failed = false;
+};
+
+Enablement read_enablement(const std::string& path) {
+  Enablement e;
+  std::error_code ec;
+  if (!sfs::exists(path, ec)) return e;
+  auto text = pinta::fs::read_file(path);
+  auto j = text ? js_parse(*text) : std::nullopt;
+  bool ok = j && j->is_object();
+  if (ok)
+    for (auto& [k, v] : j->items()) {
+      if (!v.is_object() || !v.contains("overrides") || !v["overrides"].is_array()) ok = false;
+      else
+        for (const auto& r : v["overrides"])
+          if (!r.is_string()) ok = false;
+    }
+  if (ok) e.config = *j;
+  else e.read_failed = true;
+  return e;
+}
+
+std::string with_slashes(std::string p) {
+  std::replace(p.begin(), p.end(), '\\', '/');
+  if (p.empty() || p.front() != '/') p.insert(p.begin(), '/');
+  if (p.back() != '/') p.push_back('/');
+  return p;
+}
+
+// globToRegex: escape [.+?^${}()|[\]\\], then "(/?)*" → "($1.*)?", anchored.
+bool glob_matches(const std::string& glob, const std::string& path) {
+  std::string re;
+  for (size_t i = 0; i < glob.size(); ++i) {
+    char c = glob[i];
+    if (c == '/' && i + 1 < glob.size() && glob[i + 1] == '*') {
+      re += "(/.*)?";
+      ++i;
+    } else if (c == '*') {
+      re += "(.*)?";
+    } else if (std::string(".+?^${}()|[]\\").find(c) != std::string::npos) {
+      re += '\\';
+      re += c;
+    } else {
+      re += c;
+    }
+  }
+  return std::regex_match(path, std::regex(re));
+}
+
+bool extension_enabled(const Enablement& e, const std::string& name, const std::string& cwd) {
+  if (!e.config.contains(name)) return true;
+  bool enabled = true;
+  const std::string here = with_slashes(cwd);
+  for (const auto& r : e.config[name]["overrides"]) {
+    std::string rule = r.get<std::string>();
+    bool disable = !rule.empty() && rule[0] == '!';
+    std::string base = disable ? rule.substr(1) : rule;
+    bool subdirs = !base.empty() && base.back() == '*';
+    if (subdirs) base.pop_back();
+    if (glob_matches(base + (subdirs ? "*" : ""), here)) enabled = !disable;
+  }
+  return enabled;
+}
+
 // core hooks/trustedHooks.js getUntrustedHooks / trustHooks with types.js getHookKey
 // (`${name || ''}:${type === 'command' ? command : ''}`); runtime hooks are skipped (§1.5, exp a08).
 void check_project_hooks_trust(const ojson& ws_settings, const LoadOptions& o, LoadResult& res) {
@@ -420,6 +491,7 @@ LoadResult load_hooks(const LoadOptions& o) {
     if (it->is_directory()) dirs.push_back(it->path().filename().string());
   std::sort(dirs.begin(), dirs.end());
   std::set<std::string> names;
+  const Enablement enablement = read_enablement(ext_root + "/extension-enablement.json");
   for (const auto& d : dirs) {
     std::string dir = ext_root + "/" + d;
     auto man_text = pinta::fs::read_file(dir + "/gemini-extension.json");
@@ -438,6 +510,10 @@ LoadResult load_hooks(const LoadOptions& o) {
                              ": invalid or duplicate name " + name);
       continue;
     }
+    // isEnabled re-reads the file for every extension, so its feedback error repeats (lane s27).
+    if (enablement.read_failed)
+      res.startup_stderr.push_back("Failed to read extension enablement config.");
+    if (!extension_enabled(enablement, name, o.workspace)) continue;  // loaded, not active
     std::string hooks_path = dir + "/hooks/hooks.json";
     if (!sfs::is_regular_file(hooks_path)) continue;
     auto htext = pinta::fs::read_file(hooks_path);

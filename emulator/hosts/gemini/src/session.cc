@@ -204,6 +204,7 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
     tr["stopped"] = true;
     return tr;
   }
+  for (const auto& l : loaded.startup_stderr) stderr_lines.push_back(l);
   // §1.5: the project-hooks warning (coreEvents feedback at start-up, printed plain) and the
   // record in trusted_hooks.json that keeps it from showing again.
   if (!loaded.untrusted_project_hooks.empty()) {

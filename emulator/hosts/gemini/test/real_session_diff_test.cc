@@ -108,6 +108,9 @@ Root lay_out(const ojson& sc, const std::string& dir) {
     write_json(r.home + "/.gemini/trustedFolders.json", substitute(sc["trusted_folders"], vars));
   if (sc.contains("workspace_settings"))
     write_json(r.ws + "/.gemini/settings.json", substitute(sc["workspace_settings"], vars));
+  if (sc.contains("extension_enablement"))
+    write_json(r.home + "/.gemini/extensions/extension-enablement.json",
+               substitute(sc["extension_enablement"], vars));
   if (sc.contains("extensions"))
     for (auto& [name, ext] : sc["extensions"].items()) {
       std::string ed = r.home + "/.gemini/extensions/" + name;

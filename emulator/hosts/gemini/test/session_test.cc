@@ -197,3 +197,39 @@ TEST(GeminiSession, UntrustedFolderOverridesApprovalMode) {
   auto d = s.run({{"model_turns", write_turns()}});
   EXPECT_EQ(d["stderr"].size(), 1u);
 }
+
+// extension-enablement.json (bundle extensionEnablement.ts; lanes s26, s27): "!W/*" disables an
+// extension for the workspace, the last matching rule wins, a malformed file is reported once per
+// extension and ignored.
+TEST(GeminiSession, ExtensionEnablementRules) {
+  Session s;
+  s.settings(ojson::object());
+  auto ext = [&](const std::string& name) {
+    std::string d = s.home + "/.gemini/extensions/" + name;
+    std::filesystem::create_directories(d + "/hooks");
+    std::ofstream(d + "/gemini-extension.json") << R"({"name":")" << name << R"(","version":"1.0.0"})";
+    std::ofstream(d + "/hooks/hooks.json")
+        << R"({"hooks":{"BeforeTool":[{"hooks":[{"type":"command","command":"echo )" << name
+        << " >> " << s.log << R"("}]}]}})";
+  };
+  ext("ext-off");
+  ext("ext-on");
+  ext("ext-plain");
+  const std::string en = s.home + "/.gemini/extensions/extension-enablement.json";
+  std::ofstream(en) << ojson({{"ext-off", {{"overrides", {"!" + s.ws + "/*"}}}},
+                              {"ext-on", {{"overrides", {"!" + s.ws + "/*", s.ws + "/"}}}},
+                              {"ext-plain", {{"overrides", {"!/elsewhere/*"}}}}})
+                           .dump();
+  s.run({{"model_turns", write_turns()}});
+  auto got = s.logged();
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, (std::vector<std::string>{"ext-on", "ext-plain"}));
+
+  std::ofstream(en, std::ios::trunc) << R"({"ext-off":{"overrides":"!/*"}})";
+  std::filesystem::remove(s.log);
+  auto t = s.run({{"model_turns", write_turns()}});
+  EXPECT_EQ(s.logged().size(), 3u);
+  EXPECT_EQ(std::count(t["stderr"].begin(), t["stderr"].end(),
+                       ojson("Failed to read extension enablement config.")),
+            3);
+}

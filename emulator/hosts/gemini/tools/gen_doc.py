@@ -97,8 +97,9 @@ hook appends its stdin's `hook_event_name` and a tag to a log; within one parall
 the files the tools left in the workspace, the exit code, and the CLI's stderr without its start-up
 noise (`emulator/hosts/gemini/test/real_session_diff_test.cc`). When the lane was first run it
 found five differences (the project-hooks warning, the `[WARNING]` copy of the hook-failure
-feedback, the approval-mode override lines); they were fixed in the emulator, so the lane is known
-to fail when the emulator is wrong.
+feedback, the approval-mode override lines), and later one more (the enablement-file error is
+repeated per extension); they were fixed in the emulator, so the lane is known to fail when the
+emulator is wrong.
 
 {session_table(sessions)}
 

@@ -163,6 +163,8 @@ struct LoadedHook {
 struct LoadResult {
   std::map<std::string, std::vector<LoadedHook>> by_event;  // registry order (§1.7)
   std::vector<std::string> warnings;  // what the CLI prints on stderr while loading
+  // Feedback the headless CLI prints on stderr at start-up (session lane checked), in order.
+  std::vector<std::string> startup_stderr;
   std::optional<int> fatal_exit;      // 52 (settings syntax error) or 55 (headless untrusted)
   std::string fatal_message;
   bool hooks_enabled = true;
