@@ -315,7 +315,11 @@ Result<QueueSnapshot> SpanQueue::snapshot(size_t max_records) {
   for (size_t i = 0; i < start; ++i) snap.over_cap.emplace(valid[i]->span_id);
   for (size_t i = start; i < valid.size() && snap.records.size() < max_records; ++i) {
     json rec;
-    if (parse_record(valid[i]->bytes, rec)) {
+    // A line whose parsed spanId is not the one its prefix names (a duplicate "spanId" key: JSON
+    // keeps the last) would be delivered under one id and removed under another; it is corrupt
+    // (fuzz/span_queue regression duplicate-span-id-key).
+    if (parse_record(valid[i]->bytes, rec) && rec.contains("spanId") && rec["spanId"].is_string() &&
+        rec["spanId"].get_ref<const std::string&>() == valid[i]->span_id) {
       snap.records.push_back(std::move(rec));
     } else {
       snap.corrupt_lines.emplace(valid[i]->bytes);
