@@ -5,6 +5,8 @@
 # package, e.g. NodeSource's nodejs provides npm) it does nothing, so repeat runs are fast.
 # Otherwise it runs `apt-get update` once and installs only the missing packages, as root or
 # through sudo. `--no-remove` makes apt abort rather than remove anything already installed.
+# `--fuzz` adds what ci/fuzz-smoke.sh and ci/sanitize.sh need: clang-14 with its sanitizer and
+# libFuzzer runtimes, and ninja.
 set -euo pipefail
 
 packages=(
@@ -14,6 +16,11 @@ packages=(
   libgtest-dev librapidcheck-dev libre2-dev libcli11-dev
   hyperfine nodejs npm ccache libssl-dev
 )
+case "${1:-}" in
+  --fuzz) packages+=(clang-14 libclang-rt-14-dev ninja-build) ;;
+  "") ;;
+  *) echo "install-deps: unknown argument $1 (only --fuzz)" >&2; exit 2 ;;
+esac
 
 # Names that installed packages satisfy: their own names and everything they Provide.
 have=" "
