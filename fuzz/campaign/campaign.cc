@@ -484,14 +484,22 @@ std::string violation(const Options& o, Host host, const Case& c, const Observed
   if (ob.guard_requests > 0 && !pinta::fuzz::gate_event(host, c.event)) return "guard-off-gate";
   if (ob.guard_requests > 1) return "guard-asked-twice";
   const json got = json::parse(line);
-  if (got != json::parse(expected_reply(host, c, ob.guard_requests == 1)))
+  const auto replied_after = std::chrono::duration_cast<std::chrono::milliseconds>(
+      r.first_stdout_after.count() >= 0 ? r.first_stdout_after : r.exited_after);
+  // The guard counts a request when it arrives, not when the adapter reads the answer: under load
+  // (many --jobs on few cores) the answer can come back after the adapter's guard deadline, and
+  // failing open is then the contract. So an allow reply after a consulted guard is accepted
+  // when the reply came no sooner than that deadline (a 100k-run campaign at --jobs 16 on 2
+  // cores saw 3 such runs; none reproduced when re-run).
+  const bool failed_open = ob.guard_requests == 1 &&
+                           got == json::parse(expected_reply(host, c, false)) &&
+                           replied_after.count() >= kGuardTimeoutMs;
+  if (!failed_open && got != json::parse(expected_reply(host, c, ob.guard_requests == 1)))
     return c.guard == kGuardNone ? "not-allow-without-guard" : "reply-ignores-guard";
   if (!c.planted.empty() &&
       (r.out.find(c.planted) != std::string::npos || r.err.find(c.planted) != std::string::npos))
     return "secret-leak";
-  const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
-      r.first_stdout_after.count() >= 0 ? r.first_stdout_after : r.exited_after);
-  if (took.count() > o.budget_ms) return "over-budget";
+  if (replied_after.count() > o.budget_ms) return "over-budget";
   return "";
 }
 
