@@ -63,38 +63,6 @@ bool executable(const std::string& p) { return ::access(p.c_str(), X_OK) == 0; }
 
 // ---- Gemini CLI 0.61.0 -------------------------------------------------------------------------
 
-// Override.fromFileRule + globToRegex + ensureLeadingAndTrailingSlash (bundle chunk-HPLZM7PQ.js,
-// packages/cli/src/config/extensions/extensionEnablement.ts, 0.61.0).
-std::string with_slashes(std::string p) {
-  if (p.empty() || p[0] != '/') p = "/" + p;
-  if (p.back() != '/') p += "/";
-  return p;
-}
-bool rule_matches(std::string rule, const std::string& path) {
-  bool subdirs = !rule.empty() && rule.back() == '*';
-  if (subdirs) rule.pop_back();
-  std::string glob = rule + (subdirs ? "*" : "");
-  std::string re;
-  for (size_t i = 0; i < glob.size(); ++i) {
-    char c = glob[i];
-    if (c == '*') {
-      // "(/?)\*" → "($1.*)?": a slash right before '*' becomes optional together with it.
-      bool slash = !re.empty() && re.back() == '/';
-      if (slash) re.pop_back();
-      re += slash ? "(/.*)?" : "(.*)?";
-    } else if (std::strchr(".+?^${}()|[]\\", c)) {
-      re += '\\';
-      re += c;
-    } else {
-      re += c;
-    }
-  }
-  try {
-    return std::regex_match(path, std::regex(re));
-  } catch (...) {
-    return false;
-  }
-}
 
 const std::vector<std::string> kGeminiEvents = {"SessionStart", "BeforeAgent", "BeforeTool",
                                                 "AfterTool",    "AfterAgent",  "PreCompress",
@@ -123,6 +91,7 @@ void collect_gemini(const json& hooks, const std::string& file, std::vector<GHoo
 }
 
 void check_gemini(const DoctorOptions& o, DoctorReport& r) {
+  bool disabled_by_enablement = false;  // reported once; the planner then finds no hook either
   const std::string gh = o.gemini_home;
   std::string user_settings = fs::join(gh, ".gemini/settings.json");
   std::string ws_settings = fs::join(o.workspace, ".gemini/settings.json");
@@ -201,11 +170,13 @@ void check_gemini(const DoctorOptions& o, DoctorReport& r) {
     auto et = fs::read_file(fs::join(ext_root, "extension-enablement.json"));
     if (et) {
       json en = json::parse(*et, nullptr, false);
-      if (en.is_object() && !gemini_extension_enabled(en, "pinta-gemini", o.workspace))
+      if (en.is_object() && !gemini_extension_enabled(en, "pinta-gemini", o.workspace)) {
+        disabled_by_enablement = true;
         add(r, "gemini", "broken",
             "the pinta-gemini extension is disabled for " + o.workspace +
                 " (extension-enablement.json)",
             "run: gemini extensions enable pinta-gemini  (or pinta-gemini install --host gemini)");
+      }
     }
   }
   std::vector<GHook> all = ours_ext;
@@ -296,7 +267,7 @@ void check_gemini(const DoctorOptions& o, DoctorReport& r) {
       reported_twice = true;
     }
   }
-  if (!missing.empty() && !reported_disabled) {
+  if (!missing.empty() && !reported_disabled && !disabled_by_enablement) {
     std::string s;
     for (const auto& m : missing) s += (s.empty() ? "" : ", ") + m;
     add(r, "gemini", "broken", "pinta-gemini would not fire on: " + s,
@@ -540,19 +511,8 @@ void check_data(const DoctorOptions& o, DoctorReport& r) {
 
 bool gemini_extension_enabled(const json& enablement, const std::string& name,
                               const std::string& cwd) {
-  if (!enablement.is_object() || !enablement.contains(name)) return true;
-  const json& e = enablement[name];
-  if (!e.is_object() || !e.contains("overrides") || !e["overrides"].is_array()) return true;
-  bool enabled = true;
-  std::string path = with_slashes(cwd);
-  for (const auto& rule : e["overrides"]) {
-    if (!rule.is_string()) continue;
-    std::string s = rule.get<std::string>();
-    bool disable = !s.empty() && s[0] == '!';
-    if (disable) s = s.substr(1);
-    if (rule_matches(s, path)) enabled = !disable;
-  }
-  return enabled;
+  // One implementation of the CLI's rules: the Gemini emulator's.
+  return gem::extension_enabled(gem::ojson::parse(enablement.dump()), name, cwd);
 }
 
 bool DoctorReport::broken() const {

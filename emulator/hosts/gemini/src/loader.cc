@@ -341,22 +341,11 @@ bool glob_matches(const std::string& glob, const std::string& path) {
       re += c;
     }
   }
-  return std::regex_match(path, std::regex(re));
-}
-
-bool extension_enabled(const Enablement& e, const std::string& name, const std::string& cwd) {
-  if (!e.config.contains(name)) return true;
-  bool enabled = true;
-  const std::string here = with_slashes(cwd);
-  for (const auto& r : e.config[name]["overrides"]) {
-    std::string rule = r.get<std::string>();
-    bool disable = !rule.empty() && rule[0] == '!';
-    std::string base = disable ? rule.substr(1) : rule;
-    bool subdirs = !base.empty() && base.back() == '*';
-    if (subdirs) base.pop_back();
-    if (glob_matches(base + (subdirs ? "*" : ""), here)) enabled = !disable;
+  try {
+    return std::regex_match(path, std::regex(re));
+  } catch (const std::regex_error&) {
+    return false;
   }
-  return enabled;
 }
 
 // core hooks/trustedHooks.js getUntrustedHooks / trustHooks with types.js getHookKey
@@ -408,6 +397,24 @@ bool record_trusted_project_hooks(const LoadResult& loaded, const std::string& p
   std::error_code ec;
   sfs::create_directories(sfs::path(loaded.trusted_hooks_path).parent_path(), ec);
   return pinta::fs::atomic_write(loaded.trusted_hooks_path, all.dump(2), 0644).ok();
+}
+
+bool extension_enabled(const ojson& enablement, const std::string& name, const std::string& cwd) {
+  if (!enablement.is_object() || !enablement.contains(name)) return true;
+  const ojson& e = enablement[name];
+  if (!e.is_object() || !e.contains("overrides") || !e["overrides"].is_array()) return true;
+  bool enabled = true;
+  const std::string here = with_slashes(cwd);
+  for (const auto& r : e["overrides"]) {
+    if (!r.is_string()) continue;
+    std::string rule = r.get<std::string>();
+    bool disable = !rule.empty() && rule[0] == '!';
+    std::string base = disable ? rule.substr(1) : rule;
+    bool subdirs = !base.empty() && base.back() == '*';
+    if (subdirs) base.pop_back();
+    if (glob_matches(base + (subdirs ? "*" : ""), here)) enabled = !disable;
+  }
+  return enabled;
 }
 
 LoadResult load_hooks(const LoadOptions& o) {
@@ -513,7 +520,7 @@ LoadResult load_hooks(const LoadOptions& o) {
     // isEnabled re-reads the file for every extension, so its feedback error repeats (lane s27).
     if (enablement.read_failed)
       res.startup_stderr.push_back("Failed to read extension enablement config.");
-    if (!extension_enabled(enablement, name, o.workspace)) continue;  // loaded, not active
+    if (!extension_enabled(enablement.config, name, o.workspace)) continue;  // loaded, not active
     std::string hooks_path = dir + "/hooks/hooks.json";
     if (!sfs::is_regular_file(hooks_path)) continue;
     auto htext = pinta::fs::read_file(hooks_path);

@@ -183,6 +183,11 @@ struct LoadResult {
 // trusted_hooks.json = JSON.stringify(map, null, 2). Returns false when it cannot be written.
 bool record_trusted_project_hooks(const LoadResult& loaded, const std::string& project_root);
 
+// extension-enablement.json (bundle config/extensions/extensionEnablement.ts isEnabled): whether
+// extension `name` is enabled in `cwd` under `enablement` ({name: {overrides: [rule...]}}); the
+// last matching rule wins, "!" disables, a trailing "*" covers subdirectories.
+bool extension_enabled(const ojson& enablement, const std::string& name, const std::string& cwd);
+
 LoadResult load_hooks(const LoadOptions& opts);
 
 // ---------------------------------------------------------------------------------------------
