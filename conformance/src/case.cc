@@ -1,4 +1,5 @@
 // Case schema, loader, canonical JSON and the generated case catalogue (docs/conformance-cases.md).
+#include <cstdio>
 #include <algorithm>
 #include <filesystem>
 #include <regex>
@@ -35,8 +36,21 @@ bool Case::needs_fakes() const {
   return false;
 }
 
+// Every message quotes values from the file; a control character in one ("level": "x\n") must not
+// break the one-line error contract, so controls are shown escaped (fuzz/conformance_case
+// regression value-with-newline-in-error).
 static Error bad(const std::string& file, const std::string& what) {
-  return make_error(ErrorCode::kInvalidArgument, file + ": " + what);
+  std::string line;
+  for (unsigned char c : what) {
+    if (c >= 0x20 && c != 0x7f) {
+      line += static_cast<char>(c);
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      line += buf;
+    }
+  }
+  return make_error(ErrorCode::kInvalidArgument, file + ": " + line);
 }
 
 // Expectation keys the runner evaluates (runner.cc check_run / evaluate / check_collector). An
