@@ -144,6 +144,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string path = std::string(kPrefixes[pb % 4]) + "/v1beta/models/" + model_part +
                        ((pb & 8) ? ":generateContent" : ":streamGenerateContent");
     std::string q = (pb & 16) ? query : std::string("alt=sse");
+    // A '?' inside the query ("?alt?alt=sse") is legal, but cpp-httplib 0.11 answers it only when
+    // the connection's keep-alive wait ends (1 s in ModelServer, see model_server.cc), and a
+    // burst of them occupies every worker thread: percent-encode it so the 3 s property tests the
+    // server, not that library wait (regressions query-with-second-question-mark*, which still
+    // replay through this harness in the encoded form; the raw form is pinned by ModelServer.QueryWithASecondQuestionMark… in emulator/model_server/test).
+    for (size_t at = q.find('?'); at != std::string::npos; at = q.find('?', at)) q.replace(at, 1, "%3F");
     std::string target = path + (q.empty() ? "" : "?" + q);
     for (char& c : target)
       if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7f) c = '_';  // keep the request line whole
