@@ -270,7 +270,8 @@ TEST(HttpGuardClient, NoTokenNoHeader) {
   EXPECT_EQ(client->check(gemini_mcp_event(), "0123456789abcdef", Deadline::after(5s)).decision,
             Decision::kAllow);
   ASSERT_EQ(server.request_count(), 1u);
-  for (const auto& [k, v] : server.requests()[0].headers) EXPECT_NE(k, "x-pinta-relay-token");
+  const auto reqs = server.requests();  // a copy: ranging over a temporary's member dangles
+  for (const auto& [k, v] : reqs[0].headers) EXPECT_NE(k, "x-pinta-relay-token");
 }
 
 TEST(HttpGuardClient, FailuresAreUnavailable) {

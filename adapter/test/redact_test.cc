@@ -238,7 +238,10 @@ RC_GTEST_PROP(RedactProperty, PlantedSecretNeverSurvives, ()) {
   const std::string sep2 = *rc::gen::elementOf(std::vector<std::string>{" ", "\n", "\t", "\"", "'", ")", ","});
   const std::string text = *gen_text() + sep1 + planted + sep2 + *gen_text();
   const std::string out = redact_string(text);
-  RC_ASSERT(out.find(planted) == std::string::npos);
+  // The planted copy is the one between the separators: the random text around it may hold the
+  // same secret glued to a word character ("aAKIA…"), which no boundary-anchored pattern should
+  // take (seed 5315492759609290330 found that case).
+  RC_ASSERT(out.find(sep1 + planted + sep2) == std::string::npos);
 }
 
 RC_GTEST_PROP(RedactProperty, ValidUtf8StaysValid, ()) {
