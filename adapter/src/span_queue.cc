@@ -5,9 +5,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <chrono>
+#include <cstdio>
 #include <thread>
 
 #include "pinta/common/fs.h"
@@ -69,6 +70,9 @@ class StateLock {
       return io_error("cannot open", path);
     }
     auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    // Back off from 200 us to 4 ms: dozens of waiters polling every 500 us kept waking on two
+    // cores and starved each other past the timeout (telemetry_load_64x100 lost appends).
+    auto pause = std::chrono::microseconds(200);
     while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
       if (errno != EWOULDBLOCK && errno != EINTR) {
         Error e = io_error("cannot lock", path);
@@ -79,7 +83,8 @@ class StateLock {
         ::close(fd);
         return make_error(ErrorCode::kTimeout, "timed out waiting for " + path);
       }
-      std::this_thread::sleep_for(std::chrono::microseconds(500));
+      std::this_thread::sleep_for(pause);
+      pause = std::min(pause * 2, std::chrono::microseconds(4000));
     }
     return StateLock(fd);
   }
