@@ -448,28 +448,18 @@ std::string span_line(const std::string& id, size_t pad) {
 // queue's rewrites fsync every file; on tmpfs that costs nothing, which keeps 100+ cases within
 // seconds. What these properties check does not depend on the file system (the concurrent-writer
 // property stays on the ordinary temp dir).
-class FastTempDir {
+// A TempDir in RAM (/dev/shm) when there is one.
+class FastTempDir : public pinta::testing::TempDir {
  public:
-  FastTempDir() {
-    std::error_code ec;
-    const bool shm = std::filesystem::is_directory("/dev/shm", ec) && ::access("/dev/shm", W_OK) == 0;
-    std::string tmpl =
-        (shm ? std::string("/dev/shm") : std::filesystem::temp_directory_path().string()) +
-        "/pinta-prop-XXXXXX";
-    char* p = ::mkdtemp(tmpl.data());
-    path_ = p ? std::string(p) : std::string();
-  }
-  ~FastTempDir() {
-    std::error_code ec;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
-  }
-  FastTempDir(const FastTempDir&) = delete;
-  FastTempDir& operator=(const FastTempDir&) = delete;
-  std::string sub(const std::string& rel) const { return path_ + "/" + rel; }
-  bool ok() const { return !path_.empty(); }
+  FastTempDir() : TempDir(shm_or_default()) {}
 
  private:
-  std::string path_;
+  static std::string shm_or_default() {
+    std::error_code ec;
+    return std::filesystem::is_directory("/dev/shm", ec) && ::access("/dev/shm", W_OK) == 0
+               ? "/dev/shm"
+               : "";
+  }
 };
 
 // The in-test model of the queue file: every physical line, in order, with the counters.
@@ -802,18 +792,24 @@ ojson gen_agy_doc() {
   return doc;
 }
 
-// 18
-RC_GTEST_PROP(InstallMerge, AntigravityKeepsForeignHooksIdempotentAndUninstallRestores, ()) {
-  NoPluginDataEnv env;
-  FastTempDir tmp;
-  RC_ASSERT(tmp.ok());
+// Options of an install into a fresh home under `tmp` (the installer's merge properties).
+adm::InstallOptions install_options(adm::Host host, const FastTempDir& tmp) {
   adm::InstallOptions o;
-  o.host = adm::Host::kAntigravity;
+  o.host = host;
   o.home = tmp.sub("home");
   o.gemini_home = o.home;
   o.adapter_path = "/opt/pinta/bin/pinta-gemini";
   o.profile_dir = agy::default_profile_dir();
   std::filesystem::create_directories(o.home);
+  return o;
+}
+
+// 18
+RC_GTEST_PROP(InstallMerge, AntigravityKeepsForeignHooksIdempotentAndUninstallRestores, ()) {
+  NoPluginDataEnv env;
+  FastTempDir tmp;
+  RC_ASSERT(tmp.ok());
+  adm::InstallOptions o = install_options(adm::Host::kAntigravity, tmp);
   if (*rc::gen::arbitrary<bool>()) {
     o.workspace = tmp.sub("home/ws");
     std::filesystem::create_directories(o.workspace);
@@ -875,13 +871,7 @@ RC_GTEST_PROP(InstallMerge, GeminiLeavesForeignSettingsAndExtensionsAlone, ()) {
   NoPluginDataEnv env;
   FastTempDir tmp;
   RC_ASSERT(tmp.ok());
-  adm::InstallOptions o;
-  o.host = adm::Host::kGemini;
-  o.home = tmp.sub("home");
-  o.gemini_home = o.home;
-  o.adapter_path = "/opt/pinta/bin/pinta-gemini";
-  o.profile_dir = agy::default_profile_dir();
-  std::filesystem::create_directories(o.home);
+  adm::InstallOptions o = install_options(adm::Host::kGemini, tmp);
   const std::string g = o.home + "/.gemini";
 
   // settings.json: foreign keys and foreign hooks (Gemini's shape).

@@ -10,8 +10,10 @@ namespace pinta::testing {
 
 class TempDir {
  public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "pinta-test-XXXXXX").string();
+  // A fresh directory under `base` (default: the system temp dir); path() is empty on failure.
+  explicit TempDir(const std::string& base = "") {
+    std::string root = base.empty() ? std::filesystem::temp_directory_path().string() : base;
+    std::string tmpl = root + "/pinta-test-XXXXXX";
     char* p = ::mkdtemp(tmpl.data());
     path_ = p ? std::string(p) : std::string();
   }
@@ -23,6 +25,7 @@ class TempDir {
   TempDir& operator=(const TempDir&) = delete;
   const std::string& path() const { return path_; }
   std::string sub(const std::string& rel) const { return path_ + "/" + rel; }
+  bool ok() const { return !path_.empty(); }
 
  private:
   std::string path_;

@@ -17,11 +17,7 @@ using g::ojson;
 
 namespace {
 
-std::string replace_all(std::string s, const std::string& from, const std::string& to) {
-  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
-    s.replace(p, from.size(), to);
-  return s;
-}
+using gt::replace_all;
 
 struct Prepared {
   ojson c;

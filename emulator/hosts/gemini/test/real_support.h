@@ -44,6 +44,12 @@ inline NpmHosts find_npm_hosts() {
   return h;
 }
 
+inline std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
+    s.replace(p, from.size(), to);
+  return s;
+}
+
 inline std::string slurp(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   std::stringstream ss;
