@@ -152,11 +152,14 @@ std::vector<Line> split_lines(std::string_view data) {
   return out;
 }
 
-// Full validity: a JSON object with the spanId prefix and a span object.
-bool parse_record(std::string_view bytes, json& out) {
+// Full validity: a JSON object with a span object, a resource array, and as "spanId" the id its
+// prefix names. (A duplicate "spanId" key parses as the last one: such a line would be delivered
+// under one id and removed under another — fuzz/span_queue regression duplicate-span-id-key.)
+bool parse_record(std::string_view bytes, std::string_view span_id, json& out) {
   out = json::parse(bytes, nullptr, false);
   return out.is_object() && out.contains("span") && out["span"].is_object() && out.contains("resource") &&
-         out["resource"].is_array();
+         out["resource"].is_array() && out.contains("spanId") && out["spanId"].is_string() &&
+         out["spanId"].get_ref<const std::string&>() == span_id;
 }
 
 Status rewrite(const std::string& path, const std::vector<std::string_view>& keep) {
@@ -320,11 +323,7 @@ Result<QueueSnapshot> SpanQueue::snapshot(size_t max_records) {
   for (size_t i = 0; i < start; ++i) snap.over_cap.emplace(valid[i]->span_id);
   for (size_t i = start; i < valid.size() && snap.records.size() < max_records; ++i) {
     json rec;
-    // A line whose parsed spanId is not the one its prefix names (a duplicate "spanId" key: JSON
-    // keeps the last) would be delivered under one id and removed under another; it is corrupt
-    // (fuzz/span_queue regression duplicate-span-id-key).
-    if (parse_record(valid[i]->bytes, rec) && rec.contains("spanId") && rec["spanId"].is_string() &&
-        rec["spanId"].get_ref<const std::string&>() == valid[i]->span_id) {
+    if (parse_record(valid[i]->bytes, valid[i]->span_id, rec)) {
       snap.records.push_back(std::move(rec));
     } else {
       snap.corrupt_lines.emplace(valid[i]->bytes);

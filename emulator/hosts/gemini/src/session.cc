@@ -86,63 +86,57 @@ struct ToolRun {
   ojson response;     // AfterTool tool_response {llmContent, returnDisplay}
 };
 
-// The built-in tools a scripted session can call, run for real in the workspace the way 0.61.0's
-// tools/write-file.ts and tools/read-file.ts do for the cases the differential lane covers.
-// `modified` = the arguments came from a hook's hookSpecificOutput.tool_input: the tool is then
-// rebuilt from them and validated (scheduler/hook-utils.js; exp x11: a partial object fails with
-// "Tool parameter modification by hook failed validation: params must have required property
-// 'file_path'").
+// write_file, the built-in tool the differential lane's scenarios call, run for real in the
+// workspace. `modified` = the arguments came from a hook's hookSpecificOutput.tool_input: the tool
+// is then rebuilt from them and validated (scheduler/hook-utils.js; exp x11: a partial object
+// fails with "Tool parameter modification by hook failed validation: params must have required
+// property 'file_path'"; lane s15). Other tools are not run: their response is the script's.
 ToolRun run_builtin_tool(const std::string& name, const ojson& args, const std::string& workspace,
                          bool modified) {
   ToolRun r;
-  std::vector<const char*> required;
-  if (name == "write_file") required = {"file_path", "content"};
-  if (name == "read_file") required = {"file_path"};
-  for (const char* k : required)
-    if (!args.is_object() || !args.contains(k)) {
-      std::string why = std::string("params must have required property '") + k + "'";
-      r.error = modified ? "Tool parameter modification by hook failed validation: " + why : why;
-      return r;
-    }
-  namespace sfs = std::filesystem;
-  if (name == "write_file" || name == "read_file") {
-    if (!args["file_path"].is_string()) {
-      r.error = "params/file_path must be string";
-      return r;
-    }
-    sfs::path path(args["file_path"].get<std::string>());
-    if (path.is_relative()) path = sfs::path(workspace) / path;
-    if (name == "write_file") {
-      if (!args["content"].is_string()) {
-        r.error = "params/content must be string";
-        return r;
-      }
-      std::error_code ec;
-      bool existed = sfs::exists(path, ec);
-      sfs::create_directories(path.parent_path(), ec);
-      std::ofstream f(path, std::ios::binary | std::ios::trunc);
-      f << args["content"].get<std::string>();
-      if (!f) {
-        r.error = "Error writing to file: " + path.string();
-        return r;
-      }
-      std::string msg = existed ? "Successfully overwrote file: " + path.string() + "."
-                                : "Successfully created and wrote to new file: " + path.string() +
-                                      ".";
-      r.response = ojson::object({{"llmContent", msg}, {"returnDisplay", msg}});
-    } else {
-      std::ifstream f(path, std::ios::binary);
-      if (!f) {
-        r.error = "File not found: " + path.string();
-        return r;
-      }
-      std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-      r.response = ojson::object({{"llmContent", text}, {"returnDisplay", ""}});
-    }
+  if (name != "write_file") {
     r.ok = true;
     return r;
   }
-  // Any other tool is not run; its response is the script's (or the generated default).
+  const std::string prefix = modified ? "Tool parameter modification by hook failed validation: " : "";
+  for (const char* k : {"file_path", "content"}) {
+    if (!args.is_object() || !args.contains(k)) {
+      r.error = prefix + "params must have required property '" + k + "'";
+      return r;
+    }
+    // Same validator (ajv) wording for a wrong type; not exercised by the lane.
+    if (!args[k].is_string()) {
+      r.error = prefix + "params/" + k + " must be string";
+      return r;
+    }
+  }
+  namespace sfs = std::filesystem;
+  sfs::path path(args["file_path"].get<std::string>());
+  if (path.is_relative()) path = sfs::path(workspace) / path;
+  std::error_code ec;
+  const bool existed = sfs::exists(path, ec);
+  std::string original;
+  if (existed) {
+    std::ifstream in(path, std::ios::binary);
+    original.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  sfs::create_directories(path.parent_path(), ec);
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f << args["content"].get<std::string>();
+  if (!f) {
+    r.error = "cannot write " + path.string();  // emulator's own wording: no lane scenario
+    return r;
+  }
+  // core tools/write-file.js:278 (0.61.0): the llmContent sentences. returnDisplay there is a
+  // FileDiff object; its fileDiff/diffStat/isBuildFile fields are not reproduced here.
+  const std::string msg = existed ? "Successfully overwrote file: " + path.string() + "."
+                                  : "Successfully created and wrote to new file: " + path.string() + ".";
+  ojson display = ojson::object({{"fileName", path.filename().string()},
+                                 {"filePath", path.string()},
+                                 {"originalContent", original},
+                                 {"newContent", args["content"]},
+                                 {"isNewFile", !existed}});
+  r.response = ojson::object({{"llmContent", msg}, {"returnDisplay", display}});
   r.ok = true;
   return r;
 }
