@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdlib>
 #include <map>
@@ -37,17 +38,33 @@ std::string lower(std::string_view s) {
 // nlohmann's dump(-1, ' ', false, error_handler_t::replace) gives for the same value, so the
 // flusher, the tests and the independent decoder read it back unchanged.
 
+// Bytes that end a run of verbatim bytes: control characters, '"', '\\', and non-ASCII (the
+// first non-ASCII byte triggers one UTF-8 check of the rest; before it everything was ASCII).
+constexpr std::array<bool, 256> kEscapeStop = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c) t[static_cast<size_t>(c)] = c < 0x20 || c == '"' || c == '\\' || c >= 0x80;
+  return t;
+}();
+
 void put_escaped(std::string& out, std::string_view s) {
-  if (!valid_utf8(s)) {  // not reachable from parsed payloads; nlohmann's replacement rules apply
-    out += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
-    return;
-  }
   static constexpr char kHex[] = "0123456789abcdef";
+  const size_t mark = out.size();
   out.push_back('"');
   size_t run = 0;  // start of the pending run of bytes that need no escape
+  bool utf8_checked = false;
   for (size_t i = 0; i < s.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    if (!kEscapeStop[c]) continue;
+    if (c >= 0x80) {
+      if (!utf8_checked && !valid_utf8(s.substr(i))) {
+        // Not reachable from parsed payloads; nlohmann's replacement rules apply.
+        out.resize(mark);
+        out += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+        return;
+      }
+      utf8_checked = true;
+      continue;
+    }
     out.append(s.data() + run, i - run);
     run = i + 1;
     switch (c) {
@@ -66,6 +83,12 @@ void put_escaped(std::string& out, std::string_view s) {
   }
   out.append(s.data() + run, s.size() - run);
   out.push_back('"');
+}
+
+// The JSON string literal of redact_string(s), without the copy when redaction changes nothing.
+void put_redacted_string(std::string& out, std::string_view s) {
+  if (redaction_is_identity(s)) put_escaped(out, s);
+  else put_escaped(out, redact_string(s));
 }
 
 // The JSON text of `v` with every string value redacted (keys kept), i.e. the text of
@@ -97,7 +120,7 @@ void put_redacted(std::string& out, const json& v) {
       return;
     }
     case json::value_t::string:
-      put_escaped(out, redact_string(v.get_ref<const std::string&>()));
+      put_redacted_string(out, v.get_ref<const std::string&>());
       return;
     case json::value_t::number_integer: out += std::to_string(v.get<int64_t>()); return;
     case json::value_t::number_unsigned: out += std::to_string(v.get<uint64_t>()); return;
@@ -132,7 +155,8 @@ void put_any_value(std::string& out, const json& v, bool skip_redaction) {
     case json::value_t::string: {
       const auto& s = v.get_ref<const std::string&>();
       out += "{\"stringValue\":";
-      put_escaped(out, skip_redaction ? s : redact_string(s));
+      if (skip_redaction) put_escaped(out, s);
+      else put_redacted_string(out, s);
       out += "}";
       return;
     }
@@ -161,7 +185,7 @@ void put_any_value(std::string& out, const json& v, bool skip_redaction) {
         text = v.dump(-1, ' ', false, json::error_handler_t::replace);
       } else {
         put_redacted(text, v);
-        text = redact_string(text);
+        if (!redaction_is_identity(text)) text = redact_string(text);
       }
       out += "{\"stringValue\":";
       put_escaped(out, text);
@@ -347,11 +371,16 @@ ResourceInfo local_resource(Family family) {
 }
 
 std::string resource_attributes(const ResourceInfo& r) {
-  std::string a = "[";
+  std::string a;
+  a.reserve(640);
+  a = "[";
   bool first = true;
   put_kv_string(a, first, "service.name", r.service_name);
   put_kv_string(a, first, "service.version", r.service_version);
-  if (!r.host_name.empty()) put_kv_string(a, first, "host.name", redact_string(r.host_name, 256));
+  if (!r.host_name.empty()) {
+    put_kv_string(a, first, "host.name",
+                  redaction_is_identity(r.host_name, 256) ? r.host_name : redact_string(r.host_name, 256));
+  }
   if (!r.host_arch.empty()) put_kv_string(a, first, "host.arch", r.host_arch);
   put_kv_string(a, first, "os.type", "linux");
   put_kv_int(a, first, "process.pid", r.pid);
@@ -382,8 +411,8 @@ std::string encode_span(const SpanInput& input, const SpanIds& ids) {
     if (fresh(key)) put_kv_string(out, first, key, value);
   };
   add_string("ingest.type", prefix);
-  add_string(prefix + ".hook", redact_string(ev.hook, 1024));
-  add_string(prefix + ".agent", redact_string(ev.agent, 1024));
+  add_string(prefix + ".hook", redaction_is_identity(ev.hook, 1024) ? ev.hook : redact_string(ev.hook, 1024));
+  add_string(prefix + ".agent", redaction_is_identity(ev.agent, 1024) ? ev.agent : redact_string(ev.agent, 1024));
   if (ev.family == Family::kAntigravity && !ev.product.empty() && ev.product != "unknown") {
     add_string("antigravity.product", ev.product);
   }
@@ -396,7 +425,9 @@ std::string encode_span(const SpanInput& input, const SpanIds& ids) {
   if (ev.raw.is_object()) {
     for (auto it = ev.raw.begin(); it != ev.raw.end(); ++it) {
       // A key is attacker-controlled text like any other: redacted and capped too.
-      std::string key = prefix + "." + redact_string(it.key(), 256);
+      std::string key = prefix + ".";
+      if (redaction_is_identity(it.key(), 256)) key += it.key();
+      else key += redact_string(it.key(), 256);
       if (!fresh(key)) continue;
       out += first ? "{\"key\":" : ",{\"key\":";
       first = false;

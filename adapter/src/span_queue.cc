@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -102,18 +103,23 @@ class StateLock {
     return parse_counters(std::string_view(buf, static_cast<size_t>(n)));
   }
   void write(const QueueCounters& c) const {
-    // Same text as c.to_json().dump() (sorted keys), without building the tree: this runs on
-    // every event that queues a span.
+    // Same text as c.to_json().dump() (sorted keys), without building the tree or calling
+    // snprintf: this runs on every event that queues a span.
     char buf[512];
-    int n = std::snprintf(buf, sizeof buf,
-                          "{\"appended\":%lld,\"corrupt\":%lld,\"delivered\":%lld,\"dropped_cap\":%lld,"
-                          "\"dropped_http\":%lld,\"lines\":%lld,\"rejected\":%lld,\"retries\":%lld}\n",
-                          static_cast<long long>(c.appended), static_cast<long long>(c.corrupt),
-                          static_cast<long long>(c.delivered), static_cast<long long>(c.dropped_cap),
-                          static_cast<long long>(c.dropped_http), static_cast<long long>(c.lines),
-                          static_cast<long long>(c.rejected), static_cast<long long>(c.retries));
-    if (n <= 0 || static_cast<size_t>(n) >= sizeof buf) return;
-    const std::string_view s(buf, static_cast<size_t>(n));
+    char* p = buf;
+    char* const end = buf + sizeof buf;
+    const std::pair<std::string_view, int64_t> fields[] = {
+        {"{\"appended\":", c.appended},        {",\"corrupt\":", c.corrupt},   {",\"delivered\":", c.delivered},
+        {",\"dropped_cap\":", c.dropped_cap}, {",\"dropped_http\":", c.dropped_http},
+        {",\"lines\":", c.lines},             {",\"rejected\":", c.rejected}, {",\"retries\":", c.retries}};
+    for (const auto& [key, value] : fields) {
+      p = std::copy(key.begin(), key.end(), p);
+      p = std::to_chars(p, end - 2, value).ptr;
+    }
+    *p++ = '}';
+    *p++ = '\n';
+    const size_t n = static_cast<size_t>(p - buf);
+    const std::string_view s(buf, n);
     // Counters only grow, so the text rarely gets shorter: truncate only when it did (or when
     // the old length is unknown).
     if (::pwrite(fd_, s.data(), s.size(), 0) == static_cast<ssize_t>(s.size()) &&

@@ -1,6 +1,8 @@
 #include "pinta/adapter/telemetry.h"
 
+#include <charconv>
 #include <cstdlib>
+#include <cstring>
 
 #include "pinta/adapter/otlp.h"
 #include "pinta/adapter/trace_store.h"
@@ -11,9 +13,11 @@ namespace {
 int64_t env_int(const char* name, int64_t fallback, int64_t lo, int64_t hi) {
   const char* v = std::getenv(name);  // NOLINT(concurrency-mt-unsafe)
   if (v == nullptr || *v == '\0') return fallback;
-  char* end = nullptr;
-  long long n = std::strtoll(v, &end, 10);
-  if (end == v || *end != '\0' || n < lo || n > hi) return fallback;
+  // from_chars, not strtoll: no locale, and no libc code pages to fault in on the hot path.
+  const char* end = v + std::strlen(v);
+  int64_t n = 0;
+  auto [ptr, ec] = std::from_chars(*v == '+' ? v + 1 : v, end, n);
+  if (ec != std::errc() || ptr != end || n < lo || n > hi) return fallback;
   return n;
 }
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cstring>
 #include <chrono>
@@ -95,9 +96,38 @@ bool entry_from(const std::string& key, const json& v, Entry& out) {
   return true;
 }
 
+// The value exactly as serialize() writes it, `{"created":N,"traceId":"<32 hex>","updated":N}`,
+// read without the JSON parser (every non-BeforeAgent event reads its entry). Anything else —
+// a hand-edited or foreign file — returns false and goes through the full parser.
+bool parse_own_value(std::string_view v, const std::string& key, Entry& out) {
+  auto take = [&v](std::string_view lit) {
+    if (v.substr(0, lit.size()) != lit) return false;
+    v.remove_prefix(lit.size());
+    return true;
+  };
+  auto number = [&v](int64_t& n) {
+    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (ec != std::errc() || p == v.data() || n < 0) return false;
+    v.remove_prefix(static_cast<size_t>(p - v.data()));
+    return true;
+  };
+  Entry e;
+  if (!take("{\"created\":") || !number(e.created) || !take(",\"traceId\":\"") || v.size() < 33) return false;
+  e.trace_id = std::string(v.substr(0, 32));
+  v.remove_prefix(32);
+  if (!valid_hex_id(e.trace_id, 32) || !take("\",\"updated\":") || !number(e.updated) || v != "}") return false;
+  e.key = key;
+  out = std::move(e);
+  return true;
+}
+
 // Fast path: find the key's line without parsing the whole map.
 bool find_line(const std::string& text, const std::string& key, Entry& out) {
-  std::string needle = "\n" + json(key).dump(-1, ' ', false, json::error_handler_t::replace) + ":";
+  // The key as serialize() writes it; printable ASCII without quote or backslash (every real
+  // session id) needs no escaping, so the serializer only runs for the rest.
+  const bool plain = std::all_of(key.begin(), key.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
+  std::string needle = plain ? "\n\"" + key + "\":"
+                             : "\n" + json(key).dump(-1, ' ', false, json::error_handler_t::replace) + ":";
   size_t at = text.find(needle);
   if (at == std::string::npos) return false;
   size_t start = at + needle.size();
@@ -105,6 +135,7 @@ bool find_line(const std::string& text, const std::string& key, Entry& out) {
   if (end == std::string::npos) return false;
   std::string_view value(text.data() + start, end - start);
   if (!value.empty() && value.back() == ',') value.remove_suffix(1);
+  if (parse_own_value(value, key, out)) return true;
   return entry_from(key, json::parse(value, nullptr, false), out);
 }
 

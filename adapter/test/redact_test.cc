@@ -263,3 +263,22 @@ TEST(Utf8, Validator) {
 
 }  // namespace
 }  // namespace pinta::adapter
+
+namespace pinta::adapter {
+namespace {
+
+// redaction_is_identity() lets the span encoder skip the redacted copy: it may only say "identity"
+// for strings redact_string leaves as they are, and must say "not identity" for every planted
+// secret and for anything over the length limit.
+TEST(Redact, IdentityShortcutNeverSkipsASecret) {
+  for (const auto& p : planted::corpus()) EXPECT_FALSE(redaction_is_identity(p.text)) << p.text;
+  EXPECT_FALSE(redaction_is_identity(std::string(kMaxStringBytes + 1, 'a')));
+  EXPECT_TRUE(redaction_is_identity("read_file a.txt"));
+}
+
+RC_GTEST_PROP(RedactProperty, IdentityShortcutAgreesWithRedactString, (const std::string& s)) {
+  if (redaction_is_identity(s, 64)) RC_ASSERT(redact_string(s, 64) == s);
+}
+
+}  // namespace
+}  // namespace pinta::adapter

@@ -66,8 +66,8 @@ class Telemetry : public ::testing::Test {
     r.argv = {pinta::testing::bin_dir() + "/pinta-gemini", "--agent", agent, "--event", event};
     r.env = std::move(env);
     r.stdin_data = payload.dump();
-    r.timeout = std::chrono::milliseconds(10000);
-    r.hard_limit = std::chrono::milliseconds(20000);
+    r.timeout = std::chrono::milliseconds(10000) * testing::time_scale();
+    r.hard_limit = std::chrono::milliseconds(20000) * testing::time_scale();
     return proc::make_spawner()->run(r);
   }
 

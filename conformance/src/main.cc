@@ -48,6 +48,8 @@ int main(int argc, char** argv) {
       ->required();
   run->add_option("--host", host, "gemini-0.61|agy-1.0|agy-1.1|agy-1.2|antigravity-2.0|all");
   run->add_option("--filter", ro.filter, "only cases whose id starts with this");
+  run->add_option("--exclude", ro.exclude, "leave out cases whose id starts with this (repeatable)")
+      ->take_all();
   run->add_flag("--strict", ro.strict, "SHOULD cases count too");
   run->add_option("--jobs,-j", ro.jobs, "parallel cases (default 2)")->check(CLI::Range(1, 64));
   run->add_option("--report", report, "write report.json, junit.xml, matrix.md, matrix.html here");
@@ -147,8 +149,16 @@ int main(int argc, char** argv) {
   ro.fixtures_dir = fixtures_dir;
   ro.profiles_dir = pinta::emu::agy::default_profile_dir();
   bool any = false;
-  for (const auto& c : *cases) any = any || c.id.rfind(ro.filter, 0) == 0;
-  if (!any) return usage("no case matches --filter '" + ro.filter + "'");
+  size_t excluded = 0;
+  for (const auto& c : *cases) {
+    if (c.id.rfind(ro.filter, 0) != 0) continue;
+    if (selected(c, ro)) any = true;
+    else ++excluded;
+  }
+  if (!any) {
+    return usage(excluded ? "--exclude leaves no case of --filter '" + ro.filter + "'"
+                          : "no case matches --filter '" + ro.filter + "'");
+  }
   auto s = run_cases(*cases, ro, &std::cout);
   int non_strict = 0, xfail = 0, unresolved = 0, xpass = 0;
   for (const auto& co : s.cases) {
@@ -163,6 +173,7 @@ int main(int argc, char** argv) {
   }
   std::cout << "\n"
             << s.passed << " passed, " << s.failed << " failed, " << s.skipped << " skipped";
+  if (excluded) std::cout << ", " << excluded << " excluded";
   std::cout << " (" << xfail << " xfail, " << xpass << " xpass, " << non_strict << " non-strict, "
             << unresolved << " unresolved; " << s.seconds << " s)\n";
   return s.exit_code();

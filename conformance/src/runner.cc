@@ -829,11 +829,18 @@ std::string case_state(const Case& c, const std::vector<HostOutcome>& hs, bool s
 
 }  // namespace
 
+bool selected(const Case& c, const RunOptions& o) {
+  if (c.id.rfind(o.filter, 0) != 0) return false;
+  for (const auto& x : o.exclude)
+    if (!x.empty() && c.id.rfind(x, 0) == 0) return false;
+  return true;
+}
+
 RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, std::ostream* progress) {
   RunSummary s;
   std::vector<const Case*> sel;
   for (const auto& c : cases)
-    if (c.id.rfind(o.filter, 0) == 0) sel.push_back(&c);
+    if (selected(c, o)) sel.push_back(&c);
   s.cases.resize(sel.size());
   auto t0 = std::chrono::steady_clock::now();
   std::atomic<size_t> next{0}, done{0};

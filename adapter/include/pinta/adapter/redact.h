@@ -36,6 +36,11 @@ struct RedactOptions {
 // Secrets → `[REDACTED:<type>]`, then truncation to max_bytes (0: no truncation).
 std::string redact_string(std::string_view s, std::size_t max_bytes = kMaxStringBytes);
 
+// Whether redact_string(s, max_bytes) is s itself: no rule's prefilter literal occurs in it and it
+// needs no truncation. Lets encoders copy such strings (nearly all of them) without building a
+// redacted copy first.
+bool redaction_is_identity(std::string_view s, std::size_t max_bytes = kMaxStringBytes);
+
 // A copy of `j` with every string value redacted (object keys are kept as they are); when `j` is
 // an object, the values of its top-level keys listed in options.skip_top_level_keys are copied
 // untouched.

@@ -41,4 +41,37 @@ inline std::string source_dir() {
   return d ? d : ".";
 }
 
+// The sanitizer this test binary (and so the adapter built with it, same tree and flags) runs
+// under: "address" (ASan, with UBSan in ci/sanitize.sh), "thread", or "" for a normal build.
+inline const char* sanitizer() {
+#if defined(__SANITIZE_ADDRESS__)
+  return "address";
+#elif defined(__SANITIZE_THREAD__)
+  return "thread";
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return "address";
+#elif __has_feature(thread_sanitizer)
+  return "thread";
+#else
+  return "";
+#endif
+#else
+  return "";
+#endif
+}
+
+// Factor for wall-clock budgets of process tests: sanitized binaries start and run several times
+// slower (ASan maps its shadow at start-up, TSan instruments every access), so a budget that is
+// generous for a release build (a 10 s reply to a 20 MiB payload) is not one under them.
+// PINTA_TEST_TIME_SCALE overrides it.
+inline int time_scale() {
+  if (const char* s = std::getenv("PINTA_TEST_TIME_SCALE")) {  // NOLINT(concurrency-mt-unsafe)
+    int v = std::atoi(s);
+    if (v >= 1) return v;
+  }
+  const std::string san = sanitizer();
+  return san == "thread" ? 10 : san == "address" ? 5 : 1;
+}
+
 }  // namespace pinta::testing

@@ -50,6 +50,7 @@ struct RunOptions {
   std::string adapter;             // command line; "--agent A --event E" appended
   std::vector<std::string> hosts;  // subset of all_hosts()
   std::string filter;              // id prefix
+  std::vector<std::string> exclude;  // id prefixes left out (--exclude, repeatable)
   bool strict = false;
   int jobs = 2;
   std::string fixtures_dir;  // fixtures/ (for "fixture" inputs and default payloads)
@@ -80,6 +81,9 @@ struct RunSummary {
   double seconds = 0;
   int exit_code() const { return failed ? 1 : 0; }
 };
+
+// Whether a case is selected: its id starts with the filter and with no exclude prefix.
+bool selected(const Case& c, const RunOptions& options);
 
 // Runs the selected cases, printing lit-style progress lines to `progress` (may be null).
 RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& options,
