@@ -57,6 +57,27 @@ TEST(Cases, ContractSectionsMatchCaseAreas) {
     EXPECT_TRUE(areas.count(s)) << "docs/contract.md section " << s << " has no cases";
 }
 
+// --filter selects by id prefix, every --exclude prefix removes cases, an empty one removes none.
+TEST(CaseSelection, FilterAndExcludePrefixes) {
+  conf::Case perf1, perf2, guard;
+  perf1.id = "PERF-0001";
+  perf2.id = "PERF-0002";
+  guard.id = "GUARD-0003";
+  conf::RunOptions o;
+  EXPECT_TRUE(conf::selected(perf1, o) && conf::selected(guard, o));
+  o.exclude = {"PERF-0001"};
+  EXPECT_FALSE(conf::selected(perf1, o));
+  EXPECT_TRUE(conf::selected(perf2, o));
+  o.exclude = {"PERF-", "GUARD"};
+  EXPECT_FALSE(conf::selected(perf2, o) || conf::selected(guard, o));
+  o.exclude = {""};
+  EXPECT_TRUE(conf::selected(guard, o));
+  o.filter = "GUARD";
+  o.exclude = {};
+  EXPECT_FALSE(conf::selected(perf1, o));
+  EXPECT_TRUE(conf::selected(guard, o));
+}
+
 TEST(CaseParser, AcceptsAMinimalCase) {
   auto c = conf::parse_case(minimal(R"({"stdout":"one_json_line","exit_code":0})"), "x.case.json");
   ASSERT_TRUE(c) << c.error().message;
