@@ -588,6 +588,21 @@ TEST(TraceRules, WhichEventsStartATrace) {
   EXPECT_FALSE(starts_new_trace(agy("PreToolUse", "c", {{"invocationNum", 0}})));
 }
 
+// The reader has a shortcut for the line format serialize() writes; an entry written some other
+// way (keys reordered, blanks) must still be found and reused through the full parser.
+TEST(TraceStore, HandFormattedEntryIsStillReused) {
+  TempDir d;
+  TraceOptions o{d.sub("data")};
+  ASSERT_TRUE(fs::make_dirs(o.dir, 0700).ok());
+  const std::string id = "0123456789abcdef0123456789abcdef";
+  ASSERT_TRUE(fs::atomic_write(fs::join(o.dir, kTraceFile),
+                               "{\n\"gemini:s1\": { \"traceId\": \"" + id + "\", \"updated\": 1500, \"created\": 1000 }\n}\n",
+                               0600).ok());
+  auto r = trace_for(o, "gemini:s1", false, 2000);
+  EXPECT_FALSE(r.created);
+  EXPECT_EQ(r.trace_id, id);
+}
+
 TEST(TraceStore, ReuseWithinSessionNewOnForceAndUnknown) {
   TempDir d;
   TraceOptions o{d.sub("data")};
