@@ -5,7 +5,8 @@
 #   --seconds S    time per harness (default 30)
 #   --runs N       stop each harness after N executions instead (a measured campaign; --seconds
 #                  then only caps the time, default 3600)
-#   --build DIR    build directory (default build/fuzz)
+#   --build DIR    build directory (default build-fuzz; not build/fuzz, which is the fuzz/
+#                  subdirectory of the main tree: ctest there would pick up this tree's tests)
 #   --only NAME    run only fuzz/NAME
 #   --artifacts D  where crashing inputs are written (default: a temp dir, printed on a finding)
 # New corpus entries go to a temporary directory, never into fuzz/*/corpus. Exits non-zero when
@@ -16,7 +17,7 @@ cd "$root"
 
 seconds=30
 runs=""
-build=build/fuzz
+build=build-fuzz
 only=""
 artifacts=""
 while [ $# -gt 0 ]; do

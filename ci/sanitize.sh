@@ -4,7 +4,12 @@
 #   2. the concurrent parts (queue, flusher, spawners, parallel runners: tests whose name matches
 #      --tsan-regex) under TSan (RelWithDebInfo, PINTA_SANITIZE=thread).
 # Usage: ci/sanitize.sh [--asan-only | --tsan-only] [--tsan-regex RE] [--jobs N] [--build-root DIR]
-#                       [--ctest-args "..."]
+#                       [--ctest-args "..."] [--asan-tree DIR]
+#   --asan-tree DIR   run the ASan stage in this build tree instead of configuring a Debug gcc one;
+#                     a tree that does not exist yet is configured like ci/fuzz-smoke.sh's
+#                     (clang-14, -DPINTA_FUZZ=ON: every target with ASan+UBSan and
+#                     -fno-sanitize-recover=all), so CI builds the sanitized libraries once for
+#                     the fuzzers and the tests
 #   --build-root DIR  where the two build trees go: DIR/asan and DIR/tsan (default build/sanitize;
 #                     the CMake presets `dev`/`tsan` describe the same configurations)
 #   --jobs N          build and test parallelism (default: nproc)
@@ -18,6 +23,7 @@ run_tsan=1
 jobs=$(nproc)
 build_root=build/sanitize
 ctest_args=""
+asan_tree=""
 tsan_regex='queue|flush|telemetry|otlp|spawn|fire|process|runner|parallel|guard|http|model_server|conformance'
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -27,6 +33,7 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=${2:?--jobs needs a number}; shift 2 ;;
     --build-root) build_root=${2:?--build-root needs a directory}; shift 2 ;;
     --ctest-args) ctest_args=${2:-}; shift 2 ;;
+    --asan-tree) asan_tree=${2:?--asan-tree needs a directory}; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "sanitize: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -48,10 +55,18 @@ fi
 
 rc=0
 if [ "$run_asan" = 1 ]; then
-  dir=$build_root/asan
-  echo "== ASan+UBSan: configure/build ($dir)"
-  cmake -S . -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Debug -DPINTA_BUILD_TESTS=ON \
-    -DPINTA_SANITIZE=address,undefined
+  if [ -n "$asan_tree" ]; then
+    dir=$asan_tree
+    echo "== ASan+UBSan: configure/build ($dir, clang-14 PINTA_FUZZ tree)"
+    command -v clang++-14 >/dev/null || { echo "sanitize: --asan-tree needs clang++-14" >&2; exit 1; }
+    cmake -S . -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPINTA_BUILD_TESTS=ON \
+      -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 -DPINTA_FUZZ=ON
+  else
+    dir=$build_root/asan
+    echo "== ASan+UBSan: configure/build ($dir)"
+    cmake -S . -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Debug -DPINTA_BUILD_TESTS=ON \
+      -DPINTA_SANITIZE=address,undefined
+  fi
   cmake --build "$dir" -j"$jobs"
   echo "== ASan+UBSan: all tests"
   # shellcheck disable=SC2086

@@ -20,6 +20,15 @@ if(PINTA_FUZZ AND PINTA_FUZZ_FLAGS)
   add_link_options(-fsanitize=address,undefined)
 endif()
 
+# PINTA_SANITIZED: the whole tree runs under a sanitizer (PINTA_SANITIZE, or the ASan+UBSan fuzz
+# tree). Tests with wall-clock budgets adapt to it: latency cases are left out, load sizes shrink
+# (ASan start-up alone is ~5x a plain adapter start; docs/fuzzing.md "Sanitizers").
+if(PINTA_SANITIZE OR (PINTA_FUZZ AND PINTA_FUZZ_FLAGS))
+  set(PINTA_SANITIZED TRUE)
+else()
+  set(PINTA_SANITIZED FALSE)
+endif()
+
 # pinta_add_test(NAME name SOURCES ... LIBS ... LABELS ...): one gtest executable registered
 # with ctest (gtest_discover_tests would run every binary at build time; one entry per binary
 # keeps the build fast and ctest output short).

@@ -3,11 +3,13 @@
 # OTLP, trace), the cases it cannot pass yet are listed in conformance/known-failures.txt; this test
 # passes only when the failing set is exactly that list, and prints the difference otherwise (so a
 # newly fixed case must be removed from the list, and a new failure is never hidden).
-# Usage: adapter-strict.sh CONFORMANCE ADAPTER
+# Usage: adapter-strict.sh CONFORMANCE ADAPTER [RUN-ARGS...]
+#   RUN-ARGS go to every `conformance run` (sanitizer trees pass `--exclude PERF-`).
 set -u
-conf="$1"; adapter="$2"
+conf="$1"; adapter="$2"; shift 2
+extra=("$@")
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-out=$("$conf" run --adapter "$adapter" --host all --strict --jobs 2 2>&1); rc=$?
+out=$("$conf" run --adapter "$adapter" --host all --strict --jobs 2 ${extra[@]+"${extra[@]}"} 2>&1); rc=$?
 printf '%s\n' "$out" | tail -1
 [ $rc -le 1 ] || { printf '%s\n' "$out" | tail -5; exit 1; }
 actual=$(printf '%s\n' "$out" | grep -E '^(FAIL|XPASS|UNRESOLVED): ' | sed -E 's/^[A-Z-]+: ([A-Z]+-[0-9]+).*/\1/' | sort)
@@ -16,7 +18,7 @@ actual=$(printf '%s\n' "$out" | grep -E '^(FAIL|XPASS|UNRESOLVED): ' | sed -E 's
 if [ -n "$actual" ]; then
   still=""
   for id in $actual; do
-    if "$conf" run --adapter "$adapter" --host all --strict --jobs 1 --filter "$id" >/dev/null 2>&1; then
+    if "$conf" run --adapter "$adapter" --host all --strict --jobs 1 --filter "$id" ${extra[@]+"${extra[@]}"} >/dev/null 2>&1; then
       echo "FLAKY: $id failed in the full run and passed alone"
     else
       still+="$id"$'\n'
