@@ -1,6 +1,8 @@
-// TLS for pinta::http through OpenSSL 3 loaded with dlopen on first https use. The adapter never
-// links OpenSSL: linking it (directly or through cpp-httplib) costs every hook process start-up
-// time (shared/reference/real-hosts.md, "Cost of a hook process"), and most events never need TLS.
+// TLS for pinta::http through OpenSSL 3 loaded with dlopen on first https use. A dynamically
+// linked adapter never links OpenSSL: linking the shared library (directly or through
+// cpp-httplib) costs every hook process start-up time (shared/reference/real-hosts.md, "Cost of a
+// hook process"), and most events never need TLS. The fully static adapter (PINTA_TLS_STATIC)
+// links the static archives instead: untouched code costs a static executable nothing at start.
 //
 // Only a handful of stable OpenSSL 3 ABI symbols are used; macros (SSL_set_tlsext_host_name,
 // SSL_CTX_set_min_proto_version) are expanded to the SSL_ctrl / SSL_CTX_ctrl calls they stand for.
@@ -33,46 +35,81 @@ constexpr int kSslCtrlSetMinProtoVersion = 123;
 constexpr long kTls12Version = 0x0303;
 constexpr long kX509VOk = 0;
 constexpr uint64_t kOpensslInitLoadSslStrings = 0x00200000L;
+[[maybe_unused]] constexpr uint64_t kOpensslInitNoLoadConfig = 0x00000080L;
+
+// Every OpenSSL function used: library, return type, name, parameters (OpenSSL 3.0 ABI; opaque
+// pointers as void*).
+#define PINTA_TLS_FUNCTIONS(X)                                                     \
+  X(ssl, int, OPENSSL_init_ssl, (uint64_t, const void*))                           \
+  X(ssl, const void*, TLS_client_method, ())                                       \
+  X(ssl, void*, SSL_CTX_new, (const void*))                                        \
+  X(ssl, void, SSL_CTX_free, (void*))                                              \
+  X(ssl, int, SSL_CTX_set_default_verify_paths, (void*))                           \
+  X(ssl, void, SSL_CTX_set_verify, (void*, int, void*))                            \
+  X(ssl, long, SSL_CTX_ctrl, (void*, int, long, void*))                            \
+  X(ssl, void*, SSL_new, (void*))                                                  \
+  X(ssl, void, SSL_free, (void*))                                                  \
+  X(ssl, int, SSL_set_fd, (void*, int))                                            \
+  X(ssl, long, SSL_ctrl, (void*, int, long, void*))                                \
+  X(ssl, int, SSL_set1_host, (void*, const char*))                                 \
+  X(ssl, void*, SSL_get0_param, (void*))                                           \
+  X(ssl, int, SSL_connect, (void*))                                                \
+  X(ssl, int, SSL_read, (void*, void*, int))                                       \
+  X(ssl, int, SSL_write, (void*, const void*, int))                                \
+  X(ssl, int, SSL_get_error, (const void*, int))                                   \
+  X(ssl, long, SSL_get_verify_result, (const void*))                               \
+  X(crypto, int, X509_VERIFY_PARAM_set1_ip_asc, (void*, const char*))              \
+  X(crypto, const char*, X509_verify_cert_error_string, (long))                    \
+  X(crypto, unsigned long, ERR_get_error, ())                                      \
+  X(crypto, void, ERR_clear_error, ())                                             \
+  X(crypto, void, ERR_error_string_n, (unsigned long, char*, size_t))
 
 struct Api {
   bool loaded = false;
   std::string load_error;
-  int (*OPENSSL_init_ssl)(uint64_t, const void*) = nullptr;
-  const void* (*TLS_client_method)() = nullptr;
-  void* (*SSL_CTX_new)(const void*) = nullptr;
-  void (*SSL_CTX_free)(void*) = nullptr;
-  int (*SSL_CTX_set_default_verify_paths)(void*) = nullptr;
-  void (*SSL_CTX_set_verify)(void*, int, void*) = nullptr;
-  long (*SSL_CTX_ctrl)(void*, int, long, void*) = nullptr;
-  void* (*SSL_new)(void*) = nullptr;
-  void (*SSL_free)(void*) = nullptr;
-  int (*SSL_set_fd)(void*, int) = nullptr;
-  long (*SSL_ctrl)(void*, int, long, void*) = nullptr;
-  int (*SSL_set1_host)(void*, const char*) = nullptr;
-  void* (*SSL_get0_param)(void*) = nullptr;
-  int (*SSL_connect)(void*) = nullptr;
-  int (*SSL_read)(void*, void*, int) = nullptr;
-  int (*SSL_write)(void*, const void*, int) = nullptr;
-  int (*SSL_get_error)(const void*, int) = nullptr;
-  long (*SSL_get_verify_result)(const void*) = nullptr;
-  int (*X509_VERIFY_PARAM_set1_ip_asc)(void*, const char*) = nullptr;
-  const char* (*X509_verify_cert_error_string)(long) = nullptr;
-  unsigned long (*ERR_get_error)() = nullptr;
-  void (*ERR_clear_error)() = nullptr;
-  void (*ERR_error_string_n)(unsigned long, char*, size_t) = nullptr;
+#define PINTA_TLS_MEMBER(lib, ret, name, params) ret(*name) params = nullptr;
+  PINTA_TLS_FUNCTIONS(PINTA_TLS_MEMBER)
+#undef PINTA_TLS_MEMBER
 };
 
+}  // namespace
+}  // namespace pinta::http::detail
+
+#if defined(PINTA_TLS_STATIC)
+// The fully static pinta-gemini (adapter/CMakeLists.txt, PINTA_ADAPTER_STATIC) links libssl.a and
+// libcrypto.a: a static executable cannot dlopen the shared OpenSSL (it would bring a second libc).
+extern "C" {
+#define PINTA_TLS_DECLARE(lib, ret, name, params) ret name params;
+PINTA_TLS_FUNCTIONS(PINTA_TLS_DECLARE)
+#undef PINTA_TLS_DECLARE
+}
+#endif
+
+namespace pinta::http::detail {
+namespace {
+
+#if !defined(PINTA_TLS_STATIC)
 template <typename F>
 bool bind(void* lib, const char* name, F& fn, std::string& missing) {
   fn = reinterpret_cast<F>(::dlsym(lib, name));
   if (fn == nullptr && missing.empty()) missing = name;
   return fn != nullptr;
 }
+#endif
 
 const Api& api() {
   static Api a;
   static std::once_flag once;
   std::call_once(once, [] {
+#if defined(PINTA_TLS_STATIC)
+#define PINTA_TLS_ASSIGN(lib, ret, name, params) a.name = &::name;
+    PINTA_TLS_FUNCTIONS(PINTA_TLS_ASSIGN)
+#undef PINTA_TLS_ASSIGN
+    // No openssl.cnf: a configuration that loads a provider or engine module would dlopen a
+    // shared OpenSSL into this static process. CA paths stay the system's (SSL_CERT_FILE /
+    // SSL_CERT_DIR honoured), protocol floor TLS 1.2 is set below either way.
+    const uint64_t init_flags = kOpensslInitLoadSslStrings | kOpensslInitNoLoadConfig;
+#else
     // RTLD_LOCAL: the symbols stay private to our lookups; nothing else in the process sees them.
     void* crypto = ::dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
     void* ssl = crypto ? ::dlopen("libssl.so.3", RTLD_NOW | RTLD_LOCAL) : nullptr;
@@ -82,34 +119,16 @@ const Api& api() {
       return;
     }
     std::string missing;
-    bind(ssl, "OPENSSL_init_ssl", a.OPENSSL_init_ssl, missing);
-    bind(ssl, "TLS_client_method", a.TLS_client_method, missing);
-    bind(ssl, "SSL_CTX_new", a.SSL_CTX_new, missing);
-    bind(ssl, "SSL_CTX_free", a.SSL_CTX_free, missing);
-    bind(ssl, "SSL_CTX_set_default_verify_paths", a.SSL_CTX_set_default_verify_paths, missing);
-    bind(ssl, "SSL_CTX_set_verify", a.SSL_CTX_set_verify, missing);
-    bind(ssl, "SSL_CTX_ctrl", a.SSL_CTX_ctrl, missing);
-    bind(ssl, "SSL_new", a.SSL_new, missing);
-    bind(ssl, "SSL_free", a.SSL_free, missing);
-    bind(ssl, "SSL_set_fd", a.SSL_set_fd, missing);
-    bind(ssl, "SSL_ctrl", a.SSL_ctrl, missing);
-    bind(ssl, "SSL_set1_host", a.SSL_set1_host, missing);
-    bind(ssl, "SSL_get0_param", a.SSL_get0_param, missing);
-    bind(ssl, "SSL_connect", a.SSL_connect, missing);
-    bind(ssl, "SSL_read", a.SSL_read, missing);
-    bind(ssl, "SSL_write", a.SSL_write, missing);
-    bind(ssl, "SSL_get_error", a.SSL_get_error, missing);
-    bind(ssl, "SSL_get_verify_result", a.SSL_get_verify_result, missing);
-    bind(crypto, "X509_VERIFY_PARAM_set1_ip_asc", a.X509_VERIFY_PARAM_set1_ip_asc, missing);
-    bind(crypto, "X509_verify_cert_error_string", a.X509_verify_cert_error_string, missing);
-    bind(crypto, "ERR_get_error", a.ERR_get_error, missing);
-    bind(crypto, "ERR_clear_error", a.ERR_clear_error, missing);
-    bind(crypto, "ERR_error_string_n", a.ERR_error_string_n, missing);
+#define PINTA_TLS_BIND(lib, ret, name, params) bind(lib, #name, a.name, missing);
+    PINTA_TLS_FUNCTIONS(PINTA_TLS_BIND)
+#undef PINTA_TLS_BIND
     if (!missing.empty()) {
       a.load_error = "OpenSSL 3 lacks " + missing;
       return;
     }
-    if (a.OPENSSL_init_ssl(kOpensslInitLoadSslStrings, nullptr) != 1) {
+    const uint64_t init_flags = kOpensslInitLoadSslStrings;
+#endif
+    if (a.OPENSSL_init_ssl(init_flags, nullptr) != 1) {
       a.load_error = "OPENSSL_init_ssl failed";
       return;
     }

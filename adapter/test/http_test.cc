@@ -18,6 +18,7 @@
 #include "pinta/common/test_support.h"
 #include "pinta/fakes/fake_server.h"
 #include "fake_server_helpers.h"
+#include "test_certs.h"
 
 namespace pinta::http {
 namespace {
@@ -255,32 +256,8 @@ class Tls : public ::testing::Test {
  protected:
   // The certificates are made once for the suite (key generation is slow on a loaded machine).
   static void SetUpTestSuite() {
-    if (std::system("command -v openssl >/dev/null 2>&1") != 0) {
-      skip_reason_ = "openssl CLI not installed";
-      return;
-    }
     dir_ = new pinta::testing::TempDir();
-    const std::string d = dir_->path();
-    // Two CAs: "trusted" (given to the client) and "other" (never trusted). Leaf certificates:
-    // good (SAN 127.0.0.1 + localhost), wrong-host (SAN other.example only), and one from the
-    // untrusted CA.
-    std::string script = "set -e; cd '" + d + "'\n" + R"(
-      q() { "$@" >/dev/null 2>&1; }
-      for ca in trusted other; do
-        q openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout $ca-ca.key -out $ca-ca.pem -days 2 -subj "/CN=pinta $ca CA"
-      done
-      leaf() { # name ca san
-        q openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout $1.key -out $1.csr -subj "/CN=$1"
-        printf 'subjectAltName=%s\nbasicConstraints=CA:FALSE\n' "$3" > $1.ext
-        q openssl x509 -req -in $1.csr -CA $2-ca.pem -CAkey $2-ca.key -CAcreateserial -out $1.pem -days 2 -extfile $1.ext
-      }
-      leaf good trusted "IP:127.0.0.1,DNS:localhost"
-      leaf wronghost trusted "DNS:other.example"
-      leaf untrusted other "IP:127.0.0.1,DNS:localhost"
-    )";
-    std::ofstream(dir_->sub("gen.sh")) << script;
-    if (std::system(("sh '" + dir_->sub("gen.sh") + "'").c_str()) != 0)
-      skip_reason_ = "openssl could not create test certificates";
+    skip_reason_ = pinta::testing::make_test_certificates(dir_->path());
   }
   static void TearDownTestSuite() {
     delete dir_;
