@@ -10,6 +10,8 @@
 #                     (clang-14, -DPINTA_FUZZ=ON: every target with ASan+UBSan and
 #                     -fno-sanitize-recover=all), so CI builds the sanitized libraries once for
 #                     the fuzzers and the tests
+#   --tsan-build-all  build every target in the TSan tree (default: only what the tests matching
+#                     --tsan-regex need: their executables and the programs they run)
 #   --build-root DIR  where the two build trees go: DIR/asan and DIR/tsan (default build/sanitize;
 #                     the CMake presets `dev`/`tsan` describe the same configurations)
 #   --jobs N          build and test parallelism (default: nproc)
@@ -24,6 +26,7 @@ jobs=$(nproc)
 build_root=build/sanitize
 ctest_args=""
 asan_tree=""
+tsan_build_all=0
 tsan_regex='queue|flush|telemetry|otlp|spawn|fire|process|runner|parallel|guard|http|model_server|conformance'
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -34,6 +37,7 @@ while [ $# -gt 0 ]; do
     --build-root) build_root=${2:?--build-root needs a directory}; shift 2 ;;
     --ctest-args) ctest_args=${2:-}; shift 2 ;;
     --asan-tree) asan_tree=${2:?--asan-tree needs a directory}; shift 2 ;;
+    --tsan-build-all) tsan_build_all=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "sanitize: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -77,7 +81,18 @@ if [ "$run_tsan" = 1 ]; then
   echo "== TSan: configure/build ($dir)"
   cmake -S . -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPINTA_BUILD_TESTS=ON \
     -DPINTA_SANITIZE=thread
-  cmake --build "$dir" -j"$jobs"
+  if [ "$tsan_build_all" = 1 ]; then
+    cmake --build "$dir" -j"$jobs"
+  else
+    # The test executables ctest would run (a ctest entry that is not a target of its own is a
+    # script over the programs below), plus every program a test spawns.
+    known=$(cmake --build "$dir" --target help | sed -E 's/^\.\.\. //; s/:.*$//')
+    targets=(pinta-gemini pinta-gemini-admin conformance hostemu pinta-fake-server pinta-fuzz-campaign)
+    while read -r t; do
+      if grep -qx -- "$t" <<<"$known"; then targets+=("$t"); fi
+    done < <(ctest --test-dir "$dir" -N -R "$tsan_regex" | sed -n 's/^ *Test *#[0-9]*: \([^ ]*\).*/\1/p')
+    cmake --build "$dir" -j"$jobs" --target "${targets[@]}"
+  fi
   echo "== TSan: tests matching /$tsan_regex/"
   # shellcheck disable=SC2086
   ${tsan_wrap[@]+"${tsan_wrap[@]}"} ctest --test-dir "$dir" -j"$jobs" --output-on-failure --no-tests=error \

@@ -1,6 +1,7 @@
 // Private to pinta::http: a TLS client connection over an already connected non-blocking socket,
-// with OpenSSL 3 loaded by dlopen (libssl.so.3, libcrypto.so.3) on first use, so that pinta-gemini
-// never links OpenSSL and plain-http or network-free events pay nothing for it.
+// with OpenSSL 3 loaded by dlopen (libssl.so.3, libcrypto.so.3) on first use, so that a dynamically
+// linked program never links OpenSSL and plain-http or network-free events pay nothing for it; the
+// fully static pinta-gemini links the OpenSSL archives instead (tls.cc, PINTA_TLS_STATIC).
 #pragma once
 
 #include <cstddef>
