@@ -5,16 +5,13 @@
 // one stdout line, exit 0, empty stderr.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <httplib.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
-#include <atomic>
 #include <sstream>
-#include <thread>
 
 #include "pinta/common/fs.h"
 #include "pinta/common/process.h"
@@ -226,32 +223,6 @@ TEST_F(GuardProcess, DebugLogRecordsGuardOutcomeErrorAndSpanId) {
 // archives, PINTA_ADAPTER_STATIC, or dynamic with OpenSSL loaded by dlopen): behind a certificate
 // the system trusts (SSL_CERT_FILE) it is consulted and its DENY applies; behind a certificate
 // for another host or from an untrusted CA the adapter never talks to it and fails open.
-class HttpsGuard {
- public:
-  HttpsGuard(const std::string& dir, const std::string& leaf)
-      : server_((dir + "/" + leaf + ".pem").c_str(), (dir + "/" + leaf + ".key").c_str()) {
-    server_.Post(".*", [this](const httplib::Request&, httplib::Response& res) {
-      ++requests_;
-      res.set_content(R"({"decision":"DENY","reason":"tls-deny"})", "application/json");
-    });
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    for (int i = 0; i < 2000 && !server_.is_running(); ++i) std::this_thread::sleep_for(1ms);
-  }
-  ~HttpsGuard() {
-    server_.stop();
-    thread_.join();
-  }
-  std::string url(const std::string& host) const { return "https://" + host + ":" + std::to_string(port_) + "/guard"; }
-  int requests() const { return requests_; }
-
- private:
-  httplib::SSLServer server_;
-  int port_ = 0;
-  std::atomic<int> requests_{0};
-  std::thread thread_;
-};
-
 TEST_F(GuardProcess, HttpsGuardIsVerifiedThenConsulted) {
   testing::TempDir certs;
   const std::string why = testing::make_test_certificates(certs.path());
@@ -261,11 +232,12 @@ TEST_F(GuardProcess, HttpsGuardIsVerifiedThenConsulted) {
   std::map<std::string, std::string> env = {{"SSL_CERT_FILE", certs.sub("trusted-ca.pem")},
                                             {"SSL_CERT_DIR", certs.path()},
                                             {"PINTA_GUARD_TIMEOUT_MS", "5000"}};
+  auto deny = [](const std::string&) { return std::string(R"({"decision":"DENY","reason":"tls-deny"})"); };
   {
-    HttpsGuard good(certs.path(), "good");
+    testing::TlsServer good(certs.path(), "good", deny);
     for (const char* host : {"127.0.0.1", "localhost"}) {
       SCOPED_TRACE(host);
-      env["PINTA_GUARD_ENDPOINT"] = good.url(host);
+      env["PINTA_GUARD_ENDPOINT"] = good.url(host, "/guard");
       EXPECT_EQ(contract(run("gemini", "BeforeTool", kGeminiBeforeTool, env)),
                 (json{{"decision", "deny"}, {"reason", "tls-deny"}, {"systemMessage", "tls-deny"}}));
     }
@@ -273,8 +245,8 @@ TEST_F(GuardProcess, HttpsGuardIsVerifiedThenConsulted) {
   }
   for (const char* leaf : {"wronghost", "untrusted"}) {
     SCOPED_TRACE(leaf);
-    HttpsGuard bad(certs.path(), leaf);
-    env["PINTA_GUARD_ENDPOINT"] = bad.url("127.0.0.1");
+    testing::TlsServer bad(certs.path(), leaf, deny);
+    env["PINTA_GUARD_ENDPOINT"] = bad.url("127.0.0.1", "/guard");
     EXPECT_EQ(contract(run("antigravity", "PreToolUse", kAgyPreToolUse, env)), (json{{"decision", "allow"}}));
     EXPECT_EQ(bad.requests(), 0);
   }

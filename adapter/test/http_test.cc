@@ -270,28 +270,20 @@ class Tls : public ::testing::Test {
              1);  // holds no hashed certs: only the file counts
   }
   void TearDown() override {
-    if (server_) server_->stop();
-    if (thread_.joinable()) thread_.join();
+    server_.reset();
     ::unsetenv("SSL_CERT_FILE");
     ::unsetenv("SSL_CERT_DIR");
   }
 
   int serve(const std::string& leaf) {
-    server_ = std::make_unique<httplib::SSLServer>(dir_->sub(leaf + ".pem").c_str(),
-                                                   dir_->sub(leaf + ".key").c_str());
-    server_->Post(".*", [](const httplib::Request& req, httplib::Response& res) {
-      res.set_content("tls:" + req.body, "text/plain");
-    });
-    int port = server_->bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_->listen_after_bind(); });
-    for (int i = 0; i < 2000 && !server_->is_running(); ++i) std::this_thread::sleep_for(1ms);
-    return port;
+    server_ = std::make_unique<pinta::testing::TlsServer>(
+        dir_->path(), leaf, [](const std::string& body) { return "tls:" + body; });
+    return server_->port();
   }
 
   static inline pinta::testing::TempDir* dir_ = nullptr;
   static inline std::string skip_reason_;
-  std::unique_ptr<httplib::SSLServer> server_;
-  std::thread thread_;
+  std::unique_ptr<pinta::testing::TlsServer> server_;
 };
 
 TEST_F(Tls, TrustedCertificateForTheAddress) {

@@ -5,9 +5,15 @@
 // <dir>/trusted-ca.pem. Made with the openssl CLI, once per suite (EC keys: fast to generate).
 #pragma once
 
+#include <httplib.h>
+
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <string>
+#include <thread>
 
 namespace pinta::testing {
 
@@ -32,5 +38,39 @@ inline std::string make_test_certificates(const std::string& dir) {
   if (std::system(("sh '" + dir + "/gen.sh'").c_str()) != 0) return "openssl could not create test certificates";
   return "";
 }
+
+// A loopback https server (cpp-httplib) presenting <dir>/<leaf>.pem; every POST is answered by
+// `body(request body)` as JSON and counted. Stops and joins on destruction.
+class TlsServer {
+ public:
+  TlsServer(const std::string& dir, const std::string& leaf, std::function<std::string(const std::string&)> body)
+      : server_((dir + "/" + leaf + ".pem").c_str(), (dir + "/" + leaf + ".key").c_str()), body_(std::move(body)) {
+    server_.Post(".*", [this](const httplib::Request& req, httplib::Response& res) {
+      ++requests_;
+      res.set_content(body_(req.body), "application/json");
+    });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    for (int i = 0; i < 2000 && !server_.is_running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ~TlsServer() {
+    server_.stop();
+    thread_.join();
+  }
+  TlsServer(const TlsServer&) = delete;
+  TlsServer& operator=(const TlsServer&) = delete;
+  int port() const { return port_; }
+  std::string url(const std::string& host, const std::string& path) const {
+    return "https://" + host + ":" + std::to_string(port_) + path;
+  }
+  int requests() const { return requests_; }
+
+ private:
+  httplib::SSLServer server_;
+  std::function<std::string(const std::string&)> body_;
+  int port_ = 0;
+  std::atomic<int> requests_{0};
+  std::thread thread_;
+};
 
 }  // namespace pinta::testing
