@@ -214,10 +214,15 @@ std::vector<Span> parse_spans(const std::vector<Recorded>& reqs, std::vector<std
             inv("span without a name");
           for (const char* k : {"startTimeUnixNano", "endTimeUnixNano"}) {
             const json v = sp.value(k, json());
-            bool ok = (v.is_string() && !v.get<std::string>().empty() &&
-                       std::all_of(v.get<std::string>().begin(), v.get<std::string>().end(),
-                                   ::isdigit)) ||
-                      v.is_number_unsigned();
+            // get_ref, not get<std::string>(): two get<>() calls are two temporaries, and a
+            // begin/end pair from different strings is undefined (it failed under ASan only).
+            bool ok = v.is_number_unsigned();
+            if (v.is_string()) {
+              const std::string& digits = v.get_ref<const std::string&>();
+              ok = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](unsigned char c) {
+                     return c >= '0' && c <= '9';
+                   });
+            }
             if (!ok) inv(std::string("span ") + k + " missing or not a uint64 string");
           }
           out.push_back(std::move(s));
