@@ -35,6 +35,9 @@ int main(int argc, char** argv) {
   using namespace pinta::conformance;
   CLI::App app{"conformance: the hook-adapter contract suite", "conformance"};
   app.require_subcommand(1);
+  // --cases / --fixtures belong to the app but may also follow the subcommand
+  // (`conformance run --cases DIR`, which the campaign's reproducer hint prints).
+  app.fallthrough();
   std::string cases_dir =
       env_or("PINTA_CONFORMANCE_CASES", PINTA_CONFORMANCE_SOURCE_DIR "/conformance/cases");
   std::string fixtures_dir = env_or("PINTA_FIXTURES_DIR", PINTA_CONFORMANCE_SOURCE_DIR "/fixtures");
@@ -98,6 +101,7 @@ int main(int argc, char** argv) {
     if (fo.adapter.empty()) return usage(err);
     fo.fixtures = fixtures_dir;
     fo.misbehave = !no_misbehave;
+    fo.program = "conformance";
     return pinta::fuzz::campaign::run(fo);
   }
 #endif

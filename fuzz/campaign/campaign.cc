@@ -739,20 +739,26 @@ std::vector<std::string> adapter_argv(const std::string& command, std::string* e
 }
 
 int run(const Options& o) {
-  if (o.adapter.empty()) return usage("--adapter is required");
+  // Setup errors name the program that was run (`conformance fuzz` or pinta-fuzz-campaign);
+  // each front end prints its own usage.
+  const auto fail = [&o](const std::string& msg) {
+    std::fprintf(stderr, "%s: %s\n", o.program.c_str(), msg.c_str());
+    return 2;
+  };
+  if (o.adapter.empty()) return fail("--adapter is required");
   const std::string& h = o.host;
   const bool gemini = h == "gemini" || h.rfind("gemini-", 0) == 0;
   const bool agy = h == "antigravity" || h == "agy" || h.rfind("agy-", 0) == 0 ||
                    h.rfind("antigravity-", 0) == 0;
   if (!gemini && !agy)
-    return usage("--host must be gemini, antigravity, agy or a conformance host "
+    return fail("--host must be gemini, antigravity, agy or a conformance host "
                  "(gemini-0.61, agy-1.2, antigravity-2.0, ...), not '" + h + "'");
   const Host host = gemini ? Host::kGemini : Host::kAntigravity;
   const auto fixtures = load_fixtures(o.fixtures, host);
-  if (fixtures.empty()) return usage("no fixtures for " + o.host + " under " + o.fixtures);
+  if (fixtures.empty()) return fail("no fixtures for " + o.host + " under " + o.fixtures);
   std::error_code ec;
   stdfs::create_directories(o.out, ec);
-  if (ec) return usage("cannot create --out " + o.out + ": " + ec.message());
+  if (ec) return fail("cannot create --out " + o.out + ": " + ec.message());
   ::signal(SIGPIPE, SIG_IGN);  // a child closing stdin early must not kill the campaign
   const stdfs::path scratch =
       stdfs::temp_directory_path() / ("pinta-campaign-" + std::to_string(::getpid()));

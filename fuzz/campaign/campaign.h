@@ -19,6 +19,7 @@ struct Options {
   std::string fixtures;
   long budget_ms = 3000;
   bool misbehave = true;  // fake guard / collector servers with scripted misbehaviour
+  std::string program = "pinta-fuzz-campaign";  // prefix of setup error messages
 };
 
 // Splits a command line into words (whitespace; '…' and "…" group, \ escapes; no expansion)
