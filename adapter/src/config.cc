@@ -3,7 +3,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <cstdlib>
+#include <cstring>
 
 #include "pinta/common/fs.h"
 
@@ -28,15 +30,6 @@ bool valid_key(std::string_view k) {
 
 const char* env(const char* name) {
   return std::getenv(name);  // NOLINT(concurrency-mt-unsafe): the adapter is single-threaded here
-}
-
-long env_long(const char* name, long fallback, long lo, long hi) {
-  const char* v = env(name);
-  if (v == nullptr || *v == '\0') return fallback;
-  char* end = nullptr;
-  long n = std::strtol(v, &end, 10);
-  if (end == v || *end != '\0' || n < lo || n > hi) return fallback;
-  return n;
 }
 
 }  // namespace
@@ -154,6 +147,17 @@ EnvFileLoad load_env_file(const std::string& path) {
   return r;
 }
 
+int64_t env_int(const char* name, int64_t fallback, int64_t lo, int64_t hi) {
+  const char* v = env(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  // from_chars, not strtoll: no locale, and no libc code pages to fault in on the hot path.
+  const char* end = v + std::strlen(v);
+  int64_t n = 0;
+  auto [ptr, ec] = std::from_chars(*v == '+' ? v + 1 : v, end, n);
+  if (ec != std::errc() || ptr != end || n < lo || n > hi) return fallback;
+  return n;
+}
+
 AdapterConfig config_from_environment() {
   AdapterConfig c;
   const char* data = env("GEMINI_PLUGIN_DATA");
@@ -165,8 +169,8 @@ AdapterConfig config_from_environment() {
   }
   const char* dbg = env("PINTA_GEMINI_DEBUG");
   c.debug = dbg != nullptr && (std::string_view(dbg) == "1" || std::string_view(dbg) == "true");
-  c.stdin_timeout = std::chrono::milliseconds(env_long("PINTA_STDIN_TIMEOUT_MS", 1000, 1, 30000));
-  c.max_input_bytes = static_cast<size_t>(env_long("PINTA_MAX_INPUT_BYTES", 32L << 20, 1024, 256L << 20));
+  c.stdin_timeout = std::chrono::milliseconds(env_int("PINTA_STDIN_TIMEOUT_MS", 1000, 1, 30000));
+  c.max_input_bytes = static_cast<size_t>(env_int("PINTA_MAX_INPUT_BYTES", 32L << 20, 1024, 256L << 20));
   return c;
 }
 

@@ -1,25 +1,13 @@
 #include "pinta/adapter/telemetry.h"
 
-#include <charconv>
 #include <cstdlib>
-#include <cstring>
 
+#include "pinta/adapter/config.h"
 #include "pinta/adapter/otlp.h"
 #include "pinta/adapter/trace_store.h"
 
 namespace pinta::adapter {
 namespace {
-
-int64_t env_int(const char* name, int64_t fallback, int64_t lo, int64_t hi) {
-  const char* v = std::getenv(name);  // NOLINT(concurrency-mt-unsafe)
-  if (v == nullptr || *v == '\0') return fallback;
-  // from_chars, not strtoll: no locale, and no libc code pages to fault in on the hot path.
-  const char* end = v + std::strlen(v);
-  int64_t n = 0;
-  auto [ptr, ec] = std::from_chars(*v == '+' ? v + 1 : v, end, n);
-  if (ec != std::errc() || ptr != end || n < lo || n > hi) return fallback;
-  return n;
-}
 
 // SpanInput gets a span_id from the handler once the guard is wired (the guard request carries
 // the same id); until then, and whenever it is empty, the sink makes one.

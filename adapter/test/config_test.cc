@@ -81,5 +81,24 @@ TEST(Config, DataDirAndLimitsFromEnvironment) {
   for (auto k : {"PINTA_GEMINI_DEBUG", "PINTA_STDIN_TIMEOUT_MS"}) ::unsetenv(k);
 }
 
+TEST(Config, IntegerSettingsAreStrictDecimalWithinRange) {
+  const char* k = "PINTA_TEST_INT_SETTING";
+  const std::pair<const char*, int64_t> cases[] = {
+      {"250", 250}, {"+250", 250}, {"1", 1}, {"30000", 30000},  // accepted
+      {"0", 7},      {"30001", 7}, {"-5", 7},                     // out of range
+      {" 250", 7},   {"250 ", 7},  {"250ms", 7}, {"0x10", 7}, {"", 7}, {"+", 7}, {"++1", 7},
+      {"99999999999999999999999", 7},  // does not fit in 64 bits
+  };
+  for (const auto& [text, want] : cases) {
+    ::setenv(k, text, 1);
+    EXPECT_EQ(env_int(k, 7, 1, 30000), want) << "'" << text << "'";
+  }
+  ::unsetenv(k);
+  EXPECT_EQ(env_int(k, 7, 1, 30000), 7);
+  ::setenv(k, "-5", 1);
+  EXPECT_EQ(env_int(k, 7, -10, 10), -5);
+  ::unsetenv(k);
+}
+
 }  // namespace
 }  // namespace pinta::adapter

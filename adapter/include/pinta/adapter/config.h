@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -44,5 +45,10 @@ struct AdapterConfig {
 
 // Reads the configuration from the (already env-file-merged) environment.
 AdapterConfig config_from_environment();
+
+// An integer setting from the environment: decimal digits with an optional sign, nothing else
+// (no spaces, no suffix), within [lo, hi]; unset, empty or anything else gives `fallback`.
+// Every numeric PINTA_* variable is read through this one function.
+int64_t env_int(const char* name, int64_t fallback, int64_t lo, int64_t hi);
 
 }  // namespace pinta::adapter
