@@ -89,7 +89,10 @@ if [ "$run_tsan" = 1 ]; then
     known=$(cmake --build "$dir" --target help | sed -E 's/^\.\.\. //; s/:.*$//')
     targets=(pinta-gemini pinta-gemini-admin conformance hostemu pinta-fake-server pinta-fuzz-campaign)
     while read -r t; do
-      if grep -qx -- "$t" <<<"$known"; then targets+=("$t"); fi
+      # fuzz_replay_NAME replays the corpus with the harness target fuzz_NAME.
+      for c in "$t" "${t/#fuzz_replay_/fuzz_}"; do
+        if grep -qx -- "$c" <<<"$known"; then targets+=("$c"); break; fi
+      done
     done < <(ctest --test-dir "$dir" -N -R "$tsan_regex" | sed -n 's/^ *Test *#[0-9]*: \([^ ]*\).*/\1/p')
     cmake --build "$dir" -j"$jobs" --target "${targets[@]}"
   fi
