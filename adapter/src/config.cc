@@ -153,7 +153,9 @@ int64_t env_int(const char* name, int64_t fallback, int64_t lo, int64_t hi) {
   // from_chars, not strtoll: no locale, and no libc code pages to fault in on the hot path.
   const char* end = v + std::strlen(v);
   int64_t n = 0;
-  auto [ptr, ec] = std::from_chars(*v == '+' ? v + 1 : v, end, n);
+  const char* digits = *v == '+' ? v + 1 : v;
+  if (digits != v && *digits == '-') return fallback;  // from_chars would take the "-5" of "+-5"
+  auto [ptr, ec] = std::from_chars(digits, end, n);
   if (ec != std::errc() || ptr != end || n < lo || n > hi) return fallback;
   return n;
 }

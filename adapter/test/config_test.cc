@@ -97,6 +97,8 @@ TEST(Config, IntegerSettingsAreStrictDecimalWithinRange) {
   EXPECT_EQ(env_int(k, 7, 1, 30000), 7);
   ::setenv(k, "-5", 1);
   EXPECT_EQ(env_int(k, 7, -10, 10), -5);
+  ::setenv(k, "+-5", 1);
+  EXPECT_EQ(env_int(k, 7, -10, 10), 7);
   ::unsetenv(k);
 }
 

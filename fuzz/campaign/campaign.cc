@@ -752,7 +752,7 @@ int run(const Options& o) {
                    h.rfind("antigravity-", 0) == 0;
   if (!gemini && !agy)
     return fail("--host must be gemini, antigravity, agy or a conformance host "
-                 "(gemini-0.61, agy-1.2, antigravity-2.0, ...), not '" + h + "'");
+                "(gemini-0.61, agy-1.2, antigravity-2.0, ...), not '" + h + "'");
   const Host host = gemini ? Host::kGemini : Host::kAntigravity;
   const auto fixtures = load_fixtures(o.fixtures, host);
   if (fixtures.empty()) return fail("no fixtures for " + o.host + " under " + o.fixtures);
