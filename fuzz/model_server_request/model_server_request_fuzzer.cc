@@ -141,6 +141,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string body = in.string(4096);
     static const char* kPrefixes[] = {"", "/gemini/r1", "/gemini/", "/x"};
     std::string model_part = (pb & 4) ? model : std::string("gemini-2.5-flash");
+    // The same wait as below for a '?' in the model name: it starts the query early, and the
+    // "?alt=sse" after it is then a second '?' (regression model-with-question-mark).
+    for (size_t at = model_part.find('?'); at != std::string::npos; at = model_part.find('?', at))
+      model_part.replace(at, 1, "%3F");
     std::string path = std::string(kPrefixes[pb % 4]) + "/v1beta/models/" + model_part +
                        ((pb & 8) ? ":generateContent" : ":streamGenerateContent");
     std::string q = (pb & 16) ? query : std::string("alt=sse");
