@@ -141,10 +141,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string body = in.string(4096);
     static const char* kPrefixes[] = {"", "/gemini/r1", "/gemini/", "/x"};
     std::string model_part = (pb & 4) ? model : std::string("gemini-2.5-flash");
-    // The same wait as below for a '?' in the model name: it starts the query early, and the
-    // "?alt=sse" after it is then a second '?' (regression model-with-question-mark).
-    for (size_t at = model_part.find('?'); at != std::string::npos; at = model_part.find('?', at))
-      model_part.replace(at, 1, "%3F");
+    const auto encode_question_marks = [](std::string& text) {  // why: see the query below
+      for (size_t at = text.find('?'); at != std::string::npos; at = text.find('?', at))
+        text.replace(at, 1, "%3F");
+    };
+    // A '?' in the model name starts the query early, so the "?alt=sse" after it is a second '?'
+    // (regression model-with-question-mark).
+    encode_question_marks(model_part);
     std::string path = std::string(kPrefixes[pb % 4]) + "/v1beta/models/" + model_part +
                        ((pb & 8) ? ":generateContent" : ":streamGenerateContent");
     std::string q = (pb & 16) ? query : std::string("alt=sse");
@@ -153,7 +156,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // burst of them occupies every worker thread: percent-encode it so the 3 s property tests the
     // server, not that library wait (regressions query-with-second-question-mark*, which still
     // replay through this harness in the encoded form; the raw form is pinned by ModelServer.QueryWithASecondQuestionMark… in emulator/model_server/test).
-    for (size_t at = q.find('?'); at != std::string::npos; at = q.find('?', at)) q.replace(at, 1, "%3F");
+    encode_question_marks(q);
     std::string target = path + (q.empty() ? "" : "?" + q);
     for (char& c : target)
       if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7f) c = '_';  // keep the request line whole
