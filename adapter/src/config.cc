@@ -114,9 +114,10 @@ EnvFileLoad load_env_file(const std::string& path) {
     r.detail = "not a regular file";
     return r;
   }
-  if ((st.st_mode & 022) != 0 || st.st_uid != ::geteuid()) {
+  // The one trust rule (fs::untrusted_reason) the data dir and its files follow too.
+  if (std::string why = fs::untrusted_reason(st, fs::TrustKind::kEnvFile); !why.empty()) {
     r.outcome = EnvFileOutcome::kInsecure;
-    r.detail = (st.st_mode & 022) != 0 ? "writable by group or others (chmod 600 it)" : "owned by another user";
+    r.detail = (st.st_mode & 022) != 0 && st.st_uid == ::geteuid() ? why + " (chmod 600 it)" : why;
     return r;
   }
   auto content = fs::read_file(path, 1u << 20);
@@ -168,6 +169,16 @@ AdapterConfig config_from_environment() {
   } else {
     std::string home = fs::home_dir();
     if (!home.empty()) c.data_dir = home + "/.gemini/pinta-gemini-data";
+  }
+  // The data dir is ours or unused (ENV-9): an existing one owned by someone else or writable by
+  // group/others is not used at all (no debug log, no telemetry). One stat per process; a dir
+  // that does not exist yet is created 0700 by the first writer, which checks it again.
+  if (!c.data_dir.empty()) {
+    Status trust = fs::check_private_dir(c.data_dir);
+    if (!trust.ok() && trust.error().code != ErrorCode::kNotFound) {
+      c.data_dir_refused = trust.error().message;
+      c.data_dir.clear();
+    }
   }
   const char* dbg = env("PINTA_GEMINI_DEBUG");
   c.debug = dbg != nullptr && (std::string_view(dbg) == "1" || std::string_view(dbg) == "true");

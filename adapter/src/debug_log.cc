@@ -38,14 +38,21 @@ void write_debug_record(const AdapterConfig& config, const EnvFileLoad& env_file
                         const char* const* argv, const Outcome& outcome,
                         std::chrono::microseconds duration) noexcept {
   try {
+    if (config.data_dir.empty() && !config.data_dir_refused.empty()) {
+      // A refused data dir (ENV-9) is a debug log that cannot be written: say why, as for any
+      // other failure to log (EXIT-2).
+      std::string msg = "pinta-gemini: debug log: data dir refused: " + config.data_dir_refused + "\n";
+      (void)!::write(STDERR_FILENO, msg.data(), msg.size());
+      return;
+    }
     if (config.data_dir.empty()) return;
-    Status dirs = fs::make_dirs(config.data_dir, 0700);
+    Status dirs = fs::make_private_dir(config.data_dir);
     std::string line;
     if (dirs.ok()) {
       line = debug_record(env_file, argc, argv, outcome, duration)
                  .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       line.push_back('\n');
-      dirs = fs::append_locked(config.data_dir + "/invocations.jsonl", line, 0600);
+      dirs = fs::append_private(config.data_dir + "/invocations.jsonl", line, 0600);
     }
     if (!dirs.ok()) {
       std::string msg = "pinta-gemini: debug log: " + dirs.error().message + "\n";

@@ -71,7 +71,7 @@ void write_backoff(int fd, const Backoff& b) {
 // Whether the back-off hint says "not before later": mtime in the future.
 bool in_backoff_hint(const std::string& lock_path, int64_t now_ms) {
   struct stat st {};
-  if (::stat(lock_path.c_str(), &st) != 0) return false;
+  if (::lstat(lock_path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
   const int64_t mtime_ms = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
   return now_ms < mtime_ms;
 }
@@ -246,7 +246,7 @@ bool start_flusher_if_needed(const TelemetryOptions& options, bool just_appended
     std::string lock_path = fs::join(options.data_dir, kFlusherLockFile);
     // Collector in back-off (the usual case while it is down): one stat, no lock.
     if (options.backoff_max.count() > 0 && in_backoff_hint(lock_path, wall_ms())) return false;
-    int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    int fd = fs::open_private(lock_path, O_RDWR | O_CREAT, 0600);  // no link followed, ours only
     if (fd < 0) return false;
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {  // a flusher runs: it will see our span
       ::close(fd);

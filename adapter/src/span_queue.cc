@@ -65,7 +65,7 @@ QueueCounters parse_counters(std::string_view text) {
 class StateLock {
  public:
   static Result<StateLock> acquire(const std::string& path, int timeout_ms) {
-    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    int fd = fs::open_private(path, O_RDWR | O_CREAT, 0600);  // no link followed, ours only
     if (fd < 0) {
       if (errno == ENOENT) return make_error(ErrorCode::kNotFound, "no directory for " + path);
       return io_error("cannot open", path);
@@ -236,7 +236,7 @@ SpanQueue::SpanQueue(QueueOptions options)
 
 bool SpanQueue::maybe_nonempty() const {
   struct stat st {};
-  return ::stat(queue_path_.c_str(), &st) == 0 && st.st_size > 0;
+  return ::lstat(queue_path_.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
 }
 
 Status SpanQueue::append(std::string_view line) {
@@ -255,7 +255,7 @@ Status SpanQueue::append(std::string_view line) {
   if (!lock) return lock.error();
   QueueCounters c = lock->read();
 
-  int fd = ::open(queue_path_.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+  int fd = fs::open_private(queue_path_, O_RDWR | O_APPEND | O_CREAT, 0600);
   if (fd < 0) return io_error("cannot open", queue_path_);
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
@@ -285,7 +285,7 @@ Status SpanQueue::append(std::string_view line) {
 
   if (c.lines > static_cast<int64_t>(2 * options_.max_spans)) {
     // Compaction: keep the newest max_spans valid lines (amortised over max_spans appends).
-    auto data = fs::read_file(queue_path_, size_t{1} << 31);
+    auto data = fs::read_private_file(queue_path_, size_t{1} << 31);
     if (data) {
       std::vector<Line> lines = split_lines(*data);
       std::vector<std::string_view> valid;
@@ -311,7 +311,7 @@ Result<QueueSnapshot> SpanQueue::snapshot(size_t max_records) {
   {
     auto lock = StateLock::acquire(state_path_, 5000);
     if (!lock) return lock.error();
-    auto r = fs::read_file(queue_path_, size_t{1} << 31);
+    auto r = fs::read_private_file(queue_path_, size_t{1} << 31);
     if (!r) {
       if (r.error().code == ErrorCode::kNotFound || !fs::exists(queue_path_)) return snap;
       return r.error();
@@ -344,7 +344,7 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
   if (!lock) return lock.error();
   QueueCounters c = lock->read();
   c.add(delta);
-  auto data = fs::read_file(queue_path_, size_t{1} << 31);
+  auto data = fs::read_private_file(queue_path_, size_t{1} << 31);
   if (data) {
     std::vector<Line> lines = split_lines(*data);
     std::vector<std::string_view> keep;

@@ -139,31 +139,11 @@ bool find_line(const std::string& text, const std::string& key, Entry& out) {
   return entry_from(key, json::parse(value, nullptr, false), out);
 }
 
-// temp + rename without fsync: losing trace.json in a power cut only starts new traces, while an
-// fsync would cost milliseconds on the hot path of every BeforeAgent.
+// temp + rename without fsync (fs::atomic_write with durable = false): losing trace.json in a
+// power cut only starts new traces, while an fsync would cost milliseconds on the hot path of
+// every BeforeAgent. The temp name is random and created O_EXCL|O_NOFOLLOW (ENV-10).
 Status replace_file(const std::string& path, const std::string& data) {
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return make_error(ErrorCode::kIo, "cannot create " + tmp + ": " + std::strerror(errno));
-  size_t off = 0;
-  bool ok = true;
-  while (off < data.size()) {
-    ssize_t n = ::write(fd, data.data() + off, data.size() - off);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      ok = false;
-      break;
-    }
-    off += static_cast<size_t>(n);
-  }
-  int saved = errno;
-  ::close(fd);
-  if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
-    if (ok) saved = errno;
-    ::unlink(tmp.c_str());
-    return make_error(ErrorCode::kIo, "cannot write " + path + ": " + std::strerror(saved));
-  }
-  return {};
+  return fs::atomic_write(path, data, 0600, /*durable=*/false);
 }
 
 }  // namespace
@@ -199,7 +179,7 @@ TraceLookup trace_for(const TraceOptions& options, const std::string& session_ke
 
   if (!force_new) {
     // Readers need no lock: the file is only ever replaced whole (rename).
-    auto text = fs::read_file(path, 16u << 20);
+    auto text = fs::read_private_file(path, 16u << 20);
     Entry e;
     if (text && find_line(*text, session_key, e) && now_ms - e.updated <= options.max_age_ms &&
         now_ms - e.updated < options.refresh_ms) {
@@ -208,11 +188,11 @@ TraceLookup trace_for(const TraceOptions& options, const std::string& session_ke
     }
   }
 
-  if (Status d = fs::make_dirs(options.dir, 0700); !d.ok()) return fresh(d.error().message);
+  if (Status d = fs::make_private_dir(options.dir); !d.ok()) return fresh(d.error().message);
   auto lock = fs::FileLock::acquire(path + ".lock", options.lock_timeout_ms);
   if (!lock) return fresh(lock.error().message);
   std::vector<Entry> entries;
-  if (auto text = fs::read_file(path, 16u << 20)) {
+  if (auto text = fs::read_private_file(path, 16u << 20)) {
     json map = json::parse(*text, nullptr, false);
     if (map.is_object()) {
       for (auto it = map.begin(); it != map.end(); ++it) {

@@ -179,13 +179,20 @@ Ran run_isolated(const std::vector<std::string>& argv, const std::vector<std::st
 
 std::string adapter() { return stdfs::absolute(testing::bin_dir() + "/pinta-gemini").string(); }
 
-// The hook contract for one run: started, exit 0, no signal, empty stderr, one JSON line.
-json expect_answer(const Ran& r, const std::string& what) {
+// The hook contract for one run: started, exit 0, no signal, empty stderr, one JSON line. With
+// `debug_line_ok`, stderr may hold the one line debug mode prints when the log cannot be written
+// (EXIT-2), e.g. because the data dir was refused.
+json expect_answer(const Ran& r, const std::string& what, bool debug_line_ok = false) {
   EXPECT_TRUE(r.started) << what << ": " << r.setup_error;
   EXPECT_FALSE(r.timed_out) << what;
   EXPECT_EQ(r.term_signal, 0) << what << " (killed by signal " << r.term_signal << ")";
   EXPECT_EQ(r.exit_code, 0) << what << " stderr: " << r.err;
-  EXPECT_EQ(r.err, "") << what;
+  if (debug_line_ok && r.err.rfind("pinta-gemini: debug log: ", 0) == 0 &&
+      r.err.find('\n') == r.err.size() - 1) {
+    // the one allowed line
+  } else {
+    EXPECT_EQ(r.err, "") << what;
+  }
   EXPECT_TRUE(!r.out.empty() && r.out.back() == '\n' && r.out.find('\n') == r.out.size() - 1)
       << what << " stdout: " << r.out;
   json j = json::parse(r.out, nullptr, false);
@@ -427,7 +434,8 @@ class DataDirTrust : public ::testing::Test {
       std::vector<std::string> argv = {adapter()};
       argv.insert(argv.end(), e.args.begin(), e.args.end());
       Ran r = run_isolated(argv, env, e.payload, iso);
-      EXPECT_EQ(expect_answer(r, what + " " + e.args[3]), e.reply);
+      EXPECT_EQ(expect_answer(r, what + " " + e.args[3], /*debug_line_ok=*/true), e.reply);
+      debug_lines_ += r.err;
     }
     Ran f = run_isolated({adapter(), "--pinta-flush"}, env, "", iso);
     EXPECT_EQ(f.term_signal, 0);
@@ -439,6 +447,7 @@ class DataDirTrust : public ::testing::Test {
   testing::TempDir root_;
   std::string home_, shared_;
   std::vector<std::string> decoys_;
+  std::string debug_lines_;  // what debug mode said on stderr, across runs
 };
 
 TEST_F(DataDirTrust, AttackerDirFullOfLinksIsRefused) {
@@ -468,6 +477,7 @@ TEST_F(DataDirTrust, AttackerDirFullOfLinksIsRefused) {
     }
   }
   EXPECT_EQ(collector.request_count(), 0u) << "the forged queue was delivered";
+  EXPECT_NE(debug_lines_.find("data dir refused: "), std::string::npos) << debug_lines_;
 }
 
 TEST_F(DataDirTrust, OwnDirWithPlantedLinksNeverFollowsThem) {
@@ -495,6 +505,7 @@ TEST_F(DataDirTrust, GroupWritableOwnDirIsRefused) {
   std::error_code ec;
   EXPECT_TRUE(stdfs::is_empty(dir, ec)) << "the adapter wrote into a group-writable data dir";
   EXPECT_EQ(collector.request_count(), 0u);
+  EXPECT_NE(debug_lines_.find("writable by group or others"), std::string::npos) << debug_lines_;
 }
 
 TEST_F(DataDirTrust, PrivateDirStillWorks) {
@@ -503,6 +514,7 @@ TEST_F(DataDirTrust, PrivateDirStillWorks) {
   std::string dir = home_ + "/.gemini/pinta-gemini-data";
   auto before = stamps();
   run_victim(dir, collector.url("/v1/traces"), "private dir");
+  EXPECT_EQ(debug_lines_, "");
   EXPECT_EQ(stamps(), before);
   EXPECT_TRUE(fs::exists(dir + "/invocations.jsonl"));
   EXPECT_TRUE(collector.wait_for_requests(1, std::chrono::milliseconds(5000)));

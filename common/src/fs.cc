@@ -1,11 +1,12 @@
 #include "pinta/common/fs.h"
 
 #include <fcntl.h>
-#include <pwd.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -31,12 +32,10 @@ bool write_all(int fd, std::string_view data) {
   return true;
 }
 
-Result<std::string> read_file(const std::string& path, size_t max_bytes) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) return make_error(ErrorCode::kNotFound, "no such file: " + path);
-    return io_error("cannot open", path);
-  }
+namespace {
+
+// Reads all of `fd` (closing it), capped at max_bytes.
+Result<std::string> read_fd(int fd, const std::string& path, size_t max_bytes) {
   std::string out;
   char buf[65536];
   for (;;) {
@@ -56,6 +55,119 @@ Result<std::string> read_file(const std::string& path, size_t max_bytes) {
   }
   ::close(fd);
   return out;
+}
+
+Error open_error(const std::string& path) {
+  if (errno == ENOENT) return make_error(ErrorCode::kNotFound, "no such file: " + path);
+  if (errno == ELOOP) return make_error(ErrorCode::kPermission, "refusing a symbolic link: " + path);
+  if (errno == EPERM || errno == EINVAL) {
+    return make_error(ErrorCode::kPermission, "refusing " + path + ": not a private regular file of ours");
+  }
+  return io_error("cannot open", path);
+}
+
+// Locks `fd` exclusively (blocking), appends `line` in one write, unlocks and closes.
+Status append_fd(int fd, const std::string& path, std::string_view line) {
+  while (::flock(fd, LOCK_EX) != 0) {
+    if (errno != EINTR) {
+      Error e = io_error("cannot lock", path);
+      ::close(fd);
+      return e;
+    }
+  }
+  bool ok = write_all(fd, line);
+  Error e = ok ? Error{} : io_error("cannot append to", path);
+  ::flock(fd, LOCK_UN);
+  ::close(fd);
+  if (!ok) return e;
+  return {};
+}
+
+// 64 bits for temp-file names: getrandom, else time and pid mixed (splitmix64).
+uint64_t random64() {
+  uint64_t v = 0;
+  if (::getrandom(&v, sizeof v, GRND_NONBLOCK) == static_cast<ssize_t>(sizeof v)) return v;
+  uint64_t z = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+               (static_cast<uint64_t>(::getpid()) << 32) ^ reinterpret_cast<uintptr_t>(&v);
+  z += 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+Result<std::string> read_file(const std::string& path, size_t max_bytes) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return make_error(ErrorCode::kNotFound, "no such file: " + path);
+    return io_error("cannot open", path);
+  }
+  return read_fd(fd, path, max_bytes);
+}
+
+std::string untrusted_reason(const struct stat& st, TrustKind kind) {
+  switch (kind) {
+    case TrustKind::kDir:
+      if (!S_ISDIR(st.st_mode)) return "not a directory";
+      break;
+    case TrustKind::kEnvFile:
+    case TrustKind::kDataFile:
+      if (!S_ISREG(st.st_mode)) return "not a regular file";
+      break;
+  }
+  if (st.st_uid != ::geteuid()) return "owned by another user (uid " + std::to_string(st.st_uid) + ")";
+  if ((st.st_mode & 022) != 0) return "writable by group or others";
+  if (kind == TrustKind::kDataFile && st.st_nlink != 1) return "has another hard link";
+  return {};
+}
+
+int open_private(const std::string& path, int flags, unsigned mode) noexcept {
+  int fd = ::open(path.c_str(), flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, mode);
+  if (fd < 0) return -1;
+  struct stat st {};
+  int refuse = 0;
+  if (::fstat(fd, &st) != 0) {
+    refuse = errno;
+  } else if (!S_ISREG(st.st_mode)) {
+    refuse = EINVAL;
+  } else if (st.st_uid != ::geteuid() || (st.st_mode & 022) != 0 || st.st_nlink != 1) {
+    refuse = EPERM;  // the same rule as untrusted_reason(kDataFile), without building a string
+  }
+  if (refuse != 0) {
+    ::close(fd);
+    errno = refuse;
+    return -1;
+  }
+  return fd;
+}
+
+Result<std::string> read_private_file(const std::string& path, size_t max_bytes) {
+  int fd = open_private(path, O_RDONLY);
+  if (fd < 0) return open_error(path);
+  return read_fd(fd, path, max_bytes);
+}
+
+Status append_private(const std::string& path, std::string_view line, unsigned mode) {
+  int fd = open_private(path, O_WRONLY | O_APPEND | O_CREAT, mode);
+  if (fd < 0) return open_error(path);
+  return append_fd(fd, path, line);
+}
+
+Status check_private_dir(const std::string& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) {
+    if (errno == ENOENT) return make_error(ErrorCode::kNotFound, "no such directory: " + dir);
+    return io_error("cannot stat", dir);
+  }
+  std::string why = untrusted_reason(st, TrustKind::kDir);
+  if (!why.empty()) return make_error(ErrorCode::kPermission, dir + ": " + why);
+  return {};
+}
+
+Status make_private_dir(const std::string& dir) {
+  if (Status s = make_dirs(dir, 0700); !s.ok()) return s;
+  return check_private_dir(dir);
 }
 
 std::string dirname(const std::string& path) {
@@ -97,12 +209,14 @@ Status make_dirs(const std::string& path, unsigned mode) {
   return {};
 }
 
-Status atomic_write(const std::string& path, std::string_view data, unsigned mode) {
-  std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." +
-                    std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+Status atomic_write(const std::string& path, std::string_view data, unsigned mode, bool durable) {
+  static const char* kDigits = "0123456789abcdef";
+  std::string tmp = path + ".tmp.";
+  uint64_t r = random64();
+  for (int i = 0; i < 16; ++i, r >>= 4) tmp.push_back(kDigits[r & 15]);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
   if (fd < 0) return io_error("cannot create", tmp);
-  bool ok = write_all(fd, data) && ::fsync(fd) == 0;
+  bool ok = write_all(fd, data) && (!durable || ::fsync(fd) == 0);
   int saved = errno;
   ::fchmod(fd, mode);
   ::close(fd);
@@ -122,24 +236,12 @@ Status atomic_write(const std::string& path, std::string_view data, unsigned mod
 Status append_locked(const std::string& path, std::string_view line, unsigned mode) {
   int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode);
   if (fd < 0) return io_error("cannot open", path);
-  while (::flock(fd, LOCK_EX) != 0) {
-    if (errno != EINTR) {
-      Error e = io_error("cannot lock", path);
-      ::close(fd);
-      return e;
-    }
-  }
-  bool ok = write_all(fd, line);
-  Error e = ok ? Error{} : io_error("cannot append to", path);
-  ::flock(fd, LOCK_UN);
-  ::close(fd);
-  if (!ok) return e;
-  return {};
+  return append_fd(fd, path, line);
 }
 
 Result<FileLock> FileLock::acquire(const std::string& path, int timeout_ms) {
-  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (fd < 0) return io_error("cannot open lock", path);
+  int fd = open_private(path, O_RDWR | O_CREAT, 0600);
+  if (fd < 0) return open_error(path);
   auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   for (;;) {
     if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return FileLock(fd);
@@ -165,16 +267,36 @@ FileLock::~FileLock() {
   }
 }
 
+std::string passwd_home(std::string_view text, unsigned uid) {
+  const std::string want = std::to_string(uid);
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    // name:password:uid:gid:gecos:home:shell
+    std::string_view field[7];
+    size_t n = 0;
+    while (n < 7) {
+      size_t colon = line.find(':');
+      field[n++] = line.substr(0, colon);
+      if (colon == std::string_view::npos) break;
+      line.remove_prefix(colon + 1);
+    }
+    if (n < 6 || field[2] != want || field[0].empty() || field[0][0] == '+' || field[0][0] == '-') continue;
+    std::string_view home = field[5];
+    if (home.empty() || home[0] != '/') return {};
+    return std::string(home);
+  }
+  return {};
+}
+
 std::string home_dir() {
   const char* h = std::getenv("HOME");  // NOLINT(concurrency-mt-unsafe): read once, single thread
   if (h != nullptr && *h != '\0') return h;
-  struct passwd pw {};
-  struct passwd* res = nullptr;
-  char buf[4096];
-  if (::getpwuid_r(::getuid(), &pw, buf, sizeof buf, &res) == 0 && res != nullptr && res->pw_dir) {
-    return res->pw_dir;
-  }
-  return {};
+  // Only when HOME is unset or empty (rare): one read of /etc/passwd, no NSS.
+  auto text = read_file("/etc/passwd", 16u << 20);
+  if (!text) return {};
+  return passwd_home(*text, ::getuid());
 }
 
 }  // namespace pinta::fs

@@ -37,7 +37,10 @@ std::string default_env_file_path();
 EnvFileLoad load_env_file(const std::string& path);
 
 struct AdapterConfig {
-  std::string data_dir;  // GEMINI_PLUGIN_DATA or ~/.gemini/pinta-gemini-data ("" if no home)
+  std::string data_dir;  // GEMINI_PLUGIN_DATA or ~/.gemini/pinta-gemini-data ("" if no home or refused)
+  // Why an existing data dir was refused (owned by another user, writable by group or others,
+  // not a directory); data_dir is then "". Empty when the dir is usable or does not exist yet.
+  std::string data_dir_refused;
   bool debug = false;    // PINTA_GEMINI_DEBUG=1|true
   std::chrono::milliseconds stdin_timeout{1000};  // PINTA_STDIN_TIMEOUT_MS (1..30000)
   size_t max_input_bytes = 32u << 20;             // PINTA_MAX_INPUT_BYTES (1 KiB .. 256 MiB)

@@ -3,6 +3,8 @@
 // the emulators. Everything here is errors-as-values and never throws.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <string>
 #include <string_view>
 
@@ -13,9 +15,13 @@ namespace pinta::fs {
 // Reads a whole file (up to max_bytes; larger → kTooLarge).
 Result<std::string> read_file(const std::string& path, size_t max_bytes = 64u << 20);
 
-// Writes `data` to `path` atomically: temp file in the same directory, fsync, rename.
-// The file gets `mode` (e.g. 0600). Readers see the old or the new content, never a mix.
-Status atomic_write(const std::string& path, std::string_view data, unsigned mode = 0600);
+// Writes `data` to `path` atomically: temp file in the same directory, fsync (unless `durable` is
+// false), rename. The file gets `mode` (e.g. 0600). Readers see the old or the new content, never
+// a mix. The temp name carries 64 random bits and is created with O_EXCL|O_NOFOLLOW, so nothing
+// planted in the directory is followed, truncated or reused; the rename replaces the name `path`
+// itself, never what a link there points to.
+Status atomic_write(const std::string& path, std::string_view data, unsigned mode = 0600,
+                    bool durable = true);
 
 // mkdir -p with `mode` for every directory created (existing ones are left as they are).
 Status make_dirs(const std::string& path, unsigned mode = 0700);
@@ -34,7 +40,8 @@ bool exists(const std::string& path);
 std::string dirname(const std::string& path);
 std::string join(std::string_view a, std::string_view b);
 
-// RAII exclusive lock on a lock file (created 0600). Blocks until acquired or timeout_ms passes.
+// RAII exclusive lock on a lock file in a private directory (opened with open_private, created
+// 0600). Blocks until acquired or timeout_ms passes.
 class FileLock {
  public:
   static Result<FileLock> acquire(const std::string& path, int timeout_ms = 2000);
@@ -48,7 +55,39 @@ class FileLock {
   int fd_ = -1;
 };
 
-// The user's home directory: $HOME if set and non-empty, else the passwd entry; empty if neither.
+// ---- trust: the data dir is ours or unused ----------------------------------------------------
+// One rule for everything the adapter reads settings from or writes state to (the env file, the
+// data dir, every file in it): it must be owned by the effective uid and not writable by group or
+// others. kDataFile adds: a regular file with exactly one link (a hard link planted in the dir
+// would make a write land in another file). Returns "" when `st` passes, else why not.
+enum class TrustKind { kEnvFile, kDir, kDataFile };
+std::string untrusted_reason(const struct stat& st, TrustKind kind);
+
+// open(2) for a file in the data dir: O_NOFOLLOW, O_CLOEXEC and O_NONBLOCK (a planted FIFO must
+// not block the open; regular files ignore it) are added to `flags`; the opened descriptor is
+// fstat'ed and refused unless untrusted_reason(kDataFile) is "". Returns the fd, or -1 with errno:
+// ELOOP (a symlink), EPERM (not ours, writable by others or hard-linked), EINVAL (not a regular
+// file), or whatever open(2) said. Never throws.
+int open_private(const std::string& path, int flags, unsigned mode = 0600) noexcept;
+// read_file through open_private.
+Result<std::string> read_private_file(const std::string& path, size_t max_bytes = 64u << 20);
+// append_locked through open_private.
+Status append_private(const std::string& path, std::string_view line, unsigned mode = 0600);
+
+// Whether `dir` is a usable private directory: it exists (stat follows a symlink, as for the env
+// file), is a directory and passes untrusted_reason(kDir). kNotFound when absent, kPermission
+// (message: why) when not trusted.
+Status check_private_dir(const std::string& dir);
+// make_dirs(dir, 0700), then check_private_dir(dir): a directory someone else created first (or
+// made shared) is refused rather than used.
+Status make_private_dir(const std::string& dir);
+
+// The user's home directory without NSS: $HOME if set and non-empty, else the home field of the
+// real uid's line in /etc/passwd (read by this function, never through getpwuid: in the static
+// adapter that would make glibc dlopen the NSS modules nsswitch.conf names — `systemd`, `sss`,
+// `ldap` — which crash or hang a static process). Empty when neither gives an absolute path.
 std::string home_dir();
+// The home field of `uid`'s entry in passwd-format `text` ("" when absent or not absolute).
+std::string passwd_home(std::string_view text, unsigned uid);
 
 }  // namespace pinta::fs
