@@ -5,7 +5,6 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -14,12 +13,10 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <condition_variable>
 #include <cstring>
 #include <memory>
-#include <mutex>
-#include <thread>
 
+#include "pinta/adapter/resolver.h"
 #include "tls.h"
 
 namespace pinta::http {
@@ -90,98 +87,9 @@ class Fd {
   int fd_;
 };
 
-// ---- name resolution ----------------------------------------------------------------------
+// ---- name resolution: resolver.h (no getaddrinfo: it loads NSS modules into the static adapter)
 
-struct Address {
-  sockaddr_storage addr{};
-  socklen_t len = 0;
-  int family = AF_INET;
-};
-
-bool numeric_address(const std::string& host, uint16_t port, Address& out) {
-  in_addr v4{};
-  in6_addr v6{};
-  if (::inet_pton(AF_INET, host.c_str(), &v4) == 1) {
-    auto* sa = reinterpret_cast<sockaddr_in*>(&out.addr);
-    sa->sin_family = AF_INET;
-    sa->sin_port = htons(port);
-    sa->sin_addr = v4;
-    out.len = sizeof(sockaddr_in);
-    out.family = AF_INET;
-    return true;
-  }
-  if (::inet_pton(AF_INET6, host.c_str(), &v6) == 1) {
-    auto* sa = reinterpret_cast<sockaddr_in6*>(&out.addr);
-    sa->sin6_family = AF_INET6;
-    sa->sin6_port = htons(port);
-    sa->sin6_addr = v6;
-    out.len = sizeof(sockaddr_in6);
-    out.family = AF_INET6;
-    return true;
-  }
-  return false;
-}
-
-// getaddrinfo() has no timeout, so a name lookup runs on a detached thread and the caller waits
-// for it only until the deadline. A late answer is dropped by the thread (the shared state keeps
-// it valid); the thread itself ends when the resolver gives up, or with the process.
-struct Lookup {
-  std::mutex mu;
-  std::condition_variable cv;
-  bool done = false;
-  int rc = 0;
-  std::vector<Address> addresses;
-};
-
-Result<std::vector<Address>> resolve(const std::string& host, const std::string& port_text,
-                                     uint16_t port, const Deadline& deadline) {
-  Address a;
-  if (numeric_address(host, port, a)) return std::vector<Address>{a};
-  if (iequals(host, "localhost")) {
-    // RFC 6761 §6.3: localhost is loopback; no resolver needed.
-    numeric_address("127.0.0.1", port, a);
-    return std::vector<Address>{a};
-  }
-  auto state = std::make_shared<Lookup>();
-  try {
-    std::thread([state, host, port_text] {
-      addrinfo hints{};
-      hints.ai_family = AF_UNSPEC;
-      hints.ai_socktype = SOCK_STREAM;
-      hints.ai_flags = AI_ADDRCONFIG | AI_NUMERICSERV;
-      addrinfo* res = nullptr;
-      int rc = ::getaddrinfo(host.c_str(), port_text.c_str(), &hints, &res);
-      std::vector<Address> found;
-      for (addrinfo* p = rc == 0 ? res : nullptr; p != nullptr; p = p->ai_next) {
-        if (p->ai_addrlen > sizeof(sockaddr_storage)) continue;
-        Address x;
-        std::memcpy(&x.addr, p->ai_addr, p->ai_addrlen);
-        x.len = p->ai_addrlen;
-        x.family = p->ai_family;
-        found.push_back(x);
-      }
-      if (res != nullptr) ::freeaddrinfo(res);
-      std::lock_guard<std::mutex> lock(state->mu);
-      state->rc = rc;
-      state->addresses = std::move(found);
-      state->done = true;
-      state->cv.notify_all();
-    }).detach();
-  } catch (...) {
-    return make_error(ErrorCode::kUnavailable, "cannot start resolver thread");
-  }
-  std::unique_lock<std::mutex> lock(state->mu);
-  if (!state->cv.wait_until(lock, deadline.at(), [&] { return state->done; })) {
-    return make_error(ErrorCode::kTimeout,
-                      "DNS lookup of " + host + " did not finish by the deadline");
-  }
-  if (state->rc != 0 || state->addresses.empty()) {
-    return make_error(ErrorCode::kUnavailable,
-                      "cannot resolve " + host + ": " +
-                          (state->rc != 0 ? ::gai_strerror(state->rc) : "no address"));
-  }
-  return std::move(state->addresses);
-}
+using Address = SocketAddress;
 
 // ---- connection --------------------------------------------------------------------------
 
@@ -437,7 +345,7 @@ Result<Response> send_impl(const Request& request, const Deadline& deadline) {
   if (deadline.expired())
     return make_error(ErrorCode::kTimeout, "deadline passed before the request");
 
-  auto addresses = resolve(url->host, url->port, static_cast<uint16_t>(*port), deadline);
+  auto addresses = resolve_host(url->host, static_cast<uint16_t>(*port), deadline);
   if (!addresses) return addresses.error();
   Result<Fd> fd = make_error(ErrorCode::kUnavailable, "no address");
   for (const Address& a : *addresses) {

@@ -305,9 +305,19 @@ TEST_F(NssTripwire, GuardNamedInHostsFileIsResolvedWithoutNss) {
                           testing_fakes::body_reply(200, R"({"decision":"DENY","reason":"no"})"));
   const std::string nss = conf("nsswitch.conf", "passwd: pintatrip\nhosts: pintatrip\nservices: pintatrip\n");
   const std::string hosts = conf("hosts", "# test\n127.0.0.1\tlocalhost\n127.0.0.1 pinta-guard.test guard-alias\n");
+  // DNS goes to 127.0.0.1:53, where nothing answers in the test: a name missing from the hosts
+  // file is looked up there (not through NSS) and fails open.
+  const std::string resolv = conf("resolv.conf", "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n");
   Isolation iso;
   iso.uid = kVictim;
-  iso.binds = {{nss, "/etc/nsswitch.conf"}, {hosts, "/etc/hosts"}};
+  iso.binds = {{nss, "/etc/nsswitch.conf"}, {hosts, "/etc/hosts"}, {resolv, "/etc/resolv.conf"}};
+  {
+    std::vector<std::string> env = {"LD_LIBRARY_PATH=" + lib_dir_, "PINTA_GUARD_ENDPOINT=http://not-in-hosts.test:9/",
+                                    "PINTA_GUARD_TIMEOUT_MS=300"};
+    Ran r = run_isolated({adapter(), "--agent", "antigravity", "--event", "PreToolUse"}, env,
+                         events()[2].payload, iso);
+    EXPECT_EQ(expect_answer(r, "name only DNS knows"), (json{{"decision", "allow"}}));
+  }
   for (const char* name : {"pinta-guard.test", "GUARD-ALIAS"}) {
     std::vector<std::string> env = {
         "LD_LIBRARY_PATH=" + lib_dir_,

@@ -293,10 +293,12 @@ std::string passwd_home(std::string_view text, unsigned uid) {
 std::string home_dir() {
   const char* h = std::getenv("HOME");  // NOLINT(concurrency-mt-unsafe): read once, single thread
   if (h != nullptr && *h != '\0') return h;
-  // Only when HOME is unset or empty (rare): one read of /etc/passwd, no NSS.
-  auto text = read_file("/etc/passwd", 16u << 20);
-  if (!text) return {};
-  return passwd_home(*text, ::getuid());
+  // Only when HOME is unset or empty (rare): one read of /etc/passwd per process, no NSS.
+  static const std::string from_passwd = [] {
+    auto text = read_file("/etc/passwd", 16u << 20);
+    return text ? passwd_home(*text, ::getuid()) : std::string();
+  }();
+  return from_passwd;
 }
 
 }  // namespace pinta::fs

@@ -1,4 +1,6 @@
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <thread>
 #include <vector>
@@ -80,6 +82,79 @@ TEST(Fs, FileLockExcludesAndTimesOut) {
     EXPECT_EQ(b.error().code, ErrorCode::kTimeout);
   });
   other.join();
+}
+
+TEST(Fs, PasswdHomeWithoutNss) {
+  const std::string text =
+      "root:x:0:0:root:/root:/bin/bash\n+::::::\nbroken line\nrel:x:1001:1001::home/rel:/bin/sh\n"
+      "app:x:1000:1000:App,,,:/home/app:/bin/bash\ndup:x:1000:1000::/home/dup:/bin/sh\nnohome:x:1002:1002\n";
+  EXPECT_EQ(passwd_home(text, 0), "/root");
+  EXPECT_EQ(passwd_home(text, 1000), "/home/app");  // the first entry wins, as for `files`
+  EXPECT_EQ(passwd_home(text, 1001), "");           // not absolute: no home
+  EXPECT_EQ(passwd_home(text, 1002), "");           // too few fields
+  EXPECT_EQ(passwd_home(text, 4242), "");
+  EXPECT_EQ(passwd_home("", 0), "");
+}
+
+TEST(Fs, OpenPrivateRefusesLinksFifosAndSharedFiles) {
+  testing::TempDir dir;
+  ASSERT_TRUE(atomic_write(dir.sub("target"), "keep\n", 0600).ok());
+  ASSERT_EQ(::symlink(dir.sub("target").c_str(), dir.sub("sym").c_str()), 0);
+  ASSERT_EQ(::symlink(dir.sub("absent").c_str(), dir.sub("dangling").c_str()), 0);
+  ASSERT_EQ(::link(dir.sub("target").c_str(), dir.sub("hard").c_str()), 0);
+  ASSERT_EQ(::mkfifo(dir.sub("fifo").c_str(), 0600), 0);
+  ASSERT_TRUE(atomic_write(dir.sub("shared"), "x", 0600).ok());
+  ::chmod(dir.sub("shared").c_str(), 0620);
+
+  errno = 0;
+  EXPECT_EQ(open_private(dir.sub("sym"), O_WRONLY | O_APPEND | O_CREAT), -1);
+  EXPECT_EQ(errno, ELOOP);
+  EXPECT_EQ(open_private(dir.sub("dangling"), O_RDWR | O_CREAT), -1);  // no file created through it
+  EXPECT_FALSE(exists(dir.sub("absent")));
+  EXPECT_EQ(open_private(dir.sub("hard"), O_RDWR), -1);
+  EXPECT_EQ(errno, EPERM);
+  EXPECT_EQ(open_private(dir.sub("fifo"), O_WRONLY), -1);  // does not block on a FIFO
+  EXPECT_EQ(errno, ENXIO);                                  // (no reader: non-blocking open fails)
+  EXPECT_EQ(open_private(dir.sub("fifo"), O_RDONLY), -1);
+  EXPECT_EQ(errno, EINVAL);
+  EXPECT_EQ(open_private(dir.sub("shared"), O_RDONLY), -1);
+  EXPECT_EQ(errno, EPERM);
+  EXPECT_EQ(read_file(dir.sub("target")).value_or(""), "keep\n");
+  EXPECT_EQ(read_private_file(dir.sub("sym")).error().code, ErrorCode::kPermission);
+  EXPECT_EQ(append_private(dir.sub("sym"), "x\n").error().code, ErrorCode::kPermission);
+  EXPECT_EQ(read_file(dir.sub("target")).value_or(""), "keep\n");
+
+  ASSERT_TRUE(append_private(dir.sub("log"), "a\n").ok());
+  ASSERT_TRUE(append_private(dir.sub("log"), "b\n").ok());
+  EXPECT_EQ(read_private_file(dir.sub("log")).value_or(""), "a\nb\n");
+  EXPECT_EQ(read_private_file(dir.sub("nope")).error().code, ErrorCode::kNotFound);
+}
+
+TEST(Fs, PrivateDirIsOursAndUnshared) {
+  testing::TempDir dir;
+  EXPECT_TRUE(make_private_dir(dir.sub("a/b")).ok());
+  struct stat st {};
+  ASSERT_EQ(::stat(dir.sub("a/b").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  EXPECT_EQ(check_private_dir(dir.sub("none")).error().code, ErrorCode::kNotFound);
+  ::chmod(dir.sub("a/b").c_str(), 0770);
+  auto shared = check_private_dir(dir.sub("a/b"));
+  ASSERT_FALSE(shared.ok());
+  EXPECT_EQ(shared.error().code, ErrorCode::kPermission);
+  EXPECT_FALSE(make_private_dir(dir.sub("a/b")).ok());  // existing and shared: refused, not used
+  ASSERT_TRUE(atomic_write(dir.sub("file"), "x").ok());
+  EXPECT_EQ(check_private_dir(dir.sub("file")).error().code, ErrorCode::kPermission);
+}
+
+TEST(Fs, AtomicWriteIgnoresPlantedTempNames) {
+  // Links at every name a pid-based temp file could have are neither followed nor truncated.
+  testing::TempDir dir;
+  ASSERT_TRUE(atomic_write(dir.sub("victim"), "victim\n", 0600).ok());
+  const std::string pid_name = dir.sub("out.tmp." + std::to_string(::getpid()));
+  ASSERT_EQ(::symlink(dir.sub("victim").c_str(), pid_name.c_str()), 0);
+  ASSERT_TRUE(atomic_write(dir.sub("out"), "new\n", 0600, /*durable=*/false).ok());
+  EXPECT_EQ(read_file(dir.sub("out")).value_or(""), "new\n");
+  EXPECT_EQ(read_file(dir.sub("victim")).value_or(""), "victim\n");
 }
 
 }  // namespace

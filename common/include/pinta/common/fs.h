@@ -67,7 +67,7 @@ std::string untrusted_reason(const struct stat& st, TrustKind kind);
 // not block the open; regular files ignore it) are added to `flags`; the opened descriptor is
 // fstat'ed and refused unless untrusted_reason(kDataFile) is "". Returns the fd, or -1 with errno:
 // ELOOP (a symlink), EPERM (not ours, writable by others or hard-linked), EINVAL (not a regular
-// file), or whatever open(2) said. Never throws.
+// file), or whatever open(2) said (ENXIO: a FIFO without reader). Never throws.
 int open_private(const std::string& path, int flags, unsigned mode = 0600) noexcept;
 // read_file through open_private.
 Result<std::string> read_private_file(const std::string& path, size_t max_bytes = 64u << 20);
