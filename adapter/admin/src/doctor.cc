@@ -474,7 +474,20 @@ void check_data(const DoctorOptions& o, DoctorReport& r) {
         "data dir " + o.data_dir + " does not exist yet (created on first event)", "", d);
     return;
   }
-  if (!S_ISDIR(st.st_mode) || ::access(o.data_dir.c_str(), W_OK) != 0) {
+  // The adapter's own rule (ENV-9, fs::check_private_dir): a dir owned by someone else or
+  // writable by group/others is not used at all — no debug log, no telemetry.
+  if (Status trust = fs::check_private_dir(o.data_dir); !trust.ok()) {
+    d["refused"] = trust.error().message;
+    const bool foreign = S_ISDIR(st.st_mode) && st.st_uid != ::geteuid();
+    add(r, "data", "broken",
+        "data dir " + o.data_dir + " is refused by the adapter (" + trust.error().message +
+            "): debug log and telemetry are off",
+        foreign ? "set GEMINI_PLUGIN_DATA to a directory of your own (mode 700)"
+                : "chmod 700 " + o.data_dir + " (owner: the user running the hosts)",
+        d);
+    return;
+  }
+  if (::access(o.data_dir.c_str(), W_OK) != 0) {
     add(r, "data", "broken", "data dir " + o.data_dir + " is not a writable directory",
         "chmod 700 " + o.data_dir + " (owner: the user running the hosts)", d);
     return;
@@ -482,7 +495,7 @@ void check_data(const DoctorOptions& o, DoctorReport& r) {
   std::string queue = fs::join(o.data_dir, "failed-spans.jsonl");
   size_t lines = 0;
   std::string last;
-  if (auto t = fs::read_file(queue)) {
+  if (auto t = fs::read_private_file(queue)) {
     std::istringstream in(*t);
     for (std::string l; std::getline(in, l);)
       if (!l.empty()) {

@@ -199,6 +199,20 @@ TEST(Doctor, RetryQueueLengthAndLastError) {
   EXPECT_TRUE(seen);
 }
 
+TEST(Doctor, SharedDataDirIsBrokenAndSaysWhy) {
+  // The adapter refuses a data dir writable by group or others (ENV-9); doctor says so.
+  Home s;
+  const std::string dir = s.home + "/.gemini/pinta-gemini-data";
+  std::filesystem::create_directories(dir);
+  ::chmod(dir.c_str(), 0777);
+  auto b = broken(s.doctor(), "data");
+  ASSERT_EQ(b.size(), 1u) << s.doctor().to_text();
+  EXPECT_NE(b[0].message.find("writable by group or others"), std::string::npos) << b[0].message;
+  EXPECT_EQ(b[0].fix, "chmod 700 " + dir + " (owner: the user running the hosts)");
+  ::chmod(dir.c_str(), 0700);
+  EXPECT_TRUE(broken(s.doctor(), "data").empty());
+}
+
 TEST(Doctor, GuardUnreachableIsBrokenWithTiming) {
   Home s;
   ::setenv("PINTA_GUARD_ENDPOINT", "http://127.0.0.1:1/guard", 1);
