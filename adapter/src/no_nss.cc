@@ -38,22 +38,36 @@ struct hostent* __wrap_gethostbyaddr(const void*, socklen_t, int) {
   h_errno = NO_RECOVERY;
   return nullptr;
 }
-int __wrap_gethostbyname_r(const char*, struct hostent*, char*, size_t, struct hostent** result, int* err) {
+int __wrap_gethostbyname_r(const char*, struct hostent*, char*, size_t, struct hostent** result,
+                           int* err) {
   *result = nullptr;
   if (err != nullptr) *err = NO_RECOVERY;
   return ENOENT;
 }
-int __wrap_gethostbyname2_r(const char*, int, struct hostent*, char*, size_t, struct hostent** result, int* err) {
+int __wrap_gethostbyname2_r(const char*, int, struct hostent*, char*, size_t,
+                            struct hostent** result, int* err) {
   *result = nullptr;
   if (err != nullptr) *err = NO_RECOVERY;
   return ENOENT;
 }
-struct servent* __wrap_getservbyname(const char*, const char*) { return nullptr; }
-struct servent* __wrap_getservbyport(int, const char*) { return nullptr; }
-struct protoent* __wrap_getprotobyname(const char*) { return nullptr; }
-struct protoent* __wrap_getprotobynumber(int) { return nullptr; }
-struct passwd* __wrap_getpwuid(uid_t) { return nullptr; }
-struct passwd* __wrap_getpwnam(const char*) { return nullptr; }
+struct servent* __wrap_getservbyname(const char*, const char*) {
+  return nullptr;
+}
+struct servent* __wrap_getservbyport(int, const char*) {
+  return nullptr;
+}
+struct protoent* __wrap_getprotobyname(const char*) {
+  return nullptr;
+}
+struct protoent* __wrap_getprotobynumber(int) {
+  return nullptr;
+}
+struct passwd* __wrap_getpwuid(uid_t) {
+  return nullptr;
+}
+struct passwd* __wrap_getpwnam(const char*) {
+  return nullptr;
+}
 int __wrap_getpwuid_r(uid_t, struct passwd*, char*, size_t, struct passwd** result) {
   *result = nullptr;
   return 0;  // no entry
@@ -62,8 +76,12 @@ int __wrap_getpwnam_r(const char*, struct passwd*, char*, size_t, struct passwd*
   *result = nullptr;
   return 0;
 }
-struct group* __wrap_getgrgid(gid_t) { return nullptr; }
-struct group* __wrap_getgrnam(const char*) { return nullptr; }
+struct group* __wrap_getgrgid(gid_t) {
+  return nullptr;
+}
+struct group* __wrap_getgrnam(const char*) {
+  return nullptr;
+}
 int __wrap_getgrgid_r(gid_t, struct group*, char*, size_t, struct group** result) {
   *result = nullptr;
   return 0;

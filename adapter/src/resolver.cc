@@ -71,14 +71,17 @@ int small_int(std::string_view s, int lo, int hi, int fallback) {
 }
 
 void set_port(SocketAddress& a, uint16_t port) {
-  if (a.family == AF_INET) reinterpret_cast<sockaddr_in*>(&a.addr)->sin_port = htons(port);
-  else reinterpret_cast<sockaddr_in6*>(&a.addr)->sin6_port = htons(port);
+  if (a.family == AF_INET)
+    reinterpret_cast<sockaddr_in*>(&a.addr)->sin_port = htons(port);
+  else
+    reinterpret_cast<sockaddr_in6*>(&a.addr)->sin6_port = htons(port);
 }
 
 uint16_t random_id() {
   uint16_t v = 0;
   if (::getrandom(&v, sizeof v, GRND_NONBLOCK) != static_cast<ssize_t>(sizeof v)) {
-    v = static_cast<uint16_t>(std::chrono::steady_clock::now().time_since_epoch().count() ^ ::getpid());
+    v = static_cast<uint16_t>(std::chrono::steady_clock::now().time_since_epoch().count() ^
+                              ::getpid());
   }
   return v;
 }
@@ -104,7 +107,7 @@ std::string build_query(uint16_t id, std::string_view name, uint16_t qtype) {
   q.reserve(18 + name.size());
   q.push_back(static_cast<char>(id >> 8));
   q.push_back(static_cast<char>(id & 0xff));
-  q.append("\x01\x00", 2);          // RD
+  q.append("\x01\x00", 2);                          // RD
   q.append("\x00\x01\x00\x00\x00\x00\x00\x00", 8);  // QDCOUNT 1
   if (!encode_name(name, q)) return {};
   q.push_back(static_cast<char>(qtype >> 8));
@@ -114,7 +117,8 @@ std::string build_query(uint16_t id, std::string_view name, uint16_t qtype) {
 }
 
 uint16_t u16(std::string_view m, size_t at) {
-  return static_cast<uint16_t>((static_cast<unsigned char>(m[at]) << 8) | static_cast<unsigned char>(m[at + 1]));
+  return static_cast<uint16_t>((static_cast<unsigned char>(m[at]) << 8) |
+                               static_cast<unsigned char>(m[at + 1]));
 }
 
 // Reads a (possibly compressed) name at `at`; `next` gets the offset after it in place.
@@ -144,7 +148,7 @@ bool read_name(std::string_view m, size_t at, std::string& out, size_t& next) {
 }
 
 struct Answer {
-  bool valid = false;    // a reply to our question
+  bool valid = false;  // a reply to our question
   int rcode = -1;
   bool truncated = false;
   std::vector<SocketAddress> addresses;
@@ -220,20 +224,23 @@ class Socket {
 // poll() for `events` until `until`; false when it passed first (or poll failed).
 bool wait_until(int fd, short events, Deadline::Clock::time_point until) {
   for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Deadline::Clock::now()).count();
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(until - Deadline::Clock::now())
+            .count();
     if (left < 0) return false;
     struct pollfd p {
       fd, events, 0
     };
-    int r = ::poll(&p, 1, static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(left, INT32_MAX))));
+    int r =
+        ::poll(&p, 1, static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(left, INT32_MAX))));
     if (r > 0) return true;
     if (r < 0 && errno != EINTR) return false;
   }
 }
 
 // One query over TCP (RFC 7766), for answers that did not fit a UDP datagram.
-Answer tcp_query(const SocketAddress& ns, const std::string& query, uint16_t id, const std::string& qname,
-                 uint16_t qtype, Deadline::Clock::time_point until) {
+Answer tcp_query(const SocketAddress& ns, const std::string& query, uint16_t id,
+                 const std::string& qname, uint16_t qtype, Deadline::Clock::time_point until) {
   Socket s(::socket(ns.family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
   if (s.get() < 0) return {};
   if (::connect(s.get(), reinterpret_cast<const sockaddr*>(&ns.addr), ns.len) != 0) {
@@ -283,12 +290,14 @@ Round ask(const SocketAddress& ns, const std::string& qname, Deadline::Clock::ti
   uint16_t ids[2] = {random_id(), 0};
   do ids[1] = random_id();
   while (ids[1] == ids[0]);
-  std::string queries[2] = {build_query(ids[0], qname, types[0]), build_query(ids[1], qname, types[1])};
+  std::string queries[2] = {build_query(ids[0], qname, types[0]),
+                            build_query(ids[1], qname, types[1])};
   if (queries[0].empty()) return Round::kNoSuchName;  // not a valid DNS name
   Socket s(::socket(ns.family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
   if (s.get() < 0) return Round::kServerFailed;
   // Connected: the kernel drops datagrams from any other address or port.
-  if (::connect(s.get(), reinterpret_cast<const sockaddr*>(&ns.addr), ns.len) != 0) return Round::kServerFailed;
+  if (::connect(s.get(), reinterpret_cast<const sockaddr*>(&ns.addr), ns.len) != 0)
+    return Round::kServerFailed;
   for (const auto& q : queries)
     if (::send(s.get(), q.data(), q.size(), 0) < 0) return Round::kServerFailed;
   Answer got[2];
@@ -302,7 +311,8 @@ Round ask(const SocketAddress& ns, const std::string& qname, Deadline::Clock::ti
     }
     for (int i = 0; i < 2; ++i) {
       if (got[i].valid) continue;
-      Answer a = parse_answer(std::string_view(buf, static_cast<size_t>(n)), ids[i], qname, types[i]);
+      Answer a =
+          parse_answer(std::string_view(buf, static_cast<size_t>(n)), ids[i], qname, types[i]);
       if (a.valid) got[i] = std::move(a);
     }
   }
@@ -351,7 +361,8 @@ ResolverConfig parse_resolv_conf(std::string_view text, uint16_t dns_port) {
   for_each_line(text, /*semicolon=*/true, [&](const std::vector<std::string_view>& f) {
     if (f[0] == "nameserver" && f.size() >= 2 && c.nameservers.size() < kMaxNameservers) {
       std::string_view addr = f[1];
-      size_t pct = addr.find('%');  // fe80::1%eth0: the zone needs if_nametoindex (NSS-free, but rare)
+      size_t pct =
+          addr.find('%');  // fe80::1%eth0: the zone needs if_nametoindex (NSS-free, but rare)
       if (pct != std::string_view::npos) return;
       SocketAddress a;
       if (numeric_address(addr, dns_port, a)) c.nameservers.push_back(a);
@@ -365,7 +376,8 @@ ResolverConfig parse_resolv_conf(std::string_view text, uint16_t dns_port) {
       for (size_t i = 1; i < f.size(); ++i) {
         std::string_view o = f[i];
         if (o.substr(0, 6) == "ndots:") c.ndots = small_int(o.substr(6), 0, 15, c.ndots);
-        if (o.substr(0, 8) == "timeout:") c.timeout_ms = 1000 * small_int(o.substr(8), 1, 30, c.timeout_ms / 1000);
+        if (o.substr(0, 8) == "timeout:")
+          c.timeout_ms = 1000 * small_int(o.substr(8), 1, 30, c.timeout_ms / 1000);
         if (o.substr(0, 9) == "attempts:") c.attempts = small_int(o.substr(9), 1, 5, c.attempts);
       }
     }
@@ -415,9 +427,11 @@ Result<std::vector<SocketAddress>> dns_lookup(const std::string& name, const Res
     for (int attempt = 0; attempt < std::max(1, config.attempts) && !answered; ++attempt) {
       for (const SocketAddress& ns : config.nameservers) {
         if (deadline.expired()) {
-          return make_error(ErrorCode::kTimeout, "DNS lookup of " + name + " did not finish by the deadline");
+          return make_error(ErrorCode::kTimeout,
+                            "DNS lookup of " + name + " did not finish by the deadline");
         }
-        auto until = std::min(deadline.at(), Deadline::Clock::now() + std::chrono::milliseconds(config.timeout_ms));
+        auto until = std::min(
+            deadline.at(), Deadline::Clock::now() + std::chrono::milliseconds(config.timeout_ms));
         std::vector<SocketAddress> found;
         Round r = ask(ns, qname, until, found);
         if (r == Round::kAddresses) return found;
@@ -430,12 +444,15 @@ Result<std::vector<SocketAddress>> dns_lookup(const std::string& name, const Res
     }
   }
   if (deadline.expired()) {
-    return make_error(ErrorCode::kTimeout, "DNS lookup of " + name + " did not finish by the deadline");
+    return make_error(ErrorCode::kTimeout,
+                      "DNS lookup of " + name + " did not finish by the deadline");
   }
-  return make_error(ErrorCode::kUnavailable, "cannot resolve " + name + (timed_out ? ": no DNS answer" : ": no address"));
+  return make_error(ErrorCode::kUnavailable,
+                    "cannot resolve " + name + (timed_out ? ": no DNS answer" : ": no address"));
 }
 
-Result<std::vector<SocketAddress>> resolve_host(const std::string& host, uint16_t port, const Deadline& deadline,
+Result<std::vector<SocketAddress>> resolve_host(const std::string& host, uint16_t port,
+                                                const Deadline& deadline,
                                                 const ResolverFiles& files) {
   SocketAddress a;
   if (numeric_address(host, port, a)) return std::vector<SocketAddress>{a};

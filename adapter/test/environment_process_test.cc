@@ -8,6 +8,7 @@
 // binaries needed, and no libc call that could itself load an NSS module).
 #include <fcntl.h>
 #include <grp.h>
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -21,12 +22,10 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "fake_server_helpers.h"
 #include "pinta/common/fs.h"
@@ -62,9 +61,9 @@ bool has_passwd_entry(uid_t uid) {
 }
 
 struct Isolation {
-  std::optional<uid_t> uid;                                  // setgroups({}), setresgid, setresuid
-  std::string chroot_dir;                                    // chroot + chdir("/")
-  std::vector<std::pair<std::string, std::string>> binds;    // bind mounts in a new mount namespace
+  std::optional<uid_t> uid;                                // setgroups({}), setresgid, setresuid
+  std::string chroot_dir;                                  // chroot + chdir("/")
+  std::vector<std::pair<std::string, std::string>> binds;  // bind mounts in a new mount namespace
 };
 
 struct Ran {
@@ -147,7 +146,8 @@ Ran run_isolated(const std::vector<std::string>& argv, const std::vector<std::st
   std::string* sink[2] = {&r.out, &r.err};
   int open = 2;
   while (open > 0) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        until - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       r.timed_out = true;
       ::kill(pid, SIGKILL);
@@ -211,7 +211,9 @@ const std::vector<Event>& events() {
       {{"--agent", "gemini", "--event", "BeforeTool"},
        R"({"session_id":"s1","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"}})",
        json::object()},
-      {{"--agent", "gemini", "--event", "BeforeAgent"}, R"({"session_id":"s1","prompt":"hi"})", json::object()},
+      {{"--agent", "gemini", "--event", "BeforeAgent"},
+       R"({"session_id":"s1","prompt":"hi"})",
+       json::object()},
       {{"--agent", "antigravity", "--event", "PreToolUse"},
        R"({"conversationId":"c1","toolCall":{"name":"run_command","args":{"CommandLine":"ls"}}})",
        json{{"decision", "allow"}}},
@@ -260,12 +262,14 @@ TEST(EnvironmentProcess, UidWithoutPasswdEntryAnswers) {
 class NssTripwire : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!is_root()) GTEST_SKIP() << "needs root for a private mount namespace over /etc/nsswitch.conf";
+    if (!is_root())
+      GTEST_SKIP() << "needs root for a private mount namespace over /etc/nsswitch.conf";
     if (has_passwd_entry(kVictim)) GTEST_SKIP() << "uid " << kVictim << " has a passwd entry here";
     ASSERT_TRUE(dir_.ok());
     ::chmod(dir_.path().c_str(), 0755);
     lib_dir_ = testing::bin_dir() + "/../tests";
-    ASSERT_TRUE(fs::exists(lib_dir_ + "/libnss_pintatrip.so.2")) << "the tripwire module was not built";
+    ASSERT_TRUE(fs::exists(lib_dir_ + "/libnss_pintatrip.so.2"))
+        << "the tripwire module was not built";
     lib_dir_ = stdfs::canonical(lib_dir_).string();
   }
 
@@ -283,9 +287,10 @@ TEST_F(NssTripwire, CrashingOrMissingModulesAreNeverLoaded) {
   // Every database the adapter could touch names the tripwire module first (it ends the process
   // when loaded), or a module that does not exist. Before the fix: exit 86 on the first
   // getpwuid_r (HOME unset) or getaddrinfo (a guard named by host name).
-  const std::string trip = conf("nsswitch-trip.conf",
-                                "passwd: pintatrip files\ngroup: pintatrip files\nshadow: pintatrip\n"
-                                "hosts: pintatrip files dns\nservices: pintatrip files\n");
+  const std::string trip =
+      conf("nsswitch-trip.conf",
+           "passwd: pintatrip files\ngroup: pintatrip files\nshadow: pintatrip\n"
+           "hosts: pintatrip files dns\nservices: pintatrip files\n");
   const std::string missing = conf("nsswitch-missing.conf",
                                    "passwd: nosuchmodule systemd\ngroup: nosuchmodule\n"
                                    "hosts: nosuchmodule dns\nservices: nosuchmodule\n");
@@ -303,26 +308,30 @@ TEST_F(NssTripwire, GuardNamedInHostsFileIsResolvedWithoutNss) {
   // hosts-file reader) and the guard consulted; exit 0 proves no NSS module was loaded.
   fakes::FakeServer guard({testing_fakes::body_reply(200, R"({"decision":"DENY","reason":"no"})")},
                           testing_fakes::body_reply(200, R"({"decision":"DENY","reason":"no"})"));
-  const std::string nss = conf("nsswitch.conf", "passwd: pintatrip\nhosts: pintatrip\nservices: pintatrip\n");
-  const std::string hosts = conf("hosts", "# test\n127.0.0.1\tlocalhost\n127.0.0.1 pinta-guard.test guard-alias\n");
+  const std::string nss =
+      conf("nsswitch.conf", "passwd: pintatrip\nhosts: pintatrip\nservices: pintatrip\n");
+  const std::string hosts =
+      conf("hosts", "# test\n127.0.0.1\tlocalhost\n127.0.0.1 pinta-guard.test guard-alias\n");
   // DNS goes to 127.0.0.1:53, where nothing answers in the test: a name missing from the hosts
   // file is looked up there (not through NSS) and fails open.
-  const std::string resolv = conf("resolv.conf", "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n");
+  const std::string resolv =
+      conf("resolv.conf", "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n");
   Isolation iso;
   iso.uid = kVictim;
   iso.binds = {{nss, "/etc/nsswitch.conf"}, {hosts, "/etc/hosts"}, {resolv, "/etc/resolv.conf"}};
   {
-    std::vector<std::string> env = {"LD_LIBRARY_PATH=" + lib_dir_, "PINTA_GUARD_ENDPOINT=http://not-in-hosts.test:9/",
+    std::vector<std::string> env = {"LD_LIBRARY_PATH=" + lib_dir_,
+                                    "PINTA_GUARD_ENDPOINT=http://not-in-hosts.test:9/",
                                     "PINTA_GUARD_TIMEOUT_MS=300"};
     Ran r = run_isolated({adapter(), "--agent", "antigravity", "--event", "PreToolUse"}, env,
                          events()[2].payload, iso);
     EXPECT_EQ(expect_answer(r, "name only DNS knows"), (json{{"decision", "allow"}}));
   }
   for (const char* name : {"pinta-guard.test", "GUARD-ALIAS"}) {
-    std::vector<std::string> env = {
-        "LD_LIBRARY_PATH=" + lib_dir_,
-        std::string("PINTA_GUARD_ENDPOINT=http://") + name + ":" + std::to_string(guard.port()) + "/check",
-        "PINTA_GUARD_TIMEOUT_MS=5000"};
+    std::vector<std::string> env = {"LD_LIBRARY_PATH=" + lib_dir_,
+                                    std::string("PINTA_GUARD_ENDPOINT=http://") + name + ":" +
+                                        std::to_string(guard.port()) + "/check",
+                                    "PINTA_GUARD_TIMEOUT_MS=5000"};
     Ran r = run_isolated({adapter(), "--agent", "antigravity", "--event", "PreToolUse"}, env,
                          events()[2].payload, iso);
     EXPECT_EQ(expect_answer(r, name), (json{{"decision", "deny"}, {"reason", "no"}}));
@@ -342,16 +351,18 @@ TEST(EnvironmentProcess, MinimalRootAnswers) {
   auto probe = run_isolated({"/pinta-gemini", "--agent", "gemini", "--event", "Stop"}, {}, "{}",
                             Isolation{std::nullopt, root.path(), {}});
   if (probe.setup_error.find("step 9") != std::string::npos)
-    GTEST_SKIP() << "the adapter is not a static executable (cannot run in an empty root): " << probe.setup_error;
+    GTEST_SKIP() << "the adapter is not a static executable (cannot run in an empty root): "
+                 << probe.setup_error;
   for (std::optional<uid_t> uid : {std::optional<uid_t>(), std::optional<uid_t>(kVictim)}) {
     Isolation iso{uid, root.path(), {}};
     const std::string what = uid ? "empty root, uid without entry" : "empty root, root";
     expect_every_event_answers({}, iso, "/pinta-gemini", what);
     // A guard named by a host name: no hosts file, no resolv.conf (the stub asks 127.0.0.1,
     // where nothing answers): unavailable within the budget, so allow.
-    Ran r = run_isolated({"/pinta-gemini", "--agent", "antigravity", "--event", "PreToolUse"},
-                         {"PINTA_GUARD_ENDPOINT=http://guard.invalid:1/", "PINTA_GUARD_TIMEOUT_MS=200"},
-                         events()[2].payload, iso);
+    Ran r =
+        run_isolated({"/pinta-gemini", "--agent", "antigravity", "--event", "PreToolUse"},
+                     {"PINTA_GUARD_ENDPOINT=http://guard.invalid:1/", "PINTA_GUARD_TIMEOUT_MS=200"},
+                     events()[2].payload, iso);
     EXPECT_EQ(expect_answer(r, what + " guard by name"), (json{{"decision", "allow"}}));
   }
 }
@@ -405,18 +416,20 @@ class DataDirTrust : public ::testing::Test {
   static void chown_tree(const std::string& path, uid_t uid) {
     ::lchown(path.c_str(), uid, uid);
     std::error_code ec;
-    for (auto& e : stdfs::recursive_directory_iterator(path, ec)) ::lchown(e.path().c_str(), uid, uid);
+    for (auto& e : stdfs::recursive_directory_iterator(path, ec))
+      ::lchown(e.path().c_str(), uid, uid);
   }
 
   // Every file the adapter ever opens in its data dir, as a link to one of the victim's files.
   void plant_links(const std::string& dir, bool hard) {
-    const char* names[] = {"invocations.jsonl", "trace.json", "trace.json.lock", "failed-spans.jsonl",
-                           "failed-spans.state", "flusher.lock"};
+    const char* names[] = {"invocations.jsonl",  "trace.json",         "trace.json.lock",
+                           "failed-spans.jsonl", "failed-spans.state", "flusher.lock"};
     size_t i = 0;
     for (const char* n : names) {
       std::string target = decoys_[i++ % decoys_.size()];
       std::string link = dir + "/" + n;
-      int rc = hard ? ::link(target.c_str(), link.c_str()) : ::symlink(target.c_str(), link.c_str());
+      int rc =
+          hard ? ::link(target.c_str(), link.c_str()) : ::symlink(target.c_str(), link.c_str());
       ASSERT_EQ(rc, 0) << link << ": " << std::strerror(errno);
     }
     // Predictable temp names (the pids the next runs are likely to get).
@@ -433,10 +446,13 @@ class DataDirTrust : public ::testing::Test {
   }
 
   // The victim runs every event (debug log and telemetry on) and a foreground flush against `data`.
-  void run_victim(const std::string& data, const std::string& collector_url, const std::string& what) {
+  void run_victim(const std::string& data, const std::string& collector_url,
+                  const std::string& what) {
     Isolation iso;
     iso.uid = kVictim;
-    std::vector<std::string> env = {"HOME=" + home_, "GEMINI_PLUGIN_DATA=" + data, "PINTA_GEMINI_DEBUG=1",
+    std::vector<std::string> env = {"HOME=" + home_,
+                                    "GEMINI_PLUGIN_DATA=" + data,
+                                    "PINTA_GEMINI_DEBUG=1",
                                     "GEMINI_PLUGIN_OPTION_ENDPOINT=" + collector_url,
                                     "GEMINI_PLUGIN_OPTION_API_KEY=victim-secret-key",
                                     "PINTA_OTLP_BACKOFF_MAX_MS=0"};
@@ -469,9 +485,12 @@ TEST_F(DataDirTrust, AttackerDirFullOfLinksIsRefused) {
     std::string dir = shared_ + "/attacker-" + std::to_string(mode);
     ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
     plant_links(dir, /*hard=*/false);
-    ASSERT_TRUE(fs::atomic_write(dir + "/failed-spans.jsonl.forged",
-                                 R"({"spanId":"00000000000000aa","resource":[],"span":{"name":"forged"}})" "\n",
-                                 0666).ok());
+    ASSERT_TRUE(
+        fs::atomic_write(dir + "/failed-spans.jsonl.forged",
+                         R"({"spanId":"00000000000000aa","resource":[],"span":{"name":"forged"}})"
+                         "\n",
+                         0666)
+            .ok());
     ::rename((dir + "/failed-spans.jsonl.forged").c_str(), (dir + "/failed-spans.jsonl").c_str());
     chown_tree(dir, kAttacker);
     ::chmod(dir.c_str(), mode);
@@ -500,7 +519,8 @@ TEST_F(DataDirTrust, OwnDirWithPlantedLinksNeverFollowsThem) {
     plant_links(dir, hard);
     ::lchown(dir.c_str(), kVictim, kVictim);
     auto before = stamps();
-    run_victim(dir, collector.url("/v1/traces"), hard ? "own dir, hard links" : "own dir, symlinks");
+    run_victim(dir, collector.url("/v1/traces"),
+               hard ? "own dir, hard links" : "own dir, symlinks");
     EXPECT_EQ(stamps(), before) << "a file outside the data dir changed";
   }
 }

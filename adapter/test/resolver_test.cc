@@ -3,6 +3,7 @@
 #include "pinta/adapter/resolver.h"
 
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -12,8 +13,6 @@
 #include <functional>
 #include <mutex>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 #include "pinta/common/fs.h"
 #include "pinta/common/test_support.h"
@@ -28,7 +27,8 @@ std::string ip_of(const SocketAddress& a) {
   if (a.family == AF_INET)
     ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(&a.addr)->sin_addr, buf, sizeof buf);
   else
-    ::inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(&a.addr)->sin6_addr, buf, sizeof buf);
+    ::inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(&a.addr)->sin6_addr, buf,
+                sizeof buf);
   return buf;
 }
 int port_of(const SocketAddress& a) {
@@ -70,7 +70,8 @@ TEST(HostsFile, NamesAndAliasesCaseInsensitive) {
   const std::string hosts =
       "127.0.0.1 localhost\n# 10.9.9.9 guard.test\n10.1.1.1\tGuard.Test  g-alias # comment\n"
       "fd00::5 guard.test\nbogus guard.test\n10.1.1.2 guard.test.other\n";
-  EXPECT_EQ(ips(hosts_lookup(hosts, "guard.test")), (std::vector<std::string>{"10.1.1.1", "fd00::5"}));
+  EXPECT_EQ(ips(hosts_lookup(hosts, "guard.test")),
+            (std::vector<std::string>{"10.1.1.1", "fd00::5"}));
   EXPECT_EQ(ips(hosts_lookup(hosts, "G-ALIAS.")), (std::vector<std::string>{"10.1.1.1"}));
   EXPECT_TRUE(hosts_lookup(hosts, "guard").empty());
   EXPECT_TRUE(hosts_lookup(hosts, "10.9.9.9").empty());
@@ -118,7 +119,8 @@ struct Query {
 
 Query parse_query(const std::string& q) {
   Query out;
-  out.id = static_cast<uint16_t>((static_cast<unsigned char>(q[0]) << 8) | static_cast<unsigned char>(q[1]));
+  out.id = static_cast<uint16_t>((static_cast<unsigned char>(q[0]) << 8) |
+                                 static_cast<unsigned char>(q[1]));
   size_t at = 12;
   while (at < q.size() && q[at] != 0) {
     size_t len = static_cast<unsigned char>(q[at]);
@@ -126,7 +128,8 @@ Query parse_query(const std::string& q) {
     out.name.append(q, at + 1, len);
     at += 1 + len;
   }
-  out.type = static_cast<uint16_t>((static_cast<unsigned char>(q[at + 1]) << 8) | static_cast<unsigned char>(q[at + 2]));
+  out.type = static_cast<uint16_t>((static_cast<unsigned char>(q[at + 1]) << 8) |
+                                   static_cast<unsigned char>(q[at + 2]));
   out.question = q.substr(12, at + 5 - 12);
   return out;
 }
@@ -140,7 +143,8 @@ std::string response(const Query& q, int rcode, const std::vector<Rr>& answers, 
   m += q.question;
   for (const Rr& r : answers) {
     m += r.name == "@" ? std::string("\xc0\x0c", 2) : wire_name(r.name);
-    m += be16(r.type) + be16(1) + std::string("\0\0\0\x3c", 4) + be16(static_cast<uint16_t>(r.rdata.size())) + r.rdata;
+    m += be16(r.type) + be16(1) + std::string("\0\0\0\x3c", 4) +
+         be16(static_cast<uint16_t>(r.rdata.size())) + r.rdata;
   }
   return m;
 }
@@ -161,8 +165,10 @@ class FakeDns {
       ::getsockname(udp_, reinterpret_cast<sockaddr*>(&a), &len);
       port_ = ntohs(a.sin_port);
       int t = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-      if (::bind(t, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 && ::listen(t, 8) == 0) tcp_ = t;
-      else ::close(t);
+      if (::bind(t, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 && ::listen(t, 8) == 0)
+        tcp_ = t;
+      else
+        ::close(t);
     }
     thread_ = std::thread([this] { serve(); });
   }
@@ -192,7 +198,8 @@ class FakeDns {
         ssize_t n = ::recvfrom(udp_, buf, sizeof buf, 0, reinterpret_cast<sockaddr*>(&from), &fl);
         if (n > 12) {
           ++queries_;
-          for (const auto& out : handler_(parse_query(std::string(buf, static_cast<size_t>(n))), false))
+          for (const auto& out :
+               handler_(parse_query(std::string(buf, static_cast<size_t>(n))), false))
             ::sendto(udp_, out.data(), out.size(), 0, reinterpret_cast<sockaddr*>(&from), fl);
         }
       }
@@ -205,7 +212,9 @@ class FakeDns {
           ssize_t n = ::recv(c, buf, sizeof buf, 0);
           if (n <= 0) break;
           in.append(buf, static_cast<size_t>(n));
-          if (in.size() >= 2 && in.size() >= 2u + ((static_cast<unsigned char>(in[0]) << 8) | static_cast<unsigned char>(in[1]))) break;
+          if (in.size() >= 2 && in.size() >= 2u + ((static_cast<unsigned char>(in[0]) << 8) |
+                                                   static_cast<unsigned char>(in[1])))
+            break;
         }
         if (in.size() > 14) {
           ++queries_;
@@ -265,7 +274,8 @@ TEST(Dns, SearchListBeforeTheBareNameWithFewDots) {
       std::lock_guard<std::mutex> l(mu);
       if (q.type == 1) asked.push_back(q.name);
     }
-    if (q.name == "guard.lab.test" && q.type == 1) return {response(q, 0, {{"@", 1, v4("192.0.2.9")}})};
+    if (q.name == "guard.lab.test" && q.type == 1)
+      return {response(q, 0, {{"@", 1, v4("192.0.2.9")}})};
     if (q.name == "guard.lab.test") return {response(q, 0, {})};
     return {response(q, 3, {})};
   });
@@ -279,7 +289,8 @@ TEST(Dns, SearchListBeforeTheBareNameWithFewDots) {
 }
 
 TEST(Dns, NxdomainEverywhereIsUnavailable) {
-  FakeDns dns([](const Query& q, bool) -> std::vector<std::string> { return {response(q, 3, {})}; });
+  FakeDns dns(
+      [](const Query& q, bool) -> std::vector<std::string> { return {response(q, 3, {})}; });
   auto r = dns_lookup("nothing.test.", config_for({&dns}), Deadline::after(5s));
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, ErrorCode::kUnavailable);
@@ -293,8 +304,10 @@ TEST(Dns, ForgedRepliesAreIgnored) {
     std::vector<std::string> out = {
         response(q, 0, {{"@", 1, v4("203.0.113.1")}}, false, static_cast<uint16_t>(q.id ^ 0x5a5a)),
         response(other, 0, {{"evil.test", 1, v4("203.0.113.2")}})};
-    if (q.type == 1) out.push_back(response(q, 0, {{"@", 1, v4("192.0.2.10")}}));
-    else out.push_back(response(q, 0, {}));
+    if (q.type == 1)
+      out.push_back(response(q, 0, {{"@", 1, v4("192.0.2.10")}}));
+    else
+      out.push_back(response(q, 0, {}));
     return out;
   });
   auto r = dns_lookup("guard.example.test", config_for({&dns}), Deadline::after(5s));
@@ -315,9 +328,11 @@ TEST(Dns, TruncatedAnswerIsRetriedOverTcp) {
 }
 
 TEST(Dns, FailingServerFallsThroughToTheNext) {
-  FakeDns bad([](const Query& q, bool) -> std::vector<std::string> { return {response(q, 2, {})}; });
+  FakeDns bad(
+      [](const Query& q, bool) -> std::vector<std::string> { return {response(q, 2, {})}; });
   FakeDns good([](const Query& q, bool) -> std::vector<std::string> {
-    return {response(q, 0, q.type == 1 ? std::vector<Rr>{{"@", 1, v4("192.0.2.12")}} : std::vector<Rr>{})};
+    return {response(
+        q, 0, q.type == 1 ? std::vector<Rr>{{"@", 1, v4("192.0.2.12")}} : std::vector<Rr>{})};
   });
   auto r = dns_lookup("guard.example.test", config_for({&bad, &good}), Deadline::after(5s));
   ASSERT_TRUE(r) << r.error().message;

@@ -65,7 +65,8 @@ struct ResolverFiles {
 };
 
 // The whole order above; every result carries `port`.
-Result<std::vector<SocketAddress>> resolve_host(const std::string& host, uint16_t port, const Deadline& deadline,
+Result<std::vector<SocketAddress>> resolve_host(const std::string& host, uint16_t port,
+                                                const Deadline& deadline,
                                                 const ResolverFiles& files = {});
 
 }  // namespace pinta::http
