@@ -95,6 +95,13 @@ uint64_t random64() {
   return z ^ (z >> 31);
 }
 
+// The effective uid, asked once: every data-dir open compares owners with it (the adapter never
+// changes its uid).
+uid_t effective_uid() {
+  static const uid_t euid = ::geteuid();
+  return euid;
+}
+
 }  // namespace
 
 Result<std::string> read_file(const std::string& path, size_t max_bytes) {
@@ -116,7 +123,7 @@ std::string untrusted_reason(const struct stat& st, TrustKind kind) {
       if (!S_ISREG(st.st_mode)) return "not a regular file";
       break;
   }
-  if (st.st_uid != ::geteuid()) return "owned by another user (uid " + std::to_string(st.st_uid) + ")";
+  if (st.st_uid != effective_uid()) return "owned by another user (uid " + std::to_string(st.st_uid) + ")";
   if ((st.st_mode & 022) != 0) return "writable by group or others";
   if (kind == TrustKind::kDataFile && st.st_nlink != 1) return "has another hard link";
   return {};
@@ -131,7 +138,7 @@ int open_private(const std::string& path, int flags, unsigned mode) noexcept {
     refuse = errno;
   } else if (!S_ISREG(st.st_mode)) {
     refuse = EINVAL;
-  } else if (st.st_uid != ::geteuid() || (st.st_mode & 022) != 0 || st.st_nlink != 1) {
+  } else if (st.st_uid != effective_uid() || (st.st_mode & 022) != 0 || st.st_nlink != 1) {
     refuse = EPERM;  // the same rule as untrusted_reason(kDataFile), without building a string
   }
   if (refuse != 0) {
