@@ -514,6 +514,27 @@ TEST_F(DataDirTrust, AttackerDirFullOfLinksIsRefused) {
   EXPECT_NE(debug_lines_.find("data dir refused: "), std::string::npos) << debug_lines_;
 }
 
+TEST_F(DataDirTrust, AttackerLinkToAVictimDirIsRefused) {
+  // The data dir path is a symlink the attacker planted in a shared dir, pointing at one of the
+  // victim's own private directories (which holds a file named like ours): the link's owner
+  // decides, not the target's.
+  fakes::FakeServer collector;
+  const std::string target = home_ + "/.gemini";
+  const std::string decoy = target + "/trace.json";
+  ASSERT_TRUE(fs::atomic_write(decoy, "victim's own trace.json\n", 0600).ok());
+  chown_tree(target, kVictim);
+  decoys_.push_back(decoy);
+  const std::string link = shared_ + "/pinta-data";
+  ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0);
+  ASSERT_EQ(::lchown(link.c_str(), kAttacker, kAttacker), 0);
+  auto before = stamps();
+  run_victim(link, collector.url("/v1/traces"), "attacker's link to a victim dir");
+  EXPECT_EQ(stamps(), before) << "a file outside the data dir changed";
+  EXPECT_FALSE(fs::exists(target + "/invocations.jsonl"));
+  EXPECT_NE(debug_lines_.find("symbolic link owned by another user"), std::string::npos)
+      << debug_lines_;
+}
+
 TEST_F(DataDirTrust, OwnDirWithPlantedLinksNeverFollowsThem) {
   // The victim's own private data dir, with links planted in it (e.g. while it was shared):
   // each file is opened without following links and checked on its descriptor.

@@ -163,6 +163,14 @@ Status append_private(const std::string& path, std::string_view line, unsigned m
 
 Status check_private_dir(const std::string& dir) {
   struct stat st {};
+  // A symlink as the dir itself must be ours (or root's): otherwise whoever planted it in a shared
+  // place chooses which of our directories gets our files (what fs.protected_symlinks does for
+  // sticky directories, enforced here whatever that sysctl says).
+  if (::lstat(dir.c_str(), &st) == 0 && S_ISLNK(st.st_mode) && st.st_uid != effective_uid() &&
+      st.st_uid != 0) {
+    return make_error(ErrorCode::kPermission,
+                      dir + ": a symbolic link owned by another user (uid " + std::to_string(st.st_uid) + ")");
+  }
   if (::stat(dir.c_str(), &st) != 0) {
     if (errno == ENOENT) return make_error(ErrorCode::kNotFound, "no such directory: " + dir);
     return io_error("cannot stat", dir);

@@ -75,8 +75,8 @@ Result<std::string> read_private_file(const std::string& path, size_t max_bytes 
 Status append_private(const std::string& path, std::string_view line, unsigned mode = 0600);
 
 // Whether `dir` is a usable private directory: it exists (stat follows a symlink, as for the env
-// file), is a directory and passes untrusted_reason(kDir). kNotFound when absent, kPermission
-// (message: why) when not trusted.
+// file, but the link itself must be owned by the effective uid or root), is a directory and passes
+// untrusted_reason(kDir). kNotFound when absent, kPermission (message: why) when not trusted.
 Status check_private_dir(const std::string& dir);
 // make_dirs(dir, 0700), then check_private_dir(dir): a directory someone else created first (or
 // made shared) is refused rather than used.
