@@ -1,4 +1,5 @@
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdlib>
 
@@ -63,11 +64,14 @@ TEST_F(EnvFileLoadTest, AbsentAndDirectory) {
 }
 
 TEST(Config, DataDirAndLimitsFromEnvironment) {
-  ::setenv("GEMINI_PLUGIN_DATA", "/tmp/pd", 1);
+  testing::TempDir dir;
+  const std::string pd = dir.sub("pd");  // absent: kept (created 0700 by the first writer)
+  ::setenv("GEMINI_PLUGIN_DATA", pd.c_str(), 1);
   ::setenv("PINTA_GEMINI_DEBUG", "1", 1);
   ::setenv("PINTA_STDIN_TIMEOUT_MS", "250", 1);
   auto c = config_from_environment();
-  EXPECT_EQ(c.data_dir, "/tmp/pd");
+  EXPECT_EQ(c.data_dir, pd);
+  EXPECT_EQ(c.data_dir_refused, "");
   EXPECT_TRUE(c.debug);
   EXPECT_EQ(c.stdin_timeout.count(), 250);
   ::setenv("PINTA_STDIN_TIMEOUT_MS", "abc", 1);
@@ -79,6 +83,33 @@ TEST(Config, DataDirAndLimitsFromEnvironment) {
   EXPECT_FALSE(c.debug);
   EXPECT_EQ(c.data_dir, "/home/x/.gemini/pinta-gemini-data");
   for (auto k : {"PINTA_GEMINI_DEBUG", "PINTA_STDIN_TIMEOUT_MS"}) ::unsetenv(k);
+}
+
+TEST(Config, SharedOrForeignDataDirIsRefused) {
+  testing::TempDir dir;
+  const std::string pd = dir.sub("data");
+  ASSERT_EQ(::mkdir(pd.c_str(), 0700), 0);
+  ::setenv("GEMINI_PLUGIN_DATA", pd.c_str(), 1);
+  auto c = config_from_environment();
+  EXPECT_EQ(c.data_dir, pd);  // ours and private
+  ::chmod(pd.c_str(), 0770);
+  c = config_from_environment();
+  EXPECT_EQ(c.data_dir, "");
+  EXPECT_NE(c.data_dir_refused.find("writable by group or others"), std::string::npos) << c.data_dir_refused;
+  ::chmod(pd.c_str(), 0700);
+  ASSERT_TRUE(fs::atomic_write(dir.sub("file"), "x").ok());
+  ::setenv("GEMINI_PLUGIN_DATA", dir.sub("file").c_str(), 1);
+  c = config_from_environment();
+  EXPECT_EQ(c.data_dir, "");
+  EXPECT_NE(c.data_dir_refused.find("not a directory"), std::string::npos) << c.data_dir_refused;
+  if (::geteuid() == 0) {
+    ASSERT_EQ(::chown(pd.c_str(), 54321, 54321), 0);
+    ::setenv("GEMINI_PLUGIN_DATA", pd.c_str(), 1);
+    c = config_from_environment();
+    EXPECT_EQ(c.data_dir, "");
+    EXPECT_NE(c.data_dir_refused.find("owned by another user"), std::string::npos) << c.data_dir_refused;
+  }
+  ::unsetenv("GEMINI_PLUGIN_DATA");
 }
 
 TEST(Config, IntegerSettingsAreStrictDecimalWithinRange) {
