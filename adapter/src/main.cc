@@ -1,6 +1,7 @@
 // pinta-gemini: the hook process Gemini CLI and Antigravity spawn on every event.
-// Contract (docs/contract.md): exactly one JSON object line on stdout, exit status 0, nothing on
-// stderr unless PINTA_GEMINI_DEBUG is on — on every path. This file holds the one catch (...).
+// Contract (docs/contract.md): exactly one JSON object line on stdout and exit status 0 (for
+// deel-local-cli, an exit-code host: nothing on stdout and exit 0, or the deny reason and exit 2),
+// nothing on stderr — on every path. This file holds the one catch (...).
 #include <signal.h>
 #include <unistd.h>
 
@@ -18,11 +19,15 @@
 namespace {
 
 bool g_written = false;
+int g_exit_status = 0;  // what main returns: 0, or the deny status of an exit-code host
 
 // One write of reply + '\n'. EPIPE (host closed stdout) is ignored: SIGPIPE is ignored below.
-void write_reply(std::string_view reply) noexcept {
+// An empty reply prints nothing at all (deel-local-cli shows any output to the user).
+void write_reply(std::string_view reply, int exit_status = 0) noexcept {
   if (g_written) return;
   g_written = true;
+  g_exit_status = exit_status;
+  if (reply.empty()) return;
   char small[512];
   const char* data = reply.data();
   size_t len = reply.size();
@@ -125,7 +130,7 @@ int main(int argc, char** argv) {
     if (telemetry.enabled()) services.spans = &span_sink;
     // --- end telemetry wiring ---
     Outcome outcome = handle(args, std::move(input), services, review_mode);
-    write_reply(outcome.reply);
+    write_reply(outcome.reply, outcome.exit_status);
     // --- after reply (issue 3, telemetry: detach stdio, start the flusher) ---
     // The span goes to the on-disk queue now, after the reply; delivery happens in a detached
     // process (telemetry.h).
@@ -140,7 +145,7 @@ int main(int argc, char** argv) {
       write_debug_record(config, env_file, argc, argv, outcome, us);
     }
   } catch (...) {
-    write_reply(fail_safe);
+    write_reply(fail_safe);  // no-op when the reply is already out; its exit status stands
   }
-  return 0;
+  return g_exit_status;
 }

@@ -68,6 +68,25 @@ TEST_F(AdapterProcess, HostileStdinGetsTheFailSafeReplyForEveryHost) {
   }
 }
 
+// deel-local-cli shows any output of a hook to the user and reads exit status 0 as pass (seed 004
+// hooks.js l.431-444): the fail-safe there is silence and exit 0, whatever stdin holds.
+TEST_F(AdapterProcess, HostileStdinIsSilentAndExitsZeroForDeel) {
+  std::string deep = "{\"a\":" + std::string(100000, '[');
+  for (const std::string in : {std::string(), std::string("not json"), std::string("[1]"),
+                               std::string("{\"a\":\"\xff\"}"), deep, std::string("{}")}) {
+    for (const char* ev : {"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "Nope"}) {
+      SCOPED_TRACE(std::string(ev) + " " + in.substr(0, 20));
+      auto r = run({"--agent", "deel", "--event", ev}, in);
+      EXPECT_TRUE(r.started) << r.spawn_error;
+      EXPECT_FALSE(r.timed_out);
+      EXPECT_FALSE(r.term_signal.has_value());
+      EXPECT_EQ(r.exit_code.value_or(-1), 0);
+      EXPECT_EQ(r.out, "");
+      EXPECT_EQ(r.err, "");
+    }
+  }
+}
+
 TEST_F(AdapterProcess, BadArgumentsStillAnswer) {
   EXPECT_EQ(expect_contract(run({}, "{}")), json::object());
   EXPECT_EQ(expect_contract(run({"--agent"}, "{}")), json::object());
