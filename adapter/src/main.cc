@@ -14,7 +14,9 @@
 #include "pinta/adapter/debug_log.h"
 #include "pinta/adapter/handler.h"
 #include "pinta/adapter/input.h"
-#include "pinta/adapter/telemetry.h"  // issue 3, telemetry
+#include "pinta/adapter/telemetry.h"
+#include "pinta/common/fs.h"
+#include "pinta/common/version.h"
 
 namespace {
 
@@ -65,6 +67,11 @@ void write_reply(std::string_view reply, int exit_status = 0) noexcept {
 int main(int argc, char** argv) {
   // --- flusher command (issue 3, telemetry): deliver the span queue in the foreground ---
   if (argc > 1 && std::string_view(argv[1]) == "--pinta-flush") return pinta::adapter::run_flush_command();
+  // Hosts always pass --agent/--event, never this word first: one compare on the hook path.
+  if (argc == 2 && std::string_view(argv[1]) == "--version") {
+    std::string line = pinta::version_line("pinta-gemini");
+    return pinta::fs::write_all(STDOUT_FILENO, line) ? 0 : 1;
+  }
   // --- end flusher command ---
   // --- admin commands (issue 7): install | uninstall | doctor run in pinta-gemini-admin ---
   // Hosts never pass these words as argv[1] (they run `--agent … --event …`), so the hook path

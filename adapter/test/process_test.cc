@@ -2,6 +2,7 @@
 // with hostile stdin, stdin held open, stdout closed, and concurrent debug logging.
 #include <sys/stat.h>
 
+#include <regex>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -85,6 +86,18 @@ TEST_F(AdapterProcess, HostileStdinIsSilentAndExitsZeroForDeel) {
       EXPECT_EQ(r.err, "");
     }
   }
+}
+
+TEST_F(AdapterProcess, VersionIsOneLineWithTheRevision) {
+  auto r = run({"--version"}, "");
+  EXPECT_EQ(r.exit_code.value_or(-1), 0);
+  EXPECT_EQ(r.err, "");
+  EXPECT_TRUE(std::regex_match(
+      r.out, std::regex(R"(pinta-gemini [0-9]+\.[0-9]+\.[0-9]+ \(([0-9a-f]{7,40}(-dirty)?|unknown)\)\n)")))
+      << r.out;
+  // Only alone: with hook arguments it is an unknown argument and the hook still answers.
+  EXPECT_EQ(expect_contract(run({"--version", "--agent", "gemini", "--event", "BeforeTool"}, "{}")),
+            json::object());
 }
 
 TEST_F(AdapterProcess, BadArgumentsStillAnswer) {

@@ -11,6 +11,7 @@
 #include "pinta/admin/doctor.h"
 #include "pinta/admin/install.h"
 #include "pinta/common/fs.h"
+#include "pinta/common/version.h"
 
 namespace {
 
@@ -48,6 +49,10 @@ std::string absolute(const std::string& p) {
 int main(int argc, char** argv) {
   using namespace pinta::admin;
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.size() == 1 && args[0] == "--version") {
+    std::cout << pinta::version_line("pinta-gemini-admin");
+    return 0;
+  }
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     std::cout << kHelp;
     return args.empty() ? 2 : 0;
