@@ -141,7 +141,7 @@ nlohmann::json guard_request_body(const CanonicalEvent& event, const std::string
       auto orig = event.raw.find("original_request_name");
       if (orig != event.raw.end() && orig->is_string()) input["originalRequestName"] = *orig;
     }
-  } else {
+  } else if (event.family == Family::kAntigravity) {
     // Antigravity: toolCall.args keys are PascalCase (CommandLine, TargetFile, AbsolutePath, ...;
     // antigravity-hooks.md "Args keys seen"), kept as sent; MCP tools arrive as
     // mcp_<server>_<tool>.

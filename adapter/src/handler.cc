@@ -123,6 +123,9 @@ Args parse_args(int argc, const char* const* argv) {
       a.unknown.push_back(arg);
     }
   }
+  // Hosts that also accept other names for their events (deel-local-cli: Korean) are answered
+  // under the canonical name, so the reply table, guard and span see one spelling.
+  if (a.has_agent) a.event = canonical_event(family_for_agent(a.agent), a.event);
   return a;
 }
 
@@ -192,6 +195,7 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
                                  : !verdict.reason.empty()     ? verdict.reason
                                                                : std::string("guard_deny");
           out.reply = deny_reply(family, args.event, r.empty() ? "guard_deny" : r);
+          if (row->deny_allowed) out.exit_status = deny_exit_status(family);
           out.guard_decision = "deny";
           break;
         }
@@ -220,6 +224,7 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
     }
   } catch (...) {
     out.reply = std::string(fail_safe_for(args));
+    out.exit_status = 0;
     out.note = "internal error";
   }
   return out;

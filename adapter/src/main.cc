@@ -1,6 +1,7 @@
 // pinta-gemini: the hook process Gemini CLI and Antigravity spawn on every event.
-// Contract (docs/contract.md): exactly one JSON object line on stdout, exit status 0, nothing on
-// stderr unless PINTA_GEMINI_DEBUG is on — on every path. This file holds the one catch (...).
+// Contract (docs/contract.md): exactly one JSON object line on stdout and exit status 0 (for
+// deel-local-cli, an exit-code host: nothing on stdout and exit 0, or the deny reason and exit 2),
+// nothing on stderr — on every path. This file holds the one catch (...).
 #include <signal.h>
 #include <unistd.h>
 
@@ -13,16 +14,22 @@
 #include "pinta/adapter/debug_log.h"
 #include "pinta/adapter/handler.h"
 #include "pinta/adapter/input.h"
-#include "pinta/adapter/telemetry.h"  // issue 3, telemetry
+#include "pinta/adapter/telemetry.h"
+#include "pinta/common/fs.h"
+#include "pinta/common/version.h"
 
 namespace {
 
 bool g_written = false;
+int g_exit_status = 0;  // what main returns: 0, or the deny status of an exit-code host
 
 // One write of reply + '\n'. EPIPE (host closed stdout) is ignored: SIGPIPE is ignored below.
-void write_reply(std::string_view reply) noexcept {
+// An empty reply prints nothing at all (deel-local-cli shows any output to the user).
+void write_reply(std::string_view reply, int exit_status = 0) noexcept {
   if (g_written) return;
   g_written = true;
+  g_exit_status = exit_status;
+  if (reply.empty()) return;
   char small[512];
   const char* data = reply.data();
   size_t len = reply.size();
@@ -60,6 +67,11 @@ void write_reply(std::string_view reply) noexcept {
 int main(int argc, char** argv) {
   // --- flusher command (issue 3, telemetry): deliver the span queue in the foreground ---
   if (argc > 1 && std::string_view(argv[1]) == "--pinta-flush") return pinta::adapter::run_flush_command();
+  // Hosts always pass --agent/--event, never this word first: one compare on the hook path.
+  if (argc == 2 && std::string_view(argv[1]) == "--version") {
+    std::string line = pinta::version_line("pinta-gemini");
+    return pinta::fs::write_all(STDOUT_FILENO, line) ? 0 : 1;
+  }
   // --- end flusher command ---
   // --- admin commands (issue 7): install | uninstall | doctor run in pinta-gemini-admin ---
   // Hosts never pass these words as argv[1] (they run `--agent … --event …`), so the hook path
@@ -125,7 +137,7 @@ int main(int argc, char** argv) {
     if (telemetry.enabled()) services.spans = &span_sink;
     // --- end telemetry wiring ---
     Outcome outcome = handle(args, std::move(input), services, review_mode);
-    write_reply(outcome.reply);
+    write_reply(outcome.reply, outcome.exit_status);
     // --- after reply (issue 3, telemetry: detach stdio, start the flusher) ---
     // The span goes to the on-disk queue now, after the reply; delivery happens in a detached
     // process (telemetry.h).
@@ -140,7 +152,7 @@ int main(int argc, char** argv) {
       write_debug_record(config, env_file, argc, argv, outcome, us);
     }
   } catch (...) {
-    write_reply(fail_safe);
+    write_reply(fail_safe);  // no-op when the reply is already out; its exit status stands
   }
-  return 0;
+  return g_exit_status;
 }

@@ -45,6 +45,17 @@ CanonicalEvent normalize(Family family, std::string_view agent, std::string_view
     e.transcript_path = str_field(payload, "transcript_path");
     e.tool_name = str_field(payload, "tool_name");
     if (auto it = payload.find("tool_input"); it != payload.end()) e.tool_input = *it;
+  } else if (family == Family::kDeel) {
+    // deel-local-cli 1.17 sends JSON.stringify({자리, 도구, ...rest}) (seed 004 hooks.js l.427 and
+    // 자리돌리기 l.480): the tool name is 도구 (null outside tool events); the caller's own fields
+    // are not in the seed, so everything but 자리/도구 is kept as the tool input, and there is no
+    // session id or cwd to read (each event then starts its own trace).
+    e.tool_name = str_field(payload, "도구");
+    json rest = json::object();
+    for (auto it = payload.begin(); it != payload.end(); ++it) {
+      if (it.key() != "자리" && it.key() != "도구") rest[it.key()] = it.value();
+    }
+    if (!e.tool_name.empty() || !rest.empty()) e.tool_input = std::move(rest);
   } else {
     // AGY§8 common fields: conversationId, workspacePaths[], transcriptPath, artifactDirectoryPath.
     e.session_id = str_field(payload, "conversationId");

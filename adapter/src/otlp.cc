@@ -355,7 +355,7 @@ std::string snake_case(std::string_view hook) {
 
 ResourceInfo local_resource(Family family) {
   ResourceInfo r;
-  r.service_name = family == Family::kGemini ? "gemini-cli" : "antigravity";
+  r.service_name = family_service_name(family);
   r.service_version = "0.2.0";
   struct utsname u {};
   if (::uname(&u) == 0) {

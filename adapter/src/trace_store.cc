@@ -150,6 +150,8 @@ Status replace_file(const std::string& path, const std::string& data) {
 
 bool starts_new_trace(const CanonicalEvent& event) {
   if (event.family == Family::kGemini) return event.hook == "BeforeAgent";
+  // deel-local-cli: 말전 (UserPromptSubmit) runs once per user turn (seed 004 hooks.js l.213-221).
+  if (event.family == Family::kDeel) return event.hook == "UserPromptSubmit";
   if (event.hook != "PreInvocation") return false;
   if (!event.raw.is_object()) return false;
   auto it = event.raw.find("invocationNum");

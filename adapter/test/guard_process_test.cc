@@ -95,6 +95,46 @@ TEST_F(GuardProcess, DenyGivesTheHostsDenyReply) {
   EXPECT_NE(a["input"]["spanId"], g["input"]["spanId"]);
 }
 
+// deel-local-cli 1.17 (seed 004 hooks.js l.444-457): allow = silence + exit 0, deny = the reason
+// on stdout + exit 2, on PreToolUse only; the guard request names the tool from 도구.
+TEST_F(GuardProcess, DeelDenyExitsTwoWithTheReasonAndAllowIsSilent) {
+  const std::string in = R"({"자리":"도구전","도구":"Bash","command":"rm -rf /"})";
+  fakes::FakeServer server(
+      {}, reply(200, R"({"decision":"DENY","reason":"r","userMessage":"blocked by policy"})"));
+  auto r = run("deel", "PreToolUse", in, guard_env(server));
+  EXPECT_TRUE(r.started) << r.spawn_error;
+  EXPECT_EQ(r.exit_code.value_or(-1), 2);
+  EXPECT_EQ(r.out, "blocked by policy\n");
+  EXPECT_EQ(r.err, "");
+  r = run("deel", "도구전", in, guard_env(server));  // the host's own (Korean) event name
+  EXPECT_EQ(r.exit_code.value_or(-1), 2);
+  EXPECT_EQ(r.out, "blocked by policy\n");
+  // Not a gate event: no guard call, silence, exit 0 even though the guard would deny.
+  for (const char* ev : {"PostToolUse", "UserPromptSubmit", "Stop"}) {
+    r = run("deel", ev, in, guard_env(server));
+    EXPECT_EQ(r.exit_code.value_or(-1), 0) << ev;
+    EXPECT_EQ(r.out, "") << ev;
+    EXPECT_EQ(r.err, "") << ev;
+  }
+  auto reqs = server.requests();
+  ASSERT_EQ(reqs.size(), 2u);
+  json g = json::parse(reqs[0].body, nullptr, false);
+  ASSERT_TRUE(g.is_object());
+  EXPECT_EQ(g["input"]["toolName"], "Bash");
+  EXPECT_EQ(g["input"]["toolInput"]["command"], "rm -rf /");
+  EXPECT_EQ(g["input"]["agent"], "deel");
+  server.set_script({}, reply(200, R"({"decision":"ALLOW"})"));
+  r = run("deel", "PreToolUse", in, guard_env(server));
+  EXPECT_EQ(r.exit_code.value_or(-1), 0);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "");
+  // A guard that is down fails open: silence, exit 0.
+  r = run("deel", "PreToolUse", in, {{"PINTA_GUARD_ENDPOINT", "http://127.0.0.1:" + std::to_string(closed_port()) + "/g"}});
+  EXPECT_EQ(r.exit_code.value_or(-1), 0);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "");
+}
+
 TEST_F(GuardProcess, DenyReasonFallsBackToReasonThenDefault) {
   fakes::FakeServer server({reply(200, R"({"decision":"DENY","reason":"only reason"})"),
                             reply(200, R"({"decision":"DENY"})")});

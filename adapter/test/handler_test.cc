@@ -103,6 +103,37 @@ TEST(Handler, ReviewIsAllowUnlessAskMode) {
   EXPECT_EQ(json::parse(handle(args("agy", "PreToolUse"), ok("{}"), s, "ask").reply)["decision"], "ask");
 }
 
+TEST(Handler, DeelAllowIsSilentAndDenyExitsTwoOnPreToolUseOnly) {
+  FakeGuard g;
+  Services s{&system_clock(), &g};
+  g.verdict.decision = GuardVerdict::Decision::kAllow;
+  auto o = handle(args("deel", "PreToolUse"), ok(R"({"자리":"도구전","도구":"Bash","command":"ls"})"), s);
+  EXPECT_EQ(o.reply, "");
+  EXPECT_EQ(o.exit_status, 0);
+  EXPECT_EQ(g.last_tool, "Bash");
+  g.verdict.decision = GuardVerdict::Decision::kDeny;
+  g.verdict.reason = "rm is not allowed here";
+  o = handle(args("deel", "도구전"), ok(R"({"자리":"도구전","도구":"Bash","command":"rm -rf /"})"), s);
+  EXPECT_EQ(o.reply, "rm is not allowed here");
+  EXPECT_EQ(o.exit_status, 2);
+  EXPECT_EQ(g.calls, 2);
+  for (auto ev : {"PostToolUse", "UserPromptSubmit", "Stop", "말전"}) {
+    o = handle(args("deel", ev), ok(R"({"도구":"Bash"})"), s);
+    EXPECT_EQ(o.reply, "") << ev;
+    EXPECT_EQ(o.exit_status, 0) << ev;
+  }
+  EXPECT_EQ(g.calls, 2);  // the guard judges tool calls only
+  g.verdict.decision = GuardVerdict::Decision::kReview;
+  o = handle(args("deel", "PreToolUse"), ok("{}"), s, "ask");
+  EXPECT_EQ(o.reply, "");
+  EXPECT_EQ(o.exit_status, 0);
+  // Bad input: the fail-safe, which for an exit-code host is silence and exit 0.
+  g.verdict.decision = GuardVerdict::Decision::kDeny;
+  o = handle(args("deel", "PreToolUse"), ok("not json"), s);
+  EXPECT_EQ(o.reply, "");
+  EXPECT_EQ(o.exit_status, 0);
+}
+
 TEST(Handler, SpanSinkSeesEveryParsedEventWithItsReply) {
   FakeSink sink;
   Services s{&system_clock(), nullptr, &sink};

@@ -42,6 +42,23 @@ TEST(Normalize, AntigravityPreToolUse) {
   EXPECT_EQ(e.product, "agy");
 }
 
+TEST(Normalize, DeelToolIsDoguAndTheRestIsTheToolInput) {
+  // Stdin of a deel-local-cli 1.17 hook: JSON.stringify({자리, 도구, ...rest}) (seed 004 l.427).
+  json p = json::parse(R"({"자리":"도구전","도구":"Bash","command":"ls -la","description":"list"})");
+  auto e = normalize(Family::kDeel, "deel", "PreToolUse", p);
+  EXPECT_TRUE(e.known_event);
+  EXPECT_EQ(e.tool_name, "Bash");
+  EXPECT_EQ(e.tool_input, (json{{"command", "ls -la"}, {"description", "list"}}));
+  EXPECT_EQ(e.raw, p);
+  EXPECT_TRUE(e.session_id.empty());
+  EXPECT_TRUE(e.product.empty());
+  // Off tool events 도구 is null: no tool, no input.
+  auto stop = normalize(Family::kDeel, "deel", "Stop", json::parse(R"({"자리":"턴끝","도구":null})"));
+  EXPECT_EQ(stop.tool_name, "");
+  EXPECT_TRUE(stop.tool_input.is_null());
+  EXPECT_EQ(to_json(stop)["family"], "deel");
+}
+
 TEST(Normalize, AntigravityNullToolCallAndEmptyWorkspaces) {
   json p = json::parse(R"({"conversationId":"c1","stepIdx":1,"error":"","toolCall":null,"workspacePaths":[]})");
   auto e = normalize(Family::kAntigravity, "antigravity", "PostToolUse", p);

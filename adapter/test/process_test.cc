@@ -2,6 +2,7 @@
 // with hostile stdin, stdin held open, stdout closed, and concurrent debug logging.
 #include <sys/stat.h>
 
+#include <regex>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -66,6 +67,37 @@ TEST_F(AdapterProcess, HostileStdinGetsTheFailSafeReplyForEveryHost) {
               (json{{"decision", "allow"}}));
     EXPECT_EQ(expect_contract(run({"--agent", "agy", "--event", "PreInvocation"}, in)), json::object());
   }
+}
+
+// deel-local-cli shows any output of a hook to the user and reads exit status 0 as pass (seed 004
+// hooks.js l.431-444): the fail-safe there is silence and exit 0, whatever stdin holds.
+TEST_F(AdapterProcess, HostileStdinIsSilentAndExitsZeroForDeel) {
+  std::string deep = "{\"a\":" + std::string(100000, '[');
+  for (const std::string in : {std::string(), std::string("not json"), std::string("[1]"),
+                               std::string("{\"a\":\"\xff\"}"), deep, std::string("{}")}) {
+    for (const char* ev : {"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "Nope"}) {
+      SCOPED_TRACE(std::string(ev) + " " + in.substr(0, 20));
+      auto r = run({"--agent", "deel", "--event", ev}, in);
+      EXPECT_TRUE(r.started) << r.spawn_error;
+      EXPECT_FALSE(r.timed_out);
+      EXPECT_FALSE(r.term_signal.has_value());
+      EXPECT_EQ(r.exit_code.value_or(-1), 0);
+      EXPECT_EQ(r.out, "");
+      EXPECT_EQ(r.err, "");
+    }
+  }
+}
+
+TEST_F(AdapterProcess, VersionIsOneLineWithTheRevision) {
+  auto r = run({"--version"}, "");
+  EXPECT_EQ(r.exit_code.value_or(-1), 0);
+  EXPECT_EQ(r.err, "");
+  EXPECT_TRUE(std::regex_match(
+      r.out, std::regex(R"(pinta-gemini [0-9]+\.[0-9]+\.[0-9]+ \(([0-9a-f]{7,40}(-dirty)?|unknown)\)\n)")))
+      << r.out;
+  // Only alone: with hook arguments it is an unknown argument and the hook still answers.
+  EXPECT_EQ(expect_contract(run({"--version", "--agent", "gemini", "--event", "BeforeTool"}, "{}")),
+            json::object());
 }
 
 TEST_F(AdapterProcess, BadArgumentsStillAnswer) {

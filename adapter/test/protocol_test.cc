@@ -10,7 +10,8 @@ using nlohmann::json;
 
 TEST(Protocol, AgentLabelSelectsFamily) {
   EXPECT_EQ(family_for_agent("gemini"), Family::kGemini);
-  for (auto label : {"antigravity", "antigravity1", "antigravity2", "agy", "", "Gemini"}) {
+  EXPECT_EQ(family_for_agent("deel"), Family::kDeel);
+  for (auto label : {"antigravity", "antigravity1", "antigravity2", "agy", "", "Gemini", "Deel"}) {
     EXPECT_EQ(family_for_agent(label), Family::kAntigravity) << label;
   }
 }
@@ -63,12 +64,69 @@ TEST(Protocol, DenyReasonWithInvalidUtf8StillGivesValidJson) {
 
 TEST(Protocol, EveryRowHasEvidenceAndParsableAllow) {
   auto t = reply_table();
-  ASSERT_EQ(t.size, 17u);
+  ASSERT_EQ(t.size, 21u);  // 11 Gemini + 6 Antigravity + 4 deel-local-cli events
   for (size_t i = 0; i < t.size; ++i) {
     EXPECT_FALSE(t.rows[i].evidence.empty()) << t.rows[i].event;
+    if (answers_by_exit_status(t.rows[i].family)) {
+      EXPECT_EQ(t.rows[i].allow, "") << t.rows[i].event;  // silence: any output is a user note
+      continue;
+    }
     json j = json::parse(t.rows[i].allow);
     EXPECT_TRUE(j.is_object());
   }
+}
+
+}  // namespace
+}  // namespace pinta::adapter
+
+namespace pinta::adapter {
+namespace {
+
+// deel-local-cli 1.17 (seed 004 hooks.js l.213-221, l.444-457): exit-code protocol.
+TEST(ProtocolDeel, AllowIsNoOutputOnEveryEventKnownOrNot) {
+  for (auto ev : {"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"}) {
+    ASSERT_NE(find_reply_row(Family::kDeel, ev), nullptr) << ev;
+    EXPECT_EQ(fail_safe_reply(Family::kDeel, ev), "") << ev;
+  }
+  EXPECT_EQ(find_reply_row(Family::kDeel, "BeforeTool"), nullptr);
+  EXPECT_EQ(fail_safe_reply(Family::kDeel, "BeforeTool"), "");
+  EXPECT_TRUE(answers_by_exit_status(Family::kDeel));
+  EXPECT_FALSE(answers_by_exit_status(Family::kGemini));
+  EXPECT_FALSE(answers_by_exit_status(Family::kAntigravity));
+}
+
+TEST(ProtocolDeel, OnlyPreToolUseGatesAndDenies) {
+  EXPECT_TRUE(find_reply_row(Family::kDeel, "PreToolUse")->gate);
+  EXPECT_EQ(deny_exit_status(Family::kDeel), 2);
+  EXPECT_EQ(deny_exit_status(Family::kGemini), 0);
+  EXPECT_EQ(deny_exit_status(Family::kAntigravity), 0);
+  EXPECT_EQ(deny_reply(Family::kDeel, "PreToolUse", "no rm please"), "no rm please");
+  for (auto ev : {"PostToolUse", "UserPromptSubmit", "Stop", "Unknown"}) {
+    EXPECT_FALSE(find_reply_row(Family::kDeel, ev) != nullptr && find_reply_row(Family::kDeel, ev)->gate);
+    EXPECT_EQ(deny_reply(Family::kDeel, ev, "x"), "") << ev;
+  }
+  // No "ask" in an exit-code protocol: a review is an allow.
+  EXPECT_EQ(ask_reply(Family::kDeel, "PreToolUse", "look"), "");
+}
+
+TEST(ProtocolDeel, DenyReasonIsPlainTextThatIsNeverBlank) {
+  // Invalid UTF-8 replaced, control characters (a terminal escape) neutralised, newlines kept.
+  EXPECT_EQ(deny_reply(Family::kDeel, "PreToolUse", "a\xff\x1b[2Jb\nline2\t."),
+            "a\xEF\xBF\xBD [2Jb\nline2\t.");
+  EXPECT_EQ(deny_reply(Family::kDeel, "PreToolUse", ""), "guard_deny");
+  EXPECT_EQ(deny_reply(Family::kDeel, "PreToolUse", " \n\t"), "guard_deny");
+  EXPECT_EQ(deny_reply(Family::kDeel, "PreToolUse", "\"quoted\" {json}"), "\"quoted\" {json}");
+}
+
+TEST(ProtocolDeel, KoreanEventNamesAreAliases) {
+  EXPECT_EQ(canonical_event(Family::kDeel, "도구전"), "PreToolUse");
+  EXPECT_EQ(canonical_event(Family::kDeel, "도구후"), "PostToolUse");
+  EXPECT_EQ(canonical_event(Family::kDeel, "말전"), "UserPromptSubmit");
+  EXPECT_EQ(canonical_event(Family::kDeel, "턴끝"), "Stop");
+  EXPECT_EQ(canonical_event(Family::kDeel, "Stop"), "Stop");
+  EXPECT_EQ(canonical_event(Family::kGemini, "도구전"), "도구전");
+  EXPECT_EQ(family_prefix(Family::kDeel), "deel");
+  EXPECT_EQ(family_service_name(Family::kDeel), "deel-local-cli");
 }
 
 }  // namespace

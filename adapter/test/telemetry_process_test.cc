@@ -172,6 +172,44 @@ TEST_F(Telemetry, SpansArriveWithTraceCorrelationAndHeaders) {
   EXPECT_TRUE(json::parse(*trace, nullptr, false).is_object());
 }
 
+// deel-local-cli (contract DEEL-6): silent replies, but the same span pipeline, under its own
+// prefix, ingest.type and service.name; the tool comes from 도구.
+TEST_F(Telemetry, DeelSpansArriveUnderTheirOwnPrefixAndServiceName) {
+  FakeServer collector;
+  auto env = base_env(collector.url("/v1/traces"));
+  auto pre = run("deel", "PreToolUse", json{{"자리", "도구전"}, {"도구", "Bash"}, {"command", "ls"}}, env);
+  auto prompt = run("deel", "말전", json{{"자리", "말전"}, {"도구", nullptr}, {"prompt", "hi"}}, env);
+  for (const auto* r : {&pre, &prompt}) {
+    ASSERT_TRUE(r->started) << r->spawn_error;
+    EXPECT_EQ(r->exit_code, 0);
+    EXPECT_EQ(r->out, "");
+    EXPECT_EQ(r->err, "");
+  }
+  ASSERT_TRUE(wait_spans(collector, 2));
+  std::map<std::string, json> by_name;
+  for (auto& [id, sp] : received(collector)) by_name[sp["name"]] = sp;
+  ASSERT_EQ(by_name.count("deel.pre_tool_use"), 1u);
+  ASSERT_EQ(by_name.count("deel.user_prompt_submit"), 1u);
+  auto attr = [](const json& span, const std::string& key) -> json {
+    for (const auto& a : span["attributes"]) {
+      if (a["key"] == key) return a["value"];
+    }
+    return nullptr;
+  };
+  EXPECT_EQ(attr(by_name["deel.pre_tool_use"], "ingest.type"), (json{{"stringValue", "deel"}}));
+  EXPECT_EQ(attr(by_name["deel.pre_tool_use"], "deel.도구"), (json{{"stringValue", "Bash"}}));
+  for (const auto& rq : collector.requests()) {
+    json body = json::parse(rq.body, nullptr, false);
+    ASSERT_TRUE(body.is_object());
+    bool named = false;
+    for (const auto& a : body["resourceSpans"][0]["resource"]["attributes"]) {
+      if (a["key"] == "service.name") named = a["value"] == json{{"stringValue", "deel-local-cli"}};
+    }
+    EXPECT_TRUE(named) << rq.body.substr(0, 400);
+  }
+  wait_flusher_idle();
+}
+
 TEST_F(Telemetry, CollectorDownThenDeliveredByALaterRun) {
   auto down = base_env(refused_url());
   for (int i = 0; i < 3; ++i) expect_clean(run("gemini", "AfterTool", gem_payload("s", "AfterTool"), down), "{}");

@@ -11,6 +11,7 @@
 #include "pinta/admin/doctor.h"
 #include "pinta/admin/install.h"
 #include "pinta/common/fs.h"
+#include "pinta/common/version.h"
 
 namespace {
 
@@ -20,8 +21,8 @@ int usage(const std::string& msg) {
 }
 
 constexpr const char* kHelp =
-    "usage: pinta-gemini install   --host gemini|antigravity [--workspace DIR] [--dry-run]\n"
-    "       pinta-gemini uninstall --host gemini|antigravity [--workspace DIR] [--dry-run]\n"
+    "usage: pinta-gemini install   --host gemini|antigravity|deel [--workspace DIR] [--dry-run]\n"
+    "       pinta-gemini uninstall --host gemini|antigravity|deel [--workspace DIR] [--dry-run]\n"
     "       pinta-gemini doctor [--json] [--workspace DIR] [--no-network]\n";
 
 std::string self_dir() {
@@ -48,6 +49,10 @@ std::string absolute(const std::string& p) {
 int main(int argc, char** argv) {
   using namespace pinta::admin;
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.size() == 1 && args[0] == "--version") {
+    std::cout << pinta::version_line("pinta-gemini-admin");
+    return 0;
+  }
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     std::cout << kHelp;
     return args.empty() ? 2 : 0;
@@ -63,7 +68,7 @@ int main(int argc, char** argv) {
       return true;
     };
     if (a == "--host") {
-      if (!value(host)) return usage("--host needs a value (gemini or antigravity)");
+      if (!value(host)) return usage("--host needs a value (gemini, antigravity or deel)");
     } else if (a == "--workspace") {
       if (!value(workspace)) return usage("--workspace needs a directory");
     } else if (a == "--adapter") {
@@ -97,7 +102,7 @@ int main(int argc, char** argv) {
     return r.broken() ? 1 : 0;
   }
   if (cmd != "install" && cmd != "uninstall") return usage("unknown command " + cmd);
-  if (host.empty()) return usage(cmd + " needs --host gemini|antigravity");
+  if (host.empty()) return usage(cmd + " needs --host gemini|antigravity|deel");
   auto h = parse_host(host);
   if (!h) return usage(h.error().message);
   if (adapter.empty()) adapter = pinta::fs::join(self_dir(), "pinta-gemini");
@@ -110,6 +115,12 @@ int main(int argc, char** argv) {
   o.home = home;
   o.gemini_home = env("GEMINI_CLI_HOME").empty() ? home : env("GEMINI_CLI_HOME");
   o.workspace = workspace.empty() ? "" : absolute(workspace);
+  // deel-local-cli resolves DEEL_HOME against its working directory (seed 004 l.232); so do we.
+  o.deel_home = env("DEEL_HOME");
+  if (!o.deel_home.empty() && o.deel_home[0] != '/') {
+    char cwd[PATH_MAX];
+    if (::getcwd(cwd, sizeof cwd)) o.deel_home = pinta::fs::join(cwd, o.deel_home);
+  }
   o.adapter_path = adapter;
   auto plan = cmd == "install" ? plan_install(o) : plan_uninstall(o);
   if (!plan) return usage(plan.error().message);
@@ -127,5 +138,7 @@ int main(int argc, char** argv) {
       std::cout << (c.after ? (c.before ? "updated " : "created ") : "removed ") << c.path << "\n";
   if (cmd == "install" && *h == Host::kGemini)
     std::cout << "restart Gemini CLI to load the hooks\n";
+  if (cmd == "install" && *h == Host::kDeel)  // hooks are read once per session (seed 004 repl.js l.72-79)
+    std::cout << "restart deel-local-cli to load the hooks\n";
   return 0;
 }

@@ -73,8 +73,10 @@ std::string data_dir(const InstallOptions& o) {
 }
 
 std::string state_path(const InstallOptions& o) {
-  std::string name = o.host == Host::kGemini ? "install-gemini" : "install-antigravity";
-  if (o.host == Host::kAntigravity && !o.workspace.empty()) {
+  std::string name = o.host == Host::kGemini        ? "install-gemini"
+                     : o.host == Host::kAntigravity ? "install-antigravity"
+                                                    : "install-deel";
+  if (o.host != Host::kGemini && !o.workspace.empty()) {
     // One state file per workspace: the hash keeps the name short and file-system safe.
     name += "-ws-" + std::to_string(std::hash<std::string>{}(o.workspace));
   }
@@ -111,7 +113,7 @@ Status check_options(const InstallOptions& o) {
     return make_error(ErrorCode::kInvalidArgument, "adapter path must be absolute");
   if (o.host == Host::kGemini && !o.workspace.empty())
     return make_error(ErrorCode::kInvalidArgument,
-                      "--workspace applies to --host antigravity only");
+                      "--workspace applies to --host antigravity or deel only");
   return {};
 }
 
@@ -303,6 +305,158 @@ Result<Plan> plan_antigravity_install(const InstallOptions& o) {
   return plan;
 }
 
+// ---- deel-local-cli -----------------------------------------------------------------------------
+// The hooks file is read by seed 004 hooks.js 훅펴기 (l.299-329): the events live in
+// `hooks`, else `훅`, else the root itself (l.302, JavaScript `??`: null counts as absent); an
+// array there is the flat shape (l.304-311), an object the Claude shape (l.314-327), where an
+// event's value that is not an array is one group and a group without a `hooks` array is itself
+// the handler (l.318-320). Our handlers carry `"name": "pinta-gemini"` (한훅 reads name, l.289),
+// which is how a re-install or uninstall finds them among the user's own.
+
+bool is_ours(const ojson& handler) {
+  if (!handler.is_object()) return false;
+  auto it = handler.find("name");
+  return it != handler.end() && it->is_string() && *it == kHookName;
+}
+
+// Where the event map (or flat list) lives in `root`, creating `hooks` in an empty file. nullptr
+// when the file holds something we cannot merge into (a string, a number).
+ojson* deel_container(ojson& root, bool create) {
+  if (root.is_array()) return &root;
+  if (!root.is_object()) return nullptr;
+  for (const char* key : {"hooks", "훅"}) {
+    auto it = root.find(key);
+    if (it != root.end() && !it->is_null()) return (it->is_object() || it->is_array()) ? &*it : nullptr;
+  }
+  if (root.empty() && create) {
+    root["hooks"] = ojson::object();
+    return &root["hooks"];
+  }
+  return &root;  // the root itself is the event map (l.302)
+}
+
+// Takes our handlers out; returns whether any was there. Emptied groups go too, and with
+// `drop_empty_events` an event left with no group (install keeps the key, so a re-install
+// rewrites it in place and the file stays byte-identical).
+bool remove_deel_handlers(ojson& container, bool drop_empty_events) {
+  size_t removed = 0;
+  auto strip_groups = [&](ojson& groups) {
+    ojson kept = ojson::array();
+    for (auto& g : groups) {
+      if (is_ours(g)) {  // flat entry, or a group that is itself our handler
+        ++removed;
+        continue;
+      }
+      if (g.is_object() && g.contains("hooks") && g["hooks"].is_array()) {
+        ojson inner = ojson::array();
+        bool had = false;
+        for (auto& h : g["hooks"]) {
+          if (is_ours(h)) had = true;
+          else inner.push_back(h);
+        }
+        if (had) {
+          ++removed;
+          if (inner.empty()) continue;
+          g["hooks"] = inner;
+        }
+      }
+      kept.push_back(g);
+    }
+    groups = kept;
+  };
+  if (container.is_array()) {
+    strip_groups(container);
+    return removed > 0;
+  }
+  std::vector<std::string> emptied;
+  for (auto it = container.begin(); it != container.end(); ++it) {
+    size_t before = removed;
+    if (it->is_array()) {
+      strip_groups(*it);
+    } else if (it->is_object()) {
+      ojson one = ojson::array({*it});
+      strip_groups(one);
+      if (removed != before) *it = one.empty() ? ojson::array() : one[0];
+    }
+    if (removed != before && it->is_array() && it->empty()) emptied.push_back(it.key());
+  }
+  if (drop_empty_events)
+    for (const auto& k : emptied) container.erase(k);
+  return removed > 0;
+}
+
+constexpr int kDeelTimeoutSeconds = 10;  // 한훅 l.279-284: seconds, default 15, capped at 120
+
+ojson deel_handler(const InstallOptions& o, const std::string& event) {
+  // onError "pass": the host blocks on a broken hook at 도구전/말전 unless told to pass (l.186-194,
+  // l.285-286); a missing or broken pinta-gemini must never block the user's agent (fail-open).
+  return {{"type", "command"},
+          {"command", deel_command(o.adapter_path, event)},
+          {"timeout", kDeelTimeoutSeconds},
+          {"onError", "pass"},
+          {"name", kHookName}};
+}
+
+Result<Plan> plan_deel_install(const InstallOptions& o) {
+  Plan plan;
+  std::string path = deel_hooks_path(o);
+  auto before = read_optional(path);
+  if (!before) return before.error();
+  ojson root = ojson::object();
+  if (before->has_value()) {
+    root = ojson::parse(**before, nullptr, false);
+    if (root.is_discarded() || !(root.is_object() || root.is_array()))
+      return make_error(ErrorCode::kParse, path + " is not a JSON object or array; nothing written");
+  }
+  ojson* c = deel_container(root, true);
+  if (c == nullptr)
+    return make_error(ErrorCode::kParse,
+                      path + ": \"hooks\" is neither an object nor an array; nothing written");
+  remove_deel_handlers(*c, false);
+  for (const auto& e : deel_events()) {
+    ojson h = deel_handler(o, e);
+    if (c->is_array()) {  // flat shape: event + matcher beside the handler fields (l.304-311)
+      ojson flat = {{"event", e}, {"matcher", "*"}};
+      for (auto it = h.begin(); it != h.end(); ++it) flat[it.key()] = it.value();
+      c->push_back(flat);
+      continue;
+    }
+    ojson group = {{"matcher", "*"}, {"hooks", ojson::array({h})}};
+    auto it = c->find(e);
+    if (it == c->end() || it->is_null()) (*c)[e] = ojson::array({group});
+    else if (it->is_array()) it->push_back(group);
+    else *it = ojson::array({*it, group});  // one group written bare (l.317)
+  }
+  if (before->has_value() && ojson::parse(**before, nullptr, false) == root) return plan;
+  add_change(plan, path, *before, dump(root), true);
+  if (!o.workspace.empty())
+    plan.warnings.push_back(path + " is read only in a folder deel-local-cli trusts");
+  return plan;
+}
+
+Result<Plan> plan_deel_uninstall(const InstallOptions& o, bool created_file) {
+  Plan plan;
+  std::string path = deel_hooks_path(o);
+  auto before = read_optional(path);
+  if (!before) return before.error();
+  if (!before->has_value()) return plan;
+  ojson root = ojson::parse(**before, nullptr, false);
+  if (root.is_discarded()) return make_error(ErrorCode::kParse, path + " is not valid JSON");
+  ojson* c = deel_container(root, false);
+  if (c == nullptr || !remove_deel_handlers(*c, true)) return plan;
+  std::optional<std::string> after = dump(root);
+  bool empty = root.is_object() && root.size() == 1 && root.contains("hooks") &&
+               root["hooks"].is_object() && root["hooks"].empty();
+  if (created_file && (empty || (root.is_object() && root.empty()))) after = std::nullopt;
+  add_change(plan, path, *before, after, false);
+  auto bak = fs::read_file(path + ".pinta-bak");
+  if (bak && after) {
+    ojson bj = ojson::parse(*bak, nullptr, false);
+    if (!bj.is_discarded() && bj == root) plan.changes.back().remove_backup = true;
+  }
+  return plan;
+}
+
 // ---- State (what install created, so uninstall can take exactly that back) ---------------------
 
 struct State {
@@ -355,8 +509,9 @@ void add_state(const InstallOptions& o, Plan& plan, const std::vector<std::strin
 Result<Host> parse_host(const std::string& name) {
   if (name == "gemini") return Host::kGemini;
   if (name == "antigravity") return Host::kAntigravity;
+  if (name == "deel") return Host::kDeel;
   return make_error(ErrorCode::kInvalidArgument,
-                    "unknown host \"" + name + "\" (expected gemini or antigravity)");
+                    "unknown host \"" + name + "\" (expected gemini, antigravity or deel)");
 }
 
 const std::vector<std::string>& gemini_events() {
@@ -370,6 +525,18 @@ const std::vector<std::string>& antigravity_events() {
   static const std::vector<std::string> k = {"PreInvocation",  "PreToolUse", "PostToolUse",
                                              "PostInvocation", "Stop",       "SessionStart"};
   return k;
+}
+
+const std::vector<std::string>& deel_events() {
+  // seed 004 hooks.js 자리표 l.213-218: the four events deel-local-cli has.
+  static const std::vector<std::string> k = {"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"};
+  return k;
+}
+
+std::string deel_command(const std::string& adapter_path, const std::string& event) {
+  // deel-local-cli runs the command through the same shell as its Bash tool (l.387-404; bash on
+  // Linux), so a quoted path is safe.
+  return shell_quote(adapter_path) + " --agent deel --event " + event;
 }
 
 std::string gemini_command(const std::string& adapter_path, const std::string& event) {
@@ -392,6 +559,12 @@ std::string gemini_extension_dir(const InstallOptions& o) {
                   ".gemini/extensions/pinta-gemini");
 }
 
+std::string deel_hooks_path(const InstallOptions& o) {
+  if (!o.workspace.empty()) return fs::join(o.workspace, ".deel/hooks.json");
+  if (!o.deel_home.empty()) return fs::join(o.deel_home, "hooks.json");
+  return fs::join(o.home, ".deel/hooks.json");
+}
+
 std::string antigravity_hooks_path(const InstallOptions& o) {
   if (!o.workspace.empty()) return fs::join(o.workspace, ".agents/hooks.json");
   return fs::join(o.home, ".gemini/config/hooks.json");
@@ -406,6 +579,13 @@ Result<Plan> plan_install(const InstallOptions& options) {
     if (!p) return p;
     std::string dir = gemini_extension_dir(o);
     add_state(o, *p, {fs::join(dir, "hooks")}, false);
+    return p;
+  }
+  if (o.host == Host::kDeel) {
+    auto p = plan_deel_install(o);
+    if (!p) return p;
+    std::string path = deel_hooks_path(o);
+    add_state(o, *p, {fs::dirname(path)}, !fs::exists(path));
     return p;
   }
   auto p = plan_antigravity_install(o);
@@ -445,6 +625,10 @@ Result<Plan> plan_uninstall(const InstallOptions& options) {
         add_change(plan, enablement, *en_text, dump(*en), false);
       }
     }
+  } else if (o.host == Host::kDeel) {
+    auto p = plan_deel_uninstall(o, s.created_file);
+    if (!p) return p.error();
+    plan = std::move(*p);
   } else {
     std::string path = antigravity_hooks_path(o);
     auto before = read_optional(path);

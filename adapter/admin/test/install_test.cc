@@ -280,3 +280,128 @@ TEST(AdminBinary, AdapterExecsAdminForInstallDryRunAndRejectsBadHost) {
   EXPECT_NE(r.err.find("unknown host"), std::string::npos);
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
 }
+
+// ---- deel-local-cli 1.17 (seed 004 hooks.js 훅펴기 l.299-329, 한훅 l.271-290) ---------------------
+
+namespace {
+InstallOptions deel_options(const TempDir& t) {
+  InstallOptions o = options(t, Host::kDeel);
+  o.profile_dir.clear();
+  return o;
+}
+}  // namespace
+
+TEST(DeelInstall, FreshHomeGetsClaudeShapeWithPassOnFailureAndRoundTripsToNothing) {
+  TempDir t;
+  auto o = deel_options(t);
+  auto before = snapshot(o.home);
+  install(o);
+  std::string path = o.home + "/.deel/hooks.json";
+  EXPECT_EQ(deel_hooks_path(o), path);
+  json h = json::parse(read_text(path))["hooks"];
+  ASSERT_EQ(h.size(), 4u);
+  for (const auto& e : deel_events()) {
+    ASSERT_TRUE(h.contains(e)) << e;
+    ASSERT_EQ(h[e].size(), 1u) << e;
+    EXPECT_EQ(h[e][0]["matcher"], "*") << e;
+    const json& handler = h[e][0]["hooks"][0];
+    EXPECT_EQ(handler["type"], "command");
+    EXPECT_EQ(handler["command"], "'/opt/pinta/bin/pinta-gemini' --agent deel --event " + e);
+    EXPECT_EQ(handler["timeout"], 10);  // seconds (한훅 l.279-284)
+    EXPECT_EQ(handler["onError"], "pass");
+    EXPECT_EQ(handler["name"], "pinta-gemini");
+  }
+  auto again = plan_install(o);
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(again->changes.empty());
+  uninstall(o);
+  EXPECT_EQ(snapshot(o.home), before);
+}
+
+TEST(DeelInstall, MergesIntoClaudeShapeKeepingUserHooksAndUninstallRestoresThem) {
+  TempDir t;
+  auto o = deel_options(t);
+  std::string path = o.home + "/.deel/hooks.json";
+  // A bare group as an event value (l.317), a group that is itself the handler (l.320), an
+  // event written in Korean, and a key we do not know: all the user's, all kept as written.
+  std::string user =
+      "{\n  \"hooks\": {\n    \"PreToolUse\": {\n      \"matcher\": \"Bash\",\n      \"hooks\": [\n"
+      "        {\n          \"command\": \"./check.sh\"\n        }\n      ]\n    },\n"
+      "    \"턴끝\": [\n      {\n        \"command\": \"notify\"\n      }\n    ]\n  },\n"
+      "  \"note\": \"mine\"\n}\n";
+  write_text(path, user);
+  auto before = snapshot(o.home);
+  install(o);
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(read_text(path));
+  EXPECT_EQ(j["note"], "mine");
+  auto& pre = j["hooks"]["PreToolUse"];
+  ASSERT_TRUE(pre.is_array());
+  ASSERT_EQ(pre.size(), 2u);
+  EXPECT_EQ(pre[0]["hooks"][0]["command"], "./check.sh");  // the user's hook still runs first
+  EXPECT_EQ(pre[1]["hooks"][0]["name"], "pinta-gemini");
+  EXPECT_EQ(j["hooks"]["턴끝"][0]["command"], "notify");
+  EXPECT_EQ(read_text(path + ".pinta-bak"), user);
+  o.adapter_path = "/elsewhere/pinta-gemini";  // re-install moves our handlers, adds no second set
+  install(o);
+  j = nlohmann::ordered_json::parse(read_text(path));
+  ASSERT_EQ(j["hooks"]["PreToolUse"].size(), 2u);
+  EXPECT_EQ(j["hooks"]["PreToolUse"][1]["hooks"][0]["command"],
+            "'/elsewhere/pinta-gemini' --agent deel --event PreToolUse");
+  EXPECT_EQ(read_text(path + ".pinta-bak"), user);  // the backup is the user's original
+  uninstall(o);
+  // The bare group comes back as a one-element array: same hooks for the host (l.317).
+  json restored = json::parse(read_text(path));
+  json original = json::parse(user);
+  original["hooks"]["PreToolUse"] = json::array({original["hooks"]["PreToolUse"]});
+  EXPECT_EQ(restored, original);
+}
+
+TEST(DeelInstall, FlatFileGetsFlatEntriesAndUninstallTakesThemBack) {
+  TempDir t;
+  auto o = deel_options(t);
+  std::string path = o.home + "/.deel/hooks.json";
+  std::string user = "{\n  \"hooks\": [\n    {\n      \"때\": \"도구전\",\n      \"도구\": \"Bash\",\n"
+                     "      \"명령\": \"./guard.sh\"\n    }\n  ]\n}\n";
+  write_text(path, user);
+  auto before = snapshot(o.home);
+  install(o);
+  json j = json::parse(read_text(path));
+  ASSERT_TRUE(j["hooks"].is_array());
+  ASSERT_EQ(j["hooks"].size(), 5u);
+  EXPECT_EQ(j["hooks"][0]["명령"], "./guard.sh");
+  EXPECT_EQ(j["hooks"][1]["event"], "PreToolUse");
+  EXPECT_EQ(j["hooks"][1]["matcher"], "*");
+  EXPECT_EQ(j["hooks"][1]["onError"], "pass");
+  EXPECT_EQ(j["hooks"][1]["name"], "pinta-gemini");
+  uninstall(o);
+  EXPECT_EQ(json::parse(read_text(path)), json::parse(user));
+}
+
+TEST(DeelInstall, ProjectFileAndDeelHomeAreWhereTheHostLooks) {
+  TempDir t;
+  auto o = deel_options(t);
+  o.deel_home = t.sub("portable");
+  EXPECT_EQ(deel_hooks_path(o), t.sub("portable") + "/hooks.json");
+  o.workspace = t.sub("ws");
+  std::filesystem::create_directories(o.workspace);
+  EXPECT_EQ(deel_hooks_path(o), t.sub("ws") + "/.deel/hooks.json");
+  auto p = plan_install(o);
+  ASSERT_TRUE(p) << p.error().message;
+  bool warned = false;
+  for (const auto& w : p->warnings) warned |= w.find("trusts") != std::string::npos;
+  EXPECT_TRUE(warned);  // a project file is read only in a trusted folder (l.352-365)
+}
+
+TEST(DeelInstall, FilesWeCannotMergeAreLeftAlone) {
+  TempDir t;
+  auto o = deel_options(t);
+  std::string path = o.home + "/.deel/hooks.json";
+  for (const std::string bad : {"{not json", "\"text\"", R"({"hooks":"nope"})", "42"}) {
+    write_text(path, bad);
+    auto p = plan_install(o);
+    ASSERT_FALSE(p) << bad;
+    EXPECT_EQ(p.error().code, pinta::ErrorCode::kParse) << bad;
+    EXPECT_NE(p.error().message.find(path), std::string::npos);
+    EXPECT_EQ(read_text(path), bad);
+  }
+}

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "pinta/common/version.h"
 #include "pinta/fakes/fake_server.h"
 
 namespace {
@@ -23,6 +24,10 @@ int fail(const std::string& message) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 2 && std::string(argv[1]) == "--version") {
+    std::cout << pinta::version_line("pinta-fake-server");
+    return 0;
+  }
   std::string script_path, port_file, log_path;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];

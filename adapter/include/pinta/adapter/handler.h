@@ -20,6 +20,7 @@
 namespace pinta::adapter {
 
 // `--agent A --event E` (also `--agent=A`, `--event=E`); anything else is reported, not fatal.
+// The event is canonical_event() of the agent's family.
 struct Args {
   std::string_view agent;
   std::string_view event;
@@ -52,7 +53,8 @@ struct Services {
 std::string new_span_id();
 
 struct Outcome {
-  std::string reply;              // one JSON object, no newline
+  std::string reply;              // one JSON object, no newline; empty: print nothing (deel)
+  int exit_status = 0;            // 0, or deny_exit_status() with a deny on an exit-code host
   InputStatus input = InputStatus::kEmpty;
   bool parsed = false;            // stdin held a valid JSON object
   nlohmann::json normalized;      // canonical event (null when not parsed)

@@ -54,7 +54,7 @@ std::string snake_case(std::string_view hook);
 
 // Resource of every span this process emits (service.name, host.*, process.*).
 struct ResourceInfo {
-  std::string service_name;  // gemini-cli | antigravity (SPEC §9.2, issue 3)
+  std::string service_name;  // family_service_name(): gemini-cli | antigravity | deel-local-cli (SPEC §9.2)
   std::string service_version;
   std::string host_name;
   std::string host_arch;  // OTel semantic convention values: amd64, arm64, ...

@@ -15,14 +15,15 @@
 
 namespace pinta::admin {
 
-enum class Host { kGemini, kAntigravity };
-Result<Host> parse_host(const std::string& name);  // "gemini" | "antigravity"
+enum class Host { kGemini, kAntigravity, kDeel };
+Result<Host> parse_host(const std::string& name);  // "gemini" | "antigravity" | "deel"
 
 struct InstallOptions {
   Host host = Host::kGemini;
   std::string home;          // $HOME
   std::string gemini_home;   // Gemini CLI's homedir(): $GEMINI_CLI_HOME, else home
-  std::string workspace;     // antigravity --workspace DIR (empty: the global file)
+  std::string workspace;     // antigravity/deel --workspace DIR (empty: the global/PC file)
+  std::string deel_home;     // deel-local-cli's $DEEL_HOME, absolute (empty: ~/.deel)
   std::string adapter_path;  // absolute path of pinta-gemini
   std::string profile_dir;   // Antigravity emulator profiles (verification)
   std::string version = "0.1.0";
@@ -60,14 +61,19 @@ std::string render_diff(const Plan& plan);
 std::string gemini_command(const std::string& adapter_path, const std::string& event);
 std::string antigravity_command(const std::string& adapter_path, const std::string& event,
                                 bool* path_has_space = nullptr);
+std::string deel_command(const std::string& adapter_path, const std::string& event);
 
 // Event lists (seed SPEC §3.3; antigravity adds SessionStart where supported, issue 7).
 const std::vector<std::string>& gemini_events();
 const std::vector<std::string>& antigravity_events();
+const std::vector<std::string>& deel_events();
 
 // Where each host's file lives for `options`.
 std::string gemini_extension_dir(const InstallOptions& options);
 std::string antigravity_hooks_path(const InstallOptions& options);
+// deel-local-cli: <workspace>/.deel/hooks.json, else $DEEL_HOME/hooks.json, else ~/.deel/hooks.json
+// (seed 004 hooks.js 프로젝트자리 l.223, 이PC자리 l.231-233).
+std::string deel_hooks_path(const InstallOptions& options);
 
 inline constexpr const char* kHookName = "pinta-gemini";
 
