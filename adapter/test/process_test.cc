@@ -73,7 +73,7 @@ TEST_F(AdapterProcess, HostileStdinGetsTheFailSafeReplyForEveryHost) {
 // hooks.js l.431-444): the fail-safe there is silence and exit 0, whatever stdin holds.
 TEST_F(AdapterProcess, HostileStdinIsSilentAndExitsZeroForDeel) {
   std::string deep = "{\"a\":" + std::string(100000, '[');
-  for (const std::string in : {std::string(), std::string("not json"), std::string("[1]"),
+  for (const std::string& in : {std::string(), std::string("not json"), std::string("[1]"),
                                std::string("{\"a\":\"\xff\"}"), deep, std::string("{}")}) {
     for (const char* ev : {"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "Nope"}) {
       SCOPED_TRACE(std::string(ev) + " " + in.substr(0, 20));
