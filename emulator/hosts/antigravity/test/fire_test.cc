@@ -374,6 +374,29 @@ TEST(AgyFireCli, AllProfilesWithPayloadFile) {
   }
 }
 
+// --permission-review (toolPermission=request-review): agy 1.0.2 reviewed the original call and
+// discarded the {name,args} overwrite (discuss.ai.google.dev thread); without it the args merge.
+TEST(AgyFireCli, PermissionReviewDiscardsTheOverwriteOn10) {
+  Home h;
+  std::string s = h.script(
+      "rw.sh",
+      "echo '{\"decision\":\"allow\",\"overwrite\":{\"name\":\"run_command\",\"args\":"
+      "{\"CommandLine\":\"rtk git status\"}}}'");
+  h.hooks(json_hook("rw", "PreToolUse", s));
+  for (bool review : {false, true}) {
+    std::vector<std::string> args = {"antigravity", "fire",  "--profile", "agy-1.0", "--home",
+                                     h.dir.path(),  "--event", "PreToolUse"};
+    if (review) args.push_back("--permission-review");
+    auto r = hostemu(args);
+    ASSERT_EQ(r.exit_code.value_or(-1), 0) << r.err;
+    json j = json::parse(r.out, nullptr, false);
+    ASSERT_TRUE(j.is_object()) << r.out;
+    const json& eff = j["results"][0]["effect"];
+    EXPECT_EQ(eff["kind"], "allowed");
+    EXPECT_EQ(eff["argsAfter"]["CommandLine"], review ? "echo hi" : "rtk git status");
+  }
+}
+
 TEST(AgyFireCli, DocsCheckAndBadArguments) {
   Home h;
   auto docs = hostemu({"antigravity", "docs"});
