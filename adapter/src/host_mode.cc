@@ -36,7 +36,7 @@ bool read_small_file(const std::string& path, std::string& out) noexcept {
 int parent_of(const std::string& stat) noexcept {
   size_t close = stat.rfind(')');
   if (close == std::string::npos || close + 4 > stat.size()) return -1;
-  size_t i = close + 2;                      // the state character
+  size_t i = close + 2;  // the state character
   if (i + 2 > stat.size() || stat[i + 1] != ' ') return -1;
   i += 2;
   long ppid = 0;

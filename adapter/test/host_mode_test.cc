@@ -35,10 +35,9 @@ class FakeProc : public ::testing::Test {
     std::string cmdline;
     for (const auto& a : argv) cmdline += a + std::string(1, '\0');
     ASSERT_TRUE(fs::atomic_write(dir + "/cmdline", cmdline).ok());
-    ASSERT_TRUE(
-        fs::atomic_write(dir + "/stat", std::to_string(pid) + " (" + comm + ") S " +
-                                            std::to_string(ppid) + " 1 1 0 -1 4194304 0")
-            .ok());
+    ASSERT_TRUE(fs::atomic_write(dir + "/stat", std::to_string(pid) + " (" + comm + ") S " +
+                                                    std::to_string(ppid) + " 1 1 0 -1 4194304 0")
+                    .ok());
   }
   bool walk(int pid) { return agy_ancestor_in_print_mode(pid, root_.path().c_str()); }
   testing::TempDir root_;

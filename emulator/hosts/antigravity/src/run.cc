@@ -46,8 +46,8 @@ FireResult fire(const Profile& profile, const FireRequest& request, pinta::proc:
   // spawned and nothing is reported; the event proceeds as if no hook were configured.
   if (auto why = hooks_not_run_reason(profile)) {
     out.effect.kind = "hooks_not_run";
-    out.effect.message = *why + " (" + std::to_string(out.plan.run.size()) +
-                         " registered for this event)";
+    out.effect.message =
+        *why + " (" + std::to_string(out.plan.run.size()) + " registered for this event)";
     out.effect.args_after = ev == Event::kPreToolUse ? original_args : json();
     out.effect.assumptions.push_back("hooks_run");
     return out;

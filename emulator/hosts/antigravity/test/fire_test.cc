@@ -378,14 +378,14 @@ TEST(AgyFireCli, AllProfilesWithPayloadFile) {
 // discarded the {name,args} overwrite (discuss.ai.google.dev thread); without it the args merge.
 TEST(AgyFireCli, PermissionReviewDiscardsTheOverwriteOn10) {
   Home h;
-  std::string s = h.script(
-      "rw.sh",
-      "echo '{\"decision\":\"allow\",\"overwrite\":{\"name\":\"run_command\",\"args\":"
-      "{\"CommandLine\":\"rtk git status\"}}}'");
+  std::string s =
+      h.script("rw.sh",
+               "echo '{\"decision\":\"allow\",\"overwrite\":{\"name\":\"run_command\",\"args\":"
+               "{\"CommandLine\":\"rtk git status\"}}}'");
   h.hooks(json_hook("rw", "PreToolUse", s));
   for (bool review : {false, true}) {
-    std::vector<std::string> args = {"antigravity", "fire",  "--profile", "agy-1.0", "--home",
-                                     h.dir.path(),  "--event", "PreToolUse"};
+    std::vector<std::string> args = {"antigravity", "fire",       "--profile", "agy-1.0",
+                                     "--home",      h.dir.path(), "--event",   "PreToolUse"};
     if (review) args.push_back("--permission-review");
     auto r = hostemu(args);
     ASSERT_EQ(r.exit_code.value_or(-1), 0) << r.err;

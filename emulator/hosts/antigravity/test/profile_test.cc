@@ -21,9 +21,8 @@ TEST(AgyProfiles, ShippedProfilesLoadWithEvidence) {
           << p.name << " " << k << ": " << ev;
     }
   }
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"agy-1.0", "agy-1.1", "agy-1.2.1-darwin-arm64", "agy-1.2",
-                                      "antigravity-2.0", "docs"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"agy-1.0", "agy-1.1", "agy-1.2.1-darwin-arm64",
+                                             "agy-1.2", "antigravity-2.0", "docs"}));
 }
 
 TEST(AgyProfiles, ConflictsGiveDifferentValues) {
@@ -63,8 +62,8 @@ TEST(AgyProfiles, EvidenceSinceTheReference) {
   a.erase("hooks_run");
   b.erase("hooks_run");
   EXPECT_EQ(a, b);
-  EXPECT_EQ(a10->pretooluse_timeout, "deny");  // cmux #5358 (1.0.5)
-  EXPECT_EQ(a11->pretooluse_timeout, "deny");  // cmux #8921 (1.1.7)
+  EXPECT_EQ(a10->pretooluse_timeout, "deny");   // cmux #5358 (1.0.5)
+  EXPECT_EQ(a11->pretooluse_timeout, "deny");   // cmux #8921 (1.1.7)
   EXPECT_EQ(a11->headless_ask, "tool-failed");  // synara PR #1096
   EXPECT_EQ(a10->headless_ask, "asked");
   EXPECT_EQ(a10->overwrite_under_review, "discarded");  // discuss.ai.google.dev, 1.0.2
