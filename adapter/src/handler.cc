@@ -201,7 +201,12 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
         }
         case GuardVerdict::Decision::kReview:
           out.guard_decision = "review";
-          if (review_mode == "ask") {
+          // `agy -p` cannot answer a prompt: an ask fails the tool call there (synara PR #1096),
+          // so REVIEW stays allow, as it does by default (docs/contract.md GUARD-8).
+          if (review_mode == "ask" && family == Family::kAntigravity &&
+              services.host_cannot_prompt != nullptr && services.host_cannot_prompt()) {
+            out.note = "PINTA_GUARD_REVIEW=ask not applied: agy print mode cannot answer ask";
+          } else if (review_mode == "ask") {
             const std::string& r = !verdict.user_message.empty() ? verdict.user_message
                                    : !verdict.reason.empty()     ? verdict.reason
                                                                  : std::string("guard_review");

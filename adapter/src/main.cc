@@ -13,6 +13,7 @@
 #include "pinta/adapter/config.h"
 #include "pinta/adapter/debug_log.h"
 #include "pinta/adapter/handler.h"
+#include "pinta/adapter/host_mode.h"
 #include "pinta/adapter/input.h"
 #include "pinta/adapter/telemetry.h"
 #include "pinta/common/fs.h"
@@ -114,6 +115,7 @@ int main(int argc, char** argv) {
     Services services;
     services.clock = &system_clock();
     services.keep_debug_copies = config.debug;
+    services.host_cannot_prompt = &agy_parent_cannot_prompt;  // read on REVIEW + ask only
     std::string review_mode = "allow";
     // --- guard wiring (issue 3, guard) ---
     // Only gate events (Gemini BeforeTool, Antigravity PreToolUse; SPEC §7.2) read the guard

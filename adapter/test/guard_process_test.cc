@@ -163,6 +163,35 @@ TEST_F(GuardProcess, AllowAndReview) {
   EXPECT_EQ(server.request_count(), 6u);
 }
 
+// synara PR #1096: `agy -p` cannot answer an ask (it fails every tool call), so the built adapter
+// keeps a REVIEW as allow when its parent is a print-mode agy, even with PINTA_GUARD_REVIEW=ask.
+// The parent is a bash started as `agy` (exec -a) whose arguments carry -p (or -i, interactive).
+TEST_F(GuardProcess, ReviewAskIsNotAppliedUnderAgyPrintMode) {
+  if (!fs::exists("/bin/bash") || !fs::exists("/proc/self/stat"))
+    GTEST_SKIP() << "needs bash (exec -a) and Linux procfs";
+  fakes::FakeServer server({}, reply(200, R"({"decision":"REVIEW","reason":"look"})"));
+  auto under_agy = [&](const std::string& mode_flag) {
+    proc::SpawnRequest r;
+    // Two commands, so the `agy` bash stays the adapter's parent instead of exec'ing it.
+    r.argv = {"/bin/bash", "-c",
+              "exec -a agy /bin/bash -c '\"$0\" --agent antigravity --event PreToolUse; exit $?' "
+              "\"$1\" " + mode_flag + " prompt",
+              "wrapper", testing::bin_dir() + "/pinta-gemini"};
+    auto env = guard_env(server, {{"PINTA_GUARD_REVIEW", "ask"}});
+    env["HOME"] = home_.path();
+    env["PATH"] = "/usr/bin:/bin";
+    r.env = env;
+    r.stdin_data = kAgyPreToolUse;
+    r.timeout = 10000ms;
+    r.hard_limit = 20000ms;
+    return proc::make_spawner()->run(r);
+  };
+  EXPECT_EQ(contract(under_agy("-p")), (json{{"decision", "allow"}}));
+  EXPECT_EQ(contract(under_agy("--print")), (json{{"decision", "allow"}}));
+  EXPECT_EQ(contract(under_agy("-i")), (json{{"decision", "ask"}, {"reason", "look"}}));
+  EXPECT_EQ(server.request_count(), 3u);  // the guard is still consulted; only the mapping differs
+}
+
 TEST_F(GuardProcess, FailuresFailOpenWithinTheBudget) {
   fakes::Reply slow = reply(200, R"({"decision":"DENY"})");
   slow.delay = 3s;

@@ -134,6 +134,36 @@ TEST(Handler, DeelAllowIsSilentAndDenyExitsTwoOnPreToolUseOnly) {
   EXPECT_EQ(o.exit_status, 0);
 }
 
+bool cannot_prompt() noexcept { return true; }
+bool can_prompt() noexcept { return false; }
+
+// synara PR #1096: under `agy -p` an ask fails every tool call, so a REVIEW stays allow there even
+// with PINTA_GUARD_REVIEW=ask; interactive agy and Gemini CLI still get the ask.
+TEST(Handler, ReviewAskIsNotAppliedWhereAgyCannotPrompt) {
+  FakeGuard g;
+  g.verdict.decision = GuardVerdict::Decision::kReview;
+  g.verdict.reason = "check";
+  Services s{&system_clock(), &g};
+  s.host_cannot_prompt = &cannot_prompt;
+  Outcome o = handle(args("agy", "PreToolUse"), ok("{}"), s, "ask");
+  EXPECT_EQ(o.reply, R"({"decision":"allow"})");
+  EXPECT_EQ(o.guard_decision, "review");
+  EXPECT_NE(o.note.find("print mode"), std::string::npos);
+  EXPECT_EQ(handle(args("antigravity", "PreToolUse"), ok("{}"), s, "ask").reply,
+            R"({"decision":"allow"})");
+  // The gate is Antigravity's: Gemini's BeforeTool keeps the configured ask.
+  EXPECT_EQ(json::parse(handle(args("gemini", "BeforeTool"), ok("{}"), s, "ask").reply)["decision"],
+            "ask");
+  s.host_cannot_prompt = &can_prompt;
+  EXPECT_EQ(json::parse(handle(args("agy", "PreToolUse"), ok("{}"), s, "ask").reply)["decision"],
+            "ask");
+  // A DENY is a DENY in print mode too.
+  s.host_cannot_prompt = &cannot_prompt;
+  g.verdict.decision = GuardVerdict::Decision::kDeny;
+  EXPECT_EQ(json::parse(handle(args("agy", "PreToolUse"), ok("{}"), s, "ask").reply)["decision"],
+            "deny");
+}
+
 TEST(Handler, SpanSinkSeesEveryParsedEventWithItsReply) {
   FakeSink sink;
   Services s{&system_clock(), nullptr, &sink};

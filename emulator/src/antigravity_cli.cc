@@ -24,7 +24,8 @@ void add_antigravity_commands(CLI::App& app, Action& action) {
     CLI::App* lint_cmd = nullptr;
     // fire / payload / docs
     std::string payload_file, check_file;
-    bool all_profiles = false, headless = false, prior_grant = false, tool_call_null = false;
+    bool all_profiles = false, headless = false, prior_grant = false, tool_call_null = false,
+         permission_review = false;
     int stop_continuations = 0;
     CLI::App* fire_cmd = nullptr;
     CLI::App* payload_cmd = nullptr;
@@ -78,6 +79,8 @@ void add_antigravity_commands(CLI::App& app, Action& action) {
   o->fire_cmd->add_flag("--headless", o->headless, "agy -p: prompts cannot be answered");
   o->fire_cmd->add_flag("--prior-grant", o->prior_grant,
                         "deny_unless_prior_grant: the resource was granted before");
+  o->fire_cmd->add_flag("--permission-review", o->permission_review,
+                        "toolPermission=request-review: agy reviews every tool call");
   o->fire_cmd->add_option("--stop-continuations", o->stop_continuations,
                           "consecutive Stop continuations so far");
 
@@ -243,6 +246,7 @@ void add_antigravity_commands(CLI::App& app, Action& action) {
           fr.context.tool = use_tool;
           fr.context.headless = o->headless;
           fr.context.prior_grant = o->prior_grant;
+          fr.context.permission_review = o->permission_review;
           fr.context.stop_continuations = o->stop_continuations;
           fr.env = env;
           out["results"].push_back(agy::fire_result_to_json(agy::fire(*prof, fr, *spawner)));

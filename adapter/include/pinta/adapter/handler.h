@@ -47,6 +47,9 @@ struct Services {
   // (main clears it when PINTA_GEMINI_DEBUG is off: two deep copies of a payload of up to 100 KiB
   // on every event otherwise).
   bool keep_debug_copies = true;
+  // Asked only when a guard REVIEW would become `ask` on Antigravity: true when the host cannot
+  // answer a prompt (agy print mode, host_mode.h), and REVIEW then stays allow. null: never.
+  bool (*host_cannot_prompt)() noexcept = nullptr;
 };
 
 // A new span id: 16 lowercase hex digits (8 bytes from getrandom; a time/pid mix if that fails).

@@ -50,8 +50,15 @@ bool matcher_matches(const Profile& profile, const std::string& matcher, const s
   return profile.matcher_anchored ? RE2::FullMatch(tool, re) : RE2::PartialMatch(tool, re);
 }
 
+std::optional<std::string> hooks_not_run_reason(const Profile& profile) {
+  if (profile.hooks_run) return std::nullopt;
+  return "hooks do not run: " + profile.name +
+         " loads and lists hooks.json but never spawns a hook (profile switch hooks_run)";
+}
+
 Plan plan(const Profile& profile, const PlanRequest& rq) {
   Plan out;
+  out.hooks_run = profile.hooks_run;
   const std::string gem = fs::join(rq.home, ".gemini");
   struct Candidate {
     std::string path;
@@ -152,6 +159,7 @@ nlohmann::json plan_to_json(const Plan& p) {
                         {"argv", r.argv},
                         {"timeoutSeconds", r.timeout_seconds},
                         {"cwd", r.cwd}});
+  j["hooksRun"] = p.hooks_run;
   return j;
 }
 
@@ -174,6 +182,7 @@ nlohmann::json lint(const std::vector<Profile>& profiles, const std::string& tex
     }
     pj["status"] = "loaded";
     pj["error"] = "";
+    pj["hooksRun"] = p.hooks_run;
     pj["hooks"] = nlohmann::json::array();
     for (const auto& nh : hf->hooks) {
       nlohmann::json hj;
@@ -193,8 +202,10 @@ nlohmann::json lint(const std::vector<Profile>& profiles, const std::string& tex
         if (n > 0) fires.push_back(event_name(e.event));
         runnable += n;
       }
-      hj["fires"] = nh.enabled ? fires : nlohmann::json::array();
-      hj["neverFires"] = !nh.enabled || runnable == 0;
+      // A profile whose hooks_run is false registers the hook but never spawns it (#1008).
+      const bool live = nh.enabled && p.hooks_run;
+      hj["fires"] = live ? fires : nlohmann::json::array();
+      hj["neverFires"] = !live || runnable == 0;
       pj["hooks"].push_back(hj);
     }
     pj["notes"] = nlohmann::json::array();

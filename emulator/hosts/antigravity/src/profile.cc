@@ -109,6 +109,7 @@ Result<Profile> parse_profile(const std::string& text) {
   r.boolean("read_legacy_cli", p.read_legacy_cli);
   r.boolean("read_plugin_roots", p.read_plugin_roots);
   r.boolean("read_ide_root", p.read_ide_root);
+  r.boolean("hooks_run", p.hooks_run);
   std::string shape;
   r.choice("wrong_shape", shape, {"strict", "lenient"});
   p.strict_shape = shape == "strict";
@@ -143,9 +144,12 @@ Result<Profile> parse_profile(const std::string& text) {
   r.choice("permission_overrides", p.permission_overrides, {"ignored", "granted"});
   r.boolean("allow_skips_prompt", p.allow_skips_prompt);
   r.choice("headless_allow", p.headless_allow, {"cli-exit", "runs"});
+  r.choice("headless_ask", p.headless_ask, {"tool-failed", "asked"});
+  r.choice("overwrite_under_review", p.overwrite_under_review, {"applied", "discarded"});
   r.strings("inject_step_kinds", p.inject_step_kinds);
   r.boolean("termination_behavior", p.termination_behavior);
   r.choice("invocation_decision_key", p.invocation_decision_key, {"hook-error", "cli-exit"});
+  r.choice("preinvocation_failure", p.preinvocation_failure, {"logged", "retry-loop", "cli-exit"});
   r.integer("stop_continuation_cap", p.stop_continuation_cap);
   r.choice("aggregation", p.aggregation, {"first-deny-wins"});
   r.choice("overwrite_chaining", p.overwrite_chaining, {"accumulate", "independent"});

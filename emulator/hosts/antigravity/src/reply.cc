@@ -224,6 +224,17 @@ Effect interpret_pre_tool(const Profile& p, const HookReply& r, const json& args
     e.decision = dec;
     e.args_after = merged;
     e.assumptions = overwrite_assumptions;
+    // Under toolPermission=request-review agy reviews the call; on agy 1.0.2 the review judged
+    // the original call and the overwrite was silently discarded (discuss.ai.google.dev thread
+    // "PreToolHookResult overwrite is broken under ToolPermission request review").
+    if (overwrite && ctx.permission_review) {
+      e.assumptions.push_back("overwrite_under_review");
+      if (p.overwrite_under_review == "discarded") {
+        e.args_after = args.is_object() ? args : json::object();
+        e.message += std::string(e.message.empty() ? "" : "; ") +
+                     "overwrite discarded: the permission review judged the original call";
+      }
+    }
     if (overrides) {
       e.permission_overrides = *overrides;
       e.assumptions.push_back("permission_overrides");
@@ -324,6 +335,19 @@ Effect interpret_lifecycle(const Profile& p, Event ev, const HookReply& r,
         "hook_failed",
         std::string("failed to call custom ") + failure_label(ev) + " hook " + id + ": " + what,
         id);
+    // A failed PreInvocation gates the model call it precedes (profile preinvocation_failure):
+    // agy 1.0.x retried it without end (clawd-on-desk PR #433); agy 1.2.1 aborts the invocation
+    // and exits 1 (synara PR #1143, prehooks.go:43).
+    if (ev == Event::kPreInvocation) {
+      e.assumptions.push_back("preinvocation_failure");
+      if (p.preinvocation_failure == "retry-loop") {
+        e.kind = "retry_loop";
+        e.message += "; agy retries the invocation (and this hook) without end";
+      } else if (p.preinvocation_failure == "cli-exit") {
+        e.kind = "cli_exited";
+        e.message += "; the invocation is aborted and agy exits 1";
+      }
+    }
     return e;
   };
   if (r.timed_out) return failed("command failed: signal: killed");
@@ -497,6 +521,20 @@ Effect aggregate(const Profile& profile, Event event, const std::vector<Effect>&
         for (auto it = e.args_after.begin(); it != e.args_after.end(); ++it)
           args[it.key()] = it.value();
       for (const auto& po : e.permission_overrides) out.permission_overrides.push_back(po);
+      // `agy -p` cannot answer a prompt: on the builds synara PR #1096 describes an ask fails
+      // the tool call outright (profile headless_ask).
+      if (e.kind == "asked" && ctx.headless && profile.headless_ask == "tool-failed") {
+        Effect r = make("tool_failed",
+                        "JSON hook " + e.hook_id + " failed: decision \"" + e.decision +
+                            "\" cannot be answered in print mode",
+                        e.hook_id);
+        r.decision = e.decision;
+        r.args_after = args;
+        r.assumptions = out.assumptions;
+        r.assumptions.push_back("headless_ask");
+        if (per_hook.size() > 1) r.assumptions.push_back("aggregation");
+        return r;
+      }
       if (e.kind == "asked" && !asked) {
         asked = true;
         out.message = e.message;
@@ -530,7 +568,11 @@ Effect aggregate(const Profile& profile, Event event, const std::vector<Effect>&
   bool failed = false;
   for (const auto& e : per_hook) {
     for (const auto& a : e.assumptions) out.assumptions.push_back(a);
-    if (e.kind == "cli_exited") return e;
+    if (e.kind == "cli_exited" || e.kind == "retry_loop") {
+      Effect r = e;
+      r.assumptions = out.assumptions;
+      return r;
+    }
     if (e.kind == "hook_failed") {
       failed = true;
       if (out.message.empty()) out.message = e.message;

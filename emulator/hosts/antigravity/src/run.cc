@@ -42,6 +42,16 @@ FireResult fire(const Profile& profile, const FireRequest& request, pinta::proc:
       payload["toolCall"].contains("args") && payload["toolCall"]["args"].is_object())
     original_args = payload["toolCall"]["args"];
   json args = original_args;
+  // antigravity-cli#1008: the hooks are loaded and registered (the plan) but no process is ever
+  // spawned and nothing is reported; the event proceeds as if no hook were configured.
+  if (auto why = hooks_not_run_reason(profile)) {
+    out.effect.kind = "hooks_not_run";
+    out.effect.message =
+        *why + " (" + std::to_string(out.plan.run.size()) + " registered for this event)";
+    out.effect.args_after = ev == Event::kPreToolUse ? original_args : json();
+    out.effect.assumptions.push_back("hooks_run");
+    return out;
+  }
   std::vector<Effect> effects;
   for (const auto& planned : out.plan.run) {
     HookRunDetail d;
@@ -72,7 +82,7 @@ FireResult fire(const Profile& profile, const FireRequest& request, pinta::proc:
     out.hooks.push_back(std::move(d));
     // ASSUMPTION (§7.2): the first deny/failure ends the PreToolUse chain; the first Stop
     // continue short-circuits (SDK hook_runner.py analogue); a cli exit ends everything.
-    if (kind == "cli_exited") break;
+    if (kind == "cli_exited" || kind == "retry_loop") break;
     if (ev == Event::kPreToolUse && (kind == "denied" || kind == "tool_failed")) break;
     if (ev == Event::kStop && kind == "continued") break;
   }
@@ -85,6 +95,7 @@ FireResult fire(const Profile& profile, const FireRequest& request, pinta::proc:
 json fire_result_to_json(const FireResult& r) {
   json j;
   j["profile"] = r.profile;
+  j["hooksRun"] = r.plan.hooks_run;
   j["effect"] = effect_to_json(r.effect);
   j["files"] = plan_to_json(r.plan)["files"];
   j["hooks"] = json::array();

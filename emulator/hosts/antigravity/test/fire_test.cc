@@ -15,9 +15,19 @@ using nlohmann::json;
 
 namespace {
 
-const std::vector<agy::Profile>& profiles() {
+const std::vector<agy::Profile>& all_profiles() {
   static auto p = agy::load_profiles(agy::default_profile_dir());
   return *p;
+}
+// The profiles that spawn hooks (the loops below); HooksThatNeverRun covers the others.
+const std::vector<agy::Profile>& profiles() {
+  static const std::vector<agy::Profile> live = [] {
+    std::vector<agy::Profile> v;
+    for (const auto& p : all_profiles())
+      if (p.hooks_run) v.push_back(p);
+    return v;
+  }();
+  return live;
 }
 
 struct Home {
@@ -156,7 +166,8 @@ TEST(AgyFire, StdinLeftOpenHangsUntilTimeout) {
   }
 }
 
-// §5.5: the timeout (int32 seconds) kills the hook; the tool call fails.
+// §5.5: the timeout (int32 seconds) kills the hook; on agy 1.1.7 the call is then denied with an
+// empty reason (manaflow-ai/cmux#8921; 1.0.5: cmux#5358).
 TEST(AgyFire, TimeoutKills) {
   Home h;
   std::string s = h.script("slow.sh", "sleep 30");
@@ -165,8 +176,80 @@ TEST(AgyFire, TimeoutKills) {
   auto r = h.fire(p, agy::Event::kPreToolUse);
   ASSERT_EQ(r.runs.size(), 1u);
   EXPECT_TRUE(r.runs[0].timed_out);
-  EXPECT_EQ(r.effect.kind, "tool_failed");
+  EXPECT_EQ(r.effect.kind, "denied");
+  EXPECT_EQ(r.effect.message, "tool call denied by pre-tool hook: ");
   EXPECT_LT(r.runs[0].closed_after, std::chrono::seconds(20));  // group killed, no orphan pipes
+}
+
+// antigravity-cli#1008 (1.2.1/1.2.2, macOS arm64): the file loads and the hooks are registered,
+// but no hook process is spawned and the event proceeds as if none were configured.
+TEST(AgyFire, HooksThatNeverRun) {
+  Home h;
+  std::string s = h.script("mark.sh", "touch \"$HOME/ran\"; echo '{\"decision\":\"deny\"}'");
+  h.hooks(json_hook("gate", "PreToolUse", s));
+  size_t checked = 0;
+  for (const auto& p : all_profiles()) {
+    if (p.hooks_run) continue;
+    SCOPED_TRACE(p.name);
+    ++checked;
+    for (auto ev : {agy::Event::kPreToolUse, agy::Event::kPreInvocation, agy::Event::kStop}) {
+      if (ev != agy::Event::kPreToolUse) h.hooks(json_hook("gate", agy::event_name(ev), s));
+      auto r = h.fire(p, ev);
+      EXPECT_EQ(r.effect.kind, "hooks_not_run");
+      EXPECT_NE(r.effect.message.find("hooks do not run"), std::string::npos);
+      EXPECT_TRUE(r.runs.empty());
+      EXPECT_TRUE(r.hooks.empty());
+      ASSERT_EQ(r.plan.run.size(), 1u);  // registered (agy logs "loaded 1 named hooks")
+      EXPECT_FALSE(r.plan.hooks_run);
+      EXPECT_EQ(r.plan.files[0].status, "loaded");
+      EXPECT_FALSE(pinta::fs::exists(h.dir.sub("ran")));
+      json j = agy::fire_result_to_json(r);
+      EXPECT_EQ(j["hooksRun"], false);
+      EXPECT_EQ(j["effect"]["assumptions"], json::array({"hooks_run"}));
+    }
+  }
+  EXPECT_EQ(checked, 1u);
+  // The same file under agy-1.2 does run (uxnan PR #245, 1.2.7).
+  h.hooks(json_hook("gate", "PreToolUse", s));
+  auto r = h.fire(*agy::find_profile(all_profiles(), "agy-1.2"), agy::Event::kPreToolUse);
+  EXPECT_EQ(r.effect.kind, "denied");
+  EXPECT_TRUE(pinta::fs::exists(h.dir.sub("ran")));
+}
+
+// synara PR #1096: under `agy --print` an ask fails the tool call where that was observed; allow
+// is the no-op. view_file keeps the run_command headless auto-deny (#1053) out of the picture.
+TEST(AgyFire, AskInPrintMode) {
+  Home h;
+  std::string ask = h.script("ask.sh", "echo '{\"decision\":\"ask\",\"reason\":\"r\"}'");
+  std::string allow = h.script("allow.sh", "echo '{\"decision\":\"allow\"}'");
+  agy::ReplyContext headless;
+  headless.headless = true;
+  for (const auto& p : profiles()) {
+    SCOPED_TRACE(p.name);
+    h.hooks(json_hook("q", "PreToolUse", ask));
+    auto r = h.fire(p, agy::Event::kPreToolUse, "view_file", headless);
+    EXPECT_EQ(r.effect.kind, p.headless_ask == "tool-failed" ? "tool_failed" : "asked");
+    EXPECT_EQ(h.fire(p, agy::Event::kPreToolUse, "view_file").effect.kind, "asked");
+    h.hooks(json_hook("q", "PreToolUse", allow));
+    EXPECT_EQ(h.fire(p, agy::Event::kPreToolUse, "view_file", headless).effect.kind, "allowed");
+  }
+}
+
+// clawd-on-desk PR #433 / synara PR #1143: a PreInvocation hook that exits 1 before writing
+// anything makes agy 1.0.x retry without end and agy 1.2.1 abort the invocation (exit 1).
+TEST(AgyFire, FailingPreInvocation) {
+  Home h;
+  h.hooks(json_hook("launcher", "PreInvocation", h.script("fail.sh", "exit 1")));
+  for (const auto& p : profiles()) {
+    SCOPED_TRACE(p.name);
+    auto r = h.fire(p, agy::Event::kPreInvocation);
+    ASSERT_EQ(r.runs.size(), 1u);
+    const std::string want = p.preinvocation_failure == "retry-loop" ? "retry_loop"
+                             : p.preinvocation_failure == "cli-exit" ? "cli_exited"
+                                                                     : "hook_failed";
+    EXPECT_EQ(r.effect.kind, want);
+    EXPECT_NE(r.effect.message.find("exit status 1"), std::string::npos) << r.effect.message;
+  }
 }
 
 // §7.1/§7.2: hook "a-rewrite" overwrites CommandLine; hook "b-see" (runs second: names sorted)
@@ -274,12 +357,43 @@ TEST(AgyFireCli, AllProfilesWithPayloadFile) {
   ASSERT_EQ(r.exit_code.value_or(-1), 0) << r.err;
   json j = json::parse(r.out, nullptr, false);
   ASSERT_TRUE(j.is_object()) << r.out;
-  ASSERT_EQ(j["results"].size(), profiles().size());
+  ASSERT_EQ(j["results"].size(), all_profiles().size());
   for (const auto& res : j["results"]) {
+    const auto* p = agy::find_profile(all_profiles(), res["profile"].get<std::string>());
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(res["hooksRun"], p->hooks_run);
+    if (!p->hooks_run) {
+      EXPECT_EQ(res["effect"]["kind"], "hooks_not_run");
+      EXPECT_TRUE(res["hooks"].empty());
+      continue;
+    }
     EXPECT_EQ(res["effect"]["kind"], "denied") << res["profile"];
     EXPECT_EQ(res["hooks"][0]["exitCode"], 0);
     EXPECT_EQ(json::parse(res["hooks"][0]["stdin"].get<std::string>())["toolCall"]["name"],
               "run_command");
+  }
+}
+
+// --permission-review (toolPermission=request-review): agy 1.0.2 reviewed the original call and
+// discarded the {name,args} overwrite (discuss.ai.google.dev thread); without it the args merge.
+TEST(AgyFireCli, PermissionReviewDiscardsTheOverwriteOn10) {
+  Home h;
+  std::string s =
+      h.script("rw.sh",
+               "echo '{\"decision\":\"allow\",\"overwrite\":{\"name\":\"run_command\",\"args\":"
+               "{\"CommandLine\":\"rtk git status\"}}}'");
+  h.hooks(json_hook("rw", "PreToolUse", s));
+  for (bool review : {false, true}) {
+    std::vector<std::string> args = {"antigravity", "fire",       "--profile", "agy-1.0",
+                                     "--home",      h.dir.path(), "--event",   "PreToolUse"};
+    if (review) args.push_back("--permission-review");
+    auto r = hostemu(args);
+    ASSERT_EQ(r.exit_code.value_or(-1), 0) << r.err;
+    json j = json::parse(r.out, nullptr, false);
+    ASSERT_TRUE(j.is_object()) << r.out;
+    const json& eff = j["results"][0]["effect"];
+    EXPECT_EQ(eff["kind"], "allowed");
+    EXPECT_EQ(eff["argsAfter"]["CommandLine"], review ? "echo hi" : "rtk git status");
   }
 }
 

@@ -50,7 +50,7 @@ TEST(HostemuProcess, ProfilesAndLint) {
   auto r = run({"antigravity", "profiles"});
   ASSERT_EQ(r.exit_code.value_or(-1), 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["profiles"].size(), 5u);
+  EXPECT_EQ(j["profiles"].size(), 6u);
   EXPECT_TRUE(j["profiles"][0]["switches"]["shell"].contains("evidence"));
 
   pinta::testing::TempDir d;

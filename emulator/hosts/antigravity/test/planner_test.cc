@@ -142,13 +142,32 @@ TEST(AgyPlan, PluginRootsPerProfile) {  // §1.1 conflicting by version
   EXPECT_EQ(pl.run[0].cwd, home.sub(".gemini/config/plugins/p1"));
 }
 
+// antigravity-cli#1008: the file loads and the hooks are registered (the plan lists them) but a
+// profile whose hooks_run is false never fires one; lint says so.
+TEST(AgyLint, HooksThatNeverRunNeverFire) {
+  auto profs = agy::load_profiles(agy::default_profile_dir());
+  ASSERT_TRUE(profs);
+  const char* text = R"({"h":{"Stop":[{"command":"x"}]}})";
+  auto j = agy::lint(*profs, text, "f.json");
+  size_t checked = 0;
+  for (const auto& pj : j["profiles"]) {
+    const auto* p = agy::find_profile(*profs, pj["profile"].get<std::string>());
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(pj["status"], "loaded");
+    EXPECT_EQ(pj["hooksRun"], p->hooks_run);
+    EXPECT_EQ(pj["hooks"][0]["neverFires"], !p->hooks_run) << p->name;
+    checked += !p->hooks_run;
+  }
+  EXPECT_EQ(checked, 1u);
+}
+
 TEST(AgyLint, ReportsPerProfile) {
   auto profs = agy::load_profiles(agy::default_profile_dir());
   auto j = agy::lint(
       *profs,
       R"({"h":{"Stop":[{"matcher":"*","hooks":[{"command":"x"}]}]},"g":{"enabled":false,"Stop":[{"command":"y"}]}})",
       "f.json");
-  ASSERT_EQ(j["profiles"].size(), 5u);
+  ASSERT_EQ(j["profiles"].size(), profs->size());
   for (const auto& pj : j["profiles"]) {
     if (pj["profile"] == "agy-1.1") {
       EXPECT_EQ(pj["status"], "rejected");

@@ -21,8 +21,8 @@ TEST(AgyProfiles, ShippedProfilesLoadWithEvidence) {
           << p.name << " " << k << ": " << ev;
     }
   }
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"agy-1.0", "agy-1.1", "agy-1.2", "antigravity-2.0", "docs"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"agy-1.0", "agy-1.1", "agy-1.2.1-darwin-arm64",
+                                             "agy-1.2", "antigravity-2.0", "docs"}));
 }
 
 TEST(AgyProfiles, ConflictsGiveDifferentValues) {
@@ -40,6 +40,36 @@ TEST(AgyProfiles, ConflictsGiveDifferentValues) {
   EXPECT_EQ(a11->stdin_mode, "closed");
   EXPECT_FALSE(a10->session_start);              // §8 websentry 1.0.5
   EXPECT_EQ(a10->overwrite_shape, "name-args");  // §7.1 rtk PR #2086
+}
+
+// Evidence found since the reference: each new switch takes different values where it does.
+TEST(AgyProfiles, EvidenceSinceTheReference) {
+  auto profs = agy::load_profiles(agy::default_profile_dir());
+  ASSERT_TRUE(profs);
+  const auto* a10 = agy::find_profile(*profs, "agy-1.0");
+  const auto* a11 = agy::find_profile(*profs, "agy-1.1");
+  const auto* a12 = agy::find_profile(*profs, "agy-1.2");
+  const auto* mac = agy::find_profile(*profs, "agy-1.2.1-darwin-arm64");
+  ASSERT_TRUE(a10 && a11 && a12 && mac);
+  // antigravity-cli#1008: 1.2.1/1.2.2 on macOS arm64 never run a hook; 1.1.28 and 1.2.7 do.
+  EXPECT_FALSE(mac->hooks_run);
+  EXPECT_TRUE(a11->hooks_run && a12->hooks_run && a10->hooks_run);
+  EXPECT_EQ(agy::hooks_not_run_reason(*a12), std::nullopt);
+  ASSERT_TRUE(agy::hooks_not_run_reason(*mac).has_value());
+  EXPECT_NE(agy::hooks_not_run_reason(*mac)->find("hooks do not run"), std::string::npos);
+  // Apart from hooks_run, the platform profile is agy-1.2.
+  nlohmann::json a = a12->switches, b = mac->switches;
+  a.erase("hooks_run");
+  b.erase("hooks_run");
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a10->pretooluse_timeout, "deny");   // cmux #5358 (1.0.5)
+  EXPECT_EQ(a11->pretooluse_timeout, "deny");   // cmux #8921 (1.1.7)
+  EXPECT_EQ(a11->headless_ask, "tool-failed");  // synara PR #1096
+  EXPECT_EQ(a10->headless_ask, "asked");
+  EXPECT_EQ(a10->overwrite_under_review, "discarded");  // discuss.ai.google.dev, 1.0.2
+  EXPECT_EQ(a12->overwrite_under_review, "applied");
+  EXPECT_EQ(a10->preinvocation_failure, "retry-loop");  // clawd-on-desk PR #433
+  EXPECT_EQ(a12->preinvocation_failure, "cli-exit");    // synara PR #1143 (1.2.1)
 }
 
 TEST(AgyProfiles, MalformedProfilesAreErrors) {

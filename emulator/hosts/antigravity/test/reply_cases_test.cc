@@ -55,6 +55,7 @@ TEST(AgyReplyCases, EveryCaseUnderEveryProfile) {
       ctx.tool = c["ctx"].value("tool", "");
       ctx.prior_grant = c["ctx"].value("prior_grant", false);
       ctx.stop_continuations = c["ctx"].value("stop_continuations", 0);
+      ctx.permission_review = c["ctx"].value("permission_review", false);
     }
     for (const auto& p : *profs) {
       SCOPED_TRACE(p.name);

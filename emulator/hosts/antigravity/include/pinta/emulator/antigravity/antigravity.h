@@ -25,6 +25,9 @@ struct Profile {
   bool read_legacy_cli = false;
   bool read_plugin_roots = false;
   bool read_ide_root = false;
+  // Whether loaded hooks are ever spawned (antigravity-cli#1008: 1.2.1/1.2.2 on macOS arm64 load
+  // and list them but never run one). false: fire spawns nothing and reports "hooks_not_run".
+  bool hooks_run = true;
   bool strict_shape = false;  // wrong_shape: "strict" | "lenient"
   bool matcher_anchored = false;
   std::string invalid_matcher;          // "no-match" | "match-all"
@@ -58,10 +61,13 @@ struct Profile {
   std::string permission_overrides;  // "ignored" | "granted"
   bool allow_skips_prompt = false;
   std::string headless_allow;  // "cli-exit" | "runs"
+  std::string headless_ask;    // "tool-failed" | "asked": ask/force_ask under `agy -p`
+  std::string overwrite_under_review;  // "applied" | "discarded": overwrite when agy reviews
   // Lifecycle replies (§6.3, §7.3, §7.4).
   std::vector<std::string> inject_step_kinds;
   bool termination_behavior = true;
   std::string invocation_decision_key;  // "hook-error" | "cli-exit"
+  std::string preinvocation_failure;    // "logged" | "retry-loop" | "cli-exit"
   int stop_continuation_cap = 5;
   // Several hooks on one event (§7.2) — assumptions.
   std::string aggregation;         // "first-deny-wins"
@@ -148,7 +154,8 @@ struct PlannedRun {
 };
 struct Plan {
   std::vector<FileStatus> files;
-  std::vector<PlannedRun> run;
+  std::vector<PlannedRun> run;  // what agy registers (and, when hooks_run, spawns) for the event
+  bool hooks_run = true;        // profile.hooks_run: false = registered but never spawned
 };
 struct PlanRequest {
   std::string home;
@@ -158,6 +165,9 @@ struct PlanRequest {
   std::string launch_dir;  // for cwd=launch-dir; empty → workspace, else home
 };
 Plan plan(const Profile& profile, const PlanRequest& request);
+// Why `profile` never runs a loaded hook (nullopt: it does). The conformance runner reports such a
+// host as "hooks do not run" instead of running a case (antigravity-cli#1008).
+std::optional<std::string> hooks_not_run_reason(const Profile& profile);
 nlohmann::json plan_to_json(const Plan& p);
 
 // Per-profile lint report for one hooks.json file.
@@ -192,7 +202,10 @@ HookReply reply_from(const pinta::proc::SpawnResult& r);
 // The host's effect of one reply or of all hooks on an event.
 // kind: PreToolUse — allowed | no_opinion | denied | asked | tool_failed | cli_exited;
 //       Stop — continued | stopped; PostInvocation — terminated | force_continued;
-//       lifecycle events — injected | no_opinion; any non-tool event — hook_failed (logged only).
+//       lifecycle events — injected | no_opinion; any non-tool event — hook_failed (logged only);
+//       PreInvocation failures per profile.preinvocation_failure — hook_failed | retry_loop (agy
+//       re-runs the invocation without end) | cli_exited; any event under a profile whose
+//       hooks_run is false — hooks_not_run (fire only: nothing was spawned).
 struct Effect {
   std::string kind;
   std::string message;        // deny message / error text / continuation reason
@@ -211,6 +224,7 @@ struct ReplyContext {
   int stop_continuations = 0;  // consecutive Stop continuations so far (cap, §7.4)
   bool headless = false;       // `agy -p`: prompts cannot be answered (§6.2, #1053)
   bool prior_grant = false;    // deny_unless_prior_grant: the resource was granted before
+  bool permission_review = false;  // toolPermission=request-review: agy reviews every call
 };
 
 Effect interpret_reply(const Profile& profile, Event event, const HookReply& reply,
