@@ -35,8 +35,10 @@ QueueCounters parse_counters(std::string_view text) {
   static constexpr Field kFields[] = {
       {"\"appended\":", &QueueCounters::appended},   {"\"corrupt\":", &QueueCounters::corrupt},
       {"\"delivered\":", &QueueCounters::delivered}, {"\"dropped_cap\":", &QueueCounters::dropped_cap},
-      {"\"dropped_http\":", &QueueCounters::dropped_http}, {"\"lines\":", &QueueCounters::lines},
-      {"\"rejected\":", &QueueCounters::rejected},   {"\"retries\":", &QueueCounters::retries}};
+      {"\"dropped_http\":", &QueueCounters::dropped_http},
+      {"\"last_status\":", &QueueCounters::last_status}, {"\"lines\":", &QueueCounters::lines},
+      {"\"redirects\":", &QueueCounters::redirects}, {"\"rejected\":", &QueueCounters::rejected},
+      {"\"retries\":", &QueueCounters::retries}};
   bool simple = !text.empty() && text.front() == '{';
   for (const Field& f : kFields) {
     if (!simple) break;
@@ -46,6 +48,8 @@ QueueCounters parse_counters(std::string_view text) {
       break;
     }
     size_t i = at + f.key.size();
+    const bool negative = i < text.size() && text[i] == '-';  // last_status -1: no answer
+    if (negative) ++i;
     int64_t v = 0;
     size_t digits = 0;
     while (i < text.size() && text[i] >= '0' && text[i] <= '9' && digits < 18) {
@@ -56,7 +60,7 @@ QueueCounters parse_counters(std::string_view text) {
       simple = false;
       break;
     }
-    c.*f.member = v;
+    c.*f.member = negative ? -v : v;
   }
   if (simple) return c;
   return QueueCounters::from_json(json::parse(text, nullptr, false));
@@ -111,7 +115,8 @@ class StateLock {
     const std::pair<std::string_view, int64_t> fields[] = {
         {"{\"appended\":", c.appended},        {",\"corrupt\":", c.corrupt},   {",\"delivered\":", c.delivered},
         {",\"dropped_cap\":", c.dropped_cap}, {",\"dropped_http\":", c.dropped_http},
-        {",\"lines\":", c.lines},             {",\"rejected\":", c.rejected}, {",\"retries\":", c.retries}};
+        {",\"last_status\":", c.last_status}, {",\"lines\":", c.lines},
+        {",\"redirects\":", c.redirects},     {",\"rejected\":", c.rejected}, {",\"retries\":", c.retries}};
     for (const auto& [key, value] : fields) {
       p = std::copy(key.begin(), key.end(), p);
       p = std::to_chars(p, end - 2, value).ptr;
@@ -185,7 +190,8 @@ Status rewrite(const std::string& path, const std::vector<std::string_view>& kee
 json QueueCounters::to_json() const {
   return {{"lines", lines},         {"appended", appended},   {"dropped_cap", dropped_cap},
           {"corrupt", corrupt},     {"delivered", delivered}, {"rejected", rejected},
-          {"dropped_http", dropped_http}, {"retries", retries}};
+          {"dropped_http", dropped_http}, {"retries", retries},     {"redirects", redirects},
+          {"last_status", last_status}};
 }
 
 QueueCounters QueueCounters::from_json(const json& j) {
@@ -203,6 +209,8 @@ QueueCounters QueueCounters::from_json(const json& j) {
   c.rejected = get("rejected");
   c.dropped_http = get("dropped_http");
   c.retries = get("retries");
+  c.redirects = get("redirects");
+  c.last_status = get("last_status");
   return c;
 }
 
@@ -215,6 +223,8 @@ void QueueCounters::add(const QueueCounters& d) {
   rejected += d.rejected;
   dropped_http += d.dropped_http;
   retries += d.retries;
+  redirects += d.redirects;
+  if (d.last_status != 0) last_status = d.last_status;  // a value, not a count
 }
 
 std::string_view queue_line_span_id(std::string_view line) {

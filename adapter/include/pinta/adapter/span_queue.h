@@ -48,6 +48,10 @@ struct QueueCounters {
   int64_t rejected = 0;       // spans a collector rejected in a partial success (not retried)
   int64_t dropped_http = 0;   // spans dropped on a non-retryable HTTP status (4xx other than 429)
   int64_t retries = 0;        // export attempts that will be retried
+  int64_t redirects = 0;      // 3xx answers (the batch stays queued; a misconfigured endpoint)
+  // The last HTTP status a collector answered (-1: no answer at all; 0: none recorded). Not a
+  // count: add() overwrites it with a non-zero delta.
+  int64_t last_status = 0;
   nlohmann::json to_json() const;
   static QueueCounters from_json(const nlohmann::json& j);
   void add(const QueueCounters& d);
