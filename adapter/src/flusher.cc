@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <random>
@@ -155,22 +156,35 @@ void flusher_main(const TelemetryOptions& options, int lock_fd) {
   }
 }
 
+// This process image's peak RSS (VmHWM), in KiB; -1 if unknown. Not getrusage: its ru_maxrss
+// includes the pre-exec image of whoever spawned us.
+int64_t peak_rss_kib() {
+  int fd = ::open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char buf[4096];
+  ssize_t n = ::read(fd, buf, sizeof buf - 1);
+  ::close(fd);
+  if (n <= 0) return -1;
+  buf[n] = '\0';
+  const char* at = std::strstr(buf, "VmHWM:");
+  return at ? std::strtoll(at + 6, nullptr, 10) : -1;
+}
+
 }  // namespace
 
 FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Deadline deadline) {
   FlushReport rep;
-  QueueOptions qopts;
-  qopts.dir = options.data_dir;
-  qopts.max_spans = options.max_queue_spans;
-  SpanQueue queue(qopts);
-  constexpr size_t kRound = 8 * kMaxSpansPerRequest;  // spans read per pass over the file
-  constexpr size_t kMaxBodyBytes = 8u << 20;
+  SpanQueue queue(queue_options(options));
+  // Per pass over the file: at most 8 requests' worth of spans and 2 request caps of line text,
+  // so the flusher's memory is bounded by the caps, not by what the file holds.
+  constexpr size_t kRound = 8 * kMaxSpansPerRequest;
+  const size_t max_body = options.max_request_bytes;
 
   http::Headers headers = {{"Content-Type", "application/json"}, {"User-Agent", "pinta-gemini/0.2.0"}};
   for (const auto& h : options.exporter.headers) headers.push_back(h);
 
   while (!deadline.expired()) {
-    auto snap = queue.snapshot(kRound);
+    auto snap = queue.snapshot(kRound, 2 * max_body);
     if (!snap) {
       rep.error = snap.error().message;
       rep.gave_up = true;
@@ -178,24 +192,26 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
     }
     std::unordered_set<std::string> done = snap->over_cap;
     QueueCounters delta;
-    delta.dropped_cap = static_cast<int64_t>(snap->over_cap.size());
+    delta.dropped_cap = static_cast<int64_t>(snap->over_cap.size() + snap->prefix_lines);
     delta.corrupt = static_cast<int64_t>(snap->corrupt_lines.size());
-    rep.dropped_cap += snap->over_cap.size();
+    rep.dropped_cap += snap->over_cap.size() + snap->prefix_lines;
     rep.corrupt += snap->corrupt_lines.size();
     if (snap->records.empty()) {
-      if (!done.empty() || !snap->corrupt_lines.empty()) (void)queue.remove(done, snap->corrupt_lines, delta);
+      if (!done.empty() || !snap->corrupt_lines.empty() || snap->skip_bytes > 0)
+        (void)queue.remove(done, snap->corrupt_lines, delta, snap->skip_bytes);
       return rep;
     }
 
     bool stop = false;
     size_t i = 0;
     while (i < snap->records.size() && !stop) {
-      // One batch: up to 512 spans and about kMaxBodyBytes.
+      // One batch: up to 512 spans and about max_body bytes (a bigger span goes alone; a queue
+      // line is at most kMaxQueueLineBytes).
       std::vector<const json*> batch;
       size_t bytes = 0;
       for (size_t j = i; j < snap->records.size() && batch.size() < kMaxSpansPerRequest; ++j) {
         size_t sz = snap->records[j]["span"].dump().size();
-        if (!batch.empty() && bytes + sz > kMaxBodyBytes) break;
+        if (!batch.empty() && bytes + sz > max_body) break;
         batch.push_back(&snap->records[j]);
         bytes += sz;
       }
@@ -260,7 +276,7 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
         sleep_for(wait);
       }
     }
-    Status s = queue.remove(done, snap->corrupt_lines, delta);
+    Status s = queue.remove(done, snap->corrupt_lines, delta, snap->skip_bytes);
     if (!s.ok()) {
       rep.error = s.error().message;
       rep.gave_up = true;
@@ -366,7 +382,8 @@ int run_flush_command() {
   FlushReport rep = flush_queue(options, send, Deadline::after(options.flush_budget));
   out = {{"ok", !rep.gave_up},         {"enabled", true},           {"requests", rep.requests},
          {"delivered", rep.delivered}, {"rejected", rep.rejected},  {"dropped_http", rep.dropped_http},
-         {"dropped_cap", rep.dropped_cap}, {"corrupt", rep.corrupt}, {"retries", rep.retries}};
+         {"dropped_cap", rep.dropped_cap}, {"corrupt", rep.corrupt}, {"retries", rep.retries},
+         {"redirects", rep.redirects}, {"peak_rss_kib", peak_rss_kib()}};
   std::string s = out.dump() + "\n";
   (void)!::write(STDOUT_FILENO, s.data(), s.size());
   return rep.gave_up ? 1 : 0;

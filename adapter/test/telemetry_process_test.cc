@@ -452,6 +452,41 @@ TEST_F(Telemetry, IdleFlusherServesLaterEventsWithoutANewProcess) {
   wait_flusher_idle();
 }
 
+// Bounded memory (span_queue.h "Caps"): `--pinta-flush` on a 2 GiB sparse queue file (a hole, then
+// one real span) delivers the span and its peak RSS stays within 16 MiB; the hole is dropped.
+TEST_F(Telemetry, FlushOfAHugeSparseQueueStaysSmall) {
+  expect_clean(run("gemini", "AfterTool", gem_payload("s", "AfterTool"), base_env(refused_url())), "{}");
+  wait_flusher_idle();
+  const std::string queue = fs::join(data(), "failed-spans.jsonl");
+  auto line = fs::read_file(queue);
+  ASSERT_TRUE(line && !line->empty());
+  {
+    int fd = ::open(queue.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::ftruncate(fd, off_t{2} << 30), 0);
+    ASSERT_EQ(::lseek(fd, 0, SEEK_END), off_t{2} << 30);
+    const std::string tail = "\n" + *line;
+    ASSERT_EQ(::write(fd, tail.data(), tail.size()), static_cast<ssize_t>(tail.size()));
+    ::close(fd);
+  }
+  FakeServer collector;
+  proc::SpawnRequest flush;
+  flush.argv = {pinta::testing::bin_dir() + "/pinta-gemini", "--pinta-flush"};
+  flush.env = base_env(collector.url("/v1/traces"));
+  flush.timeout = std::chrono::milliseconds(60000);
+  auto fr = proc::make_spawner()->run(flush);
+  EXPECT_EQ(fr.exit_code, 0) << fr.out;
+  const json out = json::parse(fr.out, nullptr, false);
+  ASSERT_TRUE(out.is_object()) << fr.out;
+  EXPECT_EQ(out.value("delivered", 0), 1);
+  EXPECT_GT(out.value("peak_rss_kib", int64_t{-1}), 0);
+  EXPECT_LE(out.value("peak_rss_kib", int64_t{1} << 40), 16 * 1024) << "flusher peak RSS, KiB";
+  EXPECT_EQ(received(collector).size(), 1u);
+  struct stat st {};
+  ASSERT_EQ(::stat(queue.c_str(), &st), 0);
+  EXPECT_EQ(st.st_size, 0) << "the hole was not dropped";
+}
+
 // Disk full (issue 3, faults): the data dir on a 64 KiB tmpfs, filled up. Every run still replies
 // cleanly; the queue holds only whole lines; once space is back, the next run is healthy and its
 // span and the kept ones arrive. Needs CAP_SYS_ADMIN for the mount (CI runs as root); skipped, with

@@ -1,6 +1,9 @@
 // Telemetry units (seed SPEC §9-§13, issue 3): endpoint/header precedence, W3C header lists,
 // span encoding checked by an independent OTLP-JSON validator, OTLP retry classification, the
 // span queue (cap, torn and corrupt lines, concurrent appends) and the trace store rules.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -456,12 +459,12 @@ TEST(Queue, CapKeepsNewestAndCountsDropped) {
   std::vector<int> want;
   for (int i = 25; i < 35; ++i) want.push_back(i);
   EXPECT_EQ(indices(*s), want);
-  // Compaction ran at 21 lines (10 dropped); 5 more are beyond the cap until the next rewrite.
+  // Appends never compact (that is the flusher's pass): all 25 older ones are pending drop.
   auto c = q.counters();
-  EXPECT_EQ(c->dropped_cap + static_cast<int64_t>(s->over_cap.size()), 25);
-  // Physical file bounded by 2x the cap.
+  EXPECT_EQ(c->dropped_cap, 0);
+  EXPECT_EQ(s->over_cap.size(), 25u);
   auto text = fs::read_file(q.queue_path());
-  EXPECT_LE(std::count(text->begin(), text->end(), '\n'), 20);
+  EXPECT_EQ(std::count(text->begin(), text->end(), '\n'), 35);
   // Removing the over-cap ids accounts for them.
   QueueCounters delta;
   delta.dropped_cap = static_cast<int64_t>(s->over_cap.size());
@@ -559,6 +562,140 @@ TEST(Queue, ConcurrentAppendersFromManyProcessesNeverTear) {
   for (int i : indices(*s)) seen.insert(i);
   EXPECT_EQ(seen.size(), static_cast<size_t>(kProcs * kEach));
   EXPECT_EQ(q.counters()->lines, kProcs * kEach);
+}
+
+// Byte cap: only the newest max_bytes are read; the older lines are reported (prefix_lines,
+// skip_bytes) and dropped by remove(), counted by the caller.
+TEST(Queue, ByteCapReadsOnlyTheNewestBytes) {
+  TempDir d;
+  QueueOptions o{d.path(), 100000};
+  o.max_bytes = kMaxQueueLineBytes;  // the smallest cap: 2 MiB
+  SpanQueue q(o);
+  const std::string one = line_for(0);
+  const size_t old_lines = (kMaxQueueLineBytes + one.size()) / (one.size() + 1) + 10;
+  {
+    std::ofstream f(q.queue_path(), std::ios::binary);
+    for (size_t i = 0; i < old_lines; ++i) f << one << '\n';
+  }
+  for (int i = 1; i <= 3; ++i) ASSERT_TRUE(q.append(line_for(i)).ok());
+  auto s = q.snapshot(100000);
+  ASSERT_TRUE(s);
+  EXPECT_GT(s->skip_bytes, 0u);
+  EXPECT_GT(s->prefix_lines, 0u);
+  EXPECT_LE(s->size - s->skip_bytes, kMaxQueueLineBytes);
+  EXPECT_EQ(s->prefix_lines + s->valid_total, old_lines + 3);  // every line either side, once
+  ASSERT_GE(s->records.size(), 3u);
+  std::vector<int> tail = indices(*s);
+  EXPECT_EQ(std::vector<int>(tail.end() - 3, tail.end()), (std::vector<int>{1, 2, 3}));
+  ASSERT_TRUE(q.remove({}, {}, {}, s->skip_bytes).ok());
+  auto after = fs::read_file(q.queue_path());
+  ASSERT_TRUE(after);
+  EXPECT_EQ(after->size(), s->size - s->skip_bytes);
+  EXPECT_EQ(q.counters()->lines, static_cast<int64_t>(s->valid_total));
+}
+
+// A line over kMaxQueueLineBytes: refused by append (counted as unwritten); a foreign one in the
+// file is skipped without being held, reported corrupt, and removed.
+TEST(Queue, OversizeLinesAreRefusedOrSkipped) {
+  TempDir d;
+  SpanQueue q({d.path(), 100});
+  const std::string big = "{\"spanId\":\"0123456789abcdef\",\"x\":\"" + std::string(kMaxQueueLineBytes, 'x') + "\"}";
+  auto r = q.append(big);
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(q.unwritten(), 1);
+  { std::ofstream(q.queue_path(), std::ios::binary) << big << '\n'; }
+  ASSERT_TRUE(q.append(line_for(7)).ok());
+  auto s = q.snapshot(100);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(indices(*s), (std::vector<int>{7}));
+  ASSERT_EQ(s->corrupt_lines.size(), 1u);
+  EXPECT_LT(s->corrupt_lines.begin()->size(), 100u) << "the oversize line was held in memory";
+  QueueCounters delta;
+  delta.corrupt = 1;
+  ASSERT_TRUE(q.remove({}, s->corrupt_lines, delta).ok());
+  auto after = fs::read_file(q.queue_path());
+  EXPECT_EQ(std::count(after->begin(), after->end(), '\n'), 1);
+  EXPECT_EQ(queue_line_span_id(after->substr(0, after->size() - 1)), s->records[0]["spanId"].get<std::string>());
+  EXPECT_EQ(q.counters()->corrupt, 1);
+  EXPECT_EQ(q.counters()->unwritten, 1);  // copied into the state by remove()
+}
+
+// An append never waits longer than its lock budget: with the state lock held elsewhere it gives
+// up and counts the span (lock-free) instead of queueing behind the holder.
+TEST(Queue, AppendGivesUpAfterItsLockBudgetAndCounts) {
+  TempDir d;
+  QueueOptions o{d.path(), 100, 20};
+  SpanQueue q(o);
+  ASSERT_TRUE(q.append(line_for(0)).ok());
+  int fd = ::open(q.state_path().c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX), 0);
+  for (int i = 0; i < 3; ++i) {
+    auto r = q.append(line_for(1));
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, ErrorCode::kTimeout);
+  }
+  ::close(fd);
+  EXPECT_EQ(q.unwritten(), 3);
+  ASSERT_TRUE(q.append(line_for(2)).ok());
+  EXPECT_EQ(q.counters()->lines, 2);
+}
+
+// The flusher's reader on a 2 GiB sparse file (zeros, no newline) followed by a real span: its
+// memory stays bounded (forked child, peak RSS from getrusage) and the span is found.
+TEST(Queue, HugeSparseFileIsReadInBoundedMemory) {
+  TempDir d;
+  SpanQueue q({d.path(), 100});
+  ASSERT_TRUE(q.append(line_for(0)).ok());  // creates the files
+  {
+    int fd = ::open(q.queue_path().c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::ftruncate(fd, off_t{2} << 30), 0);
+    ::close(fd);
+  }
+  { std::ofstream(q.queue_path(), std::ios::app | std::ios::binary) << '\n' << line_for(5) << '\n'; }
+  // In a child (its peak is its own): growth of the peak RSS over the reader's pass, in KiB.
+  int pipefd[2];
+  ASSERT_EQ(::pipe(pipefd), 0);
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    auto status_kib = [](const char* key) {
+      std::ifstream in("/proc/self/status");
+      std::string k;
+      long v = -1;
+      while (in >> k) {
+        if (k == key) {
+          in >> v;
+          break;
+        }
+      }
+      return v;
+    };
+    ::close(pipefd[0]);
+    // Reset the peak to the current RSS (Linux >= 4.0), so the fork's inherited pages do not count.
+    { std::ofstream("/proc/self/clear_refs") << "5"; }
+    const long before = status_kib("VmRSS:");
+    auto s = q.snapshot(4096, 4u << 20);
+    bool ok = s && s->records.size() == 1 && s->prefix_lines == 1 && s->skip_bytes > 0;
+    if (ok) ok = q.remove({}, s->corrupt_lines, {}, s->skip_bytes).ok();
+    const long growth = status_kib("VmHWM:") - before;
+    (void)!::write(pipefd[1], &growth, sizeof growth);
+    ::_exit(ok ? 0 : 1);
+  }
+  ::close(pipefd[1]);
+  long growth = -1;
+  ASSERT_EQ(::read(pipefd[0], &growth, sizeof growth), static_cast<ssize_t>(sizeof growth));
+  ::close(pipefd[0]);
+  int st = 0;
+  ASSERT_EQ(::waitpid(pid, &st, 0), pid);
+  EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  EXPECT_GE(growth, 0);
+  EXPECT_LE(growth, 8 * 1024) << "peak RSS growth (KiB) of the reader";
+  auto s = q.snapshot(100);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(indices(*s), (std::vector<int>{5}));
+  EXPECT_EQ(s->skip_bytes, 0u);
 }
 
 TEST(Queue, LineSpanIdNeedsTheExactPrefix) {

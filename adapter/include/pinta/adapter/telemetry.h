@@ -32,6 +32,11 @@ struct TelemetryOptions {
   otlp::ExportConfig exporter;
   std::string data_dir;
   size_t max_queue_spans = 1000;                    // PINTA_QUEUE_MAX_SPANS (1..1000000)
+  uint64_t max_queue_bytes = 16u << 20;             // PINTA_QUEUE_MAX_BYTES (2 MiB..1 GiB)
+  int append_lock_ms = 200;                         // PINTA_QUEUE_LOCK_MS: an append's lock wait
+  // PINTA_OTLP_MAX_REQUEST_BYTES: one POST's span bytes (a single bigger span goes alone; a
+  // queue line is at most kMaxQueueLineBytes).
+  size_t max_request_bytes = 2u << 20;
   std::chrono::milliseconds request_timeout{5000};  // PINTA_OTLP_TIMEOUT_MS: one POST, all in
   // PINTA_OTLP_FLUSH_MAX_MS: how long a flusher keeps retrying without progress (the collector
   // down) before it gives the spans to the next event; also `--pinta-flush`'s whole budget.
@@ -52,6 +57,8 @@ struct TelemetryOptions {
 
 // From the (env-file-merged) environment and the adapter's data dir.
 TelemetryOptions telemetry_options_from_environment(const AdapterConfig& config);
+// The queue settings these options imply.
+QueueOptions queue_options(const TelemetryOptions& o);
 
 // The SpanSink the adapter installs when telemetry is enabled: encode, correlate, enqueue.
 class QueueSpanSink final : public SpanSink {
