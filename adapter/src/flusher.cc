@@ -175,16 +175,17 @@ int64_t peak_rss_kib() {
 FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Deadline deadline) {
   FlushReport rep;
   SpanQueue queue(queue_options(options));
-  // Per pass over the file: at most 8 requests' worth of spans and 2 request caps of line text,
-  // so the flusher's memory is bounded by the caps, not by what the file holds.
-  constexpr size_t kRound = 8 * kMaxSpansPerRequest;
+  // Per pass over the file: the places of up to 16 requests' worth of spans (24 bytes each); the
+  // lines are read and parsed one request at a time, so the flusher's memory is about one
+  // request (max_body), not what the file holds.
+  constexpr size_t kRound = 16 * kMaxSpansPerRequest;
   const size_t max_body = options.max_request_bytes;
 
   http::Headers headers = {{"Content-Type", "application/json"}, {"User-Agent", "pinta-gemini/0.2.0"}};
   for (const auto& h : options.exporter.headers) headers.push_back(h);
 
   while (!deadline.expired()) {
-    auto snap = queue.snapshot(kRound, 2 * max_body);
+    auto snap = queue.snapshot_refs(kRound);
     if (!snap) {
       rep.error = snap.error().message;
       rep.gave_up = true;
@@ -193,10 +194,10 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
     std::unordered_set<std::string> done = snap->over_cap;
     QueueCounters delta;
     delta.dropped_cap = static_cast<int64_t>(snap->over_cap.size() + snap->prefix_lines);
-    delta.corrupt = static_cast<int64_t>(snap->corrupt_lines.size());
     rep.dropped_cap += snap->over_cap.size() + snap->prefix_lines;
-    rep.corrupt += snap->corrupt_lines.size();
-    if (snap->records.empty()) {
+    if (snap->refs.empty()) {
+      delta.corrupt = static_cast<int64_t>(snap->corrupt_lines.size());
+      rep.corrupt += snap->corrupt_lines.size();
       if (!done.empty() || !snap->corrupt_lines.empty() || snap->skip_bytes > 0)
         (void)queue.remove(done, snap->corrupt_lines, delta, snap->skip_bytes);
       return rep;
@@ -204,22 +205,37 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
 
     bool stop = false;
     size_t i = 0;
-    while (i < snap->records.size() && !stop) {
-      // One batch: up to 512 spans and about max_body bytes (a bigger span goes alone; a queue
-      // line is at most kMaxQueueLineBytes).
-      std::vector<const json*> batch;
-      size_t bytes = 0;
-      for (size_t j = i; j < snap->records.size() && batch.size() < kMaxSpansPerRequest; ++j) {
-        size_t sz = snap->records[j]["span"].dump().size();
-        if (!batch.empty() && bytes + sz > max_body) break;
-        batch.push_back(&snap->records[j]);
-        bytes += sz;
+    while (i < snap->refs.size() && !stop) {
+      // One batch: up to 512 spans and about max_body bytes of queue lines (a bigger span goes
+      // alone; a queue line is at most kMaxQueueLineBytes). Read and parsed now, freed after.
+      std::vector<json> records;
+      size_t bytes = 0, next = i;
+      for (; next < snap->refs.size() && records.size() < kMaxSpansPerRequest; ++next) {
+        const RecordRef& ref = snap->refs[next];
+        if (!records.empty() && bytes + ref.size > max_body) break;
+        json rec;
+        std::string text;
+        if (!queue.load(ref, rec, text)) {
+          if (!text.empty()) snap->corrupt_lines.emplace(std::move(text));  // not a record after all
+          continue;
+        }
+        records.push_back(std::move(rec));
+        bytes += ref.size;
       }
+      if (records.empty()) {
+        i = next;
+        continue;
+      }
+      std::vector<const json*> batch;
+      batch.reserve(records.size());
+      for (const json& r : records) batch.push_back(&r);
       http::Request req;
       req.url = options.exporter.endpoint;
       req.headers = headers;
       req.body = otlp::encode_request(batch);
       req.max_response_bytes = 1u << 20;
+      records.clear();  // the body holds them now
+      records.shrink_to_fit();
 
       std::chrono::milliseconds backoff{250};
       for (int attempt = 0;; ++attempt) {
@@ -245,7 +261,7 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
           delta.redirects += 1;
         }
         if (r.verdict == otlp::Verdict::kDelivered || r.verdict == otlp::Verdict::kDrop) {
-          for (const json* rec : batch) done.insert((*rec)["span"].value("spanId", std::string()));
+          for (size_t k = i; k < next; ++k) done.emplace(snap->refs[k].span_id, sizeof snap->refs[k].span_id);
           if (r.verdict == otlp::Verdict::kDelivered) {
             int64_t rejected = std::min<int64_t>(r.rejected_spans, static_cast<int64_t>(batch.size()));
             rep.delivered += batch.size() - static_cast<size_t>(rejected);
@@ -256,7 +272,7 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
             rep.dropped_http += batch.size();
             delta.dropped_http += static_cast<int64_t>(batch.size());
           }
-          i += batch.size();
+          i = next;
           break;
         }
         // Retryable.
@@ -276,6 +292,8 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
         sleep_for(wait);
       }
     }
+    delta.corrupt = static_cast<int64_t>(snap->corrupt_lines.size());
+    rep.corrupt += snap->corrupt_lines.size();
     Status s = queue.remove(done, snap->corrupt_lines, delta, snap->skip_bytes);
     if (!s.ok()) {
       rep.error = s.error().message;

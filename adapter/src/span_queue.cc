@@ -424,6 +424,33 @@ Status SpanQueue::append(std::string_view line) {
 }
 
 Result<QueueSnapshot> SpanQueue::snapshot(size_t max_records, size_t max_record_bytes) {
+  return read(max_records, max_record_bytes, false);
+}
+
+Result<QueueSnapshot> SpanQueue::snapshot_refs(size_t max_records) { return read(max_records, SIZE_MAX, true); }
+
+bool SpanQueue::load(const RecordRef& ref, json& record, std::string& bytes) const {
+  bytes.clear();
+  int fd = ::open(queue_path_.c_str(), O_RDONLY | O_CLOEXEC);  // queue read (flusher)
+  if (fd < 0) return false;
+  bytes.resize(ref.size);
+  size_t got = 0;
+  while (got < bytes.size()) {
+    ssize_t n = ::pread(fd, bytes.data() + got, bytes.size() - got, static_cast<off_t>(ref.offset + got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  if (got != bytes.size()) {
+    bytes.clear();
+    return false;
+  }
+  const std::string_view id(ref.span_id, sizeof ref.span_id);
+  return queue_line_span_id(bytes) == id && parse_record(bytes, id, record);
+}
+
+Result<QueueSnapshot> SpanQueue::read(size_t max_records, size_t max_record_bytes, bool refs) {
   QueueSnapshot snap;
   OpenQueue q;
   {
@@ -456,6 +483,15 @@ Result<QueueSnapshot> SpanQueue::snapshot(size_t max_records, size_t max_record_
     const size_t i = index++;
     if (i < over) {
       if (snap.over_cap.size() < kMaxOverCapPerSnapshot) snap.over_cap.emplace(l.span_id);
+      return;
+    }
+    if (refs) {
+      if (snap.refs.size() >= max_records) return;
+      RecordRef ref;
+      ref.offset = l.offset;
+      ref.size = static_cast<uint32_t>(l.bytes.size());
+      std::copy(l.span_id.begin(), l.span_id.end(), ref.span_id);
+      snap.refs.push_back(ref);
       return;
     }
     if (snap.records.size() >= max_records) return;

@@ -646,6 +646,10 @@ TEST_F(Telemetry, ConcurrentAdaptersCollectorDownThenUpLoseNothing) {
   (*flush.env)["PINTA_OTLP_FLUSH_MAX_MS"] = "60000";
   auto fr = proc::make_spawner()->run(flush);
   EXPECT_EQ(fr.exit_code, 0) << fr.out;
+  // The flusher reads one request's worth at a time: its peak RSS does not grow with the queue.
+  const json summary = json::parse(fr.out, nullptr, false);
+  ASSERT_TRUE(summary.is_object()) << fr.out;
+  EXPECT_LE(summary.value("peak_rss_kib", int64_t{1} << 40), 16 * 1024) << fr.out;
   auto spans = received(collector);
   EXPECT_EQ(spans.size(), static_cast<size_t>(kAdapters * kEvents));
   for (const auto& rq : collector.requests()) EXPECT_LE(check::check_request(rq.body).spans.size(), 512u);

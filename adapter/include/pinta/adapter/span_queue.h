@@ -78,8 +78,16 @@ struct QueueCounters {
   void add(const QueueCounters& d);
 };
 
+// Where a record's line is in the queue file (snapshot_refs): read and parsed only when sent.
+struct RecordRef {
+  uint64_t offset = 0;
+  uint32_t size = 0;  // without the '\n'
+  char span_id[16] = {};
+};
+
 struct QueueSnapshot {
   std::vector<nlohmann::json> records;          // oldest first, at most max_records
+  std::vector<RecordRef> refs;                   // instead of records, from snapshot_refs()
   std::unordered_set<std::string> over_cap;      // spanIds beyond the cap (to drop)
   std::unordered_set<std::string> corrupt_lines; // exact bytes of lines that did not parse
   size_t valid_total = 0;                        // valid lines in the region read
@@ -102,6 +110,12 @@ class SpanQueue {
   // max_record_bytes of them (at least one). corrupt_lines holds the bytes of each corrupt line
   // (an oversize one: a key naming its place).
   Result<QueueSnapshot> snapshot(size_t max_records, size_t max_record_bytes = SIZE_MAX);
+  // The same, with `refs` instead of parsed `records` (quick-valid lines, not parsed): the
+  // flusher reads and parses one request's worth at a time (load), so its memory is one batch.
+  Result<QueueSnapshot> snapshot_refs(size_t max_records);
+  // Reads and fully validates the referenced line. false: `bytes` holds the line (corrupt:
+  // report it in remove's corrupt_lines) or is empty (unreadable).
+  bool load(const RecordRef& ref, nlohmann::json& record, std::string& bytes) const;
 
   // Rewrites the queue without its first `skip_bytes` bytes (a snapshot's skip_bytes) and the
   // lines whose spanId is in `span_ids` or whose bytes (key) are in `corrupt_lines`, and adds
@@ -124,6 +138,7 @@ class SpanQueue {
 
  private:
   void count_unwritten() const;
+  Result<QueueSnapshot> read(size_t max_records, size_t max_record_bytes, bool refs);
   QueueOptions options_;
   std::string queue_path_;
   std::string state_path_;

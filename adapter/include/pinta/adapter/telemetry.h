@@ -36,7 +36,7 @@ struct TelemetryOptions {
   int append_lock_ms = 200;                         // PINTA_QUEUE_LOCK_MS: an append's lock wait
   // PINTA_OTLP_MAX_REQUEST_BYTES: one POST's span bytes (a single bigger span goes alone; a
   // queue line is at most kMaxQueueLineBytes).
-  size_t max_request_bytes = 2u << 20;
+  size_t max_request_bytes = 512u << 10;
   std::chrono::milliseconds request_timeout{5000};  // PINTA_OTLP_TIMEOUT_MS: one POST, all in
   // PINTA_OTLP_FLUSH_MAX_MS: how long a flusher keeps retrying without progress (the collector
   // down) before it gives the spans to the next event; also `--pinta-flush`'s whole budget.
