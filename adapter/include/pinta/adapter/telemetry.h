@@ -2,9 +2,16 @@
 // Telemetry off the critical path (seed SPEC §9, §10, §13; issue 3). The adapter process only
 // encodes the span (redacted), finds its trace (trace_store.h) and appends it to the on-disk queue
 // (span_queue.h). Delivery is the flusher's job: a detached process (double fork + setsid, stdio
-// on /dev/null, every inherited fd closed) started after the reply, only when no flusher runs
-// (exclusive flock on `flusher.lock`, held for the flusher's whole life) and the collector is not
-// in back-off. The host's wait therefore ends when the adapter exits: no child holds its pipes.
+// on /dev/null, every inherited fd closed) started after the reply, only when no flusher is alive
+// (exclusive flock on `flusher.lock`, held for the flusher's whole life). The host's wait
+// therefore ends when the adapter exits: no child holds its pipes.
+//
+// Delivery: the flusher stays. Through an outage it retries with a jittered back-off until the
+// queue is empty or PINTA_OTLP_FLUSH_MAX_MS passes without progress; with an empty queue it stays
+// an idle window and serves what later events append, so the steady state starts no process per
+// event. An adapter that appends while a flusher holds the lock leaves its span to it; the
+// flusher looks at the queue once more after letting go of the lock, so none is stranded.
+// docs/contract.md OTLP-5a/5b state the delivery bound.
 //
 // Delivery is at least once: a span leaves the queue only after a collector answered for it, so a
 // flusher killed mid-POST means the span is sent again later. The spanId is the dedupe key.
@@ -111,9 +118,9 @@ struct FlushReport {
 // at all (refused, timeout) stops at once.
 FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Deadline deadline);
 
-// After the reply: start a detached flusher unless one is running, the collector is in back-off,
-// or the queue is empty. Returns whether one was started. Never throws, never blocks on the
-// network; costs one stat() while the collector is in back-off, a few syscalls otherwise.
+// After the reply: start a detached flusher unless one is alive (it holds flusher.lock: it will
+// send our span) or the queue is empty. Returns whether one was started. Never throws, never
+// blocks on the network; costs an open() and a non-blocking flock() while a flusher is alive.
 // `just_appended`: the caller has just queued a span, so the queue is known to be non-empty.
 bool start_flusher_if_needed(const TelemetryOptions& options, bool just_appended = false) noexcept;
 
