@@ -130,7 +130,7 @@ done
 # Collector up: every span delivered (distinct spanIds the collector logged), and how long after
 # the last event the last one arrived. The runs above were runs + 3 warm-up events.
 want_up=$((runs + 3))
-up_count() { grep -o '\\"spanId\\":\\"[0-9a-f]\{16\}\\"' "$work/up.log" 2>/dev/null | sort -u | wc -l; }
+up_count() { { grep -o '\\"spanId\\":\\"[0-9a-f]\{16\}\\"' "$work/up.log" 2>/dev/null || true; } | sort -u | wc -l; }
 t_last=$(date +%s%N); got_up=$(up_count)
 while [ "$got_up" -lt "$want_up" ] && [ $(( ($(date +%s%N) - t_last) / 1000000 )) -lt 30000 ]; do
   sleep 0.05; got_up=$(up_count)
@@ -242,12 +242,13 @@ PY
     env -i HOME="$work/home" PATH=/usr/bin:/bin GEMINI_PLUGIN_DATA="$work/outage" \
       GEMINI_PLUGIN_OPTION_ENDPOINT="http://127.0.0.1:$oport/v1/traces" "$adapter" --agent gemini --event AfterTool <"$work/p.json" >/dev/null
   done
-  grep -o '^{"spanId":"[0-9a-f]\{16\}"' "$work/outage/failed-spans.jsonl" | cut -d'"' -f4 | sort -u >"$work/outage.want"
+  { grep -o '^{"spanId":"[0-9a-f]\{16\}"' "$work/outage/failed-spans.jsonl" 2>/dev/null || true; } |
+    cut -d'"' -f4 | sort -u >"$work/outage.want"
   sleep "$outage_s"
   python3 "$work/collector.py" "$oport" "$work/outage.ids" &
   pids+=($!)
   t_back=$(date +%s%N)
-  outage_count() { sort -u "$work/outage.ids" 2>/dev/null | comm -12 - "$work/outage.want" | wc -l; }
+  outage_count() { { sort -u "$work/outage.ids" 2>/dev/null || true; } | comm -12 - "$work/outage.want" | wc -l; }
   while [ "$(outage_count)" -lt 5 ] && [ $(( ($(date +%s%N) - t_back) / 1000000 )) -lt 30000 ]; do sleep 0.05; done
   outage_got=$(outage_count)
   outage_ms=$(( ($(date +%s%N) - t_back) / 1000000 ))
