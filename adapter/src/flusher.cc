@@ -389,8 +389,10 @@ int run_flush_command() {
     (void)!::write(STDOUT_FILENO, s.data(), s.size());
     return 0;
   }
+  // A background flusher may hold the lock for its idle window or through an outage: wait at
+  // most 30 s (or the budget) for it, then say so.
   auto lock = fs::FileLock::acquire(fs::join(options.data_dir, kFlusherLockFile),
-                                    static_cast<int>(options.flush_budget.count()));
+                                    static_cast<int>(std::min<int64_t>(options.flush_budget.count(), 30000)));
   if (!lock) {
     std::string s = json{{"ok", false}, {"error", lock.error().message}}.dump() + "\n";
     (void)!::write(STDOUT_FILENO, s.data(), s.size());
