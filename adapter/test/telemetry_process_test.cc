@@ -452,6 +452,36 @@ TEST_F(Telemetry, IdleFlusherServesLaterEventsWithoutANewProcess) {
   wait_flusher_idle();
 }
 
+// A flusher whose life (PINTA_FLUSHER_MAX_LIFE_MS) ends with work pending hands over to a fresh
+// one instead of stranding it: the first POST outlives the life, an event queues meanwhile.
+TEST_F(Telemetry, FlusherAtTheEndOfItsLifeHandsOverPendingWork) {
+  Reply slow;
+  slow.delay = std::chrono::milliseconds(1500);
+  FakeServer collector({slow}, Reply{});
+  auto env = base_env(collector.url("/v1/traces"));
+  env["PINTA_FLUSHER_IDLE_MS"] = "3000";
+  env["PINTA_FLUSHER_MAX_LIFE_MS"] = "1000";
+  env["PINTA_OTLP_BACKOFF_MAX_MS"] = "400";
+  expect_clean(run("gemini", "AfterTool", gem_payload("s", "AfterTool"), env), "{}");
+  ASSERT_TRUE(collector.wait_for_requests(1, std::chrono::milliseconds(10000)));
+  const pid_t first = holder_of(fs::join(data(), "flusher.lock"));
+  ASSERT_GT(first, 0);
+  expect_clean(run("gemini", "AfterTool", gem_payload("s", "AfterTool"), env), "{}");
+  EXPECT_EQ(holder_of(fs::join(data(), "flusher.lock")), first) << "the event did not leave its span to the live flusher";
+  ASSERT_TRUE(wait_spans(collector, 2)) << received(collector).size() << " of 2";
+  const pid_t second = holder_of(fs::join(data(), "flusher.lock"));
+  EXPECT_NE(second, first);
+  EXPECT_GT(second, 0) << "no successor";
+  // Gone (or a zombie no one reaped yet: it exited).
+  auto exited = [&] {
+    std::string st = fs::read_file("/proc/" + std::to_string(first) + "/stat").value_or("");
+    const size_t paren = st.rfind(')');
+    return st.empty() || (paren != std::string::npos && paren + 2 < st.size() && st[paren + 2] == 'Z');
+  };
+  for (int i = 0; i < 150 && !exited(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_TRUE(exited()) << "the old flusher outlived its life";
+}
+
 // Bounded memory (span_queue.h "Caps"): `--pinta-flush` on a 2 GiB sparse queue file (a hole, then
 // one real span) delivers the span and its peak RSS stays within 16 MiB; the hole is dropped.
 TEST_F(Telemetry, FlushOfAHugeSparseQueueStaysSmall) {
