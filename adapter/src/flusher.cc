@@ -78,7 +78,8 @@ std::chrono::milliseconds until(Clock::time_point t) {
 // (a uniform pick in [wait/2, wait]) so the flushers of many hosts do not hit a recovering
 // collector in step. A Retry-After wins over the computed wait (the collector said when).
 std::chrono::milliseconds backoff_wait(const TelemetryOptions& o, int64_t failures,
-                                       std::chrono::milliseconds retry_after, std::minstd_rand& rng) {
+                                       std::chrono::milliseconds retry_after,
+                                       std::minstd_rand& rng) {
   int64_t wait = std::max<int64_t>(1, o.backoff_initial.count());
   for (int64_t i = 1; i < failures && wait < o.backoff_max.count(); ++i) wait *= 2;
   wait = std::max<int64_t>(1, std::min<int64_t>(wait, o.backoff_max.count()));
@@ -103,7 +104,8 @@ Exit serve(const TelemetryOptions& options, int lock_fd, Clock::time_point life_
     if (Clock::now() >= life_end) return Exit::kLife;
     // One pass: until the queue is empty, the collector fails, or the no-progress budget (or the
     // life) runs out.
-    const Clock::time_point budget_end = (failing_since ? *failing_since : Clock::now()) + options.flush_budget;
+    const Clock::time_point budget_end =
+        (failing_since ? *failing_since : Clock::now()) + options.flush_budget;
     const auto pass = std::max(until(std::min(budget_end, life_end)), std::chrono::milliseconds(1));
     FlushReport rep = flush_queue(options, send, Deadline::after(pass));
     if (!rep.gave_up) {
@@ -113,17 +115,20 @@ Exit serve(const TelemetryOptions& options, int lock_fd, Clock::time_point life_
       const Clock::time_point idle_end = std::min(Clock::now() + options.idle_window, life_end);
       bool work = false;
       while (!(work = queue.maybe_nonempty()) && Clock::now() < idle_end) {
-        sleep_for(std::min(options.idle_poll, std::max(until(idle_end), std::chrono::milliseconds(1))));
+        sleep_for(
+            std::min(options.idle_poll, std::max(until(idle_end), std::chrono::milliseconds(1))));
       }
       if (!work) return Exit::kIdle;
       continue;
     }
     // The collector is down, hanging, saying "later" or redirecting: retry after a back-off. Any
     // progress in the pass (a batch taken) restarts the no-progress budget.
-    if (rep.delivered + rep.rejected + rep.dropped_http > 0 || !failing_since) failing_since = Clock::now();
+    if (rep.delivered + rep.rejected + rep.dropped_http > 0 || !failing_since)
+      failing_since = Clock::now();
     b.failures += 1;
-    const auto wait = options.backoff_max.count() == 0 ? std::chrono::milliseconds(0)
-                                                       : backoff_wait(options, b.failures, rep.retry_after, rng);
+    const auto wait = options.backoff_max.count() == 0
+                          ? std::chrono::milliseconds(0)
+                          : backoff_wait(options, b.failures, rep.retry_after, rng);
     b.next_ms = wall_ms() + wait.count();
     write_backoff(lock_fd, b);
     if (options.backoff_max.count() == 0) return Exit::kFailing;  // not staying: next event retries
@@ -216,7 +221,8 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
         json rec;
         std::string text;
         if (!queue.load(ref, rec, text)) {
-          if (!text.empty()) snap->corrupt_lines.emplace(std::move(text));  // not a record after all
+          if (!text.empty())
+            snap->corrupt_lines.emplace(std::move(text));  // not a record after all
           continue;
         }
         records.push_back(std::move(rec));
@@ -261,7 +267,8 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
           delta.redirects += 1;
         }
         if (r.verdict == otlp::Verdict::kDelivered || r.verdict == otlp::Verdict::kDrop) {
-          for (size_t k = i; k < next; ++k) done.emplace(snap->refs[k].span_id, sizeof snap->refs[k].span_id);
+          for (size_t k = i; k < next; ++k)
+            done.emplace(snap->refs[k].span_id, sizeof snap->refs[k].span_id);
           if (r.verdict == otlp::Verdict::kDelivered) {
             int64_t rejected = std::min<int64_t>(r.rejected_spans, static_cast<int64_t>(batch.size()));
             rep.delivered += batch.size() - static_cast<size_t>(rejected);
@@ -391,8 +398,9 @@ int run_flush_command() {
   }
   // A background flusher may hold the lock for its idle window or through an outage: wait at
   // most 30 s (or the budget) for it, then say so.
-  auto lock = fs::FileLock::acquire(fs::join(options.data_dir, kFlusherLockFile),
-                                    static_cast<int>(std::min<int64_t>(options.flush_budget.count(), 30000)));
+  auto lock = fs::FileLock::acquire(
+      fs::join(options.data_dir, kFlusherLockFile),
+      static_cast<int>(std::min<int64_t>(options.flush_budget.count(), 30000)));
   if (!lock) {
     std::string s = json{{"ok", false}, {"error", lock.error().message}}.dump() + "\n";
     (void)!::write(STDOUT_FILENO, s.data(), s.size());
@@ -400,10 +408,17 @@ int run_flush_command() {
   }
   SendFn send = [](const http::Request& r, Deadline d) { return http::send(r, d); };
   FlushReport rep = flush_queue(options, send, Deadline::after(options.flush_budget));
-  out = {{"ok", !rep.gave_up},         {"enabled", true},           {"requests", rep.requests},
-         {"delivered", rep.delivered}, {"rejected", rep.rejected},  {"dropped_http", rep.dropped_http},
-         {"dropped_cap", rep.dropped_cap}, {"corrupt", rep.corrupt}, {"retries", rep.retries},
-         {"redirects", rep.redirects}, {"peak_rss_kib", peak_rss_kib()}};
+  out = {{"ok", !rep.gave_up},
+         {"enabled", true},
+         {"requests", rep.requests},
+         {"delivered", rep.delivered},
+         {"rejected", rep.rejected},
+         {"dropped_http", rep.dropped_http},
+         {"dropped_cap", rep.dropped_cap},
+         {"corrupt", rep.corrupt},
+         {"retries", rep.retries},
+         {"redirects", rep.redirects},
+         {"peak_rss_kib", peak_rss_kib()}};
   std::string s = out.dump() + "\n";
   (void)!::write(STDOUT_FILENO, s.data(), s.size());
   return rep.gave_up ? 1 : 0;

@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -34,13 +34,17 @@ QueueCounters parse_counters(std::string_view text) {
     std::string_view key;
     int64_t QueueCounters::*member;
   };
-  static constexpr Field kFields[] = {
-      {"\"appended\":", &QueueCounters::appended},   {"\"corrupt\":", &QueueCounters::corrupt},
-      {"\"delivered\":", &QueueCounters::delivered}, {"\"dropped_cap\":", &QueueCounters::dropped_cap},
-      {"\"dropped_http\":", &QueueCounters::dropped_http},
-      {"\"last_status\":", &QueueCounters::last_status}, {"\"lines\":", &QueueCounters::lines},
-      {"\"redirects\":", &QueueCounters::redirects}, {"\"rejected\":", &QueueCounters::rejected},
-      {"\"retries\":", &QueueCounters::retries},   {"\"unwritten\":", &QueueCounters::unwritten}};
+  static constexpr Field kFields[] = {{"\"appended\":", &QueueCounters::appended},
+                                      {"\"corrupt\":", &QueueCounters::corrupt},
+                                      {"\"delivered\":", &QueueCounters::delivered},
+                                      {"\"dropped_cap\":", &QueueCounters::dropped_cap},
+                                      {"\"dropped_http\":", &QueueCounters::dropped_http},
+                                      {"\"last_status\":", &QueueCounters::last_status},
+                                      {"\"lines\":", &QueueCounters::lines},
+                                      {"\"redirects\":", &QueueCounters::redirects},
+                                      {"\"rejected\":", &QueueCounters::rejected},
+                                      {"\"retries\":", &QueueCounters::retries},
+                                      {"\"unwritten\":", &QueueCounters::unwritten}};
   bool simple = !text.empty() && text.front() == '{';
   for (const Field& f : kFields) {
     if (!simple) break;
@@ -114,12 +118,17 @@ class StateLock {
     char buf[768];
     char* p = buf;
     char* const end = buf + sizeof buf;
-    const std::pair<std::string_view, int64_t> fields[] = {
-        {"{\"appended\":", c.appended},        {",\"corrupt\":", c.corrupt},   {",\"delivered\":", c.delivered},
-        {",\"dropped_cap\":", c.dropped_cap}, {",\"dropped_http\":", c.dropped_http},
-        {",\"last_status\":", c.last_status}, {",\"lines\":", c.lines},
-        {",\"redirects\":", c.redirects},     {",\"rejected\":", c.rejected}, {",\"retries\":", c.retries},
-        {",\"unwritten\":", c.unwritten}};
+    const std::pair<std::string_view, int64_t> fields[] = {{"{\"appended\":", c.appended},
+                                                           {",\"corrupt\":", c.corrupt},
+                                                           {",\"delivered\":", c.delivered},
+                                                           {",\"dropped_cap\":", c.dropped_cap},
+                                                           {",\"dropped_http\":", c.dropped_http},
+                                                           {",\"last_status\":", c.last_status},
+                                                           {",\"lines\":", c.lines},
+                                                           {",\"redirects\":", c.redirects},
+                                                           {",\"rejected\":", c.rejected},
+                                                           {",\"retries\":", c.retries},
+                                                           {",\"unwritten\":", c.unwritten}};
     for (const auto& [key, value] : fields) {
       p = std::copy(key.begin(), key.end(), p);
       p = std::to_chars(p, end - 2, value).ptr;
@@ -288,10 +297,17 @@ Status open_queue_for_read(const std::string& path, OpenQueue& q) {
 }  // namespace
 
 json QueueCounters::to_json() const {
-  return {{"lines", lines},         {"appended", appended},   {"dropped_cap", dropped_cap},
-          {"corrupt", corrupt},     {"delivered", delivered}, {"rejected", rejected},
-          {"dropped_http", dropped_http}, {"retries", retries},     {"redirects", redirects},
-          {"last_status", last_status}, {"unwritten", unwritten}};
+  return {{"lines", lines},
+          {"appended", appended},
+          {"dropped_cap", dropped_cap},
+          {"corrupt", corrupt},
+          {"delivered", delivered},
+          {"rejected", rejected},
+          {"dropped_http", dropped_http},
+          {"retries", retries},
+          {"redirects", redirects},
+          {"last_status", last_status},
+          {"unwritten", unwritten}};
 }
 
 QueueCounters QueueCounters::from_json(const json& j) {
@@ -355,7 +371,8 @@ bool SpanQueue::maybe_nonempty() const {
 void SpanQueue::count_unwritten() const {
   // No lock (the lock is what we could not get): one byte appended per span, the size is the count.
   const std::string path = fs::join(options_.dir, kQueueUnwrittenFile);
-  int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);  // unwritten count
+  int fd =
+      ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);  // unwritten count
   if (fd < 0) return;
   (void)!::write(fd, "x", 1);
   ::close(fd);
@@ -390,7 +407,8 @@ Status SpanQueue::append(std::string_view line) {
   }
   QueueCounters c = lock->read();
 
-  int fd = ::open(queue_path_.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);  // queue append
+  int fd =
+      ::open(queue_path_.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);  // queue append
   if (fd < 0) return io_error("cannot open", queue_path_);
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
@@ -427,7 +445,9 @@ Result<QueueSnapshot> SpanQueue::snapshot(size_t max_records, size_t max_record_
   return read(max_records, max_record_bytes, false);
 }
 
-Result<QueueSnapshot> SpanQueue::snapshot_refs(size_t max_records) { return read(max_records, SIZE_MAX, true); }
+Result<QueueSnapshot> SpanQueue::snapshot_refs(size_t max_records) {
+  return read(max_records, SIZE_MAX, true);
+}
 
 bool SpanQueue::load(const RecordRef& ref, json& record, std::string& bytes) const {
   bytes.clear();
@@ -436,7 +456,8 @@ bool SpanQueue::load(const RecordRef& ref, json& record, std::string& bytes) con
   bytes.resize(ref.size);
   size_t got = 0;
   while (got < bytes.size()) {
-    ssize_t n = ::pread(fd, bytes.data() + got, bytes.size() - got, static_cast<off_t>(ref.offset + got));
+    ssize_t n =
+        ::pread(fd, bytes.data() + got, bytes.size() - got, static_cast<off_t>(ref.offset + got));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     got += static_cast<size_t>(n);
@@ -509,8 +530,8 @@ Result<QueueSnapshot> SpanQueue::read(size_t max_records, size_t max_record_byte
 }
 
 Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
-                         const std::unordered_set<std::string>& corrupt_lines, const QueueCounters& delta,
-                         uint64_t skip_bytes) {
+                         const std::unordered_set<std::string>& corrupt_lines,
+                         const QueueCounters& delta, uint64_t skip_bytes) {
   OpenQueue q;
   {
     auto lock = StateLock::acquire(state_path_, 5000);
@@ -571,7 +592,8 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
   QueueCounters c = lock->read();
   c.add(delta);
   struct stat st {};
-  if (::stat(queue_path_.c_str(), &st) != 0 || st.st_ino != q.ino || static_cast<uint64_t>(st.st_size) < q.size)
+  if (::stat(queue_path_.c_str(), &st) != 0 || st.st_ino != q.ino ||
+      static_cast<uint64_t>(st.st_size) < q.size)
     return make_error(ErrorCode::kIo, "queue file replaced during a rewrite: " + queue_path_);
   const uint64_t now_size = static_cast<uint64_t>(st.st_size);
   const int64_t tail_lines = static_cast<int64_t>(count_newlines(q.fd, q.size, now_size));
@@ -579,14 +601,16 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
     // Appended since: copied as is (whole lines: appends happen under the lock we hold).
     char chunk[64u << 10];
     for (uint64_t pos = q.size; pos < now_size;) {
-      ssize_t n = ::pread(q.fd, chunk, static_cast<size_t>(std::min<uint64_t>(sizeof chunk, now_size - pos)),
+      ssize_t n = ::pread(q.fd, chunk,
+                          static_cast<size_t>(std::min<uint64_t>(sizeof chunk, now_size - pos)),
                           static_cast<off_t>(pos));
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0 || !write_all(out, std::string_view(chunk, static_cast<size_t>(n))))
         return io_error("cannot copy the tail of", queue_path_);
       pos += static_cast<uint64_t>(n);
     }
-    if (::rename(tmp.c_str(), queue_path_.c_str()) != 0) return io_error("cannot rename onto", queue_path_);
+    if (::rename(tmp.c_str(), queue_path_.c_str()) != 0)
+      return io_error("cannot rename onto", queue_path_);
     closer.keep = true;
   }
   c.lines = kept + tail_lines;

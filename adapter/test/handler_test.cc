@@ -163,7 +163,7 @@ TEST(DebugLog, AFailedAppendLeavesNoTornLine) {
   ASSERT_GE(pid, 0);
   if (pid == 0) {
     ::signal(SIGXFSZ, SIG_IGN);
-    struct rlimit rl {100, 100};
+    const struct rlimit rl = {100, 100};
     ::setrlimit(RLIMIT_FSIZE, &rl);
     ::_exit(fs::append_locked(path, std::string(300, 'y') + "\n").ok() ? 1 : 0);
   }

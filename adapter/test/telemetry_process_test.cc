@@ -51,12 +51,10 @@ class Telemetry : public ::testing::Test {
   std::string data() const { return home_.sub("data"); }
 
   std::map<std::string, std::string> base_env(const std::string& endpoint) const {
-    std::map<std::string, std::string> env = {{"HOME", home_.path()},
-                                              {"PATH", "/usr/bin:/bin"},
-                                              {"GEMINI_PLUGIN_DATA", data()},
-                                              {"PINTA_OTLP_BACKOFF_MAX_MS", "0"},
-                                              {"PINTA_FLUSHER_IDLE_MS", "0"},
-                                              {"PINTA_OTLP_TIMEOUT_MS", "2000"}};
+    std::map<std::string, std::string> env = {
+        {"HOME", home_.path()},         {"PATH", "/usr/bin:/bin"},
+        {"GEMINI_PLUGIN_DATA", data()}, {"PINTA_OTLP_BACKOFF_MAX_MS", "0"},
+        {"PINTA_FLUSHER_IDLE_MS", "0"}, {"PINTA_OTLP_TIMEOUT_MS", "2000"}};
     if (!endpoint.empty()) env["GEMINI_PLUGIN_OPTION_ENDPOINT"] = endpoint;
     return env;
   }
@@ -310,7 +308,8 @@ std::set<std::string> delivered_since(const FakeServer& s, size_t from) {
   std::set<std::string> ids;
   auto rq = s.requests();
   for (size_t i = from; i < rq.size(); ++i)
-    for (const json& sp : check::check_request(rq[i].body).spans) ids.insert(sp.value("spanId", ""));
+    for (const json& sp : check::check_request(rq[i].body).spans)
+      ids.insert(sp.value("spanId", ""));
   return ids;
 }
 
@@ -324,7 +323,8 @@ bool wait_delivered_since(const FakeServer& s, size_t from, size_t n, int ms = 1
 }
 
 json state_file(const std::string& data_dir) {
-  return json::parse(fs::read_file(fs::join(data_dir, "failed-spans.state")).value_or(""), nullptr, false);
+  return json::parse(fs::read_file(fs::join(data_dir, "failed-spans.state")).value_or(""), nullptr,
+                     false);
 }
 
 // A collector outage (connections dropped without an answer: the same "no answer" path as a
@@ -335,7 +335,8 @@ TEST_F(Telemetry, OutageThenRecoveryDeliversWithNoFurtherEvents) {
   down.close_without_reply = true;
   FakeServer collector({}, down);
   auto env = staying(base_env(collector.url("/v1/traces")));
-  for (int i = 0; i < 5; ++i) expect_clean(run("gemini", "AfterTool", gem_payload("s", "AfterTool"), env), "{}");
+  for (int i = 0; i < 5; ++i)
+    expect_clean(run("gemini", "AfterTool", gem_payload("s", "AfterTool"), env), "{}");
   // Retries keep coming with no event: the flusher stayed.
   const size_t seen = collector.request_count();
   ASSERT_TRUE(collector.wait_for_requests(seen + 3, std::chrono::milliseconds(10000)))
@@ -384,7 +385,8 @@ TEST_F(Telemetry, OutageBeyondTheBudgetIsDeliveredByTheNextEvent) {
   FakeServer collector({}, down);
   auto env = staying(base_env(collector.url("/v1/traces")));
   env["PINTA_OTLP_FLUSH_MAX_MS"] = "800";
-  for (int i = 0; i < 3; ++i) expect_clean(run("gemini", "AfterTool", gem_payload("s", "AfterTool"), env), "{}");
+  for (int i = 0; i < 3; ++i)
+    expect_clean(run("gemini", "AfterTool", gem_payload("s", "AfterTool"), env), "{}");
   wait_flusher_idle();
   EXPECT_EQ(queue_lines(), 3u);
   EXPECT_GE(collector.request_count(), 2u) << "the flusher did not retry within its budget";
@@ -422,7 +424,8 @@ TEST_F(Telemetry, RedirectKeepsTheSpansAndIsRecorded) {
     expect_clean(run("gemini", "AfterTool", gem_payload("s", "AfterTool"), env), "{}");
     ASSERT_TRUE(collector.wait_for_requests(3, std::chrono::milliseconds(10000)));
     auto rq = collector.requests();
-    EXPECT_EQ(check::check_request(rq[2].body).spans.at(0)["spanId"], check::check_request(rq[0].body).spans.at(0)["spanId"]);
+    EXPECT_EQ(check::check_request(rq[2].body).spans.at(0)["spanId"],
+              check::check_request(rq[0].body).spans.at(0)["spanId"]);
     json st;
     for (int i = 0; i < 200 && (st = state_file(local.sub("d"))).value("delivered", 0) != 1; ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -445,7 +448,8 @@ TEST_F(Telemetry, IdleFlusherServesLaterEventsWithoutANewProcess) {
   for (size_t i = 2; i <= 6; ++i) {
     expect_clean(run("gemini", "AfterTool", gem_payload("s", "AfterTool"), env), "{}");
     ASSERT_TRUE(wait_spans(collector, i));
-    EXPECT_EQ(holder_of(fs::join(data(), "flusher.lock")), flusher) << "event " << i << " started a flusher";
+    EXPECT_EQ(holder_of(fs::join(data(), "flusher.lock")), flusher)
+        << "event " << i << " started a flusher";
   }
   EXPECT_EQ(queue_lines(), 0u);
   ASSERT_EQ(::kill(flusher, SIGTERM), 0);  // not waiting out the idle window
@@ -467,7 +471,8 @@ TEST_F(Telemetry, FlusherAtTheEndOfItsLifeHandsOverPendingWork) {
   const pid_t first = holder_of(fs::join(data(), "flusher.lock"));
   ASSERT_GT(first, 0);
   expect_clean(run("gemini", "AfterTool", gem_payload("s", "AfterTool"), env), "{}");
-  EXPECT_EQ(holder_of(fs::join(data(), "flusher.lock")), first) << "the event did not leave its span to the live flusher";
+  EXPECT_EQ(holder_of(fs::join(data(), "flusher.lock")), first)
+      << "the event did not leave its span to the live flusher";
   ASSERT_TRUE(wait_spans(collector, 2)) << received(collector).size() << " of 2";
   const pid_t second = holder_of(fs::join(data(), "flusher.lock"));
   EXPECT_NE(second, first);
@@ -476,16 +481,19 @@ TEST_F(Telemetry, FlusherAtTheEndOfItsLifeHandsOverPendingWork) {
   auto exited = [&] {
     std::string st = fs::read_file("/proc/" + std::to_string(first) + "/stat").value_or("");
     const size_t paren = st.rfind(')');
-    return st.empty() || (paren != std::string::npos && paren + 2 < st.size() && st[paren + 2] == 'Z');
+    return st.empty() ||
+           (paren != std::string::npos && paren + 2 < st.size() && st[paren + 2] == 'Z');
   };
-  for (int i = 0; i < 150 && !exited(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  for (int i = 0; i < 150 && !exited(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
   EXPECT_TRUE(exited()) << "the old flusher outlived its life";
 }
 
 // Bounded memory (span_queue.h "Caps"): `--pinta-flush` on a 2 GiB sparse queue file (a hole, then
 // one real span) delivers the span and its peak RSS stays within 16 MiB; the hole is dropped.
 TEST_F(Telemetry, FlushOfAHugeSparseQueueStaysSmall) {
-  expect_clean(run("gemini", "AfterTool", gem_payload("s", "AfterTool"), base_env(refused_url())), "{}");
+  expect_clean(run("gemini", "AfterTool", gem_payload("s", "AfterTool"), base_env(refused_url())),
+               "{}");
   wait_flusher_idle();
   const std::string queue = fs::join(data(), "failed-spans.jsonl");
   auto line = fs::read_file(queue);

@@ -600,7 +600,8 @@ TEST(Queue, ByteCapReadsOnlyTheNewestBytes) {
 TEST(Queue, OversizeLinesAreRefusedOrSkipped) {
   TempDir d;
   SpanQueue q({d.path(), 100});
-  const std::string big = "{\"spanId\":\"0123456789abcdef\",\"x\":\"" + std::string(kMaxQueueLineBytes, 'x') + "\"}";
+  const std::string big =
+      "{\"spanId\":\"0123456789abcdef\",\"x\":\"" + std::string(kMaxQueueLineBytes, 'x') + "\"}";
   auto r = q.append(big);
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(q.unwritten(), 1);
@@ -616,7 +617,8 @@ TEST(Queue, OversizeLinesAreRefusedOrSkipped) {
   ASSERT_TRUE(q.remove({}, s->corrupt_lines, delta).ok());
   auto after = fs::read_file(q.queue_path());
   EXPECT_EQ(std::count(after->begin(), after->end(), '\n'), 1);
-  EXPECT_EQ(queue_line_span_id(after->substr(0, after->size() - 1)), s->records[0]["spanId"].get<std::string>());
+  EXPECT_EQ(queue_line_span_id(after->substr(0, after->size() - 1)),
+            s->records[0]["spanId"].get<std::string>());
   EXPECT_EQ(q.counters()->corrupt, 1);
   EXPECT_EQ(q.counters()->unwritten, 1);  // copied into the state by remove()
 }
@@ -710,7 +712,9 @@ TEST(Queue, HugeSparseFileIsReadInBoundedMemory) {
     ASSERT_EQ(::ftruncate(fd, off_t{2} << 30), 0);
     ::close(fd);
   }
-  { std::ofstream(q.queue_path(), std::ios::app | std::ios::binary) << '\n' << line_for(5) << '\n'; }
+  {
+    std::ofstream(q.queue_path(), std::ios::app | std::ios::binary) << '\n' << line_for(5) << '\n';
+  }
   bool ok = false;
   const long growth = peak_rss_growth_kib(
       [&] {

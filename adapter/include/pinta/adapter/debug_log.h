@@ -19,7 +19,8 @@ nlohmann::json debug_record(const EnvFileLoad& env_file, int argc, const char* c
                             const Outcome& outcome, std::chrono::microseconds duration);
 
 // Renames `path` to `path`.1 when `incoming` more bytes would take it past `max_bytes`.
-void rotate_debug_log_if_needed(const std::string& path, uint64_t max_bytes, size_t incoming) noexcept;
+void rotate_debug_log_if_needed(const std::string& path, uint64_t max_bytes,
+                                size_t incoming) noexcept;
 
 // Appends the record; failures are reported on stderr (debug mode only) and otherwise ignored.
 void write_debug_record(const AdapterConfig& config, const EnvFileLoad& env_file, int argc,

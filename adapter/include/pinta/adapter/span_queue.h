@@ -26,8 +26,8 @@
 // rewrite; they never block the rest.
 #pragma once
 
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -72,7 +72,7 @@ struct QueueCounters {
   // The last HTTP status a collector answered (-1: no answer at all; 0: none recorded). Not a
   // count: add() overwrites it with a non-zero delta.
   int64_t last_status = 0;
-  int64_t unwritten = 0;      // appends that gave up (lock wait, line cap): a value, set by remove
+  int64_t unwritten = 0;  // appends that gave up (lock wait, line cap): a value, set by remove
   nlohmann::json to_json() const;
   static QueueCounters from_json(const nlohmann::json& j);
   void add(const QueueCounters& d);
@@ -87,13 +87,13 @@ struct RecordRef {
 
 struct QueueSnapshot {
   std::vector<nlohmann::json> records;          // oldest first, at most max_records
-  std::vector<RecordRef> refs;                   // instead of records, from snapshot_refs()
+  std::vector<RecordRef> refs;                  // instead of records, from snapshot_refs()
   std::unordered_set<std::string> over_cap;      // spanIds beyond the cap (to drop)
   std::unordered_set<std::string> corrupt_lines; // exact bytes of lines that did not parse
   size_t valid_total = 0;                        // valid lines in the region read
-  uint64_t skip_bytes = 0;     // bytes before the region read (over the byte cap): to drop
-  uint64_t prefix_lines = 0;   // lines in those bytes (counted as dropped_cap when dropped)
-  uint64_t size = 0;           // file size and inode the snapshot read
+  uint64_t skip_bytes = 0;    // bytes before the region read (over the byte cap): to drop
+  uint64_t prefix_lines = 0;  // lines in those bytes (counted as dropped_cap when dropped)
+  uint64_t size = 0;          // file size and inode the snapshot read
   uint64_t inode = 0;
 };
 

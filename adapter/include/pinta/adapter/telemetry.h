@@ -51,11 +51,11 @@ struct TelemetryOptions {
   // PINTA_OTLP_BACKOFF_MAX_MS: cap of the wait between retries (jittered: half to all of it);
   // 0 = a flusher does not stay after a failure (the next event retries).
   std::chrono::milliseconds backoff_max{8000};
-  std::chrono::milliseconds backoff_initial{500};   // PINTA_OTLP_BACKOFF_INITIAL_MS
+  std::chrono::milliseconds backoff_initial{500};  // PINTA_OTLP_BACKOFF_INITIAL_MS
   // PINTA_FLUSHER_IDLE_MS: how long a flusher with an empty queue stays, watching for spans
   // later events append (they then start no process of their own); 0 = leave at once.
   std::chrono::milliseconds idle_window{5000};
-  std::chrono::milliseconds idle_poll{20};          // PINTA_FLUSHER_POLL_MS: queue-size check
+  std::chrono::milliseconds idle_poll{20};  // PINTA_FLUSHER_POLL_MS: queue-size check
   // PINTA_FLUSHER_MAX_LIFE_MS: a flusher that keeps finding work hands over to a fresh one after
   // this long (picks up a changed environment, bounds any leak).
   std::chrono::milliseconds max_life{600000};
@@ -107,7 +107,7 @@ struct FlushReport {
   size_t retries = 0;
   bool gave_up = false;  // stopped with spans left (collector down / retry later)
   std::chrono::milliseconds retry_after{-1};  // how long the collector asked us to wait
-  int last_status = 0;   // the last HTTP status seen (0: no answer)
+  int last_status = 0;                        // the last HTTP status seen (0: no answer)
   size_t redirects = 0;  // 3xx answers: the batch stays queued (OTLP/HTTP does not redirect)
   std::string error;
 };
