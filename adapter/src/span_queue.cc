@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -371,8 +372,8 @@ bool SpanQueue::maybe_nonempty() const {
 void SpanQueue::count_unwritten() const {
   // No lock (the lock is what we could not get): one byte appended per span, the size is the count.
   const std::string path = fs::join(options_.dir, kQueueUnwrittenFile);
-  int fd =
-      ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);  // unwritten count
+  // unwritten count
+  int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) return;
   (void)!::write(fd, "x", 1);
   ::close(fd);
@@ -548,8 +549,14 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
   }
   // The rewrite is built outside the lock (appends go on meanwhile) up to the size seen under it;
   // under the lock again only what was appended since is copied, and the file replaced.
-  const std::string tmp = queue_path_ + ".tmp";
-  int out = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);  // queue rewrite
+  // A fresh name, never an existing file or a link planted there (O_EXCL|O_NOFOLLOW).
+  uint64_t salt = 0;
+  if (::getrandom(&salt, sizeof salt, GRND_NONBLOCK) != static_cast<ssize_t>(sizeof salt))
+    salt = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  const std::string tmp =
+      queue_path_ + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(salt);
+  // queue rewrite
+  int out = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (out < 0) return io_error("cannot create", tmp);
   struct Closer {
     int& fd;

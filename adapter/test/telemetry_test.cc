@@ -700,6 +700,22 @@ long peak_rss_growth_kib(const std::function<bool()>& f, bool* ok) {
   return growth;
 }
 
+// The lock-free give-up counter never follows a link planted in its place.
+TEST(Queue, UnwrittenCounterNeverFollowsALink) {
+  TempDir d;
+  QueueOptions o{d.sub("data"), 100, 20};
+  SpanQueue q(o);
+  ASSERT_TRUE(q.append(line_for(0)).ok());
+  ASSERT_TRUE(fs::atomic_write(d.sub("victim"), "keep\n").ok());
+  ASSERT_EQ(::symlink(d.sub("victim").c_str(), fs::join(o.dir, kQueueUnwrittenFile).c_str()), 0);
+  int fd = ::open(q.state_path().c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX), 0);
+  EXPECT_FALSE(q.append(line_for(1)).ok());
+  ::close(fd);
+  EXPECT_EQ(fs::read_file(d.sub("victim")).value_or(""), "keep\n");
+}
+
 // The flusher's reader on a 2 GiB sparse file (zeros, no newline) followed by a real span: its
 // memory stays bounded and the span is found; the hole is dropped.
 TEST(Queue, HugeSparseFileIsReadInBoundedMemory) {
