@@ -10,9 +10,17 @@
 #   adapter gemini AfterTool, collector down, back-off 0 (a flusher is forked on every event)
 #   adapter gemini AfterTool, collector up (pinta-fake-server, 200)
 #   adapter gemini AfterTool, collector never answers
-# and the time `pinta-gemini --pinta-flush` takes to deliver 10,000 queued spans to a loopback
-# collector. Targets: collector down <= 1.3x /bin/true; never answers <= collector up (ratio <= 1.1
-# allowing noise); drain of 10,000 spans <= 5 s. A MISS is reported, never fatal.
+# with each child's peak RSS (wait4), then: whether the collector-up runs' spans all arrived and
+# how long after the last event; `pinta-gemini --pinta-flush` delivering 10,000 queued spans (time,
+# its peak RSS) and a 2 GiB sparse queue file (peak RSS); 64 concurrent writers x
+# PINTA_BENCH_PAR_EVENTS (10) with the collector down (p99, max; /bin/true under the same load for
+# reference); an outage of PINTA_BENCH_OUTAGE_S (20) s with 5 events, then the collector back and
+# no further event (needs python3 for a collector on a fixed port).
+# Targets: collector up and collector down <= 1.3x /bin/true, every span delivered, last one within
+# 1 s of the last event; never answers <= collector up (ratio <= 1.1 allowing noise); adapter peak
+# RSS <= 4 MiB; drain of 10,000 spans <= 5 s; flusher peak RSS <= 16 MiB (drain, sparse file);
+# 64 writers p99 <= 20 ms, max <= 100 ms; outage: all delivered <= 10 s after the return.
+# A MISS is reported, never fatal.
 set -euo pipefail
 runs=200
 markdown=""
@@ -41,6 +49,12 @@ start_fake() {  # $1 = name, $2 = script JSON; sets $port (no subshell: the pid 
   port=$(cat "$work/$1.port")
 }
 start_fake up '{}'; up=$port
+# The collector-up server logs every request: the bench checks that every span was delivered.
+kill "${pids[-1]}"; wait "${pids[-1]}" 2>/dev/null || true
+"$fake" --script "$work/up.json" --port-file "$work/up2.port" --log "$work/up.log" >/dev/null 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$work/up2.port" ] && break; sleep 0.05; done
+up=$(cat "$work/up2.port")
 start_fake hang '{"fallback":{"neverAnswer":true}}'; hang=$port
 # A refused port: start and stop a server.
 "$fake" --script "$work/hang.json" --port-file "$work/down.port" >/dev/null 2>&1 &
@@ -60,6 +74,7 @@ cat >"$work/timer.c" <<'C'
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -85,9 +100,9 @@ int main(int argc, char **argv) {
     posix_spawn_file_actions_adddup2(&fa, devnull, 2);
     pid_t pid; long long t0 = now();
     if (posix_spawn(&pid, av[i][0], &fa, NULL, av[i], ev[i]) != 0) { perror("spawn"); return 1; }
-    int st; waitpid(pid, &st, 0); long long t1 = now();
+    int st; struct rusage ru; wait4(pid, &st, 0, &ru); long long t1 = now();
     posix_spawn_file_actions_destroy(&fa); close(fd);
-    if (r >= 0) printf("%d\t%lld\n", i, t1 - t0);
+    if (r >= 0) printf("%d\t%lld\t%ld\n", i, t1 - t0, ru.ru_maxrss);
   }
   return 0;
 }
@@ -107,8 +122,22 @@ names=("/bin/true" "collector down (default back-off)" "collector down (back-off
 echo "bench-telemetry: ${#names[@]} programs x $runs runs..."
 "$work/timer" "$work/spec.tsv" "$runs" >"$work/runs.tsv"
 med() { awk -F'\t' -v p="$1" '$1 == p { print $2 }' "$work/runs.tsv" | sort -n | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.3f", m / 1e6 }'; }
-declare -a m
-for i in "${!names[@]}"; do m[i]=$(med "$i"); done
+declare -a m rss
+for i in "${!names[@]}"; do
+  m[i]=$(med "$i")
+  rss[i]=$(awk -F'\t' -v p="$i" '$1 == p && $3 > x { x = $3 } END { print x + 0 }' "$work/runs.tsv")
+done
+# Collector up: every span delivered (distinct spanIds the collector logged), and how long after
+# the last event the last one arrived. The runs above were runs + 3 warm-up events.
+want_up=$((runs + 3))
+up_count() { { grep -o '\\"spanId\\":\\"[0-9a-f]\{16\}\\"' "$work/up.log" 2>/dev/null || true; } | sort -u | wc -l; }
+t_last=$(date +%s%N); got_up=$(up_count)
+while [ "$got_up" -lt "$want_up" ] && [ $(( ($(date +%s%N) - t_last) / 1000000 )) -lt 30000 ]; do
+  sleep 0.05; got_up=$(up_count)
+done
+lag_ms=$(( ($(date +%s%N) - t_last) / 1000000 ))
+adapter_rss=0
+for i in 1 2 3 4; do [ "${rss[i]}" -gt "$adapter_rss" ] && adapter_rss=${rss[i]}; done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 verdict() { awk -v x="$1" -v lim="$2" 'BEGIN { print (x + 0 <= lim + 0) ? "PASS" : "MISS" }'; }
 
@@ -127,17 +156,135 @@ drain_out=$(env -i HOME="$work/home" GEMINI_PLUGIN_DATA="$drain_data" PINTA_QUEU
   GEMINI_PLUGIN_OPTION_ENDPOINT="http://127.0.0.1:$up/v1/traces" "$adapter" --pinta-flush || true)
 t1=$(date +%s%N)
 drain_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+drain_rss=$(printf '%s' "$drain_out" | sed -n 's/.*"peak_rss_kib":\([0-9]*\).*/\1/p')
+
+# A 2 GiB sparse queue file (a hole, then the real span): the flusher's memory must not follow it.
+sparse_data="$work/sparse"; mkdir -p "$sparse_data"
+truncate -s 2G "$sparse_data/failed-spans.jsonl"
+{ echo; cat "$work/one-span.jsonl"; } >>"$sparse_data/failed-spans.jsonl"
+sparse_out=$(env -i HOME="$work/home" GEMINI_PLUGIN_DATA="$sparse_data" \
+  GEMINI_PLUGIN_OPTION_ENDPOINT="http://127.0.0.1:$up/v1/traces" "$adapter" --pinta-flush || true)
+sparse_rss=$(printf '%s' "$sparse_out" | sed -n 's/.*"peak_rss_kib":\([0-9]*\).*/\1/p')
+rm -f "$sparse_data/failed-spans.jsonl"
+
+# 64 concurrent writers with the collector down: per-event latency percentiles.
+cat >"$work/par.c" <<'C'
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+extern char **environ;
+static long long now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1000000000LL + t.tv_nsec; }
+/* par WORKERS EVENTS PAYLOAD ARGV...: WORKERS processes each run ARGV EVENTS times; prints ns. */
+int main(int argc, char **argv) {
+  int workers = atoi(argv[1]), events = atoi(argv[2]);
+  int devnull = open("/dev/null", O_WRONLY);
+  for (int w = 0; w < workers; w++) {
+    if (fork() != 0) continue;
+    for (int e = 0; e < events; e++) {
+      int fd = open(argv[3], O_RDONLY);
+      posix_spawn_file_actions_t fa; posix_spawn_file_actions_init(&fa);
+      posix_spawn_file_actions_adddup2(&fa, fd, 0); posix_spawn_file_actions_adddup2(&fa, devnull, 1);
+      posix_spawn_file_actions_adddup2(&fa, devnull, 2);
+      pid_t pid; long long t0 = now();
+      if (posix_spawn(&pid, argv[4], &fa, NULL, argv + 4, environ) != 0) _exit(1);
+      int st; waitpid(pid, &st, 0);
+      printf("%lld\n", now() - t0); fflush(stdout);
+      posix_spawn_file_actions_destroy(&fa); close(fd);
+    }
+    _exit(0);
+  }
+  while (wait(NULL) > 0) {}
+  return 0;
+}
+C
+cc -O2 -o "$work/par" "$work/par.c"
+par_events=${PINTA_BENCH_PAR_EVENTS:-10}
+env -i HOME="$work/home" PATH=/usr/bin:/bin GEMINI_PLUGIN_DATA="$work/par-data" \
+  GEMINI_PLUGIN_OPTION_ENDPOINT="http://127.0.0.1:$down/v1/traces" PINTA_QUEUE_MAX_SPANS=100000 \
+  "$work/par" 64 "$par_events" "$work/p.json" "$adapter" --agent gemini --event AfterTool >"$work/par.txt"
+# The same 64-way load with /bin/true: what the machine alone makes of 64 concurrent processes.
+"$work/par" 64 "$par_events" "$work/p.json" /bin/true >"$work/par-true.txt"
+pct() { sort -n "${2:-$work/par.txt}" | awk -v q="$1" '{ v[NR] = $1 } END { i = int(NR * q + 0.999999); if (i < 1) i = 1; printf "%.1f", v[i] / 1e6 }'; }
+par_n=$(wc -l <"$work/par.txt"); par_p50=$(pct 0.5); par_p99=$(pct 0.99); par_max=$(pct 1)
+true_p50=$(pct 0.5 "$work/par-true.txt"); true_p99=$(pct 0.99 "$work/par-true.txt"); true_max=$(pct 1 "$work/par-true.txt")
+par_lines=$(grep -c '' "$work/par-data/failed-spans.jsonl" 2>/dev/null || echo 0)
+par_unwritten=$(stat -c %s "$work/par-data/failed-spans.unwritten" 2>/dev/null || echo 0)
+
+# Outage then recovery (default back-off settings): the collector (a fixed port: python3's
+# http.server) is down while 5 events queue spans, stays down PINTA_BENCH_OUTAGE_S seconds
+# (default 20), comes back; no further event. Target: all 5 delivered within 10 s of its return.
+outage_s=${PINTA_BENCH_OUTAGE_S:-20}
+outage_line="outage ${outage_s} s then recovery, no further event: delivered <= 10 s after return"
+if command -v python3 >/dev/null; then
+  cat >"$work/collector.py" <<'PY'
+import http.server, re, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        with open(sys.argv[2], "a") as f:
+            for m in re.findall(rb'"spanId":"([0-9a-f]{16})"', body): f.write(m.decode() + "\n")
+        self.send_response(200); self.send_header("Content-Length", "2"); self.end_headers(); self.wfile.write(b"{}")
+    def log_message(self, *a): pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+PY
+  # A port of its own, refused now (no other flusher of this bench points at it); the collector
+  # comes back on it.
+  "$fake" --script "$work/hang.json" --port-file "$work/outage.port" >/dev/null 2>&1 &
+  o_pid=$!
+  for _ in $(seq 100); do [ -s "$work/outage.port" ] && break; sleep 0.05; done
+  oport=$(cat "$work/outage.port"); kill "$o_pid"; wait "$o_pid" 2>/dev/null || true
+  for _ in 1 2 3 4 5; do
+    env -i HOME="$work/home" PATH=/usr/bin:/bin GEMINI_PLUGIN_DATA="$work/outage" \
+      GEMINI_PLUGIN_OPTION_ENDPOINT="http://127.0.0.1:$oport/v1/traces" "$adapter" --agent gemini --event AfterTool <"$work/p.json" >/dev/null
+  done
+  { grep -o '^{"spanId":"[0-9a-f]\{16\}"' "$work/outage/failed-spans.jsonl" 2>/dev/null || true; } |
+    cut -d'"' -f4 | sort -u >"$work/outage.want"
+  sleep "$outage_s"
+  python3 "$work/collector.py" "$oport" "$work/outage.ids" &
+  pids+=($!)
+  t_back=$(date +%s%N)
+  outage_count() { { sort -u "$work/outage.ids" 2>/dev/null || true; } | comm -12 - "$work/outage.want" | wc -l; }
+  while [ "$(outage_count)" -lt 5 ] && [ $(( ($(date +%s%N) - t_back) / 1000000 )) -lt 30000 ]; do sleep 0.05; done
+  outage_got=$(outage_count)
+  outage_ms=$(( ($(date +%s%N) - t_back) / 1000000 ))
+else
+  outage_got=-1
+fi
 
 down_r=$(ratio "${m[1]}" "${m[0]}"); down0_r=$(ratio "${m[2]}" "${m[0]}"); hang_r=$(ratio "${m[4]}" "${m[3]}")
+up_r=$(ratio "${m[3]}" "${m[0]}")
 report=$(
-  for i in "${!names[@]}"; do printf '%-52s %10s ms\n' "${names[i]}" "${m[i]}"; done
+  for i in "${!names[@]}"; do printf '%-52s %10s ms  peak RSS %6s KiB\n' "${names[i]}" "${m[i]}" "${rss[i]}"; done
   echo
+  printf '%-60s %8s  %s\n' "collector up, steady state <= 1.3x /bin/true" "${up_r}x" "$(verdict "$up_r" 1.3)"
+  if [ "$got_up" -eq "$want_up" ]; then up_v=PASS; else up_v=MISS; fi
+  printf '%-60s %8s  %s\n' "collector up: every span delivered ($want_up events)" "$got_up" "$up_v"
+  printf '%-60s %7sms  %s\n' "collector up: last span delivered <= 1000 ms after last event" "$lag_ms" "$(verdict "$lag_ms" 1000)"
+  printf '%-60s %5sKiB  %s\n' "adapter peak RSS <= 4096 KiB (every telemetry path)" "$adapter_rss" "$(verdict "$adapter_rss" 4096)"
   printf '%-60s %8s  %s\n' "collector down <= 1.3x /bin/true" "${down_r}x" "$(verdict "$down_r" 1.3)"
   printf '%-60s %8s  %s\n' "collector down, back-off 0 (informative)" "${down0_r}x" "-"
   printf '%-60s %8s  %s\n' "never answers / collector up <= 1.1" "${hang_r}x" "$(verdict "$hang_r" 1.1)"
   delivered=$(printf '%s' "$drain_out" | sed -n 's/.*"delivered":\([0-9]*\).*/\1/p')
   if [ "${delivered:-0}" -eq 10000 ]; then drain_v=$(verdict "$drain_s" 5); else drain_v="MISS (delivered ${delivered:-?} of 10000)"; fi
   printf '%-60s %7ss  %s\n' "drain 10,000 queued spans <= 5 s" "$drain_s" "$drain_v"
+  printf '%-60s %5sKiB  %s\n' "flusher peak RSS, 10,000-span drain <= 16384 KiB" "${drain_rss:-?}" "$(verdict "${drain_rss:-999999}" 16384)"
+  printf '%-60s %5sKiB  %s\n' "flusher peak RSS, 2 GiB sparse queue file <= 16384 KiB" "${sparse_rss:-?}" "$(verdict "${sparse_rss:-999999}" 16384)"
+  printf '%-60s %7sms  %s\n' "64 writers x $par_events, collector down: p99 <= 20 ms" "$par_p99" "$(verdict "$par_p99" 20)"
+  printf '%-60s %7sms  %s\n' "64 writers x $par_events, collector down: max <= 100 ms" "$par_max" "$(verdict "$par_max" 100)"
+  echo "  (64 writers: $par_n events, p50 $par_p50 ms; queued $par_lines, unwritten $par_unwritten;"
+  echo "   /bin/true under the same 64-way load: p50 $true_p50 ms, p99 $true_p99 ms, max $true_max ms)"
+  if [ "$outage_got" -lt 0 ]; then
+    printf '%-60s %8s  %s\n' "$outage_line" "-" "SKIP (no python3 for the fixed-port collector)"
+  elif [ "$outage_got" -eq 5 ]; then
+    printf '%-60s %7sms  %s\n' "$outage_line" "$outage_ms" "$(verdict "$outage_ms" 10000)"
+  else
+    printf '%-60s %8s  %s\n' "$outage_line" "$outage_got/5" "MISS"
+  fi
   echo "flush summary: $drain_out"
 )
 echo "$report"

@@ -1,5 +1,6 @@
 #include "pinta/adapter/debug_log.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <string>
@@ -34,6 +35,23 @@ nlohmann::json debug_record(const EnvFileLoad& env_file, int argc, const char* c
           {"duration_us", duration.count()}};
 }
 
+void rotate_debug_log_if_needed(const std::string& path, uint64_t max_bytes,
+                                size_t incoming) noexcept {
+  try {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || static_cast<uint64_t>(st.st_size) + incoming <= max_bytes)
+      return;
+    // Under a lock beside the log, re-checked: of several adapters that saw it full, only the
+    // first rotates (a second rename would replace the rotated log with a fresh, small one).
+    auto lock = fs::FileLock::acquire(path + ".lock", 50);
+    if (!lock) return;  // busy: someone else rotates; the log may pass the cap by a few lines
+    if (::stat(path.c_str(), &st) != 0 || static_cast<uint64_t>(st.st_size) + incoming <= max_bytes)
+      return;
+    (void)::rename(path.c_str(), (path + ".1").c_str());  // one generation kept
+  } catch (...) {
+  }
+}
+
 void write_debug_record(const AdapterConfig& config, const EnvFileLoad& env_file, int argc,
                         const char* const* argv, const Outcome& outcome,
                         std::chrono::microseconds duration) noexcept {
@@ -52,7 +70,11 @@ void write_debug_record(const AdapterConfig& config, const EnvFileLoad& env_file
       line = debug_record(env_file, argc, argv, outcome, duration)
                  .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       line.push_back('\n');
-      dirs = fs::append_private(config.data_dir + "/invocations.jsonl", line, 0600);
+      const std::string path = config.data_dir + "/invocations.jsonl";
+      const int64_t cap =
+          env_int("PINTA_DEBUG_LOG_MAX_BYTES", int64_t{16} << 20, 4096, int64_t{1} << 40);
+      rotate_debug_log_if_needed(path, static_cast<uint64_t>(cap), line.size());
+      dirs = fs::append_private(path, line, 0600);
     }
     if (!dirs.ok()) {
       std::string msg = "pinta-gemini: debug log: " + dirs.error().message + "\n";

@@ -13,7 +13,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <random>
 #include <thread>
 
 #include "pinta/adapter/telemetry.h"
@@ -30,50 +33,19 @@ int64_t wall_ms() {
   return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
 }
 
-// flusher.lock content: "<next attempt, unix ms> <consecutive failures>\n".
+// flusher.lock content: "<next attempt, unix ms> <consecutive failures>\n", written by the
+// flusher for whoever looks (doctor, tests). Adapters do not read it: a live flusher is told by
+// the flock alone, and with none alive the next event starts one whatever the last back-off was.
 struct Backoff {
   int64_t next_ms = 0;
   int64_t failures = 0;
 };
 
-Backoff read_backoff(int fd) {
-  char buf[64] = {};
-  Backoff b;
-  ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
-  if (n > 0) {
-    long long a = 0, f = 0;
-    if (std::sscanf(buf, "%lld %lld", &a, &f) == 2) {
-      b.next_ms = a;
-      b.failures = f;
-    }
-  }
-  return b;
-}
-
-// The file's mtime is set to next_ms as well: a hint an adapter reads with one stat() to skip
-// the lock while the collector is in back-off (start_flusher_if_needed). The content stays the
-// truth: any later write resets the mtime to "now", which only sends adapters to the slow path.
 void write_backoff(int fd, const Backoff& b) {
   char buf[64];
   int n = std::snprintf(buf, sizeof buf, "%lld %lld\n", static_cast<long long>(b.next_ms),
                         static_cast<long long>(b.failures));
   if (n > 0 && ::pwrite(fd, buf, static_cast<size_t>(n), 0) == n) (void)!::ftruncate(fd, n);
-  if (b.next_ms > 0) {
-    struct timespec times[2];
-    times[0].tv_sec = 0;
-    times[0].tv_nsec = UTIME_OMIT;
-    times[1].tv_sec = static_cast<time_t>(b.next_ms / 1000);
-    times[1].tv_nsec = static_cast<long>((b.next_ms % 1000) * 1000000);
-    (void)::futimens(fd, times);
-  }
-}
-
-// Whether the back-off hint says "not before later": mtime in the future.
-bool in_backoff_hint(const std::string& lock_path, int64_t now_ms) {
-  struct stat st {};
-  if (::lstat(lock_path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
-  const int64_t mtime_ms = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
-  return now_ms < mtime_ms;
 }
 
 void close_inherited_fds(int keep) {
@@ -96,53 +68,129 @@ void sleep_for(std::chrono::milliseconds d) {
   if (d.count() > 0) std::this_thread::sleep_for(d);
 }
 
-// The flusher's life once it holds the flusher lock on `lock_fd`.
-void flusher_main(const TelemetryOptions& options, int lock_fd) {
-  Deadline deadline = Deadline::after(options.flush_budget);
+using Clock = std::chrono::steady_clock;
+
+std::chrono::milliseconds until(Clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(t - Clock::now());
+}
+
+// Back-off before retry `failures` (1-based): initial doubling up to the cap, then "equal jitter"
+// (a uniform pick in [wait/2, wait]) so the flushers of many hosts do not hit a recovering
+// collector in step. A Retry-After wins over the computed wait (the collector said when).
+std::chrono::milliseconds backoff_wait(const TelemetryOptions& o, int64_t failures,
+                                       std::chrono::milliseconds retry_after,
+                                       std::minstd_rand& rng) {
+  int64_t wait = std::max<int64_t>(1, o.backoff_initial.count());
+  for (int64_t i = 1; i < failures && wait < o.backoff_max.count(); ++i) wait *= 2;
+  wait = std::max<int64_t>(1, std::min<int64_t>(wait, o.backoff_max.count()));
+  wait = wait / 2 + static_cast<int64_t>(rng() % static_cast<uint64_t>(wait / 2 + 1));
+  if (retry_after.count() >= 0) wait = retry_after.count();
+  return std::chrono::milliseconds(wait);
+}
+
+enum class Exit { kIdle, kFailing, kLife };
+
+// Holding the flusher lock: deliver, retry through an outage, stay a while when idle.
+Exit serve(const TelemetryOptions& options, int lock_fd, Clock::time_point life_end) {
   SendFn send = [](const http::Request& r, Deadline d) { return http::send(r, d); };
   QueueOptions qopts;
   qopts.dir = options.data_dir;
   qopts.max_spans = options.max_queue_spans;
+  SpanQueue queue(qopts);
+  std::minstd_rand rng(static_cast<uint32_t>(::getpid()) ^ static_cast<uint32_t>(wall_ms()));
+  Backoff b;
+  std::optional<Clock::time_point> failing_since;  // first failure with no progress since
   for (;;) {
-    FlushReport rep = flush_queue(options, send, deadline);
-    Backoff b = read_backoff(lock_fd);
-    if (rep.gave_up) {
-      b.failures += 1;
-      int64_t wait = options.backoff_initial.count();
-      for (int64_t i = 1; i < b.failures && wait < options.backoff_max.count(); ++i) wait *= 2;
-      if (rep.retry_after.count() >= 0) wait = rep.retry_after.count();
-      wait = std::min<int64_t>(wait, options.backoff_max.count());
-      b.next_ms = wall_ms() + wait;
-    } else {
-      b = Backoff{};
+    if (Clock::now() >= life_end) return Exit::kLife;
+    // One pass: until the queue is empty, the collector fails, or the no-progress budget (or the
+    // life) runs out.
+    const Clock::time_point budget_end =
+        (failing_since ? *failing_since : Clock::now()) + options.flush_budget;
+    const auto pass = std::max(until(std::min(budget_end, life_end)), std::chrono::milliseconds(1));
+    FlushReport rep = flush_queue(options, send, Deadline::after(pass));
+    if (!rep.gave_up) {
+      failing_since.reset();
+      if (b.failures != 0) write_backoff(lock_fd, b = Backoff{});
+      // Idle: watch the queue (one stat per poll) for spans that later events append.
+      const Clock::time_point idle_end = std::min(Clock::now() + options.idle_window, life_end);
+      bool work = false;
+      while (!(work = queue.maybe_nonempty()) && Clock::now() < idle_end) {
+        sleep_for(
+            std::min(options.idle_poll, std::max(until(idle_end), std::chrono::milliseconds(1))));
+      }
+      if (!work) return Exit::kIdle;
+      continue;
     }
+    // The collector is down, hanging, saying "later" or redirecting: retry after a back-off. Any
+    // progress in the pass (a batch taken) restarts the no-progress budget.
+    if (rep.delivered + rep.rejected + rep.dropped_http > 0 || !failing_since)
+      failing_since = Clock::now();
+    b.failures += 1;
+    const auto wait = options.backoff_max.count() == 0
+                          ? std::chrono::milliseconds(0)
+                          : backoff_wait(options, b.failures, rep.retry_after, rng);
+    b.next_ms = wall_ms() + wait.count();
     write_backoff(lock_fd, b);
+    if (options.backoff_max.count() == 0) return Exit::kFailing;  // not staying: next event retries
+    const Clock::time_point resume = Clock::now() + wait;
+    if (resume >= *failing_since + options.flush_budget) return Exit::kFailing;
+    if (resume >= life_end) return Exit::kLife;
+    sleep_for(wait);
+  }
+}
+
+// The flusher's life once it holds the flusher lock on `lock_fd`.
+void flusher_main(const TelemetryOptions& options, int lock_fd) {
+  const Clock::time_point life_end = Clock::now() + options.max_life;
+  QueueOptions qopts;
+  qopts.dir = options.data_dir;
+  SpanQueue q(qopts);
+  for (;;) {
+    const Exit why = serve(options, lock_fd, life_end);
     ::flock(lock_fd, LOCK_UN);
-    // An adapter that appended while we held the lock saw it taken and left the span to us: look
-    // once more after letting go (telemetry.h). Stop when in back-off or out of budget.
-    if (rep.gave_up || deadline.expired()) return;
-    SpanQueue q(qopts);
-    if (!q.maybe_nonempty()) return;
+    // An adapter that appended while we held the lock saw it taken and left its span to us: look
+    // once more after letting go (telemetry.h). With nothing left, or still failing after the
+    // no-progress budget (the next event starts a fresh flusher), we are done.
+    if (why == Exit::kFailing || !q.maybe_nonempty()) return;
+    if (why == Exit::kLife) {
+      // Work left at the end of our life: hand over to a fresh flusher (it takes the lock).
+      (void)start_flusher_if_needed(options, true);
+      return;
+    }
     if (::flock(lock_fd, LOCK_EX | LOCK_NB) != 0) return;  // another flusher took over
   }
+}
+
+// This process image's peak RSS (VmHWM), in KiB; -1 if unknown. Not getrusage: its ru_maxrss
+// includes the pre-exec image of whoever spawned us.
+int64_t peak_rss_kib() {
+  int fd = ::open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char buf[4096];
+  ssize_t n = ::read(fd, buf, sizeof buf - 1);
+  ::close(fd);
+  if (n <= 0) return -1;
+  buf[n] = '\0';
+  const char* at = std::strstr(buf, "VmHWM:");
+  return at ? std::strtoll(at + 6, nullptr, 10) : -1;
 }
 
 }  // namespace
 
 FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Deadline deadline) {
   FlushReport rep;
-  QueueOptions qopts;
-  qopts.dir = options.data_dir;
-  qopts.max_spans = options.max_queue_spans;
-  SpanQueue queue(qopts);
-  constexpr size_t kRound = 8 * kMaxSpansPerRequest;  // spans read per pass over the file
-  constexpr size_t kMaxBodyBytes = 8u << 20;
+  SpanQueue queue(queue_options(options));
+  // Per pass over the file: the places of up to 16 requests' worth of spans (24 bytes each); the
+  // lines are read and parsed one request at a time, so the flusher's memory is about one
+  // request (max_body), not what the file holds.
+  constexpr size_t kRound = 16 * kMaxSpansPerRequest;
+  const size_t max_body = options.max_request_bytes;
 
   http::Headers headers = {{"Content-Type", "application/json"}, {"User-Agent", "pinta-gemini/0.2.0"}};
   for (const auto& h : options.exporter.headers) headers.push_back(h);
 
   while (!deadline.expired()) {
-    auto snap = queue.snapshot(kRound);
+    auto snap = queue.snapshot_refs(kRound);
     if (!snap) {
       rep.error = snap.error().message;
       rep.gave_up = true;
@@ -150,32 +198,50 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
     }
     std::unordered_set<std::string> done = snap->over_cap;
     QueueCounters delta;
-    delta.dropped_cap = static_cast<int64_t>(snap->over_cap.size());
-    delta.corrupt = static_cast<int64_t>(snap->corrupt_lines.size());
-    rep.dropped_cap += snap->over_cap.size();
-    rep.corrupt += snap->corrupt_lines.size();
-    if (snap->records.empty()) {
-      if (!done.empty() || !snap->corrupt_lines.empty()) (void)queue.remove(done, snap->corrupt_lines, delta);
+    delta.dropped_cap = static_cast<int64_t>(snap->over_cap.size() + snap->prefix_lines);
+    rep.dropped_cap += snap->over_cap.size() + snap->prefix_lines;
+    if (snap->refs.empty()) {
+      delta.corrupt = static_cast<int64_t>(snap->corrupt_lines.size());
+      rep.corrupt += snap->corrupt_lines.size();
+      if (!done.empty() || !snap->corrupt_lines.empty() || snap->skip_bytes > 0)
+        (void)queue.remove(done, snap->corrupt_lines, delta, snap->skip_bytes);
       return rep;
     }
 
     bool stop = false;
     size_t i = 0;
-    while (i < snap->records.size() && !stop) {
-      // One batch: up to 512 spans and about kMaxBodyBytes.
-      std::vector<const json*> batch;
-      size_t bytes = 0;
-      for (size_t j = i; j < snap->records.size() && batch.size() < kMaxSpansPerRequest; ++j) {
-        size_t sz = snap->records[j]["span"].dump().size();
-        if (!batch.empty() && bytes + sz > kMaxBodyBytes) break;
-        batch.push_back(&snap->records[j]);
-        bytes += sz;
+    while (i < snap->refs.size() && !stop) {
+      // One batch: up to 512 spans and about max_body bytes of queue lines (a bigger span goes
+      // alone; a queue line is at most kMaxQueueLineBytes). Read and parsed now, freed after.
+      std::vector<json> records;
+      size_t bytes = 0, next = i;
+      for (; next < snap->refs.size() && records.size() < kMaxSpansPerRequest; ++next) {
+        const RecordRef& ref = snap->refs[next];
+        if (!records.empty() && bytes + ref.size > max_body) break;
+        json rec;
+        std::string text;
+        if (!queue.load(ref, rec, text)) {
+          if (!text.empty())
+            snap->corrupt_lines.emplace(std::move(text));  // not a record after all
+          continue;
+        }
+        records.push_back(std::move(rec));
+        bytes += ref.size;
       }
+      if (records.empty()) {
+        i = next;
+        continue;
+      }
+      std::vector<const json*> batch;
+      batch.reserve(records.size());
+      for (const json& r : records) batch.push_back(&r);
       http::Request req;
       req.url = options.exporter.endpoint;
       req.headers = headers;
       req.body = otlp::encode_request(batch);
       req.max_response_bytes = 1u << 20;
+      records.clear();  // the body holds them now
+      records.shrink_to_fit();
 
       std::chrono::milliseconds backoff{250};
       for (int attempt = 0;; ++attempt) {
@@ -190,8 +256,19 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
         int status = res ? res->status : 0;
         otlp::ExportResult r = otlp::classify_response(status, res ? res->header("Retry-After") : "",
                                                        res ? std::string_view(res->body) : "", wall_ms() / 1000);
+        rep.last_status = status;
+        delta.last_status = status != 0 ? status : -1;
+        // OTLP/HTTP clients do not follow redirects and a 3xx is no verdict on the spans (a proxy
+        // or a wrong endpoint): keep the batch, count it for doctor, retry after a back-off.
+        const bool redirect = status >= 300 && status < 400;
+        if (redirect) {
+          r.verdict = otlp::Verdict::kRetry;
+          rep.redirects += 1;
+          delta.redirects += 1;
+        }
         if (r.verdict == otlp::Verdict::kDelivered || r.verdict == otlp::Verdict::kDrop) {
-          for (const json* rec : batch) done.insert((*rec)["span"].value("spanId", std::string()));
+          for (size_t k = i; k < next; ++k)
+            done.emplace(snap->refs[k].span_id, sizeof snap->refs[k].span_id);
           if (r.verdict == otlp::Verdict::kDelivered) {
             int64_t rejected = std::min<int64_t>(r.rejected_spans, static_cast<int64_t>(batch.size()));
             rep.delivered += batch.size() - static_cast<size_t>(rejected);
@@ -202,7 +279,7 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
             rep.dropped_http += batch.size();
             delta.dropped_http += static_cast<int64_t>(batch.size());
           }
-          i += batch.size();
+          i = next;
           break;
         }
         // Retryable.
@@ -212,7 +289,7 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
         backoff *= 2;
         // No answer at all (collector down or hanging): stop now and leave it to the back-off.
         // A retryable status: wait here if the budget allows, a few times.
-        if (status == 0 || attempt >= 4 || wait.count() >= deadline.remaining_ms()) {
+        if (status == 0 || redirect || attempt >= 4 || wait.count() >= deadline.remaining_ms()) {
           rep.gave_up = true;
           rep.retry_after = r.retry_after;
           if (!res) rep.error = res.error().message;
@@ -222,7 +299,9 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
         sleep_for(wait);
       }
     }
-    Status s = queue.remove(done, snap->corrupt_lines, delta);
+    delta.corrupt = static_cast<int64_t>(snap->corrupt_lines.size());
+    rep.corrupt += snap->corrupt_lines.size();
+    Status s = queue.remove(done, snap->corrupt_lines, delta, snap->skip_bytes);
     if (!s.ok()) {
       rep.error = s.error().message;
       rep.gave_up = true;
@@ -244,17 +323,12 @@ bool start_flusher_if_needed(const TelemetryOptions& options, bool just_appended
       if (!queue.maybe_nonempty()) return false;
     }
     std::string lock_path = fs::join(options.data_dir, kFlusherLockFile);
-    // Collector in back-off (the usual case while it is down): one stat, no lock.
-    if (options.backoff_max.count() > 0 && in_backoff_hint(lock_path, wall_ms())) return false;
     int fd = fs::open_private(lock_path, O_RDWR | O_CREAT, 0600);  // no link followed, ours only
     if (fd < 0) return false;
-    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {  // a flusher runs: it will see our span
+    // A live flusher (delivering, in back-off, or idle) holds the lock and will see our span:
+    // the steady state costs this open + flock, no process.
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
       ::close(fd);
-      return false;
-    }
-    Backoff b = read_backoff(fd);
-    if (options.backoff_max.count() > 0 && wall_ms() < b.next_ms) {
-      ::close(fd);  // collector in back-off; a later event starts the flusher
       return false;
     }
     pid_t pid = ::fork();
@@ -322,8 +396,11 @@ int run_flush_command() {
     (void)!::write(STDOUT_FILENO, s.data(), s.size());
     return 0;
   }
-  auto lock = fs::FileLock::acquire(fs::join(options.data_dir, kFlusherLockFile),
-                                    static_cast<int>(options.flush_budget.count()));
+  // A background flusher may hold the lock for its idle window or through an outage: wait at
+  // most 30 s (or the budget) for it, then say so.
+  auto lock = fs::FileLock::acquire(
+      fs::join(options.data_dir, kFlusherLockFile),
+      static_cast<int>(std::min<int64_t>(options.flush_budget.count(), 30000)));
   if (!lock) {
     std::string s = json{{"ok", false}, {"error", lock.error().message}}.dump() + "\n";
     (void)!::write(STDOUT_FILENO, s.data(), s.size());
@@ -331,9 +408,17 @@ int run_flush_command() {
   }
   SendFn send = [](const http::Request& r, Deadline d) { return http::send(r, d); };
   FlushReport rep = flush_queue(options, send, Deadline::after(options.flush_budget));
-  out = {{"ok", !rep.gave_up},         {"enabled", true},           {"requests", rep.requests},
-         {"delivered", rep.delivered}, {"rejected", rep.rejected},  {"dropped_http", rep.dropped_http},
-         {"dropped_cap", rep.dropped_cap}, {"corrupt", rep.corrupt}, {"retries", rep.retries}};
+  out = {{"ok", !rep.gave_up},
+         {"enabled", true},
+         {"requests", rep.requests},
+         {"delivered", rep.delivered},
+         {"rejected", rep.rejected},
+         {"dropped_http", rep.dropped_http},
+         {"dropped_cap", rep.dropped_cap},
+         {"corrupt", rep.corrupt},
+         {"retries", rep.retries},
+         {"redirects", rep.redirects},
+         {"peak_rss_kib", peak_rss_kib()}};
   std::string s = out.dump() + "\n";
   (void)!::write(STDOUT_FILENO, s.data(), s.size());
   return rep.gave_up ? 1 : 0;

@@ -2,14 +2,17 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <memory>
 #include <thread>
 
 #include "pinta/common/fs.h"
@@ -32,11 +35,17 @@ QueueCounters parse_counters(std::string_view text) {
     std::string_view key;
     int64_t QueueCounters::*member;
   };
-  static constexpr Field kFields[] = {
-      {"\"appended\":", &QueueCounters::appended},   {"\"corrupt\":", &QueueCounters::corrupt},
-      {"\"delivered\":", &QueueCounters::delivered}, {"\"dropped_cap\":", &QueueCounters::dropped_cap},
-      {"\"dropped_http\":", &QueueCounters::dropped_http}, {"\"lines\":", &QueueCounters::lines},
-      {"\"rejected\":", &QueueCounters::rejected},   {"\"retries\":", &QueueCounters::retries}};
+  static constexpr Field kFields[] = {{"\"appended\":", &QueueCounters::appended},
+                                      {"\"corrupt\":", &QueueCounters::corrupt},
+                                      {"\"delivered\":", &QueueCounters::delivered},
+                                      {"\"dropped_cap\":", &QueueCounters::dropped_cap},
+                                      {"\"dropped_http\":", &QueueCounters::dropped_http},
+                                      {"\"last_status\":", &QueueCounters::last_status},
+                                      {"\"lines\":", &QueueCounters::lines},
+                                      {"\"redirects\":", &QueueCounters::redirects},
+                                      {"\"rejected\":", &QueueCounters::rejected},
+                                      {"\"retries\":", &QueueCounters::retries},
+                                      {"\"unwritten\":", &QueueCounters::unwritten}};
   bool simple = !text.empty() && text.front() == '{';
   for (const Field& f : kFields) {
     if (!simple) break;
@@ -46,6 +55,8 @@ QueueCounters parse_counters(std::string_view text) {
       break;
     }
     size_t i = at + f.key.size();
+    const bool negative = i < text.size() && text[i] == '-';  // last_status -1: no answer
+    if (negative) ++i;
     int64_t v = 0;
     size_t digits = 0;
     while (i < text.size() && text[i] >= '0' && text[i] <= '9' && digits < 18) {
@@ -56,7 +67,7 @@ QueueCounters parse_counters(std::string_view text) {
       simple = false;
       break;
     }
-    c.*f.member = v;
+    c.*f.member = negative ? -v : v;
   }
   if (simple) return c;
   return QueueCounters::from_json(json::parse(text, nullptr, false));
@@ -105,13 +116,20 @@ class StateLock {
   void write(const QueueCounters& c) const {
     // Same text as c.to_json().dump() (sorted keys), without building the tree or calling
     // snprintf: this runs on every event that queues a span.
-    char buf[512];
+    char buf[768];
     char* p = buf;
     char* const end = buf + sizeof buf;
-    const std::pair<std::string_view, int64_t> fields[] = {
-        {"{\"appended\":", c.appended},        {",\"corrupt\":", c.corrupt},   {",\"delivered\":", c.delivered},
-        {",\"dropped_cap\":", c.dropped_cap}, {",\"dropped_http\":", c.dropped_http},
-        {",\"lines\":", c.lines},             {",\"rejected\":", c.rejected}, {",\"retries\":", c.retries}};
+    const std::pair<std::string_view, int64_t> fields[] = {{"{\"appended\":", c.appended},
+                                                           {",\"corrupt\":", c.corrupt},
+                                                           {",\"delivered\":", c.delivered},
+                                                           {",\"dropped_cap\":", c.dropped_cap},
+                                                           {",\"dropped_http\":", c.dropped_http},
+                                                           {",\"last_status\":", c.last_status},
+                                                           {",\"lines\":", c.lines},
+                                                           {",\"redirects\":", c.redirects},
+                                                           {",\"rejected\":", c.rejected},
+                                                           {",\"retries\":", c.retries},
+                                                           {",\"unwritten\":", c.unwritten}};
     for (const auto& [key, value] : fields) {
       p = std::copy(key.begin(), key.end(), p);
       p = std::to_chars(p, end - 2, value).ptr;
@@ -135,27 +153,116 @@ class StateLock {
   size_t size_read_ = kUnknownSize;  // length of the content read() saw
 };
 
+// One physical line as the streaming reader sees it. `bytes` is empty for an oversize line (its
+// content is never held in memory).
 struct Line {
   std::string_view bytes;
   std::string_view span_id;
-  bool valid = false;
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  bool terminated = false;  // ended by '\n' (else: a torn final fragment)
+  bool oversize = false;    // longer than kMaxQueueLineBytes
+  bool valid = false;       // terminated, not oversize, and starts like a queue record
 };
 
-// Splits the file into lines; a final fragment without '\n' is a torn line.
-std::vector<Line> split_lines(std::string_view data) {
-  std::vector<Line> out;
-  while (!data.empty()) {
-    size_t nl = data.find('\n');
-    std::string_view l = data.substr(0, nl);
-    data = nl == std::string_view::npos ? std::string_view() : data.substr(nl + 1);
-    if (l.empty()) continue;
-    Line line;
-    line.bytes = l;
-    line.span_id = queue_line_span_id(l);
-    line.valid = nl != std::string_view::npos && !line.span_id.empty();
-    out.push_back(line);
+// The key a corrupt line is known by between snapshot() and remove(): its bytes, or for an
+// oversize line (never held in memory) its place. Only the flusher rewrites the file, so the
+// place is stable between the two calls.
+std::string corrupt_key(const Line& l) {
+  if (!l.oversize) return std::string(l.bytes);
+  return "\x01oversize@" + std::to_string(l.offset) + "+" + std::to_string(l.size);
+}
+
+// Calls f(const Line&) for every non-empty line in [from, to) of fd, reading 256 KiB at a time.
+// Memory: one chunk plus one line of at most kMaxQueueLineBytes, whatever the file holds (a
+// sparse or garbage file of any size included). Returns false on a read error.
+template <typename F>
+bool scan_lines(int fd, uint64_t from, uint64_t to, F&& f) {
+  constexpr size_t kChunk = 256u << 10;
+  std::unique_ptr<char[]> chunk(new char[kChunk]);
+  std::string line;
+  Line cur;
+  cur.offset = from;
+  auto emit = [&](bool terminated) {
+    cur.terminated = terminated;
+    if (cur.size > 0) {
+      if (!cur.oversize) {
+        cur.bytes = line;
+        cur.span_id = queue_line_span_id(cur.bytes);
+      }
+      cur.valid = terminated && !cur.oversize && !cur.span_id.empty();
+      f(static_cast<const Line&>(cur));
+    }
+    line.clear();
+    cur = Line{};
+  };
+  uint64_t pos = from;
+  while (pos < to) {
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(kChunk, to - pos));
+    ssize_t n = ::pread(fd, chunk.get(), want, static_cast<off_t>(pos));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return n == 0;  // the file got shorter: stop at what is there
+    std::string_view data(chunk.get(), static_cast<size_t>(n));
+    while (!data.empty()) {
+      const size_t nl = data.find('\n');
+      const std::string_view piece = data.substr(0, nl);
+      if (cur.size == 0) cur.offset = pos + static_cast<uint64_t>(data.data() - chunk.get());
+      cur.size += piece.size();
+      if (!cur.oversize) {
+        if (cur.size > kMaxQueueLineBytes) {
+          cur.oversize = true;
+          std::string().swap(line);
+        } else {
+          line.append(piece);
+        }
+      }
+      if (nl == std::string_view::npos) break;
+      emit(true);
+      data.remove_prefix(nl + 1);
+    }
+    pos += static_cast<uint64_t>(n);
   }
-  return out;
+  emit(false);
+  return true;
+}
+
+// Number of '\n' in [from, to), streaming.
+uint64_t count_newlines(int fd, uint64_t from, uint64_t to) {
+  constexpr size_t kChunk = 256u << 10;
+  std::unique_ptr<char[]> chunk(new char[kChunk]);
+  uint64_t count = 0;
+  for (uint64_t pos = from; pos < to;) {
+    // Holes of a sparse file hold no '\n': jump to the next data (a 2 GiB hole costs nothing).
+    const off_t data = ::lseek(fd, static_cast<off_t>(pos), SEEK_DATA);
+    if (data < 0 && errno == ENXIO) break;  // only a hole up to the end
+    if (data > static_cast<off_t>(pos)) {
+      pos = static_cast<uint64_t>(data);
+      continue;
+    }
+    ssize_t n = ::pread(fd, chunk.get(), static_cast<size_t>(std::min<uint64_t>(kChunk, to - pos)),
+                        static_cast<off_t>(pos));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    count += static_cast<uint64_t>(std::count(chunk.get(), chunk.get() + n, '\n'));
+    pos += static_cast<uint64_t>(n);
+  }
+  return count;
+}
+
+// The first byte after a '\n' at or after `at` (so a region starts on a line), or `to` if none.
+uint64_t next_line_start(int fd, uint64_t at, uint64_t to) {
+  if (at == 0) return 0;
+  char buf[64u << 10];
+  for (uint64_t pos = at - 1; pos < to;) {
+    ssize_t n = ::pread(fd, buf, static_cast<size_t>(std::min<uint64_t>(sizeof buf, to - pos)),
+                        static_cast<off_t>(pos));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    if (const void* nl = std::memchr(buf, '\n', static_cast<size_t>(n)))
+      return pos + static_cast<uint64_t>(static_cast<const char*>(nl) - buf) + 1;
+    pos += static_cast<uint64_t>(n);
+  }
+  return to;
 }
 
 // Full validity: a JSON object with a span object, a resource array, and as "spanId" the id its
@@ -168,24 +275,40 @@ bool parse_record(std::string_view bytes, std::string_view span_id, json& out) {
          out["spanId"].get_ref<const std::string&>() == span_id;
 }
 
-Status rewrite(const std::string& path, const std::vector<std::string_view>& keep) {
-  std::string data;
-  size_t total = 0;
-  for (auto l : keep) total += l.size() + 1;
-  data.reserve(total);
-  for (auto l : keep) {
-    data.append(l);
-    data.push_back('\n');
+// The queue file opened for reading (-1 when absent; errno tells), its size and inode.
+struct OpenQueue {
+  int fd = -1;
+  uint64_t size = 0;
+  ino_t ino = 0;
+  ~OpenQueue() {
+    if (fd >= 0) ::close(fd);
   }
-  return fs::atomic_write(path, data, 0600);
+};
+
+Status open_queue_for_read(const std::string& path, OpenQueue& q) {
+  q.fd = fs::open_private(path, O_RDONLY);  // queue read (flusher)
+  if (q.fd < 0) return errno == ENOENT ? Status{} : io_error("cannot open", path);
+  struct stat st {};
+  if (::fstat(q.fd, &st) != 0) return io_error("cannot stat", path);
+  q.size = static_cast<uint64_t>(st.st_size);
+  q.ino = st.st_ino;
+  return {};
 }
 
 }  // namespace
 
 json QueueCounters::to_json() const {
-  return {{"lines", lines},         {"appended", appended},   {"dropped_cap", dropped_cap},
-          {"corrupt", corrupt},     {"delivered", delivered}, {"rejected", rejected},
-          {"dropped_http", dropped_http}, {"retries", retries}};
+  return {{"lines", lines},
+          {"appended", appended},
+          {"dropped_cap", dropped_cap},
+          {"corrupt", corrupt},
+          {"delivered", delivered},
+          {"rejected", rejected},
+          {"dropped_http", dropped_http},
+          {"retries", retries},
+          {"redirects", redirects},
+          {"last_status", last_status},
+          {"unwritten", unwritten}};
 }
 
 QueueCounters QueueCounters::from_json(const json& j) {
@@ -203,6 +326,9 @@ QueueCounters QueueCounters::from_json(const json& j) {
   c.rejected = get("rejected");
   c.dropped_http = get("dropped_http");
   c.retries = get("retries");
+  c.redirects = get("redirects");
+  c.last_status = get("last_status");
+  c.unwritten = get("unwritten");
   return c;
 }
 
@@ -215,6 +341,9 @@ void QueueCounters::add(const QueueCounters& d) {
   rejected += d.rejected;
   dropped_http += d.dropped_http;
   retries += d.retries;
+  redirects += d.redirects;
+  if (d.last_status != 0) last_status = d.last_status;  // values, not counts
+  if (d.unwritten != 0) unwritten = d.unwritten;
 }
 
 std::string_view queue_line_span_id(std::string_view line) {
@@ -232,6 +361,7 @@ SpanQueue::SpanQueue(QueueOptions options)
       queue_path_(fs::join(options_.dir, kQueueFile)),
       state_path_(fs::join(options_.dir, kQueueStateFile)) {
   if (options_.max_spans == 0) options_.max_spans = 1;
+  if (options_.max_bytes < kMaxQueueLineBytes) options_.max_bytes = kMaxQueueLineBytes;
 }
 
 bool SpanQueue::maybe_nonempty() const {
@@ -239,11 +369,31 @@ bool SpanQueue::maybe_nonempty() const {
   return ::lstat(queue_path_.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
 }
 
+void SpanQueue::count_unwritten() const {
+  // No lock (the lock is what we could not get): one byte appended per span, the size is the count.
+  const std::string path = fs::join(options_.dir, kQueueUnwrittenFile);
+  // unwritten count
+  int fd = fs::open_private(path, O_WRONLY | O_APPEND | O_CREAT, 0600);
+  if (fd < 0) return;
+  (void)!::write(fd, "x", 1);
+  ::close(fd);
+}
+
+int64_t SpanQueue::unwritten() const {
+  struct stat st {};
+  const std::string path = fs::join(options_.dir, kQueueUnwrittenFile);
+  return ::stat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : 0;
+}
+
 Status SpanQueue::append(std::string_view line) {
   if (line.empty() || line.find('\n') != std::string_view::npos) {
     return make_error(ErrorCode::kInvalidArgument, "a queue line must be one non-empty line");
   }
   if (options_.dir.empty()) return make_error(ErrorCode::kNotFound, "no data dir");
+  if (line.size() > kMaxQueueLineBytes) {
+    count_unwritten();
+    return make_error(ErrorCode::kInvalidArgument, "span larger than the queue's line cap");
+  }
   // The data dir normally exists: create it only when the state file cannot be opened for want
   // of it (saves a mkdir per path component and a stat on every event).
   auto lock = [&]() -> Result<StateLock> {
@@ -252,10 +402,14 @@ Status SpanQueue::append(std::string_view line) {
     if (Status d = fs::make_dirs(options_.dir, 0700); !d.ok()) return d.error();
     return StateLock::acquire(state_path_, options_.lock_timeout_ms);
   }();
-  if (!lock) return lock.error();
+  if (!lock) {
+    if (lock.error().code == ErrorCode::kTimeout) count_unwritten();
+    return lock.error();
+  }
   QueueCounters c = lock->read();
 
-  int fd = fs::open_private(queue_path_, O_RDWR | O_APPEND | O_CREAT, 0600);
+  int fd =
+      fs::open_private(queue_path_, O_RDWR | O_APPEND | O_CREAT, 0600);  // queue append
   if (fd < 0) return io_error("cannot open", queue_path_);
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
@@ -280,88 +434,194 @@ Status SpanQueue::append(std::string_view line) {
     return e;
   }
   ::close(fd);
+  // No compaction here: the caps are the flusher's job (snapshot/remove), so an append holds the
+  // lock for a few syscalls whatever the queue holds.
   c.lines += 1;
   c.appended += 1;
-
-  if (c.lines > static_cast<int64_t>(2 * options_.max_spans)) {
-    // Compaction: keep the newest max_spans valid lines (amortised over max_spans appends).
-    auto data = fs::read_private_file(queue_path_, size_t{1} << 31);
-    if (data) {
-      std::vector<Line> lines = split_lines(*data);
-      std::vector<std::string_view> valid;
-      for (const Line& l : lines) {
-        if (l.valid) valid.push_back(l.bytes);
-        else c.corrupt += 1;
-      }
-      size_t drop = valid.size() > options_.max_spans ? valid.size() - options_.max_spans : 0;
-      std::vector<std::string_view> keep(valid.begin() + static_cast<std::ptrdiff_t>(drop), valid.end());
-      if (rewrite(queue_path_, keep).ok()) {
-        c.dropped_cap += static_cast<int64_t>(drop);
-        c.lines = static_cast<int64_t>(keep.size());
-      }
-    }
-  }
   lock->write(c);
   return {};
 }
 
-Result<QueueSnapshot> SpanQueue::snapshot(size_t max_records) {
+Result<QueueSnapshot> SpanQueue::snapshot(size_t max_records, size_t max_record_bytes) {
+  return read(max_records, max_record_bytes, false);
+}
+
+Result<QueueSnapshot> SpanQueue::snapshot_refs(size_t max_records) {
+  return read(max_records, SIZE_MAX, true);
+}
+
+bool SpanQueue::load(const RecordRef& ref, json& record, std::string& bytes) const {
+  bytes.clear();
+  int fd = fs::open_private(queue_path_, O_RDONLY);  // queue read (flusher)
+  if (fd < 0) return false;
+  bytes.resize(ref.size);
+  size_t got = 0;
+  while (got < bytes.size()) {
+    ssize_t n =
+        ::pread(fd, bytes.data() + got, bytes.size() - got, static_cast<off_t>(ref.offset + got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  if (got != bytes.size()) {
+    bytes.clear();
+    return false;
+  }
+  const std::string_view id(ref.span_id, sizeof ref.span_id);
+  return queue_line_span_id(bytes) == id && parse_record(bytes, id, record);
+}
+
+Result<QueueSnapshot> SpanQueue::read(size_t max_records, size_t max_record_bytes, bool refs) {
   QueueSnapshot snap;
-  std::string data;
+  OpenQueue q;
   {
+    // Under the lock only to learn a size at which no append is half-written.
     auto lock = StateLock::acquire(state_path_, 5000);
     if (!lock) return lock.error();
-    auto r = fs::read_private_file(queue_path_, size_t{1} << 31);
-    if (!r) {
-      if (r.error().code == ErrorCode::kNotFound || !fs::exists(queue_path_)) return snap;
-      return r.error();
+    if (Status s = open_queue_for_read(queue_path_, q); !s.ok()) return s.error();
+    if (q.fd < 0) return snap;
+  }
+  // Only the newest max_bytes are ever read: older bytes are dropped (counted by line).
+  uint64_t start = 0;
+  if (q.size > options_.max_bytes) {
+    start = next_line_start(q.fd, q.size - options_.max_bytes, q.size);
+    snap.prefix_lines = count_newlines(q.fd, 0, start);
+    snap.skip_bytes = start;
+  }
+  snap.inode = static_cast<uint64_t>(q.ino);
+  snap.size = q.size;
+  size_t valid = 0;
+  if (!scan_lines(q.fd, start, q.size, [&](const Line& l) { valid += l.valid ? 1 : 0; }))
+    return io_error("cannot read", queue_path_);
+  snap.valid_total = valid;
+  const size_t over = valid > options_.max_spans ? valid - options_.max_spans : 0;
+  size_t index = 0, record_bytes = 0;
+  bool ok = scan_lines(q.fd, start, q.size, [&](const Line& l) {
+    if (!l.valid) {
+      snap.corrupt_lines.emplace(corrupt_key(l));
+      return;
     }
-    data = std::move(*r);
-  }
-  std::vector<Line> lines = split_lines(data);
-  std::vector<const Line*> valid;
-  for (const Line& l : lines) {
-    if (l.valid) valid.push_back(&l);
-    else snap.corrupt_lines.emplace(l.bytes);
-  }
-  snap.valid_total = valid.size();
-  size_t start = valid.size() > options_.max_spans ? valid.size() - options_.max_spans : 0;
-  for (size_t i = 0; i < start; ++i) snap.over_cap.emplace(valid[i]->span_id);
-  for (size_t i = start; i < valid.size() && snap.records.size() < max_records; ++i) {
+    const size_t i = index++;
+    if (i < over) {
+      if (snap.over_cap.size() < kMaxOverCapPerSnapshot) snap.over_cap.emplace(l.span_id);
+      return;
+    }
+    if (refs) {
+      if (snap.refs.size() >= max_records) return;
+      RecordRef ref;
+      ref.offset = l.offset;
+      ref.size = static_cast<uint32_t>(l.bytes.size());
+      std::copy(l.span_id.begin(), l.span_id.end(), ref.span_id);
+      snap.refs.push_back(ref);
+      return;
+    }
+    if (snap.records.size() >= max_records) return;
+    if (!snap.records.empty() && record_bytes + l.bytes.size() > max_record_bytes) return;
     json rec;
-    if (parse_record(valid[i]->bytes, valid[i]->span_id, rec)) {
+    if (parse_record(l.bytes, l.span_id, rec)) {
       snap.records.push_back(std::move(rec));
+      record_bytes += l.bytes.size();
     } else {
-      snap.corrupt_lines.emplace(valid[i]->bytes);
+      snap.corrupt_lines.emplace(l.bytes);
     }
-  }
+  });
+  if (!ok) return io_error("cannot read", queue_path_);
   return snap;
 }
 
 Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
-                         const std::unordered_set<std::string>& corrupt_lines, const QueueCounters& delta) {
+                         const std::unordered_set<std::string>& corrupt_lines,
+                         const QueueCounters& delta, uint64_t skip_bytes) {
+  OpenQueue q;
+  {
+    auto lock = StateLock::acquire(state_path_, 5000);
+    if (!lock) return lock.error();
+    if (Status s = open_queue_for_read(queue_path_, q); !s.ok()) return s;
+    if (q.fd < 0) {
+      QueueCounters c = lock->read();
+      c.add(delta);
+      c.lines = 0;
+      c.unwritten = unwritten();
+      lock->write(c);
+      return {};
+    }
+  }
+  // The rewrite is built outside the lock (appends go on meanwhile) up to the size seen under it;
+  // under the lock again only what was appended since is copied, and the file replaced.
+  // A fresh name, never an existing file or a link planted there (O_EXCL|O_NOFOLLOW).
+  uint64_t salt = 0;
+  if (::getrandom(&salt, sizeof salt, GRND_NONBLOCK) != static_cast<ssize_t>(sizeof salt))
+    salt = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  const std::string tmp =
+      queue_path_ + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(salt);
+  // queue rewrite
+  int out = fs::open_private(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
+  if (out < 0) return io_error("cannot create", tmp);
+  struct Closer {
+    int& fd;
+    const std::string& path;
+    bool keep = false;
+    ~Closer() {
+      if (fd >= 0) ::close(fd);
+      if (!keep) ::unlink(path.c_str());
+    }
+  } closer{out, tmp};
+  std::string buf;
+  bool changed = skip_bytes > 0, write_ok = true;
+  int64_t kept = 0;
+  const uint64_t from = std::min<uint64_t>(skip_bytes, q.size);
+  auto flush = [&](bool force) {
+    if (write_ok && (force || buf.size() >= (256u << 10))) {
+      write_ok = write_all(out, buf);
+      buf.clear();
+    }
+  };
+  bool read_ok = scan_lines(q.fd, from, q.size, [&](const Line& l) {
+    const bool drop = l.oversize || corrupt_lines.count(corrupt_key(l)) > 0 ||
+                      (!l.span_id.empty() && span_ids.count(std::string(l.span_id)) > 0);
+    if (drop) {
+      changed = true;
+      return;
+    }
+    buf.append(l.bytes);
+    buf.push_back('\n');
+    if (!l.terminated) changed = true;  // a kept torn fragment gets its '\n'
+    ++kept;
+    flush(false);
+  });
+  flush(true);
+  if (!read_ok) return io_error("cannot read", queue_path_);
+  if (changed && (!write_ok || ::fdatasync(out) != 0)) return io_error("cannot write", tmp);
+
   auto lock = StateLock::acquire(state_path_, 5000);
   if (!lock) return lock.error();
   QueueCounters c = lock->read();
   c.add(delta);
-  auto data = fs::read_private_file(queue_path_, size_t{1} << 31);
-  if (data) {
-    std::vector<Line> lines = split_lines(*data);
-    std::vector<std::string_view> keep;
-    keep.reserve(lines.size());
-    bool changed = false;
-    for (const Line& l : lines) {
-      bool drop = corrupt_lines.count(std::string(l.bytes)) > 0 ||
-                  (!l.span_id.empty() && span_ids.count(std::string(l.span_id)) > 0);
-      if (drop) changed = true;
-      else keep.push_back(l.bytes);
+  struct stat st {};
+  if (::lstat(queue_path_.c_str(), &st) != 0 || st.st_ino != q.ino ||
+      static_cast<uint64_t>(st.st_size) < q.size)
+    return make_error(ErrorCode::kIo, "queue file replaced during a rewrite: " + queue_path_);
+  const uint64_t now_size = static_cast<uint64_t>(st.st_size);
+  const int64_t tail_lines = static_cast<int64_t>(count_newlines(q.fd, q.size, now_size));
+  if (changed) {
+    // Appended since: copied as is (whole lines: appends happen under the lock we hold).
+    char chunk[64u << 10];
+    for (uint64_t pos = q.size; pos < now_size;) {
+      ssize_t n = ::pread(q.fd, chunk,
+                          static_cast<size_t>(std::min<uint64_t>(sizeof chunk, now_size - pos)),
+                          static_cast<off_t>(pos));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0 || !write_all(out, std::string_view(chunk, static_cast<size_t>(n))))
+        return io_error("cannot copy the tail of", queue_path_);
+      pos += static_cast<uint64_t>(n);
     }
-    if (changed) {
-      Status s = rewrite(queue_path_, keep);
-      if (!s.ok()) return s;
-    }
-    c.lines = static_cast<int64_t>(keep.size());
+    if (::rename(tmp.c_str(), queue_path_.c_str()) != 0)
+      return io_error("cannot rename onto", queue_path_);
+    closer.keep = true;
   }
+  c.lines = kept + tail_lines;
+  c.unwritten = unwritten();
   lock->write(c);
   return {};
 }

@@ -35,11 +35,32 @@ TelemetryOptions telemetry_options_from_environment(const AdapterConfig& config)
   o.exporter = otlp::export_config_from_environment();
   o.data_dir = config.data_dir;
   o.max_queue_spans = static_cast<size_t>(env_int("PINTA_QUEUE_MAX_SPANS", 1000, 1, 1000000));
+  o.max_queue_bytes = static_cast<uint64_t>(env_int(
+      "PINTA_QUEUE_MAX_BYTES", 16L << 20, static_cast<int64_t>(kMaxQueueLineBytes), 1L << 30));
+  o.append_lock_ms = static_cast<int>(env_int("PINTA_QUEUE_LOCK_MS", o.append_lock_ms, 1, 10000));
+  o.max_request_bytes =
+      static_cast<size_t>(env_int("PINTA_OTLP_MAX_REQUEST_BYTES", 512L << 10, 4096, 64L << 20));
   o.request_timeout = std::chrono::milliseconds(env_int("PINTA_OTLP_TIMEOUT_MS", 5000, 1, 60000));
-  o.flush_budget = std::chrono::milliseconds(env_int("PINTA_OTLP_FLUSH_MAX_MS", 30000, 1, 600000));
-  o.backoff_max = std::chrono::milliseconds(env_int("PINTA_OTLP_BACKOFF_MAX_MS", 60000, 0, 3600000));
+  o.flush_budget =
+      std::chrono::milliseconds(env_int("PINTA_OTLP_FLUSH_MAX_MS", 360000, 1, 3600000));
+  o.backoff_max = std::chrono::milliseconds(env_int("PINTA_OTLP_BACKOFF_MAX_MS", 8000, 0, 3600000));
+  o.backoff_initial =
+      std::chrono::milliseconds(env_int("PINTA_OTLP_BACKOFF_INITIAL_MS", 500, 1, 3600000));
   if (o.backoff_initial > o.backoff_max) o.backoff_initial = o.backoff_max;
+  o.idle_window = std::chrono::milliseconds(env_int("PINTA_FLUSHER_IDLE_MS", 5000, 0, 600000));
+  o.idle_poll = std::chrono::milliseconds(env_int("PINTA_FLUSHER_POLL_MS", 20, 1, 1000));
+  o.max_life =
+      std::chrono::milliseconds(env_int("PINTA_FLUSHER_MAX_LIFE_MS", 600000, 1000, 86400000));
   return o;
+}
+
+QueueOptions queue_options(const TelemetryOptions& o) {
+  QueueOptions q;
+  q.dir = o.data_dir;
+  q.max_spans = o.max_queue_spans;
+  q.max_bytes = o.max_queue_bytes;
+  q.lock_timeout_ms = o.append_lock_ms;
+  return q;
 }
 
 void QueueSpanSink::submit(const SpanInput& input) {
@@ -77,10 +98,7 @@ void QueueSpanSink::write(const SpanInput& input) {
     const std::string line =
         otlp::queue_line(ids.span_id, otlp::resource_attributes(otlp::local_resource(ev.family)),
                          otlp::encode_span(input, ids));
-    QueueOptions qopts;
-    qopts.dir = options_.data_dir;
-    qopts.max_spans = options_.max_queue_spans;
-    SpanQueue queue(qopts);
+    SpanQueue queue(queue_options(options_));
     Status s = queue.append(line);
     queued_ = s.ok();
     error_ = s.ok() ? trace_error : s.error().message;

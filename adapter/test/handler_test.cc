@@ -1,7 +1,15 @@
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include "pinta/adapter/debug_log.h"
 #include "pinta/adapter/handler.h"
+#include "pinta/common/fs.h"
+#include "pinta/common/test_support.h"
 
 namespace pinta::adapter {
 namespace {
@@ -185,6 +193,45 @@ TEST(DebugLog, RecordHasTheDocumentedFields) {
   }
   EXPECT_EQ(r["normalized"]["session_id"], "s");
   EXPECT_EQ(r["argv"].size(), 5u);
+}
+
+// The debug log is bounded: past the cap it is rotated to invocations.jsonl.1 (one generation).
+TEST(DebugLog, RotatesPastTheCapKeepingOneGeneration) {
+  pinta::testing::TempDir d;
+  const std::string path = d.sub("invocations.jsonl");
+  const std::string line(1000, 'x');
+  for (int i = 0; i < 30; ++i) {
+    rotate_debug_log_if_needed(path, 8192, line.size() + 1);
+    ASSERT_TRUE(fs::append_locked(path, line + "\n").ok());
+    struct stat st {};
+    ASSERT_EQ(::stat(path.c_str(), &st), 0);
+    EXPECT_LE(st.st_size, 8192);
+  }
+  struct stat st {};
+  ASSERT_EQ(::stat((path + ".1").c_str(), &st), 0);
+  EXPECT_GT(st.st_size, 8192 - 1001);
+  EXPECT_LE(st.st_size, 8192);
+  EXPECT_FALSE(fs::exists(path + ".2"));
+}
+
+// A full disk (here RLIMIT_FSIZE) mid-line: the writer cuts the fragment back, so the log never
+// keeps a torn last line.
+TEST(DebugLog, AFailedAppendLeavesNoTornLine) {
+  pinta::testing::TempDir d;
+  const std::string path = d.sub("invocations.jsonl");
+  ASSERT_TRUE(fs::append_locked(path, "{\"a\":1}\n").ok());
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);
+    const struct rlimit rl = {100, 100};
+    ::setrlimit(RLIMIT_FSIZE, &rl);
+    ::_exit(fs::append_locked(path, std::string(300, 'y') + "\n").ok() ? 1 : 0);
+  }
+  int st = 0;
+  ASSERT_EQ(::waitpid(pid, &st, 0), pid);
+  EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << "the append should have failed";
+  EXPECT_EQ(fs::read_file(path).value_or(""), "{\"a\":1}\n");
 }
 
 }  // namespace

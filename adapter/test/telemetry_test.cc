@@ -1,6 +1,9 @@
 // Telemetry units (seed SPEC §9-§13, issue 3): endpoint/header precedence, W3C header lists,
 // span encoding checked by an independent OTLP-JSON validator, OTLP retry classification, the
 // span queue (cap, torn and corrupt lines, concurrent appends) and the trace store rules.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -8,6 +11,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -456,12 +460,12 @@ TEST(Queue, CapKeepsNewestAndCountsDropped) {
   std::vector<int> want;
   for (int i = 25; i < 35; ++i) want.push_back(i);
   EXPECT_EQ(indices(*s), want);
-  // Compaction ran at 21 lines (10 dropped); 5 more are beyond the cap until the next rewrite.
+  // Appends never compact (that is the flusher's pass): all 25 older ones are pending drop.
   auto c = q.counters();
-  EXPECT_EQ(c->dropped_cap + static_cast<int64_t>(s->over_cap.size()), 25);
-  // Physical file bounded by 2x the cap.
+  EXPECT_EQ(c->dropped_cap, 0);
+  EXPECT_EQ(s->over_cap.size(), 25u);
   auto text = fs::read_file(q.queue_path());
-  EXPECT_LE(std::count(text->begin(), text->end(), '\n'), 20);
+  EXPECT_EQ(std::count(text->begin(), text->end(), '\n'), 35);
   // Removing the over-cap ids accounts for them.
   QueueCounters delta;
   delta.dropped_cap = static_cast<int64_t>(s->over_cap.size());
@@ -559,6 +563,222 @@ TEST(Queue, ConcurrentAppendersFromManyProcessesNeverTear) {
   for (int i : indices(*s)) seen.insert(i);
   EXPECT_EQ(seen.size(), static_cast<size_t>(kProcs * kEach));
   EXPECT_EQ(q.counters()->lines, kProcs * kEach);
+}
+
+// Byte cap: only the newest max_bytes are read; the older lines are reported (prefix_lines,
+// skip_bytes) and dropped by remove(), counted by the caller.
+TEST(Queue, ByteCapReadsOnlyTheNewestBytes) {
+  TempDir d;
+  QueueOptions o{d.path(), 100000};
+  o.max_bytes = kMaxQueueLineBytes;  // the smallest cap: 2 MiB
+  SpanQueue q(o);
+  const std::string one = line_for(0);
+  const size_t old_lines = (kMaxQueueLineBytes + one.size()) / (one.size() + 1) + 10;
+  {
+    std::ofstream f(q.queue_path(), std::ios::binary);
+    for (size_t i = 0; i < old_lines; ++i) f << one << '\n';
+  }
+  for (int i = 1; i <= 3; ++i) ASSERT_TRUE(q.append(line_for(i)).ok());
+  auto s = q.snapshot(100000);
+  ASSERT_TRUE(s);
+  EXPECT_GT(s->skip_bytes, 0u);
+  EXPECT_GT(s->prefix_lines, 0u);
+  EXPECT_LE(s->size - s->skip_bytes, kMaxQueueLineBytes);
+  EXPECT_EQ(s->prefix_lines + s->valid_total, old_lines + 3);  // every line either side, once
+  ASSERT_GE(s->records.size(), 3u);
+  std::vector<int> tail = indices(*s);
+  EXPECT_EQ(std::vector<int>(tail.end() - 3, tail.end()), (std::vector<int>{1, 2, 3}));
+  ASSERT_TRUE(q.remove({}, {}, {}, s->skip_bytes).ok());
+  auto after = fs::read_file(q.queue_path());
+  ASSERT_TRUE(after);
+  EXPECT_EQ(after->size(), s->size - s->skip_bytes);
+  EXPECT_EQ(q.counters()->lines, static_cast<int64_t>(s->valid_total));
+}
+
+// A line over kMaxQueueLineBytes: refused by append (counted as unwritten); a foreign one in the
+// file is skipped without being held, reported corrupt, and removed.
+TEST(Queue, OversizeLinesAreRefusedOrSkipped) {
+  TempDir d;
+  SpanQueue q({d.path(), 100});
+  const std::string big =
+      "{\"spanId\":\"0123456789abcdef\",\"x\":\"" + std::string(kMaxQueueLineBytes, 'x') + "\"}";
+  auto r = q.append(big);
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(q.unwritten(), 1);
+  { std::ofstream(q.queue_path(), std::ios::binary) << big << '\n'; }
+  ASSERT_TRUE(q.append(line_for(7)).ok());
+  auto s = q.snapshot(100);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(indices(*s), (std::vector<int>{7}));
+  ASSERT_EQ(s->corrupt_lines.size(), 1u);
+  EXPECT_LT(s->corrupt_lines.begin()->size(), 100u) << "the oversize line was held in memory";
+  QueueCounters delta;
+  delta.corrupt = 1;
+  ASSERT_TRUE(q.remove({}, s->corrupt_lines, delta).ok());
+  auto after = fs::read_file(q.queue_path());
+  EXPECT_EQ(std::count(after->begin(), after->end(), '\n'), 1);
+  EXPECT_EQ(queue_line_span_id(after->substr(0, after->size() - 1)),
+            s->records[0]["spanId"].get<std::string>());
+  EXPECT_EQ(q.counters()->corrupt, 1);
+  EXPECT_EQ(q.counters()->unwritten, 1);  // copied into the state by remove()
+}
+
+// Appends never compact, whatever the state file claims (a lying "lines" made every append read
+// and rewrite the queue under the lock): the file is appended to in place, never replaced.
+TEST(Queue, AppendNeverRewritesTheFileEvenWithALyingStateFile) {
+  TempDir d;
+  SpanQueue q({d.path(), 10});
+  ASSERT_TRUE(q.append(line_for(0)).ok());
+  ASSERT_TRUE(fs::atomic_write(q.state_path(), "{\"lines\":999999999}\n").ok());
+  struct stat before {};
+  ASSERT_EQ(::stat(q.queue_path().c_str(), &before), 0);
+  for (int i = 1; i <= 25; ++i) ASSERT_TRUE(q.append(line_for(i)).ok());
+  struct stat after {};
+  ASSERT_EQ(::stat(q.queue_path().c_str(), &after), 0);
+  EXPECT_EQ(after.st_ino, before.st_ino) << "an append replaced (compacted) the queue file";
+  auto text = fs::read_file(q.queue_path());
+  EXPECT_EQ(std::count(text->begin(), text->end(), '\n'), 26);
+  EXPECT_EQ(q.counters()->dropped_cap, 0);
+}
+
+// An append never waits longer than its lock budget: with the state lock held elsewhere it gives
+// up and counts the span (lock-free) instead of queueing behind the holder.
+TEST(Queue, AppendGivesUpAfterItsLockBudgetAndCounts) {
+  TempDir d;
+  QueueOptions o{d.path(), 100, 20};
+  SpanQueue q(o);
+  ASSERT_TRUE(q.append(line_for(0)).ok());
+  int fd = ::open(q.state_path().c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX), 0);
+  for (int i = 0; i < 3; ++i) {
+    auto r = q.append(line_for(1));
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, ErrorCode::kTimeout);
+  }
+  ::close(fd);
+  EXPECT_EQ(q.unwritten(), 3);
+  ASSERT_TRUE(q.append(line_for(2)).ok());
+  EXPECT_EQ(q.counters()->lines, 2);
+}
+
+// Runs `f` in a forked child and returns the growth of the child's peak RSS over it, in KiB (the
+// peak is reset first, so the pages the fork inherited do not count); *ok = what f returned.
+long peak_rss_growth_kib(const std::function<bool()>& f, bool* ok) {
+  int pipefd[2];
+  if (::pipe(pipefd) != 0) return -1;
+  pid_t pid = ::fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    auto status_kib = [](const char* key) {
+      std::ifstream in("/proc/self/status");
+      std::string k;
+      long v = -1;
+      while (in >> k) {
+        if (k == key) {
+          in >> v;
+          break;
+        }
+      }
+      return v;
+    };
+    ::close(pipefd[0]);
+    { std::ofstream("/proc/self/clear_refs") << "5"; }  // reset VmHWM to VmRSS (Linux >= 4.0)
+    const long before = status_kib("VmRSS:");
+    const bool result = f();
+    const long growth = status_kib("VmHWM:") - before;
+    (void)!::write(pipefd[1], &growth, sizeof growth);
+    ::_exit(result ? 0 : 1);
+  }
+  ::close(pipefd[1]);
+  long growth = -1;
+  if (::read(pipefd[0], &growth, sizeof growth) != static_cast<ssize_t>(sizeof growth)) growth = -1;
+  ::close(pipefd[0]);
+  int st = 0;
+  ::waitpid(pid, &st, 0);
+  *ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+  return growth;
+}
+
+// The lock-free give-up counter never follows a link planted in its place.
+TEST(Queue, UnwrittenCounterNeverFollowsALink) {
+  TempDir d;
+  QueueOptions o{d.sub("data"), 100, 20};
+  SpanQueue q(o);
+  ASSERT_TRUE(q.append(line_for(0)).ok());
+  ASSERT_TRUE(fs::atomic_write(d.sub("victim"), "keep\n").ok());
+  ASSERT_EQ(::symlink(d.sub("victim").c_str(), fs::join(o.dir, kQueueUnwrittenFile).c_str()), 0);
+  int fd = ::open(q.state_path().c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX), 0);
+  EXPECT_FALSE(q.append(line_for(1)).ok());
+  ::close(fd);
+  EXPECT_EQ(fs::read_file(d.sub("victim")).value_or(""), "keep\n");
+}
+
+// The flusher's reader on a 2 GiB sparse file (zeros, no newline) followed by a real span: its
+// memory stays bounded and the span is found; the hole is dropped.
+TEST(Queue, HugeSparseFileIsReadInBoundedMemory) {
+  TempDir d;
+  SpanQueue q({d.path(), 100});
+  ASSERT_TRUE(q.append(line_for(0)).ok());  // creates the files
+  {
+    int fd = ::open(q.queue_path().c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::ftruncate(fd, off_t{2} << 30), 0);
+    ::close(fd);
+  }
+  {
+    std::ofstream(q.queue_path(), std::ios::app | std::ios::binary) << '\n' << line_for(5) << '\n';
+  }
+  bool ok = false;
+  const long growth = peak_rss_growth_kib(
+      [&] {
+        auto s = q.snapshot(4096, 4u << 20);
+        return s && s->records.size() == 1 && s->prefix_lines == 1 && s->skip_bytes > 0 &&
+               q.remove({}, s->corrupt_lines, {}, s->skip_bytes).ok();
+      },
+      &ok);
+  EXPECT_TRUE(ok);
+  EXPECT_GE(growth, 0);
+  EXPECT_LE(growth, 8 * 1024) << "peak RSS growth (KiB) of the reader";
+  auto s = q.snapshot(100);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(indices(*s), (std::vector<int>{5}));
+  EXPECT_EQ(s->skip_bytes, 0u);
+}
+
+// A queue of real garbage (40 MiB: 3 MiB lines with no span in them, short foreign lines), then a
+// span: the reader's memory does not follow the file (the old reader held it all, ~3x over).
+TEST(Queue, GarbageQueueIsReadInBoundedMemory) {
+  TempDir d;
+  SpanQueue q({d.path(), 100});
+  ASSERT_TRUE(q.append(line_for(0)).ok());
+  {
+    std::ofstream f(q.queue_path(), std::ios::binary | std::ios::trunc);
+    const std::string big(3u << 20, 'g');
+    for (int i = 0; i < 13; ++i) f << big << '\n' << "not a span " << i << '\n';
+    f << line_for(9) << '\n';
+  }
+  bool ok = false;
+  const long growth = peak_rss_growth_kib(
+      [&] {
+        auto s = q.snapshot(4096, 4u << 20);
+        if (!s || s->records.size() != 1) return false;
+        QueueCounters delta;
+        delta.corrupt = static_cast<int64_t>(s->corrupt_lines.size());
+        return q.remove({}, s->corrupt_lines, delta, s->skip_bytes).ok();
+      },
+      &ok);
+  EXPECT_TRUE(ok);
+  EXPECT_GE(growth, 0);
+  EXPECT_LE(growth, 8 * 1024) << "peak RSS growth (KiB) of the reader";
+  auto s = q.snapshot(100);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(indices(*s), (std::vector<int>{9}));
+  EXPECT_TRUE(s->corrupt_lines.empty());
+  auto text = fs::read_file(q.queue_path());
+  EXPECT_EQ(std::count(text->begin(), text->end(), '\n'), 1) << "the garbage was not removed";
 }
 
 TEST(Queue, LineSpanIdNeedsTheExactPrefix) {

@@ -75,8 +75,13 @@ Status append_fd(int fd, const std::string& path, std::string_view line) {
       return e;
     }
   }
+  // A failed write (a full disk) must not leave a fragment: cut back to where we started (we
+  // hold the lock, so the size is ours).
+  struct stat st {};
+  const bool sized = ::fstat(fd, &st) == 0;
   bool ok = write_all(fd, line);
   Error e = ok ? Error{} : io_error("cannot append to", path);
+  if (!ok && sized) (void)!::ftruncate(fd, st.st_size);
   ::flock(fd, LOCK_UN);
   ::close(fd);
   if (!ok) return e;

@@ -7,7 +7,10 @@
 //     whose spanId is 16 lowercase hex;
 //  3. the cheap reader agrees: queue_line_span_id of every line either is "" or 16 lowercase hex;
 //  4. cleaning is complete: after remove(every returned id + over-cap ids, corrupt lines), a
-//     second snapshot returns no corrupt lines and none of the removed ids.
+//     second snapshot returns no corrupt lines and none of the removed ids;
+//  5. the flusher's lazy reader agrees: snapshot_refs names the same lines, in order, and load()
+//     of each gives the record snapshot parsed (or, for a line only the full parse rejects,
+//     false and exactly the bytes snapshot reported as corrupt).
 // Input layout: cap byte, then the queue file bytes.
 #include <unistd.h>
 
@@ -63,6 +66,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(snap.has_value(), "snapshot failed: " + snap.error().message);
   FUZZ_CHECK(snap->records.size() <= std::min(max_records, cap),
              std::to_string(snap->records.size()) + " records over cap " + std::to_string(cap));
+  auto refs = q.snapshot_refs(max_records);
+  FUZZ_CHECK(refs.has_value(), "snapshot_refs failed: " + refs.error().message);
+  FUZZ_CHECK(refs->over_cap == snap->over_cap, "snapshot_refs disagrees on over-cap ids");
+  size_t next = 0;
+  for (const auto& ref : refs->refs) {
+    nlohmann::json rec;
+    std::string text;
+    if (q.load(ref, rec, text)) {
+      FUZZ_CHECK(next < snap->records.size() && rec == snap->records[next],
+                 "load() gave a record snapshot() did not, or out of order");
+      ++next;
+    } else {
+      FUZZ_CHECK(snap->corrupt_lines.count(text) == 1, "load() rejected a line snapshot() did not");
+    }
+  }
+  FUZZ_CHECK(next == snap->records.size() || refs->refs.size() == max_records,
+             "snapshot_refs missed records");
   std::unordered_set<std::string> ids = snap->over_cap;
   for (const auto& r : snap->records) {
     FUZZ_CHECK(r.is_object() && r.contains("spanId") && r["spanId"].is_string() &&

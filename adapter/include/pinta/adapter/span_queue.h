@@ -6,16 +6,27 @@
 //
 // Concurrency: every change happens under an exclusive flock on `failed-spans.state`, a small JSON
 // file that also holds the counters (lines, dropped, corrupt, ...). The queue file itself is
-// replaced by rename when it is rewritten, so the lock lives on the separate state file.
+// replaced by rename when it is rewritten, so the lock lives on the separate state file. Only the
+// flusher (one at a time: flusher.lock) reads or rewrites the queue; appends only append.
 //
-// Cap: the queue holds at most `max_spans` spans. Older ones are dropped first and counted
-// (`dropped_cap`). To keep appends O(1), the physical file may hold up to 2 × max_spans lines
-// before an append compacts it; readers only ever see (and send) the newest max_spans.
+// Short lock holds: an append holds the lock for a few syscalls (no compaction: the caps are the
+// flusher's). The flusher takes it only to learn a size at which no append is half-written, reads
+// and builds a rewrite without it, and takes it again to copy what was appended meanwhile and
+// rename. An append that cannot get the lock within `lock_timeout_ms` gives up and counts itself
+// in `failed-spans.unwritten` (one byte per span, lock-free; the flusher copies the count into the
+// state file as `unwritten`).
 //
-// Torn or corrupt lines (a crash or a full disk in the middle of a write, foreign bytes) are
-// skipped, counted (`corrupt`) and removed by the next rewrite; they never block the rest.
+// Caps: at most `max_spans` spans and `max_bytes` bytes; the oldest are dropped first and counted
+// (`dropped_cap`). Appends never enforce them: between two flusher passes the file may hold more;
+// readers only ever see (and send) the newest max_spans within the newest max_bytes, and never read
+// more than that (streaming, 256 KiB at a time): the flusher's memory does not depend on the file.
+//
+// Torn, corrupt or oversize lines (a crash or a full disk in the middle of a write, foreign bytes,
+// a line over kMaxQueueLineBytes) are skipped, counted (`corrupt`) and removed by the next
+// rewrite; they never block the rest.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -30,13 +41,22 @@ namespace pinta::adapter {
 
 inline constexpr std::string_view kQueueFile = "failed-spans.jsonl";
 inline constexpr std::string_view kQueueStateFile = "failed-spans.state";
+inline constexpr std::string_view kQueueUnwrittenFile = "failed-spans.unwritten";
+// A queue line (one span) longer than this is refused by append and skipped by readers.
+inline constexpr size_t kMaxQueueLineBytes = 2u << 20;
+// Over-cap spanIds one snapshot reports at most (the rest are dropped by the next pass).
+inline constexpr size_t kMaxOverCapPerSnapshot = 4096;
 
 struct QueueOptions {
   std::string dir;            // the data dir
   size_t max_spans = 1000;    // SPEC §13 cap (PINTA_QUEUE_MAX_SPANS)
-  // How long an append waits for the lock before giving up (the span is then lost). Only ever
-  // reached under heavy contention (64 concurrent adapters on 2 cores); 1 s was seen to expire.
+  // How long an append waits for the lock before giving up (the span is then lost and counted
+  // in `failed-spans.unwritten`). Holds are a few syscalls long; waits come from contention
+  // alone (64 concurrent adapters on 2 cores).
   int lock_timeout_ms = 3000;
+  // Byte cap (PINTA_QUEUE_MAX_BYTES): readers see only the newest max_bytes of the file; at
+  // least kMaxQueueLineBytes.
+  uint64_t max_bytes = 16u << 20;
 };
 
 struct QueueCounters {
@@ -48,16 +68,33 @@ struct QueueCounters {
   int64_t rejected = 0;       // spans a collector rejected in a partial success (not retried)
   int64_t dropped_http = 0;   // spans dropped on a non-retryable HTTP status (4xx other than 429)
   int64_t retries = 0;        // export attempts that will be retried
+  int64_t redirects = 0;      // 3xx answers (the batch stays queued; a misconfigured endpoint)
+  // The last HTTP status a collector answered (-1: no answer at all; 0: none recorded). Not a
+  // count: add() overwrites it with a non-zero delta.
+  int64_t last_status = 0;
+  int64_t unwritten = 0;  // appends that gave up (lock wait, line cap): a value, set by remove
   nlohmann::json to_json() const;
   static QueueCounters from_json(const nlohmann::json& j);
   void add(const QueueCounters& d);
 };
 
+// Where a record's line is in the queue file (snapshot_refs): read and parsed only when sent.
+struct RecordRef {
+  uint64_t offset = 0;
+  uint32_t size = 0;  // without the '\n'
+  char span_id[16] = {};
+};
+
 struct QueueSnapshot {
   std::vector<nlohmann::json> records;          // oldest first, at most max_records
+  std::vector<RecordRef> refs;                  // instead of records, from snapshot_refs()
   std::unordered_set<std::string> over_cap;      // spanIds beyond the cap (to drop)
   std::unordered_set<std::string> corrupt_lines; // exact bytes of lines that did not parse
-  size_t valid_total = 0;                        // valid lines in the file
+  size_t valid_total = 0;                        // valid lines in the region read
+  uint64_t skip_bytes = 0;    // bytes before the region read (over the byte cap): to drop
+  uint64_t prefix_lines = 0;  // lines in those bytes (counted as dropped_cap when dropped)
+  uint64_t size = 0;          // file size and inode the snapshot read
+  uint64_t inode = 0;
 };
 
 class SpanQueue {
@@ -69,13 +106,23 @@ class SpanQueue {
   // behind when it can help it.
   Status append(std::string_view line);
 
-  // Reads the queue: the oldest max_records valid records within the cap.
-  Result<QueueSnapshot> snapshot(size_t max_records);
+  // Reads the queue: the oldest max_records valid records within the caps, and at most about
+  // max_record_bytes of them (at least one). corrupt_lines holds the bytes of each corrupt line
+  // (an oversize one: a key naming its place).
+  Result<QueueSnapshot> snapshot(size_t max_records, size_t max_record_bytes = SIZE_MAX);
+  // The same, with `refs` instead of parsed `records` (quick-valid lines, not parsed): the
+  // flusher reads and parses one request's worth at a time (load), so its memory is one batch.
+  Result<QueueSnapshot> snapshot_refs(size_t max_records);
+  // Reads and fully validates the referenced line. false: `bytes` holds the line (corrupt:
+  // report it in remove's corrupt_lines) or is empty (unreadable).
+  bool load(const RecordRef& ref, nlohmann::json& record, std::string& bytes) const;
 
-  // Rewrites the queue without the lines whose spanId is in `span_ids` or whose bytes are in
-  // `corrupt_lines`, and adds `delta` to the counters (lines is recomputed).
+  // Rewrites the queue without its first `skip_bytes` bytes (a snapshot's skip_bytes) and the
+  // lines whose spanId is in `span_ids` or whose bytes (key) are in `corrupt_lines`, and adds
+  // `delta` to the counters (lines is recomputed). Lines appended since the snapshot are kept.
   Status remove(const std::unordered_set<std::string>& span_ids,
-                const std::unordered_set<std::string>& corrupt_lines, const QueueCounters& delta);
+                const std::unordered_set<std::string>& corrupt_lines, const QueueCounters& delta,
+                uint64_t skip_bytes = 0);
 
   // Adds to the counters only.
   Status count(const QueueCounters& delta);
@@ -83,11 +130,15 @@ class SpanQueue {
   Result<QueueCounters> counters();
   // Whether the queue file has any bytes (no lock; cheap).
   bool maybe_nonempty() const;
+  // Appends that gave up so far (the size of failed-spans.unwritten).
+  int64_t unwritten() const;
 
   const std::string& queue_path() const { return queue_path_; }
   const std::string& state_path() const { return state_path_; }
 
  private:
+  void count_unwritten() const;
+  Result<QueueSnapshot> read(size_t max_records, size_t max_record_bytes, bool refs);
   QueueOptions options_;
   std::string queue_path_;
   std::string state_path_;

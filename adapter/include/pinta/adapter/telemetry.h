@@ -2,9 +2,16 @@
 // Telemetry off the critical path (seed SPEC §9, §10, §13; issue 3). The adapter process only
 // encodes the span (redacted), finds its trace (trace_store.h) and appends it to the on-disk queue
 // (span_queue.h). Delivery is the flusher's job: a detached process (double fork + setsid, stdio
-// on /dev/null, every inherited fd closed) started after the reply, only when no flusher runs
-// (exclusive flock on `flusher.lock`, held for the flusher's whole life) and the collector is not
-// in back-off. The host's wait therefore ends when the adapter exits: no child holds its pipes.
+// on /dev/null, every inherited fd closed) started after the reply, only when no flusher is alive
+// (exclusive flock on `flusher.lock`, held for the flusher's whole life). The host's wait
+// therefore ends when the adapter exits: no child holds its pipes.
+//
+// Delivery: the flusher stays. Through an outage it retries with a jittered back-off until the
+// queue is empty or PINTA_OTLP_FLUSH_MAX_MS passes without progress; with an empty queue it stays
+// an idle window and serves what later events append, so the steady state starts no process per
+// event. An adapter that appends while a flusher holds the lock leaves its span to it; the
+// flusher looks at the queue once more after letting go of the lock, so none is stranded.
+// docs/contract.md OTLP-5a/5b state the delivery bound.
 //
 // Delivery is at least once: a span leaves the queue only after a collector answered for it, so a
 // flusher killed mid-POST means the span is sent again later. The spanId is the dedupe key.
@@ -32,15 +39,33 @@ struct TelemetryOptions {
   otlp::ExportConfig exporter;
   std::string data_dir;
   size_t max_queue_spans = 1000;                    // PINTA_QUEUE_MAX_SPANS (1..1000000)
+  uint64_t max_queue_bytes = 16u << 20;             // PINTA_QUEUE_MAX_BYTES (2 MiB..1 GiB)
+  int append_lock_ms = 200;                         // PINTA_QUEUE_LOCK_MS: an append's lock wait
+  // PINTA_OTLP_MAX_REQUEST_BYTES: one POST's span bytes (a single bigger span goes alone; a
+  // queue line is at most kMaxQueueLineBytes).
+  size_t max_request_bytes = 512u << 10;
   std::chrono::milliseconds request_timeout{5000};  // PINTA_OTLP_TIMEOUT_MS: one POST, all in
-  std::chrono::milliseconds flush_budget{30000};    // PINTA_OTLP_FLUSH_MAX_MS: one flusher's life
-  std::chrono::milliseconds backoff_max{60000};     // PINTA_OTLP_BACKOFF_MAX_MS: 0 = no back-off
-  std::chrono::milliseconds backoff_initial{1000};
+  // PINTA_OTLP_FLUSH_MAX_MS: how long a flusher keeps retrying without progress (the collector
+  // down) before it gives the spans to the next event; also `--pinta-flush`'s whole budget.
+  std::chrono::milliseconds flush_budget{360000};
+  // PINTA_OTLP_BACKOFF_MAX_MS: cap of the wait between retries (jittered: half to all of it);
+  // 0 = a flusher does not stay after a failure (the next event retries).
+  std::chrono::milliseconds backoff_max{8000};
+  std::chrono::milliseconds backoff_initial{500};  // PINTA_OTLP_BACKOFF_INITIAL_MS
+  // PINTA_FLUSHER_IDLE_MS: how long a flusher with an empty queue stays, watching for spans
+  // later events append (they then start no process of their own); 0 = leave at once.
+  std::chrono::milliseconds idle_window{5000};
+  std::chrono::milliseconds idle_poll{20};  // PINTA_FLUSHER_POLL_MS: queue-size check
+  // PINTA_FLUSHER_MAX_LIFE_MS: a flusher that keeps finding work hands over to a fresh one after
+  // this long (picks up a changed environment, bounds any leak).
+  std::chrono::milliseconds max_life{600000};
   bool enabled() const { return exporter.enabled && !data_dir.empty(); }
 };
 
 // From the (env-file-merged) environment and the adapter's data dir.
 TelemetryOptions telemetry_options_from_environment(const AdapterConfig& config);
+// The queue settings these options imply.
+QueueOptions queue_options(const TelemetryOptions& o);
 
 // The SpanSink the adapter installs when telemetry is enabled: encode, correlate, enqueue.
 class QueueSpanSink final : public SpanSink {
@@ -82,6 +107,8 @@ struct FlushReport {
   size_t retries = 0;
   bool gave_up = false;  // stopped with spans left (collector down / retry later)
   std::chrono::milliseconds retry_after{-1};  // how long the collector asked us to wait
+  int last_status = 0;                        // the last HTTP status seen (0: no answer)
+  size_t redirects = 0;  // 3xx answers: the batch stays queued (OTLP/HTTP does not redirect)
   std::string error;
 };
 
@@ -91,9 +118,9 @@ struct FlushReport {
 // at all (refused, timeout) stops at once.
 FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Deadline deadline);
 
-// After the reply: start a detached flusher unless one is running, the collector is in back-off,
-// or the queue is empty. Returns whether one was started. Never throws, never blocks on the
-// network; costs one stat() while the collector is in back-off, a few syscalls otherwise.
+// After the reply: start a detached flusher unless one is alive (it holds flusher.lock: it will
+// send our span) or the queue is empty. Returns whether one was started. Never throws, never
+// blocks on the network; costs an open() and a non-blocking flock() while a flusher is alive.
 // `just_appended`: the caller has just queued a span, so the queue is known to be non-empty.
 bool start_flusher_if_needed(const TelemetryOptions& options, bool just_appended = false) noexcept;
 
