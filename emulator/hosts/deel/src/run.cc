@@ -88,7 +88,10 @@ static RunResult run_one(const Hook& h, const std::optional<std::string>& tool,
                          const ojson& payload, pinta::proc::Spawner& spawner,
                          const std::optional<std::map<std::string, std::string>>& env) {
   pinta::proc::SpawnRequest rq;
-  rq.argv = {"bash", "-c", h.command};  // 셸로 (seed L400-403), shell.js assumed: bash -c
+  // 셸로 (seed L400-403), shell.js assumed: bash -c CMD. Node's spawn gives bash argv[0] "bash";
+  // the spawner passes the resolved path instead, so $0 (which bash names itself by in its error
+  // messages) is set back to "bash" with the extra operand.
+  rq.argv = {"bash", "-c", h.command, "bash"};
   rq.env = env;
   rq.stdin_data = stdin_line(h.event, tool, payload);
   rq.stdin_mode = pinta::proc::StdinMode::kCloseAfterWrite;
