@@ -298,12 +298,28 @@ bool nothing_to_repeat(const std::wstring& p) {
 
 // Annex B lets `{` that starts no well-formed quantifier, and a lone `}` or `]`, stand for
 // themselves; std::regex rejects them, so they are escaped for it (outside classes only).
+constexpr const wchar_t* kJsSpace =
+    L"\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
+
 std::wstring annex_b_literals(const std::wstring& p) {
   std::wstring out;
   bool in_class = false;
   for (size_t i = 0; i < p.size(); ++i) {
     wchar_t c = p[i];
     if (c == L'\\' && i + 1 < p.size()) {
+      // \s is ECMAScript's WhiteSpace + LineTerminator set; std::regex would ask the C locale,
+      // which leaves out U+00A0, U+2028, U+3000, U+FEFF and the rest. (\S inside a class is left
+      // to std::regex.)
+      if (p[i + 1] == L's') {
+        out += in_class ? std::wstring(kJsSpace) : L"[" + std::wstring(kJsSpace) + L"]";
+        ++i;
+        continue;
+      }
+      if (p[i + 1] == L'S' && !in_class) {
+        out += L"[^" + std::wstring(kJsSpace) + L"]";
+        ++i;
+        continue;
+      }
       out += c;
       out += p[++i];
       continue;
