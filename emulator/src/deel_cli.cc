@@ -56,14 +56,15 @@ void add_deel_commands(CLI::App& app, Action& action) {
         if (!cur) return usage_error(o->check_file + ": " + cur.error().message);
         if (*cur != text) {
           std::cerr << "hostemu: " << o->check_file
-                    << " is stale: regenerate with `hostemu deel docs > " << o->check_file
-                    << "`\n";
+                    << " is stale: regenerate with `hostemu deel docs > " << o->check_file << "`\n";
           return 1;
         }
         return 0;
       }
       static const std::vector<std::pair<std::string, std::string>> events = {
-          {"PreToolUse", "도구전"}, {"PostToolUse", "도구후"}, {"UserPromptSubmit", "말전"},
+          {"PreToolUse", "도구전"},
+          {"PostToolUse", "도구후"},
+          {"UserPromptSubmit", "말전"},
           {"Stop", "턴끝"}};
       std::string korean;
       for (const auto& [en, ko] : events)

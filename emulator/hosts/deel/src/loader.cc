@@ -1,8 +1,9 @@
-// Loading: 자리풀기, 무늬짓기, 걸리나, 한훅, 훅펴기, 파일하나, 훅읽기, 고를것 of deel-local-cli 1.17.1
-// package/src/safety/hooks.js. "seed Lnnn" is a line of shared/seeds/004_10d55d7627512262.txt.
+// Loading: 자리풀기, 무늬짓기, 걸리나, 한훅, 훅펴기, 파일하나, 훅읽기, 고를것 of
+// deel-local-cli 1.17.1 package/src/safety/hooks.js. "seed Lnnn" is a line of
+// shared/seeds/004_10d55d7627512262.txt.
 #include <algorithm>
-#include <cwctype>
 #include <cmath>
+#include <cwctype>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -31,16 +32,22 @@ const ojson* nn(const ojson* a, const ojson* b, const ojson* c) { return nn(nn(a
 
 bool truthy(const ojson& v) {
   switch (v.type()) {
-    case ojson::value_t::null: return false;
-    case ojson::value_t::boolean: return v.get<bool>();
-    case ojson::value_t::string: return !v.get_ref<const std::string&>().empty();
-    case ojson::value_t::number_integer: return v.get<int64_t>() != 0;
-    case ojson::value_t::number_unsigned: return v.get<uint64_t>() != 0;
+    case ojson::value_t::null:
+      return false;
+    case ojson::value_t::boolean:
+      return v.get<bool>();
+    case ojson::value_t::string:
+      return !v.get_ref<const std::string&>().empty();
+    case ojson::value_t::number_integer:
+      return v.get<int64_t>() != 0;
+    case ojson::value_t::number_unsigned:
+      return v.get<uint64_t>() != 0;
     case ojson::value_t::number_float: {
       double d = v.get<double>();
       return d != 0 && !std::isnan(d);
     }
-    default: return true;
+    default:
+      return true;
   }
 }
 
@@ -67,8 +74,7 @@ std::vector<std::pair<std::string, const ojson*>> entries(const ojson& o) {
     else
       rest.emplace_back(it.key(), &it.value());
   }
-  std::sort(idx.begin(), idx.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::sort(idx.begin(), idx.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::pair<std::string, const ojson*>> out;
   for (auto& e : idx) out.push_back(e.second);
   out.insert(out.end(), rest.begin(), rest.end());
@@ -85,10 +91,14 @@ std::wstring to_utf16_units(const std::string& s) {
     auto b = static_cast<unsigned char>(s[i]);
     unsigned long cp;
     size_t n;
-    if (b < 0x80) cp = b, n = 1;
-    else if (b < 0xE0) cp = b & 0x1F, n = 2;
-    else if (b < 0xF0) cp = b & 0x0F, n = 3;
-    else cp = b & 0x07, n = 4;
+    if (b < 0x80)
+      cp = b, n = 1;
+    else if (b < 0xE0)
+      cp = b & 0x1F, n = 2;
+    else if (b < 0xF0)
+      cp = b & 0x0F, n = 3;
+    else
+      cp = b & 0x07, n = 4;
     for (size_t k = 1; k < n && i + k < s.size(); ++k)
       cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
     i += n;
@@ -154,8 +164,8 @@ std::optional<Hook> one_hook(const std::string& event, const ojson& matcher_text
   h.matcher = js_string(matcher_text);  // seed L281: String(무늬글 ?? '*'), not trimmed
   h.pattern = *m;
   h.command = command;
-  h.timeout_ms = std::isfinite(secs) && secs > 0 ? std::min(secs * 1000, kMaxTimeoutMs)
-                                                  : kDefaultTimeoutMs;
+  h.timeout_ms =
+      std::isfinite(secs) && secs > 0 ? std::min(secs * 1000, kMaxTimeoutMs) : kDefaultTimeoutMs;
   h.pass_on_failure = on_error == "지나가기" || on_error == "pass";
   h.source = source;
   // seed L288: String(이름 ?? name ?? '').trim() || null.
@@ -218,7 +228,9 @@ std::optional<std::string> resolve_event(const ojson& value) {
     ascii += static_cast<char>(std::tolower(static_cast<int>(cu)));
   }
   static const std::vector<std::pair<std::string, std::string>> table = {
-      {"pretooluse", "도구전"}, {"posttooluse", "도구후"}, {"userpromptsubmit", "말전"},
+      {"pretooluse", "도구전"},
+      {"posttooluse", "도구후"},
+      {"userpromptsubmit", "말전"},
       {"stop", "턴끝"}};  // 자리표, seed L213-218
   for (const auto& [en, ko] : table)
     if (en == ascii) return ko;
@@ -407,7 +419,7 @@ FileRead unfold(const ojson& raw, const std::string& source) {
   // seed L302: raw?.hooks ?? raw?.훅 ?? raw
   const ojson* it = nn(get(&raw, "hooks"), get(&raw, "훅"), &raw);
   const std::string bad = ": 명령이나 무늬가 잘못 적혀 있습니다";  // seed L310, L323
-  if (it->is_array()) {  // seed L304-312: the flat list
+  if (it->is_array()) {                                            // seed L304-312: the flat list
     for (const auto& x : *it) {
       auto ev = nn(get(&x, "때"), get(&x, "자리"), get(&x, "event"));
       auto event = ev ? resolve_event(*ev) : resolve_event(ojson());

@@ -37,7 +37,8 @@ std::string utf16_slice(const std::string& s, size_t units) {
     size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
     if (len == 4 && n + 1 == units) {
       // Only the high surrogate fits.
-      unsigned long cp = ((c & 0x07UL) << 18) | ((static_cast<unsigned char>(s[i + 1]) & 0x3FUL) << 12) |
+      unsigned long cp = ((c & 0x07UL) << 18) |
+                         ((static_cast<unsigned char>(s[i + 1]) & 0x3FUL) << 12) |
                          ((static_cast<unsigned char>(s[i + 2]) & 0x3FUL) << 6) |
                          (static_cast<unsigned char>(s[i + 3]) & 0x3FUL);
       unsigned long hi = 0xD800 + ((cp - 0x10000) >> 10);
@@ -110,10 +111,9 @@ static RunResult run_one(const Hook& h, const std::optional<std::string>& tool,
   std::string raw =
       gemini::js_trim(gemini::node_utf8_decode(r.out) + gemini::node_utf8_decode(r.err));
   out.truncated = utf16_length(raw) > kMaxMessageUnits;
-  out.message = out.truncated
-                    ? utf16_slice(raw, kMaxMessageUnits) +
-                          "\n…(훅이 뱉은 글이 길어서 여기까지만 옮겼습니다)"
-                    : raw;
+  out.message = out.truncated ? utf16_slice(raw, kMaxMessageUnits) +
+                                    "\n…(훅이 뱉은 글이 길어서 여기까지만 옮겼습니다)"
+                              : raw;
   const bool blocking = is_blocking_event(h.event);
   std::optional<std::string> error;
   if (!r.started)
@@ -125,7 +125,7 @@ static RunResult run_one(const Hook& h, const std::optional<std::string>& tool,
     out.why = "훅을 못 돌렸습니다 — " + *error;
     return out;
   }
-  out.code = r.exit_code;  // null when a signal killed it
+  out.code = r.exit_code;                            // null when a signal killed it
   if (r.exit_code && *r.exit_code == 0) return out;  // seed L446
   if (r.exit_code && *r.exit_code == 2) {            // seed L453: 2 blocks at blocking points
     out.blocked = blocking;
@@ -157,8 +157,8 @@ Outcome run_event(const std::vector<Hook>& hooks, const std::string& event,
 // 막힘말 (seed L504-511).
 std::string block_message(const RunResult& r) {
   const Hook& h = *r.hook;
-  std::string s = h.event + " 훅이 막았습니다 (" + h.source + ": " + h.name.value_or(h.command) +
-                  ").";
+  std::string s =
+      h.event + " 훅이 막았습니다 (" + h.source + ": " + h.name.value_or(h.command) + ").";
   if (r.why) s += "\n  " + *r.why + " — 문지기가 쓰러져 있으면 통과시키지 않습니다.";
   if (!r.message.empty()) s += "\n\n" + r.message;
   s += "\n\n같은 것을 다시 부르지 마세요. 다른 길을 찾거나, 왜 필요한지 사용자에게 말하세요.";

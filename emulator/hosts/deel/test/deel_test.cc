@@ -1,6 +1,8 @@
 // Unit tests of the deel-local-cli 1.17.1 emulator: JavaScript coercions, shapes, the matcher's
 // documented differences, the runner with a fake spawner (paths the differential test cannot
 // reach: a shell that cannot start), the report's JSON escaping, and the hostemu CLI contract.
+#include "pinta/emulator/deel/deel.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -10,7 +12,6 @@
 #include <fstream>
 
 #include "pinta/common/process.h"
-#include "pinta/emulator/deel/deel.h"
 
 namespace deel = pinta::emu::deel;
 using deel::ojson;
@@ -194,8 +195,17 @@ TEST(DeelCli, EnvReachesOnlyTheLoader) {
   std::ofstream(root / "alt/hooks.json") << R"([{"때":"턴끝","명령":"echo \"[$DEEL_HOME]\""}])";
   auto sp = pinta::proc::make_spawner();
   pinta::proc::SpawnRequest rq;
-  rq.argv = {hostemu(), "deel", "run", "--home", (root / "h").string(), "--workspace",
-             (root / "w").string(), "--event", "Stop", "--env", "DEEL_HOME=../alt"};
+  rq.argv = {hostemu(),
+             "deel",
+             "run",
+             "--home",
+             (root / "h").string(),
+             "--workspace",
+             (root / "w").string(),
+             "--event",
+             "Stop",
+             "--env",
+             "DEEL_HOME=../alt"};
   auto r = sp->run(rq);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);

@@ -1,8 +1,8 @@
 // Differential test: the seed's own hooks.js (deel-local-cli 1.17.1, extracted at test time from
 // shared/seeds/004_*.txt — never copied into the repository) runs under Node with our stand-ins
-// for the three modules the seed omits (test/oracle/), and every configuration in test/configs/*.json
-// is compared with `hostemu deel run`. Node runs all configurations in one process.
-// SKIPPED (with the reason) when Node or the seed is missing.
+// for the three modules the seed omits (test/oracle/), and every configuration in
+// test/configs/*.json is compared with `hostemu deel run`. Node runs all configurations in one
+// process. SKIPPED (with the reason) when Node or the seed is missing.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -146,13 +146,19 @@ TEST(DeelDiff, SeedHooksJsAgreesWithHostemu) {
       ojson env = ojson::object();
       if (c.contains("env"))
         for (auto it = c["env"].begin(); it != c["env"].end(); ++it)
-          env[it.key()] =
-              std::regex_replace(it.value().get<std::string>(), std::regex("\\$ROOT"),
-                                 root.string());
+          env[it.key()] = std::regex_replace(it.value().get<std::string>(), std::regex("\\$ROOT"),
+                                             root.string());
 
       pinta::proc::SpawnRequest rq;
-      rq.argv = {hostemu, "deel", "run", "--home", (root / "home").string(), "--workspace",
-                 (root / "ws").string(), "--event", c.at("event")};
+      rq.argv = {hostemu,
+                 "deel",
+                 "run",
+                 "--home",
+                 (root / "home").string(),
+                 "--workspace",
+                 (root / "ws").string(),
+                 "--event",
+                 c.at("event")};
       if (c.contains("tool")) rq.argv.insert(rq.argv.end(), {"--tool", c["tool"]});
       if (c.value("trusted", false)) rq.argv.push_back("--trusted");
       if (c.value("noHooks", false)) rq.argv.push_back("--no-hooks");
@@ -165,9 +171,12 @@ TEST(DeelDiff, SeedHooksJsAgreesWithHostemu) {
       ours[name] = r.out;
       if (c.contains("knownDifference")) known[name] = c["knownDifference"];
 
-      ojson nc = {{"name", name}, {"home", (root / "home").string()},
-                  {"ws", (root / "ws").string()}, {"event", c.at("event")},
-                  {"trusted", c.value("trusted", false)}, {"noHooks", c.value("noHooks", false)},
+      ojson nc = {{"name", name},
+                  {"home", (root / "home").string()},
+                  {"ws", (root / "ws").string()},
+                  {"event", c.at("event")},
+                  {"trusted", c.value("trusted", false)},
+                  {"noHooks", c.value("noHooks", false)},
                   {"env", env}};
       if (c.contains("tool")) nc["tool"] = c["tool"];
       if (c.contains("payload")) nc["payload"] = c["payload"];

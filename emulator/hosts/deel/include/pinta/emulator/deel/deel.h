@@ -20,10 +20,10 @@ using ojson = nlohmann::ordered_json;
 
 inline constexpr const char* kHostVersion = "1.17.1";
 inline constexpr const char* kSeedFile = "shared/seeds/004_10d55d7627512262.txt";
-inline constexpr double kDefaultTimeoutMs = 15000;  // 제한기본, seed L199
-inline constexpr double kMaxTimeoutMs = 120000;     // seed L284
+inline constexpr double kDefaultTimeoutMs = 15000;     // 제한기본, seed L199
+inline constexpr double kMaxTimeoutMs = 120000;        // seed L284
 inline constexpr size_t kMaxMessageUnits = 16 * 1024;  // 글최대 (UTF-16 code units), seed L201
-inline constexpr size_t kMaxHooks = 32;             // 훅최대, seed L203
+inline constexpr size_t kMaxHooks = 32;                // 훅최대, seed L203
 
 // Korean event name for a Korean or English spelling (자리풀기, seed L236-242); nullopt if unknown.
 std::optional<std::string> resolve_event(const ojson& value);
@@ -39,13 +39,13 @@ std::optional<Matcher> make_matcher(const ojson& value);  // nullopt: invalid (d
 bool matcher_matches(const Matcher& m, const std::string& tool);
 
 struct Hook {
-  std::string event;     // Korean
-  std::string matcher;   // 무늬글 as written (String(x))
+  std::string event;    // Korean
+  std::string matcher;  // 무늬글 as written (String(x))
   Matcher pattern;
   std::string command;
   double timeout_ms = kDefaultTimeoutMs;
   bool pass_on_failure = false;
-  std::string source;    // "이 PC" | "프로젝트"
+  std::string source;  // "이 PC" | "프로젝트"
   std::optional<std::string> name;
 };
 
@@ -61,12 +61,12 @@ struct FileRead {
 FileRead unfold(const ojson& raw, const std::string& source);
 
 struct LoadRequest {
-  std::string workspace;  // root
-  std::string home;       // homedir()
-  std::string cwd;        // process.cwd(), for resolve(DEEL_HOME)
+  std::string workspace;                   // root
+  std::string home;                        // homedir()
+  std::string cwd;                         // process.cwd(), for resolve(DEEL_HOME)
   std::map<std::string, std::string> env;  // DEEL_HOME, DEEL_HOOKS
-  bool no_hooks = false;  // 켜짐 === false (--no-hooks)
-  bool trusted = false;   // 믿나(root) — safety/trust.js is not in the seed: an input here
+  bool no_hooks = false;                   // 켜짐 === false (--no-hooks)
+  bool trusted = false;  // 믿나(root) — safety/trust.js is not in the seed: an input here
 };
 
 struct Loaded {
