@@ -59,6 +59,17 @@ TEST(DeelLoad, ShapesAndDropReasons) {
                                                  "도구전: 명령이나 무늬가 잘못 적혀 있습니다"}));
 }
 
+// seed L307: the reason shows `때 ?? event ?? '(없음)'` — both null is '(없음)', and 자리 is never
+// shown (the seed's own hooks.js disagreed with a first version that printed "null").
+TEST(DeelLoad, UnknownEventReasonText) {
+  auto f = deel::unfold(ojson::parse(R"([{"때":null,"event":null,"명령":"x"},{"자리":"bogus"},
+      {"event":7},{"때":""}])"),
+                        "이 PC");
+  EXPECT_TRUE(f.hooks.empty());
+  EXPECT_EQ(f.dropped, (std::vector<std::string>{"모르는 자리: (없음)", "모르는 자리: (없음)",
+                                                 "모르는 자리: 7", "모르는 자리: "}));
+}
+
 TEST(DeelMatcher, AnchoredJavaScriptPatterns) {
   auto m = deel::make_matcher(ojson("Read"));
   ASSERT_TRUE(m);
@@ -69,6 +80,11 @@ TEST(DeelMatcher, AnchoredJavaScriptPatterns) {
   EXPECT_FALSE(deel::make_matcher(ojson("a**")));
   EXPECT_FALSE(deel::make_matcher(ojson("\\b+")));
   EXPECT_TRUE(deel::make_matcher(ojson(" * "))->all);
+  // \s is ECMAScript's set, not the C locale's.
+  EXPECT_TRUE(deel::matcher_matches(*deel::make_matcher(ojson("a\\sb")), "a\u00a0b"));
+  EXPECT_FALSE(deel::matcher_matches(*deel::make_matcher(ojson("a\\Sb")), "a\u3000b"));
+  EXPECT_FALSE(deel::matcher_matches(*deel::make_matcher(ojson("[]")), ""));
+  EXPECT_TRUE(deel::matcher_matches(*deel::make_matcher(ojson("[^]")), "\n"));
 }
 
 // The documented differences from V8 (docs/hosts/deel-local-cli-1.17.md): deel keeps these hooks,
