@@ -131,7 +131,8 @@ const std::vector<Rule>& rules() {
        "Emulator limits: the payload on stdin is parsed by nlohmann::json, so a payload with a "
        "lone-surrogate escape (`\\ud800`), which JSON.parse accepts, is refused (exit 2); a "
        "string payload spreads into one key per code point, not per UTF-16 code unit (differs "
-       "for astral characters only). `--tool` is accepted at every event: 자리돌리기 passes 도구 "
+       "for astral characters only; configuration `run-stdin-string-payload-astral`). `--tool` is "
+       "accepted at every event: 자리돌리기 passes 도구 "
        "into stdin at every event and only 도구전/도구후 match on it.",
        "L426, L472-481"},
       {"block",
