@@ -23,6 +23,7 @@ inline int usage_error(const std::string& msg) {
 
 void add_antigravity_commands(CLI::App& app, Action& action);
 void add_gemini_commands(CLI::App& app, Action& action);
+void add_deel_commands(CLI::App& app, Action& action);
 void add_model_server_commands(CLI::App& app, Action& action);
 // `hostemu replay`: fixtures through an adapter as one host would run it (replay_cli.cc).
 void add_replay_commands(CLI::App& app, Action& action);

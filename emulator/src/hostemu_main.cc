@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   Action action;
   add_antigravity_commands(app, action);
   add_gemini_commands(app, action);
+  add_deel_commands(app, action);
   add_model_server_commands(app, action);
   add_replay_commands(app, action);
   try {

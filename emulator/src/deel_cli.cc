@@ -1,0 +1,112 @@
+// `hostemu deel …`: the deel-local-cli 1.17.1 hook host emulator on the command line.
+//   run  --home H --workspace W --event E [--tool T] [--trusted] [--no-hooks] [--env K=V]...
+//        < payload.json   — load, pick and run hooks as deel does; prints one JSON object
+//   docs [--check FILE]   — docs/hosts/deel-local-cli-1.17.md
+#include <filesystem>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hostemu_cli.h"
+#include "pinta/common/fs.h"
+#include "pinta/common/process.h"
+#include "pinta/emulator/deel/deel.h"
+
+namespace deel = pinta::emu::deel;
+
+namespace pinta::hostemu {
+
+void add_deel_commands(CLI::App& app, Action& action) {
+  struct Opts {
+    std::string home, workspace, event, tool, check_file;
+    bool tool_set = false, trusted = false, no_hooks = false;
+    std::vector<std::string> env;
+    CLI::App* run_cmd = nullptr;
+    CLI::App* docs_cmd = nullptr;
+    CLI::Option* tool_opt = nullptr;
+  };
+  auto o = std::make_shared<Opts>();
+  auto* d = app.add_subcommand("deel", "deel-local-cli 1.17 host emulator");
+  d->require_subcommand(1);
+  o->run_cmd = d->add_subcommand("run", "load hooks.json files and run one event's hooks");
+  o->run_cmd->add_option("--home", o->home, "home directory (homedir(), ~/.deel)")->required();
+  o->run_cmd->add_option("--workspace", o->workspace, "workspace (root and cwd)")->required();
+  o->run_cmd
+      ->add_option("--event", o->event,
+                   "PreToolUse|PostToolUse|UserPromptSubmit|Stop or 도구전|도구후|말전|턴끝")
+      ->required();
+  o->tool_opt = o->run_cmd->add_option("--tool", o->tool, "tool name (도구)");
+  o->run_cmd->add_flag("--trusted", o->trusted, "the workspace is a trusted folder");
+  o->run_cmd->add_flag("--no-hooks", o->no_hooks, "deel --no-hooks");
+  o->run_cmd->add_option("--env", o->env, "K=V seen by the loader only (DEEL_HOME, DEEL_HOOKS)");
+  o->docs_cmd = d->add_subcommand("docs", "print docs/hosts/deel-local-cli-1.17.md");
+  o->docs_cmd->add_option("--check", o->check_file, "compare with FILE; exit 1 when stale");
+
+  d->final_callback([o, &action] {
+    action = [o]() -> int {
+      if (*o->docs_cmd) {
+        std::string text = deel::render_docs();
+        if (o->check_file.empty()) {
+          std::cout << text;
+          return 0;
+        }
+        auto cur = pinta::fs::read_file(o->check_file);
+        if (!cur) return usage_error(o->check_file + ": " + cur.error().message);
+        if (*cur != text) {
+          std::cerr << "hostemu: " << o->check_file
+                    << " is stale: regenerate with `hostemu deel docs > " << o->check_file << "`\n";
+          return 1;
+        }
+        return 0;
+      }
+      static const std::vector<std::pair<std::string, std::string>> events = {
+          {"PreToolUse", "도구전"},
+          {"PostToolUse", "도구후"},
+          {"UserPromptSubmit", "말전"},
+          {"Stop", "턴끝"}};
+      std::string korean;
+      for (const auto& [en, ko] : events)
+        if (o->event == en || o->event == ko) korean = ko;
+      if (korean.empty()) return usage_error("unknown event '" + o->event + "'");
+      deel::LoadRequest rq;
+      for (const auto& kv : o->env) {
+        auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0)
+          return usage_error("--env wants K=V, got '" + kv + "'");
+        rq.env[kv.substr(0, eq)] = kv.substr(eq + 1);
+      }
+      std::error_code ec;
+      if (!std::filesystem::is_directory(o->workspace, ec))
+        return usage_error("--workspace " + o->workspace + " is not a directory");
+      std::string input((std::istreambuf_iterator<char>(std::cin)),
+                        std::istreambuf_iterator<char>());
+      deel::ojson payload = deel::ojson::object();
+      if (input.find_first_not_of(" \t\r\n") != std::string::npos) {
+        payload = deel::ojson::parse(input, nullptr, false);
+        if (payload.is_discarded()) return usage_error("stdin: the payload is not JSON");
+      }
+      // deel runs in the workspace: root = W, process.cwd() = W.
+      std::filesystem::current_path(o->workspace, ec);
+      if (ec) return usage_error("cannot enter --workspace " + o->workspace + ": " + ec.message());
+      rq.cwd = std::filesystem::current_path(ec).string();
+      rq.workspace = o->workspace;
+      rq.home = o->home;
+      rq.trusted = o->trusted;
+      rq.no_hooks = o->no_hooks;
+      auto loaded = deel::load(rq);
+      // Hooks inherit the host's environment; the host's home is H.
+      auto env = pinta::proc::current_environment();
+      env["HOME"] = o->home;
+      auto spawner = pinta::proc::make_spawner();
+      std::optional<std::string> tool;
+      if (o->tool_opt->count()) tool = o->tool;
+      auto outcome = deel::run_event(loaded.hooks, korean, tool, payload, *spawner, env);
+      std::cout << deel::report_json(loaded, &outcome) << "\n";
+      return 0;
+    };
+  });
+}
+
+}  // namespace pinta::hostemu
