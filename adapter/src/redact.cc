@@ -121,7 +121,7 @@ bool is_placeholder_value(std::string_view raw) {
     if (!ident_start(v[i])) return false;
     while (i < v.size() && ident(v[i])) ++i;
     if (i == v.size()) return dots > 0 && !digits;
-    if (v[i] == '(') return true;
+    if (v[i] == '(' || (v[i] == '[' && dots > 0)) return true;  // f(  a.b[
     if (v[i] != '.') return false;
     ++dots;
     ++i;
