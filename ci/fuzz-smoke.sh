@@ -66,7 +66,8 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 # UBSan with signed-overflow checks must be in every harness.
 for bin in "$build"/bin/fuzz_*; do
   [ -x "$bin" ] || continue
-  if ! nm "$bin" 2>/dev/null | grep -q '__ubsan_handle_add_overflow'; then
+  # grep reads all of nm's output (grep -q would exit early and, with pipefail, fail the check).
+  if ! nm "$bin" 2>/dev/null | grep '__ubsan_handle_add_overflow' >/dev/null; then
     echo "fuzz-smoke: $bin lacks UBSan signed-overflow checks (-fsanitize=undefined)" >&2
     exit 1
   fi
