@@ -19,14 +19,16 @@ namespace {
 using nlohmann::json;
 namespace check = pinta::testing::otlp_check;
 
-json encode(const json& payload, const otlp::SpanLimits* limits = nullptr, std::string* text = nullptr) {
+json encode(const json& payload, const otlp::SpanLimits* limits = nullptr,
+            std::string* text = nullptr) {
   const CanonicalEvent ev = normalize(Family::kGemini, "gemini", "AfterTool", payload);
   SpanInput in;
   in.event = &ev;
   in.start_unix_nanos = 1764670211342000123;
   in.end_unix_nanos = 1764670211343000123;
   const otlp::SpanIds ids{"0123456789abcdef0123456789abcdef", "0123456789abcdef"};
-  const std::string span = limits ? otlp::encode_span(in, ids, *limits) : otlp::encode_span(in, ids);
+  const std::string span =
+      limits ? otlp::encode_span(in, ids, *limits) : otlp::encode_span(in, ids);
   if (text) *text = span;
   const json rec = json::parse(otlp::queue_line(ids.span_id, "[]", span));
   const check::Findings f = check::check_request(otlp::encode_request({&rec}));
@@ -97,7 +99,8 @@ TEST(SpanLimits, SpanBytesAreCapped) {
 TEST(SpanLimits, ValuesAreCappedAtTheValueLimit) {
   otlp::SpanLimits limits;
   limits.max_value_bytes = 1000;
-  const json span = encode({{"hook_event_name", "AfterTool"}, {"text", std::string(5000, 'x')},
+  const json span = encode({{"hook_event_name", "AfterTool"},
+                            {"text", std::string(5000, 'x')},
                             {"obj", {{"a", std::string(5000, 'y')}}}},
                            &limits);
   EXPECT_LE(check::attribute(span, "gemini.text")["stringValue"].get<std::string>().size(), 1000u);
@@ -121,15 +124,17 @@ TEST(SpanLimits, AnExpiredBudgetWritesATruncatedSpanWithoutSecrets) {
 
 TEST(SpanRedaction, SecretNamedFieldsAndSecretKeysNeverReachTheSpan) {
   const std::string tok = "ghp_16C7e42F292c6912E7710c838347Ae178B4a";
-  const json payload = {{"hook_event_name", "BeforeTool"},
-                        {"password", "hunter2"},
-                        {"tool_input", {{"client_secret", "abc"}, {tok, "x"}, {"max_tokens", 1024}}}};
+  const json payload = {
+      {"hook_event_name", "BeforeTool"},
+      {"password", "hunter2"},
+      {"tool_input", {{"client_secret", "abc"}, {tok, "x"}, {"max_tokens", 1024}}}};
   std::string text;
   const json span = encode(payload, nullptr, &text);
   EXPECT_EQ(text.find("hunter2"), std::string::npos) << text;
   EXPECT_EQ(text.find(tok), std::string::npos) << text;
   EXPECT_EQ(text.find("\\\"abc\\\""), std::string::npos) << text;
-  EXPECT_EQ(check::attribute(span, "gemini.password"), json({{"stringValue", "[REDACTED:secret_field]"}}));
+  EXPECT_EQ(check::attribute(span, "gemini.password"),
+            json({{"stringValue", "[REDACTED:secret_field]"}}));
   EXPECT_NE(check::attribute(span, "gemini.tool_input")["stringValue"].get<std::string>().find(
                 "\"max_tokens\":1024"),
             std::string::npos);

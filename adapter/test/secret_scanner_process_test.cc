@@ -11,10 +11,9 @@
 // own marker in `postgres://[REDACTED:connection_string]@host` as user "[REDACTED" with password
 // "connection_string]"; that exact marker shape is allowed (a real user:password is still found).
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/file.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <map>
 #include <thread>
@@ -52,8 +51,8 @@ class SecretScanner : public ::testing::Test {
     r.hard_limit = std::chrono::milliseconds(320000);
     auto res = proc::make_spawner()->run(r);
     if (res.exit_code != 0 || res.out.empty()) {
-      GTEST_SKIP() << "secretlint not available (ci/npm-secretlint.sh exit " << res.exit_code.value_or(-1)
-                   << "): " << res.err;
+      GTEST_SKIP() << "secretlint not available (ci/npm-secretlint.sh exit "
+                   << res.exit_code.value_or(-1) << "): " << res.err;
     }
     prefix_ = res.out.substr(0, res.out.find('\n'));
   }
@@ -94,8 +93,12 @@ class SecretScanner : public ::testing::Test {
   // secretlint over every file in `dir`: the findings as "file: rule: message" lines.
   std::vector<std::string> scan(const std::string& dir) const {
     proc::SpawnRequest r;
-    r.argv = {prefix_ + "/node_modules/.bin/secretlint", "--secretlintrc",
-              pinta::testing::source_dir() + "/adapter/test/secretlintrc.json", "--format", "json", dir + "/**/*"};
+    r.argv = {prefix_ + "/node_modules/.bin/secretlint",
+              "--secretlintrc",
+              pinta::testing::source_dir() + "/adapter/test/secretlintrc.json",
+              "--format",
+              "json",
+              dir + "/**/*"};
     r.cwd = prefix_;
     r.timeout = std::chrono::milliseconds(120000);
     r.hard_limit = std::chrono::milliseconds(130000);
@@ -138,12 +141,11 @@ std::vector<std::pair<std::string, json>> payloads() {
     out.emplace_back("gemini:AfterTool", g);
   }
   // Gemini tool arguments, nested arrays, keys, structured credentials.
-  out.emplace_back("gemini:BeforeTool",
-                   json{{"session_id", "s-scan"},
-                        {"hook_event_name", "BeforeTool"},
-                        {"tool_name", "run_shell_command"},
-                        {"tool_input", {{"commands", nested}, {"env", keyed}}},
-                        {"credentials", creds}});
+  out.emplace_back("gemini:BeforeTool", json{{"session_id", "s-scan"},
+                                             {"hook_event_name", "BeforeTool"},
+                                             {"tool_name", "run_shell_command"},
+                                             {"tool_input", {{"commands", nested}, {"env", keyed}}},
+                                             {"credentials", creds}});
   out.emplace_back("gemini:AfterTool",
                    json{{"session_id", "s-scan"},
                         {"hook_event_name", "AfterTool"},
