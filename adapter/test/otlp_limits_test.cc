@@ -89,7 +89,10 @@ TEST(SpanLimits, SpanBytesAreCapped) {
   json payload = {{"hook_event_name", "AfterTool"}};
   for (int i = 0; i < 40; ++i) payload["v" + std::to_string(i)] = std::string(90000, 'a' + i % 26);
   std::string text;
-  const json span = encode(payload, nullptr, &text);
+  // A generous time budget: a sanitized build must hit the size cap, not the deadline.
+  otlp::SpanLimits generous;
+  generous.time_budget = std::chrono::milliseconds(120000);
+  const json span = encode(payload, &generous, &text);
   const otlp::SpanLimits limits;
   EXPECT_LE(text.size(), limits.max_span_bytes + 1024);
   EXPECT_GT(span["droppedAttributesCount"].get<int>(), 0);
