@@ -8,7 +8,9 @@
 #include <array>
 #include <cctype>
 #include <cstdlib>
+#include <iterator>
 #include <map>
+#include <unordered_set>
 
 #include "pinta/adapter/redact.h"
 
@@ -86,47 +88,78 @@ void put_escaped(std::string& out, std::string_view s) {
 }
 
 // The JSON string literal of redact_string(s), without the copy when redaction changes nothing.
-void put_redacted_string(std::string& out, std::string_view s) {
-  if (redaction_is_identity(s)) put_escaped(out, s);
-  else put_escaped(out, redact_string(s));
+void put_redacted_string(std::string& out, std::string_view s, WorkBudget* budget,
+                         std::size_t max_bytes = kMaxStringBytes) {
+  if (budget->expired()) put_escaped(out, kDeadlineMarker);
+  else if (redaction_is_identity(s, max_bytes)) put_escaped(out, s);
+  else put_escaped(out, redact_string(s, max_bytes, budget));
 }
 
-// The JSON text of `v` with every string value redacted (keys kept), i.e. the text of
-// redact_json(v) without building the copy.
-void put_redacted(std::string& out, const json& v) {
-  switch (v.type()) {
-    case json::value_t::object: {
-      out.push_back('{');
-      bool first = true;
-      for (auto it = v.begin(); it != v.end(); ++it) {
-        if (!first) out.push_back(',');
-        first = false;
-        put_escaped(out, it.key());
-        out.push_back(':');
-        put_redacted(out, it.value());
-      }
-      out.push_back('}');
-      return;
+// A string under object key `key`: the whole value when the key names a secret, else redacted.
+void put_field_string(std::string& out, std::string_view key, std::string_view s,
+                      WorkBudget* budget, std::size_t max_bytes = kMaxStringBytes) {
+  if (auto masked = redact_field(key, s)) put_escaped(out, *masked);
+  else put_redacted_string(out, s, budget, max_bytes);
+}
+
+// The JSON text of `v` with every string value and key redacted, i.e. the text of redact_json(v)
+// without building the copy. Iterative (a deeply nested payload cannot exhaust the stack) and
+// linear in the size of `v`.
+void put_redacted(std::string& out, const json& root, WorkBudget* budget) {
+  struct Frame {
+    const json* v;
+    json::const_iterator it;
+    bool first = true;
+    std::vector<std::string> rewritten_keys;  // keys that redaction changed, written once each
+  };
+  std::vector<Frame> stack;
+  auto put_scalar = [&](const json& v, std::string_view key) -> bool {
+    switch (v.type()) {
+      case json::value_t::string: put_field_string(out, key, v.get_ref<const std::string&>(), budget); return true;
+      case json::value_t::number_integer: out += std::to_string(v.get<int64_t>()); return true;
+      case json::value_t::number_unsigned: out += std::to_string(v.get<uint64_t>()); return true;
+      case json::value_t::boolean: out += v.get<bool>() ? "true" : "false"; return true;
+      case json::value_t::null: out += "null"; return true;
+      case json::value_t::object:
+      case json::value_t::array: return false;
+      default: out += v.dump(); return true;  // floats: nlohmann's shortest round-trip form
     }
-    case json::value_t::array: {
-      out.push_back('[');
-      bool first = true;
-      for (const json& e : v) {
-        if (!first) out.push_back(',');
-        first = false;
-        put_redacted(out, e);
-      }
-      out.push_back(']');
-      return;
+  };
+  auto open = [&](const json& v) {
+    out.push_back(v.is_object() ? '{' : '[');
+    stack.push_back(Frame{&v, v.begin(), true, {}});
+  };
+  if (put_scalar(root, {})) return;
+  open(root);
+  while (!stack.empty()) {
+    Frame& f = stack.back();
+    if (f.it == f.v->end()) {
+      out.push_back(f.v->is_object() ? '}' : ']');
+      stack.pop_back();
+      continue;
     }
-    case json::value_t::string:
-      put_redacted_string(out, v.get_ref<const std::string&>());
-      return;
-    case json::value_t::number_integer: out += std::to_string(v.get<int64_t>()); return;
-    case json::value_t::number_unsigned: out += std::to_string(v.get<uint64_t>()); return;
-    case json::value_t::boolean: out += v.get<bool>() ? "true" : "false"; return;
-    case json::value_t::null: out += "null"; return;
-    default: out += v.dump(); return;  // floats: nlohmann's shortest round-trip form
+    const json& child = *f.it;
+    std::string_view key;
+    if (f.v->is_object()) {
+      key = f.it.key();
+      std::string rk = redaction_is_identity(key, 256) ? std::string(key) : redact_string(key, 256, budget);
+      // Two keys that redact to the same text (two tokens) would make a duplicate key: the
+      // first one wins, as in redact_json.
+      auto& seen = f.rewritten_keys;
+      if (rk != key && std::find(seen.begin(), seen.end(), rk) != seen.end()) {
+        ++f.it;
+        continue;
+      }
+      if (rk != key) seen.push_back(rk);
+      if (!f.first) out.push_back(',');
+      put_escaped(out, rk);
+      out.push_back(':');
+    } else if (!f.first) {
+      out.push_back(',');
+    }
+    f.first = false;
+    ++f.it;
+    if (!put_scalar(child, key)) open(child);  // may reallocate `stack`: f is not used after
   }
 }
 
@@ -149,14 +182,16 @@ void put_kv_int(std::string& out, bool& first, std::string_view key, int64_t val
 }
 
 // Typed AnyValue text for one top-level payload field (Bronze flatten, SPEC §9.3).
-// `skip_redaction`: identifier fields (SPEC §11 skip-list) are copied as they are.
-void put_any_value(std::string& out, const json& v, bool skip_redaction) {
+// `skip_redaction`: identifier fields (SPEC §11 skip-list) are copied as they are. Strings are
+// capped at `max_bytes` (the attribute value length limit).
+void put_any_value(std::string& out, std::string_view key, const json& v, bool skip_redaction,
+                   WorkBudget* budget, std::size_t max_bytes) {
   switch (v.type()) {
     case json::value_t::string: {
       const auto& s = v.get_ref<const std::string&>();
       out += "{\"stringValue\":";
       if (skip_redaction) put_escaped(out, s);
-      else put_redacted_string(out, s);
+      else put_field_string(out, key, s, budget, max_bytes);
       out += "}";
       return;
     }
@@ -177,15 +212,16 @@ void put_any_value(std::string& out, const json& v, bool skip_redaction) {
       out += "{\"doubleValue\":" + v.dump() + "}";
       return;
     default: {
-      // Objects, arrays, null: their JSON text. Strings inside are redacted first; the text as a
-      // whole then goes through redact_string too (secrets spread over several JSON tokens, and
-      // the 100 KiB cap; idempotent on the rest).
+      // Objects, arrays, null: their JSON text. Strings and keys inside are redacted first; the
+      // text as a whole then goes through redact_string too (secrets spread over several JSON
+      // tokens, and the length cap; idempotent on the rest).
       std::string text;
       if (skip_redaction) {
         text = v.dump(-1, ' ', false, json::error_handler_t::replace);
+        if (text.size() > max_bytes) text = redact_string(text, max_bytes, budget);
       } else {
-        put_redacted(text, v);
-        if (!redaction_is_identity(text)) text = redact_string(text);
+        put_redacted(text, v, budget);
+        if (!redaction_is_identity(text, max_bytes)) text = redact_string(text, max_bytes, budget);
       }
       out += "{\"stringValue\":";
       put_escaped(out, text);
@@ -392,7 +428,9 @@ std::string resource_attributes(const ResourceInfo& r) {
   return a;
 }
 
-std::string encode_span(const SpanInput& input, const SpanIds& ids) {
+std::string encode_span(const SpanInput& input, const SpanIds& ids, const SpanLimits& limits) {
+  WorkBudget own(limits.time_budget);
+  WorkBudget* budget = limits.budget != nullptr ? limits.budget : &own;
   const CanonicalEvent& ev = *input.event;
   const std::string prefix(family_prefix(ev.family));
   // Span fields in the order nlohmann's (sorted) object would dump them.
@@ -400,44 +438,82 @@ std::string encode_span(const SpanInput& input, const SpanIds& ids) {
   out.reserve(1024);
   out = "{\"attributes\":[";
   bool first = true;
-  std::vector<std::string> used;
-  used.reserve(8 + (ev.raw.is_object() ? ev.raw.size() : 0));
-  auto fresh = [&](const std::string& key) {
-    if (std::find(used.begin(), used.end(), key) != used.end()) return false;  // keys are unique
-    used.push_back(key);
-    return true;
+  std::size_t count = 0;    // attributes written
+  std::uint64_t dropped = 0;  // attributes left out (count limit, span size limit, deadline)
+  bool out_of_time = false, over_size = false;
+  std::unordered_set<std::string> used;  // keys are unique; hashed: linear in the field count
+  auto fresh = [&](const std::string& key) { return used.insert(key).second; };
+  // Whether one more attribute may be written; counts it as dropped when not.
+  auto room = [&]() {
+    if (count < limits.max_attributes && out.size() < limits.max_span_bytes && !budget->expired())
+      return true;
+    if (budget->ran_out()) out_of_time = true;
+    if (out.size() >= limits.max_span_bytes) over_size = true;
+    ++dropped;
+    return false;
   };
   auto add_string = [&](std::string key, std::string_view value) {
-    if (fresh(key)) put_kv_string(out, first, key, value);
+    if (!fresh(key) || !room()) return;
+    put_kv_string(out, first, key, value);
+    ++count;
   };
   add_string("ingest.type", prefix);
-  add_string(prefix + ".hook", redaction_is_identity(ev.hook, 1024) ? ev.hook : redact_string(ev.hook, 1024));
-  add_string(prefix + ".agent", redaction_is_identity(ev.agent, 1024) ? ev.agent : redact_string(ev.agent, 1024));
+  add_string(prefix + ".hook", redaction_is_identity(ev.hook, 1024) ? ev.hook : redact_string(ev.hook, 1024, budget));
+  add_string(prefix + ".agent", redaction_is_identity(ev.agent, 1024) ? ev.agent : redact_string(ev.agent, 1024, budget));
   if (ev.family == Family::kAntigravity && !ev.product.empty() && ev.product != "unknown") {
     add_string("antigravity.product", ev.product);
   }
   if (input.guard != nullptr) {
     add_string("pinta.guard.decision", guard_decision_name(input.guard->decision));
     if (!input.guard->matched_rule.empty()) {
-      add_string("pinta.guard.matched_rule", redact_string(input.guard->matched_rule, 1024));
+      add_string("pinta.guard.matched_rule", redact_string(input.guard->matched_rule, 1024, budget));
     }
   }
+  // One slot is kept for pinta.span.truncated, so a truncated span always says why.
+  const std::size_t payload_limit = limits.max_attributes > 0 ? limits.max_attributes - 1 : 0;
   if (ev.raw.is_object()) {
     for (auto it = ev.raw.begin(); it != ev.raw.end(); ++it) {
+      if (count >= payload_limit || out.size() >= limits.max_span_bytes || budget->expired()) {
+        if (budget->ran_out()) out_of_time = true;
+        if (out.size() >= limits.max_span_bytes) over_size = true;
+        // The rest is counted, not encoded (OTel: droppedAttributesCount).
+        dropped += static_cast<std::uint64_t>(std::distance(it, ev.raw.end()));
+        break;
+      }
       // A key is attacker-controlled text like any other: redacted and capped too.
       std::string key = prefix + ".";
       if (redaction_is_identity(it.key(), 256)) key += it.key();
-      else key += redact_string(it.key(), 256);
+      else key += redact_string(it.key(), 256, budget);
       if (!fresh(key)) continue;
+      const std::size_t mark = out.size();
       out += first ? "{\"key\":" : ",{\"key\":";
-      first = false;
       put_escaped(out, key);
       out += ",\"value\":";
-      put_any_value(out, it.value(), is_identifier_key(it.key()));
+      put_any_value(out, it.key(), it.value(), is_identifier_key(it.key()), budget,
+                    limits.max_value_bytes);
       out += "}";
+      if (out.size() > limits.max_span_bytes || budget->ran_out()) {
+        // Over the span size cap, or the deadline passed while encoding it: left out whole.
+        if (out.size() > limits.max_span_bytes) over_size = true;
+        out.resize(mark);
+        if (budget->ran_out()) out_of_time = true;
+        ++dropped;
+        continue;
+      }
+      first = false;
+      ++count;
     }
   }
-  out += "],\"endTimeUnixNano\":\"";
+  if (dropped > 0) {
+    const char* why = out_of_time ? "deadline" : over_size ? "size" : "count";
+    put_kv_string(out, first, "pinta.span.truncated", why);
+  }
+  out += "]";
+  if (dropped > 0) {
+    out += ",\"droppedAttributesCount\":";
+    out += std::to_string(std::min<std::uint64_t>(dropped, UINT32_MAX));  // uint32 in OTLP
+  }
+  out += ",\"endTimeUnixNano\":\"";
   out += std::to_string(std::max(input.end_unix_nanos, input.start_unix_nanos));
   out += "\",\"kind\":1,\"name\":";  // SPAN_KIND_INTERNAL
   put_escaped(out, prefix + "." + snake_case(ev.hook));

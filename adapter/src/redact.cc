@@ -6,9 +6,11 @@
 #include <array>
 #include <bitset>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <tuple>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -18,6 +20,8 @@ namespace pinta::adapter {
 namespace {
 
 using re2::RE2;
+
+constexpr std::string_view kEllipsisText = "\xE2\x80\xA6";  // …
 
 // One high-confidence pattern. The span of capture `group` (0: the whole match) becomes the
 // marker. `any_of` are literals one of which must occur for a match to be possible (the cheap
@@ -33,31 +37,155 @@ struct Rule {
 };
 
 bool has_digit(std::string_view s) {
-  return std::any_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
+  return std::any_of(s.begin(), s.end(), [](unsigned char c) { return c >= '0' && c <= '9'; });
+}
+bool has_alpha(std::string_view s) {
+  return std::any_of(s.begin(), s.end(), [](unsigned char c) { return std::isalpha(c) != 0; });
 }
 bool has_digit_and_letter(std::string_view s) {
   if (s.substr(0, 3) == "sk-") s.remove_prefix(3);
-  return has_digit(s) &&
-         std::any_of(s.begin(), s.end(), [](unsigned char c) { return std::isalpha(c) != 0; });
+  return has_digit(s) && has_alpha(s);
 }
+bool has_upper_and_lower(std::string_view s) {
+  return std::any_of(s.begin(), s.end(), [](unsigned char c) { return c >= 'A' && c <= 'Z'; }) &&
+         std::any_of(s.begin(), s.end(), [](unsigned char c) { return c >= 'a' && c <= 'z'; });
+}
+// A 40-character AWS secret access key: base64 alphabet, mixed case, and a digit or '/' or '+'
+// (an ordinary 40-letter word or a hex SHA-1 is not one).
+bool aws_secret_shape(std::string_view s) {
+  return has_upper_and_lower(s) &&
+         (has_digit(s) || s.find_first_of("/+") != std::string_view::npos);
+}
+
+// Shannon entropy in bits per byte.
+double entropy(std::string_view s) {
+  std::array<int, 256> count{};
+  for (unsigned char c : s) ++count[c];
+  double h = 0;
+  for (int c : count) {
+    if (c == 0) continue;
+    const double p = static_cast<double>(c) / static_cast<double>(s.size());
+    h -= p * std::log2(p);
+  }
+  return h;
+}
+// A random-looking token: letters and digits mixed, and at least 3.5 bits of entropy per byte
+// (English words, identifiers and hex-free prose stay below it).
+bool high_entropy(std::string_view s) {
+  return s.size() >= 16 && has_digit(s) && has_alpha(s) && entropy(s) >= 3.5;
+}
+
+std::string_view unquote(std::string_view v) {
+  if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front()) {
+    v.remove_prefix(1);
+    v.remove_suffix(1);
+  }
+  return v;
+}
+
+bool equal_ci_words(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) != b[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool is_placeholder_value(std::string_view raw) {
+  const std::string_view v = unquote(raw);
+  if (v.empty()) return true;
+  for (std::string_view word : {"none", "null", "nil", "true", "false", "undefined", "empty",
+                                "required", "optional", "string", "str", "redacted"}) {
+    if (equal_ci_words(v, word)) return true;
+  }
+  // Our own markers, references ($VAR, ${VAR}, %VAR%, {{ x }}, <your-token>), masks (****).
+  if (v.front() == '[' || v.front() == '$' || v.front() == '%' || v.front() == '<' ||
+      v.substr(0, 2) == "{{" || v.substr(0, 3) == kEllipsisText) {
+    return true;
+  }
+  if (v.find_first_not_of(std::string_view(v.data(), 1)) == std::string_view::npos &&
+      (v.front() == '*' || v.front() == 'x' || v.front() == 'X' || v.front() == '.')) {
+    return true;
+  }
+  // Code, not a value: a dotted identifier path (self.token, process.env.API_KEY, config.secret)
+  // or a call (get_token(, os.getenv().
+  std::size_t i = 0;
+  const auto ident_start = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+  const auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  if (!ident_start(v[0])) return false;
+  std::size_t dots = 0;
+  const bool digits = has_digit(v);
+  while (i < v.size()) {
+    if (!ident_start(v[i])) return false;
+    while (i < v.size() && ident(v[i])) ++i;
+    if (i == v.size()) return dots > 0 && !digits;
+    if (v[i] == '(' || (v[i] == '[' && dots > 0)) return true;  // f(  a.b[
+    if (v[i] != '.') return false;
+    ++dots;
+    ++i;
+  }
+  return false;
+}
+
+bool is_secret_name(std::string_view key) {
+  // Lowercase alphanumerics only, so api_key, apiKey, API-KEY and api.key are one name.
+  char buf[64];
+  std::size_t n = 0;
+  for (std::size_t i = key.size(); i > 0 && n < sizeof buf; --i) {
+    const unsigned char c = static_cast<unsigned char>(key[i - 1]);
+    if (std::isalnum(c)) buf[n++] = static_cast<char>(std::tolower(c));
+  }
+  std::reverse(buf, buf + n);
+  const std::string_view name(buf, n);
+  for (std::string_view word : kSecretNameSuffixes) {
+    if (name.size() >= word.size() && name.substr(name.size() - word.size()) == word) return true;
+  }
+  return false;
+}
+
+namespace {
 
 std::string_view url_type(const re2::StringPiece* groups) {
   std::string scheme(groups[1].data(), groups[1].size());
   for (char& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   for (const char* db : {"postgres", "mysql", "mariadb", "mongodb", "redis", "amqp", "mssql",
-                         "sqlserver", "oracle", "cockroach", "clickhouse"}) {
+                         "sqlserver", "oracle", "cockroach", "clickhouse", "rediss", "jdbc"}) {
     if (scheme.find(db) != std::string::npos) return "connection_string";
   }
   return "url_credentials";
 }
 
+bool assigned_value(std::string_view v) { return !is_placeholder_value(v); }
+// `name: value` (YAML, JSON, headers, prose) is weaker evidence than `name=value`: an unquoted
+// value must also look like a secret (a digit or a symbol), so `token: Optional[str]` and
+// `secret: see below` pass.
+bool colon_value(std::string_view v) {
+  if (is_placeholder_value(v)) return false;
+  if (v.front() == '"' || v.front() == '\'') return true;
+  return has_digit(v) || v.find_first_of("!#%&*+/=?@^_~-") != std::string_view::npos;
+}
+
 // A value that starts a secret: not a marker we wrote (`[`), not our truncation mark (`…`), not a
 // shell reference (`$`).
 #define PINTA_VALUE R"(("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$][^\s"']*))"
-#define PINTA_ENV_VALUE R"(("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$;&|][^\s"';&|]*))"
+// An assigned value: quoted, or a run up to whitespace or a shell separator, without the trailing
+// punctuation that closes the surrounding code (`f(token=None)`, `{secret=x}`, `a=b, c=d`).
+#define PINTA_ENV_VALUE \
+  R"(("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$;&|,)\]}>][^\s"';&|]*?)[,.)\]}>:]*(?:[\s"';&|]|\z))"
+// The name part of a secret-named assignment: anything that ends in one of these words (the
+// same list as kSecretNameSuffixes, as a pattern).
+#define PINTA_SECRET_NAME                                                                      \
+  R"((?i)\b[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret|token|api[_.-]?key|access[_.-]?key|)" \
+  R"(private[_.-]?key|secret[_.-]?key|auth[_.-]?key|signing[_.-]?key|encryption[_.-]?key|)"          \
+  R"(account[_.-]?key|master[_.-]?key|credentials?))"
 
-// Order matters: specific formats first, so `GITHUB_TOKEN=ghp_…` is reported as github_token and
-// the generic rules then see only the marker (which no value class accepts).
+// The rules, in order. Order matters: specific formats first, so `GITHUB_TOKEN=ghp_…` is reported
+// as github_token and the generic rules then see only the marker (which no value class accepts).
+// Every rule must be safe to resume after its whole match (apply() never rescans a rejected
+// match): an `accept` predicate that fails on a match fails on every later match inside it.
+// docs/contract.md (REDACT-4) lists the formats; fixtures in adapter/test/planted_secrets.h.
 constexpr Rule kRules[] = {
     {"private_key",
      R"(-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\z))",
@@ -66,27 +194,69 @@ constexpr Rule kRules[] = {
     {"slack_webhook",
      R"(https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+-]{8,})", 0,
      {"hooks.slack.com"}},
+    {"discord_webhook",
+     R"(discord(?:app)?\.com/api/webhooks/[0-9]+/([A-Za-z0-9_-]{20,}))", 1, {"discord"}},
     {nullptr, R"(([A-Za-z][A-Za-z0-9+.-]*)://([^\s/?#@\[\]:"'<>]*:[^\s/?#"'<>]+)@)", 2, {"://"},
      false, nullptr, url_type},
+    // A bare secret access key right after its key id (CSV exports, `aws configure` echoes).
+    {"aws_secret",
+     R"(\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b["'\x60]?[\s,;:|=]{1,8}["'\x60]?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|\z))",
+     1, {"AKIA", "ASIA", "ABIA", "ACCA"}, false, aws_secret_shape},
     {"aws_access_key_id", R"(\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b)", 0,
      {"AKIA", "ASIA", "ABIA", "ACCA"}},
     {"aws_secret",
      R"((?i)aws_?secret(?:_?access)?(?:_?key)?["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{16,}))", 1,
      {"aws"}, true},
+    {"azure_key",
+     R"((?i)\b(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/=]{16,}))", 1,
+     {"accountkey", "sharedaccesskey", "sharedsecret"}, true},
+    {"azure_sas", R"([?&;]sig=([A-Za-z0-9%+/=]{16,}))", 1, {"sig="}},
     {"github_token", R"((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,})", 0,
      {"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}},
     {"github_token", R"(github_pat_[A-Za-z0-9_]{22,})", 0, {"github_pat_"}},
-    {"gitlab_token", R"(glpat-[A-Za-z0-9_-]{20,})", 0, {"glpat-"}},
-    {"slack_token", R"(\bxox[abprs]-[A-Za-z0-9-]{10,})", 0, {"xox"}},
+    {"gitlab_token", R"(\bgl(?:pat|dt|rt|ptt|cbt|soat)-[A-Za-z0-9_-]{20,})", 0,
+     {"glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "glsoat-"}},
+    {"slack_token", R"(\b(?:xox[abposr]|xoxe(?:\.xox[bp])?|xapp)-[A-Za-z0-9-]{10,})", 0,
+     {"xox", "xapp-"}},
     {"stripe_key", R"(\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,})", 0, {"_live_", "_test_"}},
+    {"stripe_key", R"(\bwhsec_[A-Za-z0-9]{24,})", 0, {"whsec_"}},
     {"google_api_key", R"(\bAIza[0-9A-Za-z_-]{35})", 0, {"AIza"}},
+    {"google_oauth", R"(\b(?:ya29\.[0-9A-Za-z_-]{20,}|GOCSPX-[0-9A-Za-z_-]{20,}|1//0[0-9A-Za-z_-]{30,}))",
+     0, {"ya29.", "GOCSPX-", "1//0"}},
     {"anthropic_key", R"(\bsk-ant-[A-Za-z0-9_-]{20,})", 0, {"sk-ant-"}},
     {"openai_key", R"(\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,})", 0, {"sk-"}, false,
      has_digit_and_letter},
+    // Context-free provider prefixes (each format's documented prefix and length).
+    {"npm_token", R"(\bnpm_[A-Za-z0-9]{36}\b)", 0, {"npm_"}},
+    {"pypi_token", R"(\bpypi-AgE[A-Za-z0-9_-]{50,})", 0, {"pypi-"}},
+    {"huggingface_token", R"(\bhf_[A-Za-z0-9]{30,}\b)", 0, {"hf_"}, false, has_upper_and_lower},
+    {"sendgrid_key", R"(\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b)", 0, {"SG."}},
+    {"shopify_token", R"(\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b)", 0, {"shp"}},
+    {"digitalocean_token", R"(\bdo[opr]_v1_[a-f0-9]{64}\b)", 0, {"_v1_"}},
+    {"twilio_key", R"(\bSK[0-9a-fA-F]{32}\b)", 0, {"SK"}, false, has_digit},
+    {"square_token", R"(\bsq0(?:atp|csp)-[0-9A-Za-z_-]{22,})", 0, {"sq0"}},
+    {"atlassian_token", R"(\bATATT[A-Za-z0-9_=-]{50,})", 0, {"ATATT"}},
+    {"databricks_token", R"(\bdapi[a-f0-9]{32}(?:-[0-9])?\b)", 0, {"dapi"}},
+    {"docker_token", R"(\bdckr_pat_[A-Za-z0-9_-]{20,})", 0, {"dckr_pat_"}},
+    {"vault_token", R"(\bhv[sbr]\.[A-Za-z0-9_-]{24,})", 0, {"hvs.", "hvb.", "hvr."}},
+    {"terraform_token", R"(\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,})", 0, {".atlasv1."}},
+    {"grafana_token", R"(\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2}))",
+     0, {"glsa_", "glc_"}},
+    {"newrelic_key", R"(\bNRAK-[A-Z0-9]{27}\b)", 0, {"NRAK-"}},
+    {"sentry_token", R"(\bsntry[su]_[A-Za-z0-9+/=_-]{30,})", 0, {"sntrys_", "sntryu_"}},
+    {"linear_key", R"(\blin_(?:api|oauth)_[A-Za-z0-9]{40}\b)", 0, {"lin_"}},
+    {"postman_key", R"(\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b)", 0, {"PMAK-"}},
+    {"age_secret_key", R"(AGE-SECRET-KEY-1[0-9A-Z]{58})", 0, {"AGE-SECRET-KEY-"}},
+    {"rubygems_key", R"(\brubygems_[a-f0-9]{48}\b)", 0, {"rubygems_"}},
+    {"doppler_token", R"(\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,})", 0, {"dp."}},
+    {"telegram_token", R"(\b[0-9]{8,10}:AA[0-9A-Za-z_-]{33}\b)", 0, {":AA"}},
     {"bearer",
      R"((?i)authorization["']?\s*[:=]\s*["']?\s*(?:bearer|token|basic)\s+([A-Za-z0-9._~+/=-]+))", 1,
      {"authorization"}, true},
     {"bearer", R"((?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*))", 1, {"bearer"}, true, has_digit},
+    {"api_key_header",
+     R"((?i)\b(?:x-api-key|api-key|x-auth-token|private-token|x-goog-api-key|x-pinta-relay-token)["']?\s*:\s*["']?([A-Za-z0-9._~+/=-]{8,}))",
+     1, {"api-key", "auth-token", "private-token", "relay-token"}, true},
     {"cli_password",
      R"((?i)--(?:password|passwd|pass|token|api-key|api_key|apikey|secret|client-secret|access-token|auth-token)=)" PINTA_VALUE,
      1, {"--"}},
@@ -102,13 +272,24 @@ constexpr Rule kRules[] = {
     {"cli_password",
      R"(\bcurl\b[^\n|;&]*?\s(?:-u\s*|--user[=\s]\s*)["']?[^\s:"'\[]*:([^\s"'@\[\x{2026}$][^\s"']*))",
      1, {"curl"}},
-    {"env_assignment",
-     R"((?i)\b[A-Za-z0-9_.-]*(?:secret|token|password|passwd|api[_-]?key|private_key|credentials?)[A-Za-z0-9_.-]*=)" PINTA_ENV_VALUE,
-     1, {"secret", "token", "passw", "key", "credential"}, true},
+    // NAME=value where NAME ends in a secret word (DB_PASSWORD=, api_key=, ?password=, sig keys).
+    {"env_assignment", PINTA_SECRET_NAME R"(["']?[ \t]*(?::=|=>|=)[ \t]*)" PINTA_ENV_VALUE, 1,
+     {"passw", "passphrase", "secret", "token", "key", "credential"}, true, assigned_value},
+    // name: value (YAML, JSON text, headers).
+    {"secret_field",
+     PINTA_SECRET_NAME
+     R"(["']?[ \t]*:[ \t]*("[^"\n]*"|'[^'\n]*'|[^\s"'\[\x{2026}$,;)\]}>][^\s"',;)\]}>]{5,}))",
+     1, {"passw", "passphrase", "secret", "token", "key", "credential"}, true, colon_value},
+    // A random-looking value right after the word secret / token / password in prose or logs
+    // ("the client secret is 8f3k…", "auth token 9a8b…").
+    {"high_entropy_secret",
+     R"((?i)\b(?:secret|token|password|passwd|api[ _-]?key|access[ _-]?key)(?:\s+(?:is|was|of|for|value|key))?\s*[:=]?\s+["']?([A-Za-z0-9_+/=.~-]{16,}))",
+     1, {"secret", "token", "passw", "key"}, true, high_entropy},
 };
 
 #undef PINTA_VALUE
 #undef PINTA_ENV_VALUE
+#undef PINTA_SECRET_NAME
 
 constexpr std::size_t kRuleCount = sizeof(kRules) / sizeof(kRules[0]);
 
@@ -197,38 +378,43 @@ RuleSet candidate_rules(std::string_view s) {
   return out;
 }
 
-// Applies one rule; returns whether anything was replaced.
-bool apply(std::size_t rule_index, std::string& s) {
+// Applies one rule; returns whether anything was replaced. One left-to-right pass: after a match
+// (taken or rejected by `accept`) the search resumes at its end, never inside it, so a text that
+// repeats a rule's prefix (`sk-sk-sk-…`, 150 KB) costs one scan, not one scan per repetition
+// (resuming one byte further on made such a text quadratic: 30 s for 150 KB).
+bool apply(std::size_t rule_index, std::string& s, WorkBudget* budget) {
   const Rule& rule = kRules[rule_index];
   const RE2& re = compiled(rule_index);
   if (!re.ok()) return false;
   const int ngroups = re.NumberOfCapturingGroups() + 1;
-  std::vector<re2::StringPiece> groups(static_cast<std::size_t>(ngroups));
+  std::array<re2::StringPiece, 8> groups;
+  if (ngroups > static_cast<int>(groups.size())) return false;
   const re2::StringPiece text(s.data(), s.size());
   std::string out;
   std::size_t pos = 0, copied = 0;
   bool changed = false;
+  std::size_t matches = 0;
   while (pos <= s.size() &&
          re.Match(text, pos, s.size(), RE2::UNANCHORED, groups.data(), ngroups)) {
     const re2::StringPiece whole = groups[0];
     const re2::StringPiece target = groups[static_cast<std::size_t>(rule.group)];
     const std::size_t start = static_cast<std::size_t>(whole.data() - s.data());
     const std::size_t end = start + whole.size();
+    pos = end > start ? end : end + 1;
+    // Many matches: look at the clock now and then (a match costs ~1 µs at most).
+    if (budget != nullptr && (++matches & 255) == 0) budget->expired();
     if (target.data() == nullptr || target.empty() ||
         (rule.accept && !rule.accept(std::string_view(target.data(), target.size())))) {
-      // Try again one character further on (UTF-8: skip continuation bytes).
-      pos = start + 1;
-      while (pos < s.size() && (static_cast<unsigned char>(s[pos]) & 0xC0) == 0x80) ++pos;
       continue;
     }
     const std::size_t t_start = static_cast<std::size_t>(target.data() - s.data());
+    if (t_start < copied) continue;
     out.append(s, copied, t_start - copied);
     out += "[REDACTED:";
     out += rule.type_of ? rule.type_of(groups.data()) : std::string_view(rule.type);
     out += ']';
     copied = t_start + target.size();
     changed = true;
-    pos = end > start ? end : end + 1;
   }
   if (!changed) return false;
   out.append(s, copied, std::string::npos);
@@ -237,19 +423,24 @@ bool apply(std::size_t rule_index, std::string& s) {
 }
 
 // All rules, repeated until nothing changes (normally one extra pass at most), so the result is
-// a fixed point and redaction is idempotent by construction.
-std::string redact_secrets(std::string_view in) {
+// a fixed point and redaction is idempotent by construction. Each pass is linear in the text
+// (one prefilter scan, then one RE2 scan per rule whose literal occurs), and there are at most 4.
+// When the budget runs out the text is not returned half-redacted: the caller gets nullopt.
+std::optional<std::string> redact_secrets(std::string_view in, WorkBudget* budget) {
   std::string s(in);
   for (int round = 0; round < 4; ++round) {
     bool changed = false;
     RuleSet candidates = candidate_rules(s);
     for (std::size_t i = 0; i < kRuleCount; ++i) {
-      if (!candidates.test(i) || !apply(i, s)) continue;
+      if (!candidates.test(i)) continue;
+      if (budget != nullptr && budget->expired()) return std::nullopt;
+      if (!apply(i, s, budget)) continue;
       changed = true;
       candidates = candidate_rules(s);  // the text changed: look again (rare)
     }
     if (!changed) break;
   }
+  if (budget != nullptr && budget->expired()) return std::nullopt;
   return s;
 }
 
@@ -274,40 +465,61 @@ constexpr std::size_t kPrecutMargin = 64 * 1024;
 
 }  // namespace
 
+std::vector<std::string> redaction_rule_errors() {
+  std::vector<std::string> errors;
+  for (std::size_t i = 0; i < kRuleCount; ++i) {
+    const RE2& re = compiled(i);
+    if (!re.ok()) errors.push_back(std::string(kRules[i].pattern) + ": " + re.error());
+    else if (re.NumberOfCapturingGroups() + 1 > 8 || kRules[i].group > re.NumberOfCapturingGroups())
+      errors.push_back(std::string(kRules[i].pattern) + ": capture groups");
+  }
+  return errors;
+}
+
+bool WorkBudget::expired() noexcept {
+  if (expired_) return true;
+  if (deadline_ == Clock::time_point::max()) return false;
+  if (Clock::now() >= deadline_) expired_ = true;
+  return expired_;
+}
+
 bool redaction_is_identity(std::string_view s, std::size_t max_bytes) {
   if (max_bytes > 0 && s.size() > max_bytes) return false;
   return candidate_rules(s).none();  // redact_secrets applies candidate rules only
 }
 
-std::string redact_string(std::string_view s, std::size_t max_bytes) {
+std::string redact_string(std::string_view s, std::size_t max_bytes, WorkBudget* budget) {
+  if (budget != nullptr && budget->expired()) return std::string(kDeadlineMarker);
   // Huge strings: redact only a generous head (a secret cannot hide the cut unless redaction
   // shrinks the head below the limit, in which case the whole string is redacted).
   std::size_t dropped_raw = 0;
-  std::string r;
+  std::optional<std::string> r;
   if (max_bytes > 0 && s.size() > max_bytes + kPrecutMargin) {
     const std::size_t head = utf8_cut(s, max_bytes + kPrecutMargin);
-    r = redact_secrets(s.substr(0, head));
+    r = redact_secrets(s.substr(0, head), budget);
     dropped_raw = s.size() - head;
-    if (r.size() <= max_bytes + 4096) {
-      r = redact_secrets(s);
+    if (r && r->size() <= max_bytes + 4096) {
+      r = redact_secrets(s, budget);
       dropped_raw = 0;
     }
   } else {
-    r = redact_secrets(s);
+    r = redact_secrets(s, budget);
   }
-  if (max_bytes == 0 || (r.size() <= max_bytes && dropped_raw == 0)) return r;
+  if (!r) return std::string(kDeadlineMarker);
+  if (max_bytes == 0 || (r->size() <= max_bytes && dropped_raw == 0)) return std::move(*r);
 
-  const std::size_t total = r.size() + dropped_raw;
+  const std::size_t total = r->size() + dropped_raw;
   const std::size_t fixed = kEllipsis.size() + std::string_view("[TRUNCATED:]").size();
   const std::size_t reserve = fixed + decimal_digits(total);  // n <= total
-  const std::size_t budget = max_bytes > reserve ? max_bytes - reserve : 0;
-  std::string kept = r.substr(0, utf8_cut(r, budget));
+  const std::size_t budget_bytes = max_bytes > reserve ? max_bytes - reserve : 0;
+  std::string kept = r->substr(0, utf8_cut(*r, budget_bytes));
   // The cut may leave the head of a secret that now matches on its own: redact the prefix again
   // (it can grow, so cut and repeat; each round keeps a prefix of the previous one).
   for (int round = 0; round < 4; ++round) {
-    std::string again = redact_secrets(kept);
-    if (again == kept) break;
-    kept = again.substr(0, utf8_cut(again, budget));
+    std::optional<std::string> again = redact_secrets(kept, budget);
+    if (!again) return std::string(kDeadlineMarker);
+    if (*again == kept) break;
+    kept = again->substr(0, utf8_cut(*again, budget_bytes));
   }
   const std::size_t removed = total - std::min(total, kept.size());
   kept += kEllipsis;
@@ -317,29 +529,77 @@ std::string redact_string(std::string_view s, std::size_t max_bytes) {
   return kept;
 }
 
+std::optional<std::string> redact_field(std::string_view key, std::string_view value) {
+  if (!is_secret_name(key) || is_placeholder_value(value)) return std::nullopt;
+  // Already a whole marker (idempotence): keep it.
+  if (value.size() > 11 && value.substr(0, 10) == "[REDACTED:" && value.back() == ']' &&
+      value.find(']') == value.size() - 1) {
+    return std::nullopt;
+  }
+  return std::string(kSecretFieldMarker);
+}
+
 nlohmann::json redact_json(const nlohmann::json& j, const RedactOptions& options) {
-  nlohmann::json out = j;
-  std::vector<nlohmann::json*> stack;
+  WorkBudget own(options.time_budget);
+  WorkBudget* budget = options.budget != nullptr ? options.budget : &own;
   auto skipped = [&](const std::string& key) {
     return std::find(options.skip_top_level_keys.begin(), options.skip_top_level_keys.end(), key) !=
            options.skip_top_level_keys.end();
   };
-  if (out.is_object()) {
-    for (auto it = out.begin(); it != out.end(); ++it) {
-      if (!skipped(it.key())) stack.push_back(&it.value());
+  // Rebuilt rather than edited in place: object keys are attacker text too (a token used as a
+  // key is redacted like a value); two keys that redact alike keep the first value.
+  struct Frame {
+    const nlohmann::json* in;
+    nlohmann::json* out;
+  };
+  nlohmann::json out;
+  std::vector<Frame> stack;
+  auto place = [&](const nlohmann::json& v, nlohmann::json& slot, std::string_view key, bool top) {
+    if (v.is_string()) {
+      const auto& str = v.get_ref<const std::string&>();
+      if (top && skipped(std::string(key))) {
+        slot = str;
+      } else if (auto masked = redact_field(key, str)) {
+        slot = std::move(*masked);
+      } else {
+        slot = redact_string(str, options.max_string_bytes, budget);
+      }
+    } else if (v.is_object() || v.is_array()) {
+      if (top && skipped(std::string(key))) {
+        slot = v;
+      } else {
+        slot = v.is_object() ? nlohmann::json::object() : nlohmann::json::array();
+        stack.push_back({&v, &slot});
+      }
+    } else {
+      slot = v;
+    }
+  };
+  auto fill = [&](const Frame& f, bool top) {
+    if (f.in->is_object()) {
+      for (auto it = f.in->begin(); it != f.in->end(); ++it) {
+        std::string key = top && skipped(it.key()) ? it.key() : redact_string(it.key(), 256, budget);
+        if (f.out->contains(key)) continue;
+        place(it.value(), (*f.out)[key], it.key(), top);
+      }
+    } else {
+      // Sized first, so the slots (which pending frames point to) never move.
+      *f.out = nlohmann::json::array_t(f.in->size());
+      std::size_t i = 0;
+      for (const auto& e : *f.in) place(e, (*f.out)[i++], {}, false);
+    }
+  };
+  if (j.is_object() || j.is_array()) {
+    out = j.is_object() ? nlohmann::json::object() : nlohmann::json::array();
+    fill(Frame{&j, &out}, true);
+    // A vector of pending frames keeps the walk iterative (no deep recursion).
+    while (!stack.empty()) {
+      Frame f = stack.back();
+      stack.pop_back();
+      fill(f, false);
     }
   } else {
-    stack.push_back(&out);
-  }
-  while (!stack.empty()) {
-    nlohmann::json* v = stack.back();
-    stack.pop_back();
-    if (v->is_string()) {
-      auto& str = v->get_ref<std::string&>();
-      str = redact_string(str, options.max_string_bytes);
-    } else if (v->is_object() || v->is_array()) {
-      for (auto& child : *v) stack.push_back(&child);
-    }
+    place(j, out, {}, false);
   }
   return out;
 }

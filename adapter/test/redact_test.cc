@@ -7,6 +7,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,12 @@ using planted::rep;
 using planted::pem;
 using planted::kKeyBody;
 
-TEST(Redact, CorpusIsLargeEnough) { EXPECT_GE(corpus().size(), 40u); }
+TEST(Redact, CorpusIsLargeEnough) {
+  EXPECT_GE(corpus().size(), 100u);
+  std::set<std::string> formats;
+  for (const auto& p : corpus()) formats.insert(p.type + ":" + p.secret.substr(0, 4));
+  EXPECT_GE(formats.size(), 60u);
+}
 
 TEST(Redact, EveryPlantedSecretIsReplacedByItsMarker) {
   for (const auto& p : corpus()) {
@@ -143,8 +149,11 @@ TEST(RedactJson, WalksValuesAndSkipsIdentifiers) {
   EXPECT_EQ(out["cwd"], in["cwd"]);
   EXPECT_EQ(out["workspacePaths"], in["workspacePaths"]);
   EXPECT_EQ(out["tool_input"]["command"], "export API_KEY=[REDACTED:env_assignment] && run");
-  ASSERT_TRUE(out["tool_input"].contains(tok));  // keys are left as is
-  EXPECT_EQ(out["tool_input"][tok], json({1, "[REDACTED:github_token]", true}));
+  // A token used as a key is redacted like a value (it reached invocations.jsonl raw before).
+  EXPECT_FALSE(out["tool_input"].contains(tok));
+  ASSERT_TRUE(out["tool_input"].contains("[REDACTED:github_token]"));
+  EXPECT_EQ(out["tool_input"]["[REDACTED:github_token]"], json({1, "[REDACTED:github_token]", true}));
+  EXPECT_EQ(out["tool_input"].dump().find(tok), std::string::npos);
   EXPECT_EQ(out["n"], 3);
   // Nested identifier-named keys are not skipped: only top-level ones are identifiers.
   EXPECT_EQ(redact_json(json{{"x", {{"cwd", tok}}}})["x"]["cwd"], "[REDACTED:github_token]");

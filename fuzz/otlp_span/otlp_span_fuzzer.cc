@@ -11,10 +11,14 @@
 //     (queue_line_span_id agrees with the decoder);
 //  4. no payload field is lost: every top-level key that is plain ASCII [A-Za-z0-9_.-]{1,32}
 //     appears as attribute `<prefix>.<key>`, with booleans and in-range integers decoded to the
-//     same value (boolValue / intValue decimal string), and attribute keys are unique.
+//     same value (boolValue / intValue decimal string), and attribute keys are unique;
+//  5. OTel span limits: at most 128 attributes; a span that left fields out says so
+//     (droppedAttributesCount and pinta.span.truncated), and then property 4 is not checked.
 // Input layout: count byte, then per event: family byte, hook string, guard byte, time bytes (8),
 // payload string (JSON if it parses to an object, else {"text": <bytes>}).
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <set>
 #include <string>
 #include <vector>
@@ -76,9 +80,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     o.has_guard = (g & 4) != 0;
     o.guard.decision = static_cast<ad::GuardVerdict::Decision>(g % 4);
     if (g & 8) o.guard.matched_rule = "rule-" + std::to_string(g);
-    int64_t start = 0;
-    for (int b = 0; b < 8; ++b) start = (start << 8) | in.byte();
-    if (start < 0) start = -(start + 1);
+    // Built unsigned, then kept to [0, INT64_MAX - 255] so `start + g` below cannot overflow
+    // (shifting a negative int64 and start + g near INT64_MAX were signed overflow: UBSan).
+    uint64_t bits = 0;
+    for (int b = 0; b < 8; ++b) bits = (bits << 8) | in.byte();
+    const int64_t start = static_cast<int64_t>(std::min<uint64_t>(bits >> 1, INT64_MAX - 255));
     const std::string text = in.string(8192);
     o.payload = json::parse(text, nullptr, false);
     if (!o.payload.is_object()) o.payload = json{{"text", text}};
@@ -123,6 +129,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::set<std::string> keys;
     for (const json& kv : s["attributes"])
       FUZZ_CHECK(keys.insert(kv.value("key", "")).second, "duplicate attribute key");
+    // OTel span limits: at most 128 attributes; fields left out are counted.
+    FUZZ_CHECK(s["attributes"].size() <= 128, "more than 128 attributes");
+    const bool truncated = s.contains("droppedAttributesCount");
+    FUZZ_CHECK(truncated == !check::attribute(s, "pinta.span.truncated").is_null(),
+               "droppedAttributesCount without pinta.span.truncated (or the reverse)");
+    if (truncated) continue;  // which fields were kept is then up to the limits
     for (auto it = o.payload.begin(); it != o.payload.end(); ++it) {
       // Keys that are not plain, that the redactor rewrites (a secret-shaped key), or that collide
       // with the encoder's own attributes (<prefix>.hook, <prefix>.agent, antigravity.product).

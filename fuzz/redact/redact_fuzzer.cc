@@ -74,6 +74,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string dumped = red["tool_input"].dump() + red["list"].dump();
     FUZZ_CHECK(dumped.find(secret) == std::string::npos, "secret survived redact_json");
     FUZZ_CHECK(redact_json(red) == red, "redact_json not idempotent");
+    // A secret used as an object key is redacted like a value (it reached invocations.jsonl raw).
+    const nlohmann::json keyed = {{"tool_response", {{planted, 1}, {"k", {{planted, "v"}}}}}};
+    FUZZ_CHECK(redact_json(keyed).dump().find(secret) == std::string::npos,
+               "secret used as a key survived redact_json");
   }
   return 0;
 }

@@ -19,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pinta/adapter/redact.h"
 #include "pinta/adapter/seams.h"
 
 namespace pinta::adapter::otlp {
@@ -79,7 +80,22 @@ struct SpanIds {
 // arrays and null as their JSON text), antigravity.product (when known), pinta.guard.decision and
 // pinta.guard.matched_rule (when a guard verdict exists). Returned as compact JSON text, written
 // directly rather than through a JSON tree: this runs on every hook event (issue 3 benchmark).
-std::string encode_span(const SpanInput& input, const SpanIds& ids);
+//
+// Limits (OTel SDK span limits, so work and size after the reply are bounded whatever the payload):
+// at most max_attributes attributes (SDK AttributeCountLimit, 128), string values capped at
+// max_value_bytes (AttributeValueLengthLimit), the span text at about max_span_bytes; attributes
+// left out are counted in droppedAttributesCount and named by `pinta.span.truncated`
+// ("count" | "size" | "deadline"). The work is linear in the payload and bounded by a time budget
+// (`budget`, or time_budget from the call): when it runs out the span is written with what was
+// encoded so far, the rest dropped and counted; no string is written half-redacted.
+struct SpanLimits {
+  std::size_t max_attributes = 128;
+  std::size_t max_value_bytes = 102400;  // = kMaxStringBytes (redact.h)
+  std::size_t max_span_bytes = 1u << 20;
+  std::chrono::milliseconds time_budget{200};
+  WorkBudget* budget = nullptr;  // the caller's budget; when null, time_budget from now
+};
+std::string encode_span(const SpanInput& input, const SpanIds& ids, const SpanLimits& limits = {});
 
 // A queue line: {"spanId":"<16 hex>","resource":[KeyValue...],"span":{Span}} (one JSON object,
 // no newline), from the texts resource_attributes() and encode_span() gave. spanId comes first

@@ -7,14 +7,20 @@
 //    `…[TRUNCATED:<n>]` (n = bytes removed); the result, marker included, fits the limit.
 // Matching uses RE2 (linear time, no recursion) because the input is untrusted; each pattern is
 // compiled once, on first use, and only run when a cheap literal prefilter says it can match.
+// Every rule is applied in one left-to-right pass that never rescans inside a match, so the work
+// is linear in the input on any text (docs/contract.md REDACT-5); a WorkBudget bounds it in time
+// as well.
 // Redaction is idempotent (redact(redact(x)) == redact(x)) and keeps valid UTF-8 valid.
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -28,23 +34,76 @@ inline constexpr std::array<std::string_view, 11> kIdentifierKeys = {
     "conversationId", "cwd",        "transcript_path", "transcriptPath",
     "artifactDirectoryPath", "workspacePaths", "timestamp"};
 
+// Names (object keys, NAME= and name: assignments) whose value is a secret: a name is secret when,
+// lowercased with everything but letters and digits removed, it ends in one of these words
+// (DB_PASSWORD, apiKey, client_secret, x-auth-token; not max_tokens, token_type, TOKEN_LIMIT).
+inline constexpr std::array<std::string_view, 16> kSecretNameSuffixes = {
+    "password",      "passwd",       "passphrase",  "secret",     "token",      "apikey",
+    "accesskey",     "privatekey",   "secretkey",   "authkey",    "signingkey", "encryptionkey",
+    "accountkey",    "masterkey",    "credential",  "credentials"};
+
+// What a string becomes when the time budget ran out before its redaction finished (nothing of
+// it is kept), and what the value of a secret-named field becomes.
+inline constexpr std::string_view kDeadlineMarker = "[REDACTED:deadline]";
+inline constexpr std::string_view kSecretFieldMarker = "[REDACTED:secret_field]";
+
+// A time budget for redaction and span building, shared by every string of one piece of work.
+// Once expired it stays expired (expired() reads the monotonic clock until then).
+class WorkBudget {
+ public:
+  using Clock = std::chrono::steady_clock;
+  static WorkBudget unlimited() { return WorkBudget(Clock::time_point::max()); }
+  explicit WorkBudget(std::chrono::nanoseconds limit)
+      : deadline_(limit.count() <= 0 ? Clock::now() : Clock::now() + limit) {}
+  explicit WorkBudget(Clock::time_point deadline) : deadline_(deadline) {}
+  bool expired() noexcept;
+  // Whether it ran out at some point (without reading the clock).
+  bool ran_out() const noexcept { return expired_; }
+
+ private:
+  Clock::time_point deadline_;
+  bool expired_ = false;
+};
+
+// Time for redacting one JSON document (the debug log's payload) when the caller passes no budget.
+inline constexpr std::chrono::milliseconds kDefaultRedactBudget{200};
+
 struct RedactOptions {
   std::span<const std::string_view> skip_top_level_keys = kIdentifierKeys;
   std::size_t max_string_bytes = kMaxStringBytes;
+  std::chrono::milliseconds time_budget = kDefaultRedactBudget;  // used when budget is null
+  WorkBudget* budget = nullptr;
 };
 
-// Secrets → `[REDACTED:<type>]`, then truncation to max_bytes (0: no truncation).
-std::string redact_string(std::string_view s, std::size_t max_bytes = kMaxStringBytes);
+// Secrets → `[REDACTED:<type>]`, then truncation to max_bytes (0: no truncation). With a budget
+// that runs out before the string is done, the result is kDeadlineMarker (never a half-redacted
+// text).
+std::string redact_string(std::string_view s, std::size_t max_bytes = kMaxStringBytes,
+                          WorkBudget* budget = nullptr);
+
+// Whether a name (object key, assignment name) says its value is a secret (kSecretNameSuffixes).
+bool is_secret_name(std::string_view name);
+// Values that are no secret even under a secret name: empty, None/null/true/false/…, references
+// ($VAR, ${X}, %X%, {{ x }}, <your-token>), masks (****), our own markers, and code (a dotted
+// identifier path such as self.token or process.env.API_KEY, or a call such as get_token()).
+bool is_placeholder_value(std::string_view value);
+// The replacement for a string field named `key`: kSecretFieldMarker when the name is secret and
+// the value is not a placeholder, else nullopt (redact the value as any other string).
+std::optional<std::string> redact_field(std::string_view key, std::string_view value);
 
 // Whether redact_string(s, max_bytes) is s itself: no rule's prefilter literal occurs in it and it
 // needs no truncation. Lets encoders copy such strings (nearly all of them) without building a
 // redacted copy first.
 bool redaction_is_identity(std::string_view s, std::size_t max_bytes = kMaxStringBytes);
 
-// A copy of `j` with every string value redacted (object keys are kept as they are); when `j` is
-// an object, the values of its top-level keys listed in options.skip_top_level_keys are copied
-// untouched.
+// A copy of `j` with every string value and every object key redacted (keys capped at 256 bytes;
+// values of secret-named keys replaced whole, redact_field); when `j` is an object, its top-level
+// keys listed in options.skip_top_level_keys and their values are copied untouched. Bounded by
+// options.budget (or options.time_budget): strings reached after it ran out are kDeadlineMarker.
 nlohmann::json redact_json(const nlohmann::json& j, const RedactOptions& options = {});
+
+// One line per rule that does not compile (a broken pattern silently redacts nothing): tests.
+std::vector<std::string> redaction_rule_errors();
 
 // Whether `s` is well-formed UTF-8 (no overlongs, surrogates or code points above U+10FFFF).
 bool valid_utf8(std::string_view s) noexcept;
