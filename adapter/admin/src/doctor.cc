@@ -17,6 +17,7 @@
 #include "pinta/admin/install.h"
 #include "pinta/common/fs.h"
 #include "pinta/emulator/antigravity/antigravity.h"
+#include "pinta/emulator/deel/deel.h"
 #include "pinta/emulator/gemini/gemini.h"
 
 namespace pinta::admin {
@@ -374,6 +375,97 @@ void check_antigravity(const DoctorOptions& o, DoctorReport& r) {
   }
 }
 
+// ---- deel-local-cli 1.17 ---------------------------------------------------------------------
+// The emulator's own loader (emu::deel::load = seed 004 hooks.js 훅읽기) on the user's files.
+// Whether deel trusts the workspace is decided by its safety/trust.js, which is not in the seed:
+// the project file is loaded as if trusted and reported as "read only in a trusted folder".
+
+bool deel_ours(const emu::deel::Hook& h) {
+  return (h.name && *h.name == kHookName) || contains(h.command, "--agent deel");
+}
+
+void check_deel(const DoctorOptions& o, DoctorReport& r) {
+  namespace deel = emu::deel;
+  deel::LoadRequest rq;
+  rq.workspace = o.workspace;
+  rq.home = o.home;
+  char cwd[4096];
+  rq.cwd = ::getcwd(cwd, sizeof cwd) ? cwd : o.workspace;
+  for (const char* k : {"DEEL_HOME", "DEEL_HOOKS"}) {
+    const char* v = std::getenv(k);  // NOLINT(concurrency-mt-unsafe): single-threaded CLI
+    if (v) rq.env[k] = v;
+  }
+  rq.trusted = true;
+  deel::Loaded l = deel::load(rq);
+  auto ours_in = [](const deel::FileRead& f) {
+    return std::any_of(f.hooks.begin(), f.hooks.end(), deel_ours);
+  };
+  auto file_mentions_us = [](const deel::FileRead& f) {
+    auto t = fs::read_file(f.path);
+    return t && contains(*t, "--agent deel");
+  };
+  const bool in_pc = ours_in(l.pc) || file_mentions_us(l.pc);
+  const bool in_project = ours_in(l.project) || file_mentions_us(l.project);
+  json detail = {{"pcFile", l.pc.path}, {"projectFile", l.project.path}};
+  if (!in_pc && !in_project) {
+    add(r, "deel", "info", "pinta-gemini is not installed for deel-local-cli", "",
+        {{"installed", false}});
+    return;
+  }
+  if (!l.enabled) {
+    add(r, "deel", "broken",
+        "deel-local-cli hooks are disabled (" + l.disabled_by.value_or("") + "): nothing fires",
+        "unset DEEL_HOOKS (off, 0 and false disable every hook)", detail);
+    return;
+  }
+  for (const deel::FileRead* f : {&l.pc, &l.project}) {
+    if (f->error && file_mentions_us(*f))
+      add(r, "deel", "broken", f->path + " cannot be read by deel-local-cli: " + *f->error,
+          "fix the JSON or run: pinta-gemini install --host deel", detail);
+    for (const auto& why : f->dropped)
+      add(r, "deel", "warn", f->path + ": deel-local-cli drops a handler: " + why,
+          "fix or remove that entry", detail);
+  }
+  if (in_project)
+    add(r, "deel", "warn",
+        l.project.path + " is read only when deel-local-cli trusts the folder " + o.workspace,
+        "trust the folder in deel-local-cli, or run: pinta-gemini install --host deel", detail);
+  if (l.overflow)
+    add(r, "deel", "warn", "more than 32 hooks: deel-local-cli runs only the first 32",
+        "remove unused hooks", detail);
+  for (const auto& h : l.hooks)
+    if (deel_ours(h) && !h.pass_on_failure)
+      add(r, "deel", "warn",
+          "a pinta-gemini handler for " + h.event +
+              " has no \"onError\": \"pass\": if the adapter cannot start, deel blocks the call",
+          "run: pinta-gemini install --host deel", detail);
+  std::map<std::string, int> fired;
+  for (const char* ev : {"도구전", "도구후", "말전", "턴끝"}) {
+    int n = 0;
+    for (const deel::Hook* h : deel::select(l.hooks, ev, std::string("Bash")))
+      if (deel_ours(*h)) ++n;
+    fired[ev] = n;
+  }
+  detail["fires"] = fired;
+  std::string on, off;
+  bool twice = false;
+  for (auto& [ev, n] : fired) {
+    std::string& list = n > 0 ? on : off;
+    list += (list.empty() ? "" : ", ") + ev;
+    twice = twice || n > 1;
+  }
+  if (on.empty())
+    add(r, "deel", "broken", "pinta-gemini is registered for deel-local-cli but would not fire",
+        "run: pinta-gemini install --host deel", detail);
+  else if (twice)
+    add(r, "deel", "broken", "pinta-gemini fires more than once per event (registered twice)",
+        "keep one registration: ~/.deel/hooks.json or <workspace>/.deel/hooks.json", detail);
+  else
+    add(r, "deel", "ok",
+        "pinta-gemini would fire on " + on + (off.empty() ? std::string() : " (not on " + off + ")"),
+        "", detail);
+}
+
 // ---- Env file, endpoints, data dir
 // ---------------------------------------------------------------
 
@@ -566,6 +658,7 @@ DoctorReport run_doctor(const DoctorOptions& options) {
   }
   check_gemini(o, r);
   check_antigravity(o, r);
+  check_deel(o, r);
   check_endpoints(o, r);
   check_data(o, r);
   return r;

@@ -301,3 +301,89 @@ TEST(GeminiEnablement, LastMatchingRuleWins) {
   EXPECT_FALSE(gemini_extension_enabled(exact, "x", "/a"));
   EXPECT_TRUE(gemini_extension_enabled(exact, "x", "/a/b"));
 }
+
+// ---- deel-local-cli 1.17: the emulator's loader (seed 004 hooks.js 훅읽기) on the real files ----
+
+namespace {
+std::vector<Finding> of_area(const DoctorReport& r, const std::string& area,
+                             const std::string& level) {
+  std::vector<Finding> out;
+  for (const auto& f : r.findings)
+    if (f.area == area && f.level == level) out.push_back(f);
+  return out;
+}
+}  // namespace
+
+TEST(DoctorDeel, InstalledFiresOnAllFourEvents) {
+  Home s;
+  ::unsetenv("DEEL_HOME");
+  ::unsetenv("DEEL_HOOKS");
+  s.install(Host::kDeel);
+  auto r = s.doctor();
+  EXPECT_TRUE(broken(r, "deel").empty());
+  auto ok = of_area(r, "deel", "ok");
+  ASSERT_EQ(ok.size(), 1u);
+  EXPECT_EQ(ok[0].detail["fires"], (json{{"도구전", 1}, {"도구후", 1}, {"말전", 1}, {"턴끝", 1}}));
+  EXPECT_TRUE(of_area(r, "deel", "warn").empty());
+}
+
+TEST(DoctorDeel, NotInstalledIsInfoOnly) {
+  Home s;
+  ::unsetenv("DEEL_HOME");
+  auto r = s.doctor();
+  EXPECT_TRUE(broken(r, "deel").empty());
+  ASSERT_EQ(of_area(r, "deel", "info").size(), 1u);
+}
+
+TEST(DoctorDeel, DisabledByEnvironmentIsBroken) {
+  Home s;
+  ::unsetenv("DEEL_HOME");
+  s.install(Host::kDeel);
+  ::setenv("DEEL_HOOKS", "off", 1);
+  auto r = s.doctor();
+  ::unsetenv("DEEL_HOOKS");
+  auto b = broken(r, "deel");
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_NE(b[0].message.find("DEEL_HOOKS=off"), std::string::npos);
+}
+
+TEST(DoctorDeel, HostsReasonsUnreadableFileAndMissingPassOnFailureAreReported) {
+  Home s;
+  ::unsetenv("DEEL_HOME");
+  ::unsetenv("DEEL_HOOKS");
+  const std::string cmd = s.adapter + " --agent deel --event PreToolUse";
+  // A handler without onError (fails closed), an unknown event and an invalid matcher.
+  write_text(s.home + "/.deel/hooks.json",
+             R"({"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"command":")" + cmd +
+                 R"("}]}],"BeforeLunch":[{"command":"x"}],"PostToolUse":[{"matcher":"(","hooks":[{"command":"y"}]}]}})");
+  auto r = s.doctor();
+  auto warns = of_area(r, "deel", "warn");
+  std::string all;
+  for (const auto& w : warns) all += w.message + "\n";
+  EXPECT_NE(all.find("모르는 자리: BeforeLunch"), std::string::npos) << all;  // the host's words
+  EXPECT_NE(all.find("명령이나 무늬가 잘못 적혀 있습니다"), std::string::npos) << all;
+  EXPECT_NE(all.find("onError"), std::string::npos) << all;
+  auto ok = of_area(r, "deel", "ok");
+  ASSERT_EQ(ok.size(), 1u);
+  EXPECT_EQ(ok[0].detail["fires"]["도구전"], 1);
+  EXPECT_EQ(ok[0].detail["fires"]["도구후"], 0);
+  // A file deel cannot parse that mentions us: broken.
+  write_text(s.home + "/.deel/hooks.json", "{ \"hooks\": [ \"" + cmd + "\" ");
+  r = s.doctor();
+  EXPECT_FALSE(broken(r, "deel").empty());
+}
+
+TEST(DoctorDeel, ProjectFileIsReportedAsReadOnlyInATrustedFolder) {
+  Home s;
+  ::unsetenv("DEEL_HOME");
+  auto o = s.install_options(Host::kDeel);
+  o.workspace = s.ws;
+  auto p = plan_install(o);
+  ASSERT_TRUE(p) << p.error().message;
+  ASSERT_TRUE(apply(*p));
+  auto r = s.doctor();
+  std::string all;
+  for (const auto& w : of_area(r, "deel", "warn")) all += w.message + "\n";
+  EXPECT_NE(all.find("trusts the folder"), std::string::npos) << all;
+  EXPECT_EQ(of_area(r, "deel", "ok").size(), 1u);
+}
