@@ -47,6 +47,10 @@ struct SpawnRequest {
   // abandoned, whatever else is configured. Keeps a runner from hanging on an orphan.
   std::chrono::milliseconds hard_limit{120000};
   size_t max_capture = 64u << 20;  // bytes kept per stream; the rest is read and dropped
+  // stdin/stdout/stderr are AF_UNIX socketpairs instead of pipes, as Node's child_process (libuv)
+  // makes them: a hook's `echo x > /dev/stderr` or `cat /dev/stdin` then fails with ENXIO exactly
+  // as under the real Gemini CLI (seen with Node 20: "/dev/stderr: No such device or address").
+  bool socket_stdio = false;
 };
 
 struct SpawnResult {

@@ -207,6 +207,9 @@ HookRunResult run_hook(const HookSpec& hook, std::string_view event_name, const 
   req.kill_after = std::chrono::milliseconds(0);
   req.new_process_group = false;
   req.signal_group = false;
+  // Node's child_process gives the child AF_UNIX socketpairs, not pipes (libuv): opening
+  // /dev/stdout, /dev/stderr or /dev/stdin then fails with ENXIO.
+  req.socket_stdio = true;
 
   std::unique_ptr<pinta::proc::Spawner> owned;
   pinta::proc::Spawner* sp = ctx.spawner;
@@ -223,7 +226,12 @@ HookRunResult run_hook(const HookSpec& hook, std::string_view event_name, const 
     r.error = r.raw.spawn_error.empty() ? "spawn bash ENOENT" : r.raw.spawn_error;
     return r;
   }
-  if (r.raw.timed_out) {
+  // Node's timer is cleared only on 'close' (all stdout/stderr holders gone), not on exit: a hook
+  // whose shell exits in time but leaves a background child holding its stdout past the timeout
+  // has timed out too (the late SIGTERM reaches nobody: Node's kill() is a no-op after exit).
+  const bool late_close =
+      r.raw.closed_after >= std::chrono::milliseconds(hook.timeout_ms >= 1 ? hook.timeout_ms : 1);
+  if (r.raw.timed_out || late_close) {
     r.error = "Hook timed out after " +
               (hook.timeout_text.empty() ? std::to_string(hook.timeout_ms) : hook.timeout_text) +
               "ms";
