@@ -167,6 +167,7 @@ struct Run {
     pipe.async_read_some(asio::buffer(buf), [this, &pipe, &buf, &sink, &truncated, &eof, is_stdout](
                                                 const boost::system::error_code& ec, size_t n) {
       if (n > 0) {
+        (is_stdout ? res.out_chunks : res.err_chunks).push_back(n);
         if (is_stdout && res.first_stdout_after.count() < 0) res.first_stdout_after = since(t0);
         size_t room = req->max_capture > sink.size() ? req->max_capture - sink.size() : 0;
         if (n > room) truncated = true;

@@ -219,8 +219,21 @@ HookRunResult run_hook(const HookSpec& hook, std::string_view event_name, const 
   }
   r.raw = sp->run(req);
   r.duration_ms = std::chrono::duration<double, std::milli>(r.raw.closed_after).count();
-  r.stdout_text = node_utf8_decode(r.raw.out);
-  r.stderr_text = node_utf8_decode(r.raw.err);
+  // executeCommandHook: `stdout += data.toString()` per 'data' event — each read is decoded on its
+  // own, so a UTF-8 sequence split across two reads becomes replacement characters (fuzz finding).
+  auto decode_chunks = [](const std::string& bytes, const std::vector<size_t>& chunks) {
+    std::string text;
+    size_t at = 0;
+    for (size_t n : chunks) {
+      if (at >= bytes.size()) break;
+      text += node_utf8_decode(std::string_view(bytes).substr(at, n));
+      at += n;
+    }
+    if (at < bytes.size()) text += node_utf8_decode(std::string_view(bytes).substr(at));
+    return text;
+  };
+  r.stdout_text = decode_chunks(r.raw.out, r.raw.out_chunks);
+  r.stderr_text = decode_chunks(r.raw.err, r.raw.err_chunks);
   if (!r.raw.started) {
     // child 'error' event (e.g. `spawn bash ENOENT` when cwd does not exist).
     r.error = r.raw.spawn_error.empty() ? "spawn bash ENOENT" : r.raw.spawn_error;
