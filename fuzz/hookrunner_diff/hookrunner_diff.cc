@@ -302,7 +302,11 @@ std::string render(const Behaviour& b) {
   if (b.end_kind == 1) parts.push_back("exit " + std::to_string(b.end_code));
   if (b.end_kind == 2) parts.push_back("kill -" + b.end_signal + " $$");
   std::string cmd;
-  for (size_t i = 0; i < parts.size(); ++i) cmd += (i ? "; " : "") + parts[i];
+  for (size_t i = 0; i < parts.size(); ++i) {
+    // "a &; b" is a syntax error: a background job is already terminated by its '&'.
+    if (i) cmd += parts[i - 1].back() == '&' ? " " : "; ";
+    cmd += parts[i];
+  }
   if (cmd.empty()) cmd = "true";
   return cmd;
 }
@@ -692,13 +696,18 @@ int main(int argc, char** argv) {
   // Batches keep the Node process's memory and the temp files small.
   const size_t kBatch = 2000;
   std::vector<size_t> differing;
+  std::map<size_t, std::string> first_diff;
   for (size_t b0 = 0; b0 < cases.size(); b0 += kBatch) {
     std::vector<Case> batch(cases.begin() + static_cast<long>(b0),
                             cases.begin() + static_cast<long>(std::min(cases.size(), b0 + kBatch)));
     auto o = run_both(e, batch, err);
     if (!o) return usage(err);
     for (size_t i = 0; i < batch.size(); ++i)
-      if (!o->diffs[i].empty()) differing.push_back(b0 + i);
+      if (!o->diffs[i].empty()) {
+        differing.push_back(b0 + i);
+        first_diff[b0 + i] = describe(o->real[i], o->diffs[i]) +
+                             " (real stderr: " + g::js_stringify(o->real[i].value("stderr", ojson())).substr(0, 300) + ")";
+      }
   }
   std::printf("ran %zu behaviours in %.1f s: %zu differ\n", cases.size(), secs(), differing.size());
 
@@ -715,8 +724,8 @@ int main(int argc, char** argv) {
       if (o->diffs[k].empty()) {
         ++flaky;
         std::cout << "FLAKY [" << cases[i].id << "] differed once, agreed on the re-run\n  command: "
-                  << cases[i].command << "\n";
-        ojson f = case_json(cases[i], "flaky");
+                  << cases[i].command << "\n  first run: " << first_diff[i] << "\n";
+        ojson f = case_json(cases[i], "flaky, first run: " + first_diff[i]);
         f["flaky"] = true;
         findings.push_back(f);
         continue;
