@@ -478,7 +478,9 @@ std::vector<ojson> run_emulator(const Env& e, const std::vector<Case>& cases) {
     }
   };
   std::vector<std::thread> th;
-  for (int k = 0; k < std::max(1, e.jobs); ++k) th.emplace_back(worker);
+  // Most hooks wait (pauses, background children, timeouts), so like the Node side this runs
+  // 6 hooks per job at a time; the CPU work stays at about `jobs` cores.
+  for (int k = 0; k < std::max(4, e.jobs * 6); ++k) th.emplace_back(worker);
   for (auto& t : th) t.join();
   return res;
 }
@@ -708,6 +710,9 @@ int main(int argc, char** argv) {
         first_diff[b0 + i] = describe(o->real[i], o->diffs[i]) +
                              " (real stderr: " + g::js_stringify(o->real[i].value("stderr", ojson())).substr(0, 300) + ")";
       }
+    std::printf("  %zu/%zu behaviours, %zu differ so far, %.1f s\n", std::min(cases.size(), b0 + kBatch),
+                cases.size(), differing.size(), secs());
+    std::fflush(stdout);
   }
   std::printf("ran %zu behaviours in %.1f s: %zu differ\n", cases.size(), secs(), differing.size());
 
