@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "pinta/common/process.h"
+
+#include <gtest/gtest.h>
 
 namespace pinta::proc {
 namespace {
@@ -8,7 +8,8 @@ namespace {
 using std::chrono::milliseconds;
 
 SpawnResult sh(const std::string& script, const std::string& in = "",
-               StdinMode mode = StdinMode::kCloseAfterWrite, milliseconds timeout = milliseconds(0)) {
+               StdinMode mode = StdinMode::kCloseAfterWrite,
+               milliseconds timeout = milliseconds(0)) {
   SpawnRequest r;
   r.argv = {"sh", "-c", script};
   r.stdin_data = in;

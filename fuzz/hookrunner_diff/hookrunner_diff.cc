@@ -7,8 +7,8 @@
 // @google/gemini-cli-core 0.61.0 (emulator/hosts/gemini/real/hook_driver.mjs, one Node process per
 // batch) and through the emulator's run_hook() (the function behind `hostemu gemini run-hook`), and
 // compares the host's reading {success, exitCode, outputFormat, output, error} as JSON.stringify
-// text. Each difference is confirmed by a second run and minimized (steps dropped, bytes cut) into a
-// reproducer in the format of emulator/hosts/gemini/test/cases/hookrunner_fuzz_regressions.json.
+// text. Each difference is confirmed by a second run and minimized (steps dropped, bytes cut) into
+// a reproducer in the format of emulator/hosts/gemini/test/cases/hookrunner_fuzz_regressions.json.
 //
 // usage: gemini-hookrunner-diff [--seed N] [--runs N] [--jobs N] [--out DIR] [--npm-prefix P]
 //        gemini-hookrunner-diff --replay CASES.json [--jobs N] [--npm-prefix P]
@@ -61,9 +61,9 @@ const std::vector<std::string> kOtherWs = {
 const std::vector<std::string> kNumbers = {
     "0", "-0", "0.0", "-0.0", "1.0", "1e400", "-1e400", "1e-400", "-1e-400", "9007199254740993",
     "9007199254740992", "-9007199254740993", "12345678901234567890", "18446744073709551616",
-    "123456789012345678901234567890", "1.7976931348623157e308", "1.7976931348623159e308",
-    "5e-324", "2e-324", "0.1", "1e21", "1e20", "123e-7", "1e-7", "1E+2", "1e+0", "-1.5e-10",
-    "4.35", "0.000001", "100", "2", "3", "1.0000000000000002", "99999999999999999999e-5",
+    "123456789012345678901234567890", "1.7976931348623157e308", "1.7976931348623159e308", "5e-324",
+    "2e-324", "0.1", "1e21", "1e20", "123e-7", "1e-7", "1E+2", "1e+0", "-1.5e-10", "4.35",
+    "0.000001", "100", "2", "3", "1.0000000000000002", "99999999999999999999e-5",
     // not JSON
     "01", "1.", ".5", "+1", "0x10", "NaN", "Infinity", "-Infinity", "1e", "--1", "1_0", "0b1"};
 const std::vector<std::string> kEscapes = {
@@ -79,13 +79,32 @@ const std::vector<std::string> kRaw = {
     // invalid UTF-8 (decoded to U+FFFD by the host), raw controls (JSON.parse rejects)
     "\xFF", "\xC3", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xC0\xAF", "\xE0\x80\x80", "\x80",
     "\xF0\x9F\x98", "\x01", "\t", "\n", "\x1F"};
-const std::vector<std::string> kWords = {"deny", "allow", "r", "stop-r", "hello", "x", "",
-                                         "Warning", "a b", "ctx"};
-const std::vector<std::string> kKeys = {
-    "decision", "reason", "systemMessage", "continue", "stopReason", "suppressOutput",
-    "hookSpecificOutput", "additionalContext", "tool_input", "__proto__", "constructor",
-    "toString", "0", "1", "10", "4294967294", "4294967295", "-1", "01", "a", "", "decision"};
-const std::vector<std::string> kDecisions = {"deny", "allow", "block", "ask", "approve", "DENY", ""};
+const std::vector<std::string> kWords = {"deny", "allow", "r",       "stop-r", "hello",
+                                         "x",    "",      "Warning", "a b",    "ctx"};
+const std::vector<std::string> kKeys = {"decision",
+                                        "reason",
+                                        "systemMessage",
+                                        "continue",
+                                        "stopReason",
+                                        "suppressOutput",
+                                        "hookSpecificOutput",
+                                        "additionalContext",
+                                        "tool_input",
+                                        "__proto__",
+                                        "constructor",
+                                        "toString",
+                                        "0",
+                                        "1",
+                                        "10",
+                                        "4294967294",
+                                        "4294967295",
+                                        "-1",
+                                        "01",
+                                        "a",
+                                        "",
+                                        "decision"};
+const std::vector<std::string> kDecisions = {"deny",    "allow", "block", "ask",
+                                             "approve", "DENY",  ""};
 
 struct Gen {
   Rng& r;
@@ -115,9 +134,15 @@ struct Gen {
     std::string s;
     for (size_t i = 0, n = r.below(5); i < n; ++i) {
       switch (r.below(4)) {
-        case 0: s += r.pick(kEscapes); break;
-        case 1: s += r.pick(kRaw); break;
-        default: s += r.pick(kWords); break;
+        case 0:
+          s += r.pick(kEscapes);
+          break;
+        case 1:
+          s += r.pick(kRaw);
+          break;
+        default:
+          s += r.pick(kWords);
+          break;
       }
     }
     return s;
@@ -130,12 +155,19 @@ struct Gen {
   std::string value(int depth) {
     size_t k = depth > 3 ? 2 + r.below(4) : r.below(6);
     switch (k) {
-      case 0: return object(depth + 1);
-      case 1: return array(depth + 1);
-      case 2: return string();
-      case 3: return number();
-      case 4: return r.pick(std::vector<std::string>{"true", "false", "null", "True", "nul", "undefined"});
-      default: return r.chance(50) ? "\"" + r.pick(kDecisions) + "\"" : number();
+      case 0:
+        return object(depth + 1);
+      case 1:
+        return array(depth + 1);
+      case 2:
+        return string();
+      case 3:
+        return number();
+      case 4:
+        return r.pick(
+            std::vector<std::string>{"true", "false", "null", "True", "nul", "undefined"});
+      default:
+        return r.chance(50) ? "\"" + r.pick(kDecisions) + "\"" : number();
     }
   }
   std::string object(int depth) {
@@ -204,26 +236,55 @@ struct Gen {
   std::string doc() {
     std::string d;
     switch (r.below(12)) {
-      case 0: case 1: case 2: case 3: d = hook_object(); break;
-      case 4: d = value(0); break;
-      case 5: d = json_quote(r.chance(70) ? hook_object() : value(1)); break;  // double-encoded
-      case 6: d = deep(); break;
-      case 7: d = string_body() + (r.chance(50) ? "\n" + string_body() : ""); break;  // text
-      case 8: d = hook_object() + ws() + "\n" + hook_object(); break;  // two documents
-      case 9: d = hook_object() + r.pick(std::vector<std::string>{"x", "}", "\xFF", "\x00", ";"}); break;
-      case 10: d = r.chance(50) ? "" : ws() + ws(); break;
-      default: d = number(); break;
+      case 0:
+      case 1:
+      case 2:
+      case 3:
+        d = hook_object();
+        break;
+      case 4:
+        d = value(0);
+        break;
+      case 5:
+        d = json_quote(r.chance(70) ? hook_object() : value(1));
+        break;  // double-encoded
+      case 6:
+        d = deep();
+        break;
+      case 7:
+        d = string_body() + (r.chance(50) ? "\n" + string_body() : "");
+        break;  // text
+      case 8:
+        d = hook_object() + ws() + "\n" + hook_object();
+        break;  // two documents
+      case 9:
+        d = hook_object() + r.pick(std::vector<std::string>{"x", "}", "\xFF", "\x00", ";"});
+        break;
+      case 10:
+        d = r.chance(50) ? "" : ws() + ws();
+        break;
+      default:
+        d = number();
+        break;
     }
     std::string lead, trail;
-    for (size_t i = 0, n = r.below(3); i < n; ++i) lead += r.chance(50) ? r.pick(kOtherWs) : r.pick(kJsonWs);
-    for (size_t i = 0, n = r.below(3); i < n; ++i) trail += r.chance(50) ? r.pick(kOtherWs) : r.pick(kJsonWs);
+    for (size_t i = 0, n = r.below(3); i < n; ++i)
+      lead += r.chance(50) ? r.pick(kOtherWs) : r.pick(kJsonWs);
+    for (size_t i = 0, n = r.below(3); i < n; ++i)
+      trail += r.chance(50) ? r.pick(kOtherWs) : r.pick(kJsonWs);
     d = lead + d + trail;
     if (r.chance(8) && !d.empty()) {  // byte-level mutation
       size_t at = r.below(d.size());
       switch (r.below(3)) {
-        case 0: d.erase(at, 1); break;
-        case 1: d.insert(at, 1, static_cast<char>(r.below(256))); break;
-        default: d[at] = static_cast<char>(r.below(256)); break;
+        case 0:
+          d.erase(at, 1);
+          break;
+        case 1:
+          d.insert(at, 1, static_cast<char>(r.below(256)));
+          break;
+        default:
+          d[at] = static_cast<char>(r.below(256));
+          break;
       }
     }
     return d;
@@ -282,16 +343,24 @@ std::string render(const Behaviour& b) {
                         (s.dev_path ? (s.fd == 2 ? " > /dev/stderr" : " > /dev/stdout")
                                     : (s.fd == 2 ? " >&2" : "")));
         break;
-      case Step::kSleep: parts.push_back("sleep " + seconds(s.ms)); break;
+      case Step::kSleep:
+        parts.push_back("sleep " + seconds(s.ms));
+        break;
       case Step::kBg: {
-        std::string redir = s.fd == 0 ? " >/dev/null 2>&1" : s.fd == 1 ? " 2>/dev/null" : s.fd == 2 ? " >/dev/null" : "";
+        std::string redir = s.fd == 0   ? " >/dev/null 2>&1"
+                            : s.fd == 1 ? " 2>/dev/null"
+                            : s.fd == 2 ? " >/dev/null"
+                                        : "";
         if (s.bytes.empty())
           parts.push_back("sleep " + seconds(s.ms) + redir + " &");
         else
-          parts.push_back("(sleep " + seconds(s.ms) + "; printf " + printf_arg(s.bytes) + ")" + redir + " &");
+          parts.push_back("(sleep " + seconds(s.ms) + "; printf " + printf_arg(s.bytes) + ")" +
+                          redir + " &");
         break;
       }
-      case Step::kCloseStdin: parts.push_back("exec 0<&-"); break;
+      case Step::kCloseStdin:
+        parts.push_back("exec 0<&-");
+        break;
       case Step::kReadStdin:
         parts.push_back(s.read_n == -1   ? "cat >/dev/null"
                         : s.read_n == -2 ? "cat /dev/stdin >/dev/null"
@@ -337,7 +406,8 @@ Behaviour generate(Rng& r) {
         a.bytes = d.substr(0, cut);
         b.steps.push_back(a);
         // >= 250 ms: with shorter pauses a busy Node loop was seen reading both writes at once.
-        b.steps.push_back(Step{Step::kSleep, 1, false, "", 250 + static_cast<int>(r.below(100)), -1});
+        b.steps.push_back(
+            Step{Step::kSleep, 1, false, "", 250 + static_cast<int>(r.below(100)), -1});
         s.bytes = d.substr(cut);
       } else {
         s.bytes = d;
@@ -365,7 +435,8 @@ Behaviour generate(Rng& r) {
     }
     b.steps.push_back(s);
   }
-  if (timed && r.chance(35)) b.steps.push_back(Step{Step::kSleep, 1, false, "", 1400 + static_cast<int>(r.below(300)), -1});
+  if (timed && r.chance(35))
+    b.steps.push_back(Step{Step::kSleep, 1, false, "", 1400 + static_cast<int>(r.below(300)), -1});
   unsigned e = static_cast<unsigned>(r.below(100));
   if (e < 45) {
     b.end_kind = 0;
@@ -375,7 +446,8 @@ Behaviour generate(Rng& r) {
     b.end_code = r.pick(codes);
   } else {
     b.end_kind = 2;
-    static const std::vector<std::string> sigs = {"TERM", "KILL", "HUP", "USR1", "SEGV", "PIPE", "ALRM"};
+    static const std::vector<std::string> sigs = {"TERM", "KILL", "HUP", "USR1",
+                                                  "SEGV", "PIPE", "ALRM"};
     b.end_signal = r.pick(sigs);
   }
   return b;
@@ -409,7 +481,8 @@ std::string slurp(const std::string& p) {
 const char* kFields[] = {"success", "exitCode", "outputFormat", "output", "error"};
 
 // Runs `cases` through the real HookRunner (one Node process); returns id → result object.
-std::optional<std::vector<ojson>> run_real(const Env& e, const std::vector<Case>& cases, std::string& err) {
+std::optional<std::vector<ojson>> run_real(const Env& e, const std::vector<Case>& cases,
+                                           std::string& err) {
   std::string jsonl;
   for (const auto& c : cases) {
     ojson l = ojson::object();
@@ -428,15 +501,17 @@ std::optional<std::vector<ojson>> run_real(const Env& e, const std::vector<Case>
   }
   auto sp = pinta::proc::make_spawner();
   pinta::proc::SpawnRequest rq;
-  rq.argv = {"node", e.src + "/emulator/hosts/gemini/real/hook_driver.mjs", e.prefix, in, out,
-             std::to_string(std::max(4, e.jobs * 6))};
+  rq.argv = {"node",   e.src + "/emulator/hosts/gemini/real/hook_driver.mjs",
+             e.prefix, in,
+             out,      std::to_string(std::max(4, e.jobs * 6))};
   rq.env = e.env;
   rq.cwd = e.work;
   rq.timeout = std::chrono::milliseconds(3600000);
   rq.hard_limit = std::chrono::milliseconds(3600000);
   auto r = sp->run(rq);
   if (r.exit_code.value_or(-1) != 0) {
-    err = "hook_driver.mjs failed (exit " + std::to_string(r.exit_code.value_or(-1)) + "): " + r.err.substr(0, 2000);
+    err = "hook_driver.mjs failed (exit " + std::to_string(r.exit_code.value_or(-1)) +
+          "): " + r.err.substr(0, 2000);
     return std::nullopt;
   }
   std::map<std::string, ojson> by_id;
@@ -500,7 +575,8 @@ std::vector<std::string> differences(const ojson& real, const ojson& emu) {
   for (const char* f : kFields) {
     std::string a = g::js_stringify(real.contains(f) ? real[f] : ojson(nullptr));
     std::string b = g::js_stringify(emu.contains(f) ? emu[f] : ojson(nullptr));
-    if (a != b) d.push_back(std::string(f) + ": real " + a.substr(0, 300) + " emulator " + b.substr(0, 300));
+    if (a != b)
+      d.push_back(std::string(f) + ": real " + a.substr(0, 300) + " emulator " + b.substr(0, 300));
   }
   return d;
 }
@@ -593,7 +669,9 @@ int usage(const std::string& msg) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  uint64_t seed = static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) % 1000000007ull;
+  uint64_t seed =
+      static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) %
+      1000000007ull;
   long runs = 1000;
   int jobs = 2;
   std::string out_dir, prefix, replay;
@@ -606,14 +684,22 @@ int main(int argc, char** argv) {
     };
     std::optional<std::string> v;
     try {
-      if (a == "--seed" && (v = val())) seed = std::stoull(*v);
-      else if (a == "--runs" && (v = val())) runs = std::stol(*v);
-      else if (a == "--jobs" && (v = val())) jobs = std::stoi(*v);
-      else if (a == "--out" && (v = val())) out_dir = *v;
-      else if (a == "--npm-prefix" && (v = val())) prefix = *v;
-      else if (a == "--replay" && (v = val())) replay = *v;
-      else if (a == "--minimize-rounds" && (v = val())) min_rounds = std::stoi(*v);
-      else return usage("unknown or incomplete option: " + a);
+      if (a == "--seed" && (v = val()))
+        seed = std::stoull(*v);
+      else if (a == "--runs" && (v = val()))
+        runs = std::stol(*v);
+      else if (a == "--jobs" && (v = val()))
+        jobs = std::stoi(*v);
+      else if (a == "--out" && (v = val()))
+        out_dir = *v;
+      else if (a == "--npm-prefix" && (v = val()))
+        prefix = *v;
+      else if (a == "--replay" && (v = val()))
+        replay = *v;
+      else if (a == "--minimize-rounds" && (v = val()))
+        min_rounds = std::stoi(*v);
+      else
+        return usage("unknown or incomplete option: " + a);
     } catch (const std::exception&) {
       return usage("bad number for " + a);
     }
@@ -635,7 +721,8 @@ int main(int argc, char** argv) {
     auto r = sp->run(rq);
     int rc = r.exit_code.value_or(-1);
     if (rc == 3 || rc == 4) {
-      std::cout << "SKIPPED: real Gemini CLI unavailable (ci/npm-hosts.sh exit " << rc << "): " << r.err;
+      std::cout << "SKIPPED: real Gemini CLI unavailable (ci/npm-hosts.sh exit " << rc
+                << "): " << r.err;
       return 77;
     }
     if (rc != 0) return usage("ci/npm-hosts.sh failed (exit " + std::to_string(rc) + "): " + r.err);
@@ -650,7 +737,8 @@ int main(int argc, char** argv) {
   e.plans = e.ws + "/.gemini/plans";
   fs::create_directories(e.ws);
   fs::create_directories(e.work + "/home");
-  e.env = {{"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"HOME", e.work + "/home"}, {"LANG", "C.UTF-8"}};
+  e.env = {
+      {"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"HOME", e.work + "/home"}, {"LANG", "C.UTF-8"}};
   g::PayloadOptions po;
   po.session_id = "1d28880c-2f0e-4b55-9a57-4b7e2b5a0c11";
   po.cwd = e.ws;
@@ -667,7 +755,9 @@ int main(int argc, char** argv) {
   } cleanup{e.work};
 
   auto t0 = std::chrono::steady_clock::now();
-  auto secs = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  auto secs = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
   std::string err;
 
   if (!replay.empty()) {
@@ -689,21 +779,25 @@ int main(int argc, char** argv) {
     for (size_t i = 0; i < cases.size(); ++i) {
       if (o->diffs[i].empty()) continue;
       ++bad;
-      std::cout << "DIFF [" << cases[i].id << "] " << cases[i].behaviour << "\n  command: " << cases[i].command
-                << "\n  " << describe(o->real[i], o->diffs[i]) << "\n";
+      std::cout << "DIFF [" << cases[i].id << "] " << cases[i].behaviour
+                << "\n  command: " << cases[i].command << "\n  "
+                << describe(o->real[i], o->diffs[i]) << "\n";
     }
-    std::printf("replay %s: %zu cases, %d differences, %.1f s\n", replay.c_str(), cases.size(), bad, secs());
+    std::printf("replay %s: %zu cases, %d differences, %.1f s\n", replay.c_str(), cases.size(), bad,
+                secs());
     return bad ? 1 : 0;
   }
 
-  std::printf("gemini-hookrunner-diff: seed %llu, runs %ld, jobs %d\n", static_cast<unsigned long long>(seed), runs, jobs);
+  std::printf("gemini-hookrunner-diff: seed %llu, runs %ld, jobs %d\n",
+              static_cast<unsigned long long>(seed), runs, jobs);
   std::fflush(stdout);
   Rng rng(seed);
   std::vector<Behaviour> behaviours;
   std::vector<Case> cases;
   for (long i = 0; i < runs; ++i) {
     behaviours.push_back(generate(rng));
-    cases.push_back(to_case("s" + std::to_string(seed) + "-" + std::to_string(i), behaviours.back()));
+    cases.push_back(
+        to_case("s" + std::to_string(seed) + "-" + std::to_string(i), behaviours.back()));
   }
   // Batches keep the Node process's memory and the temp files small.
   const size_t kBatch = 2000;
@@ -717,11 +811,12 @@ int main(int argc, char** argv) {
     for (size_t i = 0; i < batch.size(); ++i)
       if (!o->diffs[i].empty()) {
         differing.push_back(b0 + i);
-        first_diff[b0 + i] = describe(o->real[i], o->diffs[i]) +
-                             " (real stderr: " + g::js_stringify(o->real[i].value("stderr", ojson())).substr(0, 300) + ")";
+        first_diff[b0 + i] = describe(o->real[i], o->diffs[i]) + " (real stderr: " +
+                             g::js_stringify(o->real[i].value("stderr", ojson())).substr(0, 300) +
+                             ")";
       }
-    std::printf("  %zu/%zu behaviours, %zu differ so far, %.1f s\n", std::min(cases.size(), b0 + kBatch),
-                cases.size(), differing.size(), secs());
+    std::printf("  %zu/%zu behaviours, %zu differ so far, %.1f s\n",
+                std::min(cases.size(), b0 + kBatch), cases.size(), differing.size(), secs());
     std::fflush(stdout);
   }
   std::printf("ran %zu behaviours in %.1f s: %zu differ\n", cases.size(), secs(), differing.size());
@@ -738,8 +833,9 @@ int main(int argc, char** argv) {
       size_t i = differing[k];
       if (o->diffs[k].empty()) {
         ++flaky;
-        std::cout << "FLAKY [" << cases[i].id << "] differed once, agreed on the re-run\n  command: "
-                  << cases[i].command << "\n  first run: " << first_diff[i] << "\n";
+        std::cout << "FLAKY [" << cases[i].id
+                  << "] differed once, agreed on the re-run\n  command: " << cases[i].command
+                  << "\n  first run: " << first_diff[i] << "\n";
         ojson f = case_json(cases[i], "flaky, first run: " + first_diff[i]);
         f["flaky"] = true;
         findings.push_back(f);
@@ -752,12 +848,14 @@ int main(int argc, char** argv) {
         auto cands = reductions(best);
         if (cands.empty()) break;
         std::vector<Case> cc;
-        for (size_t c = 0; c < cands.size(); ++c) cc.push_back(to_case("m" + std::to_string(c), cands[c]));
+        for (size_t c = 0; c < cands.size(); ++c)
+          cc.push_back(to_case("m" + std::to_string(c), cands[c]));
         auto mo = run_both(e, cc, err);
         if (!mo) return usage(err);
         long pick = -1;
         for (size_t c = 0; c < cands.size(); ++c)
-          if (!mo->diffs[c].empty() && (pick < 0 || cc[c].command.size() < cc[static_cast<size_t>(pick)].command.size()))
+          if (!mo->diffs[c].empty() &&
+              (pick < 0 || cc[c].command.size() < cc[static_cast<size_t>(pick)].command.size()))
             pick = static_cast<long>(c);
         if (pick < 0) break;
         best = cands[static_cast<size_t>(pick)];
@@ -765,8 +863,8 @@ int main(int argc, char** argv) {
       }
       Case m = to_case(cases[i].id, best);
       std::string d = describe(ojson(), best_diff);
-      std::cout << "DIFF [" << cases[i].id << "]\n  original: " << cases[i].command << "\n  minimized: " << m.command
-                << "\n  " << d << "\n";
+      std::cout << "DIFF [" << cases[i].id << "]\n  original: " << cases[i].command
+                << "\n  minimized: " << m.command << "\n  " << d << "\n";
       findings.push_back(case_json(m, "fuzz finding (seed " + std::to_string(seed) + "): " + d));
     }
   }
@@ -774,8 +872,8 @@ int main(int argc, char** argv) {
     fs::create_directories(out_dir);
     // js_stringify: descriptions may quote outputs holding lone surrogates (not UTF-8).
     std::ofstream(out_dir + "/findings.json") << g::js_stringify(findings) << "\n";
-    ojson summary = {{"seed", seed}, {"runs", runs}, {"jobs", jobs}, {"differences", stable},
-                     {"flaky", flaky}, {"seconds", secs()}};
+    ojson summary = {{"seed", seed},          {"runs", runs},   {"jobs", jobs},
+                     {"differences", stable}, {"flaky", flaky}, {"seconds", secs()}};
     std::ofstream(out_dir + "/summary.json") << summary.dump(1) << "\n";
   }
   std::printf("seed %llu: %ld behaviours, %d differences, %d flaky, %.1f s\n",

@@ -2,6 +2,10 @@
 // WhiteSpace + LineTerminator), JSON.stringify (key order incl. array-index keys first, Number
 // formatting), JSON.parse and Node's Buffer.toString('utf8') (WHATWG decoder, U+FFFD per maximal
 // subpart). core hooks/hookRunner.js executeCommandHook uses all four (§4.1, §4.5).
+#include <locale.h>
+#include <stdlib.h>
+
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <chrono>
@@ -9,11 +13,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <ctime>
-#include <locale.h>
-#include <stdlib.h>
-#include <vector>
-#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "pinta/emulator/gemini/gemini.h"
 
@@ -289,7 +290,6 @@ void stringify(std::string& out, const ojson& v) {
   }
 }
 
-
 // ECMA-262 JSON.parse (25.5.1) over UTF-8 text, iterative (V8's parser has no depth limit short of
 // memory). Where it differs from nlohmann's parser (each seen as a differential finding against
 // the real HookRunner): only TAB LF CR SPACE are whitespace and a leading U+FEFF is not skipped;
@@ -365,8 +365,7 @@ class JsonParser {
 
  private:
   void ws() {
-    while (i_ < s_.size() &&
-           (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r'))
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r'))
       ++i_;
   }
 
@@ -406,14 +405,30 @@ class JsonParser {
       if (++i_ >= s_.size()) return false;
       char e = s_[i_++];
       switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
         case 'u': {
           if (i_ + 4 > s_.size()) return false;
           unsigned long u = 0;
@@ -466,7 +481,8 @@ class JsonParser {
       v = std::move(str);
       return true;
     }
-    for (auto [lit, val] : {std::pair<std::string_view, int>{"true", 1}, {"false", 0}, {"null", 2}}) {
+    for (auto [lit, val] :
+         {std::pair<std::string_view, int>{"true", 1}, {"false", 0}, {"null", 2}}) {
       if (s_.substr(i_, lit.size()) == lit) {
         i_ += lit.size();
         v = val == 2 ? ojson(nullptr) : ojson(val == 1);

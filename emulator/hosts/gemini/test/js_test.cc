@@ -83,7 +83,8 @@ TEST(JsParse, NumbersAtTheEdgesOfDouble) {
   EXPECT_EQ(js_round_trip(R"({"a":1e400,"b":-1e400,"c":1e-400})"), R"({"a":null,"b":null,"c":0})");
   EXPECT_EQ(js_round_trip("[-0,-0.0,1.0,9007199254740993,12345678901234567890123]"),
             "[0,0,1,9007199254740992,1.2345678901234568e+22]");
-  EXPECT_TRUE(g::js_parse("-0")->get<double>() == 0 && std::signbit(g::js_parse("-0")->get<double>()));
+  EXPECT_TRUE(g::js_parse("-0")->get<double>() == 0 &&
+              std::signbit(g::js_parse("-0")->get<double>()));
   for (const char* bad : {"01", "1.", ".5", "+1", "0x10", "NaN", "Infinity", "1e", "-"})
     EXPECT_FALSE(g::js_parse(bad)) << bad;
 }
@@ -95,12 +96,13 @@ TEST(JsParse, StringsKeepLoneSurrogatesAndJoinPairs) {
   auto once = g::js_parse(R"("\"\\ud83d\ude00\"")");
   ASSERT_TRUE(once);
   EXPECT_EQ(js_round_trip(once->get<std::string>()), "\"\xF0\x9F\x98\x80\"");
-  for (const char* bad : {"\"\\x41\"", "\"\\u12\"", "\"a\tb\"", "\"\\'\""}) EXPECT_FALSE(g::js_parse(bad)) << bad;
+  for (const char* bad : {"\"\\x41\"", "\"\\u12\"", "\"a\tb\"", "\"\\'\""})
+    EXPECT_FALSE(g::js_parse(bad)) << bad;
 }
 
 TEST(JsParse, WhitespaceDuplicatesAndDepth) {
-  EXPECT_FALSE(g::js_parse("\xEF\xBB\xBF{}"));   // no BOM skipping
-  EXPECT_FALSE(g::js_parse("{}\xE2\x80\xA8"));   // U+2028 is not JSON whitespace
+  EXPECT_FALSE(g::js_parse("\xEF\xBB\xBF{}"));  // no BOM skipping
+  EXPECT_FALSE(g::js_parse("{}\xE2\x80\xA8"));  // U+2028 is not JSON whitespace
   EXPECT_FALSE(g::js_parse("{\"a\":1\xC2\xA0}"));
   EXPECT_TRUE(g::js_parse(" \t\r\n{ \"a\" :\n1 }\r\n"));
   EXPECT_EQ(js_round_trip(R"({"a":1,"b":2,"a":3,"__proto__":{"x":1}})"),
