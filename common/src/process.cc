@@ -3,6 +3,7 @@
 #include "pinta/common/process.h"
 
 #include <linux/close_range.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <fcntl.h>
@@ -166,6 +167,7 @@ struct Run {
     pipe.async_read_some(asio::buffer(buf), [this, &pipe, &buf, &sink, &truncated, &eof, is_stdout](
                                                 const boost::system::error_code& ec, size_t n) {
       if (n > 0) {
+        (is_stdout ? res.out_chunks : res.err_chunks).push_back(n);
         if (is_stdout && res.first_stdout_after.count() < 0) res.first_stdout_after = since(t0);
         size_t room = req->max_capture > sink.size() ? req->max_capture - sink.size() : 0;
         if (n > room) truncated = true;
@@ -267,6 +269,21 @@ SpawnResult BoostSpawner::run(const SpawnRequest& req) {
   for (auto* p : {&r.in, &r.out, &r.err}) {
     set_cloexec(p->native_source());
     set_cloexec(p->native_sink());
+  }
+  if (req.socket_stdio) {
+    for (auto* p : {&r.in, &r.out, &r.err}) {
+      int sv[2];
+      if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        r.res.spawn_error = std::string("socketpair: ") + std::strerror(errno);
+        return r.res;
+      }
+      // A socketpair is symmetric: what one end writes the other reads.
+      // (Boost exposes the ends for modification only through its rvalue accessors.)
+      std::move(*p).source().close();
+      std::move(*p).sink().close();
+      std::move(*p).source().assign(sv[0]);
+      std::move(*p).sink().assign(sv[1]);
+    }
   }
   r.req = &req;
   if (req.argv.empty()) {

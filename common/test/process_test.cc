@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "pinta/common/process.h"
+
+#include <gtest/gtest.h>
 
 namespace pinta::proc {
 namespace {
@@ -8,7 +8,8 @@ namespace {
 using std::chrono::milliseconds;
 
 SpawnResult sh(const std::string& script, const std::string& in = "",
-               StdinMode mode = StdinMode::kCloseAfterWrite, milliseconds timeout = milliseconds(0)) {
+               StdinMode mode = StdinMode::kCloseAfterWrite,
+               milliseconds timeout = milliseconds(0)) {
   SpawnRequest r;
   r.argv = {"sh", "-c", script};
   r.stdin_data = in;
@@ -71,6 +72,30 @@ TEST(Spawner, SeesGrandchildHoldingPipes) {
   EXPECT_EQ(r.out, "early\nlate\n");
   EXPECT_GE(r.closed_after, milliseconds(250));
   EXPECT_LT(r.exited_after, milliseconds(250));
+}
+
+TEST(Spawner, SocketStdioLikeNode) {
+  // Node's child_process stdio are socketpairs: /dev/std* cannot be opened (ENXIO), the pipes still
+  // carry stdin and output and close like pipes.
+  SpawnRequest r;
+  r.argv = {"bash", "-c", "cat; echo x > /dev/stderr; test -S /dev/stdout && echo sock"};
+  r.stdin_data = "in";
+  r.socket_stdio = true;
+  r.hard_limit = milliseconds(10000);
+  auto s = make_spawner()->run(r);
+  ASSERT_TRUE(s.started) << s.spawn_error;
+  EXPECT_EQ(s.out, "insock\n");
+  EXPECT_NE(s.err.find("No such device or address"), std::string::npos) << s.err;
+  r.socket_stdio = false;
+  s = make_spawner()->run(r);
+  EXPECT_EQ(s.err, "x\n");
+}
+
+TEST(Spawner, RecordsReadChunks) {
+  auto r = sh("printf ab; sleep 0.2; printf cde");
+  ASSERT_EQ(r.out, "abcde");
+  EXPECT_EQ(r.out_chunks, (std::vector<size_t>{2, 3}));
+  EXPECT_TRUE(r.err_chunks.empty());
 }
 
 TEST(Spawner, MissingProgramIsASpawnError) {

@@ -47,6 +47,10 @@ struct SpawnRequest {
   // abandoned, whatever else is configured. Keeps a runner from hanging on an orphan.
   std::chrono::milliseconds hard_limit{120000};
   size_t max_capture = 64u << 20;  // bytes kept per stream; the rest is read and dropped
+  // stdin/stdout/stderr are AF_UNIX socketpairs instead of pipes, as Node's child_process (libuv)
+  // makes them: a hook's `echo x > /dev/stderr` or `cat /dev/stdin` then fails with ENXIO exactly
+  // as under the real Gemini CLI (seen with Node 20: "/dev/stderr: No such device or address").
+  bool socket_stdio = false;
 };
 
 struct SpawnResult {
@@ -60,6 +64,10 @@ struct SpawnResult {
   std::string err;
   bool out_truncated = false;
   bool err_truncated = false;
+  // Size of each read() that returned stdout / stderr bytes, in order: Node emits one 'data'
+  // chunk per read, and Gemini CLI decodes each chunk on its own (a UTF-8 sequence split across
+  // two reads becomes two U+FFFD), so an emulator needs the same boundaries.
+  std::vector<size_t> out_chunks, err_chunks;
   std::chrono::microseconds exited_after{0};  // spawn → child exit
   std::chrono::microseconds closed_after{0};  // spawn → both pipes at EOF (or abandoned)
   std::chrono::microseconds first_stdout_after{-1};  // spawn → first stdout byte; -1 if none

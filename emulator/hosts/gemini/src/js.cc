@@ -2,6 +2,10 @@
 // WhiteSpace + LineTerminator), JSON.stringify (key order incl. array-index keys first, Number
 // formatting), JSON.parse and Node's Buffer.toString('utf8') (WHATWG decoder, U+FFFD per maximal
 // subpart). core hooks/hookRunner.js executeCommandHook uses all four (§4.1, §4.5).
+#include <locale.h>
+#include <stdlib.h>
+
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <chrono>
@@ -10,6 +14,7 @@
 #include <cstdio>
 #include <ctime>
 #include <string>
+#include <vector>
 
 #include "pinta/emulator/gemini/gemini.h"
 
@@ -155,9 +160,39 @@ std::string js_number(double d) {
   return out;
 }
 
+// A UTF-16 surrogate code unit stored WTF-8 style (ED A0..BF xx) at s[i]; -1 if none.
+long surrogate_at(std::string_view s, size_t i) {
+  if (i + 3 > s.size()) return -1;
+  auto b0 = static_cast<unsigned char>(s[i]), b1 = static_cast<unsigned char>(s[i + 1]),
+       b2 = static_cast<unsigned char>(s[i + 2]);
+  if (b0 != 0xED || b1 < 0xA0 || b1 > 0xBF || (b2 & 0xC0) != 0x80) return -1;
+  return 0xD000 | ((b1 & 0x3F) << 6) | (b2 & 0x3F);
+}
+
+// JSON.stringify's QuoteJSONString (ES2019 well-formed): quote, backslash, BS FF LF CR TAB as
+// two-character escapes, other controls as u00xx escapes, lone surrogates as udxxx escapes
+// (lower-case hex); everything else as is.
 void quote_string(std::string& out, const std::string& s) {
   out += '"';
-  for (unsigned char c : s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c == 0xED) {
+      long hi = surrogate_at(s, i);
+      if (hi >= 0) {
+        long lo = hi < 0xDC00 ? surrogate_at(s, i + 3) : -1;
+        if (lo >= 0xDC00) {  // a pair split over two stored units is one character
+          append_utf8(out, 0x10000 + ((static_cast<unsigned long>(hi) - 0xD800) << 10) +
+                               (static_cast<unsigned long>(lo) - 0xDC00));
+          i += 5;
+        } else {
+          char tmp[16];
+          std::snprintf(tmp, sizeof tmp, "\\u%04lx", hi);
+          out += tmp;
+          i += 2;
+        }
+        continue;
+      }
+    }
     switch (c) {
       case '"':
         out += "\\\"";
@@ -255,6 +290,250 @@ void stringify(std::string& out, const ojson& v) {
   }
 }
 
+// ECMA-262 JSON.parse (25.5.1) over UTF-8 text, iterative (V8's parser has no depth limit short of
+// memory). Where it differs from nlohmann's parser (each seen as a differential finding against
+// the real HookRunner): only TAB LF CR SPACE are whitespace and a leading U+FEFF is not skipped;
+// numbers beyond double range become +-Infinity (1e400) instead of an error; integers are doubles
+// (|n| > 2^53 is stored as the nearest double, -0 as -0.0); a \u escape of a lone surrogate is
+// kept (stored WTF-8 style: ED A0..BF xx) instead of an error, and a high/low pair made of escapes
+// or of an escape next to a stored unit is one character; duplicate keys keep their first
+// position with the last value.
+class JsonParser {
+ public:
+  explicit JsonParser(std::string_view s) : s_(s) {}
+
+  std::optional<ojson> run() {
+    struct Frame {
+      ojson val;
+      std::string key;
+      bool obj;
+    };
+    std::vector<Frame> st;
+    ojson value;
+    while (true) {
+      ws();
+      if (i_ >= s_.size()) return std::nullopt;
+      char c = s_[i_];
+      bool have = false;
+      if (c == '{' || c == '[') {
+        ++i_;
+        ws();
+        bool obj = c == '{';
+        if (i_ < s_.size() && s_[i_] == (obj ? '}' : ']')) {
+          ++i_;
+          value = obj ? ojson::object() : ojson::array();
+          have = true;
+        } else {
+          st.push_back(Frame{obj ? ojson::object() : ojson::array(), {}, obj});
+          if (obj && !member_key(st.back().key)) return std::nullopt;
+          continue;
+        }
+      } else if (!primitive(value)) {
+        return std::nullopt;
+      }
+      (void)have;
+      // A complete value: attach it to the open containers, closing as many as end here.
+      while (true) {
+        if (st.empty()) {
+          ws();
+          if (i_ != s_.size()) return std::nullopt;
+          return value;
+        }
+        Frame& f = st.back();
+        if (f.obj)
+          f.val[f.key] = std::move(value);  // ordered_map: an existing key keeps its place
+        else
+          f.val.push_back(std::move(value));
+        ws();
+        if (i_ >= s_.size()) return std::nullopt;
+        if (s_[i_] == ',') {
+          ++i_;
+          if (f.obj) {
+            ws();
+            f.key.clear();
+            if (!member_key(f.key)) return std::nullopt;
+          }
+          break;  // next value
+        }
+        if (s_[i_] != (f.obj ? '}' : ']')) return std::nullopt;
+        ++i_;
+        value = std::move(f.val);
+        st.pop_back();
+      }
+    }
+  }
+
+ private:
+  void ws() {
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r'))
+      ++i_;
+  }
+
+  // At a member: "key" ws ':' (the value follows).
+  bool member_key(std::string& key) {
+    if (i_ >= s_.size() || s_[i_] != '"' || !string(key)) return false;
+    ws();
+    if (i_ >= s_.size() || s_[i_] != ':') return false;
+    ++i_;
+    return true;
+  }
+
+  static int hex(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  }
+
+  bool string(std::string& out) {
+    ++i_;  // opening quote
+    bool surrogates = false;
+    while (true) {
+      if (i_ >= s_.size()) return false;
+      auto c = static_cast<unsigned char>(s_[i_]);
+      if (c == '"') {
+        ++i_;
+        break;
+      }
+      if (c < 0x20) return false;
+      if (c == 0xED && surrogate_at(s_, i_) >= 0) surrogates = true;
+      if (c != '\\') {
+        out += static_cast<char>(c);
+        ++i_;
+        continue;
+      }
+      if (++i_ >= s_.size()) return false;
+      char e = s_[i_++];
+      switch (e) {
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'u': {
+          if (i_ + 4 > s_.size()) return false;
+          unsigned long u = 0;
+          for (int k = 0; k < 4; ++k) {
+            int h = hex(s_[i_ + static_cast<size_t>(k)]);
+            if (h < 0) return false;
+            u = (u << 4) | static_cast<unsigned long>(h);
+          }
+          i_ += 4;
+          if (u >= 0xD800 && u <= 0xDFFF) {
+            surrogates = true;
+            out += static_cast<char>(0xE0 | (u >> 12));
+            out += static_cast<char>(0x80 | ((u >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (u & 0x3F));
+          } else {
+            append_utf8(out, u);
+          }
+          break;
+        }
+        default:
+          return false;
+      }
+    }
+    if (surrogates) out = join_surrogate_pairs(out);
+    return true;
+  }
+
+  // JS strings are UTF-16: a high unit followed by a low unit is one character.
+  static std::string join_surrogate_pairs(const std::string& s) {
+    std::string out;
+    for (size_t i = 0; i < s.size();) {
+      long hi = surrogate_at(s, i);
+      long lo = hi >= 0xD800 && hi < 0xDC00 ? surrogate_at(s, i + 3) : -1;
+      if (lo >= 0xDC00) {
+        append_utf8(out, 0x10000 + ((static_cast<unsigned long>(hi) - 0xD800) << 10) +
+                             (static_cast<unsigned long>(lo) - 0xDC00));
+        i += 6;
+      } else {
+        out += s[i++];
+      }
+    }
+    return out;
+  }
+
+  bool primitive(ojson& v) {
+    char c = s_[i_];
+    if (c == '"') {
+      std::string str;
+      if (!string(str)) return false;
+      v = std::move(str);
+      return true;
+    }
+    for (auto [lit, val] :
+         {std::pair<std::string_view, int>{"true", 1}, {"false", 0}, {"null", 2}}) {
+      if (s_.substr(i_, lit.size()) == lit) {
+        i_ += lit.size();
+        v = val == 2 ? ojson(nullptr) : ojson(val == 1);
+        return true;
+      }
+    }
+    return number(v);
+  }
+
+  bool number(ojson& v) {
+    size_t start = i_;
+    auto digit = [&](size_t k) { return k < s_.size() && s_[k] >= '0' && s_[k] <= '9'; };
+    bool neg = false, integral = true;
+    if (i_ < s_.size() && s_[i_] == '-') {
+      neg = true;
+      ++i_;
+    }
+    if (!digit(i_)) return false;
+    if (s_[i_] == '0') {
+      ++i_;
+    } else {
+      while (digit(i_)) ++i_;
+    }
+    if (i_ < s_.size() && s_[i_] == '.') {
+      integral = false;
+      ++i_;
+      if (!digit(i_)) return false;
+      while (digit(i_)) ++i_;
+    }
+    if (i_ < s_.size() && (s_[i_] == 'e' || s_[i_] == 'E')) {
+      integral = false;
+      ++i_;
+      if (i_ < s_.size() && (s_[i_] == '+' || s_[i_] == '-')) ++i_;
+      if (!digit(i_)) return false;
+      while (digit(i_)) ++i_;
+    }
+    std::string lit(s_.substr(start, i_ - start));
+    // glibc strtod rounds correctly (like V8) and gives +-HUGE_VAL (= Infinity) on overflow.
+    static locale_t c_locale = newlocale(LC_ALL_MASK, "C", nullptr);
+    double d = strtod_l(lit.c_str(), nullptr, c_locale);
+    if (integral && std::fabs(d) <= 9007199254740992.0 && !(d == 0 && neg)) {
+      v = static_cast<int64_t>(d);
+    } else {
+      v = d;
+    }
+    return true;
+  }
+
+  std::string_view s_;
+  size_t i_ = 0;
+};
 }  // namespace
 
 std::string node_utf8_decode(std::string_view bytes) {
@@ -300,10 +579,8 @@ std::string js_stringify(const ojson& v) {
 }
 
 std::optional<ojson> js_parse(std::string_view text) {
-  // JSON.parse skips JSON whitespace only (tab, LF, CR, space) — same as nlohmann.
-  ojson v = ojson::parse(text.begin(), text.end(), nullptr, false);
-  if (v.is_discarded()) return std::nullopt;
-  return v;
+  JsonParser p(text);
+  return p.run();
 }
 
 std::string now_iso8601() {

@@ -207,6 +207,9 @@ HookRunResult run_hook(const HookSpec& hook, std::string_view event_name, const 
   req.kill_after = std::chrono::milliseconds(0);
   req.new_process_group = false;
   req.signal_group = false;
+  // Node's child_process gives the child AF_UNIX socketpairs, not pipes (libuv): opening
+  // /dev/stdout, /dev/stderr or /dev/stdin then fails with ENXIO.
+  req.socket_stdio = true;
 
   std::unique_ptr<pinta::proc::Spawner> owned;
   pinta::proc::Spawner* sp = ctx.spawner;
@@ -216,14 +219,32 @@ HookRunResult run_hook(const HookSpec& hook, std::string_view event_name, const 
   }
   r.raw = sp->run(req);
   r.duration_ms = std::chrono::duration<double, std::milli>(r.raw.closed_after).count();
-  r.stdout_text = node_utf8_decode(r.raw.out);
-  r.stderr_text = node_utf8_decode(r.raw.err);
+  // executeCommandHook: `stdout += data.toString()` per 'data' event — each read is decoded on its
+  // own, so a UTF-8 sequence split across two reads becomes replacement characters (fuzz finding).
+  auto decode_chunks = [](const std::string& bytes, const std::vector<size_t>& chunks) {
+    std::string text;
+    size_t at = 0;
+    for (size_t n : chunks) {
+      if (at >= bytes.size()) break;
+      text += node_utf8_decode(std::string_view(bytes).substr(at, n));
+      at += n;
+    }
+    if (at < bytes.size()) text += node_utf8_decode(std::string_view(bytes).substr(at));
+    return text;
+  };
+  r.stdout_text = decode_chunks(r.raw.out, r.raw.out_chunks);
+  r.stderr_text = decode_chunks(r.raw.err, r.raw.err_chunks);
   if (!r.raw.started) {
     // child 'error' event (e.g. `spawn bash ENOENT` when cwd does not exist).
     r.error = r.raw.spawn_error.empty() ? "spawn bash ENOENT" : r.raw.spawn_error;
     return r;
   }
-  if (r.raw.timed_out) {
+  // Node's timer is cleared only on 'close' (all stdout/stderr holders gone), not on exit: a hook
+  // whose shell exits in time but leaves a background child holding its stdout past the timeout
+  // has timed out too (the late SIGTERM reaches nobody: Node's kill() is a no-op after exit).
+  const bool late_close =
+      r.raw.closed_after >= std::chrono::milliseconds(hook.timeout_ms >= 1 ? hook.timeout_ms : 1);
+  if (r.raw.timed_out || late_close) {
     r.error = "Hook timed out after " +
               (hook.timeout_text.empty() ? std::to_string(hook.timeout_ms) : hook.timeout_text) +
               "ms";
