@@ -369,7 +369,9 @@ class UnitRun {
           return ho;
         }
         if (!run_step(s, ev.get<std::string>(), timeout_ms, ho)) return ho;
+        if (median_decided(total)) break;
       }
+      if (median_decided(total)) break;
     }
     evaluate(ho);
     if (ho.state.empty()) ho.state = ho.failures.empty() ? "pass" : "fail";
@@ -377,6 +379,24 @@ class UnitRun {
   }
 
  private:
+  // A median_ms budget is decided once more than half of all the runs the case will make are
+  // over it: the median of the runs made so far is then over it too.
+  bool median_decided(size_t total) const {
+    const json e = c_.raw.value("expect", json());
+    if (!e.is_object() || !e.contains("median_ms")) return false;
+    json v = pick(e["median_ms"], host_);
+    if (!v.is_object() || !v.contains("max") || !v["max"].is_number()) return false;
+    std::string metric = v.value("metric", std::string("closed"));
+    size_t over = 0;
+    for (const auto& o : outs_) {
+      auto t = metric == "first_stdout" ? o.raw.first_stdout_after
+               : metric == "exited"     ? o.raw.exited_after
+                                        : o.raw.closed_after;
+      if (t.count() / 1000.0 > v["max"].get<double>()) ++over;
+    }
+    return over * 2 > total && outs_.size() < total;
+  }
+
   HostOutcome& unresolved(HostOutcome& ho, const std::string& why) {
     ho.state = "unresolved";
     ho.failures.push_back(why);
@@ -490,16 +510,20 @@ class UnitRun {
     // still holds them >100 ms later; waiting on until the host's timeout decides nothing more.
     // So has a step whose checks are all settled when the adapter exits (its exit status).
     // Both the step's expectations and the case's (evaluated over every run) count.
+    // A closed_within_ms budget is waited out first, so that it is decided too.
     bool pipes_expected = false, exit_only = true;
+    int grace_ms = 250;
     const json step_expect = s.value("expect", json()), case_expect = c_.raw.value("expect", json());
     for (const json* e : {&step_expect, &case_expect}) {
       if (!e->is_object()) continue;
       if (pick(e->value("pipes_closed", json()), host_) == true) pipes_expected = true;
+      json budget = pick(e->value("closed_within_ms", json()), host_);
+      if (budget.is_number_integer()) grace_ms = std::max(grace_ms, budget.get<int>() + 50);
       for (auto it = e->begin(); it != e->end(); ++it)
         if (it.key() != "exit_code" && it.key() != "signaled" && it.key() != "exit_within_ms")
           exit_only = false;
     }
-    if (pipes_expected || exit_only) call.pipe_grace_ms = 250;
+    if (pipes_expected || exit_only) call.pipe_grace_ms = grace_ms;
     // Agent label: the family's by default; a case may pick another label or drop the flag.
     std::string cmd = absolute_command(o_.adapter);
     json agent = s.contains("agent") ? pick(s["agent"], host_) : json(family_of(host_));
