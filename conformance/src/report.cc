@@ -59,9 +59,14 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
   if (ec)
     return make_error(ErrorCode::kIo,
                       "cannot create report directory " + dir + ": " + ec.message());
-  json rep = {{"adapter", o.adapter}, {"hosts", o.hosts},      {"strict", o.strict},
-              {"passed", s.passed},   {"failed", s.failed},    {"skipped", s.skipped},
-              {"seconds", s.seconds}, {"not_run", s.not_run},
+  json rep = {{"adapter", o.adapter},
+              {"hosts", o.hosts},
+              {"strict", o.strict},
+              {"passed", s.passed},
+              {"failed", s.failed},
+              {"skipped", s.skipped},
+              {"seconds", s.seconds},
+              {"not_run", s.not_run},
               {"deadlines", {{"case", s.case_deadlines}, {"run", s.run_deadlines}}},
               {"cases", json::array()}};
   for (const auto& co : s.cases) {

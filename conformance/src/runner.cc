@@ -513,7 +513,8 @@ class UnitRun {
     // A closed_within_ms budget is waited out first, so that it is decided too.
     bool pipes_expected = false, exit_only = true;
     int grace_ms = 250;
-    const json step_expect = s.value("expect", json()), case_expect = c_.raw.value("expect", json());
+    const json step_expect = s.value("expect", json()),
+               case_expect = c_.raw.value("expect", json());
     for (const json* e : {&step_expect, &case_expect}) {
       if (!e->is_object()) continue;
       if (pick(e->value("pipes_closed", json()), host_) == true) pipes_expected = true;
@@ -636,9 +637,9 @@ class UnitRun {
                                : v == out.effect;
         if (!ok)
           fail(ho, "host effect '" + out.effect + "'" +
-                       (out.effect_message.empty() ? ""
-                                                  : " (\"" + show_bytes(out.effect_message, 200) +
-                                                        "\")") +
+                       (out.effect_message.empty()
+                            ? ""
+                            : " (\"" + show_bytes(out.effect_message, 200) + "\")") +
                        ", expected " + v.dump());
       } else if (k == "effect_message_contains") {
         if (out.effect_message.find(v.get<std::string>()) == std::string::npos)
