@@ -128,6 +128,19 @@ struct Run {
     drip_timer.cancel();
     if (in.is_open()) in.close();
     maybe_finish();
+    if (req->pipe_grace.count() > 0 && !(out_eof && err_eof)) {
+      // Reuses timeout_timer: it has no other use once the child has exited.
+      timeout_timer.expires_after(req->pipe_grace);
+      timeout_timer.async_wait([this](const boost::system::error_code& e) {
+        if (e || (out_eof && err_eof)) return;
+        if (pid > 0) ::kill(-pid, SIGKILL);
+        boost::system::error_code ignore;
+        out.close(ignore);
+        err.close(ignore);
+        out_eof = err_eof = true;
+        maybe_finish();
+      });
+    }
   }
 
   bool try_reap() {

@@ -98,6 +98,22 @@ TEST(Spawner, RecordsReadChunks) {
   EXPECT_TRUE(r.err_chunks.empty());
 }
 
+// pipe_grace: once the child has exited, pipes a grandchild still holds are abandoned after the
+// grace (the grandchild is killed with the group) instead of waited for.
+TEST(Spawner, PipeGraceAbandonsHeldPipesAfterExit) {
+  SpawnRequest req;
+  req.argv = {"sh", "-c", "(sleep 5; echo late) & echo early"};
+  req.stdin_mode = StdinMode::kNone;
+  req.pipe_grace = milliseconds(200);
+  auto r = make_spawner()->run(req);
+  EXPECT_EQ(r.out, "early\n");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(r.pipes_outlived_child);
+  EXPECT_FALSE(r.hard_limited);
+  EXPECT_GE(r.closed_after - r.exited_after, milliseconds(150));
+  EXPECT_LT(r.closed_after, milliseconds(3000));
+}
+
 TEST(Spawner, MissingProgramIsASpawnError) {
   SpawnRequest req;
   req.argv = {"/nonexistent/program"};

@@ -21,7 +21,8 @@ namespace agy = pinta::emu::agy;
 // timeouts are 30 s / 60 s; a case states its own budget in timeout_ms).
 class CaseSpawner : public pinta::proc::Spawner {
  public:
-  CaseSpawner(const HookInput& in, int timeout_ms) : in_(in), timeout_ms_(timeout_ms) {}
+  CaseSpawner(const HookInput& in, int timeout_ms, int pipe_grace_ms)
+      : in_(in), timeout_ms_(timeout_ms), pipe_grace_ms_(pipe_grace_ms) {}
   pinta::proc::SpawnResult run(const pinta::proc::SpawnRequest& request) override {
     pinta::proc::SpawnRequest rq = request;
     if (in_.raw) rq.stdin_data = *in_.raw;
@@ -36,6 +37,10 @@ class CaseSpawner : public pinta::proc::Spawner {
     auto t = std::chrono::milliseconds(timeout_ms_);
     if (rq.timeout.count() == 0 || rq.timeout > t) rq.timeout = t;
     rq.hard_limit = t + std::chrono::milliseconds(1500);
+    if (pipe_grace_ms_ > 0) rq.pipe_grace = std::chrono::milliseconds(pipe_grace_ms_);
+    // A reply is a line of JSON; keeping more than 1 MiB of a flooding adapter's output only costs
+    // the grader time and memory (the rest is read and dropped; the run is marked truncated).
+    rq.max_capture = std::min<size_t>(rq.max_capture, 1u << 20);
     sent_ = rq.stdin_data;
     return inner_->run(rq);
   }
@@ -44,6 +49,7 @@ class CaseSpawner : public pinta::proc::Spawner {
  private:
   HookInput in_;
   int timeout_ms_;
+  int pipe_grace_ms_;
   std::string sent_;
   std::unique_ptr<pinta::proc::Spawner> inner_ = pinta::proc::make_spawner();
 };
@@ -62,7 +68,7 @@ class GeminiRunner : public HostRunner {
 
   HookOutcome run(const HookCall& call) override {
     HookOutcome out;
-    CaseSpawner sp(call.input, call.timeout_ms);
+    CaseSpawner sp(call.input, call.timeout_ms, call.pipe_grace_ms);
     gem::HookSpec spec;
     spec.command = call.command;
     spec.timeout_ms = call.timeout_ms;
@@ -144,7 +150,7 @@ class AgyRunner : public HostRunner {
 
   HookOutcome run(const HookCall& call) override {
     HookOutcome out;
-    CaseSpawner sp(call.input, call.timeout_ms);
+    CaseSpawner sp(call.input, call.timeout_ms, call.pipe_grace_ms);
     auto ev = agy::parse_event(call.event);
     agy::PlannedHook planned;
     planned.hook = "pinta";

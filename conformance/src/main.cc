@@ -54,7 +54,21 @@ int main(int argc, char** argv) {
   run->add_option("--exclude", ro.exclude, "leave out cases whose id starts with this (repeatable)")
       ->take_all();
   run->add_flag("--strict", ro.strict, "SHOULD cases count too");
-  run->add_option("--jobs,-j", ro.jobs, "parallel cases (default 2)")->check(CLI::Range(1, 64));
+  run->add_option("--jobs,-j", ro.jobs,
+                  "case x host units run at once (default " + std::to_string(default_jobs()) +
+                      "; cases with a median latency budget: at most 2)")
+      ->check(CLI::Range(1, 256));
+  run->add_option("--case-deadline", ro.case_deadline,
+                  "seconds one case may take under one host before it stops and fails "
+                  "(default 15, 0: none)")
+      ->check(CLI::NonNegativeNumber);
+  run->add_option("--run-deadline", ro.run_deadline,
+                  "seconds after which no more runs start; what is left fails as DEADLINE "
+                  "(default 50, 0: none)")
+      ->check(CLI::NonNegativeNumber);
+  run->add_option("--max-failures", ro.max_failures,
+                  "start no new case after N failed cases; the rest are NOT-RUN")
+      ->check(CLI::PositiveNumber);
   run->add_option("--report", report, "write report.json, junit.xml, matrix.md, matrix.html here");
   run->add_flag("--verbose,-v", ro.verbose, "failure blocks for NON-STRICT / XFAIL cases too");
   std::string prefix;
@@ -164,8 +178,9 @@ int main(int argc, char** argv) {
                           : "no case matches --filter '" + ro.filter + "'");
   }
   auto s = run_cases(*cases, ro, &std::cout);
-  int non_strict = 0, xfail = 0, unresolved = 0, xpass = 0;
+  int non_strict = 0, xfail = 0, unresolved = 0, xpass = 0, deadline = 0;
   for (const auto& co : s.cases) {
+    deadline += co.state == "DEADLINE";
     non_strict += co.state == "NON-STRICT";
     xfail += co.state == "XFAIL";
     xpass += co.state == "XPASS";
@@ -180,5 +195,12 @@ int main(int argc, char** argv) {
   if (excluded) std::cout << ", " << excluded << " excluded";
   std::cout << " (" << xfail << " xfail, " << xpass << " xpass, " << non_strict << " non-strict, "
             << unresolved << " unresolved; " << s.seconds << " s)\n";
+  if (deadline)
+    std::cout << deadline << " case(s) hit a deadline: " << s.case_deadlines
+              << " case x host unit(s) the case deadline (" << ro.case_deadline << " s), "
+              << s.run_deadlines << " the run deadline (" << ro.run_deadline << " s)\n";
+  if (s.not_run)
+    std::cout << s.not_run << " case(s) not run: --max-failures " << ro.max_failures
+              << " reached\n";
   return s.exit_code();
 }

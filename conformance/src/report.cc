@@ -59,9 +59,16 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
   if (ec)
     return make_error(ErrorCode::kIo,
                       "cannot create report directory " + dir + ": " + ec.message());
-  json rep = {{"adapter", o.adapter}, {"hosts", o.hosts},      {"strict", o.strict},
-              {"passed", s.passed},   {"failed", s.failed},    {"skipped", s.skipped},
-              {"seconds", s.seconds}, {"cases", json::array()}};
+  json rep = {{"adapter", o.adapter},
+              {"hosts", o.hosts},
+              {"strict", o.strict},
+              {"passed", s.passed},
+              {"failed", s.failed},
+              {"skipped", s.skipped},
+              {"seconds", s.seconds},
+              {"not_run", s.not_run},
+              {"deadlines", {{"case", s.case_deadlines}, {"run", s.run_deadlines}}},
+              {"cases", json::array()}};
   for (const auto& co : s.cases) {
     json c = {{"id", co.c->id},
               {"area", co.c->area},
@@ -75,6 +82,7 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
     for (const auto& h : co.hosts)
       c["hosts"].push_back({{"host", h.host},
                             {"state", h.state},
+                            {"deadline", h.deadline.empty() ? json() : json(h.deadline)},
                             {"effect", h.effect},
                             {"failures", h.failures},
                             {"failed_checks", h.failed_checks},
@@ -90,18 +98,21 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
   for (const auto& [area, list] : by_area) {
     int f = 0, sk = 0;
     for (auto* co : list) {
-      if (co->state == "FAIL" || co->state == "XPASS" || co->state == "UNRESOLVED") ++f;
-      if (co->state == "UNSUPPORTED") ++sk;
+      if (co->state == "FAIL" || co->state == "XPASS" || co->state == "UNRESOLVED" ||
+          co->state == "DEADLINE")
+        ++f;
+      if (co->state == "UNSUPPORTED" || co->state == "NOT-RUN") ++sk;
     }
     x << " <testsuite name=\"" << area << "\" tests=\"" << list.size() << "\" failures=\"" << f
       << "\" skipped=\"" << sk << "\">\n";
     for (auto* co : list) {
       x << "  <testcase classname=\"conformance." << area << "\" name=\"" << co->c->id
         << "\" time=\"" << co->seconds << "\">";
-      if (co->state == "FAIL" || co->state == "XPASS" || co->state == "UNRESOLVED")
+      if (co->state == "FAIL" || co->state == "XPASS" || co->state == "UNRESOLVED" ||
+          co->state == "DEADLINE")
         x << "<failure message=\"" << co->state << "\">" << xml_escape(failure_block(*co))
           << "</failure>";
-      else if (co->state == "UNSUPPORTED")
+      else if (co->state == "UNSUPPORTED" || co->state == "NOT-RUN")
         x << "<skipped/>";
       x << "</testcase>\n";
     }

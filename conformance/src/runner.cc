@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <mutex>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -85,6 +86,14 @@ bool one_json_line(const std::string& out, json& parsed, std::string& why) {
   if (parsed.is_discarded()) return why = "stdout line is not valid JSON", false;
   if (!parsed.is_object()) return why = "stdout JSON is not an object", false;
   return true;
+}
+
+// What the host made of a reply, for the report: as is, or (a flooding adapter's text can be
+// megabytes, once per run) its first bytes as a string.
+json bounded(const json& detail, size_t max = 4096) {
+  std::string d = detail.dump();
+  if (d.size() <= max) return detail;
+  return json(show_bytes(d, max));
 }
 
 bool subset(const json& want, const json& got) {
@@ -282,10 +291,17 @@ std::string fmt_us(std::chrono::microseconds us) {
   return b;
 }
 
+using Clock = std::chrono::steady_clock;
+
+// When a unit must stop: its own deadline (case) and the whole run's.
+struct Deadlines {
+  std::optional<Clock::time_point> unit, run;
+};
+
 class UnitRun {
  public:
-  UnitRun(const Case& c, const std::string& host, const RunOptions& o)
-      : c_(c), host_(host), o_(o) {}
+  UnitRun(const Case& c, const std::string& host, const RunOptions& o, Deadlines d = {})
+      : c_(c), host_(host), o_(o), d_(d) {}
 
   HostOutcome run() {
     HostOutcome ho;
@@ -314,8 +330,35 @@ class UnitRun {
     json steps = r.contains("steps") ? r["steps"] : json::array({json::object()});
     int repeat = r.value("repeat", 1);
     int timeout_ms = r.value("timeout_ms", 5000);
+    const size_t total = static_cast<size_t>(std::max(repeat, 0)) * steps.size();
+    size_t done = 0;
     for (int rep = 0; rep < repeat; ++rep) {
       for (const auto& st : steps) {
+        // Between runs: a deadline that has passed ends the unit, reported as such.
+        const auto now = Clock::now();
+        const char* hit = d_.run && now >= *d_.run     ? "run"
+                          : d_.unit && now >= *d_.unit ? "case"
+                                                       : nullptr;
+        if (hit) {
+          double secs = std::string(hit) == "run" ? o_.run_deadline : o_.case_deadline;
+          std::ostringstream m;
+          m << "[" << host_ << "] the " << hit << " deadline (" << secs << " s, --" << hit
+            << "-deadline) passed after " << done << " of " << total << " run(s)";
+          ho.state = "deadline";
+          ho.deadline = hit;
+          ho.failures.push_back(m.str());
+          return ho;
+        }
+        // A failure recorded by an earlier run cannot be undone: the verdict is decided, so the
+        // remaining runs are not worth waiting for (a broken adapter may make each one slow).
+        if (!ho.failures.empty()) {
+          ho.state = "fail";
+          ho.failures.push_back("[" + host_ + "] stopped after " + std::to_string(done) + " of " +
+                                std::to_string(total) +
+                                " run(s): a run failed, so the verdict is decided");
+          return ho;
+        }
+        ++done;
         json s = r;
         s.erase("steps");
         for (auto it = st.begin(); it != st.end(); ++it) s[it.key()] = it.value();
@@ -326,7 +369,9 @@ class UnitRun {
           return ho;
         }
         if (!run_step(s, ev.get<std::string>(), timeout_ms, ho)) return ho;
+        if (median_decided(total)) break;
       }
+      if (median_decided(total)) break;
     }
     evaluate(ho);
     if (ho.state.empty()) ho.state = ho.failures.empty() ? "pass" : "fail";
@@ -334,6 +379,24 @@ class UnitRun {
   }
 
  private:
+  // A median_ms budget is decided once more than half of all the runs the case will make are
+  // over it: the median of the runs made so far is then over it too.
+  bool median_decided(size_t total) const {
+    const json e = c_.raw.value("expect", json());
+    if (!e.is_object() || !e.contains("median_ms")) return false;
+    json v = pick(e["median_ms"], host_);
+    if (!v.is_object() || !v.contains("max") || !v["max"].is_number()) return false;
+    std::string metric = v.value("metric", std::string("closed"));
+    size_t over = 0;
+    for (const auto& o : outs_) {
+      auto t = metric == "first_stdout" ? o.raw.first_stdout_after
+               : metric == "exited"     ? o.raw.exited_after
+                                        : o.raw.closed_after;
+      if (t.count() / 1000.0 > v["max"].get<double>()) ++over;
+    }
+    return over * 2 > total && outs_.size() < total;
+  }
+
   HostOutcome& unresolved(HostOutcome& ho, const std::string& why) {
     ho.state = "unresolved";
     ho.failures.push_back(why);
@@ -443,6 +506,25 @@ class UnitRun {
     call.event = event;
     call.cwd = ws_;
     call.timeout_ms = s.value("timeout_ms", timeout_ms);
+    // A step that expects the pipes closed has failed once the adapter has exited and something
+    // still holds them >100 ms later; waiting on until the host's timeout decides nothing more.
+    // So has a step whose checks are all settled when the adapter exits (its exit status).
+    // Both the step's expectations and the case's (evaluated over every run) count.
+    // A closed_within_ms budget is waited out first, so that it is decided too.
+    bool pipes_expected = false, exit_only = true;
+    int grace_ms = 250;
+    const json step_expect = s.value("expect", json()),
+               case_expect = c_.raw.value("expect", json());
+    for (const json* e : {&step_expect, &case_expect}) {
+      if (!e->is_object()) continue;
+      if (pick(e->value("pipes_closed", json()), host_) == true) pipes_expected = true;
+      json budget = pick(e->value("closed_within_ms", json()), host_);
+      if (budget.is_number_integer()) grace_ms = std::max(grace_ms, budget.get<int>() + 50);
+      for (auto it = e->begin(); it != e->end(); ++it)
+        if (it.key() != "exit_code" && it.key() != "signaled" && it.key() != "exit_within_ms")
+          exit_only = false;
+    }
+    if (pipes_expected || exit_only) call.pipe_grace_ms = grace_ms;
     // Agent label: the family's by default; a case may pick another label or drop the flag.
     std::string cmd = absolute_command(o_.adapter);
     json agent = s.contains("agent") ? pick(s["agent"], host_) : json(family_of(host_));
@@ -486,7 +568,7 @@ class UnitRun {
                 {"exited_ms", out.raw.exited_after.count() / 1000.0},
                 {"closed_ms", out.raw.closed_after.count() / 1000.0},
                 {"effect", out.effect},
-                {"host", out.detail}};
+                {"host", bounded(out.detail)}};
     ho.runs.push_back(run);
     ho.effect = out.effect;
     check_run(s.value("expect", json::object()), out, ho);
@@ -555,11 +637,14 @@ class UnitRun {
                                : v == out.effect;
         if (!ok)
           fail(ho, "host effect '" + out.effect + "'" +
-                       (out.effect_message.empty() ? "" : " (\"" + out.effect_message + "\")") +
+                       (out.effect_message.empty()
+                            ? ""
+                            : " (\"" + show_bytes(out.effect_message, 200) + "\")") +
                        ", expected " + v.dump());
       } else if (k == "effect_message_contains") {
         if (out.effect_message.find(v.get<std::string>()) == std::string::npos)
-          fail(ho, "host message \"" + out.effect_message + "\" does not contain " + v.dump());
+          fail(ho, "host message \"" + show_bytes(out.effect_message, 300) +
+                       "\" does not contain " + v.dump());
       } else if (k == "reply_within_ms") {
         auto t = raw.first_stdout_after;
         if (t.count() < 0 || t > std::chrono::milliseconds(v.get<int>()))
@@ -806,6 +891,7 @@ class UnitRun {
   const Case& c_;
   std::string host_;
   const RunOptions& o_;
+  Deadlines d_;
   std::unique_ptr<HostRunner> runner_;
   TempRoot root_;
   std::string home_, ws_, data_, env_file_;
@@ -819,20 +905,46 @@ class UnitRun {
 };
 
 std::string case_state(const Case& c, const std::vector<HostOutcome>& hs, bool strict) {
-  bool any_fail = false, any_unres = false, any_run = false;
+  bool any_fail = false, any_unres = false, any_run = false, any_deadline = false,
+       any_not_run = false;
   for (const auto& h : hs) {
     if (h.state == "fail") any_fail = true;
     if (h.state == "unresolved") any_unres = true;
+    if (h.state == "deadline") any_deadline = true;
+    if (h.state == "not_run") any_not_run = true;
     if (h.state == "pass" || h.state == "fail") any_run = true;
   }
+  if (any_deadline) return "DEADLINE";
   if (any_unres) return "UNRESOLVED";
+  if (any_not_run && !any_fail) return "NOT-RUN";
   if (!any_run) return "UNSUPPORTED";
   if (c.xfail) return any_fail ? "XFAIL" : "XPASS";
   if (!any_fail) return "PASS";
   return (c.level == "must" || strict) ? "FAIL" : "NON-STRICT";
 }
 
+bool is_failure(const std::string& state) {
+  return state == "FAIL" || state == "XPASS" || state == "UNRESOLVED" || state == "DEADLINE";
+}
+
+// Cases with a median latency budget, and cases with a fake guard (the adapter's guard budget is
+// 50 ms end to end, and the fake answers from this process): run after the others, at most two at
+// once, so that the suite's own concurrency does not eat their budget.
+bool latency_sensitive(const Case& c) {
+  if (c.raw.contains("guard")) return true;
+  auto has = [](const json& e) { return e.is_object() && e.contains("median_ms"); };
+  if (has(c.raw.value("expect", json()))) return true;
+  for (const auto& st : c.raw.value("steps", json::array()))
+    if (st.is_object() && has(st.value("expect", json()))) return true;
+  return false;
+}
+
 }  // namespace
+
+int default_jobs() {
+  unsigned n = std::thread::hardware_concurrency();
+  return static_cast<int>(std::max(8u, std::min(4 * n, 64u)));
+}
 
 bool selected(const Case& c, const RunOptions& o) {
   if (c.id.rfind(o.filter, 0) != 0) return false;
@@ -841,51 +953,121 @@ bool selected(const Case& c, const RunOptions& o) {
   return true;
 }
 
+// Every selected case × host is one unit; units run on a pool of workers (they mostly wait on the
+// adapter), the latency-sensitive ones afterwards on at most two. A case is reported (progress
+// line, failure block) when its last unit ends.
 RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, std::ostream* progress) {
   RunSummary s;
   std::vector<const Case*> sel;
   for (const auto& c : cases)
     if (selected(c, o)) sel.push_back(&c);
   s.cases.resize(sel.size());
-  auto t0 = std::chrono::steady_clock::now();
-  std::atomic<size_t> next{0}, done{0};
+  const auto t0 = Clock::now();
+  auto secs = [](double x) {
+    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(x));
+  };
+  std::optional<Clock::time_point> run_end;
+  if (o.run_deadline > 0) run_end = t0 + secs(o.run_deadline);
+
+  struct Unit {
+    size_t case_index;
+    std::string host;
+  };
+  std::vector<Unit> fast, slow;
+  std::vector<size_t> remaining(sel.size(), 0);
+  std::vector<Clock::time_point> first_start(sel.size(), Clock::time_point::max()),
+      last_end(sel.size(), Clock::time_point::min());
+  for (size_t i = 0; i < sel.size(); ++i) {
+    s.cases[i].c = sel[i];
+    bool lat = latency_sensitive(*sel[i]);
+    for (const auto& h : sel[i]->hosts) {
+      if (std::find(o.hosts.begin(), o.hosts.end(), h) == o.hosts.end()) continue;
+      s.cases[i].hosts.push_back(HostOutcome{h, "", "", {}, {}, "", json::array()});
+      (lat ? slow : fast).push_back({i, h});
+      ++remaining[i];
+    }
+  }
   std::mutex mu;
-  auto worker = [&] {
-    for (size_t i; (i = next++) < sel.size();) {
-      const Case& c = *sel[i];
-      auto c0 = std::chrono::steady_clock::now();
-      CaseOutcome co;
-      co.c = &c;
-      for (const auto& h : c.hosts) {
-        if (std::find(o.hosts.begin(), o.hosts.end(), h) == o.hosts.end()) continue;
-        co.hosts.push_back(UnitRun(c, h, o).run());
-      }
-      co.state = case_state(c, co.hosts, o.strict);
-      co.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
-      std::lock_guard<std::mutex> lock(mu);
-      size_t n = ++done;
-      if (progress) {
-        *progress << co.state << ": " << c.id << " (" << n << " of " << sel.size() << ")\n";
-        if (co.state == "FAIL" || co.state == "XPASS" || co.state == "UNRESOLVED" ||
-            (o.verbose && co.state != "PASS"))
-          *progress << failure_block(co);
-        progress->flush();
-      }
-      s.cases[i] = std::move(co);
+  size_t done = 0;
+  int failed_cases = 0;
+  std::atomic<bool> stop_new{false};
+  auto finish_case = [&](size_t i) {  // under mu
+    CaseOutcome& co = s.cases[i];
+    co.state = case_state(*co.c, co.hosts, o.strict);
+    if (first_start[i] != Clock::time_point::max())
+      co.seconds = std::chrono::duration<double>(last_end[i] - first_start[i]).count();
+    if (is_failure(co.state) && o.max_failures > 0 && ++failed_cases >= o.max_failures)
+      stop_new = true;
+    size_t n = ++done;
+    if (progress) {
+      *progress << co.state << ": " << co.c->id << " (" << n << " of " << sel.size() << ")\n";
+      if (is_failure(co.state) || (o.verbose && co.state != "PASS")) *progress << failure_block(co);
+      progress->flush();
     }
   };
-  std::vector<std::thread> ts;
-  for (int j = 0; j < std::max(1, o.jobs); ++j) ts.emplace_back(worker);
-  for (auto& t : ts) t.join();
+  for (size_t i = 0; i < sel.size(); ++i)
+    if (remaining[i] == 0) {
+      std::lock_guard<std::mutex> lock(mu);
+      finish_case(i);
+    }
+  auto run_pool = [&](const std::vector<Unit>& units, int jobs) {
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+      for (size_t k; (k = next++) < units.size();) {
+        const Unit& u = units[k];
+        const Case& c = *sel[u.case_index];
+        HostOutcome ho;
+        auto u0 = Clock::now();
+        if (stop_new) {
+          ho = HostOutcome{u.host, "not_run", "", {"not run: --max-failures reached"}, {}, "",
+                           json::array()};
+        } else if (run_end && u0 >= *run_end) {
+          std::ostringstream m;
+          m << "[" << u.host << "] not run: the run deadline (" << o.run_deadline
+            << " s, --run-deadline) had passed";
+          ho = HostOutcome{u.host, "deadline", "run", {m.str()}, {}, "", json::array()};
+        } else {
+          Deadlines d;
+          d.run = run_end;
+          if (o.case_deadline > 0) d.unit = u0 + secs(o.case_deadline);
+          ho = UnitRun(c, u.host, o, d).run();
+        }
+        auto u1 = Clock::now();
+        std::lock_guard<std::mutex> lock(mu);
+        const bool ran = ho.state != "not_run";
+        auto& co = s.cases[u.case_index];
+        for (auto& h : co.hosts)
+          if (h.host == u.host) h = std::move(ho);
+        if (ran) {
+          first_start[u.case_index] = std::min(first_start[u.case_index], u0);
+          last_end[u.case_index] = std::max(last_end[u.case_index], u1);
+        }
+        if (--remaining[u.case_index] == 0) finish_case(u.case_index);
+      }
+    };
+    std::vector<std::thread> ts;
+    int n = std::max(1, std::min<int>(jobs, static_cast<int>(units.size())));
+    for (int j = 0; j < n; ++j) ts.emplace_back(worker);
+    for (auto& t : ts) t.join();
+  };
+  const int jobs = o.jobs > 0 ? o.jobs : default_jobs();
+  run_pool(fast, jobs);
+  run_pool(slow, std::min(jobs, 2));
   for (const auto& co : s.cases) {
+    for (const auto& h : co.hosts) {
+      s.case_deadlines += h.deadline == "case";
+      s.run_deadlines += h.deadline == "run";
+    }
     if (co.state == "PASS" || co.state == "XFAIL" || co.state == "NON-STRICT")
       ++s.passed;
     else if (co.state == "UNSUPPORTED")
       ++s.skipped;
+    else if (co.state == "NOT-RUN")
+      ++s.not_run;
     else
       ++s.failed;
   }
-  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  s.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   return s;
 }
 

@@ -46,6 +46,11 @@ struct SpawnRequest {
   // Absolute safety net: after this long everything in the group is SIGKILLed and the pipes are
   // abandoned, whatever else is configured. Keeps a runner from hanging on an orphan.
   std::chrono::milliseconds hard_limit{120000};
+  // 0: wait for the pipes as configured above. Otherwise, once the child has exited, pipes still
+  // open this much later are abandoned the way hard_limit abandons them (the group is SIGKILLed,
+  // pipes_outlived_child is set, hard_limited is not): for a grader whose verdict is already
+  // decided when a grandchild holds the pipes. Keep it above 100 ms (pipes_outlived_child).
+  std::chrono::milliseconds pipe_grace{0};
   size_t max_capture = 64u << 20;  // bytes kept per stream; the rest is read and dropped
   // stdin/stdout/stderr are AF_UNIX socketpairs instead of pipes, as Node's child_process (libuv)
   // makes them: a hook's `echo x > /dev/stderr` or `cat /dev/stdin` then fails with ENXIO exactly

@@ -52,7 +52,15 @@ struct RunOptions {
   std::string filter;              // id prefix
   std::vector<std::string> exclude;  // id prefixes left out (--exclude, repeatable)
   bool strict = false;
-  int jobs = 2;
+  // Case × host units run at once (0: default_jobs()). Units mostly wait on the adapter, so this
+  // is not bounded by cores; cases with a median_ms latency budget run afterwards, at most 2 at once.
+  int jobs = 0;
+  // Deadlines (seconds, 0: none): a unit (one case under one host) stops between runs after
+  // case_deadline; units not finished by run_deadline are reported as having hit it. A spawn in
+  // flight still ends within the case's own timeout_ms (+1.5 s hard limit).
+  double case_deadline = 15;
+  double run_deadline = 50;
+  int max_failures = 0;  // >0: start no new case after this many failed cases
   std::string fixtures_dir;  // fixtures/ (for "fixture" inputs and default payloads)
   std::string profiles_dir;  // Antigravity profiles
   bool verbose = false;
@@ -61,7 +69,8 @@ struct RunOptions {
 // One case under one host.
 struct HostOutcome {
   std::string host;
-  std::string state;                  // pass | fail | unsupported | unresolved
+  std::string state;  // pass | fail | unsupported | unresolved | deadline | not_run
+  std::string deadline;  // "case" | "run" when state is deadline
   std::vector<std::string> failures;  // one line each
   std::vector<std::string> failed_checks;  // expectation keys that failed ("stderr", "collector.spans")
   std::string effect;                 // what the host did with the reply (per profile for agy)
@@ -70,7 +79,9 @@ struct HostOutcome {
 
 struct CaseOutcome {
   const Case* c = nullptr;
-  std::string state;  // PASS FAIL XFAIL XPASS NON-STRICT UNSUPPORTED UNRESOLVED
+  // PASS FAIL XFAIL XPASS NON-STRICT UNSUPPORTED UNRESOLVED, DEADLINE (a deadline cut it short:
+  // a failure), NOT-RUN (left out after --max-failures was reached).
+  std::string state;
   std::vector<HostOutcome> hosts;
   double seconds = 0;
 };
@@ -78,9 +89,13 @@ struct CaseOutcome {
 struct RunSummary {
   std::vector<CaseOutcome> cases;
   int passed = 0, failed = 0, skipped = 0;
+  int case_deadlines = 0, run_deadlines = 0, not_run = 0;  // units; cases NOT-RUN
   double seconds = 0;
   int exit_code() const { return failed ? 1 : 0; }
 };
+
+// The default for RunOptions::jobs: 8, or 4 per core on bigger machines.
+int default_jobs();
 
 // Whether a case is selected: its id starts with the filter and with no exclude prefix.
 bool selected(const Case& c, const RunOptions& options);

@@ -31,6 +31,9 @@ struct HookCall {
   std::string cwd;
   HookInput input;
   int timeout_ms = 5000;
+  // >0: once the adapter has exited, stop waiting for pipes a leftover process still holds after
+  // this long (the step's verdict is already a failure: it expects the pipes closed).
+  int pipe_grace_ms = 0;
 };
 
 struct HookOutcome {
