@@ -14,16 +14,18 @@ namespace fs = std::filesystem;
 
 const std::vector<std::string>& all_hosts() {
   static const std::vector<std::string> h = {"gemini-0.61", "agy-1.0", "agy-1.1", "agy-1.2",
-                                             "antigravity-2.0"};
+                                             "antigravity-2.0", "deel-1.17"};
   return h;
 }
 bool is_gemini_host(const std::string& host) { return host == "gemini-0.61"; }
+bool is_deel_host(const std::string& host) { return host == "deel-1.17"; }
 std::string family_of(const std::string& host) {
+  if (is_deel_host(host)) return "deel";
   return is_gemini_host(host) ? "gemini" : "antigravity";
 }
 
-static const std::set<std::string> kAreas = {"OUT",  "EXIT",   "FMT",   "INPUT", "GUARD",
-                                             "OTLP", "REDACT", "TRACE", "ENV",   "PERF"};
+static const std::set<std::string> kAreas = {"OUT",  "EXIT",   "FMT",   "INPUT", "GUARD", "OTLP",
+                                             "REDACT", "TRACE", "ENV", "PERF", "DEEL"};
 // Keys a case may carry; anything else is a typo and rejected.
 static const std::set<std::string> kCaseKeys = {
     "id",     "area",       "title",      "requirement", "source",        "level",
@@ -63,7 +65,7 @@ static const std::set<std::string> kExpectKeys = {
     "exit_within_ms", "closed_within_ms",                "guard_requests",
     "collector_requests",               "guard_request", "collector",
     "absent",         "token_only_in_header",            "data_files",
-    "no_files_under", "median_ms"};
+    "no_files_under", "median_ms",     "exit_code_in",  "stdout_contains"};
 static const std::set<std::string> kCollectorKeys = {
     "spans",  "accepted_only", "wait_requests", "valid_otlp", "path",      "content_type",
     "header", "names",         "resource",      "attributes", "same_trace", "distinct_span_ids"};
@@ -95,7 +97,14 @@ static std::string check_expect(const json& expect) {
     if (!kExpectKeys.count(k)) return "unknown expectation '" + json(k).dump().substr(1, json(k).dump().size() - 2) + "'";
     for (const json* v : per_host_values(it.value())) {
       if (v->is_null()) continue;
-      if (k == "stdout" && *v != "one_json_line") return "expect.stdout must be \"one_json_line\"";
+      if (k == "stdout" && *v != "one_json_line" && *v != "empty")
+        return "expect.stdout must be \"one_json_line\" or \"empty\"";
+      if (k == "exit_code_in" && !(v->is_array() && !v->empty() &&
+                                   std::all_of(v->begin(), v->end(),
+                                               [](const json& x) { return x.is_number_integer(); })))
+        return "expect.exit_code_in must be a non-empty array of integers";
+      if (k == "stdout_contains" && !(v->is_string() && !v->get<std::string>().empty()))
+        return "expect.stdout_contains must be a non-empty string";
       if (k == "stderr" && *v != "empty") return "expect.stderr must be \"empty\"";
       if (k == "signaled" && *v != false) return "expect.signaled must be false";
       if (k == "pipes_closed" && *v != true) return "expect.pipes_closed must be true";
@@ -158,12 +167,17 @@ Result<Case> parse_case(const std::string& text, const std::string& file) {
     if (!h.is_string()) return bad(file, "hosts entries must be strings");
     std::string s = h.get<std::string>();
     if (s == "all") {
-      hs.insert(all_hosts().begin(), all_hosts().end());
+      // Every host of the JSON-line protocol; deel-local-cli answers by exit status (contract
+      // DEEL), so its cases name it ("deel") and the JSON-line cases do not apply there.
+      for (const auto& x : all_hosts())
+        if (!is_deel_host(x)) hs.insert(x);
     } else if (s == "gemini") {
       hs.insert("gemini-0.61");
+    } else if (s == "deel") {
+      hs.insert("deel-1.17");
     } else if (s == "antigravity") {
       for (const auto& x : all_hosts())
-        if (!is_gemini_host(x)) hs.insert(x);
+        if (!is_gemini_host(x) && !is_deel_host(x)) hs.insert(x);
     } else if (std::find(all_hosts().begin(), all_hosts().end(), s) != all_hosts().end()) {
       hs.insert(s);
     } else {

@@ -600,6 +600,20 @@ class UnitRun {
       check_ = k;
       if (k == "stdout" && v == "one_json_line") {
         if (!one) fail(ho, "OUT: " + why + "; stdout = \"" + show_bytes(raw.out, 200) + "\"");
+      } else if (k == "stdout" && v == "empty") {
+        if (!raw.out.empty())
+          fail(ho, "stdout not empty (the host shows it to the user): \"" +
+                       show_bytes(raw.out, 200) + "\"");
+      } else if (k == "stdout_contains") {
+        if (raw.out.find(v.get<std::string>()) == std::string::npos)
+          fail(ho, "stdout lacks " + v.dump() + ": \"" + show_bytes(raw.out, 200) + "\"");
+      } else if (k == "exit_code_in") {
+        bool ok = raw.exit_code && std::find(v.begin(), v.end(), json(*raw.exit_code)) != v.end();
+        if (!ok)
+          fail(ho, "exit status " +
+                       (raw.exit_code ? std::to_string(*raw.exit_code) : std::string("none")) +
+                       (raw.term_signal ? " (signal " + std::to_string(*raw.term_signal) + ")" : "") +
+                       ", expected one of " + v.dump());
       } else if (k == "stderr" && v == "empty") {
         if (!raw.err.empty()) fail(ho, "stderr not empty: \"" + show_bytes(raw.err, 200) + "\"");
       } else if (k == "exit_code") {

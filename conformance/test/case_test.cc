@@ -4,6 +4,8 @@
 // unknown expectations, values no run can fail) with one line naming the file and the field.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <regex>
 #include <set>
 #include <sstream>
@@ -82,7 +84,9 @@ TEST(CaseParser, AcceptsAMinimalCase) {
   auto c = conf::parse_case(minimal(R"({"stdout":"one_json_line","exit_code":0})"), "x.case.json");
   ASSERT_TRUE(c) << c.error().message;
   EXPECT_EQ(c->id, "OUT-9999");
-  EXPECT_EQ(c->hosts.size(), conf::all_hosts().size());
+  // "all" is every JSON-line host: all but deel-1.17, whose exit-code protocol has its own cases.
+  EXPECT_EQ(c->hosts.size(), conf::all_hosts().size() - 1);
+  EXPECT_EQ(std::count(c->hosts.begin(), c->hosts.end(), "deel-1.17"), 0);
 }
 
 TEST(CaseParser, RejectsWhatTheRunnerCouldNotCheck) {
@@ -93,6 +97,9 @@ TEST(CaseParser, RejectsWhatTheRunnerCouldNotCheck) {
       {"not json", "not a JSON object"},
       {minimal(R"({"stdot":"one_json_line"})"), "unknown expectation 'stdot'"},
       {minimal(R"({"stdout":"anything"})"), "expect.stdout"},
+      {minimal(R"({"exit_code_in":[]})"), "expect.exit_code_in"},
+      {minimal(R"({"exit_code_in":["2"]})"), "expect.exit_code_in"},
+      {minimal(R"({"stdout_contains":""})"), "expect.stdout_contains"},
       {minimal(R"({"stderr":"whatever"})"), "expect.stderr"},
       {minimal(R"({"signaled":true})"), "expect.signaled"},
       {minimal(R"({"pipes_closed":false})"), "expect.pipes_closed"},

@@ -18,11 +18,14 @@ namespace pinta::conformance {
 
 using json = nlohmann::json;
 
-// Concrete hosts a case can run under. "gemini-0.61" is the Gemini CLI emulator; the others are
-// Antigravity profiles (emulator/hosts/antigravity/profiles/<name>.json).
+// Concrete hosts a case can run under. "gemini-0.61" is the Gemini CLI emulator, "deel-1.17" the
+// deel-local-cli emulator (emulator/hosts/deel); the others are Antigravity profiles
+// (emulator/hosts/antigravity/profiles/<name>.json). The shorthand "all" in a case means every
+// JSON-line host (all but deel-1.17).
 const std::vector<std::string>& all_hosts();
 bool is_gemini_host(const std::string& host);
-std::string family_of(const std::string& host);  // "gemini" | "antigravity"
+bool is_deel_host(const std::string& host);       // "deel-1.17": deel-local-cli, exit-code protocol
+std::string family_of(const std::string& host);  // "gemini" | "antigravity" | "deel"
 // A case value given per host: a non-empty object whose keys are all families ("gemini",
 // "antigravity") or hosts ("agy-1.1", …), e.g. {"gemini": {}, "antigravity": {"decision": "allow"}}.
 bool is_per_host(const json& v);
