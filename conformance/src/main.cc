@@ -49,7 +49,10 @@ int main(int argc, char** argv) {
   auto* run = app.add_subcommand("run", "run the cases against an adapter");
   run->add_option("--adapter", ro.adapter, "adapter command line (--agent A --event E appended)")
       ->required();
-  run->add_option("--host", host, "gemini-0.61|agy-1.0|agy-1.1|agy-1.2|antigravity-2.0|all");
+  std::string host_names;  // from the one host list (all_hosts), so help and checks never drift
+  for (const auto& h : all_hosts()) host_names += h + "|";
+  host_names += "all";
+  run->add_option("--host", host, host_names);
   run->add_option("--filter", ro.filter, "only cases whose id starts with this");
   run->add_option("--exclude", ro.exclude, "leave out cases whose id starts with this (repeatable)")
       ->take_all();
@@ -161,8 +164,7 @@ int main(int argc, char** argv) {
   else if (std::find(all_hosts().begin(), all_hosts().end(), host) != all_hosts().end())
     ro.hosts = {host};
   else
-    return usage("unknown --host '" + host +
-                 "' (gemini-0.61|agy-1.0|agy-1.1|agy-1.2|antigravity-2.0|all)");
+    return usage("unknown --host '" + host + "' (" + host_names + ")");
   if (ro.adapter.empty()) return usage("--adapter is empty");
   ro.fixtures_dir = fixtures_dir;
   ro.profiles_dir = pinta::emu::agy::default_profile_dir();
