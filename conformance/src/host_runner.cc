@@ -243,7 +243,7 @@ class DeelRunner : public HostRunner {
       for (auto it = call.input.payload.begin(); it != call.input.payload.end(); ++it) {
         if (it.key() == "도구") {
           if (it->is_string()) tool = it->get<std::string>();
-        } else {
+        } else if (it.key() != "자리") {  // the host writes 자리 itself (l.427)
           rest[it.key()] = deel::ojson::parse(it->dump());
         }
       }

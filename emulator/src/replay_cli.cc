@@ -62,12 +62,19 @@ namespace agy = pinta::emu::agy;
 using json = nlohmann::json;
 
 const std::vector<std::string>& replay_hosts() {
-  static const std::vector<std::string> h = {"gemini-0.61", "agy-1.0", "agy-1.1", "agy-1.2",
-                                             "antigravity-2.0", "docs"};
+  static const std::vector<std::string> h = {"gemini-0.61", "agy-1.0",         "agy-1.1", "agy-1.2",
+                                             "antigravity-2.0", "docs", "deel-1.17"};
   return h;
 }
+std::string host_names() {
+  std::string s;
+  for (const auto& h : replay_hosts()) s += (s.empty() ? "" : "|") + h;
+  return s;
+}
+
+// The conformance host list's family, plus the Antigravity "docs" profile it does not grade.
 std::string family_of_host(const std::string& host) {
-  return host == "gemini-0.61" ? "gemini" : "antigravity";
+  return host == "docs" ? "antigravity" : conf::family_of(host);
 }
 
 struct Fixture {
@@ -90,7 +97,7 @@ std::optional<Fixture> parse_fixture_path(const stdfs::path& path) {
   f.version = parts[n - 3];
   f.event = parts[n - 2];
   f.name = parts[n - 1];
-  if (f.family != "gemini" && f.family != "antigravity") return std::nullopt;
+  if (f.family != "gemini" && f.family != "antigravity" && f.family != "deel") return std::nullopt;
   if (f.name.size() < 3 || f.name[1] != '_' || std::string("yni").find(f.name[0]) == std::string::npos)
     return std::nullopt;
   f.kind = f.name[0];
@@ -155,11 +162,25 @@ std::string clip(std::string s, size_t n) {
   return s;
 }
 
-// Contract problems of one run (empty: the contract holds).
-std::vector<std::string> contract_problems(const pinta::proc::SpawnResult& r, json* reply) {
+// Contract problems of one run (empty: the contract holds). deel-local-cli is an exit-code host
+// (docs/contract.md DEEL-1..3): exit 0 with no output at all, or exit 2 with a reason on stdout.
+std::vector<std::string> contract_problems(const pinta::proc::SpawnResult& r, json* reply,
+                                           const std::string& family) {
   std::vector<std::string> p;
   if (!r.started) {
     p.push_back("did not start: " + r.spawn_error);
+    return p;
+  }
+  if (family == "deel") {
+    if (r.timed_out || r.hard_limited) p.push_back("timed out (killed by the host)");
+    if (r.term_signal) p.push_back("killed by signal " + std::to_string(*r.term_signal));
+    if (r.exit_code && *r.exit_code != 0 && *r.exit_code != 2)
+      p.push_back("exit " + std::to_string(*r.exit_code) + " (only 0 or 2)");
+    if (!r.err.empty()) p.push_back("stderr: " + clip(json(r.err).dump(-1, ' ', false, json::error_handler_t::replace), 120));
+    if (r.exit_code && *r.exit_code == 0 && !r.out.empty()) p.push_back("stdout on an allow (shown to the user)");
+    if (r.exit_code && *r.exit_code == 2 && r.out.find_first_not_of(" \t\r\n") == std::string::npos)
+      p.push_back("exit 2 without a reason on stdout");
+    *reply = json::object();
     return p;
   }
   if (r.timed_out || r.hard_limited) p.push_back("timed out (killed by the host)");
@@ -189,7 +210,10 @@ json effect_json(const std::string& host, const conf::HookOutcome& o, const std:
                  const json& payload) {
   json e = {{"effect", o.effect}};
   bool gemini = host == "gemini-0.61";
-  if (gemini) {
+  if (host == "deel-1.17") {
+    e["code"] = o.detail.value("code", json());
+    if (!o.effect_message.empty()) e["message"] = o.effect_message;
+  } else if (gemini) {
     if (o.detail.contains("output")) e["output"] = o.detail["output"];
     e["output_format"] = o.detail.value("output_format", std::string());
     if (o.detail.contains("error")) e["error"] = o.detail["error"];
@@ -214,6 +238,14 @@ json effect_json(const std::string& host, const conf::HookOutcome& o, const std:
 std::string describe(const std::string& host, const std::string& event, const conf::HookOutcome& o) {
   const std::string& k = o.effect;
   const std::string& m = o.effect_message;
+  if (host == "deel-1.17") {  // seed 004 hooks.js 훅돌리기 l.438-457, 막힘말 l.504-511
+    if (k == "passed") return "passes silently";
+    if (k == "noted") return "passes; the user sees a note: " + clip(m, 80);
+    if (k == "blocked") return "blocked (exit 2): " + clip(m, 120);
+    if (k == "blocked_broken") return "blocked because the hook is broken: " + clip(m, 120);
+    if (k == "broken_passed") return "broken hook, passed (not a blocking point): " + m;
+    return k + (m.empty() ? "" : ": " + m);
+  }
   if (host == "gemini-0.61") {
     if (k == "denied")
       return event == "BeforeTool" ? "denied: the CLI prints `Tool execution blocked: " + m + "`"
@@ -277,8 +309,7 @@ class Replayer {
   int run() {
     // ---- arguments ----
     if (std::find(replay_hosts().begin(), replay_hosts().end(), o_.host) == replay_hosts().end())
-      return usage_error("replay: unknown --host '" + o_.host +
-                         "' (gemini-0.61|agy-1.0|agy-1.1|agy-1.2|antigravity-2.0|docs)");
+      return usage_error("replay: unknown --host '" + o_.host + "' (" + host_names() + ")");
     if (o_.adapter.find_first_not_of(" \t") == std::string::npos)
       return usage_error("replay: --adapter is empty");
     if (o_.paths.empty()) return usage_error("replay: no fixture PATH given");
@@ -288,7 +319,8 @@ class Replayer {
     adapter_ = conf::absolute_command(o_.adapter);
     // The timeouts our installer registers (adapter/admin/src/install.cc: Gemini 10000 ms,
     // GEM§2.2; Antigravity 30 s, AGY§2.3).
-    timeout_ms_ = o_.timeout_ms > 0 ? o_.timeout_ms : (family_ == "gemini" ? 10000 : 30000);
+    // deel-local-cli: install.cc writes 10 s (seed 004 l.279-284: seconds, capped at 120).
+    timeout_ms_ = o_.timeout_ms > 0 ? o_.timeout_ms : (family_ == "antigravity" ? 30000 : 10000);
     if (family_ == "antigravity") {
       auto ps = agy::load_profiles(agy::default_profile_dir());
       if (!ps) return usage_error("replay: cannot load Antigravity profiles: " + ps.error().message);
@@ -420,7 +452,10 @@ class Replayer {
     std::string reply =
         family_ == "antigravity" && event == "PreToolUse" ? R"({"decision":"allow"})" : "{}";
     std::string script = s.path() + "/failsafe.sh";
-    if (!write_file(script, "#!/bin/sh\nprintf '%s\\n' '" + reply + "'\n", 0755)) {
+    // deel-local-cli's fail-safe is no output at all and exit 0 (contract DEEL-1).
+    std::string body = family_ == "deel" ? "#!/bin/sh\nexit 0\n"
+                                         : "#!/bin/sh\nprintf '%s\\n' '" + reply + "'\n";
+    if (!write_file(script, body, 0755)) {
       *error = "cannot write " + script;
       return false;
     }
@@ -463,7 +498,7 @@ class Replayer {
       return res;
     }
     json reply;
-    res.contract = contract_problems(o.raw, &reply);
+    res.contract = contract_problems(o.raw, &reply, family_);
     res.reply_text = o.raw.out;
     while (!res.reply_text.empty() && res.reply_text.back() == '\n') res.reply_text.pop_back();
     res.description = describe(o_.host, f.event, o);
@@ -526,7 +561,7 @@ void add_replay_commands(CLI::App& app, Action& action) {
       "replay",
       "feed fixture files (or every fixture under a directory) through an adapter as one host "
       "would; print what the host does with each reply; check the contract and the goldens");
-  rp->add_option("--host", o->host, "gemini-0.61|agy-1.0|agy-1.1|agy-1.2|antigravity-2.0|docs")
+  rp->add_option("--host", o->host, host_names())
       ->required();
   rp->add_option("--adapter", o->adapter,
                  "adapter command line; `--agent <family> --event <E>` is appended")
