@@ -5,7 +5,7 @@
 #
 # Usage: ci/replay-fixtures.sh [--update-golden] ADAPTER [FIXTURES_DIR]
 #
-# Gemini fixtures (FIXTURES_DIR/gemini/...) run under gemini-0.61, Antigravity fixtures under each
+# Gemini fixtures (FIXTURES_DIR/gemini/...) run under gemini-0.61, deel fixtures under deel-1.17, Antigravity fixtures under each
 # Antigravity profile (agy-1.0 agy-1.1 agy-1.2 antigravity-2.0 docs). hostemu is taken from the
 # adapter's directory (build/bin) unless HOSTEMU is set. Each run checks the hook contract, the
 # fail-safe effect on n_ files and the goldens in FIXTURES_DIR/golden/ (rewritten only with
@@ -26,7 +26,7 @@ hostemu="${HOSTEMU:-$(dirname "$adapter")/hostemu}"
 [ -x "$hostemu" ] || { echo "replay-fixtures: no hostemu at $hostemu (build the hostemu target or set HOSTEMU)" >&2; exit 2; }
 
 failed=0
-for host in gemini-0.61 agy-1.0 agy-1.1 agy-1.2 antigravity-2.0 docs; do
+for host in gemini-0.61 agy-1.0 agy-1.1 agy-1.2 antigravity-2.0 docs deel-1.17; do
   echo "== $host"
   "$hostemu" replay --host "$host" --adapter "$adapter" "${update[@]}" "$fixtures"
   rc=$?
