@@ -123,52 +123,8 @@ double js_number_of(const ojson& v) {
 }
 
 std::string json_quote_wtf8(const std::string& s) {
-  std::string out = "\"";
-  for (size_t i = 0; i < s.size(); ++i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    // WTF-8 lone surrogate (ED A0..BF xx): JSON.stringify writes \udXXX.
-    if (c == 0xED && i + 2 < s.size() && (static_cast<unsigned char>(s[i + 1]) & 0xE0) == 0xA0) {
-      unsigned cp = ((c & 0x0F) << 12) | ((static_cast<unsigned char>(s[i + 1]) & 0x3F) << 6) |
-                    (static_cast<unsigned char>(s[i + 2]) & 0x3F);
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", cp);
-      out += buf;
-      i += 2;
-      continue;
-    }
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
+  // The one JSON.stringify string quoting of the emulators (lone surrogates as \udXXX).
+  return pinta::emu::gemini::js_quote(s);
 }
 
 }  // namespace pinta::emu::deel

@@ -596,4 +596,11 @@ std::string now_iso8601() {
   return buf;
 }
 
+std::string js_quote(const std::string& wtf8) {
+  std::string out;
+  out.reserve(wtf8.size() + 2);
+  quote_string(out, wtf8);
+  return out;
+}
+
 }  // namespace pinta::emu::gemini

@@ -95,6 +95,8 @@ std::string escape_shell_arg(const std::string& value);
 // JavaScript helpers (exact semantics): String.prototype.trim, JSON.stringify, Buffer.toString().
 std::string js_trim(std::string_view s);
 std::string js_stringify(const ojson& v);
+// JSON.stringify of one string held WTF-8 style (lone surrogates as ED A0..BF xx): the quoted text.
+std::string js_quote(const std::string& wtf8);
 std::string node_utf8_decode(std::string_view bytes);
 // JSON.parse; nullopt when JSON.parse would throw.
 std::optional<ojson> js_parse(std::string_view text);
