@@ -343,6 +343,14 @@ void check_antigravity(const DoctorOptions& o, DoctorReport& r) {
       fired[emu::agy::event_name(ev)] = n;
     }
     json detail = {{"profile", p.name}, {"files", files}, {"fires", fired}};
+    if (auto why = emu::agy::hooks_not_run_reason(p)) {
+      // A build that loads hooks but never runs them (profile switch hooks_run): nothing we can
+      // fix in a file, so a warning, never "would fire".
+      detail["hooksRun"] = false;
+      add(r, "antigravity", "warn", "[" + p.name + "] hooks are loaded but never run: " + *why,
+          "use an agy build that runs hooks (see docs/hosts/antigravity.md)", detail);
+      continue;
+    }
     if (rejected_ours) {
       add(r, "antigravity", "broken",
           "[" + p.name + "] " + rejected_path + " is rejected as a whole: " + reject_error,

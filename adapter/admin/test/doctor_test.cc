@@ -387,3 +387,20 @@ TEST(DoctorDeel, ProjectFileIsReportedAsReadOnlyInATrustedFolder) {
   EXPECT_NE(all.find("trusts the folder"), std::string::npos) << all;
   EXPECT_EQ(of_area(r, "deel", "ok").size(), 1u);
 }
+
+// agy 1.2.1/1.2.2 on macOS arm64 load hooks but never run them (profile agy-1.2.1-darwin-arm64,
+// antigravity-cli#1008): doctor must not say "would fire" there.
+TEST(Doctor, AgyBuildThatNeverRunsHooksIsAWarningNotWouldFire) {
+  Home s;
+  s.install(Host::kAntigravity);
+  auto r = s.doctor();
+  bool warned = false;
+  for (const auto& f : r.findings) {
+    if (f.area != "antigravity" || f.message.find("[agy-1.2.1-darwin-arm64]") == std::string::npos)
+      continue;
+    EXPECT_EQ(f.level, "warn") << f.message;
+    EXPECT_EQ(f.message.find("would fire"), std::string::npos) << f.message;
+    warned = warned || f.message.find("never run") != std::string::npos;
+  }
+  EXPECT_TRUE(warned);
+}
