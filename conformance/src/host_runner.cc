@@ -149,6 +149,10 @@ class AgyRunner : public HostRunner {
  public:
   explicit AgyRunner(agy::Profile p) : profile_(std::move(p)) {}
 
+  std::optional<std::string> hooks_not_run() const override {
+    return agy::hooks_not_run_reason(profile_);
+  }
+
   HookOutcome run(const HookCall& call) override {
     HookOutcome out;
     CaseSpawner sp(call.input, call.timeout_ms, call.pipe_grace_ms);

@@ -37,6 +37,7 @@ std::string xml_escape(const std::string& s) {
 std::string cell(const CaseOutcome& co, const std::string& host) {
   for (const auto& h : co.hosts) {
     if (h.host != host) continue;
+    if (h.state == "hooks_not_run") return "hooks do not run";
     std::string s = h.state == "pass" ? "ok" : h.state;
     if (!h.effect.empty()) s += " (" + h.effect + ")";
     return s;
@@ -148,7 +149,9 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
       std::string c = cell(co, h);
       md << " " << c << " |";
       std::string cls = c.rfind("ok", 0) == 0                         ? "ok"
-                        : c.empty() || c.rfind("unsupported", 0) == 0 ? "skip"
+                        : c.empty() || c.rfind("unsupported", 0) == 0 ||
+                                  c == "hooks do not run"
+                            ? "skip"
                                                                       : "fail";
       html << "<td class=" << cls << ">" << xml_escape(c) << "</td>";
     }

@@ -318,6 +318,11 @@ class UnitRun {
     std::string err;
     runner_ = make_host_runner(host_, o_, err);
     if (!runner_) return unresolved(ho, err);
+    if (auto why = runner_->hooks_not_run()) {
+      ho.state = "hooks_not_run";
+      ho.failures.push_back("[" + host_ + "] hooks do not run on this build: " + *why);
+      return ho;
+    }
     if (root_.path.empty()) return unresolved(ho, "cannot create a temp directory");
     home_ = root_.path + "/home";
     ws_ = root_.path + "/workspace";

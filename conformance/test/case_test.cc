@@ -12,6 +12,7 @@
 #include <string>
 
 #include "pinta/common/fs.h"
+#include "pinta/common/test_support.h"
 #include "pinta/conformance/conformance.h"
 
 namespace conf = pinta::conformance;
@@ -133,4 +134,35 @@ TEST(CaseParser, RejectsWhatTheRunnerCouldNotCheck) {
     EXPECT_NE(m.find(b.mentions), std::string::npos) << m << "  (wanted: " << b.mentions << ")";
     EXPECT_EQ(m.find('\n'), std::string::npos) << "one line: " << m;
   }
+}
+
+// agy 1.2.1/1.2.2 on macOS arm64 load hooks but never run them (antigravity-cli#1008): under that
+// host no case is graded, even one any adapter passes, and the matrix says so.
+TEST(HooksNotRun, AHostThatNeverRunsHooksNeverPasses) {
+  auto c = conf::parse_case(minimal(R"({"exit_code":0})"), "x.case.json");
+  ASSERT_TRUE(c) << c.error().message;
+  conf::RunOptions o;
+  o.adapter = "/bin/true";
+  o.hosts = {"agy-1.2.1-darwin-arm64", "agy-1.2"};
+  o.fixtures_dir = kSrc + "/fixtures";
+  o.profiles_dir = kSrc + "/emulator/hosts/antigravity/profiles";
+  const std::vector<conf::Case> cases = {*c};  // outcomes point into it
+  auto s = conf::run_cases(cases, o, nullptr);
+  ASSERT_EQ(s.cases.size(), 1u);
+  ASSERT_EQ(s.cases[0].hosts.size(), 2u);
+  for (const auto& h : s.cases[0].hosts) {
+    if (h.host == "agy-1.2.1-darwin-arm64") {
+      EXPECT_EQ(h.state, "hooks_not_run");
+    } else {
+      EXPECT_EQ(h.state, "pass");  // the control: the same case under a host that runs hooks
+    }
+  }
+  o.hosts = {"agy-1.2.1-darwin-arm64"};
+  s = conf::run_cases(cases, o, nullptr);
+  EXPECT_NE(s.cases[0].state, "PASS");
+  pinta::testing::TempDir dir;
+  ASSERT_TRUE(conf::write_reports(s, o, dir.path()));
+  auto md = pinta::fs::read_file(dir.path() + "/matrix.md");
+  ASSERT_TRUE(md);
+  EXPECT_NE(md->find("hooks do not run"), std::string::npos);
 }

@@ -48,6 +48,9 @@ class HostRunner {
  public:
   virtual ~HostRunner() = default;
   virtual HookOutcome run(const HookCall& call) = 0;
+  // Why this host never runs hooks at all (a build that loads them but does not run them), or
+  // nullopt. Such a host grades nothing: its cells read "hooks do not run", never a pass.
+  virtual std::optional<std::string> hooks_not_run() const { return std::nullopt; }
   // The host's default payload for an event (opts: {"tool","tool_args","cwd","session"}).
   virtual json default_payload(const std::string& event, const json& opts, const std::string& home,
                                const std::string& workspace) = 0;
