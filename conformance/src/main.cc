@@ -4,6 +4,8 @@
 // Exit status: 0 every MUST case passed (and every SHOULD case with --strict), 1 failures,
 // 2 usage or internal errors (one line on stderr).
 #include <CLI/CLI.hpp>
+
+#include "pinta/common/version.h"
 #include <cstdlib>
 #include <iostream>
 
@@ -33,6 +35,10 @@ std::string env_or(const char* k, const std::string& d) {
 
 int main(int argc, char** argv) {
   using namespace pinta::conformance;
+  if (argc == 2 && std::string(argv[1]) == "--version") {
+    std::cout << pinta::version_line("conformance");
+    return 0;
+  }
   CLI::App app{"conformance: the hook-adapter contract suite", "conformance"};
   app.require_subcommand(1);
   // --cases / --fixtures belong to the app but may also follow the subcommand

@@ -1,10 +1,19 @@
 // hostemu: host emulators on the command line. Each host's subcommands live in <host>_cli.cc.
 #include <CLI/CLI.hpp>
 
+#include <iostream>
+#include <string>
+
+#include "pinta/common/version.h"
+
 #include "hostemu_cli.h"
 
 int main(int argc, char** argv) {
   using namespace pinta::hostemu;
+  if (argc == 2 && std::string(argv[1]) == "--version") {
+    std::cout << pinta::version_line("hostemu");
+    return 0;
+  }
   CLI::App app{"hostemu: run hooks the way a host does", "hostemu"};
   app.require_subcommand(1);
   Action action;
