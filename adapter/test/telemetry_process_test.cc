@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
+
 #include <atomic>
 #include <cstdlib>
 #include <fcntl.h>
@@ -558,7 +560,10 @@ TEST_F(Telemetry, FlushOfAHugeSparseQueueStaysSmall) {
   ASSERT_TRUE(out.is_object()) << fr.out;
   EXPECT_EQ(out.value("delivered", 0), 1);
   EXPECT_GT(out.value("peak_rss_kib", int64_t{-1}), 0);
-  EXPECT_LE(out.value("peak_rss_kib", int64_t{1} << 40), 16 * 1024) << "flusher peak RSS, KiB";
+  if (pinta::testing::rss_bounds_meaningful())
+    EXPECT_LE(out.value("peak_rss_kib", int64_t{1} << 40), 16 * 1024) << "flusher peak RSS, KiB";
+  else
+    std::cout << "peak RSS bound not checked under " << pinta::testing::sanitizer() << "\n";
   EXPECT_EQ(received(collector).size(), 1u);
   struct stat st {};
   ASSERT_EQ(::stat(queue.c_str(), &st), 0);
@@ -727,7 +732,10 @@ TEST_F(Telemetry, ConcurrentAdaptersCollectorDownThenUpLoseNothing) {
   // The flusher reads one request's worth at a time: its peak RSS does not grow with the queue.
   const json summary = json::parse(fr.out, nullptr, false);
   ASSERT_TRUE(summary.is_object()) << fr.out;
-  EXPECT_LE(summary.value("peak_rss_kib", int64_t{1} << 40), 16 * 1024) << fr.out;
+  if (pinta::testing::rss_bounds_meaningful())
+    EXPECT_LE(summary.value("peak_rss_kib", int64_t{1} << 40), 16 * 1024) << fr.out;
+  else
+    std::cout << "flusher peak RSS bound not checked under " << pinta::testing::sanitizer() << "\n";
   auto spans = received(collector);
   EXPECT_EQ(spans.size(), static_cast<size_t>(kAdapters * kEvents));
   for (const auto& rq : collector.requests()) EXPECT_LE(check::check_request(rq.body).spans.size(), 512u);

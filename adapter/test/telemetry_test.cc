@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <gtest/gtest.h>
+
+#include <iostream>
 #include <rapidcheck/gtest.h>
 
 #include <fstream>
@@ -741,7 +743,10 @@ TEST(Queue, HugeSparseFileIsReadInBoundedMemory) {
       &ok);
   EXPECT_TRUE(ok);
   EXPECT_GE(growth, 0);
-  EXPECT_LE(growth, 8 * 1024) << "peak RSS growth (KiB) of the reader";
+  if (pinta::testing::rss_bounds_meaningful())
+    EXPECT_LE(growth, 8 * 1024) << "peak RSS growth (KiB) of the reader";
+  else
+    std::cout << "peak RSS bound not checked under " << pinta::testing::sanitizer() << "\n";
   auto s = q.snapshot(100);
   ASSERT_TRUE(s);
   EXPECT_EQ(indices(*s), (std::vector<int>{5}));
@@ -772,7 +777,10 @@ TEST(Queue, GarbageQueueIsReadInBoundedMemory) {
       &ok);
   EXPECT_TRUE(ok);
   EXPECT_GE(growth, 0);
-  EXPECT_LE(growth, 8 * 1024) << "peak RSS growth (KiB) of the reader";
+  if (pinta::testing::rss_bounds_meaningful())
+    EXPECT_LE(growth, 8 * 1024) << "peak RSS growth (KiB) of the reader";
+  else
+    std::cout << "peak RSS bound not checked under " << pinta::testing::sanitizer() << "\n";
   auto s = q.snapshot(100);
   ASSERT_TRUE(s);
   EXPECT_EQ(indices(*s), (std::vector<int>{9}));
