@@ -29,8 +29,10 @@ asan_tree=""
 tsan_build_all=0
 # Not the process campaign (fuzz_campaign_*): under TSan it reports a race between two
 # cpp-httplib pool threads inside Debian's prebuilt, uninstrumented libcpp-httplib.so, which TSan
-# cannot see the synchronisation of; unresolved (docs/fuzzing.md "Sanitizers").
-tsan_regex='queue|flush|telemetry|otlp|spawn|fire|process|runner|parallel|guard|http|model_server|conformance|emulator_gemini_test'
+# cannot see the synchronisation of; unresolved (docs/fuzzing.md "Sanitizers"). Nor the Gemini
+# hook-runner differential (gemini_hookrunner_diff_*): it compares timings with the real Node host,
+# which a TSan-slowed emulator would skew, and it runs in the normal test stage.
+tsan_regex='queue|flush|telemetry|otlp|spawn|fire|process|parallel|guard|http|model_server|conformance|emulator_gemini_test'
 while [ $# -gt 0 ]; do
   case "$1" in
     --asan-only) run_tsan=0; shift ;;
