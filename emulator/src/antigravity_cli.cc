@@ -161,20 +161,7 @@ void add_antigravity_commands(CLI::App& app, Action& action) {
         return 0;
       }
       if (*o->docs_cmd) {
-        std::string text = agy::render_docs(*profs);
-        if (o->check_file.empty()) {
-          std::cout << text;
-          return 0;
-        }
-        auto cur = pinta::fs::read_file(o->check_file);
-        if (!cur) return usage_error(o->check_file + ": " + cur.error().message);
-        if (*cur != text) {
-          std::cerr << "hostemu: " << o->check_file
-                    << " is stale: regenerate with `hostemu antigravity docs > " << o->check_file
-                    << "`\n";
-          return 1;
-        }
-        return 0;
+        return print_or_check_docs("antigravity", agy::render_docs(*profs), o->check_file);
       }
       if (*o->payload_cmd) {
         if (int rc = resolve()) return rc;

@@ -47,19 +47,7 @@ void add_deel_commands(CLI::App& app, Action& action) {
   d->final_callback([o, &action] {
     action = [o]() -> int {
       if (*o->docs_cmd) {
-        std::string text = deel::render_docs();
-        if (o->check_file.empty()) {
-          std::cout << text;
-          return 0;
-        }
-        auto cur = pinta::fs::read_file(o->check_file);
-        if (!cur) return usage_error(o->check_file + ": " + cur.error().message);
-        if (*cur != text) {
-          std::cerr << "hostemu: " << o->check_file
-                    << " is stale: regenerate with `hostemu deel docs > " << o->check_file << "`\n";
-          return 1;
-        }
-        return 0;
+        return print_or_check_docs("deel", deel::render_docs(), o->check_file);
       }
       static const std::vector<std::pair<std::string, std::string>> events = {
           {"PreToolUse", "도구전"},

@@ -21,6 +21,11 @@ inline int usage_error(const std::string& msg) {
   return 2;
 }
 
+// `hostemu <host> docs [--check FILE]`: print the generated host document, or compare FILE with
+// it (exit 1 and one line saying how to regenerate when stale). Defined in hostemu_main.cc.
+int print_or_check_docs(const std::string& host, const std::string& text,
+                        const std::string& check_file);
+
 void add_antigravity_commands(CLI::App& app, Action& action);
 void add_gemini_commands(CLI::App& app, Action& action);
 void add_deel_commands(CLI::App& app, Action& action);

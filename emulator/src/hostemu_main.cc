@@ -4,9 +4,30 @@
 #include <iostream>
 #include <string>
 
+#include "pinta/common/fs.h"
 #include "pinta/common/version.h"
 
 #include "hostemu_cli.h"
+
+namespace pinta::hostemu {
+
+int print_or_check_docs(const std::string& host, const std::string& text,
+                        const std::string& check_file) {
+  if (check_file.empty()) {
+    std::cout << text;
+    return 0;
+  }
+  auto cur = pinta::fs::read_file(check_file);
+  if (!cur) return usage_error(check_file + ": " + cur.error().message);
+  if (*cur != text) {
+    std::cerr << "hostemu: " << check_file << " is stale: regenerate with `hostemu " << host
+              << " docs > " << check_file << "`\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace pinta::hostemu
 
 int main(int argc, char** argv) {
   using namespace pinta::hostemu;
