@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "pinta/common/data_dir.h"
 #include "pinta/common/fs.h"
 #include "pinta/conformance/conformance.h"
 #include "pinta/emulator/antigravity/antigravity.h"
@@ -26,11 +27,6 @@ int usage(const std::string& m) {
   return 2;
 }
 
-std::string env_or(const char* k, const std::string& d) {
-  const char* v = std::getenv(k);  // NOLINT(concurrency-mt-unsafe)
-  return v && *v ? v : d;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -44,9 +40,10 @@ int main(int argc, char** argv) {
   // --cases / --fixtures belong to the app but may also follow the subcommand
   // (`conformance run --cases DIR`, which the campaign's reproducer hint prints).
   app.fallthrough();
+  // Env override, then the installed copy, then the source tree (pinta/common/data_dir.h).
   std::string cases_dir =
-      env_or("PINTA_CONFORMANCE_CASES", PINTA_CONFORMANCE_SOURCE_DIR "/conformance/cases");
-  std::string fixtures_dir = env_or("PINTA_FIXTURES_DIR", PINTA_CONFORMANCE_SOURCE_DIR "/fixtures");
+      pinta::data::find_dir("PINTA_CONFORMANCE_CASES", "conformance/cases", "conformance/cases");
+  std::string fixtures_dir = pinta::data::find_dir("PINTA_FIXTURES_DIR", "fixtures", "fixtures");
   app.add_option("--cases", cases_dir, "directory of *.case.json files");
   app.add_option("--fixtures", fixtures_dir, "fixtures directory");
 

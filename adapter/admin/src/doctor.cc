@@ -290,7 +290,8 @@ void check_antigravity(const DoctorOptions& o, DoctorReport& r) {
   if (!profiles) {
     add(r, "antigravity", "warn",
         "cannot load the emulator's Antigravity profiles: " + profiles.error().message,
-        "set PINTA_AGY_PROFILES to emulator/hosts/antigravity/profiles");
+        "reinstall pinta-gemini (the profiles belong in <prefix>/share/pinta-gemini/antigravity/"
+        "profiles) or set PINTA_AGY_PROFILES to a directory of profiles");
     return;
   }
   bool any_ours = false;

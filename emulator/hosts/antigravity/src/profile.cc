@@ -4,12 +4,9 @@
 #include <filesystem>
 #include <set>
 
+#include "pinta/common/data_dir.h"
 #include "pinta/common/fs.h"
 #include "pinta/emulator/antigravity/antigravity.h"
-
-#ifndef PINTA_AGY_PROFILE_DIR
-#define PINTA_AGY_PROFILE_DIR "profiles"
-#endif
 
 namespace pinta::emu::agy {
 namespace {
@@ -197,9 +194,8 @@ Result<std::vector<Profile>> load_profiles(const std::string& dir) {
 }
 
 std::string default_profile_dir() {
-  const char* d = std::getenv("PINTA_AGY_PROFILES");  // NOLINT(concurrency-mt-unsafe)
-  if (d && *d) return d;
-  return PINTA_AGY_PROFILE_DIR;
+  return data::find_dir("PINTA_AGY_PROFILES", "antigravity/profiles",
+                        "emulator/hosts/antigravity/profiles");
 }
 
 const Profile* find_profile(const std::vector<Profile>& profiles, const std::string& name) {

@@ -84,7 +84,8 @@ struct Profile {
 Result<Profile> parse_profile(const std::string& text);
 // Loads every *.json in dir, sorted by name.
 Result<std::vector<Profile>> load_profiles(const std::string& dir);
-// Directory of the shipped profiles: $PINTA_AGY_PROFILES if set, else the source tree's.
+// Directory of the shipped profiles: $PINTA_AGY_PROFILES if set, else the installed copy
+// (<prefix>/share/pinta-gemini/antigravity/profiles), else the source tree's (data_dir.h).
 std::string default_profile_dir();
 const Profile* find_profile(const std::vector<Profile>& profiles, const std::string& name);
 
