@@ -6,9 +6,14 @@
 #include <string>
 
 #include "pinta/common/fs.h"
+#include "pinta/common/version.h"
 #include "pinta/emulator/antigravity/antigravity.h"
 
 int main(int argc, char** argv) {
+  if (argc == 2 && std::string(argv[1]) == "--version") {
+    std::cout << pinta::version_line("agy_docs");
+    return 0;
+  }
   std::string check, dir = pinta::emu::agy::default_profile_dir();
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -16,7 +21,7 @@ int main(int argc, char** argv) {
       (a == "--check" ? check : dir) = argv[++i];
     } else {
       std::cerr << "agy_docs: unknown argument '" << a
-                << "' (usage: agy_docs [--profiles-dir D] [--check FILE])\n";
+                << "' (usage: agy_docs [--profiles-dir D] [--check FILE] | --version)\n";
       return 2;
     }
   }
