@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "host_table.h"
+#include "pinta/common/data_dir.h"
 #include "pinta/fakes/fake_server.h"
 #include "runner.h"
 
@@ -662,7 +663,8 @@ int usage(const std::string& msg) {
   std::fprintf(stderr,
                "pinta-fuzz-campaign: %s (usage: --adapter \"<cmd>\" --host "
                "gemini|antigravity|<conformance host> [--runs N] [--seed S] [--jobs J] [--out DIR] "
-               "[--fixtures DIR] [--budget-ms B] [--no-misbehave])\n",
+               "[--fixtures DIR] [--budget-ms B] [--no-misbehave] [--quiet] "
+               "[--progress-interval-ms MS] | --version)\n",
                msg.c_str());
   return 2;
 }
@@ -771,8 +773,11 @@ int run(const Options& o) {
   std::map<std::string, double> ms_by_kind;
   std::vector<std::string> leaked;
   long telemetry_requests = 0, telemetry_bytes = 0;
-  const bool tty = ::isatty(2) != 0;
+  // Progress: a redrawn line on a TTY, a plain line every progress_interval_ms otherwise,
+  // nothing with --quiet. `tty` also decides whether a finding line first clears the bar.
+  const bool tty = !o.quiet && ::isatty(2) != 0;
   const auto t0 = std::chrono::steady_clock::now();
+  auto last_progress = t0;
   auto record = [&](const std::string& v, const Case& m, const Observed& rm, long i) {
     std::lock_guard<std::mutex> lock(mu);
     const int n = ++findings;
@@ -803,15 +808,25 @@ int run(const Options& o) {
         record(v, m, run_case(o, w, m), i);
       }
       const long d = ++done;
-      if (tty && (d % 25 == 0 || d == o.runs)) {
+      if (!o.quiet) {
+        const auto now = std::chrono::steady_clock::now();
+        const auto every = tty ? std::chrono::milliseconds(200)
+                               : std::chrono::milliseconds(o.progress_interval_ms);
         std::lock_guard<std::mutex> lock(mu);
-        const double s =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        const int width = 30;
-        const int fill = static_cast<int>(width * d / o.runs);
-        std::fprintf(stderr, "\r[%s%s] %ld/%ld  %.0f runs/s  %d findings",
-                     std::string(fill, '#').c_str(), std::string(width - fill, '.').c_str(), d,
-                     o.runs, d / s, findings.load());
+        if (now - last_progress >= every || (tty && d == o.runs)) {
+          last_progress = now;
+          const double s = std::chrono::duration<double>(now - t0).count();
+          if (tty) {
+            const int width = 30;
+            const int fill = static_cast<int>(width * d / o.runs);
+            std::fprintf(stderr, "\r[%s%s] %ld/%ld  %.0f runs/s  %d findings",
+                         std::string(fill, '#').c_str(), std::string(width - fill, '.').c_str(), d,
+                         o.runs, d / s, findings.load());
+          } else {
+            std::fprintf(stderr, "%s: %ld/%ld runs, %.0f runs/s, %d findings, %.0f s\n",
+                         o.program.c_str(), d, o.runs, d / s, findings.load(), s);
+          }
+        }
       }
     }
     // Give the last detached flushers a moment to deliver, then read what the collectors got.
@@ -839,7 +854,7 @@ int run(const Options& o) {
                  o.out.c_str(), n);
   }
   stdfs::remove_all(scratch, ec);
-  if (tty) std::fprintf(stderr, "\n");
+  if (tty) std::fprintf(stderr, "\n");  // ends the redrawn progress line
   json summary = {{"host", o.host},
                   {"runs", done.load()},
                   {"seconds", secs},
@@ -859,9 +874,8 @@ int run(const Options& o) {
 
 int cli_main(int argc, char** argv) {
   Options o;
-#ifdef PINTA_SOURCE_FIXTURES
-  o.fixtures = PINTA_SOURCE_FIXTURES;
-#endif
+  // $PINTA_FIXTURES_DIR, the installed copy, the source tree (pinta/common/data_dir.h).
+  o.fixtures = pinta::data::find_dir("PINTA_FIXTURES_DIR", "fixtures", "fixtures");
   auto number = [](const std::string& s, long lo, long* out) {
     try {
       size_t used = 0;
@@ -910,6 +924,12 @@ int cli_main(int argc, char** argv) {
       if (!value(&o.fixtures)) return usage("--fixtures needs a directory");
     } else if (a == "--no-misbehave") {
       o.misbehave = false;
+    } else if (a == "--quiet" || a == "-q") {
+      o.quiet = true;
+    } else if (a == "--progress-interval-ms") {
+      if (!value(&v) || !number(v, 1, &n))
+        return usage("--progress-interval-ms wants a positive integer");
+      o.progress_interval_ms = n;
     } else {
       return usage("unknown argument " + a);
     }

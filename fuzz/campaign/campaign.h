@@ -19,6 +19,10 @@ struct Options {
   std::string fixtures;
   long budget_ms = 3000;
   bool misbehave = true;  // fake guard / collector servers with scripted misbehaviour
+  bool quiet = false;     // no progress on stderr (findings and the summary still print)
+  // How often progress is reported when stderr is not a TTY (a plain line each time); on a TTY
+  // one line is redrawn in place at most every 200 ms.
+  long progress_interval_ms = 10000;
   std::string program = "pinta-fuzz-campaign";  // prefix of setup error messages
 };
 
@@ -28,8 +32,9 @@ struct Options {
 // looked up in $PATH. "" + *error on failure.
 std::vector<std::string> adapter_argv(const std::string& command, std::string* error);
 
-// Runs the campaign; prints progress on stderr when it is a TTY, findings on stderr, and one
-// JSON summary line on stdout. Returns 0 (no finding), 1 (findings) or 2 (usage / setup error).
+// Runs the campaign; prints progress on stderr unless quiet (on a TTY one line redrawn in place,
+// otherwise a plain line every progress_interval_ms), findings on stderr, and one JSON summary
+// line on stdout. Returns 0 (no finding), 1 (findings) or 2 (usage / setup error).
 int run(const Options& options);
 
 // `pinta-fuzz-campaign` argument parsing (argv[0] is the program name).

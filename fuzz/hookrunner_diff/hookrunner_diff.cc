@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "pinta/common/process.h"
+#include "pinta/common/version.h"
 #include "pinta/emulator/gemini/gemini.h"
 
 namespace g = pinta::emu::gemini;
@@ -669,6 +670,10 @@ int usage(const std::string& msg) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 2 && std::string(argv[1]) == "--version") {
+    std::cout << pinta::version_line("gemini-hookrunner-diff");
+    return 0;
+  }
   uint64_t seed =
       static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) %
       1000000007ull;
