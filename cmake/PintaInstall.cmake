@@ -32,11 +32,6 @@ install(FILES README.md docs/install.md docs/contract.md docs/conformance-cases.
 install(DIRECTORY docs/hosts/ DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/pinta-gemini/hosts
   FILES_MATCHING PATTERN "*.md")
 
-# `install` and cpack's install step do not build `all` first (with PINTA_BUILD_TESTS that is every
-# test and fuzz harness): `cmake --install` never builds, `--target package` still builds `all`
-# before running cpack, and cpack in a build tree that has the programs packages them as they are.
-set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
-
 # ---- .deb (CPack) -----------------------------------------------------------------------------
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME pinta-gemini)
@@ -87,10 +82,10 @@ if(PINTA_BUILD_TESTS)
   # pinta-fake-server pinta-fuzz-campaign).
   add_test(NAME install_prefix COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/test/install.sh
     ${CMAKE_COMMAND} ${CMAKE_BINARY_DIR} ${PROJECT_SOURCE_DIR})
-  # The .deb: cpack against this build tree, control fields, dpkg-deb -x into a temp root, the
-  # extracted copy checked the same way.
+  # The .deb: this project's CPack configuration on the staged install (building nothing),
+  # control fields, dpkg-deb -x into a temp root, the extracted copy checked the same way.
   add_test(NAME package_deb COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/test/package.sh
-    ${CMAKE_CPACK_COMMAND} ${CMAKE_BINARY_DIR} ${PROJECT_SOURCE_DIR})
+    ${CMAKE_COMMAND} ${CMAKE_CPACK_COMMAND} ${CMAKE_BINARY_DIR} ${PROJECT_SOURCE_DIR})
   set_tests_properties(install_prefix package_deb PROPERTIES LABELS process TIMEOUT 300
     RESOURCE_LOCK pinta_install SKIP_RETURN_CODE 77)
 endif()

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# package.sh CPACK BUILD_DIR SOURCE_DIR: builds the .deb from the existing build tree (cpack, as
-# `cmake --build BUILD_DIR --target package` does after building), checks its control fields,
-# extracts it with dpkg-deb -x into a temp root (nothing is installed system-wide) and checks the
-# extracted copy with the source tree hidden (check-installed.sh).
+# package.sh CMAKE CPACK BUILD_DIR SOURCE_DIR: builds the .deb from the existing build tree, checks
+# its control fields, extracts it with dpkg-deb -x into a temp root (nothing is installed
+# system-wide) and checks the extracted copy with the source tree hidden (check-installed.sh).
+# `--target package` runs cpack after building `all`, and cpack's own install step builds `all`
+# too; a test must not build (with PINTA_BUILD_TESTS that is every test and harness), so this one
+# stages the same install rules with `cmake --install --strip` (what CPACK_STRIP_FILES does) and
+# gives cpack, with the project's CPackConfig.cmake, the staged tree instead of the build tree.
 set -u
-cpack=$1
-build=$2
-src=$3
+cmake=$1
+cpack=$2
+build=$3
+src=$4
 for tool in dpkg-deb dpkg-shlibdeps readelf; do
   if ! command -v "$tool" >/dev/null; then
     echo "SKIPPED: $tool is not installed (apt-get install dpkg-dev binutils)"
@@ -15,7 +19,16 @@ for tool in dpkg-deb dpkg-shlibdeps readelf; do
 done
 tmp=$(mktemp -d /tmp/pinta-package.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-if ! (cd "$build" && "$cpack" -G DEB -B "$tmp/out" >"$tmp/cpack.log" 2>&1); then
+prefix=$(sed -n 's/^set(CPACK_PACKAGING_INSTALL_PREFIX "\(.*\)")$/\1/p' "$build/CPackConfig.cmake")
+[ -n "$prefix" ] || { echo "FAIL: no CPACK_PACKAGING_INSTALL_PREFIX in $build/CPackConfig.cmake"; exit 1; }
+if ! "$cmake" --install "$build" --prefix "$tmp/stage$prefix" --strip >"$tmp/install.log" 2>&1; then
+  echo "FAIL: cmake --install --strip:"
+  tail -20 "$tmp/install.log"
+  exit 1
+fi
+if ! (cd "$build" && "$cpack" -G DEB -B "$tmp/out" -D CPACK_INSTALL_CMAKE_PROJECTS= \
+        -D "CPACK_INSTALLED_DIRECTORIES=$tmp/stage;." -D CPACK_PACKAGING_INSTALL_PREFIX=/ \
+        >"$tmp/cpack.log" 2>&1); then
   echo "FAIL: cpack -G DEB:"
   tail -30 "$tmp/cpack.log"
   exit 1
@@ -40,7 +53,8 @@ case "$(basename "$deb")" in
   "pinta-gemini_${version}_$(dpkg --print-architecture).deb") ;;
   *) say "file name $(basename "$deb")" ;;
 esac
-dpkg-deb -c "$deb" | grep -q '/usr/bin/pinta-gemini$' || say "no /usr/bin/pinta-gemini in the package"
+dpkg-deb -c "$deb" >"$tmp/contents"
+grep -q "\.$prefix/bin/pinta-gemini\$" "$tmp/contents" || say "no $prefix/bin/pinta-gemini in the package"
 mkdir -p "$tmp/root"
 dpkg-deb -x "$deb" "$tmp/root" || { echo "FAIL: dpkg-deb -x"; exit 1; }
 # Depends (dpkg-shlibdeps) names the package of every shared library the executables load.
@@ -48,7 +62,7 @@ printf '%s' "$depends" | grep -q '^libc6\|, libc6' || say "Depends lacks libc6: 
 # (Direct NEEDED entries only: dpkg-shlibdeps leaves the libraries' own dependencies to them.)
 # libssl3 is stated: the tools dlopen OpenSSL 3 for https (adapter/src/tls.cc).
 printf '%s' "$depends" | grep -q 'libssl3' || say "Depends lacks libssl3: '$depends'"
-for lib in $(for b in "$tmp"/root/usr/bin/*; do
+for lib in $(for b in "$tmp/root$prefix"/bin/*; do
                for so in $(readelf -d "$b" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
                  ldd "$b" | awk -v so="$so" '$1 == so && $3 ~ /^\// {print $3}'
                done
@@ -63,10 +77,10 @@ for lib in $(for b in "$tmp"/root/usr/bin/*; do
     say "Depends lacks $pkg (for $lib): '$depends'"
   fi
 done
-# Stripped executables (CPACK_STRIP_FILES): no .debug_info section.
-if readelf -S "$tmp/root/usr/bin/hostemu" | grep -q '\.debug_info'; then
-  say "/usr/bin/hostemu in the package is not stripped"
+# Stripped executables: no .debug_info section.
+if readelf -S "$tmp/root$prefix/bin/hostemu" | grep -q '\.debug_info'; then
+  say "$prefix/bin/hostemu in the package is not stripped"
 fi
 echo "package: $(basename "$deb"), $(stat -c %s "$deb") bytes; Depends: $depends"
-bash "$(dirname "$0")/check-installed.sh" "$tmp/root/usr" "$src" || fail=1
+bash "$(dirname "$0")/check-installed.sh" "$tmp/root$prefix" "$src" || fail=1
 exit "$fail"
