@@ -137,6 +137,12 @@ for hc in "gemini-0.61 INPUT-0020" "agy-1.2 OUT-0001"; do
       "$(head -c 300 "$t/conf.err")"
 done
 
+# hostemu replay over the installed fixtures and goldens, under one Antigravity profile (installed).
+run replay "$bin/hostemu" replay --host agy-1.2 --adapter "$bin/pinta-gemini" --quiet "$share/fixtures"
+[ "$rc" = 0 ] && grep -Eq 'replay --host agy-1.2: [1-9][0-9]* fixtures, [0-9]+ passed, 0 failed' "$t/replay.out" ||
+  say "hostemu replay of the installed fixtures: exit $rc: $(tail -c 400 "$t/replay.out")" \
+    "$(head -c 300 "$t/replay.err")"
+
 # pinta-fuzz-campaign seeds from the installed fixtures; --quiet leaves stderr empty.
 run camp "$bin/pinta-fuzz-campaign" --adapter "$bin/pinta-gemini" --host gemini --runs 12 --seed 5 \
   --jobs 1 --quiet --out "$t/campaign"
