@@ -50,7 +50,7 @@ version profiles, conformance cases and host payload fixtures they read.")
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "pinta-gemini project")
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 # Depends: computed by dpkg-shlibdeps from the installed executables (pinta-gemini itself is
-# static; the tools link libboost, libre2, libcpp-httplib, libstdc++ ...).
+# static; the tools link libre2, libcpp-httplib, libstdc++, libgcc-s, libc).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # Stated, as dpkg-shlibdeps cannot see it: the tools load OpenSSL 3 with dlopen on their first
 # https:// URL (adapter/src/tls.cc; e.g. doctor probing an https guard).
