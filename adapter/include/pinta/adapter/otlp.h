@@ -78,8 +78,13 @@ struct SpanIds {
 // copied as they are (SPEC §11 skip-list). Attributes: ingest.type, <prefix>.hook, <prefix>.agent,
 // <prefix>.<key> per top-level payload field (Bronze, §9.3: strings/numbers/bools typed, objects,
 // arrays and null as their JSON text), antigravity.product (when known), pinta.guard.decision and
-// pinta.guard.matched_rule (when a guard verdict exists). Returned as compact JSON text, written
-// directly rather than through a JSON tree: this runs on every hook event (issue 3 benchmark).
+// pinta.guard.matched_rule (when a guard verdict exists); beside them the OpenTelemetry GenAI
+// semantic-convention attributes (kGenAiSemconvVersion; docs/contract.md OTLP-3a):
+// gen_ai.operation.name = execute_tool and gen_ai.tool.name on tool events with a named tool,
+// gen_ai.conversation.id (session / conversation id), gen_ai.agent.name (the host),
+// gen_ai.provider.name (where the host's model provider is known). Returned as compact JSON text,
+// written directly rather than through a JSON tree: this runs on every hook event (issue 3
+// benchmark).
 //
 // Limits (OTel SDK span limits, so work and size after the reply are bounded whatever the payload):
 // at most max_attributes attributes (SDK AttributeCountLimit, 128), string values capped at
@@ -88,6 +93,9 @@ struct SpanIds {
 // ("count" | "size" | "deadline"). The work is linear in the payload and bounded by a time budget
 // (`budget`, or time_budget from the call): when it runs out the span is written with what was
 // encoded so far, the rest dropped and counted; no string is written half-redacted.
+// The OpenTelemetry semantic-conventions release the gen_ai.* attributes follow.
+inline constexpr std::string_view kGenAiSemconvVersion = "1.41.1";
+
 struct SpanLimits {
   std::size_t max_attributes = 128;
   std::size_t max_value_bytes = 102400;  // = kMaxStringBytes (redact.h)
