@@ -503,21 +503,29 @@ std::string encode_span(const SpanInput& input, const SpanIds& ids, const SpanLi
   // steps too; seed 004 l.427: only 자리 and 도구), so gen_ai.tool.call.id is never written. Values
   // from the payload go through redaction like every other string (identifiers are unchanged by
   // it) and are capped like the Bronze attribute holding the same value.
+  // gen_ai.* keys lie outside every `<prefix>.` namespace, so no payload key can equal them: they
+  // skip the uniqueness set (this runs on every event; measured in docs/benchmarks.md).
+  auto add_own = [&](std::string_view key, std::string_view value) {
+    if (!room()) return;
+    put_kv_string(out, first, key, value);
+    ++count;
+  };
+  std::string scratch;
+  auto bounded = [&](const std::string& s, std::size_t max_bytes) -> std::string_view {
+    if (redaction_is_identity(s, max_bytes)) return s;
+    scratch = redact_string(s, max_bytes, budget);
+    return scratch;
+  };
   if (ev.tool_event && !ev.tool_name.empty()) {
-    add_string("gen_ai.operation.name", "execute_tool");
-    add_string("gen_ai.tool.name", redaction_is_identity(ev.tool_name, 1024)
-                                       ? ev.tool_name
-                                       : redact_string(ev.tool_name, 1024, budget));
+    add_own("gen_ai.operation.name", "execute_tool");
+    add_own("gen_ai.tool.name", bounded(ev.tool_name, 1024));
   }
   if (!ev.session_id.empty()) {
-    add_string("gen_ai.conversation.id",
-               redaction_is_identity(ev.session_id, limits.max_value_bytes)
-                   ? ev.session_id
-                   : redact_string(ev.session_id, limits.max_value_bytes, budget));
+    add_own("gen_ai.conversation.id", bounded(ev.session_id, limits.max_value_bytes));
   }
-  add_string("gen_ai.agent.name", genai_agent_name(ev.family));
+  add_own("gen_ai.agent.name", genai_agent_name(ev.family));
   if (const std::string_view provider = genai_provider_name(ev); !provider.empty()) {
-    add_string("gen_ai.provider.name", provider);
+    add_own("gen_ai.provider.name", provider);
   }
   if (input.guard != nullptr) {
     add_string("pinta.guard.decision", guard_decision_name(input.guard->decision));
