@@ -573,6 +573,17 @@ TEST(GenAi, KeptWhenThePayloadFillsTheAttributeLimit) {
   EXPECT_EQ(bronze - 2 + span["droppedAttributesCount"].get<std::size_t>(), p.size());
 }
 
+TEST(GenAi, TheContractNamesTheVersionTheCodeFollows) {
+  const std::string contract =
+      fs::read_file(pinta::testing::source_dir() + "/docs/contract.md").value_or("");
+  ASSERT_FALSE(contract.empty());
+  const std::size_t at = contract.find("**OTLP-3a.");
+  ASSERT_NE(at, std::string::npos);
+  const std::string clause = contract.substr(at, contract.find("**OTLP-3b.", at) - at);
+  EXPECT_NE(clause.find("**v" + std::string(otlp::kGenAiSemconvVersion) + "**"), std::string::npos)
+      << clause.substr(0, 400);
+}
+
 // The checker itself must be able to fail, or the tests above prove nothing.
 TEST(Validator, RejectsNonCanonicalEncodings) {
   auto bad = [](const std::string& body) { return !check::check_request(body).ok(); };

@@ -73,6 +73,10 @@ struct SpanIds {
   std::string span_id;
 };
 
+// The OpenTelemetry semantic-conventions release the gen_ai.* span attributes follow (v1.41.1:
+// the last release that holds the GenAI conventions; docs/contract.md OTLP-3a).
+inline constexpr std::string_view kGenAiSemconvVersion = "1.41.1";
+
 // One OTLP Span (JSON mapping) for one hook event. Every string that comes from the payload is
 // redacted (pinta::adapter::redact_*) before it is put in; identifier fields (kIdentifierKeys) are
 // copied as they are (SPEC §11 skip-list). Attributes: ingest.type, <prefix>.hook, <prefix>.agent,
@@ -93,9 +97,6 @@ struct SpanIds {
 // ("count" | "size" | "deadline"). The work is linear in the payload and bounded by a time budget
 // (`budget`, or time_budget from the call): when it runs out the span is written with what was
 // encoded so far, the rest dropped and counted; no string is written half-redacted.
-// The OpenTelemetry semantic-conventions release the gen_ai.* attributes follow.
-inline constexpr std::string_view kGenAiSemconvVersion = "1.41.1";
-
 struct SpanLimits {
   std::size_t max_attributes = 128;
   std::size_t max_value_bytes = 102400;  // = kMaxStringBytes (redact.h)
