@@ -37,6 +37,9 @@ CanonicalEvent normalize(Family family, std::string_view agent, std::string_view
   e.agent = std::string(agent);
   e.hook = std::string(event);
   e.known_event = find_reply_row(family, event) != nullptr;
+  e.tool_event = e.known_event &&
+                 (family == Family::kGemini ? (event == "BeforeTool" || event == "AfterTool")
+                                            : (event == "PreToolUse" || event == "PostToolUse"));
   if (!payload.is_object()) payload = json::object();
   if (family == Family::kGemini) {
     // GEM§7 base input: session_id, transcript_path, cwd, hook_event_name, timestamp.

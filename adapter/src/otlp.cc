@@ -231,6 +231,40 @@ void put_any_value(std::string& out, std::string_view key, const json& v, bool s
   }
 }
 
+// ---- OpenTelemetry GenAI semantic conventions, next to Bronze (docs/contract.md OTLP-3a).
+// Names and values from semantic-conventions v1.41.1 (kGenAiSemconvVersion): registry
+// docs/registry/attributes/gen-ai.md, "Execute tool span" in docs/gen-ai/gen-ai-spans.md. Later
+// releases moved these conventions to the semantic-conventions-genai repository (no release yet);
+// the attribute names used here are unchanged there.
+
+// gen_ai.agent.name: "Human-readable name of the GenAI agent provided by the application"; the
+// application is the host.
+std::string_view genai_agent_name(Family f) {
+  switch (f) {
+    case Family::kGemini:
+      return "Gemini CLI";
+    case Family::kAntigravity:
+      return "Antigravity";
+    case Family::kDeel:
+      break;
+  }
+  return "deel-local-cli";
+}
+
+// gen_ai.provider.name, only where the host's provider is known. `gcp.gen_ai` is the registry's
+// value for "any Google generative AI endpoint ... when specific backend is unknown": Gemini CLI
+// talks to Google's Gemini API, Vertex AI or Code Assist, and a hook cannot tell which (GEM§7 has
+// no such field). Antigravity also offers models of other vendors; its payload's `modelName`
+// (AGY§8 common fields) is used only when it names a Gemini model. deel-local-cli's payload says
+// nothing about a model (seed 004 hooks.js l.427): no provider.
+std::string_view genai_provider_name(const CanonicalEvent& ev) {
+  if (ev.family == Family::kGemini) return "gcp.gen_ai";
+  if (ev.family != Family::kAntigravity || !ev.raw.is_object()) return {};
+  const auto it = ev.raw.find("modelName");
+  if (it == ev.raw.end() || !it->is_string()) return {};
+  return it->get_ref<const std::string&>().rfind("gemini-", 0) == 0 ? "gcp.gen_ai" : "";
+}
+
 bool is_identifier_key(std::string_view key) {
   return std::find(kIdentifierKeys.begin(), kIdentifierKeys.end(), key) != kIdentifierKeys.end();
 }
@@ -462,6 +496,36 @@ std::string encode_span(const SpanInput& input, const SpanIds& ids, const SpanLi
   add_string(prefix + ".agent", redaction_is_identity(ev.agent, 1024) ? ev.agent : redact_string(ev.agent, 1024, budget));
   if (ev.family == Family::kAntigravity && !ev.product.empty() && ev.product != "unknown") {
     add_string("antigravity.product", ev.product);
+  }
+  // GenAI semantic conventions (see genai_agent_name). execute_tool only on a tool event whose tool
+  // is named: gen_ai.tool.name is Required on that operation. No host sends a tool call id
+  // (GEM§7: no tool_use_id in 0.61.0; AGY§8: stepIdx counts steps, PostToolUse fires on non-tool
+  // steps too; seed 004 l.427: only 자리 and 도구), so gen_ai.tool.call.id is never written. Values
+  // from the payload go through redaction like every other string (identifiers are unchanged by
+  // it) and are capped like the Bronze attribute holding the same value.
+  // gen_ai.* keys lie outside every `<prefix>.` namespace, so no payload key can equal them: they
+  // skip the uniqueness set (this runs on every event; measured in docs/benchmarks.md).
+  auto add_own = [&](std::string_view key, std::string_view value) {
+    if (!room()) return;
+    put_kv_string(out, first, key, value);
+    ++count;
+  };
+  std::string scratch;
+  auto bounded = [&](const std::string& s, std::size_t max_bytes) -> std::string_view {
+    if (redaction_is_identity(s, max_bytes)) return s;
+    scratch = redact_string(s, max_bytes, budget);
+    return scratch;
+  };
+  if (ev.tool_event && !ev.tool_name.empty()) {
+    add_own("gen_ai.operation.name", "execute_tool");
+    add_own("gen_ai.tool.name", bounded(ev.tool_name, 1024));
+  }
+  if (!ev.session_id.empty()) {
+    add_own("gen_ai.conversation.id", bounded(ev.session_id, limits.max_value_bytes));
+  }
+  add_own("gen_ai.agent.name", genai_agent_name(ev.family));
+  if (const std::string_view provider = genai_provider_name(ev); !provider.empty()) {
+    add_own("gen_ai.provider.name", provider);
   }
   if (input.guard != nullptr) {
     add_string("pinta.guard.decision", guard_decision_name(input.guard->decision));

@@ -1,6 +1,9 @@
+#include "pinta/adapter/normalize.h"
+
 #include <gtest/gtest.h>
 
-#include "pinta/adapter/normalize.h"
+#include <set>
+#include <string>
 
 namespace pinta::adapter {
 namespace {
@@ -57,6 +60,25 @@ TEST(Normalize, DeelToolIsDoguAndTheRestIsTheToolInput) {
   EXPECT_EQ(stop.tool_name, "");
   EXPECT_TRUE(stop.tool_input.is_null());
   EXPECT_EQ(to_json(stop)["family"], "deel");
+}
+
+TEST(Normalize, ToolEventsPerHost) {
+  // Every known event of every host: exactly the tool-call events are tool events.
+  const ReplyTable t = reply_table();
+  std::set<std::string> tool;
+  for (size_t i = 0; i < t.size; ++i) {
+    const ReplyRow& r = t.rows[i];
+    const auto e = normalize(r.family, "x", r.event, json::object());
+    if (e.tool_event)
+      tool.insert(std::string(family_prefix(r.family)) + ":" + std::string(r.event));
+  }
+  EXPECT_EQ(tool, (std::set<std::string>{"gemini:BeforeTool", "gemini:AfterTool",
+                                         "antigravity:PreToolUse", "antigravity:PostToolUse",
+                                         "deel:PreToolUse", "deel:PostToolUse"}));
+  // Event names are case-sensitive (protocol table); an unknown event is never a tool event.
+  EXPECT_FALSE(normalize(Family::kGemini, "gemini", "beforetool", json::object()).tool_event);
+  EXPECT_FALSE(normalize(Family::kGemini, "gemini", "PreToolUse", json::object()).tool_event);
+  EXPECT_FALSE(normalize(Family::kAntigravity, "agy", "BeforeTool", json::object()).tool_event);
 }
 
 TEST(Normalize, AntigravityNullToolCallAndEmptyWorkspaces) {

@@ -6,6 +6,13 @@
 // JSON parsers but flagged here as non-canonical), unknown fields rejected, AnyValue has exactly
 // one of its value fields. It shares no code with adapter/src/otlp.cc: it is what a test decodes
 // the encoder's output with.
+//
+// The schema itself is checked against the official .proto files by otlp_proto_check.js
+// (protobufjs, adapter/test/otlp_proto_process_test.cc). This checker stays because it runs where
+// Node.js does not (in-process: unit tests, property tests, the otlp_span fuzzer) and because it
+// checks what no .proto can say: attribute keys unique within a list (OTel common spec: keys MUST
+// be unique), end time not before start time, and our encoder's canonical form (lowercase hex ids,
+// where OTLP/JSON only requires hex in any case).
 #pragma once
 
 #include <set>

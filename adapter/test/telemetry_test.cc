@@ -377,6 +377,213 @@ TEST(Encode, BatchGroupsByResource) {
   EXPECT_EQ(json::parse(body)["resourceSpans"].size(), 2u);
 }
 
+// ---- OpenTelemetry GenAI semantic conventions beside Bronze (docs/contract.md OTLP-3a) ----
+
+json span_of(const CanonicalEvent& ev, const GuardVerdict* guard = nullptr) {
+  json span;
+  const std::string body = encode_one(ev, guard, &span);
+  const check::Findings f = check::check_request(body);
+  EXPECT_TRUE(f.ok()) << ::testing::PrintToString(f.errors);
+  return span;
+}
+
+std::set<std::string> keys_of(const json& span, bool gen_ai) {
+  std::set<std::string> out;
+  for (const json& kv : span["attributes"]) {
+    const std::string k = kv["key"];
+    if ((k.rfind("gen_ai.", 0) == 0) == gen_ai) out.insert(k);
+  }
+  return out;
+}
+
+json str(std::string_view s) { return json{{"stringValue", s}}; }
+
+// A payload of the host's shape for `event` (GEM§7, AGY§8, seed 004 l.427).
+json host_payload(Family f, std::string_view event, bool tool) {
+  switch (f) {
+    case Family::kGemini: {
+      json p = {
+          {"session_id", "7efbd79a-808b-4728-975b-e11738639569"},
+          {"transcript_path", "/h/.gemini/tmp/ws/chats/session-2026-12-02T19-30-7efbd79a.jsonl"},
+          {"cwd", "/w"},
+          {"hook_event_name", event},
+          {"timestamp", "2026-12-02T19:30:00.404Z"}};
+      if (tool) {
+        p["tool_name"] = "run_shell_command";
+        p["tool_input"] = {
+            {"command", "export GITHUB_TOKEN=ghp_16C7e42F292c6912E7710c838347Ae178B4a"}};
+      }
+      return p;
+    }
+    case Family::kAntigravity: {
+      json p = {{"conversationId", "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"},
+                {"modelName", "gemini-3.5-flash-extra-low"},
+                {"transcriptPath",
+                 "/h/.gemini/antigravity-cli/brain/a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d/"
+                 ".system_generated/logs/transcript_full.jsonl"},
+                {"workspacePaths", {"/w"}}};
+      if (tool) {
+        p["stepIdx"] = 3;
+        p["toolCall"] = {
+            {"name", "run_command"},
+            {"args",
+             {{"CommandLine", "export GITHUB_TOKEN=ghp_16C7e42F292c6912E7710c838347Ae178B4a"}}}};
+      }
+      return p;
+    }
+    case Family::kDeel:
+      break;
+  }
+  const std::string_view place = event == "PreToolUse"    ? "도구전"
+                                 : event == "PostToolUse" ? "도구후"
+                                 : event == "Stop"        ? "턴끝"
+                                                          : "말전";
+  return {{"자리", place}, {"도구", tool ? json("Bash") : json(nullptr)}};
+}
+
+TEST(GenAi, EveryEventOfEveryHost) {
+  const ReplyTable t = reply_table();
+  ASSERT_GT(t.size, 15u);
+  for (size_t i = 0; i < t.size; ++i) {
+    const ReplyRow& r = t.rows[i];
+    const std::string what = std::string(family_prefix(r.family)) + ":" + std::string(r.event);
+    const bool tool =
+        (r.family == Family::kGemini && (r.event == "BeforeTool" || r.event == "AfterTool")) ||
+        (r.family != Family::kGemini && (r.event == "PreToolUse" || r.event == "PostToolUse"));
+    const json payload = host_payload(r.family, r.event, tool);
+    const CanonicalEvent ev = normalize(r.family, family_prefix(r.family), r.event, payload);
+    GuardVerdict g;
+    g.decision = GuardVerdict::Decision::kAllow;
+    const json span = span_of(ev, r.gate ? &g : nullptr);
+    // The gen_ai.* attributes per host and event.
+    std::set<std::string> want = {"gen_ai.agent.name"};
+    if (tool) want.insert({"gen_ai.operation.name", "gen_ai.tool.name"});
+    if (r.family != Family::kDeel) want.insert({"gen_ai.conversation.id", "gen_ai.provider.name"});
+    EXPECT_EQ(keys_of(span, true), want) << what;
+    const char* agent = r.family == Family::kGemini        ? "Gemini CLI"
+                        : r.family == Family::kAntigravity ? "Antigravity"
+                                                           : "deel-local-cli";
+    EXPECT_EQ(check::attribute(span, "gen_ai.agent.name"), str(agent)) << what;
+    if (tool) {
+      EXPECT_EQ(check::attribute(span, "gen_ai.operation.name"), str("execute_tool")) << what;
+      const char* name = r.family == Family::kGemini        ? "run_shell_command"
+                         : r.family == Family::kAntigravity ? "run_command"
+                                                            : "Bash";
+      EXPECT_EQ(check::attribute(span, "gen_ai.tool.name"), str(name)) << what;
+    }
+    if (r.family == Family::kGemini) {
+      EXPECT_EQ(check::attribute(span, "gen_ai.conversation.id"),
+                str(payload["session_id"].get<std::string>()));
+      EXPECT_EQ(check::attribute(span, "gen_ai.conversation.id"),
+                check::attribute(span, "gemini.session_id"));
+    }
+    if (r.family == Family::kAntigravity) {
+      EXPECT_EQ(check::attribute(span, "gen_ai.conversation.id"),
+                check::attribute(span, "antigravity.conversationId"));
+    }
+    if (r.family != Family::kDeel) {
+      EXPECT_EQ(check::attribute(span, "gen_ai.provider.name"), str("gcp.gen_ai")) << what;
+    }
+    // Bronze is unchanged: besides gen_ai.*, exactly the attributes the span had before.
+    const std::string prefix(family_prefix(r.family));
+    std::set<std::string> bronze = {"ingest.type", prefix + ".hook", prefix + ".agent"};
+    if (r.family == Family::kAntigravity) bronze.insert("antigravity.product");
+    if (r.gate) bronze.insert("pinta.guard.decision");
+    for (auto it = payload.begin(); it != payload.end(); ++it)
+      bronze.insert(prefix + "." + it.key());
+    EXPECT_EQ(keys_of(span, false), bronze) << what;
+    // Tool arguments stay in Bronze only, redacted; no host sends a tool call id.
+    const std::string text = span.dump();
+    EXPECT_EQ(text.find("ghp_16C7e42F292c6912E7710c838347Ae178B4a"), std::string::npos) << what;
+    EXPECT_TRUE(check::attribute(span, "gen_ai.tool.call.id").is_null()) << what;
+    EXPECT_TRUE(check::attribute(span, "gen_ai.tool.call.arguments").is_null()) << what;
+  }
+}
+
+TEST(GenAi, NoExecuteToolWithoutANamedTool) {
+  // Antigravity PostToolUse also fires on non-tool steps, with toolCall:null (AGY§8 [OBS 1.0.5]).
+  json p = host_payload(Family::kAntigravity, "PostToolUse", false);
+  p["toolCall"] = nullptr;
+  p["stepIdx"] = 2;
+  json span = span_of(normalize(Family::kAntigravity, "agy", "PostToolUse", p));
+  EXPECT_TRUE(check::attribute(span, "gen_ai.operation.name").is_null());
+  EXPECT_TRUE(check::attribute(span, "gen_ai.tool.name").is_null());
+  EXPECT_EQ(check::attribute(span, "gen_ai.agent.name"), str("Antigravity"));
+  // A tool name on an event that is not a tool event does not make it one.
+  json q = host_payload(Family::kGemini, "SessionStart", false);
+  q["tool_name"] = "run_shell_command";
+  span = span_of(normalize(Family::kGemini, "gemini", "SessionStart", q));
+  EXPECT_TRUE(check::attribute(span, "gen_ai.operation.name").is_null());
+  EXPECT_TRUE(check::attribute(span, "gen_ai.tool.name").is_null());
+  // Nor does an event the host is not known to send, even if it is spelled like one elsewhere.
+  span = span_of(normalize(Family::kGemini, "gemini", "PreToolUse",
+                           host_payload(Family::kGemini, "PreToolUse", true)));
+  EXPECT_TRUE(check::attribute(span, "gen_ai.operation.name").is_null());
+}
+
+TEST(GenAi, AntigravityProviderOnlyForGeminiModels) {
+  for (const char* model : {"auto", "claude-sonnet-4-5", "gpt-oss-120b", ""}) {
+    json p = host_payload(Family::kAntigravity, "PreInvocation", false);
+    p["modelName"] = model;
+    const json span = span_of(normalize(Family::kAntigravity, "antigravity", "PreInvocation", p));
+    EXPECT_TRUE(check::attribute(span, "gen_ai.provider.name").is_null()) << model;
+  }
+  json p = host_payload(Family::kAntigravity, "PreInvocation", false);
+  p.erase("modelName");
+  EXPECT_TRUE(
+      check::attribute(span_of(normalize(Family::kAntigravity, "antigravity", "PreInvocation", p)),
+                       "gen_ai.provider.name")
+          .is_null());
+  p["modelName"] = 7;  // wrong type: absent
+  EXPECT_TRUE(
+      check::attribute(span_of(normalize(Family::kAntigravity, "antigravity", "PreInvocation", p)),
+                       "gen_ai.provider.name")
+          .is_null());
+}
+
+TEST(GenAi, PayloadValuesAreRedactedAndCapped) {
+  const std::string tok = "ghp_16C7e42F292c6912E7710c838347Ae178B4a";
+  json p = host_payload(Family::kAntigravity, "PreToolUse", true);
+  p["toolCall"]["name"] = "mcp_x_" + tok;
+  p["conversationId"] = std::string(200000, 'c');
+  const json span = span_of(normalize(Family::kAntigravity, "antigravity", "PreToolUse", p));
+  const std::string name = check::attribute(span, "gen_ai.tool.name")["stringValue"];
+  EXPECT_EQ(name.find(tok), std::string::npos) << name;
+  EXPECT_NE(name.find("[REDACTED:"), std::string::npos) << name;
+  const std::string conv = check::attribute(span, "gen_ai.conversation.id")["stringValue"];
+  EXPECT_LE(conv.size(), otlp::SpanLimits{}.max_value_bytes);
+  EXPECT_NE(conv.find("[TRUNCATED:"), std::string::npos);
+  EXPECT_EQ(span.dump().find(tok), std::string::npos);
+}
+
+TEST(GenAi, KeptWhenThePayloadFillsTheAttributeLimit) {
+  json p = host_payload(Family::kGemini, "AfterTool", true);
+  for (int i = 0; i < 300; ++i) p["f" + std::to_string(i)] = i;
+  const json span = span_of(normalize(Family::kGemini, "gemini", "AfterTool", p));
+  EXPECT_LE(span["attributes"].size(), 128u);
+  EXPECT_EQ(check::attribute(span, "gen_ai.operation.name"), str("execute_tool"));
+  EXPECT_EQ(check::attribute(span, "gen_ai.conversation.id"),
+            str(p["session_id"].get<std::string>()));
+  EXPECT_EQ(check::attribute(span, "pinta.span.truncated"), str("count"));
+  // Payload fields written + counted as dropped = all of them (the limit is shared, not exceeded).
+  std::size_t bronze = 0;
+  for (const json& kv : span["attributes"])
+    bronze += kv["key"].get<std::string>().rfind("gemini.", 0) == 0;
+  // gemini.hook and gemini.agent are the adapter's, the rest are payload fields.
+  EXPECT_EQ(bronze - 2 + span["droppedAttributesCount"].get<std::size_t>(), p.size());
+}
+
+TEST(GenAi, TheContractNamesTheVersionTheCodeFollows) {
+  const std::string contract =
+      fs::read_file(pinta::testing::source_dir() + "/docs/contract.md").value_or("");
+  ASSERT_FALSE(contract.empty());
+  const std::size_t at = contract.find("**OTLP-3a.");
+  ASSERT_NE(at, std::string::npos);
+  const std::string clause = contract.substr(at, contract.find("**OTLP-3b.", at) - at);
+  EXPECT_NE(clause.find("**v" + std::string(otlp::kGenAiSemconvVersion) + "**"), std::string::npos)
+      << clause.substr(0, 400);
+}
+
 // The checker itself must be able to fail, or the tests above prove nothing.
 TEST(Validator, RejectsNonCanonicalEncodings) {
   auto bad = [](const std::string& body) { return !check::check_request(body).ok(); };

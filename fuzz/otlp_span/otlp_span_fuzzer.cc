@@ -13,7 +13,11 @@
 //     appears as attribute `<prefix>.<key>`, with booleans and in-range integers decoded to the
 //     same value (boolValue / intValue decimal string), and attribute keys are unique;
 //  5. OTel span limits: at most 128 attributes; a span that left fields out says so
-//     (droppedAttributesCount and pinta.span.truncated), and then property 4 is not checked.
+//     (droppedAttributesCount and pinta.span.truncated), and then properties 4 and 6 are not
+//     checked;
+//  6. GenAI attributes (docs/contract.md OTLP-3a): gen_ai.operation.name = execute_tool and
+//     gen_ai.tool.name exactly on tool events with a named tool, gen_ai.conversation.id exactly
+//     when there is a session id, gen_ai.agent.name always.
 // Input layout: count byte, then per event: family byte, hook string, guard byte, time bytes (8),
 // payload string (JSON if it parses to an object, else {"text": <bytes>}).
 #include <algorithm>
@@ -135,6 +139,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(truncated == !check::attribute(s, "pinta.span.truncated").is_null(),
                "droppedAttributesCount without pinta.span.truncated (or the reverse)");
     if (truncated) continue;  // which fields were kept is then up to the limits
+    // GenAI attributes (docs/contract.md OTLP-3a): execute_tool and gen_ai.tool.name exactly on a
+    // tool event with a named tool; a conversation id exactly when there is a session id.
+    const bool tool = o.ev.tool_event && !o.ev.tool_name.empty();
+    FUZZ_CHECK(check::attribute(s, "gen_ai.operation.name") ==
+                   (tool ? json{{"stringValue", "execute_tool"}} : json()),
+               "gen_ai.operation.name");
+    FUZZ_CHECK(check::attribute(s, "gen_ai.tool.name").is_null() == !tool, "gen_ai.tool.name");
+    FUZZ_CHECK(check::attribute(s, "gen_ai.conversation.id").is_null() == o.ev.session_id.empty(),
+               "gen_ai.conversation.id");
+    FUZZ_CHECK(!check::attribute(s, "gen_ai.agent.name").is_null(), "gen_ai.agent.name");
     for (auto it = o.payload.begin(); it != o.payload.end(); ++it) {
       // Keys that are not plain, that the redactor rewrites (a secret-shaped key), or that collide
       // with the encoder's own attributes (<prefix>.hook, <prefix>.agent, antigravity.product).

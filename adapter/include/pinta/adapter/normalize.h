@@ -17,6 +17,10 @@ struct CanonicalEvent {
   std::string agent;            // the --agent label as given (gemini, antigravity, agy, ...)
   std::string hook;             // the --event value as given
   bool known_event = false;     // the host is known to send this event (protocol table)
+  // A known tool-call event: Gemini BeforeTool/AfterTool (GEM§7), Antigravity and deel-local-cli
+  // PreToolUse/PostToolUse (AGY§8; seed 004 자리표 도구전/도구후). tool_name may still be absent
+  // (Antigravity PostToolUse fires on non-tool steps with toolCall:null, AGY§8 [OBS 1.0.5]).
+  bool tool_event = false;
   std::string session_id;       // gemini session_id | antigravity conversationId
   std::string cwd;              // gemini cwd | antigravity workspacePaths[0]
   std::string transcript_path;  // gemini transcript_path | antigravity transcriptPath

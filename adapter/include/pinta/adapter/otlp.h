@@ -73,13 +73,22 @@ struct SpanIds {
   std::string span_id;
 };
 
+// The OpenTelemetry semantic-conventions release the gen_ai.* span attributes follow (v1.41.1:
+// the last release that holds the GenAI conventions; docs/contract.md OTLP-3a).
+inline constexpr std::string_view kGenAiSemconvVersion = "1.41.1";
+
 // One OTLP Span (JSON mapping) for one hook event. Every string that comes from the payload is
 // redacted (pinta::adapter::redact_*) before it is put in; identifier fields (kIdentifierKeys) are
 // copied as they are (SPEC §11 skip-list). Attributes: ingest.type, <prefix>.hook, <prefix>.agent,
 // <prefix>.<key> per top-level payload field (Bronze, §9.3: strings/numbers/bools typed, objects,
 // arrays and null as their JSON text), antigravity.product (when known), pinta.guard.decision and
-// pinta.guard.matched_rule (when a guard verdict exists). Returned as compact JSON text, written
-// directly rather than through a JSON tree: this runs on every hook event (issue 3 benchmark).
+// pinta.guard.matched_rule (when a guard verdict exists); beside them the OpenTelemetry GenAI
+// semantic-convention attributes (kGenAiSemconvVersion; docs/contract.md OTLP-3a):
+// gen_ai.operation.name = execute_tool and gen_ai.tool.name on tool events with a named tool,
+// gen_ai.conversation.id (session / conversation id), gen_ai.agent.name (the host),
+// gen_ai.provider.name (where the host's model provider is known). Returned as compact JSON text,
+// written directly rather than through a JSON tree: this runs on every hook event (issue 3
+// benchmark).
 //
 // Limits (OTel SDK span limits, so work and size after the reply are bounded whatever the payload):
 // at most max_attributes attributes (SDK AttributeCountLimit, 128), string values capped at
