@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses (clang-14, -DPINTA_FUZZ=ON, ASan+UBSan) and runs each one for a
-# short smoke time from its committed corpus, dictionary and regressions (issue 8).
+# short smoke time from its committed corpus, dictionary and regressions and the seeds the build
+# generates from fixtures (build-fuzz/fuzz-corpus/, fuzz/tools/seed_corpora.py).
 # Usage: ci/fuzz-smoke.sh [--seconds S] [--runs N] [--build DIR] [--only NAME] [--artifacts DIR]
 #   --seconds S    time per harness (default 30)
 #   --runs N       stop each harness after N executions instead (a measured campaign; --seconds
@@ -99,8 +100,10 @@ for dir in fuzz/*/; do
   [ -z "$only" ] || [ "$only" = "$name" ] || continue
   scratch="$work/corpus-$name"
   mkdir -p "$scratch"
-  inputs=("$scratch" "$dir/corpus")
-  [ -d "$dir/regressions" ] && inputs+=("$dir/regressions")
+  inputs=("$scratch")
+  for d in "$dir/corpus" "$dir/regressions" "$build/fuzz-corpus/$name"; do
+    [ -d "$d" ] && inputs+=("$d")
+  done
   dict=()
   [ -f "$dir/$name.dict" ] && dict=("-dict=$dir/$name.dict")
   log="$work/$name.log"

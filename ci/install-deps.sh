@@ -10,7 +10,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config
+  build-essential cmake pkg-config python3
   nlohmann-json3-dev libcpp-httplib-dev
   libboost1.81-dev libboost-filesystem1.81-dev
   libgtest-dev librapidcheck-dev libre2-dev libcli11-dev

@@ -21,6 +21,7 @@
 #include "pinta/common/fs.h"
 #include "pinta/common/process.h"
 #include "pinta/conformance/conformance.h"
+#include "pinta/hosts/reply_check.h"
 #ifdef PINTA_CONFORMANCE_HAVE_FAKES
 #include "pinta/fakes/fake_server.h"
 #endif
@@ -72,21 +73,6 @@ std::string show_bytes(const std::string& s, size_t max = 600) {
   return o;
 }
 
-// exactly one JSON object followed by one '\n', nothing else (OUT-1).
-bool one_json_line(const std::string& out, json& parsed, std::string& why) {
-  if (out.empty()) return why = "stdout is empty", false;
-  if (out.back() != '\n') return why = "stdout does not end with '\\n'", false;
-  std::string body = out.substr(0, out.size() - 1);
-  if (body.find('\n') != std::string::npos) return why = "stdout has more than one line", false;
-  if (body.size() >= 3 && body.compare(0, 3, "\xEF\xBB\xBF") == 0)
-    return why = "stdout starts with a BOM", false;
-  if (body.empty() || body.front() != '{' || body.back() != '}')
-    return why = "stdout line is not exactly one JSON object (bytes around it)", false;
-  parsed = json::parse(body, nullptr, false);
-  if (parsed.is_discarded()) return why = "stdout line is not valid JSON", false;
-  if (!parsed.is_object()) return why = "stdout JSON is not an object", false;
-  return true;
-}
 
 // What the host made of a reply, for the report: as is, or (a flooding adapter's text can be
 // megabytes, once per run) its first bytes as a string.
@@ -596,8 +582,9 @@ class UnitRun {
   void check_run(const json& expect, const HookOutcome& out, HostOutcome& ho) {
     const auto& raw = out.raw;
     json reply;
-    std::string why;
-    bool one = one_json_line(raw.out, reply, why);
+    // OUT-1 framing, by the one reply check (pinta/hosts/reply_check.h).
+    const std::string why = pinta::hosts::check_json_line(raw.out, &reply);
+    const bool one = why.empty();
     for (auto it = expect.begin(); it != expect.end(); ++it) {
       const std::string k = it.key();
       json v = pick(it.value(), host_);

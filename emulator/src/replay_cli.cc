@@ -50,6 +50,7 @@
 #include "pinta/common/fs.h"
 #include "pinta/conformance/conformance.h"
 #include "pinta/emulator/antigravity/antigravity.h"
+#include "pinta/hosts/reply_check.h"
 
 extern char** environ;  // NOLINT(readability-redundant-declaration)
 
@@ -162,46 +163,32 @@ std::string clip(std::string s, size_t n) {
   return s;
 }
 
-// Contract problems of one run (empty: the contract holds). deel-local-cli is an exit-code host
-// (docs/contract.md DEEL-1..3): exit 0 with no output at all, or exit 2 with a reason on stdout.
+// Contract problems of one run (empty: the contract holds): how the process ended, stderr, then
+// the one reply check's framing layer (pinta/hosts/reply_check.h: one JSON object line for the
+// JSON-line hosts; for deel-local-cli, an exit-code host, docs/contract.md DEEL-1..3, no output
+// on exit 0 and a reason on exit 2). The reply's meaning is judged by the fail-safe and golden
+// checks, through the emulated host.
 std::vector<std::string> contract_problems(const pinta::proc::SpawnResult& r, json* reply,
-                                           const std::string& family) {
+                                           const std::string& family, const std::string& event) {
   std::vector<std::string> p;
   if (!r.started) {
     p.push_back("did not start: " + r.spawn_error);
     return p;
   }
-  if (family == "deel") {
-    if (r.timed_out || r.hard_limited) p.push_back("timed out (killed by the host)");
-    if (r.term_signal) p.push_back("killed by signal " + std::to_string(*r.term_signal));
-    if (r.exit_code && *r.exit_code != 0 && *r.exit_code != 2)
-      p.push_back("exit " + std::to_string(*r.exit_code) + " (only 0 or 2)");
-    if (!r.err.empty()) p.push_back("stderr: " + clip(json(r.err).dump(-1, ' ', false, json::error_handler_t::replace), 120));
-    if (r.exit_code && *r.exit_code == 0 && !r.out.empty()) p.push_back("stdout on an allow (shown to the user)");
-    if (r.exit_code && *r.exit_code == 2 && r.out.find_first_not_of(" \t\r\n") == std::string::npos)
-      p.push_back("exit 2 without a reason on stdout");
-    *reply = json::object();
-    return p;
-  }
   if (r.timed_out || r.hard_limited) p.push_back("timed out (killed by the host)");
   if (r.term_signal) p.push_back("killed by signal " + std::to_string(*r.term_signal));
-  if (r.exit_code && *r.exit_code != 0) p.push_back("exit " + std::to_string(*r.exit_code));
-  if (!r.err.empty()) p.push_back("stderr: " + clip(json(r.err).dump(-1, ' ', false, json::error_handler_t::replace), 120));
-  if (r.out.empty()) {
-    p.push_back("no stdout");
+  if (!r.err.empty())
+    p.push_back("stderr: " +
+                clip(json(r.err).dump(-1, ' ', false, json::error_handler_t::replace), 120));
+  const auto fam = pinta::hosts::family_named(family);
+  if (!fam) {
+    p.push_back("unknown host family " + family);
     return p;
   }
-  std::string body = r.out;
-  if (body.back() == '\n') body.pop_back();
-  else p.push_back("stdout line not terminated by a newline");
-  if (body.find('\n') != std::string::npos) {
-    p.push_back("more than one stdout line");
-    return p;
-  }
-  json j = json::parse(body, nullptr, false);
-  if (j.is_discarded()) p.push_back("stdout is not JSON");
-  else if (!j.is_object()) p.push_back("stdout is not a JSON object");
-  else *reply = j;
+  if (!r.exit_code) return p;  // the end was reported above
+  pinta::hosts::ReplyCheck c = pinta::hosts::check_reply(*fam, event, {r.out, r.exit_code});
+  if (!c.framing.empty()) p.push_back(c.framing);
+  else *reply = std::move(c.reply);
   return p;
 }
 
@@ -449,8 +436,8 @@ class Replayer {
       return true;
     }
     Scratch s;
-    std::string reply =
-        family_ == "antigravity" && event == "PreToolUse" ? R"({"decision":"allow"})" : "{}";
+    const auto fam = pinta::hosts::family_named(family_);
+    std::string reply = fam ? pinta::hosts::allow_reply(*fam, event).dump() : "{}";
     std::string script = s.path() + "/failsafe.sh";
     // deel-local-cli's fail-safe is no output at all and exit 0 (contract DEEL-1).
     std::string body = family_ == "deel" ? "#!/bin/sh\nexit 0\n"
@@ -498,7 +485,7 @@ class Replayer {
       return res;
     }
     json reply;
-    res.contract = contract_problems(o.raw, &reply, family_);
+    res.contract = contract_problems(o.raw, &reply, family_, f.event);
     res.reply_text = o.raw.out;
     while (!res.reply_text.empty() && res.reply_text.back() == '\n') res.reply_text.pop_back();
     res.description = describe(o_.host, f.event, o);

@@ -7,7 +7,8 @@
 // app does, dripped, closed before anything is written, huge), sometimes an env file with a
 // small input cap, a guard behaviour and a collector behaviour, spawns the adapter the way a host
 // does (no shell, clean environment, its own process group; runner.h) and checks the contract
-// (docs/contract.md), judged with the independent table in fuzz/common/host_table.h:
+// (docs/contract.md), judged by the one reply check (pinta/hosts/reply_check.h, through
+// fuzz/common/host_table.h), which is written from the host references, not from the adapter:
 //   exit status 0, no signal; nothing on stderr; stdout is exactly one line holding one JSON
 //   object valid for the host and event; the pipes close when the adapter exits (a Gemini host
 //   waits for EOF, GEM§4); the reply arrives within --budget-ms; no planted secret in stdout,
@@ -202,9 +203,10 @@ Case make_case(const std::vector<Fixture>& fixtures, Host host, uint64_t seed, b
     c.event = "NotAnEvent";
   else if (ev_roll == 1)
     c.event = "";
-  else if (ev_roll == 2)
-    c.event = std::string(host == Host::kGemini ? pinta::fuzz::kGeminiEvents[rng() % 11]
-                                                : pinta::fuzz::kAgyEvents[rng() % 6]);
+  else if (ev_roll == 2) {
+    const auto& evs = pinta::fuzz::events(host);
+    c.event = evs[rng() % evs.size()];
+  }
   std::string bytes = fx.bytes;
   json doc = json::parse(bytes, nullptr, false);
   switch (rng() % 12) {
@@ -478,10 +480,11 @@ std::string violation(const Options& o, Host host, const Case& c, const Observed
   if (!r.exit_code || *r.exit_code != 0) return "nonzero-exit";
   if (!r.err.empty()) return "stderr-output";
   if (r.pipes_held) return "pipes-held-open";
-  if (r.out.empty() || r.out.back() != '\n' || r.out.find('\n') != r.out.size() - 1)
-    return "not-one-line";
+  // The one reply check (pinta/hosts/reply_check.h): bytes first, then what the host reads.
+  const pinta::hosts::ReplyCheck rc = pinta::hosts::check_reply(host, c.event, {r.out, 0});
+  if (!rc.framing.empty()) return "not-one-line";
+  if (!rc.shape.empty()) return "reply-shape";
   const std::string line = r.out.substr(0, r.out.size() - 1);
-  if (!pinta::fuzz::judge_reply(host, c.event, line).empty()) return "reply-shape";
   if (ob.guard_requests > 0 && !pinta::fuzz::gate_event(host, c.event)) return "guard-off-gate";
   if (ob.guard_requests > 1) return "guard-asked-twice";
   const json got = json::parse(line);

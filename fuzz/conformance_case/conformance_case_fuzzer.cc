@@ -19,8 +19,10 @@
 namespace {
 
 namespace conf = pinta::conformance;
-const std::set<std::string> kAreas = {"OUT",  "EXIT",   "FMT",   "INPUT", "GUARD",
-                                      "OTLP", "REDACT", "TRACE", "ENV",   "PERF"};
+// Written out on purpose (not read from case.cc): the harness checks the parser against the
+// documented areas (docs/conformance-cases.md). DEEL: deel-local-cli's exit-code protocol.
+const std::set<std::string> kAreas = {"OUT",  "EXIT",   "FMT",   "INPUT", "GUARD", "OTLP",
+                                      "REDACT", "TRACE", "ENV", "PERF", "DEEL"};
 const char* kFile = "/fuzz/cases/X-0000.case.json";
 
 std::string sig(const conf::Case& c) {

@@ -72,8 +72,8 @@ const std::vector<std::string> kAgents = {"gemini", "antigravity", "agy", "antig
 
 std::vector<std::string> all_events() {
   std::vector<std::string> v;
-  for (auto e : pinta::fuzz::kGeminiEvents) v.emplace_back(e);
-  for (auto e : pinta::fuzz::kAgyEvents) v.emplace_back(e);
+  for (const auto& e : pinta::fuzz::events(Host::kGemini)) v.push_back(e);
+  for (const auto& e : pinta::fuzz::events(Host::kAntigravity)) v.push_back(e);
   v.insert(v.end(), {"", "Nope", "beforeTool", "PRETOOLUSE"});
   return v;
 }
@@ -939,3 +939,16 @@ TEST(Properties, ProfilesAreAvailable) {
 }
 
 }  // namespace
+
+// The fuzzers' reply judge is the one reply check: bytes a JSON parser would skip (a BOM, a
+// leading or trailing space) are outside the hosts' contract (docs/contract.md OUT-1), for every
+// event of both JSON-line hosts. nlohmann::json::parse alone accepts all three.
+TEST(ReplyFraming, BytesAroundTheObjectAreRejected) {
+  for (Host h : {Host::kGemini, Host::kAntigravity})
+    for (const auto& event : pinta::fuzz::events(h)) {
+      const std::string allow = pinta::fuzz::allow_reply(h, event).dump();
+      EXPECT_EQ(pinta::fuzz::judge_reply(h, event, allow), "") << allow;
+      for (const std::string& bad : {"\xEF\xBB\xBF" + allow, " " + allow, allow + " "})
+        EXPECT_NE(pinta::fuzz::judge_reply(h, event, bad), "") << event << ": " << bad;
+    }
+}

@@ -16,8 +16,10 @@ for name in "${names[@]}"; do
   [ -x "$bin" ] || continue
   dir="$root/fuzz/$name"
   mkdir -p "$out/corpus-$name" "$out/artifacts"
-  inputs=("$out/corpus-$name" "$dir/corpus")
-  [ -d "$dir/regressions" ] && inputs+=("$dir/regressions")
+  inputs=("$out/corpus-$name")
+  for d in "$dir/corpus" "$dir/regressions" "$build/fuzz-corpus/$name"; do
+    [ -d "$d" ] && inputs+=("$d")
+  done
   dict=()
   [ -f "$dir/$name.dict" ] && dict=("-dict=$dir/$name.dict")
   nice -n 10 "$bin" "${dict[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \

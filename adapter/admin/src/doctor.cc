@@ -14,6 +14,7 @@
 
 #include "pinta/adapter/config.h"
 #include "pinta/adapter/http.h"
+#include "pinta/adapter/span_queue.h"
 #include "pinta/admin/install.h"
 #include "pinta/common/fs.h"
 #include "pinta/emulator/antigravity/antigravity.h"
@@ -567,6 +568,61 @@ void check_endpoints(const DoctorOptions& o, DoctorReport& r) {
     probe(r, "collector", otlp, R"({"resourceSpans":[]})", o.probe_timeout_ms);
 }
 
+// What the flusher recorded in failed-spans.state (counters since the data dir was created) and
+// failed-spans.unwritten, read without a lock and without creating anything: redirects (OTLP
+// exporters do not follow them, so the spans stay queued), spans the collector refused, spans
+// that could not be queued, spans dropped because the queue was full (docs/contract.md OTLP).
+void check_delivery(const std::string& data_dir, DoctorReport& r) {
+  namespace ad = pinta::adapter;
+  const std::string state = fs::join(data_dir, ad::kQueueStateFile);
+  ad::QueueCounters c;
+  if (auto t = fs::read_private_file(state)) c = ad::QueueCounters::from_json(json::parse(*t, nullptr, false));
+  ad::QueueOptions qo;
+  qo.dir = data_dir;
+  c.unwritten = ad::SpanQueue(qo).unwritten();
+  json d = c.to_json();
+  d["state"] = state;
+  const std::string status = c.last_status > 0 ? "HTTP " + std::to_string(c.last_status)
+                             : c.last_status < 0 ? "no answer" : "none yet";
+  bool any = false;
+  if (c.redirects > 0) {
+    add(r, "telemetry", "warn",
+        "the collector answered with a redirect " + std::to_string(c.redirects) +
+            " time(s) (last status: " + status +
+            "); spans stay queued, because OTLP exporters do not follow redirects",
+        "set OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT) to the URL the redirect points at",
+        d);
+    any = true;
+  }
+  if (c.dropped_http > 0 || c.rejected > 0) {
+    add(r, "telemetry", "warn",
+        std::to_string(c.dropped_http + c.rejected) +
+            " span(s) refused by the collector and dropped (last status: " + status + ")",
+        "check the endpoint path and OTEL_EXPORTER_OTLP_HEADERS (authentication)", d);
+    any = true;
+  }
+  if (c.unwritten > 0) {
+    add(r, "telemetry", "warn",
+        std::to_string(c.unwritten) +
+            " span(s) could not be queued (the queue lock stayed busy past its bound, or a span "
+            "was over the line cap)",
+        "many hooks at once on a slow disk; the reply was never delayed (docs/contract.md)", d);
+    any = true;
+  }
+  if (c.dropped_cap > 0) {
+    add(r, "telemetry", "warn",
+        std::to_string(c.dropped_cap) + " oldest span(s) dropped because the queue was full",
+        "the collector was unreachable for long; raise PINTA_QUEUE_MAX_SPANS / "
+        "PINTA_QUEUE_MAX_BYTES or fix the endpoint",
+        d);
+    any = true;
+  }
+  if (!any && (c.delivered > 0 || c.last_status != 0))
+    add(r, "telemetry", "ok",
+        std::to_string(c.delivered) + " span(s) delivered; last collector status: " + status, "",
+        d);
+}
+
 void check_data(const DoctorOptions& o, DoctorReport& r) {
   json d = {{"path", o.data_dir}};
   struct stat st {};
@@ -593,6 +649,7 @@ void check_data(const DoctorOptions& o, DoctorReport& r) {
         "chmod 700 " + o.data_dir + " (owner: the user running the hosts)", d);
     return;
   }
+  check_delivery(o.data_dir, r);
   std::string queue = fs::join(o.data_dir, "failed-spans.jsonl");
   size_t lines = 0;
   std::string last;
