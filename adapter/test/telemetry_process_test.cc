@@ -625,7 +625,11 @@ TEST_F(Telemetry, DiskFullNeverBreaksTheReplyOrTheQueue) {
   if (trace) {
     EXPECT_TRUE(json::parse(*trace, nullptr, false).is_object()) << *trace;
   }
-  // Space back, collector up: the next run is healthy and everything kept is delivered.
+  // Space back, collector up: the next run is healthy and everything kept is delivered. The
+  // flushers of the runs above were given the refused endpoint and leave at their first failure
+  // (PINTA_OTLP_BACKOFF_MAX_MS=0); one still alive when the healthy run comes would take its span
+  // and fail it against the old endpoint (seen under load), so wait until they are gone.
+  wait_flusher_idle();
   ASSERT_EQ(::unlink((mnt + "/filler").c_str()), 0);
   FakeServer collector;
   env["GEMINI_PLUGIN_OPTION_ENDPOINT"] = collector.url("/v1/traces");
