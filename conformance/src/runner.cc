@@ -592,13 +592,14 @@ class UnitRun {
   // test can show that every kind of check in the case files fails on some broken adapter.
   void fail(HostOutcome& ho, const std::string& m) {
     std::string line = "[" + host_ + "] " + m;
-    if (std::find(ho.failures.begin(), ho.failures.end(), line) == ho.failures.end())
-      ho.failures.push_back(line);
+    const bool fresh =
+        std::find(ho.failures.begin(), ho.failures.end(), line) == ho.failures.end();
+    if (fresh) ho.failures.push_back(line);
     if (!check_.empty() &&
         std::find(ho.failed_checks.begin(), ho.failed_checks.end(), check_) ==
             ho.failed_checks.end())
       ho.failed_checks.push_back(check_);
-    if (ho.checks.size() < 64) ho.checks.push_back({check_, expected_, line, run_index_});
+    if (fresh && ho.checks.size() < 64) ho.checks.push_back({check_, expected_, line, run_index_});
   }
 
   void check_run(const json& expect, const HookOutcome& out, HostOutcome& ho) {
