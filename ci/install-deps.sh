@@ -15,6 +15,8 @@ packages=(
   libboost1.81-dev libboost-filesystem1.81-dev
   libgtest-dev librapidcheck-dev libre2-dev libcli11-dev
   hyperfine nodejs npm ccache libssl-dev
+  # headless browser for conformance_report_browser (renders matrix.html; skipped without it)
+  chromium
 )
 case "${1:-}" in
   --fuzz) packages+=(clang-14 libclang-rt-14-dev ninja-build) ;;
