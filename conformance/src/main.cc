@@ -128,7 +128,7 @@ int main(int argc, char** argv) {
   std::string host_names;  // from the one host list (all_hosts), so help and checks never drift
   for (const auto& h : all_hosts()) host_names += h + "|";
   host_names += "all";
-  run->add_option("--host", host, host_names);
+  run->add_option("--host", host, host_names + ", or a comma-separated list");
   run->add_option("--filter", ro.filter, "only cases whose id starts with this");
   run->add_option("--exclude", ro.exclude, "leave out cases whose id starts with this (repeatable)")
       ->take_all();
@@ -242,12 +242,23 @@ int main(int argc, char** argv) {
     return 0;
   }
   // run
-  if (host == "all")
+  // One host, "all", or a comma-separated list (kept in all_hosts() order).
+  if (host == "all") {
     ro.hosts = all_hosts();
-  else if (std::find(all_hosts().begin(), all_hosts().end(), host) != all_hosts().end())
-    ro.hosts = {host};
-  else
-    return usage("unknown --host '" + host + "' (" + host_names + ")");
+  } else {
+    std::vector<std::string> want;
+    for (size_t b = 0; b <= host.size();) {
+      size_t e = host.find(',', b);
+      if (e == std::string::npos) e = host.size();
+      std::string h = host.substr(b, e - b);
+      if (std::find(all_hosts().begin(), all_hosts().end(), h) == all_hosts().end())
+        return usage("unknown --host '" + h + "' (" + host_names + ", or a comma-separated list)");
+      want.push_back(h);
+      b = e + 1;
+    }
+    for (const auto& h : all_hosts())
+      if (std::find(want.begin(), want.end(), h) != want.end()) ro.hosts.push_back(h);
+  }
   if (ro.adapter.empty()) return usage("--adapter is empty");
   ro.fixtures_dir = fixtures_dir;
   ro.profiles_dir = pinta::emu::agy::default_profile_dir();
