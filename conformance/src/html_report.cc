@@ -18,7 +18,11 @@ std::string esc(const std::string& s);
 // Decodes one UTF-8 sequence at s[i]: its length (0: invalid) and code point.
 size_t utf8_at(const std::string& s, size_t i, char32_t& cp) {
   unsigned char c = static_cast<unsigned char>(s[i]);
-  size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+  size_t n = c < 0x80                 ? 1
+             : c >= 0xc2 && c <= 0xdf ? 2
+             : c >= 0xe0 && c <= 0xef ? 3
+             : c >= 0xf0 && c <= 0xf4 ? 4
+                                      : 0;
   if (n == 0 || i + n > s.size()) return 0;
   cp = n == 1 ? c : n == 2 ? (c & 0x1f) : n == 3 ? (c & 0x0f) : (c & 0x07);
   for (size_t k = 1; k < n; ++k) {
@@ -378,8 +382,9 @@ void render_actual(std::ostringstream& h, const CheckFailure& cf, const json& ru
     bool cut = false;
     std::string text = unescape_shown(str(run, stream), &cut);
     auto m = locate_mismatch(k, cf.expected, text);
-    h << "<div class=fc-note>actual " << stream << " (" << str(run, (std::string(stream) + "_bytes").c_str())
-      << " bytes" << (cut ? ", the first " + std::to_string(text.size()) + " shown" : "") << ")"
+    h << "<div class=fc-note>actual " << stream << " ("
+      << str(run, (std::string(stream) + "_bytes").c_str()) << " bytes"
+      << (cut ? ", the first " + std::to_string(text.size()) + " shown" : "") << ")"
       << (m ? ": <span class=fc-err>" + esc(m->note) + "</span>" : std::string()) << "</div>";
     h << "<pre>" << html_bytes(text, m ? &*m : nullptr) << "</pre>";
     return;
@@ -402,16 +407,14 @@ void render_run(std::ostringstream& h, const json& r, size_t index) {
   h << "<div class=run><div class=kv>";
   h << "<b>run</b><span>" << index + 1 << " · event <code>" << esc(str(r, "event"))
     << "</code></span>";
-  if (r.contains("command"))
-    h << "<b>command</b><code>" << esc(str(r, "command")) << "</code>";
+  if (r.contains("command")) h << "<b>command</b><code>" << esc(str(r, "command")) << "</code>";
   auto stream = [&](const char* name) {
     if (!r.contains(name)) return;
     bool cut = false;
     std::string text = unescape_shown(str(r, name), &cut);
     std::string bytes = str(r, (std::string(name) + "_bytes").c_str());
     h << "<b>" << name << "</b><div><span class=muted>" << (bytes.empty() ? "" : bytes + " bytes")
-      << (cut ? ", the first " + std::to_string(text.size()) + " shown (cut)" : "")
-      << "</span>";
+      << (cut ? ", the first " + std::to_string(text.size()) + " shown (cut)" : "") << "</span>";
     if (!text.empty()) h << "<pre>" << html_bytes(text) << "</pre>";
     h << "</div>";
   };
@@ -427,10 +430,8 @@ void render_run(std::ostringstream& h, const json& r, size_t index) {
       << esc(str(r, "closed_ms")) << " ms</span>";
   if (r.contains("effect"))
     h << "<b>host effect</b><span><b>" << esc(str(r, "effect")) << "</b></span>";
-  if (r.contains("host"))
-    h << "<b>host saw</b><pre>" << html_bytes(dump(r["host"], 1)) << "</pre>";
-  if (r.contains("median_ms"))
-    h << "<b>median</b><span class=mono>" << esc(dump(r)) << "</span>";
+  if (r.contains("host")) h << "<b>host saw</b><pre>" << html_bytes(dump(r["host"], 1)) << "</pre>";
+  if (r.contains("median_ms")) h << "<b>median</b><span class=mono>" << esc(dump(r)) << "</span>";
   h << "</div></div>";
 }
 
@@ -441,7 +442,8 @@ void render_unit(std::ostringstream& h, const CaseOutcome& co, const HostOutcome
   h << "<details class=\"unit k-" << kind << "\" data-host=\"" << esc(u.host) << "\""
     << (bad ? " open" : "") << "><summary>" << esc(u.host) << " — "
     << esc(u.state == "hooks_not_run" ? "hooks do not run" : u.state)
-    << (u.effect.empty() ? "" : " (host effect: " + esc(u.effect) + ")") << "</summary><div class=ub>";
+    << (u.effect.empty() ? "" : " (host effect: " + esc(u.effect) + ")")
+    << "</summary><div class=ub>";
   if (bad || u.state == "unsupported")
     h << "<div class=muted>rerun:</div><code class=rerun>"
       << esc(rerun_command(o, u.host, co.c->id)) << "</code>";
@@ -484,8 +486,8 @@ void render_unit(std::ostringstream& h, const CaseOutcome& co, const HostOutcome
   if (show.size() > 6) show.resize(6);
   for (size_t i : show) render_run(h, u.runs[i], i);
   if (u.runs.size() > show.size())
-    h << "<div class=muted>" << (u.runs.size() - show.size()) << " more run(s) of "
-      << u.runs.size() << " in report.json</div>";
+    h << "<div class=muted>" << (u.runs.size() - show.size()) << " more run(s) of " << u.runs.size()
+      << " in report.json</div>";
   h << "</div></details>";
 }
 
@@ -515,7 +517,8 @@ std::string unescape_shown(const std::string& shown, bool* cut) {
         ++i;
         continue;
       }
-      if (n == 'x' && i + 3 < shown.size() && std::isxdigit(static_cast<unsigned char>(shown[i + 2])) &&
+      if (n == 'x' && i + 3 < shown.size() &&
+          std::isxdigit(static_cast<unsigned char>(shown[i + 2])) &&
           std::isxdigit(static_cast<unsigned char>(shown[i + 3]))) {
         o += static_cast<char>(std::stoi(shown.substr(i + 2, 2), nullptr, 16));
         i += 3;
@@ -554,8 +557,7 @@ std::optional<Mismatch> locate_mismatch(const std::string& check, const json& ex
   std::string line = text.substr(0, nl);
   size_t first = line.find_first_not_of(" \t\r");
   if (first == std::string::npos) return at(0, nl, "an empty line, not a JSON object");
-  if (line[first] != '{' || first != 0)
-    return at(0, first + 1, "the line does not start with '{'");
+  if (line[first] != '{' || first != 0) return at(0, first + 1, "the line does not start with '{'");
   if (line.back() != '}') return at(line.size() - 1, line.size(), "the line does not end with '}'");
   json reply;
   try {
@@ -662,7 +664,8 @@ std::string render_html_report(const RunSummary& s, const RunOptions& o) {
   };
   h << "<section id=matrix><h2>Matrix</h2><table><thead><tr><th>Case</th><th>Level</th>"
        "<th>State</th>";
-  for (const auto& host : o.hosts) h << "<th data-host=\"" << esc(host) << "\">" << esc(host) << "</th>";
+  for (const auto& host : o.hosts)
+    h << "<th data-host=\"" << esc(host) << "\">" << esc(host) << "</th>";
   h << "</tr></thead><tbody>";
   for (const CaseOutcome* co : order) {
     const std::string k = case_kind(co->state);

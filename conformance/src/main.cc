@@ -61,10 +61,10 @@ class Console {
   void finish() { clear_status(); }
   std::string paint(const std::string& state) const {
     if (!st_.colour) return state;
-    const char* c = state == "PASS"                                     ? "32"
-                    : pinta::conformance::is_failure_state(state)      ? "1;31"
-                    : state == "XFAIL" || state == "NON-STRICT"         ? "33"
-                                                                        : "2";
+    const char* c = state == "PASS"                               ? "32"
+                    : pinta::conformance::is_failure_state(state) ? "1;31"
+                    : state == "XFAIL" || state == "NON-STRICT"   ? "33"
+                                                                  : "2";
     return std::string("\x1b[") + c + "m" + state + "\x1b[0m";
   }
   std::string paint_count(int n, const std::string& what, const char* sgr) const {

@@ -189,13 +189,14 @@ std::string github_escape_property(const std::string& s) {
 }
 
 std::string github_annotations(const RunSummary& s, const RunOptions& o,
-                               const std::string& workspace, size_t max_lines) {
+                               const std::string& workspace, size_t max_per_kind) {
   std::ostringstream out;
-  size_t printed = 0, left = 0;
+  size_t errors = 0, warnings = 0, left = 0;
   for (const auto& co : s.cases) {
     const bool error = is_failure_state(co.state);
     if (!error && co.state != "NON-STRICT") continue;
-    if (printed >= max_lines) {
+    size_t& printed = error ? errors : warnings;
+    if (printed >= max_per_kind) {
       ++left;
       continue;
     }
@@ -208,18 +209,18 @@ std::string github_annotations(const RunSummary& s, const RunOptions& o,
       for (const auto& f : h->failures) {
         if (lines++ < 8) msg += clean_line(f, 400) + "\n";
       }
-    if (lines > 8) msg += "… " + std::to_string(lines - 8) + " more failure line(s) in the report\n";
+    if (lines > 8)
+      msg += "… " + std::to_string(lines - 8) + " more failure line(s) in the report\n";
     msg += "Rerun: " + rerun_command(o, fh.size() == 1 ? fh[0]->host : "", co.c->id);
     out << (error ? "::error " : "::warning ")
         << "file=" << github_escape_property(relative_to(co.c->file, workspace))
-        << ",title=" << github_escape_property(co.c->id) << "::" << github_escape_data(msg)
-        << "\n";
+        << ",title=" << github_escape_property(co.c->id) << "::" << github_escape_data(msg) << "\n";
   }
   if (left)
     out << "::notice title=conformance::"
         << github_escape_data(std::to_string(left) +
-                              " more failing case(s) not annotated; see the job summary or the "
-                              "report")
+                              " more failing case(s) not annotated (GitHub shows 10 errors and 10 "
+                              "warnings per step); see the job summary or the report")
         << "\n";
   return out.str();
 }
@@ -230,8 +231,8 @@ std::string job_summary_markdown(const RunSummary& s, const RunOptions& o) {
   md << (s.failed ? "❌ " : "✅ ") << "**" << s.passed << " passed, " << s.failed << " failed, "
      << s.skipped << " skipped**";
   if (s.not_run) md << ", " << s.not_run << " not run";
-  md << (o.strict ? " (`--strict`: SHOULD cases count)" : "") << " in " << static_cast<int>(s.seconds)
-     << " s.\n\n";
+  md << (o.strict ? " (`--strict`: SHOULD cases count)" : "") << " in "
+     << static_cast<int>(s.seconds) << " s.\n\n";
 
   struct Count {
     int pass = 0, fail = 0, warn = 0, skip = 0;

@@ -1,13 +1,14 @@
 // What `conformance run` writes besides the verdict: GitHub workflow commands (escaping, file= the
 // case file), the Markdown job summary, the console style decision (TTY, NO_COLOR, --quiet), the
 // HTML report's escaping of hostile adapter output, and where it points at a mismatch.
+#include "pinta/conformance/output.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <string>
 
 #include "pinta/conformance/conformance.h"
-#include "pinta/conformance/output.h"
 
 namespace conf = pinta::conformance;
 using conf::json;
@@ -86,8 +87,7 @@ TEST(GithubCommands, OneErrorPerFailingCaseNamingItsFileAndId) {
       << a;
   // Outside the workspace the path stays as it is (absolute).
   std::string b = conf::github_annotations(f.s, f.o, "/nonexistent-workspace");
-  EXPECT_NE(b.find("file=" + conf::github_escape_property(f.failing.file) + ","),
-            std::string::npos)
+  EXPECT_NE(b.find("file=" + conf::github_escape_property(f.failing.file) + ","), std::string::npos)
       << b;
 }
 
@@ -185,7 +185,9 @@ TEST(HtmlReport, HostileOutputIsEscapedAndTheOnlyScriptIsOurs) {
 
 TEST(HtmlReport, ShownBytesRoundTrip) {
   bool cut = true;
-  EXPECT_EQ(conf::unescape_shown("a\\nb\\\\c\\x00\\xffd", &cut), std::string("a\nb\\c\0\xff" "d", 8));
+  EXPECT_EQ(conf::unescape_shown("a\\nb\\\\c\\x00\\xffd", &cut), std::string("a\nb\\c\0\xff"
+                                                                             "d",
+                                                                             8));
   EXPECT_FALSE(cut);
   EXPECT_EQ(conf::unescape_shown("abc…(5000 bytes)", &cut), "abc");
   EXPECT_TRUE(cut);

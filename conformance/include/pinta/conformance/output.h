@@ -39,9 +39,11 @@ std::string github_escape_property(const std::string& s);
 
 // One `::error` (a failure of the run) or `::warning` (a SHOULD case failing without --strict)
 // line per case, file= the case file relative to `workspace` (when under it), title= the case id;
-// at most `max_lines` lines, then one `::notice` saying how many were left out.
+// at most `max_per_kind` of each, then one `::notice` saying how many were left out. GitHub shows
+// 10 error, 10 warning and 10 notice annotations per step and drops the rest silently
+// (actions/toolkit docs/problem-matchers.md, "Limitations").
 std::string github_annotations(const RunSummary& s, const RunOptions& o,
-                               const std::string& workspace, size_t max_lines = 50);
+                               const std::string& workspace, size_t max_per_kind = 10);
 
 // The Markdown job summary: totals, per host and per area, then each failure with its rerun
 // command. Adapter output in it is escaped and bounded.
