@@ -308,7 +308,8 @@ const char* kScript = R"JS(
     var h = (location.hash || '').replace(/^#/, '');
     if (h.indexOf('=') < 0) return;
     h.split('&').forEach(function (kv) {
-      var i = kv.indexOf('='), k = kv.slice(0, i), v = decodeURIComponent(kv.slice(i + 1));
+      var i = kv.indexOf('='), k = kv.slice(0, i), v;
+      try { v = decodeURIComponent(kv.slice(i + 1)); } catch (e) { return; }  // a mangled link
       if (f[k]) {
         if (f[k].tagName === 'SELECT' && !Array.prototype.some.call(f[k].options, function (o) {
           return o.value === v;
@@ -383,6 +384,7 @@ void render_actual(std::ostringstream& h, const CheckFailure& cf, const json& ru
     std::string text = unescape_shown(str(run, stream), &cut);
     auto m = locate_mismatch(k, cf.expected, text);
     h << "<div class=fc-note>actual " << stream << " ("
+      << (run.value(std::string(stream) + "_capped", false) ? "more than " : "")
       << str(run, (std::string(stream) + "_bytes").c_str()) << " bytes"
       << (cut ? ", the first " + std::to_string(text.size()) + " shown" : "") << ")"
       << (m ? ": <span class=fc-err>" + esc(m->note) + "</span>" : std::string()) << "</div>";
@@ -413,7 +415,10 @@ void render_run(std::ostringstream& h, const json& r, size_t index) {
     bool cut = false;
     std::string text = unescape_shown(str(r, name), &cut);
     std::string bytes = str(r, (std::string(name) + "_bytes").c_str());
-    h << "<b>" << name << "</b><div><span class=muted>" << (bytes.empty() ? "" : bytes + " bytes")
+    const bool capped = r.value(std::string(name) + "_capped", false);
+    h << "<b>" << name << "</b><div><span class=muted>"
+      << (bytes.empty() ? "" : (capped ? "more than " : "") + bytes + " bytes")
+      << (capped ? " (the capture stopped there)" : "")
       << (cut ? ", the first " + std::to_string(text.size()) + " shown (cut)" : "") << "</span>";
     if (!text.empty()) h << "<pre>" << html_bytes(text) << "</pre>";
     h << "</div>";

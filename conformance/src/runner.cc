@@ -572,6 +572,9 @@ class UnitRun {
                 {"stdin_bytes", out.stdin_sent.size()},
                 {"stdout_bytes", out.raw.out.size()},
                 {"stderr_bytes", out.raw.err.size()},
+                // Captures stop at the spawner's limit: the stream was longer than its _bytes.
+                {"stdout_capped", out.raw.out_truncated},
+                {"stderr_capped", out.raw.err_truncated},
                 {"exit", out.raw.exit_code ? json(*out.raw.exit_code) : json()},
                 {"signal", out.raw.term_signal ? json(*out.raw.term_signal) : json()},
                 {"timed_out", out.raw.timed_out || out.raw.hard_limited},
@@ -1128,9 +1131,18 @@ std::string failure_block(const CaseOutcome& o) {
       if (!r.contains("command")) continue;
       b << "  $ " << r["command"].get<std::string>() << "  (event " << r["event"].get<std::string>()
         << ")\n";
-      b << "    stdin : " << r["stdin"].get<std::string>() << "\n";
-      b << "    stdout: " << r["stdout"].get<std::string>() << "\n";
-      b << "    stderr: " << r["stderr"].get<std::string>() << "\n";
+      // The record keeps 2 KiB of each stream for the reports; a terminal gets about 600 chars.
+      auto clip = [&](const char* k) {
+        std::string t = r[k].get<std::string>();
+        if (t.size() <= 640) return t;
+        size_t cut = t.rfind('\\', 600);  // not inside an escape
+        if (cut == std::string::npos || cut < 590) cut = 600;
+        return t.substr(0, cut) + "…(" + r.value(std::string(k) + "_bytes", json()).dump() +
+               (r.value(std::string(k) + "_capped", false) ? "+" : "") + " bytes)";
+      };
+      b << "    stdin : " << clip("stdin") << "\n";
+      b << "    stdout: " << clip("stdout") << "\n";
+      b << "    stderr: " << clip("stderr") << "\n";
       b << "    exit " << r["exit"].dump() << ", signal " << r["signal"].dump() << ", timed out "
         << r["timed_out"].dump() << "; first stdout " << r["first_stdout_ms"].dump()
         << " ms, exited " << r["exited_ms"].dump() << " ms, pipes closed " << r["closed_ms"].dump()

@@ -34,6 +34,14 @@ grep -q '^PASS: ' "$work/out" && fail "--quiet printed passing cases"
 grep -q '^FAIL: OUT-0001 ' "$work/out" || fail "--quiet did not print the failure"
 grep -Eq '^[0-9]+ passed, [1-9][0-9]* failed, ' "$work/out" || fail "--quiet: no final summary"
 
+# A flood (4 MiB on stdout): the failure block shows about 600 characters of it and the size.
+"$conf" run --adapter "sh $zoo/floods_output.sh $adapter" --host gemini-0.61 --filter OUT-0001 \
+  >"$work/out" 2>&1
+longest=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$work/out")
+[ "$longest" -lt 1000 ] || fail "a failure block line of $longest characters for a flooding adapter"
+# (the host's capture stops at 1 MiB: "+")
+grep -Eq '    stdout: .*…\([0-9]+\+ bytes\)$' "$work/out" || fail "the flood's size is not shown"
+
 # A terminal.
 if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>&1; then
   pty() {  # pty OUTFILE ENV... -- runs the broken adapter's run on a pty

@@ -122,6 +122,11 @@ assert m and int(m.group(1)) == shown, (m and m.group(0), shown)
 assert re.search(r'<th data-host="agy-1.0" hidden', dom), "agy-1.0 column still shown"
 PY
 
+# A mangled fragment (a link cut in the middle of an escape) is ignored, not an exception.
+chrome --dump-dom "file://$html#state=%E0%A4%A&host=nope" >"$work/m.html" 2>"$work/m.err"
+[ -z "$(console_lines "$work/m.err")" ] || fail "console messages with a mangled fragment: $(console_lines "$work/m.err" | head -2)"
+grep -q ">$ncases of $ncases cases shown<" "$work/m.html" || fail "a mangled fragment filtered the page"
+
 # A picture of it, kept with the report.
 chrome --window-size=1280,1500 --hide-scrollbars --screenshot="$dir/matrix.png" \
   "file://$html" >"$work/shot.out" 2>&1
