@@ -572,7 +572,7 @@ class UnitRun {
                 {"stdin_bytes", out.stdin_sent.size()},
                 {"stdout_bytes", out.raw.out.size()},
                 {"stderr_bytes", out.raw.err.size()},
-                // Captures stop at the spawner's limit: the stream was longer than its _bytes.
+                // The suite keeps at most 1 MiB per stream (host_runner): longer than its _bytes.
                 {"stdout_capped", out.raw.out_truncated},
                 {"stderr_capped", out.raw.err_truncated},
                 {"exit", out.raw.exit_code ? json(*out.raw.exit_code) : json()},
