@@ -11,7 +11,8 @@
 #    from the URL fragment) hides the passing rows;
 #  - a screenshot goes into the report directory (matrix.png).
 # Without chromium it prints SKIPPED with the reason and exits 77.
-# Usage: report-browser.sh CONFORMANCE ADAPTER ZOO-DIR [KEEP-DIR]
+# Usage: report-browser.sh CONFORMANCE ADAPTER ZOO-DIR [REPORT-DIR]
+#   REPORT-DIR: where the report and matrix.png stay (default: a temp dir, removed at the end).
 set -u
 conf=$(realpath "$1") adapter=$(realpath "$2") zoo=$(realpath "$3") keep="${4:-}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -25,13 +26,15 @@ if [ -z "$browser" ]; then
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/pinta-report-browser.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/home"
 dir="${keep:-$work/report}"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # Chromium with a throwaway profile, no network to speak of, console messages on stderr.
 chrome() {
-  timeout 90 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --disable-extensions \
+  HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" XDG_CACHE_HOME="$work/home/.cache" \
+    timeout 90 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --disable-extensions \
     --disable-background-networking --disable-sync --user-data-dir="$work/profile" \
     --enable-logging=stderr --v=0 "$@"
 }
