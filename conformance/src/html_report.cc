@@ -463,7 +463,7 @@ void render_unit(std::ostringstream& h, const CaseOutcome& co, const HostOutcome
       << "</div>";
     h << "<div class=fc-note>expected: <span class=mono>" << esc(dump(cf.expected, -1, 600))
       << "</span></div>";
-    h << "<pre>" << html_bytes(cf.message) << "</pre>";
+    h << "<pre>" << esc(cf.message) << "</pre>";  // runner text: adapter bytes already escaped
     if (cf.run >= 0 && static_cast<size_t>(cf.run) < u.runs.size())
       render_actual(h, cf, u.runs[static_cast<size_t>(cf.run)]);
     h << "</div>";
@@ -474,7 +474,7 @@ void render_unit(std::ostringstream& h, const CaseOutcome& co, const HostOutcome
   if (any_other) {
     h << "<pre>";
     for (size_t i = 0; i < u.failures.size(); ++i)
-      if (!covered[i]) h << html_bytes(u.failures[i]) << "\n";
+      if (!covered[i]) h << esc(u.failures[i]) << "\n";
     h << "</pre>";
   }
   // Runs: for a failing unit the ones its checks name and the first (at most 6); for a passing one
