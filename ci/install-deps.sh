@@ -15,6 +15,9 @@ packages=(
   libboost1.81-dev libboost-filesystem1.81-dev
   libgtest-dev librapidcheck-dev libre2-dev libcli11-dev
   hyperfine nodejs npm ccache libssl-dev
+  # conformance_report_browser renders matrix.html in headless chromium; conformance_action_local
+  # reads action.yml with python3-yaml (each is skipped, saying so, without its package)
+  chromium python3-yaml
 )
 case "${1:-}" in
   --fuzz) packages+=(clang-14 libclang-rt-14-dev ninja-build) ;;

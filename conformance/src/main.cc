@@ -4,14 +4,20 @@
 // Exit status: 0 every MUST case passed (and every SHOULD case with --strict), 1 failures,
 // 2 usage or internal errors (one line on stderr).
 #include <CLI/CLI.hpp>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "pinta/common/version.h"
+#include <chrono>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "pinta/common/data_dir.h"
 #include "pinta/common/fs.h"
 #include "pinta/conformance/conformance.h"
+#include "pinta/conformance/output.h"
 #include "pinta/emulator/antigravity/antigravity.h"
 #ifdef PINTA_CONFORMANCE_HAVE_FUZZ
 #include "campaign.h"
@@ -26,6 +32,75 @@ int usage(const std::string& m) {
   std::cerr << "conformance: " << line << "\n";
   return 2;
 }
+
+std::string env_or(const char* k, const std::string& d) {
+  const char* v = std::getenv(k);  // NOLINT(concurrency-mt-unsafe)
+  return v && *v ? v : d;
+}
+
+// What `run` prints as cases end: a line per case (a pipe, a log), or on a terminal only the
+// failures above one status line on stderr that is redrawn in place; --quiet: failures only.
+class Console {
+ public:
+  Console(pinta::conformance::ConsoleStyle st, const pinta::conformance::RunOptions& o)
+      : st_(st), o_(o), t0_(Clock::now()) {}
+
+  void on_case(const pinta::conformance::CaseOutcome& co, size_t n, size_t total) {
+    using pinta::conformance::is_failure_state;
+    const bool fail = is_failure_state(co.state);
+    failed_ += fail;
+    const bool block = fail || (!st_.quiet && o_.verbose && co.state != "PASS");
+    const bool line = block || (!st_.quiet && !st_.progress_line);
+    if (line) {
+      clear_status();
+      std::cout << paint(co.state) << ": " << co.c->id << " (" << n << " of " << total << ")\n";
+      if (block) std::cout << pinta::conformance::failure_block(co);
+      std::cout.flush();
+    }
+    if (st_.progress_line) draw_status(n, total, co.c->id);
+  }
+  void finish() { clear_status(); }
+  std::string paint(const std::string& state) const {
+    if (!st_.colour) return state;
+    const char* c = state == "PASS"                               ? "32"
+                    : pinta::conformance::is_failure_state(state) ? "1;31"
+                    : state == "XFAIL" || state == "NON-STRICT"   ? "33"
+                                                                  : "2";
+    return std::string("\x1b[") + c + "m" + state + "\x1b[0m";
+  }
+  std::string paint_count(int n, const std::string& what, const char* sgr) const {
+    std::string t = std::to_string(n) + " " + what;
+    if (!st_.colour || n == 0) return t;
+    return std::string("\x1b[") + sgr + "m" + t + "\x1b[0m";
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  void draw_status(size_t n, size_t total, const std::string& id) {
+    const auto now = Clock::now();
+    if (n < total && drawn_ && now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    winsize ws{};
+    size_t width = ::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 10 ? ws.ws_col : 80;
+    char b[160];
+    snprintf(b, sizeof b, "conformance: %zu/%zu cases, %d failed, %.0f s (%s)", n, total, failed_,
+             std::chrono::duration<double>(now - t0_).count(), id.c_str());
+    std::string text = b;
+    if (text.size() >= width) text.resize(width - 1);
+    std::cerr << "\r\x1b[K" << text << std::flush;
+    drawn_ = true;
+  }
+  void clear_status() {
+    if (!drawn_) return;
+    std::cerr << "\r\x1b[K" << std::flush;
+    drawn_ = false;
+  }
+  pinta::conformance::ConsoleStyle st_;
+  const pinta::conformance::RunOptions& o_;
+  Clock::time_point t0_, last_;
+  bool drawn_ = false;
+  int failed_ = 0;
+};
 
 }  // namespace
 
@@ -55,7 +130,7 @@ int main(int argc, char** argv) {
   std::string host_names;  // from the one host list (all_hosts), so help and checks never drift
   for (const auto& h : all_hosts()) host_names += h + "|";
   host_names += "all";
-  run->add_option("--host", host, host_names);
+  run->add_option("--host", host, host_names + ", or a comma-separated list");
   run->add_option("--filter", ro.filter, "only cases whose id starts with this");
   run->add_option("--exclude", ro.exclude, "leave out cases whose id starts with this (repeatable)")
       ->take_all();
@@ -77,6 +152,13 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   run->add_option("--report", report, "write report.json, junit.xml, matrix.md, matrix.html here");
   run->add_flag("--verbose,-v", ro.verbose, "failure blocks for NON-STRICT / XFAIL cases too");
+  bool quiet = false;
+  run->add_flag("--quiet,-q", quiet, "print only failures and the final summary");
+  std::string format = "text";
+  run->add_option("--format", format,
+                  "text, or github: also ::error/::warning annotations and a Markdown job summary "
+                  "($GITHUB_STEP_SUMMARY, else summary.md in --report)")
+      ->check(CLI::IsMember({"text", "github"}));
   std::string prefix;
   auto* list = app.add_subcommand("list", "list case ids");
   list->add_option("prefix", prefix, "id prefix");
@@ -162,12 +244,23 @@ int main(int argc, char** argv) {
     return 0;
   }
   // run
-  if (host == "all")
+  // One host, "all", or a comma-separated list (kept in all_hosts() order).
+  if (host == "all") {
     ro.hosts = all_hosts();
-  else if (std::find(all_hosts().begin(), all_hosts().end(), host) != all_hosts().end())
-    ro.hosts = {host};
-  else
-    return usage("unknown --host '" + host + "' (" + host_names + ")");
+  } else {
+    std::vector<std::string> want;
+    for (size_t b = 0; b <= host.size();) {
+      size_t e = host.find(',', b);
+      if (e == std::string::npos) e = host.size();
+      std::string h = host.substr(b, e - b);
+      if (std::find(all_hosts().begin(), all_hosts().end(), h) == all_hosts().end())
+        return usage("unknown --host '" + h + "' (" + host_names + ", or a comma-separated list)");
+      want.push_back(h);
+      b = e + 1;
+    }
+    for (const auto& h : all_hosts())
+      if (std::find(want.begin(), want.end(), h) != want.end()) ro.hosts.push_back(h);
+  }
   if (ro.adapter.empty()) return usage("--adapter is empty");
   ro.fixtures_dir = fixtures_dir;
   ro.profiles_dir = pinta::emu::agy::default_profile_dir();
@@ -182,7 +275,22 @@ int main(int argc, char** argv) {
     return usage(excluded ? "--exclude leaves no case of --filter '" + ro.filter + "'"
                           : "no case matches --filter '" + ro.filter + "'");
   }
-  auto s = run_cases(*cases, ro, &std::cout);
+  {
+    std::string p = argc > 0 ? argv[0] : "conformance";
+    std::error_code ec;
+    if (p.find('/') != std::string::npos) p = std::filesystem::absolute(p, ec).lexically_normal();
+    ro.program = p;
+    if (cases_dir != PINTA_CONFORMANCE_SOURCE_DIR "/conformance/cases")
+      ro.cases_dir = std::filesystem::absolute(cases_dir, ec).lexically_normal();
+  }
+  const auto style = decide_console_style(
+      ::isatty(STDOUT_FILENO) == 1, ::isatty(STDERR_FILENO) == 1,
+      std::getenv("NO_COLOR"), std::getenv("TERM"), quiet);  // NOLINT(concurrency-mt-unsafe)
+  Console console(style, ro);
+  auto s = run_cases(*cases, ro, [&](const CaseOutcome& co, size_t n, size_t total) {
+    console.on_case(co, n, total);
+  });
+  console.finish();
   int non_strict = 0, xfail = 0, unresolved = 0, xpass = 0, deadline = 0;
   for (const auto& co : s.cases) {
     deadline += co.state == "DEADLINE";
@@ -195,8 +303,28 @@ int main(int argc, char** argv) {
     auto st = write_reports(s, ro, report);
     if (!st) return usage(st.error().message);
   }
+  if (format == "github") {
+    std::error_code ec;
+    std::string ws = env_or("GITHUB_WORKSPACE", std::filesystem::current_path(ec).string());
+    std::cout << github_annotations(s, ro, ws);
+    const std::string md = job_summary_markdown(s, ro);
+    const std::string step_summary = env_or("GITHUB_STEP_SUMMARY", "");
+    if (!step_summary.empty()) {
+      std::ofstream f(step_summary, std::ios::app | std::ios::binary);
+      f << md;
+      if (!f) return usage("cannot append the job summary to $GITHUB_STEP_SUMMARY (" +
+                           step_summary + ")");
+    } else if (!report.empty()) {
+      auto st = pinta::fs::atomic_write(report + "/summary.md", md, 0644);
+      if (!st) return usage(st.error().message);
+    } else {
+      std::cerr << "conformance: no job summary written: neither $GITHUB_STEP_SUMMARY nor "
+                   "--report is set\n";
+    }
+  }
   std::cout << "\n"
-            << s.passed << " passed, " << s.failed << " failed, " << s.skipped << " skipped";
+            << console.paint_count(s.passed, "passed", "32") << ", "
+            << console.paint_count(s.failed, "failed", "1;31") << ", " << s.skipped << " skipped";
   if (excluded) std::cout << ", " << excluded << " excluded";
   std::cout << " (" << xfail << " xfail, " << xpass << " xpass, " << non_strict << " non-strict, "
             << unresolved << " unresolved; " << s.seconds << " s)\n";

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "pinta/conformance/conformance.h"
+#include "pinta/conformance/output.h"
 
 namespace pinta::conformance {
 namespace {
@@ -43,6 +44,16 @@ std::string cell(const CaseOutcome& co, const std::string& host) {
     return s;
   }
   return "";
+}
+
+json checks_json(const HostOutcome& h) {
+  json a = json::array();
+  for (const auto& c : h.checks)
+    a.push_back({{"check", c.check},
+                  {"expected", c.expected},
+                  {"message", c.message},
+                  {"run", c.run < 0 ? json() : json(c.run)}});
+  return a;
 }
 
 Status write(const std::string& path, const std::string& text) {
@@ -87,10 +98,16 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
                             {"effect", h.effect},
                             {"failures", h.failures},
                             {"failed_checks", h.failed_checks},
+                            {"checks", checks_json(h)},
                             {"runs", h.runs}});
     rep["cases"].push_back(std::move(c));
   }
-  if (auto st = write(dir + "/report.json", rep.dump(2) + "\n"); !st) return st;
+  // Adapter output is escaped by the runner, but the command line and case text need not be
+  // UTF-8: replaced, never thrown.
+  if (auto st = write(dir + "/report.json",
+                      rep.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+      !st)
+    return st;
 
   std::ostringstream x;
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"conformance\">\n";
@@ -123,7 +140,7 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
   if (auto st = write(dir + "/junit.xml", x.str()); !st) return st;
 
   // Matrix: one row per case, one column per host/profile; the cell shows the host's effect.
-  std::ostringstream md, html;
+  std::ostringstream md;
   md << "# Conformance matrix\n\nAdapter: `" << o.adapter << "` — " << s.passed << " passed, "
      << s.failed << " failed, " << s.skipped << " skipped" << (o.strict ? " (--strict)" : "")
      << ". Cells: `ok` or the failure state, with what the host did with the reply.\n\n| Case | "
@@ -132,35 +149,13 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
   md << "\n|---|---|---|";
   for (size_t i = 0; i < o.hosts.size(); ++i) md << "---|";
   md << "\n";
-  html << "<!doctype html><meta charset=utf-8><title>Conformance "
-          "matrix</title><style>td,th{border:1px solid #ccc;"
-          "padding:2px 6px;font:12px "
-          "monospace}.fail{background:#fbb}.ok{background:#cfc}.skip{color:#999}</style>"
-       << "<h1>Conformance matrix</h1><p>" << xml_escape(o.adapter) << ": " << s.passed
-       << " passed, " << s.failed << " failed, " << s.skipped
-       << " skipped</p><table><tr><th>Case</th><th>Level</th><th>State</th>";
-  for (const auto& h : o.hosts) html << "<th>" << h << "</th>";
-  html << "</tr>";
   for (const auto& co : s.cases) {
     md << "| " << co.c->id << " | " << co.c->level << " | " << co.state << " |";
-    html << "<tr><td title=\"" << xml_escape(co.c->requirement) << "\">" << co.c->id << "</td><td>"
-         << co.c->level << "</td><td>" << co.state << "</td>";
-    for (const auto& h : o.hosts) {
-      std::string c = cell(co, h);
-      md << " " << c << " |";
-      std::string cls = c.rfind("ok", 0) == 0                         ? "ok"
-                        : c.empty() || c.rfind("unsupported", 0) == 0 ||
-                                  c == "hooks do not run"
-                            ? "skip"
-                                                                      : "fail";
-      html << "<td class=" << cls << ">" << xml_escape(c) << "</td>";
-    }
+    for (const auto& h : o.hosts) md << " " << cell(co, h) << " |";
     md << "\n";
-    html << "</tr>";
   }
-  html << "</table>\n";
   if (auto st = write(dir + "/matrix.md", md.str()); !st) return st;
-  return write(dir + "/matrix.html", html.str());
+  return write(dir + "/matrix.html", render_html_report(s, o));
 }
 
 }  // namespace pinta::conformance

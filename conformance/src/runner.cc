@@ -54,9 +54,12 @@ std::string from_hex(const std::string& h) {
   return o;
 }
 
+// The bytes as printable ASCII (\n, \\, \xNN), at most about `max` characters; a cut is marked
+// with the total size, also when escapes (not the byte count) reached the cap.
 std::string show_bytes(const std::string& s, size_t max = 600) {
   std::string o;
-  for (size_t i = 0; i < s.size() && o.size() < max; ++i) {
+  size_t i = 0;
+  for (; i < s.size() && o.size() < max; ++i) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c == '\n')
       o += "\\n";
@@ -69,7 +72,7 @@ std::string show_bytes(const std::string& s, size_t max = 600) {
     } else
       o += static_cast<char>(c);
   }
-  if (s.size() > max) o += "…(" + std::to_string(s.size()) + " bytes)";
+  if (i < s.size()) o += "…(" + std::to_string(s.size()) + " bytes)";
   return o;
 }
 
@@ -549,9 +552,15 @@ class UnitRun {
       return unresolved(ho, "adapter did not start: " + out.raw.spawn_error), false;
     json run = {{"event", event},
                 {"command", call.command},
-                {"stdin", show_bytes(out.stdin_sent, 300)},
-                {"stdout", show_bytes(out.raw.out)},
-                {"stderr", show_bytes(out.raw.err)},
+                {"stdin", show_bytes(out.stdin_sent, 2048)},
+                {"stdout", show_bytes(out.raw.out, 2048)},
+                {"stderr", show_bytes(out.raw.err, 2048)},
+                {"stdin_bytes", out.stdin_sent.size()},
+                {"stdout_bytes", out.raw.out.size()},
+                {"stderr_bytes", out.raw.err.size()},
+                // The suite keeps at most 1 MiB per stream (host_runner): longer than its _bytes.
+                {"stdout_capped", out.raw.out_truncated},
+                {"stderr_capped", out.raw.err_truncated},
                 {"exit", out.raw.exit_code ? json(*out.raw.exit_code) : json()},
                 {"signal", out.raw.term_signal ? json(*out.raw.term_signal) : json()},
                 {"timed_out", out.raw.timed_out || out.raw.hard_limited},
@@ -562,6 +571,7 @@ class UnitRun {
                 {"host", bounded(out.detail)}};
     ho.runs.push_back(run);
     ho.effect = out.effect;
+    run_index_ = static_cast<int>(ho.runs.size()) - 1;
     check_run(s.value("expect", json::object()), out, ho);
     outs_.push_back(std::move(out));
     return true;
@@ -571,12 +581,14 @@ class UnitRun {
   // test can show that every kind of check in the case files fails on some broken adapter.
   void fail(HostOutcome& ho, const std::string& m) {
     std::string line = "[" + host_ + "] " + m;
-    if (std::find(ho.failures.begin(), ho.failures.end(), line) == ho.failures.end())
-      ho.failures.push_back(line);
+    const bool fresh =
+        std::find(ho.failures.begin(), ho.failures.end(), line) == ho.failures.end();
+    if (fresh) ho.failures.push_back(line);
     if (!check_.empty() &&
         std::find(ho.failed_checks.begin(), ho.failed_checks.end(), check_) ==
             ho.failed_checks.end())
       ho.failed_checks.push_back(check_);
+    if (fresh && ho.checks.size() < 64) ho.checks.push_back({check_, expected_, line, run_index_});
   }
 
   void check_run(const json& expect, const HookOutcome& out, HostOutcome& ho) {
@@ -590,6 +602,7 @@ class UnitRun {
       json v = pick(it.value(), host_);
       if (v.is_null()) continue;
       check_ = k;
+      expected_ = v;
       if (k == "stdout" && v == "one_json_line") {
         if (!one) fail(ho, "OUT: " + why + "; stdout = \"" + show_bytes(raw.out, 200) + "\"");
       } else if (k == "stdout" && v == "empty") {
@@ -670,7 +683,11 @@ class UnitRun {
 
   void evaluate(HostOutcome& ho) {
     const json& expect = c_.raw["expect"];
-    for (const auto& o : outs_) check_run(expect, o, ho);
+    for (size_t i = 0; i < outs_.size(); ++i) {
+      run_index_ = static_cast<int>(i);  // runs and outs_ are pushed together
+      check_run(expect, outs_[i], ho);
+    }
+    run_index_ = -1;
     std::vector<Recorded> guard_reqs, coll_reqs;
 #ifdef PINTA_CONFORMANCE_HAVE_FAKES
     if (collector_ && expect.contains("collector"))
@@ -684,6 +701,7 @@ class UnitRun {
       json v = pick(it.value(), host_);
       if (v.is_null()) continue;
       check_ = k;
+      expected_ = v;
       std::string want;
       if (k == "guard_requests") {
         if (!count_ok(v, guard_reqs.size(), want))
@@ -904,6 +922,8 @@ class UnitRun {
   std::map<std::string, std::string> vars_;
   std::vector<HookOutcome> outs_;
   std::string check_;  // the expectation being evaluated, for fail()
+  json expected_;      // its expected value (this host's pick)
+  int run_index_ = -1;  // the run being checked (index into HostOutcome::runs), -1: the unit
 #ifdef PINTA_CONFORMANCE_HAVE_FAKES
   std::unique_ptr<pinta::fakes::FakeServer> guard_, collector_;
   json guard_spec_, collector_spec_;
@@ -963,6 +983,17 @@ bool selected(const Case& c, const RunOptions& o) {
 // adapter), the latency-sensitive ones afterwards on at most two. A case is reported (progress
 // line, failure block) when its last unit ends.
 RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, std::ostream* progress) {
+  return run_cases(cases, o, [&](const CaseOutcome& co, size_t n, size_t total) {
+    if (!progress) return;
+    *progress << co.state << ": " << co.c->id << " (" << n << " of " << total << ")\n";
+    if (is_failure(co.state) || (o.verbose && co.state != "PASS")) *progress << failure_block(co);
+    progress->flush();
+  });
+}
+
+bool is_failure_state(const std::string& state) { return is_failure(state); }
+
+RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const CaseDone& on_case) {
   RunSummary s;
   std::vector<const Case*> sel;
   for (const auto& c : cases)
@@ -1005,11 +1036,7 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, std::o
     if (is_failure(co.state) && o.max_failures > 0 && ++failed_cases >= o.max_failures)
       stop_new = true;
     size_t n = ++done;
-    if (progress) {
-      *progress << co.state << ": " << co.c->id << " (" << n << " of " << sel.size() << ")\n";
-      if (is_failure(co.state) || (o.verbose && co.state != "PASS")) *progress << failure_block(co);
-      progress->flush();
-    }
+    if (on_case) on_case(co, n, sel.size());
   };
   for (size_t i = 0; i < sel.size(); ++i)
     if (remaining[i] == 0) {
@@ -1091,9 +1118,18 @@ std::string failure_block(const CaseOutcome& o) {
       if (!r.contains("command")) continue;
       b << "  $ " << r["command"].get<std::string>() << "  (event " << r["event"].get<std::string>()
         << ")\n";
-      b << "    stdin : " << r["stdin"].get<std::string>() << "\n";
-      b << "    stdout: " << r["stdout"].get<std::string>() << "\n";
-      b << "    stderr: " << r["stderr"].get<std::string>() << "\n";
+      // The record keeps 2 KiB of each stream for the reports; a terminal gets about 600 chars.
+      auto clip = [&](const char* k) {
+        std::string t = r[k].get<std::string>();
+        if (t.size() <= 640) return t;
+        size_t cut = t.rfind('\\', 600);  // not inside an escape
+        if (cut == std::string::npos || cut < 590) cut = 600;
+        return t.substr(0, cut) + "…(" + r.value(std::string(k) + "_bytes", json()).dump() +
+               (r.value(std::string(k) + "_capped", false) ? "+" : "") + " bytes)";
+      };
+      b << "    stdin : " << clip("stdin") << "\n";
+      b << "    stdout: " << clip("stdout") << "\n";
+      b << "    stderr: " << clip("stderr") << "\n";
       b << "    exit " << r["exit"].dump() << ", signal " << r["signal"].dump() << ", timed out "
         << r["timed_out"].dump() << "; first stdout " << r["first_stdout_ms"].dump()
         << " ms, exited " << r["exited_ms"].dump() << " ms, pipes closed " << r["closed_ms"].dump()

@@ -30,6 +30,9 @@ expect no-subcommand 2 '^conformance: .*subcommand' "$conf"
 expect unknown-subcommand 2 '^conformance: ' "$conf" bogus
 expect missing-adapter 2 '^conformance: --adapter is required' "$conf" run
 expect unknown-host 2 "^conformance: unknown --host 'nope'" "$conf" run --adapter /bin/true --host nope
+expect unknown-host-in-list 2 "^conformance: unknown --host 'nope'" \
+  "$conf" run --adapter /bin/true --host gemini-0.61,nope
+expect unknown-format 2 '^conformance: .*--format' "$conf" run --adapter /bin/true --format yaml
 expect cases-after-subcommand 2 "^conformance: cases directory not found: $work/none" \
   "$conf" run --cases "$work/none" --adapter /bin/true
 expect cases-before-subcommand 2 "^conformance: cases directory not found: $work/none" \

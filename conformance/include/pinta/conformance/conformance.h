@@ -6,6 +6,7 @@
 // The suite never consults the project's own adapter code: expectations come from the case files.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -67,6 +68,20 @@ struct RunOptions {
   std::string fixtures_dir;  // fixtures/ (for "fixture" inputs and default payloads)
   std::string profiles_dir;  // Antigravity profiles
   bool verbose = false;
+  // For the reports' rerun commands: how this program was invoked and which cases it loaded
+  // (empty: the built-in default, left out of the command).
+  std::string program = "conformance";
+  std::string cases_dir;
+};
+
+// One failed expectation, for the reports: which key of the case's "expect" failed, what the case
+// expected there, the failure line, and the run it was found in (index into HostOutcome::runs;
+// -1: a check over the whole unit, e.g. the collector's requests).
+struct CheckFailure {
+  std::string check;
+  json expected;
+  std::string message;
+  int run = -1;
 };
 
 // One case under one host.
@@ -78,6 +93,7 @@ struct HostOutcome {
   std::vector<std::string> failed_checks;  // expectation keys that failed ("stderr", "collector.spans")
   std::string effect;                 // what the host did with the reply (per profile for agy)
   json runs = json::array();          // per step/repeat: argv, stdout, stderr, exit, timings
+  std::vector<CheckFailure> checks;   // the failed expectations, structured (failures has the text)
 };
 
 struct CaseOutcome {
@@ -106,6 +122,13 @@ bool selected(const Case& c, const RunOptions& options);
 // Runs the selected cases, printing lit-style progress lines to `progress` (may be null).
 RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& options,
                      std::ostream* progress);
+// The same, calling `on_case` (under the runner's lock, one call at a time) as each case ends with
+// how many cases have ended and how many were selected.
+using CaseDone = std::function<void(const CaseOutcome&, size_t done, size_t total)>;
+RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& options,
+                     const CaseDone& on_case);
+// Whether a case state is a failure of the run (FAIL, XPASS, UNRESOLVED, DEADLINE).
+bool is_failure_state(const std::string& state);
 
 // Failure block for one case (expected vs actual, stdout/stderr/exit/timing).
 std::string failure_block(const CaseOutcome& o);

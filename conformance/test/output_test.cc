@@ -1,0 +1,264 @@
+// What `conformance run` writes besides the verdict: GitHub workflow commands (escaping, file= the
+// case file), the Markdown job summary, the console style decision (TTY, NO_COLOR, --quiet), the
+// HTML report's escaping of hostile adapter output, and where it points at a mismatch.
+#include "pinta/conformance/output.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "pinta/conformance/conformance.h"
+
+namespace conf = pinta::conformance;
+using conf::json;
+
+namespace {
+
+const std::string kSrc = PINTA_SOURCE_DIR;
+
+// One case failing under one host, with a failure line full of what GitHub and HTML must not see
+// raw, and one passing case.
+struct Fixture {
+  conf::Case failing, passing;
+  conf::RunSummary s;
+  conf::RunOptions o;
+  Fixture() {
+    failing.id = "OUT-0001";
+    failing.area = "OUT";
+    failing.title = "One, line: 100%";
+    failing.requirement = "stdout holds one JSON object";
+    failing.source = "SPEC§5";
+    failing.level = "must";
+    failing.file = kSrc + "/conformance/cases/OUT/OUT-0001.case.json";
+    passing = failing;
+    passing.id = "OUT-0002";
+    passing.file = kSrc + "/conformance/cases/OUT/OUT-0002.case.json";
+    conf::HostOutcome bad{"gemini-0.61", "fail", "", {}, {}, "text_shown", json::array()};
+    bad.failures = {"[gemini-0.61] line1\r\nline2 50% </script><b>x</b> a,b:c | `tick`"};
+    bad.checks.push_back({"stdout", json("one_json_line"), bad.failures[0], 0});
+    bad.runs.push_back({{"event", "BeforeTool"},
+                        {"command", "adapter --agent gemini"},
+                        {"stdin", "{}"},
+                        {"stdout", "{}\\n</script><script>alert(1)</script>\\xff\\x1b[31m"},
+                        {"stdout_bytes", 44},
+                        {"stderr", ""},
+                        {"stderr_bytes", 0},
+                        {"exit", 0},
+                        {"effect", "text_shown"},
+                        {"host", {{"output", "</script>"}}}});
+    conf::HostOutcome good{"gemini-0.61", "pass", "", {}, {}, "allow", json::array()};
+    s.cases.push_back({&failing, "FAIL", {bad}, 0.1});
+    s.cases.push_back({&passing, "PASS", {good}, 0.1});
+    s.passed = 1;
+    s.failed = 1;
+    o.adapter = "my-adapter --flag 'x y'";
+    o.hosts = {"gemini-0.61"};
+    o.program = "/opt/bin/conformance";
+  }
+};
+
+}  // namespace
+
+TEST(GithubCommands, EscapeDataAndProperties) {
+  EXPECT_EQ(conf::github_escape_data("50% a\r\nb:c,d"), "50%25 a%0D%0Ab:c,d");
+  EXPECT_EQ(conf::github_escape_property("50% a\r\nb:c,d"), "50%25 a%0D%0Ab%3Ac%2Cd");
+  // '%' first: an escape sequence in the text is not decoded into a newline by the runner.
+  EXPECT_EQ(conf::github_escape_data("%0A"), "%250A");
+}
+
+TEST(GithubCommands, OneErrorPerFailingCaseNamingItsFileAndId) {
+  Fixture f;
+  std::string a = conf::github_annotations(f.s, f.o, kSrc);
+  // Exactly one line: the passing case has none.
+  ASSERT_EQ(std::count(a.begin(), a.end(), '\n'), 1) << a;
+  EXPECT_EQ(a.rfind("::error file=conformance/cases/OUT/OUT-0001.case.json,title=OUT-0001::", 0),
+            0u)
+      << a;
+  EXPECT_TRUE(std::filesystem::exists(kSrc + "/conformance/cases/OUT/OUT-0001.case.json"));
+  // The message: the state, the title, the failure line with its \r\n escaped, the rerun command.
+  EXPECT_NE(a.find("FAIL: One, line: 100%25 [must]%0A"), std::string::npos) << a;
+  // Each failure line stays one line of the message (its CR/LF become spaces); '%' is escaped.
+  EXPECT_NE(a.find("%0A[gemini-0.61] line1  line2 50%25 "), std::string::npos) << a;
+  EXPECT_EQ(a.find('\r'), std::string::npos) << a;
+  EXPECT_NE(a.find("Rerun: /opt/bin/conformance run --adapter 'my-adapter --flag '\\''x y'\\''' "
+                   "--host gemini-0.61 --filter OUT-0001"),
+            std::string::npos)
+      << a;
+  // Outside the workspace the path stays as it is (absolute).
+  std::string b = conf::github_annotations(f.s, f.o, "/nonexistent-workspace");
+  EXPECT_NE(b.find("file=" + conf::github_escape_property(f.failing.file) + ","), std::string::npos)
+      << b;
+}
+
+TEST(GithubCommands, NonStrictIsAWarningAndTheCountIsBounded) {
+  Fixture f;
+  f.s.cases[0].state = "NON-STRICT";
+  std::string a = conf::github_annotations(f.s, f.o, kSrc);
+  EXPECT_EQ(a.rfind("::warning file=", 0), 0u) << a;
+  f.s.cases[0].state = "FAIL";
+  f.s.cases[1] = f.s.cases[0];
+  a = conf::github_annotations(f.s, f.o, kSrc, 1);
+  EXPECT_EQ(std::count(a.begin(), a.end(), '\n'), 2) << a;
+  EXPECT_NE(a.find("::notice title=conformance::1 more failing case(s)"), std::string::npos) << a;
+}
+
+TEST(JobSummary, TotalsPerHostPerAreaAndEscapedFailures) {
+  Fixture f;
+  std::string md = conf::job_summary_markdown(f.s, f.o);
+  EXPECT_NE(md.find("**1 passed, 1 failed, 0 skipped**"), std::string::npos) << md;
+  EXPECT_NE(md.find("| gemini\\-0\\.61 | 1 | **1** | 0 | 0 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| OUT | 1 | **1** | 0 | 0 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("### Failures"), std::string::npos) << md;
+  EXPECT_NE(md.find("<b>OUT-0001</b> FAIL"), std::string::npos) << md;
+  // Hostile text: no raw tag, no raw pipe breaking a table, no raw CR/LF inside the item.
+  EXPECT_EQ(md.find("</script>"), std::string::npos) << md;
+  EXPECT_EQ(md.find("<b>x</b>"), std::string::npos) << md;
+  EXPECT_NE(md.find("&lt;/script&gt;"), std::string::npos) << md;
+  EXPECT_EQ(md.find('\r'), std::string::npos) << md;
+  EXPECT_NE(md.find("\\| \\`tick\\`"), std::string::npos) << md;
+  // The rerun command, in a fence longer than any backtick run inside it.
+  EXPECT_NE(md.find("```sh\n/opt/bin/conformance run --adapter"), std::string::npos) << md;
+  f.o.adapter = "a ``` b";
+  md = conf::job_summary_markdown(f.s, f.o);
+  EXPECT_NE(md.find("````sh\n"), std::string::npos) << md;
+}
+
+TEST(ConsoleStyle, ColourOnlyOnATerminalAndNeverWithNoColor) {
+  // A pipe or a file: plain lines, no colour, no status line.
+  auto st = conf::decide_console_style(false, false, nullptr, "xterm", false);
+  EXPECT_FALSE(st.colour);
+  EXPECT_FALSE(st.progress_line);
+  // A terminal: colour and the updating line on stderr.
+  st = conf::decide_console_style(true, true, nullptr, "xterm", false);
+  EXPECT_TRUE(st.colour);
+  EXPECT_TRUE(st.progress_line);
+  // NO_COLOR set and non-empty: no colour, whatever its value; empty: as if unset.
+  EXPECT_FALSE(conf::decide_console_style(true, true, "1", "xterm", false).colour);
+  EXPECT_FALSE(conf::decide_console_style(true, true, "0", "xterm", false).colour);
+  EXPECT_TRUE(conf::decide_console_style(true, true, "", "xterm", false).colour);
+  // TERM=dumb: neither colour nor cursor movement.
+  st = conf::decide_console_style(true, true, nullptr, "dumb", false);
+  EXPECT_FALSE(st.colour);
+  EXPECT_FALSE(st.progress_line);
+  // stdout piped, stderr a terminal: the status line, but no colour in the piped text.
+  st = conf::decide_console_style(false, true, nullptr, "xterm", false);
+  EXPECT_FALSE(st.colour);
+  EXPECT_TRUE(st.progress_line);
+  // --quiet: no status line.
+  st = conf::decide_console_style(true, true, nullptr, "xterm", true);
+  EXPECT_TRUE(st.quiet);
+  EXPECT_FALSE(st.progress_line);
+}
+
+TEST(HtmlReport, HostileOutputIsEscapedAndTheOnlyScriptIsOurs) {
+  Fixture f;
+  std::string h = conf::render_html_report(f.s, f.o);
+  EXPECT_EQ(h.find("<script>alert"), std::string::npos);
+  size_t closes = 0;
+  for (size_t p = 0; (p = h.find("</script", p)) != std::string::npos; ++p) ++closes;
+  EXPECT_EQ(closes, 1u);
+  EXPECT_EQ(h.find("<b>x</b>"), std::string::npos);
+  size_t scripts = 0;
+  for (size_t p = 0; (p = h.find("<script", p)) != std::string::npos; ++p) ++scripts;
+  EXPECT_EQ(scripts, 1u);
+  // Nothing loads from elsewhere.
+  for (const char* s : {" src=", "<link", "@import", "url(", "http://", "https://"})
+    EXPECT_EQ(h.find(s), std::string::npos) << s;
+  // Control bytes and invalid UTF-8 are shown as escapes, never written raw.
+  for (unsigned char c : h) {
+    EXPECT_TRUE(c >= 0x20 || c == '\n' || c == '\t') << static_cast<int>(c);
+    EXPECT_NE(c, 0xff);
+  }
+  EXPECT_NE(h.find("&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+  EXPECT_NE(h.find("<span class=\"e bad\" title=\"not UTF-8\">\\xff</span>"), std::string::npos);
+  EXPECT_NE(h.find("<span class=e>\\x1b</span>[31m"), std::string::npos);
+  // The failing case comes first, open, with its rerun command and the mismatch marked.
+  size_t fail_at = h.find("id=\"case-OUT-0001\""), pass_at = h.find("id=\"case-OUT-0002\"");
+  ASSERT_NE(fail_at, std::string::npos);
+  ASSERT_NE(pass_at, std::string::npos);
+  EXPECT_LT(fail_at, pass_at);
+  EXPECT_NE(h.find("--host gemini-0.61 --filter OUT-0001</code>"), std::string::npos);
+  EXPECT_NE(h.find("bytes after the first line"), std::string::npos);
+  EXPECT_NE(h.find("<mark>&lt;/script&gt;"), std::string::npos);
+}
+
+TEST(HtmlReport, ShownBytesRoundTrip) {
+  bool cut = true;
+  EXPECT_EQ(conf::unescape_shown("a\\nb\\\\c\\x00\\xffd", &cut), std::string("a\nb\\c\0\xff"
+                                                                             "d",
+                                                                             8));
+  EXPECT_FALSE(cut);
+  EXPECT_EQ(conf::unescape_shown("abc…(5000 bytes)", &cut), "abc");
+  EXPECT_TRUE(cut);
+}
+
+TEST(HtmlReport, LocatesTheMismatchLikeFileCheck) {
+  auto m = conf::locate_mismatch("stdout", json("one_json_line"), "{}\n{}\n");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->begin, 3u);
+  EXPECT_EQ(m->end, 6u);
+  m = conf::locate_mismatch("stdout", json("one_json_line"), "{}");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->begin, 2u);  // a point: the missing newline at the end
+  EXPECT_EQ(m->end, 2u);
+  m = conf::locate_mismatch("stdout", json("one_json_line"), "\xEF\xBB\xBF{}\n");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->end, 3u);
+  m = conf::locate_mismatch("stdout", json("one_json_line"), "{\"a\":tru}\n");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->note, "not valid JSON here");
+  EXPECT_GE(m->begin, 5u);
+  // A reply with the wrong value: the key is pointed at, and the note says expected and got.
+  const std::string reply = "{\"decision\":\"deny\",\"reason\":\"r\"}\n";
+  m = conf::locate_mismatch("reply_has", json{{"decision", "allow"}}, reply);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(reply.substr(m->begin, m->end - m->begin), "\"decision\"");
+  EXPECT_NE(m->note.find("expected \"allow\", got \"deny\""), std::string::npos) << m->note;
+  // An exact reply: an extra key is the mismatch.
+  m = conf::locate_mismatch("reply", json{{"decision", "deny"}}, reply);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(reply.substr(m->begin, m->end - m->begin), "\"reason\"");
+  m = conf::locate_mismatch("reply_lacks", json::array({"reason"}), reply);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(reply.substr(m->begin, m->end - m->begin), "\"reason\"");
+  // A reply that matches points at nothing.
+  EXPECT_FALSE(conf::locate_mismatch("reply_has", json{{"decision", "deny"}}, reply));
+  m = conf::locate_mismatch("stderr", json("empty"), "noise");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->end, 5u);
+}
+
+// The runner keeps a bounded, escaped copy of each stream and says when it cut: also when the
+// escapes (4 characters per control byte), not the byte count, reach the cap. Before, 1000 NUL
+// bytes were cut at 512 with no mark, so the report showed a short stream as if it were whole.
+TEST(RunRecord, ACutStreamIsMarkedEvenWhenEscapesFillTheCap) {
+  conf::Case c;
+  auto parsed = conf::parse_case(
+      R"({"id":"OUT-9999","area":"OUT","title":"t","requirement":"r","source":"s",)"
+      R"("level":"must","hosts":["gemini-0.61"],"event":"BeforeTool","expect":{"stdout":"empty"}})",
+      "x.case.json");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  const std::vector<conf::Case> cases = {*parsed};
+  conf::RunOptions o;
+  o.adapter = "head -c 1000 /dev/zero #";  // the appended --agent/--event become a comment
+  o.hosts = {"gemini-0.61"};
+  o.fixtures_dir = kSrc + "/fixtures";
+  o.profiles_dir = kSrc + "/emulator/hosts/antigravity/profiles";
+  auto s = conf::run_cases(cases, o, nullptr);
+  ASSERT_EQ(s.cases.size(), 1u);
+  ASSERT_EQ(s.cases[0].hosts.size(), 1u);
+  const auto& h = s.cases[0].hosts[0];
+  EXPECT_EQ(h.state, "fail");
+  ASSERT_EQ(h.runs.size(), 1u);
+  EXPECT_EQ(h.runs[0]["stdout_bytes"], 1000);
+  bool cut = false;
+  std::string shown = conf::unescape_shown(h.runs[0]["stdout"].get<std::string>(), &cut);
+  EXPECT_TRUE(cut) << h.runs[0]["stdout"];
+  EXPECT_LT(shown.size(), 1000u);
+  // The failed expectation is structured: which key, what it expected, in which run.
+  ASSERT_EQ(h.checks.size(), 1u);
+  EXPECT_EQ(h.checks[0].check, "stdout");
+  EXPECT_EQ(h.checks[0].expected, "empty");
+  EXPECT_EQ(h.checks[0].run, 0);
+}

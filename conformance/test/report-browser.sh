@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# matrix.html as a person sees it, in headless Chromium (Debian's `chromium`; ci/install-deps.sh
+# installs it). A real `conformance run --format github` over the OUT cases grades a broken
+# adapter (conformance/test/hostile-adapter.sh: our adapter, the zoo member two_lines under
+# Antigravity, hostile bytes on Gemini's gate event), then:
+#  - the page is self-contained: one inline <script>, nothing that loads from elsewhere;
+#  - Chromium logs no console message (no JS exception, no CSP violation) loading it; a control
+#    page with an exception proves that this Chromium reports them;
+#  - the rendered DOM has one matrix row and one case per case in report.json, the failing cases
+#    before the passing ones, the hostile output as text (never as markup), and the filter (read
+#    from the URL fragment) hides the passing rows;
+#  - a screenshot goes into the report directory (matrix.png).
+# Without chromium it prints SKIPPED with the reason and exits 77.
+# Usage: report-browser.sh CONFORMANCE ADAPTER ZOO-DIR [REPORT-DIR]
+#   REPORT-DIR: where the report and matrix.png stay (default: a temp dir, removed at the end).
+set -u
+conf=$(realpath "$1") adapter=$(realpath "$2") zoo=$(realpath "$3") keep="${4:-}"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+browser=""
+for b in chromium chromium-browser; do
+  command -v "$b" >/dev/null 2>&1 && { browser="$b"; break; }
+done
+if [ -z "$browser" ]; then
+  echo "SKIPPED: no chromium on PATH (ci/install-deps.sh installs Debian's chromium)"
+  exit 77
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/pinta-report-browser.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/home"
+dir="${keep:-$work/report}"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# Chromium with a throwaway profile, no network to speak of, console messages on stderr.
+chrome() {
+  HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" XDG_CACHE_HOME="$work/home/.cache" \
+    timeout 90 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --disable-extensions \
+    --disable-background-networking --disable-sync --user-data-dir="$work/profile" \
+    --enable-logging=stderr --v=0 "$@"
+}
+console_lines() { grep -a 'CONSOLE' "$1" || true; }
+
+# The control: this Chromium does report an exception and console.error.
+printf '<!doctype html><body><script>console.error("control-error"); null.f();</script>' \
+  >"$work/control.html"
+chrome --dump-dom "file://$work/control.html" >"$work/control.dom" 2>"$work/control.err"
+if ! console_lines "$work/control.err" | grep -q 'Uncaught TypeError'; then
+  echo "SKIPPED: this chromium does not print console messages with --enable-logging=stderr" \
+    "($("$browser" --version 2>/dev/null)); nothing could be checked"
+  exit 77
+fi
+
+rc=0
+env -u GITHUB_STEP_SUMMARY "$conf" run --adapter "sh $here/hostile-adapter.sh $adapter $zoo" \
+  --filter OUT- --jobs 4 --report "$dir" --format github >"$work/run.out" 2>&1 || rc=$?
+[ "$rc" = 1 ] || { fail "conformance run exited $rc, expected 1 (failures)"; tail -5 "$work/run.out"; }
+for f in matrix.html report.json junit.xml matrix.md summary.md; do
+  [ -s "$dir/$f" ] || fail "no $f in the report directory"
+done
+html="$dir/matrix.html"
+
+# Self-contained and escaped, in the file itself.
+[ "$(grep -o '<script' "$html" | wc -l)" = 1 ] || fail "more than our one <script> in matrix.html"
+# (Only tags count: the adapter's "<img src=x" is text there, escaped.)
+grep -Eo '<[a-zA-Z][^>]*>' "$html" | grep -Eiq ' src=|<link|<iframe|<object|<embed|<img' &&
+  fail "matrix.html has a tag that loads something"
+grep -Eo ' href="[^"]*"' "$html" | grep -vq ' href="#' && fail "matrix.html links outside itself"
+grep -Eq '@import|url\(' "$html" && fail "matrix.html's style loads something"
+LC_ALL=C grep -q $'[\x01-\x08\x0b\x0c\x0e-\x1f\x7f]' "$html" && fail "raw control bytes in matrix.html"
+iconv -f UTF-8 -t UTF-8 "$html" >/dev/null 2>&1 || fail "matrix.html is not valid UTF-8"
+
+# Rendered.
+chrome --dump-dom "file://$html" >"$work/dom.html" 2>"$work/dom.err"
+if [ -n "$(console_lines "$work/dom.err")" ]; then
+  fail "console messages while loading matrix.html:"
+  console_lines "$work/dom.err" | head -5
+fi
+dom="$work/dom.html"
+grep -q 'data-ready="yes"' "$dom" || fail "the page's script did not run to its end"
+ncases=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["cases"]))' "$dir/report.json")
+nfail=$(python3 -c 'import json,sys; print(sum(c["state"]=="FAIL" for c in json.load(open(sys.argv[1]))["cases"]))' "$dir/report.json")
+npass=$(python3 -c 'import json,sys; print(sum(c["state"]=="PASS" for c in json.load(open(sys.argv[1]))["cases"]))' "$dir/report.json")
+[ "$nfail" -gt 0 ] && [ "$npass" -gt 0 ] || fail "expected failing and passing cases (FAIL $nfail, PASS $npass)"
+rows=$(grep -o '<tr data-state=' "$dom" | wc -l)
+details=$(grep -o '<details class="case"' "$dom" | wc -l)
+[ "$rows" = "$ncases" ] || fail "matrix rows: $rows, cases in report.json: $ncases"
+[ "$details" = "$ncases" ] || fail "case sections: $details, cases in report.json: $ncases"
+grep -q ">$ncases of $ncases cases shown<" "$dom" || fail "no '$ncases of $ncases cases shown'"
+# Failures first: the first row is a failure, and no failure follows a pass.
+python3 - "$dom" <<'PY' || fail "the failing cases are not listed first"
+import re, sys
+states = re.findall(r'<tr data-state="([A-Z-]+)" data-kind="(\w+)"', open(sys.argv[1]).read())
+kinds = [k for _, k in states]
+assert kinds and kinds[0] == "fail", kinds[:3]
+assert "fail" not in kinds[kinds.index("pass"):] if "pass" in kinds else True
+PY
+# The hostile output is there, as text; the rerun command and the FileCheck-style error too.
+grep -q '&lt;/script&gt;&lt;script&gt;console.error' "$dom" || fail "the adapter's stdout is not shown as text"
+grep -q '&lt;img src=x onerror=alert(1)&gt;' "$dom" || fail "the adapter's <img> is not shown as text"
+grep -q 'title="not UTF-8">\\xff<' "$dom" || fail "invalid UTF-8 is not shown as \\xff"
+grep -q '\\u{202E}' "$dom" || fail "the bidi override is not shown as \\u{202E}"
+grep -q 'error: expect.stdout' "$dom" || fail "no FileCheck-style 'error: expect.stdout'"
+grep -q 'bytes after the first line' "$dom" || fail "the mismatch is not pointed out"
+grep -q -- "--host gemini-0.61 --filter OUT-0001</code>" "$dom" || fail "no rerun command for OUT-0001 under gemini-0.61"
+
+# The filter, from the URL fragment: only failures under gemini-0.61 stay visible.
+chrome --dump-dom "file://$html#state=fail&host=gemini-0.61" >"$work/f.html" 2>"$work/f.err"
+[ -z "$(console_lines "$work/f.err")" ] || fail "console messages with a filter: $(console_lines "$work/f.err" | head -2)"
+python3 - "$work/f.html" <<'PY' || fail "the state/host filter does not hide what it should"
+import re, sys
+dom = open(sys.argv[1]).read()
+rows = re.findall(r'<tr (data-state="[^"]*" data-kind="(\w+)"[^>]*?data-units="([^"]*)"[^>]*)>', dom)
+assert rows
+shown = 0
+for attrs, kind, units in rows:
+    hidden = ' hidden=' in attrs or attrs.endswith(' hidden')
+    unit = dict(u.rsplit(':', 1) for u in units.split())
+    want = unit.get('gemini-0.61') == 'fail'
+    assert hidden != want, (attrs[:80], want)
+    shown += want
+assert shown > 0
+m = re.search(r'>(\d+) of (\d+) cases shown<', dom)
+assert m and int(m.group(1)) == shown, (m and m.group(0), shown)
+# Other hosts' columns are hidden.
+assert re.search(r'<th data-host="agy-1.0" hidden', dom), "agy-1.0 column still shown"
+PY
+
+# A mangled fragment (a link cut in the middle of an escape) is ignored, not an exception.
+chrome --dump-dom "file://$html#state=%E0%A4%A&host=nope" >"$work/m.html" 2>"$work/m.err"
+[ -z "$(console_lines "$work/m.err")" ] || fail "console messages with a mangled fragment: $(console_lines "$work/m.err" | head -2)"
+grep -q ">$ncases of $ncases cases shown<" "$work/m.html" || fail "a mangled fragment filtered the page"
+
+# A picture of it, kept with the report.
+chrome --window-size=1280,1500 --hide-scrollbars --screenshot="$dir/matrix.png" \
+  "file://$html" >"$work/shot.out" 2>&1
+size=$(stat -c %s "$dir/matrix.png" 2>/dev/null || echo 0)
+[ "$size" -gt 10000 ] || fail "no screenshot (matrix.png, $size bytes)"
+head -c 8 "$dir/matrix.png" | od -An -tx1 | grep -q '89 50 4e 47' || fail "matrix.png is not a PNG"
+
+if [ "$fails" = 0 ]; then
+  echo "report-browser: $ncases cases ($nfail failing) rendered in $("$browser" --version 2>/dev/null); screenshot $dir/matrix.png"
+fi
+exit $((fails > 0))
