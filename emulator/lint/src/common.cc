@@ -351,6 +351,7 @@ void check_matcher_shape(Sink& sink, const std::string& pointer, const std::stri
   // Each alternative: case mismatch and Claude Code names.
   std::stringstream ss(m);
   std::string alt;
+  bool never = false;  // an alternative can never match: anchoring is then beside the point
   while (std::getline(ss, alt, '|')) {
     if (alt.empty()) continue;
     if (std::find(ctx.tools.begin(), ctx.tools.end(), alt) != ctx.tools.end()) continue;
@@ -359,6 +360,7 @@ void check_matcher_shape(Sink& sink, const std::string& pointer, const std::stri
                "'" + alt + "' is a Claude Code tool name; " + ctx.host + " calls it '" + c->second +
                    "', so this matcher never matches it",
                "write '" + c->second + "'");
+      never = true;
       continue;
     }
     std::string low = alt;
@@ -371,11 +373,12 @@ void check_matcher_shape(Sink& sink, const std::string& pointer, const std::stri
                  "'" + alt + "' differs from the tool name '" + t + "' only in case; " + ctx.host +
                      " matches case-sensitively",
                  "write '" + t + "'");
+        never = true;
         break;
       }
     }
   }
-  if (ctx.searched)
+  if (ctx.searched && !never)
     sink.add(Severity::kWarning, "matcher-unanchored", pointer,
              "matcher '" + m + "' is searched, not anchored: " + ctx.host +
                  " also runs this hook for any tool whose name merely contains it",

@@ -251,6 +251,7 @@ TEST_F(Rules, MatcherCase) {
   auto g = lint(kGem, R"({"hooks": {"BeforeTool": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "myhook"}]}]}})");
   ASSERT_NE(find(g, "matcher-case"), nullptr) << dump(g);
   EXPECT_NE(find(g, "matcher-case")->message.find("run_shell_command"), std::string::npos);
+  EXPECT_EQ(count(g, "matcher-unanchored"), 0) << "a matcher that never matches needs no anchor";
   EXPECT_EQ(count(lint(kGem, R"({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "myhook"}]}]}})"),
                   "matcher-case"),
             0);
