@@ -484,8 +484,8 @@ std::string github_escape_property(const std::string& s) {
 std::string format_findings(const std::vector<Finding>& findings, const std::string& format) {
   std::ostringstream o;
   if (format == "json") {
-    nlohmann::json j;
-    j["findings"] = nlohmann::json::array();
+    nlohmann::ordered_json j;
+    j["findings"] = nlohmann::ordered_json::array();
     size_t errors = 0;
     for (const auto& f : findings) {
       if (f.severity == Severity::kError) ++errors;

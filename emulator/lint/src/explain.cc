@@ -76,6 +76,11 @@ std::string gemini_layer_of(const std::string& origin, const gem::LoadOptions& l
   return "system";
 }
 
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
 std::string fmt_ms(double ms) {
   std::ostringstream o;
   o << ms << " ms";
@@ -190,8 +195,7 @@ Result<std::vector<ExplainSection>> explain(const ExplainRequest& rq, const Lint
           const ojson* g = at_pointer(j, parent_pointer(parent_pointer(r.pointer)));
           if (g && g->is_object())
             for (auto it = g->begin(); it != g->end(); ++it)
-              if (it.key().size() == 7 && (it.key()[0] == 'm' || it.key()[0] == 'M') &&
-                  it.value().is_string())
+              if (lower(it.key()) == "matcher" && it.value().is_string())  // keys fold case
                 e.matcher = it.value().get<std::string>();
         }
         e.timeout = std::to_string(r.timeout_seconds) + " s";
