@@ -302,6 +302,20 @@ void lint_gemini(const std::string& path, const std::string& text, const LintOpt
       check_command(sink, h.pointer + "/command", h.spec.command, cc, false, "");
     }
   }
+  // hooksConfig.disabled (§1.3): hooks listed by name (or command when unnamed) never run.
+  if (const ojson* dis = at_pointer(root, "/hooksConfig/disabled"); dis && dis->is_array()) {
+    for (const auto& [event, hooks] : res.by_event)
+      for (const auto& h : hooks) {
+        const std::string shown = h.spec.name.empty() ? h.spec.command : h.spec.name;
+        for (const auto& d : *dis)
+          if (d.is_string() && d.get<std::string>() == shown) {
+            sink.add(Severity::kWarning, "hook-disabled", h.pointer,
+                     "'" + shown + "' is listed in hooksConfig.disabled: Gemini CLI never runs it",
+                     "remove it from hooksConfig.disabled to turn it on");
+            break;
+          }
+      }
+  }
   // Layers: trust, hooks switched off, duplicates across user + project.
   if (!layer.extension) {
     auto enabled = at_pointer(root, "/hooksConfig/enabled");

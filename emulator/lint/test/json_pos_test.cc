@@ -1,6 +1,9 @@
 // The position index: JSON pointer → line:col from one scan of the text.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+#include <random>
+
 #include "pinta/hostlint/json_pos.h"
 
 namespace hl = pinta::hostlint;
@@ -83,6 +86,77 @@ TEST(JsonPos, OffsetToPosition) {
   EXPECT_EQ(hl::position_of_offset(t, 3), P(2, 1));
   EXPECT_EQ(hl::position_of_offset(t, 6), P(2, 2));
   EXPECT_EQ(hl::position_of_offset(t, 999), P(3, 1));
+}
+
+// Against nlohmann: for generated documents printed compact and indented, every JSON pointer
+// nlohmann knows maps to a position where the text of that value (as nlohmann prints it) starts.
+nlohmann::ordered_json random_value(std::mt19937& rng, int depth) {
+  std::uniform_int_distribution<int> kind(0, depth > 4 ? 3 : 5);
+  switch (kind(rng)) {
+    case 0:
+      return static_cast<int>(rng() % 1000) - 500;
+    case 1:
+      return rng() % 2 == 0;
+    case 2:
+      return nullptr;
+    case 3: {
+      static const char* words[] = {"a", "x/y", "m~n", "\xED\x9B\x85", "q\"t", "line\nbreak", ""};
+      return std::string(words[rng() % 7]);
+    }
+    case 4: {
+      nlohmann::ordered_json a = nlohmann::ordered_json::array();
+      for (unsigned i = rng() % 4; i > 0; --i) a.push_back(random_value(rng, depth + 1));
+      return a;
+    }
+    default: {
+      nlohmann::ordered_json o = nlohmann::ordered_json::object();
+      static const char* keys[] = {"k", "a/b", "t~0", "\xEA\xB0\x80", "sp ace", "hooks"};
+      for (unsigned i = rng() % 4; i > 0; --i)
+        o[std::string(keys[rng() % 6]) + std::to_string(rng() % 3)] = random_value(rng, depth + 1);
+      return o;
+    }
+  }
+}
+
+size_t offset_of(const std::string& text, hl::Position p) {
+  size_t i = 0;
+  for (int line = 1; line < p.line; ++line) i = text.find('\n', i) + 1;
+  for (int col = 1; col < p.col; ++col) {
+    ++i;
+    while (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) ++i;
+  }
+  return i;
+}
+
+void collect(const nlohmann::ordered_json& v, const std::string& ptr,
+             std::vector<std::pair<std::string, const nlohmann::ordered_json*>>& out) {
+  out.emplace_back(ptr, &v);
+  if (v.is_object())
+    for (auto it = v.begin(); it != v.end(); ++it)
+      collect(it.value(), ptr + "/" + hl::pointer_token(it.key()), out);
+  else if (v.is_array())
+    for (size_t i = 0; i < v.size(); ++i) collect(v[i], ptr + "/" + std::to_string(i), out);
+}
+
+TEST(JsonPos, AgreesWithNlohmannOnGeneratedDocuments) {
+  std::mt19937 rng(20261204);
+  for (int n = 0; n < 300; ++n) {
+    auto doc = random_value(rng, 0);
+    for (int indent : {-1, 2}) {
+      const std::string text = doc.dump(indent);
+      auto idx = hl::PositionIndex::build(text);
+      std::vector<std::pair<std::string, const nlohmann::ordered_json*>> all;
+      collect(doc, "", all);
+      for (const auto& [ptr, v] : all) {
+        auto pos = idx.value(ptr);
+        ASSERT_TRUE(pos) << ptr << " in " << text;
+        const std::string printed = v->dump(indent);
+        const std::string first_line = printed.substr(0, printed.find('\n'));
+        ASSERT_EQ(text.compare(offset_of(text, *pos), first_line.size(), first_line), 0)
+            << ptr << " at " << pos->line << ":" << pos->col << " in " << text;
+      }
+    }
+  }
 }
 
 }  // namespace

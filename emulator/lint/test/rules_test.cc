@@ -185,6 +185,11 @@ TEST_F(Rules, HookDisabled) {
   auto a = lint(kAgy, R"({"h": {"enabled": false, "Stop": [{"command": "myhook"}]}})");
   ASSERT_NE(find(a, "hook-disabled"), nullptr) << dump(a);
   EXPECT_EQ(count(lint(kAgy, R"({"h": {"enabled": true, "Stop": [{"command": "myhook"}]}})"), "hook-disabled"), 0);
+  auto g = lint(kGem, R"({"hooksConfig": {"disabled": ["guard"]}, "hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "myhook", "name": "guard"}]}]}})");
+  ASSERT_NE(find(g, "hook-disabled"), nullptr) << dump(g);
+  EXPECT_EQ(count(lint(kGem, R"({"hooksConfig": {"disabled": ["other"]}, "hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "myhook", "name": "guard"}]}]}})"),
+                  "hook-disabled"),
+            0);
 }
 
 // ---- timeout-unit ----------------------------------------------------------------------------
