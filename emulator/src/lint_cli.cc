@@ -15,9 +15,12 @@ namespace {
 
 bool parse_yes_no(const std::string& v, std::optional<bool>& out) {
   if (v.empty()) return true;
-  if (v == "yes" || v == "true") out = true;
-  else if (v == "no" || v == "false") out = false;
-  else return false;
+  if (v == "yes" || v == "true")
+    out = true;
+  else if (v == "no" || v == "false")
+    out = false;
+  else
+    return false;
   return true;
 }
 
@@ -34,12 +37,14 @@ void add_lint_commands(CLI::App& app, Action& action) {
       "lint", "check hook files the way each host reads them; exit 1 on any error (docs/lint.md)");
   lint->add_option("--host", o->host, "gemini|antigravity|deel (default: from the path or shape)");
   lint->add_option("--format", o->format, "text|json|github")->capture_default_str();
-  lint->add_option("--home", o->home, "home directory for the user layer and trust files "
-                                      "(default $HOME)");
+  lint->add_option("--home", o->home,
+                   "home directory for the user layer and trust files "
+                   "(default $HOME)");
   lint->add_option("--workspace", o->workspace,
                    "workspace for a user file's duplicate check (a project file names its own)");
-  lint->add_option("--profile", o->profiles, "Antigravity profile to check (repeatable; "
-                                             "default every profile)");
+  lint->add_option("--profile", o->profiles,
+                   "Antigravity profile to check (repeatable; "
+                   "default every profile)");
   lint->add_option("--profiles-dir", o->profiles_dir, "Antigravity profile directory");
   lint->add_option("--deel-trusted", o->deel_trusted,
                    "yes|no: whether deel-local-cli trusts the project folder (default unknown)");
@@ -49,7 +54,8 @@ void add_lint_commands(CLI::App& app, Action& action) {
       hl::LintOptions lo;
       if (!o->host.empty()) {
         lo.host = hl::parse_host(o->host);
-        if (!lo.host) return usage_error("unknown --host '" + o->host + "' (gemini|antigravity|deel)");
+        if (!lo.host)
+          return usage_error("unknown --host '" + o->host + "' (gemini|antigravity|deel)");
       }
       if (o->format != "text" && o->format != "json" && o->format != "github")
         return usage_error("unknown --format '" + o->format + "' (text|json|github)");
@@ -67,8 +73,9 @@ void add_lint_commands(CLI::App& app, Action& action) {
   });
 
   auto* ex = app.add_subcommand(
-      "explain", "list the hooks a host runs for an event, in order, with layer, file:line, "
-                 "timeout and what a failure does");
+      "explain",
+      "list the hooks a host runs for an event, in order, with layer, file:line, "
+      "timeout and what a failure does");
   ex->add_option("--host", o->host, "gemini|antigravity|deel")->required();
   ex->add_option("--home", o->home, "home directory the host reads")->required();
   ex->add_option("--workspace", o->workspace, "workspace (the host's cwd / open folder)");

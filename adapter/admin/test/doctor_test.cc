@@ -177,8 +177,9 @@ TEST(Doctor, ReportsLintErrorsInTheFilesItReads) {
   EXPECT_EQ(lint[0].detail["rule"], "event-shape");
   EXPECT_FALSE(lint[0].fix.empty());
   // Fixed: nothing from lint.
-  write_text(s.home + "/.gemini/settings.json",
-             R"({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}})");
+  write_text(
+      s.home + "/.gemini/settings.json",
+      R"({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}})");
   for (const auto& f : s.doctor().findings) EXPECT_NE(f.area, "lint") << f.message;
 }
 

@@ -66,7 +66,8 @@ std::string normalize(const std::string& path) {
 std::string dir_of(const std::string& path) { return sfs::path(path).parent_path().string(); }
 
 bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // ---- command ----------------------------------------------------------------------------------
@@ -148,16 +149,16 @@ std::vector<std::string> program_words(const std::string& command) {
 
 const std::vector<std::string>& shell_builtins() {
   static const std::vector<std::string> b = {
-      "echo", "printf", "true",  "false", ":",     "test",  "[",     "exit",  "cd",    "read",
-      "set",  "export", "eval",  "exec",  "if",    "for",   "while", "case",  "{",     "!",
-      "cat",  "trap",   "source", ".",    "shift", "local", "return", "wait", "sleep", "type"};
+      "echo", "printf", "true",   "false", ":",     "test",  "[",      "exit", "cd",    "read",
+      "set",  "export", "eval",   "exec",  "if",    "for",   "while",  "case", "{",     "!",
+      "cat",  "trap",   "source", ".",     "shift", "local", "return", "wait", "sleep", "type"};
   return b;
 }
 
 bool is_interpreter(const std::string& prog) {
-  static const std::vector<std::string> names = {"sh",   "bash",    "zsh",  "dash", "node",
+  static const std::vector<std::string> names = {"sh",     "bash",    "zsh",  "dash", "node",
                                                  "python", "python3", "ruby", "perl", "deno",
-                                                 "bun",  "tsx",     "uv",   "npx"};
+                                                 "bun",    "tsx",     "uv",   "npx"};
   std::string base = sfs::path(prog).filename().string();
   return std::find(names.begin(), names.end(), base) != names.end();
 }
@@ -213,8 +214,8 @@ void check_command(Sink& sink, const std::string& pointer, const std::string& co
   std::string script_text;  // the resolved script, for the {} check
   if (!words.empty()) {
     std::string prog = expand(words[0], ctx);
-    bool resolvable = prog.find('$') == std::string::npos &&
-                      prog.find('`') == std::string::npos && prog.find('*') == std::string::npos;
+    bool resolvable = prog.find('$') == std::string::npos && prog.find('`') == std::string::npos &&
+                      prog.find('*') == std::string::npos;
     const auto& bi = shell_builtins();
     if (resolvable && std::find(bi.begin(), bi.end(), prog) == bi.end()) {
       std::optional<std::string> resolved;
@@ -239,8 +240,7 @@ void check_command(Sink& sink, const std::string& pointer, const std::string& co
       } else if (auto found = search_path(prog, ctx.path_env)) {
         resolved = found;
       } else {
-        sink.add(Severity::kWarning, "command-not-found", pointer,
-                 "'" + prog + "' is not on PATH",
+        sink.add(Severity::kWarning, "command-not-found", pointer, "'" + prog + "' is not on PATH",
                  "install it, or write its absolute path (hooks may get a smaller PATH than your "
                  "shell)");
       }
@@ -289,15 +289,15 @@ bool catastrophic_pattern(const std::string& p) {
   bool after_group = false;
   for (size_t i = 0; i < p.size(); ++i) {
     char c = p[i];
-    bool quant = c == '*' || c == '+' ||
-                 (c == '{' && i + 1 < p.size() && std::isdigit(static_cast<unsigned char>(p[i + 1])));
+    bool quant =
+        c == '*' || c == '+' ||
+        (c == '{' && i + 1 < p.size() && std::isdigit(static_cast<unsigned char>(p[i + 1])));
     if (quant) {
       bool unbounded = c != '{';
       if (c == '{') {
         auto close = p.find('}', i);
         std::string body = p.substr(i + 1, close == std::string::npos ? 0 : close - i - 1);
-        unbounded = body.find(',') != std::string::npos &&
-                    body.back() == ',';  // {n,} is unbounded
+        unbounded = body.find(',') != std::string::npos && body.back() == ',';  // {n,} is unbounded
         if (!unbounded && body.find(',') != std::string::npos) {
           auto hi = std::stoul(body.substr(body.find(',') + 1));
           unbounded = hi > 10;
@@ -394,7 +394,8 @@ std::string suggest_event(const std::string& written, const std::vector<std::str
   for (const auto& v : valid)
     if (low(v) == low(written)) return "event names are case-sensitive: write '" + v + "'";
   if (auto f = foreign.find(written); f != foreign.end())
-    return f->second.empty() ? "this host has no such event" : "this host calls it '" + f->second + "'";
+    return f->second.empty() ? "this host has no such event"
+                             : "this host calls it '" + f->second + "'";
   std::string list;
   for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
   return "use one of: " + list;
@@ -440,11 +441,12 @@ const char* severity_name(Severity s) { return s == Severity::kError ? "error" :
 
 const std::vector<std::string>& rule_ids() {
   static const std::vector<std::string> ids = {
-      "json-syntax",         "file-rejected",        "foreign-root",         "event-shape",
-      "unknown-event",       "unknown-key",          "invalid-handler",      "hook-disabled",
-      "timeout-unit",        "matcher-invalid",      "matcher-unanchored",   "matcher-case",
-      "matcher-catastrophic", "command-not-found",   "command-not-executable",
-      "empty-object-deny",   "duplicate-registration", "file-not-read"};
+      "json-syntax",          "file-rejected",          "foreign-root",
+      "event-shape",          "unknown-event",          "unknown-key",
+      "invalid-handler",      "hook-disabled",          "timeout-unit",
+      "matcher-invalid",      "matcher-unanchored",     "matcher-case",
+      "matcher-catastrophic", "command-not-found",      "command-not-executable",
+      "empty-object-deny",    "duplicate-registration", "file-not-read"};
   return ids;
 }
 
@@ -506,8 +508,9 @@ std::string format_findings(const std::vector<Finding>& findings, const std::str
     if (format == "github") {
       o << "::" << severity_name(f.severity) << " file=" << github_escape_property(f.file)
         << ",line=" << f.pos.line << ",col=" << f.pos.col
-        << ",title=" << github_escape_property(f.rule) << "::"
-        << github_escape_data(f.message + (f.hint.empty() ? "" : " (fix: " + f.hint + ")")) << "\n";
+        << ",title=" << github_escape_property(f.rule)
+        << "::" << github_escape_data(f.message + (f.hint.empty() ? "" : " (fix: " + f.hint + ")"))
+        << "\n";
     } else {
       o << f.file << ":" << f.pos.line << ":" << f.pos.col << ": " << severity_name(f.severity)
         << ": " << f.rule << ": " << f.message << "\n";

@@ -20,7 +20,8 @@ struct Sink {
 
   void add(Severity sev, const std::string& rule, const std::string& pointer,
            const std::string& message, const std::string& hint) {
-    out.push_back({file, index ? index->locate(pointer) : Position{1, 1}, sev, rule, message, hint});
+    out.push_back(
+        {file, index ? index->locate(pointer) : Position{1, 1}, sev, rule, message, hint});
   }
   // Positioned at the member's key rather than its value (unknown keys / events).
   void add_at_key(Severity sev, const std::string& rule, const std::string& pointer,
@@ -43,8 +44,8 @@ bool ends_with(const std::string& s, const std::string& suffix);
 // ---- command checks ---------------------------------------------------------------------------
 
 struct CommandContext {
-  std::string cwd;   // where the host runs the command (relative paths)
-  std::string home;  // ~ and $HOME
+  std::string cwd;                          // where the host runs the command (relative paths)
+  std::string home;                         // ~ and $HOME
   std::map<std::string, std::string> vars;  // extra literal substitutions (e.g. ${extensionPath})
   std::string path_env;                     // PATH
 };
@@ -58,10 +59,10 @@ std::string first_word(const std::string& command);
 // ---- matcher checks ---------------------------------------------------------------------------
 
 struct MatcherContext {
-  std::string host;                        // for messages
-  bool searched = true;                    // unanchored search (false: the host anchors)
-  bool backtracking = true;                // a backtracking engine (JS); false: RE2
-  std::vector<std::string> tools;          // the host's tool names (case check)
+  std::string host;                                 // for messages
+  bool searched = true;                             // unanchored search (false: the host anchors)
+  bool backtracking = true;                         // a backtracking engine (JS); false: RE2
+  std::vector<std::string> tools;                   // the host's tool names (case check)
   std::map<std::string, std::string> claude_names;  // Claude Code name → this host's name
 };
 void check_matcher_shape(Sink& sink, const std::string& pointer, const std::string& matcher,

@@ -49,8 +49,8 @@ std::string gemini_on_failure(const std::string& event) {
 std::string agy_on_failure(const agy::Profile& p, agy::Event e) {
   if (e == agy::Event::kPreToolUse)
     return "non-zero exit: " + p.pretooluse_nonzero_exit + "; timeout: " + p.pretooluse_timeout +
-           "; non-JSON stdout: " + p.pretooluse_nonjson + "; empty stdout: " +
-           p.pretooluse_empty_stdout + "; {}: " + p.pretooluse_empty_object;
+           "; non-JSON stdout: " + p.pretooluse_nonjson +
+           "; empty stdout: " + p.pretooluse_empty_stdout + "; {}: " + p.pretooluse_empty_object;
   if (e == agy::Event::kPreInvocation)
     return "failure: " + p.preinvocation_failure + " (" +
            (p.preinvocation_failure == "logged" ? "fail-open" : "not fail-open") + ")";
@@ -252,7 +252,8 @@ Result<std::vector<ExplainSection>> explain(const ExplainRequest& rq, const Lint
             : "fail-open: " + *ev + " does not block; failures are reported only";
     s.hooks.push_back(e);
   }
-  if (s.hooks.size() > 1) s.notes.push_back("run one after another; the first block stops the rest");
+  if (s.hooks.size() > 1)
+    s.notes.push_back("run one after another; the first block stops the rest");
   out.push_back(s);
   return out;
 }

@@ -69,11 +69,21 @@ class Scanner {
         char e = t_[i_ + 1];
         advance(2);
         switch (e) {
-          case 'n': out += '\n'; break;
-          case 't': out += '\t'; break;
-          case 'r': out += '\r'; break;
-          case 'b': out += '\b'; break;
-          case 'f': out += '\f'; break;
+          case 'n':
+            out += '\n';
+            break;
+          case 't':
+            out += '\t';
+            break;
+          case 'r':
+            out += '\r';
+            break;
+          case 'b':
+            out += '\b';
+            break;
+          case 'f':
+            out += '\f';
+            break;
           case 'u': {
             unsigned cp = 0;
             if (!hex4(cp)) return false;
@@ -94,7 +104,8 @@ class Scanner {
             utf8(cp, out);
             break;
           }
-          default: out += e;
+          default:
+            out += e;
         }
         continue;
       }

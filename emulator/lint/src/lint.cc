@@ -56,19 +56,28 @@ bool same_file(const std::string& a, const std::string& b) { return normalize(a)
 
 // Event names of the other hosts (and Claude Code's), with this host's equivalent.
 const std::map<std::string, std::string>& gemini_foreign_events() {
-  static const std::map<std::string, std::string> m = {
-      {"PreToolUse", "BeforeTool"},     {"PostToolUse", "AfterTool"},
-      {"UserPromptSubmit", "BeforeAgent"}, {"Stop", "AfterAgent"},
-      {"SubagentStop", ""},             {"PreCompact", "PreCompress"},
-      {"PreInvocation", "BeforeModel"}, {"PostInvocation", "AfterModel"}};
+  static const std::map<std::string, std::string> m = {{"PreToolUse", "BeforeTool"},
+                                                       {"PostToolUse", "AfterTool"},
+                                                       {"UserPromptSubmit", "BeforeAgent"},
+                                                       {"Stop", "AfterAgent"},
+                                                       {"SubagentStop", ""},
+                                                       {"PreCompact", "PreCompress"},
+                                                       {"PreInvocation", "BeforeModel"},
+                                                       {"PostInvocation", "AfterModel"}};
   return m;
 }
 const std::map<std::string, std::string>& agy_foreign_events() {
-  static const std::map<std::string, std::string> m = {
-      {"BeforeTool", "PreToolUse"},  {"AfterTool", "PostToolUse"}, {"BeforeAgent", "PreInvocation"},
-      {"AfterAgent", "Stop"},        {"UserPromptSubmit", ""},      {"SessionEnd", ""},
-      {"Notification", ""},          {"PreCompact", ""},            {"SubagentStop", ""},
-      {"BeforeModel", "PreInvocation"}, {"AfterModel", "PostInvocation"}};
+  static const std::map<std::string, std::string> m = {{"BeforeTool", "PreToolUse"},
+                                                       {"AfterTool", "PostToolUse"},
+                                                       {"BeforeAgent", "PreInvocation"},
+                                                       {"AfterAgent", "Stop"},
+                                                       {"UserPromptSubmit", ""},
+                                                       {"SessionEnd", ""},
+                                                       {"Notification", ""},
+                                                       {"PreCompact", ""},
+                                                       {"SubagentStop", ""},
+                                                       {"BeforeModel", "PreInvocation"},
+                                                       {"AfterModel", "PostInvocation"}};
   return m;
 }
 const std::map<std::string, std::string>& deel_foreign_events() {
@@ -85,10 +94,10 @@ const std::map<std::string, std::string>& deel_foreign_events() {
 
 bool any_host_event(const std::string& k) {
   static const std::set<std::string> all = {
-      "pretooluse", "posttooluse", "preinvocation", "postinvocation", "stop", "sessionstart",
-      "sessionend", "userpromptsubmit", "notification", "precompact", "subagentstop",
-      "beforetool", "aftertool", "beforeagent", "afteragent", "precompress", "beforemodel",
-      "aftermodel", "beforetoolselection"};
+      "pretooluse",   "posttooluse", "preinvocation",    "postinvocation",     "stop",
+      "sessionstart", "sessionend",  "userpromptsubmit", "notification",       "precompact",
+      "subagentstop", "beforetool",  "aftertool",        "beforeagent",        "afteragent",
+      "precompress",  "beforemodel", "aftermodel",       "beforetoolselection"};
   return all.count(lower(k)) > 0;
 }
 
@@ -101,12 +110,18 @@ const MatcherContext& gemini_matchers() {
     m.host = "Gemini CLI";
     m.searched = true;      // new RegExp(matcher).test(toolName), §3 step 2
     m.backtracking = true;  // JavaScript RegExp
-    m.tools = {"read_file",        "write_file",     "replace",          "run_shell_command",
-               "glob",             "search_file_content", "list_directory", "read_many_files",
-               "web_fetch",        "google_web_search", "save_memory",   "write_todos"};
-    m.claude_names = {{"Bash", "run_shell_command"}, {"Write", "write_file"}, {"Edit", "replace"},
-                      {"MultiEdit", "replace"},      {"Read", "read_file"},   {"Grep", "search_file_content"},
-                      {"Glob", "glob"},              {"LS", "list_directory"}, {"WebFetch", "web_fetch"},
+    m.tools = {"read_file", "write_file",          "replace",        "run_shell_command",
+               "glob",      "search_file_content", "list_directory", "read_many_files",
+               "web_fetch", "google_web_search",   "save_memory",    "write_todos"};
+    m.claude_names = {{"Bash", "run_shell_command"},
+                      {"Write", "write_file"},
+                      {"Edit", "replace"},
+                      {"MultiEdit", "replace"},
+                      {"Read", "read_file"},
+                      {"Grep", "search_file_content"},
+                      {"Glob", "glob"},
+                      {"LS", "list_directory"},
+                      {"WebFetch", "web_fetch"},
                       {"WebSearch", "google_web_search"}};
     return m;
   }();
@@ -160,7 +175,8 @@ void lint_gemini(const std::string& path, const std::string& text, const LintOpt
     Position pos{1, 1};
     std::string detail;
     syntax_error(text, !layer.extension, pos, detail);
-    sink.out.push_back({path, pos, Severity::kError, detail.empty() ? "file-rejected" : "json-syntax",
+    sink.out.push_back({path, pos, Severity::kError,
+                        detail.empty() ? "file-rejected" : "json-syntax",
                         (layer.extension ? "Gemini CLI skips this extension's hooks: "
                                          : "Gemini CLI refuses to start (exit 52): ") +
                             res.fatal_message + (detail.empty() ? "" : " (" + detail + ")"),
@@ -189,8 +205,7 @@ void lint_gemini(const std::string& path, const std::string& text, const LintOpt
   for (const auto& is : res.issues) {
     const ojson* v = at_pointer(root, is.pointer);
     if (is.kind == "invalid-hooks-root") {
-      sink.add(Severity::kError, "foreign-root", "",
-               "Gemini CLI skips this file: " + is.message,
+      sink.add(Severity::kError, "foreign-root", "", "Gemini CLI skips this file: " + is.message,
                "wrap the events: {\"hooks\": {\"BeforeTool\": [...]}}");
     } else if (is.kind == "unknown-event") {
       std::string ev = is.pointer.substr(is.pointer.rfind('/') + 1);
@@ -226,8 +241,8 @@ void lint_gemini(const std::string& path, const std::string& text, const LintOpt
                "Gemini CLI discards this hook: " + is.message, "add \"command\": \"...\"");
     }
   }
-  static const std::set<std::string> kHookKeys = {"type", "command", "name", "timeout",
-                                                  "description", "env"};
+  static const std::set<std::string> kHookKeys = {"type",    "command",     "name",
+                                                  "timeout", "description", "env"};
   static const std::set<std::string> kDefKeys = {"matcher", "sequential", "hooks"};
   std::set<std::string> seen_defs;
   CommandContext cc;
@@ -244,7 +259,8 @@ void lint_gemini(const std::string& path, const std::string& text, const LintOpt
       if (hv && hv->is_object())
         for (auto it = hv->begin(); it != hv->end(); ++it)
           if (!kHookKeys.count(it.key()))
-            sink.add_at_key(Severity::kWarning, "unknown-key", h.pointer + "/" + pointer_token(it.key()),
+            sink.add_at_key(Severity::kWarning, "unknown-key",
+                            h.pointer + "/" + pointer_token(it.key()),
                             "Gemini CLI ignores hook key '" + it.key() + "'",
                             "known keys: type, command, name, timeout (ms), description, env");
       std::string dp = parent_pointer(parent_pointer(h.pointer));
@@ -340,8 +356,7 @@ void lint_gemini(const std::string& path, const std::string& text, const LintOpt
   }
   std::string other;
   if (layer.layer == "project") other = home + "/.gemini/settings.json";
-  if (layer.layer == "user" && !layer.workspace.empty() &&
-      !same_file(layer.workspace, home))
+  if (layer.layer == "user" && !layer.workspace.empty() && !same_file(layer.workspace, home))
     other = layer.workspace + "/.gemini/settings.json";
   if (!other.empty()) {
     if (auto t = pinta::fs::read_file(other)) {
@@ -377,15 +392,24 @@ const MatcherContext& agy_matchers(bool searched) {
     m.host = "Antigravity";
     m.searched = s;
     m.backtracking = false;  // RE2 (§4): linear time
-    m.tools = {"run_command",   "view_file",  "write_to_file", "edit_file",     "replace_file_content",
-               "multi_replace_file_content", "list_dir", "find_by_name", "grep_search",
-               "codebase_search", "read_url_content", "search_web", "ask_permission",
+    m.tools = {"run_command",
+               "view_file",
+               "write_to_file",
+               "edit_file",
+               "replace_file_content",
+               "multi_replace_file_content",
+               "list_dir",
+               "find_by_name",
+               "grep_search",
+               "codebase_search",
+               "read_url_content",
+               "search_web",
+               "ask_permission",
                "call_mcp_tool"};
-    m.claude_names = {{"Bash", "run_command"},     {"Write", "write_to_file"},
-                      {"Edit", "replace_file_content"}, {"Read", "view_file"},
-                      {"Grep", "grep_search"},      {"Glob", "find_by_name"},
-                      {"LS", "list_dir"},           {"WebFetch", "read_url_content"},
-                      {"WebSearch", "search_web"}};
+    m.claude_names = {
+        {"Bash", "run_command"}, {"Write", "write_to_file"},       {"Edit", "replace_file_content"},
+        {"Read", "view_file"},   {"Grep", "grep_search"},          {"Glob", "find_by_name"},
+        {"LS", "list_dir"},      {"WebFetch", "read_url_content"}, {"WebSearch", "search_web"}};
     return m;
   };
   static const MatcherContext searched_ctx = make(true), anchored_ctx = make(false);
@@ -437,15 +461,16 @@ bool profile_reads(const agy::Profile& p, const std::string& layer) {
   return layer == "other";
 }
 
-Status lint_antigravity(const std::string& path, const std::string& text,
-                              const LintOptions& o, Sink& sink) {
-  auto all = agy::load_profiles(o.profiles_dir.empty() ? agy::default_profile_dir()
-                                                       : o.profiles_dir);
+Status lint_antigravity(const std::string& path, const std::string& text, const LintOptions& o,
+                        Sink& sink) {
+  auto all =
+      agy::load_profiles(o.profiles_dir.empty() ? agy::default_profile_dir() : o.profiles_dir);
   if (!all) return all.error();
   std::vector<const agy::Profile*> profs;
   for (const auto& n : o.profiles) {
     auto* p = agy::find_profile(*all, n);
-    if (!p) return make_error(ErrorCode::kInvalidArgument, "unknown Antigravity profile '" + n + "'");
+    if (!p)
+      return make_error(ErrorCode::kInvalidArgument, "unknown Antigravity profile '" + n + "'");
     profs.push_back(p);
   }
   if (profs.empty())
@@ -478,8 +503,8 @@ Status lint_antigravity(const std::string& path, const std::string& text,
   };
 
   if (place.layer == "not-read")
-    sink.add(Severity::kWarning, "file-not-read", "", "Antigravity does not read this file: " +
-                                                         place.why_not,
+    sink.add(Severity::kWarning, "file-not-read", "",
+             "Antigravity does not read this file: " + place.why_not,
              "move it to ~/.gemini/config/hooks.json or <workspace>/.agents/hooks.json");
 
   ojson root = ojson::parse(text, nullptr, false, false);
@@ -518,12 +543,14 @@ Status lint_antigravity(const std::string& path, const std::string& text,
     auto hf = agy::parse_hooks_json(text, *p, path, &err_ptr);
     if (!hf) {
       std::string top = err_ptr.empty() ? "" : err_ptr.substr(1, err_ptr.find('/', 1) - 1);
-      bool event_at_root = !top.empty() && err_ptr.find('/', 1) == std::string::npos &&
-                           any_host_event(top);
+      bool event_at_root =
+          !top.empty() && err_ptr.find('/', 1) == std::string::npos && any_host_event(top);
       if (event_at_root)
         s.add(Severity::kError, "foreign-root", err_ptr,
-              "'" + top + "' is at the root, where agy expects hook names: the whole file is "
-              "dropped (" + hf.error().message + ")",
+              "'" + top +
+                  "' is at the root, where agy expects hook names: the whole file is "
+                  "dropped (" +
+                  hf.error().message + ")",
               "wrap the events in a named hook: {\"my-hook\": {\"" + top + "\": [...]}}");
       else
         s.add(Severity::kError, "file-rejected", err_ptr,
@@ -532,7 +559,7 @@ Status lint_antigravity(const std::string& path, const std::string& text,
       collect(s, p->name);
       continue;
     }
-    cc.cwd = p->cwd == "hooks-dir" ? dir_of(normalize(path))
+    cc.cwd = p->cwd == "hooks-dir"      ? dir_of(normalize(path))
              : !place.workspace.empty() ? place.workspace
                                         : home;
     for (const auto& n : hf->notes) {
@@ -540,7 +567,8 @@ Status lint_antigravity(const std::string& path, const std::string& text,
         std::string k = n.pointer.substr(n.pointer.rfind('/') + 1);
         std::vector<std::string> names;
         for (auto e : agy::all_events())
-          if (e != agy::Event::kSessionStart || p->session_start) names.push_back(agy::event_name(e));
+          if (e != agy::Event::kSessionStart || p->session_start)
+            names.push_back(agy::event_name(e));
         s.add_at_key(Severity::kWarning, any_host_event(k) ? "unknown-event" : "unknown-key",
                      n.pointer, "agy drops '" + k + "' in hook '" + n.hook + "'",
                      suggest_event(k, names, agy_foreign_events()));
@@ -561,8 +589,7 @@ Status lint_antigravity(const std::string& path, const std::string& text,
               "\"...\"}]}]");
       } else if (n.kind == "commandless") {
         s.add(Severity::kError, "invalid-handler", n.pointer,
-              "command hook without a command: loads and runs nothing",
-              "add \"command\": \"...\"");
+              "command hook without a command: loads and runs nothing", "add \"command\": \"...\"");
       } else if (n.kind == "invalid-matcher") {
         s.add(Severity::kError, "matcher-invalid", n.pointer,
               "matcher is not a valid RE2 pattern: this profile then " +
@@ -599,8 +626,8 @@ Status lint_antigravity(const std::string& path, const std::string& text,
                     "timeout " + std::to_string(h.timeout_written) + " falls back to agy's " +
                         std::to_string(p->timeout_default_seconds) + " s default",
                     "write a positive number of seconds");
-            const bool denies = e.event == agy::Event::kPreToolUse &&
-                                p->pretooluse_empty_object == "deny";
+            const bool denies =
+                e.event == agy::Event::kPreToolUse && p->pretooluse_empty_object == "deny";
             check_command(s, h.pointer + "/command", h.command, cc, denies,
                           "on PreToolUse agy reads an object without \"decision\" as a deny "
                           "(reference §6.2), so every matched tool call is blocked");
@@ -657,8 +684,7 @@ Status lint_antigravity(const std::string& path, const std::string& text,
 // ------------------------------------------------------------------------------------------------
 // deel-local-cli 1.17.1
 
-void lint_deel(const std::string& path, const std::string& text, const LintOptions& o,
-               Sink& sink) {
+void lint_deel(const std::string& path, const std::string& text, const LintOptions& o, Sink& sink) {
   const std::string home = home_of(o);
   const std::string p = normalize(path);
   std::string layer = "other", workspace;
@@ -723,9 +749,10 @@ void lint_deel(const std::string& path, const std::string& text, const LintOptio
              (group && group->contains("matcher") ? "matcher" : "도구");
     }
     if (m && !deel::make_matcher(*m)) {
-      sink.add(Severity::kError, "matcher-invalid", mptr,
-               "matcher is not a valid JavaScript regular expression: deel-local-cli drops this hook",
-               "fix the pattern (deel wraps it as ^(?:pattern)$)");
+      sink.add(
+          Severity::kError, "matcher-invalid", mptr,
+          "matcher is not a valid JavaScript regular expression: deel-local-cli drops this hook",
+          "fix the pattern (deel wraps it as ^(?:pattern)$)");
       continue;
     }
     const ojson* t = get(x, {"type"});
@@ -740,10 +767,9 @@ void lint_deel(const std::string& path, const std::string& text, const LintOptio
              "hook without a command: deel-local-cli drops it",
              "add \"command\": \"...\" (or \"명령\")");
   }
-  static const std::set<std::string> kKeys = {"명령", "command", "type",  "제한초", "timeout",
-                                              "고장나면", "onError", "이름", "name",  "때",
-                                              "자리", "event", "도구", "matcher", "hooks",
-                                              "description"};
+  static const std::set<std::string> kKeys = {
+      "명령", "command", "type", "제한초", "timeout", "고장나면", "onError", "이름",
+      "name", "때",      "자리", "event",  "도구",    "matcher",  "hooks",   "description"};
   CommandContext cc;
   cc.home = home;
   cc.cwd = !workspace.empty() ? workspace : home;
@@ -753,7 +779,8 @@ void lint_deel(const std::string& path, const std::string& text, const LintOptio
     if (x && x->is_object()) {
       for (auto it = x->begin(); it != x->end(); ++it)
         if (!kKeys.count(it.key()))
-          sink.add_at_key(Severity::kWarning, "unknown-key", h.pointer + "/" + pointer_token(it.key()),
+          sink.add_at_key(Severity::kWarning, "unknown-key",
+                          h.pointer + "/" + pointer_token(it.key()),
                           "deel-local-cli ignores key '" + it.key() + "'",
                           "known keys: command, matcher, timeout (seconds), onError, name");
       // seed L277, L284: seconds, capped at 120 s; non-positive → 15 s default.
@@ -829,8 +856,8 @@ Result<Host> detect_host(const std::string& path, const std::string& text) {
       (p.find("/.gemini/extensions/") != std::string::npos && ends_with(p, "/hooks/hooks.json")))
     return Host::kGemini;
   for (const char* s : {"/.gemini/config/hooks.json", "/.agents/hooks.json", "/.agent/hooks.json",
-                        "/.gemini/antigravity-cli/hooks.json", "/.gemini/antigravity-ide/hooks.json",
-                        "/.antigravitycli/hooks.json"})
+                        "/.gemini/antigravity-cli/hooks.json",
+                        "/.gemini/antigravity-ide/hooks.json", "/.antigravitycli/hooks.json"})
     if (ends_with(p, s)) return Host::kAntigravity;
   if ((p.find("/.gemini/config/plugins/") != std::string::npos ||
        p.find("/.agents/plugins/") != std::string::npos) &&

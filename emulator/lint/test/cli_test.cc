@@ -41,9 +41,8 @@ class LintCli : public ::testing::Test {
     pinta::proc::SpawnRequest rq;
     rq.argv = std::move(args);
     rq.stdin_data = stdin_data;
-    rq.env = std::map<std::string, std::string>{{"HOME", home_},
-                                                {"PATH", "/usr/bin:/bin"},
-                                                {"GEMINI_CLI_TRUST_WORKSPACE", "true"}};
+    rq.env = std::map<std::string, std::string>{
+        {"HOME", home_}, {"PATH", "/usr/bin:/bin"}, {"GEMINI_CLI_TRUST_WORKSPACE", "true"}};
     rq.timeout = std::chrono::milliseconds(30000);
     auto r = pinta::proc::make_spawner()->run(rq);
     EXPECT_TRUE(r.started) << r.spawn_error;
@@ -86,18 +85,19 @@ TEST_F(LintCli, ExitCodesAndOneLineErrors) {
   EXPECT_NE(w.out.find("\n  fix: "), std::string::npos) << w.out;
 
   const std::string err = home_ + "/.gemini/settings.json";
-  write(err, "{\n  \"hooks\": {\"BeforeTool\": [\n    {\"type\": \"command\", \"command\": \"echo hi\"}]}\n}\n");
+  write(err,
+        "{\n  \"hooks\": {\"BeforeTool\": [\n    {\"type\": \"command\", \"command\": \"echo "
+        "hi\"}]}\n}\n");
   auto e = hostemu({"lint", err, warn});
   EXPECT_EQ(e.code, 1) << e.out;
   EXPECT_NE(e.out.find(err + ":3:5: error: event-shape: "), std::string::npos) << e.out;
   EXPECT_NE(e.out.find(warn + ":"), std::string::npos) << "every path is reported";
 
-  for (const auto& bad : std::vector<std::vector<std::string>>{
-           {"lint", tmp_.sub("missing.json")},
-           {"lint", "--host", "claude", clean},
-           {"lint", "--format", "xml", clean},
-           {"lint"},
-           {"lint", tmp_.path()}}) {
+  for (const auto& bad : std::vector<std::vector<std::string>>{{"lint", tmp_.sub("missing.json")},
+                                                               {"lint", "--host", "claude", clean},
+                                                               {"lint", "--format", "xml", clean},
+                                                               {"lint"},
+                                                               {"lint", tmp_.path()}}) {
     auto b = hostemu(bad);
     EXPECT_EQ(b.code, 2) << bad.back() << ": " << b.out;
     EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << b.err;
@@ -105,7 +105,9 @@ TEST_F(LintCli, ExitCodesAndOneLineErrors) {
   }
   // A file no host can be told from: one line asking for --host; with --host it is linted.
   const std::string odd = tmp_.sub("claude.json");
-  write(odd, R"({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo hi"}]}]}})");
+  write(
+      odd,
+      R"({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo hi"}]}]}})");
   auto u = hostemu({"lint", odd});
   EXPECT_EQ(u.code, 2);
   EXPECT_NE(u.err.find("cannot tell which host"), std::string::npos) << u.err;
@@ -115,7 +117,9 @@ TEST_F(LintCli, ExitCodesAndOneLineErrors) {
 
 TEST_F(LintCli, JsonAndGithubFormats) {
   const std::string f = home_ + "/.gemini/config/hooks.json";
-  write(f, "{\"h\": {\n\"PreToolUse\": [{\"matcher\": \"\", \"hooks\": [{\"command\": \"echo '{}'\"}]}]}}");
+  write(f,
+        "{\"h\": {\n\"PreToolUse\": [{\"matcher\": \"\", \"hooks\": [{\"command\": \"echo "
+        "'{}'\"}]}]}}");
   auto j = hostemu({"lint", "--format", "json", f});
   EXPECT_EQ(j.code, 1);
   auto doc = json::parse(j.out, nullptr, false);
@@ -142,15 +146,23 @@ TEST_F(LintCli, OldAntigravityLintStillWorks) {
   ASSERT_FALSE(doc.is_discarded());
   EXPECT_EQ(doc["file"], f);
   EXPECT_FALSE(doc["profiles"].empty());
+  // With --format it is `hostemu lint --host antigravity`.
+  write(f, R"({"h": {"Stop": [{"command": "echo hi", "timeout": "5"}]}})");
+  auto t = hostemu({"antigravity", "lint", "--format", "text", f});
+  EXPECT_EQ(t.code, 1) << t.out << t.err;
+  EXPECT_NE(t.out.find(f + ":1:51: error: file-rejected: "), std::string::npos) << t.out;
+  EXPECT_EQ(t.out, hostemu({"lint", "--host", "antigravity", f}).out);
 }
 
 TEST_F(LintCli, ExplainAntigravityMatchesFireOrder) {
-  write(home_ + "/.gemini/config/hooks.json",
-        "{\"b-user\": {\"PreToolUse\": [{\"matcher\": \"run_command\", \"hooks\": [{\"command\": \"" +
-            rec("u1") + "\", \"timeout\": 7}, {\"command\": \"" + rec("u2") +
-            "\"}]}, {\"matcher\": \"view_file\", \"hooks\": [{\"command\": \"" + rec("nope") +
-            "\"}]}]},\n \"a-user\": {\"PreToolUse\": [{\"matcher\": \"*\", \"hooks\": [{\"command\": \"" +
-            rec("u0") + "\"}]}]}}");
+  write(
+      home_ + "/.gemini/config/hooks.json",
+      "{\"b-user\": {\"PreToolUse\": [{\"matcher\": \"run_command\", \"hooks\": [{\"command\": \"" +
+          rec("u1") + "\", \"timeout\": 7}, {\"command\": \"" + rec("u2") +
+          "\"}]}, {\"matcher\": \"view_file\", \"hooks\": [{\"command\": \"" + rec("nope") +
+          "\"}]}]},\n \"a-user\": {\"PreToolUse\": [{\"matcher\": \"*\", \"hooks\": [{\"command\": "
+          "\"" +
+          rec("u0") + "\"}]}]}}");
   write(ws_ + "/.agents/hooks.json",
         "{\"p\": {\"PreToolUse\": [{\"matcher\": \"\", \"hooks\": [{\"command\": \"" + rec("p1") +
             "\"}]}]}}");
@@ -184,11 +196,12 @@ TEST_F(LintCli, ExplainGeminiMatchesSessionOrder) {
   write(ws_ + "/.gemini/settings.json",
         "{\"hooks\": {\"BeforeTool\": [{\"sequential\": true, \"hooks\": [{\"type\": \"command\", "
         "\"command\": \"" +
-            rec("p1") + "\"}]}, {\"matcher\": \"read_file\", \"hooks\": [{\"type\": \"command\", "
-                        "\"command\": \"" +
+            rec("p1") +
+            "\"}]}, {\"matcher\": \"read_file\", \"hooks\": [{\"type\": \"command\", "
+            "\"command\": \"" +
             rec("nope") + "\"}]}]}}");
-  auto ex = hostemu({"explain", "--host", "gemini", "--home", home_, "--workspace", ws_,
-                     "--event", "BeforeTool", "--tool", "write_file", "--format", "json"});
+  auto ex = hostemu({"explain", "--host", "gemini", "--home", home_, "--workspace", ws_, "--event",
+                     "BeforeTool", "--tool", "write_file", "--format", "json"});
   ASSERT_EQ(ex.code, 0) << ex.err;
   auto doc = json::parse(ex.out);
   auto tags = tags_of(doc[0]);

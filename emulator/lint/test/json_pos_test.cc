@@ -1,10 +1,10 @@
 // The position index: JSON pointer → line:col from one scan of the text.
+#include "pinta/hostlint/json_pos.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 #include <random>
-
-#include "pinta/hostlint/json_pos.h"
 
 namespace hl = pinta::hostlint;
 
@@ -45,7 +45,8 @@ TEST(JsonPos, PointerEscapingAndEscapedKeys) {
 }
 
 TEST(JsonPos, ColumnsCountCodePointsNotBytes) {
-  const std::string t = "{\"\xED\x9B\x85\": \"\xEA\xB0\x80\xEA\xB0\x80\", \"x\": 1}";  // {"훅": "가가", "x": 1}
+  const std::string t =
+      "{\"\xED\x9B\x85\": \"\xEA\xB0\x80\xEA\xB0\x80\", \"x\": 1}";  // {"훅": "가가", "x": 1}
   auto idx = hl::PositionIndex::build(t);
   EXPECT_EQ(idx.value("/\xED\x9B\x85"), P(1, 7));
   EXPECT_EQ(idx.value("/x"), P(1, 18));

@@ -160,13 +160,12 @@ struct Decoder {
         auto l = lower(k);
         return l == "hooks" || l == "matcher";
       });
-      notes.push_back(
-          {hook,
-           where + ": command hook without 'command' loads and runs nothing" +
-               std::string(wrapped && lifecycle
-                               ? " (grouped {matcher,hooks} entry on a lifecycle event)"
-                               : ""),
-           wrapped && lifecycle ? "wrapped-lifecycle" : "commandless", ptr});
+      notes.push_back({hook,
+                       where + ": command hook without 'command' loads and runs nothing" +
+                           std::string(wrapped && lifecycle
+                                           ? " (grouped {matcher,hooks} entry on a lifecycle event)"
+                                           : ""),
+                       wrapped && lifecycle ? "wrapped-lifecycle" : "commandless", ptr});
     }
     if (h.type == "prompt")
       notes.push_back(
@@ -274,9 +273,9 @@ struct Decoder {
             auto l = lower(k);
             // The flat-handler note below covers the handler keys of a flat entry.
             if (flat && (l == "command" || l == "type" || l == "timeout")) continue;
-            notes.push_back({name,
-                             field + "[" + std::to_string(gi) + "]: unknown key '" + k + "' ignored",
-                             "unknown-key", gp + "/" + ptr_token(k)});
+            notes.push_back(
+                {name, field + "[" + std::to_string(gi) + "]: unknown key '" + k + "' ignored",
+                 "unknown-key", gp + "/" + ptr_token(k)});
           }
           if (flat)
             notes.push_back({name,

@@ -472,7 +472,7 @@ FileRead unfold(const ojson& raw, const std::string& source) {
         continue;
       }
       std::vector<std::pair<const ojson*, std::string>> groups;  // seed L319: a non-array value
-      if (value->is_array())                                      // is one group
+      if (value->is_array())                                     // is one group
         for (size_t gi = 0; gi < value->size(); ++gi)
           groups.emplace_back(&(*value)[gi], kp + "/" + std::to_string(gi));
       else
@@ -480,7 +480,7 @@ FileRead unfold(const ojson& raw, const std::string& source) {
       for (const auto& [g, gp] : groups) {
         const ojson& matcher_text = *nn(get(g, "matcher"), get(g, "도구"), &kStar);
         std::vector<std::pair<const ojson*, std::string>> handlers;  // seed L321: a group without
-        const ojson* hs = get(g, "hooks");                            // hooks[] is the handler
+        const ojson* hs = get(g, "hooks");                           // hooks[] is the handler
         if (hs && hs->is_array())
           for (size_t hi = 0; hi < hs->size(); ++hi)
             handlers.emplace_back(&(*hs)[hi], gp + "/hooks/" + std::to_string(hi));

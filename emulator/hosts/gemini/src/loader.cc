@@ -579,8 +579,7 @@ LoadResult load_hooks(const LoadOptions& o) {
 
 namespace pinta::emu::gemini {
 
-LoadResult load_hooks_file(const std::string& text, const std::string& path,
-                           bool extension_hooks) {
+LoadResult load_hooks_file(const std::string& text, const std::string& path, bool extension_hooks) {
   LoadResult res;
   if (!extension_hooks) {
     // read_settings's parse and checks (§1.2 step 1), with this process's environment for $VAR.

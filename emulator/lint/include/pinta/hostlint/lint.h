@@ -36,11 +36,11 @@ struct Finding {
 const std::vector<std::string>& rule_ids();
 
 struct LintOptions {
-  std::optional<Host> host;     // nullopt: detect_host per file
-  std::string home;             // the user's home (user layer, trust files); "" = $HOME
-  std::string workspace;        // "" = derived from a project file's path
-  std::string profiles_dir;     // Antigravity profiles; "" = the emulator's default
-  std::vector<std::string> profiles;  // Antigravity profile names to check; empty = all
+  std::optional<Host> host;                // nullopt: detect_host per file
+  std::string home;                        // the user's home (user layer, trust files); "" = $HOME
+  std::string workspace;                   // "" = derived from a project file's path
+  std::string profiles_dir;                // Antigravity profiles; "" = the emulator's default
+  std::vector<std::string> profiles;       // Antigravity profile names to check; empty = all
   std::map<std::string, std::string> env;  // PATH for command lookup; empty = this process's
   std::optional<bool> deel_trusted;        // deel's trust store is not modelled: nullopt = unknown
 };
@@ -74,14 +74,14 @@ struct ExplainRequest {
   std::string home;
   std::string workspace;
   std::string event;
-  std::string tool;     // tool events; "" = none
-  std::string profile;  // Antigravity: one profile ("" = every profile)
+  std::string tool;                  // tool events; "" = none
+  std::string profile;               // Antigravity: one profile ("" = every profile)
   std::optional<bool> deel_trusted;  // deel: is the workspace trusted (default: no)
 };
 
 struct ExplainedHook {
-  int order = 0;        // 1-based run order
-  std::string layer;    // user | project | extension | system | system-defaults | plugin | legacy
+  int order = 0;      // 1-based run order
+  std::string layer;  // user | project | extension | system | system-defaults | plugin | legacy
   std::string file;
   Position pos;
   std::string command;

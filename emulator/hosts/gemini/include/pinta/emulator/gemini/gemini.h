@@ -160,7 +160,7 @@ struct LoadedHook {
   HookSpec spec;
   bool enabled = true;  // false: listed in hooksConfig.disabled (§1.3)
   std::string type = "command";
-  std::string pointer;  // JSON pointer of the hook object in `origin` (RFC 6901)
+  std::string pointer;          // JSON pointer of the hook object in `origin` (RFC 6901)
   std::string matcher_pointer;  // of its definition's matcher ("" when none)
 };
 
@@ -209,8 +209,7 @@ LoadResult load_hooks(const LoadOptions& opts);
 // stripped; invalid JSON or a non-object root → fatal_exit 52) or, when `extension_hooks`, an
 // extension's hooks/hooks.json ({"hooks": {...}} root; its $VAR references are not resolved).
 // hooksConfig.disabled and trust are not applied (the caller sees the whole file).
-LoadResult load_hooks_file(const std::string& text, const std::string& path,
-                           bool extension_hooks);
+LoadResult load_hooks_file(const std::string& text, const std::string& path, bool extension_hooks);
 
 // ---------------------------------------------------------------------------------------------
 // Planning (§3)
