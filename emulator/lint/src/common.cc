@@ -38,7 +38,8 @@ const ojson* at_pointer(const ojson& root, const std::string& pointer) {
       if (it == cur->end()) return nullptr;
       cur = &*it;
     } else if (cur->is_array()) {
-      if (key.empty() || !std::all_of(key.begin(), key.end(), ::isdigit)) return nullptr;
+      if (key.empty() || key.size() > 9 || !std::all_of(key.begin(), key.end(), ::isdigit))
+        return nullptr;
       size_t n = std::stoul(key);
       if (n >= cur->size()) return nullptr;
       cur = &(*cur)[n];
@@ -194,10 +195,16 @@ std::optional<std::string> search_path(const std::string& prog, const std::strin
 }
 
 // `echo '{}'`, `printf "{}"`, `echo {}` as the whole reply.
+// Line by line: std::regex recurses per character, so long inputs are not given to it whole.
 bool prints_empty_object(const std::string& text) {
   static const std::regex re(
-      R"((^|[;&|\n]|then|do|else)\s*(echo(\s+-[neE]+)?|printf)\s+(['"]?)\{\s*\}\4\s*($|[;&|\n>]|#))");
-  return std::regex_search(text, re);
+      R"((^|[;&|]|then|do|else)\s*(echo(\s+-[neE]+)?|printf)\s+(['"]?)\{\s*\}\4\s*($|[;&|>]|#))");
+  std::stringstream ss(text);
+  for (std::string line; std::getline(ss, line);) {
+    if (line.size() > 2000 || line.find('{') == std::string::npos) continue;
+    if (std::regex_search(line, re)) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -294,13 +301,25 @@ bool catastrophic_pattern(const std::string& p) {
         (c == '{' && i + 1 < p.size() && std::isdigit(static_cast<unsigned char>(p[i + 1])));
     if (quant) {
       bool unbounded = c != '{';
-      if (c == '{') {
-        auto close = p.find('}', i);
-        std::string body = p.substr(i + 1, close == std::string::npos ? 0 : close - i - 1);
-        unbounded = body.find(',') != std::string::npos && body.back() == ',';  // {n,} is unbounded
-        if (!unbounded && body.find(',') != std::string::npos) {
-          auto hi = std::stoul(body.substr(body.find(',') + 1));
-          unbounded = hi > 10;
+      if (c == '{') {  // {n}, {n,}, {n,m}: unbounded when open or m > 10; anything else literal
+        size_t j = i + 1;
+        while (j < p.size() && std::isdigit(static_cast<unsigned char>(p[j]))) ++j;
+        if (j < p.size() && p[j] == ',') {
+          size_t k = j + 1;
+          unsigned long hi = 0;
+          bool digits = false;
+          while (k < p.size() && std::isdigit(static_cast<unsigned char>(p[k]))) {
+            if (hi < 1000) hi = hi * 10 + static_cast<unsigned long>(p[k] - '0');
+            digits = true;
+            ++k;
+          }
+          if (k >= p.size() || p[k] != '}') continue;
+          unbounded = !digits || hi > 10;
+          i = k;
+        } else if (j < p.size() && p[j] == '}') {
+          i = j;
+        } else {
+          continue;
         }
       }
       if (after_group && last_group_quantified && unbounded) return true;

@@ -340,7 +340,10 @@ void lint_gemini(const std::string& path, const std::string& text, const LintOpt
                "hooksConfig.enabled is false: Gemini CLI runs no hook at all",
                "remove it or set it to true");
   }
-  if (layer.layer == "project" && !layer.workspace.empty() && !res.by_event.empty()) {
+  // Settings hooks of every layer load only in a trusted folder (§1.2 step 7): a project file's
+  // own folder, or the --workspace a user file is checked against.
+  if ((layer.layer == "project" || layer.layer == "user") && !layer.workspace.empty() &&
+      !res.by_event.empty()) {
     gem::LoadOptions lo;
     lo.home = home;
     lo.workspace = layer.workspace;
@@ -350,7 +353,8 @@ void lint_gemini(const std::string& path, const std::string& text, const LintOpt
     if (!all.fatal_exit && !all.trusted && all.folder_trust_enabled)
       sink.add(Severity::kWarning, "file-not-read", "/hooks",
                "folder " + layer.workspace +
-                   " is not trusted: Gemini CLI ignores this file's hooks (headless runs exit 55)",
+                   " is not trusted: Gemini CLI loads no settings hooks there, this file's "
+                   "included (headless runs exit 55)",
                "trust the folder (interactive /permissions, ~/.gemini/trustedFolders.json) or "
                "set GEMINI_CLI_TRUST_WORKSPACE=true");
   }

@@ -375,6 +375,12 @@ TEST(CatastrophicPattern, Shapes) {
   EXPECT_FALSE(catastrophic_pattern("[(a+)]+"));
   EXPECT_FALSE(catastrophic_pattern("\\(a+\\)+"));
   EXPECT_FALSE(catastrophic_pattern("(a+){1,3}"));
+  // Malformed braces are literals, never a crash.
+  EXPECT_FALSE(catastrophic_pattern("(a+){2,x}"));
+  EXPECT_FALSE(catastrophic_pattern("(a+){2"));
+  EXPECT_FALSE(catastrophic_pattern("(a+)x{99999999999999999999999"));
+  EXPECT_TRUE(catastrophic_pattern("(a+){99999999999999999999999,}x{"));
+  EXPECT_TRUE(catastrophic_pattern("(a+){2,99999999999999999999999}"));
 }
 
 // ---- commands --------------------------------------------------------------------------------
@@ -462,8 +468,12 @@ TEST_F(Rules, FileNotReadUntrustedGeminiFolder) {
   opts_.env.erase("GEMINI_CLI_TRUST_WORKSPACE");  // trust from ~/.gemini/trustedFolders.json
   auto untrusted = lint("ws/.gemini/settings.json", s);
   ASSERT_NE(find(untrusted, "file-not-read"), nullptr) << dump(untrusted);
+  // The user file too, when checked against that workspace.
+  opts_.workspace = ws_;
+  ASSERT_NE(find(lint(kGem, s), "file-not-read"), nullptr);
   write(home_ + "/.gemini/trustedFolders.json", "{\"" + ws_ + "\": \"TRUST_FOLDER\"}");
   EXPECT_EQ(count(lint("ws/.gemini/settings.json", s), "file-not-read"), 0);
+  EXPECT_EQ(count(lint(kGem, s), "file-not-read"), 0);
 }
 
 TEST_F(Rules, FileNotReadPaths) {
