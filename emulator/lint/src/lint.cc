@@ -223,8 +223,8 @@ void lint_gemini(const std::string& path, const std::string& text, const LintOpt
       bool flat = v && v->is_object() && (v->contains("command") || v->contains("type"));
       if (flat)
         sink.add(Severity::kError, "event-shape", is.pointer,
-                 "handler written flat: Gemini CLI discards a definition without a \"hooks\" array "
-                 "(flat definitions stopped loading around 0.40)",
+                 "handler written flat: Gemini CLI 0.61 discards a definition without a "
+                 "\"hooks\" array",
                  "wrap it: {\"matcher\": \"*\", \"hooks\": [" +
                      (v ? v->dump() : std::string("{…}")) + "]}");
       else
