@@ -9,6 +9,7 @@
 #include "pinta/common/fs.h"
 #include "pinta/common/process.h"
 #include "pinta/emulator/antigravity/antigravity.h"
+#include "pinta/hostlint/lint.h"
 
 namespace agy = pinta::emu::agy;
 
@@ -23,7 +24,7 @@ void add_antigravity_commands(CLI::App& app, Action& action) {
     CLI::App* plan_cmd = nullptr;
     CLI::App* lint_cmd = nullptr;
     // fire / payload / docs
-    std::string payload_file, check_file;
+    std::string payload_file, check_file, lint_format;
     bool all_profiles = false, headless = false, prior_grant = false, tool_call_null = false,
          permission_review = false;
     int stop_continuations = 0;
@@ -57,6 +58,9 @@ void add_antigravity_commands(CLI::App& app, Action& action) {
   o->lint_cmd = ag->add_subcommand(
       "lint", "per profile: which hooks load, which never fire, what drops the file");
   o->lint_cmd->add_option("FILE", o->lint_file, "a hooks.json file")->required();
+  o->lint_cmd->add_option("--format", o->lint_format,
+                          "text|json|github: the findings of `hostemu lint --host antigravity` "
+                          "instead of the per-profile report");
 
   o->fire_cmd = ag->add_subcommand(
       "fire", "run the planned hooks with a payload and print, per profile, the host's effect");
@@ -153,6 +157,17 @@ void add_antigravity_commands(CLI::App& app, Action& action) {
         rq.launch_dir = std::filesystem::current_path(ec).string();
         std::cout << agy::plan_to_json(agy::plan(*p, rq)).dump() << "\n";
         return 0;
+      }
+      if (*lint_cmd && !o->lint_format.empty()) {
+        if (o->lint_format != "text" && o->lint_format != "json" && o->lint_format != "github")
+          return usage_error("unknown --format '" + o->lint_format + "' (text|json|github)");
+        pinta::hostlint::LintOptions lo;
+        lo.host = pinta::hostlint::Host::kAntigravity;
+        lo.profiles_dir = profiles_dir;
+        auto findings = pinta::hostlint::lint_paths({lint_file}, lo);
+        if (!findings) return usage_error(findings.error().message);
+        std::cout << pinta::hostlint::format_findings(*findings, o->lint_format);
+        return pinta::hostlint::any_error(*findings) ? 1 : 0;
       }
       if (*lint_cmd) {
         auto text = pinta::fs::read_file(lint_file);

@@ -32,5 +32,7 @@ void add_deel_commands(CLI::App& app, Action& action);
 void add_model_server_commands(CLI::App& app, Action& action);
 // `hostemu replay`: fixtures through an adapter as one host would run it (replay_cli.cc).
 void add_replay_commands(CLI::App& app, Action& action);
+// `hostemu lint` and `hostemu explain`: every host's hook files (lint_cli.cc).
+void add_lint_commands(CLI::App& app, Action& action);
 
 }  // namespace pinta::hostemu

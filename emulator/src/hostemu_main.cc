@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
   add_deel_commands(app, action);
   add_model_server_commands(app, action);
   add_replay_commands(app, action);
+  add_lint_commands(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

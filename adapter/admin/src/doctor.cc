@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "pinta/adapter/config.h"
@@ -20,6 +21,7 @@
 #include "pinta/emulator/antigravity/antigravity.h"
 #include "pinta/emulator/deel/deel.h"
 #include "pinta/emulator/gemini/gemini.h"
+#include "pinta/hostlint/lint.h"
 
 namespace pinta::admin {
 namespace {
@@ -686,6 +688,44 @@ bool gemini_extension_enabled(const json& enablement, const std::string& name,
   return gem::extension_enabled(gem::ojson::parse(enablement.dump()), name, cwd);
 }
 
+namespace {
+
+// `hostemu lint` on the hook files the checks above read: its errors, one finding each (area
+// "lint", level warn: the file's own hooks are affected; ours are judged by the host checks).
+void check_lint(const DoctorOptions& o, DoctorReport& r) {
+  namespace hl = pinta::hostlint;
+  const char* deel_home = std::getenv("DEEL_HOME");  // NOLINT(concurrency-mt-unsafe)
+  const std::vector<std::pair<hl::Host, std::string>> files = {
+      {hl::Host::kGemini, fs::join(o.gemini_home, ".gemini/settings.json")},
+      {hl::Host::kGemini, fs::join(o.workspace, ".gemini/settings.json")},
+      {hl::Host::kAntigravity, fs::join(o.home, ".gemini/config/hooks.json")},
+      {hl::Host::kAntigravity, fs::join(o.workspace, ".agents/hooks.json")},
+      {hl::Host::kDeel, deel_home && *deel_home ? fs::join(deel_home, "hooks.json")
+                                                : fs::join(o.home, ".deel/hooks.json")},
+      {hl::Host::kDeel, fs::join(o.workspace, ".deel/hooks.json")}};
+  std::set<std::string> seen;
+  for (const auto& [host, path] : files) {
+    if (!fs::exists(path) || !seen.insert(host_name(host) + std::string(":") + path).second)
+      continue;
+    hl::LintOptions lo;
+    lo.host = host;
+    lo.home = host == hl::Host::kGemini ? o.gemini_home : o.home;
+    lo.workspace = o.workspace;
+    lo.profiles_dir = o.profile_dir;
+    auto findings = hl::lint_paths({path}, lo);
+    if (!findings) continue;  // unreadable: the host checks report it
+    for (const auto& f : *findings)
+      if (f.severity == hl::Severity::kError)
+        add(r, "lint", "warn",
+            f.file + ":" + std::to_string(f.pos.line) + ":" + std::to_string(f.pos.col) + ": " +
+                f.rule + ": " + f.message,
+            f.hint + " (docs/lint.md#" + f.rule + ")",
+            {{"file", f.file}, {"line", f.pos.line}, {"col", f.pos.col}, {"rule", f.rule}});
+  }
+}
+
+}  // namespace
+
 bool DoctorReport::broken() const {
   return std::any_of(findings.begin(), findings.end(),
                      [](const Finding& f) { return f.level == "broken"; });
@@ -725,6 +765,7 @@ DoctorReport run_doctor(const DoctorOptions& options) {
   check_gemini(o, r);
   check_antigravity(o, r);
   check_deel(o, r);
+  check_lint(o, r);
   check_endpoints(o, r);
   check_data(o, r);
   return r;

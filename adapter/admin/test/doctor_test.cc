@@ -161,6 +161,28 @@ TEST(Doctor, WrappedLifecycleEventDropsTheFileUnderSomeProfile) {
   EXPECT_FALSE(b[0].fix.empty());
 }
 
+TEST(Doctor, ReportsLintErrorsInTheFilesItReads) {
+  Home s;
+  // A user's own Gemini hook written flat: Gemini CLI discards it (docs/lint.md event-shape).
+  write_text(s.home + "/.gemini/settings.json",
+             "{\n  \"hooks\": {\"BeforeTool\": [\n    {\"type\": \"command\", \"command\": "
+             "\"echo hi\"}]}\n}\n");
+  std::vector<Finding> lint;
+  for (const auto& f : s.doctor().findings)
+    if (f.area == "lint") lint.push_back(f);
+  ASSERT_EQ(lint.size(), 1u);
+  EXPECT_EQ(lint[0].level, "warn");
+  EXPECT_NE(lint[0].message.find("settings.json:3:5: event-shape: "), std::string::npos)
+      << lint[0].message;
+  EXPECT_EQ(lint[0].detail["rule"], "event-shape");
+  EXPECT_FALSE(lint[0].fix.empty());
+  // Fixed: nothing from lint.
+  write_text(
+      s.home + "/.gemini/settings.json",
+      R"({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}})");
+  for (const auto& f : s.doctor().findings) EXPECT_NE(f.area, "lint") << f.message;
+}
+
 TEST(Doctor, RegisteredInGlobalAndWorkspaceFiresTwice) {
   Home s;
   s.install(Host::kAntigravity);

@@ -14,6 +14,20 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
+// RFC 6901 reference token.
+std::string ptr_token(const std::string& k) {
+  std::string o;
+  for (char c : k) {
+    if (c == '~')
+      o += "~0";
+    else if (c == '/')
+      o += "~1";
+    else
+      o += c;
+  }
+  return o;
+}
+
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
@@ -32,9 +46,14 @@ struct Decoder {
   const Profile& profile;
   std::optional<std::string> err;  // first decode/validation error
   std::vector<Note> notes;
+  std::string err_pointer;  // where the first error is
+  std::string at;           // JSON pointer of the value being decoded (for fail())
 
   void fail(const std::string& m) {
-    if (!err) err = m;
+    if (!err) {
+      err = m;
+      err_pointer = at;
+    }
   }
   void type_error(const ojson& v, const std::string& field, const std::string& type) {
     fail("json: cannot unmarshal " + std::string(go_type(v)) + " into Go struct field " + field +
@@ -43,9 +62,11 @@ struct Decoder {
 
   // Case-insensitive field lookup: for every known (lowercase) name, the last matching key's value.
   // Unknown keys are returned in `unknown`.
+  // `keys` (optional) receives, per known name, the key as written (for JSON pointers).
   std::map<std::string, const ojson*> fold(const ojson& obj,
                                            std::initializer_list<const char*> known,
-                                           std::vector<std::string>* unknown) {
+                                           std::vector<std::string>* unknown,
+                                           std::map<std::string, std::string>* keys = nullptr) {
     std::map<std::string, const ojson*> out;
     for (auto it = obj.begin(); it != obj.end(); ++it) {
       std::string k = lower(it.key());
@@ -53,6 +74,7 @@ struct Decoder {
       for (const char* n : known)
         if (k == n) {
           out[k] = &it.value();
+          if (keys) (*keys)[k] = it.key();
           hit = true;
         }
       if (!hit && unknown) unknown->push_back(it.key());
@@ -60,19 +82,24 @@ struct Decoder {
     return out;
   }
 
-  bool handler(const std::string& hook, const std::string& where, const ojson& v, Handler& h,
-               bool lifecycle) {
+  // ptr: the handler's JSON pointer.
+  bool handler(const std::string& hook, const std::string& where, const std::string& ptr,
+               const ojson& v, Handler& h, bool lifecycle) {
+    h.pointer = ptr;
+    at = ptr;
     if (v.is_null()) return true;
     if (!v.is_object()) {
       type_error(v, where, "jsonhook.JSONHookHandler");
       return false;
     }
     std::vector<std::string> unknown;
-    auto f = fold(v, {"type", "command", "prompt", "model", "timeout"}, &unknown);
+    std::map<std::string, std::string> keys;
+    auto f = fold(v, {"type", "command", "prompt", "model", "timeout"}, &unknown, &keys);
     std::string prompt, model;
     auto str = [&](const char* key, std::string& out) {
       auto it = f.find(key);
       if (it == f.end() || it->second->is_null()) return;
+      at = ptr + "/" + ptr_token(keys[key]);
       if (!it->second->is_string()) return type_error(*it->second, where + "." + key, "string");
       out = it->second->get<std::string>();
     };
@@ -84,6 +111,7 @@ struct Decoder {
     h.timeout_seconds = 0;
     if (auto it = f.find("timeout"); it != f.end() && !it->second->is_null()) {
       const ojson& t = *it->second;
+      at = ptr + "/" + ptr_token(keys["timeout"]);
       bool ok = false;
       if (t.is_number_integer()) {
         if (t.is_number_unsigned()) {
@@ -95,6 +123,7 @@ struct Decoder {
           ok = s >= std::numeric_limits<int32_t>::min() && s <= std::numeric_limits<int32_t>::max();
           if (ok) h.timeout_seconds = static_cast<int32_t>(s);
         }
+        if (ok) h.timeout_written = h.timeout_seconds;
       }
       if (!ok) {
         if (t.is_number())
@@ -108,6 +137,7 @@ struct Decoder {
     // §5.5).
     if (h.timeout_seconds <= 0) h.timeout_seconds = profile.timeout_default_seconds;
     if (err) return false;
+    at = ptr;
     h.type = type.empty() ? "command" : type;
     if (h.type != "command" && h.type != "prompt") {
       fail("invalid hook \"" + hook + "\": unknown hook type \"" + type + "\"");
@@ -130,41 +160,54 @@ struct Decoder {
         auto l = lower(k);
         return l == "hooks" || l == "matcher";
       });
-      notes.push_back(
-          {hook, where + ": command hook without 'command' loads and runs nothing" +
-                     std::string(wrapped && lifecycle
-                                     ? " (grouped {matcher,hooks} entry on a lifecycle event)"
-                                     : "")});
+      notes.push_back({hook,
+                       where + ": command hook without 'command' loads and runs nothing" +
+                           std::string(wrapped && lifecycle
+                                           ? " (grouped {matcher,hooks} entry on a lifecycle event)"
+                                           : ""),
+                       wrapped && lifecycle ? "wrapped-lifecycle" : "commandless", ptr});
     }
     if (h.type == "prompt")
-      notes.push_back({hook, where + ": prompt hook loads but is not run by the emulator"});
-    for (const auto& k : unknown)
-      notes.push_back({hook, where + ": unknown key '" + k + "' ignored"});
+      notes.push_back(
+          {hook, where + ": prompt hook loads but is not run by the emulator", "prompt", ptr});
+    for (const auto& k : unknown) {
+      auto l = lower(k);
+      // The wrapped-lifecycle note above already covers a lifecycle entry's matcher/hooks keys.
+      if (lifecycle && h.command.empty() && (l == "hooks" || l == "matcher")) continue;
+      notes.push_back({hook, where + ": unknown key '" + k + "' ignored", "unknown-key",
+                       ptr + "/" + ptr_token(k)});
+    }
     return true;
   }
 
   void hook_spec(const std::string& name, const ojson& v, NamedHook& nh) {
     nh.name = name;
+    const std::string hp = "/" + ptr_token(name);
+    at = hp;
     if (v.is_null()) return;
     if (!v.is_object())
       return fail("json: cannot unmarshal " + std::string(go_type(v)) +
                   " into Go value of type jsonhook.JSONHookSpec");
     std::vector<std::string> unknown;
+    std::map<std::string, std::string> keys;
     auto f = profile.session_start ? fold(v,
                                           {"enabled", "pretooluse", "posttooluse", "preinvocation",
                                            "postinvocation", "stop", "sessionstart"},
-                                          &unknown)
+                                          &unknown, &keys)
                                    : fold(v,
                                           {"enabled", "pretooluse", "posttooluse", "preinvocation",
                                            "postinvocation", "stop"},
-                                          &unknown);
+                                          &unknown, &keys);
     if (auto it = f.find("enabled"); it != f.end() && !it->second->is_null()) {
+      at = hp + "/" + ptr_token(keys["enabled"]);
       if (!it->second->is_boolean()) return type_error(*it->second, ".enabled", "bool");
       nh.enabled = it->second->get<bool>();
+      if (!nh.enabled)
+        notes.push_back({name, "enabled:false: every handler of this hook is off", "disabled", at});
     }
-    if (!nh.enabled) notes.push_back({name, "enabled:false: every handler of this hook is off"});
     for (const auto& k : unknown)
-      notes.push_back({name, "unknown event or key '" + k + "' dropped"});
+      notes.push_back({name, "unknown event or key '" + k + "' dropped", "unknown-event",
+                       hp + "/" + ptr_token(k)});
     static const std::pair<const char*, Event> kEvents[] = {
         {"pretooluse", Event::kPreToolUse},
         {"posttooluse", Event::kPostToolUse},
@@ -177,6 +220,8 @@ struct Decoder {
       if (it == f.end() || it->second->is_null()) continue;
       const ojson& arr = *it->second;
       std::string field = std::string(".") + event_name(ev);
+      const std::string ep = hp + "/" + ptr_token(keys[key]);
+      at = ep;
       if (!arr.is_array()) {
         return type_error(
             arr, field,
@@ -187,48 +232,72 @@ struct Decoder {
         for (size_t gi = 0; gi < arr.size(); ++gi) {
           const ojson& g = arr[gi];
           Group grp;
+          const std::string gp = ep + "/" + std::to_string(gi);
+          grp.pointer = gp;
+          at = gp;
           if (g.is_null()) {
             e.groups.push_back(grp);
             continue;
           }
           if (!g.is_object()) return type_error(g, field, "jsonhook.JSONHookGroup");
           std::vector<std::string> gunk;
-          auto gf = fold(g, {"matcher", "hooks"}, &gunk);
+          std::map<std::string, std::string> gkeys;
+          auto gf = fold(g, {"matcher", "hooks"}, &gunk, &gkeys);
+          std::string mp = gp;
           if (auto m = gf.find("matcher"); m != gf.end() && !m->second->is_null()) {
+            mp = at = gp + "/" + ptr_token(gkeys["matcher"]);
             if (!m->second->is_string())
               return type_error(*m->second, field + ".matcher", "string");
             grp.matcher = m->second->get<std::string>();
           }
           if (auto hs = gf.find("hooks"); hs != gf.end() && !hs->second->is_null()) {
+            const std::string hsp = gp + "/" + ptr_token(gkeys["hooks"]);
+            at = hsp;
             if (!hs->second->is_array())
               return type_error(*hs->second, field + ".hooks", "[]jsonhook.JSONHookHandler");
-            for (const auto& hv : *hs->second) {
+            for (size_t hi = 0; hi < hs->second->size(); ++hi) {
+              const ojson& hv = (*hs->second)[hi];
               Handler h;
-              if (!handler(name, field + ".hooks", hv, h, false)) return;
+              if (!handler(name, field + ".hooks", hsp + "/" + std::to_string(hi), hv, h, false))
+                return;
               if (!hv.is_null()) grp.hooks.push_back(h);
             }
           }
+          bool flat = false;
           for (const auto& k : gunk) {
             auto l = lower(k);
             if (l == "command" || l == "type") grp.flat_handler_keys = true;
-            notes.push_back(
-                {name, field + "[" + std::to_string(gi) + "]: unknown key '" + k + "' ignored"});
           }
-          if (grp.flat_handler_keys && grp.hooks.empty())
-            notes.push_back({name, field + "[" + std::to_string(gi) +
-                                       "]: handler written flat on a tool event: read as a group "
-                                       "with no hooks, runs nothing"});
+          flat = grp.flat_handler_keys && grp.hooks.empty();
+          for (const auto& k : gunk) {
+            auto l = lower(k);
+            // The flat-handler note below covers the handler keys of a flat entry.
+            if (flat && (l == "command" || l == "type" || l == "timeout")) continue;
+            notes.push_back(
+                {name, field + "[" + std::to_string(gi) + "]: unknown key '" + k + "' ignored",
+                 "unknown-key", gp + "/" + ptr_token(k)});
+          }
+          if (flat)
+            notes.push_back({name,
+                             field + "[" + std::to_string(gi) +
+                                 "]: handler written flat on a tool event: read as a group "
+                                 "with no hooks, runs nothing",
+                             "flat-tool-event", gp});
           if (!matcher_valid(grp.matcher))
-            notes.push_back({name, field + "[" + std::to_string(gi) + "]: matcher '" + grp.matcher +
-                                       "' is not a valid RE2 pattern (loads; at run time: " +
-                                       profile.invalid_matcher + ")"});
+            notes.push_back({name,
+                             field + "[" + std::to_string(gi) + "]: matcher '" + grp.matcher +
+                                 "' is not a valid RE2 pattern (loads; at run time: " +
+                                 profile.invalid_matcher + ")",
+                             "invalid-matcher", mp});
           e.groups.push_back(std::move(grp));
         }
       } else {
         Group grp;
-        for (const auto& hv : arr) {
+        grp.pointer = ep;
+        for (size_t hi = 0; hi < arr.size(); ++hi) {
+          const ojson& hv = arr[hi];
           Handler h;
-          if (!handler(name, field, hv, h, true)) return;
+          if (!handler(name, field, ep + "/" + std::to_string(hi), hv, h, true)) return;
           if (!hv.is_null()) grp.hooks.push_back(h);
         }
         e.groups.push_back(std::move(grp));
@@ -241,7 +310,8 @@ struct Decoder {
 }  // namespace
 
 Result<HooksFile> parse_hooks_json(const std::string& text, const Profile& profile,
-                                   const std::string& path) {
+                                   const std::string& path, std::string* error_pointer) {
+  if (error_pointer) error_pointer->clear();
   auto reject = [&](const std::string& m) {
     return make_error(ErrorCode::kParse, "failed to parse hooks.json at " + path + ": " + m);
   };
@@ -251,12 +321,15 @@ Result<HooksFile> parse_hooks_json(const std::string& text, const Profile& profi
   if (!root.is_object())
     return reject("json: cannot unmarshal " + std::string(go_type(root)) +
                   " into Go value of type map[string]jsonhook.JSONHookSpec");
-  Decoder d{profile, std::nullopt, {}};
+  Decoder d{profile, std::nullopt, {}, "", ""};
   HooksFile out;
   for (auto it = root.begin(); it != root.end(); ++it) {
     NamedHook nh;
     d.hook_spec(it.key(), it.value(), nh);
-    if (d.err) return reject(*d.err);
+    if (d.err) {
+      if (error_pointer) *error_pointer = d.err_pointer;
+      return reject(*d.err);
+    }
     out.hooks.push_back(std::move(nh));
   }
   std::sort(out.hooks.begin(), out.hooks.end(),

@@ -125,6 +125,8 @@ Plan plan(const Profile& profile, const PlanRequest& rq) {
             if (h.type != "command" || h.command.empty()) continue;
             PlannedRun r;
             r.hook = nh.name;
+            r.file = c.path;
+            r.pointer = h.pointer;
             r.id = "jsonhook__" + nh.name + "_" + event_name(e.event) + "_" + std::to_string(gi) +
                    "_" + std::to_string(hi);
             r.command = h.command;

@@ -412,58 +412,88 @@ bool matcher_matches(const Matcher& m, const std::string& tool) {
   }
 }
 
+namespace {
+
+std::string ptr_token(const std::string& k) {
+  std::string o;
+  for (char c : k) {
+    if (c == '~')
+      o += "~0";
+    else if (c == '/')
+      o += "~1";
+    else
+      o += c;
+  }
+  return o;
+}
+
+}  // namespace
+
 // 훅펴기 (seed L299-329).
 FileRead unfold(const ojson& raw, const std::string& source) {
   FileRead f;
   static const ojson kStar = "*";
   // seed L302: raw?.hooks ?? raw?.훅 ?? raw
   const ojson* it = nn(get(&raw, "hooks"), get(&raw, "훅"), &raw);
+  const std::string base = it == &raw ? "" : it == get(&raw, "hooks") ? "/hooks" : "/훅";
+  auto drop = [&](std::string why, std::string at) {
+    f.dropped.push_back(std::move(why));
+    f.dropped_at.push_back(std::move(at));
+  };
   const std::string bad = ": 명령이나 무늬가 잘못 적혀 있습니다";  // seed L310, L323
   if (it->is_array()) {                                            // seed L304-312: the flat list
-    for (const auto& x : *it) {
+    for (size_t i = 0; i < it->size(); ++i) {
+      const ojson& x = (*it)[i];
+      const std::string xp = base + "/" + std::to_string(i);
       auto ev = nn(get(&x, "때"), get(&x, "자리"), get(&x, "event"));
       auto event = ev ? resolve_event(*ev) : resolve_event(ojson());
       if (!event) {
         // seed L307: the reason names 때 ?? event (not 자리) ?? '(없음)'.
         const ojson* shown = nn(get(&x, "때"), get(&x, "event"));
-        f.dropped.push_back("모르는 자리: " +
-                            (shown && !shown->is_null() ? js_string(*shown) : "(없음)"));
+        drop("모르는 자리: " + (shown && !shown->is_null() ? js_string(*shown) : "(없음)"), xp);
         continue;
       }
       auto h = one_hook(*event, *nn(get(&x, "도구"), get(&x, "matcher"), &kStar), &x, source);
-      if (h)
+      if (h) {
+        h->pointer = xp;
         f.hooks.push_back(std::move(*h));
-      else
-        f.dropped.push_back(*event + bad);
+      } else {
+        drop(*event + bad, xp);
+      }
     }
     return f;
   }
   if (it->is_object()) {  // seed L315-327: the Claude shape (event → groups → hooks)
     for (const auto& [key, value] : entries(*it)) {
+      const std::string kp = base + "/" + ptr_token(key);
       auto event = resolve_event(ojson(key));
       if (!event) {
-        f.dropped.push_back("모르는 자리: " + key);
+        drop("모르는 자리: " + key, kp);
         continue;
       }
-      std::vector<const ojson*> groups;  // seed L319: a non-array value is one group
-      if (value->is_array())
-        for (const auto& g : *value) groups.push_back(&g);
+      std::vector<std::pair<const ojson*, std::string>> groups;  // seed L319: a non-array value
+      if (value->is_array())                                     // is one group
+        for (size_t gi = 0; gi < value->size(); ++gi)
+          groups.emplace_back(&(*value)[gi], kp + "/" + std::to_string(gi));
       else
-        groups.push_back(value);
-      for (const ojson* g : groups) {
+        groups.emplace_back(value, kp);
+      for (const auto& [g, gp] : groups) {
         const ojson& matcher_text = *nn(get(g, "matcher"), get(g, "도구"), &kStar);
-        std::vector<const ojson*> handlers;  // seed L321: a group without hooks[] is the handler
-        const ojson* hs = get(g, "hooks");
+        std::vector<std::pair<const ojson*, std::string>> handlers;  // seed L321: a group without
+        const ojson* hs = get(g, "hooks");                           // hooks[] is the handler
         if (hs && hs->is_array())
-          for (const auto& h : *hs) handlers.push_back(&h);
+          for (size_t hi = 0; hi < hs->size(); ++hi)
+            handlers.emplace_back(&(*hs)[hi], gp + "/hooks/" + std::to_string(hi));
         else
-          handlers.push_back(g);
-        for (const ojson* x : handlers) {
+          handlers.emplace_back(g, gp);
+        for (const auto& [x, xp] : handlers) {
           auto h = one_hook(*event, matcher_text, x, source);
-          if (h)
+          if (h) {
+            h->pointer = xp;
             f.hooks.push_back(std::move(*h));
-          else
-            f.dropped.push_back(*event + bad);
+          } else {
+            drop(*event + bad, xp);
+          }
         }
       }
     }

@@ -200,33 +200,59 @@ std::string js_value_text(const ojson& v) {
   return js_stringify(v);
 }
 
+std::string ptr_token(const std::string& k) {
+  std::string o;
+  for (char c : k) {
+    if (c == '~')
+      o += "~0";
+    else if (c == '/')
+      o += "~1";
+    else
+      o += c;
+  }
+  return o;
+}
+
 // processHooksConfiguration + processHookDefinition + validateHookConfig (core hookRegistry.js).
+// The hooks object is at "/hooks" in its file (settings and extension hooks.json alike).
 void register_hooks(const ojson& hooks, const std::string& source, const std::string& origin,
                     bool from_merge, const std::vector<std::string>& disabled, LoadResult& res) {
   if (!hooks.is_object()) return;
+  auto issue = [&](const std::string& ptr, const char* kind) {
+    res.issues.push_back({origin, ptr, kind, res.warnings.back()});
+  };
   for (auto& [event, defs_raw] : hooks.items()) {
+    const std::string ep = "/hooks/" + ptr_token(event);
     if (event == "enabled" || event == "disabled" || event == "notifications")
       continue;  // HOOKS_CONFIG_FIELDS
     if (!is_event_name(event)) {
       res.warnings.push_back("Invalid hook event name: \"" + event + "\" from " + source +
                              " config. Skipping.");
+      issue(ep, "unknown-event");
       continue;
     }
     ojson defs = defs_raw;
     // The settings merge (customDeepMerge, concat) wraps a lone value into an array (exp a06).
-    if (from_merge && !defs.is_array()) defs = ojson::array({defs_raw});
+    const bool wrapped_lone = from_merge && !defs.is_array();
+    if (wrapped_lone) defs = ojson::array({defs_raw});
     if (!defs.is_array()) {
       res.warnings.push_back("Hook definitions for event \"" + event + "\" from source \"" +
                              source + "\" is not an array. Skipping.");
+      issue(ep, "not-array");
       continue;
     }
-    for (const auto& def : defs) {
+    for (size_t di = 0; di < defs.size(); ++di) {
+      const ojson& def = defs[di];
+      const std::string dp = wrapped_lone ? ep : ep + "/" + std::to_string(di);
       if (!def.is_object() || !def.contains("hooks") || !def["hooks"].is_array()) {
         res.warnings.push_back("Discarding invalid hook definition for " + event + " from " +
                                source);
+        issue(dp, "invalid-definition");
         continue;
       }
-      for (const auto& h : def["hooks"]) {
+      for (size_t hi = 0; hi < def["hooks"].size(); ++hi) {
+        const ojson& h = def["hooks"][hi];
+        const std::string hp = dp + "/hooks/" + std::to_string(hi);
         bool ok = h.is_object();
         std::string type =
             ok && h.contains("type") && h["type"].is_string() ? h["type"].get<std::string>() : "";
@@ -234,11 +260,13 @@ void register_hooks(const ojson& hooks, const std::string& source, const std::st
           // runtime hooks cannot come from files (they need an action); other types invalid.
           res.warnings.push_back("Invalid hook " + event + " from " + source + " type: " +
                                  (h.contains("type") ? js_value_text(h["type"]) : "undefined"));
+          issue(h.contains("type") ? hp + "/type" : hp, "invalid-type");
           ok = false;
         }
         if (ok && !(h.contains("command") && truthy(h["command"]))) {
           res.warnings.push_back("Command hook " + event + " from " + source +
                                  " missing command field");
+          issue(hp, "missing-command");
           ok = false;
         }
         if (!ok) {
@@ -250,6 +278,7 @@ void register_hooks(const ojson& hooks, const std::string& source, const std::st
         lh.event = event;
         lh.source = source;
         lh.origin = origin;
+        lh.pointer = hp;
         lh.type = type;
         lh.spec.source = source;
         lh.spec.command = js_value_text(h["command"]);
@@ -275,6 +304,7 @@ void register_hooks(const ojson& hooks, const std::string& source, const std::st
           for (auto& [k, v] : h["env"].items()) lh.spec.env.emplace_back(k, js_value_text(v));
         if (def.contains("matcher") && truthy(def["matcher"])) {
           lh.has_matcher = true;
+          lh.matcher_pointer = dp + "/matcher";
           lh.matcher_is_string = def["matcher"].is_string();
           if (lh.matcher_is_string) lh.matcher = def["matcher"].get<std::string>();
         }
@@ -533,6 +563,7 @@ LoadResult load_hooks(const LoadOptions& o) {
     if (!hj->is_object() || !hj->contains("hooks") || !(*hj)["hooks"].is_object()) {
       res.warnings.push_back("Invalid hooks configuration in " + hooks_path +
                              ": \"hooks\" property must be an object");
+      res.issues.push_back({hooks_path, "", "invalid-hooks-root", res.warnings.back()});
       continue;
     }
     std::map<std::string, std::string> vars = {
@@ -541,6 +572,50 @@ LoadResult load_hooks(const LoadOptions& o) {
     hydrate_in(hooks, vars);
     register_hooks(hooks, "extensions", hooks_path, false, disabled, res);
   }
+  return res;
+}
+
+}  // namespace pinta::emu::gemini
+
+namespace pinta::emu::gemini {
+
+LoadResult load_hooks_file(const std::string& text, const std::string& path, bool extension_hooks) {
+  LoadResult res;
+  if (!extension_hooks) {
+    // read_settings's parse and checks (§1.2 step 1), with this process's environment for $VAR.
+    auto j = js_parse(strip_json_comments(text));
+    if (!j) {
+      res.fatal_exit = 52;
+      res.fatal_message = "Error in " + path + ": invalid JSON";
+      return res;
+    }
+    if (!j->is_object()) {
+      res.fatal_exit = 52;
+      res.fatal_message = "Error in " + path + ": Settings file is not a valid JSON object.";
+      return res;
+    }
+    resolve_env_in(*j, pinta::proc::current_environment());
+    if (const ojson* h = path_get(*j, {"hooks"}); h && h->is_object())
+      register_hooks(*h, "project", path, true, {}, res);
+    if (const ojson* e = path_get(*j, {"hooksConfig", "enabled"}); e && e->is_boolean())
+      res.hooks_enabled = e->get<bool>();
+    return res;
+  }
+  // loadExtensionHooks (§1.6): JSON.parse without comment stripping.
+  auto hj = js_parse(text);
+  if (!hj) {
+    res.warnings.push_back("Failed to load extension hooks from " + path);
+    res.fatal_exit = 52;  // not fatal to the CLI: the extension's hooks are skipped
+    res.fatal_message = res.warnings.back();
+    return res;
+  }
+  if (!hj->is_object() || !hj->contains("hooks") || !(*hj)["hooks"].is_object()) {
+    res.warnings.push_back("Invalid hooks configuration in " + path +
+                           ": \"hooks\" property must be an object");
+    res.issues.push_back({path, "", "invalid-hooks-root", res.warnings.back()});
+    return res;
+  }
+  register_hooks((*hj)["hooks"], "extensions", path, false, {}, res);
   return res;
 }
 

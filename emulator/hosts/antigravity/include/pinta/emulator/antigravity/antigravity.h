@@ -106,11 +106,14 @@ struct Handler {
   std::string type = "command";  // "command" | "prompt"
   std::string command;
   int32_t timeout_seconds = 30;  // after defaulting (<=0 → profile default)
+  int64_t timeout_written = 0;   // the file's value (0: absent/null); lint checks its unit
+  std::string pointer;           // JSON pointer of the handler object in the file (RFC 6901)
 };
 struct Group {
   std::string matcher;
   std::vector<Handler> hooks;
   bool flat_handler_keys = false;  // a tool-event group carried type/command: written flat
+  std::string pointer;             // JSON pointer of the group (lifecycle: of the event array)
 };
 struct EventEntry {
   Event event;
@@ -124,6 +127,10 @@ struct NamedHook {
 struct Note {  // something dropped silently (reference §2.4) or that never fires
   std::string hook;
   std::string message;
+  // What lint reports it as: "unknown-key" | "unknown-event" | "commandless" | "wrapped-lifecycle"
+  // | "flat-tool-event" | "invalid-matcher" | "disabled" | "prompt"; and where (JSON pointer).
+  std::string kind;
+  std::string pointer;
 };
 struct HooksFile {
   std::vector<NamedHook> hooks;  // sorted by name
@@ -132,8 +139,11 @@ struct HooksFile {
 
 // Loads hooks.json text the way `profile` does. Error (kParse) = whole file rejected; the message
 // is agy's "failed to parse hooks.json at <path>: <err>" line.
+// error_pointer (optional): on a rejection, the JSON pointer of the value the error is about
+// ("" = the root or unknown).
 Result<HooksFile> parse_hooks_json(const std::string& text, const Profile& profile,
-                                   const std::string& path = "hooks.json");
+                                   const std::string& path = "hooks.json",
+                                   std::string* error_pointer = nullptr);
 
 // Matcher semantics: "" / "*" match all; otherwise RE2 (search or full match per profile);
 // invalid patterns per profile.invalid_matcher.
@@ -147,6 +157,8 @@ struct FileStatus {
 };
 struct PlannedRun {
   std::string hook;
+  std::string file;     // the hooks.json it came from
+  std::string pointer;  // the handler's JSON pointer in that file
   std::string id;  // jsonhook__<name>_<Event>_<g>_<h>
   std::string command;
   std::vector<std::string> argv;

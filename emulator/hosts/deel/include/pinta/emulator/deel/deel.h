@@ -47,11 +47,13 @@ struct Hook {
   bool pass_on_failure = false;
   std::string source;  // "이 PC" | "프로젝트"
   std::optional<std::string> name;
+  std::string pointer;  // JSON pointer of the handler object in its file (RFC 6901)
 };
 
 struct FileRead {
   std::vector<Hook> hooks;
   std::vector<std::string> dropped;
+  std::vector<std::string> dropped_at;  // JSON pointer of each dropped entry (same order)
   bool present = false;
   std::string path;
   std::optional<std::string> error;

@@ -160,11 +160,24 @@ struct LoadedHook {
   HookSpec spec;
   bool enabled = true;  // false: listed in hooksConfig.disabled (§1.3)
   std::string type = "command";
+  std::string pointer;          // JSON pointer of the hook object in `origin` (RFC 6901)
+  std::string matcher_pointer;  // of its definition's matcher ("" when none)
+};
+
+// A loader warning with where it is (for lint): kind is "unknown-event" | "not-array" |
+// "invalid-definition" (no hooks[] array: e.g. a handler written flat) | "invalid-type" |
+// "missing-command" | "invalid-hooks-root".
+struct LoadIssue {
+  std::string origin;
+  std::string pointer;
+  std::string kind;
+  std::string message;
 };
 
 struct LoadResult {
   std::map<std::string, std::vector<LoadedHook>> by_event;  // registry order (§1.7)
   std::vector<std::string> warnings;  // what the CLI prints on stderr while loading
+  std::vector<LoadIssue> issues;      // the hook warnings above, each with its file and place
   // Feedback the headless CLI prints on stderr at start-up (session lane checked), in order.
   std::vector<std::string> startup_stderr;
   std::optional<int> fatal_exit;      // 52 (settings syntax error) or 55 (headless untrusted)
@@ -191,6 +204,12 @@ bool record_trusted_project_hooks(const LoadResult& loaded, const std::string& p
 bool extension_enabled(const ojson& enablement, const std::string& name, const std::string& cwd);
 
 LoadResult load_hooks(const LoadOptions& opts);
+
+// One file on its own, read the way load_hooks reads it (lint): a settings.json (comments
+// stripped; invalid JSON or a non-object root → fatal_exit 52) or, when `extension_hooks`, an
+// extension's hooks/hooks.json ({"hooks": {...}} root; its $VAR references are not resolved).
+// hooksConfig.disabled and trust are not applied (the caller sees the whole file).
+LoadResult load_hooks_file(const std::string& text, const std::string& path, bool extension_hooks);
 
 // ---------------------------------------------------------------------------------------------
 // Planning (§3)

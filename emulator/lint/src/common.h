@@ -1,0 +1,80 @@
+// Internal helpers shared by the per-host linters and explain (not installed).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pinta/hostlint/lint.h"
+
+namespace pinta::hostlint::detail {
+
+using ojson = nlohmann::ordered_json;
+
+// Collects findings for one file, positioned through the file's PositionIndex.
+struct Sink {
+  std::string file;
+  const PositionIndex* index = nullptr;
+  std::vector<Finding> out;
+
+  void add(Severity sev, const std::string& rule, const std::string& pointer,
+           const std::string& message, const std::string& hint) {
+    out.push_back(
+        {file, index ? index->locate(pointer) : Position{1, 1}, sev, rule, message, hint});
+  }
+  // Positioned at the member's key rather than its value (unknown keys / events).
+  void add_at_key(Severity sev, const std::string& rule, const std::string& pointer,
+                  const std::string& message, const std::string& hint) {
+    auto k = index ? index->key(pointer) : std::nullopt;
+    out.push_back({file, k ? *k : (index ? index->locate(pointer) : Position{1, 1}), sev, rule,
+                   message, hint});
+  }
+};
+
+// The value at a JSON pointer in `root` (nullptr when absent or malformed).
+const ojson* at_pointer(const ojson& root, const std::string& pointer);
+std::string parent_pointer(const std::string& pointer);
+
+// Lexically normalized absolute path (no symlink resolution needed for comparisons of layouts).
+std::string normalize(const std::string& path);
+std::string dir_of(const std::string& path);
+bool ends_with(const std::string& s, const std::string& suffix);
+
+// ---- command checks ---------------------------------------------------------------------------
+
+struct CommandContext {
+  std::string cwd;                          // where the host runs the command (relative paths)
+  std::string home;                         // ~ and $HOME
+  std::map<std::string, std::string> vars;  // extra literal substitutions (e.g. ${extensionPath})
+  std::string path_env;                     // PATH
+};
+// command-not-found / command-not-executable / empty-object-deny (when `empty_object_denies`).
+void check_command(Sink& sink, const std::string& pointer, const std::string& command,
+                   const CommandContext& ctx, bool empty_object_denies,
+                   const std::string& empty_object_why);
+// The program a command runs (first word after env assignments), "" when it cannot be told.
+std::string first_word(const std::string& command);
+
+// ---- matcher checks ---------------------------------------------------------------------------
+
+struct MatcherContext {
+  std::string host;                                 // for messages
+  bool searched = true;                             // unanchored search (false: the host anchors)
+  bool backtracking = true;                         // a backtracking engine (JS); false: RE2
+  std::vector<std::string> tools;                   // the host's tool names (case check)
+  std::map<std::string, std::string> claude_names;  // Claude Code name → this host's name
+};
+void check_matcher_shape(Sink& sink, const std::string& pointer, const std::string& matcher,
+                         const MatcherContext& ctx);
+// Nested quantifier such as (a+)+, (a*)*, (.*){2,}: exponential backtracking in JS engines.
+bool catastrophic_pattern(const std::string& pattern);
+
+// Known event names of every host (to tell "wrong host's event" from a typo).
+std::string suggest_event(const std::string& written, const std::vector<std::string>& valid,
+                          const std::map<std::string, std::string>& foreign);
+
+// The `timeout` sanity shared by hosts: a human-readable duration.
+std::string human_duration_ms(double ms);
+
+}  // namespace pinta::hostlint::detail

@@ -1,0 +1,298 @@
+// `hostemu explain`: the hooks that fire for one event, in run order, from the emulators' own
+// selection functions (gemini load_hooks + plan_event, agy::plan, deel load + select), so explain
+// cannot disagree with `run`/`fire`/`session`.
+#include <filesystem>
+#include <sstream>
+
+#include "common.h"
+#include "pinta/common/fs.h"
+#include "pinta/emulator/antigravity/antigravity.h"
+#include "pinta/emulator/deel/deel.h"
+#include "pinta/emulator/gemini/gemini.h"
+
+namespace pinta::hostlint {
+namespace {
+
+using namespace detail;
+namespace gem = pinta::emu::gemini;
+namespace agy = pinta::emu::agy;
+namespace deel = pinta::emu::deel;
+
+// Positions of hooks in their files, each file indexed once.
+class Locator {
+ public:
+  Position at(const std::string& file, const std::string& pointer) {
+    auto it = idx_.find(file);
+    if (it == idx_.end()) {
+      auto t = pinta::fs::read_file(file);
+      it = idx_.emplace(file, PositionIndex::build(t ? *t : std::string())).first;
+    }
+    return it->second.locate(pointer);
+  }
+
+ private:
+  std::map<std::string, PositionIndex> idx_;
+};
+
+// Gemini CLI 0.61 failure handling (reference §4.4-§4.6, §6).
+std::string gemini_on_failure(const std::string& event) {
+  bool ignored = event == "SessionStart" || event == "SessionEnd" || event == "PreCompress" ||
+                 event == "Notification";
+  if (ignored)
+    return "fail-open: the output's decision is ignored for " + event +
+           "; a failure (non-zero exit, timeout) is only warned about";
+  return "JSON on stdout decides whatever the exit code; plain text: exit 0 allow, exit 1 allow "
+         "with a warning, exit >=2 (also 127 command not found) deny with the text as reason; "
+         "timeout or signal with no output: fail-open (warning only)";
+}
+
+std::string agy_on_failure(const agy::Profile& p, agy::Event e) {
+  if (e == agy::Event::kPreToolUse)
+    return "non-zero exit: " + p.pretooluse_nonzero_exit + "; timeout: " + p.pretooluse_timeout +
+           "; non-JSON stdout: " + p.pretooluse_nonjson +
+           "; empty stdout: " + p.pretooluse_empty_stdout + "; {}: " + p.pretooluse_empty_object;
+  if (e == agy::Event::kPreInvocation)
+    return "failure: " + p.preinvocation_failure + " (" +
+           (p.preinvocation_failure == "logged" ? "fail-open" : "not fail-open") + ")";
+  return "failure is logged, no effect (fail-open)";
+}
+
+std::string agy_layer(const std::string& path, const std::string& home) {
+  std::string p = normalize(path);
+  if (ends_with(p, "/.gemini/config/hooks.json") && p.rfind(normalize(home), 0) == 0) return "user";
+  if (ends_with(p, "/.agents/hooks.json")) return "project";
+  if (p.find("/plugins/") != std::string::npos) return "plugin";
+  if (ends_with(p, "/.gemini/antigravity-cli/hooks.json")) return "legacy";
+  if (ends_with(p, "/.gemini/antigravity-ide/hooks.json")) return "user (ide)";
+  return "other";
+}
+
+std::string gemini_layer_of(const std::string& origin, const gem::LoadOptions& lo) {
+  std::string p = normalize(origin);
+  if (p == normalize(lo.home + "/.gemini/settings.json")) return "user";
+  if (p == normalize(lo.workspace + "/.gemini/settings.json")) return "project";
+  if (p.find("/.gemini/extensions/") != std::string::npos) return "extension";
+  if (ends_with(p, "system-defaults.json")) return "system-defaults";
+  return "system";
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string fmt_ms(double ms) {
+  std::ostringstream o;
+  o << ms << " ms";
+  return o.str();
+}
+
+}  // namespace
+
+Result<std::vector<ExplainSection>> explain(const ExplainRequest& rq, const LintOptions& options) {
+  std::vector<ExplainSection> out;
+  Locator loc;
+  auto bad = [](const std::string& m) -> Result<std::vector<ExplainSection>> {
+    return make_error(ErrorCode::kInvalidArgument, m);
+  };
+  std::error_code ec;
+  if (!std::filesystem::is_directory(rq.home, ec))
+    return bad("--home " + rq.home + " is not a directory");
+  if (!rq.workspace.empty() && !std::filesystem::is_directory(rq.workspace, ec))
+    return bad("--workspace " + rq.workspace + " is not a directory");
+
+  if (rq.host == Host::kGemini) {
+    if (!gem::is_event_name(rq.event)) return bad("unknown Gemini CLI event '" + rq.event + "'");
+    bool tool_event = rq.event == "BeforeTool" || rq.event == "AfterTool";
+    if (!rq.tool.empty() && !tool_event) return bad("--tool only applies to BeforeTool/AfterTool");
+    gem::LoadOptions lo;
+    lo.home = rq.home;
+    lo.workspace = rq.workspace.empty() ? rq.home : rq.workspace;
+    lo.headless = false;
+    if (!options.env.empty()) lo.cli_env = options.env;
+    auto loaded = gem::load_hooks(lo);
+    ExplainSection s;
+    s.host = "gemini-cli " + std::string(gem::kHostVersion);
+    if (loaded.fatal_exit) {
+      s.notes.push_back("Gemini CLI would not start (exit " + std::to_string(*loaded.fatal_exit) +
+                        "): " + loaded.fatal_message);
+      out.push_back(s);
+      return out;
+    }
+    if (!loaded.hooks_enabled) s.notes.push_back("hooksConfig.enabled is false: no hook runs");
+    if (!loaded.trusted)
+      s.notes.push_back("the workspace is not trusted: settings hooks are not loaded");
+    gem::PlanContext ctx;
+    if (!rq.tool.empty()) ctx.tool_name = rq.tool;
+    auto plan = gem::plan_event(loaded, rq.event, ctx);
+    if (plan.error) s.notes.push_back("every " + rq.event + " hook is skipped: " + *plan.error);
+    if (plan.hooks.size() > 1)
+      s.notes.push_back(plan.sequential ? "run one after another (sequential)"
+                                        : "run in parallel; outputs merged in this order");
+    int n = 0;
+    for (const auto& h : plan.hooks) {
+      ExplainedHook e;
+      e.order = ++n;
+      e.layer = gemini_layer_of(h.origin, lo);
+      e.file = h.origin;
+      e.pos = loc.at(h.origin, h.pointer);
+      e.command = h.spec.command;
+      e.name = h.spec.name;
+      e.matcher = h.has_matcher ? h.matcher : "";
+      e.timeout = fmt_ms(h.spec.timeout_ms);
+      e.on_failure = gemini_on_failure(rq.event);
+      s.hooks.push_back(e);
+    }
+    out.push_back(s);
+    return out;
+  }
+
+  if (rq.host == Host::kAntigravity) {
+    auto profs = agy::load_profiles(options.profiles_dir.empty() ? agy::default_profile_dir()
+                                                                 : options.profiles_dir);
+    if (!profs) return profs.error();
+    auto ev = agy::parse_event(rq.event);
+    if (!ev) return bad("unknown Antigravity event '" + rq.event + "'");
+    if (!rq.tool.empty() && !agy::is_tool_event(*ev))
+      return bad("--tool only applies to PreToolUse/PostToolUse");
+    std::vector<const agy::Profile*> chosen;
+    if (!rq.profile.empty()) {
+      auto* p = agy::find_profile(*profs, rq.profile);
+      if (!p) return bad("unknown Antigravity profile '" + rq.profile + "'");
+      chosen.push_back(p);
+    } else {
+      for (const auto& p : *profs) chosen.push_back(&p);
+    }
+    for (const auto* p : chosen) {
+      agy::PlanRequest pr;
+      pr.home = rq.home;
+      pr.workspace = rq.workspace;
+      pr.event = *ev;
+      pr.tool = rq.tool;
+      pr.launch_dir = rq.workspace.empty() ? rq.home : rq.workspace;
+      auto plan = agy::plan(*p, pr);
+      ExplainSection s;
+      s.host = "antigravity " + p->name;
+      for (const auto& f : plan.files)
+        if (f.status == "rejected")
+          s.notes.push_back(f.path + " is rejected: " + f.error);
+        else if (f.status == "not-read" && pinta::fs::exists(f.path))
+          s.notes.push_back(f.path + " exists but this profile does not read it");
+      if (auto why = agy::hooks_not_run_reason(*p)) s.notes.push_back(*why);
+      int n = 0;
+      for (const auto& r : plan.run) {
+        ExplainedHook e;
+        e.order = ++n;
+        e.layer = agy_layer(r.file, rq.home);
+        e.file = r.file;
+        e.pos = loc.at(r.file, r.pointer);
+        e.command = r.command;
+        e.name = r.id;
+        // The group's matcher: the handler pointer is …/<g>/hooks/<h> on tool events.
+        if (agy::is_tool_event(*ev)) {
+          auto t = pinta::fs::read_file(r.file);
+          auto j = t ? ojson::parse(*t, nullptr, false) : ojson();
+          const ojson* g = at_pointer(j, parent_pointer(parent_pointer(r.pointer)));
+          if (g && g->is_object())
+            for (auto it = g->begin(); it != g->end(); ++it)
+              if (lower(it.key()) == "matcher" && it.value().is_string())  // keys fold case
+                e.matcher = it.value().get<std::string>();
+        }
+        e.timeout = std::to_string(r.timeout_seconds) + " s";
+        e.on_failure = agy_on_failure(*p, *ev);
+        s.hooks.push_back(e);
+      }
+      out.push_back(s);
+    }
+    return out;
+  }
+
+  // deel-local-cli
+  auto ev = deel::resolve_event(ojson(rq.event));
+  if (!ev) return bad("unknown deel-local-cli event '" + rq.event + "'");
+  if (!rq.tool.empty() && !deel::is_tool_event(*ev))
+    return bad("--tool only applies to PreToolUse/PostToolUse");
+  deel::LoadRequest lr;
+  lr.home = rq.home;
+  lr.workspace = rq.workspace.empty() ? rq.home : rq.workspace;
+  lr.cwd = lr.workspace;
+  for (const char* k : {"DEEL_HOME", "DEEL_HOOKS"}) {
+    if (auto it = options.env.find(k); it != options.env.end()) lr.env[k] = it->second;
+  }
+  lr.trusted = rq.deel_trusted.value_or(false);
+  auto l = deel::load(lr);
+  ExplainSection s;
+  s.host = std::string("deel-local-cli ") + deel::kHostVersion;
+  if (!l.enabled) s.notes.push_back("hooks are off (" + l.disabled_by.value_or("") + ")");
+  if (l.untrusted_project)
+    s.notes.push_back(l.project.path + " is not read: the folder is not trusted");
+  for (const auto* f : {&l.pc, &l.project})
+    if (f->error) s.notes.push_back(f->path + ": " + *f->error);
+  if (l.overflow) s.notes.push_back("more than 32 hooks: the rest are dropped");
+  std::optional<std::string> tool;
+  if (!rq.tool.empty()) tool = rq.tool;
+  int n = 0;
+  for (const deel::Hook* h : deel::select(l.hooks, *ev, tool)) {
+    ExplainedHook e;
+    e.order = ++n;
+    e.layer = h->source == "프로젝트" ? "project" : "user";
+    e.file = h->source == "프로젝트" ? l.project.path : l.pc.path;
+    e.pos = loc.at(e.file, h->pointer);
+    e.command = h->command;
+    e.name = h->name.value_or("");
+    e.matcher = h->matcher;
+    e.timeout = deel::js_number_text(h->timeout_ms / 1000) + " s";
+    e.on_failure =
+        deel::is_blocking_event(*ev)
+            ? (h->pass_on_failure
+                   ? "exit 2 blocks; other failures (non-zero exit, timeout, spawn error) pass "
+                     "(onError: pass)"
+                   : "fail-closed: exit 2 or any failure (non-zero exit, timeout, spawn error) "
+                     "blocks")
+            : "fail-open: " + *ev + " does not block; failures are reported only";
+    s.hooks.push_back(e);
+  }
+  if (s.hooks.size() > 1)
+    s.notes.push_back("run one after another; the first block stops the rest");
+  out.push_back(s);
+  return out;
+}
+
+std::string format_explain(const std::vector<ExplainSection>& sections, const std::string& format) {
+  if (format == "json") {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& s : sections) {
+      nlohmann::json sj{{"host", s.host}, {"notes", s.notes}, {"hooks", nlohmann::json::array()}};
+      for (const auto& h : s.hooks)
+        sj["hooks"].push_back({{"order", h.order},
+                               {"layer", h.layer},
+                               {"file", h.file},
+                               {"line", h.pos.line},
+                               {"col", h.pos.col},
+                               {"command", h.command},
+                               {"name", h.name},
+                               {"matcher", h.matcher},
+                               {"timeout", h.timeout},
+                               {"onFailure", h.on_failure}});
+      j.push_back(sj);
+    }
+    return j.dump(2) + "\n";
+  }
+  std::ostringstream o;
+  for (const auto& s : sections) {
+    o << s.host << ": " << s.hooks.size() << (s.hooks.size() == 1 ? " hook" : " hooks") << "\n";
+    for (const auto& n : s.notes) o << "  note: " << n << "\n";
+    for (const auto& h : s.hooks) {
+      o << "  " << h.order << ". [" << h.layer << "] " << h.file << ":" << h.pos.line << ":"
+        << h.pos.col << "\n";
+      o << "     command: " << h.command << "\n";
+      if (!h.name.empty()) o << "     name: " << h.name << "\n";
+      o << "     matcher: " << (h.matcher.empty() ? "(all)" : "\"" + h.matcher + "\"")
+        << "  timeout: " << h.timeout << "\n";
+      o << "     on failure: " << h.on_failure << "\n";
+    }
+  }
+  return o.str();
+}
+
+}  // namespace pinta::hostlint
