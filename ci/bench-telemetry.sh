@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Telemetry benchmark (issue 3): what OTLP telemetry costs the host, and how fast the queue drains.
+# Telemetry benchmark: what OTLP telemetry costs the host, and how fast the queue drains.
 #
 # Usage: ci/bench-telemetry.sh [--runs N] [--markdown FILE]   (expects build/bin/pinta-gemini and
 # build/bin/pinta-fake-server; PINTA_BUILD_DIR overrides build/)

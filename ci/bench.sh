@@ -225,7 +225,7 @@ if [ -n "$node" ]; then
   n_a=$(ratio "${med[3]}" "${med[2]}")
 fi
 
-# Gate event with a guard (issue 3): an instant loopback guard (pinta-fake-server answering ALLOW),
+# Gate event with a guard: an instant loopback guard (pinta-fake-server answering ALLOW),
 # as a ratio to /bin/true in its own interleaved run, and a guard that never answers (the reply
 # must come by the 50 ms guard budget). Skipped when pinta-fake-server is not built.
 fake="$(dirname "$adapter")/pinta-fake-server"

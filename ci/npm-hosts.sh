@@ -11,7 +11,7 @@
 #   exit 5   npm install failed for another reason (see stderr)
 # Environment: PINTA_NPM_CACHE (default $HOME/.cache/pinta-gemini) — the cache root; the prefix is
 #   $PINTA_NPM_CACHE/npm/gemini-0.61.0. Idempotent: a marker file records a finished install.
-# Pinned versions: @google/gemini-cli@0.61.0, @google/gemini-cli-core@0.61.0 (issue 4).
+# Pinned versions: @google/gemini-cli@0.61.0, @google/gemini-cli-core@0.61.0.
 set -uo pipefail
 
 version=0.61.0

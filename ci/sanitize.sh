@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds and runs the tests under sanitizers (issue 8):
+# Builds and runs the tests under sanitizers:
 #   1. every test under ASan+UBSan with -fno-sanitize-recover=all (Debug, PINTA_SANITIZE=address,undefined);
 #   2. the concurrent parts (queue, flusher, spawners, parallel runners: tests whose name matches
 #      --tsan-regex) under TSan (RelWithDebInfo, PINTA_SANITIZE=thread).

@@ -66,7 +66,7 @@ void write_reply(std::string_view reply, int exit_status = 0) noexcept {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // --- flusher command (issue 3, telemetry): deliver the span queue in the foreground ---
+  // --- flusher command: deliver the span queue in the foreground ---
   if (argc > 1 && std::string_view(argv[1]) == "--pinta-flush") return pinta::adapter::run_flush_command();
   // Hosts always pass --agent/--event, never this word first: one compare on the hook path.
   if (argc == 2 && std::string_view(argv[1]) == "--version") {
@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
     return pinta::fs::write_all(STDOUT_FILENO, line) ? 0 : 1;
   }
   // --- end flusher command ---
-  // --- admin commands (issue 7): install | uninstall | doctor run in pinta-gemini-admin ---
+  // --- admin commands: install | uninstall | doctor run in pinta-gemini-admin ---
   // Hosts never pass these words as argv[1] (they run `--agent … --event …`), so the hook path
   // pays one string compare. The admin program sits next to this one (/proc/self/exe).
   if (argc > 1 && (std::string_view(argv[1]) == "install" ||
@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
     services.keep_debug_copies = config.debug;
     services.host_cannot_prompt = &agy_parent_cannot_prompt;  // read on REVIEW + ask only
     std::string review_mode = "allow";
-    // --- guard wiring (issue 3, guard) ---
+    // --- guard wiring ---
     // Only gate events (Gemini BeforeTool, Antigravity PreToolUse; SPEC §7.2) read the guard
     // settings and build a client; every other event pays one table lookup.
     std::unique_ptr<GuardClient> guard;
@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
       }
     }
     // --- end guard wiring ---
-    // --- telemetry wiring (issue 3, telemetry) ---
+    // --- telemetry wiring ---
     // No endpoint configured → no sink: nothing is encoded, nothing touches the disk.
     TelemetryOptions telemetry = telemetry_options_from_environment(config);
     QueueSpanSink span_sink(telemetry, /*deferred=*/true);
@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
     // --- end telemetry wiring ---
     Outcome outcome = handle(args, std::move(input), services, review_mode);
     write_reply(outcome.reply, outcome.exit_status);
-    // --- after reply (issue 3, telemetry: detach stdio, start the flusher) ---
+    // --- after reply (detach stdio, start the flusher) ---
     // The span goes to the on-disk queue now, after the reply; delivery happens in a detached
     // process (telemetry.h).
     if (services.spans != nullptr) {

@@ -36,7 +36,7 @@ std::string lower(std::string_view s) {
 }
 
 // ---- JSON text, written directly (the span is built on every hook event: building an nlohmann
-// tree and dumping it cost ~3x the rest of the event, issue 3 benchmark). The output is what
+// tree and dumping it cost ~3x the rest of the event, ci/bench.sh). The output is what
 // nlohmann's dump(-1, ' ', false, error_handler_t::replace) gives for the same value, so the
 // flusher, the tests and the independent decoder read it back unchanged.
 

@@ -1,4 +1,4 @@
-// Telemetry, process level (issue 3): the built pinta-gemini with a fake OTLP collector. Spans
+// Telemetry, process level: the built pinta-gemini with a fake OTLP collector. Spans
 // arrive (counted by spanId) and decode as OTLP JSON; the host's wait ends when the adapter exits
 // (no child holds its pipes); collector down / 500 / 429+Retry-After / never answering never
 // changes the reply (one JSON line, exit 0, empty stderr); queued spans are delivered by a later
@@ -570,7 +570,7 @@ TEST_F(Telemetry, FlushOfAHugeSparseQueueStaysSmall) {
   EXPECT_EQ(st.st_size, 0) << "the hole was not dropped";
 }
 
-// Disk full (issue 3, faults): the data dir on a 64 KiB tmpfs, filled up. Every run still replies
+// Disk full (faults): the data dir on a 64 KiB tmpfs, filled up. Every run still replies
 // cleanly; the queue holds only whole lines; once space is back, the next run is healthy and its
 // span and the kept ones arrive. Needs CAP_SYS_ADMIN for the mount (CI runs as root); skipped, with
 // the reason, where mounting is not allowed.
@@ -658,7 +658,7 @@ TEST_F(Telemetry, FileSizeLimitDoesNotKillTheAdapter) {
   }
 }
 
-// Reliability (issue 3): N adapters x M events on one data dir while the collector is down, then
+// Reliability: N adapters x M events on one data dir while the collector is down, then
 // one flush to a collector that is up: every span arrives (counted by spanId), no queue line is
 // torn, trace.json parses whenever it is read. 16 x 20 here; the `load` ctest entry
 // telemetry_load_64x100 runs the issue's 64 x 100 (PINTA_LOAD_ADAPTERS / PINTA_LOAD_EVENTS).

@@ -1,4 +1,4 @@
-// Telemetry units (seed SPEC §9-§13, issue 3): endpoint/header precedence, W3C header lists,
+// Telemetry units (seed SPEC §9-§13): endpoint/header precedence, W3C header lists,
 // span encoding checked by an independent OTLP-JSON validator, OTLP retry classification, the
 // span queue (cap, torn and corrupt lines, concurrent appends) and the trace store rules.
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 // conformance: the hook-adapter contract suite. `run`, `list [PREFIX]`, `show ID`, `docs`, and
-// `fuzz` (the process-level campaign of issue 8, fuzz/campaign; its findings are case files that
+// `fuzz` (the process-level fuzz campaign, fuzz/campaign; its findings are case files that
 // `run --cases DIR` replays).
 // Exit status: 0 every MUST case passed (and every SHOULD case with --strict), 1 failures,
 // 2 usage or internal errors (one line on stderr).

@@ -1,4 +1,4 @@
-// The case files and their parser (issue 6, "Cases are data"): every case loads, IDs are
+// The case files and their parser ("Cases are data"): every case loads, IDs are
 // AREA-NNNN in cases/<AREA>/, every area has its section in docs/contract.md and every contract
 // section has cases; the parser rejects what the runner could not check (unknown fields,
 // unknown expectations, values no run can fail) with one line naming the file and the field.

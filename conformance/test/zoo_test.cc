@@ -1,4 +1,4 @@
-// The zoo test (issue 6, "Every case can fail"): each conformance/zoo/<name>.sh is our adapter
+// The zoo test ("Every case can fail"): each conformance/zoo/<name>.sh is our adapter
 // plus one deliberate flaw. For every member, the cases named on its `# Catches:` line must FAIL
 // when the suite grades it (under --strict when the member says `# Strict: yes`), so the suite
 // exits 1. And across all members, every kind of check the case files use (`stderr`,

@@ -1,4 +1,4 @@
-// `hostemu gemini …`: the Gemini CLI 0.61.0 host emulator on the command line (issue 4).
+// `hostemu gemini …`: the Gemini CLI 0.61.0 host emulator on the command line.
 //   run-hook  runs one hook as core HookRunner.executeHook does and prints its result object
 //   session   plays a scripted sequence of host events through the hooks of a home + workspace
 //   payload   prints the stdin object the host sends for an event (§7)

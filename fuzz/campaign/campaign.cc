@@ -1,4 +1,4 @@
-// The process-level campaign engine behind `pinta-fuzz-campaign` and `conformance fuzz` (issue 8).
+// The process-level campaign engine behind `pinta-fuzz-campaign` and `conformance fuzz`.
 //
 // Each run i (seeded with S+i, so a run is reproducible whatever --jobs is) picks an event and a
 // fixture of that host (fixtures/<host>/<version>/<Event>/*.json), mutates it (bytes, structure,
@@ -601,7 +601,7 @@ json reproducer_case(const Options& o, Host host, int n, const std::string& v, c
             {"title", "pinta-fuzz-campaign finding: " + v},
             {"requirement", "The contract holds for this generated input (campaign seed " +
                                 std::to_string(o.seed) + ", mutation " + c.mutation + ")."},
-            {"source", "issue 8 (process-level campaign)"},
+            {"source", "fuzz/campaign (process-level campaign)"},
             {"level", "must"},
             {"hosts", json::array({case_host(o.host)})},
             {"event", c.event},

@@ -1,5 +1,5 @@
 // File: fuzz/campaign/campaign.h
-// The process-level fuzz campaign (issue 8) as a library, so both `pinta-fuzz-campaign` and
+// The process-level fuzz campaign as a library, so both `pinta-fuzz-campaign` and
 // `conformance fuzz` run the same engine. See campaign.cc for what a run does and checks.
 #pragma once
 

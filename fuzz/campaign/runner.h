@@ -5,7 +5,7 @@
 // new process group, default signal dispositions, and one poll(2) loop per run that feeds stdin
 // (all at once, dripped, kept open or not at all), reads stdout/stderr and watches a pidfd.
 // pinta::proc (Boost.Process + one asio io_context per run) is the general-purpose spawner; this
-// one exists for throughput (issue 8: >= 300 runs/s on 2 cores). Measured: the same 400-run
+// one exists for throughput (>= 300 runs/s on 2 cores). Measured: the same 400-run
 // campaign (seed 11, --jobs 2) did 117 runs/s here and 59 runs/s with pinta::proc swapped in.
 #pragma once
 

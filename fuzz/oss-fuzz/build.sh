@@ -1,5 +1,5 @@
 #!/bin/bash -eu
-# OSS-Fuzz / ClusterFuzzLite build script for pinta-gemini (issue 8): builds every harness in
+# OSS-Fuzz / ClusterFuzzLite build script for pinta-gemini: builds every harness in
 # fuzz/<entry>/ with the environment's $CC/$CXX/$CFLAGS/$CXXFLAGS and $LIB_FUZZING_ENGINE, and
 # ships each one with its seed corpus (zip) and dictionary. Harness sources are not changed.
 # The Antigravity harnesses read the emulator's profile files; they are copied to $OUT and found

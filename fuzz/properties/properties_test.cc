@@ -1,4 +1,4 @@
-// Cross-component properties (issue 8), rapidcheck. The seed is printed on failure and
+// Cross-component properties, rapidcheck. The seed is printed on failure and
 // RC_PARAMS="seed=N" replays (pinta_add_test sets RC_PARAMS=max_success=200 by default).
 // Replies are judged against the independent host table in fuzz/common/host_table.h.
 //  1. normalize is total for any object, agent and event, and its known_event agrees with the

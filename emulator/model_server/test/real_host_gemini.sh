@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Real-host lane (issue 7, ctest label real-host): the pinned Gemini CLI 0.61.0 from npm, in a temp
+# Real-host lane (ctest label real-host): the pinned Gemini CLI 0.61.0 from npm, in a temp
 # home, with hooks installed by `pinta-gemini install --host gemini`. Checks:
 #   - the registered events the scenario reaches fire (PINTA_GEMINI_DEBUG invocations.jsonl);
 #   - guard DENY blocks write_file (file absent, stderr "Tool execution blocked: <reason>"),

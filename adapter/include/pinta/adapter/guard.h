@@ -1,5 +1,5 @@
 // File: pinta/adapter/guard.h
-// The guard gate (seed SPEC §7.2, §8; issue 3): on gate events only (Gemini BeforeTool,
+// The guard gate (seed SPEC §7.2, §8): on gate events only (Gemini BeforeTool,
 // Antigravity PreToolUse) the adapter POSTs the tool call to PINTA_GUARD_ENDPOINT and turns the
 // verdict into the host's reply. Fail-open: timeout, refusal, non-200, an oversize or malformed
 // body all give Decision::kUnavailable, which the hot path treats as allow.

@@ -87,7 +87,7 @@ inline constexpr std::string_view kGenAiSemconvVersion = "1.41.1";
 // gen_ai.operation.name = execute_tool and gen_ai.tool.name on tool events with a named tool,
 // gen_ai.conversation.id (session / conversation id), gen_ai.agent.name (the host),
 // gen_ai.provider.name (where the host's model provider is known). Returned as compact JSON text,
-// written directly rather than through a JSON tree: this runs on every hook event (issue 3
+// written directly rather than through a JSON tree: this runs on every hook event (ci/bench.sh
 // benchmark).
 //
 // Limits (OTel SDK span limits, so work and size after the reply are bounded whatever the payload):

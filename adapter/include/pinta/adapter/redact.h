@@ -1,5 +1,5 @@
 // File: pinta/adapter/redact.h
-// Secret masking before anything leaves the process or touches disk (seed SPEC §11, issue 3):
+// Secret masking before anything leaves the process or touches disk (seed SPEC §11):
 //  - high-confidence secret patterns (cloud/API tokens, JWTs, PEM private keys, credentials in
 //    URLs and connection strings, bearer headers, CLI password flags, secret-named KEY=value
 //    assignments) are replaced by `[REDACTED:<type>]`;

@@ -1,5 +1,5 @@
 // File: pinta/adapter/telemetry.h
-// Telemetry off the critical path (seed SPEC §9, §10, §13; issue 3). The adapter process only
+// Telemetry off the critical path (seed SPEC §9, §10, §13). The adapter process only
 // encodes the span (redacted), finds its trace (trace_store.h) and appends it to the on-disk queue
 // (span_queue.h). Delivery is the flusher's job: a detached process (double fork + setsid, stdio
 // on /dev/null, every inherited fd closed) started after the reply, only when no flusher is alive

@@ -1,5 +1,5 @@
 // File: pinta/conformance/conformance.h
-// The conformance suite for hook adapters (issue 6): cases are JSON data files
+// The conformance suite for hook adapters: cases are JSON data files
 // (conformance/cases/<area>/<ID>.case.json), each run against an adapter command line the way an
 // emulated host runs a hook (Gemini CLI 0.61 via pinta::emulator_gemini, Antigravity profiles via
 // pinta::emulator_antigravity), with a fake guard and collector when the case scripts them.

@@ -1,5 +1,5 @@
 // docs/hosts/antigravity.md, rendered from the profile data so the docs and the emulator cannot
-// drift apart (issue 5). Regenerate: `hostemu antigravity docs > docs/hosts/antigravity.md`.
+// drift apart. Regenerate: `hostemu antigravity docs > docs/hosts/antigravity.md`.
 #include <set>
 #include <sstream>
 

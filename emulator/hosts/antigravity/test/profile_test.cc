@@ -1,4 +1,4 @@
-// Profiles: every shipped profile loads, names the five issue-5 profiles, and every switch has
+// Profiles: every shipped profile loads, names the five original profiles, and every switch has
 // evidence. Malformed profiles are errors, not exceptions.
 #include <gtest/gtest.h>
 

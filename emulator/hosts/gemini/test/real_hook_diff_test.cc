@@ -1,4 +1,4 @@
-// Differential lane, hook level (issue 4): every case in test/cases/hook_cases.json runs through
+// Differential lane, hook level: every case in test/cases/hook_cases.json runs through
 // the REAL HookRunner of @google/gemini-cli-core 0.61.0 (real/hook_driver.mjs) and through `hostemu
 // gemini run-hook`; the five result fields {success, exitCode, outputFormat, output, error} must be
 // identical (compared as JSON.stringify text). Any difference fails the test. SKIPPED (with the

@@ -1,4 +1,4 @@
-// Differential lane, session level (issue 4): every scenario in test/sessions/*.json is played
+// Differential lane, session level: every scenario in test/sessions/*.json is played
 // twice from identical fresh homes and workspaces, once through the REAL Gemini CLI 0.61.0 offline
 // (`gemini -p` with --fake-responses, recipe in shared/reference/real-hosts.md) and once through
 // `hostemu gemini session` with the same model turns. Compared:

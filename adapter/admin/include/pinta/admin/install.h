@@ -1,5 +1,5 @@
 // File: pinta/admin/install.h
-// `pinta-gemini install | uninstall` (issue 7, seed SPEC §3.3): what the installer writes for each
+// `pinta-gemini install | uninstall` (seed SPEC §3.3): what the installer writes for each
 // host, how it merges into files the user already has, and how it takes its changes back out.
 // Lives in pinta-gemini-admin, never in the hook process: nothing here is on the hot path.
 //
@@ -63,7 +63,7 @@ std::string antigravity_command(const std::string& adapter_path, const std::stri
                                 bool* path_has_space = nullptr);
 std::string deel_command(const std::string& adapter_path, const std::string& event);
 
-// Event lists (seed SPEC §3.3; antigravity adds SessionStart where supported, issue 7).
+// Event lists (seed SPEC §3.3; antigravity adds SessionStart where supported).
 const std::vector<std::string>& gemini_events();
 const std::vector<std::string>& antigravity_events();
 const std::vector<std::string>& deel_events();
