@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <ctime>
 #include <mutex>
@@ -177,14 +178,25 @@ class SigpipeBlock {
   bool was_pending_ = false;
 };
 
+// ppoll with the time left in nanoseconds (http.cc wait_fd: a millisecond timeout rounded up
+// overshot the budget).
 Status wait_io(int fd, short events, const Deadline& deadline) {
   for (;;) {
-    if (deadline.expired()) return make_error(ErrorCode::kTimeout, "deadline passed during TLS");
-    int64_t left = deadline.remaining_ms();
+    struct timespec left {};
+    const struct timespec* timeout = nullptr;
+    if (!deadline.is_never()) {
+      auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline.at() -
+                                                                     Deadline::Clock::now())
+                    .count();
+      if (ns <= 0) return make_error(ErrorCode::kTimeout, "deadline passed during TLS");
+      left.tv_sec = static_cast<time_t>(ns / 1000000000);
+      left.tv_nsec = static_cast<long>(ns % 1000000000);
+      timeout = &left;
+    }
     struct pollfd p {
       fd, events, 0
     };
-    int r = ::poll(&p, 1, static_cast<int>(left > 0 ? left : 1));
+    int r = ::ppoll(&p, 1, timeout, nullptr);
     if (r > 0) return {};
     if (r < 0 && errno != EINTR)
       return make_error(ErrorCode::kUnavailable, "poll failed during TLS");
