@@ -363,7 +363,8 @@ Result<Response> send_impl(const Request& request, const Deadline& deadline) {
 
   std::unique_ptr<detail::TlsConnection> tls;
   if (url->scheme == "https") {
-    auto t = detail::tls_connect(fd->get(), url->host, deadline);
+    auto t = detail::tls_connect(fd->get(), url->host, static_cast<uint16_t>(*port),
+                                 request.tls_sessions, deadline);
     if (!t) return t.error();
     tls = std::move(t.value());
   }
