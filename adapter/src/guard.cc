@@ -70,7 +70,7 @@ class MinimalTimerSlack {
 };
 
 // The https guard's TLS session, kept between adapter processes in the data dir
-// (<data dir>/guard-tls-session, docs/contract.md GUARD-12) so that the next gate event resumes it
+// (<data dir>/guard-tls-session, docs/contract.md GUARD-9) so that the next gate event resumes it
 // instead of running a full handshake. Read through fs::open_private (no links followed; only a
 // regular file of ours, not writable by others, with one link); a file that fails those checks is
 // neither used nor replaced. The session the server issues is written after the reply (the
