@@ -181,7 +181,8 @@ bool is_https(std::string_view url) {
 class HttpGuardClient final : public GuardClient {
  public:
   explicit HttpGuardClient(GuardConfig config) : config_(std::move(config)) {
-    if (is_https(config_.endpoint)) sessions_ = std::make_unique<DataDirTlsSessions>(config_.data_dir);
+    if (is_https(config_.endpoint))
+      sessions_ = std::make_unique<DataDirTlsSessions>(config_.data_dir);
   }
 
   GuardVerdict check(const CanonicalEvent& event, const std::string& span_id,

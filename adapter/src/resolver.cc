@@ -225,8 +225,8 @@ class Socket {
 // passed first (or poll failed).
 bool wait_until(int fd, short events, Deadline::Clock::time_point until) {
   for (;;) {
-    auto ns =
-        std::chrono::duration_cast<std::chrono::nanoseconds>(until - Deadline::Clock::now()).count();
+    auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(until - Deadline::Clock::now())
+                  .count();
     if (ns <= 0) return false;
     struct timespec left {
       static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)

@@ -18,9 +18,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <cstdlib>
 #include <mutex>
 #include <string_view>
 
@@ -59,65 +59,65 @@ using NewSessionFn = int (*)(void*, void*);
 
 // Every OpenSSL function used: library, return type, name, parameters (OpenSSL 3.0 ABI; opaque
 // pointers as void*).
-#define PINTA_TLS_FUNCTIONS(X)                                                     \
-  X(ssl, int, OPENSSL_init_ssl, (uint64_t, const void*))                           \
-  X(ssl, const void*, TLS_client_method, ())                                       \
-  X(ssl, void*, SSL_CTX_new, (const void*))                                        \
-  X(ssl, void, SSL_CTX_free, (void*))                                              \
-  X(ssl, int, SSL_CTX_set_default_verify_paths, (void*))                           \
-  X(ssl, void, SSL_CTX_set_verify, (void*, int, void*))                            \
-  X(ssl, long, SSL_CTX_ctrl, (void*, int, long, void*))                            \
-  X(ssl, void*, SSL_new, (void*))                                                  \
-  X(ssl, void, SSL_free, (void*))                                                  \
-  X(ssl, int, SSL_set_fd, (void*, int))                                            \
-  X(ssl, long, SSL_ctrl, (void*, int, long, void*))                                \
-  X(ssl, int, SSL_set1_host, (void*, const char*))                                 \
-  X(ssl, void*, SSL_get0_param, (void*))                                           \
-  X(ssl, int, SSL_connect, (void*))                                                \
-  X(ssl, int, SSL_read, (void*, void*, int))                                       \
-  X(ssl, int, SSL_write, (void*, const void*, int))                                \
-  X(ssl, int, SSL_get_error, (const void*, int))                                   \
-  X(ssl, long, SSL_get_verify_result, (const void*))                               \
-  X(ssl, void, SSL_CTX_set_cert_verify_callback, (void*, ::pinta::http::detail::VerifyFn, void*))\
-  X(ssl, void*, SSL_CTX_get_cert_store, (const void*))                             \
-  X(ssl, void, SSL_CTX_sess_set_new_cb, (void*, ::pinta::http::detail::NewSessionFn))\
-  X(ssl, int, SSL_set_ex_data, (void*, int, void*))                                \
-  X(ssl, void*, SSL_get_ex_data, (const void*, int))                               \
-  X(ssl, int, SSL_set_session, (void*, void*))                                     \
-  X(ssl, int, SSL_session_reused, (const void*))                                   \
-  X(ssl, void*, SSL_get0_peer_certificate, (const void*))                          \
-  X(ssl, int, i2d_SSL_SESSION, (const void*, unsigned char**))                     \
-  X(ssl, void*, d2i_SSL_SESSION, (void**, const unsigned char**, long))            \
-  X(ssl, void, SSL_SESSION_free, (void*))                                          \
-  X(ssl, const char*, SSL_SESSION_get0_hostname, (const void*))                    \
-  X(ssl, long, SSL_SESSION_get_time, (const void*))                                \
-  X(ssl, int, SSL_SESSION_is_resumable, (const void*))                             \
-  X(crypto, int, X509_VERIFY_PARAM_set1_ip_asc, (void*, const char*))              \
-  X(crypto, const char*, X509_verify_cert_error_string, (long))                    \
-  X(crypto, unsigned long, ERR_get_error, ())                                      \
-  X(crypto, void, ERR_clear_error, ())                                             \
-  X(crypto, void, ERR_error_string_n, (unsigned long, char*, size_t))              \
-  X(crypto, void*, X509_STORE_add_lookup, (void*, const void*))                    \
-  X(crypto, const void*, X509_LOOKUP_hash_dir, ())                                 \
-  X(crypto, const void*, X509_LOOKUP_file, ())                                     \
-  X(crypto, int, X509_LOOKUP_ctrl, (void*, int, const char*, long, char**))        \
-  X(crypto, int, X509_verify_cert, (void*))                                        \
-  X(crypto, void*, X509_STORE_CTX_new, ())                                         \
-  X(crypto, void, X509_STORE_CTX_free, (void*))                                    \
-  X(crypto, int, X509_STORE_CTX_init, (void*, void*, void*, void*))                \
-  X(crypto, void*, X509_STORE_CTX_get0_cert, (const void*))                        \
-  X(crypto, void*, X509_STORE_CTX_get0_untrusted, (const void*))                   \
-  X(crypto, void*, X509_STORE_CTX_get0_param, (const void*))                       \
-  X(crypto, int, X509_VERIFY_PARAM_set1, (void*, const void*))                     \
-  X(crypto, int, X509_check_host, (void*, const char*, size_t, unsigned, char**))  \
-  X(crypto, int, X509_check_ip_asc, (void*, const char*, unsigned))                \
-  X(crypto, const void*, X509_get0_notBefore, (const void*))                       \
-  X(crypto, const void*, X509_get0_notAfter, (const void*))                        \
-  X(crypto, int, X509_cmp_current_time, (const void*))                             \
-  X(crypto, const char*, X509_get_default_cert_file_env, ())                       \
-  X(crypto, const char*, X509_get_default_cert_dir_env, ())                        \
-  X(crypto, const char*, X509_get_default_cert_file, ())                           \
-  X(crypto, const char*, X509_get_default_cert_dir, ())                            \
+#define PINTA_TLS_FUNCTIONS(X)                                                                    \
+  X(ssl, int, OPENSSL_init_ssl, (uint64_t, const void*))                                          \
+  X(ssl, const void*, TLS_client_method, ())                                                      \
+  X(ssl, void*, SSL_CTX_new, (const void*))                                                       \
+  X(ssl, void, SSL_CTX_free, (void*))                                                             \
+  X(ssl, int, SSL_CTX_set_default_verify_paths, (void*))                                          \
+  X(ssl, void, SSL_CTX_set_verify, (void*, int, void*))                                           \
+  X(ssl, long, SSL_CTX_ctrl, (void*, int, long, void*))                                           \
+  X(ssl, void*, SSL_new, (void*))                                                                 \
+  X(ssl, void, SSL_free, (void*))                                                                 \
+  X(ssl, int, SSL_set_fd, (void*, int))                                                           \
+  X(ssl, long, SSL_ctrl, (void*, int, long, void*))                                               \
+  X(ssl, int, SSL_set1_host, (void*, const char*))                                                \
+  X(ssl, void*, SSL_get0_param, (void*))                                                          \
+  X(ssl, int, SSL_connect, (void*))                                                               \
+  X(ssl, int, SSL_read, (void*, void*, int))                                                      \
+  X(ssl, int, SSL_write, (void*, const void*, int))                                               \
+  X(ssl, int, SSL_get_error, (const void*, int))                                                  \
+  X(ssl, long, SSL_get_verify_result, (const void*))                                              \
+  X(ssl, void, SSL_CTX_set_cert_verify_callback, (void*, ::pinta::http::detail::VerifyFn, void*)) \
+  X(ssl, void*, SSL_CTX_get_cert_store, (const void*))                                            \
+  X(ssl, void, SSL_CTX_sess_set_new_cb, (void*, ::pinta::http::detail::NewSessionFn))             \
+  X(ssl, int, SSL_set_ex_data, (void*, int, void*))                                               \
+  X(ssl, void*, SSL_get_ex_data, (const void*, int))                                              \
+  X(ssl, int, SSL_set_session, (void*, void*))                                                    \
+  X(ssl, int, SSL_session_reused, (const void*))                                                  \
+  X(ssl, void*, SSL_get0_peer_certificate, (const void*))                                         \
+  X(ssl, int, i2d_SSL_SESSION, (const void*, unsigned char**))                                    \
+  X(ssl, void*, d2i_SSL_SESSION, (void**, const unsigned char**, long))                           \
+  X(ssl, void, SSL_SESSION_free, (void*))                                                         \
+  X(ssl, const char*, SSL_SESSION_get0_hostname, (const void*))                                   \
+  X(ssl, long, SSL_SESSION_get_time, (const void*))                                               \
+  X(ssl, int, SSL_SESSION_is_resumable, (const void*))                                            \
+  X(crypto, int, X509_VERIFY_PARAM_set1_ip_asc, (void*, const char*))                             \
+  X(crypto, const char*, X509_verify_cert_error_string, (long))                                   \
+  X(crypto, unsigned long, ERR_get_error, ())                                                     \
+  X(crypto, void, ERR_clear_error, ())                                                            \
+  X(crypto, void, ERR_error_string_n, (unsigned long, char*, size_t))                             \
+  X(crypto, void*, X509_STORE_add_lookup, (void*, const void*))                                   \
+  X(crypto, const void*, X509_LOOKUP_hash_dir, ())                                                \
+  X(crypto, const void*, X509_LOOKUP_file, ())                                                    \
+  X(crypto, int, X509_LOOKUP_ctrl, (void*, int, const char*, long, char**))                       \
+  X(crypto, int, X509_verify_cert, (void*))                                                       \
+  X(crypto, void*, X509_STORE_CTX_new, ())                                                        \
+  X(crypto, void, X509_STORE_CTX_free, (void*))                                                   \
+  X(crypto, int, X509_STORE_CTX_init, (void*, void*, void*, void*))                               \
+  X(crypto, void*, X509_STORE_CTX_get0_cert, (const void*))                                       \
+  X(crypto, void*, X509_STORE_CTX_get0_untrusted, (const void*))                                  \
+  X(crypto, void*, X509_STORE_CTX_get0_param, (const void*))                                      \
+  X(crypto, int, X509_VERIFY_PARAM_set1, (void*, const void*))                                    \
+  X(crypto, int, X509_check_host, (void*, const char*, size_t, unsigned, char**))                 \
+  X(crypto, int, X509_check_ip_asc, (void*, const char*, unsigned))                               \
+  X(crypto, const void*, X509_get0_notBefore, (const void*))                                      \
+  X(crypto, const void*, X509_get0_notAfter, (const void*))                                       \
+  X(crypto, int, X509_cmp_current_time, (const void*))                                            \
+  X(crypto, const char*, X509_get_default_cert_file_env, ())                                      \
+  X(crypto, const char*, X509_get_default_cert_dir_env, ())                                       \
+  X(crypto, const char*, X509_get_default_cert_file, ())                                          \
+  X(crypto, const char*, X509_get_default_cert_dir, ())                                           \
   X(crypto, unsigned long, OpenSSL_version_num, ())
 
 struct Api {
@@ -273,8 +273,8 @@ struct ConnState {
 bool add_default_file(ConnState& st) {
   if (st.file_loaded) return true;
   st.file_loaded = true;
-  void* lookup = st.a->X509_STORE_add_lookup(st.a->SSL_CTX_get_cert_store(st.ctx),
-                                             st.a->X509_LOOKUP_file());
+  void* lookup =
+      st.a->X509_STORE_add_lookup(st.a->SSL_CTX_get_cert_store(st.ctx), st.a->X509_LOOKUP_file());
   // X509_FILETYPE_DEFAULT: $SSL_CERT_FILE, else the built-in default file; a missing file is not
   // an error (as in X509_STORE_set_default_paths).
   if (lookup != nullptr)
@@ -315,10 +315,11 @@ int verify_chain(void* x, void* arg) {
     void* trial = a.X509_STORE_CTX_new();
     bool dir_is_enough = false;
     if (trial != nullptr &&
-        a.X509_STORE_CTX_init(trial, a.SSL_CTX_get_cert_store(st.ctx), a.X509_STORE_CTX_get0_cert(x),
+        a.X509_STORE_CTX_init(trial, a.SSL_CTX_get_cert_store(st.ctx),
+                              a.X509_STORE_CTX_get0_cert(x),
                               a.X509_STORE_CTX_get0_untrusted(x)) == 1 &&
-        a.X509_VERIFY_PARAM_set1(a.X509_STORE_CTX_get0_param(trial), a.X509_STORE_CTX_get0_param(x)) ==
-            1) {
+        a.X509_VERIFY_PARAM_set1(a.X509_STORE_CTX_get0_param(trial),
+                                 a.X509_STORE_CTX_get0_param(x)) == 1) {
       dir_is_enough = a.X509_verify_cert(trial) == 1;
     }
     if (trial != nullptr) a.X509_STORE_CTX_free(trial);
@@ -446,7 +447,8 @@ void append_identity(std::string& out, const char* path) {
 bool is_ip_literal(const std::string& host) {
   in_addr v4{};
   in6_addr v6{};
-  return ::inet_pton(AF_INET, host.c_str(), &v4) == 1 || ::inet_pton(AF_INET6, host.c_str(), &v6) == 1;
+  return ::inet_pton(AF_INET, host.c_str(), &v4) == 1 ||
+         ::inet_pton(AF_INET6, host.c_str(), &v6) == 1;
 }
 
 // A resumed session skips certificate verification: accept it only if its certificate still

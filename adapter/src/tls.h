@@ -31,9 +31,9 @@ class TlsConnection {
 // handshake or verification fails, kTimeout when the deadline passes.
 //
 // The CA certificates are loaded only when a chain has to be verified (a resumed session has none),
-// and then the hashed CA directory first: the default CA bundle file (144 certificates on Debian 12)
-// is parsed only when the directory does not verify the chain (or SSL_CERT_FILE names it), so the
-// accepted chains are those of SSL_CTX_set_default_verify_paths.
+// and then the hashed CA directory first: the default CA bundle file (144 certificates on Debian
+// 12) is parsed only when the directory does not verify the chain (or SSL_CERT_FILE names it), so
+// the accepted chains are those of SSL_CTX_set_default_verify_paths.
 //
 // With `sessions`, a session saved under the same key (tls_session_key) is offered for resumption,
 // and a resumed session is accepted only when its certificate still names `host` and is within

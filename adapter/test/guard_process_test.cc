@@ -11,14 +11,13 @@
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
-
 #include <sstream>
 
+#include "fake_server_helpers.h"
 #include "pinta/common/fs.h"
 #include "pinta/common/process.h"
 #include "pinta/common/test_support.h"
 #include "pinta/fakes/fake_server.h"
-#include "fake_server_helpers.h"
 #include "test_certs.h"
 
 namespace pinta {
@@ -333,15 +332,20 @@ TEST_F(GuardProcess, HttpsGuardResumesItsTlsSessionAndIgnoresAnUntrustedCache) {
   testing::TempDir data;
   ASSERT_EQ(::chmod(data.path().c_str(), 0700), 0);
   const std::string cache = data.sub("guard-tls-session");
-  auto deny = [](const std::string&) { return std::string(R"({"decision":"DENY","reason":"tls-deny"})"); };
+  auto deny = [](const std::string&) {
+    return std::string(R"({"decision":"DENY","reason":"tls-deny"})");
+  };
   testing::TlsServer server(certs.path(), "good", deny);
-  std::map<std::string, std::string> env = {{"SSL_CERT_FILE", certs.sub("trusted-ca.pem")},
-                                            {"SSL_CERT_DIR", certs.path()},
-                                            {"PINTA_GUARD_TIMEOUT_MS", "5000"},
-                                            {"GEMINI_PLUGIN_DATA", data.path()},
-                                            {"PINTA_GUARD_ENDPOINT", server.url("127.0.0.1", "/guard")}};
+  std::map<std::string, std::string> env = {
+      {"SSL_CERT_FILE", certs.sub("trusted-ca.pem")},
+      {"SSL_CERT_DIR", certs.path()},
+      {"PINTA_GUARD_TIMEOUT_MS", "5000"},
+      {"GEMINI_PLUGIN_DATA", data.path()},
+      {"PINTA_GUARD_ENDPOINT", server.url("127.0.0.1", "/guard")}};
   const json denied = {{"decision", "deny"}, {"reason", "tls-deny"}, {"systemMessage", "tls-deny"}};
-  auto gate = [&] { EXPECT_EQ(contract(run("gemini", "BeforeTool", kGeminiBeforeTool, env)), denied); };
+  auto gate = [&] {
+    EXPECT_EQ(contract(run("gemini", "BeforeTool", kGeminiBeforeTool, env)), denied);
+  };
   auto mode_of = [](const std::string& p) {
     struct stat st {};
     return ::lstat(p.c_str(), &st) == 0 ? static_cast<int>(st.st_mode) : -1;

@@ -48,7 +48,7 @@ struct Request {
   std::string url;
   Headers headers;  // Host, Content-Length and Connection: close are added by send()
   std::string body;
-  size_t max_response_bytes = 1u << 20;  // larger responses fail with kTooLarge
+  size_t max_response_bytes = 1u << 20;     // larger responses fail with kTooLarge
   TlsSessionCache* tls_sessions = nullptr;  // https only; null: every handshake is a full one
 };
 
