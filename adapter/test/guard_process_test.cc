@@ -399,5 +399,35 @@ TEST_F(GuardProcess, HttpsGuardResumesItsTlsSessionAndIgnoresAnUntrustedCache) {
   EXPECT_EQ(server.requests(), ::geteuid() == 0 ? 7 : 6);
 }
 
+// Without SSL_CERT_FILE the chain is verified against the hashed CA directory first
+// (SSL_CERT_DIR), the default bundle only if that fails (GUARD-4): a CA found by hash in the
+// directory is trusted, and a directory without it (the system bundle does not hold the test
+// CA either) fails open without the guard being asked.
+TEST_F(GuardProcess, HttpsGuardTrustsTheHashedCaDirectoryWithoutTheBundle) {
+  testing::TempDir certs;
+  const std::string why = testing::make_test_certificates(certs.path());
+  if (!why.empty()) GTEST_SKIP() << why;
+  testing::TempDir hashed, empty;
+  ASSERT_TRUE(
+      fs::atomic_write(hashed.sub("ca.pem"), fs::read_file(certs.sub("trusted-ca.pem")).value())
+          .ok());
+  if (std::system(("openssl rehash '" + hashed.path() + "' >/dev/null 2>&1").c_str()) != 0)
+    GTEST_SKIP() << "openssl rehash failed";
+  auto deny = [](const std::string&) {
+    return std::string(R"({"decision":"DENY","reason":"tls-deny"})");
+  };
+  testing::TlsServer server(certs.path(), "good", deny);
+  std::map<std::string, std::string> env = {
+      {"PINTA_GUARD_TIMEOUT_MS", "5000"},
+      {"PINTA_GUARD_ENDPOINT", server.url("localhost", "/guard")}};
+  env["SSL_CERT_DIR"] = hashed.path();
+  EXPECT_EQ(contract(run("gemini", "BeforeTool", kGeminiBeforeTool, env)),
+            (json{{"decision", "deny"}, {"reason", "tls-deny"}, {"systemMessage", "tls-deny"}}));
+  EXPECT_EQ(server.requests(), 1);
+  env["SSL_CERT_DIR"] = empty.path();
+  EXPECT_EQ(contract(run("gemini", "BeforeTool", kGeminiBeforeTool, env)), json::object());
+  EXPECT_EQ(server.requests(), 1);
+}
+
 }  // namespace
 }  // namespace pinta
