@@ -16,8 +16,14 @@
 # measured; wait4 also gives each child's own peak RSS. HOME and GEMINI_PLUGIN_DATA point at a
 # fresh temp dir and OTEL_*, PINTA_*, GEMINI_PLUGIN_OPTION_* are unset: no config, no network.
 #
-# Prints medians, ratios and the targets (adapter <= 1.3x /bin/true, node >= 30x adapter,
-# adapter peak RSS <= 4 MiB) with PASS/MISS. A MISS is reported, never fatal: the exit status
+# Then the gate event with a guard on loopback (a minimal C guard answering at once, over http and
+# https, resumed and full handshake; pinta-fake-server; a guard that never answers) with a minimal
+# C client as the network floor, and peers on the same payloads: a bash + curl + jq hook (the
+# DefenseClaw style), a python3 -S floor, the Node floor; on the gate event and a telemetry event.
+#
+# Prints medians (p90, p99 for the guard runs), ratios and the targets (adapter <= 1.3x /bin/true,
+# gate with an instant guard <= 1.3x, https gate <= 2x http gate, never-answering guard <= 50 ms +
+# start-up, bash+curl >= 10x ours, interpreter floors >= 30x ours, peak RSS <= 4 MiB) with PASS/MISS. A MISS is reported, never fatal: the exit status
 # is non-zero only when something could not run at all.
 set -euo pipefail
 
@@ -67,7 +73,8 @@ process.stdin.on('data', (c) => { d += c; });
 process.stdin.on('end', () => { JSON.parse(d); process.stdout.write('{}\n'); });
 JS
 
-# The timing helper. Spec file: one program per line, `stdin-file<TAB>argv0<TAB>argv1...`.
+# The timing helper. Spec file: one program per line, `stdin-file<TAB>[NAME=value<TAB>...]argv0<TAB>argv1...`
+# (leading NAME=value fields are set in that program's environment only).
 # Prints `program<TAB>round<TAB>wall_ns<TAB>status<TAB>maxrss_kib` per measured run.
 cat >"$work/timer.c" <<'C'
 #define _GNU_SOURCE
@@ -85,7 +92,7 @@ cat >"$work/timer.c" <<'C'
 
 extern char **environ;
 
-struct prog { char *payload; size_t len; char **argv; };
+struct prog { char *payload; size_t len; char **argv; char **envp; };
 
 static char *slurp(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
@@ -115,9 +122,25 @@ int main(int argc, char **argv) {
     char **av = calloc(64, sizeof *av); int ac = 0;
     char *in = strtok(strdup(line), "\t");
     for (char *t; ac < 63 && (t = strtok(NULL, "\t"));) av[ac++] = t;
-    if (!in || ac == 0) continue;
+    /* Leading NAME=value fields are added to (or replace in) this program's environment. */
+    int ne = 0;
+    while (ne < ac && strchr(av[ne], '=') && av[ne][0] != '/') ne++;
+    if (!in || ac - ne == 0) continue;
+    size_t nenv = 0;
+    while (environ[nenv]) nenv++;
+    char **envp = calloc(nenv + ne + 1, sizeof *envp);
+    size_t k = 0;
+    for (size_t e = 0; e < nenv; e++) {
+      int replaced = 0;
+      for (int j = 0; j < ne; j++) {
+        size_t nl = strcspn(av[j], "=") + 1;
+        if (strncmp(environ[e], av[j], nl) == 0) replaced = 1;
+      }
+      if (!replaced) envp[k++] = environ[e];
+    }
+    for (int j = 0; j < ne; j++) envp[k++] = av[j];
     progs[np].payload = slurp(in, &progs[np].len);
-    progs[np].argv = av; np++;
+    progs[np].argv = av + ne; progs[np].envp = envp; np++;
   }
   fclose(spec);
   int devnull = open("/dev/null", O_WRONLY);
@@ -138,7 +161,7 @@ int main(int argc, char **argv) {
       posix_spawn_file_actions_adddup2(&fa, devnull, 2);
       pid_t pid;
       long long t0 = now_ns();
-      int err = posix_spawn(&pid, p->argv[0], &fa, NULL, p->argv, environ);
+      int err = posix_spawn(&pid, p->argv[0], &fa, NULL, p->argv, p->envp);
       if (err != 0) { fprintf(stderr, "spawn %s: %s\n", p->argv[0], strerror(err)); return 1; }
       int status; struct rusage ru;
       while (wait4(pid, &status, 0, &ru) < 0) {
@@ -187,6 +210,7 @@ done
 
 warmup=5
 [ "$runs" -lt 20 ] && warmup=1
+echo "bench: machine: $(nproc) CPUs, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown CPU), kernel $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 echo "bench: ${#names[@]} programs x $runs runs, interleaved (+$warmup warm-up rounds)..."
 (cd "$work" && "${scrub[@]}" "$work/timer" "$work/spec.tsv" "$runs" "$warmup") >"$work/runs.tsv" ||
   { echo "bench: the timing helper failed" >&2; exit 1; }
@@ -225,41 +249,336 @@ if [ -n "$node" ]; then
   n_a=$(ratio "${med[3]}" "${med[2]}")
 fi
 
-# Gate event with a guard: an instant loopback guard (pinta-fake-server answering ALLOW),
-# as a ratio to /bin/true in its own interleaved run, and a guard that never answers (the reply
-# must come by the 50 ms guard budget). Skipped when pinta-fake-server is not built.
+# Gate event with a guard, and peers on the same payloads (docs/benchmarks.md "Guard path").
+# Guards on loopback: bench-guard, a minimal single-threaded C server compiled here that answers
+# every POST with ALLOW in one write (plain http, https with a throw-away certificate, or never
+# answering), and pinta-fake-server (cpp-httplib, thread pool; the conformance suite's fake). A
+# minimal static C client (connect, one send, read to EOF) against each server separates the
+# server's cost from ours. Peers: a DefenseClaw-style hook (bash, `curl --max-time`, `jq`), a
+# Python floor (`python3 -S`: read, json.loads, print {}) and the Node floor above, on the gate
+# event (bash+curl asks the same guard) and on a telemetry event (gemini AfterTool; ours queues
+# the span for its flusher, the bash hook POSTs the event with curl to the same loopback server).
 fake="$(dirname "$adapter")/pinta-fake-server"
 guard_rows=()
-if [ -x "$fake" ]; then
-  cat >"$work/gemini-beforetool.json" <<'JSON'
+cat >"$work/gemini-beforetool.json" <<'JSON'
 {"session_id":"7f3c2a4e-bench-4b1d-9a0e-000000000001","transcript_path":"/tmp/w/.gemini/tmp/chats/session-bench.json","cwd":"/tmp/w","hook_event_name":"BeforeTool","timestamp":"2026-12-02T10:10:11.342Z","tool_name":"run_shell_command","tool_input":{"command":"echo hi"}}
 JSON
-  echo '{"fallback":{"status":200,"body":{"decision":"ALLOW"}}}' >"$work/guard-allow.json"
-  echo '{"fallback":{"neverAnswer":true}}' >"$work/guard-never.json"
-  fake_pids=()
-  trap 'kill ${fake_pids[@]+"${fake_pids[@]}"} 2>/dev/null || true; rm -rf -- "$work"' EXIT
-  for g in allow never; do
-    "$fake" --script "$work/guard-$g.json" --port-file "$work/guard-$g.port" >/dev/null 2>&1 &
-    fake_pids+=($!)
-  done
-  for _ in $(seq 200); do [ -s "$work/guard-allow.port" ] && [ -s "$work/guard-never.port" ] && break; sleep 0.05; done
-  printf '%s\t%s\n' "$work/gemini-beforetool.json" /bin/true >"$work/spec-guard.tsv"
-  printf '%s\t%s\t--agent\tgemini\t--event\tBeforeTool\n' "$work/gemini-beforetool.json" "$adapter" >>"$work/spec-guard.tsv"
-  guard_med() {  # $1 = allow|never, $2 = runs → "true_median adapter_median"
-    (cd "$work" && "${scrub[@]}" PINTA_GUARD_ENDPOINT="http://127.0.0.1:$(cat "$work/guard-$1.port")/guard" \
-        "$work/timer" "$work/spec-guard.tsv" "$2" 2) >"$work/runs.tsv" || { echo "nan nan"; return; }
-    echo "$(stats 0 | cut -d' ' -f1) $(stats 1 | cut -d' ' -f1)"
+cat >"$work/bench-guard.c" <<'C'
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#ifdef WITH_TLS
+#include <openssl/ssl.h>
+#endif
+static const char kReply[] =
+    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 20\r\n"
+    "Connection: close\r\n\r\n{\"decision\":\"ALLOW\"}";
+int main(int argc, char **argv) {
+  const char *cert = NULL, *key = NULL, *port_file = NULL, *stats = NULL;
+  int never = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--tls") && i + 2 < argc) { cert = argv[++i]; key = argv[++i]; }
+    else if (!strcmp(argv[i], "--never")) never = 1;
+    else if (!strcmp(argv[i], "--port-file") && i + 1 < argc) port_file = argv[++i];
+    else if (!strcmp(argv[i], "--stats") && i + 1 < argc) stats = argv[++i];
+    else { fprintf(stderr, "bench-guard: bad argument %s\n", argv[i]); return 2; }
   }
-  read -r gt_true gt_allow < <(guard_med allow "$runs")
-  never_runs=$(( runs < 40 ? runs : 40 ))
-  read -r _ gt_never < <(guard_med never "$never_runs")
-  kill "${fake_pids[@]}" 2>/dev/null || true
-  g_allow=$(ratio "$gt_allow" "$gt_true")
-  guard_rows+=("adapter gemini BeforeTool, instant guard <= 10x /bin/true|${g_allow}x|$(verdict "$g_allow" '<=' 10)|($gt_allow ms vs $gt_true ms)")
-  guard_rows+=("adapter gemini BeforeTool, guard never answers <= 60 ms|${gt_never} ms|$(verdict "$gt_never" '<=' 60)|(median of $never_runs)")
-else
-  guard_rows+=("guard measurements|-|SKIP (no $fake)|")
+#ifdef WITH_TLS
+  SSL_CTX *ctx = NULL;
+  if (cert) {
+    ctx = SSL_CTX_new(TLS_server_method());
+    if (!ctx || SSL_CTX_use_certificate_chain_file(ctx, cert) != 1 ||
+        SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1) return 1;
+  }
+#else
+  if (cert) { fprintf(stderr, "bench-guard: built without TLS\n"); return 2; }
+#endif
+  int ls = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  struct sockaddr_in a = {0};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t al = sizeof a;
+  if (bind(ls, (struct sockaddr *)&a, sizeof a) || listen(ls, 128) ||
+      getsockname(ls, (struct sockaddr *)&a, &al)) { perror("bench-guard"); return 1; }
+  if (port_file) {
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", port_file);
+    FILE *f = fopen(tmp, "w");
+    if (!f) return 1;
+    fprintf(f, "%d\n", ntohs(a.sin_port));
+    fclose(f);
+    rename(tmp, port_file);
+  }
+  long requests = 0, resumed = 0;
+  int held[1024], nheld = 0;
+  for (;;) {
+    int fd = accept4(ls, NULL, NULL, SOCK_CLOEXEC);
+    if (fd < 0) continue;
+    if (never) {
+      if (nheld == 1024) { close(held[0]); memmove(held, held + 1, sizeof held - sizeof *held); nheld--; }
+      held[nheld++] = fd;
+      continue;
+    }
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    struct timeval tv = {2, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+#ifdef WITH_TLS
+    SSL *ssl = NULL;
+    if (ctx) {
+      ssl = SSL_new(ctx);
+      SSL_set_fd(ssl, fd);
+      if (SSL_accept(ssl) != 1) { SSL_free(ssl); close(fd); continue; }
+    }
+#define RD(b, n) (ssl ? SSL_read(ssl, b, (int)(n)) : (int)recv(fd, b, n, 0))
+#else
+#define RD(b, n) ((int)recv(fd, b, n, 0))
+#endif
+    char buf[65536];
+    size_t got = 0;
+    long want = -1;
+    while (got < sizeof buf) {
+      int n = RD(buf + got, sizeof buf - got);
+      if (n <= 0) break;
+      got += (size_t)n;
+      if (want < 0) {
+        char *end = memmem(buf, got, "\r\n\r\n", 4);
+        if (!end) continue;
+        char *cl = memmem(buf, (size_t)(end - buf), "ontent-Length:", 14);
+        if (!cl) cl = memmem(buf, (size_t)(end - buf), "ontent-length:", 14);
+        want = (end - buf) + 4 + (cl ? atol(cl + 14) : 0);
+      }
+      if (want >= 0 && (long)got >= want) break;
+    }
+    if (want >= 0 && (long)got >= want) {
+      requests++;
+#ifdef WITH_TLS
+      if (ssl && SSL_session_reused(ssl)) resumed++;
+      if (ssl) SSL_write(ssl, kReply, sizeof kReply - 1);
+      else
+#endif
+        send(fd, kReply, sizeof kReply - 1, MSG_NOSIGNAL);
+    }
+#ifdef WITH_TLS
+    if (ssl) SSL_free(ssl);
+#endif
+    close(fd);
+    if (stats) {
+      FILE *f = fopen(stats, "w");
+      if (f) { fprintf(f, "%ld %ld\n", requests, resumed); fclose(f); }
+    }
+  }
+}
+C
+cat >"$work/mini-client.c" <<'C'
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+int main(int argc, char **argv) {  /* POST stdin to 127.0.0.1:argv[1], read to EOF, print {} */
+  if (argc != 2) return 2;
+  int port = atoi(argv[1]);
+  char body[8192], req[9000], buf[16384];
+  ssize_t bl = read(0, body, sizeof body);
+  if (bl < 0) bl = 0;
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  struct sockaddr_in a = {0};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(port);
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(fd, (struct sockaddr *)&a, sizeof a)) return 1;
+  int n = snprintf(req, sizeof req, "POST /guard HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: "
+                   "application/json\r\nContent-Length: %zd\r\nConnection: close\r\n\r\n", port, bl);
+  memcpy(req + n, body, (size_t)bl);
+  if (send(fd, req, (size_t)n + (size_t)bl, MSG_NOSIGNAL) < 0) return 1;
+  while (recv(fd, buf, sizeof buf, 0) > 0) {}
+  return write(1, "{}\n", 3) == 3 ? 0 : 1;
+}
+C
+cat >"$work/curl-hook.sh" <<'SH'
+#!/bin/bash
+# A DefenseClaw-style hook: the event to a loopback service with curl (50 ms cap, fail-open),
+# the decision read with jq, the host's reply printed.
+payload=$(cat)
+decision=$(curl -s --max-time 0.05 -H 'Content-Type: application/json' --data-binary "$payload" \
+  "$PEER_URL" | jq -r '.decision // empty' 2>/dev/null)
+if [ "$decision" = "DENY" ]; then echo '{"decision":"deny","reason":"guard"}'; else echo '{}'; fi
+SH
+chmod +x "$work/curl-hook.sh"
+
+tls_ok=0
+if cc -O2 -DWITH_TLS -o "$work/bench-guard" "$work/bench-guard.c" -lssl -lcrypto 2>/dev/null; then
+  tls_ok=1
+elif ! cc -O2 -o "$work/bench-guard" "$work/bench-guard.c"; then
+  echo "bench: cannot compile the bench guard" >&2; exit 1
 fi
+cc -O2 -static -o "$work/mini-client" "$work/mini-client.c" 2>/dev/null ||
+  cc -O2 -o "$work/mini-client" "$work/mini-client.c"
+if [ "$tls_ok" = 1 ] && command -v openssl >/dev/null; then
+  (cd "$work" && q() { "$@" >/dev/null 2>&1; } &&
+    q openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout ca.key \
+      -out ca.pem -days 2 -subj "/CN=bench CA" &&
+    q openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout leaf.key \
+      -out leaf.csr -subj "/CN=localhost" &&
+    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n' >leaf.ext &&
+    q openssl x509 -req -in leaf.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out leaf.pem \
+      -days 2 -extfile leaf.ext) || tls_ok=0
+else
+  tls_ok=0
+fi
+python=$(command -v python3 >/dev/null && python3 -c 'import sys; print(sys.executable)' 2>/dev/null || true)
+have_curl=0; command -v curl >/dev/null && command -v jq >/dev/null && have_curl=1
+
+server_pids=()
+trap 'kill ${server_pids[@]+"${server_pids[@]}"} 2>/dev/null || true; rm -rf -- "$work"' EXIT
+start_server() {  # name, command...
+  local name=$1; shift
+  "$@" --port-file "$work/$name.port" >/dev/null 2>&1 &
+  server_pids+=($!)
+}
+start_server cguard "$work/bench-guard"
+start_server cnever "$work/bench-guard" --never
+[ "$tls_ok" = 1 ] && start_server ctls "$work/bench-guard" --tls "$work/leaf.pem" "$work/leaf.key" --stats "$work/ctls.stats"
+have_fake=0
+if [ -x "$fake" ]; then
+  echo '{"fallback":{"status":200,"body":{"decision":"ALLOW"}}}' >"$work/guard-allow.json"
+  "$fake" --script "$work/guard-allow.json" --port-file "$work/fake.port" >/dev/null 2>&1 &
+  server_pids+=($!)
+  have_fake=1
+fi
+for _ in $(seq 200); do
+  [ -s "$work/cguard.port" ] && [ -s "$work/cnever.port" ] &&
+    { [ "$tls_ok" = 0 ] || [ -s "$work/ctls.port" ]; } &&
+    { [ "$have_fake" = 0 ] || [ -s "$work/fake.port" ]; } && break
+  sleep 0.05
+done
+port() { cat "$work/$1.port"; }
+mkdir -p "$work/d-tls" "$work/d-tel" "$work/d-shared"
+chmod 700 "$work/d-tls" "$work/d-tel"
+chmod 777 "$work/d-shared"  # refused as a data dir (ENV-9): no TLS session kept, every handshake full
+
+bt="$work/gemini-beforetool.json"
+gate=("$adapter" --agent gemini --event BeforeTool)
+# Gate run: index → name; a program is only added when it can run here.
+gnames=(); : >"$work/spec-gate.tsv"
+add() {  # name, stdin, fields...
+  gnames+=("$1"); local f=$2; shift 2
+  (IFS=$'\t'; printf '%s\t%s\n' "$f" "$*") >>"$work/spec-$spec.tsv"
+}
+spec=gate
+add "/bin/true" "$bt" /bin/true
+add "adapter BeforeTool, no guard configured" "$bt" "${gate[@]}"
+add "adapter BeforeTool, instant guard (C)" "$bt" "PINTA_GUARD_ENDPOINT=http://127.0.0.1:$(port cguard)/guard" "${gate[@]}"
+add "minimal C client -> instant guard (C)" "$bt" "$work/mini-client" "$(port cguard)"
+if [ "$have_fake" = 1 ]; then
+  add "adapter BeforeTool, pinta-fake-server guard" "$bt" "PINTA_GUARD_ENDPOINT=http://127.0.0.1:$(port fake)/guard" "${gate[@]}"
+  add "minimal C client -> pinta-fake-server" "$bt" "$work/mini-client" "$(port fake)"
+fi
+if [ "$tls_ok" = 1 ]; then
+  https="PINTA_GUARD_ENDPOINT=https://127.0.0.1:$(port ctls)/guard"
+  add "adapter BeforeTool, https guard, resumed" "$bt" "SSL_CERT_FILE=$work/ca.pem" "GEMINI_PLUGIN_DATA=$work/d-tls" "$https" "${gate[@]}"
+  add "adapter BeforeTool, https guard, full handshake" "$bt" "SSL_CERT_FILE=$work/ca.pem" "GEMINI_PLUGIN_DATA=$work/d-shared" "$https" "${gate[@]}"
+fi
+[ "$have_curl" = 1 ] && add "bash+curl+jq hook -> instant guard (C)" "$bt" "PEER_URL=http://127.0.0.1:$(port cguard)/guard" "$work/curl-hook.sh"
+[ -n "$python" ] && add "python3 -S floor (read, json.loads, {})" "$bt" "$python" -S -c 'import sys,json; json.loads(sys.stdin.read()); sys.stdout.write("{}\n")'
+[ -n "$node" ] && add "node floor (read, JSON.parse, {})" "$bt" "$node" "$work/hook.js"
+
+# Telemetry run: gemini AfterTool with a collector (the C server answers 200 to any POST).
+tnames=("${gnames[@]}"); gnames=(); spec=tel; : >"$work/spec-tel.tsv"
+at="$work/gemini-aftertool.json"
+add "/bin/true" "$at" /bin/true
+add "adapter AfterTool, collector up" "$at" "GEMINI_PLUGIN_DATA=$work/d-tel" "GEMINI_PLUGIN_OPTION_ENDPOINT=http://127.0.0.1:$(port cguard)/v1/traces" "$adapter" --agent gemini --event AfterTool
+[ "$have_curl" = 1 ] && add "bash+curl+jq hook -> collector" "$at" "PEER_URL=http://127.0.0.1:$(port cguard)/v1/traces" "$work/curl-hook.sh"
+[ -n "$python" ] && add "python3 -S floor (read, json.loads, {})" "$at" "$python" -S -c 'import sys,json; json.loads(sys.stdin.read()); sys.stdout.write("{}\n")'
+[ -n "$node" ] && add "node floor (read, JSON.parse, {})" "$at" "$node" "$work/hook.js"
+telnames=("${gnames[@]}"); gnames=("${tnames[@]}")
+
+# Never-answering guard: the reply must come by the 50 ms budget plus start-up.
+spec=never; : >"$work/spec-never.tsv"; tnames=("${gnames[@]}"); gnames=()
+add "adapter BeforeTool, no guard configured" "$bt" "${gate[@]}"
+add "adapter BeforeTool, guard never answers" "$bt" "PINTA_GUARD_ENDPOINT=http://127.0.0.1:$(port cnever)/guard" "${gate[@]}"
+gnames=("${tnames[@]}")
+
+echo "bench: guard and peers: ${#gnames[@]} programs (gate), ${#telnames[@]} (telemetry) x $runs runs, interleaved..."
+runs_for() { (cd "$work" && "${scrub[@]}" "$work/timer" "$work/spec-$1.tsv" "$2" 3) >"$work/runs-$1.tsv"; }
+runs_for gate "$runs" || { echo "bench: the gate run failed" >&2; exit 1; }
+runs_for tel "$runs" || { echo "bench: the telemetry run failed" >&2; exit 1; }
+never_runs=$(( runs < 60 ? runs : 60 ))
+runs_for never "$never_runs" || { echo "bench: the never-answers run failed" >&2; exit 1; }
+
+qstats() {  # file, index → "median p90 p99" (ms)
+  awk -F'\t' -v p="$2" '$1 == p { print $3 }' "$1" | sort -n | awk '
+    { v[NR] = $1 }
+    END {
+      if (NR == 0) { print "nan nan nan"; exit }
+      m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+      q = v[int(NR * 0.9 + 0.999)]; r = v[int(NR * 0.99 + 0.999)]
+      printf "%.3f %.3f %.3f\n", m / 1e6, q / 1e6, r / 1e6
+    }'
+}
+declare -A gmed gp99
+guard_table=()
+for kind in gate tel never; do
+  case $kind in gate) n=("${gnames[@]}") ;; tel) n=("${telnames[@]}") ;; never) n=("adapter BeforeTool, no guard configured (never run)" "adapter BeforeTool, guard never answers") ;; esac
+  for i in "${!n[@]}"; do
+    read -r m q r < <(qstats "$work/runs-$kind.tsv" "$i")
+    bad=$(awk -F'\t' -v p="$i" '$1 == p && $4 != 0 { c++ } END { print c + 0 }' "$work/runs-$kind.tsv")
+    [ "$bad" -eq 0 ] || warnings+=("$kind: ${n[i]}: $bad runs exited non-zero")
+    gmed["$kind:${n[i]}"]=$m; gp99["$kind:${n[i]}"]=$r
+    guard_table+=("$kind|${n[i]}|$m|$q|$r")
+  done
+done
+g() { echo "${gmed["gate:$1"]:-nan}"; }
+t() { echo "${gmed["tel:$1"]:-nan}"; }
+row() { guard_rows+=("$1|$2|$3|$4"); }  # target, measured, verdict, note
+r=$(ratio "$(g "adapter BeforeTool, instant guard (C)")" "$(g /bin/true)")
+fl=$(ratio "$(g "minimal C client -> instant guard (C)")" "$(g /bin/true)")
+row "gate, instant guard (C) <= 1.3x /bin/true" "${r}x" "$(verdict "$r" '<=' 1.3)" "(minimal C client: ${fl}x)"
+if [ "$have_fake" = 1 ]; then
+  r=$(ratio "$(g "adapter BeforeTool, pinta-fake-server guard")" "$(g /bin/true)")
+  fl=$(ratio "$(g "minimal C client -> pinta-fake-server")" "$(g /bin/true)")
+  row "gate, pinta-fake-server guard <= 1.3x /bin/true" "${r}x" "$(verdict "$r" '<=' 1.3)" "(minimal C client against it: ${fl}x)"
+fi
+if [ "$tls_ok" = 1 ]; then
+  http_gate=$(g "adapter BeforeTool, instant guard (C)")
+  r=$(ratio "$(g "adapter BeforeTool, https guard, resumed")" "$http_gate")
+  row "https gate, resumed session <= 2x http gate" "${r}x" "$(verdict "$r" '<=' 2)" "($(g "adapter BeforeTool, https guard, resumed") ms; server saw $(cut -d' ' -f2 "$work/ctls.stats" 2>/dev/null || echo ?) resumed of $(cut -d' ' -f1 "$work/ctls.stats" 2>/dev/null || echo ?))"
+  r=$(ratio "$(g "adapter BeforeTool, https guard, full handshake")" "$http_gate")
+  row "https gate, full handshake <= 2x http gate" "${r}x" "$(verdict "$r" '<=' 2)" "($(g "adapter BeforeTool, https guard, full handshake") ms)"
+else
+  row "https gate" "-" "SKIP" "(no libssl-dev or openssl CLI)"
+fi
+startup=${gmed["never:adapter BeforeTool, no guard configured (never run)"]}
+startup99=${gp99["never:adapter BeforeTool, no guard configured (never run)"]}
+nm=${gmed["never:adapter BeforeTool, guard never answers"]}; n99=${gp99["never:adapter BeforeTool, guard never answers"]}
+lim=$(awk -v s="$startup" 'BEGIN { printf "%.3f", 50 + s }'); lim99=$(awk -v s="$startup99" 'BEGIN { printf "%.3f", 50 + s }')
+row "guard never answers, median <= 50 ms + start-up ($lim)" "$nm ms" "$(verdict "$nm" '<=' "$lim")" "(start-up = no-guard median $startup ms; $never_runs runs)"
+row "guard never answers, p99 <= 50 ms + start-up p99 ($lim99)" "$n99 ms" "$(verdict "$n99" '<=' "$lim99")" "(no-guard p99 $startup99 ms)"
+ours_g=$(g "adapter BeforeTool, instant guard (C)"); ours_t=$(t "adapter AfterTool, collector up")
+peer_rows() {  # label, peer name, limit
+  local pg pt
+  pg=$(g "$2"); pt=$(t "${3:-$2}")
+  r=$(ratio "$pg" "$ours_g"); row "$1 >= ${4}x ours, gate event" "${r}x" "$(verdict "$r" '>=' "$4")" "($pg ms vs $ours_g ms)"
+  r=$(ratio "$pt" "$ours_t"); row "$1 >= ${4}x ours, telemetry event" "${r}x" "$(verdict "$r" '>=' "$4")" "($pt ms vs $ours_t ms)"
+}
+if [ "$have_curl" = 1 ]; then peer_rows "bash+curl+jq hook" "bash+curl+jq hook -> instant guard (C)" "bash+curl+jq hook -> collector" 10
+else row "bash+curl+jq hook" "-" "SKIP" "(curl or jq missing: bash ci/install-deps.sh)"; fi
+if [ -n "$python" ]; then peer_rows "python3 -S floor" "python3 -S floor (read, json.loads, {})" "" 30
+else row "python3 floor" "-" "SKIP" "(no python3)"; fi
+if [ -n "$node" ]; then peer_rows "node floor" "node floor (read, JSON.parse, {})" "" 30
+else row "node floor" "-" "SKIP" "(no node)"; fi
+kill "${server_pids[@]}" 2>/dev/null || true
 
 report=$(
   printf '%-36s %10s %10s %12s\n' "program" "median ms" "p90 ms" "peak RSS KiB"
@@ -279,7 +598,13 @@ report=$(
   printf '%-52s %5s KiB  %s\n' "adapter peak RSS <= 4096 KiB" "$adapter_rss" "$(verdict "$adapter_rss" '<=' 4096)"
   for row in "${guard_rows[@]}"; do
     IFS='|' read -r t m v n <<<"$row"
-    printf '%-52s %8s  %s %s\n' "$t" "$m" "$v" "$n"
+    printf '%-60s %9s  %s %s\n' "$t" "$m" "$v" "$n"
+  done
+  echo
+  printf '%-6s %-52s %10s %10s %10s\n' "run" "program (guard and peers)" "median ms" "p90 ms" "p99 ms"
+  for row in "${guard_table[@]}"; do
+    IFS='|' read -r k p m q r <<<"$row"
+    printf '%-6s %-52s %10s %10s %10s\n' "$k" "$p" "$m" "$q" "$r"
   done
 )
 echo
@@ -292,7 +617,7 @@ if [ -n "$markdown" ]; then
     echo
     echo "## $(date -u '+%Y-%m-%d %H:%M UTC') — ci/bench.sh, $runs runs each, interleaved"
     echo
-    echo "Machine: $(nproc) CPUs, ${cpu:-unknown CPU}, kernel $(uname -r)."
+    echo "Machine: $(nproc) CPUs, ${cpu:-unknown CPU}, kernel $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) at the end of the run."
     echo "Adapter: \`${adapter#"$root/"}\`$(cd "$root" && git rev-parse --short HEAD 2>/dev/null | sed 's/^/ at commit /')."
     echo
     echo "| program | median ms | p90 ms | peak RSS KiB |"
@@ -311,6 +636,13 @@ if [ -n "$markdown" ]; then
     for row in "${guard_rows[@]}"; do
       IFS='|' read -r t m v n <<<"$row"
       echo "| $t $n | $m | $v |"
+    done
+    echo
+    echo "| run | program (guard and peers) | median ms | p90 ms | p99 ms |"
+    echo "|---|---|---:|---:|---:|"
+    for row in "${guard_table[@]}"; do
+      IFS='|' read -r k p m q r <<<"$row"
+      echo "| $k | $p | $m | $q | $r |"
     done
     for w in ${warnings[@]+"${warnings[@]}"}; do echo; echo "Warning: $w"; done
   } >>"$markdown"

@@ -18,6 +18,7 @@ packages=(
   # conformance_report_browser renders matrix.html in headless chromium; conformance_action_local
   # reads action.yml with python3-yaml (each is skipped, saying so, without its package)
   chromium python3-yaml
+  curl jq  # ci/bench.sh: the bash + curl + jq peer hook
 )
 case "${1:-}" in
   --fuzz) packages+=(clang-14 libclang-rt-14-dev ninja-build) ;;

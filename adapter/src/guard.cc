@@ -2,10 +2,17 @@
 // events (handler.cc). Every failure is a kUnavailable verdict: the hot path fails open.
 #include "pinta/adapter/guard.h"
 
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdlib>
+#include <optional>
 #include <utility>
 
 #include "pinta/adapter/http.h"
+#include "pinta/common/fs.h"
 
 namespace pinta::adapter {
 namespace {
@@ -43,9 +50,140 @@ bool ascii_iequals(std::string_view a, std::string_view b) {
   return true;
 }
 
+// The guard budget is the whole wait (DNS to last byte). The kernel lets a timed wait of a normal
+// task end up to its timer slack (50 us by default) late; during the guard call the slack is the
+// minimum, so a guard that never answers is given up on at the budget, not 50 us after it. The
+// previous slack is restored afterwards (children, e.g. the telemetry flusher, inherit it).
+class MinimalTimerSlack {
+ public:
+  MinimalTimerSlack() : old_(::prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0)) {
+    if (old_ > 1) (void)::prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  }
+  ~MinimalTimerSlack() {
+    if (old_ > 1) (void)::prctl(PR_SET_TIMERSLACK, static_cast<unsigned long>(old_), 0, 0, 0);
+  }
+  MinimalTimerSlack(const MinimalTimerSlack&) = delete;
+  MinimalTimerSlack& operator=(const MinimalTimerSlack&) = delete;
+
+ private:
+  long old_;
+};
+
+// The https guard's TLS session, kept between adapter processes in the data dir
+// (<data dir>/guard-tls-session, docs/contract.md GUARD-9) so that the next gate event resumes it
+// instead of running a full handshake. Read through fs::open_private (no links followed; only a
+// regular file of ours, not writable by others, with one link); a file that fails those checks is
+// neither used nor replaced. The session the server issues is written after the reply (the
+// destructor runs when main's guard client goes), atomically, 0600, without fsync: losing it
+// costs one full handshake. The file is text: a header line, the cache key (http.h
+// TlsSessionCache: host, port, SNI, trust settings), the DER session in hex; anything else, or
+// another key, is ignored.
+class DataDirTlsSessions final : public http::TlsSessionCache {
+ public:
+  explicit DataDirTlsSessions(std::string dir)
+      : dir_(std::move(dir)), path_(dir_.empty() ? std::string() : fs::join(dir_, kFileName)) {}
+  ~DataDirTlsSessions() override { flush(); }
+  DataDirTlsSessions(const DataDirTlsSessions&) = delete;
+  DataDirTlsSessions& operator=(const DataDirTlsSessions&) = delete;
+
+  std::string load(const std::string& key) override {
+    if (path_.empty()) return {};
+    auto text = fs::read_private_file(path_, kMaxFileBytes);
+    if (!text) return {};
+    std::string_view t = *text;
+    auto header = next_line(t);
+    auto stored_key = next_line(t);
+    auto hex_line = next_line(t);
+    if (!header || !stored_key || !hex_line || *header != kHeader || *stored_key != key ||
+        !t.empty() || hex_line->size() % 2 != 0) {
+      return {};
+    }
+    std::string_view hex = *hex_line;
+    std::string der;
+    der.reserve(hex.size() / 2);
+    for (size_t i = 0; i < hex.size(); i += 2) {
+      int hi = hex_value(hex[i]), lo = hex_value(hex[i + 1]);
+      if (hi < 0 || lo < 0) return {};
+      der.push_back(static_cast<char>(hi * 16 + lo));
+    }
+    return der;
+  }
+
+  void save(const std::string& key, std::string der) override {
+    pending_ = true;
+    key_ = key;
+    der_ = std::move(der);
+  }
+
+ private:
+  static constexpr const char* kFileName = "guard-tls-session";
+  static constexpr std::string_view kHeader = "pinta-gemini guard TLS session 1";
+  static constexpr size_t kMaxFileBytes = 64u << 10;
+
+  // The next '\n'-terminated line of `t` without its newline; nullopt when there is none.
+  static std::optional<std::string_view> next_line(std::string_view& t) {
+    size_t nl = t.find('\n');
+    if (nl == std::string_view::npos) return std::nullopt;
+    std::string_view line = t.substr(0, nl);
+    t.remove_prefix(nl + 1);
+    return line;
+  }
+
+  static int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+  }
+
+  void flush() noexcept {
+    if (!pending_ || path_.empty()) return;
+    pending_ = false;
+    try {
+      struct stat st {};
+      if (::lstat(path_.c_str(), &st) == 0) {
+        // Someone else's file, a link, a FIFO...: not ours to replace or remove (ENV-10).
+        if (S_ISLNK(st.st_mode) || !fs::untrusted_reason(st, fs::TrustKind::kDataFile).empty())
+          return;
+        if (der_.empty()) {
+          (void)::unlink(path_.c_str());
+          return;
+        }
+      } else if (errno != ENOENT || der_.empty()) {
+        return;
+      }
+      if (!fs::make_private_dir(dir_).ok()) return;
+      static const char kHex[] = "0123456789abcdef";
+      std::string text;
+      text.reserve(kHeader.size() + key_.size() + 2 * der_.size() + 3);
+      text.append(kHeader).append("\n").append(key_).append("\n");
+      for (char c : der_) {
+        auto u = static_cast<unsigned char>(c);
+        text.push_back(kHex[u >> 4]);
+        text.push_back(kHex[u & 0xF]);
+      }
+      text.push_back('\n');
+      (void)fs::atomic_write(path_, text, 0600, /*durable=*/false);
+    } catch (...) {
+    }
+  }
+
+  std::string dir_;
+  std::string path_;
+  bool pending_ = false;
+  std::string key_;
+  std::string der_;
+};
+
+bool is_https(std::string_view url) {
+  return url.size() > 8 && ascii_iequals(url.substr(0, 8), "HTTPS://");
+}
+
 class HttpGuardClient final : public GuardClient {
  public:
-  explicit HttpGuardClient(GuardConfig config) : config_(std::move(config)) {}
+  explicit HttpGuardClient(GuardConfig config) : config_(std::move(config)) {
+    if (is_https(config_.endpoint))
+      sessions_ = std::make_unique<DataDirTlsSessions>(config_.data_dir);
+  }
 
   GuardVerdict check(const CanonicalEvent& event, const std::string& span_id,
                      Deadline deadline) override {
@@ -60,6 +198,8 @@ class HttpGuardClient final : public GuardClient {
         req.headers.emplace_back("x-pinta-relay-token", config_.relay_token);
       req.body = dump(guard_request_body(event, span_id));
       req.max_response_bytes = kGuardMaxResponseBytes;
+      req.tls_sessions = sessions_.get();
+      MinimalTimerSlack slack;
       auto resp = http::send(req, deadline);
       if (!resp) {
         v.error = std::string(error_code_name(resp.error().code)) + ": " + resp.error().message;
@@ -79,6 +219,7 @@ class HttpGuardClient final : public GuardClient {
 
  private:
   GuardConfig config_;
+  std::unique_ptr<DataDirTlsSessions> sessions_;  // https endpoints only
 };
 
 }  // namespace

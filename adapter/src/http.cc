@@ -13,7 +13,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <ctime>
 #include <memory>
 
 #include "pinta/adapter/resolver.h"
@@ -42,21 +44,26 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-int poll_ms(const Deadline& deadline) {
-  int64_t left = deadline.remaining_ms();
-  // remaining_ms() truncates: wait at least 1 ms while time is left so poll() does not spin.
-  if (left == 0 && !deadline.expired()) left = 1;
-  return static_cast<int>(std::min<int64_t>(left, INT32_MAX));
-}
-
-// Waits until `fd` is ready for `events`. kTimeout when the deadline passes first.
+// Waits until `fd` is ready for `events`. kTimeout when the deadline passes first. ppoll with the
+// time left in nanoseconds: a millisecond poll() timeout would have to be rounded up (or spin),
+// and rounding up overshot the guard budget by up to a millisecond on every never-answering guard.
 Status wait_fd(int fd, short events, const Deadline& deadline) {
   for (;;) {
-    if (deadline.expired()) return make_error(ErrorCode::kTimeout, "deadline passed");
+    struct timespec left {};
+    const struct timespec* timeout = nullptr;
+    if (!deadline.is_never()) {
+      auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline.at() -
+                                                                     Deadline::Clock::now())
+                    .count();
+      if (ns <= 0) return make_error(ErrorCode::kTimeout, "deadline passed");
+      left.tv_sec = static_cast<time_t>(ns / 1000000000);
+      left.tv_nsec = static_cast<long>(ns % 1000000000);
+      timeout = &left;
+    }
     struct pollfd p {
       fd, events, 0
     };
-    int r = ::poll(&p, 1, poll_ms(deadline));
+    int r = ::ppoll(&p, 1, timeout, nullptr);
     if (r > 0) return {};
     if (r == 0) continue;  // re-checks expiry
     if (errno != EINTR)
@@ -356,7 +363,8 @@ Result<Response> send_impl(const Request& request, const Deadline& deadline) {
 
   std::unique_ptr<detail::TlsConnection> tls;
   if (url->scheme == "https") {
-    auto t = detail::tls_connect(fd->get(), url->host, deadline);
+    auto t = detail::tls_connect(fd->get(), url->host, static_cast<uint16_t>(*port),
+                                 request.tls_sessions, deadline);
     if (!t) return t.error();
     tls = std::move(t.value());
   }

@@ -125,6 +125,7 @@ int main(int argc, char** argv) {
     if (gate_row != nullptr && gate_row->gate) {
       GuardConfig guard_config = guard_config_from_environment();
       if (guard_config.enabled) {
+        guard_config.data_dir = config.data_dir;  // "" when refused (ENV-9): no TLS session kept
         services.guard_timeout = guard_config.timeout;
         review_mode = guard_config.review_mode;
         guard = make_http_guard_client(std::move(guard_config));

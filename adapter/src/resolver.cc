@@ -221,18 +221,20 @@ class Socket {
   int fd_;
 };
 
-// poll() for `events` until `until`; false when it passed first (or poll failed).
+// ppoll() for `events` until `until` (nanosecond timeout: no rounding past it); false when it
+// passed first (or poll failed).
 bool wait_until(int fd, short events, Deadline::Clock::time_point until) {
   for (;;) {
-    auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(until - Deadline::Clock::now())
-            .count();
-    if (left < 0) return false;
+    auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(until - Deadline::Clock::now())
+                  .count();
+    if (ns <= 0) return false;
+    struct timespec left {
+      static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)
+    };
     struct pollfd p {
       fd, events, 0
     };
-    int r =
-        ::poll(&p, 1, static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(left, INT32_MAX))));
+    int r = ::ppoll(&p, 1, &left, nullptr);
     if (r > 0) return true;
     if (r < 0 && errno != EINTR) return false;
   }

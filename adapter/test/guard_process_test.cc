@@ -7,17 +7,17 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
-
 #include <sstream>
 
+#include "fake_server_helpers.h"
 #include "pinta/common/fs.h"
 #include "pinta/common/process.h"
 #include "pinta/common/test_support.h"
 #include "pinta/fakes/fake_server.h"
-#include "fake_server_helpers.h"
 #include "test_certs.h"
 
 namespace pinta {
@@ -319,6 +319,114 @@ TEST_F(GuardProcess, HttpsGuardIsVerifiedThenConsulted) {
     EXPECT_EQ(contract(run("antigravity", "PreToolUse", kAgyPreToolUse, env)), (json{{"decision", "allow"}}));
     EXPECT_EQ(bad.requests(), 0);
   }
+}
+
+// An https guard's TLS session is kept in the data dir (GUARD-12): the second invocation resumes
+// it (the server sees SSL_session_reused), and a cache file that is corrupt, not ours (another
+// owner or group-writable) or a symlink is not used — a full handshake with the usual
+// verification, the same reply — and a file that is not ours is left exactly as it was.
+TEST_F(GuardProcess, HttpsGuardResumesItsTlsSessionAndIgnoresAnUntrustedCache) {
+  testing::TempDir certs;
+  const std::string why = testing::make_test_certificates(certs.path());
+  if (!why.empty()) GTEST_SKIP() << why;
+  testing::TempDir data;
+  ASSERT_EQ(::chmod(data.path().c_str(), 0700), 0);
+  const std::string cache = data.sub("guard-tls-session");
+  auto deny = [](const std::string&) {
+    return std::string(R"({"decision":"DENY","reason":"tls-deny"})");
+  };
+  testing::TlsServer server(certs.path(), "good", deny);
+  std::map<std::string, std::string> env = {
+      {"SSL_CERT_FILE", certs.sub("trusted-ca.pem")},
+      {"SSL_CERT_DIR", certs.path()},
+      {"PINTA_GUARD_TIMEOUT_MS", "5000"},
+      {"GEMINI_PLUGIN_DATA", data.path()},
+      {"PINTA_GUARD_ENDPOINT", server.url("127.0.0.1", "/guard")}};
+  const json denied = {{"decision", "deny"}, {"reason", "tls-deny"}, {"systemMessage", "tls-deny"}};
+  auto gate = [&] {
+    EXPECT_EQ(contract(run("gemini", "BeforeTool", kGeminiBeforeTool, env)), denied);
+  };
+  auto mode_of = [](const std::string& p) {
+    struct stat st {};
+    return ::lstat(p.c_str(), &st) == 0 ? static_cast<int>(st.st_mode) : -1;
+  };
+
+  gate();  // full handshake; the issued session is kept
+  EXPECT_EQ(server.resumed(), 0);
+  ASSERT_TRUE(fs::exists(cache));
+  EXPECT_EQ(mode_of(cache) & 07777, 0600);
+  gate();  // resumed
+  EXPECT_EQ(server.resumed(), 1);
+  const std::string good_session = fs::read_file(cache).value();
+
+  // Corrupt: ignored, and replaced by the next full handshake's session.
+  ASSERT_TRUE(fs::atomic_write(cache, "pinta-gemini guard TLS session 1\ngarbage\nzz\n").ok());
+  gate();
+  EXPECT_EQ(server.resumed(), 1);
+  gate();
+  EXPECT_EQ(server.resumed(), 2);
+
+  // Writable by the group (not ours by ENV-10): not used, not replaced.
+  ASSERT_TRUE(fs::atomic_write(cache, good_session).ok());
+  ASSERT_EQ(::chmod(cache.c_str(), 0620), 0);
+  gate();
+  EXPECT_EQ(server.resumed(), 2);
+  EXPECT_EQ(fs::read_file(cache).value(), good_session);
+  EXPECT_EQ(mode_of(cache) & 07777, 0620);
+
+  // Owned by another user (only root can make one): not used, not replaced.
+  if (::geteuid() == 0) {
+    ASSERT_EQ(::chmod(cache.c_str(), 0600), 0);
+    ASSERT_EQ(::chown(cache.c_str(), 65534, 65534), 0);
+    gate();
+    EXPECT_EQ(server.resumed(), 2);
+    struct stat st {};
+    ASSERT_EQ(::lstat(cache.c_str(), &st), 0);
+    EXPECT_EQ(st.st_uid, 65534u);
+    EXPECT_EQ(fs::read_file(cache).value(), good_session);
+  }
+
+  // A symlink to a valid session: not followed, left alone.
+  ASSERT_EQ(::unlink(cache.c_str()), 0);
+  testing::TempDir elsewhere;
+  const std::string target = elsewhere.sub("session");
+  ASSERT_TRUE(fs::atomic_write(target, good_session).ok());
+  ASSERT_EQ(::symlink(target.c_str(), cache.c_str()), 0);
+  gate();
+  EXPECT_EQ(server.resumed(), 2);
+  EXPECT_TRUE(S_ISLNK(mode_of(cache)));
+  EXPECT_EQ(fs::read_file(target).value(), good_session);
+  EXPECT_EQ(server.requests(), ::geteuid() == 0 ? 7 : 6);
+}
+
+// Without SSL_CERT_FILE the chain is verified against the hashed CA directory first
+// (SSL_CERT_DIR), the default bundle only if that fails (GUARD-4): a CA found by hash in the
+// directory is trusted, and a directory without it (the system bundle does not hold the test
+// CA either) fails open without the guard being asked.
+TEST_F(GuardProcess, HttpsGuardTrustsTheHashedCaDirectoryWithoutTheBundle) {
+  testing::TempDir certs;
+  const std::string why = testing::make_test_certificates(certs.path());
+  if (!why.empty()) GTEST_SKIP() << why;
+  testing::TempDir hashed, empty;
+  ASSERT_TRUE(
+      fs::atomic_write(hashed.sub("ca.pem"), fs::read_file(certs.sub("trusted-ca.pem")).value())
+          .ok());
+  if (std::system(("openssl rehash '" + hashed.path() + "' >/dev/null 2>&1").c_str()) != 0)
+    GTEST_SKIP() << "openssl rehash failed";
+  auto deny = [](const std::string&) {
+    return std::string(R"({"decision":"DENY","reason":"tls-deny"})");
+  };
+  testing::TlsServer server(certs.path(), "good", deny);
+  std::map<std::string, std::string> env = {
+      {"PINTA_GUARD_TIMEOUT_MS", "5000"},
+      {"PINTA_GUARD_ENDPOINT", server.url("localhost", "/guard")}};
+  env["SSL_CERT_DIR"] = hashed.path();
+  EXPECT_EQ(contract(run("gemini", "BeforeTool", kGeminiBeforeTool, env)),
+            (json{{"decision", "deny"}, {"reason", "tls-deny"}, {"systemMessage", "tls-deny"}}));
+  EXPECT_EQ(server.requests(), 1);
+  env["SSL_CERT_DIR"] = empty.path();
+  EXPECT_EQ(contract(run("gemini", "BeforeTool", kGeminiBeforeTool, env)), json::object());
+  EXPECT_EQ(server.requests(), 1);
 }
 
 }  // namespace

@@ -40,13 +40,14 @@ inline std::string make_test_certificates(const std::string& dir) {
 }
 
 // A loopback https server (cpp-httplib) presenting <dir>/<leaf>.pem; every POST is answered by
-// `body(request body)` as JSON and counted. Stops and joins on destruction.
+// `body(request body)` as JSON and counted (and counted as resumed when its TLS session was). Stops and joins on destruction.
 class TlsServer {
  public:
   TlsServer(const std::string& dir, const std::string& leaf, std::function<std::string(const std::string&)> body)
       : server_((dir + "/" + leaf + ".pem").c_str(), (dir + "/" + leaf + ".key").c_str()), body_(std::move(body)) {
     server_.Post(".*", [this](const httplib::Request& req, httplib::Response& res) {
       ++requests_;
+      if (req.ssl != nullptr && SSL_session_reused(req.ssl) == 1) ++resumed_;
       res.set_content(body_(req.body), "application/json");
     });
     port_ = server_.bind_to_any_port("127.0.0.1");
@@ -64,12 +65,15 @@ class TlsServer {
     return "https://" + host + ":" + std::to_string(port_) + path;
   }
   int requests() const { return requests_; }
+  // Requests that came over a resumed TLS session (SSL_session_reused on the server side).
+  int resumed() const { return resumed_; }
 
  private:
   httplib::SSLServer server_;
   std::function<std::string(const std::string&)> body_;
   int port_ = 0;
   std::atomic<int> requests_{0};
+  std::atomic<int> resumed_{0};
   std::thread thread_;
 };
 

@@ -24,6 +24,9 @@ struct GuardConfig {
   std::string relay_token;  // PINTA_RELAY_TOKEN → header x-pinta-relay-token (omitted if empty)
   std::chrono::milliseconds timeout{kDefaultTimeoutMs};  // PINTA_GUARD_TIMEOUT_MS, clamped
   std::string review_mode = "allow";                     // PINTA_GUARD_REVIEW: allow | ask
+  // The (trusted) data dir, where an https guard's TLS session is kept between processes
+  // (GUARD-9); "" keeps none. Set by the caller (main: AdapterConfig::data_dir), not from here.
+  std::string data_dir;
   std::string
       note;  // why a setting was ignored (bad timeout, unknown review mode), for the debug log
 

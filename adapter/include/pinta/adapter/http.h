@@ -29,12 +29,27 @@ Result<Url> parse_url(std::string_view text);
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
 
+// Where an https client keeps one TLS session between processes, so that the next process can
+// resume it (an abbreviated handshake: no certificate chain sent, parsed or verified). The key
+// names everything the session's verification depended on (host, port, SNI, trust settings and
+// the CA files' identity, TLS library version): a session is offered only under the same key.
+// Implementations must not throw.
+class TlsSessionCache {
+ public:
+  virtual ~TlsSessionCache() = default;
+  // The DER session saved under exactly `key`, or "" (none, unreadable, another key).
+  virtual std::string load(const std::string& key) = 0;
+  // Keeps `der` under `key` (may be deferred); an empty `der` forgets the session.
+  virtual void save(const std::string& key, std::string der) = 0;
+};
+
 struct Request {
   std::string method = "POST";
   std::string url;
   Headers headers;  // Host, Content-Length and Connection: close are added by send()
   std::string body;
-  size_t max_response_bytes = 1u << 20;  // larger responses fail with kTooLarge
+  size_t max_response_bytes = 1u << 20;     // larger responses fail with kTooLarge
+  TlsSessionCache* tls_sessions = nullptr;  // https only; null: every handshake is a full one
 };
 
 struct Response {
