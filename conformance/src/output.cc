@@ -160,34 +160,6 @@ std::string rerun_command(const RunOptions& o, const std::string& host, const st
   return cmd;
 }
 
-std::string github_escape_data(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '%')
-      o += "%25";
-    else if (c == '\r')
-      o += "%0D";
-    else if (c == '\n')
-      o += "%0A";
-    else
-      o += c;
-  }
-  return o;
-}
-
-std::string github_escape_property(const std::string& s) {
-  std::string o;
-  for (char c : github_escape_data(s)) {
-    if (c == ':')
-      o += "%3A";
-    else if (c == ',')
-      o += "%2C";
-    else
-      o += c;
-  }
-  return o;
-}
-
 std::string github_annotations(const RunSummary& s, const RunOptions& o,
                                const std::string& workspace, size_t max_per_kind) {
   std::ostringstream out;

@@ -474,34 +474,6 @@ bool any_error(const std::vector<Finding>& findings) {
                      [](const Finding& f) { return f.severity == Severity::kError; });
 }
 
-std::string github_escape_data(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '%')
-      o += "%25";
-    else if (c == '\r')
-      o += "%0D";
-    else if (c == '\n')
-      o += "%0A";
-    else
-      o += c;
-  }
-  return o;
-}
-
-std::string github_escape_property(const std::string& s) {
-  std::string o;
-  for (char c : github_escape_data(s)) {
-    if (c == ':')
-      o += "%3A";
-    else if (c == ',')
-      o += "%2C";
-    else
-      o += c;
-  }
-  return o;
-}
-
 std::string format_findings(const std::vector<Finding>& findings, const std::string& format) {
   std::ostringstream o;
   if (format == "json") {

@@ -245,20 +245,6 @@ class Scanner {
 
 }  // namespace
 
-std::string pointer_token(std::string_view key) {
-  std::string o;
-  o.reserve(key.size());
-  for (char c : key) {
-    if (c == '~')
-      o += "~0";
-    else if (c == '/')
-      o += "~1";
-    else
-      o += c;
-  }
-  return o;
-}
-
 PositionIndex PositionIndex::build(std::string_view text) {
   PositionIndex idx;
   Scanner(text, idx.values_, idx.keys_).run();

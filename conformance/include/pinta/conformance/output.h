@@ -4,6 +4,7 @@
 // and the one command line that reruns a case.
 #pragma once
 
+#include "pinta/common/text.h"
 #include <optional>
 #include <string>
 
@@ -34,8 +35,8 @@ std::string shell_quote(const std::string& s);
 
 // GitHub workflow-command escaping (actions/toolkit, core/src/command.ts): the message escapes
 // %, \r and \n; a property value also ':' and ','.
-std::string github_escape_data(const std::string& s);
-std::string github_escape_property(const std::string& s);
+using pinta::text::github_escape_data;
+using pinta::text::github_escape_property;
 
 // One `::error` (a failure of the run) or `::warning` (a SHOULD case failing without --strict)
 // line per case, file= the case file relative to `workspace` (when under it), title= the case id;

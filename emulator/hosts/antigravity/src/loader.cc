@@ -8,25 +8,12 @@
 #include <map>
 
 #include "pinta/emulator/antigravity/antigravity.h"
+#include "pinta/common/text.h"
 
 namespace pinta::emu::agy {
 namespace {
 
 using ojson = nlohmann::ordered_json;
-
-// RFC 6901 reference token.
-std::string ptr_token(const std::string& k) {
-  std::string o;
-  for (char c : k) {
-    if (c == '~')
-      o += "~0";
-    else if (c == '/')
-      o += "~1";
-    else
-      o += c;
-  }
-  return o;
-}
 
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -99,7 +86,7 @@ struct Decoder {
     auto str = [&](const char* key, std::string& out) {
       auto it = f.find(key);
       if (it == f.end() || it->second->is_null()) return;
-      at = ptr + "/" + ptr_token(keys[key]);
+      at = ptr + "/" + pinta::text::json_pointer_token(keys[key]);
       if (!it->second->is_string()) return type_error(*it->second, where + "." + key, "string");
       out = it->second->get<std::string>();
     };
@@ -111,7 +98,7 @@ struct Decoder {
     h.timeout_seconds = 0;
     if (auto it = f.find("timeout"); it != f.end() && !it->second->is_null()) {
       const ojson& t = *it->second;
-      at = ptr + "/" + ptr_token(keys["timeout"]);
+      at = ptr + "/" + pinta::text::json_pointer_token(keys["timeout"]);
       bool ok = false;
       if (t.is_number_integer()) {
         if (t.is_number_unsigned()) {
@@ -175,14 +162,14 @@ struct Decoder {
       // The wrapped-lifecycle note above already covers a lifecycle entry's matcher/hooks keys.
       if (lifecycle && h.command.empty() && (l == "hooks" || l == "matcher")) continue;
       notes.push_back({hook, where + ": unknown key '" + k + "' ignored", "unknown-key",
-                       ptr + "/" + ptr_token(k)});
+                       ptr + "/" + pinta::text::json_pointer_token(k)});
     }
     return true;
   }
 
   void hook_spec(const std::string& name, const ojson& v, NamedHook& nh) {
     nh.name = name;
-    const std::string hp = "/" + ptr_token(name);
+    const std::string hp = "/" + pinta::text::json_pointer_token(name);
     at = hp;
     if (v.is_null()) return;
     if (!v.is_object())
@@ -199,7 +186,7 @@ struct Decoder {
                                            "postinvocation", "stop"},
                                           &unknown, &keys);
     if (auto it = f.find("enabled"); it != f.end() && !it->second->is_null()) {
-      at = hp + "/" + ptr_token(keys["enabled"]);
+      at = hp + "/" + pinta::text::json_pointer_token(keys["enabled"]);
       if (!it->second->is_boolean()) return type_error(*it->second, ".enabled", "bool");
       nh.enabled = it->second->get<bool>();
       if (!nh.enabled)
@@ -207,7 +194,7 @@ struct Decoder {
     }
     for (const auto& k : unknown)
       notes.push_back({name, "unknown event or key '" + k + "' dropped", "unknown-event",
-                       hp + "/" + ptr_token(k)});
+                       hp + "/" + pinta::text::json_pointer_token(k)});
     static const std::pair<const char*, Event> kEvents[] = {
         {"pretooluse", Event::kPreToolUse},
         {"posttooluse", Event::kPostToolUse},
@@ -220,7 +207,7 @@ struct Decoder {
       if (it == f.end() || it->second->is_null()) continue;
       const ojson& arr = *it->second;
       std::string field = std::string(".") + event_name(ev);
-      const std::string ep = hp + "/" + ptr_token(keys[key]);
+      const std::string ep = hp + "/" + pinta::text::json_pointer_token(keys[key]);
       at = ep;
       if (!arr.is_array()) {
         return type_error(
@@ -245,13 +232,13 @@ struct Decoder {
           auto gf = fold(g, {"matcher", "hooks"}, &gunk, &gkeys);
           std::string mp = gp;
           if (auto m = gf.find("matcher"); m != gf.end() && !m->second->is_null()) {
-            mp = at = gp + "/" + ptr_token(gkeys["matcher"]);
+            mp = at = gp + "/" + pinta::text::json_pointer_token(gkeys["matcher"]);
             if (!m->second->is_string())
               return type_error(*m->second, field + ".matcher", "string");
             grp.matcher = m->second->get<std::string>();
           }
           if (auto hs = gf.find("hooks"); hs != gf.end() && !hs->second->is_null()) {
-            const std::string hsp = gp + "/" + ptr_token(gkeys["hooks"]);
+            const std::string hsp = gp + "/" + pinta::text::json_pointer_token(gkeys["hooks"]);
             at = hsp;
             if (!hs->second->is_array())
               return type_error(*hs->second, field + ".hooks", "[]jsonhook.JSONHookHandler");
@@ -275,7 +262,7 @@ struct Decoder {
             if (flat && (l == "command" || l == "type" || l == "timeout")) continue;
             notes.push_back(
                 {name, field + "[" + std::to_string(gi) + "]: unknown key '" + k + "' ignored",
-                 "unknown-key", gp + "/" + ptr_token(k)});
+                 "unknown-key", gp + "/" + pinta::text::json_pointer_token(k)});
           }
           if (flat)
             notes.push_back({name,

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "pinta/emulator/deel/deel.h"
+#include "pinta/common/text.h"
 #include "pinta/emulator/gemini/gemini.h"
 
 namespace pinta::emu::gemini {
@@ -414,19 +415,6 @@ bool matcher_matches(const Matcher& m, const std::string& tool) {
 
 namespace {
 
-std::string ptr_token(const std::string& k) {
-  std::string o;
-  for (char c : k) {
-    if (c == '~')
-      o += "~0";
-    else if (c == '/')
-      o += "~1";
-    else
-      o += c;
-  }
-  return o;
-}
-
 }  // namespace
 
 // 훅펴기 (seed L299-329).
@@ -465,7 +453,7 @@ FileRead unfold(const ojson& raw, const std::string& source) {
   }
   if (it->is_object()) {  // seed L315-327: the Claude shape (event → groups → hooks)
     for (const auto& [key, value] : entries(*it)) {
-      const std::string kp = base + "/" + ptr_token(key);
+      const std::string kp = base + "/" + pinta::text::json_pointer_token(key);
       auto event = resolve_event(ojson(key));
       if (!event) {
         drop("모르는 자리: " + key, kp);

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "pinta/common/fs.h"
+#include "pinta/common/text.h"
 #include "pinta/emulator/gemini/gemini.h"
 
 namespace pinta::emu::gemini {
@@ -200,19 +201,6 @@ std::string js_value_text(const ojson& v) {
   return js_stringify(v);
 }
 
-std::string ptr_token(const std::string& k) {
-  std::string o;
-  for (char c : k) {
-    if (c == '~')
-      o += "~0";
-    else if (c == '/')
-      o += "~1";
-    else
-      o += c;
-  }
-  return o;
-}
-
 // processHooksConfiguration + processHookDefinition + validateHookConfig (core hookRegistry.js).
 // The hooks object is at "/hooks" in its file (settings and extension hooks.json alike).
 void register_hooks(const ojson& hooks, const std::string& source, const std::string& origin,
@@ -222,7 +210,7 @@ void register_hooks(const ojson& hooks, const std::string& source, const std::st
     res.issues.push_back({origin, ptr, kind, res.warnings.back()});
   };
   for (auto& [event, defs_raw] : hooks.items()) {
-    const std::string ep = "/hooks/" + ptr_token(event);
+    const std::string ep = "/hooks/" + pinta::text::json_pointer_token(event);
     if (event == "enabled" || event == "disabled" || event == "notifications")
       continue;  // HOOKS_CONFIG_FIELDS
     if (!is_event_name(event)) {

@@ -6,6 +6,7 @@
 // keeping what it has indexed so far.
 #pragma once
 
+#include "pinta/common/text.h"
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -24,7 +25,7 @@ struct Position {
 };
 
 // RFC 6901: "~" → "~0", "/" → "~1".
-std::string pointer_token(std::string_view key);
+inline std::string pointer_token(std::string_view key) { return pinta::text::json_pointer_token(key); }
 
 class PositionIndex {
  public:

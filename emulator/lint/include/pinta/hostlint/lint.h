@@ -6,6 +6,7 @@
 // the command exists). Rules are documented one section each in docs/lint.md.
 #pragma once
 
+#include "pinta/common/text.h"
 #include <map>
 #include <optional>
 #include <string>
@@ -64,8 +65,8 @@ Result<std::vector<Finding>> lint_paths(const std::vector<std::string>& paths,
 std::string format_findings(const std::vector<Finding>& findings, const std::string& format);
 bool any_error(const std::vector<Finding>& findings);
 // GitHub workflow-command escaping: data (message) and property (file, title) values.
-std::string github_escape_data(const std::string& s);
-std::string github_escape_property(const std::string& s);
+using pinta::text::github_escape_data;
+using pinta::text::github_escape_property;
 
 // ---- explain --------------------------------------------------------------------------------
 

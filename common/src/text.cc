@@ -1,0 +1,48 @@
+#include "pinta/common/text.h"
+
+namespace pinta::text {
+
+std::string json_pointer_token(std::string_view key) {
+  std::string o;
+  o.reserve(key.size());
+  for (char c : key) {
+    if (c == '~')
+      o += "~0";
+    else if (c == '/')
+      o += "~1";
+    else
+      o += c;
+  }
+  return o;
+}
+
+std::string github_escape_data(std::string_view s) {
+  std::string o;
+  o.reserve(s.size());
+  for (char c : s) {
+    if (c == '%')
+      o += "%25";
+    else if (c == '\r')
+      o += "%0D";
+    else if (c == '\n')
+      o += "%0A";
+    else
+      o += c;
+  }
+  return o;
+}
+
+std::string github_escape_property(std::string_view s) {
+  std::string o;
+  for (char c : github_escape_data(s)) {
+    if (c == ':')
+      o += "%3A";
+    else if (c == ',')
+      o += "%2C";
+    else
+      o += c;
+  }
+  return o;
+}
+
+}  // namespace pinta::text
