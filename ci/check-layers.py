@@ -110,7 +110,10 @@ def check_includes(root, files, injected):
             headers["/".join(parts[i + 1:])] = p
     problems = []
     for p in files:
-        if not p.endswith(SOURCE_EXT) or layer_of(p) is None:
+        if not p.endswith(SOURCE_EXT):
+            continue
+        if layer_of(p) is None:
+            problems.append(f"{p}: in no layer (add its folder to FOLDERS)")
             continue
         try:
             with open(os.path.join(root, p), encoding="utf-8", errors="replace") as f:
@@ -233,7 +236,7 @@ def main():
     problems += [f"library {t} is in no layer (add its folder to FOLDERS)" for t in unmapped]
     for line in problems:
         print(line)
-    sources = sum(1 for f in files if f.endswith(SOURCE_EXT) and layer_of(f))
+    sources = sum(1 for f in files if f.endswith(SOURCE_EXT))
     print(f"check-layers: {sources} source files, {len(libs)} libraries, "
           f"{len(problems)} violation(s)")
     return 1 if problems else 0
