@@ -20,7 +20,7 @@
 #include "pinta/conformance/output.h"
 #include "pinta/emulator/antigravity/antigravity.h"
 #ifdef PINTA_CONFORMANCE_HAVE_FUZZ
-#include "campaign.h"
+#include "pinta/fuzz/campaign.h"
 #endif
 
 namespace {

@@ -17,10 +17,10 @@
 #include <sstream>
 #include <thread>
 
-#include "pinta/conformance/host_runner.h"
 #include "pinta/common/fs.h"
 #include "pinta/common/process.h"
 #include "pinta/conformance/conformance.h"
+#include "pinta/emulator/host_runner.h"
 #include "pinta/hosts/reply_check.h"
 #ifdef PINTA_CONFORMANCE_HAVE_FAKES
 #include "pinta/fakes/fake_server.h"
@@ -305,7 +305,7 @@ class UnitRun {
 #endif
     // Event for this host's family; a case without one for this family does not apply.
     std::string err;
-    runner_ = make_host_runner(host_, o_, err);
+    runner_ = pinta::emu::make_host_runner(host_, {o_.fixtures_dir, o_.profiles_dir}, err);
     if (!runner_) return unresolved(ho, err);
     if (auto why = runner_->hooks_not_run()) {
       ho.state = "hooks_not_run";
@@ -1138,23 +1138,6 @@ std::string failure_block(const CaseOutcome& o) {
   }
   b << "********************\n";
   return b.str();
-}
-
-// Hooks run in a scratch directory, so a relative program path (the first word, as typed) is made
-// absolute against the caller's directory; anything shell-quoted or not naming a file is kept.
-std::string absolute_command(const std::string& cmd) {
-  size_t b = cmd.find_first_not_of(" \t");
-  if (b == std::string::npos) return cmd;
-  size_t e = cmd.find_first_of(" \t", b);
-  std::string first = cmd.substr(b, e == std::string::npos ? std::string::npos : e - b);
-  if (first.empty() || first[0] == '/' || first.find('/') == std::string::npos ||
-      first.find_first_of("'\"\\$`") != std::string::npos)
-    return cmd;
-  std::error_code ec;
-  if (!stdfs::exists(first, ec)) return cmd;
-  std::string abs = stdfs::absolute(first, ec).lexically_normal().string();
-  if (ec || abs.find_first_of(" \t'\"\\$`") != std::string::npos) return cmd;
-  return cmd.substr(0, b) + abs + (e == std::string::npos ? std::string() : cmd.substr(e));
 }
 
 }  // namespace pinta::conformance

@@ -7,7 +7,7 @@
 //
 // H is a conformance host name: gemini-0.61 (Gemini CLI 0.61.0 emulator) or an Antigravity
 // profile (agy-1.0, agy-1.1, agy-1.2, antigravity-2.0, docs). Spawning and reply reading are the
-// conformance suite's HostRunner (conformance/src/host_runner.cc), i.e. the emulator libraries:
+// HostRunner the conformance suite uses too (emulator/host_runner), i.e. the emulator libraries:
 // Gemini = emu::gemini::run_hook (bash -c, stdin written then closed, GEM§4), Antigravity =
 // emu::agy::spawn_request_for + interpret_reply under the profile (sh -c or whitespace split,
 // stdin closed or left open, no stdin on Stop where the profile says so, AGY§5-§7). The fixture's
@@ -45,11 +45,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pinta/conformance/host_runner.h"  // the suite's HostRunner: one place per host
 #include "hostemu_cli.h"
 #include "pinta/common/fs.h"
-#include "pinta/conformance/conformance.h"
 #include "pinta/emulator/antigravity/antigravity.h"
+#include "pinta/emulator/host_runner.h"  // HostRunner: the one place per host that spawns a hook
+#include "pinta/hosts/hosts.h"
 #include "pinta/hosts/reply_check.h"
 
 extern char** environ;  // NOLINT(readability-redundant-declaration)
@@ -58,7 +58,6 @@ namespace pinta::hostemu {
 namespace {
 
 namespace stdfs = std::filesystem;
-namespace conf = pinta::conformance;
 namespace agy = pinta::emu::agy;
 using json = nlohmann::json;
 
@@ -73,9 +72,9 @@ std::string host_names() {
   return s;
 }
 
-// The conformance host list's family, plus the Antigravity "docs" profile it does not grade.
+// The host list's family, plus the Antigravity "docs" profile the conformance suite does not grade.
 std::string family_of_host(const std::string& host) {
-  return host == "docs" ? "antigravity" : conf::family_of(host);
+  return host == "docs" ? "antigravity" : pinta::hosts::family_of(host);
 }
 
 struct Fixture {
@@ -193,7 +192,7 @@ std::vector<std::string> contract_problems(const pinta::proc::SpawnResult& r, js
 }
 
 // The host's effect as canonical JSON (what the golden file holds).
-json effect_json(const std::string& host, const conf::HookOutcome& o, const std::string& scratch,
+json effect_json(const std::string& host, const emu::HookOutcome& o, const std::string& scratch,
                  const json& payload) {
   json e = {{"effect", o.effect}};
   bool gemini = host == "gemini-0.61";
@@ -222,7 +221,7 @@ json effect_json(const std::string& host, const conf::HookOutcome& o, const std:
 }
 
 // One line saying what the host does with the reply (GEM§4.5-§6 / AGY§6-§7 effect kinds).
-std::string describe(const std::string& host, const std::string& event, const conf::HookOutcome& o) {
+std::string describe(const std::string& host, const std::string& event, const emu::HookOutcome& o) {
   const std::string& k = o.effect;
   const std::string& m = o.effect_message;
   if (host == "deel-1.17") {  // seed 004 hooks.js 훅돌리기 l.438-457, 막힘말 l.504-511
@@ -303,7 +302,7 @@ class Replayer {
     if (o_.timeout_ms < 0 || o_.timeout_ms > 600000)
       return usage_error("replay: --timeout-ms must be 1..600000");
     family_ = family_of_host(o_.host);
-    adapter_ = conf::absolute_command(o_.adapter);
+    adapter_ = emu::absolute_command(o_.adapter);
     // The timeouts our installer registers (adapter/admin/src/install.cc: Gemini 10000 ms,
     // GEM§2.2; Antigravity 30 s, AGY§2.3).
     // deel-local-cli: install.cc writes 10 s (seed 004 l.279-284: seconds, capped at 120).
@@ -404,14 +403,14 @@ class Replayer {
     std::string internal_message;
   };
 
-  conf::HookOutcome run_host(const std::string& command, const std::string& event,
+  emu::HookOutcome run_host(const std::string& command, const std::string& event,
                              const std::string& bytes, const json& payload, const Scratch& s,
                              std::string* error) {
-    conf::RunOptions ro;
+    emu::HostRunnerOptions ro;
     ro.profiles_dir = agy::default_profile_dir();
-    auto runner = conf::make_host_runner(o_.host, ro, *error);
+    auto runner = emu::make_host_runner(o_.host, ro, *error);
     if (!runner) return {};
-    conf::HookCall call;
+    emu::HookCall call;
     call.host = o_.host;
     call.command = command;
     call.event = event;

@@ -22,7 +22,7 @@
 // Each finding is minimised (chunk deletion while the same violation reproduces) and saved in
 // --out as <n>-<violation>.json (what was observed), .bin (stdin) and INPUT/INPUT-9<nnn>.case.json, a
 // conformance case that `conformance run --cases <out> --adapter ...` replays.
-#include "campaign.h"
+#include "pinta/fuzz/campaign.h"
 
 #include <signal.h>
 #include <unistd.h>

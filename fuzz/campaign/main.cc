@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string_view>
 
-#include "campaign.h"
+#include "pinta/fuzz/campaign.h"
 #include "pinta/common/version.h"
 
 int main(int argc, char** argv) {

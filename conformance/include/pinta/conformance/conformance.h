@@ -14,19 +14,25 @@
 #include <vector>
 
 #include "pinta/common/result.h"
+#include "pinta/emulator/host_runner.h"
+#include "pinta/hosts/hosts.h"
 
 namespace pinta::conformance {
 
 using json = nlohmann::json;
 
-// Concrete hosts a case can run under. "gemini-0.61" is the Gemini CLI emulator, "deel-1.17" the
-// deel-local-cli emulator (emulator/hosts/deel); the others are Antigravity profiles
-// (emulator/hosts/antigravity/profiles/<name>.json). The shorthand "all" in a case means every
-// JSON-line host (all but deel-1.17).
-const std::vector<std::string>& all_hosts();
-bool is_gemini_host(const std::string& host);
-bool is_deel_host(const std::string& host);       // "deel-1.17": deel-local-cli, exit-code protocol
-std::string family_of(const std::string& host);  // "gemini" | "antigravity" | "deel"
+// Concrete hosts a case can run under: the host list of pinta::hosts (pinta/hosts/hosts.h). The
+// shorthand "all" in a case means every JSON-line host (all but deel-1.17).
+using pinta::hosts::all_hosts;
+using pinta::hosts::family_of;
+using pinta::hosts::is_deel_host;
+using pinta::hosts::is_gemini_host;
+// How a host spawns a hook and reads its reply (pinta/emulator/host_runner.h).
+using pinta::emu::absolute_command;
+using pinta::emu::HookCall;
+using pinta::emu::HookInput;
+using pinta::emu::HookOutcome;
+using pinta::emu::HostRunner;
 // A case value given per host: a non-empty object whose keys are all families ("gemini",
 // "antigravity") or hosts ("agy-1.1", …), e.g. {"gemini": {}, "antigravity": {"decision": "allow"}}.
 bool is_per_host(const json& v);
@@ -138,10 +144,6 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
 
 // docs/conformance-cases.md generated from the case files.
 std::string render_cases_doc(const std::vector<Case>& cases);
-
-// The adapter command line with a relative program path (first word) made absolute against the
-// current directory, since hooks run elsewhere (a scratch workspace).
-std::string absolute_command(const std::string& cmd);
 
 // Canonical JSON (sorted keys, compact) and a line diff of two pretty canonical renderings.
 std::string canonical(const json& j);

@@ -1,5 +1,7 @@
-// The one place that knows how each emulated host spawns a hook and reads its reply. Everything
-// host-specific goes through the emulator libraries: Gemini CLI 0.61 = emu::gemini::run_hook
+// pinta::host_runner — the one place that knows how each emulated host spawns a hook and reads
+// its reply, shared by the conformance runner and `hostemu replay` (docs/architecture.md).
+// Everything host-specific goes through the emulator libraries: Gemini CLI 0.61 =
+// emu::gemini::run_hook
 // (bash -c, stdin closed, waits for the pipes, shared/reference/gemini-cli-0.61-hooks.md §4),
 // Antigravity = emu::agy::spawn_request_for + interpret_reply under one profile
 // (shared/reference/antigravity-hooks.md §5-§7).
@@ -7,13 +9,15 @@
 
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
 #include "pinta/common/process.h"
-#include "pinta/conformance/conformance.h"
 
-namespace pinta::conformance {
+namespace pinta::emu {
+
+using json = nlohmann::json;
 
 // What the case wants on stdin. raw: exact bytes replacing the host's serialization (hostile
 // input); otherwise `payload` is serialized the way the host does it.
@@ -56,8 +60,19 @@ class HostRunner {
                                const std::string& workspace) = 0;
 };
 
-// Returns nullptr with `error` set when the host is unknown or its profile cannot be loaded.
-std::unique_ptr<HostRunner> make_host_runner(const std::string& host, const RunOptions& options,
-                                             std::string& error);
+// Where a runner finds its host data.
+struct HostRunnerOptions {
+  std::string fixtures_dir;  // fixtures/ (Gemini default payloads: the first y_ fixture per event)
+  std::string profiles_dir;  // Antigravity profiles
+};
 
-}  // namespace pinta::conformance
+// Returns nullptr with `error` set when the host is unknown or its profile cannot be loaded.
+// Hosts: pinta::hosts::all_hosts() and any other Antigravity profile name (e.g. "docs").
+std::unique_ptr<HostRunner> make_host_runner(const std::string& host,
+                                             const HostRunnerOptions& options, std::string& error);
+
+// The adapter command line with a relative program path (first word) made absolute against the
+// current directory, since hooks run elsewhere (a scratch workspace).
+std::string absolute_command(const std::string& cmd);
+
+}  // namespace pinta::emu

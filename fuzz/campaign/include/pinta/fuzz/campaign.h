@@ -1,4 +1,4 @@
-// File: fuzz/campaign/campaign.h
+// File: pinta/fuzz/campaign.h (fuzz/campaign/include)
 // The process-level fuzz campaign as a library, so both `pinta-fuzz-campaign` and
 // `conformance fuzz` run the same engine. See campaign.cc for what a run does and checks.
 #pragma once

@@ -1,5 +1,6 @@
-// Host-specific spawning and reply reading, through the emulator libraries (see pinta/conformance/host_runner.h).
-#include "pinta/conformance/host_runner.h"
+// Host-specific spawning and reply reading, through the emulator libraries
+// (pinta/emulator/host_runner.h).
+#include "pinta/emulator/host_runner.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -10,9 +11,13 @@
 #include "pinta/emulator/antigravity/antigravity.h"
 #include "pinta/emulator/deel/deel.h"
 #include "pinta/emulator/gemini/gemini.h"
+#include "pinta/hosts/hosts.h"
 
-namespace pinta::conformance {
+namespace pinta::emu {
 namespace {
+
+using pinta::hosts::is_deel_host;
+using pinta::hosts::is_gemini_host;
 
 namespace gem = pinta::emu::gemini;
 namespace agy = pinta::emu::agy;
@@ -311,8 +316,8 @@ class DeelRunner : public HostRunner {
 
 }  // namespace
 
-std::unique_ptr<HostRunner> make_host_runner(const std::string& host, const RunOptions& options,
-                                             std::string& error) {
+std::unique_ptr<HostRunner> make_host_runner(const std::string& host,
+                                             const HostRunnerOptions& options, std::string& error) {
   if (is_gemini_host(host)) return std::make_unique<GeminiRunner>(options.fixtures_dir);
   if (is_deel_host(host)) return std::make_unique<DeelRunner>();
   static std::mutex mu;
@@ -336,4 +341,22 @@ std::unique_ptr<HostRunner> make_host_runner(const std::string& host, const RunO
   return std::make_unique<AgyRunner>(*p);
 }
 
-}  // namespace pinta::conformance
+// Hooks run in a scratch directory, so a relative program path (the first word, as typed) is made
+// absolute against the caller's directory; anything shell-quoted or not naming a file is kept.
+std::string absolute_command(const std::string& cmd) {
+  namespace stdfs = std::filesystem;
+  size_t b = cmd.find_first_not_of(" \t");
+  if (b == std::string::npos) return cmd;
+  size_t e = cmd.find_first_of(" \t", b);
+  std::string first = cmd.substr(b, e == std::string::npos ? std::string::npos : e - b);
+  if (first.empty() || first[0] == '/' || first.find('/') == std::string::npos ||
+      first.find_first_of("'\"\\$`") != std::string::npos)
+    return cmd;
+  std::error_code ec;
+  if (!stdfs::exists(first, ec)) return cmd;
+  std::string abs = stdfs::absolute(first, ec).lexically_normal().string();
+  if (ec || abs.find_first_of(" \t'\"\\$`") != std::string::npos) return cmd;
+  return cmd.substr(0, b) + abs + (e == std::string::npos ? std::string() : cmd.substr(e));
+}
+
+}  // namespace pinta::emu

@@ -1,0 +1,102 @@
+// HostRunner (pinta/emulator/host_runner.h) as a library of its own: unknown hosts are refused with
+// a reason, each family runs a small sh hook and reports what its host does with the reply, and
+// absolute_command anchors only a relative program path that names a file.
+#include "pinta/emulator/host_runner.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
+namespace emu = pinta::emu;
+
+namespace {
+
+emu::HostRunnerOptions options() {
+  return {PINTA_SOURCE_DIR "/fixtures", PINTA_SOURCE_DIR "/emulator/hosts/antigravity/profiles"};
+}
+
+emu::HookCall call_for(const std::string& host, const std::string& event, const std::string& cmd) {
+  emu::HookCall c;
+  c.host = host;
+  c.event = event;
+  c.command = cmd;
+  c.cwd = std::filesystem::temp_directory_path().string();
+  c.env = {{"PATH", "/usr/bin:/bin"}};
+  c.timeout_ms = 5000;
+  return c;
+}
+
+TEST(HostRunner, UnknownHostIsRefusedWithAReason) {
+  std::string error;
+  EXPECT_EQ(emu::make_host_runner("no-such-host", options(), error), nullptr);
+  EXPECT_NE(error.find("no-such-host"), std::string::npos) << error;
+  error.clear();
+  emu::HostRunnerOptions bad = options();
+  bad.profiles_dir = "/nonexistent/profiles";
+  EXPECT_EQ(emu::make_host_runner("agy-1.1", bad, error), nullptr);
+  EXPECT_NE(error.find("/nonexistent/profiles"), std::string::npos) << error;
+}
+
+TEST(HostRunner, GeminiDenyIsDeniedAndAllowIsAllowed) {
+  std::string error;
+  auto r = emu::make_host_runner("gemini-0.61", options(), error);
+  ASSERT_NE(r, nullptr) << error;
+  auto c = call_for("gemini-0.61", "BeforeTool",
+                    R"(printf '{"decision":"deny","reason":"stop here"}\n')");
+  c.input.payload = r->default_payload("BeforeTool", {{"tool", "run_shell_command"}}, "", c.cwd);
+  auto o = r->run(c);
+  EXPECT_EQ(o.effect, "denied");
+  EXPECT_EQ(o.effect_message, "stop here");
+  EXPECT_NE(o.stdin_sent.find("run_shell_command"), std::string::npos) << o.stdin_sent;
+  c.command = R"(printf '{"decision":"allow"}\n')";
+  EXPECT_EQ(r->run(c).effect, "allowed");
+}
+
+TEST(HostRunner, DeelExitTwoBlocks) {
+  std::string error;
+  auto r = emu::make_host_runner("deel-1.17", options(), error);
+  ASSERT_NE(r, nullptr) << error;
+  auto c = call_for("deel-1.17", "PreToolUse", "echo no; exit 2");
+  c.input.payload = r->default_payload("PreToolUse", {{"tool", "Bash"}}, "", c.cwd);
+  auto o = r->run(c);
+  EXPECT_EQ(o.effect, "blocked") << o.detail.dump();
+  c.command = "exit 0";
+  EXPECT_EQ(r->run(c).effect, "passed") << o.detail.dump();
+}
+
+TEST(HostRunner, AntigravityProfileRunsTheHook) {
+  std::string error;
+  auto r = emu::make_host_runner("agy-1.1", options(), error);
+  ASSERT_NE(r, nullptr) << error;
+  auto c = call_for("agy-1.1", "PreToolUse", "cat >/dev/null; printf 'not json\\n'");
+  c.input.payload = r->default_payload("PreToolUse", {{"tool", "run_command"}}, "/tmp", c.cwd);
+  auto o = r->run(c);
+  ASSERT_TRUE(o.raw.started);
+  EXPECT_FALSE(o.effect.empty());
+  EXPECT_NE(o.effect, "allowed") << "garbage on stdout is not an allow: " << o.detail.dump();
+  EXPECT_EQ(r->run(call_for("agy-1.1", "NoSuchEvent", "true")).effect, "unknown_event");
+}
+
+TEST(HostRunner, AbsoluteCommandAnchorsOnlyARelativeProgramThatExists) {
+  char tmpl[] = "/tmp/host_runner_test.XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  std::filesystem::path dir(tmpl);
+  std::filesystem::create_directories(dir / "bin");
+  std::FILE* f = std::fopen((dir / "bin/adapter").c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fclose(f);
+  auto old = std::filesystem::current_path();
+  std::filesystem::current_path(dir);
+  EXPECT_EQ(emu::absolute_command("bin/adapter --agent gemini"),
+            (dir / "bin/adapter").string() + " --agent gemini");
+  EXPECT_EQ(emu::absolute_command("./bin/missing --x"), "./bin/missing --x");
+  EXPECT_EQ(emu::absolute_command("adapter"), "adapter");  // a name on PATH, kept
+  EXPECT_EQ(emu::absolute_command("'bin/adapter' --x"), "'bin/adapter' --x");  // quoted, kept
+  EXPECT_EQ(emu::absolute_command("/usr/bin/true"), "/usr/bin/true");
+  std::filesystem::current_path(old);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
