@@ -353,12 +353,6 @@ GuardVerdict parse_guard_response(std::string_view body) {
   return v;
 }
 
-std::string guard_deny_reason(const GuardVerdict& verdict) {
-  if (!verdict.user_message.empty()) return verdict.user_message;
-  if (!verdict.reason.empty()) return verdict.reason;
-  return "guard_deny";
-}
-
 std::unique_ptr<GuardClient> make_http_guard_client(GuardConfig config) {
   return std::make_unique<HttpGuardClient>(std::move(config));
 }

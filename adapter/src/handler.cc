@@ -71,6 +71,12 @@ bool repair_lone_surrogates(std::string& text) {
   return changed;
 }
 
+std::string guard_verdict_text(const GuardVerdict& verdict, std::string_view fallback) {
+  if (!verdict.user_message.empty()) return verdict.user_message;
+  if (!verdict.reason.empty()) return verdict.reason;
+  return std::string(fallback);
+}
+
 std::string new_span_id() {
   unsigned char bytes[8] = {};
   ssize_t got = -1;
@@ -190,11 +196,7 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
       out.guard_error = verdict.error;
       switch (verdict.decision) {
         case GuardVerdict::Decision::kDeny: {
-          // SPEC §7.3: reason = userMessage ?? reason ?? "guard_deny".
-          const std::string& r = !verdict.user_message.empty() ? verdict.user_message
-                                 : !verdict.reason.empty()     ? verdict.reason
-                                                               : std::string("guard_deny");
-          out.reply = deny_reply(family, args.event, r.empty() ? "guard_deny" : r);
+          out.reply = deny_reply(family, args.event, guard_deny_reason(verdict));
           if (row->deny_allowed) out.exit_status = deny_exit_status(family);
           out.guard_decision = "deny";
           break;
@@ -207,10 +209,7 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
               services.host_cannot_prompt != nullptr && services.host_cannot_prompt()) {
             out.note = "PINTA_GUARD_REVIEW=ask not applied: agy print mode cannot answer ask";
           } else if (review_mode == "ask") {
-            const std::string& r = !verdict.user_message.empty() ? verdict.user_message
-                                   : !verdict.reason.empty()     ? verdict.reason
-                                                                 : std::string("guard_review");
-            out.reply = ask_reply(family, args.event, r);
+            out.reply = ask_reply(family, args.event, guard_verdict_text(verdict, "guard_review"));
           }
           break;
         case GuardVerdict::Decision::kAllow: out.guard_decision = "allow"; break;

@@ -169,16 +169,52 @@ class Transport {
 
 // ---- response parsing ----------------------------------------------------------------------
 
-// Buffered reader over the transport with a total byte cap.
+// Where the parser's bytes come from: the connection (send) or a buffer (parse_response).
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  // Up to `size` bytes into buf; 0 at end of stream.
+  virtual Result<size_t> read_some(char* buf, size_t size) = 0;
+};
+
+class TransportSource final : public ByteSource {
+ public:
+  TransportSource(Transport& t, const Deadline& d) : t_(t), d_(d) {}
+  Result<size_t> read_some(char* buf, size_t size) override { return t_.read_some(buf, size, d_); }
+
+ private:
+  Transport& t_;
+  const Deadline& d_;
+};
+
+// Bytes already received, handed out in pieces of at most `chunk` (0: as large as asked).
+class BufferSource final : public ByteSource {
+ public:
+  BufferSource(std::string_view bytes, size_t chunk) : bytes_(bytes), chunk_(chunk) {}
+  Result<size_t> read_some(char* buf, size_t size) override {
+    size_t n = std::min(size, bytes_.size() - pos_);
+    if (chunk_ > 0) n = std::min(n, chunk_);
+    std::memcpy(buf, bytes_.data() + pos_, n);
+    pos_ += n;
+    return n;
+  }
+
+ private:
+  std::string_view bytes_;
+  size_t chunk_;
+  size_t pos_ = 0;
+};
+
+// Buffered reader over a byte source with a total byte cap.
 class Reader {
  public:
-  Reader(Transport& t, const Deadline& d, size_t cap) : t_(t), d_(d), cap_(cap) {}
+  Reader(ByteSource& src, size_t cap) : src_(src), cap_(cap) {}
 
   // Reads more bytes into buf_. Returns false at end of stream.
   Result<bool> fill() {
     if (total_ > cap_) return make_error(ErrorCode::kTooLarge, "response larger than the cap");
     char tmp[16384];
-    auto n = t_.read_some(tmp, sizeof tmp, d_);
+    auto n = src_.read_some(tmp, sizeof tmp);
     if (!n) return n.error();
     if (*n == 0) return false;
     total_ += *n;
@@ -190,8 +226,7 @@ class Reader {
   std::string buf_;
 
  private:
-  Transport& t_;
-  const Deadline& d_;
+  ByteSource& src_;
   size_t cap_;
   size_t total_ = 0;
 };
@@ -204,6 +239,10 @@ Error truncated(const char* what) {
 Result<std::string> read_line(Reader& r, size_t& pos, size_t max, const char* what) {
   for (;;) {
     size_t eol = r.buf_.find('\n', pos);
+    // The cap holds whatever the reads delivered at once (a long line found whole in one read
+    // is as long as one that arrives in pieces).
+    if (eol != std::string::npos && eol - pos > max)
+      return make_error(ErrorCode::kProtocol, std::string(what) + " line too long");
     if (eol != std::string::npos) {
       std::string line = r.buf_.substr(pos, eol - pos);
       if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -233,9 +272,10 @@ Result<size_t> parse_size(std::string_view s, int base) {
   return v;
 }
 
-Result<Response> read_response(Transport& t, const Deadline& deadline, size_t max_body,
-                               bool head_request) {
-  Reader r(t, deadline, max_body + kMaxHeaderBytes);
+// The response parser, over any byte source: everything it knows comes from the bytes, so
+// parse_response (a buffer) and send (the connection) run the same code.
+Result<Response> read_response(ByteSource& src, size_t max_body, bool head_request) {
+  Reader r(src, max_body + kMaxHeaderBytes);
   size_t pos = 0;
   Response resp;
   // Status line and headers; interim 1xx responses are skipped.
@@ -393,10 +433,17 @@ Result<Response> send_impl(const Request& request, const Deadline& deadline) {
   head.append(request.body);
   Status sent = transport.write_all(head, deadline);
   if (!sent) return sent.error();
-  return read_response(transport, deadline, request.max_response_bytes, request.method == "HEAD");
+  TransportSource source(transport, deadline);
+  return read_response(source, request.max_response_bytes, request.method == "HEAD");
 }
 
 }  // namespace
+
+Result<Response> parse_response(std::string_view bytes, size_t max_body, bool head_request,
+                                size_t chunk) {
+  BufferSource source(bytes, chunk);
+  return read_response(source, max_body, head_request);
+}
 
 std::string Response::header(std::string_view name) const {
   for (const auto& [k, v] : headers) {

@@ -71,6 +71,35 @@ TEST(ParseUrl, RejectsOthers) {
   }
 }
 
+// The parser over bytes (what send runs over the socket), and the same result whatever size the
+// reads come in: a chunk-size line over its 1 KiB cap was accepted when one read held it whole
+// and refused when it came in pieces.
+TEST(ParseResponse, SameResultWhateverTheReadSizes) {
+  const std::string ok =
+      "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+      "3\r\nabc\r\n0\r\n\r\n";
+  for (size_t piece : {0, 1, 2, 5, 100}) {
+    auto r = http::parse_response(ok, 64, false, piece);
+    ASSERT_TRUE(r) << piece << ": " << r.error().message;
+    EXPECT_EQ(r->status, 200);
+    EXPECT_EQ(r->body, "abc");
+  }
+  const std::string long_size =
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + std::string(1500, '0') + "1\r\n";
+  for (size_t piece : {0, 1, 100}) {
+    auto r = http::parse_response(long_size, 64, false, piece);
+    ASSERT_FALSE(r) << piece;
+    EXPECT_EQ(r.error().code, pinta::ErrorCode::kProtocol);
+    EXPECT_EQ(r.error().message, "chunk size line too long") << piece;
+  }
+  auto over = http::parse_response("HTTP/1.1 200 OK\r\nContent-Length: 65\r\n\r\n", 64);
+  ASSERT_FALSE(over);
+  EXPECT_EQ(over.error().code, pinta::ErrorCode::kTooLarge);
+  auto head = http::parse_response("HTTP/1.1 200 OK\r\nContent-Length: 65\r\n\r\n", 64, true);
+  ASSERT_TRUE(head);
+  EXPECT_EQ(head->body, "");
+}
+
 TEST(Send, StatusHeadersAndBody) {
   Reply r = body_reply(201, R"({"decision":"ALLOW"})");
   r.headers = {{"Retry-After", "3"}};

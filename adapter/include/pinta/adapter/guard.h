@@ -56,8 +56,8 @@ nlohmann::json guard_request_body(const CanonicalEvent& event, const std::string
 // required → kUnavailable with `error` set. Strings are cut to the caps above (UTF-8-safe).
 GuardVerdict parse_guard_response(std::string_view body);
 
-// The deny reason shown to the host (SPEC §7.3): userMessage ?? reason ?? "guard_deny".
-std::string guard_deny_reason(const GuardVerdict& verdict);
+// guard_deny_reason (the deny reason shown to the host) is in seams.h, beside GuardVerdict: the
+// handler (pinta::adapter_core) writes every deny with it.
 
 // The production client: pinta::http::send with one Deadline for the whole exchange.
 std::unique_ptr<GuardClient> make_http_guard_client(GuardConfig config);

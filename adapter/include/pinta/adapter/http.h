@@ -60,6 +60,15 @@ struct Response {
   std::string header(std::string_view name) const;
 };
 
+// The response parser send() runs over the connection, here over bytes already received (no
+// I/O): the status line, headers (1xx interim responses skipped), then a body by
+// Transfer-Encoding: chunked, Content-Length or the end of the bytes; at most `max_body` body
+// bytes (kTooLarge), 64 KiB of headers (kProtocol). `chunk` > 0 hands the bytes to the parser in
+// pieces of at most that size, as a socket's reads might; the result must not depend on it.
+// `head_request`: a response to HEAD has no body.
+Result<Response> parse_response(std::string_view bytes, size_t max_body,
+                                bool head_request = false, size_t chunk = 0);
+
 // Error codes: kInvalidArgument (bad URL), kUnavailable (DNS failure, refused, reset, TLS load
 // failure), kTimeout (deadline passed), kProtocol (malformed response, certificate rejected),
 // kTooLarge. Never throws; never blocks past `deadline` (plus scheduling noise).

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -32,6 +33,13 @@ struct GuardVerdict {
   std::string matched_rule;
   std::string error;  // why kUnavailable (timeout, refused, non-200, malformed) — fail-open
 };
+
+// The text a host shows for a verdict (seed SPEC §7.3): userMessage ?? reason ?? `fallback`.
+std::string guard_verdict_text(const GuardVerdict& verdict, std::string_view fallback);
+// The deny reason: userMessage ?? reason ?? "guard_deny" (what every deny reply carries).
+inline std::string guard_deny_reason(const GuardVerdict& verdict) {
+  return guard_verdict_text(verdict, "guard_deny");
+}
 
 class GuardClient {
  public:
