@@ -118,6 +118,7 @@ int main(int argc, char** argv) {
   // Env override, then the installed copy, then the source tree (pinta/common/data_dir.h).
   std::string cases_dir =
       pinta::data::find_dir("PINTA_CONFORMANCE_CASES", "conformance/cases", "conformance/cases");
+  const std::string default_cases_dir = cases_dir;
   std::string fixtures_dir = pinta::data::find_dir("PINTA_FIXTURES_DIR", "fixtures", "fixtures");
   app.add_option("--cases", cases_dir, "directory of *.case.json files");
   app.add_option("--fixtures", fixtures_dir, "fixtures directory");
@@ -280,7 +281,7 @@ int main(int argc, char** argv) {
     std::error_code ec;
     if (p.find('/') != std::string::npos) p = std::filesystem::absolute(p, ec).lexically_normal();
     ro.program = p;
-    if (cases_dir != PINTA_CONFORMANCE_SOURCE_DIR "/conformance/cases")
+    if (cases_dir != default_cases_dir)
       ro.cases_dir = std::filesystem::absolute(cases_dir, ec).lexically_normal();
   }
   const auto style = decide_console_style(
