@@ -24,7 +24,9 @@ class CaseSpawner : public pinta::proc::Spawner {
  public:
   CaseSpawner(const HookInput& in, int timeout_ms, int pipe_grace_ms,
               std::vector<std::string> host_parent = {})
-      : in_(in), timeout_ms_(timeout_ms), pipe_grace_ms_(pipe_grace_ms),
+      : in_(in),
+        timeout_ms_(timeout_ms),
+        pipe_grace_ms_(pipe_grace_ms),
         host_parent_(std::move(host_parent)) {}
   pinta::proc::SpawnResult run(const pinta::proc::SpawnRequest& request) override {
     pinta::proc::SpawnRequest rq = request;
@@ -61,8 +63,10 @@ class CaseSpawner : public pinta::proc::Spawner {
   // HookCall::host_parent: bash replaces itself (exec -a, same pid, so the process group and the
   // timeout signals stay the spawn's) by a bash whose /proc cmdline is
   // `<parent[0]> -c <script> <parent[0]> <parent[1..]>`; the script runs the host's argv as its
-  // child (inheriting stdin/stdout/stderr and env) and exits with its status. Not the last
-  // command of the script, so bash cannot exec it in place of the parent.
+  // child (inheriting stdin/stdout/stderr and env) and exits with its status (a signal death as
+  // 128+N, as a shell reports it). Not the last command of the script, so bash cannot exec it in
+  // place of the parent. A timeout signal sent to the group reaches both; one sent to the spawned
+  // pid alone reaches the parent, as a host's kill reaches the host's own child.
   static std::vector<std::string> under_parent(const std::vector<std::string>& parent,
                                                const std::vector<std::string>& argv) {
     auto quote = [](const std::string& a) {
@@ -73,8 +77,8 @@ class CaseSpawner : public pinta::proc::Spawner {
     std::string script;
     for (const auto& a : argv) script += quote(a) + " ";
     script += "; rc=$?; exit $rc";
-    std::vector<std::string> out = {"bash", "-c", "exec -a \"$0\" bash -c \"$@\"", parent[0],
-                                     script, parent[0]};
+    std::vector<std::string> out = {"bash",    "-c",   "exec -a \"$0\" bash -c \"$@\"",
+                                    parent[0], script, parent[0]};
     out.insert(out.end(), parent.begin() + 1, parent.end());
     return out;
   }
