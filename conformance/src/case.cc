@@ -19,7 +19,8 @@ static const std::set<std::string> kCaseKeys = {
     "id",     "area",       "title",      "requirement", "source",        "level",
     "hosts",  "xfail",      "event",      "agent",       "input",         "stdin",
     "env",    "env_file",   "guard",      "collector",   "steps",         "expect",
-    "repeat", "timeout_ms", "extra_args", "notes",       "env_file_mode", "omit_event"};
+    "repeat", "timeout_ms", "extra_args", "notes",       "env_file_mode", "omit_event",
+    "host_parent"};
 
 bool Case::needs_fakes() const {
   if (raw.contains("guard") || raw.contains("collector")) return true;
@@ -56,7 +57,8 @@ static const std::set<std::string> kExpectKeys = {
     "no_files_under", "median_ms",     "exit_code_in",  "stdout_contains"};
 static const std::set<std::string> kCollectorKeys = {
     "spans",  "accepted_only", "wait_requests", "valid_otlp", "path",      "content_type",
-    "header", "names",         "resource",      "attributes", "same_trace", "distinct_span_ids"};
+    "header", "names",         "resource",      "attributes", "same_trace", "distinct_span_ids",
+    "attributes_absent"};
 bool is_per_host(const json& v) {
   if (!v.is_object() || v.empty()) return false;
   for (auto it = v.begin(); it != v.end(); ++it) {
@@ -104,6 +106,11 @@ static std::string check_expect(const json& expect) {
         return "expect.median_ms needs a numeric max";
       if (k == "collector") {
         if (!v->is_object()) return "expect.collector must be an object";
+        if (v->contains("attributes_absent"))
+          for (const json* a : per_host_values((*v)["attributes_absent"]))
+            if (!a->is_array() || a->empty() ||
+                !std::all_of(a->begin(), a->end(), [](const json& x) { return x.is_string(); }))
+              return "expect.collector.attributes_absent must be a non-empty array of names";
         for (auto c = v->begin(); c != v->end(); ++c)
           if (!kCollectorKeys.count(c.key()))
             return "unknown collector expectation '" +
@@ -186,6 +193,16 @@ Result<Case> parse_case(const std::string& text, const std::string& file) {
   }
   if (j.contains("steps") && (!j["steps"].is_array() || j["steps"].empty()))
     return bad(file, "steps must be a non-empty array");
+  // host_parent: the argv of a process the host's hook command runs under (the adapter's
+  // ancestors look like e.g. `agy -p`); one list, or one per host.
+  if (j.contains("host_parent"))
+    for (const json* v : per_host_values(j["host_parent"]))
+      if (!v->is_array() || v->empty() || v->size() > 16 ||
+          !std::all_of(v->begin(), v->end(), [](const json& a) {
+            return a.is_string() && !a.get<std::string>().empty() &&
+                   a.get<std::string>().find('\0') == std::string::npos;
+          }))
+        return bad(file, "host_parent must be a non-empty array of non-empty strings");
   if (j.contains("steps"))
     for (const auto& st : j["steps"])
       if (st.is_object() && st.contains("expect")) {

@@ -527,6 +527,9 @@ class UnitRun {
     if (!s.value("omit_event", false)) cmd += " --event " + event;
     if (s.contains("extra_args")) cmd += " " + subst(s["extra_args"].get<std::string>(), vars_);
     call.command = cmd;
+    if (s.contains("host_parent"))
+      for (const auto& a : pick(s["host_parent"], host_))
+        call.host_parent.push_back(subst(a.get<std::string>(), vars_));
     // Environment: a small clean base (the hosts pass theirs through; the suite makes it hermetic),
     // HOME per case, then the case's variables.
     for (const char* k : {"PATH", "LANG", "LC_ALL", "TMPDIR"})
@@ -895,6 +898,14 @@ class UnitRun {
     };
     attr_check("resource", true);
     attr_check("attributes", false);
+    check_ = "collector.attributes_absent";
+    if (v.contains("attributes_absent"))
+      for (const auto& name : pick(v["attributes_absent"], host_))
+        for (const auto& s : spans)
+          if (auto f = s.attrs.find(name.get<std::string>()); f != s.attrs.end())
+            fail(ho, "span attribute " + name.get<std::string>() + " = " + f->second.dump() +
+                         " on span " + s.span.value("name", std::string("?")) +
+                         ", expected absent");
     check_ = "collector.same_trace";
     if (v.contains("same_trace") && spans.size() > 1) {
       std::set<std::string> t;

@@ -90,6 +90,14 @@ TEST(CaseParser, AcceptsAMinimalCase) {
   EXPECT_EQ(std::count(c->hosts.begin(), c->hosts.end(), "deel-1.17"), 0);
 }
 
+TEST(CaseParser, AcceptsHostParentAndAbsentAttributes) {
+  std::string text = minimal(R"({"collector":{"attributes_absent":["gen_ai.operation.name"]}})");
+  text.insert(text.size() - 1, R"(,"host_parent":{"antigravity":["agy","-p"]})");
+  auto c = conf::parse_case(text, "x.case.json");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->raw["host_parent"]["antigravity"][1], "-p");
+}
+
 TEST(CaseParser, RejectsWhatTheRunnerCouldNotCheck) {
   struct Bad {
     std::string text, mentions;
@@ -109,6 +117,11 @@ TEST(CaseParser, RejectsWhatTheRunnerCouldNotCheck) {
       {minimal(R"({"median_ms":{"metric":"closed"}})"), "median_ms"},
       {minimal(R"({"collector":{"spanz":{"min":1}}})"), "unknown collector expectation 'spanz'"},
       {minimal(R"({"stdout":{"gemini":"one_json_line","antigravity":"nope"}})"), "expect.stdout"},
+      {minimal(R"({"collector":{"attributes_absent":[]}})"), "expect.collector.attributes_absent"},
+      {minimal(R"({"collector":{"attributes_absent":"gen_ai.tool.name"}})"),
+       "expect.collector.attributes_absent"},
+      {minimal(R"({"collector":{"attributes_absent":{"gemini":[1]}}})"),
+       "expect.collector.attributes_absent"},
       {minimal("{}"), "expect must be a non-empty object"},
       {R"({"id":"OUT-1","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
        R"("hosts":["all"],"event":"E","expect":{"exit_code":0}})",
@@ -125,6 +138,16 @@ TEST(CaseParser, RejectsWhatTheRunnerCouldNotCheck) {
       {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
        R"("hosts":["all"],"event":"E","expect":{"exit_code":0},"extra":1})",
        "unknown field \"extra\""},
+      {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
+       R"("hosts":["all"],"event":"E","expect":{"exit_code":0},"host_parent":[]})",
+       "host_parent must be"},
+      {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
+       R"("hosts":["all"],"event":"E","expect":{"exit_code":0},"host_parent":"agy -p"})",
+       "host_parent must be"},
+      {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
+       R"("hosts":["all"],"event":"E","expect":{"exit_code":0},)"
+       R"("host_parent":{"antigravity":["agy",""]}})",
+       "host_parent must be"},
   };
   for (const auto& b : bad) {
     auto c = conf::parse_case(b.text, "bad.case.json");

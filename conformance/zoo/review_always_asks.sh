@@ -3,6 +3,8 @@
 # configured to (a headless Gemini CLI then hangs on the prompt; contract GUARD-6).
 # Breaks: GUARD-0018 (REVIEW allows by default)
 # Catches: GUARD-0018
+# (Not GUARD-0019: under `agy -p` our adapter overrides the configured ask; see
+# review_asks_in_print_mode.sh.)
 # Strict: yes
 adapter="$1"; shift
 PINTA_GUARD_REVIEW=ask; export PINTA_GUARD_REVIEW

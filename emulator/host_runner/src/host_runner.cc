@@ -27,8 +27,12 @@ namespace agy = pinta::emu::agy;
 // timeouts are 30 s / 60 s; a case states its own budget in timeout_ms).
 class CaseSpawner : public pinta::proc::Spawner {
  public:
-  CaseSpawner(const HookInput& in, int timeout_ms, int pipe_grace_ms)
-      : in_(in), timeout_ms_(timeout_ms), pipe_grace_ms_(pipe_grace_ms) {}
+  CaseSpawner(const HookInput& in, int timeout_ms, int pipe_grace_ms,
+              std::vector<std::string> host_parent = {})
+      : in_(in),
+        timeout_ms_(timeout_ms),
+        pipe_grace_ms_(pipe_grace_ms),
+        host_parent_(std::move(host_parent)) {}
   pinta::proc::SpawnResult run(const pinta::proc::SpawnRequest& request) override {
     pinta::proc::SpawnRequest rq = request;
     if (in_.raw) rq.stdin_data = *in_.raw;
@@ -47,6 +51,7 @@ class CaseSpawner : public pinta::proc::Spawner {
     // A reply is a line of JSON; keeping more than 1 MiB of a flooding adapter's output only costs
     // the grader time and memory (the rest is read and dropped; the run is marked truncated).
     rq.max_capture = std::min<size_t>(rq.max_capture, 1u << 20);
+    if (!host_parent_.empty()) rq.argv = under_parent(host_parent_, rq.argv);
     sent_ = rq.stdin_data;
     return inner_->run(rq);
   }
@@ -56,8 +61,32 @@ class CaseSpawner : public pinta::proc::Spawner {
   HookInput in_;
   int timeout_ms_;
   int pipe_grace_ms_;
+  std::vector<std::string> host_parent_;
   std::string sent_;
   std::unique_ptr<pinta::proc::Spawner> inner_ = pinta::proc::make_spawner();
+
+  // HookCall::host_parent: bash replaces itself (exec -a, same pid, so the process group and the
+  // timeout signals stay the spawn's) by a bash whose /proc cmdline is
+  // `<parent[0]> -c <script> <parent[0]> <parent[1..]>`; the script runs the host's argv as its
+  // child (inheriting stdin/stdout/stderr and env) and exits with its status (a signal death as
+  // 128+N, as a shell reports it). Not the last command of the script, so bash cannot exec it in
+  // place of the parent. A timeout signal sent to the group reaches both; one sent to the spawned
+  // pid alone reaches the parent, as a host's kill reaches the host's own child.
+  static std::vector<std::string> under_parent(const std::vector<std::string>& parent,
+                                               const std::vector<std::string>& argv) {
+    auto quote = [](const std::string& a) {
+      std::string q = "'";
+      for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      return q + "'";
+    };
+    std::string script;
+    for (const auto& a : argv) script += quote(a) + " ";
+    script += "; rc=$?; exit $rc";
+    std::vector<std::string> out = {"bash",    "-c",   "exec -a \"$0\" bash -c \"$@\"",
+                                    parent[0], script, parent[0]};
+    out.insert(out.end(), parent.begin() + 1, parent.end());
+    return out;
+  }
 };
 
 json spawn_json(const pinta::proc::SpawnResult& r) {
@@ -74,7 +103,7 @@ class GeminiRunner : public HostRunner {
 
   HookOutcome run(const HookCall& call) override {
     HookOutcome out;
-    CaseSpawner sp(call.input, call.timeout_ms, call.pipe_grace_ms);
+    CaseSpawner sp(call.input, call.timeout_ms, call.pipe_grace_ms, call.host_parent);
     gem::HookSpec spec;
     spec.command = call.command;
     spec.timeout_ms = call.timeout_ms;
@@ -160,7 +189,7 @@ class AgyRunner : public HostRunner {
 
   HookOutcome run(const HookCall& call) override {
     HookOutcome out;
-    CaseSpawner sp(call.input, call.timeout_ms, call.pipe_grace_ms);
+    CaseSpawner sp(call.input, call.timeout_ms, call.pipe_grace_ms, call.host_parent);
     auto ev = agy::parse_event(call.event);
     agy::PlannedHook planned;
     planned.hook = "pinta";
@@ -232,7 +261,7 @@ class DeelRunner : public HostRunner {
   HookOutcome run(const HookCall& call) override {
     namespace deel = pinta::emu::deel;
     HookOutcome out;
-    CaseSpawner sp(call.input, call.timeout_ms, call.pipe_grace_ms);
+    CaseSpawner sp(call.input, call.timeout_ms, call.pipe_grace_ms, call.host_parent);
     InCwd in_cwd(sp, call.cwd);
     auto korean = deel::resolve_event(deel::ojson(call.event));
     if (!korean) {

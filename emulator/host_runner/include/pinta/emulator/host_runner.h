@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "pinta/common/process.h"
 
@@ -38,6 +39,11 @@ struct HookCall {
   // >0: once the adapter has exited, stop waiting for pipes a leftover process still holds after
   // this long (the step's verdict is already a failure: it expects the pipes closed).
   int pipe_grace_ms = 0;
+  // Non-empty: the host's spawn runs under a parent process whose argv[0] is host_parent[0] and
+  // whose arguments include the rest (e.g. {"agy", "-p"}), so that the adapter's ancestors look
+  // like that host command line. stdin, stdout/stderr, env, timeouts and process group are
+  // unchanged; the parent exits with the spawn's status (a signal death as 128+N).
+  std::vector<std::string> host_parent;
 };
 
 struct HookOutcome {
