@@ -118,7 +118,6 @@ int main(int argc, char** argv) {
   // Env override, then the installed copy, then the source tree (pinta/common/data_dir.h).
   std::string cases_dir =
       pinta::data::find_dir("PINTA_CONFORMANCE_CASES", "conformance/cases", "conformance/cases");
-  const std::string default_cases_dir = cases_dir;
   std::string fixtures_dir = pinta::data::find_dir("PINTA_FIXTURES_DIR", "fixtures", "fixtures");
   const std::string default_cases_dir = cases_dir;  // a rerun command names --cases only if changed
   app.add_option("--cases", cases_dir, "directory of *.case.json files");
