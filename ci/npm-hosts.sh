@@ -2,7 +2,10 @@
 # ci/npm-hosts.sh — install the pinned real Gemini CLI packages for the `real-host` test lane.
 #
 # Interface (other lanes depend on it; keep it stable):
-#   bash ci/npm-hosts.sh            installs (once) and prints ONE line: the prefix directory P.
+#   bash ci/npm-hosts.sh [VERSION]  installs (once) and prints ONE line: the prefix directory P.
+#                                   VERSION (default 0.61.0, the pinned one) is an exact npm version
+#                                   of @google/gemini-cli, e.g. 0.40.0 (the drift probe,
+#                                   `hostemu drift`, installs older releases through it).
 #                                   P/node_modules/@google/gemini-cli/bundle/gemini.js  (the real CLI)
 #                                   P/node_modules/@google/gemini-cli-core/dist/src/... (the real core)
 #   exit 0   ready (already cached or just installed)
@@ -10,17 +13,21 @@
 #   exit 4   the npm registry is unreachable (nothing cached) — callers report SKIPPED
 #   exit 5   npm install failed for another reason (see stderr)
 # Environment: PINTA_NPM_CACHE (default $HOME/.cache/pinta-gemini) — the cache root; the prefix is
-#   $PINTA_NPM_CACHE/npm/gemini-0.61.0. Idempotent: a marker file records a finished install.
+#   $PINTA_NPM_CACHE/npm/gemini-VERSION. Idempotent: a marker file records a finished install.
 # Pinned versions: @google/gemini-cli@0.61.0, @google/gemini-cli-core@0.61.0 (issue 4).
 set -uo pipefail
 
-version=0.61.0
+version="${1:-0.61.0}"
+if [[ $# -gt 1 || ! "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.]+)?$ ]]; then
+  echo "npm-hosts: usage: npm-hosts.sh [VERSION] (an exact version such as 0.61.0)" >&2
+  exit 2
+fi
 root="${PINTA_NPM_CACHE:-${HOME:-/tmp}/.cache/pinta-gemini}"
 prefix="$root/npm/gemini-$version"
 marker="$prefix/.pinta-installed"
 
 if [[ -f "$marker" && -f "$prefix/node_modules/@google/gemini-cli/bundle/gemini.js" &&
-      -f "$prefix/node_modules/@google/gemini-cli-core/dist/src/hooks/hookRunner.js" ]]; then
+      -f "$prefix/node_modules/@google/gemini-cli-core/package.json" ]]; then
   echo "$prefix"
   exit 0
 fi
