@@ -138,7 +138,8 @@ Root lay_out(const ojson& sc, const std::string& dir) {
       ojson man = ext.contains("manifest") ? ext["manifest"]
                                            : ojson::object({{"name", name}, {"version", "1.0.0"}});
       spit(ed + "/gemini-extension.json", substitute(man, vars).dump(1));
-      if (ext.contains("hooks")) spit(ed + "/hooks/hooks.json", substitute(ext["hooks"], vars).dump(1));
+      if (ext.contains("hooks"))
+        spit(ed + "/hooks/hooks.json", substitute(ext["hooks"], vars).dump(1));
     }
   return r;
 }
@@ -258,7 +259,7 @@ struct Outcome {
   std::string failure;
 };
 
-// "0.40.1" → {0, 40, 1}; a pre-release tail is ignored (nightlies are drift-tested as their base).
+// "0.40.1" → {0, 40, 1}; a pre-release tail is ignored (a nightly counts as its base release).
 std::vector<long> version_key(const std::string& v) {
   std::vector<long> k;
   std::string cur;
@@ -300,9 +301,11 @@ Result<std::string> pick_gemini_profile(const std::string& dir, const std::strin
       best_key = k;
     }
   }
-  if (ec) return make_error(ErrorCode::kNotFound, "cannot read profiles " + dir + ": " + ec.message());
+  if (ec)
+    return make_error(ErrorCode::kNotFound, "cannot read profiles " + dir + ": " + ec.message());
   if (best.empty())
-    return make_error(ErrorCode::kNotFound, "no Gemini CLI profile in " + dir + " covers " + version);
+    return make_error(ErrorCode::kNotFound,
+                      "no Gemini CLI profile in " + dir + " covers " + version);
   return best;
 }
 
@@ -333,7 +336,8 @@ void add_drift_commands(CLI::App& app, Action& action) {
     action = [o]() -> int {
       if (o->host != "gemini") return usage_error("drift: unknown --host " + o->host + " (gemini)");
       if (version_key(o->version).empty())
-        return usage_error("drift: --version must be an exact version such as 0.40.1: " + o->version);
+        return usage_error("drift: --version must be an exact version such as 0.40.1: " +
+                           o->version);
       if (o->jobs < 1 || o->jobs > 8) return usage_error("drift: --jobs must be 1..8");
       const std::string profiles_dir = pinta::data::find_dir(
           "PINTA_GEMINI_PROFILES", "gemini/profiles", "emulator/hosts/gemini/profiles");
@@ -503,7 +507,8 @@ void add_drift_commands(CLI::App& app, Action& action) {
         const std::string id = scenarios[i]["id"].get<std::string>();
         std::vector<std::string> d;
         auto cmp = [&](const char* what, const ojson& a, const ojson& b) {
-          if (a != b) d.push_back(std::string(what) + ": real " + a.dump() + " emulator " + b.dump());
+          if (a != b)
+            d.push_back(std::string(what) + ": real " + a.dump() + " emulator " + b.dump());
         };
         if (!real[i].failure.empty()) d.push_back(real[i].failure);
         if (!emu[i].failure.empty()) d.push_back(emu[i].failure);

@@ -173,7 +173,8 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   const bool log_stop_request = sw.value("log_stop_request", false);
   // < 0.61: headless runs ignore folder trust: an untrusted or DO_NOT_TRUST folder runs as trusted
   // (drift s04, s05: exit 0, every hook fired).
-  const bool headless_trust_ignored = sw.value("headless_folder_trust", std::string("enforced")) == "ignored";
+  const bool headless_trust_ignored =
+      sw.value("headless_folder_trust", std::string("enforced")) == "ignored";
   // < 0.61: each enabled extension logs "Loading extension: NAME" at start-up, and an unreadable
   // extension-enablement.json is silently treated as {} (drift s06, s07, s11, s20, s26, s27).
   const bool log_loading_extensions = sw.value("log_loading_extensions", false);
