@@ -33,7 +33,7 @@ void add_gemini_commands(CLI::App& app, Action& action) {
     std::string event, command, timeout, source = "user", name, plans_dir, cwd;
     std::vector<std::string> env;
     bool untrusted = false, full = false;
-    std::string home, workspace, script;
+    std::string home, workspace, script, profile;
     std::string payload_event, session_id, payload_cwd;
     CLI::App* run_cmd = nullptr;
     CLI::App* session_cmd = nullptr;
@@ -68,6 +68,9 @@ void add_gemini_commands(CLI::App& app, Action& action) {
   o->session_cmd->add_option("--workspace", o->workspace, "workspace directory (the CLI's cwd)")
       ->required();
   o->session_cmd->add_option("--script", o->script, "script JSON file")->required();
+  o->session_cmd->add_option(
+      "--profile", o->profile,
+      "version profile JSON (emulator/hosts/gemini/profiles/gemini-0.XX.json); default: 0.61");
 
   o->payload_cmd =
       gm->add_subcommand("payload", "print the stdin object the host sends for an event");
@@ -121,6 +124,16 @@ void add_gemini_commands(CLI::App& app, Action& action) {
       auto script = gem::js_parse(*text);
       if (!script || !script->is_object())
         return usage_error("--script is not a JSON object: " + o->script);
+      if (!o->profile.empty()) {
+        auto ptext = pinta::fs::read_file(o->profile);
+        if (!ptext)
+          return usage_error("cannot read --profile " + o->profile + ": " + ptext.error().message);
+        auto prof = gem::js_parse(*ptext);
+        if (!prof || !prof->is_object() ||
+            (prof->contains("switches") && !(*prof)["switches"].is_object()))
+          return usage_error("--profile is not a profile object: " + o->profile);
+        (*script)["profile"] = *prof;
+      }
       gem::RunContext ctx;
       auto r = gem::run_session(o->home, o->workspace, *script, ctx);
       if (!r) return usage_error(r.error().message);

@@ -34,5 +34,7 @@ void add_model_server_commands(CLI::App& app, Action& action);
 void add_replay_commands(CLI::App& app, Action& action);
 // `hostemu lint` and `hostemu explain`: every host's hook files (lint_cli.cc).
 void add_lint_commands(CLI::App& app, Action& action);
+// `hostemu drift`: a published real host version against the emulator's profile (drift_cli.cc).
+void add_drift_commands(CLI::App& app, Action& action);
 
 }  // namespace pinta::hostemu

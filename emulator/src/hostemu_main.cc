@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   add_model_server_commands(app, action);
   add_replay_commands(app, action);
   add_lint_commands(app, action);
+  add_drift_commands(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -3,10 +3,12 @@
 // are aggregated (hookAggregator.js) and the event's effect is applied the way the 0.61.0 CLI does
 // (scheduler/hook-utils.js evaluateBeforeToolHook, core/coreToolHookTriggers.js, core/client.js,
 // bundle nonInteractiveCli.ts / gemini.tsx), with the lines the CLI prints on stderr.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <future>
 
+#include "pinta/common/fs.h"
 #include "pinta/emulator/gemini/gemini.h"
 
 namespace pinta::emu::gemini {
@@ -152,7 +154,39 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   if (has_events == has_turns)
     return make_error(ErrorCode::kInvalidArgument,
                       "script needs exactly one of an \"events\" or a \"model_turns\" array");
-  const ojson script_events = has_events ? script["events"] : expand_model_turns(script["model_turns"]);
+  ojson script_events = has_events ? script["events"] : expand_model_turns(script["model_turns"]);
+  // Version profile switches (emulator/hosts/gemini/profiles/gemini-0.XX.json, `hostemu gemini
+  // session --profile`); absent or {} = the 0.61 behaviour. Each switch's evidence is the
+  // `hostemu drift` record cited in its profile (docs/gemini-versions.md).
+  const ojson sw = script.contains("profile") && script["profile"].is_object() &&
+                           script["profile"].contains("switches") &&
+                           script["profile"]["switches"].is_object()
+                       ? script["profile"]["switches"]
+                       : ojson::object();
+  // < 0.61: the headless run fires SessionEnd twice (drift s01..s28: two "SessionEnd:se" lines).
+  const bool session_end_twice = sw.value("session_end_twice", false);
+  // < 0.61: a partial hookSpecificOutput.tool_input is merged into the call's arguments instead of
+  // replacing them (drift s15: real wrote test.txt = "MOD").
+  const bool tool_input_merge = sw.value("tool_input_rewrite", std::string("replace")) == "merge";
+  // < 0.61: continue:false on any event first logs "Hook requested to stop execution: R", and the
+  // stop line names the bare reason (drift s13, s17, s19, s23).
+  const bool log_stop_request = sw.value("log_stop_request", false);
+  // < 0.61: headless runs ignore folder trust: an untrusted or DO_NOT_TRUST folder runs as trusted
+  // (drift s04, s05: exit 0, every hook fired).
+  const bool headless_trust_ignored =
+      sw.value("headless_folder_trust", std::string("enforced")) == "ignored";
+  // < 0.61: each enabled extension logs "Loading extension: NAME" at start-up, and an unreadable
+  // extension-enablement.json is silently treated as {} (drift s06, s07, s11, s20, s26, s27).
+  const bool log_loading_extensions = sw.value("log_loading_extensions", false);
+  const bool warn_bad_enablement = sw.value("warn_invalid_enablement", true);
+  if (session_end_twice) {
+    ojson doubled = ojson::array();
+    for (const auto& e : script_events) {
+      doubled.push_back(e);
+      if (e.value("event", "") == "SessionEnd") doubled.push_back(e);
+    }
+    script_events = doubled;
+  }
   // Tools run for real only when the script asks for it (the differential lane does).
   const bool run_tools = script.value("run_tools", has_turns);
   LoadOptions lo;
@@ -164,6 +198,7 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   }
   if (script.contains("trusted") && script["trusted"].is_boolean())
     lo.trusted = script["trusted"].get<bool>();
+  if (headless_trust_ignored) lo.trusted = true;
   if (script.contains("system_settings_path"))
     lo.system_settings_path = script["system_settings_path"].get<std::string>();
   else
@@ -198,7 +233,26 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
     tr["stopped"] = true;
     return tr;
   }
-  for (const auto& l : loaded.startup_stderr) stderr_lines.push_back(l);
+  if (log_loading_extensions) {
+    const std::string ext_dir = home + "/.gemini/extensions";
+    auto en = pinta::fs::read_file(ext_dir + "/extension-enablement.json");
+    ojson enablement = en ? ojson::parse(*en, nullptr, false) : ojson::object();
+    if (enablement.is_discarded() || !enablement.is_object()) enablement = ojson::object();
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (auto it = std::filesystem::directory_iterator(ext_dir, ec);
+         !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
+      if (it->is_directory() &&
+          std::filesystem::exists(it->path() / "gemini-extension.json"))
+        names.push_back(it->path().filename().string());
+    std::sort(names.begin(), names.end());
+    for (const auto& n : names)
+      if (extension_enabled(enablement, n, workspace))
+        stderr_lines.push_back("Loading extension: " + n);
+  }
+  for (const auto& l : loaded.startup_stderr)
+    if (warn_bad_enablement || l != "Failed to read extension enablement config.")
+      stderr_lines.push_back(l);
   // §1.5: the project-hooks warning (coreEvents feedback at start-up, printed plain) and the
   // record in trusted_hooks.json that keeps it from showing again.
   if (!loaded.untrusted_project_hooks.empty()) {
@@ -317,13 +371,16 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
       if (name == "SessionStart" && !sys.empty()) stderr_lines.push_back(sys);
       if (!sys.empty() && !suppress) stderr_lines.push_back("Hook system message: " + sys);
       auto ctxt = additional_context(out);
+      if (log_stop_request && cont_false)
+        stderr_lines.push_back("Hook requested to stop execution: " + effective_reason(out));
       if (name == "BeforeTool") {
         if (cont_false) {
           std::string msg = "Agent execution stopped by hook: " + effective_reason(out);
           effect["tool"] = "stopped";
           effect["tool_error"] = msg;
           stderr_lines.push_back("Error executing tool " + po.tool_name + ": " + msg);
-          stderr_lines.push_back("Agent execution stopped: " + msg);
+          stderr_lines.push_back("Agent execution stopped: " +
+                                 (log_stop_request ? effective_reason(out) : msg));
           stopped = true;
           last_tool_blocked = true;
         } else if (is_blocking(out)) {
@@ -340,8 +397,14 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
               out.contains("hookSpecificOutput") ? &out["hookSpecificOutput"] : nullptr;
           if (hso && hso->is_object() && hso->contains("tool_input") &&
               (*hso)["tool_input"].is_object()) {
-            effect["tool_input"] = (*hso)["tool_input"];  // replaces the arguments entirely
-            last_tool_input = (*hso)["tool_input"];
+            ojson ti = (*hso)["tool_input"];  // 0.61: replaces the arguments entirely
+            if (tool_input_merge && po.tool_input.is_object()) {
+              ojson merged = po.tool_input;
+              for (auto& [k, v] : ti.items()) merged[k] = v;
+              ti = merged;
+            }
+            effect["tool_input"] = ti;
+            last_tool_input = ti;
           } else {
             last_tool_input = po.tool_input;
           }
