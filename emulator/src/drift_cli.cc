@@ -194,8 +194,12 @@ std::vector<std::string> real_stderr_lines(const std::string& err, const Root& r
   static const std::regex noise(
       R"(^(Warning: 256-color support not detected.*|YOLO mode is enabled.*|Ripgrep is not available.*|Hook execution for \w+: \d+ succeeded, \d+ failed .*|Loaded cached credentials\..*|\[STARTUP\] .*|\s*)$)");
   static const std::regex sgr("\x1b\\[[0-9;]*m");
+  // The profiler's complaint can also come glued to the end of another line (written without
+  // its own newline while another write was pending): cut it out wherever it stands.
+  static const std::regex startup(
+      R"(\[STARTUP\] Phase '[^']*' was started but never ended\.[^\n]*)");
   std::vector<std::string> out;
-  for (auto l : lines_of(err)) {
+  for (auto l : lines_of(std::regex_replace(std::regex_replace(err, sgr, ""), startup, ""))) {
     l = std::regex_replace(l, sgr, "");
     if (std::regex_match(l, noise)) continue;
     if (std::any_of(extra_noise.begin(), extra_noise.end(),

@@ -168,8 +168,12 @@ std::vector<std::string> real_stderr_lines(const std::string& err, const Root& r
   // Colour is the terminal's business, not the message's: SGR sequences are dropped (the trust
   // error is printed red).
   static const std::regex sgr("\x1b\\[[0-9;]*m");
+  // The profiler's complaint can also come glued to the end of another line (written without
+  // its own newline while another write was pending): cut it out wherever it stands.
+  static const std::regex startup(
+      R"(\[STARTUP\] Phase '[^']*' was started but never ended\.[^\n]*)");
   std::vector<std::string> out;
-  for (auto l : lines_of(err)) {
+  for (auto l : lines_of(std::regex_replace(std::regex_replace(err, sgr, ""), startup, ""))) {
     l = std::regex_replace(l, sgr, "");
     if (std::regex_match(l, noise)) continue;
     out.push_back(scrub(l, r));
