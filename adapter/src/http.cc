@@ -305,7 +305,9 @@ Result<Response> read_response(ByteSource& src, size_t max_body, bool head_reque
         return make_error(ErrorCode::kProtocol, "response headers too large");
       if (line->empty()) break;
       size_t colon = line->find(':');
-      if (colon == std::string::npos || colon == 0)
+      // A bare CR or a NUL inside a field is invalid (RFC 9112 §2.2: reject or replace): rejected.
+      if (colon == std::string::npos || colon == 0 ||
+          line->find_first_of(std::string_view("\r\0", 2)) != std::string::npos)
         return make_error(ErrorCode::kProtocol, "malformed header line");
       resp.headers.emplace_back(line->substr(0, colon),
                                 std::string(trim(std::string_view(*line).substr(colon + 1))));

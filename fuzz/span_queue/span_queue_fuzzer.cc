@@ -6,8 +6,10 @@
 //  2. within the cap: at most min(max_records, max_spans) records, every record a JSON object
 //     whose spanId is 16 lowercase hex;
 //  3. the cheap reader agrees: queue_line_span_id of every line either is "" or 16 lowercase hex;
-//  4. cleaning is complete: after remove(every returned id + over-cap ids, corrupt lines), a
-//     second snapshot returns no corrupt lines and none of the removed ids;
+//  4. cleaning holds: after remove(every returned id + over-cap ids, corrupt lines), a second
+//     snapshot returns none of the removed corrupt lines and none of the removed ids (a line
+//     only the full parse rejects is found once it is among the records read, so the second
+//     pass may report one the first did not reach);
 //  5. the flusher's lazy reader agrees: snapshot_refs names the same lines, in order, and load()
 //     of each gives the record snapshot parsed (or, for a line only the full parse rejects,
 //     false and exactly the bytes snapshot reported as corrupt).
@@ -94,7 +96,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(st.ok(), "remove failed: " + st.error().message);
   auto again = q.snapshot(max_records);
   FUZZ_CHECK(again.has_value(), "second snapshot failed");
-  FUZZ_CHECK(again->corrupt_lines.empty(), "corrupt lines survived remove()");
+  // A line that only the full parse rejects is found when it is within the records read (the
+  // oldest max_records), so a later pass may report one the first did not reach; what was
+  // reported and removed must not come back.
+  for (const auto& c : again->corrupt_lines)
+    FUZZ_CHECK(snap->corrupt_lines.count(c) == 0, "a corrupt line survived remove()");
   for (const auto& r : again->records)
     FUZZ_CHECK(ids.count(r["spanId"].get<std::string>()) == 0, "a removed id came back");
   return 0;
