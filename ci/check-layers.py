@@ -87,12 +87,21 @@ def may_use(user, used):
     return LAYERS[used] < LAYERS[user]
 
 
+def is_build_tree(path):
+    # Any CMake build directory inside the checkout (build/, build-fuzz/, build/<preset>/ …):
+    # generated files belong to no layer.
+    return os.path.exists(os.path.join(path, "CMakeCache.txt"))
+
+
 def walk(root):
     for top in sorted(os.listdir(root)):
-        if top in SKIP_DIRS or top.startswith(".") or not os.path.isdir(os.path.join(root, top)):
+        path = os.path.join(root, top)
+        if (top in SKIP_DIRS or top.startswith(".") or not os.path.isdir(path)
+                or is_build_tree(path)):
             continue
-        for d, dirs, files in os.walk(os.path.join(root, top)):
-            dirs[:] = sorted(x for x in dirs if x not in SKIP_DIRS and not x.startswith("."))
+        for d, dirs, files in os.walk(path):
+            dirs[:] = sorted(x for x in dirs if x not in SKIP_DIRS and not x.startswith(".")
+                             and not is_build_tree(os.path.join(d, x)))
             for f in sorted(files):
                 yield os.path.relpath(os.path.join(d, f), root)
 
