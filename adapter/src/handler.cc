@@ -4,6 +4,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 
@@ -75,6 +76,17 @@ std::string guard_verdict_text(const GuardVerdict& verdict, std::string_view fal
   if (!verdict.user_message.empty()) return verdict.user_message;
   if (!verdict.reason.empty()) return verdict.reason;
   return std::string(fallback);
+}
+
+Deadline guard_deadline(const Services& services, std::chrono::steady_clock::time_point now) {
+  using std::chrono::steady_clock;
+  const steady_clock::duration budget = services.guard_timeout;
+  if (services.work_started == steady_clock::time_point{} || services.work_started > now)
+    return Deadline(now + budget);
+  steady_clock::duration head = (now - services.work_started) + kGuardReplyReserve;
+  head = std::min<steady_clock::duration>(head, kGuardMaxHeadStart);
+  head = std::min<steady_clock::duration>(head, budget / 10);
+  return Deadline(now + budget - head);
 }
 
 std::string new_span_id() {
@@ -191,7 +203,8 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
     // One id for the guard request and the span (the guard's decision log and the trace join on it).
     if (services.guard != nullptr || services.spans != nullptr) out.span_id = new_span_id();
     if (row != nullptr && row->gate && services.guard != nullptr) {
-      verdict = services.guard->check(ev, out.span_id, Deadline::after(services.guard_timeout));
+      verdict = services.guard->check(ev, out.span_id,
+                                     guard_deadline(services, std::chrono::steady_clock::now()));
       verdict_ptr = &verdict;
       out.guard_error = verdict.error;
       switch (verdict.decision) {

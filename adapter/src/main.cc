@@ -110,10 +110,14 @@ int main(int argc, char** argv) {
     InputLimits limits;
     limits.deadline = config.stdin_timeout;
     limits.max_bytes = config.max_input_bytes;
+    auto read_started = std::chrono::steady_clock::now();
     RawInput input = read_event(STDIN_FILENO, limits);
+    // The guard budget counts this process's own work, not the host's stdin (guard_deadline).
+    auto work_started = t0 + (std::chrono::steady_clock::now() - read_started);
 
     Services services;
     services.clock = &system_clock();
+    services.work_started = work_started;
     services.keep_debug_copies = config.debug;
     services.host_cannot_prompt = &agy_parent_cannot_prompt;  // read on REVIEW + ask only
     std::string review_mode = "allow";

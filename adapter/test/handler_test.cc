@@ -20,9 +20,11 @@ struct FakeGuard : GuardClient {
   GuardVerdict verdict;
   int calls = 0;
   std::string last_tool;
-  GuardVerdict check(const CanonicalEvent& e, const std::string&, Deadline) override {
+  Deadline last_deadline = Deadline::never();
+  GuardVerdict check(const CanonicalEvent& e, const std::string&, Deadline d) override {
     ++calls;
     last_tool = e.tool_name;
+    last_deadline = d;
     return verdict;
   }
 };
@@ -70,6 +72,43 @@ TEST(Handler, BadInputGivesFailSafe) {
   EXPECT_EQ(handle(args("agy", "PreToolUse"), timeout, s).reply, R"({"decision":"allow"})");
   const char* argv[] = {"x"};
   EXPECT_EQ(handle(parse_args(1, argv), ok("{}"), s).reply, "{}");
+}
+
+// The budget bounds what the hook adds to the host's wait: the event's own work before the guard
+// call and a reply reserve count against it, capped so that the guard keeps >= 90 % of it.
+TEST(GuardDeadline, CountsTheEventsOwnWorkAndAReplyReserve) {
+  using namespace std::chrono;
+  Services s{&system_clock()};
+  s.guard_timeout = 50ms;
+  const auto now = steady_clock::now();
+  // Unset: the whole budget from the call.
+  EXPECT_EQ(guard_deadline(s, now).at(), now + 50ms);
+  // 300 us of own work: the deadline is 300 us + the reserve earlier.
+  s.work_started = now - 300us;
+  EXPECT_EQ(guard_deadline(s, now).at(), now + 50ms - 300us - kGuardReplyReserve);
+  // A payload that took 80 ms to parse does not starve the guard: the head start is capped.
+  s.work_started = now - 80ms;
+  EXPECT_EQ(guard_deadline(s, now).at(), now + 50ms - kGuardMaxHeadStart);
+  // A small budget keeps 90 % of itself.
+  s.guard_timeout = 5ms;
+  EXPECT_EQ(guard_deadline(s, now).at(), now + 5ms - 500us);
+  // A start in the future (clock misuse) is ignored.
+  s.work_started = now + 1s;
+  EXPECT_EQ(guard_deadline(s, now).at(), now + 5ms);
+}
+
+TEST(GuardDeadline, TheHandlerPassesItToTheGuard) {
+  using namespace std::chrono;
+  FakeGuard g;
+  Services s{&system_clock(), &g};
+  s.guard_timeout = 50ms;
+  s.work_started = steady_clock::now() - 1s;  // long ago: the capped head start applies
+  const auto before = steady_clock::now();
+  handle(args("gemini", "BeforeTool"), ok(R"({"tool_name":"x","tool_input":{}})"), s);
+  const auto after = steady_clock::now();
+  ASSERT_EQ(g.calls, 1);
+  EXPECT_GE(g.last_deadline.at(), before + 50ms - kGuardMaxHeadStart);
+  EXPECT_LE(g.last_deadline.at(), after + 50ms - kGuardMaxHeadStart);
 }
 
 TEST(Handler, GuardDenyReasonPrecedence) {

@@ -43,6 +43,11 @@ struct Services {
   SpanSink* spans = nullptr;      // null: telemetry off
   // The guard's whole budget (DNS + connect + TLS + send + read), from PINTA_GUARD_TIMEOUT_MS.
   std::chrono::milliseconds guard_timeout{50};
+  // When this event's own work began, with the wait for the host's stdin left out (main sets it
+  // to its start plus the time read_event spent). The budget bounds what the hook adds to the
+  // host's wait, so the work already done before the guard call and a reserve for writing the
+  // reply count against it (guard_deadline). Unset (epoch): the budget starts at the call.
+  std::chrono::steady_clock::time_point work_started{};
   // Keep copies of the payload and the normalized event in the Outcome, for the debug log only
   // (main clears it when PINTA_GEMINI_DEBUG is off: two deep copies of a payload of up to 100 KiB
   // on every event otherwise).
@@ -51,6 +56,14 @@ struct Services {
   // answer a prompt (agy print mode, host_mode.h), and REVIEW then stays allow. null: never.
   bool (*host_cannot_prompt)() noexcept = nullptr;
 };
+
+// The deadline of the guard call made at `now`: `now + guard_timeout`, less the event's own work
+// before the call plus a reply reserve (kGuardReplyReserve), that head start capped at
+// kGuardMaxHeadStart and at a tenth of the budget, so a payload that is slow to parse never
+// leaves the guard less than 90 % of its budget (docs/contract.md GUARD-4).
+inline constexpr std::chrono::microseconds kGuardReplyReserve{250};
+inline constexpr std::chrono::microseconds kGuardMaxHeadStart{2000};
+Deadline guard_deadline(const Services& services, std::chrono::steady_clock::time_point now);
 
 // A new span id: 16 lowercase hex digits (8 bytes from getrandom; a time/pid mix if that fails).
 std::string new_span_id();
