@@ -548,7 +548,10 @@ row "gate, instant guard (C) <= 1.3x /bin/true" "${r}x" "$(verdict "$r" '<=' 1.3
 if [ "$have_fake" = 1 ]; then
   r=$(ratio "$(g "adapter BeforeTool, pinta-fake-server guard")" "$(g /bin/true)")
   fl=$(ratio "$(g "minimal C client -> pinta-fake-server")" "$(g /bin/true)")
-  row "gate, pinta-fake-server guard <= 1.3x /bin/true" "${r}x" "$(verdict "$r" '<=' 1.3)" "(minimal C client against it: ${fl}x)"
+  # Not a target: the target's "guard answering instantly" is the C guard above. pinta-fake-server
+  # (cpp-httplib, a worker-thread hand-off per request) is itself slower than that: the row shows
+  # what a client pays against it, beside the minimal C client's figure.
+  row "gate, pinta-fake-server guard (information)" "${r}x" "INFO" "(minimal C client against it: ${fl}x /bin/true)"
 fi
 if [ "$tls_ok" = 1 ]; then
   http_gate=$(g "adapter BeforeTool, instant guard (C)")
@@ -569,8 +572,12 @@ ours_g=$(g "adapter BeforeTool, instant guard (C)"); ours_t=$(t "adapter AfterTo
 peer_rows() {  # label, peer name, limit
   local pg pt
   pg=$(g "$2"); pt=$(t "${3:-$2}")
-  r=$(ratio "$pg" "$ours_g"); row "$1 >= ${4}x ours, gate event" "${r}x" "$(verdict "$r" '>=' "$4")" "($pg ms vs $ours_g ms)"
-  r=$(ratio "$pt" "$ours_t"); row "$1 >= ${4}x ours, telemetry event" "${r}x" "$(verdict "$r" '>=' "$4")" "($pt ms vs $ours_t ms)"
+  # The ceiling: no hook, however fast, is cheaper than /bin/true, so peer / /bin/true bounds the
+  # ratio a hook can reach; it is printed beside each row.
+  local cg ct
+  cg=$(ratio "$pg" "$(g /bin/true)"); ct=$(ratio "$pt" "$(t /bin/true)")
+  r=$(ratio "$pg" "$ours_g"); row "$1 >= ${4}x ours, gate event" "${r}x" "$(verdict "$r" '>=' "$4")" "($pg ms vs $ours_g ms; ceiling ${cg}x)"
+  r=$(ratio "$pt" "$ours_t"); row "$1 >= ${4}x ours, telemetry event" "${r}x" "$(verdict "$r" '>=' "$4")" "($pt ms vs $ours_t ms; ceiling ${ct}x)"
 }
 if [ "$have_curl" = 1 ]; then peer_rows "bash+curl+jq hook" "bash+curl+jq hook -> instant guard (C)" "bash+curl+jq hook -> collector" 10
 else row "bash+curl+jq hook" "-" "SKIP" "(curl or jq missing: bash ci/install-deps.sh)"; fi
