@@ -24,7 +24,7 @@ if [ "${PINTA_CHECK_HIDDEN:-}" != 1 ]; then
     [ -e "$prefix/bin/$p" ] && say "$prefix/bin/$p is installed (a developer or test program)"
   done
   share=$prefix/share/pinta-gemini
-  n_src=$(ls "$src"/emulator/hosts/antigravity/profiles/*.json | wc -l)
+  n_src=$(ls "$src"/hosts/antigravity/profiles/*.json | wc -l)
   n_inst=$(ls "$share"/antigravity/profiles/*.json 2>/dev/null | wc -l)
   [ "$n_src" = "$n_inst" ] || say "$n_inst Antigravity profiles installed, $n_src in the source tree"
   n_src=$(find "$src/conformance/cases" -name '*.case.json' | wc -l)
