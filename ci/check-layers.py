@@ -39,7 +39,9 @@ LAYERS = {
 # Path prefix -> layer; the longest matching prefix wins.
 FOLDERS = {
     "common/": "common",  # Result, fs, process, data dir, version; common/fakes (test servers)
-    "hosts/": "hosts",  # pinta::hosts: host list, events, the one reply check
+    "hosts/": "hosts",  # pinta::hosts: the registry (host list, events, effects, the reply check)
+    "hosts/antigravity/": "hosts",  # pinta::hosts_antigravity: profiles, hooks.json loader, matchers
+    "hosts/gemini/": "hosts",  # Gemini CLI version profiles (data)
     "adapter/": "adapter",  # pinta-gemini libraries, tests; adapter/admin (install/doctor)
     "emulator/": "emulator",  # host emulators, host_runner, lint, model server, hostemu sources
     "conformance/": "conformance",  # pinta::conformance runner library, its tests

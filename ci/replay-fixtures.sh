@@ -5,8 +5,9 @@
 #
 # Usage: ci/replay-fixtures.sh [--update-golden] ADAPTER [FIXTURES_DIR]
 #
-# Gemini fixtures (FIXTURES_DIR/gemini/...) run under gemini-0.61, deel fixtures under deel-1.17, Antigravity fixtures under each
-# Antigravity profile (agy-1.0 agy-1.1 agy-1.2 antigravity-2.0 docs). hostemu is taken from the
+# Runs every host that has goldens (FIXTURES_DIR/golden/<host>/, a host of the registry that
+# `hostemu replay --help` lists): Gemini fixtures under the gemini-* hosts, deel fixtures under
+# deel-1.17, Antigravity fixtures under each Antigravity profile. hostemu is taken from the
 # adapter's directory (build/bin) unless HOSTEMU is set. Each run checks the hook contract, the
 # fail-safe effect on n_ files and the goldens in FIXTURES_DIR/golden/ (rewritten only with
 # --update-golden). Exits 1 if any host run fails, 2 on usage errors.
@@ -26,7 +27,10 @@ hostemu="${HOSTEMU:-$(dirname "$adapter")/hostemu}"
 [ -x "$hostemu" ] || { echo "replay-fixtures: no hostemu at $hostemu (build the hostemu target or set HOSTEMU)" >&2; exit 2; }
 
 failed=0
-for host in gemini-0.61 agy-1.0 agy-1.1 agy-1.2 antigravity-2.0 docs deel-1.17; do
+hosts=()
+for d in "$fixtures"/golden/*/; do [ -d "$d" ] && hosts+=("$(basename "$d")"); done
+[ ${#hosts[@]} -gt 0 ] || { echo "replay-fixtures: no goldens in $fixtures/golden" >&2; exit 2; }
+for host in "${hosts[@]}"; do
   echo "== $host"
   "$hostemu" replay --host "$host" --adapter "$adapter" "${update[@]}" "$fixtures"
   rc=$?

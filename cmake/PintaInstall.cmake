@@ -18,10 +18,10 @@ install(TARGETS ${PINTA_INSTALLED_PROGRAMS} RUNTIME DESTINATION ${CMAKE_INSTALL_
 
 set(pinta_share ${CMAKE_INSTALL_DATADIR}/pinta-gemini)
 # Antigravity version profiles: hostemu antigravity, doctor, install, conformance (agy hosts).
-install(DIRECTORY emulator/hosts/antigravity/profiles/ DESTINATION ${pinta_share}/antigravity/profiles
+install(DIRECTORY hosts/antigravity/profiles/ DESTINATION ${pinta_share}/antigravity/profiles
   FILES_MATCHING PATTERN "*.json")
 # Gemini CLI version profiles and session scenarios: `hostemu drift`, `hostemu gemini session --profile`.
-install(DIRECTORY emulator/hosts/gemini/profiles/ DESTINATION ${pinta_share}/gemini/profiles
+install(DIRECTORY hosts/gemini/profiles/ DESTINATION ${pinta_share}/gemini/profiles
   FILES_MATCHING PATTERN "*.json")
 install(DIRECTORY emulator/hosts/gemini/test/sessions/ DESTINATION ${pinta_share}/gemini/sessions
   FILES_MATCHING PATTERN "*.json")

@@ -1,6 +1,9 @@
 #include "pinta/adapter/protocol.h"
 
+#include <array>
 #include <nlohmann/json.hpp>
+
+#include "pinta/hosts/events.h"
 
 namespace pinta::adapter {
 namespace {
@@ -57,6 +60,31 @@ constexpr ReplyRow kRows[] = {
      "never blocks here."},
     {Family::kDeel, "Stop", false, false, "", "DEEL l.221: 턴끝 is not a blocking point."},
 };
+
+// The table has exactly one row per event of each family's event list (the host registry's,
+// pinta/hosts/events.h) and no other: checked at compile time, so the hot path reads nothing.
+template <size_t N>
+constexpr bool rows_match(Family f, const std::array<std::string_view, N>& list) {
+  size_t rows = 0;
+  for (const auto& r : kRows) {
+    if (r.family != f) continue;
+    ++rows;
+    if (!hosts::event_lists::contains(list, r.event)) return false;
+  }
+  if (rows != N) return false;
+  for (auto e : list) {
+    size_t n = 0;
+    for (const auto& r : kRows) n += (r.family == f && r.event == e) ? 1 : 0;
+    if (n != 1) return false;
+  }
+  return true;
+}
+static_assert(rows_match(Family::kGemini, hosts::event_lists::kGemini),
+              "reply table rows differ from the Gemini event list (pinta/hosts/events.h)");
+static_assert(rows_match(Family::kAntigravity, hosts::event_lists::kAntigravity),
+              "reply table rows differ from the Antigravity event list (pinta/hosts/events.h)");
+static_assert(rows_match(Family::kDeel, hosts::event_lists::kDeel),
+              "reply table rows differ from the deel-local-cli event list (pinta/hosts/events.h)");
 
 std::string escape(std::string_view s) {
   return nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

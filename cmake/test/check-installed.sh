@@ -24,9 +24,13 @@ if [ "${PINTA_CHECK_HIDDEN:-}" != 1 ]; then
     [ -e "$prefix/bin/$p" ] && say "$prefix/bin/$p is installed (a developer or test program)"
   done
   share=$prefix/share/pinta-gemini
-  n_src=$(ls "$src"/emulator/hosts/antigravity/profiles/*.json | wc -l)
+  n_src=$(ls "$src"/hosts/antigravity/profiles/*.json | wc -l)
   n_inst=$(ls "$share"/antigravity/profiles/*.json 2>/dev/null | wc -l)
   [ "$n_src" = "$n_inst" ] || say "$n_inst Antigravity profiles installed, $n_src in the source tree"
+  # The Gemini version profiles: each one is a host of the registry (gemini-0.61 among them).
+  n_src=$(ls "$src"/hosts/gemini/profiles/*.json | wc -l)
+  n_inst=$(ls "$share"/gemini/profiles/*.json 2>/dev/null | wc -l)
+  [ "$n_src" = "$n_inst" ] || say "$n_inst Gemini profiles installed, $n_src in the source tree"
   n_src=$(find "$src/conformance/cases" -name '*.case.json' | wc -l)
   n_inst=$(find "$share/conformance/cases" -name '*.case.json' 2>/dev/null | wc -l)
   [ "$n_src" = "$n_inst" ] || say "$n_inst conformance cases installed, $n_src in the source tree"

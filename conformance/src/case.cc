@@ -166,13 +166,9 @@ Result<Case> parse_case(const std::string& text, const std::string& file) {
       // DEEL), so its cases name it ("deel") and the JSON-line cases do not apply there.
       for (const auto& x : all_hosts())
         if (!is_deel_host(x)) hs.insert(x);
-    } else if (s == "gemini") {
-      hs.insert("gemini-0.61");
-    } else if (s == "deel") {
-      hs.insert("deel-1.17");
-    } else if (s == "antigravity") {
-      for (const auto& x : all_hosts())
-        if (!is_gemini_host(x) && !is_deel_host(x)) hs.insert(x);
+    } else if (auto fam = pinta::hosts::family_named(s); fam && s != "agy") {
+      // A family: every graded host of it in the registry (each version profile is a host).
+      for (const auto& x : pinta::hosts::hosts_of(*fam)) hs.insert(x);
     } else if (std::find(all_hosts().begin(), all_hosts().end(), s) != all_hosts().end()) {
       hs.insert(s);
     } else {
@@ -293,8 +289,9 @@ std::string render_cases_doc(const std::vector<Case>& cases) {
        "The ctest entry conformance_docs_fresh fails when this file is stale. -->\n\n"
        "Each case checks one requirement of the hook-adapter contract (docs/contract.md; the ID "
        "prefix is the contract section). `must` cases decide the exit status of `conformance run`; "
-       "`should` cases only with `--strict`. Hosts: `gemini-0.61` is the Gemini CLI 0.61 emulator, "
-       "the others are Antigravity profiles.\n\n";
+       "`should` cases only with `--strict`. Hosts are the host registry's (`hosts/`): "
+       "`gemini-0.XX` a Gemini CLI version profile (`hosts/gemini/profiles`), `deel-1.17` "
+       "deel-local-cli 1.17, the others Antigravity profiles (`hosts/antigravity/profiles`).\n\n";
   std::map<std::string, int> per_area;
   for (const auto& c : cases) per_area[c.area]++;
   o << "| Area | Cases |\n|---|---|\n";

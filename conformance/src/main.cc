@@ -179,7 +179,7 @@ int main(int argc, char** argv) {
   auto* fuzz = app.add_subcommand("fuzz", "process-level fuzz campaign against an adapter binary");
   fuzz->add_option("--adapter", fuzz_adapter, "adapter command line (--agent A --event E appended)")
       ->required();
-  fuzz->add_option("--host", fo.host, "gemini-0.61|agy-1.0|agy-1.1|agy-1.2|antigravity-2.0|gemini|antigravity")
+  fuzz->add_option("--host", fo.host, pinta::hosts::host_list() + "|gemini|antigravity")
       ->required();
   fuzz->add_option("--runs", fo.runs, "number of runs (default 1000)")->check(CLI::PositiveNumber);
   fuzz->add_option("--seed", fo.seed, "first seed; run i uses seed+i (default 1)");

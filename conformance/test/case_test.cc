@@ -168,7 +168,7 @@ TEST(HooksNotRun, AHostThatNeverRunsHooksNeverPasses) {
   o.adapter = "/bin/true";
   o.hosts = {"agy-1.2.1-darwin-arm64", "agy-1.2"};
   o.fixtures_dir = kSrc + "/fixtures";
-  o.profiles_dir = kSrc + "/emulator/hosts/antigravity/profiles";
+  o.profiles_dir = kSrc + "/hosts/antigravity/profiles";
   const std::vector<conf::Case> cases = {*c};  // outcomes point into it
   auto s = conf::run_cases(cases, o, nullptr);
   ASSERT_EQ(s.cases.size(), 1u);

@@ -244,7 +244,7 @@ TEST(RunRecord, ACutStreamIsMarkedEvenWhenEscapesFillTheCap) {
   o.adapter = "head -c 1000 /dev/zero #";  // the appended --agent/--event become a comment
   o.hosts = {"gemini-0.61"};
   o.fixtures_dir = kSrc + "/fixtures";
-  o.profiles_dir = kSrc + "/emulator/hosts/antigravity/profiles";
+  o.profiles_dir = kSrc + "/hosts/antigravity/profiles";
   auto s = conf::run_cases(cases, o, nullptr);
   ASSERT_EQ(s.cases.size(), 1u);
   ASSERT_EQ(s.cases[0].hosts.size(), 1u);

@@ -3,7 +3,7 @@
 // (emulator/hosts/gemini/test/sessions/*.json) twice from identical fresh homes and workspaces —
 // once through the REAL CLI offline (`gemini -p --fake-responses`, shared/reference/real-hosts.md)
 // and once through `hostemu gemini session --profile P` with P the emulator's version profile for
-// V (emulator/hosts/gemini/profiles/) — and prints every difference:
+// V (hosts/gemini/profiles/) — and prints every difference:
 //   hooks   the lines the hooks appended to a log ("<event>:<tag>"), in order; lines of one event
 //           are compared as a set unless the scenario is "ordered" (parallel plans finish in any
 //           order)
@@ -28,6 +28,7 @@
 
 #include "hostemu_cli.h"
 #include "pinta/common/data_dir.h"
+#include "pinta/hosts/hosts.h"
 #include "pinta/common/fs.h"
 #include "pinta/common/process.h"
 #include "pinta/emulator/gemini/gemini.h"
@@ -343,8 +344,7 @@ void add_drift_commands(CLI::App& app, Action& action) {
         return usage_error("drift: --version must be an exact version such as 0.40.1: " +
                            o->version);
       if (o->jobs < 1 || o->jobs > 8) return usage_error("drift: --jobs must be 1..8");
-      const std::string profiles_dir = pinta::data::find_dir(
-          "PINTA_GEMINI_PROFILES", "gemini/profiles", "emulator/hosts/gemini/profiles");
+      const std::string profiles_dir = pinta::hosts::gemini_profile_dir();
       std::string profile_path = o->profile;
       if (profile_path.empty()) {
         auto p = pick_gemini_profile(profiles_dir, o->version);

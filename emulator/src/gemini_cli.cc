@@ -70,7 +70,7 @@ void add_gemini_commands(CLI::App& app, Action& action) {
   o->session_cmd->add_option("--script", o->script, "script JSON file")->required();
   o->session_cmd->add_option(
       "--profile", o->profile,
-      "version profile JSON (emulator/hosts/gemini/profiles/gemini-0.XX.json); default: 0.61");
+      "version profile JSON (hosts/gemini/profiles/gemini-0.XX.json); default: 0.61");
 
   o->payload_cmd =
       gm->add_subcommand("payload", "print the stdin object the host sends for an event");

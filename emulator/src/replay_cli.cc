@@ -5,10 +5,10 @@
 //   hostemu replay --host H --adapter "<cmd>" [--update-golden] [--golden-dir DIR]
 //                  [--timeout-ms N] [--quiet] PATH...
 //
-// H is a conformance host name: gemini-0.61 (Gemini CLI 0.61.0 emulator) or an Antigravity
-// profile (agy-1.0, agy-1.1, agy-1.2, antigravity-2.0, docs). Spawning and reply reading are the
-// HostRunner the conformance suite uses too (emulator/host_runner), i.e. the emulator libraries:
-// Gemini = emu::gemini::run_hook (bash -c, stdin written then closed, GEM§4), Antigravity =
+// H is a host of the registry (pinta/hosts/hosts.h) whose hooks run: a Gemini CLI version
+// (gemini-0.61, …), an Antigravity profile (agy-1.0, …, antigravity-2.0, docs) or deel-1.17.
+// Spawning and reply reading are the HostRunner the conformance suite uses too
+// (emulator/host_runner), i.e. the emulator libraries: Gemini = emu::gemini::run_hook (bash -c, stdin written then closed, GEM§4), Antigravity =
 // emu::agy::spawn_request_for + interpret_reply under the profile (sh -c or whitespace split,
 // stdin closed or left open, no stdin on Stop where the profile says so, AGY§5-§7). The fixture's
 // bytes go to stdin unchanged (plus the newline a profile appends, AGY§5.4); the command is
@@ -49,6 +49,7 @@
 #include "pinta/common/fs.h"
 #include "pinta/emulator/antigravity/antigravity.h"
 #include "pinta/emulator/host_runner.h"  // HostRunner: the one place per host that spawns a hook
+#include "pinta/hosts/effects.h"
 #include "pinta/hosts/hosts.h"
 #include "pinta/hosts/reply_check.h"
 
@@ -61,10 +62,19 @@ namespace stdfs = std::filesystem;
 namespace agy = pinta::emu::agy;
 using json = nlohmann::json;
 
-const std::vector<std::string>& replay_hosts() {
-  static const std::vector<std::string> h = {"gemini-0.61", "agy-1.0",         "agy-1.1", "agy-1.2",
-                                             "antigravity-2.0", "docs", "deel-1.17"};
-  return h;
+// The hosts replay can run: every registry host whose hooks run (the graded hosts and the
+// Antigravity "docs" profile; not a profile that never spawns a hook, agy-1.2.1-darwin-arm64).
+std::vector<std::string> replay_hosts() {
+  std::vector<std::string> out;
+  auto profiles = agy::load_profiles(agy::default_profile_dir());
+  for (const auto& h : pinta::hosts::registry()) {
+    if (h.family == pinta::hosts::Family::kAntigravity) {
+      const agy::Profile* p = profiles ? agy::find_profile(*profiles, h.name) : nullptr;
+      if (p == nullptr || agy::hooks_not_run_reason(*p)) continue;
+    }
+    out.push_back(h.name);
+  }
+  return out;
 }
 std::string host_names() {
   std::string s;
@@ -72,10 +82,7 @@ std::string host_names() {
   return s;
 }
 
-// The host list's family, plus the Antigravity "docs" profile the conformance suite does not grade.
-std::string family_of_host(const std::string& host) {
-  return host == "docs" ? "antigravity" : pinta::hosts::family_of(host);
-}
+std::string family_of_host(const std::string& host) { return pinta::hosts::family_of(host); }
 
 struct Fixture {
   std::string file;  // as found on disk
@@ -195,8 +202,9 @@ std::vector<std::string> contract_problems(const pinta::proc::SpawnResult& r, js
 json effect_json(const std::string& host, const emu::HookOutcome& o, const std::string& scratch,
                  const json& payload) {
   json e = {{"effect", o.effect}};
-  bool gemini = host == "gemini-0.61";
-  if (host == "deel-1.17") {
+  const pinta::hosts::Family family = pinta::hosts::host_family(host);
+  bool gemini = family == pinta::hosts::Family::kGemini;
+  if (family == pinta::hosts::Family::kDeel) {
     e["code"] = o.detail.value("code", json());
     if (!o.effect_message.empty()) e["message"] = o.effect_message;
   } else if (gemini) {
@@ -218,55 +226,6 @@ json effect_json(const std::string& host, const emu::HookOutcome& o, const std::
   // Temp paths of this run never reach a golden.
   std::string text = replace_all(e.dump(), scratch, "<scratch>");
   return json::parse(text);
-}
-
-// One line saying what the host does with the reply (GEM§4.5-§6 / AGY§6-§7 effect kinds).
-std::string describe(const std::string& host, const std::string& event, const emu::HookOutcome& o) {
-  const std::string& k = o.effect;
-  const std::string& m = o.effect_message;
-  if (host == "deel-1.17") {  // seed 004 hooks.js 훅돌리기 l.438-457, 막힘말 l.504-511
-    if (k == "passed") return "passes silently";
-    if (k == "noted") return "passes; the user sees a note: " + clip(m, 80);
-    if (k == "blocked") return "blocked (exit 2): " + clip(m, 120);
-    if (k == "blocked_broken") return "blocked because the hook is broken: " + clip(m, 120);
-    if (k == "broken_passed") return "broken hook, passed (not a blocking point): " + m;
-    return k + (m.empty() ? "" : ": " + m);
-  }
-  if (host == "gemini-0.61") {
-    if (k == "denied")
-      return event == "BeforeTool" ? "denied: the CLI prints `Tool execution blocked: " + m + "`"
-                                   : "denied/blocked: " + m;
-    if (k == "text_denied") return "denied (plain-text reply): " + m;
-    if (k == "text_shown") return "plain text shown to the user";
-    if (k == "hook_failed")
-      return "hook failed (logged; the CLI carries on): " +
-             (o.detail.contains("error") ? o.detail["error"].get<std::string>() : std::string("?"));
-    if (k == "asked") return "asks the user";
-    if (k == "allowed") return "allowed";
-    if (k == "no_opinion") return "no opinion (the host's default applies: proceeds)";
-    return k;
-  }
-  if (k == "allowed") return "allowed";
-  if (k == "denied") return "denied: " + m;
-  if (k == "asked") return "asks the user";
-  if (k == "no_opinion") return "no opinion";
-  if (k == "tool_failed") return "tool call failed: " + m;
-  if (k == "cli_exited") return "the CLI exits: " + m;
-  if (k == "continued") return "agent continues: " + m;
-  if (k == "stopped") return "agent stops";
-  if (k == "terminated") return "invocation ends";
-  if (k == "force_continued") return "invocation forced to continue: " + m;
-  if (k == "injected") return "steps injected";
-  if (k == "hook_failed") return "hook failed (logged only): " + m;
-  return k + (m.empty() ? "" : ": " + m);
-}
-
-// Gemini: `{}` and an explicit allow both leave the tool to run (GEM§5: the aggregator's default
-// is allow), so either is the fail-safe effect there.
-bool same_failsafe(const std::string& host, const std::string& got, const std::string& want) {
-  if (got == want) return true;
-  auto permits = [](const std::string& k) { return k == "no_opinion" || k == "allowed"; };
-  return host == "gemini-0.61" && permits(got) && permits(want);
 }
 
 std::string read_or_empty(const std::string& path, bool* ok) {
@@ -294,7 +253,8 @@ class Replayer {
 
   int run() {
     // ---- arguments ----
-    if (std::find(replay_hosts().begin(), replay_hosts().end(), o_.host) == replay_hosts().end())
+    const auto hosts = replay_hosts();
+    if (std::find(hosts.begin(), hosts.end(), o_.host) == hosts.end())
       return usage_error("replay: unknown --host '" + o_.host + "' (" + host_names() + ")");
     if (o_.adapter.find_first_not_of(" \t") == std::string::npos)
       return usage_error("replay: --adapter is empty");
@@ -487,7 +447,11 @@ class Replayer {
     res.contract = contract_problems(o.raw, &reply, family_, f.event);
     res.reply_text = o.raw.out;
     while (!res.reply_text.empty() && res.reply_text.back() == '\n') res.reply_text.pop_back();
-    res.description = describe(o_.host, f.event, o);
+    res.description = pinta::hosts::describe_effect(
+        pinta::hosts::host_family(o_.host), f.event, o.effect, o.effect_message,
+        o.detail.contains("error") && o.detail["error"].is_string()
+            ? o.detail["error"].get<std::string>()
+            : std::string());
 
     if (f.kind == 'n') {
       std::string want;
@@ -496,7 +460,7 @@ class Replayer {
         res.internal_message = error;
         return res;
       }
-      if (!same_failsafe(o_.host, o.effect, want))
+      if (!pinta::hosts::same_failsafe(pinta::hosts::host_family(o_.host), o.effect, want))
         res.failsafe.push_back("effect " + o.effect + ", the fail-safe reply gives " + want);
     }
 

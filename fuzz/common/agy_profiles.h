@@ -1,6 +1,6 @@
 // File: fuzz/common/agy_profiles.h
 // The Antigravity profiles the agy harnesses run under, loaded once: every shipped profile
-// (emulator/hosts/antigravity/profiles, via default_profile_dir() / $PINTA_AGY_PROFILES), plus,
+// (hosts/antigravity/profiles, via default_profile_dir() / $PINTA_AGY_PROFILES), plus,
 // on request, two synthetic variants (lenient and strict) so the harness still covers both
 // shapes where no profile file is installed (OSS-Fuzz runners see only the binary).
 // Also the LLVMFuzzerInitialize both agy harnesses share: OSS-Fuzz ships the profile files in

@@ -22,4 +22,4 @@ for dir in fuzz/*/; do
   [ -f "$dir/$name.dict" ] && cp "$dir/$name.dict" "$OUT/fuzz_$name.dict"
 done
 mkdir -p "$OUT/agy-profiles"
-cp emulator/hosts/antigravity/profiles/*.json "$OUT/agy-profiles/"
+cp hosts/antigravity/profiles/*.json "$OUT/agy-profiles/"

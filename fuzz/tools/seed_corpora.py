@@ -16,16 +16,32 @@ starts from real payloads on the right rows of the table.
 import argparse
 import json
 import pathlib
+import re
 import shutil
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 FUZZ = ROOT / "fuzz"
-# Must match kAgents / kEvents in fuzz/adapter_input/adapter_input_fuzzer.cc.
-AGENTS = ["gemini", "antigravity", "agy", "antigravity2", "", "Gemini", "claude"]
-EVENTS = ["BeforeTool", "AfterTool", "BeforeAgent", "Notification", "AfterAgent", "SessionStart",
-          "SessionEnd", "PreCompress", "BeforeModel", "AfterModel", "BeforeToolSelection", "PreToolUse",
-          "PostToolUse", "PreInvocation", "PostInvocation", "Stop", "", "beforetool", "Nope", "pretooluse"]
-AGY_EVENTS = ["PreToolUse", "PostToolUse", "PreInvocation", "PostInvocation", "Stop", "SessionStart"]
+
+
+def _array(path: pathlib.Path, name: str) -> list:
+    """The string elements of `constexpr std::array<…> name = {…};` in a harness source: the
+    selector tables are read from the harnesses, never copied, so a seed's prefix byte always picks
+    the row it means."""
+    text = (FUZZ / path).read_text(encoding="utf-8")
+    m = re.search(name + r"\s*=\s*\{(.*?)\};", text, re.S)
+    if not m:
+        raise SystemExit(f"seed_corpora: no {name} table in fuzz/{path}")
+    body = m.group(1)
+    strings = re.findall(r'"((?:[^"\\]|\\.)*)"', body)
+    if strings:
+        return strings
+    return re.findall(r"Event::k(\w+)", body)  # agy::Event::kPreToolUse -> "PreToolUse"
+
+
+# The selector tables: kAgents / kEvents of adapter_input, kEvents (agy::Event) of agy_reply.
+AGENTS = _array(pathlib.Path("adapter_input/adapter_input_fuzzer.cc"), "kAgents")
+EVENTS = _array(pathlib.Path("adapter_input/adapter_input_fuzzer.cc"), "kEvents")
+AGY_EVENTS = _array(pathlib.Path("agy_reply/agy_reply_fuzzer.cc"), "kEvents")
 
 
 def lp(s: bytes) -> bytes:  # Bytes::string(64) length prefix (one byte)

@@ -5,6 +5,8 @@
 //   SPEC seed 000, the prototype's SPEC
 #include "pinta/hosts/reply_check.h"
 
+#include "pinta/hosts/events.h"
+
 #include <algorithm>
 
 namespace pinta::hosts {
@@ -125,17 +127,12 @@ const char* family_name(Family f) {
 }
 
 const std::vector<std::string>& events(Family f) {
-  // GEM §2.1: the 11 hook events of Gemini CLI 0.61.0.
-  static const std::vector<std::string> gemini = {
-      "BeforeTool",  "AfterTool",    "BeforeAgent",        "Notification",
-      "AfterAgent",  "SessionStart", "SessionEnd",         "PreCompress",
-      "BeforeModel", "AfterModel",   "BeforeToolSelection"};
-  // AGY §3, §8 (SessionStart on later builds).
-  static const std::vector<std::string> antigravity = {
-      "PreToolUse", "PostToolUse", "PreInvocation", "PostInvocation", "Stop", "SessionStart"};
-  // DEEL l.213-218: 도구전, 도구후, 말전, 턴끝 under their Claude-style names.
-  static const std::vector<std::string> deel = {"PreToolUse", "PostToolUse", "UserPromptSubmit",
-                                                "Stop"};
+  // The lists are pinta/hosts/events.h (with their evidence).
+  namespace el = event_lists;
+  static const std::vector<std::string> gemini(el::kGemini.begin(), el::kGemini.end());
+  static const std::vector<std::string> antigravity(el::kAntigravity.begin(),
+                                                    el::kAntigravity.end());
+  static const std::vector<std::string> deel(el::kDeel.begin(), el::kDeel.end());
   switch (f) {
     case Family::kGemini: return gemini;
     case Family::kAntigravity: return antigravity;

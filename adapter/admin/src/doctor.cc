@@ -68,9 +68,8 @@ bool executable(const std::string& p) { return ::access(p.c_str(), X_OK) == 0; }
 // ---- Gemini CLI 0.61.0 -------------------------------------------------------------------------
 
 
-const std::vector<std::string> kGeminiEvents = {"SessionStart", "BeforeAgent", "BeforeTool",
-                                                "AfterTool",    "AfterAgent",  "PreCompress",
-                                                "Notification", "SessionEnd"};
+// The events install registers (pinta/hosts/events.h via install.h).
+const std::vector<std::string>& kGeminiEvents = gemini_events();
 
 bool is_ours(const std::string& cmd, const char* agent) {
   return contains(cmd, std::string("--agent ") + agent) && contains(cmd, "pinta-gemini");
@@ -94,113 +93,120 @@ void collect_gemini(const json& hooks, const std::string& file, std::vector<GHoo
   }
 }
 
-void check_gemini(const DoctorOptions& o, DoctorReport& r) {
-  bool disabled_by_enablement = false;  // reported once; the planner then finds no hook either
-  const std::string gh = o.gemini_home;
-  std::string user_settings = fs::join(gh, ".gemini/settings.json");
-  std::string ws_settings = fs::join(o.workspace, ".gemini/settings.json");
-  bool ws_is_home = false;
-  {
-    char a[PATH_MAX], b[PATH_MAX];
-    if (::realpath(o.workspace.c_str(), a) && ::realpath(gh.c_str(), b))
-      ws_is_home = std::string(a) == b;
-  }
-  add(r, "gemini", "info",
-      "Gemini CLI 0.61.0 reads hooks from " + user_settings +
-          (ws_is_home ? "" : ", " + ws_settings) + ", and " + gh +
-          "/.gemini/extensions/*/hooks/hooks.json",
-      "", {{"version", "0.61.0"}});
-  std::vector<GHook> settings_hooks;
-  for (const auto& path : {user_settings, ws_is_home ? std::string() : ws_settings}) {
+// Where Gemini CLI 0.61.0 reads hooks for this home and workspace (§1.1, §1.6).
+struct GeminiPaths {
+  std::string home, user_settings, ws_settings, ext_root, ours_dir;
+  bool ws_is_home = false;  // the workspace is the home: one settings file, read once
+};
+GeminiPaths gemini_paths(const DoctorOptions& o) {
+  GeminiPaths p;
+  p.home = o.gemini_home;
+  p.user_settings = fs::join(p.home, ".gemini/settings.json");
+  p.ws_settings = fs::join(o.workspace, ".gemini/settings.json");
+  char a[PATH_MAX], b[PATH_MAX];
+  if (::realpath(o.workspace.c_str(), a) && ::realpath(p.home.c_str(), b))
+    p.ws_is_home = std::string(a) == b;
+  p.ext_root = fs::join(p.home, ".gemini/extensions");
+  p.ours_dir = fs::join(p.ext_root, "pinta-gemini");
+  return p;
+}
+
+// The command hooks of the user and workspace settings.json files (comments stripped, §1.2).
+std::vector<GHook> gemini_settings_hooks(const GeminiPaths& p) {
+  std::vector<GHook> out;
+  for (const auto& path : {p.user_settings, p.ws_is_home ? std::string() : p.ws_settings}) {
     if (path.empty() || !fs::exists(path)) continue;
     auto text = fs::read_file(path);
     if (!text) continue;
-    json j = json::parse(*text, nullptr, false, true);  // comments stripped, §1.2
-    if (j.is_object() && j.contains("hooks")) collect_gemini(j["hooks"], path, settings_hooks);
+    json j = json::parse(*text, nullptr, false, true);
+    if (j.is_object() && j.contains("hooks")) collect_gemini(j["hooks"], path, out);
   }
-  // Legacy / never-read locations (§1.1: no code path reads .gemini/hooks.json).
+  return out;
+}
+
+// Legacy / never-read locations (§1.1: no code path reads .gemini/hooks.json).
+void warn_stale_gemini_files(const DoctorOptions& o, const GeminiPaths& p, DoctorReport& r) {
   for (const auto& path :
-       {fs::join(gh, ".gemini/hooks.json"), fs::join(o.workspace, ".gemini/hooks.json")}) {
+       {fs::join(p.home, ".gemini/hooks.json"), fs::join(o.workspace, ".gemini/hooks.json")}) {
     auto text = fs::read_file(path);
     if (text && contains(*text, "pinta-gemini"))
       add(r, "gemini", "warn",
           "stale pinta-gemini entry in " + path + ": Gemini CLI never reads this file",
           "remove the pinta-gemini entries from " + path);
   }
-  // Extensions: ours and any other that runs our adapter.
-  std::string ext_root = fs::join(gh, ".gemini/extensions");
-  std::string ours_dir = fs::join(ext_root, "pinta-gemini");
-  std::vector<GHook> ext_hooks;
-  if (DIR* d = ::opendir(ext_root.c_str())) {
-    while (dirent* e = ::readdir(d)) {
-      std::string n = e->d_name;
-      if (n == "." || n == "..") continue;
-      std::string hp = fs::join(fs::join(ext_root, n), "hooks/hooks.json");
-      auto text = fs::read_file(hp);
-      if (!text) continue;
-      json j = json::parse(*text, nullptr, false);
-      if (j.is_discarded() || !j.is_object() || !j.contains("hooks") || !j["hooks"].is_object()) {
-        if (n == "pinta-gemini")
-          add(r, "gemini", "broken",
-              hp + " is not loadable (invalid JSON or \"hooks\" not an object)",
-              "run: pinta-gemini install --host gemini");
-        continue;
-      }
-      collect_gemini(j["hooks"], hp, ext_hooks);
-    }
-    ::closedir(d);
-  }
-  bool installed = fs::exists(ours_dir);
-  std::vector<GHook> ours_ext, ours_settings;
-  for (const auto& h : ext_hooks)
-    if (is_ours(h.command, "gemini")) ours_ext.push_back(h);
-  for (const auto& h : settings_hooks)
-    if (is_ours(h.command, "gemini")) ours_settings.push_back(h);
-  if (!installed && ours_settings.empty()) {
-    add(r, "gemini", "info", "pinta-gemini is not installed for Gemini CLI", "",
-        {{"installed", false}});
-    return;
-  }
-  if (installed) {
-    std::string mp = fs::join(ours_dir, "gemini-extension.json");
-    auto mt = fs::read_file(mp);
-    json m = mt ? json::parse(*mt, nullptr, false) : json();
-    if (!m.is_object() || !m.contains("name") || !m.contains("version") || !m["name"].is_string() ||
-        m["name"].get<std::string>().empty()) {
-      add(r, "gemini", "broken",
-          mp + " is missing or lacks name/version: the extension is skipped (§1.6)",
-          "run: pinta-gemini install --host gemini");
-    }
-    auto et = fs::read_file(fs::join(ext_root, "extension-enablement.json"));
-    if (et) {
-      json en = json::parse(*et, nullptr, false);
-      if (en.is_object() && !gemini_extension_enabled(en, "pinta-gemini", o.workspace)) {
-        disabled_by_enablement = true;
+}
+
+// The command hooks of every extension (ours and any other that runs our adapter); an unloadable
+// hooks.json of ours is reported.
+std::vector<GHook> gemini_extension_hooks(const GeminiPaths& p, DoctorReport& r) {
+  std::vector<GHook> out;
+  DIR* d = ::opendir(p.ext_root.c_str());
+  if (d == nullptr) return out;
+  while (dirent* e = ::readdir(d)) {
+    std::string n = e->d_name;
+    if (n == "." || n == "..") continue;
+    std::string hp = fs::join(fs::join(p.ext_root, n), "hooks/hooks.json");
+    auto text = fs::read_file(hp);
+    if (!text) continue;
+    json j = json::parse(*text, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("hooks") || !j["hooks"].is_object()) {
+      if (n == "pinta-gemini")
         add(r, "gemini", "broken",
-            "the pinta-gemini extension is disabled for " + o.workspace +
-                " (extension-enablement.json)",
-            "run: gemini extensions enable pinta-gemini  (or pinta-gemini install --host gemini)");
-      }
+            hp + " is not loadable (invalid JSON or \"hooks\" not an object)",
+            "run: pinta-gemini install --host gemini");
+      continue;
     }
+    collect_gemini(j["hooks"], hp, out);
   }
-  std::vector<GHook> all = ours_ext;
-  all.insert(all.end(), ours_settings.begin(), ours_settings.end());
-  for (const auto& h : all) {
+  ::closedir(d);
+  return out;
+}
+
+// Our extension's manifest and enablement (§1.6). Returns true when extension-enablement.json
+// disables it here (reported; the planner then finds no hook either).
+bool check_gemini_extension(const DoctorOptions& o, const GeminiPaths& p, DoctorReport& r) {
+  std::string mp = fs::join(p.ours_dir, "gemini-extension.json");
+  auto mt = fs::read_file(mp);
+  json m = mt ? json::parse(*mt, nullptr, false) : json();
+  if (!m.is_object() || !m.contains("name") || !m.contains("version") || !m["name"].is_string() ||
+      m["name"].get<std::string>().empty()) {
+    add(r, "gemini", "broken",
+        mp + " is missing or lacks name/version: the extension is skipped (§1.6)",
+        "run: pinta-gemini install --host gemini");
+  }
+  auto et = fs::read_file(fs::join(p.ext_root, "extension-enablement.json"));
+  if (!et) return false;
+  json en = json::parse(*et, nullptr, false);
+  if (!en.is_object() || gemini_extension_enabled(en, "pinta-gemini", o.workspace)) return false;
+  add(r, "gemini", "broken",
+      "the pinta-gemini extension is disabled for " + o.workspace + " (extension-enablement.json)",
+      "run: gemini extensions enable pinta-gemini  (or pinta-gemini install --host gemini)");
+  return true;
+}
+
+// The first of our hook commands whose program is not executable, reported.
+void check_gemini_commands(const std::vector<GHook>& ours, DoctorReport& r) {
+  for (const auto& h : ours) {
     std::string prog = command_program(h.command);
     if (!executable(prog)) {
       add(r, "gemini", "broken",
           "hook command runs " + prog + ", which is not an executable (" + h.file + ")",
           "run: pinta-gemini install --host gemini");
-      break;
+      return;
     }
   }
-  // Would it fire: the Gemini CLI 0.61.0 emulator's own loader and planner on the user's files
-  // (emulator/hosts/gemini: settings merge + syntax errors §1.2, trust §1.4, hooksConfig §1.3,
-  // extensions §1.6, matcher + dedup §1.7/§3), interactive run (no headless trust exit). Planned
-  // as a trusted folder (what the CLI asks for on first start); an untrusted one is reported, since
-  // it silently drops every settings.json hook (§1.2 step 7).
+}
+
+// Would it fire: the Gemini CLI 0.61.0 emulator's own loader and planner on the user's files
+// (emulator/hosts/gemini: settings merge + syntax errors §1.2, trust §1.4, hooksConfig §1.3,
+// extensions §1.6, matcher + dedup §1.7/§3), interactive run (no headless trust exit). Planned
+// as a trusted folder (what the CLI asks for on first start); an untrusted one is reported, since
+// it silently drops every settings.json hook (§1.2 step 7).
+void check_gemini_fires(const DoctorOptions& o, const GeminiPaths& p,
+                        const std::vector<GHook>& ours_settings, bool disabled_by_enablement,
+                        DoctorReport& r) {
   gem::LoadOptions lo;
-  lo.home = gh;
+  lo.home = p.home;
   lo.workspace = o.workspace;
   lo.headless = false;
   if (!ours_settings.empty() && !gem::load_hooks(lo).trusted)
@@ -222,7 +228,7 @@ void check_gemini(const DoctorOptions& o, DoctorReport& r) {
   if (!lr.hooks_enabled) {
     add(r, "gemini", "broken",
         "hooksConfig.enabled is false: no hook runs, extensions included (§1.3)",
-        "set \"hooksConfig\": {\"enabled\": true} in " + user_settings);
+        "set \"hooksConfig\": {\"enabled\": true} in " + p.user_settings);
     return;
   }
   std::vector<std::string> missing;
@@ -257,7 +263,7 @@ void check_gemini(const DoctorOptions& o, DoctorReport& r) {
             add(r, "gemini", "broken",
                 "hooksConfig.disabled lists our hook (" +
                     (h.spec.name.empty() ? h.spec.command : h.spec.name) + ")",
-                "remove it from hooksConfig.disabled in " + user_settings);
+                "remove it from hooksConfig.disabled in " + p.user_settings);
             reported_disabled = true;
             break;
           }
@@ -279,9 +285,37 @@ void check_gemini(const DoctorOptions& o, DoctorReport& r) {
   }
   if (ours_settings.empty() && missing.empty() && !reported_twice)
     add(r, "gemini", "ok",
-        "pinta-gemini extension registered at " + ours_dir + "; it would fire on all " +
+        "pinta-gemini extension registered at " + p.ours_dir + "; it would fire on all " +
             std::to_string(kGeminiEvents.size()) + " events (Gemini CLI 0.61.0 loader)",
         "", {{"fires", fires}});
+}
+
+void check_gemini(const DoctorOptions& o, DoctorReport& r) {
+  const GeminiPaths p = gemini_paths(o);
+  add(r, "gemini", "info",
+      "Gemini CLI 0.61.0 reads hooks from " + p.user_settings +
+          (p.ws_is_home ? "" : ", " + p.ws_settings) + ", and " + p.home +
+          "/.gemini/extensions/*/hooks/hooks.json",
+      "", {{"version", "0.61.0"}});
+  const std::vector<GHook> settings_hooks = gemini_settings_hooks(p);
+  warn_stale_gemini_files(o, p, r);
+  const std::vector<GHook> ext_hooks = gemini_extension_hooks(p, r);
+  const bool installed = fs::exists(p.ours_dir);
+  std::vector<GHook> ours_ext, ours_settings;
+  for (const auto& h : ext_hooks)
+    if (is_ours(h.command, "gemini")) ours_ext.push_back(h);
+  for (const auto& h : settings_hooks)
+    if (is_ours(h.command, "gemini")) ours_settings.push_back(h);
+  if (!installed && ours_settings.empty()) {
+    add(r, "gemini", "info", "pinta-gemini is not installed for Gemini CLI", "",
+        {{"installed", false}});
+    return;
+  }
+  const bool disabled_by_enablement = installed && check_gemini_extension(o, p, r);
+  std::vector<GHook> ours = ours_ext;
+  ours.insert(ours.end(), ours_settings.begin(), ours_settings.end());
+  check_gemini_commands(ours, r);
+  check_gemini_fires(o, p, ours_settings, disabled_by_enablement, r);
 }
 
 // ---- Antigravity

@@ -12,7 +12,8 @@
 #include <sstream>
 
 #include "pinta/common/fs.h"
-#include "pinta/emulator/antigravity/antigravity.h"
+#include "pinta/hosts/events.h"
+#include "pinta/hosts/antigravity/antigravity.h"
 
 namespace pinta::admin {
 namespace {
@@ -239,11 +240,11 @@ ojson antigravity_spec(const InstallOptions& o, const std::vector<std::string>& 
 }
 
 // Names of profiles under which `text` is rejected as a whole.
-std::vector<std::string> rejecting_profiles(const std::vector<emu::agy::Profile>& profiles,
+std::vector<std::string> rejecting_profiles(const std::vector<hosts::agy::Profile>& profiles,
                                             const std::string& text, const std::string& path) {
   std::vector<std::string> out;
   for (const auto& p : profiles) {
-    auto r = emu::agy::parse_hooks_json(text, p, path);
+    auto r = hosts::agy::parse_hooks_json(text, p, path);
     if (!r) out.push_back(p.name);
   }
   return out;
@@ -266,7 +267,7 @@ Result<Plan> plan_antigravity_install(const InstallOptions& o) {
     if (!parsed) return parsed.error();
     root = std::move(*parsed);
   }
-  auto profiles = emu::agy::load_profiles(o.profile_dir.empty() ? emu::agy::default_profile_dir()
+  auto profiles = hosts::agy::load_profiles(o.profile_dir.empty() ? hosts::agy::default_profile_dir()
                                                                 : o.profile_dir);
   if (!profiles)
     return make_error(ErrorCode::kNotFound,
@@ -514,22 +515,25 @@ Result<Host> parse_host(const std::string& name) {
                     "unknown host \"" + name + "\" (expected gemini, antigravity or deel)");
 }
 
+// The installed event lists are the host registry's (pinta/hosts/events.h, with their evidence).
+template <size_t N>
+std::vector<std::string> to_strings(const std::array<std::string_view, N>& a) {
+  return std::vector<std::string>(a.begin(), a.end());
+}
+
 const std::vector<std::string>& gemini_events() {
-  static const std::vector<std::string> k = {"SessionStart", "BeforeAgent", "BeforeTool",
-                                             "AfterTool",    "AfterAgent",  "PreCompress",
-                                             "Notification", "SessionEnd"};
+  static const std::vector<std::string> k = to_strings(pinta::hosts::event_lists::kGeminiInstalled);
   return k;
 }
 
 const std::vector<std::string>& antigravity_events() {
-  static const std::vector<std::string> k = {"PreInvocation",  "PreToolUse", "PostToolUse",
-                                             "PostInvocation", "Stop",       "SessionStart"};
+  static const std::vector<std::string> k =
+      to_strings(pinta::hosts::event_lists::kAntigravityInstalled);
   return k;
 }
 
 const std::vector<std::string>& deel_events() {
-  // seed 004 hooks.js 자리표 l.213-218: the four events deel-local-cli has.
-  static const std::vector<std::string> k = {"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"};
+  static const std::vector<std::string> k = to_strings(pinta::hosts::event_lists::kDeelInstalled);
   return k;
 }
 

@@ -35,7 +35,7 @@ struct Home {
     o.host = h;
     o.home = home;
     o.adapter_path = adapter;
-    o.profile_dir = pinta::testing::source_dir() + "/emulator/hosts/antigravity/profiles";
+    o.profile_dir = pinta::testing::source_dir() + "/hosts/antigravity/profiles";
     return o;
   }
   void install(Host h) const {
@@ -47,7 +47,7 @@ struct Home {
     DoctorOptions o;
     o.home = home;
     o.workspace = ws;
-    o.profile_dir = pinta::testing::source_dir() + "/emulator/hosts/antigravity/profiles";
+    o.profile_dir = pinta::testing::source_dir() + "/hosts/antigravity/profiles";
     o.probe_network = false;
     return run_doctor(o);
   }

@@ -23,7 +23,7 @@ InstallOptions options(const TempDir& t, Host host) {
   o.home = t.sub("home");
   o.gemini_home = o.home;
   o.adapter_path = "/opt/pinta/bin/pinta-gemini";
-  o.profile_dir = pinta::testing::source_dir() + "/emulator/hosts/antigravity/profiles";
+  o.profile_dir = pinta::testing::source_dir() + "/hosts/antigravity/profiles";
   std::filesystem::create_directories(o.home);
   ::setenv("GEMINI_PLUGIN_DATA", (t.path() + "/home/.gemini/pinta-gemini-data").c_str(), 1);
   return o;

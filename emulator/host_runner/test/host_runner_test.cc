@@ -14,7 +14,7 @@ namespace emu = pinta::emu;
 namespace {
 
 emu::HostRunnerOptions options() {
-  return {PINTA_SOURCE_DIR "/fixtures", PINTA_SOURCE_DIR "/emulator/hosts/antigravity/profiles"};
+  return {PINTA_SOURCE_DIR "/fixtures", PINTA_SOURCE_DIR "/hosts/antigravity/profiles"};
 }
 
 emu::HookCall call_for(const std::string& host, const std::string& event, const std::string& cmd) {

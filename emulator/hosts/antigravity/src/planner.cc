@@ -1,6 +1,4 @@
 // Discovery (reference §1), matcher semantics (§4) and the run plan (§5.1-§5.2).
-#include <re2/re2.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
@@ -10,12 +8,6 @@
 
 namespace pinta::emu::agy {
 namespace {
-
-RE2::Options re2_options() {
-  RE2::Options o;
-  o.set_log_errors(false);
-  return o;
-}
 
 std::vector<std::string> plugin_files(const std::string& plugins_dir) {
   std::vector<std::string> out;
@@ -36,25 +28,6 @@ std::string expand_home(const std::string& s, const std::string& home) {
 }
 
 }  // namespace
-
-bool matcher_valid(const std::string& matcher) {
-  if (matcher.empty() || matcher == "*") return true;
-  RE2 re(matcher, re2_options());
-  return re.ok();
-}
-
-bool matcher_matches(const Profile& profile, const std::string& matcher, const std::string& tool) {
-  if (matcher.empty() || matcher == "*") return true;  // special-cased match-all (§4)
-  RE2 re(matcher, re2_options());
-  if (!re.ok()) return profile.invalid_matcher == "match-all";
-  return profile.matcher_anchored ? RE2::FullMatch(tool, re) : RE2::PartialMatch(tool, re);
-}
-
-std::optional<std::string> hooks_not_run_reason(const Profile& profile) {
-  if (profile.hooks_run) return std::nullopt;
-  return "hooks do not run: " + profile.name +
-         " loads and lists hooks.json but never spawns a hook (profile switch hooks_run)";
-}
 
 Plan plan(const Profile& profile, const PlanRequest& rq) {
   Plan out;

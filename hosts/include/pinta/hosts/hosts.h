@@ -1,18 +1,53 @@
-// The concrete hosts the project emulates and grades, by name: the one host list that the
-// conformance suite, `hostemu replay` and the host runner share (docs/architecture.md).
+// The host registry: the concrete hosts the project emulates and grades, by name, derived from
+// the host data under hosts/<family>/ (docs/architecture.md). The conformance suite, `hostemu
+// replay`, the host runner, the fuzz tables and the CLIs' help all ask it, so adding a version
+// profile to a family is one data file and adding a family is one folder plus its registration
+// in hosts/src/hosts.cc.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "pinta/hosts/reply_check.h"
+
 namespace pinta::hosts {
 
-// Concrete hosts, in report order. "gemini-0.61" is the Gemini CLI 0.61 emulator, "deel-1.17" the
-// deel-local-cli 1.17 emulator (emulator/hosts/deel); the others are Antigravity profiles
-// (emulator/hosts/antigravity/profiles/<name>.json).
+// One concrete host.
+struct HostInfo {
+  std::string name;      // "gemini-0.61", "agy-1.2", "deel-1.17", …
+  Family family;
+  std::string profile;   // the version profile file it comes from ("" for a family without any)
+  bool graded = true;    // false: a profile the emulator runs but the conformance suite does not
+                         // grade (the Antigravity "docs" profile, the public guide as written)
+};
+
+// Where each family's version profiles are (pinta::data::find_dir: the env var when set, the
+// installed share dir, the source tree).
+std::string gemini_profile_dir();       // $PINTA_GEMINI_PROFILES, share/gemini/profiles
+std::string antigravity_profile_dir();  // $PINTA_AGY_PROFILES, share/antigravity/profiles
+
+// Every host of every registered family, read from the given profile dirs, in report order:
+// families in registration order (gemini, antigravity, deel), each family's profiles in file
+// name order. Unreadable dirs or files contribute no host (the suite then reports the host as
+// unknown); a profile file is a host named by its "name" field.
+std::vector<HostInfo> read_registry(const std::string& gemini_profiles,
+                                    const std::string& antigravity_profiles);
+// read_registry() of the default dirs, read once per process.
+const std::vector<HostInfo>& registry();
+// The graded hosts' names, in report order.
 const std::vector<std::string>& all_hosts();
+// The registry entry named `host` (graded or not), or null.
+const HostInfo* find_host(const std::string& host);
+// `host`'s family; a name the registry does not know is taken as an Antigravity profile name (the
+// emulator and the host runner accept any profile file given to them).
+Family host_family(const std::string& host);
 bool is_gemini_host(const std::string& host);
-bool is_deel_host(const std::string& host);      // "deel-1.17": deel-local-cli, exit-code protocol
+bool is_deel_host(const std::string& host);      // deel-local-cli: the exit-code protocol
 std::string family_of(const std::string& host);  // "gemini" | "antigravity" | "deel"
+// The graded hosts of one family, in report order.
+std::vector<std::string> hosts_of(Family f);
+// "gemini-0.61|agy-1.0|…": the host list for help strings and error messages.
+std::string host_list(const char* sep = "|");
 
 }  // namespace pinta::hosts

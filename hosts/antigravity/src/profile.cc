@@ -4,11 +4,11 @@
 #include <filesystem>
 #include <set>
 
-#include "pinta/common/data_dir.h"
 #include "pinta/common/fs.h"
-#include "pinta/emulator/antigravity/antigravity.h"
+#include "pinta/hosts/antigravity/antigravity.h"
+#include "pinta/hosts/hosts.h"
 
-namespace pinta::emu::agy {
+namespace pinta::hosts::agy {
 namespace {
 
 using nlohmann::json;
@@ -194,8 +194,7 @@ Result<std::vector<Profile>> load_profiles(const std::string& dir) {
 }
 
 std::string default_profile_dir() {
-  return data::find_dir("PINTA_AGY_PROFILES", "antigravity/profiles",
-                        "emulator/hosts/antigravity/profiles");
+  return pinta::hosts::antigravity_profile_dir();
 }
 
 const Profile* find_profile(const std::vector<Profile>& profiles, const std::string& name) {
@@ -204,4 +203,4 @@ const Profile* find_profile(const std::vector<Profile>& profiles, const std::str
   return nullptr;
 }
 
-}  // namespace pinta::emu::agy
+}  // namespace pinta::hosts::agy

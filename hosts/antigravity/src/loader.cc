@@ -7,10 +7,10 @@
 #include <limits>
 #include <map>
 
-#include "pinta/emulator/antigravity/antigravity.h"
+#include "pinta/hosts/antigravity/antigravity.h"
 #include "pinta/common/text.h"
 
-namespace pinta::emu::agy {
+namespace pinta::hosts::agy {
 namespace {
 
 using ojson = nlohmann::ordered_json;
@@ -358,4 +358,4 @@ const char* event_name(Event e) {
 
 bool is_tool_event(Event e) { return e == Event::kPreToolUse || e == Event::kPostToolUse; }
 
-}  // namespace pinta::emu::agy
+}  // namespace pinta::hosts::agy
