@@ -12,15 +12,18 @@
 #include <iostream>
 #include <rapidcheck/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "otlp_json_validator.h"
 #include "pinta/adapter/otlp.h"
 #include "pinta/adapter/redact.h"
 #include "pinta/adapter/span_queue.h"
+#include "pinta/adapter/telemetry.h"
 #include "pinta/adapter/trace_store.h"
 #include "pinta/common/fs.h"
 #include "pinta/common/test_support.h"
@@ -802,6 +805,87 @@ TEST(Queue, ByteCapReadsOnlyTheNewestBytes) {
   ASSERT_TRUE(after);
   EXPECT_EQ(after->size(), s->size - s->skip_bytes);
   EXPECT_EQ(q.counters()->lines, static_cast<int64_t>(s->valid_total));
+}
+
+// Sets an environment variable for a scope (the options are read from the environment).
+class ScopedEnvVar {
+ public:
+  ScopedEnvVar(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value, 1);
+  }
+  ~ScopedEnvVar() {
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+// The queue line of the bench's Gemini AfterTool event (ci/bench-telemetry.sh p.json) with the
+// real resource: what one typical span costs in the queue.
+std::string realistic_line(const std::string& span_id) {
+  const json payload = json::parse(
+      R"({"session_id":"7f3c2a4e-bench-4b1d-9a0e-000000000001","transcript_path":"/tmp/w/t.json",)"
+      R"("cwd":"/tmp/w","hook_event_name":"AfterTool","timestamp":"2026-12-02T10:10:11.342Z",)"
+      R"("tool_name":"read_file","tool_input":{"file_path":"a.txt"},)"
+      R"("tool_response":{"llmContent":"hello","returnDisplay":"hello"}})");
+  CanonicalEvent ev = normalize(Family::kGemini, "gemini", "AfterTool", payload);
+  SpanInput in;
+  in.event = &ev;
+  in.start_unix_nanos = in.end_unix_nanos = 1796384783753234393;
+  const otlp::SpanIds ids{new_trace_id(1), span_id};
+  return otlp::queue_line(ids.span_id,
+                          otlp::resource_attributes(otlp::local_resource(Family::kGemini)),
+                          otlp::encode_span(in, ids));
+}
+
+// With the span cap raised to 20,000 (as ci/bench-telemetry.sh's drain does), 10,000 typical
+// spans are all kept by the default byte cap. A fixed 16 MiB cap dropped the oldest 1,637 of them
+// once the GenAI attributes made a span ~2,000 bytes (docs/benchmarks.md). When the byte cap is
+// really exceeded (set explicitly), the oldest are still the ones dropped, every line counted.
+TEST(Queue, DefaultByteCapHoldsTheSpanCapOfTypicalSpans) {
+  TempDir d;
+  ScopedEnvVar spans("PINTA_QUEUE_MAX_SPANS", "20000");
+  AdapterConfig config;
+  config.data_dir = d.path();
+  TelemetryOptions o = telemetry_options_from_environment(config);
+  const size_t n = 10000;
+  const std::string first = realistic_line("0000000000000001");
+  ASSERT_GT(first.size(), 1900u);  // the size the regression was seen at: 10,000 lines > 16 MiB
+  {
+    std::ofstream f(fs::join(d.path(), kQueueFile), std::ios::binary);
+    char id[17];
+    for (size_t i = 1; i <= n; ++i) {
+      std::snprintf(id, sizeof id, "%016zx", i);
+      std::string line = first;
+      line.replace(line.find("0000000000000001"), 16, id);          // the prefix
+      line.replace(line.rfind("0000000000000001"), 16, id);         // the span's own spanId
+      f << line << '\n';
+    }
+  }
+  {
+    SpanQueue q(queue_options(o));
+    auto s = q.snapshot_refs(2 * n);
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->prefix_lines, 0u);
+    EXPECT_EQ(s->skip_bytes, 0u);
+    EXPECT_EQ(s->valid_total, n);
+    EXPECT_TRUE(s->over_cap.empty());
+    ASSERT_EQ(s->refs.size(), n);
+    EXPECT_EQ(std::string(s->refs.front().span_id, 16), "0000000000000001");
+  }
+  ScopedEnvVar bytes("PINTA_QUEUE_MAX_BYTES", std::to_string(16u << 20).c_str());
+  TelemetryOptions capped = telemetry_options_from_environment(config);
+  SpanQueue q(queue_options(capped));
+  auto s = q.snapshot_refs(2 * n);
+  ASSERT_TRUE(s);
+  EXPECT_GT(s->prefix_lines, 0u);  // the oldest, beyond 16 MiB, are dropped ...
+  EXPECT_EQ(s->prefix_lines + s->valid_total, n);  // ... and counted, each line once
+  ASSERT_FALSE(s->refs.empty());
+  EXPECT_EQ(std::string(s->refs.back().span_id, 16), "0000000000002710");  // the newest kept
 }
 
 // A line over kMaxQueueLineBytes: refused by append (counted as unwritten); a foreign one in the
