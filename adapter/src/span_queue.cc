@@ -455,7 +455,8 @@ Status SpanQueue::append(std::string_view line) {
     const off_t end = ::lseek(fd, 0, SEEK_CUR);  // O_APPEND: just after our bytes
     ::close(fd);
     lock->release();  // let go of the shared lock before taking the exclusive one
-    if (written > 0 && end >= static_cast<off_t>(written)) cut_back(end - static_cast<off_t>(written), end);
+    if (written > 0 && end >= static_cast<off_t>(written))
+      cut_back(end - static_cast<off_t>(written), end);
     return e;
   }
   ::close(fd);

@@ -7,9 +7,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -273,8 +273,7 @@ Status lock_fd(int fd, int operation, int timeout_ms, const std::string& path) {
       last = true;  // overslept past the deadline: one more try, no more sleep
       continue;
     }
-    std::this_thread::sleep_for(
-        std::min<std::chrono::steady_clock::duration>(pause, until - now));
+    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(pause, until - now));
     pause = std::min(pause * 2, std::chrono::microseconds(4000));
   }
 }
