@@ -75,35 +75,26 @@ QueueCounters parse_counters(std::string_view text) {
 
 class StateLock {
  public:
-  static Result<StateLock> acquire(const std::string& path, int timeout_ms) {
+  // Exclusive (the flusher: counters, a consistent size, the rewrite) or shared (appends: they
+  // only append whole lines with O_APPEND, so any number may run at once).
+  static Result<StateLock> acquire(const std::string& path, int timeout_ms, bool shared = false) {
     int fd = fs::open_private(path, O_RDWR | O_CREAT, 0600);  // no link followed, ours only
     if (fd < 0) {
       if (errno == ENOENT) return make_error(ErrorCode::kNotFound, "no directory for " + path);
       return io_error("cannot open", path);
     }
-    auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-    // Back off from 200 us to 4 ms: dozens of waiters polling every 500 us kept waking on two
-    // cores and starved each other past the timeout (telemetry_load_64x100 lost appends).
-    auto pause = std::chrono::microseconds(200);
-    while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-      if (errno != EWOULDBLOCK && errno != EINTR) {
-        Error e = io_error("cannot lock", path);
-        ::close(fd);
-        return e;
-      }
-      if (std::chrono::steady_clock::now() >= until) {
-        ::close(fd);
-        return make_error(ErrorCode::kTimeout, "timed out waiting for " + path);
-      }
-      std::this_thread::sleep_for(pause);
-      pause = std::min(pause * 2, std::chrono::microseconds(4000));
+    if (Status s = fs::lock_fd(fd, shared ? LOCK_SH : LOCK_EX, timeout_ms, path); !s.ok()) {
+      ::close(fd);
+      return s.error();
     }
     return StateLock(fd);
   }
   StateLock(StateLock&& o) noexcept : fd_(o.fd_), size_read_(o.size_read_) { o.fd_ = -1; }
   StateLock& operator=(StateLock&&) = delete;
-  ~StateLock() {
+  ~StateLock() { release(); }
+  void release() {
     if (fd_ >= 0) ::close(fd_);  // closing the only fd releases the flock
+    fd_ = -1;
   }
 
   QueueCounters read() {
@@ -152,6 +143,28 @@ class StateLock {
   int fd_ = -1;
   size_t size_read_ = kUnknownSize;  // length of the content read() saw
 };
+
+// The appended tally (`failed-spans.appended`, one byte per append since the last fold), taken
+// under the exclusive lock: adds it to `c` and returns the tally's fd, to be emptied by
+// settle_appended() once the state with the new counts is written (-1: nothing to fold).
+int take_appended(const std::string& path, QueueCounters& c) {
+  int fd = fs::open_private(path, O_RDWR);
+  if (fd < 0) return -1;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || st.st_size == 0) {
+    ::close(fd);
+    return -1;
+  }
+  c.appended += static_cast<int64_t>(st.st_size);
+  c.lines += static_cast<int64_t>(st.st_size);
+  return fd;
+}
+
+void settle_appended(int fd) {
+  if (fd < 0) return;
+  (void)!::ftruncate(fd, 0);
+  ::close(fd);
+}
 
 // One physical line as the streaming reader sees it. `bytes` is empty for an oversize line (its
 // content is never held in memory).
@@ -379,6 +392,8 @@ void SpanQueue::count_unwritten() const {
   ::close(fd);
 }
 
+std::string SpanQueue::appended_path() const { return fs::join(options_.dir, kQueueAppendedFile); }
+
 int64_t SpanQueue::unwritten() const {
   struct stat st {};
   const std::string path = fs::join(options_.dir, kQueueUnwrittenFile);
@@ -394,22 +409,21 @@ Status SpanQueue::append(std::string_view line) {
     count_unwritten();
     return make_error(ErrorCode::kInvalidArgument, "span larger than the queue's line cap");
   }
-  // The data dir normally exists: create it only when the state file cannot be opened for want
-  // of it (saves a mkdir per path component and a stat on every event).
+  // A shared lock: appends never wait for each other (64 concurrent adapters on 2 cores queued
+  // behind an exclusive one for up to a few hundred ms), only for the flusher's short exclusive
+  // holds. The data dir normally exists: create it only when the state file cannot be opened
+  // for want of it (saves a mkdir per path component and a stat on every event).
   auto lock = [&]() -> Result<StateLock> {
-    auto first = StateLock::acquire(state_path_, options_.lock_timeout_ms);
+    auto first = StateLock::acquire(state_path_, options_.lock_timeout_ms, /*shared=*/true);
     if (first || first.error().code != ErrorCode::kNotFound) return first;
     if (Status d = fs::make_dirs(options_.dir, 0700); !d.ok()) return d.error();
-    return StateLock::acquire(state_path_, options_.lock_timeout_ms);
+    return StateLock::acquire(state_path_, options_.lock_timeout_ms, /*shared=*/true);
   }();
   if (!lock) {
     if (lock.error().code == ErrorCode::kTimeout) count_unwritten();
     return lock.error();
   }
-  QueueCounters c = lock->read();
-
-  int fd =
-      fs::open_private(queue_path_, O_RDWR | O_APPEND | O_CREAT, 0600);  // queue append
+  int fd = fs::open_private(queue_path_, O_RDWR | O_APPEND | O_CREAT, 0600);  // queue append
   if (fd < 0) return io_error("cannot open", queue_path_);
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
@@ -420,26 +434,58 @@ Status SpanQueue::append(std::string_view line) {
   std::string buf;
   buf.reserve(line.size() + 2);
   if (st.st_size > 0) {
-    // A torn last line (no '\n') must not swallow ours: start on a fresh line.
+    // A torn last line (no '\n') must not swallow ours: start on a fresh line. (Another append
+    // running at the same moment can make this add a needless '\n': an empty line, which readers
+    // skip and the next rewrite drops.)
     char last = '\n';
     if (::pread(fd, &last, 1, st.st_size - 1) == 1 && last != '\n') buf.push_back('\n');
   }
   buf.append(line);
   buf.push_back('\n');
-  if (!write_all(fd, buf)) {
+  // One write(2) with O_APPEND: whole, at the end, never interleaved with another append.
+  size_t written = 0;
+  while (written < buf.size()) {
+    ssize_t n = ::write(fd, buf.data() + written, buf.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    written += static_cast<size_t>(n);
+  }
+  if (written < buf.size()) {
     Error e = io_error("cannot append to", queue_path_);
-    // Do not leave a fragment (disk full): cut back to where we started.
-    (void)!::ftruncate(fd, st.st_size);
+    const off_t end = ::lseek(fd, 0, SEEK_CUR);  // O_APPEND: just after our bytes
     ::close(fd);
+    lock->release();  // let go of the shared lock before taking the exclusive one
+    if (written > 0 && end >= static_cast<off_t>(written))
+      cut_back(end - static_cast<off_t>(written), end);
     return e;
   }
   ::close(fd);
-  // No compaction here: the caps are the flusher's job (snapshot/remove), so an append holds the
-  // lock for a few syscalls whatever the queue holds.
-  c.lines += 1;
-  c.appended += 1;
-  lock->write(c);
+  // No compaction here (the caps are the flusher's) and no counter read-modify-write (that would
+  // need the exclusive lock): one byte in the appended tally, folded into the state by the
+  // flusher's next exclusive hold (counters()).
+  count_appended();
   return {};
+}
+
+void SpanQueue::cut_back(off_t start, off_t end) const {
+  // Do not leave a fragment (disk full): cut back to where we started, but only if nothing was
+  // appended after it (readers skip a fragment in the middle as corrupt; the next append starts on
+  // a fresh line). The exclusive lock keeps other appends out while we look.
+  auto lock = StateLock::acquire(state_path_, options_.lock_timeout_ms);
+  if (!lock) return;
+  int fd = fs::open_private(queue_path_, O_WRONLY);
+  if (fd < 0) return;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && st.st_size == end) (void)!::ftruncate(fd, start);
+  ::close(fd);
+}
+
+void SpanQueue::count_appended() const {
+  // Under the shared lock (so a fold under the exclusive one sees whole counts): one byte per span.
+  int fd = fs::open_private(appended_path(), O_WRONLY | O_APPEND | O_CREAT, 0600);
+  if (fd < 0) return;
+  (void)!::write(fd, "x", 1);
+  ::close(fd);
 }
 
 Result<QueueSnapshot> SpanQueue::snapshot(size_t max_records, size_t max_record_bytes) {
@@ -541,9 +587,11 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
     if (q.fd < 0) {
       QueueCounters c = lock->read();
       c.add(delta);
+      const int tally = take_appended(appended_path(), c);
       c.lines = 0;
       c.unwritten = unwritten();
       lock->write(c);
+      settle_appended(tally);
       return {};
     }
   }
@@ -620,9 +668,11 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
       return io_error("cannot rename onto", queue_path_);
     closer.keep = true;
   }
+  const int tally = take_appended(appended_path(), c);
   c.lines = kept + tail_lines;
   c.unwritten = unwritten();
   lock->write(c);
+  settle_appended(tally);
   return {};
 }
 
@@ -631,14 +681,22 @@ Status SpanQueue::count(const QueueCounters& delta) {
   if (!lock) return lock.error();
   QueueCounters c = lock->read();
   c.add(delta);
+  const int tally = take_appended(appended_path(), c);
   lock->write(c);
+  settle_appended(tally);
   return {};
 }
 
 Result<QueueCounters> SpanQueue::counters() {
   auto lock = StateLock::acquire(state_path_, 5000);
   if (!lock) return lock.error();
-  return lock->read();
+  QueueCounters c = lock->read();
+  const int tally = take_appended(appended_path(), c);
+  if (tally >= 0) {
+    lock->write(c);
+    settle_appended(tally);
+  }
+  return c;
 }
 
 }  // namespace pinta::adapter

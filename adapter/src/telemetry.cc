@@ -1,5 +1,6 @@
 #include "pinta/adapter/telemetry.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "pinta/adapter/config.h"
@@ -35,8 +36,15 @@ TelemetryOptions telemetry_options_from_environment(const AdapterConfig& config)
   o.exporter = otlp::export_config_from_environment();
   o.data_dir = config.data_dir;
   o.max_queue_spans = static_cast<size_t>(env_int("PINTA_QUEUE_MAX_SPANS", 1000, 1, 1000000));
-  o.max_queue_bytes = static_cast<uint64_t>(env_int(
-      "PINTA_QUEUE_MAX_BYTES", 16L << 20, static_cast<int64_t>(kMaxQueueLineBytes), 1L << 30));
+  // The byte cap is there for big spans: by default it holds max_queue_spans spans of
+  // kQueueBytesPerSpan (at least 16 MiB), so raising the span cap keeps that many typical spans
+  // (about 2 KB each) instead of silently dropping them at a fixed 16 MiB.
+  const int64_t bytes_for_spans = std::min<int64_t>(
+      static_cast<int64_t>(o.max_queue_spans) * static_cast<int64_t>(kQueueBytesPerSpan),
+      kMaxQueueBytes);
+  o.max_queue_bytes = static_cast<uint64_t>(
+      env_int("PINTA_QUEUE_MAX_BYTES", std::max<int64_t>(16L << 20, bytes_for_spans),
+              static_cast<int64_t>(kMaxQueueLineBytes), kMaxQueueBytes));
   o.append_lock_ms = static_cast<int>(env_int("PINTA_QUEUE_LOCK_MS", o.append_lock_ms, 1, 10000));
   o.max_request_bytes =
       static_cast<size_t>(env_int("PINTA_OTLP_MAX_REQUEST_BYTES", 512L << 10, 4096, 64L << 20));

@@ -12,15 +12,18 @@
 #include <iostream>
 #include <rapidcheck/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "otlp_json_validator.h"
 #include "pinta/adapter/otlp.h"
 #include "pinta/adapter/redact.h"
 #include "pinta/adapter/span_queue.h"
+#include "pinta/adapter/telemetry.h"
 #include "pinta/adapter/trace_store.h"
 #include "pinta/common/fs.h"
 #include "pinta/common/test_support.h"
@@ -694,6 +697,7 @@ TEST(Queue, StateFileInOtherShapesIsStillRead) {
   TempDir d;
   SpanQueue q({d.path(), 10});
   ASSERT_TRUE(q.append(line_for(1)).ok());
+  ASSERT_EQ(q.counters()->appended, 1);  // folds the append's tally into the state file
   ASSERT_TRUE(fs::atomic_write(q.state_path(), "{ \"appended\" : 7, \"lines\": 1 }\n").ok());
   EXPECT_EQ(q.counters()->appended, 7);
   EXPECT_EQ(q.counters()->delivered, 0);
@@ -804,6 +808,87 @@ TEST(Queue, ByteCapReadsOnlyTheNewestBytes) {
   EXPECT_EQ(q.counters()->lines, static_cast<int64_t>(s->valid_total));
 }
 
+// Sets an environment variable for a scope (the options are read from the environment).
+class ScopedEnvVar {
+ public:
+  ScopedEnvVar(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value, 1);
+  }
+  ~ScopedEnvVar() {
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+// The queue line of the bench's Gemini AfterTool event (ci/bench-telemetry.sh p.json) with the
+// real resource: what one typical span costs in the queue.
+std::string realistic_line(const std::string& span_id) {
+  const json payload = json::parse(
+      R"({"session_id":"7f3c2a4e-bench-4b1d-9a0e-000000000001","transcript_path":"/tmp/w/t.json",)"
+      R"("cwd":"/tmp/w","hook_event_name":"AfterTool","timestamp":"2026-12-02T10:10:11.342Z",)"
+      R"("tool_name":"read_file","tool_input":{"file_path":"a.txt"},)"
+      R"("tool_response":{"llmContent":"hello","returnDisplay":"hello"}})");
+  CanonicalEvent ev = normalize(Family::kGemini, "gemini", "AfterTool", payload);
+  SpanInput in;
+  in.event = &ev;
+  in.start_unix_nanos = in.end_unix_nanos = 1796384783753234393;
+  const otlp::SpanIds ids{new_trace_id(1), span_id};
+  return otlp::queue_line(ids.span_id,
+                          otlp::resource_attributes(otlp::local_resource(Family::kGemini)),
+                          otlp::encode_span(in, ids));
+}
+
+// With the span cap raised to 20,000 (as ci/bench-telemetry.sh's drain does), 10,000 typical
+// spans are all kept by the default byte cap. A fixed 16 MiB cap dropped the oldest 1,637 of them
+// once the GenAI attributes made a span ~2,000 bytes (docs/benchmarks.md). When the byte cap is
+// really exceeded (set explicitly), the oldest are still the ones dropped, every line counted.
+TEST(Queue, DefaultByteCapHoldsTheSpanCapOfTypicalSpans) {
+  TempDir d;
+  ScopedEnvVar spans("PINTA_QUEUE_MAX_SPANS", "20000");
+  AdapterConfig config;
+  config.data_dir = d.path();
+  TelemetryOptions o = telemetry_options_from_environment(config);
+  const size_t n = 10000;
+  const std::string first = realistic_line("0000000000000001");
+  ASSERT_GT(first.size(), 1900u);  // the size the regression was seen at: 10,000 lines > 16 MiB
+  {
+    std::ofstream f(fs::join(d.path(), kQueueFile), std::ios::binary);
+    char id[17];
+    for (size_t i = 1; i <= n; ++i) {
+      std::snprintf(id, sizeof id, "%016zx", i);
+      std::string line = first;
+      line.replace(line.find("0000000000000001"), 16, id);          // the prefix
+      line.replace(line.rfind("0000000000000001"), 16, id);         // the span's own spanId
+      f << line << '\n';
+    }
+  }
+  {
+    SpanQueue q(queue_options(o));
+    auto s = q.snapshot_refs(2 * n);
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->prefix_lines, 0u);
+    EXPECT_EQ(s->skip_bytes, 0u);
+    EXPECT_EQ(s->valid_total, n);
+    EXPECT_TRUE(s->over_cap.empty());
+    ASSERT_EQ(s->refs.size(), n);
+    EXPECT_EQ(std::string(s->refs.front().span_id, 16), "0000000000000001");
+  }
+  ScopedEnvVar bytes("PINTA_QUEUE_MAX_BYTES", std::to_string(16u << 20).c_str());
+  TelemetryOptions capped = telemetry_options_from_environment(config);
+  SpanQueue q(queue_options(capped));
+  auto s = q.snapshot_refs(2 * n);
+  ASSERT_TRUE(s);
+  EXPECT_GT(s->prefix_lines, 0u);  // the oldest, beyond 16 MiB, are dropped ...
+  EXPECT_EQ(s->prefix_lines + s->valid_total, n);  // ... and counted, each line once
+  ASSERT_FALSE(s->refs.empty());
+  EXPECT_EQ(std::string(s->refs.back().span_id, 16), "0000000000002710");  // the newest kept
+}
+
 // A line over kMaxQueueLineBytes: refused by append (counted as unwritten); a foreign one in the
 // file is skipped without being held, reported corrupt, and removed.
 TEST(Queue, OversizeLinesAreRefusedOrSkipped) {
@@ -869,6 +954,33 @@ TEST(Queue, AppendGivesUpAfterItsLockBudgetAndCounts) {
   EXPECT_EQ(q.unwritten(), 3);
   ASSERT_TRUE(q.append(line_for(2)).ok());
   EXPECT_EQ(q.counters()->lines, 2);
+}
+
+// Appends do not wait for each other: with another append in the middle of its write (the
+// shared lock held elsewhere), an append with a 1 ms budget still writes its span, and nothing is
+// counted as unwritten. (With an exclusive lock per append, 64 concurrent adapters on 2 cores
+// queued for up to a few hundred ms, and a few-ms budget would have lost most of their spans.)
+// The flusher's exclusive hold still stops it, and that give-up is counted (test above).
+TEST(Queue, AppendsDoNotWaitForEachOther) {
+  TempDir d;
+  QueueOptions o{d.path(), 100, 1};
+  SpanQueue q(o);
+  ASSERT_TRUE(q.append(line_for(0)).ok());
+  int fd = ::open(q.state_path().c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_SH), 0);  // another append holds it
+  for (int i = 1; i <= 3; ++i) EXPECT_TRUE(q.append(line_for(i)).ok()) << i;
+  EXPECT_EQ(q.unwritten(), 0);
+  ::close(fd);
+  auto c = q.counters();
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->appended, 4);
+  EXPECT_EQ(c->lines, 4);
+  auto s = q.snapshot(100);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(indices(*s), (std::vector<int>{0, 1, 2, 3}));
+  // The tally was folded into the state and emptied: counting again does not count twice.
+  EXPECT_EQ(q.counters()->appended, 4);
 }
 
 // Runs `f` in a forked child and returns the growth of the child's peak RSS over it, in KiB (the

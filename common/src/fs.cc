@@ -6,9 +6,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdint>
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -259,23 +260,32 @@ Status append_locked(const std::string& path, std::string_view line, unsigned mo
   return append_fd(fd, path, line);
 }
 
+Status lock_fd(int fd, int operation, int timeout_ms, const std::string& path) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  auto pause = std::chrono::microseconds(100);
+  for (bool last = false;;) {
+    if (::flock(fd, operation | LOCK_NB) == 0) return {};
+    if (errno == EINTR) continue;
+    if (errno != EWOULDBLOCK) return io_error("cannot lock", path);
+    if (last) return make_error(ErrorCode::kTimeout, "timed out waiting for lock " + path);
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= until) {
+      last = true;  // overslept past the deadline: one more try, no more sleep
+      continue;
+    }
+    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(pause, until - now));
+    pause = std::min(pause * 2, std::chrono::microseconds(4000));
+  }
+}
+
 Result<FileLock> FileLock::acquire(const std::string& path, int timeout_ms) {
   int fd = open_private(path, O_RDWR | O_CREAT, 0600);
   if (fd < 0) return open_error(path);
-  auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  for (;;) {
-    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return FileLock(fd);
-    if (errno != EWOULDBLOCK && errno != EINTR) {
-      Error e = io_error("cannot lock", path);
-      ::close(fd);
-      return e;
-    }
-    if (std::chrono::steady_clock::now() >= until) {
-      ::close(fd);
-      return make_error(ErrorCode::kTimeout, "timed out waiting for lock " + path);
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  if (Status s = lock_fd(fd, LOCK_EX, timeout_ms, path); !s.ok()) {
+    ::close(fd);
+    return s.error();
   }
+  return FileLock(fd);
 }
 
 FileLock::FileLock(FileLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }

@@ -4,17 +4,20 @@
 // flusher once a collector took it (or refused it for good), so the host never waits on the
 // network. One line per span (otlp::queue_line), written with one write(2).
 //
-// Concurrency: every change happens under an exclusive flock on `failed-spans.state`, a small JSON
-// file that also holds the counters (lines, dropped, corrupt, ...). The queue file itself is
-// replaced by rename when it is rewritten, so the lock lives on the separate state file. Only the
-// flusher (one at a time: flusher.lock) reads or rewrites the queue; appends only append.
+// Concurrency: a flock on `failed-spans.state`, a small JSON file that also holds the counters
+// (lines, dropped, corrupt, ...). The queue file itself is replaced by rename when it is
+// rewritten, so the lock lives on the separate state file. Appends take it SHARED: each appends
+// one whole line with one O_APPEND write(2), which never interleaves with another, so appends
+// never wait for each other; each adds one byte to `failed-spans.appended`, which the next
+// exclusive holder folds into the counters (appended, lines). Everything else takes it
+// EXCLUSIVE. Only the flusher (one at a time: flusher.lock) reads or rewrites the queue.
 //
 // Short lock holds: an append holds the lock for a few syscalls (no compaction: the caps are the
 // flusher's). The flusher takes it only to learn a size at which no append is half-written, reads
 // and builds a rewrite without it, and takes it again to copy what was appended meanwhile and
-// rename. An append that cannot get the lock within `lock_timeout_ms` gives up and counts itself
-// in `failed-spans.unwritten` (one byte per span, lock-free; the flusher copies the count into the
-// state file as `unwritten`).
+// rename. An append that cannot get the lock within `lock_timeout_ms` (only a flusher's hold can
+// stop it) gives up and counts itself in `failed-spans.unwritten` (one byte per span, lock-free;
+// the flusher copies the count into the state file as `unwritten`).
 //
 // Caps: at most `max_spans` spans and `max_bytes` bytes; the oldest are dropped first and counted
 // (`dropped_cap`). Appends never enforce them: between two flusher passes the file may hold more;
@@ -25,6 +28,8 @@
 // a line over kMaxQueueLineBytes) are skipped, counted (`corrupt`) and removed by the next
 // rewrite; they never block the rest.
 #pragma once
+
+#include <sys/types.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -42,6 +47,9 @@ namespace pinta::adapter {
 inline constexpr std::string_view kQueueFile = "failed-spans.jsonl";
 inline constexpr std::string_view kQueueStateFile = "failed-spans.state";
 inline constexpr std::string_view kQueueUnwrittenFile = "failed-spans.unwritten";
+// Appends since the flusher last folded them into the state (one byte each; written under the
+// shared lock, folded and emptied under the exclusive one).
+inline constexpr std::string_view kQueueAppendedFile = "failed-spans.appended";
 // A queue line (one span) longer than this is refused by append and skipped by readers.
 inline constexpr size_t kMaxQueueLineBytes = 2u << 20;
 // Over-cap spanIds one snapshot reports at most (the rest are dropped by the next pass).
@@ -138,6 +146,9 @@ class SpanQueue {
 
  private:
   void count_unwritten() const;
+  void count_appended() const;
+  void cut_back(off_t start, off_t end) const;
+  std::string appended_path() const;
   Result<QueueSnapshot> read(size_t max_records, size_t max_record_bytes, bool refs);
   QueueOptions options_;
   std::string queue_path_;

@@ -34,12 +34,18 @@ namespace pinta::adapter {
 
 inline constexpr std::string_view kFlusherLockFile = "flusher.lock";
 inline constexpr size_t kMaxSpansPerRequest = 512;
+// The default byte cap allows this much per span of the span cap: a typical queue line is ~2 KB
+// (docs/benchmarks.md, "Telemetry regressions"), a tool result can make it tens of KB.
+inline constexpr uint64_t kQueueBytesPerSpan = 16u << 10;
+inline constexpr int64_t kMaxQueueBytes = int64_t{1} << 30;
 
 struct TelemetryOptions {
   otlp::ExportConfig exporter;
   std::string data_dir;
   size_t max_queue_spans = 1000;                    // PINTA_QUEUE_MAX_SPANS (1..1000000)
-  uint64_t max_queue_bytes = 16u << 20;             // PINTA_QUEUE_MAX_BYTES (2 MiB..1 GiB)
+  // PINTA_QUEUE_MAX_BYTES (2 MiB..1 GiB); default max(16 MiB, max_queue_spans x
+  // kQueueBytesPerSpan), up to kMaxQueueBytes.
+  uint64_t max_queue_bytes = 16u << 20;
   int append_lock_ms = 200;                         // PINTA_QUEUE_LOCK_MS: an append's lock wait
   // PINTA_OTLP_MAX_REQUEST_BYTES: one POST's span bytes (a single bigger span goes alone; a
   // queue line is at most kMaxQueueLineBytes).

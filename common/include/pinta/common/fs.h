@@ -40,8 +40,15 @@ bool exists(const std::string& path);
 std::string dirname(const std::string& path);
 std::string join(std::string_view a, std::string_view b);
 
+// flock(fd, operation | LOCK_NB) (operation: LOCK_EX or LOCK_SH) until it succeeds or timeout_ms
+// has passed: one try at once, then tries between sleeps of 100 us doubling to 4 ms (dozens of
+// waiters polling faster wake each other and starve on a few cores), and one last try after the
+// deadline (a waiter that overslept in a busy machine still takes a lock that is free by then).
+// EINTR is retried. kTimeout when the time ran out, kIo on any other flock error; fd stays open.
+Status lock_fd(int fd, int operation, int timeout_ms, const std::string& path);
+
 // RAII exclusive lock on a lock file in a private directory (opened with open_private, created
-// 0600). Blocks until acquired or timeout_ms passes.
+// 0600). Waits (lock_fd) until acquired or timeout_ms passes.
 class FileLock {
  public:
   static Result<FileLock> acquire(const std::string& path, int timeout_ms = 2000);
