@@ -167,7 +167,8 @@ Result<Case> parse_case(const std::string& text, const std::string& file) {
       for (const auto& x : all_hosts())
         if (!is_deel_host(x)) hs.insert(x);
     } else if (s == "gemini") {
-      hs.insert("gemini-0.61");
+      for (const auto& x : all_hosts())  // every Gemini CLI version column
+        if (is_gemini_host(x)) hs.insert(x);
     } else if (s == "deel") {
       hs.insert("deel-1.17");
     } else if (s == "antigravity") {

@@ -63,6 +63,21 @@ struct HookRules {
 // The per-hook rules of a profile's "switches" object ({} or not an object: the 0.61 rules).
 HookRules hook_rules_from_switches(const ojson& switches);
 
+// Version profiles (profile.cc). The profiles directory: $PINTA_GEMINI_PROFILES, the installed
+// share/…/gemini/profiles, or the source tree's emulator/hosts/gemini/profiles.
+std::string default_profile_dir();
+// A name ("gemini-0.26") → <default_profile_dir()>/<name>.json; a path (has '/' or ".json") as is.
+std::string profile_path(const std::string& name_or_file);
+// The profile object ({"name","applies_from","switches":{…},…}); errors name the file.
+Result<ojson> load_profile(const std::string& name_or_file);
+const ojson& profile_switches(const ojson& profile);  // {} when absent
+// The error a blocked or stopped BeforeTool/AfterTool reports under `switches` ("" when the output
+// neither blocks nor stops, or for another event).
+std::string tool_error_text(const ojson& switches, std::string_view event, const ojson& output);
+// The arguments a BeforeTool output's hookSpecificOutput.tool_input gives the tool under
+// `switches` (replaced, or merged for tool_input_rewrite "merge"); null when it gives none.
+ojson rewritten_tool_input(const ojson& switches, const ojson& tool_input, const ojson& output);
+
 struct RunContext {
   std::string cwd;          // empty: the input's "cwd" (what the host passes, §4.1)
   std::string project_dir;  // unused by 0.61 (= cwd); kept for adapters that want it
