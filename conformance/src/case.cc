@@ -296,7 +296,8 @@ std::string render_cases_doc(const std::vector<Case>& cases) {
        "prefix is the contract section). `must` cases decide the exit status of `conformance run`; "
        "`should` cases only with `--strict`. Hosts: `gemini-0.61` is the Gemini CLI 0.61 emulator, "
        "`gemini-0.40`/`gemini-0.35`/`gemini-0.26` the same under a Gemini CLI version profile "
-       "(docs/gemini-versions.md), `deel-1.17` deel-local-cli, the others Antigravity profiles.\n\n";
+       "(docs/gemini-versions.md), `deel-1.17` deel-local-cli, the others Antigravity "
+       "profiles.\n\n";
   std::map<std::string, int> per_area;
   for (const auto& c : cases) per_area[c.area]++;
   o << "| Area | Cases |\n|---|---|\n";

@@ -96,8 +96,8 @@ TEST(CaseParser, GeminiShorthandIsEveryGeminiProfileColumn) {
   text.replace(text.find(R"(["all"])"), 7, R"(["gemini"])");
   auto c = conf::parse_case(text, "x.case.json");
   ASSERT_TRUE(c) << c.error().message;
-  EXPECT_EQ(c->hosts, (std::vector<std::string>{"gemini-0.61", "gemini-0.40", "gemini-0.35",
-                                                "gemini-0.26"}));
+  EXPECT_EQ(c->hosts,
+            (std::vector<std::string>{"gemini-0.61", "gemini-0.40", "gemini-0.35", "gemini-0.26"}));
   EXPECT_FALSE(conf::is_gemini_host("gemini-0.99"));  // no such profile column
 }
 

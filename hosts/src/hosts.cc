@@ -8,9 +8,16 @@ const std::vector<std::string>& all_hosts() {
   // listed so the matrix shows that, and grades nothing.
   // gemini-0.26/0.35/0.40: the Gemini CLI version profiles (emulator/hosts/gemini/profiles/), one
   // column each; gemini-0.61 is the emulator's default (docs/gemini-versions.md).
-  static const std::vector<std::string> h = {
-      "gemini-0.61", "gemini-0.40", "gemini-0.35", "gemini-0.26", "agy-1.0", "agy-1.1",
-      "agy-1.2.1-darwin-arm64", "agy-1.2", "antigravity-2.0", "deel-1.17"};
+  static const std::vector<std::string> h = {"gemini-0.61",
+                                             "gemini-0.40",
+                                             "gemini-0.35",
+                                             "gemini-0.26",
+                                             "agy-1.0",
+                                             "agy-1.1",
+                                             "agy-1.2.1-darwin-arm64",
+                                             "agy-1.2",
+                                             "antigravity-2.0",
+                                             "deel-1.17"};
   return h;
 }
 // Any listed "gemini-" host: each has a profile file (the host runner loads it by this name).

@@ -187,8 +187,7 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   // 0.26: a blocked or stopped tool reports the bare reason as its error ("Error executing tool T:
   // R"); 0.30+ prefix it (core 0.26.0 core/coreToolHookTriggers.js:208-231, 296-320: the prefix is
   // only in llmContent, error.message is the reason) — drift s01, s07, s13, s16, s17, s22.
-  const bool bare_tool_error =
-      sw.value("blocked_tool_error", std::string("prefixed")) == "bare";
+  const bool bare_tool_error = sw.value("blocked_tool_error", std::string("prefixed")) == "bare";
   // 0.26: every log line goes through the one patched console (cli 0.26.0 gemini.js:198-206,
   // ui/utils/ConsolePatcher.js), flushed in code order after start-up, so (a) SessionStart's
   // systemMessage, written straight to stderr (gemini.js:445-446), comes before all start-up lines

@@ -173,7 +173,9 @@ TEST(GeminiHookRules, ProfileSwitchesChangeOneHookRun) {
   ctx.rules = g::hook_rules_from_switches(g::profile_switches(*p26));
   auto r26 = g::run_hook(spec, "BeforeTool", input, ctx);
   ASSERT_TRUE(r26.output);  // no hook env, and exit 4 is a warning
-  EXPECT_EQ(*r26.output, ojson::parse(R"({"decision":"allow","systemMessage":"Warning: /tmp|unset|unset|unset|"})"));
+  EXPECT_EQ(
+      *r26.output,
+      ojson::parse(R"({"decision":"allow","systemMessage":"Warning: /tmp|unset|unset|unset|"})"));
   EXPECT_EQ(g::run_result_json(r26)["outputFormat"], nullptr);
 
   // The reply's wording and the rewritten arguments under each profile.
@@ -184,7 +186,8 @@ TEST(GeminiHookRules, ProfileSwitchesChangeOneHookRun) {
   EXPECT_EQ(g::tool_error_text(ojson::object(), "BeforeAgent", deny), "");
   ojson rewrite = ojson::parse(R"({"hookSpecificOutput":{"tool_input":{"content":"M"}}})");
   ojson args = ojson::parse(R"({"file_path":"a","content":"b"})");
-  EXPECT_EQ(g::rewritten_tool_input(ojson::object(), args, rewrite), ojson::parse(R"({"content":"M"})"));
+  EXPECT_EQ(g::rewritten_tool_input(ojson::object(), args, rewrite),
+            ojson::parse(R"({"content":"M"})"));
   EXPECT_EQ(g::rewritten_tool_input(g::profile_switches(*p35), args, rewrite),
             ojson::parse(R"({"file_path":"a","content":"M"})"));
 }

@@ -42,8 +42,8 @@ struct Session {
   ojson run(const ojson& script) const {
     g::RunContext ctx;
     // HOME: hooks get socket stdio like Node's, so bash reads $HOME/.bashrc; keep it the temp one.
-    ctx.env = std::vector<std::pair<std::string, std::string>>{{"PATH", "/usr/bin:/bin"},
-                                                               {"HOME", home}};
+    ctx.env =
+        std::vector<std::pair<std::string, std::string>>{{"PATH", "/usr/bin:/bin"}, {"HOME", home}};
     auto r = g::run_session(home, ws, script, ctx);
     EXPECT_TRUE(r) << (r ? "" : r.error().message);
     return r ? *r : ojson();
@@ -266,17 +266,18 @@ TEST(GeminiSession026, RegistrySizeLineAndBareToolErrors) {
             std::vector<std::string>{"Error executing tool write_file: Tool execution blocked: R"});
   auto t26 = s.run(with_profile({{"model_turns", write_turns()}}, "gemini-0.26"));
   // 3 entries: the disabled hook is registered too (hookRegistry.js:150-165).
-  EXPECT_EQ(lines_of(t26), (std::vector<std::string>{"Hook registry initialized with 3 hook entries",
-                                                      "Error executing tool write_file: R"}));
+  EXPECT_EQ(lines_of(t26),
+            (std::vector<std::string>{"Hook registry initialized with 3 hook entries",
+                                      "Error executing tool write_file: R"}));
   EXPECT_EQ(t26["events"][6]["effect"]["tool_error"], "R");
 
   Session a;  // AfterTool stop: bare reason in the tool error, stop request logged first
   a.settings({{"AfterTool", hook(R"(echo '{"continue":false,"stopReason":"S"}')")}});
   auto ta = a.run(with_profile({{"model_turns", write_turns()}}, "gemini-0.26"));
   EXPECT_EQ(lines_of(ta), (std::vector<std::string>{"Hook registry initialized with 1 hook entries",
-                                                     "Hook requested to stop execution: S",
-                                                     "Error executing tool write_file: S",
-                                                     "Agent execution stopped: S"}));
+                                                    "Hook requested to stop execution: S",
+                                                    "Error executing tool write_file: S",
+                                                    "Agent execution stopped: S"}));
 }
 
 // The registry line is written right after the project-hooks warning, which has no newline.
@@ -303,8 +304,10 @@ TEST(GeminiSession026, UntrustedFolderRunsWithoutSettingsHooksOrWriteFile) {
   std::string d = s.home + "/.gemini/extensions/ext";
   std::filesystem::create_directories(d + "/hooks");
   std::ofstream(d + "/gemini-extension.json") << R"({"name":"ext","version":"1.0.0"})";
-  std::ofstream(d + "/hooks/hooks.json") << ojson({{"hooks", {{"SessionEnd", hook(s.rec("se"))}}}}).dump();
-  auto t = s.run(with_profile({{"model_turns", write_turns()}, {"approval_mode", "yolo"}}, "gemini-0.26"));
+  std::ofstream(d + "/hooks/hooks.json")
+      << ojson({{"hooks", {{"SessionEnd", hook(s.rec("se"))}}}}).dump();
+  auto t = s.run(
+      with_profile({{"model_turns", write_turns()}, {"approval_mode", "yolo"}}, "gemini-0.26"));
   EXPECT_EQ(t["exit_code"], 0);
   EXPECT_FALSE(std::filesystem::exists(s.ws + "/test.txt"));
   EXPECT_EQ(s.logged(), (std::vector<std::string>{"se", "se"}));  // SessionEnd fires twice
@@ -313,7 +316,9 @@ TEST(GeminiSession026, UntrustedFolderRunsWithoutSettingsHooksOrWriteFile) {
   EXPECT_EQ(l[2], "Loading extension: ext");
   EXPECT_EQ(l[3], "Project hooks disabled because the folder is not trusted.");
   EXPECT_EQ(l[4], "Hook registry initialized with 1 hook entries");
-  EXPECT_EQ(l[5].rfind("Error executing tool write_file: Tool \"write_file\" not found in registry.", 0), 0u);
+  EXPECT_EQ(
+      l[5].rfind("Error executing tool write_file: Tool \"write_file\" not found in registry.", 0),
+      0u);
 }
 
 // One console stream: SessionStart's systemMessage (a direct write) comes before every start-up
@@ -323,7 +328,8 @@ TEST(GeminiSession026, OneConsoleStreamOrderAndOldExitCodeReading) {
   Session s;
   s.settings({{"SessionStart", hook(R"(echo '{"systemMessage":"ss-sys"}')")},
               {"SessionEnd", hook("echo 'se text' >&2; exit 4")}});
-  auto t = s.run(with_profile({{"model_turns", ojson::parse(R"([{"text":"hi"}])")}}, "gemini-0.26"));
+  auto t =
+      s.run(with_profile({{"model_turns", ojson::parse(R"([{"text":"hi"}])")}}, "gemini-0.26"));
   const std::string fail =
       "Hook(s) [echo 'se text' >&2; exit 4] failed for event SessionEnd. Press F12 to see the "
       "debug drawer for more details.";
@@ -332,5 +338,6 @@ TEST(GeminiSession026, OneConsoleStreamOrderAndOldExitCodeReading) {
                              "Hook system message: ss-sys", "Hook system message: Warning: se text",
                              fail, "Hook system message: Warning: se text", fail}));
   auto t61 = s.run({{"model_turns", ojson::parse(R"([{"text":"hi"}])")}});
-  EXPECT_EQ(lines_of(t61), (std::vector<std::string>{"ss-sys", "Hook system message: ss-sys", fail}));
+  EXPECT_EQ(lines_of(t61),
+            (std::vector<std::string>{"ss-sys", "Hook system message: ss-sys", fail}));
 }
