@@ -90,6 +90,17 @@ TEST(CaseParser, AcceptsAMinimalCase) {
   EXPECT_EQ(std::count(c->hosts.begin(), c->hosts.end(), "deel-1.17"), 0);
 }
 
+// "gemini" is every Gemini CLI column: the 0.61 emulator and each version profile's host.
+TEST(CaseParser, GeminiShorthandIsEveryGeminiProfileColumn) {
+  std::string text = minimal(R"({"exit_code":0})");
+  text.replace(text.find(R"(["all"])"), 7, R"(["gemini"])");
+  auto c = conf::parse_case(text, "x.case.json");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->hosts,
+            (std::vector<std::string>{"gemini-0.61", "gemini-0.40", "gemini-0.35", "gemini-0.26"}));
+  EXPECT_FALSE(conf::is_gemini_host("gemini-0.99"));  // no such profile column
+}
+
 TEST(CaseParser, AcceptsHostParentAndAbsentAttributes) {
   std::string text = minimal(R"({"collector":{"attributes_absent":["gen_ai.operation.name"]}})");
   text.insert(text.size() - 1, R"(,"host_parent":{"antigravity":["agy","-p"]})");

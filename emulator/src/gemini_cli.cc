@@ -59,7 +59,12 @@ void add_gemini_commands(CLI::App& app, Action& action) {
                  "value of GEMINI_PLANS_DIR (default: <cwd>/.gemini/plans)");
   rc->add_option("--cwd", o->cwd, "run in this directory instead of the input's cwd");
   rc->add_flag("--untrusted", o->untrusted, "the folder is untrusted (project hooks refused)");
-  rc->add_flag("--full", o->full, "also print stdout, stderr and durationMs");
+  rc->add_flag("--full", o->full,
+               "also print stdout, stderr, durationMs and hostEffect (the tool error / rewritten "
+               "tool_input the CLI derives from this one reply)");
+  rc->add_option("--profile", o->profile,
+                 "version profile: a name (gemini-0.26) or a file; its per-hook switches apply "
+                 "(docs/gemini-versions.md); default: 0.61");
 
   o->session_cmd = gm->add_subcommand(
       "session",
@@ -70,7 +75,8 @@ void add_gemini_commands(CLI::App& app, Action& action) {
   o->session_cmd->add_option("--script", o->script, "script JSON file")->required();
   o->session_cmd->add_option(
       "--profile", o->profile,
-      "version profile JSON (hosts/gemini/profiles/gemini-0.XX.json); default: 0.61");
+      "version profile: a name (gemini-0.26) or a file (hosts/gemini/profiles/"
+      "gemini-0.XX.json); default: 0.61");
 
   o->payload_cmd =
       gm->add_subcommand("payload", "print the stdin object the host sends for an event");
@@ -84,6 +90,12 @@ void add_gemini_commands(CLI::App& app, Action& action) {
       std::string in((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
       auto input = gem::js_parse(in);
       if (!input || !input->is_object()) return usage_error("stdin is not a JSON object");
+      gem::ojson switches = gem::ojson::object();
+      if (!o->profile.empty()) {
+        auto prof = gem::load_profile(o->profile);
+        if (!prof) return usage_error(prof.error().message);
+        switches = gem::profile_switches(*prof);
+      }
       gem::HookSpec spec;
       spec.command = o->command;
       spec.source = o->source;
@@ -97,6 +109,7 @@ void add_gemini_commands(CLI::App& app, Action& action) {
       gem::RunContext ctx;
       ctx.cwd = o->cwd;
       ctx.trusted_folder = !o->untrusted;
+      ctx.rules = gem::hook_rules_from_switches(switches);
       ctx.plans_dir = o->plans_dir;
       if (ctx.plans_dir.empty()) {
         std::string cwd = !o->cwd.empty()               ? o->cwd
@@ -110,6 +123,18 @@ void add_gemini_commands(CLI::App& app, Action& action) {
         j["stdout"] = r.stdout_text;
         j["stderr"] = r.stderr_text;
         j["durationMs"] = r.duration_ms;
+        gem::ojson eff = gem::ojson::object();
+        if (r.output) {
+          auto err = gem::tool_error_text(switches, o->event, *r.output);
+          if (!err.empty()) eff["toolError"] = err;
+          if (o->event == "BeforeTool" && err.empty()) {
+            auto ti = gem::rewritten_tool_input(
+                switches, input->contains("tool_input") ? (*input)["tool_input"] : gem::ojson(),
+                *r.output);
+            if (!ti.is_null()) eff["toolInput"] = ti;
+          }
+        }
+        j["hostEffect"] = eff;
       }
       std::cout << gem::js_stringify(j) << "\n";
       return 0;
@@ -125,13 +150,8 @@ void add_gemini_commands(CLI::App& app, Action& action) {
       if (!script || !script->is_object())
         return usage_error("--script is not a JSON object: " + o->script);
       if (!o->profile.empty()) {
-        auto ptext = pinta::fs::read_file(o->profile);
-        if (!ptext)
-          return usage_error("cannot read --profile " + o->profile + ": " + ptext.error().message);
-        auto prof = gem::js_parse(*ptext);
-        if (!prof || !prof->is_object() ||
-            (prof->contains("switches") && !(*prof)["switches"].is_object()))
-          return usage_error("--profile is not a profile object: " + o->profile);
+        auto prof = gem::load_profile(o->profile);
+        if (!prof) return usage_error("--profile: " + prof.error().message);
         (*script)["profile"] = *prof;
       }
       gem::RunContext ctx;

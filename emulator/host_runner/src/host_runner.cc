@@ -97,9 +97,13 @@ json spawn_json(const pinta::proc::SpawnResult& r) {
           {"pipes_outlived_child", r.pipes_outlived_child}};
 }
 
+// A Gemini CLI host: gemini-0.61 (the emulator's own rules) or a version profile's column
+// (gemini-0.26, gemini-0.35, …: hosts/gemini/profiles/<host>.json), whose per-hook
+// switches change how the one hook runs and how its reply is read (docs/gemini-versions.md).
 class GeminiRunner : public HostRunner {
  public:
-  explicit GeminiRunner(std::string fixtures) : fixtures_(std::move(fixtures)) {}
+  GeminiRunner(std::string fixtures, gem::ojson switches)
+      : fixtures_(std::move(fixtures)), switches_(std::move(switches)) {}
 
   HookOutcome run(const HookCall& call) override {
     HookOutcome out;
@@ -111,6 +115,7 @@ class GeminiRunner : public HostRunner {
     ctx.cwd = call.cwd;
     ctx.env = std::vector<std::pair<std::string, std::string>>(call.env.begin(), call.env.end());
     ctx.spawner = &sp;
+    ctx.rules = gem::hook_rules_from_switches(switches_);
     gem::ojson input = gem::ojson::parse(call.input.payload.dump(), nullptr, false);
     if (input.is_discarded()) input = gem::ojson::object();
     auto r = gem::run_hook(spec, call.event, input, ctx);
@@ -122,7 +127,7 @@ class GeminiRunner : public HostRunner {
     if (r.output && r.output->is_object() && r.output->contains("decision") &&
         (*r.output)["decision"].is_string())
       decision = (*r.output)["decision"].get<std::string>();
-    if (r.output_format == "text")
+    if (r.plain_text)  // outputFormat "text" (0.30+); 0.26 converts the same way without it
       out.effect = decision == "deny" ? "text_denied" : "text_shown";
     else if (decision == "deny" || decision == "block")
       out.effect = "denied";
@@ -137,6 +142,15 @@ class GeminiRunner : public HostRunner {
     if (r.output && r.output->is_object()) {
       out.effect_message = gem::effective_reason(*r.output);
       out.detail["output"] = json::parse(r.output->dump(), nullptr, false);
+      // The tool error the CLI reports for this reply, worded by the version (0.26: bare).
+      auto terr = gem::tool_error_text(switches_, call.event, *r.output);
+      if (!terr.empty()) out.detail["tool_error"] = terr;
+      if (call.event == "BeforeTool" && terr.empty() && input.is_object()) {
+        auto ti = gem::rewritten_tool_input(
+            switches_, input.contains("tool_input") ? input["tool_input"] : gem::ojson(),
+            *r.output);
+        if (!ti.is_null()) out.detail["tool_input"] = json::parse(ti.dump(), nullptr, false);
+      }
     }
     if (r.error) out.detail["error"] = *r.error;
     out.detail["output_format"] = r.output_format;
@@ -177,6 +191,7 @@ class GeminiRunner : public HostRunner {
 
  private:
   std::string fixtures_;
+  gem::ojson switches_;
 };
 
 class AgyRunner : public HostRunner {
@@ -347,7 +362,24 @@ class DeelRunner : public HostRunner {
 
 std::unique_ptr<HostRunner> make_host_runner(const std::string& host,
                                              const HostRunnerOptions& options, std::string& error) {
-  if (is_gemini_host(host)) return std::make_unique<GeminiRunner>(options.fixtures_dir);
+  if (is_gemini_host(host)) {
+    // gemini-0.61 is the emulator's default; any other Gemini host is its profile file.
+    if (host == "gemini-0.61")
+      return std::make_unique<GeminiRunner>(options.fixtures_dir, gem::ojson::object());
+    static std::mutex gmu;
+    static std::map<std::string, gem::ojson> gcache;
+    std::lock_guard<std::mutex> lock(gmu);
+    auto it = gcache.find(host);
+    if (it == gcache.end()) {
+      auto prof = gem::load_profile(host);
+      if (!prof) {
+        error = "no Gemini CLI profile for host " + host + ": " + prof.error().message;
+        return nullptr;
+      }
+      it = gcache.emplace(host, gem::profile_switches(*prof)).first;
+    }
+    return std::make_unique<GeminiRunner>(options.fixtures_dir, it->second);
+  }
   if (is_deel_host(host)) return std::make_unique<DeelRunner>();
   static std::mutex mu;
   static std::map<std::string, std::vector<agy::Profile>> cache;

@@ -54,6 +54,34 @@ TEST(HostRunner, GeminiDenyIsDeniedAndAllowIsAllowed) {
   EXPECT_EQ(r->run(c).effect, "allowed");
 }
 
+// A Gemini host named after a version profile (hosts/gemini/profiles/<host>.json) runs the
+// hook under that profile's per-hook switches: 0.26 reads a non-zero exit's stderr with exit 2 =
+// deny and any other code = warning, and words a blocked tool's error with the bare reason.
+TEST(HostRunner, GeminiProfileHostsApplyTheirPerHookSwitches) {
+  std::string error;
+  EXPECT_EQ(emu::make_host_runner("gemini-0.99", options(), error), nullptr);
+  EXPECT_NE(error.find("gemini-0.99"), std::string::npos) << error;
+  auto r61 = emu::make_host_runner("gemini-0.61", options(), error);
+  auto r26 = emu::make_host_runner("gemini-0.26", options(), error);
+  auto r35 = emu::make_host_runner("gemini-0.35", options(), error);
+  ASSERT_NE(r61, nullptr) << error;
+  ASSERT_NE(r26, nullptr) << error;
+  ASSERT_NE(r35, nullptr) << error;
+  auto c = call_for("gemini-0.26", "BeforeTool", "echo 'not json' >&2; exit 3");
+  c.env["HOME"] = "/nonexistent";  // socket stdio: bash would read ~/.bashrc
+  c.input.payload = r26->default_payload("BeforeTool", {{"tool", "write_file"}}, "", c.cwd);
+  EXPECT_EQ(r61->run(c).effect, "text_denied");
+  auto o26 = r26->run(c);
+  EXPECT_EQ(o26.effect, "text_shown");  // "Warning: not json", the tool runs
+  c.command = R"(printf '{"decision":"deny","reason":"R"}\n')";
+  EXPECT_EQ(r61->run(c).detail.value("tool_error", ""), "Tool execution blocked: R");
+  EXPECT_EQ(r26->run(c).detail.value("tool_error", ""), "R");
+  c.command = R"(printf '{"hookSpecificOutput":{"tool_input":{"content":"M"}}}\n')";
+  c.input.payload["tool_input"] = {{"file_path", "a"}, {"content", "b"}};
+  EXPECT_EQ(r61->run(c).detail["tool_input"], emu::json({{"content", "M"}}));
+  EXPECT_EQ(r35->run(c).detail["tool_input"], emu::json({{"file_path", "a"}, {"content", "M"}}));
+}
+
 TEST(HostRunner, DeelExitTwoBlocks) {
   std::string error;
   auto r = emu::make_host_runner("deel-1.17", options(), error);

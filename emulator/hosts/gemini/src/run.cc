@@ -70,9 +70,14 @@ std::string escape_shell_arg(const std::string& s) {
   return out;
 }
 
-std::string expand_command(const std::string& command, const std::string& cwd,
-                           const std::string& plans_dir, const std::string& session_id) {
-  // core hookRunner.js expandCommand: five global literal replacements, in this order (§4.3).
+namespace {
+
+std::string expand_vars(const std::string& command, const std::string& cwd,
+                        const std::string& plans_dir, const std::string& session_id,
+                        bool session_vars) {
+  // core hookRunner.js expandCommand: five global literal replacements, in this order (§4.3);
+  // before 0.40 only $GEMINI_PROJECT_DIR and $CLAUDE_PROJECT_DIR (0.35.3 hookRunner.js:377-378,
+  // 0.26.0 hookRunner.js:298-299).
   const std::string ecwd = escape_shell_arg(cwd), eplans = escape_shell_arg(plans_dir),
                     esid = escape_shell_arg(session_id);
   const std::pair<std::string_view, const std::string*> reps[] = {
@@ -82,6 +87,7 @@ std::string expand_command(const std::string& command, const std::string& cwd,
   };
   std::string cur = command;
   for (const auto& [pat, val] : reps) {
+    if (!session_vars && pat != "$GEMINI_PROJECT_DIR" && pat != "$CLAUDE_PROJECT_DIR") continue;
     std::string next;
     size_t pos = 0;
     while (true) {
@@ -95,6 +101,26 @@ std::string expand_command(const std::string& command, const std::string& cwd,
     cur = std::move(next);
   }
   return cur;
+}
+
+}  // namespace
+
+std::string expand_command(const std::string& command, const std::string& cwd,
+                           const std::string& plans_dir, const std::string& session_id) {
+  return expand_vars(command, cwd, plans_dir, session_id, true);
+}
+
+HookRules hook_rules_from_switches(const ojson& sw) {
+  HookRules r;
+  if (!sw.is_object()) return r;
+  auto str = [&](const char* k, const char* dflt) {
+    return sw.contains(k) && sw[k].is_string() ? sw[k].get<std::string>() : std::string(dflt);
+  };
+  r.legacy_output_reading = str("hook_output_reading", "any_exit") == "exit0_json";
+  const std::string env = str("hook_env", "full");
+  r.session_env_vars = env == "full";
+  r.hook_env_field = env != "project_dir_only";
+  return r;
 }
 
 Interpretation interpret_output(const std::string& out, const std::string& err, int code) {
@@ -131,6 +157,50 @@ Interpretation interpret_output(const std::string& out, const std::string& err, 
   }
   r.output = std::move(o);
   r.output_format = "text";
+  r.plain_text = true;
+  return r;
+}
+
+Interpretation interpret_output_legacy(const std::string& out, const std::string& err,
+                                       std::optional<int> code) {
+  // gemini-cli-core 0.26.0 hooks/hookRunner.js:241-263 (the 'close' handler) and 304-326
+  // (convertPlainTextToHookOutput: 0 = allow + systemMessage, 2 = deny + reason, any other code =
+  // allow + "Warning: " systemMessage). No outputFormat in this version.
+  Interpretation r;
+  auto convert = [&](const std::string& text, int c) {
+    ojson o = ojson::object();
+    if (c == 0) {
+      o["decision"] = "allow";
+      o["systemMessage"] = text;
+    } else if (c == 2) {
+      o["decision"] = "deny";
+      o["reason"] = text;
+    } else {
+      o["decision"] = "allow";
+      o["systemMessage"] = "Warning: " + text;
+    }
+    r.output = std::move(o);
+    r.plain_text = true;
+  };
+  if (code && *code == 0) {
+    const std::string text = js_trim(out);
+    if (text.empty()) return r;
+    auto parsed = js_parse(text);
+    if (parsed && parsed->is_string()) parsed = js_parse(parsed->get_ref<const std::string&>());
+    if (!parsed) {
+      convert(text, 0);
+      return r;
+    }
+    // `if (parsed) output = parsed`: any truthy JSON value is the output (even 5 or "x").
+    const ojson& p = *parsed;
+    const bool truthy = !(p.is_null() || (p.is_boolean() && !p.get<bool>()) ||
+                          (p.is_number() && p.get<double>() == 0) ||
+                          (p.is_string() && p.get_ref<const std::string&>().empty()));
+    if (truthy) r.output = p;
+    return r;
+  }
+  const std::string text = js_trim(err);
+  if (!text.empty()) convert(text, code ? *code : 1);  // exitCode || EXIT_CODE_NON_BLOCKING_ERROR
   return r;
 }
 
@@ -160,7 +230,8 @@ HookRunResult run_hook(const HookSpec& hook, std::string_view event_name, const 
   const std::string cwd = !ctx.cwd.empty() ? ctx.cwd : str_field("cwd");
   const std::string session_id = str_field("session_id");
   const std::string plans_dir = ctx.plans_dir;
-  std::string command = expand_command(hook.command, cwd, plans_dir, session_id);
+  std::string command =
+      expand_vars(hook.command, cwd, plans_dir, session_id, ctx.rules.session_env_vars);
 
   // §4.2: {...process.env, GEMINI_PROJECT_DIR, GEMINI_PLANS_DIR, GEMINI_CWD, GEMINI_SESSION_ID,
   // CLAUDE_PROJECT_DIR, ...hook.env}; Node drops undefined values.
@@ -177,11 +248,17 @@ HookRunResult run_hook(const HookSpec& hook, std::string_view event_name, const 
   };
   bool has_cwd = !cwd.empty();
   set_if("GEMINI_PROJECT_DIR", cwd, has_cwd);
-  env["GEMINI_PLANS_DIR"] = plans_dir;
-  set_if("GEMINI_CWD", cwd, has_cwd);
-  set_if("GEMINI_SESSION_ID", session_id, input.is_object() && input.contains("session_id"));
+  // Before 0.40 the CLI sets only GEMINI_PROJECT_DIR and CLAUDE_PROJECT_DIR (0.35.3
+  // hookRunner.js:233-237), and 0.26 does not spread hook.env (0.26.0 hookRunner.js:174-178): a
+  // variable of those names inherited from the CLI's environment then passes through unchanged.
+  if (ctx.rules.session_env_vars) {
+    env["GEMINI_PLANS_DIR"] = plans_dir;
+    set_if("GEMINI_CWD", cwd, has_cwd);
+    set_if("GEMINI_SESSION_ID", session_id, input.is_object() && input.contains("session_id"));
+  }
   set_if("CLAUDE_PROJECT_DIR", cwd, has_cwd);
-  for (const auto& [k, v] : hook.env) env[k] = v;
+  if (ctx.rules.hook_env_field)
+    for (const auto& [k, v] : hook.env) env[k] = v;
 
   // Node spawns ("bash", ["-c", cmd]) with cwd; a missing cwd makes uv_spawn fail (error event
   // `spawn bash ENOENT`, exp: differential case cwd-missing).
@@ -251,9 +328,12 @@ HookRunResult run_hook(const HookSpec& hook, std::string_view event_name, const 
     return r;
   }
   int code = r.raw.exit_code.value_or(0);  // signal death: Node exitCode null → `|| 0`
-  auto in = interpret_output(r.stdout_text, r.stderr_text, code);
+  auto in = ctx.rules.legacy_output_reading
+                ? interpret_output_legacy(r.stdout_text, r.stderr_text, r.raw.exit_code)
+                : interpret_output(r.stdout_text, r.stderr_text, code);
   r.output = std::move(in.output);
   r.output_format = in.output_format;
+  r.plain_text = in.plain_text;
   r.exit_code = code;
   r.success = r.raw.exit_code.has_value() && *r.raw.exit_code == 0;
   return r;

@@ -155,7 +155,7 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
     return make_error(ErrorCode::kInvalidArgument,
                       "script needs exactly one of an \"events\" or a \"model_turns\" array");
   ojson script_events = has_events ? script["events"] : expand_model_turns(script["model_turns"]);
-  // Version profile switches (emulator/hosts/gemini/profiles/gemini-0.XX.json, `hostemu gemini
+  // Version profile switches (hosts/gemini/profiles/gemini-0.XX.json, `hostemu gemini
   // session --profile`); absent or {} = the 0.61 behaviour. Each switch's evidence is the
   // `hostemu drift` record cited in its profile (docs/gemini-versions.md).
   const ojson sw = script.contains("profile") && script["profile"].is_object() &&
@@ -173,8 +173,27 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   const bool log_stop_request = sw.value("log_stop_request", false);
   // < 0.61: headless runs ignore folder trust: an untrusted or DO_NOT_TRUST folder runs as trusted
   // (drift s04, s05: exit 0, every hook fired).
-  const bool headless_trust_ignored =
-      sw.value("headless_folder_trust", std::string("enforced")) == "ignored";
+  const std::string headless_trust = sw.value("headless_folder_trust", std::string("enforced"));
+  const bool headless_trust_ignored = headless_trust == "ignored";
+  // 0.26: an untrusted folder runs headless (no exit 55) with its settings hooks off (core 0.26.0
+  // hooks/hookRegistry.js:101-106 "Project hooks disabled because the folder is not trusted.") and,
+  // its approval mode forced to "default", without write_file (cli 0.26.0 config/config.js:407-415
+  // excludes the tools that need a prompt) — drift s04, s05.
+  const bool headless_settings_hooks_off = headless_trust == "settings_hooks_off";
+  // 0.26: "Hook registry initialized with N hook entries" (core 0.26.0 hooks/hookRegistry.js:25) on
+  // stderr at start-up, N = every registered entry (disabled ones too); glued to the end of the
+  // project-hooks warning, which is written without a newline (drift s06, s08).
+  const bool log_registry_size = sw.value("log_registry_size", false);
+  // 0.26: a blocked or stopped tool reports the bare reason as its error ("Error executing tool T:
+  // R"); 0.30+ prefix it (core 0.26.0 core/coreToolHookTriggers.js:208-231, 296-320: the prefix is
+  // only in llmContent, error.message is the reason) — drift s01, s07, s13, s16, s17, s22.
+  const bool bare_tool_error = sw.value("blocked_tool_error", std::string("prefixed")) == "bare";
+  // 0.26: every log line goes through the one patched console (cli 0.26.0 gemini.js:198-206,
+  // ui/utils/ConsolePatcher.js), flushed in code order after start-up, so (a) SessionStart's
+  // systemMessage, written straight to stderr (gemini.js:445-446), comes before all start-up lines
+  // (drift s23) and (b) an event's "Hook system message" / stop-request lines precede its failure
+  // warning (hooks/hookEventHandler.js:373-375; drift s25).
+  const bool single_log_stream = sw.value("single_log_stream", false);
   // < 0.61: each enabled extension logs "Loading extension: NAME" at start-up, and an unreadable
   // extension-enablement.json is silently treated as {} (drift s06, s07, s11, s20, s26, s27).
   const bool log_loading_extensions = sw.value("log_loading_extensions", false);
@@ -199,6 +218,7 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   if (script.contains("trusted") && script["trusted"].is_boolean())
     lo.trusted = script["trusted"].get<bool>();
   if (headless_trust_ignored) lo.trusted = true;
+  if (headless_settings_hooks_off) lo.headless = false;  // no exit 55; the loader drops them
   if (script.contains("system_settings_path"))
     lo.system_settings_path = script["system_settings_path"].get<std::string>();
   else
@@ -255,6 +275,7 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
       stderr_lines.push_back(l);
   // §1.5: the project-hooks warning (coreEvents feedback at start-up, printed plain) and the
   // record in trusted_hooks.json that keeps it from showing again.
+  bool after_trust_warning = false;
   if (!loaded.untrusted_project_hooks.empty()) {
     stderr_lines.push_back(
         "WARNING: The following project-level hooks have been detected in this workspace:");
@@ -265,9 +286,27 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
         "project,");
     stderr_lines.push_back(
         "please review the project settings (.gemini/settings.json) and remove them.");
+    after_trust_warning = true;
     if (script.value("record_trusted_hooks", true)) record_trusted_project_hooks(loaded, workspace);
   }
+  // merged settings.hooks is always an object (the settings schema's default {}), so the line is
+  // printed whenever hooks are on.
+  if (headless_settings_hooks_off && !loaded.trusted && loaded.hooks_enabled) {
+    stderr_lines.push_back("Project hooks disabled because the folder is not trusted.");
+    after_trust_warning = false;
+  }
+  if (log_registry_size && loaded.hooks_enabled) {
+    size_t n = 0;
+    for (const auto& [ev, hs] : loaded.by_event) n += hs.size();
+    std::string line = "Hook registry initialized with " + std::to_string(n) + " hook entries";
+    if (after_trust_warning)
+      stderr_lines.back() = stderr_lines.back().get<std::string>() + line;
+    else
+      stderr_lines.push_back(line);
+  }
+  const bool write_tool_excluded = headless_settings_hooks_off && !loaded.trusted;
   RunContext ctx = base;
+  ctx.rules = hook_rules_from_switches(sw);  // the profile's per-hook switches (run.cc)
   ctx.cwd = workspace;
   ctx.trusted_folder = loaded.trusted;
   const std::string session_id = script.value("session_id", "00000000-0000-4000-8000-000000000001");
@@ -296,6 +335,20 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
       continue;
     }
     if (name == "BeforeTool") last_tool_response = nullptr;
+    if (name == "BeforeTool" && write_tool_excluded &&
+        ev.value("tool_name", std::string("write_file")) == "write_file") {
+      // The scheduler refuses the call before any hook (core 0.26.0 core/coreToolScheduler.js:324);
+      // the suggestions are the nearest registered names, as the drift record shows them.
+      std::string err =
+          "Tool \"write_file\" not found in registry. Tools must use the exact names that are "
+          "registered. Did you mean one of: \"read_file\", \"write_todos\", \"activate_skill\"?";
+      stderr_lines.push_back("Error executing tool write_file: " + err);
+      row["skipped"] = "tool not registered";
+      row["effect"] = ojson::object({{"tool", "failed"}, {"tool_error", err}});
+      events.push_back(row);
+      last_tool_blocked = true;
+      continue;
+    }
     PayloadOptions po;
     po.session_id = session_id;
     po.cwd = workspace;
@@ -344,6 +397,7 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
     }
     row["results"] = results;
     // hookEventHandler.js logHookExecution: failure warnings (§4.6).
+    std::vector<std::string> fail_lines;
     if (!failed.empty()) {
       std::string names;
       for (size_t i = 0; i < failed.size(); ++i) names += (i ? ", " : "") + failed[i];
@@ -352,11 +406,16 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
       // The feedback goes to the CLI's fallback listener (plain) and, while runNonInteractive is
       // listening (BeforeAgent .. AfterAgent, not SessionStart/SessionEnd), to its handler too,
       // which prefixes the severity (bundle nonInteractiveCli.ts handleUserFeedback; lane s22).
-      stderr_lines.push_back(msg);
-      if (name != "SessionStart" && name != "SessionEnd") stderr_lines.push_back("[WARNING] " + msg);
+      fail_lines.push_back(msg);
+      if (name != "SessionStart" && name != "SessionEnd") fail_lines.push_back("[WARNING] " + msg);
       for (const auto& r : er.results)
-        if (r.error) stderr_lines.push_back("Hook execution error: " + *r.error);
+        if (r.error) fail_lines.push_back("Hook execution error: " + *r.error);
     }
+    auto flush_fail_lines = [&] {
+      for (auto& l : fail_lines) stderr_lines.push_back(l);
+      fail_lines.clear();
+    };
+    if (!single_log_stream) flush_fail_lines();
     row["aggregated"] = er.final_output ? *er.final_output : ojson(nullptr);
     ojson effect = ojson::object();
     if (er.final_output) {
@@ -368,14 +427,24 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
                             : "";
       bool suppress = out.contains("suppressOutput") && out["suppressOutput"].is_boolean() &&
                       out["suppressOutput"].get<bool>();
-      if (name == "SessionStart" && !sys.empty()) stderr_lines.push_back(sys);
+      if (name == "SessionStart" && !sys.empty()) {
+        if (single_log_stream)
+          stderr_lines.insert(stderr_lines.begin(), sys);
+        else
+          stderr_lines.push_back(sys);
+      }
       if (!sys.empty() && !suppress) stderr_lines.push_back("Hook system message: " + sys);
       auto ctxt = additional_context(out);
       if (log_stop_request && cont_false)
         stderr_lines.push_back("Hook requested to stop execution: " + effective_reason(out));
+      flush_fail_lines();
+      // What the tool's error says: 0.30+ prefix the reason; 0.26 reports it bare.
+      auto tool_err = [&](const char* prefix) {
+        return bare_tool_error ? effective_reason(out) : prefix + effective_reason(out);
+      };
       if (name == "BeforeTool") {
         if (cont_false) {
-          std::string msg = "Agent execution stopped by hook: " + effective_reason(out);
+          std::string msg = tool_err("Agent execution stopped by hook: ");
           effect["tool"] = "stopped";
           effect["tool_error"] = msg;
           stderr_lines.push_back("Error executing tool " + po.tool_name + ": " + msg);
@@ -384,7 +453,7 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
           stopped = true;
           last_tool_blocked = true;
         } else if (is_blocking(out)) {
-          std::string msg = "Tool execution blocked: " + effective_reason(out);
+          std::string msg = tool_err("Tool execution blocked: ");
           effect["tool"] = "blocked";
           effect["tool_error"] = msg;
           effect["model_sees"] = ojson::object({{"error", msg}});
@@ -411,14 +480,14 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
         }
       } else if (name == "AfterTool") {
         if (cont_false) {
-          std::string msg = "Agent execution stopped by hook: " + effective_reason(out);
+          std::string msg = tool_err("Agent execution stopped by hook: ");
           effect["tool_result"] = msg;
           stderr_lines.push_back("Error executing tool " + po.tool_name + ": " + msg);
           stderr_lines.push_back("Agent execution stopped: " + effective_reason(out));
           stopped = true;
         } else if (is_blocking(out)) {
           // exp e05b: headless stderr "Error executing tool read_file: Tool result blocked: R".
-          effect["tool_result"] = "Tool result blocked: " + effective_reason(out);
+          effect["tool_result"] = tool_err("Tool result blocked: ");
           stderr_lines.push_back("Error executing tool " + po.tool_name + ": " +
                                  effect["tool_result"].get<std::string>());
           effect["model_sees"] = ojson::object({{"error", effective_reason(out)}});
@@ -446,10 +515,12 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
         effect["prompt_prefix"] = "<hook_context>" + *ctxt + "</hook_context>\n\n";
       }
     } else if (name == "BeforeTool") {
+      flush_fail_lines();
       effect["tool"] = "ran";
       last_tool_blocked = false;
       last_tool_input = po.tool_input;
     }
+    flush_fail_lines();
     if (name == "BeforeTool" && run_tools && effect.value("tool", "") == "ran") {
       ToolRun t = run_builtin_tool(po.tool_name, last_tool_input, workspace,
                                    effect.contains("tool_input"));

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # ctest gemini_drift_probe (label real-host): `hostemu drift` for the CI-pinned older Gemini CLI
-# versions must report 0 differences against their version profiles. 0.61.0 itself is covered by
-# emulator_gemini_real_session_test; the other probed versions are recorded in
-# docs/gemini-versions.md (each install is ~300-470 MB, so CI pins two).
+# versions (one per non-default profile: 0.26.0, 0.35.3, 0.40.1) must report 0 differences against
+# their version profiles. 0.61.0 itself is covered by emulator_gemini_real_session_test; the other
+# probed versions are recorded in docs/gemini-versions.md (each install is ~300-470 MB).
 # Usage: drift_probe.sh HOSTEMU SOURCE_DIR VERSION...   Exit 77 (SKIPPED) when npm/Node or the
 # registry is unreachable and nothing is cached.
 set -uo pipefail

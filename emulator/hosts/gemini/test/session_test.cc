@@ -41,7 +41,9 @@ struct Session {
   }
   ojson run(const ojson& script) const {
     g::RunContext ctx;
-    ctx.env = std::vector<std::pair<std::string, std::string>>{{"PATH", "/usr/bin:/bin"}};
+    // HOME: hooks get socket stdio like Node's, so bash reads $HOME/.bashrc; keep it the temp one.
+    ctx.env =
+        std::vector<std::pair<std::string, std::string>>{{"PATH", "/usr/bin:/bin"}, {"HOME", home}};
     auto r = g::run_session(home, ws, script, ctx);
     EXPECT_TRUE(r) << (r ? "" : r.error().message);
     return r ? *r : ojson();
@@ -232,4 +234,110 @@ TEST(GeminiSession, ExtensionEnablementRules) {
   EXPECT_EQ(std::count(t["stderr"].begin(), t["stderr"].end(),
                        ojson("Failed to read extension enablement config.")),
             3);
+}
+
+// The gemini-0.26 profile (docs/gemini-versions.md; drift record of 0.26.0): each session switch
+// against the 0.61 default on the same home + workspace.
+namespace {
+
+ojson with_profile(ojson script, const std::string& name) {
+  auto p = g::load_profile(name);
+  EXPECT_TRUE(p) << (p ? "" : p.error().message);
+  if (p) script["profile"] = *p;
+  return script;
+}
+
+std::vector<std::string> lines_of(const ojson& t) {
+  std::vector<std::string> v;
+  for (const auto& l : t["stderr"]) v.push_back(l.get<std::string>());
+  return v;
+}
+
+}  // namespace
+
+TEST(GeminiSession026, RegistrySizeLineAndBareToolErrors) {
+  Session s;
+  ojson bt = hook(s.rec("bt", R"(echo '{"decision":"deny","reason":"R"}')"));
+  bt[0]["hooks"].push_back(ojson::parse(R"({"type":"command","name":"off","command":"true"})"));
+  s.settings({{"BeforeTool", bt}, {"AfterTool", hook(s.rec("at"))}},
+             ojson::parse(R"({"hooksConfig":{"disabled":["off"]}})"));
+  auto t61 = s.run({{"model_turns", write_turns()}});
+  EXPECT_EQ(lines_of(t61),
+            std::vector<std::string>{"Error executing tool write_file: Tool execution blocked: R"});
+  auto t26 = s.run(with_profile({{"model_turns", write_turns()}}, "gemini-0.26"));
+  // 3 entries: the disabled hook is registered too (hookRegistry.js:150-165).
+  EXPECT_EQ(lines_of(t26),
+            (std::vector<std::string>{"Hook registry initialized with 3 hook entries",
+                                      "Error executing tool write_file: R"}));
+  EXPECT_EQ(t26["events"][6]["effect"]["tool_error"], "R");
+
+  Session a;  // AfterTool stop: bare reason in the tool error, stop request logged first
+  a.settings({{"AfterTool", hook(R"(echo '{"continue":false,"stopReason":"S"}')")}});
+  auto ta = a.run(with_profile({{"model_turns", write_turns()}}, "gemini-0.26"));
+  EXPECT_EQ(lines_of(ta), (std::vector<std::string>{"Hook registry initialized with 1 hook entries",
+                                                    "Hook requested to stop execution: S",
+                                                    "Error executing tool write_file: S",
+                                                    "Agent execution stopped: S"}));
+}
+
+// The registry line is written right after the project-hooks warning, which has no newline.
+TEST(GeminiSession026, RegistryLineGluedToTheProjectHooksWarning) {
+  Session s;
+  s.settings(ojson::object());
+  std::filesystem::create_directories(s.ws + "/.gemini");
+  std::ofstream(s.ws + "/.gemini/settings.json")
+      << R"({"hooks":{"BeforeTool":[{"hooks":[{"type":"command","name":"p1","command":"true"}]}]}})";
+  auto t = s.run(with_profile({{"model_turns", write_turns()}}, "gemini-0.26"));
+  auto l = lines_of(t);
+  ASSERT_FALSE(l.empty());
+  EXPECT_EQ(l.back(),
+            "please review the project settings (.gemini/settings.json) and remove them.Hook "
+            "registry initialized with 1 hook entries");
+}
+
+// 0.26 headless in an untrusted folder: no exit 55; settings hooks off, extension hooks on, and no
+// write_file (non-interactive default approval mode excludes it).
+TEST(GeminiSession026, UntrustedFolderRunsWithoutSettingsHooksOrWriteFile) {
+  Session s;
+  s.settings({{"SessionStart", hook(s.rec("ss"))}, {"BeforeTool", hook(s.rec("bt"))}},
+             ojson::parse(R"({"security":{"folderTrust":{"enabled":true}}})"));
+  std::string d = s.home + "/.gemini/extensions/ext";
+  std::filesystem::create_directories(d + "/hooks");
+  std::ofstream(d + "/gemini-extension.json") << R"({"name":"ext","version":"1.0.0"})";
+  std::ofstream(d + "/hooks/hooks.json")
+      << ojson({{"hooks", {{"SessionEnd", hook(s.rec("se"))}}}}).dump();
+  auto t = s.run(
+      with_profile({{"model_turns", write_turns()}, {"approval_mode", "yolo"}}, "gemini-0.26"));
+  EXPECT_EQ(t["exit_code"], 0);
+  EXPECT_FALSE(std::filesystem::exists(s.ws + "/test.txt"));
+  EXPECT_EQ(s.logged(), (std::vector<std::string>{"se", "se"}));  // SessionEnd fires twice
+  auto l = lines_of(t);
+  ASSERT_EQ(l.size(), 6u);
+  EXPECT_EQ(l[2], "Loading extension: ext");
+  EXPECT_EQ(l[3], "Project hooks disabled because the folder is not trusted.");
+  EXPECT_EQ(l[4], "Hook registry initialized with 1 hook entries");
+  EXPECT_EQ(
+      l[5].rfind("Error executing tool write_file: Tool \"write_file\" not found in registry.", 0),
+      0u);
+}
+
+// One console stream: SessionStart's systemMessage (a direct write) comes before every start-up
+// line, and an event's "Hook system message" precedes its failure warning; exit 4 with stderr
+// text is a warning in 0.26 (a deny in 0.30+).
+TEST(GeminiSession026, OneConsoleStreamOrderAndOldExitCodeReading) {
+  Session s;
+  s.settings({{"SessionStart", hook(R"(echo '{"systemMessage":"ss-sys"}')")},
+              {"SessionEnd", hook("echo 'se text' >&2; exit 4")}});
+  auto t =
+      s.run(with_profile({{"model_turns", ojson::parse(R"([{"text":"hi"}])")}}, "gemini-0.26"));
+  const std::string fail =
+      "Hook(s) [echo 'se text' >&2; exit 4] failed for event SessionEnd. Press F12 to see the "
+      "debug drawer for more details.";
+  EXPECT_EQ(lines_of(t), (std::vector<std::string>{
+                             "ss-sys", "Hook registry initialized with 2 hook entries",
+                             "Hook system message: ss-sys", "Hook system message: Warning: se text",
+                             fail, "Hook system message: Warning: se text", fail}));
+  auto t61 = s.run({{"model_turns", ojson::parse(R"([{"text":"hi"}])")}});
+  EXPECT_EQ(lines_of(t61),
+            (std::vector<std::string>{"ss-sys", "Hook system message: ss-sys", fail}));
 }

@@ -47,6 +47,37 @@ struct HookSpec {
       timeout_text;  // the configured value as JS prints it (e.g. "abc"); empty = timeout_ms
 };
 
+// What one hook run does differently in an older CLI (a version profile's per-hook switches,
+// hosts/gemini/profiles/; docs/gemini-versions.md). Default: the 0.61 rules.
+struct HookRules {
+  // "any_exit" (0.30+): text = stdout.trim() || stderr.trim() at any exit code, exit 1 = warning,
+  // any other non-zero = deny. "exit0_json" (0.26): stdout is read only on exit 0 (JSON or plain
+  // text), otherwise stderr as plain text with exit 2 = deny and any other code = warning; the
+  // result has no outputFormat.
+  bool legacy_output_reading = false;
+  // GEMINI_PLANS_DIR / GEMINI_CWD / GEMINI_SESSION_ID set and expanded in the command (0.40+);
+  // older CLIs set and expand only GEMINI_PROJECT_DIR and CLAUDE_PROJECT_DIR.
+  bool session_env_vars = true;
+  bool hook_env_field = true;  // hook.env spread last (0.30+); 0.26 ignores it
+};
+// The per-hook rules of a profile's "switches" object ({} or not an object: the 0.61 rules).
+HookRules hook_rules_from_switches(const ojson& switches);
+
+// Version profiles (profile.cc). The profiles directory: $PINTA_GEMINI_PROFILES, the installed
+// share/…/gemini/profiles, or the source tree's hosts/gemini/profiles.
+std::string default_profile_dir();
+// A name ("gemini-0.26") → <default_profile_dir()>/<name>.json; a path (has '/' or ".json") as is.
+std::string profile_path(const std::string& name_or_file);
+// The profile object ({"name","applies_from","switches":{…},…}); errors name the file.
+Result<ojson> load_profile(const std::string& name_or_file);
+const ojson& profile_switches(const ojson& profile);  // {} when absent
+// The error a blocked or stopped BeforeTool/AfterTool reports under `switches` ("" when the output
+// neither blocks nor stops, or for another event).
+std::string tool_error_text(const ojson& switches, std::string_view event, const ojson& output);
+// The arguments a BeforeTool output's hookSpecificOutput.tool_input gives the tool under
+// `switches` (replaced, or merged for tool_input_rewrite "merge"); null when it gives none.
+ojson rewritten_tool_input(const ojson& switches, const ojson& tool_input, const ojson& output);
+
 struct RunContext {
   std::string cwd;          // empty: the input's "cwd" (what the host passes, §4.1)
   std::string project_dir;  // unused by 0.61 (= cwd); kept for adapters that want it
@@ -57,12 +88,14 @@ struct RunContext {
   pinta::proc::StdinMode stdin_mode = pinta::proc::StdinMode::kCloseAfterWrite;
   bool trusted_folder = true;  // a "project" hook in an untrusted folder is refused (§1.2 step 7)
   pinta::proc::Spawner* spawner = nullptr;  // nullptr: the Boost.Process spawner
+  HookRules rules;                          // version profile (default: 0.61)
 };
 
 struct HookRunResult {
   bool success = false;
   std::optional<int> exit_code;          // nullopt on timeout / spawn error (JS undefined)
   std::string output_format;             // "json", "text" or "" (undefined)
+  bool plain_text = false;               // output converted from plain text (every version)
   std::optional<ojson> output;           // the parsed or converted output, nullopt = undefined
   std::optional<std::string> error;      // error message
   std::string stdout_text, stderr_text;  // decoded like Node's Buffer.toString() (UTF-8, U+FFFD)
@@ -80,10 +113,16 @@ ojson run_result_json(const HookRunResult& r);
 // §4.5: text = stdout.trim() || stderr.trim(); JSON / JSON-in-a-string / plain text by exit code.
 struct Interpretation {
   std::string output_format;
+  bool plain_text = false;
   std::optional<ojson> output;
 };
 Interpretation interpret_output(const std::string& stdout_text, const std::string& stderr_text,
                                 int exit_code_or_zero);
+// 0.26 (HookRules::legacy_output_reading; gemini-cli-core 0.26.0 hooks/hookRunner.js:241-263,
+// 304-326): exit_code nullopt = killed by a signal (Node's null).
+Interpretation interpret_output_legacy(const std::string& stdout_text,
+                                       const std::string& stderr_text,
+                                       std::optional<int> exit_code);
 
 // §4.3: the five bare-variable replacements with shell-quote quoting.
 std::string expand_command(const std::string& command, const std::string& cwd,
