@@ -18,6 +18,28 @@ std::string display_name(const LoadedHook& h) {
   return h.spec.name.empty() ? h.spec.command : h.spec.name;
 }
 
+// The CLI's own record of one hook run: the gemini_cli.hook_call telemetry event
+// (core hooks/hookEventHandler.js executeHooks → telemetry/types.js HookCallEvent, 0.61.0),
+// with the attributes a local telemetry outfile carries when prompt logging is on (the default):
+// hook_name is the hook's name or else its command, exit_code and hook_output are absent when
+// undefined (timeout, spawn error), error is the error message. duration_ms, event.timestamp and
+// the session ids are not reproduced (timing, random per run).
+ojson hook_call_record(std::string_view event, const std::string& hook_name,
+                       const HookRunResult& r) {
+  ojson c = ojson::object();
+  c["event.name"] = "gemini_cli.hook_call";
+  c["hook_event_name"] = std::string(event);
+  c["hook_type"] = "command";
+  c["hook_name"] = hook_name;
+  c["success"] = r.success;
+  if (r.exit_code) c["exit_code"] = *r.exit_code;
+  if (r.output) c["hook_output"] = *r.output;
+  c["stdout"] = r.stdout_text;
+  c["stderr"] = r.stderr_text;
+  if (r.error) c["error"] = *r.error;
+  return c;
+}
+
 struct EventRun {
   std::vector<HookRunResult> results;
   std::optional<ojson> final_output;
@@ -216,6 +238,7 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   tr["load"] = load;
   ojson stderr_lines = ojson::array();
   ojson ran_order = ojson::array();
+  ojson hook_calls = ojson::array();  // gemini_cli.hook_call records, in the CLI's log order
   // bundle config.ts loadCliConfig (debugLogger.warn, printed headless; the CLI loads its config
   // twice, so the line appears twice — session lane s04/s05): an untrusted folder drops a
   // non-default approval mode.
@@ -230,6 +253,7 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
     tr["stderr"] = stderr_lines;
     tr["events"] = ojson::array();
     tr["ran"] = ran_order;
+    tr["hook_calls"] = hook_calls;
     tr["stopped"] = true;
     return tr;
   }
@@ -340,6 +364,7 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
       j["stdout"] = er.results[i].stdout_text;
       j["stderr"] = er.results[i].stderr_text;
       results.push_back(j);
+      hook_calls.push_back(hook_call_record(name, display_name(plan.hooks[i]), er.results[i]));
       if (!er.results[i].success) failed.push_back(display_name(plan.hooks[i]));
     }
     row["results"] = results;
@@ -469,6 +494,7 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   }
   tr["events"] = events;
   tr["ran"] = ran_order;
+  tr["hook_calls"] = hook_calls;
   tr["stderr"] = stderr_lines;
   tr["stopped"] = stopped;
   tr["exit_code"] = 0;
