@@ -139,19 +139,28 @@ std::string prompt_of(const ojson& sc) { return sc.value("prompt", std::string("
 
 std::string fake_responses(const ojson& turns) {
   std::string out;
+  auto chunk_of = [](const ojson& part) {
+    ojson cand = ojson::object(
+        {{"content", ojson::object({{"parts", ojson::array({part})}, {"role", "model"}})},
+         {"finishReason", "STOP"},
+         {"index", 0}});
+    return ojson::object({{"candidates", ojson::array({cand})}});
+  };
   for (const auto& t : turns) {
+    // "chunks": N streams N chunks: N-1 thought parts (not shown, not part of the answer text),
+    // then the turn's own part, as the upstream .responses recordings do.
+    ojson stream = ojson::array();
+    const int chunks = t.is_object() ? t.value("chunks", 1) : 1;
+    for (int k = 1; k < chunks; ++k)
+      stream.push_back(chunk_of(ojson::object(
+          {{"text", "Thinking (" + std::to_string(k) + ")."}, {"thought", true}})));
     ojson part = ojson::object();
     if (t.contains("function_call"))
       part["functionCall"] = t["function_call"];
     else
       part["text"] = t.value("text", "Done.");
-    ojson cand = ojson::object(
-        {{"content", ojson::object({{"parts", ojson::array({part})}, {"role", "model"}})},
-         {"finishReason", "STOP"},
-         {"index", 0}});
-    ojson chunk = ojson::object({{"candidates", ojson::array({cand})}});
-    ojson line = ojson::object(
-        {{"method", "generateContentStream"}, {"response", ojson::array({chunk})}});
+    stream.push_back(chunk_of(part));
+    ojson line = ojson::object({{"method", "generateContentStream"}, {"response", stream}});
     out += line.dump() + "\n";
   }
   return out;

@@ -71,35 +71,54 @@ EventRun run_plan(const Plan& plan, std::string_view event, const ojson& input,
 
 
 // The events one headless `gemini -p` run fires for a scripted model (§6 "Order in one headless
-// run", exp e01_payload): SessionStart(startup), BeforeAgent, then per model call PreCompress(auto),
-// BeforeModel, BeforeToolSelection, AfterModel once per streamed chunk, and for a function call
-// BeforeTool + AfterTool; finally AfterAgent and SessionEnd(exit).
+// run", exp e01_payload): SessionStart(startup), then one agent iteration: BeforeAgent, per model
+// call PreCompress(auto), BeforeModel, BeforeToolSelection, AfterModel once per streamed chunk,
+// and for a function call BeforeTool + AfterTool; a call that answers without a function call ends
+// the iteration with AfterAgent. The turns left over form further iterations ("iteration" k), which
+// run only when the previous AfterAgent blocks: core client.js sendMessageStream re-enters with the
+// block reason as the prompt and stopHookActive (BeforeAgent fires again; session lane u28).
+// Finally SessionEnd(exit). The last AfterModel of each call carries the call's response text as
+// core turn.js getResponseText builds it: the chunks' non-thought text joined by ' ' (a thought-only
+// or function-call chunk gives ''), which AfterAgent's prompt_response accumulates (client.js).
 ojson expand_model_turns(const ojson& turns) {
   ojson ev = ojson::array();
+  int iteration = 0;
   auto add = [&](const char* name) {
     ojson e = ojson::object();
     e["event"] = name;
+    e["iteration"] = iteration;
     ev.push_back(e);
     return ev.size() - 1;
   };
   add("SessionStart");
-  add("BeforeAgent");
-  for (const auto& t : turns) {
-    add("PreCompress");
-    add("BeforeModel");
-    add("BeforeToolSelection");
-    int chunks = t.is_object() ? t.value("chunks", 1) : 1;
-    for (int i = 0; i < std::max(chunks, 1); ++i) add("AfterModel");
-    if (t.is_object() && t.contains("function_call") && t["function_call"].is_object()) {
-      const ojson& fc = t["function_call"];
+  size_t t = 0;
+  do {
+    add("BeforeAgent");
+    while (t < turns.size()) {
+      const ojson& turn = turns[t++];
+      add("PreCompress");
+      add("BeforeModel");
+      add("BeforeToolSelection");
+      int chunks = turn.is_object() ? std::max(turn.value("chunks", 1), 1) : 1;
+      const bool has_call = turn.is_object() && turn.contains("function_call") &&
+                            turn["function_call"].is_object();
+      size_t last = 0;
+      for (int i = 0; i < chunks; ++i) last = add("AfterModel");
+      std::string text(static_cast<size_t>(chunks - 1), ' ');
+      if (!has_call && turn.is_object()) text += turn.value("text", "Done.");
+      ev[last]["response_text"] = text;
+      if (!has_call) break;
+      const ojson& fc = turn["function_call"];
       for (const char* name : {"BeforeTool", "AfterTool"}) {
         size_t i = add(name);
         ev[i]["tool_name"] = fc.value("name", "write_file");
         ev[i]["tool_input"] = fc.contains("args") ? fc["args"] : ojson::object();
       }
     }
-  }
-  add("AfterAgent");
+    add("AfterAgent");
+    ++iteration;
+  } while (t < turns.size());
+  iteration = 0;
   add("SessionEnd");
   return ev;
 }
@@ -201,6 +220,8 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   // extension-enablement.json is silently treated as {} (drift s06, s07, s11, s20, s26, s27).
   const bool log_loading_extensions = sw.value("log_loading_extensions", false);
   const bool warn_bad_enablement = sw.value("warn_invalid_enablement", true);
+  // AfterTool hookSpecificOutput.tailToolCallRequest runs a replacement tool call (0.61 default).
+  const bool tail_calls = sw.value("tail_tool_calls", true);
   if (session_end_twice) {
     ojson doubled = ojson::array();
     for (const auto& e : script_events) {
@@ -303,8 +324,17 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   bool last_tool_blocked = false;
   ojson last_tool_input;
   ojson last_tool_response;
-  for (const auto& ev : script_events) {
+  // Agent iterations (see expand_model_turns): a later one runs only after the previous
+  // AfterAgent blocked; a blocked BeforeModel ends its iteration (no model call: the remaining
+  // calls and their events do not happen, AfterAgent still fires — session lane u07, u08).
+  int allowed_iteration = 0;
+  int model_blocked_iteration = -1;
+  std::string continuation_prompt;
+  std::string cumulative_response;  // core client.js hookState.cumulativeResponse
+  for (size_t idx = 0; idx < script_events.size(); ++idx) {
+    const ojson ev = script_events[idx];
     std::string name = ev.value("event", "");
+    const int iteration = ev.value("iteration", 0);
     if (!is_event_name(name))
       return make_error(ErrorCode::kInvalidArgument, "unknown event in script: " + name);
     ojson row = ojson::object();
@@ -313,6 +343,21 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
       row["skipped"] = "run stopped";
       events.push_back(row);
       continue;
+    }
+    if (iteration > allowed_iteration) {
+      row["skipped"] = "no continuation (the previous AfterAgent did not block)";
+      events.push_back(row);
+      continue;
+    }
+    if (iteration == model_blocked_iteration && name != "AfterAgent") {
+      row["skipped"] = "model call blocked by BeforeModel";
+      events.push_back(row);
+      continue;
+    }
+    if (ev.contains("response_text") && ev["response_text"].is_string()) {
+      const std::string text = ev["response_text"].get<std::string>();
+      if (!text.empty())
+        cumulative_response += (cumulative_response.empty() ? "" : "\n") + text;
     }
     if (name == "AfterTool" && last_tool_blocked) {
       row["skipped"] = "tool blocked";
@@ -331,6 +376,11 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
     else if (name == "AfterTool" && !last_tool_response.is_null()) po.tool_response = last_tool_response;
     po.prompt_response = ev.value("prompt_response", "");
     po.stop_hook_active = ev.value("stop_hook_active", false);
+    if (has_turns && name == "AfterAgent") {
+      po.prompt_response = cumulative_response.empty() ? "[no response text]" : cumulative_response;
+      po.stop_hook_active = iteration > 0;
+    }
+    if (has_turns && name == "BeforeAgent" && iteration > 0) po.prompt = continuation_prompt;
     po.source = ev.value("source", "startup");
     po.reason = ev.value("reason", "exit");
     po.trigger = ev.value("trigger", "auto");
@@ -447,8 +497,32 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
           stderr_lines.push_back("Error executing tool " + po.tool_name + ": " +
                                  effect["tool_result"].get<std::string>());
           effect["model_sees"] = ojson::object({{"error", effective_reason(out)}});
-        } else if (ctxt) {
-          effect["model_sees_appended"] = "\n\n<hook_context>" + *ctxt + "</hook_context>";
+        } else {
+          if (ctxt)
+            effect["model_sees_appended"] = "\n\n<hook_context>" + *ctxt + "</hook_context>";
+          // hookSpecificOutput.tailToolCallRequest {name, args}: the scheduler replaces the call
+          // with a new one that is validated and run like any other, BeforeTool and AfterTool
+          // hooks included, and may chain (core coreToolHookTriggers.js, scheduler/scheduler.js
+          // 0.61.0; session lane u05).
+          const ojson* hso =
+              out.contains("hookSpecificOutput") ? &out["hookSpecificOutput"] : nullptr;
+          if (tail_calls && hso && hso->is_object() && hso->contains("tailToolCallRequest") &&
+              (*hso)["tailToolCallRequest"].is_object() &&
+              (*hso)["tailToolCallRequest"].contains("name") &&
+              (*hso)["tailToolCallRequest"]["name"].is_string()) {
+            const ojson& req = (*hso)["tailToolCallRequest"];
+            effect["tail_call"] = req;
+            size_t at = idx + 1;
+            for (const char* ev_name : {"BeforeTool", "AfterTool"}) {
+              ojson e = ojson::object({{"event", ev_name},
+                                       {"iteration", iteration},
+                                       {"tool_name", req["name"]},
+                                       {"tool_input", req.contains("args") && req["args"].is_object()
+                                                          ? req["args"]
+                                                          : ojson::object()}});
+              script_events.insert(script_events.begin() + static_cast<long>(at++), e);
+            }
+          }
         }
       } else if (name == "BeforeAgent" || name == "AfterAgent" || name == "BeforeModel" ||
                  name == "AfterModel") {
@@ -462,8 +536,13 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
         } else if (is_blocking(out)) {
           stderr_lines.push_back("[WARNING] Agent execution blocked: " + shown);
           effect["agent"] = "blocked";
-          if (name == "AfterAgent") effect["next_prompt"] = effective_reason(out);
+          if (name == "AfterAgent") {
+            effect["next_prompt"] = effective_reason(out);
+            continuation_prompt = effective_reason(out);
+            allowed_iteration = iteration + 1;
+          }
           if (name == "BeforeAgent") stopped = true;  // no model call for this prompt
+          if (name == "BeforeModel") model_blocked_iteration = iteration;
         } else if (name == "BeforeAgent" && ctxt) {
           effect["model_sees_appended"] = "<hook_context>" + *ctxt + "</hook_context>";
         }
