@@ -222,6 +222,12 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   const bool warn_bad_enablement = sw.value("warn_invalid_enablement", true);
   // AfterTool hookSpecificOutput.tailToolCallRequest runs a replacement tool call (0.61 default).
   const bool tail_calls = sw.value("tail_tool_calls", true);
+  // < 0.35: an AfterAgent block re-enters the agent loop nested inside the first call (core
+  // client.js 0.30.0 sendMessageStream): BeforeAgent is not fired again and the nested call's
+  // AfterAgent is skipped (activeCalls is 2), so the continuation runs one more model call without
+  // agent hooks (drift u28).
+  const bool nested_continuation =
+      sw.value("after_agent_continuation", std::string("fresh")) == "nested";
   if (session_end_twice) {
     ojson doubled = ojson::array();
     for (const auto& e : script_events) {
@@ -346,6 +352,11 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
     }
     if (iteration > allowed_iteration) {
       row["skipped"] = "no continuation (the previous AfterAgent did not block)";
+      events.push_back(row);
+      continue;
+    }
+    if (nested_continuation && iteration > 0 && (name == "BeforeAgent" || name == "AfterAgent")) {
+      row["skipped"] = "nested continuation: agent hooks not fired";
       events.push_back(row);
       continue;
     }

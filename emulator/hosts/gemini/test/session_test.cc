@@ -313,3 +313,31 @@ TEST(GeminiSession, HookCallRecords) {
   EXPECT_EQ(b["hook_output"], ojson::parse(R"({"systemMessage":"m"})"));
   EXPECT_FALSE(b.contains("error"));
 }
+
+// Profile switch after_agent_continuation = nested (< 0.35; drift u28 on 0.30.0): the continuation
+// makes the next model call, but neither BeforeAgent nor AfterAgent fire in it.
+TEST(GeminiSession, NestedAfterAgentContinuationFiresNoAgentHooks) {
+  Session s;
+  s.settings({{"BeforeAgent", hook(s.rec("ba"))},
+              {"BeforeModel", hook(s.rec("bm"))},
+              {"AfterAgent", hook(s.rec("aa", R"(echo '{"decision":"block","reason":"again"}')"))}});
+  auto script = ojson::object(
+      {{"model_turns", ojson::parse(R"([{"text":"one"},{"text":"two"}])")},
+       {"profile", ojson::parse(R"({"switches":{"after_agent_continuation":"nested"}})")}});
+  s.run(script);
+  EXPECT_EQ(s.logged(), (std::vector<std::string>{"ba", "bm", "aa", "bm"}));
+}
+
+// Profile switch tail_tool_calls = false (< 0.35): tailToolCallRequest is ignored.
+TEST(GeminiSession, TailCallsOffIgnoresTheRequest) {
+  Session s;
+  s.settings({{"BeforeTool", hook(s.rec("bt"))},
+              {"AfterTool", hook(s.rec("at", R"(echo '{"hookSpecificOutput":{"hookEventName":"AfterTool","tailToolCallRequest":{"name":"write_file","args":{"file_path":"tail.txt","content":"T"}}}}')"))}});
+  auto script = ojson::object(
+      {{"model_turns", ojson::parse(
+            R"([{"function_call":{"name":"read_file","args":{"file_path":"x"}}},{"text":"ok"}])")},
+       {"profile", ojson::parse(R"({"switches":{"tail_tool_calls":false}})")}});
+  s.run(script);
+  EXPECT_EQ(s.logged(), (std::vector<std::string>{"bt", "at"}));
+  EXPECT_FALSE(std::filesystem::exists(s.ws + "/tail.txt"));
+}
