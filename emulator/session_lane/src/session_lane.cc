@@ -179,13 +179,14 @@ std::vector<std::string> lines_of(const std::string& text) {
 // The real CLI's stderr minus what every run prints regardless of hooks (real-hosts.md, §8
 // harness notes), the duration-bearing hook summary line, which no emulator can reproduce, the
 // start-up profiler's timing-dependent complaints ("[STARTUP] Phase 'cleanup_ops' was started but
-// never ended…") and the OpenTelemetry SDK's deprecation notice that local telemetry brings
-// ("The 'metricReader' option is deprecated…", 0.40+); `extra_noise` is the profile's list of
+// never ended…") and the OpenTelemetry SDK's own warnings that local telemetry brings ("The
+// 'metricReader' option is deprecated…", 0.40+; "Timeout of 30000 exceeds the interval of 10000.
+// Clamping timeout to interval duration.", 0.35.3); `extra_noise` is the profile's list of
 // further version-specific lines that no hook influences.
 std::vector<std::string> real_stderr_lines(const std::string& err, const Root& r,
                                            const std::vector<std::regex>& extra_noise) {
   static const std::regex noise(
-      R"(^(Warning: 256-color support not detected.*|YOLO mode is enabled.*|Ripgrep is not available.*|Hook execution for \w+: \d+ succeeded, \d+ failed .*|Loaded cached credentials\..*|\[STARTUP\] .*|The 'metricReader' option is deprecated.*|\s*)$)");
+      R"(^(Warning: 256-color support not detected.*|YOLO mode is enabled.*|Ripgrep is not available.*|Hook execution for \w+: \d+ succeeded, \d+ failed .*|Loaded cached credentials\..*|\[STARTUP\] .*|The 'metricReader' option is deprecated.*|Timeout of \d+ exceeds the interval of \d+\. Clamping timeout to interval duration\.|\s*)$)");
   // Colour is the terminal's business, not the message's: SGR sequences are dropped (the trust
   // error is printed red).
   static const std::regex sgr("\x1b\\[[0-9;]*m");

@@ -90,6 +90,7 @@ TEST(SessionLane, CompareReportsEachDifferingHookCall) {
 TEST(SessionLane, TelemetryNoticeIsStderrNoise) {
   auto l = sl::real_stderr_lines(
       "The 'metricReader' option is deprecated. Please use 'metricReaders' instead.\n"
+      "Timeout of 30000 exceeds the interval of 10000. Clamping timeout to interval duration.\n"
       "Error executing tool write_file: Tool execution blocked: R in /t/real/x/w\n",
       root(), {});
   ASSERT_EQ(l.size(), 1u);
