@@ -170,10 +170,9 @@ void add_drift_commands(CLI::App& app, Action& action) {
                   << profile["hook_calls_skipped"].dump() << "\n";
 
       const std::string scen_dir =
-          !o->scenarios.empty()
-              ? o->scenarios
-              : pinta::data::find_dir("PINTA_GEMINI_SESSIONS", "gemini/sessions",
-                                      "emulator/hosts/gemini/test/sessions");
+          !o->scenarios.empty() ? o->scenarios
+                                : pinta::data::find_dir("PINTA_GEMINI_SESSIONS", "gemini/sessions",
+                                                        "emulator/hosts/gemini/test/sessions");
       std::vector<ojson> scenarios;
       std::error_code ec;
       for (auto it = sfs::directory_iterator(scen_dir, ec); !ec && it != sfs::directory_iterator();
@@ -215,7 +214,8 @@ void add_drift_commands(CLI::App& app, Action& action) {
       auto pj = ojson::parse(slurp(pkg + "/package.json"), nullptr, false);
       std::string entry;
       if (!pj.is_discarded() && pj.is_object() && pj.contains("bin")) {
-        if (pj["bin"].is_string()) entry = pj["bin"].get<std::string>();
+        if (pj["bin"].is_string())
+          entry = pj["bin"].get<std::string>();
         else if (pj["bin"].is_object() && pj["bin"]["gemini"].is_string())
           entry = pj["bin"]["gemini"].get<std::string>();
       }
@@ -276,9 +276,9 @@ void add_drift_commands(CLI::App& app, Action& action) {
                                                      {"exit", real[i].exit_code},
                                                      {"differences", lane::to_json(d)}}));
       }
-      std::cout << "gemini " << o->version << " vs profile "
-                << profile.value("name", profile_path) << ": " << scenarios.size()
-                << " scenarios, " << differing << " differ (" << total_diffs << " differences)\n";
+      std::cout << "gemini " << o->version << " vs profile " << profile.value("name", profile_path)
+                << ": " << scenarios.size() << " scenarios, " << differing << " differ ("
+                << total_diffs << " differences)\n";
       if (!o->json_out.empty() && !spit(o->json_out, record.dump(1) + "\n"))
         return usage_error("drift: cannot write --json " + o->json_out);
       if (!tmp_created.empty()) sfs::remove_all(tmp_created, ec);

@@ -135,7 +135,9 @@ ojson model_turns(const ojson& sc) {
       "args":{"file_path":"test.txt","content":"Hello World"}}},{"text":"Done."}])");
 }
 
-std::string prompt_of(const ojson& sc) { return sc.value("prompt", std::string("Create test.txt")); }
+std::string prompt_of(const ojson& sc) {
+  return sc.value("prompt", std::string("Create test.txt"));
+}
 
 std::string fake_responses(const ojson& turns) {
   std::string out;
@@ -152,8 +154,8 @@ std::string fake_responses(const ojson& turns) {
     ojson stream = ojson::array();
     const int chunks = t.is_object() ? t.value("chunks", 1) : 1;
     for (int k = 1; k < chunks; ++k)
-      stream.push_back(chunk_of(ojson::object(
-          {{"text", "Thinking (" + std::to_string(k) + ")."}, {"thought", true}})));
+      stream.push_back(chunk_of(
+          ojson::object({{"text", "Thinking (" + std::to_string(k) + ")."}, {"thought", true}})));
     ojson part = ojson::object();
     if (t.contains("function_call"))
       part["functionCall"] = t["function_call"];
@@ -259,14 +261,20 @@ std::optional<std::vector<ojson>> split_json_stream(const std::string& text) {
     for (; j < text.size(); ++j) {
       char c = text[j];
       if (in_str) {
-        if (esc) esc = false;
-        else if (c == '\\') esc = true;
-        else if (c == '"') in_str = false;
+        if (esc)
+          esc = false;
+        else if (c == '\\')
+          esc = true;
+        else if (c == '"')
+          in_str = false;
         continue;
       }
-      if (c == '"') in_str = true;
-      else if (c == '{' || c == '[') ++depth;
-      else if ((c == '}' || c == ']') && --depth == 0) break;
+      if (c == '"')
+        in_str = true;
+      else if (c == '{' || c == '[')
+        ++depth;
+      else if ((c == '}' || c == ']') && --depth == 0)
+        break;
     }
     if (j == text.size()) return std::nullopt;
     auto v = ojson::parse(text.begin() + static_cast<long>(i),
@@ -319,8 +327,9 @@ Outcome play_real(const ojson& sc, const std::string& dir, const RealOptions& o,
   if (root_out) *root_out = rr;
   spit(rr.dir + "/responses.jsonl", fake_responses(model_turns(sc)));
   pinta::proc::SpawnRequest q;
-  q.argv = {"node", o.cli, "--approval-mode=yolo", "--fake-responses", rr.dir + "/responses.jsonl",
-            "-p", prompt_of(sc)};
+  q.argv = {
+      "node", o.cli,        "--approval-mode=yolo", "--fake-responses", rr.dir + "/responses.jsonl",
+      "-p",   prompt_of(sc)};
   auto env = kBaseEnv;
   env["HOME"] = rr.home;
   env["GEMINI_CLI_HOME"] = rr.home;
@@ -359,8 +368,9 @@ Outcome play_emulator(const ojson& sc, const std::string& dir, const std::string
       {{"model_turns", model_turns(sc)}, {"prompt", prompt_of(sc)}, {"approval_mode", "yolo"}});
   spit(er.dir + "/script.json", script.dump(1));
   pinta::proc::SpawnRequest e;
-  e.argv = {hostemu, "gemini", "session", "--home", er.home, "--workspace", er.ws,
-            "--script", er.dir + "/script.json"};
+  e.argv = {hostemu,  "gemini",   "session",
+            "--home", er.home,    "--workspace",
+            er.ws,    "--script", er.dir + "/script.json"};
   if (!profile_path.empty()) {
     e.argv.push_back("--profile");
     e.argv.push_back(profile_path);

@@ -84,8 +84,9 @@ TEST(GeminiRealSessionDiff, EmulatorMatchesRealCli) {
       std::string msg;
       for (auto& x : d) msg += "\n    " + x;
       ADD_FAILURE() << "[" << sc["id"].get<std::string>() << "] "
-                    << sc["behaviour"].get<std::string>() << msg << "\n    (real: "
-                    << real_roots[i].dir << ", emulator: " << emu_roots[i].dir << ")";
+                    << sc["behaviour"].get<std::string>() << msg
+                    << "\n    (real: " << real_roots[i].dir << ", emulator: " << emu_roots[i].dir
+                    << ")";
     }
   }
   gt::spit(gt::diff_dir() + "/session.json", report.dump(1));

@@ -12,12 +12,11 @@
 #pragma once
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <regex>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace pinta::emu::session_lane {
 
@@ -73,9 +72,9 @@ struct Outcome {
 };
 
 struct RealOptions {
-  std::string cli;                       // path of the CLI's JS entry
-  std::vector<std::regex> extra_noise;   // the profile's version-specific stderr noise
-  bool hook_calls = true;                // run with local telemetry and read hook_call records
+  std::string cli;                      // path of the CLI's JS entry
+  std::vector<std::regex> extra_noise;  // the profile's version-specific stderr noise
+  bool hook_calls = true;               // run with local telemetry and read hook_call records
 };
 
 // Plays `sc` through the real CLI in a fresh root `dir`.
