@@ -18,6 +18,28 @@ std::string display_name(const LoadedHook& h) {
   return h.spec.name.empty() ? h.spec.command : h.spec.name;
 }
 
+// The CLI's own record of one hook run: the gemini_cli.hook_call telemetry event
+// (core hooks/hookEventHandler.js executeHooks → telemetry/types.js HookCallEvent, 0.61.0),
+// with the attributes a local telemetry outfile carries when prompt logging is on (the default):
+// hook_name is the hook's name or else its command, exit_code and hook_output are absent when
+// undefined (timeout, spawn error), error is the error message. duration_ms, event.timestamp and
+// the session ids are not reproduced (timing, random per run).
+ojson hook_call_record(std::string_view event, const std::string& hook_name,
+                       const HookRunResult& r) {
+  ojson c = ojson::object();
+  c["event.name"] = "gemini_cli.hook_call";
+  c["hook_event_name"] = std::string(event);
+  c["hook_type"] = "command";
+  c["hook_name"] = hook_name;
+  c["success"] = r.success;
+  if (r.exit_code) c["exit_code"] = *r.exit_code;
+  if (r.output) c["hook_output"] = *r.output;
+  c["stdout"] = r.stdout_text;
+  c["stderr"] = r.stderr_text;
+  if (r.error) c["error"] = *r.error;
+  return c;
+}
+
 struct EventRun {
   std::vector<HookRunResult> results;
   std::optional<ojson> final_output;
@@ -49,35 +71,54 @@ EventRun run_plan(const Plan& plan, std::string_view event, const ojson& input,
 
 
 // The events one headless `gemini -p` run fires for a scripted model (§6 "Order in one headless
-// run", exp e01_payload): SessionStart(startup), BeforeAgent, then per model call PreCompress(auto),
-// BeforeModel, BeforeToolSelection, AfterModel once per streamed chunk, and for a function call
-// BeforeTool + AfterTool; finally AfterAgent and SessionEnd(exit).
+// run", exp e01_payload): SessionStart(startup), then one agent iteration: BeforeAgent, per model
+// call PreCompress(auto), BeforeModel, BeforeToolSelection, AfterModel once per streamed chunk,
+// and for a function call BeforeTool + AfterTool; a call that answers without a function call ends
+// the iteration with AfterAgent. The turns left over form further iterations ("iteration" k), which
+// run only when the previous AfterAgent blocks: core client.js sendMessageStream re-enters with the
+// block reason as the prompt and stopHookActive (BeforeAgent fires again; session lane u28).
+// Finally SessionEnd(exit). The last AfterModel of each call carries the call's response text as
+// core turn.js getResponseText builds it: the chunks' non-thought text joined by ' ' (a thought-only
+// or function-call chunk gives ''), which AfterAgent's prompt_response accumulates (client.js).
 ojson expand_model_turns(const ojson& turns) {
   ojson ev = ojson::array();
+  int iteration = 0;
   auto add = [&](const char* name) {
     ojson e = ojson::object();
     e["event"] = name;
+    e["iteration"] = iteration;
     ev.push_back(e);
     return ev.size() - 1;
   };
   add("SessionStart");
-  add("BeforeAgent");
-  for (const auto& t : turns) {
-    add("PreCompress");
-    add("BeforeModel");
-    add("BeforeToolSelection");
-    int chunks = t.is_object() ? t.value("chunks", 1) : 1;
-    for (int i = 0; i < std::max(chunks, 1); ++i) add("AfterModel");
-    if (t.is_object() && t.contains("function_call") && t["function_call"].is_object()) {
-      const ojson& fc = t["function_call"];
+  size_t t = 0;
+  do {
+    add("BeforeAgent");
+    while (t < turns.size()) {
+      const ojson& turn = turns[t++];
+      add("PreCompress");
+      add("BeforeModel");
+      add("BeforeToolSelection");
+      int chunks = turn.is_object() ? std::max(turn.value("chunks", 1), 1) : 1;
+      const bool has_call = turn.is_object() && turn.contains("function_call") &&
+                            turn["function_call"].is_object();
+      size_t last = 0;
+      for (int i = 0; i < chunks; ++i) last = add("AfterModel");
+      std::string text(static_cast<size_t>(chunks - 1), ' ');
+      if (!has_call && turn.is_object()) text += turn.value("text", "Done.");
+      ev[last]["response_text"] = text;
+      if (!has_call) break;
+      const ojson& fc = turn["function_call"];
       for (const char* name : {"BeforeTool", "AfterTool"}) {
         size_t i = add(name);
         ev[i]["tool_name"] = fc.value("name", "write_file");
         ev[i]["tool_input"] = fc.contains("args") ? fc["args"] : ojson::object();
       }
     }
-  }
-  add("AfterAgent");
+    add("AfterAgent");
+    ++iteration;
+  } while (t < turns.size());
+  iteration = 0;
   add("SessionEnd");
   return ev;
 }
@@ -198,6 +239,14 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   // extension-enablement.json is silently treated as {} (drift s06, s07, s11, s20, s26, s27).
   const bool log_loading_extensions = sw.value("log_loading_extensions", false);
   const bool warn_bad_enablement = sw.value("warn_invalid_enablement", true);
+  // AfterTool hookSpecificOutput.tailToolCallRequest runs a replacement tool call (0.61 default).
+  const bool tail_calls = sw.value("tail_tool_calls", true);
+  // < 0.35: an AfterAgent block re-enters the agent loop nested inside the first call (core
+  // client.js 0.30.0 sendMessageStream): BeforeAgent is not fired again and the nested call's
+  // AfterAgent is skipped (activeCalls is 2), so the continuation runs one more model call without
+  // agent hooks (drift u28).
+  const bool nested_continuation =
+      sw.value("after_agent_continuation", std::string("fresh")) == "nested";
   if (session_end_twice) {
     ojson doubled = ojson::array();
     for (const auto& e : script_events) {
@@ -236,6 +285,7 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   tr["load"] = load;
   ojson stderr_lines = ojson::array();
   ojson ran_order = ojson::array();
+  ojson hook_calls = ojson::array();  // gemini_cli.hook_call records, in the CLI's log order
   // bundle config.ts loadCliConfig (debugLogger.warn, printed headless; the CLI loads its config
   // twice, so the line appears twice — session lane s04/s05): an untrusted folder drops a
   // non-default approval mode.
@@ -250,6 +300,7 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
     tr["stderr"] = stderr_lines;
     tr["events"] = ojson::array();
     tr["ran"] = ran_order;
+    tr["hook_calls"] = hook_calls;
     tr["stopped"] = true;
     return tr;
   }
@@ -318,8 +369,17 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   bool last_tool_blocked = false;
   ojson last_tool_input;
   ojson last_tool_response;
-  for (const auto& ev : script_events) {
+  // Agent iterations (see expand_model_turns): a later one runs only after the previous
+  // AfterAgent blocked; a blocked BeforeModel ends its iteration (no model call: the remaining
+  // calls and their events do not happen, AfterAgent still fires — session lane u07, u08).
+  int allowed_iteration = 0;
+  int model_blocked_iteration = -1;
+  std::string continuation_prompt;
+  std::string cumulative_response;  // core client.js hookState.cumulativeResponse
+  for (size_t idx = 0; idx < script_events.size(); ++idx) {
+    const ojson ev = script_events[idx];
     std::string name = ev.value("event", "");
+    const int iteration = ev.value("iteration", 0);
     if (!is_event_name(name))
       return make_error(ErrorCode::kInvalidArgument, "unknown event in script: " + name);
     ojson row = ojson::object();
@@ -328,6 +388,26 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
       row["skipped"] = "run stopped";
       events.push_back(row);
       continue;
+    }
+    if (iteration > allowed_iteration) {
+      row["skipped"] = "no continuation (the previous AfterAgent did not block)";
+      events.push_back(row);
+      continue;
+    }
+    if (nested_continuation && iteration > 0 && (name == "BeforeAgent" || name == "AfterAgent")) {
+      row["skipped"] = "nested continuation: agent hooks not fired";
+      events.push_back(row);
+      continue;
+    }
+    if (iteration == model_blocked_iteration && name != "AfterAgent") {
+      row["skipped"] = "model call blocked by BeforeModel";
+      events.push_back(row);
+      continue;
+    }
+    if (ev.contains("response_text") && ev["response_text"].is_string()) {
+      const std::string text = ev["response_text"].get<std::string>();
+      if (!text.empty())
+        cumulative_response += (cumulative_response.empty() ? "" : "\n") + text;
     }
     if (name == "AfterTool" && last_tool_blocked) {
       row["skipped"] = "tool blocked";
@@ -360,6 +440,11 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
     else if (name == "AfterTool" && !last_tool_response.is_null()) po.tool_response = last_tool_response;
     po.prompt_response = ev.value("prompt_response", "");
     po.stop_hook_active = ev.value("stop_hook_active", false);
+    if (has_turns && name == "AfterAgent") {
+      po.prompt_response = cumulative_response.empty() ? "[no response text]" : cumulative_response;
+      po.stop_hook_active = iteration > 0;
+    }
+    if (has_turns && name == "BeforeAgent" && iteration > 0) po.prompt = continuation_prompt;
     po.source = ev.value("source", "startup");
     po.reason = ev.value("reason", "exit");
     po.trigger = ev.value("trigger", "auto");
@@ -393,6 +478,7 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
       j["stdout"] = er.results[i].stdout_text;
       j["stderr"] = er.results[i].stderr_text;
       results.push_back(j);
+      hook_calls.push_back(hook_call_record(name, display_name(plan.hooks[i]), er.results[i]));
       if (!er.results[i].success) failed.push_back(display_name(plan.hooks[i]));
     }
     row["results"] = results;
@@ -491,8 +577,32 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
           stderr_lines.push_back("Error executing tool " + po.tool_name + ": " +
                                  effect["tool_result"].get<std::string>());
           effect["model_sees"] = ojson::object({{"error", effective_reason(out)}});
-        } else if (ctxt) {
-          effect["model_sees_appended"] = "\n\n<hook_context>" + *ctxt + "</hook_context>";
+        } else {
+          if (ctxt)
+            effect["model_sees_appended"] = "\n\n<hook_context>" + *ctxt + "</hook_context>";
+          // hookSpecificOutput.tailToolCallRequest {name, args}: the scheduler replaces the call
+          // with a new one that is validated and run like any other, BeforeTool and AfterTool
+          // hooks included, and may chain (core coreToolHookTriggers.js, scheduler/scheduler.js
+          // 0.61.0; session lane u05).
+          const ojson* hso =
+              out.contains("hookSpecificOutput") ? &out["hookSpecificOutput"] : nullptr;
+          if (tail_calls && hso && hso->is_object() && hso->contains("tailToolCallRequest") &&
+              (*hso)["tailToolCallRequest"].is_object() &&
+              (*hso)["tailToolCallRequest"].contains("name") &&
+              (*hso)["tailToolCallRequest"]["name"].is_string()) {
+            const ojson& req = (*hso)["tailToolCallRequest"];
+            effect["tail_call"] = req;
+            size_t at = idx + 1;
+            for (const char* ev_name : {"BeforeTool", "AfterTool"}) {
+              ojson e = ojson::object({{"event", ev_name},
+                                       {"iteration", iteration},
+                                       {"tool_name", req["name"]},
+                                       {"tool_input", req.contains("args") && req["args"].is_object()
+                                                          ? req["args"]
+                                                          : ojson::object()}});
+              script_events.insert(script_events.begin() + static_cast<long>(at++), e);
+            }
+          }
         }
       } else if (name == "BeforeAgent" || name == "AfterAgent" || name == "BeforeModel" ||
                  name == "AfterModel") {
@@ -506,8 +616,13 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
         } else if (is_blocking(out)) {
           stderr_lines.push_back("[WARNING] Agent execution blocked: " + shown);
           effect["agent"] = "blocked";
-          if (name == "AfterAgent") effect["next_prompt"] = effective_reason(out);
+          if (name == "AfterAgent") {
+            effect["next_prompt"] = effective_reason(out);
+            continuation_prompt = effective_reason(out);
+            allowed_iteration = iteration + 1;
+          }
           if (name == "BeforeAgent") stopped = true;  // no model call for this prompt
+          if (name == "BeforeModel") model_blocked_iteration = iteration;
         } else if (name == "BeforeAgent" && ctxt) {
           effect["model_sees_appended"] = "<hook_context>" + *ctxt + "</hook_context>";
         }
@@ -540,6 +655,7 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   }
   tr["events"] = events;
   tr["ran"] = ran_order;
+  tr["hook_calls"] = hook_calls;
   tr["stderr"] = stderr_lines;
   tr["stopped"] = stopped;
   tr["exit_code"] = 0;

@@ -340,4 +340,111 @@ TEST(GeminiSession026, OneConsoleStreamOrderAndOldExitCodeReading) {
   auto t61 = s.run({{"model_turns", ojson::parse(R"([{"text":"hi"}])")}});
   EXPECT_EQ(lines_of(t61),
             (std::vector<std::string>{"ss-sys", "Hook system message: ss-sys", fail}));
+
+// AfterAgent decision:block re-enters the agent loop with the reason as the prompt: BeforeAgent
+// fires again, the next scripted model call is made, and AfterAgent sees stop_hook_active and the
+// accumulated answer (core client.js sendMessageStream; lane u28). Without a block the leftover
+// model turns are never requested.
+TEST(GeminiSession, AfterAgentBlockContinuesTheAgentLoop) {
+  Session s;
+  s.settings({{"BeforeAgent", hook("cat >/dev/null; echo ba >> " + s.log)},
+              {"AfterAgent",
+               hook("in=$(cat); echo \"$in\" > " + s.td.sub("aa.json") + "; echo aa >> " + s.log +
+                    R"(; case "$in" in *'"stop_hook_active":true'*) echo '{}' ;; *) echo '{"decision":"block","reason":"again"}' ;; esac)")}});
+  auto t = s.run({{"model_turns", ojson::parse(R"([{"text":"one","chunks":2},{"text":"two"}])")}});
+  EXPECT_EQ(s.logged(), (std::vector<std::string>{"ba", "aa", "ba", "aa"}));
+  auto last = ojson::parse(slurp(s.td.sub("aa.json")));
+  EXPECT_EQ(last["stop_hook_active"], true);
+  EXPECT_EQ(last["prompt"], "Create test.txt");
+  // Each call's text is its chunks' text joined by ' ' (a thought chunk gives ''), calls by '\n'.
+  EXPECT_EQ(last["prompt_response"], " one\ntwo");
+
+  Session n;
+  n.settings({{"BeforeModel", hook(n.rec("bm"))}, {"AfterAgent", hook(n.rec("aa"))}});
+  n.run({{"model_turns", ojson::parse(R"([{"text":"one"},{"text":"never requested"}])")}});
+  EXPECT_EQ(n.logged(), (std::vector<std::string>{"bm", "aa"}));
+}
+
+// A blocking BeforeModel answer means no model call: no BeforeToolSelection / AfterModel / tool
+// events for the rest of that agent iteration, but AfterAgent fires (lane u07, u08).
+TEST(GeminiSession, BeforeModelBlockEndsTheModelCall) {
+  Session s;
+  s.settings({{"BeforeModel", hook(s.rec("bm", R"(echo '{"decision":"deny","reason":"no"}')"))},
+              {"BeforeToolSelection", hook(s.rec("bts"))},
+              {"AfterModel", hook(s.rec("am"))},
+              {"BeforeTool", hook(s.rec("bt"))},
+              {"AfterAgent", hook(s.rec("aa"))}});
+  s.run({{"model_turns", write_turns()}});
+  EXPECT_EQ(s.logged(), (std::vector<std::string>{"bm", "aa"}));
+  EXPECT_FALSE(std::filesystem::exists(s.ws + "/test.txt"));
+}
+
+// AfterTool hookSpecificOutput.tailToolCallRequest replaces the call with a new one that runs with
+// its own BeforeTool / AfterTool hooks (core scheduler.js; lane u05).
+TEST(GeminiSession, AfterToolTailCallRunsTheRequestedTool) {
+  Session s;
+  ojson at = hook(s.rec("at", R"(echo '{"hookSpecificOutput":{"hookEventName":"AfterTool","tailToolCallRequest":{"name":"write_file","args":{"file_path":"tail.txt","content":"T"}}}}')"));
+  at[0]["matcher"] = "read_file";
+  s.settings({{"BeforeTool", hook(s.rec("bt"))}, {"AfterTool", at}});
+  auto turns = ojson::parse(
+      R"([{"function_call":{"name":"read_file","args":{"file_path":"x"}}},{"text":"ok"}])");
+  auto t = s.run({{"model_turns", turns}});
+  EXPECT_EQ(s.logged(), (std::vector<std::string>{"bt", "at", "bt"}));
+  EXPECT_EQ(slurp(s.ws + "/tail.txt"), "T");
+}
+
+// The transcript's hook_calls: one gemini_cli.hook_call record per hook run, in run order, with
+// the attributes the CLI logs (core hookEventHandler.js / telemetry types.js HookCallEvent).
+TEST(GeminiSession, HookCallRecords) {
+  Session s;
+  ojson named = hook("cat >/dev/null; echo out; echo err >&2; exit 1");
+  named[0]["hooks"][0]["name"] = "failing";
+  s.settings({{"BeforeAgent", named},
+              {"AfterAgent", hook(R"(cat >/dev/null; echo '{"systemMessage":"m"}')")}});
+  auto t = s.run({{"model_turns", ojson::parse(R"([{"text":"hi"}])")}});
+  ASSERT_EQ(t["hook_calls"].size(), 2u);
+  const ojson& a = t["hook_calls"][0];
+  EXPECT_EQ(a["event.name"], "gemini_cli.hook_call");
+  EXPECT_EQ(a["hook_event_name"], "BeforeAgent");
+  EXPECT_EQ(a["hook_name"], "failing");
+  EXPECT_EQ(a["hook_type"], "command");
+  EXPECT_EQ(a["success"], false);
+  EXPECT_EQ(a["exit_code"], 1);
+  EXPECT_EQ(a["stdout"], "out\n");
+  // Ends with: a login shell's own start-up noise may come first on some machines.
+  const std::string err = a["stderr"].get<std::string>();
+  EXPECT_EQ(err.substr(err.size() >= 4 ? err.size() - 4 : 0), "err\n") << err;
+  const ojson& b = t["hook_calls"][1];
+  EXPECT_EQ(b["hook_name"], R"(cat >/dev/null; echo '{"systemMessage":"m"}')");
+  EXPECT_EQ(b["success"], true);
+  EXPECT_EQ(b["hook_output"], ojson::parse(R"({"systemMessage":"m"})"));
+  EXPECT_FALSE(b.contains("error"));
+}
+
+// Profile switch after_agent_continuation = nested (< 0.35; drift u28 on 0.30.0): the continuation
+// makes the next model call, but neither BeforeAgent nor AfterAgent fire in it.
+TEST(GeminiSession, NestedAfterAgentContinuationFiresNoAgentHooks) {
+  Session s;
+  s.settings({{"BeforeAgent", hook(s.rec("ba"))},
+              {"BeforeModel", hook(s.rec("bm"))},
+              {"AfterAgent", hook(s.rec("aa", R"(echo '{"decision":"block","reason":"again"}')"))}});
+  auto script = ojson::object(
+      {{"model_turns", ojson::parse(R"([{"text":"one"},{"text":"two"}])")},
+       {"profile", ojson::parse(R"({"switches":{"after_agent_continuation":"nested"}})")}});
+  s.run(script);
+  EXPECT_EQ(s.logged(), (std::vector<std::string>{"ba", "bm", "aa", "bm"}));
+}
+
+// Profile switch tail_tool_calls = false (< 0.35): tailToolCallRequest is ignored.
+TEST(GeminiSession, TailCallsOffIgnoresTheRequest) {
+  Session s;
+  s.settings({{"BeforeTool", hook(s.rec("bt"))},
+              {"AfterTool", hook(s.rec("at", R"(echo '{"hookSpecificOutput":{"hookEventName":"AfterTool","tailToolCallRequest":{"name":"write_file","args":{"file_path":"tail.txt","content":"T"}}}}')"))}});
+  auto script = ojson::object(
+      {{"model_turns", ojson::parse(
+            R"([{"function_call":{"name":"read_file","args":{"file_path":"x"}}},{"text":"ok"}])")},
+       {"profile", ojson::parse(R"({"switches":{"tail_tool_calls":false}})")}});
+  s.run(script);
+  EXPECT_EQ(s.logged(), (std::vector<std::string>{"bt", "at"}));
+  EXPECT_FALSE(std::filesystem::exists(s.ws + "/tail.txt"));
 }

@@ -1,0 +1,91 @@
+// The Gemini CLI session lane, shared by `hostemu drift` (emulator/src/drift_cli.cc) and ctest
+// emulator_gemini_real_session_test: lay out one scenario of emulator/hosts/gemini/test/sessions/
+// in a fresh root, play it through the REAL CLI offline (`gemini -p --fake-responses`,
+// shared/reference/real-hosts.md) or through `hostemu gemini session`, and compare the outcomes:
+//   hooks       the lines the hooks appended to a log ("<event>:<tag>"), in order; lines of one
+//               event are compared as a set unless the scenario is "ordered"
+//   files       what the tools left in the workspace (.gemini/ excluded)
+//   exit        the CLI's exit code vs the transcript's exit_code
+//   stderr      the CLI's stderr minus start-up noise vs the transcript's stderr lines
+//   hook_calls  the CLI's own record of each hook run (`gemini_cli.hook_call` in its local
+//               telemetry outfile) vs the transcript's "hook_calls" (see project_hook_call)
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace pinta::emu::session_lane {
+
+using ojson = nlohmann::ordered_json;
+
+// One side's directory: DIR/h (home), DIR/<workspace_name or w>, DIR/hooks.log (the recorder's
+// log), DIR/telemetry.json (the real CLI's local telemetry outfile, when asked for).
+struct Root {
+  std::string dir, home, ws, log, telemetry;
+};
+
+// Writes settings, state, trusted folders, workspace settings, extensions and the recorder
+// (`@REC@ TAG [JS-EXPR]`) for scenario `sc` under `dir`. With `telemetry`, the user settings also
+// turn on local telemetry to Root::telemetry with prompt logging (which makes hook_call carry the
+// hook's stdout, stderr and output).
+Root lay_out(const ojson& sc, const std::string& dir, bool telemetry);
+
+ojson model_turns(const ojson& sc);
+std::string prompt_of(const ojson& sc);
+// The --fake-responses file: one generateContentStream line per model call (real-hosts.md step 4).
+std::string fake_responses(const ojson& turns);
+
+std::vector<std::string> lines_of(const std::string& text);
+std::string scrub(const std::string& text, const Root& r);
+std::vector<std::string> real_stderr_lines(const std::string& err, const Root& r,
+                                           const std::vector<std::regex>& extra_noise);
+std::vector<std::string> normalize_lines(const ojson& arr, const Root& r);
+std::vector<std::string> hook_lines(const Root& r, bool ordered);
+std::map<std::string, std::string> workspace_files(const Root& r);
+
+// The top-level JSON values of a stream of concatenated (pretty-printed) JSON documents, as the
+// CLI's local file exporters write them. nullopt when the text is not such a stream.
+std::optional<std::vector<ojson>> split_json_stream(const std::string& text);
+
+// The timing-independent attributes of one hook_call record (either side), paths scrubbed:
+//   hook_event_name, hook_type, hook_name, success, exit_code (absent = undefined: timeout or
+//   spawn error), hook_output (parsed; absent = undefined), stdout, stderr, error.
+// Left out: event.timestamp and duration_ms (timing), session.id / installation.id (random per
+// run), the common attributes (interactive, auth_type: the same on every record of a run), and
+// hook_input, the payload the hook was given: it carries the run's timestamp, session id and
+// transcript path, and its tool_response holds the CLI's file diff, which the emulator does not
+// reproduce; payloads are compared field by field by emulator_gemini_real_hook_test.
+ojson project_hook_call(const ojson& attributes, const Root& r);
+// Every gemini_cli.hook_call record of a telemetry outfile, projected, in file order.
+std::optional<ojson> real_hook_calls(const std::string& outfile_text, const Root& r);
+
+struct Outcome {
+  std::vector<std::string> hooks, stderr_lines;
+  std::map<std::string, std::string> files;
+  int exit_code = -1;
+  std::optional<ojson> hook_calls;  // nullopt: not recorded (see Options::hook_calls)
+  std::string failure;              // the side could not run at all
+};
+
+struct RealOptions {
+  std::string cli;                      // path of the CLI's JS entry
+  std::vector<std::regex> extra_noise;  // the profile's version-specific stderr noise
+  bool hook_calls = true;               // run with local telemetry and read hook_call records
+};
+
+// Plays `sc` through the real CLI in a fresh root `dir`.
+Outcome play_real(const ojson& sc, const std::string& dir, const RealOptions& o, Root* root_out);
+// Plays `sc` through `hostemu gemini session` (with `profile_path` unless empty) in `dir`.
+Outcome play_emulator(const ojson& sc, const std::string& dir, const std::string& hostemu,
+                      const std::string& profile_path, Root* root_out);
+
+// Every difference between the two outcomes, one line each ("what: real X emulator Y").
+std::vector<std::string> compare(const Outcome& real, const Outcome& emu);
+
+ojson to_json(const std::vector<std::string>& v);
+
+}  // namespace pinta::emu::session_lane

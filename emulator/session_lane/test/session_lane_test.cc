@@ -1,0 +1,100 @@
+// The session lane's pure parts: the telemetry outfile reader and the hook_call comparison.
+#include "pinta/emulator/session_lane.h"
+
+#include <gtest/gtest.h>
+
+namespace sl = pinta::emu::session_lane;
+using sl::ojson;
+
+namespace {
+
+sl::Root root() {
+  sl::Root r;
+  r.dir = "/t/real/x";
+  r.home = "/t/real/x/h";
+  r.ws = "/t/real/x/w";
+  return r;
+}
+
+// Two pretty-printed records as the CLI's local file exporter writes them (0.61.0 outfile shape),
+// one of them not a hook_call; a brace inside a string must not end a document.
+const char* kOutfile = R"({
+  "attributes": {
+    "event.name": "gemini_cli.api_request",
+    "text": "a } brace and a \" quote"
+  }
+}
+{
+  "hrTime": [1, 2],
+  "attributes": {
+    "session.id": "b70f2df4",
+    "event.name": "gemini_cli.hook_call",
+    "event.timestamp": "2026-12-04T11:25:40.060Z",
+    "hook_event_name": "BeforeTool",
+    "hook_type": "command",
+    "hook_name": "/t/real/x/rec.sh bt",
+    "duration_ms": 7,
+    "success": true,
+    "exit_code": 0,
+    "hook_input": "{\"timestamp\": \"2026\"}",
+    "hook_output": "{\n  \"decision\": \"deny\",\n  \"reason\": \"R\"\n}",
+    "stdout": "{\"decision\":\"deny\",\"reason\":\"R\"}\n",
+    "stderr": ""
+  }
+}
+)";
+
+TEST(SessionLane, SplitsConcatenatedJson) {
+  auto docs = sl::split_json_stream(kOutfile);
+  ASSERT_TRUE(docs);
+  ASSERT_EQ(docs->size(), 2u);
+  EXPECT_EQ((*docs)[0]["attributes"]["text"], "a } brace and a \" quote");
+  EXPECT_FALSE(sl::split_json_stream("{\"a\": 1} {\"b\":"));
+  EXPECT_FALSE(sl::split_json_stream("garbage"));
+  EXPECT_EQ(sl::split_json_stream("  \n")->size(), 0u);
+}
+
+TEST(SessionLane, ProjectsHookCallsWithoutTimingOrIds) {
+  auto calls = sl::real_hook_calls(kOutfile, root());
+  ASSERT_TRUE(calls);
+  ASSERT_EQ(calls->size(), 1u);
+  const ojson& c = (*calls)[0];
+  EXPECT_EQ(c["hook_event_name"], "BeforeTool");
+  EXPECT_EQ(c["hook_name"], "@ROOT@/rec.sh bt");
+  EXPECT_EQ(c["exit_code"], 0);
+  EXPECT_EQ(c["hook_output"], ojson::parse(R"({"decision":"deny","reason":"R"})"));
+  for (const char* k : {"duration_ms", "event.timestamp", "session.id", "hook_input"})
+    EXPECT_FALSE(c.contains(k)) << k;
+}
+
+TEST(SessionLane, CompareReportsEachDifferingHookCall) {
+  sl::Outcome real, emu;
+  real.hook_calls = sl::real_hook_calls(kOutfile, root());
+  emu.hook_calls = *real.hook_calls;
+  EXPECT_TRUE(sl::compare(real, emu).empty());
+  (*emu.hook_calls)[0]["success"] = false;
+  emu.hook_calls->push_back(ojson::object({{"hook_event_name", "AfterTool"}}));
+  auto d = sl::compare(real, emu);
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].rfind("hook_calls[0]: real ", 0), 0u) << d[0];
+  EXPECT_EQ(d[1].rfind("hook_calls[1]: real null emulator ", 0), 0u) << d[1];
+  emu.hook_calls.reset();
+  d = sl::compare(real, emu);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_NE(d[0].find("no hook_calls"), std::string::npos);
+  // Not recorded on the real side (a version without the record): nothing to compare.
+  real.hook_calls.reset();
+  EXPECT_TRUE(sl::compare(real, emu).empty());
+}
+
+TEST(SessionLane, TelemetryNoticeIsStderrNoise) {
+  auto l = sl::real_stderr_lines(
+      "The 'metricReader' option is deprecated. Please use 'metricReaders' instead.\n"
+      "Timeout of 30000 exceeds the interval of 10000. Clamping timeout to interval duration.\n"
+      "Error executing tool write_file: Tool execution blocked: R in /t/real/x/w\n",
+      root(), {});
+  ASSERT_EQ(l.size(), 1u);
+  EXPECT_EQ(l[0], "Error executing tool write_file: Tool execution blocked: R in @W@");
+}
+
+}  // namespace
