@@ -12,6 +12,9 @@
 #     replay goldens (both builds replay the same FIXTURES_DIR), with each run's exit status.
 #   Prints "no differences" (exit 0) or a unified diff old -> new (exit 1). 2: bad usage or a build
 #   without one of the programs.
+#   Do not rebuild either BIN_DIR while it runs. Guard cases answer within the adapter's 50 ms
+#   guard budget: on a heavily loaded machine one can fall back to the fail-safe in one run and
+#   not the other; rerun before reading such a lone GUARD- difference as a change.
 # Environment:
 #   FIXTURES_DIR   fixtures (and goldens) to replay; default: this checkout's fixtures/
 #   BEHAVIOUR_DIFF_EXCLUDE  case id prefixes left out of the conformance runs, space-separated;
