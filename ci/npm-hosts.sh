@@ -17,32 +17,28 @@
 # Environment: PINTA_NPM_CACHE (default $HOME/.cache/pinta-gemini) — the cache root; the prefix is
 #   $PINTA_NPM_CACHE/npm/gemini-VERSION. Idempotent: a marker file records a finished install.
 # Pinned versions: @google/gemini-cli@0.61.0, @google/gemini-cli-core@0.61.0.
+# The shared skeleton (cache, lock, exit statuses): ci/npm-lib.sh.
 set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/npm-lib.sh"
 
 version="${1:-0.61.0}"
 if [[ $# -gt 1 || ! "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.]+)?$ ]]; then
   echo "npm-hosts: usage: npm-hosts.sh [VERSION] (an exact version such as 0.61.0)" >&2
   exit 2
 fi
-root="${PINTA_NPM_CACHE:-${HOME:-/tmp}/.cache/pinta-gemini}"
-prefix="$root/npm/gemini-$version"
-marker="$prefix/.pinta-installed"
+npm_setup npm-hosts "gemini-$version"
 
 # The pinned version also gets the matching core package (the hook-runner lane imports it); other
 # versions get the CLI alone (npm has no gemini-cli-core for some releases, e.g. 0.40.1, 0.45.2,
 # 0.51.0; the CLI brings the core it needs).
 pkgs=("@google/gemini-cli@$version")
 [[ "$version" == 0.61.0 ]] && pkgs+=("@google/gemini-cli-core@$version")
-if [[ -f "$marker" && -f "$prefix/node_modules/@google/gemini-cli/package.json" &&
-      ( "$version" != 0.61.0 || -f "$prefix/node_modules/@google/gemini-cli-core/package.json" ) ]]; then
-  echo "$prefix"
-  exit 0
-fi
-
-if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
-  echo "npm-hosts: npm/node not installed" >&2
-  exit 3
-fi
+installed() {
+  [[ -f "$marker" && -f "$prefix/node_modules/@google/gemini-cli/package.json" &&
+     ( "$version" != 0.61.0 || -f "$prefix/node_modules/@google/gemini-cli-core/package.json" ) ]]
+}
+npm_ready_exit installed
+npm_need_tools
 
 if ! timeout 30 npm view "@google/gemini-cli@$version" version 2>/dev/null | grep -q .; then
   if timeout 30 npm view @google/gemini-cli name >/dev/null 2>&1; then
@@ -53,19 +49,7 @@ if ! timeout 30 npm view "@google/gemini-cli@$version" version 2>/dev/null | gre
   exit 4
 fi
 
-mkdir -p "$prefix"
-lock="$prefix/.lock"
-exec 9>"$lock"
-flock 9
-if [[ -f "$marker" ]]; then
-  echo "$prefix"
-  exit 0
-fi
-[[ -f "$prefix/package.json" ]] || echo '{"name":"pinta-real-hosts","private":true}' >"$prefix/package.json"
-if ! npm install --prefix "$prefix" --no-audit --no-fund --ignore-scripts --loglevel=error \
-    "${pkgs[@]}" >&2; then
-  echo "npm-hosts: npm install of @google/gemini-cli@$version failed" >&2
-  exit 5
-fi
-date -u +%FT%TZ >"$marker"
-echo "$prefix"
+npm_lock
+npm_ready_exit test -f "$marker"
+npm_install pinta-real-hosts "${pkgs[@]}"
+npm_finish

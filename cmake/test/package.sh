@@ -60,7 +60,7 @@ dpkg-deb -x "$deb" "$tmp/root" || { echo "FAIL: dpkg-deb -x"; exit 1; }
 # Depends (dpkg-shlibdeps) names the package of every shared library the executables load.
 printf '%s' "$depends" | grep -q '^libc6\|, libc6' || say "Depends lacks libc6: '$depends'"
 # (Direct NEEDED entries only: dpkg-shlibdeps leaves the libraries' own dependencies to them.)
-# libssl3 is stated: the tools dlopen OpenSSL 3 for https (adapter/src/tls.cc).
+# libssl3 is stated: the tools dlopen OpenSSL 3 for https (adapter/src/net/tls.cc).
 printf '%s' "$depends" | grep -q 'libssl3' || say "Depends lacks libssl3: '$depends'"
 for lib in $(for b in "$tmp/root$prefix"/bin/*; do
                for so in $(readelf -d "$b" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do

@@ -16,6 +16,35 @@ std::string json_pointer_token(std::string_view key) {
   return o;
 }
 
+const char* markup_entity(char c, bool apostrophe) {
+  switch (c) {
+    case '<':
+      return "&lt;";
+    case '>':
+      return "&gt;";
+    case '&':
+      return "&amp;";
+    case '"':
+      return "&quot;";
+    case '\'':
+      return apostrophe ? "&#39;" : nullptr;
+    default:
+      return nullptr;
+  }
+}
+
+std::string markup_escape(std::string_view s) {
+  std::string o;
+  o.reserve(s.size());
+  for (char c : s) {
+    if (const char* e = markup_entity(c))
+      o += e;
+    else
+      o += c;
+  }
+  return o;
+}
+
 std::string github_escape_data(std::string_view s) {
   std::string o;
   o.reserve(s.size());

@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "pinta/common/text.h"
 #include "pinta/conformance/output.h"
 
 namespace pinta::conformance {
@@ -82,14 +83,8 @@ std::string html_bytes(const std::string& s, const Mismatch* m = nullptr) {
         o += "<span class=e>\\t</span>";
       else if (c < 0x20 || c == 0x7f)
         o += "<span class=e>" + hex2(c) + "</span>";
-      else if (c == '<')
-        o += "&lt;";
-      else if (c == '>')
-        o += "&gt;";
-      else if (c == '&')
-        o += "&amp;";
-      else if (c == '"')
-        o += "&quot;";
+      else if (const char* e = pinta::text::markup_entity(static_cast<char>(c)))
+        o += e;
       else
         o += static_cast<char>(c);
       ++i;
@@ -121,28 +116,12 @@ std::string esc(const std::string& s) {
     char32_t cp = 0;
     size_t n = utf8_at(s, i, cp);
     if (n == 1) {
-      switch (c) {
-        case '<':
-          o += "&lt;";
-          break;
-        case '>':
-          o += "&gt;";
-          break;
-        case '&':
-          o += "&amp;";
-          break;
-        case '"':
-          o += "&quot;";
-          break;
-        case '\'':
-          o += "&#39;";
-          break;
-        default:
-          if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
-            o += hex2(c);
-          else
-            o += static_cast<char>(c);
-      }
+      if (const char* e = pinta::text::markup_entity(static_cast<char>(c), true))
+        o += e;
+      else if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+        o += hex2(c);
+      else
+        o += static_cast<char>(c);
       ++i;
     } else if (n == 0) {
       o += hex2(c);

@@ -5,6 +5,8 @@
 #include <map>
 #include <sstream>
 
+#include "pinta/common/text.h"
+
 namespace pinta::conformance {
 namespace {
 
@@ -45,22 +47,11 @@ std::string clean_line(const std::string& s, size_t max) {
 std::string md_text(const std::string& s, size_t max = 300) {
   std::string o;
   for (char ch : clean_line(s, max)) {
-    switch (ch) {
-      case '<':
-        o += "&lt;";
-        break;
-      case '>':
-        o += "&gt;";
-        break;
-      case '&':
-        o += "&amp;";
-        break;
-      case '"':
-        o += "&quot;";
-        break;
-      default:
-        if (std::string("\\`*_{}[]()#+-.!|~:").find(ch) != std::string::npos) o += '\\';
-        o += ch;
+    if (const char* e = pinta::text::markup_entity(ch)) {
+      o += e;
+    } else {
+      if (std::string("\\`*_{}[]()#+-.!|~:").find(ch) != std::string::npos) o += '\\';
+      o += ch;
     }
   }
   return o;
@@ -68,20 +59,7 @@ std::string md_text(const std::string& s, size_t max = 300) {
 
 // Text inside an HTML block of the summary (CommonMark does not process Markdown there).
 std::string html_text(const std::string& s, size_t max = 300) {
-  std::string o;
-  for (char ch : clean_line(s, max)) {
-    if (ch == '<')
-      o += "&lt;";
-    else if (ch == '>')
-      o += "&gt;";
-    else if (ch == '&')
-      o += "&amp;";
-    else if (ch == '"')
-      o += "&quot;";
-    else
-      o += ch;
-  }
-  return o;
+  return pinta::text::markup_escape(clean_line(s, max));
 }
 
 // A fenced code block whose fence is longer than any backtick run inside.

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "pinta/common/text.h"
 #include "pinta/conformance/conformance.h"
 #include "pinta/conformance/output.h"
 
@@ -12,25 +13,12 @@ namespace {
 std::string xml_escape(const std::string& s) {
   std::string o;
   for (unsigned char c : s) {
-    switch (c) {
-      case '<':
-        o += "&lt;";
-        break;
-      case '>':
-        o += "&gt;";
-        break;
-      case '&':
-        o += "&amp;";
-        break;
-      case '"':
-        o += "&quot;";
-        break;
-      default:
-        if (c < 0x20 && c != '\n' && c != '\t')
-          o += "?";
-        else
-          o += static_cast<char>(c);
-    }
+    if (const char* e = pinta::text::markup_entity(static_cast<char>(c)))
+      o += e;
+    else if (c < 0x20 && c != '\n' && c != '\t')
+      o += "?";
+    else
+      o += static_cast<char>(c);
   }
   return o;
 }

@@ -1,7 +1,7 @@
 // Harness: adapter input → normalize → reply (pinta/adapter/{input,normalize,handler}.h).
 // Properties, for any stdin bytes, any --agent/--event pair and any guard verdict:
 //  1. the reply is one non-empty JSON object on one line, valid for that host and event under the
-//     independent host table (fuzz/common/host_table.h, not adapter/src/protocol.cc);
+//     independent host table (fuzz/common/host_table.h, not adapter/src/core/protocol.cc);
 //  2. it means what it must (without --agent: `{}`, or Antigravity's allow on Antigravity-only
 //     events, see below): stdin that is not one JSON object, a missing agent, a non-gate event,
 //     no guard, an allow/unavailable verdict or a review in "allow" mode → the table's allow reply;

@@ -2,8 +2,8 @@
 // The fuzzers' and properties' view of the hosts: the events each host sends and what it accepts
 // on the adapter's stdout. Every list and rule comes from the host registry (hosts/, the one
 // reply check: pinta/hosts/reply_check.h), which is written from the host references and NOT
-// from adapter/src/protocol.cc, so fuzzers, properties and the campaign judge the adapter against
-// the hosts rather than against itself.
+// from adapter/src/core/protocol.cc, so fuzzers, properties and the campaign judge the adapter
+// against the hosts rather than against itself.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 // Harness: OTLP span encoder (pinta/adapter/otlp.h encode_span, queue_line, encode_request),
 // decoded by the independent validator adapter/test/otlp_json_validator.h (written from
-// opentelemetry-proto, shares no code with adapter/src/otlp.cc; used read-only).
+// opentelemetry-proto, shares no code with adapter/src/telemetry/otlp.cc; used read-only).
 // Properties, for any hook payload (1-3 events, any family, hook name, guard verdict, times):
 //  1. total: encoding never throws or crashes, whatever the payload bytes (invalid UTF-8 included);
 //  2. round-trip: the ExportTraceServiceRequest built from the queue lines decodes with zero

@@ -1,5 +1,5 @@
 // pinta-gemini-admin: install | uninstall | doctor. `pinta-gemini install …` execs this program
-// (adapter/src/main.cc) so the hook process never links or initialises any of it.
+// (adapter/src/core/main.cc) so the hook process never links or initialises any of it.
 #include <unistd.h>
 
 #include <climits>

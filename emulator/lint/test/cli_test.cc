@@ -12,6 +12,7 @@
 #include "pinta/common/fs.h"
 #include "pinta/common/process.h"
 #include "pinta/common/test_support.h"
+#include "temp_home.h"
 
 namespace {
 
@@ -22,20 +23,14 @@ struct Ran {
   std::string out, err;
 };
 
-class LintCli : public ::testing::Test {
+class LintCli : public pinta::hostlint::testing::TempHomeTest {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(tmp_.ok());
-    home_ = tmp_.sub("home");
-    ws_ = tmp_.sub("ws");
-    std::filesystem::create_directories(home_);
-    std::filesystem::create_directories(ws_);
+    TempHomeTest::SetUp();
+    if (HasFatalFailure()) return;
     log_ = tmp_.sub("run.log");
   }
-  void write(const std::string& path, const std::string& text) {
-    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-    std::ofstream(path, std::ios::binary) << text;
-  }
+  static void write(const std::string& path, const std::string& text) { write_file(path, text); }
   Ran hostemu(std::vector<std::string> args, const std::string& stdin_data = "") {
     args.insert(args.begin(), pinta::testing::bin_dir() + "/hostemu");
     pinta::proc::SpawnRequest rq;
@@ -65,8 +60,7 @@ class LintCli : public ::testing::Test {
     return v;
   }
 
-  pinta::testing::TempDir tmp_;
-  std::string home_, ws_, log_;
+  std::string log_;
 };
 
 TEST_F(LintCli, ExitCodesAndOneLineErrors) {

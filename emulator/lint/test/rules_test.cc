@@ -9,19 +9,17 @@
 #include "../src/common.h"
 #include "pinta/common/test_support.h"
 #include "pinta/hostlint/lint.h"
+#include "temp_home.h"
 
 namespace hl = pinta::hostlint;
 
 namespace {
 
-class Rules : public ::testing::Test {
+class Rules : public pinta::hostlint::testing::TempHomeTest {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(tmp_.ok());
-    home_ = tmp_.sub("home");
-    ws_ = tmp_.sub("ws");
-    std::filesystem::create_directories(home_);
-    std::filesystem::create_directories(ws_);
+    TempHomeTest::SetUp();
+    if (HasFatalFailure()) return;
     bin_ = tmp_.sub("bin");
     std::filesystem::create_directories(bin_);
     write(bin_ + "/myhook", "#!/bin/sh\nexit 0\n", 0755);
@@ -30,9 +28,8 @@ class Rules : public ::testing::Test {
     opts_.env = {
         {"HOME", home_}, {"PATH", bin_ + ":/usr/bin:/bin"}, {"GEMINI_CLI_TRUST_WORKSPACE", "true"}};
   }
-  void write(const std::string& path, const std::string& text, unsigned mode = 0644) {
-    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-    std::ofstream(path, std::ios::binary) << text;
+  static void write(const std::string& path, const std::string& text, unsigned mode = 0644) {
+    write_file(path, text);
     ::chmod(path.c_str(), mode);
   }
   // Lints `text` written at `rel` (under home, or the workspace when rel starts with "ws/").
@@ -57,8 +54,7 @@ class Rules : public ::testing::Test {
     return hl::format_findings(f, "text");
   }
 
-  pinta::testing::TempDir tmp_;
-  std::string home_, ws_, bin_;
+  std::string bin_;
   hl::LintOptions opts_;
 };
 

@@ -1,5 +1,6 @@
 // Small text encodings shared by the tools: JSON Pointer tokens (where a loader says a value
-// is) and GitHub workflow-command escaping (lint and conformance annotations).
+// is), GitHub workflow-command escaping (lint and conformance annotations) and the HTML/XML
+// entities of the conformance reports.
 #pragma once
 
 #include <string>
@@ -14,5 +15,12 @@ std::string json_pointer_token(std::string_view key);
 // a property value also ':' and ',' (actions/toolkit command.ts, escapeData/escapeProperty).
 std::string github_escape_data(std::string_view s);
 std::string github_escape_property(std::string_view s);
+
+// The entity for a character HTML and XML read as markup: '<' "&lt;", '>' "&gt;", '&' "&amp;",
+// '"' "&quot;", and with `apostrophe` '\'' "&#39;"; nullptr for every other character. Callers
+// decide what else a byte becomes (controls, Markdown punctuation).
+const char* markup_entity(char c, bool apostrophe = false);
+// s with markup_entity's four characters replaced; every other byte as it is.
+std::string markup_escape(std::string_view s);
 
 }  // namespace pinta::text

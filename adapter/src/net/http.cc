@@ -20,6 +20,7 @@
 
 #include "pinta/adapter/resolver.h"
 #include "tls.h"
+#include "wait.h"
 
 namespace pinta::http {
 namespace {
@@ -44,31 +45,12 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// Waits until `fd` is ready for `events`. kTimeout when the deadline passes first. ppoll with the
-// time left in nanoseconds: a millisecond poll() timeout would have to be rounded up (or spin),
-// and rounding up overshot the guard budget by up to a millisecond on every never-answering guard.
+// Waits until `fd` is ready for `events` (wait.h). kTimeout when the deadline passes first.
 Status wait_fd(int fd, short events, const Deadline& deadline) {
-  for (;;) {
-    struct timespec left {};
-    const struct timespec* timeout = nullptr;
-    if (!deadline.is_never()) {
-      auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline.at() -
-                                                                     Deadline::Clock::now())
-                    .count();
-      if (ns <= 0) return make_error(ErrorCode::kTimeout, "deadline passed");
-      left.tv_sec = static_cast<time_t>(ns / 1000000000);
-      left.tv_nsec = static_cast<long>(ns % 1000000000);
-      timeout = &left;
-    }
-    struct pollfd p {
-      fd, events, 0
-    };
-    int r = ::ppoll(&p, 1, timeout, nullptr);
-    if (r > 0) return {};
-    if (r == 0) continue;  // re-checks expiry
-    if (errno != EINTR)
-      return make_error(ErrorCode::kUnavailable, std::string("poll: ") + std::strerror(errno));
-  }
+  const int e = detail::wait_ready(fd, events, deadline);
+  if (e == 0) return {};
+  if (e == ETIMEDOUT) return make_error(ErrorCode::kTimeout, "deadline passed");
+  return make_error(ErrorCode::kUnavailable, std::string("poll: ") + std::strerror(e));
 }
 
 class Fd {

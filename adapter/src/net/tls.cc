@@ -7,6 +7,7 @@
 // Only a handful of stable OpenSSL 3 ABI symbols are used; macros (SSL_set_tlsext_host_name,
 // SSL_CTX_set_min_proto_version) are expanded to the SSL_ctrl / SSL_CTX_ctrl calls they stand for.
 #include "tls.h"
+#include "wait.h"
 
 #include <arpa/inet.h>
 #include <dlfcn.h>
@@ -233,29 +234,12 @@ class SigpipeBlock {
   bool was_pending_ = false;
 };
 
-// ppoll with the time left in nanoseconds (http.cc wait_fd: a millisecond timeout rounded up
-// overshot the budget).
+// Waits until `fd` is ready for `events` (wait.h, as http.cc's wait_fd).
 Status wait_io(int fd, short events, const Deadline& deadline) {
-  for (;;) {
-    struct timespec left {};
-    const struct timespec* timeout = nullptr;
-    if (!deadline.is_never()) {
-      auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline.at() -
-                                                                     Deadline::Clock::now())
-                    .count();
-      if (ns <= 0) return make_error(ErrorCode::kTimeout, "deadline passed during TLS");
-      left.tv_sec = static_cast<time_t>(ns / 1000000000);
-      left.tv_nsec = static_cast<long>(ns % 1000000000);
-      timeout = &left;
-    }
-    struct pollfd p {
-      fd, events, 0
-    };
-    int r = ::ppoll(&p, 1, timeout, nullptr);
-    if (r > 0) return {};
-    if (r < 0 && errno != EINTR)
-      return make_error(ErrorCode::kUnavailable, "poll failed during TLS");
-  }
+  const int e = wait_ready(fd, events, deadline);
+  if (e == 0) return {};
+  if (e == ETIMEDOUT) return make_error(ErrorCode::kTimeout, "deadline passed during TLS");
+  return make_error(ErrorCode::kUnavailable, "poll failed during TLS");
 }
 
 // Per-connection state the OpenSSL callbacks reach (the verify callback through its argument, the

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# ci/behaviour-diff.sh — shows that two builds of the suite behave the same, for refactorings
+# that must not change behaviour (moves, splits, folded duplicates).
+#
+# Usage: ci/behaviour-diff.sh OLD_BIN_DIR NEW_BIN_DIR
+#   Each BIN_DIR is a build's bin/ with pinta-gemini, conformance and hostemu. For each build:
+#   * `conformance run --host all` of that build's conformance against that build's adapter (its
+#     built-in cases), as report.json with everything that measures time stripped (seconds,
+#     *_ms timings, medians, "N ms" in failure lines) and the build's own paths replaced (bin dir,
+#     the per-case temp dirs), plus the run's exit status;
+#   * `hostemu replay` of the fixtures under every host that build's hostemu knows, against the
+#     replay goldens (both builds replay the same FIXTURES_DIR), with each run's exit status.
+#   Prints "no differences" (exit 0) or a unified diff old -> new (exit 1). 2: bad usage or a build
+#   without one of the programs.
+#   Do not rebuild either BIN_DIR while it runs. Guard cases answer within the adapter's 50 ms
+#   guard budget: on a heavily loaded machine one can fall back to the fail-safe in one run and
+#   not the other; rerun before reading such a lone GUARD- difference as a change.
+# Environment:
+#   FIXTURES_DIR   fixtures (and goldens) to replay; default: this checkout's fixtures/
+#   BEHAVIOUR_DIFF_EXCLUDE  case id prefixes left out of the conformance runs, space-separated;
+#                  default "PERF-": latency budgets decide on a loaded machine, not on behaviour
+#   BEHAVIOUR_DIFF_JOBS     conformance -j (default 2)
+#   KEEP=DIR       keep the normalized outputs in DIR (old/ and new/) instead of a temp dir
+set -uo pipefail
+
+usage() { echo "usage: $0 OLD_BIN_DIR NEW_BIN_DIR" >&2; exit 2; }
+[[ $# -eq 2 ]] || usage
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+fixtures="${FIXTURES_DIR:-$root/fixtures}"
+[[ -d "$fixtures" ]] || { echo "behaviour-diff: no fixtures dir $fixtures" >&2; exit 2; }
+jobs="${BEHAVIOUR_DIFF_JOBS:-2}"
+read -r -a exclude_prefixes <<<"${BEHAVIOUR_DIFF_EXCLUDE-PERF-}"
+exclude=()
+for p in "${exclude_prefixes[@]}"; do exclude+=(--exclude "$p"); done
+
+bins=()
+for d in "$1" "$2"; do
+  b=$(realpath -e -- "$d" 2>/dev/null) || { echo "behaviour-diff: no directory $d" >&2; exit 2; }
+  for prog in pinta-gemini conformance hostemu; do
+    [[ -x "$b/$prog" ]] || { echo "behaviour-diff: $b has no $prog" >&2; exit 2; }
+  done
+  bins+=("$b")
+done
+
+if [[ -n "${KEEP:-}" ]]; then
+  work="$KEEP"
+  mkdir -p "$work"
+else
+  work=$(mktemp -d "${TMPDIR:-/tmp}/behaviour-diff-XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+fi
+
+# report.json without time and without the build's own paths; sorted keys, one value per line.
+normalize_report() {  # REPORT BIN_DIR
+  python3 - "$1" "$2" <<'EOF'
+import json, re, sys
+path, bindir = sys.argv[1], sys.argv[2]
+TIME_KEYS = {"seconds", "first_stdout_ms", "exited_ms", "closed_ms", "median_ms", "samples"}
+tmp = re.compile(r"pinta-conf-[A-Za-z0-9]{6}")
+ms = re.compile(r"\b[0-9]+(\.[0-9]+)? ms\b")
+def text(s):
+    s = s.replace(bindir, "<BIN>")
+    s = tmp.sub("pinta-conf-<TMP>", s)
+    return ms.sub("<N> ms", s)
+def walk(v):
+    if isinstance(v, dict):
+        return {k: walk(x) for k, x in v.items() if k not in TIME_KEYS}
+    if isinstance(v, list):
+        return [walk(x) for x in v]
+    if isinstance(v, str):
+        return text(v)
+    return v
+with open(path, encoding="utf-8", errors="replace") as f:
+    rep = json.load(f)
+print(json.dumps(walk(rep), indent=1, sort_keys=True, ensure_ascii=False))
+EOF
+}
+
+replay_hosts() {  # HOSTEMU: the hosts its `replay --host` accepts
+  "$1" replay --help 2>/dev/null | sed -n 's/.*--host TEXT REQUIRED *//p' | tr '|' ' '
+}
+
+run_build() {  # BIN_DIR OUT_DIR
+  local bin="$1" out="$2" rc host
+  mkdir -p "$out"
+  "$bin/conformance" run --adapter "$bin/pinta-gemini" --host all -j "$jobs" --quiet \
+    --run-deadline 0 "${exclude[@]}" --report "$out/conformance" >"$out/conformance.log" 2>&1
+  rc=$?
+  {
+    echo "conformance run: exit $rc"
+    if [[ -f "$out/conformance/report.json" ]]; then
+      normalize_report "$out/conformance/report.json" "$bin"
+    else
+      echo "(no report.json)"
+      sed "s|$bin|<BIN>|g" "$out/conformance.log"
+    fi
+  } >"$out/conformance.txt"
+  : >"$out/replay.txt"
+  for host in $(replay_hosts "$bin/hostemu"); do
+    [[ "$host" == all ]] && continue
+    {
+      echo "== hostemu replay --host $host"
+      "$bin/hostemu" replay --host "$host" --adapter "$bin/pinta-gemini" "$fixtures" 2>&1 |
+        sed "s|$bin|<BIN>|g"
+      echo "exit ${PIPESTATUS[0]}"
+    } >>"$out/replay.txt"
+  done
+}
+
+run_build "${bins[0]}" "$work/old"
+run_build "${bins[1]}" "$work/new"
+
+differ=0
+for f in conformance.txt replay.txt; do
+  if ! diff -u --label "old/$f" --label "new/$f" "$work/old/$f" "$work/new/$f"; then differ=1; fi
+done
+if [[ $differ -eq 0 ]]; then
+  echo "no differences (conformance: $(grep -c '"id"' "$work/new/conformance.txt") cases; replay: $(grep -c '^== ' "$work/new/replay.txt") hosts)"
+  exit 0
+fi
+exit 1
