@@ -340,6 +340,7 @@ TEST(GeminiSession026, OneConsoleStreamOrderAndOldExitCodeReading) {
   auto t61 = s.run({{"model_turns", ojson::parse(R"([{"text":"hi"}])")}});
   EXPECT_EQ(lines_of(t61),
             (std::vector<std::string>{"ss-sys", "Hook system message: ss-sys", fail}));
+}
 
 // AfterAgent decision:block re-enters the agent loop with the reason as the prompt: BeforeAgent
 // fires again, the next scripted model call is made, and AfterAgent sees stop_hook_active and the
