@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <thread>
 
 #include "otlp_json_validator.h"
 #include "pinta/adapter/otlp.h"
@@ -1225,6 +1226,33 @@ TEST(TraceStore, ConcurrentWritersKeepTheFileValid) {
   json j = json::parse(*fs::read_file(fs::join(o.dir, kTraceFile)), nullptr, false);
   ASSERT_TRUE(j.is_object());
   EXPECT_EQ(j.size(), 180u);  // no lost update
+}
+
+// Events of a new session start together: all miss the lock-free read, then queue on the lock.
+// One that finds, under the lock, the entry written while it waited takes it and leaves the file
+// alone (every event rewriting trace.json in turn made the 64-writer tail).
+TEST(TraceStore, AWriterThatWaitedTakesTheEntryWrittenMeanwhileWithoutRewriting) {
+  TempDir d;
+  TraceOptions o{d.path()};
+  o.lock_timeout_ms = 20000;
+  const std::string path = fs::join(o.dir, kTraceFile);
+  auto held = fs::FileLock::acquire(path + ".lock");
+  ASSERT_TRUE(held);
+  std::optional<TraceLookup> got;
+  std::thread waiter([&] { got = trace_for(o, "gemini:s1", false, 2000); });
+  // The waiter has missed the lock-free read (no file yet) and now waits for the lock.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const std::string id = "0123456789abcdef0123456789abcdef";
+  const std::string written =
+      "{\n\"gemini:s1\": {\"created\":1990,\"traceId\":\"" + id + "\",\"updated\":1990}\n}\n";
+  ASSERT_TRUE(fs::atomic_write(path, written, 0600).ok());
+  { auto release = std::move(*held); }
+  waiter.join();
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got->trace_id, id);
+  EXPECT_FALSE(got->created);
+  EXPECT_FALSE(got->stored) << "trace.json was rewritten";
+  EXPECT_EQ(fs::read_file(path).value_or(""), written);
 }
 
 TEST(Ids, UlidTraceIdsCarryTheTimeAndSpanIdsAreHex) {
