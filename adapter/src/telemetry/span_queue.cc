@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "pinta/common/fs.h"
@@ -431,14 +432,33 @@ Status SpanQueue::append(std::string_view line) {
     ::close(fd);
     return e;
   }
+  auto torn_tail = [&] {
+    struct stat now {};
+    char last = '\n';
+    return ::fstat(fd, &now) == 0 && now.st_size > 0 &&
+           ::pread(fd, &last, 1, now.st_size - 1) == 1 && last != '\n';
+  };
   std::string buf;
   buf.reserve(line.size() + 2);
-  if (st.st_size > 0) {
-    // A torn last line (no '\n') must not swallow ours: start on a fresh line. (Another append
-    // running at the same moment can make this add a needless '\n': an empty line, which readers
-    // skip and the next rewrite drops.)
-    char last = '\n';
-    if (::pread(fd, &last, 1, st.st_size - 1) == 1 && last != '\n') buf.push_back('\n');
+  std::optional<StateLock> exclusive;
+  if (st.st_size > 0 && torn_tail()) {
+    // A torn last line (no '\n') must not swallow ours: start on a fresh line. But another append
+    // may be in the middle of its write (a reader can see the first pages of a write before the
+    // rest), so decide under the exclusive lock, when no append runs; a needless '\n' there was an
+    // empty line in the queue. Rare (a crash tore the tail, or a race), so the wait is too.
+    lock->release();
+    if (auto ex = StateLock::acquire(state_path_, options_.lock_timeout_ms, /*shared=*/false)) {
+      exclusive.emplace(std::move(*ex));
+      // The flusher may have rewritten the queue while we waited: append to the file as it is now.
+      ::close(fd);
+      fd = fs::open_private(queue_path_, O_RDWR | O_APPEND | O_CREAT, 0600);  // queue append
+      if (fd < 0) return io_error("cannot open", queue_path_);
+      if (torn_tail()) buf.push_back('\n');
+    } else {
+      if (ex.error().code == ErrorCode::kTimeout) count_unwritten();
+      ::close(fd);
+      return ex.error();
+    }
   }
   buf.append(line);
   buf.push_back('\n');
@@ -455,6 +475,7 @@ Status SpanQueue::append(std::string_view line) {
     const off_t end = ::lseek(fd, 0, SEEK_CUR);  // O_APPEND: just after our bytes
     ::close(fd);
     lock->release();  // let go of the shared lock before taking the exclusive one
+    exclusive.reset();
     if (written > 0 && end >= static_cast<off_t>(written))
       cut_back(end - static_cast<off_t>(written), end);
     return e;
