@@ -119,6 +119,8 @@ for dir in fuzz/*/; do
     echo "fuzz-smoke: $name ok (${execs:-?} execs, ${rate:-?}/s, limit ${runs:+$runs runs / }${slice}s)"
   else
     echo "fuzz-smoke: $name FAILED; log $log, reproducers in $artifacts:" >&2
+    # The broken property (FUZZ_CHECK's message) comes before the stack, which fills the tail.
+    grep -A1 'property violated' "$log" | head -4 >&2 || true
     tail -30 "$log" >&2
     rc=1
   fi

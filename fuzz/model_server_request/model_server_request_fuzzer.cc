@@ -11,7 +11,10 @@
 //  3. auth first (seed 003): without x-goog-api-key, or with a wrong one, the answer is 401, never
 //     200; a 200 needs the scripted key, the streamGenerateContent path and alt=sse;
 //  4. the server survives: after every input, a well-formed probe still gets its 401;
-//  5. credentials are never stored: no recorded request (ModelRequest::to_json) holds the key;
+//  5. credentials are never stored: no request recorded for this input or its probe
+//     (ModelRequest::to_json) holds the key, unless the input itself could have put it in the
+//     path, query or body (it holds the key's text, or a '%' or '\\' that may decode to it: a
+//     smoke run in CI once learnt "k-fuzz" from the harness's own search and sent it as a body);
 //  6. parse_model_script over the trailing bytes (as JSON) is total, and accepted scripts have
 //     exactly as many turns as the "turns" array.
 // Input layout: mode byte (bit0 raw), then raw bytes; or path byte, key byte, model string,
@@ -25,6 +28,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "fuzz_support.h"
 #include "pinta/emulator/model_server.h"
@@ -129,6 +133,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Server& srv = server();
   srv.ensure();
   const int port = srv.s->port();
+  const size_t seen = srv.s->request_count();
+  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  const bool input_may_spell_key = input.find(kKey) != std::string_view::npos ||
+                                   input.find_first_of("%\\") != std::string_view::npos;
   const uint8_t mode = in.byte();
   std::string reply;
   if (mode & 1) {
@@ -195,12 +203,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
              "server hung after the input");
   FUZZ_CHECK(status_of(probe) == 401, "probe got " + probe.substr(0, 40));
   ++srv.served;
-  // 5. No stored credentials (sampled: requests() copies the whole log).
-  if (srv.served % 512 < 2) {
-    for (const auto& r : srv.s->requests())
-      FUZZ_CHECK(r.to_json().dump(-1, ' ', false, json::error_handler_t::replace).find(kKey) ==
-                     std::string::npos,
-                 "a recorded request holds the api key");
+  // 5. No stored credentials: this input's records (the last one is the probe's, which is
+  // always checked).
+  const auto recorded = srv.s->requests_since(seen);
+  for (size_t i = 0; i < recorded.size(); ++i) {
+    if (input_may_spell_key && i + 1 < recorded.size()) continue;
+    FUZZ_CHECK(recorded[i].to_json().dump(-1, ' ', false, json::error_handler_t::replace).find(kKey) ==
+                   std::string::npos,
+               "a recorded request holds the api key");
   }
   // 6. Script parser.
   const json script = json::parse(in.rest(), nullptr, false);

@@ -294,6 +294,18 @@ std::vector<ModelRequest> ModelServer::requests() const {
   return impl_->requests;
 }
 
+std::vector<ModelRequest> ModelServer::requests_since(size_t from) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  const auto& all = impl_->requests;
+  if (from >= all.size()) return {};
+  return {all.begin() + static_cast<std::ptrdiff_t>(from), all.end()};
+}
+
+size_t ModelServer::request_count() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->requests.size();
+}
+
 void ModelServer::stop() {
   if (!impl_) return;
   impl_->server.stop();

@@ -70,6 +70,10 @@ class ModelServer {
   int port() const;
   std::string base_url() const;  // http://127.0.0.1:PORT (plus /gemini/{route} if scripted)
   std::vector<ModelRequest> requests() const;
+  // The requests recorded after the first `from` (a caller that counts what it has seen reads
+  // only the new ones instead of copying the whole log).
+  std::vector<ModelRequest> requests_since(size_t from) const;
+  size_t request_count() const;
   void stop();
   void wait();  // until stop() (from another thread or a signal handler thread)
 
