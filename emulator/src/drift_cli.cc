@@ -52,14 +52,6 @@ std::string slurp(const std::string& path) {
   return r ? *r : std::string();
 }
 
-bool spit(const std::string& path, const std::string& data) {
-  std::error_code ec;
-  sfs::create_directories(sfs::path(path).parent_path(), ec);
-  std::ofstream f(path, std::ios::binary);
-  f << data;
-  return static_cast<bool>(f);
-}
-
 // "0.40.1" → {0, 40, 1}; a pre-release tail is ignored (a nightly counts as its base release).
 std::vector<long> version_key(const std::string& v) {
   std::vector<long> k;
@@ -279,7 +271,9 @@ void add_drift_commands(CLI::App& app, Action& action) {
       std::cout << "gemini " << o->version << " vs profile " << profile.value("name", profile_path)
                 << ": " << scenarios.size() << " scenarios, " << differing << " differ ("
                 << total_diffs << " differences)\n";
-      if (!o->json_out.empty() && !spit(o->json_out, record.dump(1) + "\n"))
+      if (!o->json_out.empty() &&
+          (!pinta::fs::make_dirs(pinta::fs::dirname(o->json_out), 0755) ||
+           !pinta::fs::atomic_write(o->json_out, record.dump(1) + "\n", 0644, false)))
         return usage_error("drift: cannot write --json " + o->json_out);
       if (!tmp_created.empty()) sfs::remove_all(tmp_created, ec);
       return differing == 0 ? 0 : 1;

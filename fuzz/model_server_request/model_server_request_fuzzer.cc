@@ -25,7 +25,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -75,13 +77,32 @@ bool exchange(int port, const std::string& req, std::string* reply, bool half_cl
   a.sin_family = AF_INET;
   a.sin_port = htons(static_cast<uint16_t>(port));
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  // libFuzzer's timer (SIGALRM, installed without SA_RESTART) interrupts this thread's system
+  // calls every few seconds. Each call below goes on after EINTR: a poll() that took EINTR as
+  // "no answer", or a connect() that gave up on it, failed campaigns with "no answer within 3 s"
+  // and "connect failed" while the server was fine (a second request, sent right after, was
+  // answered at once).
   if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    ::close(fd);
-    FUZZ_CHECK(false, "connect to the model server failed (server died?)");
+    int err = errno;
+    if (err == EINTR) {  // the connection goes on in the background: wait for it
+      pollfd p{fd, POLLOUT, 0};
+      int n;
+      while ((n = ::poll(&p, 1, 3000)) < 0 && errno == EINTR) {
+      }
+      socklen_t len = sizeof err;
+      if (n <= 0) err = ETIMEDOUT;
+      else if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) err = errno;
+    }
+    if (err != 0) {
+      ::close(fd);
+      FUZZ_CHECK(false, std::string("connect to the model server failed (server died?): ") +
+                            std::strerror(err));
+    }
   }
   size_t off = 0;
   while (off < req.size()) {
     ssize_t w = ::send(fd, req.data() + off, req.size() - off, MSG_NOSIGNAL);
+    if (w < 0 && errno == EINTR) continue;
     if (w <= 0) break;  // the server may close early on garbage
     off += static_cast<size_t>(w);
   }
@@ -98,8 +119,11 @@ bool exchange(int port, const std::string& req, std::string* reply, bool half_cl
                           .count();
     if (left <= 0) break;
     pollfd p{fd, POLLIN, 0};
-    if (::poll(&p, 1, static_cast<int>(left)) <= 0) break;
+    const int n = ::poll(&p, 1, static_cast<int>(left));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
     ssize_t r = ::recv(fd, buf, sizeof buf, 0);
+    if (r < 0 && errno == EINTR) continue;
     if (r <= 0) {
       eof = true;
       break;

@@ -17,6 +17,8 @@
 #include <mutex>
 #include <thread>
 
+#include "pinta/common/thread_signals.h"
+
 namespace pinta::fakes {
 namespace {
 
@@ -337,7 +339,10 @@ FakeServer::FakeServer(std::vector<Reply> script, Reply fallback)
   impl_->server.Options(".*", handler);
   impl_->port = impl_->server.bind_to_any_port("127.0.0.1");
   if (impl_->port > 0) {
-    impl_->listener = std::thread([impl = impl_.get()] { impl->server.listen_after_bind(); });
+    impl_->listener = std::thread([impl = impl_.get()] {
+      block_async_signals_in_this_thread();
+      impl->server.listen_after_bind();
+    });
     // stop() is a no-op until the accept loop runs; wait for it so an early stop cannot hang.
     for (int i = 0; i < 5000 && !impl_->server.is_running(); ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "pinta/common/fs.h"
+#include "pinta/common/thread_signals.h"
 
 namespace pinta::emu {
 namespace {
@@ -272,7 +273,10 @@ Result<std::unique_ptr<ModelServer>> ModelServer::start(ModelScript script, int 
   if (impl->port <= 0)
     return make_error(ErrorCode::kUnavailable,
                       "cannot listen on 127.0.0.1:" + std::to_string(port));
-  impl->thread = std::thread([p] { p->server.listen_after_bind(); });
+  impl->thread = std::thread([p] {
+    block_async_signals_in_this_thread();
+    p->server.listen_after_bind();
+  });
   // Debian's cpp-httplib has no wait_until_ready(): poll is_running() (bounded, 5 s).
   for (int i = 0; i < 500 && !impl->server.is_running(); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
