@@ -18,16 +18,17 @@
 #include "pinta/adapter/span_queue.h"
 #include "pinta/admin/install.h"
 #include "pinta/common/fs.h"
-#include "pinta/emulator/antigravity/antigravity.h"
-#include "pinta/emulator/deel/deel.h"
-#include "pinta/emulator/gemini/gemini.h"
 #include "pinta/hostlint/lint.h"
+#include "pinta/hosts/antigravity/antigravity.h"
+#include "pinta/hosts/deel/deel.h"
+#include "pinta/hosts/gemini/gemini.h"
 
 namespace pinta::admin {
 namespace {
 
 using json = nlohmann::json;
-namespace gem = pinta::emu::gemini;
+namespace gem = pinta::hosts::gemini;
+namespace agy = pinta::hosts::agy;
 
 void add(DoctorReport& r, std::string area, std::string level, std::string message,
          std::string fix = "", json detail = json::object()) {
@@ -197,8 +198,8 @@ void check_gemini_commands(const std::vector<GHook>& ours, DoctorReport& r) {
   }
 }
 
-// Would it fire: the Gemini CLI 0.61.0 emulator's own loader and planner on the user's files
-// (emulator/hosts/gemini: settings merge + syntax errors §1.2, trust §1.4, hooksConfig §1.3,
+// Would it fire: the Gemini CLI 0.61.0 loader and planner the emulator runs, on the user's files
+// (hosts/gemini: settings merge + syntax errors §1.2, trust §1.4, hooksConfig §1.3,
 // extensions §1.6, matcher + dedup §1.7/§3), interactive run (no headless trust exit). Planned
 // as a trusted folder (what the CLI asks for on first start); an untrusted one is reported, since
 // it silently drops every settings.json hook (§1.2 step 7).
@@ -322,7 +323,7 @@ void check_gemini(const DoctorOptions& o, DoctorReport& r) {
 // ---------------------------------------------------------------------------------
 
 void check_antigravity(const DoctorOptions& o, DoctorReport& r) {
-  auto profiles = emu::agy::load_profiles(o.profile_dir.empty() ? emu::agy::default_profile_dir()
+  auto profiles = agy::load_profiles(o.profile_dir.empty() ? agy::default_profile_dir()
                                                                 : o.profile_dir);
   if (!profiles) {
     add(r, "antigravity", "warn",
@@ -356,15 +357,15 @@ void check_antigravity(const DoctorOptions& o, DoctorReport& r) {
     std::map<std::string, int> fired;
     bool rejected_ours = false;
     std::string rejected_path, reject_error;
-    for (auto ev : emu::agy::all_events()) {
-      emu::agy::PlanRequest req;
+    for (auto ev : agy::all_events()) {
+      agy::PlanRequest req;
       req.home = o.home;
       req.workspace = o.workspace;
       req.event = ev;
       req.tool = "write_file";
-      auto plan = emu::agy::plan(p, req);
+      auto plan = agy::plan(p, req);
       for (const auto& f : plan.files) {
-        if (ev == emu::agy::Event::kPreToolUse)
+        if (ev == agy::Event::kPreToolUse)
           files.push_back({{"path", f.path}, {"status", f.status}, {"error", f.error}});
         if (f.status == "rejected") {
           auto t = fs::read_file(f.path);
@@ -378,10 +379,10 @@ void check_antigravity(const DoctorOptions& o, DoctorReport& r) {
       int n = 0;
       for (const auto& run : plan.run)
         if (is_ours(run.command, "antigravity")) ++n;
-      fired[emu::agy::event_name(ev)] = n;
+      fired[agy::event_name(ev)] = n;
     }
     json detail = {{"profile", p.name}, {"files", files}, {"fires", fired}};
-    if (auto why = emu::agy::hooks_not_run_reason(p)) {
+    if (auto why = agy::hooks_not_run_reason(p)) {
       // A build that loads hooks but never runs them (profile switch hooks_run): nothing we can
       // fix in a file, so a warning, never "would fire".
       detail["hooksRun"] = false;
@@ -422,16 +423,17 @@ void check_antigravity(const DoctorOptions& o, DoctorReport& r) {
 }
 
 // ---- deel-local-cli 1.17 ---------------------------------------------------------------------
-// The emulator's own loader (emu::deel::load = seed 004 hooks.js 훅읽기) on the user's files.
+// deel's own loader (hosts/deel: deel::load = seed 004 hooks.js 훅읽기, the code the emulator runs)
+// on the user's files.
 // Whether deel trusts the workspace is decided by its safety/trust.js, which is not in the seed:
 // the project file is loaded as if trusted and reported as "read only in a trusted folder".
 
-bool deel_ours(const emu::deel::Hook& h) {
+bool deel_ours(const hosts::deel::Hook& h) {
   return (h.name && *h.name == kHookName) || contains(h.command, "--agent deel");
 }
 
 void check_deel(const DoctorOptions& o, DoctorReport& r) {
-  namespace deel = emu::deel;
+  namespace deel = pinta::hosts::deel;
   deel::LoadRequest rq;
   rq.workspace = o.workspace;
   rq.home = o.home;
@@ -718,7 +720,7 @@ void check_data(const DoctorOptions& o, DoctorReport& r) {
 
 bool gemini_extension_enabled(const json& enablement, const std::string& name,
                               const std::string& cwd) {
-  // One implementation of the CLI's rules: the Gemini emulator's.
+  // One implementation of the CLI's rules: hosts/gemini's (the emulator runs the same).
   return gem::extension_enabled(gem::ojson::parse(enablement.dump()), name, cwd);
 }
 
