@@ -324,8 +324,8 @@ void check_gemini(const DoctorOptions& o, DoctorReport& r) {
 // ---------------------------------------------------------------------------------
 
 void check_antigravity(const DoctorOptions& o, DoctorReport& r) {
-  auto profiles = agy::load_profiles(o.profile_dir.empty() ? agy::default_profile_dir()
-                                                                : o.profile_dir);
+  auto profiles =
+      agy::load_profiles(o.profile_dir.empty() ? agy::default_profile_dir() : o.profile_dir);
   if (!profiles) {
     add(r, "antigravity", "warn",
         "cannot load the emulator's Antigravity profiles: " + profiles.error().message,

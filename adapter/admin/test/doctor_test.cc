@@ -325,7 +325,8 @@ TEST(Doctor, OurSettingsHookTheCliDropsIsBrokenNotAbsent) {
     auto r = s.doctor();
     for (const auto& f : r.findings)
       EXPECT_EQ(f.message.find("not installed for Gemini CLI"), std::string::npos)
-          << settings.dump() << "\n" << f.message;
+          << settings.dump() << "\n"
+          << f.message;
     bool would_not_fire = false;
     for (const auto& f : broken(r, "gemini"))
       would_not_fire |= f.message.find("would not fire on: ") != std::string::npos;

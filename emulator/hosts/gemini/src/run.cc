@@ -9,7 +9,6 @@
 
 namespace pinta::emu::gemini {
 
-
 namespace {
 
 bool is_quote_special(char c) {

@@ -168,7 +168,7 @@ struct PlannedRun {
   std::string hook;
   std::string file;     // the hooks.json it came from
   std::string pointer;  // the handler's JSON pointer in that file
-  std::string id;  // jsonhook__<name>_<Event>_<g>_<h>
+  std::string id;       // jsonhook__<name>_<Event>_<g>_<h>
   std::string command;
   std::vector<std::string> argv;
   int32_t timeout_seconds = 30;

@@ -104,7 +104,7 @@ struct LoadResult {
   std::vector<LoadIssue> issues;      // the hook warnings above, each with its file and place
   // Feedback the headless CLI prints on stderr at start-up (session lane checked), in order.
   std::vector<std::string> startup_stderr;
-  std::optional<int> fatal_exit;      // 52 (settings syntax error) or 55 (headless untrusted)
+  std::optional<int> fatal_exit;  // 52 (settings syntax error) or 55 (headless untrusted)
   std::string fatal_message;
   bool hooks_enabled = true;
   bool trusted = true;

@@ -1,9 +1,9 @@
 // File: pinta/emulator/gemini/gemini.h
 // The Gemini CLI 0.61.0 host emulator: how the real `@google/gemini-cli@0.61.0` loads command hooks
 // (§1–2 of shared/reference/gemini-cli-0.61-hooks.md) and plans them for an event (§3) through
-// pinta/hosts/gemini/gemini.h, runs one hook (§4), reads its output, merges several outputs (§5), applies the result (§6), and what it writes
-// on a hook's stdin (§7). Every rule in src/ cites its section or the 0.61.0 source file it comes
-// from.
+// pinta/hosts/gemini/gemini.h, runs one hook (§4), reads its output, merges several outputs (§5),
+// applies the result (§6), and what it writes on a hook's stdin (§7). Every rule in src/ cites its
+// section or the 0.61.0 source file it comes from.
 //
 // JSON values that reach a hook's stdin are nlohmann::ordered_json: the host's key order is part of
 // what it sends (§7), and js_stringify() serializes exactly like JavaScript's JSON.stringify.
