@@ -1,5 +1,5 @@
 // `hostemu lint [--host H] PATH...` and `hostemu explain --host H --home D --event E …`: users'
-// hook files checked through the emulators' loaders (emulator/lint, docs/lint.md).
+// hook files checked through the hosts' loaders (hosts/lint, docs/lint.md).
 #include <iostream>
 #include <memory>
 #include <string>

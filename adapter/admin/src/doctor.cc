@@ -18,16 +18,17 @@
 #include "pinta/adapter/span_queue.h"
 #include "pinta/admin/install.h"
 #include "pinta/common/fs.h"
-#include "pinta/emulator/antigravity/antigravity.h"
-#include "pinta/emulator/deel/deel.h"
-#include "pinta/emulator/gemini/gemini.h"
 #include "pinta/hostlint/lint.h"
+#include "pinta/hosts/antigravity/antigravity.h"
+#include "pinta/hosts/deel/deel.h"
+#include "pinta/hosts/gemini/gemini.h"
 
 namespace pinta::admin {
 namespace {
 
 using json = nlohmann::json;
-namespace gem = pinta::emu::gemini;
+namespace gem = pinta::hosts::gemini;
+namespace agy = pinta::hosts::agy;
 
 void add(DoctorReport& r, std::string area, std::string level, std::string message,
          std::string fix = "", json detail = json::object()) {
@@ -75,22 +76,15 @@ bool is_ours(const std::string& cmd, const char* agent) {
   return contains(cmd, std::string("--agent ") + agent) && contains(cmd, "pinta-gemini");
 }
 
-// Every command hook in a Gemini `hooks` object, with its event and display name.
+// A command hook Gemini CLI registers from one file, with its event and display name.
 struct GHook {
   std::string event, name, command, file;
 };
-void collect_gemini(const json& hooks, const std::string& file, std::vector<GHook>& out) {
-  if (!hooks.is_object()) return;
-  for (auto& [event, defs] : hooks.items()) {
-    json list = defs.is_array() ? defs : json::array({defs});
-    for (const auto& d : list) {
-      if (!d.is_object() || !d.contains("hooks") || !d["hooks"].is_array()) continue;
-      for (const auto& h : d["hooks"])
-        if (h.is_object() && h.contains("command") && h["command"].is_string())
-          out.push_back(
-              {event, h.value("name", std::string()), h["command"].get<std::string>(), file});
-    }
-  }
+// The hooks Gemini CLI 0.61.0 registers from one file, read by its own loader (hosts/gemini
+// load_hooks_file: a settings.json, or an extension's hooks/hooks.json).
+void collect_gemini(const gem::LoadResult& loaded, std::vector<GHook>& out) {
+  for (const auto& [event, hooks] : loaded.by_event)
+    for (const auto& h : hooks) out.push_back({event, h.spec.name, h.spec.command, h.origin});
 }
 
 // Where Gemini CLI 0.61.0 reads hooks for this home and workspace (§1.1, §1.6).
@@ -111,15 +105,22 @@ GeminiPaths gemini_paths(const DoctorOptions& o) {
   return p;
 }
 
-// The command hooks of the user and workspace settings.json files (comments stripped, §1.2).
-std::vector<GHook> gemini_settings_hooks(const GeminiPaths& p) {
-  std::vector<GHook> out;
+// The user and workspace settings.json files: the command hooks the CLI registers from them
+// (comments stripped, $VARs resolved, §1.2), and the files that name our adapter at all — also
+// where the CLI drops the entry (an unknown event name, a handler written flat: lint says why), so
+// that such a registration reads as "would not fire", never as "not installed".
+struct GeminiSettings {
+  std::vector<GHook> hooks;
+  std::vector<std::string> naming_us;
+};
+GeminiSettings gemini_settings(const GeminiPaths& p) {
+  GeminiSettings out;
   for (const auto& path : {p.user_settings, p.ws_is_home ? std::string() : p.ws_settings}) {
     if (path.empty() || !fs::exists(path)) continue;
     auto text = fs::read_file(path);
     if (!text) continue;
-    json j = json::parse(*text, nullptr, false, true);
-    if (j.is_object() && j.contains("hooks")) collect_gemini(j["hooks"], path, out);
+    collect_gemini(gem::load_hooks_file(*text, path, false), out.hooks);
+    if (is_ours(*text, "gemini")) out.naming_us.push_back(path);
   }
   return out;
 }
@@ -148,15 +149,19 @@ std::vector<GHook> gemini_extension_hooks(const GeminiPaths& p, DoctorReport& r)
     std::string hp = fs::join(fs::join(p.ext_root, n), "hooks/hooks.json");
     auto text = fs::read_file(hp);
     if (!text) continue;
-    json j = json::parse(*text, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("hooks") || !j["hooks"].is_object()) {
+    gem::LoadResult loaded = gem::load_hooks_file(*text, hp, true);
+    const bool unloadable =
+        loaded.fatal_exit ||
+        std::any_of(loaded.issues.begin(), loaded.issues.end(),
+                    [](const gem::LoadIssue& i) { return i.kind == "invalid-hooks-root"; });
+    if (unloadable) {
       if (n == "pinta-gemini")
         add(r, "gemini", "broken",
             hp + " is not loadable (invalid JSON or \"hooks\" not an object)",
             "run: pinta-gemini install --host gemini");
       continue;
     }
-    collect_gemini(j["hooks"], hp, out);
+    collect_gemini(loaded, out);
   }
   ::closedir(d);
   return out;
@@ -197,22 +202,22 @@ void check_gemini_commands(const std::vector<GHook>& ours, DoctorReport& r) {
   }
 }
 
-// Would it fire: the Gemini CLI 0.61.0 emulator's own loader and planner on the user's files
-// (emulator/hosts/gemini: settings merge + syntax errors §1.2, trust §1.4, hooksConfig §1.3,
+// Would it fire: the Gemini CLI 0.61.0 loader and planner the emulator runs, on the user's files
+// (hosts/gemini: settings merge + syntax errors §1.2, trust §1.4, hooksConfig §1.3,
 // extensions §1.6, matcher + dedup §1.7/§3), interactive run (no headless trust exit). Planned
 // as a trusted folder (what the CLI asks for on first start); an untrusted one is reported, since
 // it silently drops every settings.json hook (§1.2 step 7).
 void check_gemini_fires(const DoctorOptions& o, const GeminiPaths& p,
-                        const std::vector<GHook>& ours_settings, bool disabled_by_enablement,
-                        DoctorReport& r) {
+                        const std::vector<std::string>& settings_naming_us,
+                        bool disabled_by_enablement, DoctorReport& r) {
   gem::LoadOptions lo;
   lo.home = p.home;
   lo.workspace = o.workspace;
   lo.headless = false;
-  if (!ours_settings.empty() && !gem::load_hooks(lo).trusted)
+  if (!settings_naming_us.empty() && !gem::load_hooks(lo).trusted)
     add(r, "gemini", "warn",
         o.workspace + " is not a trusted folder: Gemini CLI skips the pinta-gemini hooks in " +
-            ours_settings[0].file,
+            settings_naming_us[0],
         "trust the folder in Gemini CLI, or run: pinta-gemini install --host gemini (extension)");
   lo.trusted = true;
   gem::LoadResult lr = gem::load_hooks(lo);
@@ -283,7 +288,7 @@ void check_gemini_fires(const DoctorOptions& o, const GeminiPaths& p,
     add(r, "gemini", "broken", "pinta-gemini would not fire on: " + s,
         "run: pinta-gemini install --host gemini", {{"fires", fires}});
   }
-  if (ours_settings.empty() && missing.empty() && !reported_twice)
+  if (settings_naming_us.empty() && missing.empty() && !reported_twice)
     add(r, "gemini", "ok",
         "pinta-gemini extension registered at " + p.ours_dir + "; it would fire on all " +
             std::to_string(kGeminiEvents.size()) + " events (Gemini CLI 0.61.0 loader)",
@@ -297,33 +302,30 @@ void check_gemini(const DoctorOptions& o, DoctorReport& r) {
           (p.ws_is_home ? "" : ", " + p.ws_settings) + ", and " + p.home +
           "/.gemini/extensions/*/hooks/hooks.json",
       "", {{"version", "0.61.0"}});
-  const std::vector<GHook> settings_hooks = gemini_settings_hooks(p);
+  const GeminiSettings settings = gemini_settings(p);
   warn_stale_gemini_files(o, p, r);
   const std::vector<GHook> ext_hooks = gemini_extension_hooks(p, r);
   const bool installed = fs::exists(p.ours_dir);
-  std::vector<GHook> ours_ext, ours_settings;
-  for (const auto& h : ext_hooks)
-    if (is_ours(h.command, "gemini")) ours_ext.push_back(h);
-  for (const auto& h : settings_hooks)
-    if (is_ours(h.command, "gemini")) ours_settings.push_back(h);
-  if (!installed && ours_settings.empty()) {
+  std::vector<GHook> ours;
+  for (const auto* hooks : {&ext_hooks, &settings.hooks})
+    for (const auto& h : *hooks)
+      if (is_ours(h.command, "gemini")) ours.push_back(h);
+  if (!installed && settings.naming_us.empty()) {
     add(r, "gemini", "info", "pinta-gemini is not installed for Gemini CLI", "",
         {{"installed", false}});
     return;
   }
   const bool disabled_by_enablement = installed && check_gemini_extension(o, p, r);
-  std::vector<GHook> ours = ours_ext;
-  ours.insert(ours.end(), ours_settings.begin(), ours_settings.end());
   check_gemini_commands(ours, r);
-  check_gemini_fires(o, p, ours_settings, disabled_by_enablement, r);
+  check_gemini_fires(o, p, settings.naming_us, disabled_by_enablement, r);
 }
 
 // ---- Antigravity
 // ---------------------------------------------------------------------------------
 
 void check_antigravity(const DoctorOptions& o, DoctorReport& r) {
-  auto profiles = emu::agy::load_profiles(o.profile_dir.empty() ? emu::agy::default_profile_dir()
-                                                                : o.profile_dir);
+  auto profiles =
+      agy::load_profiles(o.profile_dir.empty() ? agy::default_profile_dir() : o.profile_dir);
   if (!profiles) {
     add(r, "antigravity", "warn",
         "cannot load the emulator's Antigravity profiles: " + profiles.error().message,
@@ -356,15 +358,15 @@ void check_antigravity(const DoctorOptions& o, DoctorReport& r) {
     std::map<std::string, int> fired;
     bool rejected_ours = false;
     std::string rejected_path, reject_error;
-    for (auto ev : emu::agy::all_events()) {
-      emu::agy::PlanRequest req;
+    for (auto ev : agy::all_events()) {
+      agy::PlanRequest req;
       req.home = o.home;
       req.workspace = o.workspace;
       req.event = ev;
       req.tool = "write_file";
-      auto plan = emu::agy::plan(p, req);
+      auto plan = agy::plan(p, req);
       for (const auto& f : plan.files) {
-        if (ev == emu::agy::Event::kPreToolUse)
+        if (ev == agy::Event::kPreToolUse)
           files.push_back({{"path", f.path}, {"status", f.status}, {"error", f.error}});
         if (f.status == "rejected") {
           auto t = fs::read_file(f.path);
@@ -378,10 +380,10 @@ void check_antigravity(const DoctorOptions& o, DoctorReport& r) {
       int n = 0;
       for (const auto& run : plan.run)
         if (is_ours(run.command, "antigravity")) ++n;
-      fired[emu::agy::event_name(ev)] = n;
+      fired[agy::event_name(ev)] = n;
     }
     json detail = {{"profile", p.name}, {"files", files}, {"fires", fired}};
-    if (auto why = emu::agy::hooks_not_run_reason(p)) {
+    if (auto why = agy::hooks_not_run_reason(p)) {
       // A build that loads hooks but never runs them (profile switch hooks_run): nothing we can
       // fix in a file, so a warning, never "would fire".
       detail["hooksRun"] = false;
@@ -422,16 +424,17 @@ void check_antigravity(const DoctorOptions& o, DoctorReport& r) {
 }
 
 // ---- deel-local-cli 1.17 ---------------------------------------------------------------------
-// The emulator's own loader (emu::deel::load = seed 004 hooks.js 훅읽기) on the user's files.
+// deel's own loader (hosts/deel: deel::load = seed 004 hooks.js 훅읽기, the code the emulator runs)
+// on the user's files.
 // Whether deel trusts the workspace is decided by its safety/trust.js, which is not in the seed:
 // the project file is loaded as if trusted and reported as "read only in a trusted folder".
 
-bool deel_ours(const emu::deel::Hook& h) {
+bool deel_ours(const hosts::deel::Hook& h) {
   return (h.name && *h.name == kHookName) || contains(h.command, "--agent deel");
 }
 
 void check_deel(const DoctorOptions& o, DoctorReport& r) {
-  namespace deel = emu::deel;
+  namespace deel = pinta::hosts::deel;
   deel::LoadRequest rq;
   rq.workspace = o.workspace;
   rq.home = o.home;
@@ -718,7 +721,7 @@ void check_data(const DoctorOptions& o, DoctorReport& r) {
 
 bool gemini_extension_enabled(const json& enablement, const std::string& name,
                               const std::string& cwd) {
-  // One implementation of the CLI's rules: the Gemini emulator's.
+  // One implementation of the CLI's rules: hosts/gemini's (the emulator runs the same).
   return gem::extension_enabled(gem::ojson::parse(enablement.dump()), name, cwd);
 }
 

@@ -312,6 +312,54 @@ TEST(Doctor, SettingsHookInUntrustedFolderWarns) {
   EXPECT_TRUE(warned) << r.to_text();
 }
 
+// Our hook in settings.json where Gemini CLI drops it (lint says why): under an event name it does
+// not know, or written flat (no "hooks" array). The user did register pinta-gemini, so doctor says
+// it would not fire instead of "not installed".
+TEST(Doctor, OurSettingsHookTheCliDropsIsBrokenNotAbsent) {
+  Home s;
+  const json handler = {{"type", "command"}, {"command", gemini_command(s.adapter, "BeforeTool")}};
+  const json unknown_event = {{"hooks", {{"BeforeToolUse", {{{"hooks", {handler}}}}}}}};
+  const json flat = {{"hooks", {{"BeforeTool", {handler}}}}};
+  for (const json& settings : {unknown_event, flat}) {
+    write_text(s.home + "/.gemini/settings.json", settings.dump());
+    auto r = s.doctor();
+    for (const auto& f : r.findings)
+      EXPECT_EQ(f.message.find("not installed for Gemini CLI"), std::string::npos)
+          << settings.dump() << "\n"
+          << f.message;
+    bool would_not_fire = false;
+    for (const auto& f : broken(r, "gemini"))
+      would_not_fire |= f.message.find("would not fire on: ") != std::string::npos;
+    EXPECT_TRUE(would_not_fire) << settings.dump() << "\n" << r.to_text();
+  }
+}
+
+// Our extension's hooks/hooks.json as Gemini CLI 0.61.0 loads it (§1.6): invalid JSON or a
+// "hooks" that is not an object skips the whole file.
+TEST(Doctor, UnloadableExtensionHooksFileIsBroken) {
+  for (const char* text : {"{\"hooks\": ", "{\"hooks\": []}", "[]"}) {
+    Home s;
+    s.install(Host::kGemini);
+    write_text(s.home + "/.gemini/extensions/pinta-gemini/hooks/hooks.json", text);
+    bool unloadable = false;
+    for (const auto& f : broken(s.doctor(), "gemini"))
+      unloadable |= f.message.find("hooks.json is not loadable") != std::string::npos;
+    EXPECT_TRUE(unloadable) << text << "\n" << s.doctor().to_text();
+  }
+}
+
+// A settings.json hook of ours whose program is gone is reported like an extension's.
+TEST(Doctor, SettingsHookWithMissingProgramIsBroken) {
+  Home s;
+  write_settings_hook(s);
+  std::filesystem::remove(s.adapter);
+  bool reported = false;
+  for (const auto& f : broken(s.doctor(), "gemini"))
+    reported |= f.message.find("which is not an executable") != std::string::npos &&
+                f.message.find("/.gemini/settings.json") != std::string::npos;
+  EXPECT_TRUE(reported) << s.doctor().to_text();
+}
+
 TEST(GeminiEnablement, LastMatchingRuleWins) {
   json en = {{"x", {{"overrides", {"!/a/*", "/a/b/*"}}}}};
   EXPECT_FALSE(gemini_extension_enabled(en, "x", "/a"));

@@ -9,7 +9,7 @@
 #include "admin_test_util.h"
 #include "pinta/common/process.h"
 #include "pinta/common/test_support.h"
-#include "pinta/emulator/antigravity/antigravity.h"
+#include "pinta/hosts/antigravity/antigravity.h"
 
 using namespace pinta::admin;
 using nlohmann::json;
@@ -151,11 +151,11 @@ TEST(AntigravityInstall, MergesNamedHookKeepsUserKeysAndLoadsUnderEveryProfile) 
   EXPECT_EQ(ours["PreInvocation"][0]["type"], "command");  // flat lifecycle handler
   EXPECT_FALSE(ours["Stop"][0].contains("hooks"));
   EXPECT_EQ(read_text(path + ".pinta-bak"), user);
-  auto profiles = pinta::emu::agy::load_profiles(o.profile_dir);
+  auto profiles = pinta::hosts::agy::load_profiles(o.profile_dir);
   ASSERT_TRUE(profiles);
   ASSERT_FALSE(profiles->empty());
   for (const auto& p : *profiles) {
-    auto r = pinta::emu::agy::parse_hooks_json(text, p, path);
+    auto r = pinta::hosts::agy::parse_hooks_json(text, p, path);
     ASSERT_TRUE(r) << p.name << ": " << r.error().message;
     bool found = false;
     for (const auto& h : r->hooks) found |= h.name == "pinta-gemini";

@@ -13,10 +13,12 @@
 #include <string>
 
 #include "pinta/emulator/deel/deel.h"
-#include "pinta/emulator/gemini/gemini.h"
+#include "pinta/hosts/gemini/gemini.h"
 
 namespace pinta::emu::deel {
 namespace {
+
+namespace gemini = pinta::hosts::gemini;
 
 // Length in UTF-16 code units of valid UTF-8, and the byte offset after `units` code units. A cut
 // inside a surrogate pair keeps the high surrogate as WTF-8 (what String.prototype.slice leaves).

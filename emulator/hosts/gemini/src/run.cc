@@ -9,8 +9,6 @@
 
 namespace pinta::emu::gemini {
 
-bool js_is_space_cp(unsigned long cp);  // js.cc
-
 namespace {
 
 bool is_quote_special(char c) {

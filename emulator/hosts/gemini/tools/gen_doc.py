@@ -73,8 +73,9 @@ and the differential results of `ctest -L real-host`. Do not edit by hand; ctest
 
 Host facts with their sources (file and function of `@google/gemini-cli-core@0.61.0` and the
 `@google/gemini-cli@0.61.0` bundle, experiments with the real CLI) are in
-`shared/reference/gemini-cli-0.61-hooks.md`; every rule in `emulator/hosts/gemini/src/` cites
-its section there. The behaviours below are additionally known by experiment: each one runs
+`shared/reference/gemini-cli-0.61-hooks.md`; every rule in `hosts/gemini/src/` (loading,
+planning) and `emulator/hosts/gemini/src/` (running, aggregation, sessions) cites its section
+there. The behaviours below are additionally known by experiment: each one runs
 through the real `HookRunner.executeHook` (`emulator/hosts/gemini/real/hook_driver.mjs`) and
 through `hostemu gemini run-hook`, and the five result fields must be identical.
 

@@ -1,9 +1,9 @@
 // File: pinta/admin/doctor.h
 // `pinta-gemini doctor`: for each host, where hooks are read from, whether ours is registered and
-// would fire (the Antigravity emulator's own loader runs on the user's files, every profile), stale
-// entries at legacy paths, files a host would drop, double registration, the env file, endpoint
-// and guard reachability, and the data directory. Each finding that breaks something carries the
-// fix in one line.
+// would fire (each host's own loader and planner, from hosts/, run on the user's files; every
+// Antigravity profile), stale entries at legacy paths, files a host would drop, double
+// registration, the env file, endpoint and guard reachability, and the data directory. Each
+// finding that breaks something carries the fix in one line.
 #pragma once
 
 #include <nlohmann/json.hpp>

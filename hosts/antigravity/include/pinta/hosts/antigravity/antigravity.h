@@ -2,8 +2,10 @@
 // Antigravity (agy) as pure host facts (no spawning): the version profiles (data files under
 // hosts/antigravity/profiles/, each switch with its evidence), the event list and the hooks.json
 // loader as agy's Go loader behaves (shared/reference/antigravity-hooks.md §1-§4), and matcher
-// semantics (§4). The emulator (pinta/emulator/antigravity/antigravity.h) plans, spawns and reads
-// replies on top of this; `pinta-gemini-admin` (doctor, install) uses it directly.
+// semantics (§4), and the planner (which files a profile reads, which commands it would run for an
+// event and tool; §1, §5.1-§5.2). The emulator (pinta/emulator/antigravity/antigravity.h) spawns
+// and reads replies on top of this; `pinta-gemini-admin` (doctor, install) and the hook-file lint
+// use it directly.
 #pragma once
 
 #include <cstdint>
@@ -152,5 +154,43 @@ bool matcher_valid(const std::string& matcher);
 // Why `profile` never runs a loaded hook (nullopt: it does). The conformance runner reports such a
 // host as "hooks do not run" instead of running a case (antigravity-cli#1008).
 std::optional<std::string> hooks_not_run_reason(const Profile& profile);
+
+// ---- Planning (reference §1, §4, §5.1-§5.2) --------------------------------------------------
+// Which hooks.json files `profile` reads for this home and workspace, and which commands it would
+// register (and, when hooks_run, spawn) for one event and tool. Reads files; spawns nothing.
+
+struct FileStatus {
+  std::string path;
+  std::string status;  // loaded | rejected | absent | not-read
+  std::string error;
+};
+struct PlannedRun {
+  std::string hook;
+  std::string file;     // the hooks.json it came from
+  std::string pointer;  // the handler's JSON pointer in that file
+  std::string id;       // jsonhook__<name>_<Event>_<g>_<h>
+  std::string command;
+  std::vector<std::string> argv;
+  int32_t timeout_seconds = 30;
+  std::string cwd;
+};
+struct Plan {
+  std::vector<FileStatus> files;
+  std::vector<PlannedRun> run;  // what agy registers (and, when hooks_run, spawns) for the event
+  bool hooks_run = true;        // profile.hooks_run: false = registered but never spawned
+};
+struct PlanRequest {
+  std::string home;
+  std::string workspace;  // empty: no open workspace
+  Event event = Event::kPreToolUse;
+  std::string tool;        // empty: only match-all matchers fire
+  std::string launch_dir;  // for cwd=launch-dir; empty → workspace, else home
+};
+Plan plan(const Profile& profile, const PlanRequest& request);
+nlohmann::json plan_to_json(const Plan& p);
+
+// Per-profile lint report for one hooks.json file.
+nlohmann::json lint(const std::vector<Profile>& profiles, const std::string& text,
+                    const std::string& path);
 
 }  // namespace pinta::hosts::agy

@@ -18,43 +18,10 @@
 
 namespace pinta::emu::agy {
 
-// The pure host facts (profiles, events, the hooks.json loader, matchers) live in hosts/antigravity
-// (namespace pinta::hosts::agy); the emulator's names reach them unchanged.
+// The pure host facts (profiles, events, the hooks.json loader, matchers, the planner and the
+// per-profile lint report) live in hosts/antigravity (namespace pinta::hosts::agy); the emulator's
+// names reach them unchanged.
 using namespace pinta::hosts::agy;  // NOLINT(google-build-using-namespace)
-
-struct FileStatus {
-  std::string path;
-  std::string status;  // loaded | rejected | absent | not-read
-  std::string error;
-};
-struct PlannedRun {
-  std::string hook;
-  std::string file;     // the hooks.json it came from
-  std::string pointer;  // the handler's JSON pointer in that file
-  std::string id;  // jsonhook__<name>_<Event>_<g>_<h>
-  std::string command;
-  std::vector<std::string> argv;
-  int32_t timeout_seconds = 30;
-  std::string cwd;
-};
-struct Plan {
-  std::vector<FileStatus> files;
-  std::vector<PlannedRun> run;  // what agy registers (and, when hooks_run, spawns) for the event
-  bool hooks_run = true;        // profile.hooks_run: false = registered but never spawned
-};
-struct PlanRequest {
-  std::string home;
-  std::string workspace;  // empty: no open workspace
-  Event event = Event::kPreToolUse;
-  std::string tool;        // empty: only match-all matchers fire
-  std::string launch_dir;  // for cwd=launch-dir; empty → workspace, else home
-};
-Plan plan(const Profile& profile, const PlanRequest& request);
-nlohmann::json plan_to_json(const Plan& p);
-
-// Per-profile lint report for one hooks.json file.
-nlohmann::json lint(const std::vector<Profile>& profiles, const std::string& text,
-                    const std::string& path);
 
 // ---- Running a planned hook (reference §5) --------------------------------------------------
 

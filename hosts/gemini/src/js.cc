@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "pinta/emulator/gemini/gemini.h"
+#include "pinta/hosts/gemini/gemini.h"
 
-namespace pinta::emu::gemini {
+namespace pinta::hosts::gemini {
 namespace {
 
 // Decodes one UTF-8 sequence at s[i]; returns code point or -1 and advances i (WHATWG).
@@ -603,4 +603,4 @@ std::string js_quote(const std::string& wtf8) {
   return out;
 }
 
-}  // namespace pinta::emu::gemini
+}  // namespace pinta::hosts::gemini

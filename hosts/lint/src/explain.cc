@@ -6,17 +6,17 @@
 
 #include "common.h"
 #include "pinta/common/fs.h"
-#include "pinta/emulator/antigravity/antigravity.h"
-#include "pinta/emulator/deel/deel.h"
-#include "pinta/emulator/gemini/gemini.h"
+#include "pinta/hosts/antigravity/antigravity.h"
+#include "pinta/hosts/deel/deel.h"
+#include "pinta/hosts/gemini/gemini.h"
 
 namespace pinta::hostlint {
 namespace {
 
 using namespace detail;
-namespace gem = pinta::emu::gemini;
-namespace agy = pinta::emu::agy;
-namespace deel = pinta::emu::deel;
+namespace gem = pinta::hosts::gemini;
+namespace agy = pinta::hosts::agy;
+namespace deel = pinta::hosts::deel;
 
 // Positions of hooks in their files, each file indexed once.
 class Locator {

@@ -1,9 +1,9 @@
 // The 11 hook event names of Gemini CLI 0.61.0 (core hooks/types.js HookEventName), §2.1.
 #include <algorithm>
 
-#include "pinta/emulator/gemini/gemini.h"
+#include "pinta/hosts/gemini/gemini.h"
 
-namespace pinta::emu::gemini {
+namespace pinta::hosts::gemini {
 
 const std::vector<std::string>& event_names() {
   static const std::vector<std::string> kNames = {
@@ -18,4 +18,4 @@ bool is_event_name(std::string_view name) {
   return std::find(n.begin(), n.end(), name) != n.end();
 }
 
-}  // namespace pinta::emu::gemini
+}  // namespace pinta::hosts::gemini

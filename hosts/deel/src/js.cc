@@ -10,10 +10,10 @@
 #include <limits>
 #include <string>
 
-#include "pinta/emulator/deel/deel.h"
-#include "pinta/emulator/gemini/gemini.h"
+#include "pinta/hosts/deel/deel.h"
+#include "pinta/hosts/gemini/gemini.h"
 
-namespace pinta::emu::deel {
+namespace pinta::hosts::deel {
 namespace {
 
 double string_to_number(const std::string& raw) {
@@ -124,7 +124,7 @@ double js_number_of(const ojson& v) {
 
 std::string json_quote_wtf8(const std::string& s) {
   // The one JSON.stringify string quoting of the emulators (lone surrogates as \udXXX).
-  return pinta::emu::gemini::js_quote(s);
+  return gemini::js_quote(s);
 }
 
-}  // namespace pinta::emu::deel
+}  // namespace pinta::hosts::deel

@@ -3,9 +3,9 @@
 #include <regex>
 #include <set>
 
-#include "pinta/emulator/gemini/gemini.h"
+#include "pinta/hosts/gemini/gemini.h"
 
-namespace pinta::emu::gemini {
+namespace pinta::hosts::gemini {
 
 bool matcher_matches(std::string_view event, const std::string& matcher_raw,
                      const PlanContext& ctx) {
@@ -89,4 +89,4 @@ ojson apply_output_to_input(const ojson& input, const ojson& output, std::string
   return in;
 }
 
-}  // namespace pinta::emu::gemini
+}  // namespace pinta::hosts::gemini

@@ -10,18 +10,17 @@
 
 #include "common.h"
 #include "pinta/common/fs.h"
-#include "pinta/common/process.h"
-#include "pinta/emulator/antigravity/antigravity.h"
-#include "pinta/emulator/deel/deel.h"
-#include "pinta/emulator/gemini/gemini.h"
+#include "pinta/hosts/antigravity/antigravity.h"
+#include "pinta/hosts/deel/deel.h"
+#include "pinta/hosts/gemini/gemini.h"
 
 namespace pinta::hostlint {
 namespace {
 
 using namespace detail;
-namespace gem = pinta::emu::gemini;
-namespace agy = pinta::emu::agy;
-namespace deel = pinta::emu::deel;
+namespace gem = pinta::hosts::gemini;
+namespace agy = pinta::hosts::agy;
+namespace deel = pinta::hosts::deel;
 namespace sfs = std::filesystem;
 
 // Where nlohmann's parser stops on a syntax error (position only; the verdict is the loader's).

@@ -9,15 +9,11 @@
 #include <regex>
 #include <sstream>
 
-#include "pinta/emulator/deel/deel.h"
 #include "pinta/common/text.h"
-#include "pinta/emulator/gemini/gemini.h"
+#include "pinta/hosts/deel/deel.h"
+#include "pinta/hosts/gemini/gemini.h"
 
-namespace pinta::emu::gemini {
-bool js_is_space_cp(unsigned long cp);  // js.cc: ECMA-262 WhiteSpace + LineTerminator
-}
-
-namespace pinta::emu::deel {
+namespace pinta::hosts::deel {
 namespace {
 
 // `x?.key`: the member when x is an object that has it (JSON values have no inherited properties
@@ -545,4 +541,4 @@ std::vector<const Hook*> select(const std::vector<Hook>& hooks, const std::strin
   return out;
 }
 
-}  // namespace pinta::emu::deel
+}  // namespace pinta::hosts::deel

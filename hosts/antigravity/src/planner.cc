@@ -1,12 +1,13 @@
-// Discovery (reference §1), matcher semantics (§4) and the run plan (§5.1-§5.2).
+// Discovery (reference §1), matcher semantics (§4) and the run plan (§5.1-§5.2): which files a
+// profile reads and which commands it would run; nothing is spawned here.
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
 
 #include "pinta/common/fs.h"
-#include "pinta/emulator/antigravity/antigravity.h"
+#include "pinta/hosts/antigravity/antigravity.h"
 
-namespace pinta::emu::agy {
+namespace pinta::hosts::agy {
 namespace {
 
 std::vector<std::string> plugin_files(const std::string& plugins_dir) {
@@ -191,4 +192,4 @@ nlohmann::json lint(const std::vector<Profile>& profiles, const std::string& tex
   return out;
 }
 
-}  // namespace pinta::emu::agy
+}  // namespace pinta::hosts::agy

@@ -10,10 +10,11 @@
 #include <set>
 
 #include "pinta/common/fs.h"
+#include "pinta/common/process.h"
 #include "pinta/common/text.h"
-#include "pinta/emulator/gemini/gemini.h"
+#include "pinta/hosts/gemini/gemini.h"
 
-namespace pinta::emu::gemini {
+namespace pinta::hosts::gemini {
 namespace {
 
 namespace sfs = std::filesystem;
@@ -563,9 +564,9 @@ LoadResult load_hooks(const LoadOptions& o) {
   return res;
 }
 
-}  // namespace pinta::emu::gemini
+}  // namespace pinta::hosts::gemini
 
-namespace pinta::emu::gemini {
+namespace pinta::hosts::gemini {
 
 LoadResult load_hooks_file(const std::string& text, const std::string& path, bool extension_hooks) {
   LoadResult res;
@@ -607,4 +608,4 @@ LoadResult load_hooks_file(const std::string& text, const std::string& path, boo
   return res;
 }
 
-}  // namespace pinta::emu::gemini
+}  // namespace pinta::hosts::gemini
