@@ -148,7 +148,7 @@ TEST(CaseParser, RejectsWhatTheRunnerCouldNotCheck) {
        "level must be"},
       {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
        R"("hosts":["all"],"event":"E","steps":[{"expect":{"nope":1}}],"expect":{"exit_code":0}})",
-       "steps: unknown expectation 'nope'"},
+       "OUT-0001: steps[0]: unknown expectation 'nope'"},
       {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
        R"("hosts":["gemini-9"],"event":"E","expect":{"exit_code":0}})",
        "unknown host 'gemini-9'"},
@@ -174,6 +174,81 @@ TEST(CaseParser, RejectsWhatTheRunnerCouldNotCheck) {
     EXPECT_NE(m.find(b.mentions), std::string::npos) << m << "  (wanted: " << b.mentions << ")";
     EXPECT_EQ(m.find('\n'), std::string::npos) << "one line: " << m;
   }
+}
+
+// Every expectation's value is validated when the case loads: a wrong type used to be accepted
+// silently and then either never matched (a check that cannot pass or cannot fail) or threw in a
+// runner thread.
+TEST(CaseParser, RejectsWrongValuesOfEveryExpectation) {
+  struct Bad {
+    std::string expect, mentions;
+  };
+  const Bad bad[] = {
+      {R"({"reply":"allow"})", "expect.reply"},
+      {R"({"reply_has":[]})", "expect.reply_has"},
+      {R"({"reply_lacks":[1]})", "expect.reply_lacks"},
+      {R"({"reply_lacks":"decision"})", "expect.reply_lacks"},
+      {R"({"effect":3})", "expect.effect"},
+      {R"({"effect":[]})", "expect.effect"},
+      {R"({"effect_message_contains":7})", "expect.effect_message_contains"},
+      {R"({"guard_requests":"1"})", "expect.guard_requests"},
+      {R"({"collector_requests":{"min":"1"}})", "expect.collector_requests"},
+      {R"({"collector_requests":{"mni":1}})", "expect.collector_requests"},
+      {R"({"guard_request":{"json_path":["input"]}})", "expect.guard_request"},
+      {R"({"guard_request":{"header":{"x-a":1}}})", "expect.guard_request"},
+      {R"({"absent":"secret"})", "expect.absent"},
+      {R"({"token_only_in_header":{"tokn":"t"}})", "expect.token_only_in_header"},
+      {R"({"token_only_in_header":{"token":5}})", "expect.token_only_in_header"},
+      {R"({"data_files":{"${DATA_DIR}/x":"present"}})", "expect.data_files"},
+      {R"({"data_files":{"${DATA_DIR}/x":{"mode":700}}})", "expect.data_files"},
+      {R"({"no_files_under":"${HOME}"})", "expect.no_files_under"},
+      {R"({"median_ms":{"max":50,"metric":"exit"}})", "expect.median_ms"},
+      {R"({"reply_within_ms":-1})", "expect.reply_within_ms"},
+      {R"({"collector":{"spans":"1"}})", "expect.collector.spans"},
+      {R"({"collector":{"path":1}})", "expect.collector.path"},
+      {R"({"collector":{"content_type":1}})", "expect.collector.content_type"},
+      {R"({"collector":{"header":{"x-tenant":1}}})", "expect.collector.header"},
+      {R"({"collector":{"names":"gemini.before_tool"}})", "expect.collector.names"},
+      {R"({"collector":{"same_trace":"yes"}})", "expect.collector.same_trace"},
+      {R"({"collector":{"valid_otlp":"yes"}})", "expect.collector.valid_otlp"},
+      {R"({"collector":{"wait_requests":"2"}})", "expect.collector.wait_requests"},
+      {R"({"collector":{"accepted_only":1}})", "expect.collector.accepted_only"},
+      {R"({"collector":{"resource":[]}})", "expect.collector.resource"},
+      {R"({"collector":{"attributes":"service.name"}})", "expect.collector.attributes"},
+      {R"({"collector":{"distinct_span_ids":"true"}})", "expect.collector.distinct_span_ids"},
+  };
+  for (const auto& b : bad) {
+    auto c = conf::parse_case(minimal(b.expect), "bad.case.json");
+    EXPECT_FALSE(c) << b.expect << " was accepted";
+    if (c) continue;
+    const std::string& m = c.error().message;
+    EXPECT_NE(m.find("bad.case.json: "), std::string::npos) << m;
+    EXPECT_NE(m.find(b.mentions), std::string::npos) << m << "  (wanted: " << b.mentions << ")";
+    EXPECT_EQ(m.find('\n'), std::string::npos) << "one line: " << m;
+  }
+}
+
+// A check over the whole case (the fakes' requests, files, the median) inside steps[].expect used
+// to be accepted and never evaluated; it is rejected, naming the case, the step and the key.
+TEST(CaseParser, RejectsWholeCaseChecksInsideASteps) {
+  for (const char* key : {R"("guard_requests":1)", R"("absent":["s"])", R"("median_ms":{"max":5})",
+                          R"("collector":{"spans":1})", R"("data_files":{"${HOME}/x":"exists"})"}) {
+    std::string text = minimal(R"({"exit_code":0})");
+    text.insert(text.size() - 1,
+                std::string(R"(,"steps":[{},{"expect":{"exit_code":0,)") + key + "}}]");
+    auto c = conf::parse_case(text, "bad.case.json");
+    EXPECT_FALSE(c) << key << " in a step was accepted";
+    if (c) continue;
+    const std::string& m = c.error().message;
+    std::string name = std::string(key).substr(1, std::string(key).find('"', 1) - 1);
+    EXPECT_NE(m.find("bad.case.json: OUT-9999: steps[1].expect." + name), std::string::npos) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos) << "one line: " << m;
+  }
+  // A per-run check in a step stays accepted.
+  std::string ok = minimal(R"({"exit_code":0})");
+  ok.insert(ok.size() - 1, R"(,"steps":[{"expect":{"stderr":"empty","reply_within_ms":300}}])");
+  auto c = conf::parse_case(ok, "x.case.json");
+  EXPECT_TRUE(c) << c.error().message;
 }
 
 // agy 1.2.1/1.2.2 on macOS arm64 load hooks but never run them (antigravity-cli#1008): under that
