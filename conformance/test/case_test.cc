@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-
+#include <filesystem>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -14,6 +14,7 @@
 #include "pinta/common/fs.h"
 #include "pinta/common/test_support.h"
 #include "pinta/conformance/conformance.h"
+#include "pinta/conformance/matchers.h"
 
 namespace conf = pinta::conformance;
 
@@ -249,6 +250,86 @@ TEST(CaseParser, RejectsWholeCaseChecksInsideASteps) {
   ok.insert(ok.size() - 1, R"(,"steps":[{"expect":{"stderr":"empty","reply_within_ms":300}}])");
   auto c = conf::parse_case(ok, "x.case.json");
   EXPECT_TRUE(c) << c.error().message;
+}
+
+// The matcher registry (pinta/conformance/matchers.h) is the one list of expectation kinds: each
+// entry validates its value, has the evaluator of its scope, and is refused where it would not be
+// evaluated.
+TEST(MatcherRegistry, EveryKindValidatesAndIsEvaluatedWhereItIsAllowed) {
+  std::set<std::string> names;
+  ASSERT_FALSE(conf::matchers().empty());
+  for (const auto& m : conf::matchers()) {
+    SCOPED_TRACE(conf::check_name(m));
+    EXPECT_TRUE(names.insert(conf::check_name(m)).second) << "registered twice";
+    ASSERT_NE(m.validate, nullptr);
+    EXPECT_EQ(conf::find_check(conf::check_name(m)), &m);
+    const bool collector = m.scope == conf::MatcherScope::kCollector;
+    EXPECT_EQ(conf::find_matcher(m.name, collector), &m);
+    EXPECT_EQ(m.on_run != nullptr, !m.modifier && m.scope == conf::MatcherScope::kRun);
+    EXPECT_EQ(m.on_unit != nullptr, !m.modifier && m.scope == conf::MatcherScope::kUnit);
+    EXPECT_EQ(m.on_collector != nullptr, !m.modifier && collector);
+    EXPECT_TRUE(!m.modifier || collector) << "only collector kinds shape the others";
+    EXPECT_EQ(collector, m.places == conf::kInCollector);
+    // Per-run kinds may be a step's; a check over the whole unit is evaluated once, after every
+    // run, so only the case's expect may hold it.
+    if (!collector)
+      EXPECT_EQ((m.places & conf::kInStepExpect) != 0, m.scope == conf::MatcherScope::kRun);
+    // No kind takes a fractional number: a value of the wrong type is refused when the case
+    // loads, never silently accepted.
+    const std::string wrong = "3.5";
+    const std::string expect = collector ? std::string(R"({"collector":{")") + m.name + "\":" + wrong + "}}"
+                                         : std::string("{\"") + m.name + "\":" + wrong + "}";
+    auto c = conf::parse_case(minimal(expect), "bad.case.json");
+    EXPECT_FALSE(c) << expect << " was accepted";
+    if (!c) EXPECT_NE(c.error().message.find(conf::check_name(m)), std::string::npos)
+        << c.error().message;
+  }
+}
+
+// Every kind a broken adapter can fail (all but the modifiers) is used by a case that some zoo
+// member names on its `# Catches:` line. The zoo test (conformance_zoo_test) then shows each one
+// failing; this is the quick static half, so a new kind without a case and a member fails here.
+TEST(MatcherRegistry, EveryKindIsExercisedByACaseAZooMemberCatches) {
+  auto cases = conf::load_cases(kSrc + "/conformance/cases");
+  ASSERT_TRUE(cases) << cases.error().message;
+  std::set<std::string> caught_ids;
+  for (const auto& e : std::filesystem::directory_iterator(kSrc + "/conformance/zoo")) {
+    if (e.path().extension() != ".sh") continue;
+    auto text = pinta::fs::read_file(e.path().string());
+    ASSERT_TRUE(text);
+    std::istringstream in(*text);
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind("# Catches:", 0) == 0) {
+        std::istringstream w(line.substr(10));
+        for (std::string id; w >> id;) caught_ids.insert(id);
+      }
+  }
+  std::set<std::string> used;
+  auto add = [&](const conf::json& expect) {
+    if (!expect.is_object()) return;
+    for (auto it = expect.begin(); it != expect.end(); ++it) {
+      used.insert(it.key());
+      if (it.key() != "collector") continue;
+      std::vector<conf::json> groups;
+      if (conf::is_per_host(it.value()))
+        for (const auto& g : it.value()) groups.push_back(g);
+      else
+        groups.push_back(it.value());
+      for (const auto& g : groups)
+        for (auto k = g.begin(); k != g.end(); ++k) used.insert("collector." + k.key());
+    }
+  };
+  for (const auto& c : *cases) {
+    if (!caught_ids.count(c.id)) continue;
+    add(c.raw.value("expect", conf::json::object()));
+    for (const auto& st : c.raw.value("steps", conf::json::array()))
+      if (st.is_object()) add(st.value("expect", conf::json::object()));
+  }
+  for (const auto& m : conf::matchers())
+    if (!m.modifier)
+      EXPECT_TRUE(used.count(conf::check_name(m)))
+          << "no case a zoo member catches uses `" << conf::check_name(m)
+          << "`: add one, and a conformance/zoo member whose flaw fails it";
 }
 
 // agy 1.2.1/1.2.2 on macOS arm64 load hooks but never run them (antigravity-cli#1008): under that
