@@ -93,6 +93,9 @@ std::string v_true(const json& v, const std::string& at) {
 std::string v_bool(const json& v, const std::string& at) {
   return v.is_boolean() ? "" : at + " must be true or false";
 }
+std::string v_nonneg_int(const json& v, const std::string& at) {
+  return nonneg_int(v) ? "" : at + " must be a non-negative integer";
+}
 std::string v_ms(const json& v, const std::string& at) {
   return nonneg_int(v) ? "" : at + " must be an integer (ms)";
 }
@@ -693,7 +696,7 @@ const std::vector<Matcher>& registry() {
       unit_kind("median_ms", v_median_ms, e_median_ms),
       // expect.collector, in this order over its spans.
       collector_kind("accepted_only", v_bool, nullptr),
-      collector_kind("wait_requests", v_ms, nullptr),
+      collector_kind("wait_requests", v_nonneg_int, nullptr),
       collector_kind("spans", v_count, e_spans),
       collector_kind("valid_otlp", v_true, e_valid_otlp),
       collector_kind("path", v_path, e_path),

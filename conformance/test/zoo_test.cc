@@ -77,7 +77,7 @@ void add_checks(const conf::json& expect, const std::string& id,
   for (auto it = expect.begin(); it != expect.end(); ++it) {
     const conf::Matcher* m = conf::find_matcher(it.key(), false);
     if (!m) continue;  // the loader rejects unknown kinds
-    if (m->scope != conf::MatcherScope::kUnit || it.key() != "collector") {
+    if (it.key() != "collector") {
       used[conf::check_name(*m)].insert(id);
       continue;
     }
