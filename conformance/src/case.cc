@@ -1,6 +1,6 @@
 // Case schema, loader, canonical JSON and the generated case catalogue (docs/conformance-cases.md).
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <regex>
 #include <set>

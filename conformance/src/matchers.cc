@@ -51,8 +51,7 @@ bool nonneg_int(const json& v) {
 // The keys of an object outside `allowed`, as "'k'", or "".
 std::string unknown_key(const json& v, std::initializer_list<const char*> allowed) {
   for (auto it = v.begin(); it != v.end(); ++it)
-    if (std::none_of(allowed.begin(), allowed.end(),
-                     [&](const char* a) { return it.key() == a; }))
+    if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return it.key() == a; }))
       return "'" + quoted_key(it.key()) + "'";
   return "";
 }
@@ -66,8 +65,7 @@ bool count_spec(const json& v) {
 const char* kCountSpec = " must be a count: N or {\"min\": N, \"max\": M}";
 
 std::string v_stdout(const json& v, const std::string& at) {
-  return v == "one_json_line" || v == "empty" ? ""
-                                               : at + " must be \"one_json_line\" or \"empty\"";
+  return v == "one_json_line" || v == "empty" ? "" : at + " must be \"one_json_line\" or \"empty\"";
 }
 std::string v_stderr(const json& v, const std::string& at) {
   return v == "empty" ? "" : at + " must be \"empty\"";
@@ -80,7 +78,8 @@ std::string v_exit_code(const json& v, const std::string& at) {
 }
 std::string v_exit_code_in(const json& v, const std::string& at) {
   return v.is_array() && !v.empty() &&
-                 std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_number_integer(); })
+                 std::all_of(v.begin(), v.end(),
+                             [](const json& x) { return x.is_number_integer(); })
              ? ""
              : at + " must be a non-empty array of integers";
 }
@@ -119,13 +118,11 @@ std::string v_count(const json& v, const std::string& at) {
 std::string v_guard_request(const json& v, const std::string& at) {
   if (!v.is_object() || v.empty())
     return at + " must be an object of header, json_paths, json_equals, body_contains";
-  if (auto k = unknown_key(v, {"header", "json_paths", "json_equals", "body_contains"});
-      !k.empty())
+  if (auto k = unknown_key(v, {"header", "json_paths", "json_equals", "body_contains"}); !k.empty())
     return at + " has an unknown key " + k;
-  if (v.contains("header") &&
-      !(v["header"].is_object() && !v["header"].empty() &&
-        std::all_of(v["header"].begin(), v["header"].end(),
-                    [](const json& x) { return x.is_string(); })))
+  if (v.contains("header") && !(v["header"].is_object() && !v["header"].empty() &&
+                                std::all_of(v["header"].begin(), v["header"].end(),
+                                            [](const json& x) { return x.is_string(); })))
     return at + ".header must be an object of header names to strings";
   if (v.contains("json_paths") && !nonempty_strings(v["json_paths"]))
     return at + ".json_paths must be a non-empty array of dotted paths";
@@ -318,9 +315,9 @@ std::vector<Span> parse_spans(const std::vector<Recorded>& reqs, std::vector<std
             bool ok = v.is_number_unsigned();
             if (v.is_string()) {
               const std::string& digits = v.get_ref<const std::string&>();
-              ok = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](unsigned char c) {
-                     return c >= '0' && c <= '9';
-                   });
+              ok = !digits.empty() &&
+                   std::all_of(digits.begin(), digits.end(),
+                               [](unsigned char c) { return c >= '0' && c <= '9'; });
             }
             if (!ok) inv(std::string("span ") + k + " missing or not a uint64 string");
           }
@@ -425,13 +422,13 @@ void e_reply_lacks(const json& v, RunContext& r) {
 }
 void e_effect(const json& v, RunContext& r) {
   const auto& out = r.out;
-  bool ok = v.is_array() ? std::find(v.begin(), v.end(), json(out.effect)) != v.end()
-                         : v == out.effect;
+  bool ok =
+      v.is_array() ? std::find(v.begin(), v.end(), json(out.effect)) != v.end() : v == out.effect;
   if (!ok)
-    r.fail("host effect '" + out.effect + "'" +
-           (out.effect_message.empty() ? ""
-                                       : " (\"" + show_bytes(out.effect_message, 200) + "\")") +
-           ", expected " + v.dump());
+    r.fail(
+        "host effect '" + out.effect + "'" +
+        (out.effect_message.empty() ? "" : " (\"" + show_bytes(out.effect_message, 200) + "\")") +
+        ", expected " + v.dump());
 }
 void e_effect_message_contains(const json& v, RunContext& r) {
   if (r.out.effect_message.find(v.get<std::string>()) == std::string::npos)
@@ -479,8 +476,8 @@ void e_guard_request(const json& v, UnitContext& u) {
   if (v.contains("header"))
     for (auto h = v["header"].begin(); h != v["header"].end(); ++h)
       if (rq.header(h.key()) != subst(h.value().get<std::string>(), u.vars))
-        u.fail("guard request header " + h.key() + " = \"" + rq.header(h.key()) +
-               "\", expected " + h.value().dump());
+        u.fail("guard request header " + h.key() + " = \"" + rq.header(h.key()) + "\", expected " +
+               h.value().dump());
   if (v.contains("json_paths"))
     for (const auto& p : v["json_paths"])
       if (body.is_discarded() || !at_path(body, p.get<std::string>()))
@@ -490,8 +487,8 @@ void e_guard_request(const json& v, UnitContext& u) {
     for (auto e = v["json_equals"].begin(); e != v["json_equals"].end(); ++e) {
       const json* got = body.is_discarded() ? nullptr : at_path(body, e.key());
       if (!got || *got != e.value())
-        u.fail("guard request " + e.key() + " = " + (got ? got->dump() : "absent") +
-               ", expected " + e.value().dump());
+        u.fail("guard request " + e.key() + " = " + (got ? got->dump() : "absent") + ", expected " +
+               e.value().dump());
     }
   if (v.contains("body_contains"))
     for (const auto& s : v["body_contains"])
@@ -657,6 +654,12 @@ Matcher unit_kind(const char* name, std::string (*validate)(const json&, const s
                   void (*on_unit)(const json&, UnitContext&)) {
   return Matcher{name, kInCaseExpect, MatcherScope::kUnit, validate, nullptr, on_unit, nullptr};
 }
+Matcher group_kind(const char* name, std::string (*validate)(const json&, const std::string&),
+                   void (*on_unit)(const json&, UnitContext&)) {
+  Matcher m = unit_kind(name, validate, on_unit);
+  m.group = true;
+  return m;
+}
 Matcher collector_kind(const char* name, std::string (*validate)(const json&, const std::string&),
                        void (*on_collector)(const json&, CollectorContext&)) {
   Matcher m{name, kInCollector, MatcherScope::kCollector, validate, nullptr, nullptr, on_collector};
@@ -688,7 +691,7 @@ const std::vector<Matcher>& registry() {
       unit_kind("guard_requests", v_count, e_guard_requests),
       unit_kind("collector_requests", v_count, e_collector_requests),
       unit_kind("guard_request", v_guard_request, e_guard_request),
-      unit_kind("collector", v_collector, e_collector),
+      group_kind("collector", v_collector, e_collector),
       unit_kind("absent", v_names, e_absent),
       unit_kind("token_only_in_header", v_token_only_in_header, e_token_only_in_header),
       unit_kind("data_files", v_data_files, e_data_files),
@@ -715,7 +718,8 @@ const std::vector<Matcher>& registry() {
 std::string v_collector(const json& v, const std::string& at) {
   if (!v.is_object()) return at + " must be an object";
   for (auto c = v.begin(); c != v.end(); ++c)
-    if (!find_matcher(c.key(), true)) return "unknown collector expectation '" + quoted_key(c.key()) + "'";
+    if (!find_matcher(c.key(), true))
+      return "unknown collector expectation '" + quoted_key(c.key()) + "'";
   for (auto c = v.begin(); c != v.end(); ++c) {
     const Matcher* m = find_matcher(c.key(), true);
     for (const json* x : per_host_values(c.value()))

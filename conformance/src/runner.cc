@@ -17,13 +17,13 @@
 #include <sstream>
 #include <thread>
 
+#include "matcher_context.h"
 #include "pinta/common/fs.h"
 #include "pinta/common/process.h"
 #include "pinta/conformance/conformance.h"
 #include "pinta/conformance/matchers.h"
 #include "pinta/emulator/host_runner.h"
 #include "pinta/hosts/reply_check.h"
-#include "matcher_context.h"
 #ifdef PINTA_CONFORMANCE_HAVE_FAKES
 #include "pinta/fakes/fake_server.h"
 #endif
@@ -472,8 +472,7 @@ class UnitRun {
     json reply;
     // OUT-1 framing, by the one reply check (pinta/hosts/reply_check.h).
     const std::string why = pinta::hosts::check_json_line(out.raw.out, &reply);
-    RunContext ctx{host_, out, reply, why.empty(), why,
-                   [&](const std::string& m) { fail(ho, m); }};
+    RunContext ctx{host_, out, reply, why.empty(), why, [&](const std::string& m) { fail(ho, m); }};
     for (auto it = expect.begin(); it != expect.end(); ++it) {
       const Matcher* m = find_matcher(it.key(), false);
       json v = pick(it.value(), host_);

@@ -269,26 +269,32 @@ TEST(MatcherRegistry, EveryKindValidatesAndIsEvaluatedWhereItIsAllowed) {
     EXPECT_EQ(m.on_unit != nullptr, !m.modifier && m.scope == conf::MatcherScope::kUnit);
     EXPECT_EQ(m.on_collector != nullptr, !m.modifier && collector);
     EXPECT_TRUE(!m.modifier || collector) << "only collector kinds shape the others";
+    EXPECT_EQ(m.group, m.name == std::string("collector")) << "the one group is expect.collector";
     EXPECT_EQ(collector, m.places == conf::kInCollector);
     // Per-run kinds may be a step's; a check over the whole unit is evaluated once, after every
     // run, so only the case's expect may hold it.
-    if (!collector)
+    if (!collector) {
       EXPECT_EQ((m.places & conf::kInStepExpect) != 0, m.scope == conf::MatcherScope::kRun);
+    }
     // No kind takes a fractional number: a value of the wrong type is refused when the case
     // loads, never silently accepted.
     const std::string wrong = "3.5";
-    const std::string expect = collector ? std::string(R"({"collector":{")") + m.name + "\":" + wrong + "}}"
-                                         : std::string("{\"") + m.name + "\":" + wrong + "}";
+    const std::string expect =
+        collector ? std::string(R"({"collector":{")") + m.name + "\":" + wrong + "}}"
+                  : std::string("{\"") + m.name + "\":" + wrong + "}";
     auto c = conf::parse_case(minimal(expect), "bad.case.json");
     EXPECT_FALSE(c) << expect << " was accepted";
-    if (!c) EXPECT_NE(c.error().message.find(conf::check_name(m)), std::string::npos)
-        << c.error().message;
+    if (!c) {
+      EXPECT_NE(c.error().message.find(conf::check_name(m)), std::string::npos)
+          << c.error().message;
+    }
   }
 }
 
-// Every kind a broken adapter can fail (all but the modifiers) is used by a case that some zoo
-// member names on its `# Catches:` line. The zoo test (conformance_zoo_test) then shows each one
-// failing; this is the quick static half, so a new kind without a case and a member fails here.
+// Every kind a broken adapter can fail (all but the modifiers and the collector group) is used by a
+// case that some zoo member names on its `# Catches:` line. The zoo test (conformance_zoo_test)
+// then shows each one failing; this is the quick static half, so a new kind without a case and a
+// member fails here.
 TEST(MatcherRegistry, EveryKindIsExercisedByACaseAZooMemberCatches) {
   auto cases = conf::load_cases(kSrc + "/conformance/cases");
   ASSERT_TRUE(cases) << cases.error().message;
@@ -325,11 +331,12 @@ TEST(MatcherRegistry, EveryKindIsExercisedByACaseAZooMemberCatches) {
     for (const auto& st : c.raw.value("steps", conf::json::array()))
       if (st.is_object()) add(st.value("expect", conf::json::object()));
   }
-  for (const auto& m : conf::matchers())
-    if (!m.modifier)
-      EXPECT_TRUE(used.count(conf::check_name(m)))
-          << "no case a zoo member catches uses `" << conf::check_name(m)
-          << "`: add one, and a conformance/zoo member whose flaw fails it";
+  for (const auto& m : conf::matchers()) {
+    if (m.modifier || m.group) continue;
+    EXPECT_TRUE(used.count(conf::check_name(m)))
+        << "no case a zoo member catches uses `" << conf::check_name(m)
+        << "`: add one, and a conformance/zoo member whose flaw fails it";
+  }
 }
 
 // agy 1.2.1/1.2.2 on macOS arm64 load hooks but never run them (antigravity-cli#1008): under that

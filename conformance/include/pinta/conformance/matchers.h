@@ -49,6 +49,9 @@ struct Matcher {
   // Shapes how the other checks are evaluated and cannot fail by itself (collector.accepted_only,
   // collector.wait_requests); the zoo test does not ask a broken adapter to fail it.
   bool modifier = false;
+  // A group of kinds (expect.collector): its failures name its kinds ("collector.spans"), never
+  // the group itself.
+  bool group = false;
   // Settled once the adapter has exited (its status, signal, exit time): a step whose checks are
   // all such does not wait on for the pipes to close.
   bool decided_at_exit = false;
