@@ -1,6 +1,6 @@
 // Case schema, loader, canonical JSON and the generated case catalogue (docs/conformance-cases.md).
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <regex>
 #include <set>
@@ -8,6 +8,7 @@
 
 #include "pinta/common/fs.h"
 #include "pinta/conformance/conformance.h"
+#include "pinta/conformance/matchers.h"
 
 namespace pinta::conformance {
 namespace fs = std::filesystem;
@@ -44,21 +45,6 @@ static Error bad(const std::string& file, const std::string& what) {
   return make_error(ErrorCode::kInvalidArgument, file + ": " + line);
 }
 
-// Expectation keys the runner evaluates (runner.cc check_run / evaluate / check_collector). An
-// unknown key, or a value the runner would not test (e.g. "stdout": "anything"), would be a check
-// that cannot fail, so both are rejected here.
-static const std::set<std::string> kExpectKeys = {
-    "stdout",         "stderr",         "exit_code",     "signaled",
-    "pipes_closed",   "reply",          "reply_has",     "reply_lacks",
-    "effect",         "effect_message_contains",         "reply_within_ms",
-    "exit_within_ms", "closed_within_ms",                "guard_requests",
-    "collector_requests",               "guard_request", "collector",
-    "absent",         "token_only_in_header",            "data_files",
-    "no_files_under", "median_ms",     "exit_code_in",  "stdout_contains"};
-static const std::set<std::string> kCollectorKeys = {
-    "spans",  "accepted_only", "wait_requests", "valid_otlp", "path",      "content_type",
-    "header", "names",         "resource",      "attributes", "same_trace", "distinct_span_ids",
-    "attributes_absent"};
 bool is_per_host(const json& v) {
   if (!v.is_object() || v.empty()) return false;
   for (auto it = v.begin(); it != v.end(); ++it) {
@@ -79,46 +65,6 @@ static std::vector<const json*> per_host_values(const json& v) {
     out.push_back(&v);
   }
   return out;
-}
-
-static std::string check_expect(const json& expect) {
-  for (auto it = expect.begin(); it != expect.end(); ++it) {
-    const std::string& k = it.key();
-    if (!kExpectKeys.count(k)) return "unknown expectation '" + json(k).dump().substr(1, json(k).dump().size() - 2) + "'";
-    for (const json* v : per_host_values(it.value())) {
-      if (v->is_null()) continue;
-      if (k == "stdout" && *v != "one_json_line" && *v != "empty")
-        return "expect.stdout must be \"one_json_line\" or \"empty\"";
-      if (k == "exit_code_in" && !(v->is_array() && !v->empty() &&
-                                   std::all_of(v->begin(), v->end(),
-                                               [](const json& x) { return x.is_number_integer(); })))
-        return "expect.exit_code_in must be a non-empty array of integers";
-      if (k == "stdout_contains" && !(v->is_string() && !v->get<std::string>().empty()))
-        return "expect.stdout_contains must be a non-empty string";
-      if (k == "stderr" && *v != "empty") return "expect.stderr must be \"empty\"";
-      if (k == "signaled" && *v != false) return "expect.signaled must be false";
-      if (k == "pipes_closed" && *v != true) return "expect.pipes_closed must be true";
-      if (k == "exit_code" && !v->is_number_integer()) return "expect.exit_code must be an integer";
-      if ((k == "reply_within_ms" || k == "exit_within_ms" || k == "closed_within_ms") &&
-          !v->is_number_integer())
-        return "expect." + k + " must be an integer (ms)";
-      if (k == "median_ms" && !(v->is_object() && v->contains("max") && (*v)["max"].is_number()))
-        return "expect.median_ms needs a numeric max";
-      if (k == "collector") {
-        if (!v->is_object()) return "expect.collector must be an object";
-        if (v->contains("attributes_absent"))
-          for (const json* a : per_host_values((*v)["attributes_absent"]))
-            if (!a->is_array() || a->empty() ||
-                !std::all_of(a->begin(), a->end(), [](const json& x) { return x.is_string(); }))
-              return "expect.collector.attributes_absent must be a non-empty array of names";
-        for (auto c = v->begin(); c != v->end(); ++c)
-          if (!kCollectorKeys.count(c.key()))
-            return "unknown collector expectation '" +
-                   json(c.key()).dump().substr(1, json(c.key()).dump().size() - 2) + "'";
-      }
-    }
-  }
-  return "";
 }
 
 Result<Case> parse_case(const std::string& text, const std::string& file) {
@@ -179,7 +125,10 @@ Result<Case> parse_case(const std::string& text, const std::string& file) {
     if (hs.count(x)) c.hosts.push_back(x);
   if (!j.contains("expect") || !j["expect"].is_object() || j["expect"].empty())
     return bad(file, "expect must be a non-empty object");
-  if (auto why = check_expect(j["expect"]); !why.empty()) return bad(file, why);
+  // Expectations: the kinds of the matcher registry (pinta/conformance/matchers.h), each value
+  // validated there; an unknown key or a value the runner would not test would be a check that
+  // cannot fail.
+  if (auto why = validate_expect(j["expect"], kInCaseExpect); !why.empty()) return bad(file, why);
   if (!j.contains("event") && !j.contains("steps")) return bad(file, "missing 'event'");
   if (j.contains("stdin")) {
     const auto& s = j["stdin"];
@@ -199,12 +148,16 @@ Result<Case> parse_case(const std::string& text, const std::string& file) {
                    a.get<std::string>().find('\0') == std::string::npos;
           }))
         return bad(file, "host_parent must be a non-empty array of non-empty strings");
+  // A step's expect holds per-run kinds only: a whole-case check there would never be evaluated.
   if (j.contains("steps"))
-    for (const auto& st : j["steps"])
-      if (st.is_object() && st.contains("expect")) {
-        if (!st["expect"].is_object()) return bad(file, "steps[].expect must be an object");
-        if (auto why = check_expect(st["expect"]); !why.empty()) return bad(file, "steps: " + why);
-      }
+    for (size_t i = 0; i < j["steps"].size(); ++i) {
+      const json& st = j["steps"][i];
+      if (!st.is_object() || !st.contains("expect")) continue;
+      const std::string at = c.id + ": steps[" + std::to_string(i) + "]";
+      if (!st["expect"].is_object()) return bad(file, at + ".expect must be an object");
+      if (auto why = validate_expect(st["expect"], kInStepExpect); !why.empty())
+        return bad(file, at + (why.rfind("expect.", 0) == 0 ? "." : ": ") + why);
+    }
   c.raw = std::move(j);
   return c;
 }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "pinta/common/text.h"
+#include "pinta/conformance/matchers.h"
 #include "pinta/conformance/output.h"
 
 namespace pinta::conformance {
@@ -351,33 +352,32 @@ void counts_row(std::ostringstream& h, const std::string& name, const Counts& c)
     << "</td><td class=n>" << c.skip << "</td></tr>";
 }
 
-// What a check compares, taken from the run that failed it: the stream it reads, or a line.
+// What a check compares, taken from the run that failed it: the stream it reads, or a line (the
+// kind's ActualView in the matcher registry).
 void render_actual(std::ostringstream& h, const CheckFailure& cf, const json& run) {
   const std::string& k = cf.check;
-  const bool on_stdout = k == "stdout" || k == "stdout_contains" || k == "reply" ||
-                         k == "reply_has" || k == "reply_lacks";
-  const bool on_stderr = k == "stderr";
-  if (on_stdout || on_stderr) {
-    const char* stream = on_stdout ? "stdout" : "stderr";
+  const Matcher* m = find_check(k);
+  const ActualView view = m ? m->actual : ActualView::kNone;
+  if (view == ActualView::kStdout || view == ActualView::kStderr) {
+    const char* stream = view == ActualView::kStdout ? "stdout" : "stderr";
     bool cut = false;
     std::string text = unescape_shown(str(run, stream), &cut);
-    auto m = locate_mismatch(k, cf.expected, text);
+    auto mm = locate_mismatch(k, cf.expected, text);
     h << "<div class=fc-note>actual " << stream << " ("
       << (run.value(std::string(stream) + "_capped", false) ? "more than " : "")
       << str(run, (std::string(stream) + "_bytes").c_str()) << " bytes"
       << (cut ? ", the first " + std::to_string(text.size()) + " shown" : "") << ")"
-      << (m ? ": <span class=fc-err>" + esc(m->note) + "</span>" : std::string()) << "</div>";
-    h << "<pre>" << html_bytes(text, m ? &*m : nullptr) << "</pre>";
+      << (mm ? ": <span class=fc-err>" + esc(mm->note) + "</span>" : std::string()) << "</div>";
+    h << "<pre>" << html_bytes(text, mm ? &*mm : nullptr) << "</pre>";
     return;
   }
   std::string actual;
-  if (k == "exit_code" || k == "exit_code_in" || k == "signaled")
+  if (view == ActualView::kExit)
     actual = "exit " + str(run, "exit") + ", signal " + str(run, "signal") + ", timed out " +
              str(run, "timed_out");
-  else if (k == "effect" || k == "effect_message_contains")
+  else if (view == ActualView::kEffect)
     actual = "effect " + str(run, "effect") + "; host: " + dump(run.value("host", json()), -1, 600);
-  else if (k == "reply_within_ms" || k == "exit_within_ms" || k == "closed_within_ms" ||
-           k == "pipes_closed")
+  else if (view == ActualView::kTimings)
     actual = "first stdout " + str(run, "first_stdout_ms") + " ms, exited " +
              str(run, "exited_ms") + " ms, pipes closed " + str(run, "closed_ms") + " ms";
   if (!actual.empty())

@@ -17,9 +17,11 @@
 #include <sstream>
 #include <thread>
 
+#include "matcher_context.h"
 #include "pinta/common/fs.h"
 #include "pinta/common/process.h"
 #include "pinta/conformance/conformance.h"
+#include "pinta/conformance/matchers.h"
 #include "pinta/emulator/host_runner.h"
 #include "pinta/hosts/reply_check.h"
 #ifdef PINTA_CONFORMANCE_HAVE_FAKES
@@ -27,10 +29,10 @@
 #endif
 
 namespace pinta::conformance {
-namespace {
 namespace stdfs = std::filesystem;
 
-// A value that may be given per family ({"gemini":…,"antigravity":…}) or per host name.
+namespace detail {
+
 json pick(const json& v, const std::string& host) {
   if (!is_per_host(v)) return v;
   if (v.contains(host)) return v[host];
@@ -47,16 +49,9 @@ std::string subst(std::string s, const std::map<std::string, std::string>& vars)
   return s;
 }
 
-std::string from_hex(const std::string& h) {
-  std::string o;
-  for (size_t i = 0; i + 1 < h.size(); i += 2)
-    o += static_cast<char>(std::stoi(h.substr(i, 2), nullptr, 16));
-  return o;
-}
-
 // The bytes as printable ASCII (\n, \\, \xNN), at most about `max` characters; a cut is marked
 // with the total size, also when escapes (not the byte count) reached the cap.
-std::string show_bytes(const std::string& s, size_t max = 600) {
+std::string show_bytes(const std::string& s, size_t max) {
   std::string o;
   size_t i = 0;
   for (; i < s.size() && o.size() < max; ++i) {
@@ -76,161 +71,6 @@ std::string show_bytes(const std::string& s, size_t max = 600) {
   return o;
 }
 
-
-// What the host made of a reply, for the report: as is, or (a flooding adapter's text can be
-// megabytes, once per run) its first bytes as a string.
-json bounded(const json& detail, size_t max = 4096) {
-  std::string d = detail.dump();
-  if (d.size() <= max) return detail;
-  return json(show_bytes(d, max));
-}
-
-bool subset(const json& want, const json& got) {
-  if (want.is_object()) {
-    if (!got.is_object()) return false;
-    for (auto it = want.begin(); it != want.end(); ++it)
-      if (!got.contains(it.key()) || !subset(it.value(), got[it.key()])) return false;
-    return true;
-  }
-  return want == got;
-}
-
-const json* at_path(const json& j, const std::string& dotted) {
-  const json* cur = &j;
-  std::istringstream in(dotted);
-  for (std::string part; std::getline(in, part, '.');) {
-    if (!cur->is_object() || !cur->contains(part)) return nullptr;
-    cur = &(*cur)[part];
-  }
-  return cur;
-}
-
-bool count_ok(const json& spec, size_t n, std::string& want) {
-  if (spec.is_number_integer()) {
-    want = "exactly " + spec.dump();
-    return n == spec.get<size_t>();
-  }
-  size_t lo = spec.value("min", 0), hi = spec.value("max", static_cast<size_t>(-1));
-  want = "between " + std::to_string(lo) + " and " +
-         (hi == static_cast<size_t>(-1) ? "∞" : std::to_string(hi));
-  return n >= lo && n <= hi;
-}
-
-struct Recorded {
-  std::string path, body;
-  std::vector<std::pair<std::string, std::string>> headers;
-  int answered_status = 0;
-  std::string header(const std::string& name) const {
-    for (const auto& [k, v] : headers) {
-      std::string lk = k;
-      std::transform(lk.begin(), lk.end(), lk.begin(), ::tolower);
-      if (lk == name) return v;
-    }
-    return "";
-  }
-};
-
-// OTLP/JSON attribute value → json scalar.
-json otlp_value(const json& v) {
-  if (!v.is_object()) return json();
-  for (const char* k : {"stringValue", "boolValue", "doubleValue"})
-    if (v.contains(k)) return v[k];
-  if (v.contains("intValue")) {
-    const auto& i = v["intValue"];
-    if (i.is_string()) return json(std::stoll(i.get<std::string>()));
-    return i;
-  }
-  if (v.contains("arrayValue") || v.contains("kvlistValue")) return v;
-  return json();
-}
-
-struct Span {
-  json span;
-  std::map<std::string, json> attrs, resource;
-};
-
-bool is_hex(const std::string& s, size_t n) {
-  if (s.size() != n) return false;
-  bool nonzero = false;
-  for (char c : s) {
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-    if (c != '0') nonzero = true;
-  }
-  return nonzero;
-}
-
-// Parses OTLP/JSON export bodies (opentelemetry-proto ExportTraceServiceRequest, JSON mapping).
-std::vector<Span> parse_spans(const std::vector<Recorded>& reqs, std::vector<std::string>* invalid,
-                              bool only_accepted) {
-  std::vector<Span> out;
-  for (size_t i = 0; i < reqs.size(); ++i) {
-    if (only_accepted && (reqs[i].answered_status < 200 || reqs[i].answered_status >= 300))
-      continue;
-    json b = json::parse(reqs[i].body, nullptr, false);
-    auto inv = [&](const std::string& m) {
-      if (invalid) invalid->push_back("request " + std::to_string(i) + ": " + m);
-    };
-    if (b.is_discarded()) {
-      inv("body is not JSON");
-      continue;
-    }
-    if (!b.contains("resourceSpans") || !b["resourceSpans"].is_array()) {
-      inv("no resourceSpans array");
-      continue;
-    }
-    for (const auto& rs : b["resourceSpans"]) {
-      std::map<std::string, json> res;
-      if (rs.contains("resource") && rs["resource"].contains("attributes"))
-        for (const auto& a : rs["resource"]["attributes"])
-          if (a.is_object() && a.contains("key"))
-            res[a["key"].get<std::string>()] = otlp_value(a.value("value", json()));
-      if (!rs.contains("scopeSpans") || !rs["scopeSpans"].is_array()) {
-        inv("resourceSpans entry without scopeSpans");
-        continue;
-      }
-      for (const auto& ss : rs["scopeSpans"]) {
-        if (!ss.contains("spans") || !ss["spans"].is_array()) {
-          inv("scopeSpans entry without spans");
-          continue;
-        }
-        for (const auto& sp : ss["spans"]) {
-          Span s;
-          s.span = sp;
-          s.resource = res;
-          if (sp.contains("attributes") && sp["attributes"].is_array())
-            for (const auto& a : sp["attributes"])
-              if (a.is_object() && a.contains("key") && a["key"].is_string())
-                s.attrs[a["key"].get<std::string>()] = otlp_value(a.value("value", json()));
-          std::string tid = sp.value("traceId", std::string()),
-                      sid = sp.value("spanId", std::string());
-          if (!is_hex(tid, 32))
-            inv("span traceId '" + tid + "' is not 32 lowercase hex digits (non-zero)");
-          if (!is_hex(sid, 16))
-            inv("span spanId '" + sid + "' is not 16 lowercase hex digits (non-zero)");
-          if (!sp.contains("name") || !sp["name"].is_string() ||
-              sp["name"].get<std::string>().empty())
-            inv("span without a name");
-          for (const char* k : {"startTimeUnixNano", "endTimeUnixNano"}) {
-            const json v = sp.value(k, json());
-            // get_ref, not get<std::string>(): two get<>() calls are two temporaries, and a
-            // begin/end pair from different strings is undefined (it failed under ASan only).
-            bool ok = v.is_number_unsigned();
-            if (v.is_string()) {
-              const std::string& digits = v.get_ref<const std::string&>();
-              ok = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](unsigned char c) {
-                     return c >= '0' && c <= '9';
-                   });
-            }
-            if (!ok) inv(std::string("span ") + k + " missing or not a uint64 string");
-          }
-          out.push_back(std::move(s));
-        }
-      }
-    }
-  }
-  return out;
-}
-
 std::vector<std::pair<std::string, std::string>> walk_files(const std::string& root,
                                                             const std::string& skip) {
   std::vector<std::pair<std::string, std::string>> out;
@@ -243,6 +83,45 @@ std::vector<std::pair<std::string, std::string>> walk_files(const std::string& r
     out.emplace_back(it->path().string(), t ? *t : std::string());
   }
   return out;
+}
+
+std::string fmt_us(std::chrono::microseconds us) {
+  char b[32];
+  snprintf(b, sizeof b, "%.1f ms", static_cast<double>(us.count()) / 1000.0);
+  return b;
+}
+
+}  // namespace detail
+
+std::string Recorded::header(const std::string& name) const {
+  for (const auto& [k, v] : headers) {
+    std::string lk = k;
+    std::transform(lk.begin(), lk.end(), lk.begin(), ::tolower);
+    if (lk == name) return v;
+  }
+  return "";
+}
+
+namespace {
+using detail::fmt_us;
+using detail::pick;
+using detail::show_bytes;
+using detail::subst;
+using detail::walk_files;
+
+std::string from_hex(const std::string& h) {
+  std::string o;
+  for (size_t i = 0; i + 1 < h.size(); i += 2)
+    o += static_cast<char>(std::stoi(h.substr(i, 2), nullptr, 16));
+  return o;
+}
+
+// What the host made of a reply, for the report: as is, or (a flooding adapter's text can be
+// megabytes, once per run) its first bytes as a string.
+json bounded(const json& detail, size_t max = 4096) {
+  std::string d = detail.dump();
+  if (d.size() <= max) return detail;
+  return json(show_bytes(d, max));
 }
 
 // Kills processes the adapter left running (a detached flusher, say) whose environment still points
@@ -273,12 +152,6 @@ struct TempRoot {
     if (!path.empty()) stdfs::remove_all(path, ec);
   }
 };
-
-std::string fmt_us(std::chrono::microseconds us) {
-  char b[32];
-  snprintf(b, sizeof b, "%.1f ms", static_cast<double>(us.count()) / 1000.0);
-  return b;
-}
 
 using Clock = std::chrono::steady_clock;
 
@@ -515,7 +388,7 @@ class UnitRun {
       json budget = pick(e->value("closed_within_ms", json()), host_);
       if (budget.is_number_integer()) grace_ms = std::max(grace_ms, budget.get<int>() + 50);
       for (auto it = e->begin(); it != e->end(); ++it)
-        if (it.key() != "exit_code" && it.key() != "signaled" && it.key() != "exit_within_ms")
+        if (const Matcher* m = find_matcher(it.key(), false); !m || !m->decided_at_exit)
           exit_only = false;
     }
     if (pipes_expected || exit_only) call.pipe_grace_ms = grace_ms;
@@ -594,96 +467,23 @@ class UnitRun {
     if (fresh && ho.checks.size() < 64) ho.checks.push_back({check_, expected_, line, run_index_});
   }
 
+  // The per-run kinds of `expect` (a step's, or the case's on every run) against one run.
   void check_run(const json& expect, const HookOutcome& out, HostOutcome& ho) {
-    const auto& raw = out.raw;
     json reply;
     // OUT-1 framing, by the one reply check (pinta/hosts/reply_check.h).
-    const std::string why = pinta::hosts::check_json_line(raw.out, &reply);
-    const bool one = why.empty();
+    const std::string why = pinta::hosts::check_json_line(out.raw.out, &reply);
+    RunContext ctx{host_, out, reply, why.empty(), why, [&](const std::string& m) { fail(ho, m); }};
     for (auto it = expect.begin(); it != expect.end(); ++it) {
-      const std::string k = it.key();
+      const Matcher* m = find_matcher(it.key(), false);
       json v = pick(it.value(), host_);
-      if (v.is_null()) continue;
-      check_ = k;
+      if (!m || m->scope != MatcherScope::kRun || v.is_null()) continue;
+      check_ = it.key();
       expected_ = v;
-      if (k == "stdout" && v == "one_json_line") {
-        if (!one) fail(ho, "OUT: " + why + "; stdout = \"" + show_bytes(raw.out, 200) + "\"");
-      } else if (k == "stdout" && v == "empty") {
-        if (!raw.out.empty())
-          fail(ho, "stdout not empty (the host shows it to the user): \"" +
-                       show_bytes(raw.out, 200) + "\"");
-      } else if (k == "stdout_contains") {
-        if (raw.out.find(v.get<std::string>()) == std::string::npos)
-          fail(ho, "stdout lacks " + v.dump() + ": \"" + show_bytes(raw.out, 200) + "\"");
-      } else if (k == "exit_code_in") {
-        bool ok = raw.exit_code && std::find(v.begin(), v.end(), json(*raw.exit_code)) != v.end();
-        if (!ok)
-          fail(ho, "exit status " +
-                       (raw.exit_code ? std::to_string(*raw.exit_code) : std::string("none")) +
-                       (raw.term_signal ? " (signal " + std::to_string(*raw.term_signal) + ")" : "") +
-                       ", expected one of " + v.dump());
-      } else if (k == "stderr" && v == "empty") {
-        if (!raw.err.empty()) fail(ho, "stderr not empty: \"" + show_bytes(raw.err, 200) + "\"");
-      } else if (k == "exit_code") {
-        if (!raw.exit_code || *raw.exit_code != v.get<int>())
-          fail(ho,
-               "exit status " +
-                   (raw.exit_code ? std::to_string(*raw.exit_code) : std::string("none")) +
-                   (raw.term_signal ? " (signal " + std::to_string(*raw.term_signal) + ")" : "") +
-                   (raw.timed_out ? " (host timeout fired)" : "") + ", expected " + v.dump());
-      } else if (k == "signaled" && v == false) {
-        if (raw.term_signal) fail(ho, "killed by signal " + std::to_string(*raw.term_signal));
-      } else if (k == "pipes_closed" && v == true) {
-        if (raw.pipes_outlived_child || raw.hard_limited)
-          fail(ho,
-               "a process kept the host's stdout/stderr pipes open after the adapter exited "
-               "(closed after " +
-                   fmt_us(raw.closed_after) + ", exited after " + fmt_us(raw.exited_after) + ")");
-      } else if (k == "reply") {
-        if (!one)
-          fail(ho, "reply: no single JSON object line (" + why + ")");
-        else if (reply != v)
-          fail(ho, "reply differs (canonical JSON):\n" + json_diff(v, reply));
-      } else if (k == "reply_has") {
-        if (!one || !subset(v, reply))
-          fail(ho, "reply lacks " + canonical(v) + ": got " +
-                       (one ? canonical(reply) : "\"" + show_bytes(raw.out, 200) + "\""));
-      } else if (k == "reply_lacks") {
-        if (one)
-          for (const auto& key : v)
-            if (reply.contains(key.get<std::string>()))
-              fail(ho, "reply carries forbidden field '" + key.get<std::string>() +
-                           "': " + canonical(reply));
-      } else if (k == "effect") {
-        bool ok = v.is_array() ? std::find(v.begin(), v.end(), json(out.effect)) != v.end()
-                               : v == out.effect;
-        if (!ok)
-          fail(ho, "host effect '" + out.effect + "'" +
-                       (out.effect_message.empty()
-                            ? ""
-                            : " (\"" + show_bytes(out.effect_message, 200) + "\")") +
-                       ", expected " + v.dump());
-      } else if (k == "effect_message_contains") {
-        if (out.effect_message.find(v.get<std::string>()) == std::string::npos)
-          fail(ho, "host message \"" + show_bytes(out.effect_message, 300) +
-                       "\" does not contain " + v.dump());
-      } else if (k == "reply_within_ms") {
-        auto t = raw.first_stdout_after;
-        if (t.count() < 0 || t > std::chrono::milliseconds(v.get<int>()))
-          fail(ho, "first stdout byte after " + (t.count() < 0 ? std::string("never") : fmt_us(t)) +
-                       ", budget " + v.dump() + " ms");
-      } else if (k == "exit_within_ms") {
-        if (!raw.exit_code || raw.exited_after > std::chrono::milliseconds(v.get<int>()))
-          fail(ho,
-               "adapter exited after " + fmt_us(raw.exited_after) + ", budget " + v.dump() + " ms");
-      } else if (k == "closed_within_ms") {
-        if (raw.closed_after > std::chrono::milliseconds(v.get<int>()))
-          fail(ho,
-               "pipes closed after " + fmt_us(raw.closed_after) + ", budget " + v.dump() + " ms");
-      }
+      m->on_run(v, ctx);
     }
   }
 
+  // The case's expect: its per-run kinds on every run, then the kinds over the whole unit.
   void evaluate(HostOutcome& ho) {
     const json& expect = c_.raw["expect"];
     for (size_t i = 0; i < outs_.size(); ++i) {
@@ -693,233 +493,32 @@ class UnitRun {
     run_index_ = -1;
     std::vector<Recorded> guard_reqs, coll_reqs;
 #ifdef PINTA_CONFORMANCE_HAVE_FAKES
+    // expect.collector.wait_requests: how many requests to wait for before judging them.
     if (collector_ && expect.contains("collector"))
       collector_->wait_for_requests(pick(expect["collector"], host_).value("wait_requests", 1),
                                     std::chrono::milliseconds(1000));
     guard_reqs = recorded(guard_.get(), guard_spec_);
     coll_reqs = recorded(collector_.get(), collector_spec_);
 #endif
+    UnitContext ctx{host_,
+                    outs_,
+                    guard_reqs,
+                    coll_reqs,
+                    vars_,
+                    root_.path,
+                    home_,
+                    data_,
+                    env_file_,
+                    ho.runs,
+                    [&](const std::string& m) { fail(ho, m); },
+                    [&](const std::string& check) { check_ = check; }};
     for (auto it = expect.begin(); it != expect.end(); ++it) {
-      const std::string k = it.key();
+      const Matcher* m = find_matcher(it.key(), false);
       json v = pick(it.value(), host_);
-      if (v.is_null()) continue;
-      check_ = k;
+      if (!m || m->scope != MatcherScope::kUnit || v.is_null()) continue;
+      check_ = it.key();
       expected_ = v;
-      std::string want;
-      if (k == "guard_requests") {
-        if (!count_ok(v, guard_reqs.size(), want))
-          fail(ho, "guard received " + std::to_string(guard_reqs.size()) +
-                       " request(s), expected " + want);
-      } else if (k == "collector_requests") {
-        if (!count_ok(v, coll_reqs.size(), want))
-          fail(ho, "collector received " + std::to_string(coll_reqs.size()) +
-                       " request(s), expected " + want);
-      } else if (k == "guard_request") {
-        if (guard_reqs.empty()) {
-          fail(ho, "guard_request: the guard was never called");
-          continue;
-        }
-        const auto& rq = guard_reqs.front();
-        json body = json::parse(rq.body, nullptr, false);
-        if (v.contains("header"))
-          for (auto h = v["header"].begin(); h != v["header"].end(); ++h)
-            if (rq.header(h.key()) != subst(h.value().get<std::string>(), vars_))
-              fail(ho, "guard request header " + h.key() + " = \"" + rq.header(h.key()) +
-                           "\", expected " + h.value().dump());
-        if (v.contains("json_paths"))
-          for (const auto& p : v["json_paths"])
-            if (body.is_discarded() || !at_path(body, p.get<std::string>()))
-              fail(ho, "guard request body has no " + p.get<std::string>() + ": " +
-                           show_bytes(rq.body, 300));
-        if (v.contains("json_equals"))
-          for (auto e = v["json_equals"].begin(); e != v["json_equals"].end(); ++e) {
-            const json* got = body.is_discarded() ? nullptr : at_path(body, e.key());
-            if (!got || *got != e.value())
-              fail(ho, "guard request " + e.key() + " = " + (got ? got->dump() : "absent") +
-                           ", expected " + e.value().dump());
-          }
-        if (v.contains("body_contains"))
-          for (const auto& s : v["body_contains"])
-            if (rq.body.find(s.get<std::string>()) == std::string::npos)
-              fail(ho, "guard request body does not contain " + s.dump());
-      } else if (k == "collector") {
-        check_collector(v, coll_reqs, ho);
-      } else if (k == "absent") {
-        check_absent(v, guard_reqs, coll_reqs, ho, false, "");
-      } else if (k == "token_only_in_header") {
-        std::string tok = v["token"].get<std::string>();
-        std::string hdr = v.value("header", std::string("x-pinta-relay-token"));
-        check_absent(json::array({tok}), guard_reqs, coll_reqs, ho, true, "");
-        for (const auto& rq : guard_reqs)
-          if (rq.header(hdr) != tok)
-            fail(ho, "guard request header " + hdr + " = \"" + rq.header(hdr) +
-                         "\", expected the token");
-        if (v.value("require_guard_call", false) && guard_reqs.empty())
-          fail(ho, "the guard was never called");
-      } else if (k == "data_files") {
-        for (auto f = v.begin(); f != v.end(); ++f) {
-          std::string p = subst(f.key(), vars_);
-          std::error_code ec;
-          bool ex = stdfs::exists(p, ec);
-          const json& w = f.value();
-          if (w == "exists" && !ex) fail(ho, "expected file " + f.key() + " to exist");
-          if (w == "absent" && ex) fail(ho, "expected file " + f.key() + " not to exist");
-          if (w.is_object() && w.contains("mode")) {
-            struct stat st {};
-            if (::stat(p.c_str(), &st) != 0)
-              fail(ho, "expected file " + f.key() + " to exist");
-            else {
-              char b[8];
-              snprintf(b, sizeof b, "%04o", st.st_mode & 07777);
-              if (w["mode"] != b)
-                fail(ho, f.key() + " has mode " + b + ", expected " + w["mode"].dump());
-            }
-          }
-          if (w.is_object() && w.contains("contains")) {
-            auto t = pinta::fs::read_file(p);
-            if (!t || t->find(w["contains"].get<std::string>()) == std::string::npos)
-              fail(ho, f.key() + " does not contain " + w["contains"].dump());
-          }
-          if (w.is_object() && w.contains("lines")) {
-            auto t = pinta::fs::read_file(p);
-            size_t n = t ? static_cast<size_t>(std::count(t->begin(), t->end(), '\n')) : 0;
-            if (!count_ok(w["lines"], n, want))
-              fail(ho, f.key() + " has " + std::to_string(n) + " line(s), expected " + want);
-          }
-        }
-      } else if (k == "no_files_under") {
-        for (const auto& d : v) {
-          auto files = walk_files(subst(d.get<std::string>(), vars_), env_file_);
-          if (!files.empty())
-            fail(ho, "adapter created " + files.front().first + " (expected no files under " +
-                         d.get<std::string>() + ")");
-        }
-      } else if (k == "median_ms") {
-        std::string metric = v.value("metric", std::string("closed"));
-        std::vector<double> xs;
-        for (const auto& o : outs_) {
-          auto t = metric == "first_stdout" ? o.raw.first_stdout_after
-                   : metric == "exited"     ? o.raw.exited_after
-                                            : o.raw.closed_after;
-          xs.push_back(t.count() / 1000.0);
-        }
-        std::sort(xs.begin(), xs.end());
-        double med = xs.empty() ? 0 : xs[xs.size() / 2];
-        ho.runs.push_back({{"median_ms", med}, {"metric", metric}, {"samples", xs.size()}});
-        if (med > v["max"].get<double>())
-          fail(ho, "median " + metric + " time " + std::to_string(med) + " ms over " +
-                       std::to_string(xs.size()) + " runs, budget " + v["max"].dump() + " ms");
-      }
-    }
-  }
-
-  void check_absent(const json& needles, const std::vector<Recorded>& guard_reqs,
-                    const std::vector<Recorded>& coll_reqs, HostOutcome& ho,
-                    bool include_guard_body, const std::string&) {
-    auto files = walk_files(home_, env_file_);
-    auto more = walk_files(data_, "");
-    files.insert(files.end(), more.begin(), more.end());
-    for (const auto& n : needles) {
-      std::string s = n.get<std::string>();
-      for (const auto& o : outs_) {
-        if (o.raw.out.find(s) != std::string::npos) fail(ho, "secret " + s + " reached stdout");
-        if (o.raw.err.find(s) != std::string::npos) fail(ho, "secret " + s + " reached stderr");
-      }
-      for (const auto& rq : coll_reqs) {
-        if (rq.body.find(s) != std::string::npos)
-          fail(ho, "secret " + s + " reached the collector (request body)");
-      }
-      if (include_guard_body)
-        for (const auto& rq : guard_reqs)
-          if (rq.body.find(s) != std::string::npos)
-            fail(ho, "token " + s + " appears in the guard request body");
-      for (const auto& [p, text] : files)
-        if (text.find(s) != std::string::npos)
-          fail(ho, "secret " + s + " written to " + p.substr(root_.path.size()));
-    }
-  }
-
-  void check_collector(const json& v, const std::vector<Recorded>& reqs, HostOutcome& ho) {
-    std::vector<std::string> invalid;
-    bool accepted_only = v.value("accepted_only", false);
-    auto spans = parse_spans(reqs, &invalid, accepted_only);
-    std::string want;
-    check_ = "collector.spans";
-    if (v.contains("spans") && !count_ok(v["spans"], spans.size(), want))
-      fail(ho, "collector got " + std::to_string(spans.size()) + " span(s)" +
-                   (accepted_only ? " in accepted requests" : "") + ", expected " + want);
-    check_ = "collector.valid_otlp";
-    if (v.value("valid_otlp", false))
-      for (const auto& m : invalid) fail(ho, "invalid OTLP/JSON: " + m);
-    check_ = "collector.path";
-    if (v.contains("path"))
-      for (const auto& rq : reqs)
-        if (rq.path != v["path"])
-          fail(ho, "collector request path " + rq.path + ", expected " + v["path"].dump());
-    check_ = "collector.content_type";
-    if (v.contains("content_type"))
-      for (const auto& rq : reqs)
-        if (rq.header("content-type").find(v["content_type"].get<std::string>()) ==
-            std::string::npos)
-          fail(ho, "collector request content-type \"" + rq.header("content-type") +
-                       "\", expected " + v["content_type"].dump());
-    check_ = "collector.header";
-    if (v.contains("header"))
-      for (auto h = v["header"].begin(); h != v["header"].end(); ++h)
-        for (const auto& rq : reqs)
-          if (rq.header(h.key()) != h.value().get<std::string>())
-            fail(ho, "collector request header " + h.key() + " = \"" + rq.header(h.key()) +
-                         "\", expected " + h.value().dump());
-    check_ = "collector.names";
-    if (v.contains("names")) {
-      for (const auto& n : pick(v["names"], host_)) {
-        bool found = std::any_of(spans.begin(), spans.end(), [&](const Span& s) {
-          return s.span.value("name", std::string()) == n;
-        });
-        if (!found) fail(ho, "no span named " + n.dump());
-      }
-    }
-    auto attr_check = [&](const char* key, bool resource) {
-      if (!v.contains(key)) return;
-      check_ = std::string("collector.") + key;
-      json want_attrs = pick(v[key], host_);
-      for (auto a = want_attrs.begin(); a != want_attrs.end(); ++a) {
-        for (const auto& s : spans) {
-          const auto& m = resource ? s.resource : s.attrs;
-          auto f = m.find(a.key());
-          if (f == m.end())
-            fail(ho, std::string(resource ? "resource" : "span") + " attribute " + a.key() +
-                         " missing on span " + s.span.value("name", std::string("?")));
-          else if (!a.value().is_null() && f->second != a.value())
-            fail(ho, std::string(resource ? "resource" : "span") + " attribute " + a.key() + " = " +
-                         f->second.dump() + ", expected " + a.value().dump());
-        }
-      }
-    };
-    attr_check("resource", true);
-    attr_check("attributes", false);
-    check_ = "collector.attributes_absent";
-    if (v.contains("attributes_absent"))
-      for (const auto& name : pick(v["attributes_absent"], host_))
-        for (const auto& s : spans)
-          if (auto f = s.attrs.find(name.get<std::string>()); f != s.attrs.end())
-            fail(ho, "span attribute " + name.get<std::string>() + " = " + f->second.dump() +
-                         " on span " + s.span.value("name", std::string("?")) +
-                         ", expected absent");
-    check_ = "collector.same_trace";
-    if (v.contains("same_trace") && spans.size() > 1) {
-      std::set<std::string> t;
-      for (const auto& s : spans) t.insert(s.span.value("traceId", std::string()));
-      if (v["same_trace"] == true && t.size() != 1)
-        fail(ho, "spans carry " + std::to_string(t.size()) + " different traceIds, expected one");
-      if (v["same_trace"] == false && t.size() != spans.size())
-        fail(ho, "spans share a traceId, expected one trace each");
-    }
-    check_ = "collector.distinct_span_ids";
-    if (v.value("distinct_span_ids", false)) {
-      std::set<std::string> ids;
-      for (const auto& s : spans) ids.insert(s.span.value("spanId", std::string()));
-      if (ids.size() != spans.size()) fail(ho, "two spans share a spanId");
+      m->on_unit(v, ctx);
     }
   }
 

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-
+#include <filesystem>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -14,6 +14,7 @@
 #include "pinta/common/fs.h"
 #include "pinta/common/test_support.h"
 #include "pinta/conformance/conformance.h"
+#include "pinta/conformance/matchers.h"
 
 namespace conf = pinta::conformance;
 
@@ -148,7 +149,7 @@ TEST(CaseParser, RejectsWhatTheRunnerCouldNotCheck) {
        "level must be"},
       {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
        R"("hosts":["all"],"event":"E","steps":[{"expect":{"nope":1}}],"expect":{"exit_code":0}})",
-       "steps: unknown expectation 'nope'"},
+       "OUT-0001: steps[0]: unknown expectation 'nope'"},
       {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
        R"("hosts":["gemini-9"],"event":"E","expect":{"exit_code":0}})",
        "unknown host 'gemini-9'"},
@@ -173,6 +174,168 @@ TEST(CaseParser, RejectsWhatTheRunnerCouldNotCheck) {
     EXPECT_NE(m.find("bad.case.json: "), std::string::npos) << m;
     EXPECT_NE(m.find(b.mentions), std::string::npos) << m << "  (wanted: " << b.mentions << ")";
     EXPECT_EQ(m.find('\n'), std::string::npos) << "one line: " << m;
+  }
+}
+
+// Every expectation's value is validated when the case loads: a wrong type used to be accepted
+// silently and then either never matched (a check that cannot pass or cannot fail) or threw in a
+// runner thread.
+TEST(CaseParser, RejectsWrongValuesOfEveryExpectation) {
+  struct Bad {
+    std::string expect, mentions;
+  };
+  const Bad bad[] = {
+      {R"({"reply":"allow"})", "expect.reply"},
+      {R"({"reply_has":[]})", "expect.reply_has"},
+      {R"({"reply_lacks":[1]})", "expect.reply_lacks"},
+      {R"({"reply_lacks":"decision"})", "expect.reply_lacks"},
+      {R"({"effect":3})", "expect.effect"},
+      {R"({"effect":[]})", "expect.effect"},
+      {R"({"effect_message_contains":7})", "expect.effect_message_contains"},
+      {R"({"guard_requests":"1"})", "expect.guard_requests"},
+      {R"({"collector_requests":{"min":"1"}})", "expect.collector_requests"},
+      {R"({"collector_requests":{"mni":1}})", "expect.collector_requests"},
+      {R"({"guard_request":{"json_path":["input"]}})", "expect.guard_request"},
+      {R"({"guard_request":{"header":{"x-a":1}}})", "expect.guard_request"},
+      {R"({"absent":"secret"})", "expect.absent"},
+      {R"({"token_only_in_header":{"tokn":"t"}})", "expect.token_only_in_header"},
+      {R"({"token_only_in_header":{"token":5}})", "expect.token_only_in_header"},
+      {R"({"data_files":{"${DATA_DIR}/x":"present"}})", "expect.data_files"},
+      {R"({"data_files":{"${DATA_DIR}/x":{"mode":700}}})", "expect.data_files"},
+      {R"({"no_files_under":"${HOME}"})", "expect.no_files_under"},
+      {R"({"median_ms":{"max":50,"metric":"exit"}})", "expect.median_ms"},
+      {R"({"reply_within_ms":-1})", "expect.reply_within_ms"},
+      {R"({"collector":{"spans":"1"}})", "expect.collector.spans"},
+      {R"({"collector":{"path":1}})", "expect.collector.path"},
+      {R"({"collector":{"content_type":1}})", "expect.collector.content_type"},
+      {R"({"collector":{"header":{"x-tenant":1}}})", "expect.collector.header"},
+      {R"({"collector":{"names":"gemini.before_tool"}})", "expect.collector.names"},
+      {R"({"collector":{"same_trace":"yes"}})", "expect.collector.same_trace"},
+      {R"({"collector":{"valid_otlp":"yes"}})", "expect.collector.valid_otlp"},
+      {R"({"collector":{"wait_requests":"2"}})", "expect.collector.wait_requests"},
+      {R"({"collector":{"accepted_only":1}})", "expect.collector.accepted_only"},
+      {R"({"collector":{"resource":[]}})", "expect.collector.resource"},
+      {R"({"collector":{"attributes":"service.name"}})", "expect.collector.attributes"},
+      {R"({"collector":{"distinct_span_ids":"true"}})", "expect.collector.distinct_span_ids"},
+  };
+  for (const auto& b : bad) {
+    auto c = conf::parse_case(minimal(b.expect), "bad.case.json");
+    EXPECT_FALSE(c) << b.expect << " was accepted";
+    if (c) continue;
+    const std::string& m = c.error().message;
+    EXPECT_NE(m.find("bad.case.json: "), std::string::npos) << m;
+    EXPECT_NE(m.find(b.mentions), std::string::npos) << m << "  (wanted: " << b.mentions << ")";
+    EXPECT_EQ(m.find('\n'), std::string::npos) << "one line: " << m;
+  }
+}
+
+// A check over the whole case (the fakes' requests, files, the median) inside steps[].expect used
+// to be accepted and never evaluated; it is rejected, naming the case, the step and the key.
+TEST(CaseParser, RejectsWholeCaseChecksInsideASteps) {
+  for (const char* key : {R"("guard_requests":1)", R"("absent":["s"])", R"("median_ms":{"max":5})",
+                          R"("collector":{"spans":1})", R"("data_files":{"${HOME}/x":"exists"})"}) {
+    std::string text = minimal(R"({"exit_code":0})");
+    text.insert(text.size() - 1,
+                std::string(R"(,"steps":[{},{"expect":{"exit_code":0,)") + key + "}}]");
+    auto c = conf::parse_case(text, "bad.case.json");
+    EXPECT_FALSE(c) << key << " in a step was accepted";
+    if (c) continue;
+    const std::string& m = c.error().message;
+    std::string name = std::string(key).substr(1, std::string(key).find('"', 1) - 1);
+    EXPECT_NE(m.find("bad.case.json: OUT-9999: steps[1].expect." + name), std::string::npos) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos) << "one line: " << m;
+  }
+  // A per-run check in a step stays accepted.
+  std::string ok = minimal(R"({"exit_code":0})");
+  ok.insert(ok.size() - 1, R"(,"steps":[{"expect":{"stderr":"empty","reply_within_ms":300}}])");
+  auto c = conf::parse_case(ok, "x.case.json");
+  EXPECT_TRUE(c) << c.error().message;
+}
+
+// The matcher registry (pinta/conformance/matchers.h) is the one list of expectation kinds: each
+// entry validates its value, has the evaluator of its scope, and is refused where it would not be
+// evaluated.
+TEST(MatcherRegistry, EveryKindValidatesAndIsEvaluatedWhereItIsAllowed) {
+  std::set<std::string> names;
+  ASSERT_FALSE(conf::matchers().empty());
+  for (const auto& m : conf::matchers()) {
+    SCOPED_TRACE(conf::check_name(m));
+    EXPECT_TRUE(names.insert(conf::check_name(m)).second) << "registered twice";
+    ASSERT_NE(m.validate, nullptr);
+    EXPECT_EQ(conf::find_check(conf::check_name(m)), &m);
+    const bool collector = m.scope == conf::MatcherScope::kCollector;
+    EXPECT_EQ(conf::find_matcher(m.name, collector), &m);
+    EXPECT_EQ(m.on_run != nullptr, !m.modifier && m.scope == conf::MatcherScope::kRun);
+    EXPECT_EQ(m.on_unit != nullptr, !m.modifier && m.scope == conf::MatcherScope::kUnit);
+    EXPECT_EQ(m.on_collector != nullptr, !m.modifier && collector);
+    EXPECT_TRUE(!m.modifier || collector) << "only collector kinds shape the others";
+    EXPECT_EQ(m.group, m.name == std::string("collector")) << "the one group is expect.collector";
+    EXPECT_EQ(collector, m.places == conf::kInCollector);
+    // Per-run kinds may be a step's; a check over the whole unit is evaluated once, after every
+    // run, so only the case's expect may hold it.
+    if (!collector) {
+      EXPECT_EQ((m.places & conf::kInStepExpect) != 0, m.scope == conf::MatcherScope::kRun);
+    }
+    // No kind takes a fractional number: a value of the wrong type is refused when the case
+    // loads, never silently accepted.
+    const std::string wrong = "3.5";
+    const std::string expect =
+        collector ? std::string(R"({"collector":{")") + m.name + "\":" + wrong + "}}"
+                  : std::string("{\"") + m.name + "\":" + wrong + "}";
+    auto c = conf::parse_case(minimal(expect), "bad.case.json");
+    EXPECT_FALSE(c) << expect << " was accepted";
+    if (!c) {
+      EXPECT_NE(c.error().message.find(conf::check_name(m)), std::string::npos)
+          << c.error().message;
+    }
+  }
+}
+
+// Every kind a broken adapter can fail (all but the modifiers and the collector group) is used by a
+// case that some zoo member names on its `# Catches:` line. The zoo test (conformance_zoo_test)
+// then shows each one failing; this is the quick static half, so a new kind without a case and a
+// member fails here.
+TEST(MatcherRegistry, EveryKindIsExercisedByACaseAZooMemberCatches) {
+  auto cases = conf::load_cases(kSrc + "/conformance/cases");
+  ASSERT_TRUE(cases) << cases.error().message;
+  std::set<std::string> caught_ids;
+  for (const auto& e : std::filesystem::directory_iterator(kSrc + "/conformance/zoo")) {
+    if (e.path().extension() != ".sh") continue;
+    auto text = pinta::fs::read_file(e.path().string());
+    ASSERT_TRUE(text);
+    std::istringstream in(*text);
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind("# Catches:", 0) == 0) {
+        std::istringstream w(line.substr(10));
+        for (std::string id; w >> id;) caught_ids.insert(id);
+      }
+  }
+  std::set<std::string> used;
+  auto add = [&](const conf::json& expect) {
+    if (!expect.is_object()) return;
+    for (auto it = expect.begin(); it != expect.end(); ++it) {
+      used.insert(it.key());
+      if (it.key() != "collector") continue;
+      std::vector<conf::json> groups;
+      if (conf::is_per_host(it.value()))
+        for (const auto& g : it.value()) groups.push_back(g);
+      else
+        groups.push_back(it.value());
+      for (const auto& g : groups)
+        for (auto k = g.begin(); k != g.end(); ++k) used.insert("collector." + k.key());
+    }
+  };
+  for (const auto& c : *cases) {
+    if (!caught_ids.count(c.id)) continue;
+    add(c.raw.value("expect", conf::json::object()));
+    for (const auto& st : c.raw.value("steps", conf::json::array()))
+      if (st.is_object()) add(st.value("expect", conf::json::object()));
+  }
+  for (const auto& m : conf::matchers()) {
+    if (m.modifier || m.group) continue;
+    EXPECT_TRUE(used.count(conf::check_name(m)))
+        << "no case a zoo member catches uses `" << conf::check_name(m)
+        << "`: add one, and a conformance/zoo member whose flaw fails it";
   }
 }
 

@@ -1,9 +1,10 @@
 // The zoo test ("Every case can fail"): each conformance/zoo/<name>.sh is our adapter
 // plus one deliberate flaw. For every member, the cases named on its `# Catches:` line must FAIL
 // when the suite grades it (under --strict when the member says `# Strict: yes`), so the suite
-// exits 1. And across all members, every kind of check the case files use (`stderr`,
-// `collector.spans`, `token_only_in_header`, …) must have failed at least once: a check no broken
-// adapter can fail would be a check that cannot fail.
+// exits 1. And across all members, every kind of check in the matcher registry
+// (pinta/conformance/matchers.h: `stderr`, `collector.spans`, `token_only_in_header`, …, all but
+// the modifiers) must have failed at least once: a check no broken adapter can fail would be a
+// check that cannot fail.
 //
 // Environment: PINTA_ZOO_ADAPTER (our adapter binary), PINTA_ZOO_MEMBERS (optional, space-separated
 // member names to run; coverage is then not asserted).
@@ -22,6 +23,7 @@
 
 #include "pinta/common/fs.h"
 #include "pinta/conformance/conformance.h"
+#include "pinta/conformance/matchers.h"
 #include "pinta/emulator/antigravity/antigravity.h"
 
 namespace conf = pinta::conformance;
@@ -66,14 +68,17 @@ std::vector<Member> load_members(const std::string& dir) {
   return out;
 }
 
-// Check kinds a case's `expect` (and its steps' `expect`) uses. `collector` is a group of
-// sub-checks; accepted_only and wait_requests only shape how the others are evaluated.
+// Check kinds (registry names: "stderr", "collector.spans") a case's `expect` (and its steps'
+// `expect`) uses, for the messages. `collector` is a group of kinds; its modifiers
+// (accepted_only, wait_requests) only shape how the others are evaluated.
 void add_checks(const conf::json& expect, const std::string& id,
                 std::map<std::string, std::set<std::string>>& used) {
   if (!expect.is_object()) return;
   for (auto it = expect.begin(); it != expect.end(); ++it) {
+    const conf::Matcher* m = conf::find_matcher(it.key(), false);
+    if (!m) continue;  // the loader rejects unknown kinds
     if (it.key() != "collector") {
-      used[it.key()].insert(id);
+      used[conf::check_name(*m)].insert(id);
       continue;
     }
     // Per-host values: {"gemini": {...}, "antigravity": {...}} or the object itself.
@@ -87,9 +92,19 @@ void add_checks(const conf::json& expect, const std::string& id,
     for (const auto& g : groups)
       if (g.is_object())
         for (auto s = g.begin(); s != g.end(); ++s)
-          if (s.key() != "accepted_only" && s.key() != "wait_requests")
-            used["collector." + s.key()].insert(id);
+          if (const conf::Matcher* c = conf::find_matcher(s.key(), true); c && !c->modifier)
+            used[conf::check_name(*c)].insert(id);
   }
+}
+
+// Every kind of the matcher registry a broken adapter must be able to fail: all but the
+// modifiers and the collector group (its kinds are listed one by one). A kind added to the registry
+// without a case and a zoo member that fails it fails this test.
+std::vector<std::string> registry_checks() {
+  std::vector<std::string> out;
+  for (const auto& m : conf::matchers())
+    if (!m.modifier && !m.group) out.push_back(conf::check_name(m));
+  return out;
 }
 
 }  // namespace
@@ -182,12 +197,18 @@ TEST(Zoo, EveryMemberIsCaughtAndEveryCheckFailsOnSomeMember) {
     if (!named.count(id)) unnamed.push_back(id);
   std::cout << "cases no zoo member names: " << unnamed.size() << " of " << by_id.size() << "\n";
 
-  for (const auto& [check, ids] : used) {
+  for (const auto& check : registry_checks()) {
     auto f = caught_by.find(check);
     if (f == caught_by.end()) {
-      ADD_FAILURE() << "no zoo member fails the check `" << check << "` (used by "
-                    << *ids.begin() << (ids.size() > 1 ? " and others" : "")
-                    << "): add a member whose flaw breaks it";
+      const auto u = used.find(check);
+      if (u == used.end())
+        ADD_FAILURE() << "the registered check `" << check
+                      << "` is used by no case: add a case that uses it and a zoo member whose "
+                         "flaw breaks it";
+      else
+        ADD_FAILURE() << "no zoo member fails the check `" << check << "` (used by "
+                      << *u->second.begin() << (u->second.size() > 1 ? " and others" : "")
+                      << "): add a member whose flaw breaks it";
       continue;
     }
     std::cout << "check " << check << ": broken by";

@@ -1,6 +1,7 @@
 // File: pinta/fuzz/campaign.h (fuzz/campaign/include)
 // The process-level fuzz campaign as a library, so both `pinta-fuzz-campaign` and
-// `conformance fuzz` run the same engine. See campaign.cc for what a run does and checks.
+// `conformance fuzz` run the same engine. See campaign.cc for what a run does and checks, and for
+// the units it is split into (generate, execute, judge, report).
 #pragma once
 
 #include <cstdint>

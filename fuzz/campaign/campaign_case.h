@@ -1,0 +1,65 @@
+// The campaign's vocabulary, shared by its units (generate, execute, judge, report): one run's
+// case (what is fed to the adapter and how the fake guard and collector behave) and the secrets
+// it may plant. Internal to fuzz/campaign.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "runner.h"
+
+namespace pinta::fuzz::campaign {
+
+// Guard behaviours. kNone: no guard configured.
+enum GuardMode {
+  kGuardNone,
+  kGuardAllow,
+  kGuardDeny,
+  kGuardReviewAsk,
+  kGuard500,
+  kGuardGarbage,
+  kGuardSlow,
+  kGuardNever,
+  kGuardClose,
+  kGuardRefused,
+  kGuardModes
+};
+inline constexpr const char* kGuardNames[] = {"none",     "allow",   "deny", "review-ask",
+                                              "http-500", "garbage", "slow", "never-answers",
+                                              "closes",   "refused"};
+enum CollectorMode {
+  kCollectorNone,
+  kCollectorOk,
+  kCollector500,
+  kCollectorGarbage,
+  kCollectorNever,
+  kCollectorModes
+};
+inline constexpr const char* kCollectorNames[] = {"none", "ok", "http-500", "garbage",
+                                                  "never-answers"};
+inline constexpr const char* kDenyReason = "campaign deny P-8";
+inline constexpr const char* kReviewReason = "campaign review P-8";
+inline constexpr int kGuardTimeoutMs = 50;
+
+// One run: the event, the stdin bytes and how they are fed, the home, the planted secret, the
+// guard and collector behaviours.
+struct Case {
+  std::string event;
+  std::string stdin_bytes;
+  Stdin mode = Stdin::kClosed;
+  size_t drip_chunk = 1;
+  bool capped_home = false;  // HOME carries an env file with PINTA_MAX_INPUT_BYTES=4096
+  std::string planted;       // a secret placed in the payload ("" = none)
+  std::string mutation;
+  GuardMode guard = kGuardNone;
+  CollectorMode collector = kCollectorNone;
+  int stdin_timeout_ms = 0;  // PINTA_STDIN_TIMEOUT_MS for this run (0: the default, 1000 ms)
+};
+
+// Planted into payloads; none may reach stdout, stderr or the collector.
+inline const std::vector<std::string> kSecrets = {
+    "AKIAQWERTYUIOPASDFGH", "ghp_Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Jh1Gf0EdCbA9",
+    "sk_live_Qw3Er5Ty7Ui9Op1As3Df5Gh7", "xoxb-1111222233-4444555566667-QwErTy"};
+
+}  // namespace pinta::fuzz::campaign

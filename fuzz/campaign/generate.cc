@@ -1,0 +1,262 @@
+// Generation of the campaign's cases (generate.h).
+#include "generate.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <random>
+
+namespace pinta::fuzz::campaign {
+namespace {
+
+namespace stdfs = std::filesystem;
+using nlohmann::json;
+using pinta::fuzz::Host;
+
+// ---- mutation -------------------------------------------------------------------------------
+
+json random_value(std::mt19937_64& rng, int depth);
+
+std::string random_string(std::mt19937_64& rng) {
+  static const std::vector<std::string> pieces = {"a",     "rm -rf /", "é",     "😀",      "\\",
+                                                  "\"",    "\n",       "\t",    "\u2028", "/tmp/x",
+                                                  "../..", "%s",       "$(id)", "`id`",   " "};
+  std::string s;
+  const int n = static_cast<int>(rng() % 8);
+  for (int i = 0; i < n; ++i) s += pieces[rng() % pieces.size()];
+  return s;
+}
+
+json random_value(std::mt19937_64& rng, int depth) {
+  switch (rng() % (depth > 0 ? 7 : 4)) {
+    case 0:
+      return nullptr;
+    case 1:
+      return static_cast<int64_t>(rng());
+    case 2:
+      return random_string(rng);
+    case 3:
+      return (rng() & 1) != 0;
+    case 4:
+      return 1.5e308 * ((rng() & 1) ? 1 : -1);
+    case 5: {
+      json a = json::array();
+      for (int i = 0, n = static_cast<int>(rng() % 4); i < n; ++i)
+        a.push_back(random_value(rng, depth - 1));
+      return a;
+    }
+    default: {
+      json o = json::object();
+      for (int i = 0, n = static_cast<int>(rng() % 4); i < n; ++i)
+        o[random_string(rng)] = random_value(rng, depth - 1);
+      return o;
+    }
+  }
+}
+
+// Top-level identifier fields are copied into spans unredacted by design (SPEC§11 skip-list;
+// docs/contract.md REDACT): a secret planted there is not a leak, so plant() stays out of them.
+const char* const kIdentifierFields[] = {"hook",
+                                         "hook_event_name",
+                                         "tool_name",
+                                         "session_id",
+                                         "conversationId",
+                                         "cwd",
+                                         "transcript_path",
+                                         "transcriptPath",
+                                         "artifactDirectoryPath",
+                                         "workspacePaths",
+                                         "timestamp"};
+bool identifier_field(const std::string& k) {
+  for (const char* f : kIdentifierFields)
+    if (k == f) return true;
+  return false;
+}
+
+// Places `secret` in a string somewhere inside `j` (or adds a field).
+void plant(json& j, const std::string& secret, std::mt19937_64& rng, bool top = true) {
+  if (j.is_object() && !j.empty() && (rng() % 3) != 0) {
+    auto it = j.begin();
+    std::advance(it, static_cast<long>(rng() % j.size()));
+    if (top && identifier_field(it.key())) {
+      j["note"] = "token " + secret;
+      return;
+    }
+    if (it->is_string()) {
+      *it = it->get<std::string>() + " " + secret + " ";
+      return;
+    }
+    if (it->is_object() || it->is_array()) return plant(*it, secret, rng, false);
+  }
+  if (j.is_array() && !j.empty()) return plant(j[rng() % j.size()], secret, rng, false);
+  if (j.is_object())
+    j["note"] = "token " + secret;
+  else if (j.is_array())
+    j.push_back("token " + secret);
+}
+}  // namespace
+
+std::vector<Fixture> load_fixtures(const std::string& root, Host host) {
+  std::vector<Fixture> v;
+  const stdfs::path dir = stdfs::path(root) / (host == Host::kGemini ? "gemini" : "antigravity");
+  std::error_code ec;
+  if (!stdfs::is_directory(dir, ec)) return v;
+  for (const auto& e : stdfs::recursive_directory_iterator(dir, ec)) {
+    if (!e.is_regular_file() || e.path().extension() != ".json") continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    v.push_back(
+        {e.path().parent_path().filename().string(),
+         std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>())});
+  }
+  std::sort(v.begin(), v.end(), [](const Fixture& a, const Fixture& b) {
+    return a.event != b.event ? a.event < b.event : a.bytes < b.bytes;
+  });
+  return v;
+}
+
+Case make_case(const std::vector<Fixture>& fixtures, Host host, uint64_t seed, bool misbehave) {
+  std::mt19937_64 rng(seed);
+  Case c;
+  const Fixture& fx = fixtures[rng() % fixtures.size()];
+  c.event = fx.event;
+  const unsigned ev_roll = rng() % 20;
+  if (ev_roll == 0)
+    c.event = "NotAnEvent";
+  else if (ev_roll == 1)
+    c.event = "";
+  else if (ev_roll == 2) {
+    const auto& evs = pinta::fuzz::events(host);
+    c.event = evs[rng() % evs.size()];
+  }
+  std::string bytes = fx.bytes;
+  json doc = json::parse(bytes, nullptr, false);
+  switch (rng() % 12) {
+    case 0:
+      c.mutation = "none";
+      break;
+    case 1:
+    case 2: {  // byte mutations
+      c.mutation = "bytes";
+      for (int i = 0, n = 1 + static_cast<int>(rng() % 8); i < n && !bytes.empty(); ++i) {
+        const size_t at = rng() % bytes.size();
+        switch (rng() % 4) {
+          case 0:
+            bytes[at] = static_cast<char>(rng());
+            break;
+          case 1:
+            bytes.erase(at, 1 + rng() % 16);
+            break;
+          case 2:
+            bytes.insert(at, std::string(1, "{}[]\":,\\\x80\xff\x00"[rng() % 12]));
+            break;
+          default:
+            bytes.insert(at, bytes.substr(rng() % bytes.size(), rng() % 32));
+            break;
+        }
+      }
+      break;
+    }
+    case 3:
+    case 4: {  // structural
+      c.mutation = "structure";
+      if (doc.is_object()) {
+        for (int i = 0, n = 1 + static_cast<int>(rng() % 4); i < n; ++i) {
+          if (!doc.empty() && (rng() & 1)) {
+            auto it = doc.begin();
+            std::advance(it, static_cast<long>(rng() % doc.size()));
+            *it = random_value(rng, 3);
+          } else {
+            doc[random_string(rng)] = random_value(rng, 3);
+          }
+        }
+        bytes = doc.dump();
+      }
+      break;
+    }
+    case 5:
+    case 6: {  // planted secret, valid JSON
+      c.mutation = "secret";
+      c.planted = kSecrets[rng() % kSecrets.size()];
+      if (doc.is_object()) {
+        plant(doc, c.planted, rng);
+        bytes = doc.dump();
+      } else {
+        bytes += " " + c.planted;
+      }
+      break;
+    }
+    case 7: {  // nesting
+      c.mutation = "nesting";
+      const int depth = static_cast<int>(rng() % 600);
+      std::string deep = std::string(depth, '[') + "1" + std::string(depth, ']');
+      bytes = R"({"tool_name":"x","tool_input":)" + deep + "}";
+      break;
+    }
+    case 8: {  // text-level hazards
+      static const std::vector<std::string> hz = {
+          "\"\\ud800\"",      "\"\\udc00x\"", "\"\xff\xfe\"", "\"\xc0\xaf\"",
+          "\"\xed\xa0\x80\"", "NaN",          "1e99999",      "\"\\u0000\""};
+      c.mutation = "hazard";
+      bytes = R"({"session_id":"s","tool_input":{"v":)" + hz[rng() % hz.size()] + "}}";
+      break;
+    }
+    case 9: {  // truncation / trailing
+      c.mutation = "truncate";
+      if (!bytes.empty())
+        bytes =
+            (rng() & 1) ? bytes.substr(0, rng() % bytes.size()) : bytes + (rng() & 1 ? "{}" : "x");
+      break;
+    }
+    case 10: {  // huge
+      c.mutation = "huge";
+      const size_t n = (1u << 20) + rng() % (2u << 20);
+      bytes = R"({"session_id":"s","tool_input":{"content":")" + std::string(n, 'a') + "\"}}";
+      break;
+    }
+    default: {  // generated from nothing
+      c.mutation = "generated";
+      bytes = random_value(rng, 4).dump();
+      break;
+    }
+  }
+  if (rng() % 8 == 0) bytes = "\xEF\xBB\xBF" + bytes;  // BOM
+  if (rng() % 4 == 0) bytes += "\n";
+  c.stdin_bytes = std::move(bytes);
+  switch (rng() % 8) {
+    case 0:
+    case 1:
+    case 2:
+      c.mode = Stdin::kClosed;
+      break;
+    case 3:
+    case 4:
+      c.mode = Stdin::kOpen;
+      break;
+    case 5:
+      c.mode = Stdin::kDripped;
+      c.drip_chunk = 1 + rng() % 4096;
+      break;
+    case 6:
+      c.mode = Stdin::kNone;
+      break;
+    default:
+      c.mode = Stdin::kClosed;
+      c.capped_home = true;
+      break;
+  }
+  // Dripping a megabyte a few bytes at a time would take minutes: drip big inputs in big chunks.
+  if (c.mode == Stdin::kDripped && c.stdin_bytes.size() > 64 * 1024) c.drip_chunk = 256 * 1024;
+  // Most runs shorten the stdin deadline (INPUT-2): an open or dripped stdin holding no complete
+  // object then costs 100 ms instead of 1 s. One run in 16 keeps the default deadline.
+  if (rng() % 16 != 0) c.stdin_timeout_ms = 100;
+  // Guard and collector behaviour (an independent roll, so every mutation meets every one).
+  if (misbehave) {
+    c.guard = static_cast<GuardMode>(rng() % kGuardModes);
+    if (rng() % 4 == 0) c.collector = static_cast<CollectorMode>(1 + rng() % (kCollectorModes - 1));
+  }
+  return c;
+}
+
+}  // namespace pinta::fuzz::campaign

@@ -1,0 +1,27 @@
+// Generation: the host's fixtures and, per run seed, one case (a fixture mutated or a payload
+// generated, a stdin behaviour, an env file, a guard and a collector behaviour). A run is a
+// function of its seed alone, so a campaign is reproducible whatever --jobs is.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "campaign_case.h"
+#include "host_table.h"
+
+namespace pinta::fuzz::campaign {
+
+struct Fixture {
+  std::string event;
+  std::string bytes;
+};
+
+// fixtures/<host>/<version>/<Event>/*.json, sorted (event, bytes).
+std::vector<Fixture> load_fixtures(const std::string& root, pinta::fuzz::Host host);
+
+// The case of run seed `seed`; misbehave: the guard and collector behaviours are rolled too.
+Case make_case(const std::vector<Fixture>& fixtures, pinta::fuzz::Host host, uint64_t seed,
+               bool misbehave);
+
+}  // namespace pinta::fuzz::campaign

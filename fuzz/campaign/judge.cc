@@ -1,0 +1,81 @@
+// Judging the campaign's runs (judge.h).
+#include "judge.h"
+
+#include <algorithm>
+#include <chrono>
+#include <nlohmann/json.hpp>
+
+namespace pinta::fuzz::campaign {
+
+using nlohmann::json;
+using pinta::fuzz::Host;
+
+std::string expected_reply(Host host, const Case& c, bool consulted) {
+  if (consulted && c.guard == kGuardDeny) {
+    json d = {{"decision", "deny"}, {"reason", kDenyReason}};
+    if (host == Host::kGemini) d["systemMessage"] = kDenyReason;
+    return d.dump();
+  }
+  if (consulted && c.guard == kGuardReviewAsk)
+    return json{{"decision", "ask"}, {"reason", kReviewReason}}.dump();
+  return pinta::fuzz::allow_reply(host, c.event).dump();
+}
+
+std::string violation(const Options& o, Host host, const Case& c, const Observed& ob) {
+  const SpawnOutcome& r = ob.r;
+  if (!r.started) return "spawn-failed";
+  if (r.term_signal) return "killed-by-signal";
+  if (r.timed_out) return "hung";
+  if (!r.exit_code || *r.exit_code != 0) return "nonzero-exit";
+  if (!r.err.empty()) return "stderr-output";
+  if (r.pipes_held) return "pipes-held-open";
+  // The one reply check (pinta/hosts/reply_check.h): bytes first, then what the host reads.
+  const pinta::hosts::ReplyCheck rc = pinta::hosts::check_reply(host, c.event, {r.out, 0});
+  if (!rc.framing.empty()) return "not-one-line";
+  if (!rc.shape.empty()) return "reply-shape";
+  const std::string line = r.out.substr(0, r.out.size() - 1);
+  if (ob.guard_requests > 0 && !pinta::fuzz::gate_event(host, c.event)) return "guard-off-gate";
+  if (ob.guard_requests > 1) return "guard-asked-twice";
+  const json got = json::parse(line);
+  const auto replied_after = std::chrono::duration_cast<std::chrono::milliseconds>(
+      r.first_stdout_after.count() >= 0 ? r.first_stdout_after : r.exited_after);
+  // The guard counts a request when it arrives, not when the adapter reads the answer: under load
+  // (many --jobs on few cores) the answer can come back after the adapter's guard deadline, and
+  // failing open is then the contract. So an allow reply after a consulted guard is accepted
+  // when the reply came no sooner than that deadline (a 100k-run campaign at --jobs 16 on 2
+  // cores saw 3 such runs; none reproduced when re-run).
+  const bool failed_open = ob.guard_requests == 1 &&
+                           got == json::parse(expected_reply(host, c, false)) &&
+                           replied_after.count() >= kGuardTimeoutMs;
+  if (!failed_open && got != json::parse(expected_reply(host, c, ob.guard_requests == 1)))
+    return c.guard == kGuardNone ? "not-allow-without-guard" : "reply-ignores-guard";
+  if (!c.planted.empty() &&
+      (r.out.find(c.planted) != std::string::npos || r.err.find(c.planted) != std::string::npos))
+    return "secret-leak";
+  if (replied_after.count() > o.budget_ms) return "over-budget";
+  return "";
+}
+
+Case minimise(const Options& o, Host host, World& w, Case c, const std::string& v) {
+  int budget = 150;
+  for (size_t chunk = std::max<size_t>(c.stdin_bytes.size() / 2, 1); chunk >= 1 && budget > 0;
+       chunk /= 2) {
+    for (size_t at = 0; at < c.stdin_bytes.size() && budget > 0;) {
+      Case t = c;
+      t.stdin_bytes.erase(at, chunk);
+      if (!t.planted.empty() && t.stdin_bytes.find(t.planted) == std::string::npos) {
+        at += chunk;
+        continue;
+      }
+      --budget;
+      if (violation(o, host, t, run_case(o, w, t)) == v)
+        c = std::move(t);
+      else
+        at += chunk;
+    }
+    if (chunk == 1) break;
+  }
+  return c;
+}
+
+}  // namespace pinta::fuzz::campaign
