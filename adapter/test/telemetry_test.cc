@@ -984,6 +984,94 @@ TEST(Queue, AppendsDoNotWaitForEachOther) {
   EXPECT_EQ(q.counters()->appended, 4);
 }
 
+// A flusher pass that takes nothing out of the queue (collector down: a retry later) leaves the
+// queue file alone: same inode, same mtime, and no temp copy created in the data dir (the dir's
+// mtime would move). Before, every failed pass wrote a copy of the whole queue and threw it away.
+struct FileTimes {
+  ino_t ino = 0;
+  int64_t mtime_ns = 0, ctime_ns = 0, dir_mtime_ns = 0;
+  bool operator==(const FileTimes& o) const {
+    return ino == o.ino && mtime_ns == o.mtime_ns && ctime_ns == o.ctime_ns &&
+           dir_mtime_ns == o.dir_mtime_ns;
+  }
+};
+FileTimes times_of(const std::string& file, const std::string& dir) {
+  FileTimes t;
+  struct stat st {};
+  if (::stat(file.c_str(), &st) == 0) {
+    t.ino = st.st_ino;
+    t.mtime_ns = st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+    t.ctime_ns = st.st_ctim.tv_sec * 1000000000LL + st.st_ctim.tv_nsec;
+  }
+  if (::stat(dir.c_str(), &st) == 0)
+    t.dir_mtime_ns = st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+  return t;
+}
+
+TEST(Queue, APassThatTakesNothingOutLeavesTheFileAlone) {
+  TempDir d;
+  SpanQueue q({d.path(), 100});
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(q.append(line_for(i)).ok());
+  ASSERT_TRUE(q.counters());  // folds the appends (the tally file is emptied, not created)
+  auto s = q.snapshot(100);
+  ASSERT_TRUE(s);
+  const FileTimes before = times_of(q.queue_path(), d.path());
+  // Timestamps are coarse (a clock tick): let one pass so that any write would show.
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  QueueCounters delta;
+  delta.retries = 1;
+  ASSERT_TRUE(q.remove({}, {}, delta).ok());
+  EXPECT_TRUE(times_of(q.queue_path(), d.path()) == before) << "the queue was rewritten";
+  // Ids that are no longer in the file (another pass took them): nothing to write either.
+  ASSERT_TRUE(q.remove({"0123456789abcdef"}, {"not a line of the file"}, {}).ok());
+  EXPECT_TRUE(times_of(q.queue_path(), d.path()) == before) << "the queue was rewritten";
+  auto c = q.counters();
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->retries, 1);
+  EXPECT_EQ(c->lines, 5);
+  EXPECT_EQ(indices(*q.snapshot(100)), (std::vector<int>{0, 1, 2, 3, 4}));
+  // Taking one out (the middle one) rewrites: the lines before it are copied as they are.
+  ASSERT_TRUE(q.remove({s->records[2]["spanId"].get<std::string>()}, {}, {}).ok());
+  EXPECT_NE(times_of(q.queue_path(), d.path()).ino, before.ino);
+  EXPECT_EQ(indices(*q.snapshot(100)), (std::vector<int>{0, 1, 3, 4}));
+  EXPECT_EQ(q.counters()->lines, 4);
+  auto text = fs::read_file(q.queue_path());
+  ASSERT_TRUE(text);
+  EXPECT_EQ(std::count(text->begin(), text->end(), '\n'), 4);
+}
+
+// The same through the flusher's pass: the collector fails, nothing is delivered, the queue file
+// is untouched and its spans are all still there for the next pass.
+TEST(Queue, FailedFlushPassDoesNotRewriteTheQueue) {
+  TempDir d;
+  TelemetryOptions o;
+  o.exporter.enabled = true;
+  o.exporter.endpoint = "http://127.0.0.1:9/v1/traces";
+  o.data_dir = d.path();
+  SpanQueue q(queue_options(o));
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(q.append(line_for(i)).ok());
+  ASSERT_TRUE(q.counters());
+  const FileTimes before = times_of(q.queue_path(), d.path());
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  int sends = 0;
+  SendFn down = [&](const http::Request&, Deadline) -> Result<http::Response> {
+    ++sends;
+    return make_error(ErrorCode::kIo, "connection refused");
+  };
+  for (int pass = 0; pass < 3; ++pass) {
+    FlushReport rep = flush_queue(o, down, Deadline::after(std::chrono::milliseconds(5000)));
+    EXPECT_TRUE(rep.gave_up);
+    EXPECT_EQ(rep.delivered, 0u);
+  }
+  EXPECT_EQ(sends, 3);
+  EXPECT_TRUE(times_of(q.queue_path(), d.path()) == before) << "a failed pass rewrote the queue";
+  auto c = q.counters();
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->retries, 3);
+  EXPECT_EQ(c->last_status, -1);
+  EXPECT_EQ(q.snapshot(100)->records.size(), 20u);
+}
+
 // Runs `f` in a forked child and returns the growth of the child's peak RSS over it, in KiB (the
 // peak is reset first, so the pages the fork inherited do not count); *ok = what f returned.
 // The reader ran (ok) and its peak RSS grew by at most 8 MiB; the bound only in normal builds.

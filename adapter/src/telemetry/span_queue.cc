@@ -605,11 +605,15 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
     auto lock = StateLock::acquire(state_path_, 5000);
     if (!lock) return lock.error();
     if (Status s = open_queue_for_read(queue_path_, q); !s.ok()) return s;
-    if (q.fd < 0) {
+    // Nothing to take out (a pass that delivered nothing: collector down, a retry later): the
+    // counters only. The file is left alone (same inode, no copy written): a failing flusher
+    // retrying through an outage must not rewrite the whole queue on every pass.
+    const bool nothing = span_ids.empty() && corrupt_lines.empty() && skip_bytes == 0;
+    if (q.fd < 0 || nothing) {
       QueueCounters c = lock->read();
       c.add(delta);
       const int tally = take_appended(appended_path(), c);
-      c.lines = 0;
+      if (q.fd < 0) c.lines = 0;
       c.unwritten = unwritten();
       lock->write(c);
       settle_appended(tally);
@@ -624,39 +628,60 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
     salt = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
   const std::string tmp =
       queue_path_ + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(salt);
-  // queue rewrite
-  int out = fs::open_private(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
-  if (out < 0) return io_error("cannot create", tmp);
+  // The copy is started only at the first line that goes (lines before it are copied as they
+  // are, streaming): when the snapshot's ids are no longer in the file nothing is written at all.
+  int out = -1;
   struct Closer {
     int& fd;
     const std::string& path;
     bool keep = false;
     ~Closer() {
       if (fd >= 0) ::close(fd);
-      if (!keep) ::unlink(path.c_str());
+      if (fd >= 0 && !keep) ::unlink(path.c_str());
     }
   } closer{out, tmp};
   std::string buf;
-  bool changed = skip_bytes > 0, write_ok = true;
+  bool changed = false, write_ok = true;
   int64_t kept = 0;
   const uint64_t from = std::min<uint64_t>(skip_bytes, q.size);
   auto flush = [&](bool force) {
-    if (write_ok && (force || buf.size() >= (256u << 10))) {
+    if (out >= 0 && write_ok && (force || buf.size() >= (256u << 10))) {
       write_ok = write_all(out, buf);
       buf.clear();
     }
   };
+  // Copies [from, upto) as it is into a fresh temp file; from now on kept lines go to `buf`.
+  auto start_rewrite = [&](uint64_t upto) {
+    changed = true;
+    out = fs::open_private(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);  // queue rewrite
+    if (out < 0) {
+      write_ok = false;
+      return;
+    }
+    char chunk[64u << 10];
+    for (uint64_t pos = from; write_ok && pos < upto;) {
+      ssize_t n = ::pread(q.fd, chunk,
+                          static_cast<size_t>(std::min<uint64_t>(sizeof chunk, upto - pos)),
+                          static_cast<off_t>(pos));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0 || !write_all(out, std::string_view(chunk, static_cast<size_t>(n)))) {
+        write_ok = false;
+        break;
+      }
+      pos += static_cast<uint64_t>(n);
+    }
+  };
+  if (skip_bytes > 0) start_rewrite(from);
   bool read_ok = scan_lines(q.fd, from, q.size, [&](const Line& l) {
     const bool drop = l.oversize || corrupt_lines.count(corrupt_key(l)) > 0 ||
                       (!l.span_id.empty() && span_ids.count(std::string(l.span_id)) > 0);
-    if (drop) {
-      changed = true;
-      return;
-    }
+    // A kept torn fragment gets its '\n': that too is a change.
+    if (!changed && (drop || !l.terminated)) start_rewrite(l.offset);
+    if (drop) return;
+    ++kept;
+    if (!changed) return;  // still in the unchanged prefix (copied as is if a change comes)
     buf.append(l.bytes);
     buf.push_back('\n');
-    if (!l.terminated) changed = true;  // a kept torn fragment gets its '\n'
-    ++kept;
     flush(false);
   });
   flush(true);
