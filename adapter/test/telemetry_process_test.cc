@@ -743,9 +743,29 @@ TEST_F(Telemetry, ConcurrentAdaptersCollectorDownThenUpLoseNothing) {
   EXPECT_EQ(bad_trace, 0);
   EXPECT_GT(trace_reads, 0);
   wait_flusher_idle();
-  // No torn line.
+  // No torn line. With the append's few-ms lock budget, an append that met a flusher's exclusive
+  // hold wrote its span to a side file (span_queue.h), folded in by the next pass: those whole
+  // lines count too. Nothing is lost: no unwritten span.
   auto text = fs::read_file(fs::join(data(), "failed-spans.jsonl"));
   ASSERT_TRUE(text);
+  size_t side = 0;
+  if (DIR* dir = ::opendir(data().c_str())) {
+    while (dirent* e = ::readdir(dir)) {
+      const std::string name = e->d_name;
+      if (name.rfind("failed-spans.side.", 0) != 0) continue;
+      EXPECT_EQ(name.find(".part"), std::string::npos) << "a side file left half-written";
+      auto one = fs::read_file(fs::join(data(), name));
+      ASSERT_TRUE(one);
+      *text += *one;
+      ++side;
+    }
+    ::closedir(dir);
+  }
+  struct stat unwritten {};
+  EXPECT_NE(::stat(fs::join(data(), "failed-spans.unwritten").c_str(), &unwritten), 0)
+      << unwritten.st_size << " spans unwritten";
+  auto state = fs::read_file(fs::join(data(), "failed-spans.state"));
+  std::cout << "side files not yet folded: " << side << "; state: " << state.value_or("") << "\n";
   size_t lines = 0;
   for (size_t pos = 0; pos < text->size();) {
     size_t nl = text->find('\n', pos);

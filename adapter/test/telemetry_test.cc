@@ -2,6 +2,7 @@
 // span encoding checked by an independent OTLP-JSON validator, OTLP retry classification, the
 // span queue (cap, torn and corrupt lines, concurrent appends) and the trace store rules.
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -12,7 +13,9 @@
 #include <iostream>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -936,9 +939,20 @@ TEST(Queue, AppendNeverRewritesTheFileEvenWithALyingStateFile) {
   EXPECT_EQ(q.counters()->dropped_cap, 0);
 }
 
-// An append never waits longer than its lock budget: with the state lock held elsewhere it gives
-// up and counts the span (lock-free) instead of queueing behind the holder.
-TEST(Queue, AppendGivesUpAfterItsLockBudgetAndCounts) {
+// An append never waits longer than its lock budget, and a missed budget loses nothing: with the
+// state lock held elsewhere (a flusher's exclusive hold), the span goes to a side file of its own,
+// counted as deferred; the next snapshot (the flusher's pass) folds it into the queue.
+std::vector<std::string> side_files(const std::string& dir, bool parts = false) {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    const bool part = name.size() > 5 && name.substr(name.size() - 5) == ".part";
+    if (name.rfind(std::string(kQueueSidePrefix), 0) == 0 && part == parts) out.push_back(name);
+  }
+  return out;
+}
+
+TEST(Queue, AppendThatMissesItsLockBudgetGoesToASideFileAndIsFoldedIn) {
   TempDir d;
   QueueOptions o{d.path(), 100, 20};
   SpanQueue q(o);
@@ -946,15 +960,90 @@ TEST(Queue, AppendGivesUpAfterItsLockBudgetAndCounts) {
   int fd = ::open(q.state_path().c_str(), O_RDWR | O_CLOEXEC);
   ASSERT_GE(fd, 0);
   ASSERT_EQ(::flock(fd, LOCK_EX), 0);
-  for (int i = 0; i < 3; ++i) {
-    auto r = q.append(line_for(1));
-    ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error().code, ErrorCode::kTimeout);
-  }
+  EXPECT_FALSE(q.has_side_files());
+  for (int i = 1; i <= 3; ++i) EXPECT_TRUE(q.append(line_for(i)).ok()) << i;
+  EXPECT_EQ(q.unwritten(), 0);
+  EXPECT_EQ(side_files(d.path()).size(), 3u);
+  EXPECT_TRUE(side_files(d.path(), /*parts=*/true).empty());
+  EXPECT_TRUE(q.has_side_files());
+  EXPECT_TRUE(q.pending());
+  auto text = fs::read_file(q.queue_path());
+  EXPECT_EQ(std::count(text->begin(), text->end(), '\n'), 1) << "the queue was written unlocked";
   ::close(fd);
-  EXPECT_EQ(q.unwritten(), 3);
-  ASSERT_TRUE(q.append(line_for(2)).ok());
-  EXPECT_EQ(q.counters()->lines, 2);
+  auto s = q.snapshot(100);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->folded, 3u);
+  std::vector<int> got = indices(*s);
+  std::sort(got.begin(), got.end());  // side files fold in directory order
+  EXPECT_EQ(got, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_TRUE(side_files(d.path()).empty());
+  EXPECT_FALSE(q.has_side_files());
+  auto c = q.counters();
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->appended, 4);
+  EXPECT_EQ(c->deferred, 3);
+  EXPECT_EQ(c->lines, 4);
+  EXPECT_EQ(c->unwritten, 0);
+  // Folding again adds nothing (each side file is folded once).
+  EXPECT_EQ(q.snapshot(100)->records.size(), 4u);
+  EXPECT_EQ(q.counters()->appended, 4);
+}
+
+// Side files the flusher must not fold: a `.part` (being written, or its writer died: removed
+// once stale, counted corrupt), a damaged one (not one whole queue line: removed, counted
+// corrupt), a foreign one (a link: left alone, never followed, not reported as work).
+TEST(Queue, SideFilesThatAreNotWholeAreNeverFoldedIn) {
+  TempDir d;
+  SpanQueue q({d.path(), 100});
+  ASSERT_TRUE(q.append(line_for(0)).ok());
+  const std::string fresh = fs::join(d.path(), std::string(kQueueSidePrefix) + "1.1.part");
+  const std::string stale = fs::join(d.path(), std::string(kQueueSidePrefix) + "1.2.part");
+  const std::string damaged = fs::join(d.path(), std::string(kQueueSidePrefix) + "1.3");
+  const std::string link = fs::join(d.path(), std::string(kQueueSidePrefix) + "1.4");
+  ASSERT_TRUE(fs::atomic_write(fresh, line_for(1)).ok());
+  ASSERT_TRUE(fs::atomic_write(stale, line_for(2) + "\n").ok());
+  ASSERT_TRUE(fs::atomic_write(damaged, line_for(3)).ok());  // no newline: torn
+  ASSERT_TRUE(fs::atomic_write(d.sub("victim"), line_for(4) + "\n").ok());
+  ASSERT_EQ(::symlink(d.sub("victim").c_str(), link.c_str()), 0);
+  struct timespec old[2] = {{::time(nullptr) - 3600, 0}, {::time(nullptr) - 3600, 0}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, stale.c_str(), old, 0), 0);
+  auto s = q.snapshot(100);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(indices(*s), (std::vector<int>{0}));
+  EXPECT_TRUE(std::filesystem::exists(fresh));
+  EXPECT_FALSE(std::filesystem::exists(stale));
+  EXPECT_FALSE(std::filesystem::exists(damaged));
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+  EXPECT_EQ(q.counters()->corrupt, 2);
+  EXPECT_FALSE(q.has_side_files()) << "a .part or a foreign file is no work for a flusher";
+}
+
+// Only when the side file cannot be written either (a file-size limit here; a full disk in
+// telemetry_process_test) is the span lost, and then it is counted as unwritten.
+TEST(Queue, ASideFileThatCannotBeWrittenIsCountedUnwritten) {
+  TempDir d;
+  QueueOptions o{d.path(), 100, 5};
+  SpanQueue q(o);
+  ASSERT_TRUE(q.append(line_for(0)).ok());
+  int fd = ::open(q.state_path().c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX), 0);
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit lim {64, 64};  // the one-byte tally fits, a span line does not
+    ::setrlimit(RLIMIT_FSIZE, &lim);
+    auto r = q.append(line_for(1));
+    ::_exit(!r.ok() && r.error().code == ErrorCode::kIo ? 0 : 1);
+  }
+  int st = 0;
+  ASSERT_EQ(::waitpid(pid, &st, 0), pid);
+  ::close(fd);
+  EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  EXPECT_EQ(q.unwritten(), 1);
+  EXPECT_TRUE(side_files(d.path()).empty());
+  EXPECT_TRUE(side_files(d.path(), /*parts=*/true).empty()) << "a partial side file was left";
 }
 
 // Appends do not wait for each other: with another append in the middle of its write (the
@@ -1120,7 +1209,8 @@ long peak_rss_growth_kib(const std::function<bool()>& f, bool* ok) {
   return growth;
 }
 
-// The lock-free give-up counter never follows a link planted in its place.
+// The lock-free give-up counter never follows a link planted in its place (a line over the cap
+// is what it counts without any lock).
 TEST(Queue, UnwrittenCounterNeverFollowsALink) {
   TempDir d;
   QueueOptions o{d.sub("data"), 100, 20};
@@ -1128,11 +1218,7 @@ TEST(Queue, UnwrittenCounterNeverFollowsALink) {
   ASSERT_TRUE(q.append(line_for(0)).ok());
   ASSERT_TRUE(fs::atomic_write(d.sub("victim"), "keep\n").ok());
   ASSERT_EQ(::symlink(d.sub("victim").c_str(), fs::join(o.dir, kQueueUnwrittenFile).c_str()), 0);
-  int fd = ::open(q.state_path().c_str(), O_RDWR | O_CLOEXEC);
-  ASSERT_GE(fd, 0);
-  ASSERT_EQ(::flock(fd, LOCK_EX), 0);
-  EXPECT_FALSE(q.append(line_for(1)).ok());
-  ::close(fd);
+  EXPECT_FALSE(q.append(std::string(kMaxQueueLineBytes + 1, 'x')).ok());
   EXPECT_EQ(fs::read_file(d.sub("victim")).value_or(""), "keep\n");
 }
 
