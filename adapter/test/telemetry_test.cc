@@ -990,8 +990,9 @@ TEST(Queue, AppendThatMissesItsLockBudgetGoesToASideFileAndIsFoldedIn) {
 }
 
 // Side files the flusher must not fold: a `.part` (being written, or its writer died: removed
-// once stale, counted corrupt), a damaged one (not one whole queue line: removed, counted
-// corrupt), a foreign one (a link: left alone, never followed, not reported as work).
+// once stale, counted corrupt), a damaged one (not one whole queue line) or one over the line cap
+// (removed, counted corrupt), a foreign one (a link: left alone, never followed, not reported as
+// work).
 TEST(Queue, SideFilesThatAreNotWholeAreNeverFoldedIn) {
   TempDir d;
   SpanQueue q({d.path(), 100});
@@ -1005,6 +1006,9 @@ TEST(Queue, SideFilesThatAreNotWholeAreNeverFoldedIn) {
   ASSERT_TRUE(fs::atomic_write(damaged, line_for(3)).ok());  // no newline: torn
   ASSERT_TRUE(fs::atomic_write(d.sub("victim"), line_for(4) + "\n").ok());
   ASSERT_EQ(::symlink(d.sub("victim").c_str(), link.c_str()), 0);
+  const std::string huge = fs::join(d.path(), std::string(kQueueSidePrefix) + "1.5");
+  ASSERT_TRUE(fs::atomic_write(huge, "x").ok());
+  ASSERT_EQ(::truncate(huge.c_str(), static_cast<off_t>(kMaxQueueLineBytes) + 2), 0);
   struct timespec old[2] = {{::time(nullptr) - 3600, 0}, {::time(nullptr) - 3600, 0}};
   ASSERT_EQ(::utimensat(AT_FDCWD, stale.c_str(), old, 0), 0);
   auto s = q.snapshot(100);
@@ -1014,7 +1018,8 @@ TEST(Queue, SideFilesThatAreNotWholeAreNeverFoldedIn) {
   EXPECT_FALSE(std::filesystem::exists(stale));
   EXPECT_FALSE(std::filesystem::exists(damaged));
   EXPECT_TRUE(std::filesystem::is_symlink(link));
-  EXPECT_EQ(q.counters()->corrupt, 2);
+  EXPECT_FALSE(std::filesystem::exists(huge)) << "over the line cap: never read, removed";
+  EXPECT_EQ(q.counters()->corrupt, 3);
   EXPECT_FALSE(q.has_side_files()) << "a .part or a foreign file is no work for a flusher";
 }
 

@@ -214,6 +214,14 @@ void fold_side_files(const std::string& dir, const std::string& queue_path, Queu
   std::string buf;
   for (const std::string& name : names) {
     const std::string path = fs::join(dir, name);
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid() ||
+        st.st_nlink != 1)
+      continue;  // not ours: left alone (has_side_files does not report it either)
+    if (static_cast<uint64_t>(st.st_size) > kMaxQueueLineBytes + 1) {
+      if (::unlink(path.c_str()) == 0) c.corrupt += 1;  // no append writes one this big
+      continue;
+    }
     auto text = fs::read_private_file(path, kMaxQueueLineBytes + 1);
     // Ours only (open_private: no link, our uid, one link): anything else is left alone.
     if (!text) continue;
@@ -232,13 +240,13 @@ void fold_side_files(const std::string& dir, const std::string& queue_path, Queu
             ::pread(out, &last, 1, st.st_size - 1) == 1 && last != '\n')
           buf.push_back('\n');
       }
-      const size_t before = buf.size();
       buf.append(line);
+      struct stat at {};
+      const bool sized = ::fstat(out, &at) == 0;
       if (!write_all(out, buf)) {
-        // Cut back to where we were, keep this side file (and the rest) for the next pass.
-        struct stat st {};
-        if (::fstat(out, &st) == 0 && static_cast<uint64_t>(st.st_size) >= buf.size())
-          (void)!::ftruncate(out, st.st_size - static_cast<off_t>(buf.size() - before));
+        // No fragment left (disk full): cut back to where we started (no append runs: we hold
+        // the lock exclusively); this side file and the rest wait for the next pass.
+        if (sized) (void)!::ftruncate(out, at.st_size);
         break;
       }
       buf.clear();
