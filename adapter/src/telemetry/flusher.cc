@@ -326,7 +326,9 @@ bool start_flusher_if_needed(const TelemetryOptions& options, bool just_appended
       QueueOptions qopts;
       qopts.dir = options.data_dir;
       SpanQueue queue(qopts);
-      if (!queue.pending()) return false;
+      // The queue file only (one lstat): a side file's writer starts a flusher itself (it
+      // appended), so events that append nothing do not pay for a directory scan.
+      if (!queue.maybe_nonempty()) return false;
     }
     std::string lock_path = fs::join(options.data_dir, kFlusherLockFile);
     int fd = fs::open_private(lock_path, O_RDWR | O_CREAT, 0600);  // no link followed, ours only
