@@ -145,6 +145,8 @@ class SpanQueue {
   // Rewrites the queue without its first `skip_bytes` bytes (a snapshot's skip_bytes) and the
   // lines whose spanId is in `span_ids` or whose bytes (key) are in `corrupt_lines`, and adds
   // `delta` to the counters (lines is recomputed). Lines appended since the snapshot are kept.
+  // When no line goes (a pass that delivered nothing) the file is not touched: only the counters
+  // are written; otherwise the copy starts at the first line that goes (streaming).
   Status remove(const std::unordered_set<std::string>& span_ids,
                 const std::unordered_set<std::string>& corrupt_lines, const QueueCounters& delta,
                 uint64_t skip_bytes = 0);
