@@ -939,6 +939,65 @@ TEST(Queue, AppendNeverRewritesTheFileEvenWithALyingStateFile) {
   EXPECT_EQ(q.counters()->dropped_cap, 0);
 }
 
+// The flusher's rewrite while other processes append (with the adapter's 5 ms budget, so some
+// go through side files): every span appended is either taken out by a remove() or still in the
+// queue, exactly once; no line torn. Exercises the tail copied outside the lock and the rest
+// copied under it, and the fold of side files.
+TEST(Queue, RemoveWhileOthersAppendLosesAndDuplicatesNothing) {
+  TempDir d;
+  constexpr int kProcs = 4, kEach = 150;
+  std::vector<pid_t> kids;
+  for (int p = 0; p < kProcs; ++p) {
+    pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      SpanQueue q({d.path(), 100000});
+      int bad = 0;
+      for (int i = 0; i < kEach; ++i) bad += q.append(line_for(p * 1000 + i)).ok() ? 0 : 1;
+      ::_exit(bad == 0 ? 0 : 1);
+    }
+    kids.push_back(pid);
+  }
+  SpanQueue q({d.path(), 100000});
+  std::set<std::string> removed;
+  auto one_pass = [&] {
+    auto s = q.snapshot(100000);
+    ASSERT_TRUE(s);
+    EXPECT_TRUE(s->corrupt_lines.empty()) << *s->corrupt_lines.begin();
+    std::unordered_set<std::string> take;
+    for (size_t i = 0; i < s->records.size(); i += 2) {
+      const std::string id = s->records[i]["spanId"].get<std::string>();
+      EXPECT_TRUE(removed.insert(id).second) << id << " seen again after its removal";
+      take.insert(id);
+    }
+    EXPECT_TRUE(q.remove(take, {}, {}).ok());
+  };
+  for (size_t alive = kids.size(); alive > 0;) {
+    one_pass();
+    for (pid_t& k : kids) {
+      int st = 0;
+      if (k > 0 && ::waitpid(k, &st, WNOHANG) == k) {
+        EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        k = -1;
+        --alive;
+      }
+    }
+  }
+  auto s = q.snapshot(100000);
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->corrupt_lines.empty());
+  std::set<std::string> left;
+  for (const json& r : s->records) {
+    const std::string id = r["spanId"].get<std::string>();
+    EXPECT_TRUE(left.insert(id).second) << id << " twice in the queue";
+    EXPECT_EQ(removed.count(id), 0u) << id << " removed and still queued";
+  }
+  EXPECT_EQ(removed.size() + left.size(), static_cast<size_t>(kProcs * kEach));
+  EXPECT_FALSE(q.has_side_files());
+  std::cout << "removed " << removed.size() << ", left " << left.size() << ", deferred "
+            << q.counters()->deferred << "\n";
+}
+
 // An append never waits longer than its lock budget, and a missed budget loses nothing: with the
 // state lock held elsewhere (a flusher's exclusive hold), the span goes to a side file of its own,
 // counted as deferred; the next snapshot (the flusher's pass) folds it into the queue.

@@ -373,6 +373,34 @@ uint64_t next_line_start(int fd, uint64_t at, uint64_t to) {
   return to;
 }
 
+// The first byte after the last '\n' in [from, to) of fd, or `from` if there is none.
+uint64_t after_last_newline(int fd, uint64_t from, uint64_t to) {
+  char buf[16u << 10];
+  for (uint64_t end = to; end > from;) {
+    const uint64_t start = end - std::min<uint64_t>(sizeof buf, end - from);
+    ssize_t n = ::pread(fd, buf, static_cast<size_t>(end - start), static_cast<off_t>(start));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return from;
+    for (ssize_t i = std::min<ssize_t>(n, static_cast<ssize_t>(end - start)) - 1; i >= 0; --i)
+      if (buf[i] == '\n') return start + static_cast<uint64_t>(i) + 1;
+    end = start;
+  }
+  return from;
+}
+
+// Copies [from, to) of fd to out, 64 KiB at a time. false on a read or write error.
+bool copy_range(int fd, uint64_t from, uint64_t to, int out) {
+  char chunk[64u << 10];
+  for (uint64_t pos = from; pos < to;) {
+    ssize_t n = ::pread(fd, chunk, static_cast<size_t>(std::min<uint64_t>(sizeof chunk, to - pos)),
+                        static_cast<off_t>(pos));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0 || !write_all(out, std::string_view(chunk, static_cast<size_t>(n)))) return false;
+    pos += static_cast<uint64_t>(n);
+  }
+  return true;
+}
+
 // Full validity: a JSON object with a span object, a resource array, and as "spanId" the id its
 // prefix names. (A duplicate "spanId" key parses as the last one: such a line would be delivered
 // under one id and removed under another — fuzz/span_queue regression duplicate-span-id-key.)
@@ -810,18 +838,7 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
       write_ok = false;
       return;
     }
-    char chunk[64u << 10];
-    for (uint64_t pos = from; write_ok && pos < upto;) {
-      ssize_t n = ::pread(q.fd, chunk,
-                          static_cast<size_t>(std::min<uint64_t>(sizeof chunk, upto - pos)),
-                          static_cast<off_t>(pos));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0 || !write_all(out, std::string_view(chunk, static_cast<size_t>(n)))) {
-        write_ok = false;
-        break;
-      }
-      pos += static_cast<uint64_t>(n);
-    }
+    write_ok = copy_range(q.fd, from, upto, out);
   };
   if (skip_bytes > 0) start_rewrite(from);
   bool read_ok = scan_lines(q.fd, from, q.size, [&](const Line& l) {
@@ -838,6 +855,18 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
   });
   flush(true);
   if (!read_ok) return io_error("cannot read", queue_path_);
+  // What was appended since the snapshot: most of it copied now, outside the lock, so that the
+  // exclusive hold below (the only one appends can wait for) copies just the last few lines.
+  // Whole lines only: up to the last '\n' visible. Appends are serialized by the kernel (one
+  // O_APPEND write(2) each), and a reader sees the bytes of a write before the end of the file
+  // grows past them, so everything before a visible '\n' is whole.
+  int64_t tail_lines = 0;
+  uint64_t copied_to = q.size;
+  if (struct stat now {}; ::fstat(q.fd, &now) == 0 && static_cast<uint64_t>(now.st_size) > q.size) {
+    copied_to = after_last_newline(q.fd, q.size, static_cast<uint64_t>(now.st_size));
+    tail_lines += static_cast<int64_t>(count_newlines(q.fd, q.size, copied_to));
+    if (changed && write_ok) write_ok = copy_range(q.fd, q.size, copied_to, out);
+  }
   if (changed && (!write_ok || ::fdatasync(out) != 0)) return io_error("cannot write", tmp);
 
   auto lock = StateLock::acquire(state_path_, 5000);
@@ -846,22 +875,14 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
   c.add(delta);
   struct stat st {};
   if (::lstat(queue_path_.c_str(), &st) != 0 || st.st_ino != q.ino ||
-      static_cast<uint64_t>(st.st_size) < q.size)
+      static_cast<uint64_t>(st.st_size) < copied_to)
     return make_error(ErrorCode::kIo, "queue file replaced during a rewrite: " + queue_path_);
   const uint64_t now_size = static_cast<uint64_t>(st.st_size);
-  const int64_t tail_lines = static_cast<int64_t>(count_newlines(q.fd, q.size, now_size));
+  tail_lines += static_cast<int64_t>(count_newlines(q.fd, copied_to, now_size));
   if (changed) {
-    // Appended since: copied as is (whole lines: appends happen under the lock we hold).
-    char chunk[64u << 10];
-    for (uint64_t pos = q.size; pos < now_size;) {
-      ssize_t n = ::pread(q.fd, chunk,
-                          static_cast<size_t>(std::min<uint64_t>(sizeof chunk, now_size - pos)),
-                          static_cast<off_t>(pos));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0 || !write_all(out, std::string_view(chunk, static_cast<size_t>(n))))
-        return io_error("cannot copy the tail of", queue_path_);
-      pos += static_cast<uint64_t>(n);
-    }
+    // The rest: copied as is (whole lines: appends happen under the lock we hold).
+    if (!copy_range(q.fd, copied_to, now_size, out))
+      return io_error("cannot copy the tail of", queue_path_);
     if (::rename(tmp.c_str(), queue_path_.c_str()) != 0)
       return io_error("cannot rename onto", queue_path_);
     closer.keep = true;
