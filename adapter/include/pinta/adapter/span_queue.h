@@ -14,8 +14,8 @@
 //
 // Short lock holds: an append holds the lock for a few syscalls (no compaction: the caps are the
 // flusher's). The flusher takes it only to learn a size at which no append is half-written, reads
-// and builds a rewrite without it, and takes it again to copy what was appended meanwhile and
-// rename. An append that cannot get the lock within `lock_timeout_ms` (a few ms: only a flusher's
+// and builds a rewrite without it (with the whole lines appended meanwhile), and takes it again
+// to copy the last lines appended since and rename. An append that cannot get the lock within `lock_timeout_ms` (a few ms: only a flusher's
 // hold, or another append fixing a torn tail, can stop it) does not wait longer and does not lose
 // the span: it writes it to a side file of its own, `failed-spans.side.<pid>.<random>` (written
 // under a `.part` name and renamed, so a side file is always whole), counted as `deferred`. The
