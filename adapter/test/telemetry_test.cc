@@ -2,6 +2,7 @@
 // span encoding checked by an independent OTLP-JSON validator, OTLP retry classification, the
 // span queue (cap, torn and corrupt lines, concurrent appends) and the trace store rules.
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -12,7 +13,9 @@
 #include <iostream>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -936,9 +939,79 @@ TEST(Queue, AppendNeverRewritesTheFileEvenWithALyingStateFile) {
   EXPECT_EQ(q.counters()->dropped_cap, 0);
 }
 
-// An append never waits longer than its lock budget: with the state lock held elsewhere it gives
-// up and counts the span (lock-free) instead of queueing behind the holder.
-TEST(Queue, AppendGivesUpAfterItsLockBudgetAndCounts) {
+// The flusher's rewrite while other processes append (with the adapter's 5 ms budget, so some
+// go through side files): every span appended is either taken out by a remove() or still in the
+// queue, exactly once; no line torn. Exercises the tail copied outside the lock and the rest
+// copied under it, and the fold of side files.
+TEST(Queue, RemoveWhileOthersAppendLosesAndDuplicatesNothing) {
+  TempDir d;
+  constexpr int kProcs = 4, kEach = 150;
+  std::vector<pid_t> kids;
+  for (int p = 0; p < kProcs; ++p) {
+    pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      SpanQueue q({d.path(), 100000});
+      int bad = 0;
+      for (int i = 0; i < kEach; ++i) bad += q.append(line_for(p * 1000 + i)).ok() ? 0 : 1;
+      ::_exit(bad == 0 ? 0 : 1);
+    }
+    kids.push_back(pid);
+  }
+  SpanQueue q({d.path(), 100000});
+  std::set<std::string> removed;
+  auto one_pass = [&] {
+    auto s = q.snapshot(100000);
+    ASSERT_TRUE(s);
+    EXPECT_TRUE(s->corrupt_lines.empty()) << *s->corrupt_lines.begin();
+    std::unordered_set<std::string> take;
+    for (size_t i = 0; i < s->records.size(); i += 2) {
+      const std::string id = s->records[i]["spanId"].get<std::string>();
+      EXPECT_TRUE(removed.insert(id).second) << id << " seen again after its removal";
+      take.insert(id);
+    }
+    EXPECT_TRUE(q.remove(take, {}, {}).ok());
+  };
+  for (size_t alive = kids.size(); alive > 0;) {
+    one_pass();
+    for (pid_t& k : kids) {
+      int st = 0;
+      if (k > 0 && ::waitpid(k, &st, WNOHANG) == k) {
+        EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        k = -1;
+        --alive;
+      }
+    }
+  }
+  auto s = q.snapshot(100000);
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->corrupt_lines.empty());
+  std::set<std::string> left;
+  for (const json& r : s->records) {
+    const std::string id = r["spanId"].get<std::string>();
+    EXPECT_TRUE(left.insert(id).second) << id << " twice in the queue";
+    EXPECT_EQ(removed.count(id), 0u) << id << " removed and still queued";
+  }
+  EXPECT_EQ(removed.size() + left.size(), static_cast<size_t>(kProcs * kEach));
+  EXPECT_FALSE(q.has_side_files());
+  std::cout << "removed " << removed.size() << ", left " << left.size() << ", deferred "
+            << q.counters()->deferred << "\n";
+}
+
+// An append never waits longer than its lock budget, and a missed budget loses nothing: with the
+// state lock held elsewhere (a flusher's exclusive hold), the span goes to a side file of its own,
+// counted as deferred; the next snapshot (the flusher's pass) folds it into the queue.
+std::vector<std::string> side_files(const std::string& dir, bool parts = false) {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    const bool part = name.size() > 5 && name.substr(name.size() - 5) == ".part";
+    if (name.rfind(std::string(kQueueSidePrefix), 0) == 0 && part == parts) out.push_back(name);
+  }
+  return out;
+}
+
+TEST(Queue, AppendThatMissesItsLockBudgetGoesToASideFileAndIsFoldedIn) {
   TempDir d;
   QueueOptions o{d.path(), 100, 20};
   SpanQueue q(o);
@@ -946,15 +1019,95 @@ TEST(Queue, AppendGivesUpAfterItsLockBudgetAndCounts) {
   int fd = ::open(q.state_path().c_str(), O_RDWR | O_CLOEXEC);
   ASSERT_GE(fd, 0);
   ASSERT_EQ(::flock(fd, LOCK_EX), 0);
-  for (int i = 0; i < 3; ++i) {
-    auto r = q.append(line_for(1));
-    ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error().code, ErrorCode::kTimeout);
-  }
+  EXPECT_FALSE(q.has_side_files());
+  for (int i = 1; i <= 3; ++i) EXPECT_TRUE(q.append(line_for(i)).ok()) << i;
+  EXPECT_EQ(q.unwritten(), 0);
+  EXPECT_EQ(side_files(d.path()).size(), 3u);
+  EXPECT_TRUE(side_files(d.path(), /*parts=*/true).empty());
+  EXPECT_TRUE(q.has_side_files());
+  EXPECT_TRUE(q.pending());
+  auto text = fs::read_file(q.queue_path());
+  EXPECT_EQ(std::count(text->begin(), text->end(), '\n'), 1) << "the queue was written unlocked";
   ::close(fd);
-  EXPECT_EQ(q.unwritten(), 3);
-  ASSERT_TRUE(q.append(line_for(2)).ok());
-  EXPECT_EQ(q.counters()->lines, 2);
+  auto s = q.snapshot(100);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->folded, 3u);
+  std::vector<int> got = indices(*s);
+  std::sort(got.begin(), got.end());  // side files fold in directory order
+  EXPECT_EQ(got, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_TRUE(side_files(d.path()).empty());
+  EXPECT_FALSE(q.has_side_files());
+  auto c = q.counters();
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->appended, 4);
+  EXPECT_EQ(c->deferred, 3);
+  EXPECT_EQ(c->lines, 4);
+  EXPECT_EQ(c->unwritten, 0);
+  // Folding again adds nothing (each side file is folded once).
+  EXPECT_EQ(q.snapshot(100)->records.size(), 4u);
+  EXPECT_EQ(q.counters()->appended, 4);
+}
+
+// Side files the flusher must not fold: a `.part` (being written, or its writer died: removed
+// once stale, counted corrupt), a damaged one (not one whole queue line) or one over the line cap
+// (removed, counted corrupt), a foreign one (a link: left alone, never followed, not reported as
+// work).
+TEST(Queue, SideFilesThatAreNotWholeAreNeverFoldedIn) {
+  TempDir d;
+  SpanQueue q({d.path(), 100});
+  ASSERT_TRUE(q.append(line_for(0)).ok());
+  const std::string fresh = fs::join(d.path(), std::string(kQueueSidePrefix) + "1.1.part");
+  const std::string stale = fs::join(d.path(), std::string(kQueueSidePrefix) + "1.2.part");
+  const std::string damaged = fs::join(d.path(), std::string(kQueueSidePrefix) + "1.3");
+  const std::string link = fs::join(d.path(), std::string(kQueueSidePrefix) + "1.4");
+  ASSERT_TRUE(fs::atomic_write(fresh, line_for(1)).ok());
+  ASSERT_TRUE(fs::atomic_write(stale, line_for(2) + "\n").ok());
+  ASSERT_TRUE(fs::atomic_write(damaged, line_for(3)).ok());  // no newline: torn
+  ASSERT_TRUE(fs::atomic_write(d.sub("victim"), line_for(4) + "\n").ok());
+  ASSERT_EQ(::symlink(d.sub("victim").c_str(), link.c_str()), 0);
+  const std::string huge = fs::join(d.path(), std::string(kQueueSidePrefix) + "1.5");
+  ASSERT_TRUE(fs::atomic_write(huge, "x").ok());
+  ASSERT_EQ(::truncate(huge.c_str(), static_cast<off_t>(kMaxQueueLineBytes) + 2), 0);
+  struct timespec old[2] = {{::time(nullptr) - 3600, 0}, {::time(nullptr) - 3600, 0}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, stale.c_str(), old, 0), 0);
+  auto s = q.snapshot(100);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(indices(*s), (std::vector<int>{0}));
+  EXPECT_TRUE(std::filesystem::exists(fresh));
+  EXPECT_FALSE(std::filesystem::exists(stale));
+  EXPECT_FALSE(std::filesystem::exists(damaged));
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+  EXPECT_FALSE(std::filesystem::exists(huge)) << "over the line cap: never read, removed";
+  EXPECT_EQ(q.counters()->corrupt, 3);
+  EXPECT_FALSE(q.has_side_files()) << "a .part or a foreign file is no work for a flusher";
+}
+
+// Only when the side file cannot be written either (a file-size limit here; a full disk in
+// telemetry_process_test) is the span lost, and then it is counted as unwritten.
+TEST(Queue, ASideFileThatCannotBeWrittenIsCountedUnwritten) {
+  TempDir d;
+  QueueOptions o{d.path(), 100, 5};
+  SpanQueue q(o);
+  ASSERT_TRUE(q.append(line_for(0)).ok());
+  int fd = ::open(q.state_path().c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX), 0);
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit lim {64, 64};  // the one-byte tally fits, a span line does not
+    ::setrlimit(RLIMIT_FSIZE, &lim);
+    auto r = q.append(line_for(1));
+    ::_exit(!r.ok() && r.error().code == ErrorCode::kIo ? 0 : 1);
+  }
+  int st = 0;
+  ASSERT_EQ(::waitpid(pid, &st, 0), pid);
+  ::close(fd);
+  EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  EXPECT_EQ(q.unwritten(), 1);
+  EXPECT_TRUE(side_files(d.path()).empty());
+  EXPECT_TRUE(side_files(d.path(), /*parts=*/true).empty()) << "a partial side file was left";
 }
 
 // Appends do not wait for each other: with another append in the middle of its write (the
@@ -982,6 +1135,94 @@ TEST(Queue, AppendsDoNotWaitForEachOther) {
   EXPECT_EQ(indices(*s), (std::vector<int>{0, 1, 2, 3}));
   // The tally was folded into the state and emptied: counting again does not count twice.
   EXPECT_EQ(q.counters()->appended, 4);
+}
+
+// A flusher pass that takes nothing out of the queue (collector down: a retry later) leaves the
+// queue file alone: same inode, same mtime, and no temp copy created in the data dir (the dir's
+// mtime would move). Before, every failed pass wrote a copy of the whole queue and threw it away.
+struct FileTimes {
+  ino_t ino = 0;
+  int64_t mtime_ns = 0, ctime_ns = 0, dir_mtime_ns = 0;
+  bool operator==(const FileTimes& o) const {
+    return ino == o.ino && mtime_ns == o.mtime_ns && ctime_ns == o.ctime_ns &&
+           dir_mtime_ns == o.dir_mtime_ns;
+  }
+};
+FileTimes times_of(const std::string& file, const std::string& dir) {
+  FileTimes t;
+  struct stat st {};
+  if (::stat(file.c_str(), &st) == 0) {
+    t.ino = st.st_ino;
+    t.mtime_ns = st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+    t.ctime_ns = st.st_ctim.tv_sec * 1000000000LL + st.st_ctim.tv_nsec;
+  }
+  if (::stat(dir.c_str(), &st) == 0)
+    t.dir_mtime_ns = st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+  return t;
+}
+
+TEST(Queue, APassThatTakesNothingOutLeavesTheFileAlone) {
+  TempDir d;
+  SpanQueue q({d.path(), 100});
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(q.append(line_for(i)).ok());
+  ASSERT_TRUE(q.counters());  // folds the appends (the tally file is emptied, not created)
+  auto s = q.snapshot(100);
+  ASSERT_TRUE(s);
+  const FileTimes before = times_of(q.queue_path(), d.path());
+  // Timestamps are coarse (a clock tick): let one pass so that any write would show.
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  QueueCounters delta;
+  delta.retries = 1;
+  ASSERT_TRUE(q.remove({}, {}, delta).ok());
+  EXPECT_TRUE(times_of(q.queue_path(), d.path()) == before) << "the queue was rewritten";
+  // Ids that are no longer in the file (another pass took them): nothing to write either.
+  ASSERT_TRUE(q.remove({"0123456789abcdef"}, {"not a line of the file"}, {}).ok());
+  EXPECT_TRUE(times_of(q.queue_path(), d.path()) == before) << "the queue was rewritten";
+  auto c = q.counters();
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->retries, 1);
+  EXPECT_EQ(c->lines, 5);
+  EXPECT_EQ(indices(*q.snapshot(100)), (std::vector<int>{0, 1, 2, 3, 4}));
+  // Taking one out (the middle one) rewrites: the lines before it are copied as they are.
+  ASSERT_TRUE(q.remove({s->records[2]["spanId"].get<std::string>()}, {}, {}).ok());
+  EXPECT_NE(times_of(q.queue_path(), d.path()).ino, before.ino);
+  EXPECT_EQ(indices(*q.snapshot(100)), (std::vector<int>{0, 1, 3, 4}));
+  EXPECT_EQ(q.counters()->lines, 4);
+  auto text = fs::read_file(q.queue_path());
+  ASSERT_TRUE(text);
+  EXPECT_EQ(std::count(text->begin(), text->end(), '\n'), 4);
+}
+
+// The same through the flusher's pass: the collector fails, nothing is delivered, the queue file
+// is untouched and its spans are all still there for the next pass.
+TEST(Queue, FailedFlushPassDoesNotRewriteTheQueue) {
+  TempDir d;
+  TelemetryOptions o;
+  o.exporter.enabled = true;
+  o.exporter.endpoint = "http://127.0.0.1:9/v1/traces";
+  o.data_dir = d.path();
+  SpanQueue q(queue_options(o));
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(q.append(line_for(i)).ok());
+  ASSERT_TRUE(q.counters());
+  const FileTimes before = times_of(q.queue_path(), d.path());
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  int sends = 0;
+  SendFn down = [&](const http::Request&, Deadline) -> Result<http::Response> {
+    ++sends;
+    return make_error(ErrorCode::kIo, "connection refused");
+  };
+  for (int pass = 0; pass < 3; ++pass) {
+    FlushReport rep = flush_queue(o, down, Deadline::after(std::chrono::milliseconds(5000)));
+    EXPECT_TRUE(rep.gave_up);
+    EXPECT_EQ(rep.delivered, 0u);
+  }
+  EXPECT_EQ(sends, 3);
+  EXPECT_TRUE(times_of(q.queue_path(), d.path()) == before) << "a failed pass rewrote the queue";
+  auto c = q.counters();
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->retries, 3);
+  EXPECT_EQ(c->last_status, -1);
+  EXPECT_EQ(q.snapshot(100)->records.size(), 20u);
 }
 
 // Runs `f` in a forked child and returns the growth of the child's peak RSS over it, in KiB (the
@@ -1032,7 +1273,8 @@ long peak_rss_growth_kib(const std::function<bool()>& f, bool* ok) {
   return growth;
 }
 
-// The lock-free give-up counter never follows a link planted in its place.
+// The lock-free give-up counter never follows a link planted in its place (a line over the cap
+// is what it counts without any lock).
 TEST(Queue, UnwrittenCounterNeverFollowsALink) {
   TempDir d;
   QueueOptions o{d.sub("data"), 100, 20};
@@ -1040,11 +1282,7 @@ TEST(Queue, UnwrittenCounterNeverFollowsALink) {
   ASSERT_TRUE(q.append(line_for(0)).ok());
   ASSERT_TRUE(fs::atomic_write(d.sub("victim"), "keep\n").ok());
   ASSERT_EQ(::symlink(d.sub("victim").c_str(), fs::join(o.dir, kQueueUnwrittenFile).c_str()), 0);
-  int fd = ::open(q.state_path().c_str(), O_RDWR | O_CLOEXEC);
-  ASSERT_GE(fd, 0);
-  ASSERT_EQ(::flock(fd, LOCK_EX), 0);
-  EXPECT_FALSE(q.append(line_for(1)).ok());
-  ::close(fd);
+  EXPECT_FALSE(q.append(std::string(kMaxQueueLineBytes + 1, 'x')).ok());
   EXPECT_EQ(fs::read_file(d.sub("victim")).value_or(""), "keep\n");
 }
 

@@ -114,7 +114,7 @@ Exit serve(const TelemetryOptions& options, int lock_fd, Clock::time_point life_
       // Idle: watch the queue (one stat per poll) for spans that later events append.
       const Clock::time_point idle_end = std::min(Clock::now() + options.idle_window, life_end);
       bool work = false;
-      while (!(work = queue.maybe_nonempty()) && Clock::now() < idle_end) {
+      while (!(work = queue.pending()) && Clock::now() < idle_end) {
         sleep_for(
             std::min(options.idle_poll, std::max(until(idle_end), std::chrono::milliseconds(1))));
       }
@@ -151,7 +151,7 @@ void flusher_main(const TelemetryOptions& options, int lock_fd) {
     // An adapter that appended while we held the lock saw it taken and left its span to us: look
     // once more after letting go (telemetry.h). With nothing left, or still failing after the
     // no-progress budget (the next event starts a fresh flusher), we are done.
-    if (why == Exit::kFailing || !q.maybe_nonempty()) return;
+    if (why == Exit::kFailing || !q.pending()) return;
     if (why == Exit::kLife) {
       // Work left at the end of our life: hand over to a fresh flusher (it takes the lock).
       (void)start_flusher_if_needed(options, true);
@@ -205,6 +205,12 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
       rep.corrupt += snap->corrupt_lines.size();
       if (!done.empty() || !snap->corrupt_lines.empty() || snap->skip_bytes > 0)
         (void)queue.remove(done, snap->corrupt_lines, delta, snap->skip_bytes);
+      if (queue.has_side_files()) {
+        // More side files than one fold takes, or new ones: fold again. None folded this time
+        // (no room for them in the queue: disk full): work left, for after a back-off.
+        if (snap->folded > 0) continue;
+        rep.gave_up = true;
+      }
       return rep;
     }
 
@@ -309,7 +315,7 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
     }
     if (stop) return rep;
   }
-  if (queue.maybe_nonempty()) rep.gave_up = true;
+  if (queue.pending()) rep.gave_up = true;
   return rep;
 }
 
@@ -320,6 +326,8 @@ bool start_flusher_if_needed(const TelemetryOptions& options, bool just_appended
       QueueOptions qopts;
       qopts.dir = options.data_dir;
       SpanQueue queue(qopts);
+      // The queue file only (one lstat): a side file's writer starts a flusher itself (it
+      // appended), so events that append nothing do not pay for a directory scan.
       if (!queue.maybe_nonempty()) return false;
     }
     std::string lock_path = fs::join(options.data_dir, kFlusherLockFile);

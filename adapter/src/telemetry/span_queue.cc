@@ -1,5 +1,6 @@
 #include "pinta/adapter/span_queue.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/random.h>
@@ -38,6 +39,7 @@ QueueCounters parse_counters(std::string_view text) {
   };
   static constexpr Field kFields[] = {{"\"appended\":", &QueueCounters::appended},
                                       {"\"corrupt\":", &QueueCounters::corrupt},
+                                      {"\"deferred\":", &QueueCounters::deferred},
                                       {"\"delivered\":", &QueueCounters::delivered},
                                       {"\"dropped_cap\":", &QueueCounters::dropped_cap},
                                       {"\"dropped_http\":", &QueueCounters::dropped_http},
@@ -113,6 +115,7 @@ class StateLock {
     char* const end = buf + sizeof buf;
     const std::pair<std::string_view, int64_t> fields[] = {{"{\"appended\":", c.appended},
                                                            {",\"corrupt\":", c.corrupt},
+                                                           {",\"deferred\":", c.deferred},
                                                            {",\"delivered\":", c.delivered},
                                                            {",\"dropped_cap\":", c.dropped_cap},
                                                            {",\"dropped_http\":", c.dropped_http},
@@ -165,6 +168,97 @@ void settle_appended(int fd) {
   if (fd < 0) return;
   (void)!::ftruncate(fd, 0);
   ::close(fd);
+}
+
+// A random suffix for a file name of our own (O_EXCL makes it fresh; this makes it unlikely to
+// meet another's).
+uint64_t name_salt() {
+  uint64_t salt = 0;
+  if (::getrandom(&salt, sizeof salt, GRND_NONBLOCK) != static_cast<ssize_t>(sizeof salt))
+    salt = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  return salt;
+}
+
+bool is_side_name(std::string_view name, bool* part) {
+  if (name.substr(0, kQueueSidePrefix.size()) != kQueueSidePrefix) return false;
+  *part = name.size() >= kQueueSidePartSuffix.size() &&
+          name.substr(name.size() - kQueueSidePartSuffix.size()) == kQueueSidePartSuffix;
+  return true;
+}
+
+// Under the exclusive lock (no append is writing the queue): moves the whole side files into the
+// queue, oldest first by name order of discovery, at most kMaxSideFilesPerFold, and deletes them;
+// removes `.part` leftovers of writers that died. Adds to `c` what it did. A side file is deleted
+// only once its line is in the queue (a crash in between can send that span twice: OTLP-7).
+void fold_side_files(const std::string& dir, const std::string& queue_path, QueueCounters& c) {
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return;
+  std::vector<std::string> names;
+  const time_t now = ::time(nullptr);
+  while (dirent* e = ::readdir(d)) {
+    bool part = false;
+    if (!is_side_name(e->d_name, &part)) continue;
+    const std::string path = fs::join(dir, e->d_name);
+    if (part) {
+      struct stat st {};
+      if (::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid() &&
+          now - st.st_mtime > kStaleSidePartSeconds && ::unlink(path.c_str()) == 0)
+        c.corrupt += 1;
+      continue;
+    }
+    if (names.size() < kMaxSideFilesPerFold) names.emplace_back(e->d_name);
+  }
+  ::closedir(d);
+  if (names.empty()) return;
+  int out = -1;
+  std::string buf;
+  for (const std::string& name : names) {
+    const std::string path = fs::join(dir, name);
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid() ||
+        st.st_nlink != 1)
+      continue;  // not ours: left alone (has_side_files does not report it either)
+    if (static_cast<uint64_t>(st.st_size) > kMaxQueueLineBytes + 1) {
+      if (::unlink(path.c_str()) == 0) c.corrupt += 1;  // no append writes one this big
+      continue;
+    }
+    auto text = fs::read_private_file(path, kMaxQueueLineBytes + 1);
+    // Ours only (open_private: no link, our uid, one link): anything else is left alone.
+    if (!text) continue;
+    const std::string_view line(*text);
+    const bool whole = !line.empty() && line.back() == '\n' &&
+                       line.find('\n') == line.size() - 1 &&
+                       !queue_line_span_id(line.substr(0, line.size() - 1)).empty();
+    if (whole) {
+      if (out < 0) {
+        out = fs::open_private(queue_path, O_RDWR | O_APPEND | O_CREAT, 0600);  // queue append
+        if (out < 0) return;
+        // A torn tail (a crashed append) must not swallow the first line we add.
+        struct stat st {};
+        char last = '\n';
+        if (::fstat(out, &st) == 0 && st.st_size > 0 &&
+            ::pread(out, &last, 1, st.st_size - 1) == 1 && last != '\n')
+          buf.push_back('\n');
+      }
+      buf.append(line);
+      struct stat at {};
+      const bool sized = ::fstat(out, &at) == 0;
+      if (!write_all(out, buf)) {
+        // No fragment left (disk full): cut back to where we started (no append runs: we hold
+        // the lock exclusively); this side file and the rest wait for the next pass.
+        if (sized) (void)!::ftruncate(out, at.st_size);
+        break;
+      }
+      buf.clear();
+      c.appended += 1;
+      c.lines += 1;
+      c.deferred += 1;
+    } else {
+      c.corrupt += 1;  // not one whole queue line: a foreign or damaged file
+    }
+    ::unlink(path.c_str());
+  }
+  if (out >= 0) ::close(out);
 }
 
 // One physical line as the streaming reader sees it. `bytes` is empty for an oversize line (its
@@ -279,6 +373,34 @@ uint64_t next_line_start(int fd, uint64_t at, uint64_t to) {
   return to;
 }
 
+// The first byte after the last '\n' in [from, to) of fd, or `from` if there is none.
+uint64_t after_last_newline(int fd, uint64_t from, uint64_t to) {
+  char buf[16u << 10];
+  for (uint64_t end = to; end > from;) {
+    const uint64_t start = end - std::min<uint64_t>(sizeof buf, end - from);
+    ssize_t n = ::pread(fd, buf, static_cast<size_t>(end - start), static_cast<off_t>(start));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return from;
+    for (ssize_t i = std::min<ssize_t>(n, static_cast<ssize_t>(end - start)) - 1; i >= 0; --i)
+      if (buf[i] == '\n') return start + static_cast<uint64_t>(i) + 1;
+    end = start;
+  }
+  return from;
+}
+
+// Copies [from, to) of fd to out, 64 KiB at a time. false on a read or write error.
+bool copy_range(int fd, uint64_t from, uint64_t to, int out) {
+  char chunk[64u << 10];
+  for (uint64_t pos = from; pos < to;) {
+    ssize_t n = ::pread(fd, chunk, static_cast<size_t>(std::min<uint64_t>(sizeof chunk, to - pos)),
+                        static_cast<off_t>(pos));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0 || !write_all(out, std::string_view(chunk, static_cast<size_t>(n)))) return false;
+    pos += static_cast<uint64_t>(n);
+  }
+  return true;
+}
+
 // Full validity: a JSON object with a span object, a resource array, and as "spanId" the id its
 // prefix names. (A duplicate "spanId" key parses as the last one: such a line would be delivered
 // under one id and removed under another — fuzz/span_queue regression duplicate-span-id-key.)
@@ -322,7 +444,8 @@ json QueueCounters::to_json() const {
           {"retries", retries},
           {"redirects", redirects},
           {"last_status", last_status},
-          {"unwritten", unwritten}};
+          {"unwritten", unwritten},
+          {"deferred", deferred}};
 }
 
 QueueCounters QueueCounters::from_json(const json& j) {
@@ -343,6 +466,7 @@ QueueCounters QueueCounters::from_json(const json& j) {
   c.redirects = get("redirects");
   c.last_status = get("last_status");
   c.unwritten = get("unwritten");
+  c.deferred = get("deferred");
   return c;
 }
 
@@ -356,6 +480,7 @@ void QueueCounters::add(const QueueCounters& d) {
   dropped_http += d.dropped_http;
   retries += d.retries;
   redirects += d.redirects;
+  deferred += d.deferred;
   if (d.last_status != 0) last_status = d.last_status;  // values, not counts
   if (d.unwritten != 0) unwritten = d.unwritten;
 }
@@ -401,6 +526,55 @@ int64_t SpanQueue::unwritten() const {
   return ::stat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : 0;
 }
 
+bool SpanQueue::has_side_files() const {
+  // Whole side files of ours only: a `.part` is still being written (its writer starts a flusher
+  // once it is renamed) or a dead writer's leftover, and a foreign file is never folded; neither
+  // is work a flusher could do.
+  DIR* d = ::opendir(options_.dir.c_str());
+  if (d == nullptr) return false;
+  bool found = false;
+  while (dirent* e = ::readdir(d)) {
+    bool part = false;
+    if (!is_side_name(e->d_name, &part) || part) continue;
+    struct stat st {};
+    const std::string path = fs::join(options_.dir, e->d_name);
+    if (::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid() &&
+        st.st_nlink == 1) {
+      found = true;
+      break;
+    }
+  }
+  ::closedir(d);
+  return found;
+}
+
+Status SpanQueue::append_side(std::string_view line) const {
+  // A name of our own: written whole under `.part`, then renamed (a rename is atomic: the
+  // flusher sees a whole side file or none).
+  const std::string final_path = fs::join(options_.dir, std::string(kQueueSidePrefix) +
+                                                            std::to_string(::getpid()) + "." +
+                                                            std::to_string(name_salt()));
+  const std::string part = final_path + std::string(kQueueSidePartSuffix);
+  int fd = fs::open_private(part, O_WRONLY | O_CREAT | O_EXCL, 0600);  // side file
+  if (fd < 0) {
+    count_unwritten();
+    return io_error("cannot create", part);
+  }
+  std::string buf;
+  buf.reserve(line.size() + 1);
+  buf.append(line);
+  buf.push_back('\n');
+  const bool ok = write_all(fd, buf);
+  ::close(fd);
+  if (!ok || ::rename(part.c_str(), final_path.c_str()) != 0) {
+    Error e = io_error("cannot write", part);
+    ::unlink(part.c_str());
+    count_unwritten();
+    return e;
+  }
+  return {};
+}
+
 Status SpanQueue::append(std::string_view line) {
   if (line.empty() || line.find('\n') != std::string_view::npos) {
     return make_error(ErrorCode::kInvalidArgument, "a queue line must be one non-empty line");
@@ -421,7 +595,8 @@ Status SpanQueue::append(std::string_view line) {
     return StateLock::acquire(state_path_, options_.lock_timeout_ms, /*shared=*/true);
   }();
   if (!lock) {
-    if (lock.error().code == ErrorCode::kTimeout) count_unwritten();
+    // A flusher's exclusive hold outlasted our budget: do not wait, do not lose the span.
+    if (lock.error().code == ErrorCode::kTimeout) return append_side(line);
     return lock.error();
   }
   int fd = fs::open_private(queue_path_, O_RDWR | O_APPEND | O_CREAT, 0600);  // queue append
@@ -455,8 +630,8 @@ Status SpanQueue::append(std::string_view line) {
       if (fd < 0) return io_error("cannot open", queue_path_);
       if (torn_tail()) buf.push_back('\n');
     } else {
-      if (ex.error().code == ErrorCode::kTimeout) count_unwritten();
       ::close(fd);
+      if (ex.error().code == ErrorCode::kTimeout) return append_side(line);
       return ex.error();
     }
   }
@@ -543,9 +718,17 @@ Result<QueueSnapshot> SpanQueue::read(size_t max_records, size_t max_record_byte
   QueueSnapshot snap;
   OpenQueue q;
   {
-    // Under the lock only to learn a size at which no append is half-written.
+    // Under the lock only to learn a size at which no append is half-written, and to fold in
+    // the side files of appends that did not get the lock in time.
     auto lock = StateLock::acquire(state_path_, 5000);
     if (!lock) return lock.error();
+    if (has_side_files()) {
+      QueueCounters c = lock->read();
+      const QueueCounters before = c;
+      fold_side_files(options_.dir, queue_path_, c);
+      snap.folded = static_cast<size_t>(c.deferred - before.deferred);
+      if (c.appended != before.appended || c.corrupt != before.corrupt) lock->write(c);
+    }
     if (Status s = open_queue_for_read(queue_path_, q); !s.ok()) return s.error();
     if (q.fd < 0) return snap;
   }
@@ -605,11 +788,15 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
     auto lock = StateLock::acquire(state_path_, 5000);
     if (!lock) return lock.error();
     if (Status s = open_queue_for_read(queue_path_, q); !s.ok()) return s;
-    if (q.fd < 0) {
+    // Nothing to take out (a pass that delivered nothing: collector down, a retry later): the
+    // counters only. The file is left alone (same inode, no copy written): a failing flusher
+    // retrying through an outage must not rewrite the whole queue on every pass.
+    const bool nothing = span_ids.empty() && corrupt_lines.empty() && skip_bytes == 0;
+    if (q.fd < 0 || nothing) {
       QueueCounters c = lock->read();
       c.add(delta);
       const int tally = take_appended(appended_path(), c);
-      c.lines = 0;
+      if (q.fd < 0) c.lines = 0;
       c.unwritten = unwritten();
       lock->write(c);
       settle_appended(tally);
@@ -619,48 +806,67 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
   // The rewrite is built outside the lock (appends go on meanwhile) up to the size seen under it;
   // under the lock again only what was appended since is copied, and the file replaced.
   // A fresh name, never an existing file or a link planted there (O_EXCL|O_NOFOLLOW).
-  uint64_t salt = 0;
-  if (::getrandom(&salt, sizeof salt, GRND_NONBLOCK) != static_cast<ssize_t>(sizeof salt))
-    salt = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
   const std::string tmp =
-      queue_path_ + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(salt);
-  // queue rewrite
-  int out = fs::open_private(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
-  if (out < 0) return io_error("cannot create", tmp);
+      queue_path_ + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(name_salt());
+  // The copy is started only at the first line that goes (lines before it are copied as they
+  // are, streaming): when the snapshot's ids are no longer in the file nothing is written at all.
+  int out = -1;
   struct Closer {
     int& fd;
     const std::string& path;
     bool keep = false;
     ~Closer() {
       if (fd >= 0) ::close(fd);
-      if (!keep) ::unlink(path.c_str());
+      if (fd >= 0 && !keep) ::unlink(path.c_str());
     }
   } closer{out, tmp};
   std::string buf;
-  bool changed = skip_bytes > 0, write_ok = true;
+  bool changed = false, write_ok = true;
   int64_t kept = 0;
   const uint64_t from = std::min<uint64_t>(skip_bytes, q.size);
   auto flush = [&](bool force) {
-    if (write_ok && (force || buf.size() >= (256u << 10))) {
+    if (out >= 0 && write_ok && (force || buf.size() >= (256u << 10))) {
       write_ok = write_all(out, buf);
       buf.clear();
     }
   };
+  // Copies [from, upto) as it is into a fresh temp file; from now on kept lines go to `buf`.
+  auto start_rewrite = [&](uint64_t upto) {
+    changed = true;
+    out = fs::open_private(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);  // queue rewrite
+    if (out < 0) {
+      write_ok = false;
+      return;
+    }
+    write_ok = copy_range(q.fd, from, upto, out);
+  };
+  if (skip_bytes > 0) start_rewrite(from);
   bool read_ok = scan_lines(q.fd, from, q.size, [&](const Line& l) {
     const bool drop = l.oversize || corrupt_lines.count(corrupt_key(l)) > 0 ||
                       (!l.span_id.empty() && span_ids.count(std::string(l.span_id)) > 0);
-    if (drop) {
-      changed = true;
-      return;
-    }
+    // A kept torn fragment gets its '\n': that too is a change.
+    if (!changed && (drop || !l.terminated)) start_rewrite(l.offset);
+    if (drop) return;
+    ++kept;
+    if (!changed) return;  // still in the unchanged prefix (copied as is if a change comes)
     buf.append(l.bytes);
     buf.push_back('\n');
-    if (!l.terminated) changed = true;  // a kept torn fragment gets its '\n'
-    ++kept;
     flush(false);
   });
   flush(true);
   if (!read_ok) return io_error("cannot read", queue_path_);
+  // What was appended since the snapshot: most of it copied now, outside the lock, so that the
+  // exclusive hold below (the only one appends can wait for) copies just the last few lines.
+  // Whole lines only: up to the last '\n' visible. Appends are serialized by the kernel (one
+  // O_APPEND write(2) each), and a reader sees the bytes of a write before the end of the file
+  // grows past them, so everything before a visible '\n' is whole.
+  int64_t tail_lines = 0;
+  uint64_t copied_to = q.size;
+  if (struct stat now {}; ::fstat(q.fd, &now) == 0 && static_cast<uint64_t>(now.st_size) > q.size) {
+    copied_to = after_last_newline(q.fd, q.size, static_cast<uint64_t>(now.st_size));
+    tail_lines += static_cast<int64_t>(count_newlines(q.fd, q.size, copied_to));
+    if (changed && write_ok) write_ok = copy_range(q.fd, q.size, copied_to, out);
+  }
   if (changed && (!write_ok || ::fdatasync(out) != 0)) return io_error("cannot write", tmp);
 
   auto lock = StateLock::acquire(state_path_, 5000);
@@ -669,22 +875,14 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
   c.add(delta);
   struct stat st {};
   if (::lstat(queue_path_.c_str(), &st) != 0 || st.st_ino != q.ino ||
-      static_cast<uint64_t>(st.st_size) < q.size)
+      static_cast<uint64_t>(st.st_size) < copied_to)
     return make_error(ErrorCode::kIo, "queue file replaced during a rewrite: " + queue_path_);
   const uint64_t now_size = static_cast<uint64_t>(st.st_size);
-  const int64_t tail_lines = static_cast<int64_t>(count_newlines(q.fd, q.size, now_size));
+  tail_lines += static_cast<int64_t>(count_newlines(q.fd, copied_to, now_size));
   if (changed) {
-    // Appended since: copied as is (whole lines: appends happen under the lock we hold).
-    char chunk[64u << 10];
-    for (uint64_t pos = q.size; pos < now_size;) {
-      ssize_t n = ::pread(q.fd, chunk,
-                          static_cast<size_t>(std::min<uint64_t>(sizeof chunk, now_size - pos)),
-                          static_cast<off_t>(pos));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0 || !write_all(out, std::string_view(chunk, static_cast<size_t>(n))))
-        return io_error("cannot copy the tail of", queue_path_);
-      pos += static_cast<uint64_t>(n);
-    }
+    // The rest: copied as is (whole lines: appends happen under the lock we hold).
+    if (!copy_range(q.fd, copied_to, now_size, out))
+      return io_error("cannot copy the tail of", queue_path_);
     if (::rename(tmp.c_str(), queue_path_.c_str()) != 0)
       return io_error("cannot rename onto", queue_path_);
     closer.keep = true;

@@ -14,10 +14,15 @@
 //
 // Short lock holds: an append holds the lock for a few syscalls (no compaction: the caps are the
 // flusher's). The flusher takes it only to learn a size at which no append is half-written, reads
-// and builds a rewrite without it, and takes it again to copy what was appended meanwhile and
-// rename. An append that cannot get the lock within `lock_timeout_ms` (only a flusher's hold can
-// stop it) gives up and counts itself in `failed-spans.unwritten` (one byte per span, lock-free;
-// the flusher copies the count into the state file as `unwritten`).
+// and builds a rewrite without it (with the whole lines appended meanwhile), and takes it again
+// to copy the last lines appended since and rename. An append that cannot get the lock within `lock_timeout_ms` (a few ms: only a flusher's
+// hold, or another append fixing a torn tail, can stop it) does not wait longer and does not lose
+// the span: it writes it to a side file of its own, `failed-spans.side.<pid>.<random>` (written
+// under a `.part` name and renamed, so a side file is always whole), counted as `deferred`. The
+// flusher folds side files into the queue under its exclusive lock at the start of each pass
+// (snapshot), then deletes them. Only when the side file cannot be written either (disk full) is
+// the span lost: counted in `failed-spans.unwritten` (one byte per span, lock-free; the flusher
+// copies the count into the state file as `unwritten`).
 //
 // Caps: at most `max_spans` spans and `max_bytes` bytes; the oldest are dropped first and counted
 // (`dropped_cap`). Appends never enforce them: between two flusher passes the file may hold more;
@@ -50,6 +55,14 @@ inline constexpr std::string_view kQueueUnwrittenFile = "failed-spans.unwritten"
 // Appends since the flusher last folded them into the state (one byte each; written under the
 // shared lock, folded and emptied under the exclusive one).
 inline constexpr std::string_view kQueueAppendedFile = "failed-spans.appended";
+// Side files of appends that did not get the lock in time (one span each), and the name they
+// are written under before the rename that makes them visible.
+inline constexpr std::string_view kQueueSidePrefix = "failed-spans.side.";
+inline constexpr std::string_view kQueueSidePartSuffix = ".part";
+// Side files one snapshot folds in at most (the rest wait for the next pass): bounds the hold.
+inline constexpr size_t kMaxSideFilesPerFold = 256;
+// A `.part` side file older than this was left by a writer that died: removed, counted corrupt.
+inline constexpr int kStaleSidePartSeconds = 60;
 // A queue line (one span) longer than this is refused by append and skipped by readers.
 inline constexpr size_t kMaxQueueLineBytes = 2u << 20;
 // Over-cap spanIds one snapshot reports at most (the rest are dropped by the next pass).
@@ -58,10 +71,10 @@ inline constexpr size_t kMaxOverCapPerSnapshot = 4096;
 struct QueueOptions {
   std::string dir;            // the data dir
   size_t max_spans = 1000;    // SPEC §13 cap (PINTA_QUEUE_MAX_SPANS)
-  // How long an append waits for the lock before giving up (the span is then lost and counted
-  // in `failed-spans.unwritten`). Holds are a few syscalls long; waits come from contention
-  // alone (64 concurrent adapters on 2 cores).
-  int lock_timeout_ms = 3000;
+  // How long an append waits for the lock before it writes its span to a side file instead
+  // (counted `deferred`; folded in by the flusher). Appends share the lock, so only a flusher's
+  // short exclusive holds make an append wait (docs/benchmarks.md "Append lock budget").
+  int lock_timeout_ms = 5;
   // Byte cap (PINTA_QUEUE_MAX_BYTES): readers see only the newest max_bytes of the file; at
   // least kMaxQueueLineBytes.
   uint64_t max_bytes = 16u << 20;
@@ -81,6 +94,9 @@ struct QueueCounters {
   // count: add() overwrites it with a non-zero delta.
   int64_t last_status = 0;
   int64_t unwritten = 0;  // appends that gave up (lock wait, line cap): a value, set by remove
+  // Appends that did not get the lock within the budget and went to a side file (not lost: the
+  // flusher folds them into the queue, and counts them then, in `appended` too).
+  int64_t deferred = 0;
   nlohmann::json to_json() const;
   static QueueCounters from_json(const nlohmann::json& j);
   void add(const QueueCounters& d);
@@ -101,6 +117,7 @@ struct QueueSnapshot {
   size_t valid_total = 0;                        // valid lines in the region read
   uint64_t skip_bytes = 0;    // bytes before the region read (over the byte cap): to drop
   uint64_t prefix_lines = 0;  // lines in those bytes (counted as dropped_cap when dropped)
+  size_t folded = 0;          // side files folded into the queue before it was read
   uint64_t size = 0;          // file size and inode the snapshot read
   uint64_t inode = 0;
 };
@@ -128,6 +145,8 @@ class SpanQueue {
   // Rewrites the queue without its first `skip_bytes` bytes (a snapshot's skip_bytes) and the
   // lines whose spanId is in `span_ids` or whose bytes (key) are in `corrupt_lines`, and adds
   // `delta` to the counters (lines is recomputed). Lines appended since the snapshot are kept.
+  // When no line goes (a pass that delivered nothing) the file is not touched: only the counters
+  // are written; otherwise the copy starts at the first line that goes (streaming).
   Status remove(const std::unordered_set<std::string>& span_ids,
                 const std::unordered_set<std::string>& corrupt_lines, const QueueCounters& delta,
                 uint64_t skip_bytes = 0);
@@ -138,6 +157,10 @@ class SpanQueue {
   Result<QueueCounters> counters();
   // Whether the queue file has any bytes (no lock; cheap).
   bool maybe_nonempty() const;
+  // Whether a side file waits to be folded in (a scan of the data dir; the flusher's checks).
+  bool has_side_files() const;
+  // Work for a flusher: maybe_nonempty() or has_side_files().
+  bool pending() const { return maybe_nonempty() || has_side_files(); }
   // Appends that gave up so far (the size of failed-spans.unwritten).
   int64_t unwritten() const;
 
@@ -146,6 +169,9 @@ class SpanQueue {
 
  private:
   void count_unwritten() const;
+  // The span to a side file (the lock was not to be had in time); counts it unwritten if even
+  // that fails.
+  Status append_side(std::string_view line) const;
   void count_appended() const;
   void cut_back(off_t start, off_t end) const;
   std::string appended_path() const;

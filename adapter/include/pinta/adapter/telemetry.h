@@ -46,7 +46,7 @@ struct TelemetryOptions {
   // PINTA_QUEUE_MAX_BYTES (2 MiB..1 GiB); default max(16 MiB, max_queue_spans x
   // kQueueBytesPerSpan), up to kMaxQueueBytes.
   uint64_t max_queue_bytes = 16u << 20;
-  int append_lock_ms = 200;                         // PINTA_QUEUE_LOCK_MS: an append's lock wait
+  int append_lock_ms = 5;  // PINTA_QUEUE_LOCK_MS: an append's lock wait (then a side file)
   // PINTA_OTLP_MAX_REQUEST_BYTES: one POST's span bytes (a single bigger span goes alone; a
   // queue line is at most kMaxQueueLineBytes).
   size_t max_request_bytes = 512u << 10;
