@@ -23,11 +23,11 @@
 #include <string>
 
 #include "fuzz_support.h"
-#include "pinta/emulator/gemini/gemini.h"
+#include "pinta/hosts/gemini/gemini.h"
 
 namespace {
 
-namespace gem = pinta::emu::gemini;
+namespace gem = pinta::hosts::gemini;
 namespace sfs = std::filesystem;
 
 const std::string& root() { return pinta::fuzz::process_temp_dir("pinta-fuzz-gemini-loader"); }
