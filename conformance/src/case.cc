@@ -56,8 +56,7 @@ bool is_per_host(const json& v) {
   return true;
 }
 
-// The values a case gives for the hosts (one value, or one per host).
-static std::vector<const json*> per_host_values(const json& v) {
+std::vector<const json*> per_host_values(const json& v) {
   std::vector<const json*> out;
   if (is_per_host(v)) {
     for (auto it = v.begin(); it != v.end(); ++it) out.push_back(&it.value());

@@ -27,17 +27,6 @@ std::string quoted_key(const std::string& k) {
   return d.substr(1, d.size() - 2);
 }
 
-// The values a case gives for the hosts (one value, or one per host).
-std::vector<const json*> per_host_values(const json& v) {
-  std::vector<const json*> out;
-  if (is_per_host(v)) {
-    for (auto it = v.begin(); it != v.end(); ++it) out.push_back(&it.value());
-  } else {
-    out.push_back(&v);
-  }
-  return out;
-}
-
 bool nonempty_string(const json& v) { return v.is_string() && !v.get<std::string>().empty(); }
 
 bool nonempty_strings(const json& v) {

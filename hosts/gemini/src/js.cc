@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "pinta/common/text.h"
 #include "pinta/hosts/gemini/gemini.h"
 
 namespace pinta::hosts::gemini {
@@ -66,24 +67,6 @@ long decode_one(std::string_view s, size_t& i) {
   }
   i = j;
   return static_cast<long>(cp);
-}
-
-void append_utf8(std::string& out, unsigned long cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
 }
 
 // ECMA-262 WhiteSpace and LineTerminator code points (what trim() and /\s/ remove).
@@ -181,7 +164,7 @@ void quote_string(std::string& out, const std::string& s) {
       if (hi >= 0) {
         long lo = hi < 0xDC00 ? surrogate_at(s, i + 3) : -1;
         if (lo >= 0xDC00) {  // a pair split over two stored units is one character
-          append_utf8(out, 0x10000 + ((static_cast<unsigned long>(hi) - 0xD800) << 10) +
+          text::append_utf8(out, 0x10000 + ((static_cast<unsigned long>(hi) - 0xD800) << 10) +
                                (static_cast<unsigned long>(lo) - 0xDC00));
           i += 5;
         } else {
@@ -444,7 +427,7 @@ class JsonParser {
             out += static_cast<char>(0x80 | ((u >> 6) & 0x3F));
             out += static_cast<char>(0x80 | (u & 0x3F));
           } else {
-            append_utf8(out, u);
+            text::append_utf8(out, u);
           }
           break;
         }
@@ -463,7 +446,7 @@ class JsonParser {
       long hi = surrogate_at(s, i);
       long lo = hi >= 0xD800 && hi < 0xDC00 ? surrogate_at(s, i + 3) : -1;
       if (lo >= 0xDC00) {
-        append_utf8(out, 0x10000 + ((static_cast<unsigned long>(hi) - 0xD800) << 10) +
+        text::append_utf8(out, 0x10000 + ((static_cast<unsigned long>(hi) - 0xD800) << 10) +
                              (static_cast<unsigned long>(lo) - 0xDC00));
         i += 6;
       } else {
@@ -545,7 +528,7 @@ std::string node_utf8_decode(std::string_view bytes) {
     if (cp < 0)
       out += "\xEF\xBF\xBD";
     else
-      append_utf8(out, static_cast<unsigned long>(cp));
+      text::append_utf8(out, static_cast<unsigned long>(cp));
   }
   return out;
 }

@@ -1,6 +1,8 @@
 // A single forward scan of JSON text that records where each value starts, keyed by JSON pointer.
 #include "pinta/hostlint/json_pos.h"
 
+#include "pinta/common/text.h"
+
 #include <string>
 
 namespace pinta::hostlint {
@@ -101,7 +103,7 @@ class Scanner {
                 col_ = sc;
               }
             }
-            utf8(cp, out);
+            pinta::text::append_utf8(out, cp);
             break;
           }
           default:
@@ -130,23 +132,6 @@ class Scanner {
     }
     advance(4);
     return true;
-  }
-  static void utf8(unsigned cp, std::string& out) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
   }
 
   // A value at i_ (whitespace skipped); records it under `ptr`. false: stop scanning.

@@ -23,4 +23,7 @@ const char* markup_entity(char c, bool apostrophe = false);
 // s with markup_entity's four characters replaced; every other byte as it is.
 std::string markup_escape(std::string_view s);
 
+// Appends code point `cp` as UTF-8 (1 to 4 bytes; the caller keeps cp <= 0x10FFFF).
+void append_utf8(std::string& out, unsigned long cp);
+
 }  // namespace pinta::text

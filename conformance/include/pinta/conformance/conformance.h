@@ -36,6 +36,8 @@ using pinta::emu::HostRunner;
 // A case value given per host: a non-empty object whose keys are all families ("gemini",
 // "antigravity") or hosts ("agy-1.1", …), e.g. {"gemini": {}, "antigravity": {"decision": "allow"}}.
 bool is_per_host(const json& v);
+// The values a case gives for the hosts: the one value, or each host's (pointers into v).
+std::vector<const json*> per_host_values(const json& v);
 
 struct Case {
   std::string id;    // AREA-NNNN, never renumbered or reused
