@@ -1,6 +1,10 @@
 // Running cases: per case × host a temp HOME/workspace/data dir, optional fake guard/collector,
 // the steps spawned through the host runner, then the case's expectations.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -247,19 +251,55 @@ std::vector<std::pair<std::string, std::string>> walk_files(const std::string& r
 
 // Kills processes the adapter left running (a detached flusher, say) whose environment still points
 // into a case's temp dir, so none can post into a later case's fake server on a reused port.
+// Runs after every unit, so /proc/PID/environ is read with one open and a few reads into a reused
+// buffer (istreambuf_iterator made this scan a visible part of a run's CPU time).
 void kill_leftovers(const std::string& root) {
   if (root.empty()) return;
+  const std::string needle = "=" + root;
+  std::string env;
   std::error_code ec;
   for (const auto& e : stdfs::directory_iterator("/proc", ec)) {
     const std::string name = e.path().filename().string();
     if (name.empty() || !std::all_of(name.begin(), name.end(), ::isdigit)) continue;
     pid_t pid = static_cast<pid_t>(std::stol(name));
     if (pid == ::getpid()) continue;
-    std::ifstream in(e.path() / "environ", std::ios::binary);
-    std::string env((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (env.find("=" + root) != std::string::npos) ::kill(pid, SIGKILL);
+    int fd = ::open(("/proc/" + name + "/environ").c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    env.clear();
+    char buf[16384];
+    for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) env.append(buf, static_cast<size_t>(n));
+    ::close(fd);
+    if (env.find(needle) != std::string::npos) ::kill(pid, SIGKILL);
   }
 }
+
+// A URL nobody listens on, for as long as a unit runs: a loopback socket that is bound but never
+// listens, so a connection is refused (RST) and no other server of this run can take its port.
+// (A fake server started and stopped at once refused the same way, but cost a 32-thread pool per
+// unit and freed the port for reuse.)
+class DeadPort {
+ public:
+  DeadPort() {
+    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    if (fd_ >= 0 && ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+      port_ = ntohs(a.sin_port);
+  }
+  ~DeadPort() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  DeadPort(const DeadPort&) = delete;
+  DeadPort& operator=(const DeadPort&) = delete;
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+};
 
 struct TempRoot {
   std::string path;
@@ -432,10 +472,8 @@ class UnitRun {
         collector_spec_ = c_.raw[which];
       }
     }
-    // A URL nobody listens on (a server started and stopped): connection refused.
-    pinta::fakes::FakeServer dead;
-    vars_["DEAD_URL"] = dead.url("");
-    dead.stop();
+    // A URL nobody listens on: connection refused.
+    vars_["DEAD_URL"] = dead_.url();
     return true;
   }
   static int answered(const json& spec, size_t i) {
@@ -938,6 +976,7 @@ class UnitRun {
 #ifdef PINTA_CONFORMANCE_HAVE_FAKES
   std::unique_ptr<pinta::fakes::FakeServer> guard_, collector_;
   json guard_spec_, collector_spec_;
+  DeadPort dead_;
 #endif
 };
 
