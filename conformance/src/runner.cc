@@ -1071,6 +1071,32 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, std::o
 
 bool is_failure_state(const std::string& state) { return is_failure(state); }
 
+// Reorders units grouped by case (ascending case_index) so that, per chunk of `chunk` cases, the
+// k-th unit of each case comes before any case's (k+1)-th (see run_cases).
+template <typename Unit>
+std::vector<Unit> spread_units(const std::vector<Unit>& units, size_t chunk) {
+  std::vector<std::vector<Unit>> by_case;
+  for (const auto& u : units) {
+    if (by_case.empty() || by_case.back().front().case_index != u.case_index) by_case.emplace_back();
+    by_case.back().push_back(u);
+  }
+  std::vector<Unit> out;
+  out.reserve(units.size());
+  for (size_t c0 = 0; c0 < by_case.size(); c0 += std::max<size_t>(chunk, 1)) {
+    const size_t c1 = std::min(by_case.size(), c0 + std::max<size_t>(chunk, 1));
+    for (size_t k = 0;; ++k) {
+      bool any = false;
+      for (size_t c = c0; c < c1; ++c)
+        if (k < by_case[c].size()) {
+          out.push_back(by_case[c][k]);
+          any = true;
+        }
+      if (!any) break;
+    }
+  }
+  return out;
+}
+
 RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const CaseDone& on_case) {
   RunSummary s;
   std::vector<const Case*> sel;
@@ -1102,6 +1128,13 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
       ++remaining[i];
     }
   }
+  const int jobs = o.jobs > 0 ? o.jobs : default_jobs();
+  // A case's units are spread out in the queue: within each chunk of 2 x jobs cases, the first
+  // unit of every case, then the second, and so on. In case order, the units of a case that waits
+  // (an adapter's 1 s stdin wait under a host that keeps stdin open, say) came back to back and
+  // could occupy every worker at once, leaving the CPUs idle for that second; spread, no two units
+  // of one case run at the same time and a chunk's cases still finish together (progress flows).
+  fast = spread_units(fast, static_cast<size_t>(2 * jobs));
   std::mutex mu;
   size_t done = 0;
   int failed_cases = 0;
@@ -1161,7 +1194,6 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
     for (int j = 0; j < n; ++j) ts.emplace_back(worker);
     for (auto& t : ts) t.join();
   };
-  const int jobs = o.jobs > 0 ? o.jobs : default_jobs();
   run_pool(fast, jobs);
   run_pool(slow, std::min(jobs, 2));
   for (const auto& co : s.cases) {
