@@ -8,9 +8,10 @@
 # Usage: ci/bench-conformance.sh [--runs N] [--members "a b ..."] [--markdown FILE]
 #
 # Builds nothing: expects build/bin/conformance and build/bin/pinta-gemini. Each program is graded
-# N times (default 1), round robin; prints the median wall seconds, the case counts, the deadline
-# line of the summary, and the targets (ours <= 10 s, every adapter <= 60 s; issue "Performance,
-# round 2") with PASS/MISS. A MISS is reported, never fatal: the exit status is non-zero only
+# N times (default 1), round robin; prints the median wall seconds and CPU seconds (user + system
+# of the grader and every process it waited for), the load average range, the case counts, the
+# deadline line of the summary, and the targets (ours <= 10 s, every adapter <= 60 s; issue
+# "Performance, round 2") with PASS/MISS. A MISS is reported, never fatal: the exit status is non-zero only
 # when something could not run at all.
 set -euo pipefail
 
@@ -46,25 +47,28 @@ done
 for ((r = 0; r < runs; r++)); do
   for i in "${!names[@]}"; do
     log="$tmp/${names[$i]}.$r.log"
-    t0=$(date +%s.%N)
+    cut -d' ' -f1 /proc/loadavg >>"$tmp/loads"
     rc=0
-    "$conf" run --adapter "${cmds[$i]}" --host all --strict >"$log" 2>&1 || rc=$?
-    t1=$(date +%s.%N)
+    # bash's time: wall, and user + system CPU of the grader and every process it waited for.
+    { TIMEFORMAT='%R %U %S'; time "$conf" run --adapter "${cmds[$i]}" --host all --strict \
+      >"$log" 2>&1 || rc=$?; } 2>"$tmp/time"
     if [ "$rc" -gt 1 ]; then
       echo "bench-conformance: grading ${names[$i]} failed to run (exit $rc):" >&2
       tail -3 "$log" >&2
       exit 2
     fi
-    echo "$t0 $t1" | awk '{printf "%.2f\n", $2 - $1}' >>"$tmp/${names[$i]}.times"
+    awk '{printf "%.2f\n", $1}' "$tmp/time" >>"$tmp/${names[$i]}.times"
+    awk '{printf "%.2f\n", $2 + $3}' "$tmp/time" >>"$tmp/${names[$i]}.cpu"
   done
 done
 
 host=$(nproc)
-out="| adapter | median wall s | target s | result | summary |
-|---|---:|---:|---|---|"
+out="| adapter | median wall s | median CPU s | target s | result | summary |
+|---|---:|---:|---:|---|---|"
 for i in "${!names[@]}"; do
   n=${names[$i]}
   med=$(sort -g "$tmp/$n.times" | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}')
+  cpu=$(sort -g "$tmp/$n.cpu" | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}')
   target=60
   [ "$n" = ours ] && target=10
   res=$(awk -v m="$med" -v t="$target" 'BEGIN {print (m <= t) ? "PASS" : "MISS"}')
@@ -72,9 +76,10 @@ for i in "${!names[@]}"; do
   summary=$(grep -E '^[0-9]+ passed' "$last" | sed -E 's/ \(.*//')
   dl=$(grep -E '^[0-9]+ case\(s\) (hit a deadline|not run)' "$last" | sed -E 's/ unit\(s\)//g' | tr '\n' ' ' || true)
   out+="
-| $n | $med | $target | $res | $summary${dl:+; $dl} |"
+| $n | $med | $cpu | $target | $res | $summary${dl:+; $dl} |"
 done
-echo "conformance run --host all --strict, $runs run(s) each, $host CPU(s), load $(cut -d' ' -f1-3 /proc/loadavg):"
+loads=$(sort -g "$tmp/loads" | awk '{a[NR]=$1} END {print a[1] "-" a[NR]}')
+echo "conformance run --host all --strict, $runs run(s) each, $host CPU(s), load average $loads at the runs' starts:"
 echo "$out"
 if [ -n "$markdown" ]; then
   { echo "$out"; echo; } >>"$markdown"

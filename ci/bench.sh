@@ -2,7 +2,8 @@
 # Whole-process wall-time benchmark of the adapter, as a host pays for it on every hook event.
 #
 # Usage: ci/bench.sh [--runs N] [--quick] [--markdown FILE] [--adapter PATH]
-# (ends with ci/bench-telemetry.sh: the collector scenarios and the queue drain)
+# (ends with ci/bench-telemetry.sh: the collector scenarios and the queue drain, and the conformance
+# lane of ci/bench-conformance.sh: `conformance run --host all` of our adapter, <= 10 s)
 #
 # Builds nothing: expects build/bin/pinta-gemini (or --adapter PATH). Runs, interleaved round
 # robin (so drift in machine load hits every program alike), N times each (default 200,
@@ -661,4 +662,17 @@ tel_args=(--runs "$runs")
 [ -n "$markdown" ] && tel_args+=(--markdown "$markdown")
 PINTA_BUILD_DIR="$(dirname "$(dirname "$adapter")")" bash "$root/ci/bench-telemetry.sh" "${tel_args[@]}" ||
   echo "bench: telemetry benchmark could not run" >&2
+# Conformance lane: wall time of `conformance run --host all --strict` for our adapter (median of 3
+# runs with --quick, else 5; target <= 10 s on 2 cores). The slow zoo members: ci/bench-conformance.sh.
+echo
+conf_runs=5
+[ "$runs" -le 60 ] && conf_runs=3
+conf_args=(--runs "$conf_runs" --members "")
+[ -n "$markdown" ] && conf_args+=(--markdown "$markdown")
+if [ "$adapter" = "$root/build/bin/pinta-gemini" ]; then
+  bash "$root/ci/bench-conformance.sh" "${conf_args[@]}" ||
+    echo "bench: conformance benchmark could not run" >&2
+else
+  echo "bench: conformance lane skipped (it grades build/bin/pinta-gemini, not --adapter $adapter)"
+fi
 exit 0

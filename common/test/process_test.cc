@@ -1,6 +1,9 @@
 #include "pinta/common/process.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <sstream>
 
 namespace pinta::proc {
 namespace {
@@ -129,6 +132,76 @@ TEST(Spawner, ExplicitEnvironmentReplacesInherited) {
   req.env = std::map<std::string, std::string>{{"ONLY", "yes"}, {"PATH", "/usr/bin:/bin"}};
   auto r = make_spawner()->run(req);
   EXPECT_EQ(r.out, "yes:\n");
+}
+
+// argv0: the program is still the one argv[0] resolves to in PATH, but it sees the given name
+// (Node's spawn("bash", …) gives bash argv[0] "bash", not /usr/bin/bash); by default the path.
+TEST(Spawner, Argv0IsTheGivenNameOrThePath) {
+  SpawnRequest req;
+  req.argv = {"bash", "-c", "printf '%s|' \"$0\" \"$SHLVL\"; tr '\\0' ' ' </proc/$$/cmdline", "x"};
+  req.env = std::map<std::string, std::string>{{"PATH", "/usr/bin:/bin"}};
+  req.argv0 = "bash";
+  auto r = make_spawner()->run(req);
+  ASSERT_TRUE(r.started) << r.spawn_error;
+  // $0 is the operand after the script; the process's own argv[0] is "bash"; one shell level.
+  EXPECT_EQ(r.out, "x|1|bash -c printf '%s|' \"$0\" \"$SHLVL\"; tr '\\0' ' ' </proc/$$/cmdline x ");
+  req.argv0.clear();
+  r = make_spawner()->run(req);
+  EXPECT_EQ(r.out.substr(0, 4), "x|1|");
+  EXPECT_EQ(r.out.substr(4, r.out.find(' ') - 4), find_in_path("bash")) << r.out;
+}
+
+// The child gets only fds 0-2, whatever the caller has open (a pipe end of a concurrent spawn, a
+// fake server's socket), and the default SIGPIPE disposition although the caller ignores it.
+TEST(Spawner, ChildSeesOnlyItsStdioAndDefaultSigpipe) {
+  int extra[2];
+  ASSERT_EQ(::pipe(extra), 0);  // not close-on-exec
+  SpawnRequest req;
+  req.argv = {"sh", "-c",
+              "ls /proc/self/fd | sort -n | tr '\\n' ' '; grep SigIgn /proc/self/status"};
+  req.hard_limit = milliseconds(10000);
+  auto r = make_spawner()->run(req);
+  ::close(extra[0]);
+  ::close(extra[1]);
+  ASSERT_TRUE(r.started) << r.spawn_error;
+  // `ls` itself has 0-2 and the directory it reads (3).
+  EXPECT_EQ(r.out.substr(0, r.out.find('S')), "0 1 2 3 ") << r.out;
+  // SigIgn is a hex mask; SIGPIPE (13) is bit 12 = 0x1000.
+  auto at = r.out.find("SigIgn:");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  unsigned long long mask = std::stoull(r.out.substr(at + 7), nullptr, 16);
+  EXPECT_EQ(mask & (1ull << (SIGPIPE - 1)), 0u) << r.out;
+  // Nor are signals 32 and 33 (glibc's internal ones) ignored, as after a fork + exec.
+  EXPECT_EQ(mask & (3ull << 31), 0u) << r.out;
+}
+
+// A child in its own process group (the default) leads it; without it, it stays in ours.
+TEST(Spawner, NewProcessGroupIsOptional) {
+  SpawnRequest req;
+  req.argv = {"sh", "-c", "ps -o pgid= -p $$ | tr -d ' '; echo $$"};
+  auto r = make_spawner()->run(req);
+  ASSERT_TRUE(r.started) << r.spawn_error;
+  std::istringstream in(r.out);
+  std::string pgid, pid;
+  in >> pgid >> pid;
+  EXPECT_EQ(pgid, pid) << r.out;
+  req.new_process_group = false;
+  r = make_spawner()->run(req);
+  std::istringstream in2(r.out);
+  in2 >> pgid >> pid;
+  EXPECT_EQ(pgid, std::to_string(::getpgrp())) << r.out;
+}
+
+TEST(Spawner, CwdIsTheRequestedDirectory) {
+  SpawnRequest req;
+  req.argv = {"pwd"};
+  req.cwd = "/";
+  auto r = make_spawner()->run(req);
+  EXPECT_EQ(r.out, "/\n");
+  req.cwd = "/nonexistent-dir-for-spawn-test";
+  r = make_spawner()->run(req);
+  EXPECT_FALSE(r.started);
+  EXPECT_FALSE(r.spawn_error.empty());
 }
 
 }  // namespace

@@ -51,7 +51,7 @@ class CaseSpawner : public pinta::proc::Spawner {
     // A reply is a line of JSON; keeping more than 1 MiB of a flooding adapter's output only costs
     // the grader time and memory (the rest is read and dropped; the run is marked truncated).
     rq.max_capture = std::min<size_t>(rq.max_capture, 1u << 20);
-    if (!host_parent_.empty()) rq.argv = under_parent(host_parent_, rq.argv);
+    if (!host_parent_.empty()) rq = under_parent(host_parent_, std::move(rq));
     sent_ = rq.stdin_data;
     return inner_->run(rq);
   }
@@ -65,27 +65,28 @@ class CaseSpawner : public pinta::proc::Spawner {
   std::string sent_;
   std::unique_ptr<pinta::proc::Spawner> inner_ = pinta::proc::make_spawner();
 
-  // HookCall::host_parent: bash replaces itself (exec -a, same pid, so the process group and the
-  // timeout signals stay the spawn's) by a bash whose /proc cmdline is
-  // `<parent[0]> -c <script> <parent[0]> <parent[1..]>`; the script runs the host's argv as its
-  // child (inheriting stdin/stdout/stderr and env) and exits with its status (a signal death as
-  // 128+N, as a shell reports it). Not the last command of the script, so bash cannot exec it in
-  // place of the parent. A timeout signal sent to the group reaches both; one sent to the spawned
-  // pid alone reaches the parent, as a host's kill reaches the host's own child.
-  static std::vector<std::string> under_parent(const std::vector<std::string>& parent,
-                                               const std::vector<std::string>& argv) {
+  // HookCall::host_parent: the spawn is a bash whose argv[0] is parent[0] and whose /proc cmdline
+  // is `<parent[0]> -c <script> <parent[0]> <parent[1..]>` (one process, so the process group and
+  // the timeout signals stay the spawn's); the script runs the host's argv as its child (inheriting
+  // stdin/stdout/stderr and env; the program as looked up in PATH, argv[0] as given) and exits with
+  // its status (a signal death as 128+N, as a shell reports it). Not the last command of the
+  // script, so bash cannot exec it in place of the parent. A timeout signal sent to the group
+  // reaches both; one sent to the spawned pid alone reaches the parent, as a host's kill reaches
+  // the host's own child.
+  static pinta::proc::SpawnRequest under_parent(const std::vector<std::string>& parent,
+                                                pinta::proc::SpawnRequest rq) {
     auto quote = [](const std::string& a) {
       std::string q = "'";
       for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
       return q + "'";
     };
     std::string script;
-    for (const auto& a : argv) script += quote(a) + " ";
+    for (const auto& a : rq.argv) script += quote(a) + " ";
     script += "; rc=$?; exit $rc";
-    std::vector<std::string> out = {"bash",    "-c",   "exec -a \"$0\" bash -c \"$@\"",
-                                    parent[0], script, parent[0]};
-    out.insert(out.end(), parent.begin() + 1, parent.end());
-    return out;
+    rq.argv = {"bash", "-c", script, parent[0]};
+    rq.argv.insert(rq.argv.end(), parent.begin() + 1, parent.end());
+    rq.argv0 = parent[0];
+    return rq;
   }
 };
 

@@ -1,12 +1,12 @@
 // File: pinta/common/process.h
 // Spawning a child process the way a hook host does: argv, environment, cwd, bytes on stdin with a
-// chosen stdin behaviour (closed after writing, left open, dripped), separate stdout/stderr capture,
-// a timeout with a chosen signal, and two end times: when the child exited and when every holder of
-// its stdout/stderr pipes closed them (Node's 'close' event, which is what Gemini CLI waits for —
-// shared/reference/gemini-cli-0.61-hooks.md §4.4).
+// chosen stdin behaviour (closed after writing, left open, dripped), separate stdout/stderr
+// capture, a timeout with a chosen signal, and two end times: when the child exited and when every
+// holder of its stdout/stderr pipes closed them (Node's 'close' event, which is what Gemini CLI
+// waits for — shared/reference/gemini-cli-0.61-hooks.md §4.4).
 //
 // The emulators and the conformance runner go through the Spawner interface; the production
-// implementation is built on Boost.Process (make_spawner()).
+// implementation is posix_spawn with Boost.Asio for the pipes and timers (make_spawner()).
 #pragma once
 
 #include <chrono>
@@ -28,6 +28,9 @@ enum class StdinMode {
 
 struct SpawnRequest {
   std::vector<std::string> argv;  // argv[0] is looked up in PATH when it has no '/'
+  // What the program gets as argv[0]; empty: the path argv[0] resolved to. Node's spawn passes the
+  // name as given (e.g. "bash"), which bash shows in its messages and /proc/PID/cmdline shows.
+  std::string argv0;
   // nullopt: inherit this process's environment; otherwise exactly these variables.
   std::optional<std::map<std::string, std::string>> env;
   std::string cwd;  // empty: inherit

@@ -267,10 +267,10 @@ HookRunResult run_hook(const HookSpec& hook, std::string_view event_name, const 
     return r;
   }
   pinta::proc::SpawnRequest req;
-  // Node passes argv[0] = "bash" (bash's own messages then start `bash: `); pinta::proc passes the
-  // resolved path as argv[0], so the resolved bash re-execs itself as `bash` in the same process
-  // (same pid, so the timeout's SIGTERM still reaches it), undoing its SHLVL increment.
-  req.argv = {"bash", "-c", "SHLVL=$((SHLVL-1)) exec -a bash \"$BASH\" -c \"$1\"", "bash", command};
+  // Node looks "bash" up in PATH and passes it as given, argv[0] = "bash" (bash's own messages
+  // then start `bash: `, and /proc/PID/cmdline reads `bash -c CMD`): one bash, as under the CLI.
+  req.argv = {"bash", "-c", command};
+  req.argv0 = "bash";
   req.env = std::move(env);
   req.cwd = cwd;
   req.stdin_data = js_stringify(input);  // compact, no newline, then closed (§4.1)
