@@ -42,6 +42,10 @@ for d in "$1" "$2"; do
   bins+=("$b")
 done
 
+# Both builds get the same temp base: a conformance that picks its own (/dev/shm when usable)
+# would otherwise change every path, and the byte count of every payload holding one.
+export TMPDIR="${TMPDIR:-/tmp}"
+
 if [[ -n "${KEEP:-}" ]]; then
   work="$KEEP"
   mkdir -p "$work"
