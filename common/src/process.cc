@@ -12,6 +12,7 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -106,7 +107,7 @@ struct Run {
   const SpawnRequest* req = nullptr;
   Clock::time_point t0;
   pid_t pid = -1;
-  bool exited = false, out_eof = false, err_eof = false;
+  bool exited = false, out_eof = false, err_eof = false, held_at_exit = false;
   size_t drip_pos = 0;
 
   void signal_child(int sig) const {
@@ -121,9 +122,13 @@ struct Run {
   void maybe_finish() {
     if (exited && out_eof && err_eof) {
       res.closed_after = since(t0);
-      // Exit and EOF are separate events in this loop; only a gap well beyond scheduling noise
-      // means another process (an orphaned grandchild) held the pipes.
-      res.pipes_outlived_child = res.closed_after - res.exited_after > std::chrono::milliseconds(100);
+      // Exit and EOF are separate events in this loop. Another process (an orphaned grandchild)
+      // held the pipes if a write end was still open when the exit was seen (the kernel closes
+      // an exiting process's descriptors before it reports the exit) and EOF came well after.
+      // The time gap alone was not enough: under TSan with 64 spawning threads on 2 cores this
+      // loop's thread was once descheduled for over 100 ms between the two events.
+      res.pipes_outlived_child =
+          held_at_exit && res.closed_after - res.exited_after > std::chrono::milliseconds(100);
       timeout_timer.cancel();
       kill_timer.cancel();
       hard_timer.cancel();
@@ -133,9 +138,18 @@ struct Run {
     }
   }
 
+  // True while some process still holds the write end of a pipe we have not seen EOF on
+  // (POLLHUP: no writer left, for pipes and for the socketpair alike).
+  static bool writer_left(asio::posix::stream_descriptor& d, bool eof) {
+    if (eof || !d.is_open()) return false;
+    pollfd p{d.native_handle(), POLLIN, 0};
+    return ::poll(&p, 1, 0) >= 0 && !(p.revents & (POLLHUP | POLLERR | POLLNVAL));
+  }
+
   void on_exit_status(int status) {
     exited = true;
     res.exited_after = since(t0);
+    held_at_exit = writer_left(out, out_eof) || writer_left(err, err_eof);
     if (WIFEXITED(status)) res.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) res.term_signal = WTERMSIG(status);
     timeout_timer.cancel();

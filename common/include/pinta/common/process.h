@@ -79,7 +79,8 @@ struct SpawnResult {
   std::chrono::microseconds exited_after{0};  // spawn → child exit
   std::chrono::microseconds closed_after{0};  // spawn → both pipes at EOF (or abandoned)
   std::chrono::microseconds first_stdout_after{-1};  // spawn → first stdout byte; -1 if none
-  // True when the pipes stayed open >100 ms after the child exited (a grandchild held them).
+  // True when another process (a grandchild) still held the pipes when the child exited and
+  // they stayed open >100 ms after the exit.
   bool pipes_outlived_child = false;
   size_t stdin_bytes_written = 0;
   bool stdin_broken = false;  // EPIPE while writing stdin (child closed it first)
