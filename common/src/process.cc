@@ -332,6 +332,12 @@ SpawnResult PosixSpawner::run(const SpawnRequest& req) {
   for (auto& e : env_strings) envp.push_back(e.data());
   envp.push_back(nullptr);
 
+  // One spawn at a time in this process, from creating the pipes to closing the child's ends
+  // here: a child cloned by another thread copies the fd table as it is at that moment, and holds
+  // those copies until its closefrom/exec. Under the lock no other spawn's child ends are open
+  // then, so no child ever holds a sibling's pipes, however slowly it reaches its exec.
+  static std::mutex spawn_mu;
+  std::unique_lock<std::mutex> spawn_lock(spawn_mu);
   std::array<Channel, 3> ch;
   auto close_all = [&ch] {
     for (auto& c : ch)
@@ -368,6 +374,7 @@ SpawnResult PosixSpawner::run(const SpawnRequest& req) {
     ::close(c.theirs);
     c.theirs = -1;
   }
+  spawn_lock.unlock();
   if (rc != 0) {
     r.res.spawn_error = std::strerror(rc);
     close_all();
