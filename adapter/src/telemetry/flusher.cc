@@ -345,24 +345,12 @@ bool start_flusher_if_needed(const TelemetryOptions& options, bool just_appended
       return false;
     }
     if (pid == 0) {
-      // Child: new session (no controlling terminal, out of the host's process group), then fork
-      // again so the flusher is not a session leader and is reparented away from us at once.
+      // Child: new session (no controlling terminal, out of the host's process group); let go of
+      // the host's pipes and every other inherited descriptor but the lock; then fork again, so
+      // the flusher is not a session leader and is reparented away from us at once, and exit.
+      // The adapter waits only for this child, which never waits for the flusher to be
+      // scheduled (under load that wait was the slowest step of the event that starts one).
       ::setsid();
-      // The intermediate child exits only once the grandchild let go of the host's pipes (EOF on
-      // `sync` when the grandchild closes its inherited fds), so none is held after we exit.
-      int sync[2] = {-1, -1};
-      bool synced = ::pipe2(sync, O_CLOEXEC) == 0;
-      pid_t grand = ::fork();
-      if (grand != 0) {
-        if (synced && grand > 0) {
-          ::close(sync[1]);
-          char c;
-          while (::read(sync[0], &c, 1) < 0 && errno == EINTR) {
-          }
-        }
-        ::_exit(0);
-      }
-      if (synced) ::close(sync[0]);
       ::signal(SIGPIPE, SIG_IGN);
       int devnull = ::open("/dev/null", O_RDWR | O_CLOEXEC);
       if (devnull >= 0) {
@@ -378,6 +366,7 @@ bool start_flusher_if_needed(const TelemetryOptions& options, bool just_appended
       int lock_fd = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
       close_inherited_fds(lock_fd >= 3 ? lock_fd : fd);
       if (lock_fd < 3) lock_fd = fd;
+      if (::fork() != 0) ::_exit(0);  // the flock lives on in the grandchild (same description)
       try {
         flusher_main(options, lock_fd);
       } catch (...) {

@@ -186,6 +186,102 @@ bool is_side_name(std::string_view name, bool* part) {
   return true;
 }
 
+std::string slot_path(const std::string& dir, int n) {
+  return fs::join(dir, std::string(kQueueSlotPrefix) + std::to_string(n));
+}
+
+// Under the exclusive lock (no append is writing a slot or the queue): moves the whole lines of
+// every overflow slot to the end of the queue, then empties the slot (ftruncate: never unlinked).
+// Streams 256 KiB at a time, so memory does not follow a slot's size. A fragment after the last
+// '\n' (a writer that crashed mid-write) is dropped and counted corrupt. If the queue cannot take
+// the lines (disk full) the queue is cut back and the slot left for the next pass.
+void fold_slots(const std::string& dir, const std::string& queue_path, QueueCounters& c) {
+  int out = -1;
+  std::vector<char> chunk;
+  for (int n = 0; n < kQueueSlots; ++n) {
+    const std::string path = slot_path(dir, n);
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) continue;
+    int in = fs::open_private(path, O_RDWR);  // overflow slot (ours only, no link followed)
+    if (in < 0) continue;
+    if (::fstat(in, &st) != 0 || st.st_size == 0) {
+      ::close(in);
+      continue;
+    }
+    // The end of the last whole line.
+    off_t end = st.st_size;
+    {
+      char b[4096];
+      while (end > 0) {
+        const off_t from = std::max<off_t>(0, end - static_cast<off_t>(sizeof b));
+        const ssize_t r = ::pread(in, b, static_cast<size_t>(end - from), from);
+        if (r != end - from) {
+          end = -1;
+          break;
+        }
+        const void* nl = ::memrchr(b, '\n', static_cast<size_t>(r));
+        if (nl != nullptr) {
+          end = from + (static_cast<const char*>(nl) - b) + 1;
+          break;
+        }
+        end = from;
+      }
+    }
+    if (end < 0) {
+      ::close(in);
+      continue;
+    }
+    if (out < 0) {
+      out = fs::open_private(queue_path, O_RDWR | O_APPEND | O_CREAT, 0600);  // queue append
+      if (out < 0) {
+        ::close(in);
+        return;
+      }
+    }
+    struct stat at {};
+    if (::fstat(out, &at) != 0) {
+      ::close(in);
+      break;
+    }
+    bool ok = true;
+    int64_t lines = 0;
+    char last = '\n';
+    if (end > 0 && at.st_size > 0 && ::pread(out, &last, 1, at.st_size - 1) == 1 && last != '\n')
+      ok = write_all(out, "\n");  // a torn tail must not swallow the first line we add
+    chunk.resize(256u << 10);
+    for (off_t off = 0; ok && off < end;) {
+      const size_t want = static_cast<size_t>(std::min<off_t>(end - off, static_cast<off_t>(chunk.size())));
+      const ssize_t r = ::pread(in, chunk.data(), want, off);
+      if (r <= 0) {
+        if (r < 0 && errno == EINTR) continue;
+        ok = false;
+        break;
+      }
+      const std::string_view piece(chunk.data(), static_cast<size_t>(r));
+      lines += static_cast<int64_t>(std::count(piece.begin(), piece.end(), '\n'));
+      ok = write_all(out, piece);
+      off += r;
+    }
+    if (!ok) {
+      (void)!::ftruncate(out, at.st_size);  // no fragment left; the slot waits for the next pass
+      ::close(in);
+      break;
+    }
+    if (end < st.st_size) c.corrupt += 1;
+    if (::ftruncate(in, 0) != 0) {
+      // Cannot empty the slot: take our copy back out, or its lines would be sent twice.
+      (void)!::ftruncate(out, at.st_size);
+      ::close(in);
+      continue;
+    }
+    ::close(in);
+    c.appended += lines;
+    c.lines += lines;
+    c.deferred += lines;
+  }
+  if (out >= 0) ::close(out);
+}
+
 // Under the exclusive lock (no append is writing the queue): moves the whole side files into the
 // queue, oldest first by name order of discovery, at most kMaxSideFilesPerFold, and deletes them;
 // removes `.part` leftovers of writers that died. Adds to `c` what it did. A side file is deleted
@@ -530,6 +626,12 @@ bool SpanQueue::has_side_files() const {
   // Whole side files of ours only: a `.part` is still being written (its writer starts a flusher
   // once it is renamed) or a dead writer's leftover, and a foreign file is never folded; neither
   // is work a flusher could do.
+  for (int n = 0; n < kQueueSlots; ++n) {
+    struct stat st {};
+    if (::lstat(slot_path(options_.dir, n).c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        st.st_uid == ::geteuid() && st.st_nlink == 1 && st.st_size > 0)
+      return true;
+  }
   DIR* d = ::opendir(options_.dir.c_str());
   if (d == nullptr) return false;
   bool found = false;
@@ -546,6 +648,39 @@ bool SpanQueue::has_side_files() const {
   }
   ::closedir(d);
   return found;
+}
+
+bool SpanQueue::append_slot(std::string_view line) const {
+  // Spread over the slots by pid, so concurrent appends rarely try the same one first.
+  const int first = static_cast<int>(static_cast<unsigned>(::getpid()) % kQueueSlots);
+  for (int i = 0; i < kQueueSlots; ++i) {
+    const std::string path = slot_path(options_.dir, (first + i) % kQueueSlots);
+    int fd = fs::open_private(path, O_RDWR | O_APPEND);  // overflow slot
+    if (fd < 0 && errno == ENOENT) fd = fs::open_private(path, O_RDWR | O_APPEND | O_CREAT, 0600);
+    if (fd < 0) continue;
+    struct stat st {};
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0 || ::fstat(fd, &st) != 0) {
+      ::close(fd);
+      continue;
+    }
+    std::string buf;
+    buf.reserve(line.size() + 2);
+    char last = '\n';
+    if (st.st_size > 0 && ::pread(fd, &last, 1, st.st_size - 1) == 1 && last != '\n')
+      buf.push_back('\n');
+    buf.append(line);
+    buf.push_back('\n');
+    if (!write_all(fd, buf)) {
+      // Disk full or a size limit: no fragment left (the slot's flock and the shared state lock
+      // keep every other writer out), and no other slot would fare better.
+      (void)!::ftruncate(fd, st.st_size);
+      ::close(fd);
+      return false;
+    }
+    ::close(fd);
+    return true;
+  }
+  return false;
 }
 
 Status SpanQueue::append_side(std::string_view line) const {
@@ -601,40 +736,35 @@ Status SpanQueue::append(std::string_view line) {
   }
   int fd = fs::open_private(queue_path_, O_RDWR | O_APPEND | O_CREAT, 0600);  // queue append
   if (fd < 0) return io_error("cannot open", queue_path_);
+  // One append writes at a time, and none waits for another: an exclusive, non-blocking flock on
+  // the queue file itself. Concurrent write(2)s to one file queue in the kernel on the inode's
+  // lock, and a writer preempted while holding it (64 adapters on 2 cores) stalled every append
+  // behind it for 100-400 ms (docs/benchmarks.md); with the flock, a busy queue sends the span to
+  // a free overflow slot at once (and, with every slot busy, to a side file).
+  // Nothing else flocks the queue file (the flusher excludes appends through the state lock).
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const int err = errno;
+    if (err == EWOULDBLOCK || err == EINTR) {
+      ::close(fd);
+      if (append_slot(line)) return {};
+      lock->release();
+      return append_side(line);
+    }
+    // flock not supported here: the shared state lock still keeps the flusher out.
+  }
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     Error e = io_error("cannot stat", queue_path_);
     ::close(fd);
     return e;
   }
-  auto torn_tail = [&] {
-    struct stat now {};
-    char last = '\n';
-    return ::fstat(fd, &now) == 0 && now.st_size > 0 &&
-           ::pread(fd, &last, 1, now.st_size - 1) == 1 && last != '\n';
-  };
   std::string buf;
   buf.reserve(line.size() + 2);
-  std::optional<StateLock> exclusive;
-  if (st.st_size > 0 && torn_tail()) {
-    // A torn last line (no '\n') must not swallow ours: start on a fresh line. But another append
-    // may be in the middle of its write (a reader can see the first pages of a write before the
-    // rest), so decide under the exclusive lock, when no append runs; a needless '\n' there was an
-    // empty line in the queue. Rare (a crash tore the tail, or a race), so the wait is too.
-    lock->release();
-    if (auto ex = StateLock::acquire(state_path_, options_.lock_timeout_ms, /*shared=*/false)) {
-      exclusive.emplace(std::move(*ex));
-      // The flusher may have rewritten the queue while we waited: append to the file as it is now.
-      ::close(fd);
-      fd = fs::open_private(queue_path_, O_RDWR | O_APPEND | O_CREAT, 0600);  // queue append
-      if (fd < 0) return io_error("cannot open", queue_path_);
-      if (torn_tail()) buf.push_back('\n');
-    } else {
-      ::close(fd);
-      if (ex.error().code == ErrorCode::kTimeout) return append_side(line);
-      return ex.error();
-    }
-  }
+  // No other append is writing (the flock) and no flusher rewrites (the state lock): a last byte
+  // other than '\n' is a torn line (a crash or a full disk mid-write), which must not swallow ours.
+  char last = '\n';
+  if (st.st_size > 0 && ::pread(fd, &last, 1, st.st_size - 1) == 1 && last != '\n')
+    buf.push_back('\n');
   buf.append(line);
   buf.push_back('\n');
   // One write(2) with O_APPEND: whole, at the end, never interleaved with another append.
@@ -648,18 +778,18 @@ Status SpanQueue::append(std::string_view line) {
   if (written < buf.size()) {
     Error e = io_error("cannot append to", queue_path_);
     const off_t end = ::lseek(fd, 0, SEEK_CUR);  // O_APPEND: just after our bytes
-    ::close(fd);
+    ::close(fd);       // the queue's flock goes with it
     lock->release();  // let go of the shared lock before taking the exclusive one
-    exclusive.reset();
     if (written > 0 && end >= static_cast<off_t>(written))
       cut_back(end - static_cast<off_t>(written), end);
     return e;
   }
-  ::close(fd);
   // No compaction here (the caps are the flusher's) and no counter read-modify-write (that would
   // need the exclusive lock): one byte in the appended tally, folded into the state by the
-  // flusher's next exclusive hold (counters()).
+  // flusher's next exclusive hold (counters()). Written before the queue's flock goes (close), so
+  // no two appends write the tally at once either.
   count_appended();
+  ::close(fd);
   return {};
 }
 
@@ -725,6 +855,7 @@ Result<QueueSnapshot> SpanQueue::read(size_t max_records, size_t max_record_byte
     if (has_side_files()) {
       QueueCounters c = lock->read();
       const QueueCounters before = c;
+      fold_slots(options_.dir, queue_path_, c);
       fold_side_files(options_.dir, queue_path_, c);
       snap.folded = static_cast<size_t>(c.deferred - before.deferred);
       if (c.appended != before.appended || c.corrupt != before.corrupt) lock->write(c);

@@ -59,6 +59,13 @@ inline constexpr std::string_view kQueueAppendedFile = "failed-spans.appended";
 // are written under before the rename that makes them visible.
 inline constexpr std::string_view kQueueSidePrefix = "failed-spans.side.";
 inline constexpr std::string_view kQueueSidePartSuffix = ".part";
+// Overflow slots, `failed-spans.slot.<n>`: an append that finds the queue file busy (another
+// append is writing it: the queue's own flock) appends to the first free slot instead (a flock on
+// each slot), under the same shared state lock. The flusher moves whole lines from the slots into
+// the queue under its exclusive lock at the start of each pass and empties them (truncation: a
+// slot is never unlinked, so the data dir's own lock is not taken). Counted `deferred`.
+inline constexpr std::string_view kQueueSlotPrefix = "failed-spans.slot.";
+inline constexpr int kQueueSlots = 8;
 // Side files one snapshot folds in at most (the rest wait for the next pass): bounds the hold.
 inline constexpr size_t kMaxSideFilesPerFold = 256;
 // A `.part` side file older than this was left by a writer that died: removed, counted corrupt.
@@ -158,6 +165,7 @@ class SpanQueue {
   // Whether the queue file has any bytes (no lock; cheap).
   bool maybe_nonempty() const;
   // Whether a side file waits to be folded in (a scan of the data dir; the flusher's checks).
+  // Side files or non-empty overflow slots: work to fold in.
   bool has_side_files() const;
   // Work for a flusher: maybe_nonempty() or has_side_files().
   bool pending() const { return maybe_nonempty() || has_side_files(); }
@@ -172,6 +180,9 @@ class SpanQueue {
   // The span to a side file (the lock was not to be had in time); counts it unwritten if even
   // that fails.
   Status append_side(std::string_view line) const;
+  // The span to a free overflow slot (the queue file was busy); false when every slot is busy or
+  // the write failed. Called under the shared state lock.
+  bool append_slot(std::string_view line) const;
   void count_appended() const;
   void cut_back(off_t start, off_t end) const;
   std::string appended_path() const;
