@@ -1048,6 +1048,93 @@ TEST(Queue, AppendThatMissesItsLockBudgetGoesToASideFileAndIsFoldedIn) {
   EXPECT_EQ(q.counters()->appended, 4);
 }
 
+// The queue file's own flock marks an append in progress (write(2)s to one file queue on the
+// inode's lock in the kernel; a writer preempted there stalled every other append). An append that
+// finds it held does not wait: it writes to a free overflow slot, which the next snapshot folds
+// into the queue (counted deferred) and empties.
+std::string slot_file(const std::string& dir, int n) {
+  return fs::join(dir, std::string(kQueueSlotPrefix) + std::to_string(n));
+}
+
+TEST(Queue, AnAppendThatFindsTheQueueBusyUsesAnOverflowSlotAndIsFoldedIn) {
+  TempDir d;
+  SpanQueue q({d.path(), 100});
+  ASSERT_TRUE(q.append(line_for(0)).ok());
+  const auto before = fs::read_file(q.queue_path());
+  ASSERT_TRUE(before);
+  int busy = ::open(q.queue_path().c_str(), O_RDONLY | O_CLOEXEC);  // another append, mid-write
+  ASSERT_GE(busy, 0);
+  ASSERT_EQ(::flock(busy, LOCK_EX), 0);
+  for (int i = 1; i <= 3; ++i) EXPECT_TRUE(q.append(line_for(i)).ok()) << i;
+  EXPECT_EQ(fs::read_file(q.queue_path()).value_or(""), *before) << "the busy queue was written";
+  EXPECT_TRUE(side_files(d.path()).empty()) << "a free slot was there";
+  std::string in_slots;
+  for (int n = 0; n < kQueueSlots; ++n) in_slots += fs::read_file(slot_file(d.path(), n)).value_or("");
+  EXPECT_EQ(std::count(in_slots.begin(), in_slots.end(), '\n'), 3);
+  EXPECT_TRUE(q.has_side_files());
+  EXPECT_TRUE(q.pending());
+  ::close(busy);
+  auto s = q.snapshot(100);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->folded, 3u);
+  EXPECT_EQ(indices(*s), (std::vector<int>{0, 1, 2, 3}));
+  for (int n = 0; n < kQueueSlots; ++n)
+    EXPECT_EQ(fs::read_file(slot_file(d.path(), n)).value_or(""), "") << "slot " << n << " not emptied";
+  EXPECT_FALSE(q.has_side_files());
+  auto c = q.counters();
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->appended, 4);
+  EXPECT_EQ(c->deferred, 3);
+  EXPECT_EQ(c->lines, 4);
+  EXPECT_EQ(q.snapshot(100)->records.size(), 4u) << "a slot was folded twice";
+}
+
+TEST(Queue, WithTheQueueAndEverySlotBusyTheSpanGoesToASideFile) {
+  TempDir d;
+  SpanQueue q({d.path(), 100});
+  ASSERT_TRUE(q.append(line_for(0)).ok());
+  std::vector<int> held;
+  auto hold = [&](const std::string& path) {
+    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::flock(fd, LOCK_EX), 0);
+    held.push_back(fd);
+  };
+  hold(q.queue_path());
+  for (int n = 0; n < kQueueSlots; ++n) hold(slot_file(d.path(), n));
+  EXPECT_TRUE(q.append(line_for(1)).ok());
+  EXPECT_EQ(side_files(d.path()).size(), 1u);
+  for (int fd : held) ::close(fd);
+  auto s = q.snapshot(100);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(indices(*s), (std::vector<int>{0, 1}));
+  EXPECT_EQ(q.counters()->deferred, 1);
+}
+
+// A slot whose writer crashed mid-line: the next slot append starts on a fresh line, and the fold
+// drops a fragment left at the end (counted corrupt) and never sends it.
+TEST(Queue, ATornSlotNeitherSwallowsTheNextSpanNorIsSent) {
+  TempDir d;
+  SpanQueue q({d.path(), 100});
+  ASSERT_TRUE(q.append(line_for(0)).ok());
+  const std::string torn = line_for(1).substr(0, 40);
+  for (int n = 0; n < kQueueSlots; ++n) ASSERT_TRUE(fs::atomic_write(slot_file(d.path(), n), torn, 0600).ok());
+  int busy = ::open(q.queue_path().c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_EQ(::flock(busy, LOCK_EX), 0);
+  EXPECT_TRUE(q.append(line_for(2)).ok());
+  ::close(busy);
+  auto s = q.snapshot(100);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(indices(*s), (std::vector<int>{0, 2}));
+  auto c = q.counters();
+  ASSERT_TRUE(c);
+  // One slot held the fragment then span 2: the fragment became a line of its own, which the
+  // reader skips as corrupt. The other seven held only a fragment, dropped (and counted) at the fold.
+  EXPECT_EQ(s->corrupt_lines.size(), 1u);
+  EXPECT_EQ(c->corrupt, 7);
+  for (int n = 0; n < kQueueSlots; ++n) EXPECT_EQ(fs::read_file(slot_file(d.path(), n)).value_or("x"), "");
+}
+
 // Side files the flusher must not fold: a `.part` (being written, or its writer died: removed
 // once stale, counted corrupt), a damaged one (not one whole queue line) or one over the line cap
 // (removed, counted corrupt), a foreign one (a link: left alone, never followed, not reported as
@@ -1491,6 +1578,52 @@ TEST(TraceStore, AWriterThatWaitedTakesTheEntryWrittenMeanwhileWithoutRewriting)
   EXPECT_FALSE(got->created);
   EXPECT_FALSE(got->stored) << "trace.json was rewritten";
   EXPECT_EQ(fs::read_file(path).value_or(""), written);
+}
+
+// While the lock stays held (its holder preempted, or writing another session's entry), a waiter
+// that finds its entry in the file takes it: it does not wait for the lock at all.
+TEST(TraceStore, AWaiterTakesTheEntryWrittenMeanwhileWhileTheLockIsStillHeld) {
+  TempDir d;
+  TraceOptions o{d.path()};
+  o.lock_timeout_ms = 3000;  // the previous code waited this long, then made a fresh, unstored id
+  const std::string path = fs::join(o.dir, kTraceFile);
+  auto held = fs::FileLock::acquire(path + ".lock");
+  ASSERT_TRUE(held);
+  std::optional<TraceLookup> got;
+  std::thread waiter([&] { got = trace_for(o, "gemini:s1", false, 2000); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const std::string id = "0123456789abcdef0123456789abcdef";
+  ASSERT_TRUE(fs::atomic_write(path, "{\n\"gemini:s1\":{\"created\":1990,\"traceId\":\"" + id +
+                                         "\",\"updated\":1990}\n}\n", 0600).ok());
+  waiter.join();  // the lock is still held
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got->trace_id, id);
+  EXPECT_FALSE(got->created);
+  EXPECT_FALSE(got->stored);
+}
+
+// An entry only due for its refresh is used as it is when the lock is busy (the refresh is left
+// to the holder or the next event), not waited for.
+TEST(TraceStore, AnEntryDueForRefreshIsTakenWhenTheLockIsBusy) {
+  TempDir d;
+  TraceOptions o{d.path()};
+  o.lock_timeout_ms = 3000;
+  o.refresh_ms = 100;
+  const std::string path = fs::join(o.dir, kTraceFile);
+  const std::string id = "0123456789abcdef0123456789abcdef";
+  ASSERT_TRUE(fs::make_private_dir(o.dir).ok());
+  ASSERT_TRUE(fs::atomic_write(path, "{\n\"gemini:s1\":{\"created\":1000,\"traceId\":\"" + id +
+                                         "\",\"updated\":1000}\n}\n", 0600).ok());
+  auto held = fs::FileLock::acquire(path + ".lock");
+  ASSERT_TRUE(held);
+  TraceLookup got = trace_for(o, "gemini:s1", false, 5000);  // due for refresh (4 s > 100 ms)
+  EXPECT_EQ(got.trace_id, id);
+  EXPECT_FALSE(got.created);
+  EXPECT_FALSE(got.stored);
+  { auto release = std::move(*held); }
+  TraceLookup later = trace_for(o, "gemini:s1", false, 5000);  // lock free: refreshed now
+  EXPECT_EQ(later.trace_id, id);
+  EXPECT_TRUE(later.stored);
 }
 
 TEST(Ids, UlidTraceIdsCarryTheTimeAndSpanIdsAreHex) {
