@@ -427,8 +427,9 @@ class DataDirTrust : public ::testing::Test {
 
   // Every file the adapter ever opens in its data dir, as a link to one of the victim's files.
   void plant_links(const std::string& dir, bool hard) {
-    const char* names[] = {"invocations.jsonl",  "trace.json",         "trace.json.lock",
-                           "failed-spans.jsonl", "failed-spans.state", "flusher.lock"};
+    const char* names[] = {"invocations.jsonl",     "trace.json",          "trace.json.lock",
+                           "failed-spans.jsonl",    "failed-spans.state",  "flusher.lock",
+                           "failed-spans.appended", "failed-spans.slot.0", "failed-spans.slot.7"};
     size_t i = 0;
     for (const char* n : names) {
       std::string target = decoys_[i++ % decoys_.size()];

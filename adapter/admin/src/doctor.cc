@@ -643,9 +643,10 @@ void check_delivery(const std::string& data_dir, DoctorReport& r) {
   if (c.unwritten > 0) {
     add(r, "telemetry", "warn",
         std::to_string(c.unwritten) +
-            " span(s) could not be queued (the queue lock stayed busy past its bound, or a span "
-            "was over the line cap)",
-        "many hooks at once on a slow disk; the reply was never delayed (docs/contract.md)", d);
+            " span(s) could not be queued (no room to write them, not even as a side file: a "
+            "full disk or a file-size limit; or a span over the 2 MiB line cap)",
+        "free space on the data dir's disk; the reply was never delayed (docs/contract.md OTLP-6)",
+        d);
     any = true;
   }
   if (c.dropped_cap > 0) {
