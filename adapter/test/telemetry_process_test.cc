@@ -16,6 +16,7 @@
 #include <iostream>
 
 #include <atomic>
+#include <filesystem>
 #include <cstdlib>
 #include <fcntl.h>
 #include <map>
@@ -557,6 +558,31 @@ TEST_F(Telemetry, FlusherAtTheEndOfItsLifeHandsOverPendingWork) {
   for (int i = 0; i < 250 && !exited(); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   EXPECT_TRUE(exited()) << "the old flusher outlived its life";
+}
+
+// A flusher in back-off whose data dir is deleted (a temp dir removed, a reset) leaves within a
+// quarter second instead of retrying nothing for the rest of its life (10 min by default).
+TEST_F(Telemetry, FlusherLeavesWhenItsDataDirIsDeleted) {
+  auto env = base_env(refused_url());
+  env["PINTA_OTLP_BACKOFF_INITIAL_MS"] = "8000";
+  env["PINTA_OTLP_BACKOFF_MAX_MS"] = "8000";
+  env["PINTA_OTLP_FLUSH_MAX_MS"] = "60000";
+  expect_clean(run("gemini", "AfterTool", gem_payload("s", "AfterTool"), env), "{}");
+  const pid_t flusher = holder_of(fs::join(data(), "flusher.lock"));
+  ASSERT_GT(flusher, 0) << "no flusher stayed through the outage";
+  std::error_code ec;
+  std::filesystem::remove_all(data(), ec);
+  ASSERT_FALSE(ec) << ec.message();
+  auto exited = [&] {
+    std::string st = fs::read_file("/proc/" + std::to_string(flusher) + "/stat").value_or("");
+    const size_t paren = st.rfind(')');
+    return st.empty() ||
+           (paren != std::string::npos && paren + 2 < st.size() && st[paren + 2] == 'Z');
+  };
+  // Its back-off is 4-8 s: only noticing the deletion ends it within these 3 s.
+  for (int i = 0; i < 150 && !exited(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_TRUE(exited()) << "the flusher outlived its deleted data dir";
+  if (!exited()) ::kill(flusher, SIGKILL);
 }
 
 // Bounded memory (span_queue.h "Caps"): `--pinta-flush` on a 2 GiB sparse queue file (a hole, then

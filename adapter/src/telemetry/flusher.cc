@@ -88,7 +88,26 @@ std::chrono::milliseconds backoff_wait(const TelemetryOptions& o, int64_t failur
   return std::chrono::milliseconds(wait);
 }
 
-enum class Exit { kIdle, kFailing, kLife };
+enum class Exit { kIdle, kFailing, kLife, kGone };
+
+// The lock file was removed (the data dir deleted): nothing of ours is left to deliver, and a new
+// data dir at that path gets a flusher of its own. Without this a flusher in back-off outlived
+// its deleted data dir for up to its whole life (10 min), retrying nothing.
+bool lock_file_gone(int lock_fd) {
+  struct stat st {};
+  return ::fstat(lock_fd, &st) != 0 || st.st_nlink == 0;
+}
+
+// Sleeps `d` in slices of at most 250 ms; false (early) once the lock file is gone.
+bool sleep_unless_gone(int lock_fd, std::chrono::milliseconds d) {
+  const Clock::time_point end = Clock::now() + d;
+  for (;;) {
+    if (lock_file_gone(lock_fd)) return false;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now());
+    if (left.count() <= 0) return true;
+    sleep_for(std::min(left, std::chrono::milliseconds(250)));
+  }
+}
 
 // Holding the flusher lock: deliver, retry through an outage, stay a while when idle.
 Exit serve(const TelemetryOptions& options, int lock_fd, Clock::time_point life_end) {
@@ -115,8 +134,9 @@ Exit serve(const TelemetryOptions& options, int lock_fd, Clock::time_point life_
       const Clock::time_point idle_end = std::min(Clock::now() + options.idle_window, life_end);
       bool work = false;
       while (!(work = queue.pending()) && Clock::now() < idle_end) {
-        sleep_for(
-            std::min(options.idle_poll, std::max(until(idle_end), std::chrono::milliseconds(1))));
+        if (!sleep_unless_gone(lock_fd, std::min(options.idle_poll,
+                                                 std::max(until(idle_end), std::chrono::milliseconds(1)))))
+          return Exit::kGone;
       }
       if (!work) return Exit::kIdle;
       continue;
@@ -135,7 +155,7 @@ Exit serve(const TelemetryOptions& options, int lock_fd, Clock::time_point life_
     const Clock::time_point resume = Clock::now() + wait;
     if (resume >= *failing_since + options.flush_budget) return Exit::kFailing;
     if (resume >= life_end) return Exit::kLife;
-    sleep_for(wait);
+    if (!sleep_unless_gone(lock_fd, wait)) return Exit::kGone;
   }
 }
 
@@ -151,7 +171,7 @@ void flusher_main(const TelemetryOptions& options, int lock_fd) {
     // An adapter that appended while we held the lock saw it taken and left its span to us: look
     // once more after letting go (telemetry.h). With nothing left, or still failing after the
     // no-progress budget (the next event starts a fresh flusher), we are done.
-    if (why == Exit::kFailing || !q.pending()) return;
+    if (why == Exit::kFailing || why == Exit::kGone || !q.pending()) return;
     if (why == Exit::kLife) {
       // Work left at the end of our life: hand over to a fresh flusher (it takes the lock).
       (void)start_flusher_if_needed(options, true);
