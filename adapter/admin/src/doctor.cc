@@ -701,7 +701,16 @@ void check_data(const DoctorOptions& o, DoctorReport& r) {
         last = l;
       }
   }
+  // Spans an append wrote to an overflow slot (the queue was busy) wait too, until the flusher's
+  // next pass folds them in (docs/contract.md OTLP-6).
+  size_t in_slots = 0;
+  for (int n = 0; n < pinta::adapter::kQueueSlots; ++n)
+    if (auto t = fs::read_private_file(
+            fs::join(o.data_dir, std::string(pinta::adapter::kQueueSlotPrefix) + std::to_string(n))))
+      in_slots += static_cast<size_t>(std::count(t->begin(), t->end(), '\n'));
+  lines += in_slots;
   d["queue_length"] = lines;
+  d["in_overflow_slots"] = in_slots;
   if (lines == 0) {
     add(r, "data", "ok", "data dir " + o.data_dir + ": retry queue empty", "", d);
     return;

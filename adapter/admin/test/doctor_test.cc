@@ -221,6 +221,24 @@ TEST(Doctor, RetryQueueLengthAndLastError) {
   EXPECT_TRUE(seen);
 }
 
+// Spans in the overflow slots (appends that found the queue busy) are waiting too.
+TEST(Doctor, RetryQueueLengthCountsTheOverflowSlots) {
+  Home s;
+  const std::string dir = s.home + "/.gemini/pinta-gemini-data/";
+  write_text(dir + "failed-spans.jsonl", "{\"span\":1}\n");
+  write_text(dir + "failed-spans.slot.0", "{\"span\":2}\n", 0600);
+  write_text(dir + "failed-spans.slot.5", "{\"span\":3}\n{\"span\":4}\n", 0600);
+  bool seen = false;
+  for (const auto& f : s.doctor().findings)
+    if (f.area == "data") {
+      EXPECT_EQ(f.detail["queue_length"], 4) << f.message;
+      EXPECT_EQ(f.detail["in_overflow_slots"], 3);
+      EXPECT_NE(f.message.find("4 span(s) waiting"), std::string::npos) << f.message;
+      seen = true;
+    }
+  EXPECT_TRUE(seen);
+}
+
 TEST(Doctor, SharedDataDirIsBrokenAndSaysWhy) {
   // The adapter refuses a data dir writable by group or others (ENV-9); doctor says so.
   Home s;
