@@ -65,7 +65,16 @@ class GuardProcess : public ::testing::Test {
                                                std::map<std::string, std::string> more = {}) {
     more["PINTA_GUARD_ENDPOINT"] = s.url("/guard");
     more["PINTA_RELAY_TOKEN"] = "relay-tok";
+    // Tests of the verdict get a budget a sanitizer build cannot use up (under TSan the 50 ms
+    // default once ran out before the fake guard's answer, and the deny failed open); the tests
+    // of the budget itself take it out again (with_default_budget).
+    more.emplace("PINTA_GUARD_TIMEOUT_MS", "5000");
     return more;
+  }
+
+  static std::map<std::string, std::string> with_default_budget(std::map<std::string, std::string> env) {
+    env.erase("PINTA_GUARD_TIMEOUT_MS");
+    return env;
   }
 
   testing::TempDir home_;
@@ -213,7 +222,7 @@ TEST_F(GuardProcess, FailuresFailOpenWithinTheBudget) {
   for (size_t i = 0; i < script.size(); ++i) {
     SCOPED_TRACE(i);
     auto r = run(i % 2 ? "gemini" : "antigravity", i % 2 ? "BeforeTool" : "PreToolUse",
-                 i % 2 ? kGeminiBeforeTool : kAgyPreToolUse, guard_env(server));
+                 i % 2 ? kGeminiBeforeTool : kAgyPreToolUse, with_default_budget(guard_env(server)));
     json want = i % 2 ? json::object() : json{{"decision", "allow"}};
     EXPECT_EQ(contract(r), want);
     EXPECT_LT(r.exited_after, 1000ms);  // budget 50 ms; generous for a loaded machine
@@ -252,7 +261,7 @@ TEST_F(GuardProcess, TimeoutSettingIsHonoured) {
   slow.delay = 300ms;
   fakes::FakeServer server({}, slow);
   // 50 ms default: the slow guard is skipped; with 5000 ms its DENY arrives.
-  EXPECT_EQ(contract(run("antigravity", "PreToolUse", kAgyPreToolUse, guard_env(server))),
+  EXPECT_EQ(contract(run("antigravity", "PreToolUse", kAgyPreToolUse, with_default_budget(guard_env(server)))),
             (json{{"decision", "allow"}}));
   auto patient = guard_env(server, {{"PINTA_GUARD_TIMEOUT_MS", "5000"}});
   EXPECT_EQ(contract(run("antigravity", "PreToolUse", kAgyPreToolUse, patient)),
