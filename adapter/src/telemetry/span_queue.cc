@@ -186,6 +186,19 @@ bool is_side_name(std::string_view name, bool* part) {
   return true;
 }
 
+// What an append writes: `line` and its '\n', after a '\n' of its own when the file's last byte
+// (the file is `size` bytes) is not one, since a torn line (a crash or a full disk mid-write) must
+// not swallow it. Only for a file no one else is writing (the caller holds its flock).
+std::string appendable(int fd, off_t size, std::string_view line) {
+  std::string buf;
+  buf.reserve(line.size() + 2);
+  char last = '\n';
+  if (size > 0 && ::pread(fd, &last, 1, size - 1) == 1 && last != '\n') buf.push_back('\n');
+  buf.append(line);
+  buf.push_back('\n');
+  return buf;
+}
+
 std::string slot_path(const std::string& dir, int n) {
   return fs::join(dir, std::string(kQueueSlotPrefix) + std::to_string(n));
 }
@@ -663,13 +676,7 @@ bool SpanQueue::append_slot(std::string_view line) const {
       ::close(fd);
       continue;
     }
-    std::string buf;
-    buf.reserve(line.size() + 2);
-    char last = '\n';
-    if (st.st_size > 0 && ::pread(fd, &last, 1, st.st_size - 1) == 1 && last != '\n')
-      buf.push_back('\n');
-    buf.append(line);
-    buf.push_back('\n');
+    const std::string buf = appendable(fd, st.st_size, line);
     if (!write_all(fd, buf)) {
       // Disk full or a size limit: no fragment left (the slot's flock and the shared state lock
       // keep every other writer out), and no other slot would fare better.
@@ -758,15 +765,8 @@ Status SpanQueue::append(std::string_view line) {
     ::close(fd);
     return e;
   }
-  std::string buf;
-  buf.reserve(line.size() + 2);
-  // No other append is writing (the flock) and no flusher rewrites (the state lock): a last byte
-  // other than '\n' is a torn line (a crash or a full disk mid-write), which must not swallow ours.
-  char last = '\n';
-  if (st.st_size > 0 && ::pread(fd, &last, 1, st.st_size - 1) == 1 && last != '\n')
-    buf.push_back('\n');
-  buf.append(line);
-  buf.push_back('\n');
+  // No other append is writing (the flock) and no flusher rewrites (the state lock).
+  const std::string buf = appendable(fd, st.st_size, line);
   // One write(2) with O_APPEND: whole, at the end, never interleaved with another append.
   size_t written = 0;
   while (written < buf.size()) {
