@@ -7,11 +7,16 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <dirent.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include <functional>
 #include <sstream>
+#include <thread>
 
 #include "fake_server_helpers.h"
 #include "pinta/common/fs.h"
@@ -349,6 +354,7 @@ TEST_F(GuardProcess, HttpsGuardResumesItsTlsSessionAndIgnoresAnUntrustedCache) {
       {"SSL_CERT_FILE", certs.sub("trusted-ca.pem")},
       {"SSL_CERT_DIR", certs.path()},
       {"PINTA_GUARD_TIMEOUT_MS", "5000"},
+      {"PINTA_GUARD_KEEPER", "0"},  // each event makes its own connection (the keeper: below)
       {"GEMINI_PLUGIN_DATA", data.path()},
       {"PINTA_GUARD_ENDPOINT", server.url("127.0.0.1", "/guard")}};
   const json denied = {{"decision", "deny"}, {"reason", "tls-deny"}, {"systemMessage", "tls-deny"}};
@@ -406,6 +412,226 @@ TEST_F(GuardProcess, HttpsGuardResumesItsTlsSessionAndIgnoresAnUntrustedCache) {
   EXPECT_TRUE(S_ISLNK(mode_of(cache)));
   EXPECT_EQ(fs::read_file(target).value(), good_session);
   EXPECT_EQ(server.requests(), ::geteuid() == 0 ? 7 : 6);
+}
+
+// ---- the guard keeper (GUARD-13) ----------------------------------------------------------
+
+// The keeper's socket in `dir` ("" when there is none).
+std::string keeper_socket(const std::string& dir) {
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return "";
+  std::string found;
+  while (const dirent* e = ::readdir(d)) {
+    const std::string n = e->d_name;
+    if (n.rfind("guard-keeper.", 0) == 0 && n.size() > 5 && n.compare(n.size() - 5, 5, ".sock") == 0)
+      found = dir + "/" + n;
+  }
+  ::closedir(d);
+  return found;
+}
+
+bool eventually(const std::function<bool()>& cond, std::chrono::milliseconds limit = 5000ms) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < end) {
+    if (cond()) return true;
+    std::this_thread::sleep_for(10ms);
+  }
+  return cond();
+}
+
+// The pid of the process listening on the Unix socket `path` (SO_PEERCRED), or -1.
+pid_t listener_pid(const std::string& path) {
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  struct sockaddr_un a {};
+  a.sun_family = AF_UNIX;
+  std::snprintf(a.sun_path, sizeof a.sun_path, "%s", path.c_str());
+  pid_t pid = -1;
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) == 0) {
+    struct ucred c {};
+    socklen_t len = sizeof c;
+    if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &c, &len) == 0) pid = c.pid;
+  }
+  ::close(fd);
+  return pid;
+}
+
+// A process that exists and is not a zombie (a keeper killed here is reparented to whatever
+// reaps orphans; in a container that may be nobody).
+bool alive(pid_t pid) {
+  auto stat = fs::read_file("/proc/" + std::to_string(pid) + "/stat");
+  if (!stat) return false;
+  size_t paren = stat->rfind(')');
+  return paren != std::string::npos && paren + 2 < stat->size() && (*stat)[paren + 2] != 'Z';
+}
+
+class GuardKeeper : public GuardProcess {
+ protected:
+  void SetUp() override {
+    why_ = testing::make_test_certificates(certs_.path());
+    if (!why_.empty()) GTEST_SKIP() << why_;
+    ASSERT_EQ(::chmod(data_->path().c_str(), 0700), 0);
+    server_ = std::make_unique<testing::TlsServer>(certs_.path(), "good", deny);
+  }
+  std::map<std::string, std::string> env(const testing::TlsServer& server) const {
+    return {{"SSL_CERT_FILE", certs_.sub("trusted-ca.pem")},
+            {"PINTA_GUARD_TIMEOUT_MS", "5000"},
+            {"PINTA_RELAY_TOKEN", "relay-tok"},
+            {"GEMINI_PLUGIN_DATA", data_->path()},
+            {"PINTA_GUARD_ENDPOINT", server.url("127.0.0.1", "/guard")}};
+  }
+  void gate(const std::map<std::string, std::string>& e) {
+    EXPECT_EQ(contract(run("gemini", "BeforeTool", kGeminiBeforeTool, e)), kDenied);
+  }
+  static std::string deny(const std::string&) { return R"({"decision":"DENY","reason":"tls-deny"})"; }
+
+  const json kDenied = {{"decision", "deny"}, {"reason", "tls-deny"}, {"systemMessage", "tls-deny"}};
+  std::string why_;
+  testing::TempDir certs_;
+  // Declared before the data dir, so destroyed after it: the keeper leaves with its data dir and
+  // closes its kept connection, and the server stops at once instead of waiting out keep-alive.
+  std::unique_ptr<testing::TlsServer> server_;
+  std::unique_ptr<testing::TempDir> data_ = std::make_unique<testing::TempDir>();
+};
+
+// The first https gate event asks the guard itself and leaves a keeper behind; later events hand
+// their request to it and it carries them over the connection it holds: the guard sees every
+// request (with the relay token) but not a connection per event. (The fake guard, cpp-httplib,
+// closes a connection after 5 requests: the keeper connects again, resuming the TLS session.)
+TEST_F(GuardKeeper, LaterEventsGoOverTheKeepersConnection) {
+  testing::TlsServer& server = *server_;
+  const auto e = env(server);
+  gate(e);
+  EXPECT_EQ(server.connections(), 1);
+  ASSERT_TRUE(eventually([&] { return !keeper_socket(data_->path()).empty(); }));
+  const std::string sock = keeper_socket(data_->path());
+  struct stat st {};
+  ASSERT_EQ(::lstat(sock.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISSOCK(st.st_mode));
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  for (int i = 0; i < 5; ++i) gate(e);
+  EXPECT_EQ(server.requests(), 6);
+  EXPECT_EQ(server.connections(), 2) << "five events, one kept connection (opened at the keeper's start)";
+  EXPECT_EQ(server.last_relay_token(), "relay-tok");
+  gate(e);  // the server closed the kept connection after its 5th request
+  EXPECT_EQ(server.requests(), 7);
+  EXPECT_EQ(server.connections(), 3);
+  EXPECT_GE(server.resumed(), 1) << "the keeper's new connection resumes its session";
+}
+
+// PINTA_GUARD_KEEPER=0: no keeper, every event connects itself.
+TEST_F(GuardKeeper, OffMeansEveryEventConnects) {
+  testing::TlsServer& server = *server_;
+  auto e = env(server);
+  e["PINTA_GUARD_KEEPER"] = "0";
+  for (int i = 0; i < 3; ++i) gate(e);
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(keeper_socket(data_->path()), "");
+  EXPECT_EQ(server.connections(), 3);
+}
+
+// A keeper killed with SIGKILL leaves its socket file: the next event finds nobody listening,
+// asks the guard itself (same verdict), and a new keeper takes the place.
+TEST_F(GuardKeeper, AKilledKeeperIsReplacedAndNoVerdictIsLost) {
+  testing::TlsServer& server = *server_;
+  const auto e = env(server);
+  gate(e);
+  ASSERT_TRUE(eventually([&] { return !keeper_socket(data_->path()).empty(); }));
+  const std::string sock = keeper_socket(data_->path());
+  const pid_t pid = listener_pid(sock);
+  ASSERT_GT(pid, 0);
+  ASSERT_EQ(::kill(pid, SIGKILL), 0);
+  ASSERT_TRUE(eventually([&] { return !alive(pid); }));
+  EXPECT_TRUE(fs::exists(sock)) << "the dead keeper's socket file is still there";
+  const int before = server.requests();
+  gate(e);
+  EXPECT_EQ(server.requests(), before + 1);
+  // (The new socket may well get the dead one's inode number: the listener is what tells.)
+  EXPECT_TRUE(eventually([&] {
+    const pid_t now = listener_pid(sock);
+    return now > 0 && now != pid;
+  }));
+  gate(e);
+  EXPECT_EQ(server.requests(), before + 2);
+}
+
+// The keeper leaves after its idle window (PINTA_GUARD_KEEPER_IDLE_MS), removing its socket, and
+// within a moment of its data dir being deleted.
+TEST_F(GuardKeeper, LeavesWhenIdleAndWhenTheDataDirIsDeleted) {
+  testing::TlsServer& server = *server_;
+  auto e = env(server);
+  e["PINTA_GUARD_KEEPER_IDLE_MS"] = "300";
+  gate(e);
+  ASSERT_TRUE(eventually([&] { return !keeper_socket(data_->path()).empty(); }));
+  pid_t pid = listener_pid(keeper_socket(data_->path()));
+  ASSERT_GT(pid, 0);
+  EXPECT_TRUE(eventually([&] { return keeper_socket(data_->path()).empty(); }, 3000ms));
+  EXPECT_TRUE(eventually([&] { return !alive(pid); }, 3000ms));
+
+  e.erase("PINTA_GUARD_KEEPER_IDLE_MS");
+  gate(e);
+  ASSERT_TRUE(eventually([&] { return !keeper_socket(data_->path()).empty(); }));
+  pid = listener_pid(keeper_socket(data_->path()));
+  ASSERT_GT(pid, 0);
+  data_.reset();  // rm -r the data dir
+  EXPECT_TRUE(eventually([&] { return !alive(pid); }, 3000ms));
+}
+
+// A socket at the keeper's path that is not the keeper's is not used: one owned by another user
+// (root only can make one), or one served by a process of another user (SO_PEERCRED). The event
+// asks the guard itself; the planted listener never gets a byte.
+TEST_F(GuardKeeper, ASocketThatIsNotOursIsNotUsed) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to plant a socket of another user";
+  if (std::system("command -v setpriv >/dev/null 2>&1 && test -x /usr/bin/python3") != 0)
+    GTEST_SKIP() << "setpriv or /usr/bin/python3 not installed";
+  testing::TlsServer& server = *server_;
+  auto e = env(server);
+  e["PINTA_GUARD_KEEPER"] = "0";
+  gate(e);  // learn the socket's name without starting a keeper: there is none yet
+  e.erase("PINTA_GUARD_KEEPER");
+  gate(e);  // starts one
+  ASSERT_TRUE(eventually([&] { return !keeper_socket(data_->path()).empty(); }));
+  const std::string sock = keeper_socket(data_->path());
+  pid_t pid = listener_pid(sock);
+  ASSERT_GT(pid, 0);
+  ASSERT_EQ(::kill(pid, SIGKILL), 0);
+  ASSERT_TRUE(eventually([&] { return !alive(pid); }));
+  ASSERT_EQ(::unlink(sock.c_str()), 0);
+  const std::string lock = sock.substr(0, sock.size() - 5) + ".lock";
+
+  // A listener of uid 65534, bound outside the data dir and moved in; it records what it gets.
+  testing::TempDir other;
+  ASSERT_EQ(::chmod(other.path().c_str(), 0777), 0);
+  const std::string got = other.sub("got");
+  const std::string script = "import socket,os,sys,time\n"
+      "s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8); open(sys.argv[1]+'.ready','w').close()\n"
+      "s.settimeout(8)\n"
+      "try:\n c,_=s.accept(); c.settimeout(2); d=c.recv(100)\n open(sys.argv[2],'wb').write(b'accepted:'+d)\n"
+      "except Exception: pass\n";
+  ASSERT_TRUE(fs::atomic_write(other.sub("l.py"), script).ok());
+  ASSERT_EQ(::chmod(other.sub("l.py").c_str(), 0644), 0);
+  const std::string planted = other.sub("s");
+  const std::string cmd = "setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3 '" + other.sub("l.py") +
+                          "' '" + planted + "' '" + got + "' & echo $! > '" + other.sub("pid") + "'";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  ASSERT_TRUE(eventually([&] { return fs::exists(planted + ".ready"); }));
+  // Hold the keeper lock so no keeper of ours replaces the planted socket meanwhile.
+  auto held = fs::FileLock::acquire(lock, 1000);
+  ASSERT_TRUE(static_cast<bool>(held));
+
+  // (1) Owned by uid 65534: refused by its owner before any connect.
+  ASSERT_EQ(::rename(planted.c_str(), sock.c_str()), 0);
+  int before = server.requests();
+  gate(e);
+  EXPECT_EQ(server.requests(), before + 1);
+  // (2) Owned by us, but the listening process is uid 65534: refused by SO_PEERCRED.
+  ASSERT_EQ(::lchown(sock.c_str(), 0, 0), 0);
+  before = server.requests();
+  gate(e);
+  EXPECT_EQ(server.requests(), before + 1);
+  std::this_thread::sleep_for(200ms);
+  auto record = fs::read_file(got);
+  EXPECT_TRUE(!record || *record == "accepted:") << "the planted listener got: " << *record;
+  (void)std::system(("kill $(cat '" + other.sub("pid") + "') 2>/dev/null").c_str());
 }
 
 // Without SSL_CERT_FILE the chain is verified against the hashed CA directory first

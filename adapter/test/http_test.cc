@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <mutex>
 #include <fstream>
 #include <thread>
 
@@ -277,6 +278,156 @@ TEST(Send, HeaderInjectionIsRefused) {
   ASSERT_FALSE(resp);
   EXPECT_EQ(resp.error().code, ErrorCode::kInvalidArgument);
   EXPECT_EQ(server.request_count(), 0u);
+}
+
+// ---- Connection: a kept connection (RFC 9112 §9.3) ----------------------------------------------
+
+// A loopback server serving one connection at a time: each request gets the next scripted raw
+// response on the connection it came on; it records, per request, the connection (1-based) it
+// came on and its Connection header. A step may close the connection after its response, or
+// instead of one (`drop`: the request is read, nothing is answered).
+class ScriptedServer {
+ public:
+  struct Step {
+    std::string raw;
+    bool close_after = false;
+    bool drop = false;
+  };
+  explicit ScriptedServer(std::vector<Step> steps) : steps_(std::move(steps)) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    if (::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(fd_, 8) != 0 ||
+        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len) != 0)
+      std::abort();
+    port_ = ntohs(a.sin_port);
+    thread_ = std::thread([this] { loop(); });
+  }
+  ~ScriptedServer() {
+    ::shutdown(fd_, SHUT_RDWR);
+    thread_.join();
+    ::close(fd_);
+  }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/"; }
+  // Connection number of each request, in order.
+  std::vector<int> conns() {
+    std::lock_guard<std::mutex> l(m_);
+    return conns_;
+  }
+  std::vector<std::string> connection_headers() {
+    std::lock_guard<std::mutex> l(m_);
+    return connection_headers_;
+  }
+
+ private:
+  void loop() {
+    int conn_no = 0;
+    size_t step = 0;
+    for (;;) {
+      int c = ::accept(fd_, nullptr, nullptr);
+      if (c < 0) return;
+      ++conn_no;
+      std::string buf;
+      char tmp[4096];
+      bool open = true;
+      while (open) {
+        size_t end = buf.find("\r\n\r\n");
+        if (end == std::string::npos) {
+          ssize_t n = ::recv(c, tmp, sizeof tmp, 0);
+          if (n <= 0) break;
+          buf.append(tmp, static_cast<size_t>(n));
+          continue;
+        }
+        std::string head = buf.substr(0, end);
+        size_t cl = 0;
+        size_t at = head.find("Content-Length: ");
+        if (at != std::string::npos) cl = std::stoul(head.substr(at + 16));
+        while (buf.size() < end + 4 + cl) {
+          ssize_t n = ::recv(c, tmp, sizeof tmp, 0);
+          if (n <= 0) break;
+          buf.append(tmp, static_cast<size_t>(n));
+        }
+        buf.erase(0, end + 4 + cl);
+        std::string connection;
+        at = head.find("Connection: ");
+        if (at != std::string::npos) connection = head.substr(at + 12, head.find("\r\n", at) - at - 12);
+        {
+          std::lock_guard<std::mutex> l(m_);
+          conns_.push_back(conn_no);
+          connection_headers_.push_back(connection);
+        }
+        Step s = step < steps_.size() ? steps_[step] : Step{"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"};
+        ++step;
+        if (!s.drop) (void)::send(c, s.raw.data(), s.raw.size(), MSG_NOSIGNAL);
+        if (s.drop || s.close_after) open = false;
+      }
+      ::close(c);
+    }
+  }
+
+  std::vector<Step> steps_;
+  int fd_ = -1;
+  int port_ = 0;
+  std::thread thread_;
+  std::mutex m_;
+  std::vector<int> conns_;
+  std::vector<std::string> connection_headers_;
+};
+
+const std::string kOk = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+
+TEST(Connection, CarriesRequestsOverOneConnection) {
+  ScriptedServer server({{kOk}, {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n0\r\nX-T: 1\r\n\r\n"}, {kOk}});
+  Connection c;
+  for (const char* want : {"ok", "ab", "ok"}) {
+    auto r = c.send(post(server.url()), Deadline::after(5s));
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->body, want);
+    EXPECT_TRUE(c.is_open());
+  }
+  EXPECT_EQ(server.conns(), (std::vector<int>{1, 1, 1}));
+  EXPECT_EQ(c.uses(), 3);
+  EXPECT_EQ(server.connection_headers(), (std::vector<std::string>{"", "", ""}));
+}
+
+// Not kept: "Connection: close", an HTTP/1.0 response, a body that runs to the end of the
+// connection, bytes after the response.
+TEST(Connection, AResponseThatEndsTheConnectionIsNotReused) {
+  ScriptedServer server({{"HTTP/1.1 200 OK\r\nConnection: keep-alive, close\r\nContent-Length: 1\r\n\r\na"},
+                         {"HTTP/1.0 200 OK\r\nContent-Length: 1\r\n\r\nb"},
+                         {"HTTP/1.1 200 OK\r\n\r\nc", true},
+                         {kOk + "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nzz"},
+                         {kOk}});
+  Connection c;
+  for (const char* want : {"a", "b", "c", "ok", "ok"}) {
+    auto r = c.send(post(server.url()), Deadline::after(5s));
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->body, want);
+  }
+  EXPECT_EQ(server.conns(), (std::vector<int>{1, 2, 3, 4, 5}));
+}
+
+// A kept connection the server closes while idle is noticed before sending; one it drops with the
+// request unanswered is retried once on a new connection; a new connection that fails is not.
+TEST(Connection, AConnectionClosedUnderUsIsReplacedOnce) {
+  ScriptedServer server({{kOk, true}, {kOk}, {"", false, true}, {kOk}, {"", false, true}});
+  Connection c;
+  auto a = c.send(post(server.url()), Deadline::after(5s));
+  ASSERT_TRUE(a);
+  EXPECT_TRUE(c.is_open());  // the response did not say close; the server closes afterwards
+  std::this_thread::sleep_for(50ms);
+  auto b = c.send(post(server.url()), Deadline::after(5s));  // idle check: closed, reconnect
+  ASSERT_TRUE(b) << b.error().message;
+  auto d = c.send(post(server.url()), Deadline::after(5s));  // dropped on conn 2, retried on 3
+  ASSERT_TRUE(d) << d.error().message;
+  EXPECT_EQ(server.conns(), (std::vector<int>{1, 2, 2, 3}));
+  c.close();
+  auto e = c.send(post(server.url()), Deadline::after(5s));  // a fresh connection dropped: error
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().code, ErrorCode::kUnavailable);
+  EXPECT_EQ(server.conns(), (std::vector<int>{1, 2, 2, 3, 4}));
 }
 
 // ---- TLS ---------------------------------------------------------------------------------------

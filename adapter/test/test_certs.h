@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -48,6 +50,11 @@ class TlsServer {
     server_.Post(".*", [this](const httplib::Request& req, httplib::Response& res) {
       ++requests_;
       if (req.ssl != nullptr && SSL_session_reused(req.ssl) == 1) ++resumed_;
+      {
+        std::lock_guard<std::mutex> lock(m_);
+        ports_.insert(req.remote_port);
+        if (req.has_header("x-pinta-relay-token")) last_token_ = req.get_header_value("x-pinta-relay-token");
+      }
       res.set_content(body_(req.body), "application/json");
     });
     port_ = server_.bind_to_any_port("127.0.0.1");
@@ -67,6 +74,15 @@ class TlsServer {
   int requests() const { return requests_; }
   // Requests that came over a resumed TLS session (SSL_session_reused on the server side).
   int resumed() const { return resumed_; }
+  // Connections that carried at least one request (told apart by the client's port).
+  int connections() const {
+    std::lock_guard<std::mutex> lock(m_);
+    return static_cast<int>(ports_.size());
+  }
+  std::string last_relay_token() const {
+    std::lock_guard<std::mutex> lock(m_);
+    return last_token_;
+  }
 
  private:
   httplib::SSLServer server_;
@@ -74,6 +90,9 @@ class TlsServer {
   int port_ = 0;
   std::atomic<int> requests_{0};
   std::atomic<int> resumed_{0};
+  mutable std::mutex m_;
+  std::set<int> ports_;
+  std::string last_token_;
   std::thread thread_;
 };
 

@@ -152,6 +152,7 @@ int main(int argc, char** argv) {
       span_sink.commit();
       (void)start_flusher_if_needed(telemetry, span_sink.queued());
     }
+    if (guard != nullptr) guard->after_reply();  // https: start the guard keeper (GUARD-13)
     // --- end after reply ---
 
     if (config.debug) {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <utility>
 
+#include "pinta/adapter/guard_keeper.h"
 #include "pinta/adapter/http.h"
 #include "pinta/common/fs.h"
 
@@ -181,8 +182,21 @@ bool is_https(std::string_view url) {
 class HttpGuardClient final : public GuardClient {
  public:
   explicit HttpGuardClient(GuardConfig config) : config_(std::move(config)) {
-    if (is_https(config_.endpoint))
+    if (is_https(config_.endpoint)) {
       sessions_ = std::make_unique<DataDirTlsSessions>(config_.data_dir);
+      if (config_.keeper) keeper_ = keeper_place(config_.data_dir, config_.endpoint);
+    }
+  }
+
+  // After the reply: an https check that the keeper did not carry starts one (GUARD-13), so the
+  // next gate event finds the guard connection open.
+  void after_reply() noexcept override {
+    if (!asked_directly_ || keeper_.socket_path.empty()) return;
+    asked_directly_ = false;
+    http::Request warm;
+    warm.method = "POST";
+    warm.url = config_.endpoint;
+    (void)start_keeper_if_needed(keeper_, warm, keeper_options_from_environment());
   }
 
   GuardVerdict check(const CanonicalEvent& event, const std::string& span_id,
@@ -200,7 +214,15 @@ class HttpGuardClient final : public GuardClient {
       req.max_response_bytes = kGuardMaxResponseBytes;
       req.tls_sessions = sessions_.get();
       MinimalTimerSlack slack;
-      auto resp = http::send(req, deadline);
+      Result<http::Response> resp = make_error(ErrorCode::kUnavailable, "not sent");
+      KeeperExchange via_keeper;
+      if (!keeper_.socket_path.empty()) via_keeper = send_via_keeper(keeper_, req, deadline);
+      if (via_keeper.reached) {
+        resp = std::move(via_keeper.response);
+      } else {
+        resp = http::send(req, deadline);
+        asked_directly_ = static_cast<bool>(resp);  // a guard that answered: worth a keeper
+      }
       if (!resp) {
         v.error = std::string(error_code_name(resp.error().code)) + ": " + resp.error().message;
         return v;
@@ -220,6 +242,8 @@ class HttpGuardClient final : public GuardClient {
  private:
   GuardConfig config_;
   std::unique_ptr<DataDirTlsSessions> sessions_;  // https endpoints only
+  KeeperPlace keeper_;                            // https with a data dir and the keeper on
+  bool asked_directly_ = false;
 };
 
 }  // namespace
@@ -231,6 +255,7 @@ GuardConfig guard_config_from_environment() {
   c.endpoint = endpoint;
   c.enabled = !truthy(env("PINTA_GUARD_DISABLED"));
   c.relay_token = env("PINTA_RELAY_TOKEN");
+  c.keeper = keeper_enabled_from_environment();
   std::string_view t = env("PINTA_GUARD_TIMEOUT_MS");
   if (!t.empty()) {
     int64_t ms = 0;

@@ -1,5 +1,6 @@
-// HTTP/1.1 client on plain sockets (see http.h for why not cpp-httplib). One request per
-// connection (Connection: close); every blocking step waits in poll() for at most what is left of
+// HTTP/1.1 client on plain sockets (see http.h for why not cpp-httplib). send(): one request per
+// connection (Connection: close); Connection: a kept connection for a long-lived caller. Every
+// blocking step waits in poll() for at most what is left of
 // the caller's Deadline.
 #include "pinta/adapter/http.h"
 
@@ -144,6 +145,20 @@ class Transport {
     }
   }
 
+  // True when a kept connection can carry another request: nothing arrived since the last
+  // response (a TLS 1.3 session ticket is consumed and does not count), no end of stream, no error.
+  bool still_idle() {
+    struct pollfd p {
+      fd_.get(), static_cast<short>(POLLIN | POLLRDHUP), 0
+    };
+    const int r = ::poll(&p, 1, 0);
+    if (r == 0) return true;
+    if (r < 0 || (p.revents & (POLLERR | POLLHUP | POLLRDHUP | POLLNVAL)) != 0) return false;
+    char b[512];
+    auto n = read_some(b, sizeof b, Deadline(Deadline::Clock::now()));
+    return !n && n.error().code == ErrorCode::kTimeout;
+  }
+
  private:
   Fd fd_;
   std::unique_ptr<detail::TlsConnection> tls_;
@@ -162,11 +177,17 @@ class ByteSource {
 class TransportSource final : public ByteSource {
  public:
   TransportSource(Transport& t, const Deadline& d) : t_(t), d_(d) {}
-  Result<size_t> read_some(char* buf, size_t size) override { return t_.read_some(buf, size, d_); }
+  Result<size_t> read_some(char* buf, size_t size) override {
+    auto n = t_.read_some(buf, size, d_);
+    if (n) received_ += *n;
+    return n;
+  }
+  size_t received() const { return received_; }
 
  private:
   Transport& t_;
   const Deadline& d_;
+  size_t received_ = 0;
 };
 
 // Bytes already received, handed out in pieces of at most `chunk` (0: as large as asked).
@@ -256,10 +277,28 @@ Result<size_t> parse_size(std::string_view s, int base) {
 
 // The response parser, over any byte source: everything it knows comes from the bytes, so
 // parse_response (a buffer) and send (the connection) run the same code.
-Result<Response> read_response(ByteSource& src, size_t max_body, bool head_request) {
+// `reusable` (optional) is set when the response was framed (Content-Length, chunked, or no body
+// by rule), came as HTTP/1.1 without "Connection: close", and no byte followed it: the connection
+// can carry the next request (RFC 9112 §9.3).
+Result<Response> read_response(ByteSource& src, size_t max_body, bool head_request,
+                               bool* reusable = nullptr) {
   Reader r(src, max_body + kMaxHeaderBytes);
   size_t pos = 0;
   Response resp;
+  bool http11 = false;
+  if (reusable != nullptr) *reusable = false;
+  auto framed_end = [&] {
+    if (reusable == nullptr) return;
+    std::string conn = resp.header("connection");
+    bool close = false;
+    std::string_view c = conn;
+    while (!c.empty()) {
+      size_t comma = c.find(',');
+      if (iequals(trim(c.substr(0, comma)), "close")) close = true;
+      c.remove_prefix(comma == std::string_view::npos ? c.size() : comma + 1);
+    }
+    *reusable = http11 && !close && pos == r.buf_.size();
+  };
   // Status line and headers; interim 1xx responses are skipped.
   for (;;) {
     if (r.buf_.size() == pos) {
@@ -277,6 +316,7 @@ Result<Response> read_response(ByteSource& src, size_t max_body, bool head_reque
       return make_error(ErrorCode::kProtocol, "malformed status line");
     }
     resp.status = (sl[9] - '0') * 100 + (sl[10] - '0') * 10 + (sl[11] - '0');
+    http11 = sl[7] == '1';
     resp.headers.clear();
     size_t header_bytes = 0;
     for (;;) {
@@ -296,7 +336,10 @@ Result<Response> read_response(ByteSource& src, size_t max_body, bool head_reque
     }
     if (resp.status >= 200 || resp.status == 101) break;
   }
-  if (head_request || resp.status == 204 || resp.status == 304) return resp;
+  if (head_request || resp.status == 204 || resp.status == 304) {
+    framed_end();
+    return resp;
+  }
 
   std::string te = resp.header("transfer-encoding");
   std::string cl = resp.header("content-length");
@@ -310,7 +353,7 @@ Result<Response> read_response(ByteSource& src, size_t max_body, bool head_reque
       sv = sv.substr(0, sv.find(';'));  // chunk extensions are ignored
       auto size = parse_size(sv, 16);
       if (!size) return make_error(ErrorCode::kProtocol, "malformed chunk size");
-      if (*size == 0) break;  // trailers (if any) are not needed: the connection closes
+      if (*size == 0) break;
       if (resp.body.size() + *size > max_body)
         return make_error(ErrorCode::kTooLarge, "response body over the cap");
       while (r.buf_.size() - pos < *size + 2) {
@@ -325,6 +368,15 @@ Result<Response> read_response(ByteSource& src, size_t max_body, bool head_reque
       r.buf_.erase(0, pos);
       pos = 0;
     }
+    if (reusable != nullptr) {
+      // Trailer fields (ignored) up to the empty line that ends the message.
+      for (;;) {
+        auto trailer = read_line(r, pos, kMaxHeaderBytes, "trailer");
+        if (!trailer) return resp;  // the body is whole; only the connection is not reused
+        if (trailer->empty()) break;
+      }
+      framed_end();
+    }
     return resp;
   }
   if (!cl.empty()) {
@@ -337,6 +389,8 @@ Result<Response> read_response(ByteSource& src, size_t max_body, bool head_reque
       if (!*more) return truncated("body");
     }
     resp.body.assign(r.buf_, pos, *len);
+    pos += *len;
+    framed_end();
     return resp;
   }
   // No length: the body runs to the end of the connection.
@@ -358,7 +412,13 @@ bool has_ctl(std::string_view s) {
                      [](char c) { return c == '\r' || c == '\n' || c == '\0'; });
 }
 
-Result<Response> send_impl(const Request& request, const Deadline& deadline) {
+struct Target {
+  Url url;
+  uint16_t port = 0;
+};
+
+// The request's URL, method and headers checked; nothing sent.
+Result<Target> check_request(const Request& request) {
   auto url = parse_url(request.url);
   if (!url) return url.error();
   if (request.method.empty() || has_ctl(request.method) ||
@@ -373,10 +433,18 @@ Result<Response> send_impl(const Request& request, const Deadline& deadline) {
   auto port = parse_size(url->port, 10);
   if (!port || *port == 0 || *port > 65535)
     return make_error(ErrorCode::kInvalidArgument, "bad port");
+  Target t;
+  t.url = std::move(url.value());
+  t.port = static_cast<uint16_t>(*port);
+  return t;
+}
+
+// DNS, connect and (https) the TLS handshake.
+Result<std::unique_ptr<Transport>> open_transport(const Target& t, TlsSessionCache* sessions,
+                                                  const Deadline& deadline) {
   if (deadline.expired())
     return make_error(ErrorCode::kTimeout, "deadline passed before the request");
-
-  auto addresses = resolve_host(url->host, static_cast<uint16_t>(*port), deadline);
+  auto addresses = resolve_host(t.url.host, t.port, deadline);
   if (!addresses) return addresses.error();
   Result<Fd> fd = make_error(ErrorCode::kUnavailable, "no address");
   for (const Address& a : *addresses) {
@@ -386,24 +454,28 @@ Result<Response> send_impl(const Request& request, const Deadline& deadline) {
   if (!fd) return fd.error();
 
   std::unique_ptr<detail::TlsConnection> tls;
-  if (url->scheme == "https") {
-    auto t = detail::tls_connect(fd->get(), url->host, static_cast<uint16_t>(*port),
-                                 request.tls_sessions, deadline);
-    if (!t) return t.error();
-    tls = std::move(t.value());
+  if (t.url.scheme == "https") {
+    auto tc = detail::tls_connect(fd->get(), t.url.host, t.port, sessions, deadline);
+    if (!tc) return tc.error();
+    tls = std::move(tc.value());
   }
-  Transport transport(std::move(fd.value()), std::move(tls));
+  return std::make_unique<Transport>(std::move(fd.value()), std::move(tls));
+}
 
-  bool default_port = (url->scheme == "http" && url->port == "80") ||
-                      (url->scheme == "https" && url->port == "443");
+// The request as sent: Host and Content-Length from us, and "Connection: close" unless the
+// connection is to be kept.
+std::string build_message(const Target& t, const Request& request, bool keep_alive) {
+  const Url& url = t.url;
+  bool default_port = (url.scheme == "http" && url.port == "80") ||
+                      (url.scheme == "https" && url.port == "443");
   std::string host_header =
-      url->host.find(':') != std::string::npos ? "[" + url->host + "]" : url->host;
-  if (!default_port) host_header += ":" + url->port;
+      url.host.find(':') != std::string::npos ? "[" + url.host + "]" : url.host;
+  if (!default_port) host_header += ":" + url.port;
   std::string head;
   head.reserve(256 + request.body.size());
   head.append(request.method)
       .append(" ")
-      .append(url->target)
+      .append(url.target)
       .append(" HTTP/1.1\r\nHost: ")
       .append(host_header)
       .append("\r\n");
@@ -411,17 +483,116 @@ Result<Response> send_impl(const Request& request, const Deadline& deadline) {
     if (iequals(k, "host") || iequals(k, "content-length") || iequals(k, "connection")) continue;
     head.append(k).append(": ").append(v).append("\r\n");
   }
-  head.append("Content-Length: ")
-      .append(std::to_string(request.body.size()))
-      .append("\r\nConnection: close\r\n\r\n");
+  head.append("Content-Length: ").append(std::to_string(request.body.size())).append("\r\n");
+  if (!keep_alive) head.append("Connection: close\r\n");
+  head.append("\r\n");
   head.append(request.body);
-  Status sent = transport.write_all(head, deadline);
+  return head;
+}
+
+Result<Response> send_impl(const Request& request, const Deadline& deadline) {
+  auto target = check_request(request);
+  if (!target) return target.error();
+  auto transport = open_transport(*target, request.tls_sessions, deadline);
+  if (!transport) return transport.error();
+  Status sent = (*transport)->write_all(build_message(*target, request, false), deadline);
   if (!sent) return sent.error();
-  TransportSource source(transport, deadline);
+  TransportSource source(**transport, deadline);
   return read_response(source, request.max_response_bytes, request.method == "HEAD");
 }
 
 }  // namespace
+
+struct Connection::State {
+  std::string origin;  // scheme://host:port of the open transport
+  std::unique_ptr<Transport> transport;
+  Deadline::Clock::time_point opened{};
+  int uses = 0;
+};
+
+Connection::Connection(std::chrono::seconds max_age)
+    : s_(std::make_unique<State>()), max_age_(max_age) {}
+Connection::~Connection() = default;
+
+bool Connection::is_open() const { return s_->transport != nullptr; }
+int Connection::uses() const { return s_->uses; }
+void Connection::close() {
+  s_->transport.reset();
+  s_->uses = 0;
+}
+
+std::string tls_trust_key(const std::string& host, uint16_t port) {
+  return detail::tls_session_key(host, port);
+}
+
+Status Connection::open(const Request& request, Deadline deadline) {
+  try {
+    auto target = check_request(request);
+    if (!target) return target.error();
+    const std::string origin = target->url.scheme + "://" + target->url.host + ":" + target->url.port;
+    State& s = *s_;
+    if (s.transport && s.origin == origin && s.transport->still_idle()) return {};
+    close();
+    auto t = open_transport(*target, request.tls_sessions, deadline);
+    if (!t) return t.error();
+    s.transport = std::move(t.value());
+    s.origin = origin;
+    s.opened = Deadline::Clock::now();
+    return {};
+  } catch (...) {
+    close();
+    return make_error(ErrorCode::kInternal, "unexpected exception");
+  }
+}
+
+Result<Response> Connection::send(const Request& request, Deadline deadline) {
+  try {
+    auto target = check_request(request);
+    if (!target) return target.error();
+    const std::string origin = target->url.scheme + "://" + target->url.host + ":" + target->url.port;
+    State& s = *s_;
+    if (s.transport &&
+        (s.origin != origin || Deadline::Clock::now() - s.opened > max_age_ || !s.transport->still_idle()))
+      close();
+    const std::string message = build_message(*target, request, true);
+    const bool head = request.method == "HEAD";
+    for (int attempt = 0;; ++attempt) {
+      const bool reused = s.transport != nullptr;
+      if (!reused) {
+        auto t = open_transport(*target, request.tls_sessions, deadline);
+        if (!t) return t.error();
+        s.transport = std::move(t.value());
+        s.origin = origin;
+        s.opened = Deadline::Clock::now();
+        s.uses = 0;
+      }
+      ++s.uses;
+      Status sent = s.transport->write_all(message, deadline);
+      Result<Response> resp = sent ? Result<Response>(Response{}) : Result<Response>(sent.error());
+      bool reusable = false;
+      size_t received = 0;
+      if (sent) {
+        TransportSource source(*s.transport, deadline);
+        resp = read_response(source, request.max_response_bytes, head, &reusable);
+        received = source.received();
+      }
+      if (resp && reusable) return resp;
+      close();
+      // A kept connection the server closed while it was idle fails before any response byte
+      // (reset, or end of stream): the request is sent once more on a new connection. A timeout
+      // is not retried (the budget is spent), nor is a failure on a connection of our own making.
+      const bool closed_under_us = !resp && resp.error().code != ErrorCode::kTimeout &&
+                                   resp.error().code != ErrorCode::kTooLarge && received == 0;
+      if (resp || !reused || attempt > 0 || !closed_under_us) return resp;
+    }
+  } catch (const std::bad_alloc&) {
+    close();
+    return make_error(ErrorCode::kInternal, "out of memory");
+  } catch (...) {
+    close();
+    return make_error(ErrorCode::kInternal, "unexpected exception");
+  }
+}
 
 Result<Response> parse_response(std::string_view bytes, size_t max_body, bool head_request,
                                 size_t chunk) {

@@ -19,6 +19,7 @@
 #include <random>
 #include <thread>
 
+#include "pinta/adapter/detach.h"
 #include "pinta/adapter/telemetry.h"
 #include "pinta/common/fs.h"
 
@@ -46,22 +47,6 @@ void write_backoff(int fd, const Backoff& b) {
   int n = std::snprintf(buf, sizeof buf, "%lld %lld\n", static_cast<long long>(b.next_ms),
                         static_cast<long long>(b.failures));
   if (n > 0 && ::pwrite(fd, buf, static_cast<size_t>(n), 0) == n) (void)!::ftruncate(fd, n);
-}
-
-void close_inherited_fds(int keep) {
-#ifdef SYS_close_range
-  if (keep > 3) {
-    if (::syscall(SYS_close_range, 3u, static_cast<unsigned>(keep - 1), 0u) == 0 &&
-        ::syscall(SYS_close_range, static_cast<unsigned>(keep + 1), ~0u, 0u) == 0)
-      return;
-  } else if (keep == 3) {
-    if (::syscall(SYS_close_range, 4u, ~0u, 0u) == 0) return;
-  }
-#endif
-  long max = ::sysconf(_SC_OPEN_MAX);
-  if (max < 0 || max > 65536) max = 65536;
-  for (int fd = 3; fd < max; ++fd)
-    if (fd != keep) ::close(fd);
 }
 
 void sleep_for(std::chrono::milliseconds d) {
@@ -359,45 +344,12 @@ bool start_flusher_if_needed(const TelemetryOptions& options, bool just_appended
       ::close(fd);
       return false;
     }
-    pid_t pid = ::fork();
-    if (pid < 0) {
-      ::close(fd);
-      return false;
-    }
-    if (pid == 0) {
-      // Child: new session (no controlling terminal, out of the host's process group); let go of
-      // the host's pipes and every other inherited descriptor but the lock; then fork again, so
-      // the flusher is not a session leader and is reparented away from us at once, and exit.
-      // The adapter waits only for this child, which never waits for the flusher to be
-      // scheduled (under load that wait was the slowest step of the event that starts one).
-      ::setsid();
-      ::signal(SIGPIPE, SIG_IGN);
-      int devnull = ::open("/dev/null", O_RDWR | O_CLOEXEC);
-      if (devnull >= 0) {
-        ::dup2(devnull, STDIN_FILENO);
-        ::dup2(devnull, STDOUT_FILENO);
-        ::dup2(devnull, STDERR_FILENO);
-      } else {
-        ::close(STDIN_FILENO);
-        ::close(STDOUT_FILENO);
-        ::close(STDERR_FILENO);
-      }
-      // The lock fd (the flock is ours now) is the only one kept beyond stdio.
-      int lock_fd = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
-      close_inherited_fds(lock_fd >= 3 ? lock_fd : fd);
-      if (lock_fd < 3) lock_fd = fd;
-      if (::fork() != 0) ::_exit(0);  // the flock lives on in the grandchild (same description)
-      try {
-        flusher_main(options, lock_fd);
-      } catch (...) {
-      }
-      ::_exit(0);
-    }
-    ::close(fd);  // the grandchild keeps the lock: same open file description
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    return true;
+    // The grandchild keeps the lock (same open file description) and delivers; this process
+    // waits only for the intermediate child, which never waits for the flusher to be scheduled
+    // (under load that wait was the slowest step of the event that starts one).
+    const bool started = run_detached(fd, [&options](int lock_fd) { flusher_main(options, lock_fd); });
+    ::close(fd);
+    return started;
   } catch (...) {
     return false;
   }

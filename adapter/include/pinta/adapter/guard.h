@@ -27,6 +27,9 @@ struct GuardConfig {
   // The (trusted) data dir, where an https guard's TLS session is kept between processes
   // (GUARD-9); "" keeps none. Set by the caller (main: AdapterConfig::data_dir), not from here.
   std::string data_dir;
+  // PINTA_GUARD_KEEPER (default on): an https guard's connection is held open between events by
+  // the guard keeper in the data dir (guard_keeper.h, GUARD-13).
+  bool keeper = true;
   std::string
       note;  // why a setting was ignored (bad timeout, unknown review mode), for the debug log
 

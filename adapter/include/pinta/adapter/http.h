@@ -7,7 +7,10 @@
 // One Deadline covers the whole exchange: DNS, connect, TLS handshake, send and read.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -73,5 +76,41 @@ Result<Response> parse_response(std::string_view bytes, size_t max_body,
 // failure), kTimeout (deadline passed), kProtocol (malformed response, certificate rejected),
 // kTooLarge. Never throws; never blocks past `deadline` (plus scheduling noise).
 Result<Response> send(const Request& request, Deadline deadline);
+
+// What a TLS session's verification depended on, for `host`:`port` in this process's
+// environment: host, port, SNI, SSL_CERT_FILE / SSL_CERT_DIR and the identity of the CA files they
+// select, the TLS library's version. One line of printable ASCII. Two processes with the same key
+// verify a server the same way.
+std::string tls_trust_key(const std::string& host, uint16_t port);
+
+// An HTTP/1.1 persistent connection (RFC 9112 §9.3) for a long-lived caller (the guard keeper,
+// guard_keeper.h): send() reuses the open connection when it goes to the same scheme, host and
+// port, is younger than `max_age` and is still idle (nothing arrived since the last response, no
+// end of stream); otherwise it connects anew. The connection is kept only after a response that
+// was framed (Content-Length, chunked), HTTP/1.1 and without "Connection: close". A kept
+// connection that the server closed while idle (no response byte before end of stream or reset)
+// is retried once on a new connection within the same deadline. One request at a time.
+class Connection {
+ public:
+  explicit Connection(std::chrono::seconds max_age = std::chrono::seconds(300));
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // The same contract as http::send.
+  Result<Response> send(const Request& request, Deadline deadline);
+  // Connects (DNS, TCP, TLS) to the origin of `request` without sending it, so that a later
+  // send() finds the connection open; an open connection to that origin is kept as it is.
+  Status open(const Request& request, Deadline deadline);
+  bool is_open() const;
+  // Requests sent over the connection open now (0 when none is open).
+  int uses() const;
+  void close();
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+  std::chrono::seconds max_age_;
+};
 
 }  // namespace pinta::http

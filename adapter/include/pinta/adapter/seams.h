@@ -46,6 +46,8 @@ class GuardClient {
   virtual ~GuardClient() = default;
   // Must return by `deadline` whatever the network does.
   virtual GuardVerdict check(const CanonicalEvent& event, const std::string& span_id, Deadline deadline) = 0;
+  // Work that may wait until the reply is out (main calls it after writing the reply).
+  virtual void after_reply() noexcept {}
 };
 
 // What the hot path hands to telemetry once the reply is known.

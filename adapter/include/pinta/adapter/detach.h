@@ -1,0 +1,18 @@
+// File: pinta/adapter/detach.h
+// The one way the adapter leaves work behind after its reply: a detached grandchild process (the
+// telemetry flusher, telemetry.h; the guard keeper, guard_keeper.h). The host waits for the hook
+// process and, through its pipes, for anything holding them; the grandchild holds none of them.
+#pragma once
+
+#include <functional>
+
+namespace pinta::adapter {
+
+// Forks a child that starts a new session, puts /dev/null on stdin, stdout and stderr, closes
+// every inherited descriptor except `keep_fd` (kept close-on-exec, at a number >= 3), forks the
+// grandchild that runs `body(kept fd)` and then `_exit(0)`, and exits at once; the caller waits
+// only for that child, never for the grandchild to be scheduled. SIGPIPE is ignored in the
+// grandchild. Returns false when the first fork failed. `keep_fd` stays open in the caller.
+bool run_detached(int keep_fd, const std::function<void(int kept_fd)>& body) noexcept;
+
+}  // namespace pinta::adapter

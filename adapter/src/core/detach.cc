@@ -1,0 +1,68 @@
+// Detached grandchild processes (detach.h).
+#include "pinta/adapter/detach.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace pinta::adapter {
+namespace {
+
+void close_inherited_fds(int keep) {
+#ifdef SYS_close_range
+  if (keep > 3) {
+    if (::syscall(SYS_close_range, 3u, static_cast<unsigned>(keep - 1), 0u) == 0 &&
+        ::syscall(SYS_close_range, static_cast<unsigned>(keep + 1), ~0u, 0u) == 0)
+      return;
+  } else if (keep == 3) {
+    if (::syscall(SYS_close_range, 4u, ~0u, 0u) == 0) return;
+  }
+#endif
+  long max = ::sysconf(_SC_OPEN_MAX);
+  if (max < 0 || max > 65536) max = 65536;
+  for (int fd = 3; fd < max; ++fd)
+    if (fd != keep) ::close(fd);
+}
+
+}  // namespace
+
+bool run_detached(int keep_fd, const std::function<void(int kept_fd)>& body) noexcept {
+  pid_t pid = ::fork();
+  if (pid < 0) return false;
+  if (pid == 0) {
+    // Child: new session (no controlling terminal, out of the host's process group); let go of
+    // the host's pipes and every other inherited descriptor but `keep_fd`; then fork again, so
+    // the grandchild is not a session leader and is reparented away from us at once, and exit.
+    ::setsid();
+    ::signal(SIGPIPE, SIG_IGN);
+    int devnull = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (devnull >= 0) {
+      ::dup2(devnull, STDIN_FILENO);
+      ::dup2(devnull, STDOUT_FILENO);
+      ::dup2(devnull, STDERR_FILENO);
+    } else {
+      ::close(STDIN_FILENO);
+      ::close(STDOUT_FILENO);
+      ::close(STDERR_FILENO);
+    }
+    int kept = ::fcntl(keep_fd, F_DUPFD_CLOEXEC, 3);
+    close_inherited_fds(kept >= 3 ? kept : keep_fd);
+    if (kept < 3) kept = keep_fd;
+    if (::fork() != 0) ::_exit(0);  // a flock on keep_fd lives on in the grandchild
+    try {
+      body(kept);
+    } catch (...) {
+    }
+    ::_exit(0);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return true;
+}
+
+}  // namespace pinta::adapter

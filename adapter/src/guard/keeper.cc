@@ -1,0 +1,515 @@
+// The guard keeper (guard_keeper.h; docs/contract.md GUARD-13).
+//
+// Wire format on the Unix socket, both ways: one netstring ("<length>:<bytes>,") whose bytes are a
+// sequence of netstrings, the fields. Binary-safe (bodies and header values go as they are), and
+// the reader knows the whole size from the first bytes.
+//   request:  "pinta-guard-keeper 1", key, budget in µs, response cap, method, url,
+//             header count, (name, value)..., body
+//   response: "pinta-guard-keeper 1", "ok", status, header count, (name, value)..., body
+//           | "pinta-guard-keeper 1", "error", error code, message     (the guard was not reached)
+//           | "pinta-guard-keeper 1", "refused", reason               (the caller asks the guard)
+#include "pinta/adapter/guard_keeper.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "../net/wait.h"
+#include "pinta/adapter/detach.h"
+#include "pinta/common/fs.h"
+
+namespace pinta::adapter {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::string_view kMagic = "pinta-guard-keeper 1";
+constexpr size_t kMaxFrameBytes = 64u << 20;  // a guard request carries the tool input (≤ stdin cap)
+constexpr int64_t kMaxBudgetUs = 10'000'000;  // GuardConfig::kMaxTimeoutMs
+
+// ---- framing ------------------------------------------------------------------------------
+
+void put(std::string& out, std::string_view field) {
+  out.append(std::to_string(field.size())).push_back(':');
+  out.append(field).push_back(',');
+}
+
+// Takes the next netstring off the front of `in`.
+bool take(std::string_view& in, std::string_view& field) {
+  size_t i = 0;
+  size_t n = 0;
+  while (i < in.size() && i < 11 && in[i] >= '0' && in[i] <= '9') n = n * 10 + static_cast<size_t>(in[i++] - '0');
+  if (i == 0 || i == 11 || i >= in.size() || in[i] != ':' || (in[0] == '0' && i > 1)) return false;
+  ++i;
+  if (in.size() - i < n + 1 || in[i + n] != ',') return false;
+  field = in.substr(i, n);
+  in.remove_prefix(i + n + 1);
+  return true;
+}
+
+bool take_number(std::string_view& in, int64_t& out, int64_t max) {
+  std::string_view f;
+  if (!take(in, f) || f.empty() || f.size() > 18) return false;
+  int64_t v = 0;
+  for (char c : f) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + (c - '0');
+  }
+  if (v > max) return false;
+  out = v;
+  return true;
+}
+
+std::string frame(std::string_view fields) {
+  std::string f;
+  f.reserve(fields.size() + 16);
+  put(f, fields);
+  return f;
+}
+
+// ---- socket I/O within a deadline (the socket is non-blocking) ------------------------------
+
+bool write_all(int fd, std::string_view data, const Deadline& deadline) {
+  while (!data.empty()) {
+    ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL);
+    if (n > 0) {
+      data.remove_prefix(static_cast<size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      if (http::detail::wait_ready(fd, POLLOUT, deadline) != 0) return false;
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+// One frame's payload (the fields); false on end of stream, error, timeout or a frame over the cap.
+bool read_frame(int fd, const Deadline& deadline, std::string& payload) {
+  std::string buf;
+  size_t need = 0;  // whole frame size once the length prefix is known
+  size_t prefix = 0;
+  char tmp[16384];
+  for (;;) {
+    if (need == 0) {
+      size_t colon = buf.find(':');
+      if (colon != std::string::npos) {
+        size_t n = 0;
+        if (colon == 0 || colon > 10) return false;
+        for (size_t i = 0; i < colon; ++i) {
+          if (buf[i] < '0' || buf[i] > '9') return false;
+          n = n * 10 + static_cast<size_t>(buf[i] - '0');
+        }
+        if (n > kMaxFrameBytes) return false;
+        prefix = colon + 1;
+        need = prefix + n + 1;
+      } else if (buf.size() > 10) {
+        return false;
+      }
+    }
+    if (need != 0 && buf.size() >= need) {
+      if (buf.size() != need || buf[need - 1] != ',') return false;
+      payload.assign(buf, prefix, need - prefix - 1);
+      return true;
+    }
+    ssize_t n = ::recv(fd, tmp, need == 0 ? 16 : std::min(sizeof tmp, need - buf.size()), 0);
+    if (n > 0) {
+      buf.append(tmp, static_cast<size_t>(n));
+      continue;
+    }
+    if (n == 0) return false;
+    if (errno == EINTR) continue;
+    if (errno != EAGAIN && errno != EWOULDBLOCK) return false;
+    if (http::detail::wait_ready(fd, POLLIN, deadline) != 0) return false;
+  }
+}
+
+// The process at the other end of `fd` runs as our effective uid.
+bool peer_is_us(int fd) {
+  struct ucred cred {};
+  socklen_t len = sizeof cred;
+  return ::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 && len == sizeof cred &&
+         cred.uid == ::geteuid();
+}
+
+uint64_t fnv1a(std::string_view s) {
+  uint64_t h = 1469598103934665603ull;
+  for (char c : s) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+bool set_sockaddr(const std::string& path, struct sockaddr_un& a) {
+  std::memset(&a, 0, sizeof a);
+  a.sun_family = AF_UNIX;
+  if (path.empty() || path.size() >= sizeof a.sun_path) return false;
+  std::memcpy(a.sun_path, path.data(), path.size());
+  return true;
+}
+
+// ---- the keeper process ---------------------------------------------------------------------
+
+// TLS sessions the keeper's connections were issued, in memory: a new connection (the server
+// closed the last one, or the pool grew) resumes instead of running a full handshake.
+class MemorySessions final : public http::TlsSessionCache {
+ public:
+  std::string load(const std::string& key) override {
+    std::lock_guard<std::mutex> lock(m_);
+    return key == key_ ? der_ : std::string();
+  }
+  void save(const std::string& key, std::string der) override {
+    std::lock_guard<std::mutex> lock(m_);
+    key_ = key;
+    der_ = std::move(der);
+  }
+
+ private:
+  std::mutex m_;
+  std::string key_;
+  std::string der_;
+};
+
+class Keeper {
+ public:
+  Keeper(KeeperPlace place, KeeperOptions options)
+      : place_(std::move(place)), options_(options) {}
+
+  void run(int lock_fd, const http::Request& warm) {
+    ::umask(0177);  // the socket file: 0600
+    struct sockaddr_un addr {};
+    if (!set_sockaddr(place_.socket_path, addr)) return;
+    // We hold the lock: a socket file left there is a dead keeper's.
+    (void)::unlink(place_.socket_path.c_str());
+    listen_fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (listen_fd_ < 0) return;
+    if (::bind(listen_fd_, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0 ||
+        ::listen(listen_fd_, 64) != 0)
+      return;
+    struct stat st {};
+    if (::lstat(place_.socket_path.c_str(), &st) != 0) return;
+    bound_dev_ = st.st_dev;
+    bound_ino_ = st.st_ino;
+    last_request_ = Clock::now();
+    const Clock::time_point life_end = Clock::now() + options_.life;
+
+    // The first connection now, off every event's path (the next gate event finds it open).
+    {
+      auto conn = std::make_unique<http::Connection>();
+      http::Request w = warm;
+      w.tls_sessions = &sessions_;
+      if (conn->open(w, Deadline::after(std::chrono::seconds(5)))) give_back(std::move(conn));
+    }
+
+    for (;;) {
+      struct pollfd p {
+        listen_fd_, POLLIN, 0
+      };
+      (void)::poll(&p, 1, 250);
+      if (gone(lock_fd)) break;
+      for (;;) {
+        int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (fd < 0) break;
+        if (!peer_is_us(fd) || in_flight_.load() >= KeeperOptions::kMaxInFlight) {
+          (void)write_all(fd, frame(refusal("busy or not ours")), Deadline::after(std::chrono::milliseconds(5)));
+          ::close(fd);
+          continue;
+        }
+        last_request_ = Clock::now();
+        ++in_flight_;
+        try {
+          std::thread([this, fd] {
+            serve(fd);
+            ::close(fd);
+            last_request_ = Clock::now();
+            --in_flight_;
+          }).detach();
+        } catch (...) {
+          --in_flight_;
+          ::close(fd);
+        }
+      }
+      const auto now = Clock::now();
+      if (in_flight_.load() == 0 && (now - last_request_.load() > options_.idle || now > life_end))
+        break;
+    }
+    // Leaving: new events no longer find us; requests in flight get up to their budget.
+    if (!replaced()) (void)::unlink(place_.socket_path.c_str());
+    ::close(listen_fd_);
+    for (int i = 0; i < 1100 && in_flight_.load() > 0; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+
+ private:
+  static std::string refusal(std::string_view why) {
+    std::string f;
+    put(f, kMagic);
+    put(f, "refused");
+    put(f, why);
+    return f;
+  }
+
+  // The lock file was removed (the data dir deleted) or the socket removed or replaced.
+  bool gone(int lock_fd) const {
+    struct stat st {};
+    if (::fstat(lock_fd, &st) != 0 || st.st_nlink == 0) return true;
+    return replaced();
+  }
+  bool replaced() const {
+    struct stat st {};
+    return ::lstat(place_.socket_path.c_str(), &st) != 0 || st.st_dev != bound_dev_ ||
+           st.st_ino != bound_ino_;
+  }
+
+  std::unique_ptr<http::Connection> take_connection() {
+    std::lock_guard<std::mutex> lock(pool_m_);
+    if (pool_.empty()) return std::make_unique<http::Connection>();
+    auto c = std::move(pool_.back());
+    pool_.pop_back();
+    return c;
+  }
+  void give_back(std::unique_ptr<http::Connection> c) {
+    if (!c->is_open()) return;
+    std::lock_guard<std::mutex> lock(pool_m_);
+    if (pool_.size() < static_cast<size_t>(KeeperOptions::kMaxInFlight)) pool_.push_back(std::move(c));
+  }
+
+  void serve(int fd) {
+    try {
+      std::string payload;
+      if (!read_frame(fd, Deadline::after(std::chrono::seconds(2)), payload)) return;
+      std::string_view in = payload;
+      std::string_view magic, key, method, url, name, value, body;
+      int64_t budget_us = 0, cap = 0, headers = 0;
+      if (!take(in, magic) || magic != kMagic || !take(in, key)) return;
+      if (key != place_.key) {
+        (void)write_all(fd, frame(refusal("another trust key")), Deadline::after(std::chrono::milliseconds(100)));
+        return;
+      }
+      http::Request req;
+      if (!take_number(in, budget_us, kMaxBudgetUs) ||
+          !take_number(in, cap, static_cast<int64_t>(kMaxFrameBytes)) || !take(in, method) ||
+          !take(in, url) || !take_number(in, headers, 64))
+        return;
+      const Deadline deadline(Clock::now() + std::chrono::microseconds(budget_us));
+      req.method = std::string(method);
+      req.url = std::string(url);
+      for (int64_t i = 0; i < headers; ++i) {
+        if (!take(in, name) || !take(in, value)) return;
+        req.headers.emplace_back(std::string(name), std::string(value));
+      }
+      if (!take(in, body) || !in.empty()) return;
+      req.body = std::string(body);
+      req.max_response_bytes = static_cast<size_t>(cap);
+      req.tls_sessions = &sessions_;
+      // Only the origin this keeper verifies for: a request for another one is refused.
+      if (keeper_place("/", req.url).key != place_.key) {
+        (void)write_all(fd, frame(refusal("another origin")), Deadline::after(std::chrono::milliseconds(100)));
+        return;
+      }
+
+      auto conn = take_connection();
+      auto resp = conn->send(req, deadline);
+      give_back(std::move(conn));
+
+      std::string out;
+      put(out, kMagic);
+      if (resp) {
+        put(out, "ok");
+        put(out, std::to_string(resp->status));
+        put(out, std::to_string(resp->headers.size()));
+        for (const auto& [k, v] : resp->headers) {
+          put(out, k);
+          put(out, v);
+        }
+        put(out, resp->body);
+      } else {
+        put(out, "error");
+        put(out, std::to_string(static_cast<int>(resp.error().code)));
+        put(out, resp.error().message);
+      }
+      (void)write_all(fd, frame(out), Deadline::after(std::chrono::seconds(1)));
+    } catch (...) {
+    }
+  }
+
+  KeeperPlace place_;
+  KeeperOptions options_;
+  MemorySessions sessions_;
+  int listen_fd_ = -1;
+  dev_t bound_dev_ = 0;
+  ino_t bound_ino_ = 0;
+  std::atomic<int> in_flight_{0};
+  std::atomic<Clock::time_point> last_request_{};
+  std::mutex pool_m_;
+  std::vector<std::unique_ptr<http::Connection>> pool_;
+};
+
+const char* env(const char* name) {
+  const char* v = std::getenv(name);  // NOLINT(concurrency-mt-unsafe): read before any thread
+  return v != nullptr ? v : "";
+}
+
+}  // namespace
+
+KeeperPlace keeper_place(const std::string& data_dir, const std::string& url) {
+  KeeperPlace p;
+  if (data_dir.empty()) return p;
+  auto u = http::parse_url(url);
+  if (!u || u->scheme != "https") return p;
+  int port = 0;
+  for (char c : u->port) port = port * 10 + (c - '0');
+  if (port <= 0 || port > 65535) return p;
+  std::string key = http::tls_trust_key(u->host, static_cast<uint16_t>(port));
+  static const char kHex[] = "0123456789abcdef";
+  uint64_t h = fnv1a(key);
+  std::string name = "guard-keeper.";
+  for (int shift = 60; shift >= 0; shift -= 4) name.push_back(kHex[(h >> shift) & 0xF]);
+  std::string sock = fs::join(data_dir, name + ".sock");
+  struct sockaddr_un a {};
+  if (!set_sockaddr(sock, a)) return p;
+  p.socket_path = std::move(sock);
+  p.lock_path = fs::join(data_dir, name + ".lock");
+  p.key = std::move(key);
+  return p;
+}
+
+bool keeper_enabled_from_environment() {
+  std::string_view v = env("PINTA_GUARD_KEEPER");
+  return !(v == "0" || v == "off" || v == "false" || v == "no" || v == "OFF" || v == "FALSE");
+}
+
+KeeperOptions keeper_options_from_environment() {
+  KeeperOptions o;
+  std::string_view v = env("PINTA_GUARD_KEEPER_IDLE_MS");
+  if (!v.empty() && v.size() <= 9) {
+    int64_t ms = 0;
+    bool ok = true;
+    for (char c : v) {
+      ok = ok && c >= '0' && c <= '9';
+      ms = ms * 10 + (c - '0');
+    }
+    if (ok && ms > 0) o.idle = std::chrono::milliseconds(ms);
+  }
+  return o;
+}
+
+KeeperExchange send_via_keeper(const KeeperPlace& place, const http::Request& request,
+                               Deadline deadline) {
+  KeeperExchange x;
+  try {
+    struct sockaddr_un addr {};
+    if (!set_sockaddr(place.socket_path, addr)) return x;
+    struct stat st {};
+    if (::lstat(place.socket_path.c_str(), &st) != 0 || !S_ISSOCK(st.st_mode) ||
+        st.st_uid != ::geteuid())
+      return x;
+    int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) return x;
+    struct Closer {
+      int fd;
+      ~Closer() { ::close(fd); }
+    } closer{fd};
+    // A Unix stream connect completes at once or fails (EAGAIN: the backlog is full).
+    if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0 || !peer_is_us(fd))
+      return x;
+
+    const auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline.at() - Clock::now()).count();
+    if (left <= 0) return x;
+    std::string f;
+    f.reserve(request.body.size() + request.url.size() + place.key.size() + 256);
+    put(f, kMagic);
+    put(f, place.key);
+    put(f, std::to_string(std::min<int64_t>(left, kMaxBudgetUs)));
+    put(f, std::to_string(request.max_response_bytes));
+    put(f, request.method);
+    put(f, request.url);
+    put(f, std::to_string(request.headers.size()));
+    for (const auto& [k, v] : request.headers) {
+      put(f, k);
+      put(f, v);
+    }
+    put(f, request.body);
+    if (!write_all(fd, frame(f), deadline)) return x;
+
+    std::string payload;
+    if (!read_frame(fd, deadline, payload)) {
+      // Out of time: the keeper had the request, and there is no budget left to ask the guard.
+      if (deadline.expired()) {
+        x.reached = true;
+        x.response = make_error(ErrorCode::kTimeout, "deadline passed (guard keeper)");
+      }
+      return x;
+    }
+    std::string_view in = payload;
+    std::string_view magic, kind, field;
+    if (!take(in, magic) || magic != kMagic || !take(in, kind)) return x;
+    if (kind == "error") {
+      int64_t code = 0;
+      if (!take_number(in, code, static_cast<int64_t>(ErrorCode::kInternal)) || !take(in, field))
+        return x;
+      x.reached = true;
+      x.response = make_error(static_cast<ErrorCode>(code), std::string(field) + " (guard keeper)");
+      return x;
+    }
+    if (kind != "ok") return x;  // refused: ask the guard ourselves
+    http::Response resp;
+    int64_t status = 0, headers = 0;
+    if (!take_number(in, status, 999) || !take_number(in, headers, 1000)) return x;
+    resp.status = static_cast<int>(status);
+    std::string_view name, value;
+    for (int64_t i = 0; i < headers; ++i) {
+      if (!take(in, name) || !take(in, value)) return x;
+      resp.headers.emplace_back(std::string(name), std::string(value));
+    }
+    if (!take(in, field) || !in.empty() || field.size() > request.max_response_bytes) return x;
+    resp.body = std::string(field);
+    x.reached = true;
+    x.response = std::move(resp);
+    return x;
+  } catch (...) {
+    return KeeperExchange{};
+  }
+}
+
+bool start_keeper_if_needed(const KeeperPlace& place, const http::Request& warm_request,
+                            const KeeperOptions& options) noexcept {
+  try {
+    if (place.socket_path.empty()) return false;
+    int fd = fs::open_private(place.lock_path, O_RDWR | O_CREAT, 0600);  // no link followed, ours only
+    if (fd < 0) return false;
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {  // a keeper is there (or starting)
+      ::close(fd);
+      return false;
+    }
+    http::Request warm = warm_request;
+    warm.body.clear();
+    const bool started = run_detached(fd, [&](int lock_fd) {
+      Keeper keeper(place, options);
+      keeper.run(lock_fd, warm);
+    });
+    ::close(fd);
+    return started;
+  } catch (...) {
+    return false;
+  }
+}
+
+}  // namespace pinta::adapter
