@@ -196,9 +196,18 @@ class Keeper {
     ::umask(0177);  // the socket file: 0600
     struct sockaddr_un addr {};
     if (!set_sockaddr(place_.socket_path, addr)) return;
+    // The first connection, before the socket appears: events meanwhile ask the guard themselves
+    // (as with no keeper) rather than wait for this handshake; the first one that finds the socket
+    // finds the connection open.
+    {
+      auto conn = std::make_unique<http::Connection>();
+      http::Request w = warm;
+      w.tls_sessions = &sessions_;
+      if (conn->open(w, Deadline::after(std::chrono::seconds(2)))) give_back(std::move(conn));
+    }
     // We hold the lock: a socket file left there is a dead keeper's.
     (void)::unlink(place_.socket_path.c_str());
-    listen_fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    listen_fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (listen_fd_ < 0) return;
     if (::bind(listen_fd_, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0 ||
         ::listen(listen_fd_, 64) != 0)
@@ -209,55 +218,66 @@ class Keeper {
     bound_ino_ = st.st_ino;
     last_request_ = Clock::now();
     const Clock::time_point life_end = Clock::now() + options_.life;
+    if (!spawn_worker()) return;
 
-    // The first connection now, off every event's path (the next gate event finds it open).
-    {
-      auto conn = std::make_unique<http::Connection>();
-      http::Request w = warm;
-      w.tls_sessions = &sessions_;
-      if (conn->open(w, Deadline::after(std::chrono::seconds(5)))) give_back(std::move(conn));
-    }
 
+    // Housekeeping; the workers serve.
     for (;;) {
-      struct pollfd p {
-        listen_fd_, POLLIN, 0
-      };
-      (void)::poll(&p, 1, 250);
+      std::this_thread::sleep_for(std::chrono::milliseconds(250));
       if (gone(lock_fd)) break;
-      for (;;) {
-        int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
-        if (fd < 0) break;
-        if (!peer_is_us(fd) || in_flight_.load() >= KeeperOptions::kMaxInFlight) {
-          (void)write_all(fd, frame(refusal("busy or not ours")), Deadline::after(std::chrono::milliseconds(5)));
-          ::close(fd);
-          continue;
-        }
-        last_request_ = Clock::now();
-        ++in_flight_;
-        try {
-          std::thread([this, fd] {
-            serve(fd);
-            ::close(fd);
-            last_request_ = Clock::now();
-            --in_flight_;
-          }).detach();
-        } catch (...) {
-          --in_flight_;
-          ::close(fd);
-        }
-      }
       const auto now = Clock::now();
       if (in_flight_.load() == 0 && (now - last_request_.load() > options_.idle || now > life_end))
         break;
     }
-    // Leaving: new events no longer find us; requests in flight get up to their budget.
+    // Leaving: new events no longer find us (a connection still in the backlog is reset when we
+    // exit: that event asks the guard itself); requests in flight get up to their budget.
     if (!replaced()) (void)::unlink(place_.socket_path.c_str());
-    ::close(listen_fd_);
     for (int i = 0; i < 1100 && in_flight_.load() > 0; ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
 
  private:
+  // Workers wait in accept(2) on the listening socket, each serving one request at a time; one
+  // more is started when a worker takes a connection and none is left waiting, up to
+  // kMaxInFlight (so a slow guard does not make concurrent events queue behind each other).
+  bool spawn_worker() {
+    if (workers_.fetch_add(1) >= KeeperOptions::kMaxInFlight) {
+      --workers_;
+      return false;
+    }
+    try {
+      std::thread([this] { work(); }).detach();
+      return true;
+    } catch (...) {
+      --workers_;
+      return false;
+    }
+  }
+
+  void work() {
+    for (;;) {
+      ++waiting_;
+      int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+      --waiting_;
+      if (fd < 0) {
+        if (errno != EINTR && errno != ECONNABORTED)
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        continue;
+      }
+      ++in_flight_;
+      last_request_ = Clock::now();
+      if (waiting_.load() == 0) (void)spawn_worker();
+      if (peer_is_us(fd)) {
+        serve(fd);
+      } else {
+        (void)write_all(fd, frame(refusal("not our user")), Deadline::after(std::chrono::milliseconds(5)));
+      }
+      ::close(fd);
+      last_request_ = Clock::now();
+      --in_flight_;
+    }
+  }
+
   static std::string refusal(std::string_view why) {
     std::string f;
     put(f, kMagic);
@@ -357,6 +377,8 @@ class Keeper {
   dev_t bound_dev_ = 0;
   ino_t bound_ino_ = 0;
   std::atomic<int> in_flight_{0};
+  std::atomic<int> workers_{0};
+  std::atomic<int> waiting_{0};
   std::atomic<Clock::time_point> last_request_{};
   std::mutex pool_m_;
   std::vector<std::unique_ptr<http::Connection>> pool_;

@@ -122,7 +122,8 @@ using NewSessionFn = int (*)(void*, void*);
   X(crypto, unsigned long, OpenSSL_version_num, ())
 
 struct Api {
-  bool loaded = false;
+  bool bound = false;   // every function found (symbols())
+  bool loaded = false;  // bound and OPENSSL_init_ssl done (api())
   std::string load_error;
 #define PINTA_TLS_MEMBER(lib, ret, name, params) ret(*name) params = nullptr;
   PINTA_TLS_FUNCTIONS(PINTA_TLS_MEMBER)
@@ -154,7 +155,10 @@ bool bind(void* lib, const char* name, F& fn, std::string& missing) {
 }
 #endif
 
-const Api& api() {
+// The functions, found but OpenSSL not initialised: enough for the getters tls_session_key needs
+// (version, default CA paths). OPENSSL_init_ssl and the clean-up it registers at exit cost ~1 M
+// instructions, more than the rest of a gate event that hands its request to the guard keeper.
+Api& symbols() {
   static Api a;
   static std::once_flag once;
   std::call_once(once, [] {
@@ -162,10 +166,6 @@ const Api& api() {
 #define PINTA_TLS_ASSIGN(lib, ret, name, params) a.name = &::name;
     PINTA_TLS_FUNCTIONS(PINTA_TLS_ASSIGN)
 #undef PINTA_TLS_ASSIGN
-    // No openssl.cnf: a configuration that loads a provider or engine module would dlopen a
-    // shared OpenSSL into this static process. CA paths stay the system's (SSL_CERT_FILE /
-    // SSL_CERT_DIR honoured), protocol floor TLS 1.2 is set below either way.
-    const uint64_t init_flags = kOpensslInitLoadSslStrings | kOpensslInitNoLoadConfig;
 #else
     // RTLD_LOCAL: the symbols stay private to our lookups; nothing else in the process sees them.
     void* crypto = ::dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
@@ -183,6 +183,23 @@ const Api& api() {
       a.load_error = "OpenSSL 3 lacks " + missing;
       return;
     }
+#endif
+    a.bound = true;
+  });
+  return a;
+}
+
+const Api& api() {
+  static std::once_flag once;
+  Api& a = symbols();
+  std::call_once(once, [&a] {
+    if (!a.bound) return;
+#if defined(PINTA_TLS_STATIC)
+    // No openssl.cnf: a configuration that loads a provider or engine module would dlopen a
+    // shared OpenSSL into this static process. CA paths stay the system's (SSL_CERT_FILE /
+    // SSL_CERT_DIR honoured), protocol floor TLS 1.2 is set below either way.
+    const uint64_t init_flags = kOpensslInitLoadSslStrings | kOpensslInitNoLoadConfig;
+#else
     const uint64_t init_flags = kOpensslInitLoadSslStrings;
 #endif
     if (a.OPENSSL_init_ssl(init_flags, nullptr) != 1) {
@@ -449,7 +466,7 @@ bool resumed_session_still_valid(const Api& a, void* ssl, const std::string& hos
 }  // namespace
 
 std::string tls_session_key(const std::string& host, uint16_t port) {
-  const Api& a = api();
+  const Api& a = symbols();  // getters only: no OpenSSL initialisation
   std::string key = "v1 host=";
   append_escaped(key, host);
   key += " port=" + std::to_string(port) + " sni=";
@@ -458,7 +475,7 @@ std::string tls_session_key(const std::string& host, uint16_t port) {
   } else {
     append_escaped(key, host);
   }
-  if (!a.loaded) return key + " openssl=unloaded";
+  if (!a.bound) return key + " openssl=unloaded";
   key += " openssl=" + std::to_string(a.OpenSSL_version_num());
   const char* file_env = a.X509_get_default_cert_file_env();
   const char* dir_env = a.X509_get_default_cert_dir_env();
