@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "pinta/adapter/guard_keeper.h"
 #include "pinta/adapter/config.h"
 #include "pinta/adapter/http.h"
 #include "pinta/adapter/span_queue.h"
@@ -607,6 +608,29 @@ void check_endpoints(const DoctorOptions& o, DoctorReport& r) {
     probe(r, "collector", otlp, R"({"resourceSpans":[]})", o.probe_timeout_ms);
 }
 
+// An https guard's keeper (docs/contract.md GUARD-13): running, or why there is none.
+void check_guard_keeper(const std::string& data_dir, DoctorReport& r) {
+  const char* endpoint = std::getenv("PINTA_GUARD_ENDPOINT");
+  if (endpoint == nullptr || std::string_view(endpoint).rfind("https://", 0) != 0) return;
+  if (!pinta::adapter::keeper_enabled_from_environment()) {
+    add(r, "guard", "info", "guard keeper off (PINTA_GUARD_KEEPER): every https gate event makes its own TLS connection");
+    return;
+  }
+  const auto place = pinta::adapter::keeper_place(data_dir, endpoint);
+  if (place.socket_path.empty()) {
+    add(r, "guard", "warn",
+        "no guard keeper: its socket path in " + data_dir + " would be longer than a Unix socket allows",
+        "set GEMINI_PLUGIN_DATA to a shorter path (each https gate event now makes its own TLS connection)");
+    return;
+  }
+  const int pid = pinta::adapter::keeper_pid(place);
+  json d = {{"socket", place.socket_path}, {"pid", pid}};
+  if (pid > 0)
+    add(r, "guard", "ok", "guard keeper running (pid " + std::to_string(pid) + "), holding the https connection", "", d);
+  else
+    add(r, "guard", "info", "no guard keeper running; the next https gate event starts one", "", d);
+}
+
 // What the flusher recorded in failed-spans.state (counters since the data dir was created) and
 // failed-spans.unwritten, read without a lock and without creating anything: redirects (OTLP
 // exporters do not follow them, so the spans stay queued), spans the collector refused, spans
@@ -690,6 +714,7 @@ void check_data(const DoctorOptions& o, DoctorReport& r) {
     return;
   }
   check_delivery(o.data_dir, r);
+  check_guard_keeper(o.data_dir, r);
   std::string queue = fs::join(o.data_dir, "failed-spans.jsonl");
   size_t lines = 0;
   std::string last;

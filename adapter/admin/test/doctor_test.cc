@@ -2,9 +2,14 @@
 #include "pinta/admin/doctor.h"
 
 #include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include <optional>
 
 #include "admin_test_util.h"
 #include "pinta/admin/install.h"
+#include "pinta/adapter/guard_keeper.h"
 #include "pinta/common/fs.h"
 #include "pinta/common/test_support.h"
 #include "pinta/fakes/fake_server.h"
@@ -237,6 +242,45 @@ TEST(Doctor, RetryQueueLengthCountsTheOverflowSlots) {
       seen = true;
     }
   EXPECT_TRUE(seen);
+}
+
+// An https guard: doctor says whether its keeper runs (GUARD-13); a listener of ours at the
+// keeper's socket is reported with its pid.
+TEST(Doctor, ReportsTheGuardKeeper) {
+  Home s;
+  const std::string dir = s.home + "/.gemini/pinta-gemini-data";
+  std::filesystem::create_directories(dir);
+  ::chmod(dir.c_str(), 0700);
+  ::setenv("PINTA_GUARD_ENDPOINT", "https://127.0.0.1:1/guard", 1);
+  auto keeper_finding = [&]() -> std::optional<Finding> {
+    for (const auto& f : s.doctor().findings)
+      if (f.area == "guard") return f;
+    return std::nullopt;
+  };
+  auto none = keeper_finding();
+  ASSERT_TRUE(none.has_value());
+  EXPECT_NE(none->message.find("no guard keeper running"), std::string::npos) << none->message;
+
+  const auto place = pinta::adapter::keeper_place(dir, "https://127.0.0.1:1/guard");
+  ASSERT_FALSE(place.socket_path.empty());
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::snprintf(a.sun_path, sizeof a.sun_path, "%s", place.socket_path.c_str());
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  ASSERT_EQ(::listen(fd, 4), 0);
+  auto running = keeper_finding();
+  ::close(fd);
+  ASSERT_TRUE(running.has_value());
+  EXPECT_EQ(running->level, "ok");
+  EXPECT_NE(running->message.find("pid " + std::to_string(::getpid())), std::string::npos) << running->message;
+
+  ::setenv("PINTA_GUARD_KEEPER", "off", 1);
+  auto off = keeper_finding();
+  ::unsetenv("PINTA_GUARD_KEEPER");
+  ASSERT_TRUE(off.has_value());
+  EXPECT_NE(off->message.find("guard keeper off"), std::string::npos) << off->message;
+  ::unsetenv("PINTA_GUARD_ENDPOINT");
 }
 
 TEST(Doctor, SharedDataDirIsBrokenAndSaysWhy) {

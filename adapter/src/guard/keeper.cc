@@ -511,6 +511,25 @@ KeeperExchange send_via_keeper(const KeeperPlace& place, const http::Request& re
   }
 }
 
+int keeper_pid(const KeeperPlace& place) {
+  struct sockaddr_un addr {};
+  if (!set_sockaddr(place.socket_path, addr)) return -1;
+  struct stat st {};
+  if (::lstat(place.socket_path.c_str(), &st) != 0 || !S_ISSOCK(st.st_mode) || st.st_uid != ::geteuid())
+    return -1;
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0) return -1;
+  int pid = -1;
+  struct ucred cred {};
+  socklen_t len = sizeof cred;
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0 &&
+      ::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 && len == sizeof cred &&
+      cred.uid == ::geteuid())
+    pid = static_cast<int>(cred.pid);
+  ::close(fd);
+  return pid;
+}
+
 bool start_keeper_if_needed(const KeeperPlace& place, const http::Request& warm_request,
                             const KeeperOptions& options) noexcept {
   try {

@@ -63,6 +63,10 @@ struct KeeperExchange {
 KeeperExchange send_via_keeper(const KeeperPlace& place, const http::Request& request,
                                Deadline deadline);
 
+// The pid of the keeper listening at `place` (a socket of our uid, served by a process of our
+// uid), or -1. For doctor and tests; connects once and sends nothing.
+int keeper_pid(const KeeperPlace& place);
+
 // Starts a keeper for `place` in a detached process (detach.h) unless one holds its lock. The
 // keeper opens its guard connection at once (`warm_request`: the request whose origin to connect
 // to; it is not sent). Never throws; false when none was started.

@@ -24,7 +24,7 @@ struct DoctorOptions {
 };
 
 struct Finding {
-  std::string area;   // gemini | antigravity | deel | env | endpoint | data
+  std::string area;   // gemini | antigravity | deel | env | endpoint | guard | data
   std::string level;  // ok | info | warn | broken
   std::string message;
   std::string fix;  // one line; empty for ok/info
