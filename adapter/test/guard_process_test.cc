@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -574,6 +575,64 @@ TEST_F(GuardKeeper, LeavesWhenIdleAndWhenTheDataDirIsDeleted) {
   ASSERT_GT(pid, 0);
   data_.reset();  // rm -r the data dir
   EXPECT_TRUE(eventually([&] { return !alive(pid); }, 3000ms));
+}
+
+// Connects to the Unix socket `path`, sends `bytes`, and returns what comes back before the peer
+// closes (or 2 s pass).
+std::string unix_exchange(const std::string& path, const std::string& bytes) {
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  struct sockaddr_un a {};
+  a.sun_family = AF_UNIX;
+  std::snprintf(a.sun_path, sizeof a.sun_path, "%s", path.c_str());
+  std::string got;
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) == 0) {
+    struct timeval tv {2, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    (void)!::write(fd, bytes.data(), bytes.size());
+    ::shutdown(fd, SHUT_WR);
+    char buf[4096];
+    ssize_t n;
+    while ((n = ::read(fd, buf, sizeof buf)) > 0) got.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return got;
+}
+
+std::string netstring(const std::string& s) { return std::to_string(s.size()) + ":" + s + ","; }
+
+// Whatever a client of our uid sends, the keeper answers only a well-formed request for its own
+// trust key: garbage, a frame that lies about its length, a truncated frame, a frame over the cap
+// and a request for another trust key get a refusal or nothing, and the keeper goes on serving.
+TEST_F(GuardKeeper, MalformedRequestsDoNotHurtTheKeeper) {
+  testing::TlsServer& server = *server_;
+  const auto e = env(server);
+  gate(e);
+  ASSERT_TRUE(eventually([&] { return !keeper_socket(data_->path()).empty(); }));
+  const std::string sock = keeper_socket(data_->path());
+  const pid_t pid = listener_pid(sock);
+  ASSERT_GT(pid, 0);
+  gate(e);
+  const int requests = server.requests();
+  const int connections = server.connections();
+
+  std::string fields = netstring("pinta-guard-keeper 1") + netstring("v1 host=127.0.0.1 not-the-key") +
+                       netstring("1000000") + netstring("65536") + netstring("POST") +
+                       netstring(server.url("127.0.0.1", "/guard")) + netstring("0") + netstring("{}");
+  const std::string wrong_key = unix_exchange(sock, netstring(fields));
+  EXPECT_NE(wrong_key.find("refused"), std::string::npos) << wrong_key;
+  for (const std::string& junk :
+       {std::string("GET / HTTP/1.1\r\n\r\n"), std::string("99999999999:"), std::string("100:short,"),
+        std::string("9:abc"), std::string("5:hello,trailing"), std::string(1 << 20, 'x'),
+        netstring(netstring("pinta-guard-keeper 1")), std::string("70000000:")}) {
+    const std::string got = unix_exchange(sock, junk);
+    EXPECT_EQ(got.find("\"ok\""), std::string::npos);
+    EXPECT_EQ(got.find("3:200"), std::string::npos) << got;
+  }
+  EXPECT_EQ(listener_pid(sock), pid) << "the same keeper still serves";
+  EXPECT_EQ(server.requests(), requests) << "nothing reached the guard";
+  gate(e);
+  EXPECT_EQ(server.requests(), requests + 1);
+  EXPECT_EQ(server.connections(), connections) << "over the keeper's connection";
 }
 
 // A socket at the keeper's path that is not the keeper's is not used: one owned by another user
