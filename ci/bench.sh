@@ -18,7 +18,9 @@
 # fresh temp dir and OTEL_*, PINTA_*, GEMINI_PLUGIN_OPTION_* are unset: no config, no network.
 #
 # Then the gate event with a guard on loopback (a minimal C guard answering at once, over http and
-# https, resumed and full handshake; pinta-fake-server; a guard that never answers) with a minimal
+# https: through the guard keeper as users run it, and, for information, with the keeper off
+# (resumed session) and without a data dir (full handshake); pinta-fake-server; a guard that never
+# answers) with a minimal
 # C client as the network floor, and peers on the same payloads: a bash + curl + jq hook (the
 # DefenseClaw style), a python3 -S floor, the Node floor; on the gate event and a telemetry event.
 #

@@ -107,6 +107,24 @@ def seed_new_harnesses(fixtures) -> None:
         body = f.read_bytes()
         if len(body) < 60000:
             write("otlp_span", "_".join(rel).replace(".json", ""), bytes([0, fam, guard]) + t + lp2(body))
+    # keeper_wire: a guard request carrying each fixture as its body, and the replies a keeper sends.
+    def ns(b: bytes) -> bytes:
+        return str(len(b)).encode() + b":" + b + b","
+
+    def message(fields) -> bytes:
+        return ns(b"".join(ns(x) for x in fields))
+
+    magic = b"pinta-guard-keeper 1"
+    for i, f in enumerate(fixtures):
+        rel = f.relative_to(ROOT / "fixtures").parts
+        body = f.read_bytes()
+        if rel[0] not in ("gemini", "antigravity") or len(body) > 60000 or i % 4:
+            continue
+        req = message([magic, b"v1 host=guard.example port=443 sni=guard.example", str(1000 * i).encode(), b"65536",
+                       b"POST", b"https://guard.example/guard", b"1", b"Content-Type", b"application/json", body])
+        write("keeper_wire", "_".join(rel).replace(".json", "") + "_request", b"\x00" + req)
+        rep = message([magic, b"ok", b"200", b"0", body[:2000]])
+        write("keeper_wire", "_".join(rel).replace(".json", "") + "_reply", b"\xff" + rep)
     # conformance_case: every shipped case file.
     for f in sorted((ROOT / "conformance/cases").rglob("*.case.json")):
         write("conformance_case", f.name.replace(".case.json", ""), f.read_bytes())

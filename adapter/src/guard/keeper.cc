@@ -1,13 +1,11 @@
 // The guard keeper (guard_keeper.h; docs/contract.md GUARD-13).
 //
-// Wire format on the Unix socket, both ways: one netstring ("<length>:<bytes>,") whose bytes are a
-// sequence of netstrings, the fields. Binary-safe (bodies and header values go as they are), and
-// the reader knows the whole size from the first bytes.
+// Wire format on the Unix socket (keeper_wire): one netstring whose bytes are the fields,
 //   request:  "pinta-guard-keeper 1", key, budget in µs, response cap, method, url,
 //             header count, (name, value)..., body
-//   response: "pinta-guard-keeper 1", "ok", status, header count, (name, value)..., body
+//   reply:    "pinta-guard-keeper 1", "ok", status, header count, (name, value)..., body
 //           | "pinta-guard-keeper 1", "error", error code, message     (the guard was not reached)
-//           | "pinta-guard-keeper 1", "refused", reason               (the caller asks the guard)
+//           | "pinta-guard-keeper 1", "refused", reason               (the event asks the guard)
 #include "pinta/adapter/guard_keeper.h"
 
 #include <fcntl.h>
@@ -38,8 +36,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr std::string_view kMagic = "pinta-guard-keeper 1";
-constexpr size_t kMaxFrameBytes = 64u << 20;  // a guard request carries the tool input (≤ stdin cap)
 constexpr int64_t kMaxBudgetUs = 10'000'000;  // GuardConfig::kMaxTimeoutMs
+constexpr int64_t kMaxHeaders = 256;
 
 // ---- framing ------------------------------------------------------------------------------
 
@@ -48,14 +46,15 @@ void put(std::string& out, std::string_view field) {
   out.append(field).push_back(',');
 }
 
-// Takes the next netstring off the front of `in`.
+// Takes the next netstring off the front of `in`: digits without a leading zero (but "0"), ':',
+// that many bytes, ','.
 bool take(std::string_view& in, std::string_view& field) {
   size_t i = 0;
   size_t n = 0;
-  while (i < in.size() && i < 11 && in[i] >= '0' && in[i] <= '9') n = n * 10 + static_cast<size_t>(in[i++] - '0');
-  if (i == 0 || i == 11 || i >= in.size() || in[i] != ':' || (in[0] == '0' && i > 1)) return false;
+  while (i < in.size() && i < 10 && in[i] >= '0' && in[i] <= '9') n = n * 10 + static_cast<size_t>(in[i++] - '0');
+  if (i == 0 || i >= in.size() || in[i] != ':' || (in[0] == '0' && i > 1)) return false;
   ++i;
-  if (in.size() - i < n + 1 || in[i + n] != ',') return false;
+  if (n > in.size() - i || in.size() - i - n < 1 || in[i + n] != ',') return false;
   field = in.substr(i, n);
   in.remove_prefix(i + n + 1);
   return true;
@@ -63,7 +62,7 @@ bool take(std::string_view& in, std::string_view& field) {
 
 bool take_number(std::string_view& in, int64_t& out, int64_t max) {
   std::string_view f;
-  if (!take(in, f) || f.empty() || f.size() > 18) return false;
+  if (!take(in, f) || f.empty() || f.size() > 18 || (f[0] == '0' && f.size() > 1)) return false;
   int64_t v = 0;
   for (char c : f) {
     if (c < '0' || c > '9') return false;
@@ -74,11 +73,28 @@ bool take_number(std::string_view& in, int64_t& out, int64_t max) {
   return true;
 }
 
-std::string frame(std::string_view fields) {
-  std::string f;
-  f.reserve(fields.size() + 16);
-  put(f, fields);
-  return f;
+// The fields of a whole message (exactly one netstring), or nullopt.
+std::optional<std::string_view> fields_of(std::string_view message) {
+  std::string_view fields;
+  if (message.size() > keeper_wire::kMaxMessageBytes + 16 || !take(message, fields) || !message.empty())
+    return std::nullopt;
+  std::string_view magic;
+  if (!take(fields, magic) || magic != kMagic) return std::nullopt;
+  return fields;
+}
+
+std::string as_message(const std::string& fields) {
+  std::string m;
+  m.reserve(fields.size() + 16);
+  put(m, fields);
+  return m;
+}
+
+std::string refusal(std::string_view why) {
+  keeper_wire::KeeperReply r;
+  r.kind = keeper_wire::KeeperReply::Kind::kRefused;
+  r.refusal = std::string(why);
+  return keeper_wire::encode_reply(r);
 }
 
 // ---- socket I/O within a deadline (the socket is non-blocking) ------------------------------
@@ -100,37 +116,18 @@ bool write_all(int fd, std::string_view data, const Deadline& deadline) {
   return true;
 }
 
-// One frame's payload (the fields); false on end of stream, error, timeout or a frame over the cap.
-bool read_frame(int fd, const Deadline& deadline, std::string& payload) {
-  std::string buf;
-  size_t need = 0;  // whole frame size once the length prefix is known
-  size_t prefix = 0;
+// One whole message; false on end of stream, error, timeout or a message over the cap.
+bool read_message(int fd, const Deadline& deadline, std::string& message) {
+  message.clear();
   char tmp[16384];
   for (;;) {
-    if (need == 0) {
-      size_t colon = buf.find(':');
-      if (colon != std::string::npos) {
-        size_t n = 0;
-        if (colon == 0 || colon > 10) return false;
-        for (size_t i = 0; i < colon; ++i) {
-          if (buf[i] < '0' || buf[i] > '9') return false;
-          n = n * 10 + static_cast<size_t>(buf[i] - '0');
-        }
-        if (n > kMaxFrameBytes) return false;
-        prefix = colon + 1;
-        need = prefix + n + 1;
-      } else if (buf.size() > 10) {
-        return false;
-      }
-    }
-    if (need != 0 && buf.size() >= need) {
-      if (buf.size() != need || buf[need - 1] != ',') return false;
-      payload.assign(buf, prefix, need - prefix - 1);
-      return true;
-    }
-    ssize_t n = ::recv(fd, tmp, need == 0 ? 16 : std::min(sizeof tmp, need - buf.size()), 0);
+    const size_t need = keeper_wire::message_size(message);
+    if (need == SIZE_MAX) return false;
+    if (need != 0 && message.size() >= need) return message.size() == need;
+    const size_t want = need == 0 ? 16 : std::min(sizeof tmp, need - message.size());
+    ssize_t n = ::recv(fd, tmp, want, 0);
     if (n > 0) {
-      buf.append(tmp, static_cast<size_t>(n));
+      message.append(tmp, static_cast<size_t>(n));
       continue;
     }
     if (n == 0) return false;
@@ -270,20 +267,12 @@ class Keeper {
       if (peer_is_us(fd)) {
         serve(fd);
       } else {
-        (void)write_all(fd, frame(refusal("not our user")), Deadline::after(std::chrono::milliseconds(5)));
+        (void)write_all(fd, refusal("not our user"), Deadline::after(std::chrono::milliseconds(5)));
       }
       ::close(fd);
       last_request_ = Clock::now();
       --in_flight_;
     }
-  }
-
-  static std::string refusal(std::string_view why) {
-    std::string f;
-    put(f, kMagic);
-    put(f, "refused");
-    put(f, why);
-    return f;
   }
 
   // The lock file was removed (the data dir deleted) or the socket removed or replaced.
@@ -313,59 +302,32 @@ class Keeper {
 
   void serve(int fd) {
     try {
-      std::string payload;
-      if (!read_frame(fd, Deadline::after(std::chrono::seconds(2)), payload)) return;
-      std::string_view in = payload;
-      std::string_view magic, key, method, url, name, value, body;
-      int64_t budget_us = 0, cap = 0, headers = 0;
-      if (!take(in, magic) || magic != kMagic || !take(in, key)) return;
-      if (key != place_.key) {
-        (void)write_all(fd, frame(refusal("another trust key")), Deadline::after(std::chrono::milliseconds(100)));
+      std::string message;
+      if (!read_message(fd, Deadline::after(std::chrono::seconds(2)), message)) return;
+      auto in = keeper_wire::decode_request(message);
+      message.clear();
+      if (!in) return;
+      const Deadline deadline(Clock::now() + std::chrono::microseconds(in->budget_us));
+      // Only the trust key and origin this keeper verifies for.
+      if (in->key != place_.key || keeper_place("/", in->request.url).key != place_.key) {
+        (void)write_all(fd, refusal("another trust key"), Deadline::after(std::chrono::milliseconds(100)));
         return;
       }
-      http::Request req;
-      if (!take_number(in, budget_us, kMaxBudgetUs) ||
-          !take_number(in, cap, static_cast<int64_t>(kMaxFrameBytes)) || !take(in, method) ||
-          !take(in, url) || !take_number(in, headers, 64))
-        return;
-      const Deadline deadline(Clock::now() + std::chrono::microseconds(budget_us));
-      req.method = std::string(method);
-      req.url = std::string(url);
-      for (int64_t i = 0; i < headers; ++i) {
-        if (!take(in, name) || !take(in, value)) return;
-        req.headers.emplace_back(std::string(name), std::string(value));
-      }
-      if (!take(in, body) || !in.empty()) return;
-      req.body = std::string(body);
-      req.max_response_bytes = static_cast<size_t>(cap);
+      http::Request& req = in->request;
       req.tls_sessions = &sessions_;
-      // Only the origin this keeper verifies for: a request for another one is refused.
-      if (keeper_place("/", req.url).key != place_.key) {
-        (void)write_all(fd, frame(refusal("another origin")), Deadline::after(std::chrono::milliseconds(100)));
-        return;
-      }
-
       auto conn = take_connection();
       auto resp = conn->send(req, deadline);
       give_back(std::move(conn));
 
-      std::string out;
-      put(out, kMagic);
+      keeper_wire::KeeperReply out;
       if (resp) {
-        put(out, "ok");
-        put(out, std::to_string(resp->status));
-        put(out, std::to_string(resp->headers.size()));
-        for (const auto& [k, v] : resp->headers) {
-          put(out, k);
-          put(out, v);
-        }
-        put(out, resp->body);
+        out.kind = keeper_wire::KeeperReply::Kind::kResponse;
+        out.response = std::move(resp.value());
       } else {
-        put(out, "error");
-        put(out, std::to_string(static_cast<int>(resp.error().code)));
-        put(out, resp.error().message);
+        out.kind = keeper_wire::KeeperReply::Kind::kError;
+        out.error = resp.error();
       }
-      (void)write_all(fd, frame(out), Deadline::after(std::chrono::seconds(1)));
+      (void)write_all(fd, keeper_wire::encode_reply(out), Deadline::after(std::chrono::seconds(1)));
     } catch (...) {
     }
   }
@@ -390,6 +352,128 @@ const char* env(const char* name) {
 }
 
 }  // namespace
+
+namespace keeper_wire {
+
+size_t message_size(std::string_view buffered) {
+  size_t i = 0;
+  size_t n = 0;
+  while (i < buffered.size() && buffered[i] >= '0' && buffered[i] <= '9') {
+    if (i == 9 || (i == 1 && buffered[0] == '0')) return SIZE_MAX;
+    n = n * 10 + static_cast<size_t>(buffered[i++] - '0');
+  }
+  if (i == buffered.size()) return 0;  // the length is still arriving
+  if (i == 0 || buffered[i] != ':' || n > kMaxMessageBytes) return SIZE_MAX;
+  return i + 1 + n + 1;
+}
+
+std::string encode_request(const KeeperRequest& r) {
+  std::string f;
+  f.reserve(r.request.body.size() + r.request.url.size() + r.key.size() + 256);
+  put(f, kMagic);
+  put(f, r.key);
+  put(f, std::to_string(r.budget_us));
+  put(f, std::to_string(r.request.max_response_bytes));
+  put(f, r.request.method);
+  put(f, r.request.url);
+  put(f, std::to_string(r.request.headers.size()));
+  for (const auto& [k, v] : r.request.headers) {
+    put(f, k);
+    put(f, v);
+  }
+  put(f, r.request.body);
+  return as_message(f);
+}
+
+std::optional<KeeperRequest> decode_request(std::string_view message) {
+  auto fields = fields_of(message);
+  if (!fields) return std::nullopt;
+  std::string_view in = *fields, key, method, url, name, value, body;
+  int64_t budget = 0, cap = 0, headers = 0;
+  if (!take(in, key) || !take_number(in, budget, kMaxBudgetUs) ||
+      !take_number(in, cap, static_cast<int64_t>(kMaxMessageBytes)) || !take(in, method) ||
+      !take(in, url) || !take_number(in, headers, kMaxHeaders))
+    return std::nullopt;
+  KeeperRequest r;
+  r.key = std::string(key);
+  r.budget_us = budget;
+  r.request.max_response_bytes = static_cast<size_t>(cap);
+  r.request.method = std::string(method);
+  r.request.url = std::string(url);
+  for (int64_t i = 0; i < headers; ++i) {
+    if (!take(in, name) || !take(in, value)) return std::nullopt;
+    r.request.headers.emplace_back(std::string(name), std::string(value));
+  }
+  if (!take(in, body) || !in.empty()) return std::nullopt;
+  r.request.body = std::string(body);
+  return r;
+}
+
+std::string encode_reply(const KeeperReply& r) {
+  std::string f;
+  put(f, kMagic);
+  switch (r.kind) {
+    case KeeperReply::Kind::kResponse:
+      f.reserve(r.response.body.size() + 256);
+      put(f, "ok");
+      put(f, std::to_string(r.response.status));
+      put(f, std::to_string(r.response.headers.size()));
+      for (const auto& [k, v] : r.response.headers) {
+        put(f, k);
+        put(f, v);
+      }
+      put(f, r.response.body);
+      break;
+    case KeeperReply::Kind::kError:
+      put(f, "error");
+      put(f, std::to_string(static_cast<int>(r.error.code)));
+      put(f, r.error.message);
+      break;
+    case KeeperReply::Kind::kRefused:
+      put(f, "refused");
+      put(f, r.refusal);
+      break;
+  }
+  return as_message(f);
+}
+
+std::optional<KeeperReply> decode_reply(std::string_view message, size_t max_body) {
+  auto fields = fields_of(message);
+  if (!fields) return std::nullopt;
+  std::string_view in = *fields, kind, field, name, value;
+  if (!take(in, kind)) return std::nullopt;
+  KeeperReply r;
+  if (kind == "refused") {
+    if (!take(in, field) || !in.empty()) return std::nullopt;
+    r.kind = KeeperReply::Kind::kRefused;
+    r.refusal = std::string(field);
+    return r;
+  }
+  if (kind == "error") {
+    int64_t code = 0;
+    if (!take_number(in, code, static_cast<int64_t>(ErrorCode::kInternal)) || code == 0 ||
+        !take(in, field) || !in.empty())
+      return std::nullopt;
+    r.kind = KeeperReply::Kind::kError;
+    r.error = Error{static_cast<ErrorCode>(code), std::string(field)};
+    return r;
+  }
+  if (kind != "ok") return std::nullopt;
+  int64_t status = 0, headers = 0;
+  if (!take_number(in, status, 999) || status < 100 || !take_number(in, headers, kMaxHeaders))
+    return std::nullopt;
+  r.kind = KeeperReply::Kind::kResponse;
+  r.response.status = static_cast<int>(status);
+  for (int64_t i = 0; i < headers; ++i) {
+    if (!take(in, name) || !take(in, value)) return std::nullopt;
+    r.response.headers.emplace_back(std::string(name), std::string(value));
+  }
+  if (!take(in, field) || !in.empty() || field.size() > max_body) return std::nullopt;
+  r.response.body = std::string(field);
+  return r;
+}
+
+}  // namespace keeper_wire
 
 KeeperPlace keeper_place(const std::string& data_dir, const std::string& url) {
   KeeperPlace p;
@@ -455,24 +539,15 @@ KeeperExchange send_via_keeper(const KeeperPlace& place, const http::Request& re
 
     const auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline.at() - Clock::now()).count();
     if (left <= 0) return x;
-    std::string f;
-    f.reserve(request.body.size() + request.url.size() + place.key.size() + 256);
-    put(f, kMagic);
-    put(f, place.key);
-    put(f, std::to_string(std::min<int64_t>(left, kMaxBudgetUs)));
-    put(f, std::to_string(request.max_response_bytes));
-    put(f, request.method);
-    put(f, request.url);
-    put(f, std::to_string(request.headers.size()));
-    for (const auto& [k, v] : request.headers) {
-      put(f, k);
-      put(f, v);
-    }
-    put(f, request.body);
-    if (!write_all(fd, frame(f), deadline)) return x;
+    keeper_wire::KeeperRequest kr;
+    kr.key = place.key;
+    kr.budget_us = std::min<int64_t>(left, kMaxBudgetUs);
+    kr.request = request;
+    kr.request.tls_sessions = nullptr;
+    if (!write_all(fd, keeper_wire::encode_request(kr), deadline)) return x;
 
-    std::string payload;
-    if (!read_frame(fd, deadline, payload)) {
+    std::string message;
+    if (!read_message(fd, deadline, message)) {
       // Out of time: the keeper had the request, and there is no budget left to ask the guard.
       if (deadline.expired()) {
         x.reached = true;
@@ -480,31 +555,14 @@ KeeperExchange send_via_keeper(const KeeperPlace& place, const http::Request& re
       }
       return x;
     }
-    std::string_view in = payload;
-    std::string_view magic, kind, field;
-    if (!take(in, magic) || magic != kMagic || !take(in, kind)) return x;
-    if (kind == "error") {
-      int64_t code = 0;
-      if (!take_number(in, code, static_cast<int64_t>(ErrorCode::kInternal)) || !take(in, field))
-        return x;
-      x.reached = true;
-      x.response = make_error(static_cast<ErrorCode>(code), std::string(field) + " (guard keeper)");
-      return x;
-    }
-    if (kind != "ok") return x;  // refused: ask the guard ourselves
-    http::Response resp;
-    int64_t status = 0, headers = 0;
-    if (!take_number(in, status, 999) || !take_number(in, headers, 1000)) return x;
-    resp.status = static_cast<int>(status);
-    std::string_view name, value;
-    for (int64_t i = 0; i < headers; ++i) {
-      if (!take(in, name) || !take(in, value)) return x;
-      resp.headers.emplace_back(std::string(name), std::string(value));
-    }
-    if (!take(in, field) || !in.empty() || field.size() > request.max_response_bytes) return x;
-    resp.body = std::string(field);
+    auto reply = keeper_wire::decode_reply(message, request.max_response_bytes);
+    if (!reply || reply->kind == keeper_wire::KeeperReply::Kind::kRefused) return x;
     x.reached = true;
-    x.response = std::move(resp);
+    if (reply->kind == keeper_wire::KeeperReply::Kind::kError) {
+      x.response = make_error(reply->error.code, reply->error.message + " (guard keeper)");
+    } else {
+      x.response = std::move(reply->response);
+    }
     return x;
   } catch (...) {
     return KeeperExchange{};

@@ -21,7 +21,11 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "pinta/adapter/http.h"
 #include "pinta/common/deadline.h"
@@ -72,5 +76,39 @@ int keeper_pid(const KeeperPlace& place);
 // to; it is not sent). Never throws; false when none was started.
 bool start_keeper_if_needed(const KeeperPlace& place, const http::Request& warm_request,
                             const KeeperOptions& options) noexcept;
+
+// The wire format between an event and the keeper (exposed for the fuzz harness
+// fuzz/keeper_wire and the tests). Each message is one netstring ("<length>:<bytes>,") whose bytes
+// are a sequence of netstrings, the fields; binary-safe, and its size is known from the first
+// bytes. Decoders are total: anything but a well-formed message of the kind asked for is nullopt.
+namespace keeper_wire {
+
+inline constexpr size_t kMaxMessageBytes = 64u << 20;  // a request carries the tool input
+
+struct KeeperRequest {
+  std::string key;       // the trust key the event computed (must equal the keeper's)
+  int64_t budget_us = 0; // time left in the event's budget, at most 10 s
+  http::Request request; // method, url, headers, body, max_response_bytes (tls_sessions unset)
+};
+
+// The response kinds: the guard's response, why the guard was not reached (the event fails
+// open), or a refusal (the event asks the guard itself).
+struct KeeperReply {
+  enum class Kind { kResponse, kError, kRefused } kind = Kind::kRefused;
+  http::Response response;  // kResponse
+  Error error;              // kError
+  std::string refusal;      // kRefused
+};
+
+std::string encode_request(const KeeperRequest& r);
+std::optional<KeeperRequest> decode_request(std::string_view message);
+std::string encode_reply(const KeeperReply& r);
+// `max_body`: a response body over it is malformed (the event's response cap).
+std::optional<KeeperReply> decode_reply(std::string_view message, size_t max_body);
+// How many bytes of `buffered` make the first whole message: 0 while more are needed, SIZE_MAX
+// when the bytes cannot start a message within kMaxMessageBytes.
+size_t message_size(std::string_view buffered);
+
+}  // namespace keeper_wire
 
 }  // namespace pinta::adapter
