@@ -3,11 +3,14 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <thread>
 
 namespace pinta::adapter {
 namespace {
@@ -63,6 +66,17 @@ bool run_detached(int keep_fd, const std::function<void(int kept_fd)>& body) noe
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   return true;
+}
+
+bool sleep_unless_unlinked(int fd, std::chrono::milliseconds d) {
+  const auto end = std::chrono::steady_clock::now() + d;
+  for (;;) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || st.st_nlink == 0) return false;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return true;
+    std::this_thread::sleep_for(std::min(left, std::chrono::milliseconds(250)));
+  }
 }
 
 }  // namespace pinta::adapter

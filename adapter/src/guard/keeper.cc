@@ -191,26 +191,37 @@ class Keeper {
 
   void run(int lock_fd, const http::Request& warm) {
     ::umask(0177);  // the socket file: 0600
+    // Listen under a temporary name first (we hold the lock: no other keeper uses it), open the
+    // first connection, then rename the socket into place: events never wait for this handshake
+    // (until the socket appears they ask the guard themselves, as with no keeper), and the first
+    // one that finds the socket finds the connection open.
+    const std::string fresh = place_.socket_path.substr(0, place_.socket_path.size() - 5) + ".new";
     struct sockaddr_un addr {};
-    if (!set_sockaddr(place_.socket_path, addr)) return;
-    // The first connection, before the socket appears: events meanwhile ask the guard themselves
-    // (as with no keeper) rather than wait for this handshake; the first one that finds the socket
-    // finds the connection open.
+    if (!set_sockaddr(fresh, addr)) return;
+    (void)::unlink(fresh.c_str());
+    listen_fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (listen_fd_ < 0 || ::bind(listen_fd_, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0 ||
+        ::listen(listen_fd_, 64) != 0) {
+      // No Unix socket here (a file system without them, no room...): stay, holding the lock, so
+      // that events do not start a keeper each (they ask the guard themselves), and look again
+      // after the idle window.
+      (void)::unlink(fresh.c_str());
+      (void)sleep_unless_unlinked(lock_fd, options_.idle);
+      return;
+    }
     {
       auto conn = std::make_unique<http::Connection>();
       http::Request w = warm;
       w.tls_sessions = &sessions_;
       if (conn->open(w, Deadline::after(std::chrono::seconds(2)))) give_back(std::move(conn));
     }
-    // We hold the lock: a socket file left there is a dead keeper's.
-    (void)::unlink(place_.socket_path.c_str());
-    listen_fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (listen_fd_ < 0) return;
-    if (::bind(listen_fd_, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0 ||
-        ::listen(listen_fd_, 64) != 0)
-      return;
+    // A socket file left at the place is a dead keeper's (we hold the lock); rename replaces it.
     struct stat st {};
-    if (::lstat(place_.socket_path.c_str(), &st) != 0) return;
+    if (::rename(fresh.c_str(), place_.socket_path.c_str()) != 0 ||
+        ::lstat(place_.socket_path.c_str(), &st) != 0) {
+      (void)::unlink(fresh.c_str());
+      return;
+    }
     bound_dev_ = st.st_dev;
     bound_ino_ = st.st_ino;
     last_request_ = Clock::now();

@@ -75,25 +75,6 @@ std::chrono::milliseconds backoff_wait(const TelemetryOptions& o, int64_t failur
 
 enum class Exit { kIdle, kFailing, kLife, kGone };
 
-// The lock file was removed (the data dir deleted): nothing of ours is left to deliver, and a new
-// data dir at that path gets a flusher of its own. Without this a flusher in back-off outlived
-// its deleted data dir for up to its whole life (10 min), retrying nothing.
-bool lock_file_gone(int lock_fd) {
-  struct stat st {};
-  return ::fstat(lock_fd, &st) != 0 || st.st_nlink == 0;
-}
-
-// Sleeps `d` in slices of at most 250 ms; false (early) once the lock file is gone.
-bool sleep_unless_gone(int lock_fd, std::chrono::milliseconds d) {
-  const Clock::time_point end = Clock::now() + d;
-  for (;;) {
-    if (lock_file_gone(lock_fd)) return false;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now());
-    if (left.count() <= 0) return true;
-    sleep_for(std::min(left, std::chrono::milliseconds(250)));
-  }
-}
-
 // Holding the flusher lock: deliver, retry through an outage, stay a while when idle.
 Exit serve(const TelemetryOptions& options, int lock_fd, Clock::time_point life_end) {
   SendFn send = [](const http::Request& r, Deadline d) { return http::send(r, d); };
@@ -119,7 +100,7 @@ Exit serve(const TelemetryOptions& options, int lock_fd, Clock::time_point life_
       const Clock::time_point idle_end = std::min(Clock::now() + options.idle_window, life_end);
       bool work = false;
       while (!(work = queue.pending()) && Clock::now() < idle_end) {
-        if (!sleep_unless_gone(lock_fd, std::min(options.idle_poll,
+        if (!sleep_unless_unlinked(lock_fd, std::min(options.idle_poll,
                                                  std::max(until(idle_end), std::chrono::milliseconds(1)))))
           return Exit::kGone;
       }
@@ -140,7 +121,7 @@ Exit serve(const TelemetryOptions& options, int lock_fd, Clock::time_point life_
     const Clock::time_point resume = Clock::now() + wait;
     if (resume >= *failing_since + options.flush_budget) return Exit::kFailing;
     if (resume >= life_end) return Exit::kLife;
-    if (!sleep_unless_gone(lock_fd, wait)) return Exit::kGone;
+    if (!sleep_unless_unlinked(lock_fd, wait)) return Exit::kGone;
   }
 }
 

@@ -4,6 +4,7 @@
 // process and, through its pipes, for anything holding them; the grandchild holds none of them.
 #pragma once
 
+#include <chrono>
 #include <functional>
 
 namespace pinta::adapter {
@@ -14,5 +15,10 @@ namespace pinta::adapter {
 // only for that child, never for the grandchild to be scheduled. SIGPIPE is ignored in the
 // grandchild. Returns false when the first fork failed. `keep_fd` stays open in the caller.
 bool run_detached(int keep_fd, const std::function<void(int kept_fd)>& body) noexcept;
+
+// For a detached process that holds `fd` on its lock file in the data dir: sleeps `d` in slices
+// of at most 250 ms and returns false early once the file is unlinked (the data dir deleted:
+// nothing of ours is left to serve, and a new data dir at that path gets a process of its own).
+bool sleep_unless_unlinked(int fd, std::chrono::milliseconds d);
 
 }  // namespace pinta::adapter
