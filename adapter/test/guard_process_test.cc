@@ -577,6 +577,36 @@ TEST_F(GuardKeeper, LeavesWhenIdleAndWhenTheDataDirIsDeleted) {
   EXPECT_TRUE(eventually([&] { return !alive(pid); }, 3000ms));
 }
 
+// Where no socket can be made (here: a directory squats the temporary name the keeper binds),
+// the keeper stays as a placeholder holding its lock for its idle window, so events do not start
+// one each; they ask the guard themselves, with the same verdict.
+TEST_F(GuardKeeper, WhereNoSocketCanBeMadeEventsAskTheGuardThemselves) {
+  testing::TlsServer& server = *server_;
+  auto e = env(server);
+  gate(e);
+  ASSERT_TRUE(eventually([&] { return !keeper_socket(data_->path()).empty(); }));
+  const std::string sock = keeper_socket(data_->path());
+  const std::string stem = sock.substr(0, sock.size() - 5);
+  const pid_t pid = listener_pid(sock);
+  ASSERT_GT(pid, 0);
+  ASSERT_EQ(::kill(pid, SIGKILL), 0);
+  ASSERT_TRUE(eventually([&] { return !alive(pid); }));
+  ASSERT_EQ(::unlink(sock.c_str()), 0);
+  ASSERT_EQ(::mkdir((stem + ".new").c_str(), 0700), 0);
+  ASSERT_TRUE(fs::atomic_write(stem + ".new/keep", "x").ok());  // not removable by unlink
+
+  e["PINTA_GUARD_KEEPER_IDLE_MS"] = "1500";
+  const int before = server.connections();
+  gate(e);  // asks the guard itself; starts a keeper that cannot listen
+  ASSERT_TRUE(eventually([&] { return !fs::FileLock::acquire(stem + ".lock", 0); }))
+      << "the placeholder holds the lock";
+  for (int i = 0; i < 3; ++i) gate(e);
+  EXPECT_EQ(server.connections(), before + 4) << "every event connected itself";
+  EXPECT_FALSE(fs::exists(sock));
+  EXPECT_TRUE(eventually([&] { return static_cast<bool>(fs::FileLock::acquire(stem + ".lock", 0)); }, 5000ms))
+      << "the placeholder leaves after its idle window";
+}
+
 // Connects to the Unix socket `path`, sends `bytes`, and returns what comes back before the peer
 // closes (or 2 s pass).
 std::string unix_exchange(const std::string& path, const std::string& bytes) {
