@@ -484,6 +484,16 @@ class GuardKeeper : public GuardProcess {
     EXPECT_EQ(contract(run("gemini", "BeforeTool", kGeminiBeforeTool, e)), kDenied);
   }
   static std::string deny(const std::string&) { return R"({"decision":"DENY","reason":"tls-deny"})"; }
+  // One gate event; then the keeper it leaves behind: its socket and pid (-1 when none came).
+  std::pair<std::string, pid_t> first_event_starts_a_keeper(const std::map<std::string, std::string>& e) {
+    gate(e);
+    if (!eventually([&] { return !keeper_socket(data_->path()).empty(); })) return {"", -1};
+    const std::string sock = keeper_socket(data_->path());
+    return {sock, listener_pid(sock)};
+  }
+  static bool kill_and_reap(pid_t pid) {
+    return ::kill(pid, SIGKILL) == 0 && eventually([&] { return !alive(pid); });
+  }
 
   const json kDenied = {{"decision", "deny"}, {"reason", "tls-deny"}, {"systemMessage", "tls-deny"}};
   std::string why_;
@@ -535,13 +545,11 @@ TEST_F(GuardKeeper, OffMeansEveryEventConnects) {
 TEST_F(GuardKeeper, AKilledKeeperIsReplacedAndNoVerdictIsLost) {
   testing::TlsServer& server = *server_;
   const auto e = env(server);
-  gate(e);
-  ASSERT_TRUE(eventually([&] { return !keeper_socket(data_->path()).empty(); }));
-  const std::string sock = keeper_socket(data_->path());
-  const pid_t pid = listener_pid(sock);
+  const auto started = first_event_starts_a_keeper(e);
+  const std::string sock = started.first;
+  const pid_t pid = started.second;
   ASSERT_GT(pid, 0);
-  ASSERT_EQ(::kill(pid, SIGKILL), 0);
-  ASSERT_TRUE(eventually([&] { return !alive(pid); }));
+  ASSERT_TRUE(kill_and_reap(pid));
   EXPECT_TRUE(fs::exists(sock)) << "the dead keeper's socket file is still there";
   const int before = server.requests();
   gate(e);
@@ -589,8 +597,7 @@ TEST_F(GuardKeeper, WhereNoSocketCanBeMadeEventsAskTheGuardThemselves) {
   const std::string stem = sock.substr(0, sock.size() - 5);
   const pid_t pid = listener_pid(sock);
   ASSERT_GT(pid, 0);
-  ASSERT_EQ(::kill(pid, SIGKILL), 0);
-  ASSERT_TRUE(eventually([&] { return !alive(pid); }));
+  ASSERT_TRUE(kill_and_reap(pid));
   ASSERT_EQ(::unlink(sock.c_str()), 0);
   ASSERT_EQ(::mkdir((stem + ".new").c_str(), 0700), 0);
   ASSERT_TRUE(fs::atomic_write(stem + ".new/keep", "x").ok());  // not removable by unlink
@@ -636,10 +643,9 @@ std::string netstring(const std::string& s) { return std::to_string(s.size()) + 
 TEST_F(GuardKeeper, MalformedRequestsDoNotHurtTheKeeper) {
   testing::TlsServer& server = *server_;
   const auto e = env(server);
-  gate(e);
-  ASSERT_TRUE(eventually([&] { return !keeper_socket(data_->path()).empty(); }));
-  const std::string sock = keeper_socket(data_->path());
-  const pid_t pid = listener_pid(sock);
+  const auto started = first_event_starts_a_keeper(e);
+  const std::string sock = started.first;
+  const pid_t pid = started.second;
   ASSERT_GT(pid, 0);
   gate(e);
   const int requests = server.requests();
@@ -682,8 +688,7 @@ TEST_F(GuardKeeper, ASocketThatIsNotOursIsNotUsed) {
   const std::string sock = keeper_socket(data_->path());
   pid_t pid = listener_pid(sock);
   ASSERT_GT(pid, 0);
-  ASSERT_EQ(::kill(pid, SIGKILL), 0);
-  ASSERT_TRUE(eventually([&] { return !alive(pid); }));
+  ASSERT_TRUE(kill_and_reap(pid));
   ASSERT_EQ(::unlink(sock.c_str()), 0);
   const std::string lock = sock.substr(0, sock.size() - 5) + ".lock";
 
