@@ -529,6 +529,25 @@ TEST_F(GuardKeeper, LaterEventsGoOverTheKeepersConnection) {
   EXPECT_GE(server.resumed(), 1) << "the keeper's new connection resumes its session";
 }
 
+// Events at the same time: each gets its verdict; the keeper serves them on at most 8 connections
+// (one per worker), never one per event.
+TEST_F(GuardKeeper, ConcurrentEventsEachGetTheirVerdict) {
+  testing::TlsServer& server = *server_;
+  const auto e = env(server);
+  const auto started = first_event_starts_a_keeper(e);
+  ASSERT_GT(started.second, 0);
+  constexpr int kEvents = 24;
+  std::vector<json> replies(kEvents);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kEvents; ++i)
+    threads.emplace_back([&, i] { replies[static_cast<size_t>(i)] = contract(run("gemini", "BeforeTool", kGeminiBeforeTool, e)); });
+  for (auto& t : threads) t.join();
+  for (const auto& r : replies) EXPECT_EQ(r, kDenied);
+  EXPECT_EQ(server.requests(), 1 + kEvents);
+  EXPECT_LE(server.connections(), 1 + 8 + kEvents / 5) << "the keeper's workers, with the server's keep-alive limit of 5";
+  EXPECT_EQ(listener_pid(started.first), started.second) << "the same keeper throughout";
+}
+
 // PINTA_GUARD_KEEPER=0: no keeper, every event connects itself.
 TEST_F(GuardKeeper, OffMeansEveryEventConnects) {
   testing::TlsServer& server = *server_;
