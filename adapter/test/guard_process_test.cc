@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include <filesystem>
 #include <functional>
 #include <sstream>
 #include <thread>
@@ -546,6 +547,48 @@ TEST_F(GuardKeeper, ConcurrentEventsEachGetTheirVerdict) {
   EXPECT_EQ(server.requests(), 1 + kEvents);
   EXPECT_LE(server.connections(), 1 + 8 + kEvents / 5) << "the keeper's workers, with the server's keep-alive limit of 5";
   EXPECT_EQ(listener_pid(started.first), started.second) << "the same keeper throughout";
+}
+
+// The keeper is not dumpable (no core file, no ptrace or /proc/<pid>/mem by the same user): its
+// /proc entries belong to root, not to the user it runs as. Shown with a user that is not root.
+TEST_F(GuardKeeper, IsNotDumpable) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to run the adapter as another user";
+  if (std::system("command -v setpriv >/dev/null 2>&1") != 0) GTEST_SKIP() << "setpriv not installed";
+  testing::TlsServer& server = *server_;
+  testing::TempDir home;
+  ASSERT_EQ(::chmod(home.path().c_str(), 0755), 0);
+  const std::string data = home.sub("data");
+  ASSERT_EQ(::mkdir(data.c_str(), 0700), 0);
+  ASSERT_EQ(::chown(data.c_str(), 65534, 65534), 0);
+  ASSERT_EQ(::chmod(certs_.path().c_str(), 0755), 0);
+  ASSERT_EQ(::chmod(certs_.sub("trusted-ca.pem").c_str(), 0644), 0);
+  auto e = env(server);
+  e["GEMINI_PLUGIN_DATA"] = data;
+  e["HOME"] = home.path();
+  e["PATH"] = "/usr/bin:/bin";
+  proc::SpawnRequest r;
+  // A copy the other user can reach (the build tree may sit below a directory only root enters).
+  const std::string exe = home.sub("pinta-gemini");
+  std::error_code ec;
+  std::filesystem::copy_file(testing::bin_dir() + "/pinta-gemini", exe, ec);
+  ASSERT_FALSE(ec) << ec.message();
+  ASSERT_EQ(::chmod(exe.c_str(), 0755), 0);
+  r.argv = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", exe,
+            "--agent", "gemini", "--event", "BeforeTool"};
+  r.env = e;
+  r.stdin_data = kGeminiBeforeTool;
+  r.timeout = 10000ms;
+  r.hard_limit = 20000ms;
+  EXPECT_EQ(contract(proc::make_spawner()->run(r)), kDenied);
+  ASSERT_TRUE(eventually([&] { return !keeper_socket(data).empty(); }));
+  const pid_t pid = listener_pid(keeper_socket(data));
+  ASSERT_GT(pid, 0);
+  struct stat proc_dir {};
+  ASSERT_EQ(::stat(("/proc/" + std::to_string(pid) + "/fd").c_str(), &proc_dir), 0);
+  EXPECT_EQ(proc_dir.st_uid, 0u) << "a dumpable process's /proc entries belong to its own user (65534)";
+  auto status = fs::read_file("/proc/" + std::to_string(pid) + "/status").value_or("");
+  EXPECT_NE(status.find("Uid:\t65534"), std::string::npos) << "the keeper runs as the event's user";
+  (void)::kill(pid, SIGKILL);
 }
 
 // PINTA_GUARD_KEEPER=0: no keeper, every event connects itself.

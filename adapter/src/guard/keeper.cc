@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -190,6 +191,10 @@ class Keeper {
       : place_(std::move(place)), options_(options) {}
 
   void run(int lock_fd, const http::Request& warm) {
+    // The keeper holds the relay token, TLS keys and, in freed memory, the requests it carried
+    // (tool inputs) for up to an hour: no core dump of it, and no ptrace or /proc/<pid>/mem by
+    // other processes of the same user (only root).
+    (void)::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     ::umask(0177);  // the socket file: 0600
     // Listen under a temporary name first (we hold the lock: no other keeper uses it), open the
     // first connection, then rename the socket into place: events never wait for this handshake
