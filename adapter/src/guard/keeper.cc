@@ -233,7 +233,6 @@ class Keeper {
     const Clock::time_point life_end = Clock::now() + options_.life;
     if (!spawn_worker()) return;
 
-
     // Housekeeping; the workers serve.
     for (;;) {
       std::this_thread::sleep_for(std::chrono::milliseconds(250));
