@@ -13,8 +13,9 @@
 // key's hash, and a request carrying another key is refused. A change of CA files or settings
 // therefore starts a new keeper; the old one leaves when idle.
 //
-// Bounds: at most kMaxInFlight requests at once (beyond: refused, the event asks the guard
-// itself), each within the event's own remaining budget; the keeper leaves after `idle` without a
+// Bounds: at most kMaxInFlight requests at once, each on its own connection (more wait in the
+// socket's backlog within their own budget; a full backlog makes the event ask the guard itself),
+// each within the event's own remaining budget; the keeper leaves after `idle` without a
 // request, after `life`, or within 250 ms of its lock file or socket being removed or replaced.
 // A kept connection is reused for at most 5 minutes (http::Connection) and never across a change
 // of trust key.
