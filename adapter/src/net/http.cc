@@ -503,11 +503,39 @@ Result<Response> send_impl(const Request& request, const Deadline& deadline) {
 
 }  // namespace
 
+namespace {
+
+std::string origin_of(const Target& t) { return t.url.scheme + "://" + t.url.host + ":" + t.url.port; }
+
+}  // namespace
+
 struct Connection::State {
   std::string origin;  // scheme://host:port of the open transport
   std::unique_ptr<Transport> transport;
   Deadline::Clock::time_point opened{};
   int uses = 0;
+
+  void close() {
+    transport.reset();
+    uses = 0;
+  }
+
+  // Keeps the open transport when it goes to `t`'s origin, is younger than `max_age` and still
+  // idle; otherwise closes it and connects anew. `reused` says which.
+  Status ensure_open(const Target& t, TlsSessionCache* sessions, const Deadline& deadline,
+                     std::chrono::seconds max_age, bool& reused) {
+    const std::string want = origin_of(t);
+    reused = transport && origin == want && Deadline::Clock::now() - opened <= max_age &&
+             transport->still_idle();
+    if (reused) return {};
+    close();
+    auto fresh = open_transport(t, sessions, deadline);
+    if (!fresh) return fresh.error();
+    transport = std::move(fresh.value());
+    origin = want;
+    opened = Deadline::Clock::now();
+    return {};
+  }
 };
 
 Connection::Connection(std::chrono::seconds max_age)
@@ -516,10 +544,7 @@ Connection::~Connection() = default;
 
 bool Connection::is_open() const { return s_->transport != nullptr; }
 int Connection::uses() const { return s_->uses; }
-void Connection::close() {
-  s_->transport.reset();
-  s_->uses = 0;
-}
+void Connection::close() { s_->close(); }
 
 std::string tls_trust_key(const std::string& host, uint16_t port) {
   return detail::tls_session_key(host, port);
@@ -529,16 +554,8 @@ Status Connection::open(const Request& request, Deadline deadline) {
   try {
     auto target = check_request(request);
     if (!target) return target.error();
-    const std::string origin = target->url.scheme + "://" + target->url.host + ":" + target->url.port;
-    State& s = *s_;
-    if (s.transport && s.origin == origin && s.transport->still_idle()) return {};
-    close();
-    auto t = open_transport(*target, request.tls_sessions, deadline);
-    if (!t) return t.error();
-    s.transport = std::move(t.value());
-    s.origin = origin;
-    s.opened = Deadline::Clock::now();
-    return {};
+    bool reused = false;
+    return s_->ensure_open(*target, request.tls_sessions, deadline, max_age_, reused);
   } catch (...) {
     close();
     return make_error(ErrorCode::kInternal, "unexpected exception");
@@ -549,23 +566,13 @@ Result<Response> Connection::send(const Request& request, Deadline deadline) {
   try {
     auto target = check_request(request);
     if (!target) return target.error();
-    const std::string origin = target->url.scheme + "://" + target->url.host + ":" + target->url.port;
     State& s = *s_;
-    if (s.transport &&
-        (s.origin != origin || Deadline::Clock::now() - s.opened > max_age_ || !s.transport->still_idle()))
-      close();
     const std::string message = build_message(*target, request, true);
     const bool head = request.method == "HEAD";
     for (int attempt = 0;; ++attempt) {
-      const bool reused = s.transport != nullptr;
-      if (!reused) {
-        auto t = open_transport(*target, request.tls_sessions, deadline);
-        if (!t) return t.error();
-        s.transport = std::move(t.value());
-        s.origin = origin;
-        s.opened = Deadline::Clock::now();
-        s.uses = 0;
-      }
+      bool reused = false;
+      Status ready = s.ensure_open(*target, request.tls_sessions, deadline, max_age_, reused);
+      if (!ready) return ready.error();
       ++s.uses;
       Status sent = s.transport->write_all(message, deadline);
       Result<Response> resp = sent ? Result<Response>(Response{}) : Result<Response>(sent.error());
