@@ -104,9 +104,7 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
   for (const auto& [area, list] : by_area) {
     int f = 0, sk = 0;
     for (auto* co : list) {
-      if (co->state == "FAIL" || co->state == "XPASS" || co->state == "UNRESOLVED" ||
-          co->state == "DEADLINE")
-        ++f;
+      if (is_failure_state(co->state)) ++f;
       if (co->state == "UNSUPPORTED" || co->state == "NOT-RUN") ++sk;
     }
     x << " <testsuite name=\"" << area << "\" tests=\"" << list.size() << "\" failures=\"" << f
@@ -114,8 +112,7 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
     for (auto* co : list) {
       x << "  <testcase classname=\"conformance." << area << "\" name=\"" << co->c->id
         << "\" time=\"" << co->seconds << "\">";
-      if (co->state == "FAIL" || co->state == "XPASS" || co->state == "UNRESOLVED" ||
-          co->state == "DEADLINE")
+      if (is_failure_state(co->state))
         x << "<failure message=\"" << co->state << "\">" << xml_escape(failure_block(*co))
           << "</failure>";
       else if (co->state == "UNSUPPORTED" || co->state == "NOT-RUN")

@@ -626,10 +626,6 @@ std::string case_state(const Case& c, const std::vector<HostOutcome>& hs, bool s
   return (c.level == "must" || strict) ? "FAIL" : "NON-STRICT";
 }
 
-bool is_failure(const std::string& state) {
-  return state == "FAIL" || state == "XPASS" || state == "UNRESOLVED" || state == "DEADLINE";
-}
-
 // Cases with a median latency budget, and cases with a fake guard (the adapter's guard budget is
 // 50 ms end to end, and the fake answers from this process): run after the others, at most two at
 // once, so that the suite's own concurrency does not eat their budget.
@@ -643,6 +639,10 @@ bool latency_sensitive(const Case& c) {
 }
 
 }  // namespace
+
+bool is_failure_state(const std::string& state) {
+  return state == "FAIL" || state == "XPASS" || state == "UNRESOLVED" || state == "DEADLINE";
+}
 
 int default_jobs() {
   unsigned n = std::thread::hardware_concurrency();
@@ -663,12 +663,11 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, std::o
   return run_cases(cases, o, [&](const CaseOutcome& co, size_t n, size_t total) {
     if (!progress) return;
     *progress << co.state << ": " << co.c->id << " (" << n << " of " << total << ")\n";
-    if (is_failure(co.state) || (o.verbose && co.state != "PASS")) *progress << failure_block(co);
+    if (is_failure_state(co.state) || (o.verbose && co.state != "PASS")) *progress << failure_block(co);
     progress->flush();
   });
 }
 
-bool is_failure_state(const std::string& state) { return is_failure(state); }
 
 // Reorders units grouped by case (ascending case_index) so that, per chunk of `chunk` cases, the
 // k-th unit of each case comes before any case's (k+1)-th (see run_cases).
@@ -743,7 +742,7 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
     co.state = case_state(*co.c, co.hosts, o.strict);
     if (first_start[i] != Clock::time_point::max())
       co.seconds = std::chrono::duration<double>(last_end[i] - first_start[i]).count();
-    if (is_failure(co.state) && o.max_failures > 0 && ++failed_cases >= o.max_failures)
+    if (is_failure_state(co.state) && o.max_failures > 0 && ++failed_cases >= o.max_failures)
       stop_new = true;
     size_t n = ++done;
     if (on_case) on_case(co, n, sel.size());

@@ -12,7 +12,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out=$("$conf" run --adapter "$adapter" --host all --strict --jobs 2 ${extra[@]+"${extra[@]}"} 2>&1); rc=$?
 printf '%s\n' "$out" | tail -1
 [ $rc -le 1 ] || { printf '%s\n' "$out" | tail -5; exit 1; }
-actual=$(printf '%s\n' "$out" | grep -E '^(FAIL|XPASS|UNRESOLVED): ' | sed -E 's/^[A-Z-]+: ([A-Z]+-[0-9]+).*/\1/' | sort)
+actual=$(printf '%s\n' "$out" | grep -E '^(FAIL|XPASS|UNRESOLVED|DEADLINE): ' | sed -E 's/^[A-Z-]+: ([A-Z]+-[0-9]+).*/\1/' | sort)
 # A case that fails once is run again alone (the machine is shared and noisy); one that then
 # passes is reported as FLAKY by name, never silently dropped.
 if [ -n "$actual" ]; then
@@ -29,7 +29,7 @@ fi
 expected=$(grep -vE '^\s*(#|$)' "$here/known-failures.txt" | awk '{print $1}' | sort)
 if [ "$actual" != "$expected" ]; then
   echo "failing cases differ from conformance/known-failures.txt:"
-  diff <(printf '%s\n' "$expected") <(printf '%s\n' "$actual") | grep -E '^[<>]' | sed 's/^</  now passing (remove from the list):/; s/^>/  new failure:/'
+  diff <(printf '%s\n' "$expected" | grep .) <(printf '%s\n' "$actual" | grep .) | grep -E '^[<>]' | sed 's/^</  now passing (remove from the list):/; s/^>/  new failure:/'
   exit 1
 fi
 n=$(printf '%s\n' "$actual" | grep -c . || true)
