@@ -1,8 +1,11 @@
 #include "pinta/common/process.h"
 
 #include <gtest/gtest.h>
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <sstream>
 
 namespace pinta::proc {
@@ -173,6 +176,36 @@ TEST(Spawner, ChildSeesOnlyItsStdioAndDefaultSigpipe) {
   EXPECT_EQ(mask & (1ull << (SIGPIPE - 1)), 0u) << r.out;
   // Nor are signals 32 and 33 (glibc's internal ones) ignored, as after a fork + exec.
   EXPECT_EQ(mask & (3ull << 31), 0u) << r.out;
+}
+
+// Whatever the caller ignores or blocks (a host started from a script's background job ignores INT
+// and QUIT, nohup ignores HUP), the child starts with every signal below 34 at its default and none
+// blocked, as Node's spawn starts a hook (checked with Node 20: SigIgn 0x4207 in, 0 out).
+TEST(Spawner, ChildStartsWithDefaultSignalsAndNoneBlocked) {
+  struct sigaction ign {}, old[5];
+  ign.sa_handler = SIG_IGN;
+  const int ignored[5] = {SIGINT, SIGQUIT, SIGHUP, SIGTERM, SIGUSR1};
+  for (int i = 0; i < 5; ++i) ASSERT_EQ(::sigaction(ignored[i], &ign, &old[i]), 0);
+  sigset_t block, was;
+  sigemptyset(&block);
+  sigaddset(&block, SIGUSR2);
+  sigaddset(&block, SIGALRM);
+  ASSERT_EQ(::pthread_sigmask(SIG_BLOCK, &block, &was), 0);
+  SpawnRequest req;
+  req.argv = {"grep", "-E", "^Sig(Ign|Blk):", "/proc/self/status"};
+  req.hard_limit = milliseconds(10000);
+  auto r = make_spawner()->run(req);
+  ::pthread_sigmask(SIG_SETMASK, &was, nullptr);
+  for (int i = 0; i < 5; ++i) ::sigaction(ignored[i], &old[i], nullptr);
+  ASSERT_TRUE(r.started) << r.spawn_error;
+  auto field = [&](const char* name) {
+    auto at = r.out.find(name);
+    EXPECT_NE(at, std::string::npos) << r.out;
+    return at == std::string::npos ? ~0ull
+                                   : std::stoull(r.out.substr(at + std::strlen(name)), nullptr, 16);
+  };
+  EXPECT_EQ(field("SigIgn:") & ((1ull << 33) - 1), 0u) << r.out;
+  EXPECT_EQ(field("SigBlk:"), 0u) << r.out;
 }
 
 // A child in its own process group (the default) leads it; without it, it stays in ours.
