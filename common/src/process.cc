@@ -41,7 +41,11 @@ using Clock = std::chrono::steady_clock;
 // (posix_spawn_file_actions_addclosefrom_np), so with spawns on several threads (the parallel
 // conformance runner) no child can inherit another spawn's pipe ends and hold them (the "silent
 // hook hangs under load" symptom: a host waiting for EOF on a pipe nobody writes), and a hook sees
-// only its stdio, never the caller's other descriptors (fake servers' sockets, say).
+// only its stdio, never the caller's other descriptors (fake servers' sockets, say). One known
+// difference from a real host, kept on purpose: Node's spawn closes nothing, so a hook under the
+// real Gemini CLI also inherits any descriptor the CLI's own parent left open without
+// close-on-exec. Emulated runs stay hermetic instead; the differential test
+// (emulator_gemini_real_hook_test, case process-start) starts both sides with only 0-2 open.
 
 // One stdio channel: `ours` is the caller's end, `theirs` becomes the child's fd 0/1/2.
 struct Channel {

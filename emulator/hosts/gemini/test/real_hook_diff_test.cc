@@ -25,6 +25,14 @@ struct Prepared {
   ojson input;
 };
 
+// Both sides start with HUP, INT, QUIT and USR1 ignored, as a host started from a script's
+// background job or nohup would: what the hook then inherits is part of the comparison (case
+// process-start; Node's spawn resets them, and so must the emulator).
+std::vector<std::string> ignoring_signals(std::vector<std::string> argv) {
+  argv.insert(argv.begin(), {"sh", "-c", "trap '' HUP INT QUIT USR1; exec \"$0\" \"$@\""});
+  return argv;
+}
+
 }  // namespace
 
 TEST(GeminiRealHookDiff, EmulatorMatchesRealHookRunner) {
@@ -82,12 +90,8 @@ TEST(GeminiRealHookDiff, EmulatorMatchesRealHookRunner) {
   auto sp = pinta::proc::make_spawner();
   // Real side: one node process runs every case (8 at a time).
   pinta::proc::SpawnRequest rq;
-  rq.argv = {"node",
-             src + "/emulator/hosts/gemini/real/hook_driver.mjs",
-             hosts.prefix,
-             td.sub("cases.jsonl"),
-             td.sub("real.jsonl"),
-             "8"};
+  rq.argv = ignoring_signals({"node", src + "/emulator/hosts/gemini/real/hook_driver.mjs",
+                              hosts.prefix, td.sub("cases.jsonl"), td.sub("real.jsonl"), "8"});
   rq.env = env;
   rq.cwd = td.path();
   rq.timeout = std::chrono::milliseconds(120000);
@@ -122,7 +126,7 @@ TEST(GeminiRealHookDiff, EmulatorMatchesRealHookRunner) {
     for (size_t i; (i = next++) < prep.size();) {
       const auto& p = prep[i];
       pinta::proc::SpawnRequest q;
-      q.argv = {pinta::testing::bin_dir() + "/hostemu",
+      q.argv = {std::filesystem::absolute(pinta::testing::bin_dir() + "/hostemu").string(),
                 "gemini",
                 "run-hook",
                 "--event",
@@ -140,6 +144,7 @@ TEST(GeminiRealHookDiff, EmulatorMatchesRealHookRunner) {
       if (p.c.contains("env"))
         for (auto& [k, v] : p.c["env"].items())
           q.argv.insert(q.argv.end(), {"--env", k + "=" + v.get<std::string>()});
+      q.argv = ignoring_signals(std::move(q.argv));
       q.env = env;
       q.cwd = td.path();
       q.stdin_data = g::js_stringify(p.input);
