@@ -74,15 +74,15 @@ bool make_channel(bool socket, bool child_reads, Channel& c, std::string& error)
 
 // Signals the child gets with the default disposition: 1 to 33, as Node's spawn gives them (the
 // hosts' runtime). libuv's child resets every signal below 32 to SIG_DFL and clears the signal mask
-// before its exec (deps/uv/src/unix/process.c, uv__process_child_init); checked with Node 20 here: a
-// parent ignoring INT, HUP, QUIT, TERM and USR1 (SigIgn 0x4207) spawns a child with SigIgn 0. So a
-// host started from a shell that ignores signals (a background job of a script ignores INT and
+// before its exec (deps/uv/src/unix/process.c, uv__process_child_init); checked with Node 20 here:
+// a parent ignoring INT, HUP, QUIT, TERM and USR1 (SigIgn 0x4207) spawns a child with SigIgn 0. So
+// a host started from a shell that ignores signals (a background job of a script ignores INT and
 // QUIT; nohup ignores HUP) does not hand that to its hooks, and neither may an emulator: this
 // process ignores SIGPIPE (run()), the child gets the default. glibc's posix_spawn also sets its
-// own internal signals (32 and 33: thread cancellation and set*id broadcast) to SIG_IGN in the child
-// unless they are in this set, and an ignored disposition survives exec, which neither a fork + exec
-// nor Node's spawn does. sigaddset refuses 32 and 33, so their bits are set directly (glibc's
-// sigset_t: signal n is bit n-1). Signals from 34 on stay as they are, as under Node.
+// own internal signals (32 and 33: thread cancellation and set*id broadcast) to SIG_IGN in the
+// child unless they are in this set, and an ignored disposition survives exec, which neither a fork
+// + exec nor Node's spawn does. sigaddset refuses 32 and 33, so their bits are set directly
+// (glibc's sigset_t: signal n is bit n-1). Signals from 34 on stay as they are, as under Node.
 const sigset_t& child_default_signals() {
   static const sigset_t set = [] {
     sigset_t s;
@@ -120,7 +120,7 @@ struct Run {
 
   void signal_child(int sig) const {
     if (pid <= 0) return;
-    if (req->signal_group && req->new_process_group) {
+    if (req->signal_group && (req->new_process_group || req->new_session)) {
       ::kill(-pid, sig);
     } else {
       ::kill(pid, sig);
@@ -373,7 +373,9 @@ SpawnResult PosixSpawner::run(const SpawnRequest& req) {
   sigset_t none;
   sigemptyset(&none);
   ::posix_spawnattr_setsigmask(&attr, &none);
-  if (req.new_process_group) {
+  if (req.new_session) {
+    flags |= POSIX_SPAWN_SETSID;  // not with SETPGROUP: setpgid fails for a session leader
+  } else if (req.new_process_group) {
     flags |= POSIX_SPAWN_SETPGROUP;
     ::posix_spawnattr_setpgroup(&attr, 0);
   }

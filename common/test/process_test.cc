@@ -182,8 +182,10 @@ TEST(Spawner, ChildSeesOnlyItsStdioAndDefaultSigpipe) {
 // and QUIT, nohup ignores HUP), the child starts with every signal below 34 at its default and none
 // blocked, as Node's spawn starts a hook (checked with Node 20: SigIgn 0x4207 in, 0 out).
 TEST(Spawner, ChildStartsWithDefaultSignalsAndNoneBlocked) {
-  struct sigaction ign {}, old[5];
+  struct sigaction ign;
+  std::memset(&ign, 0, sizeof ign);
   ign.sa_handler = SIG_IGN;
+  struct sigaction old[5];
   const int ignored[5] = {SIGINT, SIGQUIT, SIGHUP, SIGTERM, SIGUSR1};
   for (int i = 0; i < 5; ++i) ASSERT_EQ(::sigaction(ignored[i], &ign, &old[i]), 0);
   sigset_t block, was;
@@ -223,6 +225,34 @@ TEST(Spawner, NewProcessGroupIsOptional) {
   std::istringstream in2(r.out);
   in2 >> pgid >> pid;
   EXPECT_EQ(pgid, std::to_string(::getpgrp())) << r.out;
+}
+
+// A detached child (new_session, Node's `detached: true`) leads a new session and its group, and
+// a timeout with signal_group still reaches the whole group: the grandchild holding the pipes dies.
+TEST(Spawner, NewSessionLeadsSessionAndGroup) {
+  SpawnRequest req;
+  req.argv = {"sh", "-c", "ps -o sid=,pgid= -p $$ | tr -s ' ' | sed 's/^ //'; echo $$"};
+  req.new_session = true;
+  auto r = make_spawner()->run(req);
+  ASSERT_TRUE(r.started) << r.spawn_error;
+  std::istringstream in(r.out);
+  std::string sid, pgid, pid;
+  in >> sid >> pgid >> pid;
+  EXPECT_EQ(sid, pid) << r.out;
+  EXPECT_EQ(pgid, pid) << r.out;
+  EXPECT_NE(sid, std::to_string(::getsid(0))) << r.out;
+
+  SpawnRequest hang;
+  hang.argv = {"sh", "-c", "sleep 30 & sleep 30"};
+  hang.new_session = true;
+  hang.signal_group = true;
+  hang.timeout = milliseconds(200);
+  hang.timeout_signal = SIGKILL;
+  hang.hard_limit = milliseconds(20000);
+  auto h = make_spawner()->run(hang);
+  EXPECT_TRUE(h.timed_out);
+  EXPECT_FALSE(h.hard_limited);
+  EXPECT_LT(h.closed_after, std::chrono::microseconds(10000000));
 }
 
 TEST(Spawner, CwdIsTheRequestedDirectory) {

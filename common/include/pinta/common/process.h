@@ -45,6 +45,9 @@ struct SpawnRequest {
   // behaviour, §4.4).
   std::chrono::milliseconds kill_after{0};
   bool new_process_group = true;  // child leads its own group; signals then go to the group
+  // The child starts a new session (setsid, as Node's spawn with `detached: true`): it then has no
+  // controlling terminal and leads its own group too, whatever new_process_group says.
+  bool new_session = false;
   bool signal_group = false;      // timeout/kill signals go to the whole group
   // Absolute safety net: after this long everything in the group is SIGKILLed and the pipes are
   // abandoned, whatever else is configured. Keeps a runner from hanging on an orphan.

@@ -120,7 +120,9 @@ const std::vector<Rule>& rules() {
        "L221, L439-458"},
       {"runner",
        "ASSUMPTION (tools/spawn.js not in the seed): all output is kept, the run ends when the "
-       "child exited and both pipes closed, the timeout SIGKILLs the process group and reports "
+       "child exited and both pipes closed, the hook is spawned detached (Node's `detached: true`: "
+       "a new session that it leads, no controlling terminal), the timeout SIGKILLs its process "
+       "group and reports "
        "`timed out after <ms> ms`, a signal death is status null without an error. The timeout "
        "covers the child until it exits (the stand-in and `pinta::proc` agree); a grandchild that "
        "keeps the pipes open after that is waited for, in the emulator at most timeout + 30 s. A "

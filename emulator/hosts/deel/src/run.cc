@@ -102,7 +102,10 @@ static RunResult run_one(const Hook& h, const std::optional<std::string>& tool,
   const double ms = std::max(1.0, std::ceil(h.timeout_ms));
   rq.timeout = std::chrono::milliseconds(static_cast<long long>(ms));
   rq.timeout_signal = SIGKILL;
-  rq.new_process_group = true;
+  // ASSUMPTION (tools/spawn.js is not in the seed; docs/hosts/deel-local-cli-1.17.md "runner"): the
+  // child is spawned detached, as Node code that kills a timed-out hook's process group must:
+  // a new session, which it leads, and its group gets the SIGKILL.
+  rq.new_session = true;
   rq.signal_group = true;
   rq.hard_limit = rq.timeout + std::chrono::seconds(30);
   auto r = spawner.run(rq);

@@ -90,6 +90,11 @@ std::string tame_surrogates(const std::string& s) {
   return out;
 }
 
+// Both sides start with HUP, INT, QUIT and USR1 ignored, as a CLI started from a script's
+// background job or nohup would: configuration run-process-start compares what the hook then
+// inherits (Node's spawn resets them to the default; so must the emulator).
+constexpr const char* kIgnoreSignals = "trap '' HUP INT QUIT USR1; exec \"$0\" \"$@\"";
+
 TEST(DeelDiff, SeedHooksJsAgreesWithHostemu) {
   const std::string node = pinta::proc::find_in_path("node");
   if (node.empty()) GTEST_SKIP() << "node is not on PATH: the seed's hooks.js cannot run";
@@ -120,7 +125,7 @@ TEST(DeelDiff, SeedHooksJsAgreesWithHostemu) {
 
   const char* bin_dir = std::getenv("PINTA_BIN_DIR");
   ASSERT_NE(bin_dir, nullptr) << "PINTA_BIN_DIR is not set (run under ctest)";
-  const std::string hostemu = std::string(bin_dir) + "/hostemu";
+  const std::string hostemu = fs::absolute(std::string(bin_dir) + "/hostemu").string();
   auto spawner = pinta::proc::make_spawner();
 
   std::map<std::string, std::string> ours;
@@ -150,15 +155,10 @@ TEST(DeelDiff, SeedHooksJsAgreesWithHostemu) {
                                              root.string());
 
       pinta::proc::SpawnRequest rq;
-      rq.argv = {hostemu,
-                 "deel",
-                 "run",
-                 "--home",
-                 (root / "home").string(),
-                 "--workspace",
-                 (root / "ws").string(),
-                 "--event",
-                 c.at("event")};
+      rq.argv = {
+          "sh",      "-c",         kIgnoreSignals,           hostemu,       "deel",
+          "run",     "--home",     (root / "home").string(), "--workspace", (root / "ws").string(),
+          "--event", c.at("event")};
       if (c.contains("tool")) rq.argv.insert(rq.argv.end(), {"--tool", c["tool"]});
       if (c.value("trusted", false)) rq.argv.push_back("--trusted");
       if (c.value("noHooks", false)) rq.argv.push_back("--no-hooks");
@@ -187,7 +187,12 @@ TEST(DeelDiff, SeedHooksJsAgreesWithHostemu) {
   spit(tmp / "configs.json", for_node.dump());
 
   pinta::proc::SpawnRequest nrq;
-  nrq.argv = {node, (tmp / "harness.mjs").string(), (tmp / "configs.json").string()};
+  nrq.argv = {"sh",
+              "-c",
+              kIgnoreSignals,
+              node,
+              (tmp / "harness.mjs").string(),
+              (tmp / "configs.json").string()};
   nrq.timeout = std::chrono::seconds(90);
   auto nr = spawner->run(nrq);
   ASSERT_TRUE(nr.exit_code && *nr.exit_code == 0) << "node harness failed: " << nr.err;
@@ -216,7 +221,7 @@ TEST(DeelDiff, SeedHooksJsAgreesWithHostemu) {
     if (a != b) {
       ++differences;
       ADD_FAILURE() << name << " differs (JSON patch from the seed's to hostemu's): "
-                    << nlohmann::json::diff(b, a).dump();
+                    << nlohmann::json::diff(b, a).dump() << "\n  seed: " << b.dump();
     }
   }
   EXPECT_EQ(differences, 0);
