@@ -72,28 +72,32 @@ bool make_channel(bool socket, bool child_reads, Channel& c, std::string& error)
   return true;
 }
 
-// Signals the child gets with the default disposition: 1 to 33, as Node's spawn gives them (the
-// hosts' runtime). libuv's child resets every signal below 32 to SIG_DFL and clears the signal mask
-// before its exec (deps/uv/src/unix/process.c, uv__process_child_init); checked with Node 20 here:
-// a parent ignoring INT, HUP, QUIT, TERM and USR1 (SigIgn 0x4207) spawns a child with SigIgn 0. So
-// a host started from a shell that ignores signals (a background job of a script ignores INT and
-// QUIT; nohup ignores HUP) does not hand that to its hooks, and neither may an emulator: this
-// process ignores SIGPIPE (run()), the child gets the default. glibc's posix_spawn also sets its
-// own internal signals (32 and 33: thread cancellation and set*id broadcast) to SIG_IGN in the
-// child unless they are in this set, and an ignored disposition survives exec, which neither a fork
-// + exec nor Node's spawn does. sigaddset refuses 32 and 33, so their bits are set directly
-// (glibc's sigset_t: signal n is bit n-1). Signals from 34 on stay as they are, as under Node.
-const sigset_t& child_default_signals() {
-  static const sigset_t set = [] {
-    sigset_t s;
-    sigemptyset(&s);
-    for (int sig = 1; sig < 32; ++sig)
-      if (sig != SIGKILL && sig != SIGSTOP) sigaddset(&s, sig);
-    constexpr size_t kBits = 8 * sizeof(s.__val[0]);
-    for (int sig : {32, 33}) s.__val[(sig - 1) / kBits] |= 1UL << ((sig - 1) % kBits);
-    return s;
-  }();
-  return set;
+// Signals the child gets with the default disposition (SpawnRequest::ChildSignals). Node's spawn
+// (the Gemini CLI and deel-local-cli runtime): libuv's child resets every signal below 32 to
+// SIG_DFL and clears the signal mask before its exec (deps/uv/src/unix/process.c,
+// uv__process_child_init). So a host started from a shell that ignores signals (a background job of
+// a script ignores INT and QUIT; nohup ignores HUP) does not hand that to its hooks, and neither
+// may an emulator: this process ignores SIGPIPE (run()), the child gets the default. Go's os/exec
+// (Antigravity) does the same except that an inherited SIG_IGN of SIGHUP or SIGINT stays
+// (runtime/signal_unix.go, sigInstallGoHandler). glibc's posix_spawn also sets its own internal
+// signals (32 and 33: thread cancellation and set*id broadcast) to SIG_IGN in the child unless they
+// are in this set, and an ignored disposition survives exec, which neither runtime does. sigaddset
+// refuses 32 and 33, so their bits are set directly (glibc's sigset_t: signal n is bit n-1).
+// Signals from 34 on stay as they are, as under both runtimes.
+sigset_t child_default_signals(SpawnRequest::ChildSignals how) {
+  sigset_t s;
+  sigemptyset(&s);
+  for (int sig = 1; sig < 32; ++sig) {
+    if (sig == SIGKILL || sig == SIGSTOP) continue;
+    if (how == SpawnRequest::ChildSignals::kGo && (sig == SIGHUP || sig == SIGINT)) {
+      struct sigaction now;
+      if (::sigaction(sig, nullptr, &now) == 0 && now.sa_handler == SIG_IGN) continue;
+    }
+    sigaddset(&s, sig);
+  }
+  constexpr size_t kBits = 8 * sizeof(s.__val[0]);
+  for (int sig : {32, 33}) s.__val[(sig - 1) / kBits] |= 1UL << ((sig - 1) % kBits);
+  return s;
 }
 
 std::chrono::microseconds since(Clock::time_point t0) {
@@ -366,10 +370,11 @@ SpawnResult PosixSpawner::run(const SpawnRequest& req) {
   for (int i = 0; i < 3; ++i) ::posix_spawn_file_actions_adddup2(&fa, ch[i].theirs, i);
   ::posix_spawn_file_actions_addclosefrom_np(&fa, 3);
   if (!req.cwd.empty()) ::posix_spawn_file_actions_addchdir_np(&fa, req.cwd.c_str());
-  // The child starts with no signal blocked, whatever the calling thread blocks (as under Node,
-  // see child_default_signals).
+  // The child starts with no signal blocked, whatever the calling thread blocks (as under Node
+  // and Go, see child_default_signals).
   short flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK;
-  ::posix_spawnattr_setsigdefault(&attr, &child_default_signals());
+  const sigset_t defaults = child_default_signals(req.child_signals);
+  ::posix_spawnattr_setsigdefault(&attr, &defaults);
   sigset_t none;
   sigemptyset(&none);
   ::posix_spawnattr_setsigmask(&attr, &none);

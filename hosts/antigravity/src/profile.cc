@@ -125,6 +125,7 @@ Result<Profile> parse_profile(const std::string& text) {
   r.boolean("stdin_trailing_newline", p.stdin_trailing_newline);
   r.choice("stop_stdin", p.stop_stdin, {"payload", "none"});
   r.choice("timeout_kill", p.timeout_kill, {"group-sigkill", "process-sigkill"});
+  r.choice("hook_signals", p.hook_signals, {"go", "node"});
   const auto effects = {"tool-failed", "deny", "no-opinion"};
   r.choice("pretooluse_nonjson", p.pretooluse_nonjson, effects);
   r.choice("pretooluse_unknown_fields", p.pretooluse_unknown_fields, effects);

@@ -45,6 +45,16 @@ struct SpawnRequest {
   // behaviour, §4.4).
   std::chrono::milliseconds kill_after{0};
   bool new_process_group = true;  // child leads its own group; signals then go to the group
+  // How the child's signal dispositions start, as the host's runtime starts a process. Either way
+  // no signal is blocked in the child. Checked here with a parent ignoring HUP, INT, QUIT, TERM and
+  // USR1 and blocking USR2 and ALRM: Node 20's spawn gives its child nothing ignored or blocked;
+  // Go 1.19's os/exec keeps HUP and INT ignored (its runtime leaves an inherited SIG_IGN of those
+  // two alone and resets the handlers it installed for the rest) and blocks nothing.
+  enum class ChildSignals {
+    kNode,  // signals 1-33 at their default
+    kGo,    // SIGHUP and SIGINT stay ignored if this process ignores them; the rest as kNode
+  };
+  ChildSignals child_signals = ChildSignals::kNode;
   // The child starts a new session (setsid, as Node's spawn with `detached: true`): it then has no
   // controlling terminal and leads its own group too, whatever new_process_group says.
   bool new_session = false;

@@ -26,6 +26,10 @@ pinta::proc::SpawnRequest spawn_request_for(
   rq.timeout_signal = SIGKILL;
   rq.new_process_group = true;
   rq.signal_group = profile.timeout_kill == "group-sigkill";
+  // Profile `hook_signals`: agy's hook runner is Go (reference §1.2, §2.1: its log lines name its
+  // .go files).
+  rq.child_signals = profile.hook_signals == "node" ? pinta::proc::SpawnRequest::ChildSignals::kNode
+                                                    : pinta::proc::SpawnRequest::ChildSignals::kGo;
   rq.kill_after = std::chrono::milliseconds(0);
   rq.hard_limit = std::chrono::milliseconds(static_cast<int64_t>(secs) * 1000 + 10000);
   return rq;

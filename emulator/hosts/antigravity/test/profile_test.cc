@@ -1,6 +1,11 @@
 // Profiles: every shipped profile loads, names the five original profiles, and every switch has
 // evidence. Malformed profiles are errors, not exceptions.
 #include <gtest/gtest.h>
+#include <signal.h>
+
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "pinta/emulator/antigravity/antigravity.h"
 
@@ -82,4 +87,47 @@ TEST(AgyProfiles, MalformedProfilesAreErrors) {
   ASSERT_FALSE(r);  // other switches missing
   EXPECT_EQ(r.error().code, pinta::ErrorCode::kParse);
   EXPECT_FALSE(agy::load_profiles("/nonexistent-dir"));
+}
+
+// Profile switch hook_signals: a hook starts with its signals as agy's Go runtime starts it (SIGHUP
+// and SIGINT stay ignored when agy ignores them) or, with "node", all at their default. Any other
+// value is an error.
+TEST(AgyProfiles, HookSignalsDecideWhatTheHookInherits) {
+  auto profs = agy::load_profiles(agy::default_profile_dir());
+  ASSERT_TRUE(profs) << profs.error().message;
+  for (const auto& p : *profs) EXPECT_EQ(p.hook_signals, "go") << p.name;
+  agy::Profile go = profs->front();
+  agy::Profile node = go;
+  node.hook_signals = "node";
+
+  agy::PlannedHook hook;
+  hook.command = "grep '^SigIgn:' /proc/self/status";
+  hook.argv = {"sh", "-c", hook.command};
+  hook.timeout_seconds = 10;
+  hook.cwd = "/";
+  struct sigaction ign, old_hup, old_int;
+  std::memset(&ign, 0, sizeof ign);
+  ign.sa_handler = SIG_IGN;
+  ASSERT_EQ(::sigaction(SIGHUP, &ign, &old_hup), 0);
+  ASSERT_EQ(::sigaction(SIGINT, &ign, &old_int), 0);
+  auto ignored_in = [&](const agy::Profile& p) {
+    auto rq = agy::spawn_request_for(p, hook, "{}", std::map<std::string, std::string>{});
+    auto r = pinta::proc::make_spawner()->run(rq);
+    auto at = r.out.find("SigIgn:");
+    return at == std::string::npos ? ~0ull : std::stoull(r.out.substr(at + 7), nullptr, 16);
+  };
+  const unsigned long long under_go = ignored_in(go), under_node = ignored_in(node);
+  ::sigaction(SIGHUP, &old_hup, nullptr);
+  ::sigaction(SIGINT, &old_int, nullptr);
+  const unsigned long long hup_int = (1ull << (SIGHUP - 1)) | (1ull << (SIGINT - 1));
+  EXPECT_EQ(under_go & ((1ull << 33) - 1), hup_int);
+  EXPECT_EQ(under_node & ((1ull << 33) - 1), 0u);
+
+  std::ifstream in(agy::default_profile_dir() + "/" + go.name + ".json");
+  auto j = nlohmann::json::parse(in, nullptr, false);
+  ASSERT_TRUE(j.is_object());
+  j["switches"]["hook_signals"]["value"] = "python";
+  auto bad = agy::parse_profile(j.dump());
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("hook_signals"), std::string::npos) << bad.error().message;
 }

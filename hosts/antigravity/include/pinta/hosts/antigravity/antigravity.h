@@ -46,6 +46,7 @@ struct Profile {
   bool stdin_trailing_newline = false;
   std::string stop_stdin;    // "payload" | "none"
   std::string timeout_kill;  // "group-sigkill" | "process-sigkill"
+  std::string hook_signals = "go";  // "go" | "node": how the hook's signal dispositions start
   // PreToolUse replies (§6.2, §7.1). Each *_effect is "tool-failed" | "deny" | "no-opinion".
   std::string pretooluse_nonjson;
   std::string pretooluse_unknown_fields;
