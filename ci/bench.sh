@@ -288,7 +288,11 @@ static const char kReplyClose[] =
 static const char kReplyKeep[] =
     "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 20\r\n"
     "\r\n{\"decision\":\"ALLOW\"}";
+static const char kDenyClose[] =
+    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 36\r\n"
+    "Connection: close\r\n\r\n{\"decision\":\"DENY\",\"reason\":\"bench\"}";
 static const char *stats;
+static int deny;
 static long requests, resumed, connections;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 #ifdef WITH_TLS
@@ -333,7 +337,17 @@ static void *serve(void *arg) {  /* one connection: requests until the client cl
       if (n <= 0) break;
       got += (size_t)n;
     }
-    if (want < 0 || (long)got < want) break;
+    int big = 0;
+    if (want > (long)sizeof buf && got == sizeof buf) {  /* a body over the buffer: drop the rest */
+      char sink[65536];
+      long left = want - (long)got;
+      int n = 1;
+      while (left > 0 && (n = RD(sink, left < (long)sizeof sink ? (size_t)left : sizeof sink)) > 0) left -= n;
+      if (left > 0) break;
+      big = 1;
+    } else if (want < 0 || (long)got < want) {
+      break;
+    }
     pthread_mutex_lock(&mu);
     requests++;
 #ifdef WITH_TLS
@@ -344,10 +358,15 @@ static void *serve(void *arg) {  /* one connection: requests until the client cl
       if (f) { fprintf(f, "%ld %ld %ld\n", requests, resumed, connections); fclose(f); }
     }
     pthread_mutex_unlock(&mu);
+    if (deny) { WR(kDenyClose, sizeof kDenyClose - 1); break; }
     if (keep) WR(kReplyKeep, sizeof kReplyKeep - 1);
     else WR(kReplyClose, sizeof kReplyClose - 1);
-    memmove(buf, buf + want, got - (size_t)want);
-    got -= (size_t)want;
+    if (big) {
+      got = 0;
+    } else {
+      memmove(buf, buf + want, got - (size_t)want);
+      got -= (size_t)want;
+    }
     if (!keep) break;
   }
 #ifdef WITH_TLS
@@ -362,6 +381,7 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--tls") && i + 2 < argc) { cert = argv[++i]; key = argv[++i]; }
     else if (!strcmp(argv[i], "--never")) never = 1;
+    else if (!strcmp(argv[i], "--deny")) deny = 1;
     else if (!strcmp(argv[i], "--port-file") && i + 1 < argc) port_file = argv[++i];
     else if (!strcmp(argv[i], "--stats") && i + 1 < argc) stats = argv[++i];
     else { fprintf(stderr, "bench-guard: bad argument %s\n", argv[i]); return 2; }
@@ -485,6 +505,7 @@ start_server() {  # name, command...
 }
 start_server cguard "$work/bench-guard"
 start_server cnever "$work/bench-guard" --never
+start_server cdeny "$work/bench-guard" --deny
 [ "$tls_ok" = 1 ] && start_server ctls "$work/bench-guard" --tls "$work/leaf.pem" "$work/leaf.key" --stats "$work/ctls.stats"
 have_fake=0
 if [ -x "$fake" ]; then
@@ -494,7 +515,7 @@ if [ -x "$fake" ]; then
   have_fake=1
 fi
 for _ in $(seq 200); do
-  [ -s "$work/cguard.port" ] && [ -s "$work/cnever.port" ] &&
+  [ -s "$work/cguard.port" ] && [ -s "$work/cnever.port" ] && [ -s "$work/cdeny.port" ] &&
     { [ "$tls_ok" = 0 ] || [ -s "$work/ctls.port" ]; } &&
     { [ "$have_fake" = 0 ] || [ -s "$work/fake.port" ]; } && break
   sleep 0.05
@@ -547,12 +568,23 @@ add "adapter BeforeTool, no guard configured" "$bt" "${gate[@]}"
 add "adapter BeforeTool, guard never answers" "$bt" "PINTA_GUARD_ENDPOINT=http://127.0.0.1:$(port cnever)/guard" "${gate[@]}"
 gnames=("${tnames[@]}")
 
+# A 1 MB tool input (GUARD-14): the guard is shown a bounded view and its deny is the reply,
+# within the budget plus the start-up of the same event without a guard.
+spec=big; : >"$work/spec-big.tsv"; tnames=("${gnames[@]}"); gnames=()
+bt_big="$work/gemini-beforetool-1mb.json"
+python3 -c 'import json,sys; sys.stdout.write(json.dumps({"session_id":"s","cwd":"/tmp/w","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"rm -rf ~ "+"a"*(1<<20)}},separators=(",",":")))' >"$bt_big"
+add "adapter BeforeTool 1 MB, no guard configured" "$bt_big" "${gate[@]}"
+add "adapter BeforeTool 1 MB, deny guard (C)" "$bt_big" "PINTA_GUARD_ENDPOINT=http://127.0.0.1:$(port cdeny)/guard" "${gate[@]}"
+gnames=("${tnames[@]}")
+big_verdict=$(PINTA_GUARD_ENDPOINT="http://127.0.0.1:$(port cdeny)/guard" HOME="$work" "${gate[@]}" <"$bt_big" 2>&1 || true)
+
 echo "bench: guard and peers: ${#gnames[@]} programs (gate), ${#telnames[@]} (telemetry) x $runs runs, interleaved..."
 runs_for() { (cd "$work" && "${scrub[@]}" "$work/timer" "$work/spec-$1.tsv" "$2" 3) >"$work/runs-$1.tsv"; }
 runs_for gate "$runs" || { echo "bench: the gate run failed" >&2; exit 1; }
 runs_for tel "$runs" || { echo "bench: the telemetry run failed" >&2; exit 1; }
 never_runs=$(( runs < 60 ? runs : 60 ))
 runs_for never "$never_runs" || { echo "bench: the never-answers run failed" >&2; exit 1; }
+runs_for big "$never_runs" || { echo "bench: the 1 MB gate run failed" >&2; exit 1; }
 
 qstats() {  # file, index → "median p90 p99" (ms)
   awk -F'\t' -v p="$2" '$1 == p { print $3 }' "$1" | sort -n | awk '
@@ -566,8 +598,9 @@ qstats() {  # file, index → "median p90 p99" (ms)
 }
 declare -A gmed gp99
 guard_table=()
-for kind in gate tel never; do
-  case $kind in gate) n=("${gnames[@]}") ;; tel) n=("${telnames[@]}") ;; never) n=("adapter BeforeTool, no guard configured (never run)" "adapter BeforeTool, guard never answers") ;; esac
+for kind in gate tel never big; do
+  case $kind in gate) n=("${gnames[@]}") ;; tel) n=("${telnames[@]}") ;; never) n=("adapter BeforeTool, no guard configured (never run)" "adapter BeforeTool, guard never answers") ;;
+    big) n=("adapter BeforeTool 1 MB, no guard configured" "adapter BeforeTool 1 MB, deny guard (C)") ;; esac
   for i in "${!n[@]}"; do
     read -r m q r < <(qstats "$work/runs-$kind.tsv" "$i")
     bad=$(awk -F'\t' -v p="$i" '$1 == p && $4 != 0 { c++ } END { print c + 0 }' "$work/runs-$kind.tsv")
@@ -611,6 +644,13 @@ nm=${gmed["never:adapter BeforeTool, guard never answers"]}; n99=${gp99["never:a
 lim=$(awk -v s="$startup" 'BEGIN { printf "%.3f", 50 + s }'); lim99=$(awk -v s="$startup99" 'BEGIN { printf "%.3f", 50 + s }')
 row "guard never answers, median <= 50 ms + start-up ($lim)" "$nm ms" "$(verdict "$nm" '<=' "$lim")" "(start-up = no-guard median $startup ms; $never_runs runs)"
 row "guard never answers, p99 <= 50 ms + start-up p99 ($lim99)" "$n99 ms" "$(verdict "$n99" '<=' "$lim99")" "(no-guard p99 $startup99 ms)"
+bstart=${gmed["big:adapter BeforeTool 1 MB, no guard configured"]}; bm=${gmed["big:adapter BeforeTool 1 MB, deny guard (C)"]}
+blim=$(awk -v s="$bstart" 'BEGIN { printf "%.3f", 50 + s }')
+case "$big_verdict" in
+  *'"decision":"deny"'*) bv=$(verdict "$bm" '<=' "$blim"); bnote="(reply: the guard's deny; start-up = the same 1 MB event without a guard, $bstart ms)" ;;
+  *) bv=MISS; bnote="(no deny in the reply: $(printf '%s' "$big_verdict" | head -c 120))" ;;
+esac
+row "gate, 1 MB tool input, deny guard: median <= 50 ms + start-up ($blim)" "$bm ms" "$bv" "$bnote"
 ours_g=$(g "adapter BeforeTool, instant guard (C)"); ours_t=$(t "adapter AfterTool, collector up")
 peer_rows() {  # label, peer name, limit
   local pg pt

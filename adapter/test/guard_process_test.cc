@@ -8,6 +8,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <dirent.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -16,9 +17,14 @@
 
 #include <nlohmann/json.hpp>
 #include <filesystem>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
 #include <functional>
+#include <mutex>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "fake_server_helpers.h"
 #include "pinta/common/fs.h"
@@ -224,7 +230,8 @@ TEST_F(GuardProcess, FailuresFailOpenWithinTheBudget) {
       close,
       reply(500, R"({"decision":"DENY"})"),
       reply(200, "{not json"),
-      reply(200, R"({"decision":"DENY","pad":")" + std::string(200000, 'x') + "\"}")};
+      // Over the 8 MiB reply cap (GUARD-6; a 200 KB DENY is read since GUARD-14).
+      reply(200, R"({"decision":"DENY","pad":")" + std::string(9u << 20, 'x') + "\"}")};
   fakes::FakeServer server(script);
   for (size_t i = 0; i < script.size(); ++i) {
     SCOPED_TRACE(i);
@@ -242,6 +249,81 @@ TEST_F(GuardProcess, FailuresFailOpenWithinTheBudget) {
   auto bad_url =
       run("antigravity", "PreToolUse", kAgyPreToolUse, {{"PINTA_GUARD_ENDPOINT", "not a url"}});
   EXPECT_EQ(contract(bad_url), (json{{"decision", "allow"}}));
+}
+
+// GUARD-14: tool inputs the model shapes cannot skip the guard. Before: nesting over 256 got the
+// allow reply without a guard request; a 10 MB input was sent whole (over 20 MB of body, raw text
+// copy included: it did not fit the 50 ms budget and failed open); an input over the 32 MiB cap
+// and raw invalid UTF-8 got the allow reply without a guard request.
+TEST_F(GuardProcess, ModelShapedInputsStillGetTheGuardsDeny) {
+  fakes::FakeServer server({}, reply(200, R"({"decision":"DENY","reason":"r"})"));
+  const json denied = {{"decision", "deny"}, {"reason", "r"}, {"systemMessage", "r"}};
+  auto gemini = [](const std::string& tool_input) {
+    return R"({"session_id":"s1","cwd":"/w","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":)" +
+           tool_input + "}";
+  };
+  struct Case {
+    const char* name;
+    std::string stdin_bytes;
+    bool complete;
+  } cases[] = {
+      {"nested 300", gemini(R"({"command":"rm -rf ~","pad":)" + std::string(300, '[') + std::string(300, ']') + "}"), true},
+      {"10 MB", gemini(R"({"command":"rm -rf ~ )" + std::string(10u << 20, 'a') + "\"}"), true},
+      {"40 MiB, over the input cap", gemini(R"({"command":"rm -rf ~ )" + std::string(40u << 20, 'a') + "\"}"), false},
+      {"invalid UTF-8", gemini("{\"command\":\"rm -rf ~ \xff\xfe\"}"), true},
+  };
+  size_t seen = 0;
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    EXPECT_EQ(contract(run("gemini", "BeforeTool", c.stdin_bytes, guard_env(server))), denied);
+    auto reqs = server.requests();
+    ASSERT_EQ(reqs.size(), ++seen);
+    EXPECT_LT(reqs.back().body.size(), 2u << 20) << "the guard is sent a bounded view";
+    json g = json::parse(reqs.back().body, nullptr, false);
+    ASSERT_TRUE(g.is_object());
+    EXPECT_EQ(g["input"]["toolName"], "run_shell_command");
+    EXPECT_EQ(g["input"]["toolInput"]["command"].get<std::string>().rfind("rm -rf ~", 0), 0u);
+    if (std::string(c.name) != "invalid UTF-8") {
+      EXPECT_EQ(g["input"]["truncated"], true);
+      EXPECT_EQ(g["input"]["truncation"]["payloadComplete"], c.complete);
+    } else {
+      EXPECT_FALSE(g["input"].contains("truncated"));
+    }
+  }
+  // Antigravity and deel-local-cli: the same deep payload is judged too.
+  EXPECT_EQ(contract(run("antigravity", "PreToolUse",
+                         R"({"conversationId":"c1","toolCall":{"name":"run_command","args":{"CommandLine":"rm -rf ~","p":)" +
+                             std::string(400, '[') + std::string(400, ']') + "}}}",
+                         guard_env(server))),
+            (json{{"decision", "deny"}, {"reason", "r"}}));
+  auto deel = run("deel", "PreToolUse",
+                  R"({"자리":"도구전","도구":"Bash","command":"rm -rf ~","p":)" + std::string(400, '[') +
+                      std::string(400, ']') + "}",
+                  guard_env(server));
+  EXPECT_EQ(deel.exit_code.value_or(-1), 2);
+  EXPECT_EQ(deel.out, "r\n");
+  // Security first: PINTA_GUARD_ON_UNJUDGEABLE=deny refuses a view without asking.
+  const size_t before = server.request_count();
+  auto strict = run("gemini", "BeforeTool", gemini(R"({"command":")" + std::string(1u << 20, 'a') + "\"}"),
+                    guard_env(server, {{"PINTA_GUARD_ON_UNJUDGEABLE", "deny"}}));
+  EXPECT_EQ(contract(strict)["decision"], "deny");
+  EXPECT_EQ(server.request_count(), before);
+}
+
+// A guard that quotes the tool input in its reason can be steered into a reason JavaScript cuts
+// mid-emoji (a lone-surrogate escape) or into raw invalid UTF-8: both were "no verdict" and failed
+// open on all three hosts (GUARD-6).
+TEST_F(GuardProcess, ADenyWithAnUnreadableReasonIsStillADeny) {
+  for (std::string body : {std::string(R"({"decision":"DENY","reason":"cut \ud83d"})"),
+                           std::string("{\"decision\":\"DENY\",\"reason\":\"raw \xff\"}"),
+                           std::string(R"({"decision":"DENY","reason":{"not":"a string"}})")}) {
+    SCOPED_TRACE(body);
+    fakes::FakeServer server({}, reply(200, body));
+    EXPECT_EQ(contract(run("gemini", "BeforeTool", kGeminiBeforeTool, guard_env(server)))["decision"], "deny");
+    EXPECT_EQ(contract(run("antigravity", "PreToolUse", kAgyPreToolUse, guard_env(server)))["decision"], "deny");
+    auto deel = run("deel", "PreToolUse", R"({"자리":"도구전","도구":"Bash","command":"x"})", guard_env(server));
+    EXPECT_EQ(deel.exit_code.value_or(-1), 2);
+  }
 }
 
 TEST_F(GuardProcess, NeverCalledOnNonGateEventsOrWhenDisabled) {
@@ -528,6 +610,133 @@ TEST_F(GuardKeeper, LaterEventsGoOverTheKeepersConnection) {
   EXPECT_EQ(server.requests(), 7);
   EXPECT_EQ(server.connections(), 3);
   EXPECT_GE(server.resumed(), 1) << "the keeper's new connection resumes its session";
+}
+
+// A TCP proxy on loopback that delivers every chunk `delay` after it arrived, both ways (a link
+// with that latency): a guard farther away than the budget allows for a full TLS handshake (two
+// round trips before the reply) but not for one request and its reply over an open connection.
+class DelayProxy {
+ public:
+  DelayProxy(int upstream_port, std::chrono::milliseconds delay) : upstream_(upstream_port), delay_(delay) {
+    listen_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    (void)::bind(listen_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    (void)::listen(listen_, 64);
+    socklen_t len = sizeof addr;
+    (void)::getsockname(listen_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+    accepter_ = std::thread([this] { accept_loop(); });
+  }
+  ~DelayProxy() {
+    stop_ = true;
+    accepter_.join();
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      for (int fd : fds_) ::shutdown(fd, SHUT_RDWR);
+    }
+    for (auto& t : pumps_) t.join();
+    for (int fd : fds_) ::close(fd);
+    ::close(listen_);
+  }
+  DelayProxy(const DelayProxy&) = delete;
+  DelayProxy& operator=(const DelayProxy&) = delete;
+  int port() const { return port_; }
+
+ private:
+  void accept_loop() {
+    while (!stop_) {
+      pollfd p{listen_, POLLIN, 0};
+      if (::poll(&p, 1, 50) <= 0) continue;
+      int client = ::accept4(listen_, nullptr, nullptr, SOCK_CLOEXEC);
+      if (client < 0) continue;
+      int server = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+      sockaddr_in addr{};
+      addr.sin_family = AF_INET;
+      addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+      addr.sin_port = htons(static_cast<uint16_t>(upstream_));
+      if (::connect(server, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+        ::close(client);
+        ::close(server);
+        continue;
+      }
+      std::lock_guard<std::mutex> lock(m_);
+      fds_.push_back(client);
+      fds_.push_back(server);
+      pumps_.emplace_back([this, client, server] { pump(client, server); });
+      pumps_.emplace_back([this, server, client] { pump(server, client); });
+    }
+  }
+  // One direction: a reader stamps each chunk with its arrival, a writer passes it on `delay`
+  // later. Chunks in flight overlap, as on a long link (latency, not a slow sender).
+  void pump(int from, int to) {
+    std::mutex m;
+    std::condition_variable cv;
+    std::deque<std::pair<std::chrono::steady_clock::time_point, std::string>> q;
+    bool done = false;
+    std::thread writer([&] {
+      for (;;) {
+        std::unique_lock<std::mutex> lock(m);
+        cv.wait(lock, [&] { return done || !q.empty(); });
+        if (q.empty()) break;
+        auto [due, bytes] = std::move(q.front());
+        q.pop_front();
+        lock.unlock();
+        std::this_thread::sleep_until(due);
+        if (!fs::write_all(to, bytes)) break;
+      }
+      ::shutdown(to, SHUT_WR);
+    });
+    char buf[65536];
+    for (;;) {
+      ssize_t n = ::read(from, buf, sizeof buf);
+      if (n <= 0) break;
+      std::lock_guard<std::mutex> lock(m);
+      q.emplace_back(std::chrono::steady_clock::now() + delay_, std::string(buf, static_cast<size_t>(n)));
+      cv.notify_one();
+    }
+    {
+      std::lock_guard<std::mutex> lock(m);
+      done = true;
+      cv.notify_one();
+    }
+    writer.join();
+  }
+
+  int upstream_;
+  std::chrono::milliseconds delay_;
+  int listen_ = -1;
+  int port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::thread accepter_;
+  std::mutex m_;
+  std::vector<int> fds_;
+  std::vector<std::thread> pumps_;
+};
+
+// GUARD-13/14: a guard whose full handshake never fits the budget. Before, a keeper was started
+// only after an event got its answer directly, so none ever started and every gate event failed
+// open for good (issue: 70 ms proxy, 200 ms budget, 0 of 8 denied; here 100 ms each way, 300 ms). Now an event that ran out of budget
+// leaves a keeper starting; once it holds its connection (one handshake later) every event is
+// judged. The number that may fail open first: the events that start before the keeper holds its
+// connection (here: the first).
+TEST_F(GuardKeeper, AGuardBeyondOneHandshakeIsJudgedOnceTheKeeperHoldsItsConnection) {
+  DelayProxy proxy(server_->port(), 100ms);
+  auto e = env(*server_);
+  e["PINTA_GUARD_ENDPOINT"] = "https://127.0.0.1:" + std::to_string(proxy.port()) + "/guard";
+  e["PINTA_GUARD_TIMEOUT_MS"] = "300";  // TLS 1.3 handshake + request: two round trips, >= 400 ms
+  EXPECT_EQ(contract(run("gemini", "BeforeTool", kGeminiBeforeTool, e)), json::object())
+      << "the first event cannot be judged in time: it fails open";
+  ASSERT_TRUE(eventually([&] { return !keeper_socket(data_->path()).empty(); }, 10000ms))
+      << "an event that ran out of budget leaves a keeper starting";
+  int denied = 0;
+  for (int i = 0; i < 5; ++i) {
+    json reply_json = contract(run("gemini", "BeforeTool", kGeminiBeforeTool, e));
+    denied += reply_json == kDenied ? 1 : 0;
+  }
+  // One request and its reply over the kept connection: one round trip, 200 ms of a 300 ms budget.
+  EXPECT_EQ(denied, 5);
 }
 
 // Events at the same time: each gets its verdict; the keeper serves them on at most 8 connections

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 
+#include "pinta/adapter/bounded_json.h"
 #include "pinta/fakes/fake_server.h"
 
 namespace pinta::adapter {
@@ -28,7 +29,7 @@ class EnvGuard {
  private:
   static constexpr const char* kKeys[] = {"PINTA_GUARD_ENDPOINT", "PINTA_GUARD_DISABLED",
                                           "PINTA_RELAY_TOKEN", "PINTA_GUARD_TIMEOUT_MS",
-                                          "PINTA_GUARD_REVIEW"};
+                                          "PINTA_GUARD_REVIEW", "PINTA_GUARD_ON_UNJUDGEABLE"};
 };
 
 TEST(GuardConfig, UnsetEndpointMeansDisabled) {
@@ -182,8 +183,11 @@ TEST(GuardResponse, ParsingTable) {
       {R"({"decision":"MAYBE"})", Decision::kUnavailable, "", "", ""},
       {R"({"decision":1})", Decision::kUnavailable, "", "", ""},
       {R"({"reason":"no decision"})", Decision::kUnavailable, "", "", ""},
-      {R"({"decision":"DENY","reason":5})", Decision::kUnavailable, "", "", ""},
-      {R"({"decision":"DENY","userMessage":["a"]})", Decision::kUnavailable, "", "", ""},
+      // A DENY whose reason or userMessage cannot be read is still a DENY (GUARD-6); these were
+      // kUnavailable (fail-open) before.
+      {R"({"decision":"DENY","reason":5})", Decision::kDeny, "", "", ""},
+      {R"({"decision":"DENY","userMessage":["a"]})", Decision::kDeny, "", "", ""},
+      {R"({"decision":" deny\t","reason":"r"})", Decision::kDeny, "r", "", ""},
       {R"(["DENY"])", Decision::kUnavailable, "", "", ""},
       {R"("DENY")", Decision::kUnavailable, "", "", ""},
       {R"({"decision":"DENY")", Decision::kUnavailable, "", "", ""},
@@ -196,7 +200,9 @@ TEST(GuardResponse, ParsingTable) {
     EXPECT_EQ(v.reason, c.reason) << c.body;
     EXPECT_EQ(v.user_message, c.user_message) << c.body;
     EXPECT_EQ(v.matched_rule, c.rule) << c.body;
-    EXPECT_EQ(v.error.empty(), c.decision != Decision::kUnavailable) << c.body;
+    if (c.decision == Decision::kUnavailable) {
+      EXPECT_FALSE(v.error.empty()) << c.body;
+    }
   }
 }
 
@@ -215,7 +221,133 @@ TEST(GuardResponse, CapsAreApplied) {
   EXPECT_EQ(v.matched_rule.size(), kGuardMaxRuleBytes);
   std::string huge =
       R"({"decision":"ALLOW","pad":")" + std::string(kGuardMaxResponseBytes, 'x') + "\"}";
+  // Below the cap, a guard that quotes a large request back still has its verdict read.
+  std::string quoted =
+      R"({"decision":"DENY","reason":")" + std::string(kGuardMaxResponseBytes / 2, 'q') + "\"}";
+  EXPECT_EQ(parse_guard_response(quoted).decision, Decision::kDeny);
   EXPECT_EQ(parse_guard_response(huge).decision, Decision::kUnavailable);
+}
+
+// A guard that quotes the tool input in its reason can be steered into writing what JavaScript's
+// JSON.stringify writes for a reason cut mid-emoji (a lone-surrogate escape) or raw invalid UTF-8.
+// Both were read as "no verdict" and failed open on every host before (GUARD-6).
+TEST(GuardResponse, UnreadableTextInADenyIsRepairedNotDropped) {
+  const char* bodies[] = {
+      R"({"decision":"DENY","reason":"cut \ud83d"})",
+      R"({"decision":"DENY","reason":"\udc00 low first","userMessage":"ok"})",
+      "{\"decision\":\"DENY\",\"reason\":\"raw \xff\xfe bytes\"}",
+      "{\"decision\":\"DENY\",\"reason\":\"overlong \xc0\xaf and surrogate \xed\xa0\x80\"}",
+      "{\"decision\":\"DENY\",\"matchedRule\":\"r\xff\",\"reason\":\"x\"}",
+  };
+  for (const char* body : bodies) {
+    GuardVerdict v = parse_guard_response(body);
+    EXPECT_EQ(v.decision, Decision::kDeny) << body;
+    EXPECT_NE(nlohmann::json(v.reason).dump(), "") << body;  // valid UTF-8: dump does not throw
+  }
+  GuardVerdict v = parse_guard_response(R"({"decision":"DENY","reason":"cut \ud83d"})");
+  EXPECT_EQ(v.reason, "cut \xEF\xBF\xBD");
+  // An ALLOW with the same damage stays an ALLOW (repair never invents a decision).
+  EXPECT_EQ(parse_guard_response(R"({"decision":"ALLOW","reason":"\ud800"})").decision, Decision::kAllow);
+}
+
+// ---- the bounded view (GUARD-14) ---------------------------------------------------------------
+
+CanonicalEvent gemini_tool(nlohmann::json tool_input, std::string tool = "run_shell_command") {
+  nlohmann::json payload = {{"session_id", "s"}, {"cwd", "/w"}, {"tool_name", tool},
+                            {"tool_input", std::move(tool_input)}};
+  return normalize(Family::kGemini, "gemini", "BeforeTool", payload);
+}
+
+size_t count_markers(const nlohmann::json& v) {
+  size_t n = 0;
+  if (v.is_object()) {
+    if (v.contains(kTruncatedKey)) ++n;
+    for (const auto& e : v) n += count_markers(e);
+  } else if (v.is_array()) {
+    for (const auto& e : v) n += count_markers(e);
+  }
+  return n;
+}
+
+TEST(GuardView, AnOrdinaryToolInputIsSentWholeAndUnflagged) {
+  nlohmann::json input = {{"command", "ls -la"}, {"dir", "/tmp"}, {"n", 3}, {"list", {1, 2, 3}}};
+  GuardRequest r = build_guard_request(gemini_tool(input), "0000000000000001");
+  EXPECT_FALSE(r.truncated);
+  EXPECT_EQ(r.body["input"]["toolInput"], input);
+  EXPECT_FALSE(r.body["input"].contains("truncated"));
+  EXPECT_FALSE(r.body["input"].contains("truncation"));
+}
+
+// A 10 MB tool input made an instantly-denying guard fail open: building and sending the whole
+// request did not fit the budget. The view is bounded and says it is a view.
+TEST(GuardView, AHugeToolInputBecomesABoundedFlaggedView) {
+  nlohmann::json input = {{"command", "rm -rf ~ " + std::string(10u << 20, 'a')},
+                          {"pad", nlohmann::json::array()}, {"z_last", "kept"}};
+  for (int i = 0; i < 100000; ++i) input["pad"].push_back(std::string(8, 'p'));
+  GuardRequest r = build_guard_request(gemini_tool(input), "0000000000000001");
+  ASSERT_TRUE(r.truncated);
+  const auto& in = r.body["input"];
+  EXPECT_EQ(in["truncated"], true);
+  EXPECT_EQ(in["truncation"]["payloadComplete"], true);
+  EXPECT_GE(in["truncation"]["viewMarkers"].get<size_t>(), 2u);
+  // Every top-level argument name is kept, the start of the command too.
+  EXPECT_TRUE(in["toolInput"].contains("command"));
+  EXPECT_TRUE(in["toolInput"].contains("pad"));
+  EXPECT_TRUE(in["toolInput"].contains("z_last"));
+  EXPECT_EQ(in["toolInput"]["command"].get<std::string>().rfind("rm -rf ~ ", 0), 0u);
+  EXPECT_NE(in["toolInput"]["command"].get<std::string>().find("[truncated "), std::string::npos);
+  // The whole body, raw text copy included, stays within a small multiple of the view cap.
+  EXPECT_LT(r.body.dump().size(), 4 * kGuardViewMaxBytes);
+  EXPECT_EQ(nlohmann::json::parse(in["rawTextFields"]["toolInput"].get<std::string>()), in["toolInput"]);
+}
+
+TEST(GuardView, DepthMembersAndNamesAreBounded) {
+  nlohmann::json deep = "core";
+  for (int i = 0; i < 200; ++i) deep = nlohmann::json::array({deep});
+  nlohmann::json many = nlohmann::json::object();
+  for (size_t i = 0; i < kGuardViewMaxMembers + 50; ++i) many["k" + std::to_string(i)] = i;
+  nlohmann::json top = {{"deep", deep}, {"many", many}};
+  for (size_t i = 0; i < 5000; ++i) top["arg" + std::to_string(i)] = "v";
+  GuardView v = guard_view(top);
+  EXPECT_GT(v.markers, 0u);
+  EXPECT_EQ(v.value["many"].size(), kGuardViewMaxMembers + 1);  // the members kept + the marker
+  EXPECT_EQ(v.value["many"][kTruncatedKey], 50u);
+  EXPECT_EQ(v.value.size(), kGuardViewMaxNames + 1);  // names kept + the marker for the rest
+  // Depth: the view nests no deeper than its cap, and marks the cut.
+  const nlohmann::json* p = &v.value["deep"];
+  int levels = 1;
+  while (p->is_array() && !p->empty()) {
+    p = &(*p)[0];
+    ++levels;
+  }
+  EXPECT_LE(levels, kGuardViewMaxDepth + 1);
+  EXPECT_TRUE(p->is_object() && p->contains(kTruncatedKey)) << p->dump();
+  EXPECT_GE(count_markers(v.value), 2u);
+}
+
+TEST(GuardView, AnIncompletePayloadIsFlaggedAsSuch) {
+  CanonicalEvent ev = gemini_tool({{"command", "id"}});
+  ev.payload_incomplete = true;
+  GuardRequest r = build_guard_request(ev, "0000000000000001");
+  EXPECT_TRUE(r.truncated);
+  EXPECT_EQ(r.body["input"]["truncation"]["payloadComplete"], false);
+  ev.payload_incomplete = false;
+  ev.cut_values = 3;
+  r = build_guard_request(ev, "0000000000000001");
+  EXPECT_TRUE(r.truncated);
+  EXPECT_EQ(r.body["input"]["truncation"]["cutByDepth"], 3u);
+}
+
+TEST(GuardConfig, OnUnjudgeableIsGuardOrDeny) {
+  EnvGuard env;
+  env.set("PINTA_GUARD_ENDPOINT", "http://127.0.0.1:9/g");
+  EXPECT_FALSE(guard_config_from_environment().deny_unjudgeable);
+  env.set("PINTA_GUARD_ON_UNJUDGEABLE", "deny");
+  EXPECT_TRUE(guard_config_from_environment().deny_unjudgeable);
+  env.set("PINTA_GUARD_ON_UNJUDGEABLE", "bogus");
+  GuardConfig c = guard_config_from_environment();
+  EXPECT_FALSE(c.deny_unjudgeable);
+  EXPECT_NE(c.note.find("PINTA_GUARD_ON_UNJUDGEABLE"), std::string::npos);
 }
 
 TEST(GuardDenyReason, UserMessageThenReasonThenDefault) {
@@ -310,6 +442,23 @@ TEST(HttpGuardClient, BadEndpointIsUnavailable) {
       make_http_guard_client(c)->check(gemini_mcp_event(), "0123456789abcdef", Deadline::after(1s));
   EXPECT_EQ(v.decision, Decision::kUnavailable);
   EXPECT_FALSE(v.error.empty());
+}
+
+TEST(GuardView, UnjudgeableDenyModeDeniesATruncatedViewWithoutAsking) {
+  fakes::FakeServer server({reply(200, R"({"decision":"ALLOW"})")});
+  GuardConfig c;
+  c.enabled = true;
+  c.endpoint = server.url("/api/guard");
+  c.deny_unjudgeable = true;
+  auto client = make_http_guard_client(c);
+  GuardVerdict v = client->check(gemini_tool({{"command", std::string(1u << 20, 'x')}}), "0000000000000001",
+                                 Deadline::after(std::chrono::milliseconds(5000)));
+  EXPECT_EQ(v.decision, Decision::kDeny);
+  EXPECT_EQ(server.request_count(), 0u);
+  // A whole, small tool call is still asked.
+  v = client->check(gemini_tool({{"command", "ls"}}), "0000000000000002", Deadline::after(std::chrono::milliseconds(5000)));
+  EXPECT_EQ(v.decision, Decision::kAllow);
+  EXPECT_EQ(server.request_count(), 1u);
 }
 
 }  // namespace

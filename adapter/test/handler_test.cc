@@ -63,7 +63,7 @@ TEST(Handler, AllowRepliesPerHost) {
 }
 
 TEST(Handler, BadInputGivesFailSafe) {
-  Services s{&system_clock()};
+  Services s{&system_clock()};  // no guard: invalid UTF-8 is not repaired (GUARD-14 is for the gate)
   auto o = handle(args("agy", "PreToolUse"), ok("{\"a\":\"\xff\"}"), s);  // invalid UTF-8
   EXPECT_EQ(o.reply, R"({"decision":"allow"})");
   EXPECT_FALSE(o.parsed);
@@ -296,6 +296,112 @@ TEST(Surrogates, PayloadWithLoneSurrogateStillReachesTheGuard) {
   EXPECT_TRUE(o.parsed);
   EXPECT_EQ(g.calls, 1);
   EXPECT_EQ(nlohmann::json::parse(o.reply)["decision"], "deny");
+}
+
+// ---- GUARD-14: no payload shape the model controls skips the guard ----------------------------
+// Each of these replied with the allow reply before, without asking the guard (say: depth 300
+// gave `{}` to `rm -rf ~`; an input over the cap and invalid UTF-8 likewise).
+
+struct DenyAll {
+  FakeGuard guard;
+  Services services{&system_clock(), &guard};
+  DenyAll() {
+    guard.verdict.decision = GuardVerdict::Decision::kDeny;
+    guard.verdict.reason = "no";
+  }
+};
+
+std::string nested(int depth) { return std::string(depth, '[') + std::string(depth, ']'); }
+
+TEST(GuardIntegrity, DeepNestingIsCutNotAReasonToSkipTheGuard) {
+  DenyAll d;
+  const std::string payload =
+      R"({"tool_name":"run_shell_command","tool_input":{"command":"rm -rf ~","pad":)" + nested(300) + "}}";
+  auto o = handle(args("gemini", "BeforeTool"), ok(payload), d.services);
+  EXPECT_EQ(json::parse(o.reply)["decision"], "deny");
+  EXPECT_EQ(d.guard.calls, 1);
+  EXPECT_EQ(d.guard.last_tool, "run_shell_command");
+  EXPECT_TRUE(o.parsed);
+  EXPECT_GT(o.cut_values, 0u);
+  ASSERT_NE(o.event, nullptr);
+  EXPECT_EQ(o.event->tool_input["command"], "rm -rf ~");
+  EXPECT_GT(o.event->cut_values, 0u);
+  // 20000 levels: no stack overflow, still judged.
+  auto o2 = handle(args("agy", "PreToolUse"),
+                   ok(R"({"toolCall":{"name":"run_command","args":{"CommandLine":"x","p":)" + nested(20000) + "}}}"),
+                   d.services);
+  EXPECT_EQ(json::parse(o2.reply)["decision"], "deny");
+  // Off the gate (or without a guard) a too-deep payload still gets the fail-safe reply (INPUT-3).
+  Services plain{&system_clock()};
+  auto o3 = handle(args("gemini", "BeforeTool"), ok(payload), plain);
+  EXPECT_EQ(o3.reply, "{}");
+  EXPECT_FALSE(o3.parsed);
+  EXPECT_EQ(o3.input, InputStatus::kTooDeep);
+}
+
+TEST(GuardIntegrity, AnInputOverTheCapIsJudgedOnWhatArrived) {
+  DenyAll d;
+  InputLimits small;
+  small.max_bytes = 4096;
+  const std::string payload = R"({"session_id":"s","tool_name":"write_file","tool_input":{"file_path":"/etc/x","content":")" +
+                              std::string(100000, 'c') + "\"}}";
+  RawInput in = read_event_from_bytes(payload, small);
+  ASSERT_EQ(in.status, InputStatus::kTooLarge);
+  auto o = handle(args("gemini", "BeforeTool"), std::move(in), d.services);
+  EXPECT_EQ(json::parse(o.reply)["decision"], "deny");
+  EXPECT_EQ(d.guard.last_tool, "write_file");
+  EXPECT_FALSE(o.parsed);
+  EXPECT_TRUE(o.partial);
+  ASSERT_NE(o.event, nullptr);
+  EXPECT_TRUE(o.event->payload_incomplete);
+  EXPECT_EQ(o.event->tool_input["file_path"], "/etc/x");
+  // deel-local-cli: the deny is exit 2 with the reason, here too.
+  RawInput deel = read_event_from_bytes(
+      R"({"자리":"도구전","도구":"Bash","command":")" + std::string(100000, 'x') + "\"}", small);
+  auto od = handle(args("deel", "PreToolUse"), std::move(deel), d.services);
+  EXPECT_EQ(od.exit_status, 2);
+  EXPECT_EQ(od.reply, "no");
+}
+
+TEST(GuardIntegrity, APrefixWithoutAToolNameIsNotJudgedUnlessDenyIsAsked) {
+  DenyAll d;
+  InputLimits small;
+  small.max_bytes = 2048;
+  const std::string payload =
+      R"({"tool_input":{"command":")" + std::string(10000, 'x') + R"("},"tool_name":"run_shell_command"})";
+  auto o = handle(args("gemini", "BeforeTool"), read_event_from_bytes(payload, small), d.services);
+  EXPECT_EQ(o.reply, "{}");
+  EXPECT_EQ(d.guard.calls, 0);
+  d.services.deny_unjudgeable = true;
+  auto o2 = handle(args("gemini", "BeforeTool"), read_event_from_bytes(payload, small), d.services);
+  EXPECT_EQ(json::parse(o2.reply)["decision"], "deny");
+  EXPECT_EQ(json::parse(o2.reply)["reason"], std::string(kUnjudgeableReason));
+  EXPECT_EQ(d.guard.calls, 0);
+  // The setting never touches other events, nor whole payloads.
+  EXPECT_EQ(handle(args("gemini", "AfterTool"), read_event_from_bytes(payload, small), d.services).reply, "{}");
+  RawInput empty;
+  empty.status = InputStatus::kEmpty;
+  EXPECT_EQ(json::parse(handle(args("agy", "PreToolUse"), empty, d.services).reply)["decision"], "deny");
+}
+
+TEST(GuardIntegrity, InvalidUtf8AndTruncatedObjectsStillReachTheGuard) {
+  DenyAll d;
+  auto o = handle(args("gemini", "BeforeTool"),
+                  ok("{\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"rm -rf ~ \xff\xfe\"}}"),
+                  d.services);
+  EXPECT_EQ(json::parse(o.reply)["decision"], "deny");
+  EXPECT_EQ(d.guard.calls, 1);
+  EXPECT_TRUE(o.parsed);
+  // EOF inside the object (the host stopped writing): the members that arrived whole are judged.
+  RawInput cut = read_event_from_bytes(R"({"tool_name":"run_shell_command","tool_input":{"command":"rm -rf ~","x":"unfini)",
+                                       InputLimits{});
+  ASSERT_EQ(cut.status, InputStatus::kTruncated);
+  auto o2 = handle(args("gemini", "BeforeTool"), std::move(cut), d.services);
+  EXPECT_EQ(json::parse(o2.reply)["decision"], "deny");
+  EXPECT_EQ(d.guard.calls, 2);
+  // Not an object at all: nothing to judge; the fail-safe reply, as before.
+  EXPECT_EQ(handle(args("gemini", "BeforeTool"), ok("[1,2]"), d.services).reply, "{}");
+  EXPECT_EQ(d.guard.calls, 2);
 }
 
 TEST(Args, MissingAgentOnPreToolUseStillAllows) {

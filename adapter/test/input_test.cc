@@ -42,12 +42,35 @@ TEST(Input, HostileShapes) {
   EXPECT_EQ(read_event_from_bytes("{} x", limits()).status, InputStatus::kTrailingGarbage);
 }
 
-TEST(Input, NestingIsCapped) {
-  std::string deep(300, '[');
-  deep = "{\"a\":" + deep;
-  EXPECT_EQ(read_event_from_bytes(deep, limits()).status, InputStatus::kTooDeep);
+// Nesting is measured, never a reason to stop reading: a deep payload is read whole and marked
+// `deep` (the parser cuts it, GUARD-14). It was refused here before, which let the model skip the
+// guard with one deep argument.
+TEST(Input, NestingIsMeasuredNotRefused) {
+  std::string deep = "{\"a\":" + std::string(300, '[') + std::string(300, ']') + "}";
+  RawInput r = read_event_from_bytes(deep, limits());
+  EXPECT_EQ(r.status, InputStatus::kOk);
+  EXPECT_TRUE(r.deep);
+  EXPECT_EQ(r.bytes, deep);
   std::string ok = "{\"a\":" + std::string(200, '[') + std::string(200, ']') + "}";
-  EXPECT_EQ(read_event_from_bytes(ok, limits()).status, InputStatus::kOk);
+  r = read_event_from_bytes(ok, limits());
+  EXPECT_EQ(r.status, InputStatus::kOk);
+  EXPECT_FALSE(r.deep);
+}
+
+TEST(Input, AFailedReadKeepsThePrefixOfAStartedObject) {
+  InputLimits l = limits();
+  l.max_bytes = 1024;
+  std::string big = " \n{\"tool_name\":\"x\",\"a\":\"" + std::string(2000, 'x') + "\"}";
+  RawInput r = read_event_from_bytes(big, l);
+  EXPECT_EQ(r.status, InputStatus::kTooLarge);
+  EXPECT_EQ(r.bytes, big.substr(2, 1022));  // leading whitespace dropped, up to the cap
+  r = read_event_from_bytes("{\"a\":", limits());
+  EXPECT_EQ(r.status, InputStatus::kTruncated);
+  EXPECT_EQ(r.bytes, "{\"a\":");
+  r = read_event_from_bytes("{\"a\":1} x", limits());
+  EXPECT_EQ(r.status, InputStatus::kTrailingGarbage);
+  EXPECT_EQ(r.bytes, "{\"a\":1}");
+  EXPECT_TRUE(read_event_from_bytes("not json", limits()).bytes.empty());
 }
 
 TEST(Input, SizeIsCapped) {

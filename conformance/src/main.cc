@@ -188,6 +188,9 @@ int main(int argc, char** argv) {
   fuzz->add_option("--budget-ms", fo.budget_ms, "reply budget per run (default 3000)")
       ->check(CLI::PositiveNumber);
   fuzz->add_flag("--no-misbehave", no_misbehave, "no fake guard / collector");
+  fuzz->add_flag("--adversarial", fo.adversarial,
+                 "hostile tool inputs at the gate event against a deny-everything guard; any "
+                 "allow is a finding (contract GUARD-14)");
 #endif
 
   try {

@@ -9,14 +9,20 @@
 //     a review in "ask" mode on a gate event → an ask;
 //  3. a parsed payload is kept whole: every top-level field of stdin is in Outcome::payload;
 //  4. the incremental object boundary agrees with itself for any two-way split of the bytes;
-//  5. repairing lone surrogates never touches text nlohmann already accepts, and is idempotent.
+//  5. repairing lone surrogates never touches text nlohmann already accepts, and is idempotent;
+//  6. GUARD-14: a gate event with a guard is judged whenever the payload (or the part of it that
+//     was read) gives a tool name; UTF-8 repair yields valid UTF-8 and is idempotent; the bounded
+//     parser never builds a DOM deeper than its cap.
 // Input layout: agent byte, event byte, verdict byte, reason string, user-message string, split
 // byte, then the stdin bytes (fuzz/tools/seed-corpora.sh writes fixtures in this form).
 #include <array>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "fuzz_support.h"
 #include "host_table.h"
+#include "pinta/adapter/bounded_json.h"
 #include "pinta/adapter/handler.h"
 
 namespace {
@@ -115,14 +121,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   // 2. Meaning.
   const bool gate = pinta::fuzz::gate_event(host, event);
+  // GUARD-14: at a gate event with a guard, a payload read whole is always judged, and so is one
+  // read in part (input cap, EOF or garbage inside it, deep nesting) once its tool name was read.
+  const bool readable_partial = o.partial && o.event != nullptr && !o.event->tool_name.empty();
+  if (gate && with_guard && (o.parsed || readable_partial))
+    FUZZ_CHECK(guard.calls == 1, "a tool call skipped the guard — " + ctx);
   ReplyKind expected = ReplyKind::kAllow;
-  if (o.parsed && gate && with_guard) {
+  if (guard.calls == 1 && gate && with_guard) {
     if (verdict.decision == ad::GuardVerdict::Decision::kDeny) expected = ReplyKind::kDeny;
     if (verdict.decision == ad::GuardVerdict::Decision::kReview && ask_mode)
       expected = ReplyKind::kAsk;
   }
   FUZZ_CHECK(kind == expected, "unexpected decision — " + ctx);
-  if (!o.parsed || !gate) FUZZ_CHECK(guard.calls == 0, "guard consulted off the gate — " + ctx);
+  if (!(o.parsed || o.partial) || !gate)
+    FUZZ_CHECK(guard.calls == 0, "guard consulted off the gate — " + ctx);
+  if (o.partial) FUZZ_CHECK(gate && with_guard && !o.parsed, "a partial view off the gate — " + ctx);
   if (kind == ReplyKind::kAllow) {
     FUZZ_CHECK(nlohmann::json::parse(o.reply) == pinta::fuzz::allow_reply(host, event), ctx);
   }
@@ -138,8 +151,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (status != ad::InputStatus::kOk) FUZZ_CHECK(!o.parsed, ctx);
 
-  // 3. A parsed payload keeps every top-level field.
-  if (o.parsed) {
+  // 3. A parsed payload keeps every top-level field (nesting cuts aside, GUARD-14).
+  if (o.parsed && o.cut_values == 0) {
     FUZZ_CHECK(o.payload.is_object(), ctx);
     FUZZ_CHECK(o.normalized.is_object(), ctx);
     nlohmann::json direct = nlohmann::json::parse(stdin_bytes, nullptr, false);
@@ -181,6 +194,30 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string again = text;
     FUZZ_CHECK(!pinta::adapter::repair_lone_surrogates(again) && again == text,
                "repair is not idempotent");
+  }
+  // 6. UTF-8 repair and the bounded parser.
+  {
+    std::string text = stdin_bytes;
+    (void)pinta::adapter::repair_utf8(text);
+    std::string again = text;
+    FUZZ_CHECK(!pinta::adapter::repair_utf8(again) && again == text, "utf-8 repair is not idempotent");
+    try {
+      (void)nlohmann::json(text).dump();
+    } catch (...) {
+      FUZZ_CHECK(false, "utf-8 repair left invalid UTF-8");
+    }
+    const pinta::adapter::BoundedParse b = pinta::adapter::parse_bounded(text, 8);
+    std::vector<std::pair<const nlohmann::json*, int>> todo = {{&b.value, 1}};
+    while (!todo.empty()) {
+      auto [v, depth] = todo.back();
+      todo.pop_back();
+      if (!v->is_structured()) continue;
+      // A cut container's marker stands at level cap + 1 and holds only a number.
+      FUZZ_CHECK(depth <= 8 || (depth == 9 && v->is_object() && v->size() == 1 &&
+                                v->contains(pinta::adapter::kTruncatedKey)),
+                 "bounded parse went deeper than its cap");
+      for (const auto& e : *v) todo.emplace_back(&e, depth + 1);
+    }
   }
   return 0;
 }

@@ -64,7 +64,7 @@ int usage(const std::string& msg) {
   std::fprintf(stderr,
                "pinta-fuzz-campaign: %s (usage: --adapter \"<cmd>\" --host "
                "gemini|antigravity|<conformance host> [--runs N] [--seed S] [--jobs J] [--out DIR] "
-               "[--fixtures DIR] [--budget-ms B] [--no-misbehave] [--quiet] "
+               "[--fixtures DIR] [--budget-ms B] [--no-misbehave] [--adversarial] [--quiet] "
                "[--progress-interval-ms MS] | --version)\n",
                msg.c_str());
   return 2;
@@ -190,11 +190,13 @@ int run(const Options& o) {
                  n, v.c_str());
   };
   auto worker = [&](int id) {
-    World w(scratch / std::to_string(id), o.misbehave);
+    World w(scratch / std::to_string(id), o.misbehave || o.adversarial);
     std::map<std::string, long> guards;
     std::map<std::string, double> ms;  // wall time per run kind (where a campaign spends its time)
     for (long i; (i = next.fetch_add(1)) < o.runs;) {
-      const Case c = make_case(fixtures, host, o.seed + static_cast<uint64_t>(i), o.misbehave);
+      const uint64_t seed = o.seed + static_cast<uint64_t>(i);
+      const Case c = o.adversarial ? make_adversarial_case(host, seed)
+                                   : make_case(fixtures, host, seed, o.misbehave);
       ++guards[kGuardNames[c.guard]];
       const auto r0 = std::chrono::steady_clock::now();
       const Observed r = run_case(o, w, c);
@@ -262,6 +264,7 @@ int run(const Options& o) {
                   {"runs_per_second", done.load() / secs},
                   {"jobs", o.jobs},
                   {"seed", o.seed},
+                  {"adversarial", o.adversarial},
                   {"findings", findings.load()},
                   {"by_violation", by_violation},
                   {"by_guard", by_guard},
@@ -323,6 +326,8 @@ int cli_main(int argc, char** argv) {
       if (!value(&o.out)) return usage("--out needs a directory");
     } else if (a == "--fixtures") {
       if (!value(&o.fixtures)) return usage("--fixtures needs a directory");
+    } else if (a == "--adversarial") {
+      o.adversarial = true;
     } else if (a == "--no-misbehave") {
       o.misbehave = false;
     } else if (a == "--quiet" || a == "-q") {

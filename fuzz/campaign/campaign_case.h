@@ -55,6 +55,9 @@ struct Case {
   GuardMode guard = kGuardNone;
   CollectorMode collector = kCollectorNone;
   int stdin_timeout_ms = 0;  // PINTA_STDIN_TIMEOUT_MS for this run (0: the default, 1000 ms)
+  // PINTA_GUARD_TIMEOUT_MS for this run. The adversarial mode gives the guard a budget no load
+  // can use up: it checks that the guard is asked and obeyed, not how fast (ci/bench.sh does).
+  int guard_timeout_ms = 50;
 };
 
 // Planted into payloads; none may reach stdout, stderr or the collector.

@@ -142,7 +142,7 @@ Observed run_case(const Options& o, World& w, const Case& c) {
     // and must not be counted for the next run.
     sp.env.push_back("PINTA_GUARD_ENDPOINT=" +
                      (guard ? guard->url("/guard/" + std::to_string(serial)) : w.refused_url));
-    sp.env.push_back("PINTA_GUARD_TIMEOUT_MS=" + std::to_string(kGuardTimeoutMs));
+    sp.env.push_back("PINTA_GUARD_TIMEOUT_MS=" + std::to_string(c.guard_timeout_ms));
     if (c.guard == kGuardReviewAsk) sp.env.push_back("PINTA_GUARD_REVIEW=ask");
   }
   if (c.collector != kCollectorNone && w.collectors[c.collector]) {

@@ -259,4 +259,107 @@ Case make_case(const std::vector<Fixture>& fixtures, Host host, uint64_t seed, b
   return c;
 }
 
+// ---- the adversarial mode (GUARD-14) ---------------------------------------------------------
+
+namespace {
+
+// A hostile tool input as JSON text: the shapes and encodings a model can put in tool arguments
+// that once made the adapter skip the guard or fail open, and their neighbours.
+std::string adversarial_tool_input(std::mt19937_64& rng, std::string* kind) {
+  const std::string command = "\"command\":\"rm -rf ~\"";
+  auto nest = [&](size_t depth, bool objects) {
+    std::string open, close;
+    for (size_t i = 0; i < depth; ++i) {
+      const bool obj = objects && (rng() & 1);
+      open += obj ? "{\"k\":" : "[";
+      close.insert(0, obj ? "}" : "]");
+    }
+    return open + "1" + close;
+  };
+  switch (rng() % 12) {
+    case 0: *kind = "deep"; return "{" + command + ",\"pad\":" + nest(257 + rng() % 40000, rng() & 1) + "}";
+    case 1: *kind = "deep-first"; return "{\"pad\":" + nest(257 + rng() % 2000, true) + "," + command + "}";
+    case 2: {
+      *kind = "huge-string";
+      const size_t n = (256u << 10) + rng() % (6u << 20);
+      return "{\"command\":\"rm -rf ~ " + std::string(n, 'a') + "\"}";
+    }
+    case 3: {
+      *kind = "many-keys";
+      std::string s = "{" + command;
+      for (size_t i = 0, n = 5000 + rng() % 100000; i < n; ++i) s += ",\"k" + std::to_string(i) + "\":" + std::to_string(i);
+      return s + "}";
+    }
+    case 4: *kind = "huge-key"; return "{\"" + std::string((1u << 20) + rng() % (1u << 20), 'k') + "\":1," + command + "}";
+    case 5: {
+      *kind = "encoding";
+      static const char* const bad[] = {"\\ud800", "\\udfff\\ud800", "\xff\xfe", "\xc0\xaf", "\xed\xa0\x80",
+                                        "\xf4\x90\x80\x80", "\\u0000", "\xe2\x9c", "\x80", "\\u2028\\u2029"};
+      std::string s = "{" + command + ",\"v\":\"";
+      for (int i = 0, n = 1 + static_cast<int>(rng() % 6); i < n; ++i) s += bad[rng() % (sizeof bad / sizeof *bad)];
+      return s + "\"}";
+    }
+    case 6: {
+      *kind = "not-an-object";
+      static const char* const values[] = {"[\"rm\",\"-rf\",\"~\"]", "\"rm -rf ~\"", "null", "1e99999", "-0", "true"};
+      return values[rng() % (sizeof values / sizeof *values)];
+    }
+    case 7: *kind = "wide-array"; return "{" + command + ",\"a\":[" + [&] {
+        std::string a;
+        for (size_t i = 0, n = 10000 + rng() % 200000; i < n; ++i) a += i ? ",0" : "0";
+        return a;
+      }() + "]}";
+    case 8: {
+      *kind = "raw-control";  // invalid JSON from here on: what arrived before it is judged
+      return "{" + command + ",\"v\":\"a\x01\x02\"}";
+    }
+    case 9: *kind = "duplicate-keys"; return "{\"command\":\"ls\"," + command + ",\"command\":\"rm -rf ~\"}";
+    case 10: {
+      *kind = "random";
+      return random_value(rng, 6).dump(-1, ' ', false, json::error_handler_t::replace);
+    }
+    default: {
+      *kind = "deep-and-huge";
+      return "{" + command + ",\"p\":" + nest(300, false) + ",\"s\":\"" + std::string(1u << 20, 'x') + "\"}";
+    }
+  }
+}
+
+}  // namespace
+
+Case make_adversarial_case(Host host, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Case c;
+  std::string kind;
+  const std::string tool_input = adversarial_tool_input(rng, &kind);
+  c.mutation = "adversarial:" + kind;
+  if (host == Host::kGemini) {
+    c.event = "BeforeTool";
+    // Gemini CLI 0.61 writes createBaseInput's fields, then tool_name, then tool_input (GEM§7).
+    c.stdin_bytes = R"({"session_id":"s","transcript_path":"/t.json","cwd":"/w","hook_event_name":"BeforeTool","timestamp":"2026-01-01T00:00:00Z","tool_name":"run_shell_command","tool_input":)" +
+                    tool_input + "}";
+  } else {
+    c.event = "PreToolUse";
+    c.stdin_bytes = R"({"conversationId":"c","workspacePaths":["/w"],"toolCall":{"name":"run_command","args":)" +
+                    tool_input + "}}";
+  }
+  if (rng() % 8 == 0) c.stdin_bytes = "\xEF\xBB\xBF" + c.stdin_bytes;
+  if (rng() % 2 == 0) c.stdin_bytes += "\n";
+  switch (rng() % 6) {
+    case 0: c.mode = Stdin::kOpen; break;  // the Antigravity app keeps stdin open (AGY§5.4)
+    case 1:
+      c.mode = Stdin::kDripped;
+      c.drip_chunk = c.stdin_bytes.size() > 64 * 1024 ? 256 * 1024 : 1 + rng() % 4096;
+      break;
+    case 2:
+      c.mode = Stdin::kClosed;
+      c.capped_home = true;  // PINTA_MAX_INPUT_BYTES=4096: the input cap cuts the arguments
+      break;
+    default: c.mode = Stdin::kClosed; break;
+  }
+  c.guard = kGuardDeny;
+  c.guard_timeout_ms = 5000;
+  return c;
+}
+
 }  // namespace pinta::fuzz::campaign

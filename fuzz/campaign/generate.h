@@ -24,4 +24,9 @@ std::vector<Fixture> load_fixtures(const std::string& root, pinta::fuzz::Host ho
 Case make_case(const std::vector<Fixture>& fixtures, pinta::fuzz::Host host, uint64_t seed,
                bool misbehave);
 
+// The adversarial case of run seed `seed` (Options::adversarial): the host's gate event, its
+// payload shaped as the host writes it (tool name before the arguments) with a generated hostile
+// tool input, fed whole (the model writes the arguments, not the framing), against the deny guard.
+Case make_adversarial_case(pinta::fuzz::Host host, uint64_t seed);
+
 }  // namespace pinta::fuzz::campaign

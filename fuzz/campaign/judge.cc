@@ -37,6 +37,12 @@ std::string violation(const Options& o, Host host, const Case& c, const Observed
   if (ob.guard_requests > 0 && !pinta::fuzz::gate_event(host, c.event)) return "guard-off-gate";
   if (ob.guard_requests > 1) return "guard-asked-twice";
   const json got = json::parse(line);
+  if (o.adversarial) {
+    // GUARD-14: the model shaped this tool input; the guard must be asked and its deny obeyed.
+    if (ob.guard_requests != 1) return "guard-not-asked";
+    if (got != json::parse(expected_reply(host, c, true))) return "allow-under-deny-guard";
+    return "";
+  }
   const auto replied_after = std::chrono::duration_cast<std::chrono::milliseconds>(
       r.first_stdout_after.count() >= 0 ? r.first_stdout_after : r.exited_after);
   // The guard counts a request when it arrives, not when the adapter reads the answer: under load

@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstdint>
 
+#include "pinta/adapter/bounded_json.h"
+
 namespace pinta::adapter {
 namespace {
 
@@ -157,6 +159,17 @@ std::string_view fail_safe_for(const Args& args) noexcept {
   return fail_safe_reply(family_for_agent(args.agent), args.event);
 }
 
+namespace {
+
+// What a gate event's payload can still be read as when it did not arrive whole (GUARD-14): the
+// host's framing failed after an object had started (input cap, EOF, deadline, bytes after it).
+bool partial_view_possible(InputStatus status) {
+  return status == InputStatus::kTooLarge || status == InputStatus::kTruncated ||
+         status == InputStatus::kTimeout || status == InputStatus::kTrailingGarbage;
+}
+
+}  // namespace
+
 Outcome handle(const Args& args, RawInput input, Services& services, const std::string& review_mode) {
   Outcome out;
   out.reply = std::string(fail_safe_for(args));
@@ -168,41 +181,97 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
       return out;
     }
     Family family = family_for_agent(args.agent);
-    if (input.status != InputStatus::kOk) {
+    const ReplyRow* row = find_reply_row(family, args.event);
+    // A gate event with a guard: the tool call is put to the guard whatever shape its payload has
+    // (GUARD-14); the model writes the tool arguments and must not be able to skip the guard.
+    const bool judged = row != nullptr && row->gate && services.guard != nullptr;
+    // PINTA_GUARD_ON_UNJUDGEABLE=deny: what cannot be put to the guard is denied (GUARD-14).
+    auto deny_unjudgeable = [&] {
+      out.reply = deny_reply(family, args.event, kUnjudgeableReason);
+      if (row->deny_allowed) out.exit_status = deny_exit_status(family);
+      out.guard_decision = "deny";
+      out.note += "; denied: PINTA_GUARD_ON_UNJUDGEABLE=deny";
+    };
+    nlohmann::json payload;
+    bool whole = false;  // the payload was read and parsed whole (depth cuts aside)
+    if (input.status == InputStatus::kOk) {
+      if (!input.deep) {
+        // allow_exceptions=false: invalid JSON or invalid UTF-8 gives a discarded value.
+        payload = nlohmann::json::parse(input.bytes, nullptr, false);
+        // JavaScript's JSON.stringify (Gemini CLI) escapes lone surrogates as "\ud800"; that is
+        // valid JSON text but not Unicode, and nlohmann rejects it. Such a payload must not skip
+        // the guard, so they become U+FFFD and the payload is parsed again (only on this failure
+        // path); at a judged gate event so do invalid UTF-8 bytes (GUARD-14).
+        if (payload.is_discarded()) {
+          bool repaired = repair_lone_surrogates(input.bytes);
+          if (judged) repaired = repair_utf8(input.bytes) || repaired;
+          if (repaired) payload = nlohmann::json::parse(input.bytes, nullptr, false);
+        }
+        whole = !payload.is_discarded();
+      }
+      if (!whole && judged) {
+        // Nested deeper than the cap, or still not JSON past some point: the bounded parser
+        // keeps what it can, and the guard is asked on that (GUARD-14). Elsewhere such input
+        // gets the fail-safe reply (INPUT-3, INPUT-5).
+        if (input.deep) {
+          (void)repair_lone_surrogates(input.bytes);
+          (void)repair_utf8(input.bytes);
+        }
+        BoundedParse bounded = parse_bounded(input.bytes, kMaxPayloadDepth);
+        out.cut_values = bounded.cut_values;
+        whole = bounded.complete;
+        payload = std::move(bounded.value);
+      } else if (!whole) {
+        payload = nlohmann::json(nlohmann::json::value_t::discarded);
+        if (input.deep) out.input = InputStatus::kTooDeep;
+      }
+    } else if (judged && partial_view_possible(input.status) && !input.bytes.empty()) {
+      (void)repair_lone_surrogates(input.bytes);
+      (void)repair_utf8(input.bytes);
+      BoundedParse bounded = parse_bounded(input.bytes, kMaxPayloadDepth);
+      out.cut_values = bounded.cut_values;
+      payload = std::move(bounded.value);
+    } else {
       out.note = std::string("stdin: ") + std::string(input_status_name(input.status));
+      if (judged && services.deny_unjudgeable) deny_unjudgeable();
       return out;
-    }
-    // allow_exceptions=false: invalid JSON or invalid UTF-8 gives a discarded value.
-    nlohmann::json payload = nlohmann::json::parse(input.bytes, nullptr, false);
-    // JavaScript's JSON.stringify (Gemini CLI) escapes lone surrogates as "\ud800"; that is valid
-    // JSON text but not Unicode, and nlohmann rejects it. Such a payload must not skip the guard,
-    // so they become U+FFFD and the payload is parsed again (only on this failure path).
-    if (payload.is_discarded() && repair_lone_surrogates(input.bytes)) {
-      payload = nlohmann::json::parse(input.bytes, nullptr, false);
     }
     std::string().swap(input.bytes);  // free the raw bytes before the DOM is used
     if (payload.is_discarded() || !payload.is_object()) {
-      out.input = InputStatus::kNotObject;
-      out.note = "stdin: invalid JSON";
+      if (out.input == InputStatus::kOk) out.input = InputStatus::kNotObject;
+      out.note = input.status == InputStatus::kOk
+                     ? std::string("stdin: invalid JSON")
+                     : std::string("stdin: ") + std::string(input_status_name(input.status));
+      if (judged && services.deny_unjudgeable) deny_unjudgeable();
       return out;
     }
-    out.parsed = true;
+    out.partial = !whole;
+    out.parsed = whole;
     if (services.keep_debug_copies) out.payload = payload;
     if (!args.has_event || args.event.empty()) out.note = "missing --event";
     // Shared with the Outcome: a deferred span sink writes the span after the reply, from this
     // same event (no copy of the payload).
-    out.event = std::make_shared<const CanonicalEvent>(
-        normalize(family, args.agent, args.event, std::move(payload)));
+    {
+      CanonicalEvent normalized = normalize(family, args.agent, args.event, std::move(payload));
+      normalized.payload_incomplete = !whole;
+      normalized.cut_values = out.cut_values;
+      out.event = std::make_shared<const CanonicalEvent>(std::move(normalized));
+    }
     const CanonicalEvent& ev = *out.event;
     if (services.keep_debug_copies) out.normalized = to_json(ev);
-    const ReplyRow* row = find_reply_row(family, args.event);
     if (row == nullptr && out.note.empty()) out.note = "unknown event";
 
     GuardVerdict verdict;
     const GuardVerdict* verdict_ptr = nullptr;
     // One id for the guard request and the span (the guard's decision log and the trace join on it).
     if (services.guard != nullptr || services.spans != nullptr) out.span_id = new_span_id();
-    if (row != nullptr && row->gate && services.guard != nullptr) {
+    // A payload that arrived only in part is judged when its tool name was read; without one
+    // there is no tool call to put to the guard (GUARD-14).
+    const bool unreadable = !whole && ev.tool_name.empty();
+    if (judged && unreadable) {
+      out.note = "stdin: " + std::string(input_status_name(input.status)) + "; no tool name";
+      if (services.deny_unjudgeable) deny_unjudgeable();
+    } else if (judged && !unreadable) {
       verdict = services.guard->check(ev, out.span_id,
                                      guard_deadline(services, std::chrono::steady_clock::now()));
       verdict_ptr = &verdict;

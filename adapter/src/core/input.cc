@@ -68,7 +68,7 @@ ObjectBoundary::State ObjectBoundary::feed(std::string_view chunk) {
       case '"': in_string_ = true; break;
       case '{':
       case '[':
-        if (++depth_ > max_depth_) return state_ = State::kTooDeep;
+        if (++depth_ > static_cast<size_t>(max_depth_)) deep_ = true;
         break;
       case '}':
       case ']':
@@ -86,6 +86,17 @@ ObjectBoundary::State ObjectBoundary::feed(std::string_view chunk) {
 
 namespace {
 
+// A failed read keeps the bytes of an object that had started (BOM and leading whitespace
+// dropped), for the partial view of GUARD-14; nothing when no object started.
+void keep_prefix(RawInput& in, std::string& buf, const ObjectBoundary& boundary) {
+  in.deep = boundary.deep();
+  if (!boundary.started()) return;
+  size_t start = buf.find('{');
+  if (start == std::string::npos) return;
+  buf.erase(0, start);
+  in.bytes = std::move(buf);
+}
+
 // Shared state machine over a byte source. `more` fills `buf` (returns >0 bytes, 0 on EOF, <0 on
 // error or deadline with `timed_out` set).
 template <typename Source>
@@ -99,6 +110,7 @@ RawInput read_with(Source&& more, const InputLimits& limits) {
     ssize_t n = more(chunk, sizeof chunk, timed_out);
     if (n < 0) {
       in.status = timed_out ? InputStatus::kTimeout : InputStatus::kIoError;
+      if (timed_out) keep_prefix(in, buf, boundary);
       return in;
     }
     if (n == 0) {
@@ -107,10 +119,17 @@ RawInput read_with(Source&& more, const InputLimits& limits) {
       in.status = boundary.started() ? InputStatus::kTruncated
                   : blank(std::string_view(buf).substr(skip)) ? InputStatus::kEmpty
                                                                : InputStatus::kNotObject;
+      keep_prefix(in, buf, boundary);
       return in;
     }
     if (buf.size() + static_cast<size_t>(n) > limits.max_bytes) {
+      // Keep what fits: the prefix of the object up to the cap (a gate event is still judged on
+      // it, GUARD-14); the rest of the pipe is not read.
+      size_t room = limits.max_bytes - buf.size();
+      buf.append(chunk, room);
+      (void)boundary.feed(std::string_view(chunk, room));
       in.status = InputStatus::kTooLarge;
+      keep_prefix(in, buf, boundary);
       return in;
     }
     if (buf.capacity() < buf.size() + static_cast<size_t>(n)) {
@@ -124,13 +143,12 @@ RawInput read_with(Source&& more, const InputLimits& limits) {
       in.status = InputStatus::kNotObject;
       return in;
     }
-    if (st == ObjectBoundary::State::kTooDeep) {
-      in.status = InputStatus::kTooDeep;
-      return in;
-    }
     if (st == ObjectBoundary::State::kComplete) {
+      in.deep = boundary.deep();
       if (!blank(std::string_view(buf).substr(boundary.end()))) {
         in.status = InputStatus::kTrailingGarbage;
+        buf.resize(boundary.end());
+        keep_prefix(in, buf, boundary);
         return in;
       }
       size_t start = buf.compare(0, kBom.size(), kBom) == 0 ? kBom.size() : 0;

@@ -132,6 +132,7 @@ int main(int argc, char** argv) {
         guard_config.data_dir = config.data_dir;  // "" when refused (ENV-9): no TLS session kept
         services.guard_timeout = guard_config.timeout;
         review_mode = guard_config.review_mode;
+        services.deny_unjudgeable = guard_config.deny_unjudgeable;
         guard = make_http_guard_client(std::move(guard_config));
         services.guard = guard.get();
       }

@@ -11,7 +11,9 @@
 #include <optional>
 #include <utility>
 
+#include "pinta/adapter/bounded_json.h"
 #include "pinta/adapter/guard_keeper.h"
+#include "pinta/adapter/handler.h"
 #include "pinta/adapter/http.h"
 #include "pinta/common/fs.h"
 
@@ -210,7 +212,13 @@ class HttpGuardClient final : public GuardClient {
       req.headers.emplace_back("Accept", "application/json");
       if (!config_.relay_token.empty())
         req.headers.emplace_back("x-pinta-relay-token", config_.relay_token);
-      req.body = dump(guard_request_body(event, span_id));
+      GuardRequest request = build_guard_request(event, span_id);
+      if (request.truncated && config_.deny_unjudgeable) {
+        v.decision = GuardVerdict::Decision::kDeny;
+        v.reason = std::string(kUnjudgeableReason);
+        return v;
+      }
+      req.body = dump(request.body);
       req.max_response_bytes = kGuardMaxResponseBytes;
       req.tls_sessions = sessions_.get();
       MinimalTimerSlack slack;
@@ -221,7 +229,10 @@ class HttpGuardClient final : public GuardClient {
         resp = std::move(via_keeper.response);
       } else {
         resp = http::send(req, deadline);
-        asked_directly_ = static_cast<bool>(resp);  // a guard that answered: worth a keeper
+        // Worth a keeper: a guard that answered, and one that did not answer in time — the kept
+        // connection saves the handshake that may be what did not fit the budget, so the next
+        // event is judged (GUARD-13: "out of budget"). A refused or unresolvable guard is not.
+        asked_directly_ = static_cast<bool>(resp) || resp.error().code == ErrorCode::kTimeout;
       }
       if (!resp) {
         v.error = std::string(error_code_name(resp.error().code)) + ": " + resp.error().message;
@@ -275,6 +286,13 @@ GuardConfig guard_config_from_environment() {
       c.note = "PINTA_GUARD_TIMEOUT_MS is not a number of milliseconds; using 50";
     }
   }
+  std::string_view unjudgeable = env("PINTA_GUARD_ON_UNJUDGEABLE");
+  if (unjudgeable == "deny") {
+    c.deny_unjudgeable = true;
+  } else if (!unjudgeable.empty() && unjudgeable != "guard") {
+    c.note += (c.note.empty() ? "" : "; ");
+    c.note += "PINTA_GUARD_ON_UNJUDGEABLE must be guard or deny; using guard";
+  }
   std::string_view review = env("PINTA_GUARD_REVIEW");
   if (review == "ask") {
     c.review_mode = "ask";
@@ -285,27 +303,131 @@ GuardConfig guard_config_from_environment() {
   return c;
 }
 
-nlohmann::json guard_request_body(const CanonicalEvent& event, const std::string& span_id) {
-  nlohmann::json tool_input =
-      event.tool_input.is_null() ? nlohmann::json::object() : event.tool_input;
-  nlohmann::json raw_text = {{"toolInput", dump(tool_input)}};
+namespace {
+
+// Builds the view of guard_view() (guard.h) within one shared text budget.
+class ViewBuilder {
+ public:
+  nlohmann::json view(const nlohmann::json& v, int depth) {
+    using nlohmann::json;
+    switch (v.type()) {
+      case json::value_t::string: return text(v.get_ref<const std::string&>(), kGuardViewMaxString);
+      case json::value_t::object: {
+        if (depth >= kGuardViewMaxDepth) return marker(v.size() + 1);
+        json out = json::object();
+        // The top level keeps every argument name (up to kGuardViewMaxNames), whatever the budget.
+        const bool top = depth == 0;
+        const size_t max_members = top ? kGuardViewMaxNames : kGuardViewMaxMembers;
+        size_t n = 0;
+        for (auto it = v.begin(); it != v.end(); ++it, ++n) {
+          if (n >= max_members || (!top && left_ == 0)) {
+            out[kTruncatedKey] = v.size() - n;
+            ++markers_;
+            break;
+          }
+          std::string key = it.key().size() > 1024 ? cut_text(it.key(), 1024) : it.key();
+          take(key.size());
+          out[key] = view(it.value(), depth + 1);
+        }
+        return out;
+      }
+      case json::value_t::array: {
+        if (depth >= kGuardViewMaxDepth) return marker(v.size() + 1);
+        json out = json::array();
+        size_t n = 0;
+        for (const auto& e : v) {
+          if (n >= kGuardViewMaxMembers || left_ == 0) {
+            out.push_back(marker(v.size() - n));
+            break;
+          }
+          take(8);
+          out.push_back(view(e, depth + 1));
+          ++n;
+        }
+        return out;
+      }
+      case json::value_t::binary: return marker(1);
+      default:
+        take(8);
+        return v;  // numbers, booleans, null (discarded cannot occur in a parsed DOM)
+    }
+  }
+  size_t markers() const { return markers_; }
+
+ private:
+  nlohmann::json marker(size_t n) {
+    ++markers_;
+    return nlohmann::json{{kTruncatedKey, n}};
+  }
+  void take(size_t n) { left_ = n >= left_ ? 0 : left_ - n; }
+  // s cut to `keep` bytes at a UTF-8 boundary, with the suffix naming what was left out.
+  std::string cut_text(const std::string& s, size_t keep) {
+    size_t cut = std::min(keep, s.size());
+    while (cut > 0 && cut < s.size() && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+    ++markers_;
+    return s.substr(0, cut) + "\xE2\x80\xA6[truncated " + std::to_string(s.size() - cut) + " bytes]";
+  }
+  nlohmann::json text(const std::string& s, size_t cap) {
+    size_t keep = std::min(cap, left_);
+    if (s.size() <= keep) {
+      take(s.size());
+      return s;
+    }
+    take(keep);
+    return cut_text(s, keep);
+  }
+
+  size_t left_ = kGuardViewMaxBytes;
+  size_t markers_ = 0;
+};
+
+}  // namespace
+
+GuardView guard_view(const nlohmann::json& value) {
+  ViewBuilder b;
+  GuardView out;
+  out.value = b.view(value, 0);
+  out.markers = b.markers();
+  return out;
+}
+
+GuardRequest build_guard_request(const CanonicalEvent& event, const std::string& span_id) {
+  GuardRequest out;
+  GuardView tool_input =
+      guard_view(event.tool_input.is_null() ? nlohmann::json::object() : event.tool_input);
+  size_t markers = tool_input.markers;
+  // The tool name is the model's too: bounded like any argument (it is never dropped).
+  std::string tool_name = event.tool_name;
+  if (tool_name.size() > 4096) {
+    GuardView name = guard_view(nlohmann::json(tool_name.substr(0, 4096 + 64)));
+    tool_name = name.value.get<std::string>();
+    ++markers;
+  }
+  nlohmann::json raw_text = {{"toolInput", dump(tool_input.value)}};
   nlohmann::json input = {
-      {"spanId", span_id},       {"toolName", event.tool_name},
-      {"toolInput", tool_input}, {"agent", std::string(family_prefix(event.family))},
+      {"spanId", span_id},       {"toolName", tool_name},
+      {"toolInput", std::move(tool_input.value)}, {"agent", std::string(family_prefix(event.family))},
       {"hook", event.hook},      {"sessionId", event.session_id},
       {"cwd", event.cwd},
   };
   if (event.family == Family::kGemini) {
     // Gemini CLI 0.61 BeforeTool: mcp_context {server_name, tool_name, command?, args?, cwd?, url?,
-    // tcp?} on MCP tools only (gemini-cli-0.61-hooks.md §7 payload table). Passed as sent.
+    // tcp?} on MCP tools only (gemini-cli-0.61-hooks.md §7 payload table). Passed as sent, within
+    // the same bounds as the tool input.
     if (event.raw.is_object()) {
       auto it = event.raw.find("mcp_context");
       if (it != event.raw.end() && it->is_object()) {
-        input["mcpContext"] = *it;
-        raw_text["mcpContext"] = dump(*it);
+        GuardView mcp = guard_view(*it);
+        markers += mcp.markers;
+        raw_text["mcpContext"] = dump(mcp.value);
+        input["mcpContext"] = std::move(mcp.value);
       }
       auto orig = event.raw.find("original_request_name");
-      if (orig != event.raw.end() && orig->is_string()) input["originalRequestName"] = *orig;
+      if (orig != event.raw.end() && orig->is_string()) {
+        GuardView name = guard_view(*orig);
+        markers += name.markers;
+        input["originalRequestName"] = std::move(name.value);
+      }
     }
   } else if (event.family == Family::kAntigravity) {
     // Antigravity: toolCall.args keys are PascalCase (CommandLine, TargetFile, AbsolutePath, ...;
@@ -314,7 +436,20 @@ nlohmann::json guard_request_body(const CanonicalEvent& event, const std::string
     input["product"] = event.product;
   }
   input["rawTextFields"] = std::move(raw_text);
-  return nlohmann::json{{"input", std::move(input)}};
+  out.truncated = markers != 0 || event.payload_incomplete || event.cut_values != 0;
+  if (out.truncated) {
+    // GUARD-14: the guard judges a view, and is told so (and what kind of cut it was).
+    input["truncated"] = true;
+    input["truncation"] = {{"payloadComplete", !event.payload_incomplete},
+                           {"cutByDepth", event.cut_values},
+                           {"viewMarkers", markers}};
+  }
+  out.body = nlohmann::json{{"input", std::move(input)}};
+  return out;
+}
+
+nlohmann::json guard_request_body(const CanonicalEvent& event, const std::string& span_id) {
+  return build_guard_request(event, span_id).body;
 }
 
 GuardVerdict parse_guard_response(std::string_view body) {
@@ -324,6 +459,14 @@ GuardVerdict parse_guard_response(std::string_view body) {
     return v;
   }
   nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
+  if (j.is_discarded()) {
+    // A reason cut mid-emoji by JavaScript (a lone-surrogate escape) or raw invalid UTF-8 must not
+    // turn a DENY into "no verdict": repair to U+FFFD and read again (GUARD-6).
+    std::string repaired(body);
+    bool changed = repair_lone_surrogates(repaired);
+    changed = repair_utf8(repaired) || changed;
+    if (changed) j = nlohmann::json::parse(repaired, nullptr, false);
+  }
   if (j.is_discarded() || !j.is_object()) {
     v.error = "reply is not a JSON object";
     return v;
@@ -333,7 +476,9 @@ GuardVerdict parse_guard_response(std::string_view body) {
     v.error = "reply has no decision";
     return v;
   }
-  const std::string& decision = d->get_ref<const std::string&>();
+  std::string_view decision = d->get_ref<const std::string&>();
+  while (!decision.empty() && (decision.front() == ' ' || decision.front() == '\t')) decision.remove_prefix(1);
+  while (!decision.empty() && (decision.back() == ' ' || decision.back() == '\t')) decision.remove_suffix(1);
   GuardVerdict::Decision parsed;
   if (ascii_iequals(decision, "ALLOW")) {
     parsed = GuardVerdict::Decision::kAllow;
@@ -345,20 +490,19 @@ GuardVerdict parse_guard_response(std::string_view body) {
     v.error = "unknown decision";
     return v;
   }
-  // Optional strings: null or absent are "absent"; another type makes the reply malformed.
+  // Optional strings: null, absent or of another type are "absent" — never a reason to drop the
+  // decision (a DENY with an unreadable reason is still a DENY; GUARD-6).
   auto text = [&](const char* key, size_t cap, std::string& out) {
     auto it = j.find(key);
-    if (it == j.end() || it->is_null()) return true;
-    if (!it->is_string()) return false;
+    if (it == j.end() || it->is_null()) return;
+    if (!it->is_string()) {
+      v.error += std::string(v.error.empty() ? "" : "; ") + key + " is not a string (ignored)";
+      return;
+    }
     out = cap_utf8(it->get<std::string>(), cap);
-    return true;
   };
-  if (!text("reason", kGuardMaxReasonBytes, v.reason) ||
-      !text("userMessage", kGuardMaxReasonBytes, v.user_message)) {
-    v = GuardVerdict{};
-    v.error = "reason / userMessage is not a string";
-    return v;
-  }
+  text("reason", kGuardMaxReasonBytes, v.reason);
+  text("userMessage", kGuardMaxReasonBytes, v.user_message);
   // matchedRule: a rule id string, or an object naming it ({id} or {name}); anything else ignored.
   auto rule = j.find("matchedRule");
   if (rule != j.end()) {

@@ -55,7 +55,16 @@ struct Services {
   // Asked only when a guard REVIEW would become `ask` on Antigravity: true when the host cannot
   // answer a prompt (agy print mode, host_mode.h), and REVIEW then stays allow. null: never.
   bool (*host_cannot_prompt)() noexcept = nullptr;
+  // PINTA_GUARD_ON_UNJUDGEABLE=deny: a gate event whose tool call cannot be put to the guard
+  // (no object, or no tool name in what arrived) is denied instead of allowed (GUARD-14); the
+  // guard client applies the same setting to truncated views.
+  bool deny_unjudgeable = false;
 };
+
+// The deny reason when PINTA_GUARD_ON_UNJUDGEABLE=deny refuses a tool call the guard cannot judge.
+inline constexpr std::string_view kUnjudgeableReason =
+    "pinta: this tool call cannot be shown to the guard whole (too large, too deep or malformed); "
+    "denied by PINTA_GUARD_ON_UNJUDGEABLE=deny";
 
 // The deadline of the guard call made at `now`: `now + guard_timeout`, less the event's own work
 // before the call plus a reply reserve (kGuardReplyReserve), that head start capped at
@@ -77,7 +86,9 @@ struct Outcome {
   std::string reply;              // one JSON object, no newline; empty: print nothing (deel)
   int exit_status = 0;            // 0, or deny_exit_status() with a deny on an exit-code host
   InputStatus input = InputStatus::kEmpty;
-  bool parsed = false;            // stdin held a valid JSON object
+  bool parsed = false;            // stdin held a valid JSON object, read whole
+  bool partial = false;           // a gate event judged on the part of its payload that arrived
+  size_t cut_values = 0;          // values nesting cuts left out of the payload (bounded_json.h)
   nlohmann::json normalized;      // canonical event (null when not parsed)
   nlohmann::json payload;         // the raw payload (null when not parsed)
   std::string guard_decision;     // allow|deny|review|unavailable|skipped

@@ -2,7 +2,9 @@
 // Reading the host's event from stdin without trusting it to ever close the pipe.
 // The Antigravity app/IDE keeps the hook's stdin open (shared/reference/antigravity-hooks.md §5.4),
 // so the reader answers as soon as one complete JSON object has arrived, and gives up at a
-// deadline when nothing complete arrives. It also bounds size and nesting before any parser runs.
+// deadline when nothing complete arrives. It bounds size before any parser runs; nesting is
+// measured here (ObjectBoundary::max_depth) and bounded by the parser (bounded_json.h), which cuts
+// what lies deeper instead of refusing the payload (docs/contract.md INPUT-3, GUARD-14).
 #pragma once
 
 #include <chrono>
@@ -18,7 +20,7 @@ enum class InputStatus {
   kNotObject,       // the first value is not an object (array, scalar, garbage)
   kTimeout,         // the deadline passed before a complete object arrived
   kTooLarge,        // more than max_bytes before the object closed
-  kTooDeep,         // nesting over max_depth
+  kTooDeep,         // (set by the handler) nesting over max_depth where the guard is not asked
   kTrailingGarbage, // something other than whitespace follows the object
   kTruncated,       // EOF inside the object
   kIoError,         // read(2) failed
@@ -26,32 +28,45 @@ enum class InputStatus {
 
 std::string_view input_status_name(InputStatus s) noexcept;
 
+// Nesting the payload's DOM keeps (the top-level object is level 1); deeper values are cut and
+// marked by the parser (bounded_json.h), never a reason to refuse the payload (INPUT-3).
+inline constexpr int kMaxPayloadDepth = 256;
+
 struct InputLimits {
   std::chrono::milliseconds deadline{1000};
   size_t max_bytes = 32u << 20;
-  int max_depth = 256;
+  int max_depth = kMaxPayloadDepth;
 };
 
 struct RawInput {
   InputStatus status = InputStatus::kEmpty;
-  std::string bytes;  // the object's bytes (a leading UTF-8 BOM removed); empty unless kOk
+  // kOk: the object's bytes (a leading UTF-8 BOM removed). kTooLarge, kTruncated, kTimeout,
+  // kTrailingGarbage: what was read once an object had started (a prefix of it, or the whole
+  // object for trailing garbage), so that a gate event can still be put to the guard as a partial
+  // view (GUARD-14). Empty otherwise.
+  std::string bytes;
   bool saw_eof = false;
+  // The object nests deeper than InputLimits::max_depth (the parser then cuts it: bounded_json.h).
+  bool deep = false;
 };
 
 // Incremental boundary finder for one JSON object. feed() may be called with any split of the
 // input; it never looks at a byte twice.
 class ObjectBoundary {
  public:
-  enum class State { kNeedMore, kComplete, kNotObject, kTooDeep };
+  enum class State { kNeedMore, kComplete, kNotObject };
   explicit ObjectBoundary(int max_depth) : max_depth_(max_depth) {}
   // Feeds bytes; on kComplete, `end` is the offset (within all bytes fed so far) one past '}'.
   State feed(std::string_view chunk);
   size_t end() const { return end_; }
   bool started() const { return started_; }
+  // Nesting went over max_depth somewhere (scanning goes on: depth is counted, never refused).
+  bool deep() const { return deep_; }
 
  private:
   int max_depth_;
-  int depth_ = 0;
+  size_t depth_ = 0;
+  bool deep_ = false;
   bool started_ = false;
   bool in_string_ = false;
   bool escape_ = false;

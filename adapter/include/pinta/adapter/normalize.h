@@ -28,6 +28,12 @@ struct CanonicalEvent {
   nlohmann::json tool_input;    // gemini tool_input | antigravity toolCall.args; null if absent
   std::string product;          // antigravity only: agy | antigravity2 | unknown (SPEC §9.4, DG11)
   nlohmann::json raw;           // the whole payload object, untouched
+  // Set by the handler, not by normalize(): the payload was not read whole (input cap, EOF or
+  // deadline inside the object, bytes after it, not JSON past some point), so this event holds
+  // only the members that arrived whole; and how many values nesting cuts left out (bounded_json.h).
+  // The guard is told (GUARD-14).
+  bool payload_incomplete = false;
+  size_t cut_values = 0;
 };
 
 // Total: any object (even {}) normalizes; fields of the wrong type are treated as absent.

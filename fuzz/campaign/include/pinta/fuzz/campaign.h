@@ -20,6 +20,10 @@ struct Options {
   std::string fixtures;
   long budget_ms = 3000;
   bool misbehave = true;  // fake guard / collector servers with scripted misbehaviour
+  // GUARD-14: every run is the host's gate event with a generated adversarial tool input (deep,
+  // huge, odd encodings, over the input cap) against a guard that denies everything; any reply
+  // but the deny is a finding ("allow-under-deny-guard", "guard-not-asked").
+  bool adversarial = false;
   bool quiet = false;     // no progress on stderr (findings and the summary still print)
   // How often progress is reported when stderr is not a TTY (a plain line each time); on a TTY
   // one line is redrawn in place at most every 200 ms.

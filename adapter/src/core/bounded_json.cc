@@ -1,0 +1,174 @@
+#include "pinta/adapter/bounded_json.h"
+
+#include <vector>
+
+namespace pinta::adapter {
+namespace {
+
+using nlohmann::json;
+
+// A DOM builder for nlohmann's SAX interface that stops building below max_depth. Pointers on
+// `stack_` stay valid: a parent container only grows after its open child has been closed.
+class BoundedBuilder {
+ public:
+  explicit BoundedBuilder(int max_depth) : max_depth_(max_depth < 1 ? 1 : max_depth) {}
+
+  bool null() { return value(json(nullptr)); }
+  bool boolean(bool v) { return value(json(v)); }
+  bool number_integer(json::number_integer_t v) { return value(json(v)); }
+  bool number_unsigned(json::number_unsigned_t v) { return value(json(v)); }
+  bool number_float(json::number_float_t v, const json::string_t& /*text*/) { return value(json(v)); }
+  bool string(json::string_t& v) { return value(json(std::move(v))); }
+  bool binary(json::binary_t& v) { return value(json::binary(std::move(v))); }
+
+  bool start_object(std::size_t /*size*/) { return open(json::value_t::object); }
+  bool start_array(std::size_t /*size*/) { return open(json::value_t::array); }
+  bool key(json::string_t& k) {
+    if (skip_depth_ != 0) return true;
+    pending_key_ = std::move(k);
+    return true;
+  }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+
+  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
+                   const nlohmann::detail::exception& /*ex*/) {
+    failed_ = true;
+    return false;
+  }
+
+  json& root() { return root_; }
+  bool failed() const { return failed_; }
+  size_t cut_values() const { return cut_values_; }
+
+ private:
+  // Where the next value goes; null when skipping.
+  json* place(json v) {
+    if (stack_.empty()) {
+      root_ = std::move(v);
+      return &root_;
+    }
+    json* top = stack_.back();
+    if (top->is_array()) {
+      top->push_back(std::move(v));
+      return &top->back();
+    }
+    json& slot = (*top)[pending_key_];  // a repeated key: the last one wins, as json::parse does
+    slot = std::move(v);
+    return &slot;
+  }
+
+  bool value(json v) {
+    if (skip_depth_ != 0) {
+      ++skipped_;
+      return true;
+    }
+    place(std::move(v));
+    return true;
+  }
+
+  bool open(json::value_t type) {
+    ++depth_;
+    if (skip_depth_ != 0) {
+      ++skipped_;
+      return true;
+    }
+    if (depth_ > max_depth_) {
+      skip_depth_ = depth_;
+      skipped_ = 1;  // the cut container itself
+      return true;
+    }
+    stack_.push_back(place(json(type)));
+    return true;
+  }
+
+  bool close() {
+    if (skip_depth_ != 0) {
+      if (depth_ == skip_depth_) {
+        skip_depth_ = 0;
+        cut_values_ += skipped_;
+        place(json{{kTruncatedKey, skipped_}});
+      }
+      --depth_;
+      return true;
+    }
+    --depth_;
+    if (!stack_.empty()) stack_.pop_back();
+    return true;
+  }
+
+  int max_depth_;
+  int depth_ = 0;
+  int skip_depth_ = 0;  // depth of the container being cut; 0: not cutting
+  size_t skipped_ = 0;
+  size_t cut_values_ = 0;
+  bool failed_ = false;
+  json root_;
+  std::vector<json*> stack_;
+  json::string_t pending_key_;
+};
+
+// Length of the well-formed UTF-8 sequence at s[i], or 0 when it is not one (RFC 3629 table).
+size_t utf8_sequence(std::string_view s, size_t i) {
+  auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  unsigned char c = b(i);
+  if (c < 0x80) return 1;
+  size_t n = s.size() - i;
+  auto cont = [&](size_t k, unsigned char lo = 0x80, unsigned char hi = 0xBF) {
+    return k < s.size() && b(k) >= lo && b(k) <= hi;
+  };
+  if (c >= 0xC2 && c <= 0xDF) return n >= 2 && cont(i + 1) ? 2 : 0;
+  if (c == 0xE0) return n >= 3 && cont(i + 1, 0xA0, 0xBF) && cont(i + 2) ? 3 : 0;
+  if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF)
+    return n >= 3 && cont(i + 1) && cont(i + 2) ? 3 : 0;
+  if (c == 0xED) return n >= 3 && cont(i + 1, 0x80, 0x9F) && cont(i + 2) ? 3 : 0;  // no surrogates
+  if (c == 0xF0) return n >= 4 && cont(i + 1, 0x90, 0xBF) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+  if (c >= 0xF1 && c <= 0xF3) return n >= 4 && cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+  if (c == 0xF4) return n >= 4 && cont(i + 1, 0x80, 0x8F) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+  return 0;
+}
+
+}  // namespace
+
+BoundedParse parse_bounded(std::string_view text, int max_depth) {
+  BoundedParse out;
+  BoundedBuilder builder(max_depth);
+  bool ok = false;
+  try {
+    ok = json::sax_parse(text.begin(), text.end(), &builder, nlohmann::detail::input_format_t::json,
+                         /*strict=*/true);
+  } catch (...) {
+    ok = false;  // the builder threw (out of memory): keep what was built
+  }
+  out.complete = ok && !builder.failed();
+  out.cut_values = builder.cut_values();
+  out.value = std::move(builder.root());
+  return out;
+}
+
+bool repair_utf8(std::string& text) {
+  size_t i = 0;
+  while (i < text.size()) {  // fast scan: nothing is copied while the text is valid
+    size_t n = utf8_sequence(text, i);
+    if (n == 0) break;
+    i += n;
+  }
+  if (i == text.size()) return false;
+  std::string out;
+  out.reserve(text.size() + 16);
+  out.append(text, 0, i);
+  while (i < text.size()) {
+    size_t n = utf8_sequence(text, i);
+    if (n == 0) {
+      out.append("\xEF\xBF\xBD");
+      ++i;  // one replacement per bad byte: never more than 3x the input
+      continue;
+    }
+    out.append(text, i, n);
+    i += n;
+  }
+  text.swap(out);
+  return true;
+}
+
+}  // namespace pinta::adapter
