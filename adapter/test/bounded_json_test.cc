@@ -36,6 +36,25 @@ TEST(BoundedJson, ContainersBelowTheCapBecomeMarkers) {
   EXPECT_EQ(deep.cut_values, 20000u - 255u + 1u);  // 19745 arrays and the number
 }
 
+// Memory is bounded too: past the value budget the rest of every open container is left out and
+// one marker closes each (32 MiB of `0,` would otherwise be 16 M DOM nodes).
+TEST(BoundedJson, PastTheValueBudgetContainersAreClosedWithAMarker) {
+  BoundedParse p = parse_bounded(R"({"tool":"x","a":[1,2,3,4,5,6,7,8],"b":{"c":1,"d":2},"e":3})", 256, 5);
+  EXPECT_TRUE(p.complete);
+  // Built: the object, "x", the array, 1, 2 (5 values); then the array's rest, "b" and "e" are cut.
+  EXPECT_EQ(p.value["tool"], "x");
+  EXPECT_EQ(p.value["a"], (json{1, 2, {{kTruncatedKey, 6}}}));
+  EXPECT_EQ(p.value[kTruncatedKey], 4u);  // "b" (object + 2 values) and "e"
+  EXPECT_FALSE(p.value.contains("b"));
+  EXPECT_EQ(p.cut_values, 10u);
+  std::string wide = "[";
+  for (int i = 0; i < 100000; ++i) wide += i ? ",0" : "0";
+  BoundedParse w = parse_bounded("{\"w\":" + wide + "]}", 256, 1000);
+  EXPECT_TRUE(w.complete);
+  EXPECT_EQ(w.value["w"].size(), 999u);  // 998 zeros and the marker (the object and array count)
+  EXPECT_EQ(w.value["w"].back(), (json{{kTruncatedKey, 100000 - 998}}));
+}
+
 TEST(BoundedJson, APrefixKeepsEveryMemberCompletedBeforeTheCut) {
   BoundedParse p = parse_bounded(R"({"tool_name":"run","tool_input":{"command":"rm -rf ~","x":"unfin)", 256);
   EXPECT_FALSE(p.complete);

@@ -11,7 +11,8 @@ using nlohmann::json;
 // `stack_` stay valid: a parent container only grows after its open child has been closed.
 class BoundedBuilder {
  public:
-  explicit BoundedBuilder(int max_depth) : max_depth_(max_depth < 1 ? 1 : max_depth) {}
+  BoundedBuilder(int max_depth, size_t max_values)
+      : max_depth_(max_depth < 1 ? 1 : max_depth), max_values_(max_values) {}
 
   bool null() { return value(json(nullptr)); }
   bool boolean(bool v) { return value(json(v)); }
@@ -58,37 +59,59 @@ class BoundedBuilder {
     return &slot;
   }
 
+  // Over the value budget: the rest of the current container is left out; one marker closes it.
+  bool over_budget() {
+    if (built_ < max_values_ || stack_.empty()) return false;
+    skip_depth_ = depth_;
+    skip_inside_ = true;
+    skipped_ = 0;
+    return true;
+  }
+
   bool value(json v) {
-    if (skip_depth_ != 0) {
+    if (skip_depth_ != 0 || over_budget()) {
       ++skipped_;
       return true;
     }
+    ++built_;
     place(std::move(v));
     return true;
   }
 
   bool open(json::value_t type) {
-    ++depth_;
-    if (skip_depth_ != 0) {
+    if (skip_depth_ != 0 || over_budget()) {
+      ++depth_;
       ++skipped_;
       return true;
     }
+    ++depth_;
     if (depth_ > max_depth_) {
       skip_depth_ = depth_;
+      skip_inside_ = false;
       skipped_ = 1;  // the cut container itself
       return true;
     }
+    ++built_;
     stack_.push_back(place(json(type)));
     return true;
   }
 
   bool close() {
-    if (skip_depth_ != 0) {
-      if (depth_ == skip_depth_) {
-        skip_depth_ = 0;
-        cut_values_ += skipped_;
-        place(json{{kTruncatedKey, skipped_}});
+    if (skip_depth_ != 0 && depth_ == skip_depth_) {
+      skip_depth_ = 0;
+      cut_values_ += skipped_;
+      if (!skip_inside_) {
+        place(json{{kTruncatedKey, skipped_}});  // stands where the cut container was
+        --depth_;
+        return true;
       }
+      json* top = stack_.back();  // the container whose rest was left out gets the marker last
+      if (top->is_array()) {
+        top->push_back(json{{kTruncatedKey, skipped_}});
+      } else {
+        (*top)[kTruncatedKey] = skipped_;
+      }
+    } else if (skip_depth_ != 0) {
       --depth_;
       return true;
     }
@@ -98,8 +121,11 @@ class BoundedBuilder {
   }
 
   int max_depth_;
+  size_t max_values_;
+  size_t built_ = 0;    // values placed in the DOM
   int depth_ = 0;
   int skip_depth_ = 0;  // depth of the container being cut; 0: not cutting
+  bool skip_inside_ = false;  // cutting the rest of a built container (budget), not the container
   size_t skipped_ = 0;
   size_t cut_values_ = 0;
   bool failed_ = false;
@@ -130,9 +156,9 @@ size_t utf8_sequence(std::string_view s, size_t i) {
 
 }  // namespace
 
-BoundedParse parse_bounded(std::string_view text, int max_depth) {
+BoundedParse parse_bounded(std::string_view text, int max_depth, size_t max_values) {
   BoundedParse out;
-  BoundedBuilder builder(max_depth);
+  BoundedBuilder builder(max_depth, max_values);
   bool ok = false;
   try {
     ok = json::sax_parse(text.begin(), text.end(), &builder, nlohmann::detail::input_format_t::json,

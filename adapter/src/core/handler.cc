@@ -163,6 +163,10 @@ namespace {
 
 // What a gate event's payload can still be read as when it did not arrive whole (GUARD-14): the
 // host's framing failed after an object had started (input cap, EOF, deadline, bytes after it).
+// Payloads up to this size are parsed by nlohmann's DOM parser (at most ~1 M values: bounded);
+// larger ones by parse_bounded, which caps the values it builds.
+constexpr size_t kDirectParseMaxBytes = size_t{2} << 20;
+
 bool partial_view_possible(InputStatus status) {
   return status == InputStatus::kTooLarge || status == InputStatus::kTruncated ||
          status == InputStatus::kTimeout || status == InputStatus::kTrailingGarbage;
@@ -195,7 +199,10 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
     nlohmann::json payload;
     bool whole = false;  // the payload was read and parsed whole (depth cuts aside)
     if (input.status == InputStatus::kOk) {
-      if (!input.deep) {
+      // Up to a few MiB the DOM cannot outgrow its bound, and nlohmann's own parser is used;
+      // beyond, and for a deep payload, the bounded parser (kMaxPayloadValues, kMaxPayloadDepth).
+      const bool small = input.bytes.size() <= kDirectParseMaxBytes;
+      if (!input.deep && small) {
         // allow_exceptions=false: invalid JSON or invalid UTF-8 gives a discarded value.
         payload = nlohmann::json::parse(input.bytes, nullptr, false);
         // JavaScript's JSON.stringify (Gemini CLI) escapes lone surrogates as "\ud800"; that is
@@ -209,18 +216,19 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
         }
         whole = !payload.is_discarded();
       }
-      if (!whole && judged) {
-        // Nested deeper than the cap, or still not JSON past some point: the bounded parser
-        // keeps what it can, and the guard is asked on that (GUARD-14). Elsewhere such input
-        // gets the fail-safe reply (INPUT-3, INPUT-5).
-        if (input.deep) {
+      if (!whole && (judged || (!input.deep && !small))) {
+        // Deep, large, or still not JSON past some point: the bounded parser keeps what it can;
+        // at a judged gate event the guard is asked on that (GUARD-14). Off the gate a deep
+        // payload or one that is not JSON gets the fail-safe reply (INPUT-3, INPUT-5).
+        if (input.deep || !small) {
           (void)repair_lone_surrogates(input.bytes);
-          (void)repair_utf8(input.bytes);
+          if (judged) (void)repair_utf8(input.bytes);
         }
         BoundedParse bounded = parse_bounded(input.bytes, kMaxPayloadDepth);
         out.cut_values = bounded.cut_values;
         whole = bounded.complete;
         payload = std::move(bounded.value);
+        if (!whole && !judged) payload = nlohmann::json(nlohmann::json::value_t::discarded);
       } else if (!whole) {
         payload = nlohmann::json(nlohmann::json::value_t::discarded);
         if (input.deep) out.input = InputStatus::kTooDeep;

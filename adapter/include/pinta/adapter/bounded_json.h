@@ -23,12 +23,19 @@ struct BoundedParse {
   size_t cut_values = 0;    // values left out below max_depth (each cut leaves one marker)
 };
 
+// How many values (scalars and containers) a payload's DOM holds at most: about 100 MB of nodes at
+// worst, whatever the input (32 MiB of `0,` would otherwise be 16 M values).
+inline constexpr size_t kMaxPayloadValues = size_t{1} << 20;
+
 // SAX parse of `text` into a DOM no deeper than `max_depth` (the top-level container is level 1):
 // a container that would open at level max_depth + 1 becomes {"…truncated": n} there (the only
-// object at that level, holding only the count). On a syntax error
+// object at that level, holding only the count). Once `max_values` values are built, the rest of
+// each open container is left out and one marker closes it (last element, or the key
+// "…truncated"), so memory is bounded too. On a syntax error
 // or at the end of a prefix, `value` holds every member and element completed before that point
 // (open containers stay, with what they had) and `complete` is false. Work is linear in the text.
-BoundedParse parse_bounded(std::string_view text, int max_depth);
+BoundedParse parse_bounded(std::string_view text, int max_depth,
+                           size_t max_values = kMaxPayloadValues);
 
 // Replaces every byte sequence that is not well-formed UTF-8 (RFC 3629: no overlongs, no
 // surrogates, nothing over U+10FFFF, no truncated sequence) with U+FFFD. Returns whether anything

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""A hand-written adversarial pass over the gate (docs/contract.md GUARD-14; docs/fuzzing.md).
+
+Usage: adversarial_pass.py BIN_DIR [--only NAME]
+
+Starts pinta-fake-server from BIN_DIR as a guard that denies everything, then runs BIN_DIR's
+pinta-gemini on each input below as the host would (Gemini CLI BeforeTool, Antigravity PreToolUse,
+deel-local-cli PreToolUse; stdin closed after the write, or left open for Antigravity), and checks
+that every one is denied. These inputs are not the ones of the issue that found the first bypasses
+(depth 300, a 1 MB string, a lone-surrogate reason, a slow https guard): they try what a model could
+write next — escapes in key names, duplicate keys, huge numbers, backslash runs that could confuse
+the reader's object boundary, an input sized exactly at the cap, whitespace floods, very wide arrays,
+invalid UTF-8 in keys. Prints one line per input and a summary; exit 1 when any reply is not the
+guard's deny (a bypass), 2 when it cannot run.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+CAP = 32 << 20  # PINTA_MAX_INPUT_BYTES default (contract INPUT-3)
+
+
+def gemini(tool_input_text, tool_name='"run_shell_command"'):
+    return ('{"session_id":"s","transcript_path":"/t.json","cwd":"/w","hook_event_name":"BeforeTool",'
+            '"timestamp":"2026-01-01T00:00:00Z","tool_name":' + tool_name + ',"tool_input":' +
+            tool_input_text + '}').encode('utf-8', 'surrogateescape')
+
+
+def agy(args_text):
+    return ('{"conversationId":"c","workspacePaths":["/w"],"toolCall":{"name":"run_command","args":' +
+            args_text + '}}').encode('utf-8', 'surrogateescape')
+
+
+def deel(rest_text):
+    return ('{"자리":"도구전","도구":"Bash",' + rest_text + '}').encode('utf-8')
+
+
+CMD = '"command":"rm -rf ~"'
+
+
+def cases():
+    yield 'escaped key name', 'gemini', gemini('{' + CMD + '}').replace(b'"tool_name"', b'"tool\\u005fname"')
+    yield 'duplicate tool_name, last empty', 'gemini', gemini('{' + CMD + '}') [:-1] + b',"tool_name":""}'
+    yield 'duplicate tool_name, last a number', 'gemini', gemini('{' + CMD + '}')[:-1] + b',"tool_name":7}'
+    yield 'tool name with NUL escape', 'gemini', gemini('{' + CMD + '}', '"run_shell_command\\u0000x"')
+    yield 'huge numbers', 'gemini', gemini('{' + CMD + ',"n":[1e400,-1e400,123456789012345678901234567890,1e-400]}')
+    yield 'backslash runs', 'gemini', gemini('{' + CMD + ',"b":"' + '\\\\' * 5000 + '\\"}{' + '"}')
+    yield 'quote-brace in strings', 'agy', agy('{"CommandLine":"rm -rf ~","x":"}}}]]]\\"}}}"}')
+    yield 'lone surrogate key', 'gemini', gemini('{' + CMD + ',"\\ud800":1}')
+    yield 'invalid UTF-8 in a key', 'gemini', gemini('{' + CMD + ',"k\udcff":1}')
+    yield 'overlong slash in value', 'agy', agy('{"CommandLine":"rm -rf ~\udcc0\udcaf"}')
+    yield 'depth exactly 256', 'gemini', gemini('{' + CMD + ',"p":' + '[' * 253 + ']' * 253 + '}')
+    yield 'depth exactly 257', 'gemini', gemini('{' + CMD + ',"p":' + '[' * 254 + ']' * 254 + '}')
+    yield 'objects 60000 deep', 'agy', agy('{"CommandLine":"rm -rf ~","p":' + '{"a":' * 60000 + '1' + '}' * 60000 + '}')
+    yield 'wide array, 4 M zeros', 'gemini', gemini('{' + CMD + ',"z":[' + ','.join(['0'] * (4 << 20)) + ']}')
+    yield '200000 keys', 'deel', deel(CMD + ''.join(',"k%d":%d' % (i, i) for i in range(200000)))
+    yield 'whitespace flood 40 MB', 'gemini', gemini('{' + CMD + ',"w":' + ' ' * (40 << 20) + '1}')
+    for delta in (-1, 0, 1):
+        head = gemini('{' + CMD + ',"s":"')
+        tail = b'"}}'
+        fill = CAP + delta - len(head) - len(tail)
+        yield 'input of cap%+d bytes' % delta, 'gemini', head + b'a' * fill + tail
+    yield 'key of 3 MB', 'agy', agy('{"' + 'k' * (3 << 20) + '":1,"CommandLine":"rm -rf ~"}')
+    yield 'tool_input a 5 MB string', 'gemini', gemini('"' + 'rm -rf ~ ' * (5 << 17) + '"')
+    yield 'control characters raw', 'gemini', gemini('{' + CMD + ',"c":"\x01\x1f"}')
+    yield 'agy 10 MB, stdin left open', 'agy-open', agy('{"CommandLine":"rm -rf ~ ' + 'a' * (10 << 20) + '"}')
+
+
+def main():
+    if len(sys.argv) < 2:
+        print('usage: adversarial_pass.py BIN_DIR [--only NAME]', file=sys.stderr)
+        return 2
+    bin_dir = sys.argv[1]
+    only = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == '--only' else None
+    adapter = os.path.join(bin_dir, 'pinta-gemini')
+    fake = os.path.join(bin_dir, 'pinta-fake-server')
+    for p in (adapter, fake):
+        if not os.access(p, os.X_OK):
+            print('adversarial_pass: no executable %s' % p, file=sys.stderr)
+            return 2
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, 'guard.json')
+        with open(script, 'w') as f:
+            json.dump({'fallback': {'status': 200, 'body': {'decision': 'DENY', 'reason': 'pass-deny'}}}, f)
+        port_file = os.path.join(tmp, 'port')
+        server = subprocess.Popen([fake, '--script', script, '--port-file', port_file],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            for _ in range(400):
+                if os.path.exists(port_file):
+                    break
+                time.sleep(0.01)
+            port = open(port_file).read().strip()
+            home = os.path.join(tmp, 'home')
+            os.mkdir(home)
+            env = {'HOME': home, 'PATH': '/usr/bin:/bin',
+                   'PINTA_GUARD_ENDPOINT': 'http://127.0.0.1:%s/guard' % port,
+                   # Function, not latency (latency is ci/bench.sh's job): a budget no load uses up.
+                   'PINTA_GUARD_TIMEOUT_MS': '5000'}
+            bypasses = 0
+            total = 0
+            for name, host, data in cases():
+                if only and only != name:
+                    continue
+                total += 1
+                agent, event = {'gemini': ('gemini', 'BeforeTool'), 'agy': ('antigravity', 'PreToolUse'),
+                                'agy-open': ('antigravity', 'PreToolUse'),
+                                'deel': ('deel', 'PreToolUse')}[host]
+                t0 = time.monotonic()
+                p = subprocess.Popen([adapter, '--agent', agent, '--event', event], env=env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                try:
+                    p.stdin.write(data)
+                    if host != 'agy-open':
+                        p.stdin.close()
+                except BrokenPipeError:
+                    pass  # over the cap: the adapter stops reading, as it should
+                out = p.stdout.read()
+                err = p.stderr.read()
+                rc = p.wait()
+                try:
+                    p.stdin.close()
+                except BrokenPipeError:
+                    pass
+                ms = (time.monotonic() - t0) * 1000
+                if agent == 'deel':
+                    ok = rc == 2 and out == b'pass-deny\n'
+                else:
+                    try:
+                        reply = json.loads(out)
+                    except ValueError:
+                        reply = None
+                    ok = rc == 0 and isinstance(reply, dict) and reply.get('decision') == 'deny'
+                ok = ok and err == b''
+                bypasses += 0 if ok else 1
+                print('%-34s %-9s %9d bytes %8.1f ms  %s' % (name, host, len(data), ms,
+                                                            'denied' if ok else 'BYPASS: rc=%d out=%r err=%r' % (rc, out[:120], err[:120])))
+            print('adversarial pass: %d inputs, %d bypasses' % (total, bypasses))
+            return 1 if bypasses else 0
+        finally:
+            server.terminate()
+            server.wait()
+
+
+if __name__ == '__main__':
+    sys.exit(main())
