@@ -372,6 +372,38 @@ TEST(EnvironmentProcess, MinimalRootAnswers) {
   }
 }
 
+// FIFOs where the adapter reads files before its reply: /etc/passwd (HOME unset: the home comes
+// from it, ENV-8), /etc/hosts and /etc/resolv.conf (a guard named by host), the env file. Nobody
+// writes to them, so a blocking open would wait forever; each is refused after a non-blocking
+// open and fstat (ENV-12), and every event answers. Failed before the fix: the adapter hung in
+// open("/etc/passwd") (every run timed out).
+TEST(EnvironmentProcess, FifosWhereFilesAreReadDoNotHang) {
+  if (!is_root()) GTEST_SKIP() << "needs root to chroot";
+  testing::TempDir root;
+  ASSERT_TRUE(root.ok());
+  ::chmod(root.path().c_str(), 0755);
+  std::string bin = root.sub("pinta-gemini");
+  ASSERT_TRUE(stdfs::copy_file(adapter(), bin));
+  ::chmod(bin.c_str(), 0755);
+  ASSERT_EQ(::mkdir(root.sub("etc").c_str(), 0755), 0);
+  for (const char* f : {"etc/passwd", "etc/hosts", "etc/resolv.conf"})
+    ASSERT_EQ(::mkfifo(root.sub(f).c_str(), 0644), 0) << f;
+  auto probe = run_isolated({"/pinta-gemini", "--version"}, {}, "", Isolation{std::nullopt, root.path(), {}});
+  if (probe.setup_error.find("step 9") != std::string::npos)
+    GTEST_SKIP() << "the adapter is not a static executable (cannot run in a minimal root): " << probe.setup_error;
+  Isolation iso{std::nullopt, root.path(), {}};
+  expect_every_event_answers({}, iso, "/pinta-gemini", "FIFO /etc/passwd, HOME unset");
+  Ran r = run_isolated({"/pinta-gemini", "--agent", "antigravity", "--event", "PreToolUse"},
+                       {"PINTA_GUARD_ENDPOINT=http://guard.invalid:1/", "PINTA_GUARD_TIMEOUT_MS=200"},
+                       events()[2].payload, iso);
+  EXPECT_EQ(expect_answer(r, "FIFO /etc/hosts and /etc/resolv.conf, guard by name"), (json{{"decision", "allow"}}));
+  // The env file as a FIFO (HOME set).
+  ASSERT_EQ(::mkdir(root.sub("home").c_str(), 0700), 0);
+  ASSERT_EQ(::mkdir(root.sub("home/.gemini").c_str(), 0700), 0);
+  ASSERT_EQ(::mkfifo(root.sub("home/.gemini/pinta-gemini.env").c_str(), 0600), 0);
+  expect_every_event_answers({"HOME=/home"}, iso, "/pinta-gemini", "FIFO env file", /*settings=*/false);
+}
+
 // ---- the data dir ----------------------------------------------------------------------------
 
 struct Stamp {

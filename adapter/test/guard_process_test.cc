@@ -51,7 +51,7 @@ class GuardProcess : public ::testing::Test {
   proc::SpawnResult run(const std::string& agent, const std::string& event, const std::string& in,
                         std::map<std::string, std::string> extra) {
     proc::SpawnRequest r;
-    r.argv = {testing::bin_dir() + "/pinta-gemini", "--agent", agent, "--event", event};
+    r.argv = {exe_.empty() ? testing::bin_dir() + "/pinta-gemini" : exe_, "--agent", agent, "--event", event};
     std::map<std::string, std::string> env = {{"HOME", home_.path()}, {"PATH", "/usr/bin:/bin"}};
     for (auto& [k, v] : extra) env[k] = v;
     r.env = env;
@@ -91,6 +91,7 @@ class GuardProcess : public ::testing::Test {
   }
 
   testing::TempDir home_;
+  std::string exe_;  // the adapter binary run ("": the built one)
 };
 
 TEST_F(GuardProcess, DenyGivesTheHostsDenyReply) {
@@ -798,6 +799,82 @@ TEST_F(GuardKeeper, IsNotDumpable) {
   auto status = fs::read_file("/proc/" + std::to_string(pid) + "/status").value_or("");
   EXPECT_NE(status.find("Uid:\t65534"), std::string::npos) << "the keeper runs as the event's user";
   (void)::kill(pid, SIGKILL);
+}
+
+// The line of /proc/<pid>/limits that starts with `name` ("" when absent).
+std::string limits_line(pid_t pid, const std::string& name) {
+  std::istringstream in(fs::read_file("/proc/" + std::to_string(pid) + "/limits").value_or(""));
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(name, 0) == 0) return line;
+  return "";
+}
+
+std::string cwd_of(pid_t pid) {
+  char buf[4096];
+  ssize_t n = ::readlink(("/proc/" + std::to_string(pid) + "/cwd").c_str(), buf, sizeof buf);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
+}
+
+// The keeper does not keep the host's cwd (the user's workspace: `umount` would fail, and a core
+// file would land there) and can write no core file. Failed before the fix: the keeper's cwd was
+// the test's (the build tree) and its core limit the test's.
+TEST_F(GuardKeeper, RunsInTheRootDirectoryAndWritesNoCoreFile) {
+  testing::TlsServer& server = *server_;
+  const auto started = first_event_starts_a_keeper(env(server));
+  const pid_t pid = started.second;
+  ASSERT_GT(pid, 0);
+  char here[4096];
+  ASSERT_NE(::getcwd(here, sizeof here), nullptr);
+  ASSERT_STRNE(here, "/") << "the test must run elsewhere than / to show anything";
+  EXPECT_EQ(cwd_of(pid), "/");
+  const std::string core = limits_line(pid, "Max core file size");
+  std::istringstream fields(core.substr(std::string("Max core file size").size()));
+  std::string soft, hard;
+  fields >> soft >> hard;
+  EXPECT_EQ(soft, "0") << core;
+  EXPECT_EQ(hard, "0") << core;
+}
+
+// A keeper serves only the binary it was forked from. Run from a copy of the adapter: deleting
+// the copy makes its keeper leave (within its 250 ms tick), and so does replacing it (an upgrade:
+// a new file renamed over it), whose events start a keeper of their own under another name.
+// Failed before the fix: the keeper stayed (its idle window is minutes), and the replacing
+// binary's events talked to the old binary's keeper.
+TEST_F(GuardKeeper, LeavesWhenItsBinaryIsDeletedOrReplaced) {
+  testing::TlsServer& server = *server_;
+  const auto e = env(server);
+  testing::TempDir bin;
+  exe_ = bin.sub("pinta-gemini");
+  auto install = [&](const std::string& to) {
+    std::error_code ec;
+    std::filesystem::copy_file(testing::bin_dir() + "/pinta-gemini", to,
+                               std::filesystem::copy_options::overwrite_existing, ec);
+    ASSERT_FALSE(ec) << ec.message();
+    ASSERT_EQ(::chmod(to.c_str(), 0755), 0);
+  };
+  install(exe_);
+
+  // Deleted.
+  auto started = first_event_starts_a_keeper(e);
+  ASSERT_GT(started.second, 0);
+  ASSERT_EQ(::unlink(exe_.c_str()), 0);
+  EXPECT_TRUE(eventually([&] { return !alive(started.second); }, 3000ms)) << "the keeper of a deleted binary stayed";
+  EXPECT_TRUE(eventually([&] { return keeper_socket(data_->path()).empty(); }, 3000ms));
+
+  // Replaced: a new file (another inode) renamed over the path.
+  install(exe_);
+  started = first_event_starts_a_keeper(e);
+  ASSERT_GT(started.second, 0);
+  install(bin.sub("pinta-gemini.new"));
+  ASSERT_EQ(::rename(bin.sub("pinta-gemini.new").c_str(), exe_.c_str()), 0);
+  gate(e);  // the new binary's event: not served by the old keeper, it starts its own
+  EXPECT_TRUE(eventually([&] { return !alive(started.second); }, 3000ms)) << "the keeper of a replaced binary stayed";
+  ASSERT_TRUE(eventually([&] {
+    const std::string now = keeper_socket(data_->path());
+    return !now.empty() && now != started.first && listener_pid(now) > 0;
+  })) << "the new binary's keeper";
+  EXPECT_NE(listener_pid(keeper_socket(data_->path())), started.second);
+  ::kill(listener_pid(keeper_socket(data_->path())), SIGKILL);
 }
 
 // PINTA_GUARD_KEEPER=0: no keeper, every event connects itself.

@@ -22,6 +22,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "otlp_json_validator.h"
@@ -336,6 +337,82 @@ pid_t holder_of(const std::string& path) {
 }
 
 pid_t Telemetry::holder_of_lock(const std::string& path) { return holder_of(path); }
+
+// The detached flusher holds the exporter's headers (its API key) and was forked from the event
+// (its input, unredacted, in freed heap): not dumpable (no /proc/<pid>/mem or ptrace by processes
+// of the same user; its /proc entries belong to root), no core file (RLIMIT_CORE 0, soft and
+// hard: `kill -SEGV` writes nothing), and its cwd is "/" (not the host's cwd, the user's
+// workspace, where a core file landed). Failed before the fix: dumpable, the test's core limit,
+// the test's cwd. As root the adapter runs as another user (setpriv), as in
+// GuardKeeper.IsNotDumpable; otherwise /proc/<pid>/mem must be closed to us.
+TEST_F(Telemetry, FlusherIsNotDumpableWritesNoCoreAndLeavesTheHostsCwd) {
+  const bool root = ::geteuid() == 0;
+  if (root && std::system("command -v setpriv >/dev/null 2>&1") != 0) GTEST_SKIP() << "setpriv not installed";
+  FakeServer collector;
+  TempDir home;
+  ASSERT_EQ(::chmod(home.path().c_str(), 0755), 0);
+  const std::string data = home.sub("data");
+  ASSERT_EQ(::mkdir(data.c_str(), 0700), 0);
+  auto env = base_env(collector.url("/v1/traces"));
+  env["HOME"] = home.path();
+  env["GEMINI_PLUGIN_DATA"] = data;
+  env["PINTA_FLUSHER_IDLE_MS"] = "20000";  // stays, to be looked at
+  proc::SpawnRequest r;
+  if (root) {
+    ASSERT_EQ(::chown(data.c_str(), 65534, 65534), 0);
+    // A copy the other user can reach (the build tree may sit below a directory only root enters).
+    const std::string exe = home.sub("pinta-gemini");
+    std::error_code ec;
+    std::filesystem::copy_file(pinta::testing::bin_dir() + "/pinta-gemini", exe, ec);
+    ASSERT_FALSE(ec) << ec.message();
+    ASSERT_EQ(::chmod(exe.c_str(), 0755), 0);
+    r.argv = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", exe,
+              "--agent", "gemini", "--event", "AfterTool"};
+  } else {
+    r.argv = {pinta::testing::bin_dir() + "/pinta-gemini", "--agent", "gemini", "--event", "AfterTool"};
+  }
+  r.env = env;
+  r.stdin_data = gem_payload("s", "AfterTool").dump();
+  r.timeout = std::chrono::milliseconds(10000) * testing::time_scale();
+  r.hard_limit = std::chrono::milliseconds(20000) * testing::time_scale();
+  expect_clean(proc::make_spawner()->run(r), "{}");
+  ASSERT_TRUE(wait_spans(collector, 1));
+  const pid_t flusher = holder_of(fs::join(data, "flusher.lock"));
+  ASSERT_GT(flusher, 0) << "the flusher left at once";
+  const std::string proc_dir = "/proc/" + std::to_string(flusher);
+
+  if (root) {
+    struct stat st {};
+    ASSERT_EQ(::stat((proc_dir + "/fd").c_str(), &st), 0);
+    EXPECT_EQ(st.st_uid, 0u) << "a dumpable process's /proc entries belong to its own user (65534)";
+    auto status = fs::read_file(proc_dir + "/status").value_or("");
+    EXPECT_NE(status.find("Uid:\t65534"), std::string::npos) << "the flusher runs as the event's user";
+  } else {
+    const int fd = ::open((proc_dir + "/mem").c_str(), O_RDONLY | O_CLOEXEC);
+    EXPECT_LT(fd, 0) << "the flusher's memory is readable by its user";
+    if (fd >= 0) ::close(fd);
+  }
+
+  std::istringstream limits(fs::read_file(proc_dir + "/limits").value_or(""));
+  std::string core;
+  for (std::string line; std::getline(limits, line);)
+    if (line.rfind("Max core file size", 0) == 0) core = line;
+  std::istringstream fields(core.substr(std::min(core.size(), std::string("Max core file size").size())));
+  std::string soft, hard;
+  fields >> soft >> hard;
+  EXPECT_EQ(soft, "0") << core;
+  EXPECT_EQ(hard, "0") << core;
+
+  char here[4096];
+  ASSERT_NE(::getcwd(here, sizeof here), nullptr);
+  ASSERT_STRNE(here, "/") << "the test must run elsewhere than / to show anything";
+  char cwd[4096];
+  const ssize_t n = ::readlink((proc_dir + "/cwd").c_str(), cwd, sizeof cwd);
+  ASSERT_GT(n, 0);
+  EXPECT_EQ(std::string(cwd, static_cast<size_t>(n)), "/");
+  ASSERT_EQ(::kill(flusher, SIGKILL), 0);
+  wait_flusher_idle_in(data);
+}
 
 TEST_F(Telemetry, FlusherKilledMidPostThenNextRunHealthy) {
   Reply hang;

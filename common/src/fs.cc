@@ -67,13 +67,21 @@ Error open_error(const std::string& path) {
   return io_error("cannot open", path);
 }
 
-// Locks `fd` exclusively (blocking), appends `line` in one write, unlocks and closes.
-Status append_fd(int fd, const std::string& path, std::string_view line) {
-  while (::flock(fd, LOCK_EX) != 0) {
-    if (errno != EINTR) {
-      Error e = io_error("cannot lock", path);
+// Locks `fd` exclusively (blocking, or within lock_timeout_ms when >= 0), appends `line` in one
+// write, unlocks and closes.
+Status append_fd(int fd, const std::string& path, std::string_view line, int lock_timeout_ms = -1) {
+  if (lock_timeout_ms >= 0) {
+    if (Status s = lock_fd(fd, LOCK_EX, lock_timeout_ms, path); !s.ok()) {
       ::close(fd);
-      return e;
+      return s;
+    }
+  } else {
+    while (::flock(fd, LOCK_EX) != 0) {
+      if (errno != EINTR) {
+        Error e = io_error("cannot lock", path);
+        ::close(fd);
+        return e;
+      }
     }
   }
   // A failed write (a full disk) must not leave a fragment: cut back to where we started (we
@@ -109,6 +117,45 @@ uid_t effective_uid() {
 }
 
 }  // namespace
+
+int open_regular(const std::string& path, struct stat& st) noexcept {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return -1;
+  int refuse = 0;
+  if (::fstat(fd, &st) != 0) {
+    refuse = errno;
+  } else if (!S_ISREG(st.st_mode)) {
+    refuse = EINVAL;
+  } else {
+    const int fl = ::fcntl(fd, F_GETFL);
+    if (fl < 0 || ::fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) refuse = errno != 0 ? errno : EIO;
+  }
+  if (refuse != 0) {
+    ::close(fd);
+    errno = refuse;
+    return -1;
+  }
+  return fd;
+}
+
+Result<std::string> read_all_and_close(int fd, const std::string& path, size_t max_bytes) {
+  return read_fd(fd, path, max_bytes);
+}
+
+Result<std::string> read_regular_file(const std::string& path, size_t max_bytes) {
+  struct stat st {};
+  int fd = open_regular(path, st);
+  if (fd < 0) {
+    if (errno == ENOENT) return make_error(ErrorCode::kNotFound, "no such file: " + path);
+    if (errno == EINVAL) return make_error(ErrorCode::kInvalidArgument, "not a regular file: " + path);
+    return io_error("cannot open", path);
+  }
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) {
+    ::close(fd);
+    return make_error(ErrorCode::kTooLarge, "file over " + std::to_string(max_bytes) + " bytes: " + path);
+  }
+  return read_fd(fd, path, max_bytes);
+}
 
 Result<std::string> read_file(const std::string& path, size_t max_bytes) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -165,6 +212,13 @@ Status append_private(const std::string& path, std::string_view line, unsigned m
   int fd = open_private(path, O_WRONLY | O_APPEND | O_CREAT, mode);
   if (fd < 0) return open_error(path);
   return append_fd(fd, path, line);
+}
+
+Status append_private(const std::string& path, std::string_view line, unsigned mode,
+                      int lock_timeout_ms) {
+  int fd = open_private(path, O_WRONLY | O_APPEND | O_CREAT, mode);
+  if (fd < 0) return open_error(path);
+  return append_fd(fd, path, line, lock_timeout_ms < 0 ? 0 : lock_timeout_ms);
 }
 
 Status check_private_dir(const std::string& dir) {
@@ -325,7 +379,8 @@ std::string home_dir() {
   if (h != nullptr && *h != '\0') return h;
   // Only when HOME is unset or empty (rare): one read of /etc/passwd per process, no NSS.
   static const std::string from_passwd = [] {
-    auto text = read_file("/etc/passwd", 16u << 20);
+    // Never a blocking open of what is not a regular file (a FIFO there hung the adapter).
+    auto text = read_regular_file("/etc/passwd", 16u << 20);
     return text ? passwd_home(*text, ::getuid()) : std::string();
   }();
   return from_passwd;

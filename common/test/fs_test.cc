@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <thread>
 #include <vector>
 
@@ -30,6 +31,28 @@ TEST(Fs, ReadFileReportsMissingAndTooLarge) {
   EXPECT_EQ(read_file(dir.sub("nope")).error().code, ErrorCode::kNotFound);
   ASSERT_TRUE(atomic_write(dir.sub("big"), std::string(100, 'x')).ok());
   EXPECT_EQ(read_file(dir.sub("big"), 10).error().code, ErrorCode::kTooLarge);
+}
+
+// What the adapter reads before its reply (/etc/passwd, the env file, /etc/hosts) must not block
+// on a FIFO nobody writes (docs/contract.md ENV-12): refused after a non-blocking open, at once.
+// A regular file (also through a symlink) reads as with read_file.
+TEST(Fs, ReadRegularFileRefusesAFifoWithoutBlocking) {
+  testing::TempDir dir;
+  ASSERT_EQ(::mkfifo(dir.sub("fifo").c_str(), 0600), 0);
+  EXPECT_EQ(read_regular_file(dir.sub("fifo"), 1024).error().code, ErrorCode::kInvalidArgument);
+  EXPECT_EQ(read_regular_file(dir.path(), 1024).error().code, ErrorCode::kInvalidArgument);
+  EXPECT_EQ(read_regular_file(dir.sub("nope"), 1024).error().code, ErrorCode::kNotFound);
+  ASSERT_TRUE(atomic_write(dir.sub("f"), "abc").ok());
+  ASSERT_EQ(::symlink(dir.sub("f").c_str(), dir.sub("link").c_str()), 0);
+  EXPECT_EQ(read_regular_file(dir.sub("link"), 1024).value_or(""), "abc");
+  EXPECT_EQ(read_regular_file(dir.sub("f"), 2).error().code, ErrorCode::kTooLarge);
+  struct stat st {};
+  int fd = open_regular(dir.sub("f"), st);
+  ASSERT_GE(fd, 0);
+  EXPECT_EQ(::fcntl(fd, F_GETFL) & O_NONBLOCK, 0) << "O_NONBLOCK cleared for the read";
+  EXPECT_EQ(read_all_and_close(fd, dir.sub("f"), 1024).value_or(""), "abc");
+  EXPECT_EQ(open_regular(dir.sub("fifo"), st), -1);
+  EXPECT_EQ(errno, EINVAL);
 }
 
 TEST(Fs, MakeDirsCreatesNestedWithMode) {

@@ -3,9 +3,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+extern char** environ;
+
+#include <cerrno>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
 
 #include "pinta/common/fs.h"
 
@@ -103,45 +109,100 @@ std::string default_env_file_path() {
   return home.empty() ? std::string() : home + "/.gemini/pinta-gemini.env";
 }
 
+namespace {
+
+// The name part of an environment entry "NAME=value".
+std::string_view entry_name(const char* entry) {
+  const char* eq = std::strchr(entry, '=');
+  return eq != nullptr ? std::string_view(entry, static_cast<size_t>(eq - entry)) : std::string_view(entry);
+}
+
+}  // namespace
+
 EnvFileLoad load_env_file(const std::string& path) {
   EnvFileLoad r;
   r.path = path;
   if (path.empty()) return r;
+  // One open that never blocks (a FIFO or device at the path is refused after fstat, never read),
+  // following a symbolic link as before (dotfile managers link it); the checks are on what was
+  // opened, not on a name that could change in between.
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return r;  // absent: nothing to do
-  if (!S_ISREG(st.st_mode)) {
+  int fd = fs::open_regular(path, st);
+  if (fd < 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return r;  // absent: nothing to do
     r.outcome = EnvFileOutcome::kUnreadable;
-    r.detail = "not a regular file";
+    r.detail = errno == EINVAL ? std::string("not a regular file") : std::string(std::strerror(errno));
     return r;
   }
   // The one trust rule (fs::untrusted_reason) the data dir and its files follow too.
   if (std::string why = fs::untrusted_reason(st, fs::TrustKind::kEnvFile); !why.empty()) {
+    ::close(fd);
     r.outcome = EnvFileOutcome::kInsecure;
     r.detail = (st.st_mode & 022) != 0 && st.st_uid == ::geteuid() ? why + " (chmod 600 it)" : why;
     return r;
   }
-  auto content = fs::read_file(path, 1u << 20);
+  auto content = fs::read_all_and_close(fd, path, kMaxEnvFileBytes);
   if (!content) {
     r.outcome = EnvFileOutcome::kUnreadable;
     r.detail = content.error().message;
     return r;
   }
   EnvFileParse parsed = parse_env_file(*content);
-  // Later duplicates win inside the file; the real environment always wins over the file.
-  std::vector<std::pair<std::string, std::string>> last;
-  for (auto& kv : parsed.entries) {
-    bool replaced = false;
-    for (auto& existing : last) {
-      if (existing.first == kv.first) {
-        existing.second = kv.second;
-        replaced = true;
-      }
+  content->clear();
+
+  // Linear in the file, whatever it holds (docs/contract.md ENV-1): later duplicates win inside
+  // the file (a hash map from key to its slot), the real environment always wins over the file
+  // (a hash set of the names in environ, built once), and the new entries are added by building
+  // one new environ array, never by setenv in a loop (glibc's setenv scans and copies environ on
+  // every call: 100,000 keys cost 84 s). getenv reads environ as usual afterwards.
+  std::unordered_map<std::string_view, size_t> slot;
+  slot.reserve(parsed.entries.size());
+  std::vector<size_t> order;  // the first place of each key, holding its last value
+  order.reserve(parsed.entries.size());
+  for (size_t i = 0; i < parsed.entries.size(); ++i) {
+    auto [it, fresh] = slot.emplace(parsed.entries[i].first, order.size());
+    if (fresh) {
+      order.push_back(i);
+    } else {
+      order[it->second] = i;
     }
-    if (!replaced) last.push_back(kv);
   }
-  for (const auto& [k, v] : last) {
-    if (env(k.c_str()) != nullptr) continue;
-    if (::setenv(k.c_str(), v.c_str(), 0) == 0) r.applied.push_back(k);  // NOLINT(concurrency-mt-unsafe)
+  size_t existing = 0;
+  std::unordered_set<std::string_view> present;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) ++existing;
+  present.reserve(existing);
+  for (size_t i = 0; i < existing; ++i) present.insert(entry_name(environ[i]));
+
+  size_t bytes = 0;
+  std::vector<size_t> add;
+  add.reserve(order.size());
+  for (size_t i : order) {
+    const auto& [k, v] = parsed.entries[i];
+    if (present.count(k) != 0) continue;
+    add.push_back(i);
+    bytes += k.size() + 1 + v.size() + 1;
+  }
+  if (!add.empty()) {
+    // Never freed: environ points into both for the life of the process (as setenv's copies).
+    char* text = new char[bytes];
+    char** array = new char*[existing + add.size() + 1];
+    for (size_t i = 0; i < existing; ++i) array[i] = environ[i];
+    size_t n = existing;
+    char* at = text;
+    r.applied.reserve(add.size());
+    for (size_t i : add) {
+      const auto& [k, v] = parsed.entries[i];
+      array[n++] = at;
+      std::memcpy(at, k.data(), k.size());
+      at += k.size();
+      *at++ = '=';
+      std::memcpy(at, v.data(), v.size());
+      at += v.size();
+      *at++ = '\0';
+      r.applied.push_back(k);
+    }
+    array[n] = nullptr;
+    environ = array;  // NOLINT(concurrency-mt-unsafe): single-threaded, before any thread starts
   }
   r.outcome = EnvFileOutcome::kLoaded;
   if (!parsed.bad_lines.empty()) r.detail = std::to_string(parsed.bad_lines.size()) + " malformed line(s) skipped";

@@ -2,7 +2,10 @@
 #include "pinta/adapter/detach.h"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -42,6 +45,15 @@ bool run_detached(int keep_fd, const std::function<void(int kept_fd)>& body) noe
     // the grandchild is not a session leader and is reparented away from us at once, and exit.
     ::setsid();
     ::signal(SIGPIPE, SIG_IGN);
+    // Hardened before the grandchild exists, so it never is otherwise (fork keeps all three):
+    // not dumpable (no ptrace, /proc/<pid>/mem or /proc/<pid>/environ for other processes of the
+    // same user, only root), no core file whatever signal ends it (it holds tokens and, in freed
+    // heap, the event it was forked from), and its cwd is "/": the host's directory (the user's
+    // workspace) is neither pinned (umount) nor where anything of ours could be written.
+    (void)::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    const struct rlimit no_core {0, 0};
+    (void)::setrlimit(RLIMIT_CORE, &no_core);
+    (void)!::chdir("/");
     int devnull = ::open("/dev/null", O_RDWR | O_CLOEXEC);
     if (devnull >= 0) {
       ::dup2(devnull, STDIN_FILENO);
@@ -56,6 +68,9 @@ bool run_detached(int keep_fd, const std::function<void(int kept_fd)>& body) noe
     close_inherited_fds(kept >= 3 ? kept : keep_fd);
     if (kept < 3) kept = keep_fd;
     if (::fork() != 0) ::_exit(0);  // a flock on keep_fd lives on in the grandchild
+    // The event's freed heap (its input, unredacted) goes back to the kernel where whole pages
+    // are free: what the body does not use is not kept for its life.
+    (void)::malloc_trim(0);
     try {
       body(kept);
     } catch (...) {

@@ -155,6 +155,60 @@ uint64_t fnv1a(std::string_view s) {
   return h;
 }
 
+// The binary this process runs: dev, inode, size and mtime of /proc/self/exe (the file the
+// kernel maps, even once deleted). Part of the keeper's name, so an event only ever talks to a
+// keeper forked from the very same binary (an upgrade starts a new keeper; the old one leaves).
+struct ExeIdentity {
+  bool known = false;
+  dev_t dev = 0;
+  ino_t ino = 0;
+  off_t size = 0;
+  int64_t mtime_ns = 0;
+  bool operator==(const ExeIdentity& o) const {
+    return known == o.known && dev == o.dev && ino == o.ino && size == o.size && mtime_ns == o.mtime_ns;
+  }
+};
+
+ExeIdentity identity_of(const struct stat& st) {
+  ExeIdentity id;
+  id.known = true;
+  id.dev = st.st_dev;
+  id.ino = st.st_ino;
+  id.size = st.st_size;
+  id.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+  return id;
+}
+
+const ExeIdentity& own_exe() {
+  static const ExeIdentity id = [] {
+    struct stat st {};
+    return ::stat("/proc/self/exe", &st) == 0 ? identity_of(st) : ExeIdentity{};
+  }();
+  return id;
+}
+
+std::string exe_identity_text() {
+  const ExeIdentity& id = own_exe();
+  if (!id.known) return "exe unknown";
+  return std::to_string(id.dev) + ":" + std::to_string(id.ino) + ":" + std::to_string(id.size) + ":" +
+         std::to_string(id.mtime_ns);
+}
+
+// True once the file this process was started from is no longer at its path: deleted (the
+// kernel marks the link " (deleted)") or replaced by another file (a new inode, size or mtime:
+// an upgrade). False when it cannot tell (no /proc).
+bool own_exe_gone() {
+  const ExeIdentity& was = own_exe();
+  if (!was.known) return false;
+  char buf[4096];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return false;
+  // A deleted file shows as "<path> (deleted)": no such file, or one that is not ours.
+  buf[n] = '\0';
+  struct stat st {};
+  return ::stat(buf, &st) != 0 || !(identity_of(st) == was);
+}
+
 bool set_sockaddr(const std::string& path, struct sockaddr_un& a) {
   std::memset(&a, 0, sizeof a);
   a.sun_family = AF_UNIX;
@@ -237,6 +291,9 @@ class Keeper {
     for (;;) {
       std::this_thread::sleep_for(std::chrono::milliseconds(250));
       if (gone(lock_fd)) break;
+      // The binary we were forked from was deleted or replaced (an upgrade): events of the new
+      // one use a keeper of their own (another name); we leave rather than serve for an hour.
+      if (own_exe_gone()) break;
       const auto now = Clock::now();
       if (in_flight_.load() == 0 && (now - last_request_.load() > options_.idle || now > life_end))
         break;
@@ -500,7 +557,9 @@ KeeperPlace keeper_place(const std::string& data_dir, const std::string& url) {
   if (port <= 0 || port > 65535) return p;
   std::string key = http::tls_trust_key(u->host, static_cast<uint16_t>(port));
   static const char kHex[] = "0123456789abcdef";
-  uint64_t h = fnv1a(key);
+  // The name covers the trust key, the wire version and this binary (own_exe): a keeper serves
+  // only events of the binary it was forked from.
+  uint64_t h = fnv1a(key + '\n' + std::string(kMagic) + '\n' + exe_identity_text());
   std::string name = "guard-keeper.";
   for (int shift = 60; shift >= 0; shift -= 4) name.push_back(kHex[(h >> shift) & 0xF]);
   std::string sock = fs::join(data_dir, name + ".sock");

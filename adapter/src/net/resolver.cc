@@ -465,9 +465,10 @@ Result<std::vector<SocketAddress>> resolve_host(const std::string& host, uint16_
     return std::vector<SocketAddress>{a};
   }
   std::vector<SocketAddress> found;
-  if (auto hosts = fs::read_file(files.hosts, 16u << 20)) found = hosts_lookup(*hosts, name);
+  // Never a blocking open of a FIFO or device (fs::read_regular_file; docs/contract.md ENV-12).
+  if (auto hosts = fs::read_regular_file(files.hosts, 16u << 20)) found = hosts_lookup(*hosts, name);
   if (found.empty()) {
-    auto conf = fs::read_file(files.resolv_conf, 1u << 20);
+    auto conf = fs::read_regular_file(files.resolv_conf, 1u << 20);
     ResolverConfig config = parse_resolv_conf(conf ? std::string_view(*conf) : std::string_view());
     auto dns = dns_lookup(host, config, deadline);
     if (!dns) return dns.error();

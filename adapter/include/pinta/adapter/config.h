@@ -33,7 +33,11 @@ struct EnvFileLoad {
 
 // Default path: $HOME/.gemini/pinta-gemini.env ("" when there is no home).
 std::string default_env_file_path();
-// Loads `path` into the process environment (setenv for unset keys only).
+// The env file's size cap: a bigger file is kUnreadable, nothing of it applied.
+inline constexpr size_t kMaxEnvFileBytes = 1u << 20;
+// Loads `path` into the process environment, for unset keys only (docs/contract.md ENV-1): opened
+// without blocking and refused unless a regular file (fs::open_regular), then parsed and merged in
+// time linear in its size (one new environ array; no setenv loop). Single-threaded callers only.
 EnvFileLoad load_env_file(const std::string& path);
 
 struct AdapterConfig {

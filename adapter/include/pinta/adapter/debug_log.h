@@ -5,6 +5,10 @@
 // Bounded: once a line would take the log past PINTA_DEBUG_LOG_MAX_BYTES (default 16 MiB) it is
 // renamed to invocations.jsonl.1 (one generation kept: at most twice the cap on disk). A line
 // that does not fit (a full disk) is cut back by the writer (fs::append_locked), never left torn.
+// Bounded wait (docs/contract.md ENV-12): the log's flock (and the rotation lock) is waited for
+// at most kDebugLogLockWaitMs; when another process holds it longer, the record is skipped and
+// counted in <data dir>/invocations.skipped (one line per skipped record), and the next record
+// written carries "log_skipped_total" (the count so far).
 #pragma once
 
 #include <chrono>
@@ -13,6 +17,8 @@
 #include "pinta/adapter/handler.h"
 
 namespace pinta::adapter {
+
+inline constexpr int kDebugLogLockWaitMs = 5;
 
 // Builds the record (exposed for tests).
 nlohmann::json debug_record(const EnvFileLoad& env_file, int argc, const char* const* argv,

@@ -13,7 +13,10 @@ namespace pinta::adapter {
 // every inherited descriptor except `keep_fd` (kept close-on-exec, at a number >= 3), forks the
 // grandchild that runs `body(kept fd)` and then `_exit(0)`, and exits at once; the caller waits
 // only for that child, never for the grandchild to be scheduled. SIGPIPE is ignored in the
-// grandchild. Returns false when the first fork failed. `keep_fd` stays open in the caller.
+// grandchild. Both are hardened (docs/contract.md GUARD-13, OTLP): not dumpable
+// (PR_SET_DUMPABLE 0), no core file (RLIMIT_CORE 0, soft and hard), cwd "/" (the host's cwd is
+// the user's workspace), and the grandchild gives freed heap back (malloc_trim).
+// Returns false when the first fork failed. `keep_fd` stays open in the caller.
 bool run_detached(int keep_fd, const std::function<void(int kept_fd)>& body) noexcept;
 
 // For a detached process that holds `fd` on its lock file in the data dir: sleeps `d` in slices

@@ -11,12 +11,18 @@
 // checks the other's uid (SO_PEERCRED) and refuses any but its own. The keeper serves one
 // trust key (http::tls_trust_key: origin, CA settings and CA files' identity): it is named by the
 // key's hash, and a request carrying another key is refused. A change of CA files or settings
-// therefore starts a new keeper; the old one leaves when idle.
+// therefore starts a new keeper; the old one leaves when idle. The name also covers the wire
+// version and the binary (dev, inode, size and mtime of /proc/self/exe): a keeper serves only
+// events of the binary it was forked from, and leaves within 250 ms of that file being deleted
+// or replaced (an upgrade), instead of serving on for up to its life.
+//
+// Hardening (detach.h): not dumpable, no core file, cwd "/" (it never pins the host's cwd).
 //
 // Bounds: at most kMaxInFlight requests at once, each on its own connection (more wait in the
 // socket's backlog within their own budget; a full backlog makes the event ask the guard itself),
 // each within the event's own remaining budget; the keeper leaves after `idle` without a
-// request, after `life`, or within 250 ms of its lock file or socket being removed or replaced.
+// request, after `life`, or within 250 ms of its lock file or socket being removed or replaced,
+// or of its binary being deleted or replaced.
 // A kept connection is reused for at most 5 minutes (http::Connection) and never across a change
 // of trust key.
 #pragma once
@@ -41,7 +47,7 @@ struct KeeperPlace {
 };
 
 // Where the keeper for the https guard `url` lives in `data_dir`:
-// <data dir>/guard-keeper.<16 hex of the key's hash>.{sock,lock}.
+// <data dir>/guard-keeper.<16 hex of the hash of key, wire version and binary>.{sock,lock}.
 KeeperPlace keeper_place(const std::string& data_dir, const std::string& url);
 
 struct KeeperOptions {

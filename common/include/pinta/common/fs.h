@@ -15,6 +15,18 @@ namespace pinta::fs {
 // Reads a whole file (up to max_bytes; larger → kTooLarge).
 Result<std::string> read_file(const std::string& path, size_t max_bytes = 64u << 20);
 
+// Reads a whole regular file (up to max_bytes; larger → kTooLarge) without ever blocking on what
+// is not one: opened with O_NONBLOCK (a FIFO or device there must not hang the open; symbolic
+// links are followed, as for read_file), fstat'ed, refused with kInvalidArgument ("not a regular
+// file") unless S_ISREG, then read blocking as usual. For what the adapter reads before its
+// reply: /etc/passwd (home_dir), the env file, /etc/hosts and /etc/resolv.conf.
+Result<std::string> read_regular_file(const std::string& path, size_t max_bytes);
+// The open half of read_regular_file: the fd (O_CLOEXEC, O_NONBLOCK cleared) with `st` filled,
+// or -1 with errno (EINVAL: not a regular file; else what open(2) or fstat(2) said).
+int open_regular(const std::string& path, struct stat& st) noexcept;
+// Reads all of `fd` (an fd of open_regular), up to max_bytes, and closes it; `path` for messages.
+Result<std::string> read_all_and_close(int fd, const std::string& path, size_t max_bytes);
+
 // Writes `data` to `path` atomically: temp file in the same directory, fsync (unless `durable` is
 // false), rename. The file gets `mode` (e.g. 0600). Readers see the old or the new content, never
 // a mix. The temp name carries 64 random bits and is created with O_EXCL|O_NOFOLLOW, so nothing
@@ -80,6 +92,10 @@ int open_private(const std::string& path, int flags, unsigned mode = 0600) noexc
 Result<std::string> read_private_file(const std::string& path, size_t max_bytes = 64u << 20);
 // append_locked through open_private.
 Status append_private(const std::string& path, std::string_view line, unsigned mode = 0600);
+// The same, waiting at most `lock_timeout_ms` for the flock (lock_fd): kTimeout, with nothing
+// written, when another process holds it longer (the debug log: ENV clauses in docs/contract.md).
+Status append_private(const std::string& path, std::string_view line, unsigned mode,
+                      int lock_timeout_ms);
 
 // Whether `dir` is a usable private directory: it exists (stat follows a symlink, as for the env
 // file, but the link itself must be owned by the effective uid or root), is a directory and passes
@@ -90,7 +106,8 @@ Status check_private_dir(const std::string& dir);
 Status make_private_dir(const std::string& dir);
 
 // The user's home directory without NSS: $HOME if set and non-empty, else the home field of the
-// real uid's line in /etc/passwd (read by this function, never through getpwuid: in the static
+// real uid's line in /etc/passwd (read by this function with read_regular_file: a FIFO or device
+// there is never opened for blocking, never through getpwuid: in the static
 // adapter that would make glibc dlopen the NSS modules nsswitch.conf names — `systemd`, `sss`,
 // `ldap` — which crash or hang a static process). Empty when neither gives an absolute path.
 std::string home_dir();
