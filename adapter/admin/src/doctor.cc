@@ -599,6 +599,10 @@ GuardFailure classify_guard_error(const std::string& error) {
     f.status = std::atoi(error.c_str() + 7);
     return f;
   }
+  if (error == "internal error") {  // the client's catch-all: no answer to judge
+    f.no_answer = true;
+    return f;
+  }
   for (ErrorCode c : {ErrorCode::kInvalidArgument, ErrorCode::kTimeout, ErrorCode::kUnavailable,
                       ErrorCode::kProtocol, ErrorCode::kTooLarge, ErrorCode::kInternal})
     if (error.rfind(std::string(error_code_name(c)) + ": ", 0) == 0) {
