@@ -280,6 +280,117 @@ TEST(Send, HeaderInjectionIsRefused) {
   EXPECT_EQ(server.request_count(), 0u);
 }
 
+// Control characters other than HTAB (and DEL) in a header value, and a header name that is not
+// a token, are refused before anything is sent. Before this check only CR, LF and NUL were: a
+// vertical tab, form feed, ESC, DEL or a name with a space or colon-like junk went on the wire.
+TEST(Send, HeaderValuesWithControlCharactersAndBadNamesAreRefused) {
+  FakeServer server;
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"X-Token", std::string("a\x0b") + "b"}, {"X-Token", "a\x0c" "b"},
+      {"X-Token", "a\x1b[31m"},               {"X-Token", "a\x7f"},
+      {"X-Token", std::string("a\0b", 3)},     {"X-Token", "a\nb"},
+      {"X-Token", "a\rb"},                    {"X Token", "v"},
+      {"X-Token ", "v"},                       {"X(Token)", "v"},
+      {"", "v"},                               {"X-T\xc3\xa9", "v"}};
+  for (const auto& [name, value] : bad) {
+    Request r = post(server.url());
+    r.headers.push_back({name, value});
+    auto resp = send(r, Deadline::after(5s));
+    ASSERT_FALSE(resp) << name;
+    EXPECT_EQ(resp.error().code, ErrorCode::kInvalidArgument) << name;
+  }
+  Request bad_method = post(server.url());
+  bad_method.method = "PO\tST";
+  EXPECT_FALSE(send(bad_method, Deadline::after(5s)));
+  EXPECT_EQ(server.request_count(), 0u);
+  // What RFC 9110 §5.5 allows goes through: HTAB inside, obs-text, whitespace at the ends (the
+  // receiver strips it).
+  Request ok = post(server.url());
+  ok.headers.push_back({"X-Tab", "a\tb"});
+  ok.headers.push_back({"X-Latin", "caf\xc3\xa9"});
+  ok.headers.push_back({"X-Edge", " v "});
+  auto resp = send(ok, Deadline::after(5s));
+  ASSERT_TRUE(resp) << resp.error().message;
+  ASSERT_EQ(server.request_count(), 1u);
+  EXPECT_EQ(server.requests()[0].header("x-tab"), "a\tb");
+  EXPECT_FALSE(valid_header_value("a\x01"));
+  EXPECT_TRUE(valid_header_value(""));
+  EXPECT_TRUE(valid_header_name("x-pinta-relay-token"));
+  EXPECT_FALSE(valid_header_name("x:y"));
+}
+
+// Body framing (RFC 9112 §6.3): two different lengths, a Content-Length list whose values
+// differ, Content-Length beside Transfer-Encoding, or a length that is not 1*DIGIT are protocol
+// errors, whatever the read sizes. Before the fix the first Content-Length header won (so
+// "5" then "50" read "hello"), Content-Length with chunked was read as chunked, an empty
+// Content-Length or one with a space before the colon was ignored (body until close) and a second
+// Transfer-Encoding field was ignored.
+TEST(ParseResponse, ConflictingOrMalformedFramingIsAProtocolError) {
+  const std::string h = "HTTP/1.1 200 OK\r\n";
+  const std::vector<std::string> bad = {
+      h + "Content-Length: 5\r\nContent-Length: 50\r\n\r\nhello",
+      h + "Content-Length: 50\r\nContent-Length: 5\r\n\r\nhello",
+      h + "Content-Length: 5, 50\r\n\r\nhello",
+      h + "Content-Length: 5,5,6\r\n\r\nhello",
+      h + "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+      h + "Transfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+      h + "Transfer-Encoding: identity\r\nContent-Length: 5\r\n\r\nhello",
+      h + "Transfer-Encoding: chunked\r\nTransfer-Encoding: gzip\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+      h + "Transfer-Encoding: chunked, chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+      h + "Transfer-Encoding: ,\r\n\r\nhello",
+      h + "Content-Length: +5\r\n\r\nhello",
+      h + "Content-Length: -5\r\n\r\nhello",
+      h + "Content-Length: 5 5\r\n\r\nhello",
+      h + "Content-Length: 0x5\r\n\r\nhello",
+      h + "Content-Length: 5.0\r\n\r\nhello",
+      h + "Content-Length: 5,\r\n\r\nhello",
+      h + "Content-Length: ,5\r\n\r\nhello",
+      h + "Content-Length:\r\n\r\nhello",
+      h + "Content-Length: \x0b" "5\r\n\r\nhello",
+      h + "Content-Length : 5\r\n\r\nhello",
+      h + "Content-Length: 5\r\n Content-Length: 50\r\n\r\nhello",
+      // Conflicting lengths on a response without a body are refused as well.
+      "HTTP/1.1 204 No Content\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+  };
+  for (const auto& b : bad)
+    for (size_t piece : {0, 1, 7}) {
+      auto r = parse_response(b, 1000, false, piece);
+      ASSERT_FALSE(r) << b << " piece " << piece << " body " << r->body;
+      EXPECT_EQ(r.error().code, ErrorCode::kProtocol) << b << " -> " << r.error().message;
+    }
+  // A length past any cap (and past what a size_t holds) is refused, never wrapped around.
+  for (const char* huge : {"18446744073709551621", "99999999999999999999999999", "1000000000000000"}) {
+    auto r = parse_response(h + "Content-Length: " + huge + "\r\n\r\nhello", 1000);
+    ASSERT_FALSE(r) << huge;
+    EXPECT_EQ(r.error().code, ErrorCode::kTooLarge) << huge;
+  }
+}
+
+// Identical duplicates are taken as the one length they name (RFC 9110 §8.6 allows it); leading
+// zeros and whitespace around the value or the list elements are fine.
+TEST(ParseResponse, IdenticalContentLengthsAreOneLength) {
+  const std::string h = "HTTP/1.1 200 OK\r\n";
+  for (const char* cl :
+       {"Content-Length: 5\r\nContent-Length: 5\r\n", "Content-Length: 5, 5\r\n",
+        "Content-Length: 5,5\r\ncontent-length: 005\r\n", "Content-Length:   5 \t\r\n"}) {
+    auto r = parse_response(h + cl + "\r\nhelloEXTRA", 1000);
+    ASSERT_TRUE(r) << cl << r.error().message;
+    EXPECT_EQ(r->body, "hello") << cl;
+  }
+  auto zero = parse_response(h + "Content-Length: 0\r\nContent-Length: 000\r\n\r\n", 1000);
+  ASSERT_TRUE(zero);
+  EXPECT_EQ(zero->body, "");
+}
+
+// Through the socket: the conflicting reply is refused, the guard would see no verdict.
+TEST(Send, ConflictingContentLengthsAreAProtocolError) {
+  FakeServer server({raw_reply("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 20\r\n"
+                               "\r\n{}{\"decision\":\"ALLOW\"}")});
+  auto resp = send(post(server.url()), Deadline::after(5s));
+  ASSERT_FALSE(resp) << resp->body;
+  EXPECT_EQ(resp.error().code, ErrorCode::kProtocol);
+}
+
 // ---- Connection: a kept connection (RFC 9112 §9.3) ----------------------------------------------
 
 // A loopback server serving one connection at a time: each request gets the next scripted raw

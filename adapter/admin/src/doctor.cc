@@ -9,11 +9,15 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <ctime>
 #include <regex>
 #include <set>
 #include <sstream>
 
+#include "pinta/adapter/guard.h"
 #include "pinta/adapter/guard_keeper.h"
+#include "pinta/adapter/handler.h"
+#include "pinta/adapter/otlp.h"
 #include "pinta/adapter/config.h"
 #include "pinta/adapter/http.h"
 #include "pinta/adapter/span_queue.h"
@@ -541,71 +545,310 @@ void check_env(const DoctorOptions& o, DoctorReport& r) {
   }
 }
 
-// Reachability with the adapter's own HTTP client (pinta::http, the one the hooks use), so that
-// doctor sees what the hook sees: same URL parsing, same DNS/connect/TLS path, one deadline.
-void probe(DoctorReport& r, const std::string& what, const std::string& url,
-           const std::string& body, int timeout_ms) {
-  if (!http::parse_url(url)) {
-    add(r, "endpoint", "broken", what + " " + url + " is not an http(s) URL",
-        "fix the URL in the env file");
+// ---- Guard and collector: the adapter's own configuration readers, client and rules ---------
+
+std::string env_value(const char* name) {
+  const char* v = std::getenv(name);  // NOLINT(concurrency-mt-unsafe)
+  return v ? std::string(v) : std::string();
+}
+
+double elapsed_ms(std::chrono::steady_clock::time_point t0) {
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return std::round(ms * 10) / 10;
+}
+
+std::string ms_text(double ms) {
+  std::ostringstream out;
+  out << ms;
+  return out.str();
+}
+
+// Whether a secret can go into an HTTP header as the adapter sends it (http::valid_header_value,
+// the check send() itself makes): "" when it can; otherwise why not. `warning` is set for a value
+// that is sent but arrives changed or is likely a paste error (non-ASCII octets, whitespace at
+// either end, which the receiver strips).
+std::string header_value_problem(const std::string& value, std::string& warning) {
+  warning.clear();
+  if (!http::valid_header_value(value)) {
+    const bool line_break = value.find_first_of("\r\n") != std::string::npos;
+    return line_break ? "holds a line break (CR or LF)"
+           : value.find('\0') != std::string::npos ? "holds a NUL byte"
+                                                    : "holds a control character";
+  }
+  if (std::any_of(value.begin(), value.end(),
+                  [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
+    warning = "holds non-ASCII bytes (a paste error? many servers compare them differently)";
+  else if (!value.empty() && (value.front() == ' ' || value.front() == '\t' ||
+                              value.back() == ' ' || value.back() == '\t'))
+    warning = "starts or ends with whitespace, which the receiver strips";
+  return {};
+}
+
+// How a guard check that gave no verdict failed, from the guard client's own words (guard.cc):
+// "status N" (the guard answered N), "<error code>: ..." (no answer: DNS, connect, TLS, timeout,
+// a malformed response, a refused request), anything else (the reply is not a verdict).
+struct GuardFailure {
+  int status = 0;          // the HTTP status when the guard answered
+  bool no_answer = false;  // transport or protocol failure
+  bool timed_out = false;
+};
+GuardFailure classify_guard_error(const std::string& error) {
+  GuardFailure f;
+  if (error.rfind("status ", 0) == 0) {
+    f.status = std::atoi(error.c_str() + 7);
+    return f;
+  }
+  if (error == "internal error") {  // the client's catch-all: no answer to judge
+    f.no_answer = true;
+    return f;
+  }
+  for (ErrorCode c : {ErrorCode::kInvalidArgument, ErrorCode::kTimeout, ErrorCode::kUnavailable,
+                      ErrorCode::kProtocol, ErrorCode::kTooLarge, ErrorCode::kInternal})
+    if (error.rfind(std::string(error_code_name(c)) + ": ", 0) == 0) {
+      f.no_answer = true;
+      f.timed_out = c == ErrorCode::kTimeout;
+    }
+  return f;
+}
+
+// The guard, configured and asked exactly as a gate event asks it: GuardConfig from the same
+// reader (guard_config_from_environment), the production client (make_http_guard_client: same
+// URL, headers — x-pinta-relay-token included —, body by guard_request_body, response cap and
+// verdict parser), on a harmless synthetic Gemini BeforeTool call (read_file of a file named
+// pinta-doctor-probe). Only the deadline differs (probe_timeout_ms, so that a slow guard can be
+// told from a dead one; the time is then held against PINTA_GUARD_TIMEOUT_MS), and no keeper or
+// TLS session file is used (doctor writes nothing in the data dir).
+void check_guard(const DoctorOptions& o, DoctorReport& r) {
+  namespace ad = pinta::adapter;
+  ad::GuardConfig g = ad::guard_config_from_environment();
+  if (g.endpoint.empty()) {
+    add(r, "endpoint", "info", "PINTA_GUARD_ENDPOINT not set: no guard (every tool call allowed)");
     return;
   }
+  if (!g.enabled) {
+    add(r, "endpoint", "info", "guard disabled by PINTA_GUARD_DISABLED (every tool call allowed)");
+    return;
+  }
+  if (!g.note.empty())
+    add(r, "endpoint", "warn", "guard setting ignored: " + g.note,
+        "fix the value in the env file (docs/contract.md GUARD-2)");
+  if (!http::parse_url(g.endpoint)) {
+    add(r, "endpoint", "broken",
+        "guard " + g.endpoint + " is not an http(s) URL: every guard check fails open (every tool call allowed)",
+        "fix PINTA_GUARD_ENDPOINT in the env file");
+    return;
+  }
+  std::string warning;
+  const std::string token_problem = header_value_problem(g.relay_token, warning);
+  if (!token_problem.empty()) {
+    // The adapter's client refuses to send such a header (nothing is sent): every guard check is
+    // unavailable and fails open. The value itself is never printed.
+    add(r, "endpoint", "broken",
+        "PINTA_RELAY_TOKEN " + token_problem +
+            ": the adapter refuses to put it in the x-pinta-relay-token header, so every guard "
+            "check fails open (every tool call allowed)",
+        "set PINTA_RELAY_TOKEN to the token alone, on one line (a quoted \"\\r\" or \"\\n\" in the "
+        "env file, or a CR from a Windows editor, ends up in the value)",
+        {{"variable", "PINTA_RELAY_TOKEN"}, {"length", g.relay_token.size()}});
+    return;
+  }
+  if (!warning.empty())
+    add(r, "endpoint", "warn", "PINTA_RELAY_TOKEN " + warning,
+        "set PINTA_RELAY_TOKEN to the token alone", {{"variable", "PINTA_RELAY_TOKEN"}});
+  if (!o.probe_network) return;
+
+  ad::GuardConfig probe_config = g;
+  probe_config.keeper = false;
+  probe_config.data_dir.clear();
+  auto client = ad::make_http_guard_client(probe_config);
+  ad::CanonicalEvent ev;
+  ev.family = ad::Family::kGemini;
+  ev.agent = "gemini";
+  ev.hook = "BeforeTool";
+  ev.known_event = true;
+  ev.tool_event = true;
+  ev.session_id = "pinta-doctor-probe";
+  ev.cwd = o.workspace;
+  ev.tool_name = "read_file";
+  ev.tool_input = {{"file_path", "pinta-doctor-probe"}};
+  const auto t0 = std::chrono::steady_clock::now();
+  const ad::GuardVerdict v = client->check(
+      ev, ad::new_span_id(), Deadline::after(std::chrono::milliseconds(o.probe_timeout_ms)));
+  const double ms = elapsed_ms(t0);
+  const std::string url = g.endpoint;
+  json d = {{"url", url}, {"ms", ms}, {"budget_ms", g.timeout.count()},
+            {"relay_token", !g.relay_token.empty()}};
+  using D = ad::GuardVerdict::Decision;
+  if (v.decision != D::kUnavailable) {
+    const char* decision = v.decision == D::kAllow ? "ALLOW" : v.decision == D::kDeny ? "DENY" : "REVIEW";
+    d["status"] = 200;
+    d["decision"] = decision;
+    const std::string msg = "guard " + url + " answered " + decision + " in " + ms_text(ms) +
+                            " ms (a probe read_file call)";
+    if (ms > static_cast<double>(g.timeout.count()))
+      add(r, "endpoint", "warn",
+          msg + ", over the " + std::to_string(g.timeout.count()) +
+              " ms guard budget (PINTA_GUARD_TIMEOUT_MS): hooks fail open",
+          "move the guard closer or make it faster, or raise PINTA_GUARD_TIMEOUT_MS", d);
+    else
+      add(r, "endpoint", "ok", msg, "", d);
+    return;
+  }
+  d["error"] = v.error;
+  const GuardFailure f = classify_guard_error(v.error);
+  if (f.status == 401 || f.status == 403) {
+    d["status"] = f.status;
+    add(r, "endpoint", "broken",
+        "guard " + url + " refused the request (HTTP " + std::to_string(f.status) + ", " +
+            (g.relay_token.empty() ? "no x-pinta-relay-token sent" : "x-pinta-relay-token sent") +
+            "): every guard check fails open (every tool call allowed)",
+        g.relay_token.empty() ? "check PINTA_RELAY_TOKEN: it is not set, and this guard wants one"
+                              : "check PINTA_RELAY_TOKEN: this guard does not accept it",
+        d);
+  } else if (f.status != 0) {
+    d["status"] = f.status;
+    add(r, "endpoint", "broken",
+        "guard " + url + " answered HTTP " + std::to_string(f.status) +
+            " (only 200 carries a verdict): every guard check fails open (every tool call allowed)",
+        "check the guard's URL path and logs", d);
+  } else if (f.no_answer) {
+    add(r, "endpoint", "broken",
+        "guard " + url + " unreachable (" + v.error + ") after " + ms_text(ms) +
+            " ms: every guard check fails open (every tool call allowed)",
+        f.timed_out ? "start the guard or move it closer; hooks fail open meanwhile"
+                    : "start the service or fix the URL; hooks fail open meanwhile",
+        d);
+  } else {
+    d["status"] = 200;
+    add(r, "endpoint", "broken",
+        "guard " + url + " answered 200 but not with a verdict (" + v.error +
+            "): every guard check fails open (every tool call allowed)",
+        "the guard must answer {\"decision\":\"ALLOW\"|\"DENY\"|\"REVIEW\"} (docs/contract.md GUARD-6)",
+        d);
+  }
+}
+
+// The collector as the adapter resolves it (otlp::export_config: GEMINI_PLUGIN_OPTION_ENDPOINT >
+// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT > OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces, the first
+// non-empty one, which must be an http(s) URL or telemetry is off; its headers), probed with those
+// headers and an empty export request, the answer judged by the flusher's rules (3xx: kept
+// queued; otlp::classify_response otherwise).
+void check_collector(const DoctorOptions& o, DoctorReport& r) {
+  namespace otlp = pinta::adapter::otlp;
+  const otlp::ExportConfig ec = otlp::export_config_from_environment();
+  static constexpr const char* kEndpointVars[] = {"GEMINI_PLUGIN_OPTION_ENDPOINT",
+                                                   "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+                                                   "OTEL_EXPORTER_OTLP_ENDPOINT"};
+  json shadowed = json::array();
+  bool after = false;
+  for (const char* n : kEndpointVars) {
+    if (after && !env_value(n).empty()) shadowed.push_back(n);
+    after = after || n == ec.endpoint_from;
+  }
+  if (ec.endpoint_from.empty()) {
+    add(r, "endpoint", "info",
+        "no OTLP endpoint configured (GEMINI_PLUGIN_OPTION_ENDPOINT, "
+        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_ENDPOINT): spans are not exported");
+    return;
+  }
+  json d = {{"from", ec.endpoint_from}, {"shadowed", shadowed}};
+  const std::string shadow_note =
+      shadowed.empty() ? std::string()
+                       : " (it wins over " + shadowed[0].get<std::string>() +
+                             (shadowed.size() > 1 ? " and " + shadowed[1].get<std::string>() : "") + ")";
+  if (!ec.enabled || !http::parse_url(ec.endpoint)) {
+    d["value"] = env_value(ec.endpoint_from.c_str());
+    add(r, "endpoint", "broken",
+        ec.endpoint_from + " is set but is not an http(s) URL" + shadow_note +
+            ": telemetry is off",
+        "fix " + ec.endpoint_from + " in the env file (the first non-empty endpoint variable is used)",
+        d);
+    return;
+  }
+  d["url"] = ec.endpoint;
+  add(r, "endpoint", "info",
+      "spans are exported to " + ec.endpoint + " (from " + ec.endpoint_from + ")" + shadow_note, "",
+      d);
+  // The headers the flusher sends: entries the list parser dropped (no '=', empty key, CR/LF/NUL)
+  // are named, and so is a header the HTTP client would refuse (every export would fail).
+  const char* list_var = !env_value("GEMINI_PLUGIN_OPTION_HEADERS").empty()
+                             ? "GEMINI_PLUGIN_OPTION_HEADERS"
+                             : "OTEL_EXPORTER_OTLP_HEADERS";
+  size_t dropped = 0;
+  (void)otlp::parse_header_list(env_value(list_var), &dropped);
+  if (dropped > 0)
+    add(r, "endpoint", "warn",
+        std::to_string(dropped) + " entr" + (dropped == 1 ? "y" : "ies") + " of " + list_var +
+            " ignored (not k=v, an empty key, or a line break or NUL in it): that header is not sent",
+        "write " + std::string(list_var) + " as k=v,k2=v2 (percent-encode special characters)",
+        {{"variable", list_var}, {"ignored", dropped}});
+  bool sendable = true;
+  for (const auto& [name, value] : ec.headers) {
+    const std::string source = name == "x-pinta-relay-token" &&
+                                       !env_value("GEMINI_PLUGIN_OPTION_API_KEY").empty()
+                                   ? "GEMINI_PLUGIN_OPTION_API_KEY"
+                                   : list_var;
+    std::string warning;
+    std::string problem = http::valid_header_name(name) ? header_value_problem(value, warning)
+                                                        : "has a name that is not an HTTP token";
+    if (!problem.empty()) {
+      add(r, "endpoint", "broken",
+          "collector header " + (http::valid_header_name(name) ? name : std::string("(unnamed)")) +
+              " from " + source + " " + problem +
+              ": the adapter refuses to send it, so every export fails and spans stay queued",
+          "fix " + source + " (one line; percent-encode special characters in a header list)",
+          {{"variable", source}});
+      sendable = false;
+    } else if (!warning.empty()) {
+      add(r, "endpoint", "warn", "collector header " + name + " from " + source + " " + warning,
+          "fix " + source, {{"variable", source}});
+    }
+  }
+  if (!o.probe_network || !sendable) return;
   http::Request rq;
   rq.method = "POST";
-  rq.url = url;
+  rq.url = ec.endpoint;
   rq.headers = {{"Content-Type", "application/json"}};
-  rq.body = body;
-  auto t0 = std::chrono::steady_clock::now();
-  auto res = http::send(rq, Deadline::after(std::chrono::milliseconds(timeout_ms)));
-  double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  json d = {{"url", url}, {"ms", std::round(ms * 10) / 10}};
+  for (const auto& h : ec.headers) rq.headers.push_back(h);
+  rq.body = R"({"resourceSpans":[]})";
+  const auto t0 = std::chrono::steady_clock::now();
+  auto res = http::send(rq, Deadline::after(std::chrono::milliseconds(o.probe_timeout_ms)));
+  d["ms"] = elapsed_ms(t0);
+  const std::string head = "collector " + ec.endpoint;
   if (!res) {
-    const char* kind = res.error().code == ErrorCode::kTimeout       ? "timed out"
-                       : res.error().code == ErrorCode::kUnavailable ? "unavailable"
-                                                                     : "failed";
     d["error"] = res.error().message;
     add(r, "endpoint", "broken",
-        what + " " + url + " unreachable (" + kind + ": " + res.error().message + ")",
-        "start the service or fix the URL; hooks fail open meanwhile", d);
+        head + " unreachable (" + std::string(error_code_name(res.error().code)) + ": " +
+            res.error().message + "); spans stay queued",
+        "start the collector or fix " + ec.endpoint_from, d);
     return;
   }
-  d["status"] = res->status;
-  std::ostringstream msg;
-  msg << what << " " << url << " answered " << res->status << " in " << d["ms"].get<double>()
-      << " ms";
-  if (what == "guard" && ms > 50)
-    add(r, "endpoint", "warn", msg.str() + " (over the 50 ms guard budget: hooks fail open)",
-        "move the guard closer or make it faster", d);
+  const int st = res->status;
+  d["status"] = st;
+  const std::string msg = head + " answered " + std::to_string(st) + " in " +
+                          ms_text(d["ms"].get<double>()) + " ms";
+  const auto verdict = otlp::classify_response(st, res->header("retry-after"), res->body,
+                                               static_cast<int64_t>(std::time(nullptr)));
+  if (st >= 300 && st < 400)
+    add(r, "endpoint", "warn", msg + ": a redirect, which OTLP exporters do not follow (spans stay queued)",
+        "set " + ec.endpoint_from + " to the URL the redirect points at", d);
+  else if (st == 401 || st == 403)
+    add(r, "endpoint", "broken", msg + ": the collector refuses the credentials; spans are dropped",
+        "check GEMINI_PLUGIN_OPTION_HEADERS / OTEL_EXPORTER_OTLP_HEADERS and GEMINI_PLUGIN_OPTION_API_KEY", d);
+  else if (verdict.verdict == otlp::Verdict::kDelivered)
+    add(r, "endpoint", "ok", msg, "", d);
+  else if (verdict.verdict == otlp::Verdict::kRetry)
+    add(r, "endpoint", "warn", msg + ": the collector asks to retry later (spans stay queued)",
+        "check the collector's load", d);
   else
-    add(r, "endpoint", res->status < 500 ? "ok" : "warn", msg.str(), "", d);
+    add(r, "endpoint", "broken", msg + ": spans sent there are dropped",
+        "check the endpoint path (" + ec.endpoint_from + ")", d);
 }
 
 void check_endpoints(const DoctorOptions& o, DoctorReport& r) {
-  auto env = [](const char* n) {
-    const char* v = std::getenv(n);
-    return std::string(v ? v : "");
-  };
-  std::string guard = env("PINTA_GUARD_ENDPOINT");
-  std::string disabled = env("PINTA_GUARD_DISABLED");
-  if (guard.empty())
-    add(r, "endpoint", "info", "PINTA_GUARD_ENDPOINT not set: no guard (every tool call allowed)");
-  else if (disabled == "1" || disabled == "true")
-    add(r, "endpoint", "info", "guard disabled by PINTA_GUARD_DISABLED");
-  else if (o.probe_network)
-    probe(r, "guard", guard,
-          R"({"hook_event_name":"BeforeTool","tool_name":"pinta_doctor_probe","tool_input":{}})",
-          o.probe_timeout_ms);
-  std::string otlp = env("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT");
-  if (otlp.empty() && !env("OTEL_EXPORTER_OTLP_ENDPOINT").empty()) {
-    otlp = env("OTEL_EXPORTER_OTLP_ENDPOINT");
-    if (!otlp.empty() && otlp.back() == '/') otlp.pop_back();
-    otlp += "/v1/traces";
-  }
-  if (otlp.empty())
-    add(r, "endpoint", "info", "no OTLP endpoint configured: spans are not exported");
-  else if (o.probe_network)
-    probe(r, "collector", otlp, R"({"resourceSpans":[]})", o.probe_timeout_ms);
+  check_guard(o, r);
+  check_collector(o, r);
 }
 
 // An https guard's keeper (docs/contract.md GUARD-13): running, or why there is none.

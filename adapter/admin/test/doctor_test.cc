@@ -31,9 +31,13 @@ struct Home {
     adapter = t.sub("bin/pinta-gemini");
     write_text(adapter, "#!/bin/sh\necho '{}'\n", 0755);
     ::setenv("GEMINI_PLUGIN_DATA", (home + "/.gemini/pinta-gemini-data").c_str(), 1);
-    ::unsetenv("PINTA_GUARD_ENDPOINT");
-    ::unsetenv("OTEL_EXPORTER_OTLP_ENDPOINT");
-    ::unsetenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT");
+    for (const char* n :
+         {"PINTA_GUARD_ENDPOINT", "PINTA_GUARD_DISABLED", "PINTA_RELAY_TOKEN",
+          "PINTA_GUARD_TIMEOUT_MS", "PINTA_GUARD_REVIEW", "GEMINI_PLUGIN_OPTION_ENDPOINT",
+          "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+          "GEMINI_PLUGIN_OPTION_HEADERS", "OTEL_EXPORTER_OTLP_HEADERS",
+          "GEMINI_PLUGIN_OPTION_API_KEY"})
+      ::unsetenv(n);
   }
   InstallOptions install_options(Host h) const {
     InstallOptions o;
@@ -47,6 +51,15 @@ struct Home {
     auto p = plan_install(install_options(h));
     ASSERT_TRUE(p) << p.error().message;
     ASSERT_TRUE(apply(*p));
+  }
+  // With the network probes on (fake servers on 127.0.0.1), a generous timeout.
+  DoctorReport probe() const {
+    DoctorOptions o;
+    o.home = home;
+    o.workspace = ws;
+    o.profile_dir = pinta::testing::source_dir() + "/hosts/antigravity/profiles";
+    o.probe_timeout_ms = 5000;
+    return run_doctor(o);
   }
   DoctorReport doctor() const {
     DoctorOptions o;
@@ -570,4 +583,235 @@ TEST(Doctor, DeliveryStateFromTheFlusher) {
     if (f.area == "telemetry") text += f.level + ": " + f.message + "\n";
   EXPECT_EQ(text, "ok: 12 span(s) delivered; last collector status: HTTP 200\n");
   EXPECT_FALSE(std::filesystem::exists(dir + "/failed-spans.unwritten"));
+}
+
+// ---- Guard and collector: as the adapter resolves, sends and judges them ----------------------
+
+namespace {
+
+// Sets an environment variable for one scope (the doctor reads the merged environment).
+struct ScopedEnv {
+  std::string name;
+  ScopedEnv(std::string n, const std::string& value) : name(std::move(n)) {
+    ::setenv(name.c_str(), value.c_str(), 1);
+  }
+  ~ScopedEnv() { ::unsetenv(name.c_str()); }
+};
+
+std::vector<Finding> endpoint_findings(const DoctorReport& r, const std::string& level) {
+  return of_area(r, "endpoint", level);
+}
+
+std::string all_text(const DoctorReport& r) { return r.to_text(); }
+
+}  // namespace
+
+// The collector is where the adapter exports: GEMINI_PLUGIN_OPTION_ENDPOINT first (it used to be
+// ignored: doctor said "spans are not exported" while the adapter exported to it), then
+// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, then OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces; the probe
+// carries the headers the adapter sends (it used to send none).
+TEST(DoctorEndpoints, CollectorIsResolvedAsTheAdapterResolvesIt) {
+  Home s;
+  pinta::fakes::FakeServer plugin, traces, base;
+  {
+    ScopedEnv a("GEMINI_PLUGIN_OPTION_ENDPOINT", plugin.url("/plugin/v1/traces"));
+    auto r = s.probe();
+    auto ok = endpoint_findings(r, "ok");
+    ASSERT_EQ(ok.size(), 1u) << all_text(r);
+    EXPECT_EQ(ok[0].detail["status"], 200);
+    EXPECT_EQ(ok[0].detail["from"], "GEMINI_PLUGIN_OPTION_ENDPOINT");
+    ASSERT_EQ(plugin.request_count(), 1u);
+    EXPECT_EQ(plugin.requests()[0].path, "/plugin/v1/traces");
+  }
+  {
+    ScopedEnv a("GEMINI_PLUGIN_OPTION_ENDPOINT", plugin.url("/plugin/v1/traces"));
+    ScopedEnv b("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", traces.url("/t"));
+    ScopedEnv c("OTEL_EXPORTER_OTLP_ENDPOINT", base.url("/base/"));
+    ScopedEnv h("GEMINI_PLUGIN_OPTION_HEADERS", "authorization=Bearer%20abc,x-team=red");
+    ScopedEnv k("GEMINI_PLUGIN_OPTION_API_KEY", "key-1");
+    auto r = s.probe();
+    std::string text = all_text(r);
+    EXPECT_NE(text.find("from GEMINI_PLUGIN_OPTION_ENDPOINT) (it wins over "
+                        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT and OTEL_EXPORTER_OTLP_ENDPOINT)"),
+              std::string::npos)
+        << text;
+    ASSERT_EQ(plugin.request_count(), 2u);
+    EXPECT_EQ(traces.request_count() + base.request_count(), 0u);
+    auto req = plugin.requests()[1];
+    EXPECT_EQ(req.header("authorization"), "Bearer abc");
+    EXPECT_EQ(req.header("x-team"), "red");
+    EXPECT_EQ(req.header("x-pinta-relay-token"), "key-1");
+  }
+  {
+    ScopedEnv b("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", traces.url("/t"));
+    ScopedEnv c("OTEL_EXPORTER_OTLP_ENDPOINT", base.url("/base/"));
+    (void)s.probe();
+    ASSERT_EQ(traces.request_count(), 1u);
+    EXPECT_EQ(traces.requests()[0].path, "/t");
+  }
+  {
+    ScopedEnv c("OTEL_EXPORTER_OTLP_ENDPOINT", base.url("/base/"));
+    (void)s.probe();
+    ASSERT_EQ(base.request_count(), 1u);
+    EXPECT_EQ(base.requests()[0].path, "/base/v1/traces");
+  }
+  // The first non-empty variable decides, even when it is not a URL: telemetry is then off (the
+  // adapter does not fall back to the next one), and doctor says so.
+  {
+    ScopedEnv a("GEMINI_PLUGIN_OPTION_ENDPOINT", "collector.internal:4318");
+    ScopedEnv c("OTEL_EXPORTER_OTLP_ENDPOINT", base.url("/base/"));
+    auto r = s.probe();
+    auto b = broken(r, "endpoint");
+    ASSERT_EQ(b.size(), 1u) << all_text(r);
+    EXPECT_NE(b[0].message.find("GEMINI_PLUGIN_OPTION_ENDPOINT is set but is not an http(s) URL"),
+              std::string::npos)
+        << b[0].message;
+    EXPECT_EQ(base.request_count(), 1u);  // not probed
+  }
+  // None set: not exported, not broken.
+  auto r = s.probe();
+  EXPECT_TRUE(broken(r, "endpoint").empty()) << all_text(r);
+  EXPECT_NE(all_text(r).find("spans are not exported"), std::string::npos);
+}
+
+// The guard is asked exactly as a gate event asks it: the relay token in x-pinta-relay-token, the
+// event's request body (guard_request_body) for a harmless read_file call. The old probe sent
+// neither the token nor the event's body shape.
+TEST(DoctorEndpoints, GuardIsAskedAsAGateEventAsksIt) {
+  Home s;
+  pinta::fakes::FakeServer guard({}, pinta::fakes::Reply{200, R"({"decision":"DENY"})"});
+  ScopedEnv e("PINTA_GUARD_ENDPOINT", guard.url("/guard"));
+  ScopedEnv t("PINTA_RELAY_TOKEN", "relay-123");
+  auto r = s.probe();
+  auto ok = endpoint_findings(r, "ok");
+  ASSERT_EQ(ok.size(), 1u) << all_text(r);
+  EXPECT_EQ(ok[0].detail["decision"], "DENY");  // any verdict means the guard works
+  ASSERT_EQ(guard.request_count(), 1u);
+  const auto req = guard.requests()[0];
+  EXPECT_EQ(req.header("x-pinta-relay-token"), "relay-123");
+  EXPECT_EQ(req.header("content-type"), "application/json");
+  json body = json::parse(req.body, nullptr, false);
+  ASSERT_TRUE(body.is_object()) << req.body;
+  const json& in = body["input"];
+  EXPECT_EQ(in["toolName"], "read_file");
+  EXPECT_EQ(in["hook"], "BeforeTool");
+  EXPECT_EQ(in["agent"], "gemini");
+  EXPECT_EQ(in["toolInput"], (json{{"file_path", "pinta-doctor-probe"}}));
+  EXPECT_EQ(in["rawTextFields"]["toolInput"], R"({"file_path":"pinta-doctor-probe"})");
+  EXPECT_EQ(in["spanId"].get<std::string>().size(), 16u);
+}
+
+// 401/403 mean the guard refuses the token: every real check fails open. They used to be rated
+// ok (any status under 500 was). Other non-200 answers and a 200 that is no verdict fail open too.
+TEST(DoctorEndpoints, GuardRefusalsAndNonVerdictsAreBrokenWithTheFix) {
+  Home s;
+  struct Case {
+    pinta::fakes::Reply reply;
+    bool token;
+    std::string message, fix;
+  };
+  const std::vector<Case> cases = {
+      {{401, "{}"}, true, "refused the request (HTTP 401, x-pinta-relay-token sent)",
+       "check PINTA_RELAY_TOKEN: this guard does not accept it"},
+      {{403, "{}"}, false, "refused the request (HTTP 403, no x-pinta-relay-token sent)",
+       "check PINTA_RELAY_TOKEN: it is not set"},
+      {{404, "{}"}, true, "answered HTTP 404 (only 200 carries a verdict)", "URL path"},
+      {{500, "{}"}, true, "answered HTTP 500", "logs"},
+      {{200, R"({"verdict":"ok"})"}, true, "answered 200 but not with a verdict (reply has no decision)",
+       "GUARD-6"},
+  };
+  for (const auto& c : cases) {
+    pinta::fakes::FakeServer guard({}, c.reply);
+    ScopedEnv e("PINTA_GUARD_ENDPOINT", guard.url("/guard"));
+    std::optional<ScopedEnv> t;
+    if (c.token) t.emplace("PINTA_RELAY_TOKEN", "tok");
+    auto r = s.probe();
+    auto b = broken(r, "endpoint");
+    ASSERT_EQ(b.size(), 1u) << c.message << "\n" << all_text(r);
+    EXPECT_NE(b[0].message.find(c.message), std::string::npos) << b[0].message;
+    EXPECT_NE(b[0].fix.find(c.fix), std::string::npos) << b[0].fix;
+    EXPECT_EQ(guard.request_count(), 1u);
+    EXPECT_EQ(guard.requests()[0].header("x-pinta-relay-token"), c.token ? "tok" : "");
+  }
+}
+
+// A relay token that cannot go into a header (CR, LF, NUL, another control character) makes the
+// adapter's client refuse every guard call (fail-open): doctor says so, without printing the
+// value, with or without the network; nothing is sent. It used to report the guard as fine.
+// Non-ASCII bytes and whitespace at the ends are sent, but warned about.
+TEST(DoctorEndpoints, RelayTokenThatCannotBeAHeaderIsBroken) {
+  Home s;
+  pinta::fakes::FakeServer guard({}, pinta::fakes::Reply{200, R"({"decision":"ALLOW"})"});
+  ScopedEnv e("PINTA_GUARD_ENDPOINT", guard.url("/guard"));
+  for (const std::string& token :
+       {std::string("secret\r"), std::string("secret\nX-Injected: 1"), std::string("sec\x01ret"),
+        std::string("secret\x7f")}) {
+    ScopedEnv t("PINTA_RELAY_TOKEN", token);
+    for (auto r : {s.probe(), s.doctor()}) {
+      auto b = broken(r, "endpoint");
+      ASSERT_EQ(b.size(), 1u) << all_text(r);
+      EXPECT_NE(b[0].message.find("PINTA_RELAY_TOKEN holds"), std::string::npos) << b[0].message;
+      EXPECT_EQ(b[0].message.find("secret"), std::string::npos) << b[0].message;
+      EXPECT_EQ(b[0].message.find("sec"), std::string::npos) << b[0].message;
+      EXPECT_EQ(b[0].detail["variable"], "PINTA_RELAY_TOKEN");
+    }
+  }
+  EXPECT_EQ(guard.request_count(), 0u);
+  for (const std::string& token : {std::string("caf\xc3\xa9"), std::string("secret ")}) {
+    ScopedEnv t("PINTA_RELAY_TOKEN", token);
+    auto r = s.probe();
+    EXPECT_TRUE(broken(r, "endpoint").empty()) << all_text(r);
+    bool warned = false;
+    for (const auto& f : endpoint_findings(r, "warn"))
+      warned |= f.message.find("PINTA_RELAY_TOKEN ") == 0;
+    EXPECT_TRUE(warned) << all_text(r);
+  }
+  EXPECT_EQ(guard.request_count(), 2u);
+}
+
+// Collector headers the client refuses (a control character in the API key or a decoded header
+// value) fail every export: broken, nothing sent. Entries the list parser drops (an encoded line
+// break) are named: that header is silently missing.
+TEST(DoctorEndpoints, CollectorHeadersThatCannotBeSentAreReported) {
+  Home s;
+  pinta::fakes::FakeServer collector;
+  ScopedEnv a("GEMINI_PLUGIN_OPTION_ENDPOINT", collector.url("/v1/traces"));
+  {
+    ScopedEnv k("GEMINI_PLUGIN_OPTION_API_KEY", "key\x01");
+    auto b = broken(s.probe(), "endpoint");
+    ASSERT_EQ(b.size(), 1u);
+    EXPECT_NE(b[0].message.find("x-pinta-relay-token from GEMINI_PLUGIN_OPTION_API_KEY holds a control character"),
+              std::string::npos)
+        << b[0].message;
+  }
+  {
+    ScopedEnv h("OTEL_EXPORTER_OTLP_HEADERS", "authorization=Bearer%1Babc");
+    auto b = broken(s.probe(), "endpoint");
+    ASSERT_EQ(b.size(), 1u);
+    EXPECT_NE(b[0].message.find("authorization from OTEL_EXPORTER_OTLP_HEADERS"), std::string::npos)
+        << b[0].message;
+  }
+  EXPECT_EQ(collector.request_count(), 0u);
+  {
+    ScopedEnv h("GEMINI_PLUGIN_OPTION_HEADERS", "authorization=a%0D%0AX-Evil:%201,x-ok=1");
+    auto r = s.probe();
+    EXPECT_TRUE(broken(r, "endpoint").empty()) << all_text(r);
+    EXPECT_NE(all_text(r).find("1 entry of GEMINI_PLUGIN_OPTION_HEADERS ignored"), std::string::npos)
+        << all_text(r);
+    ASSERT_EQ(collector.request_count(), 1u);
+    EXPECT_EQ(collector.requests()[0].header("x-ok"), "1");
+    EXPECT_EQ(collector.requests()[0].header("x-evil"), "");
+  }
+}
+
+// A collector that refuses the credentials drops every span: broken, with the header variables
+// as the fix (it used to be "ok": any status under 500 was).
+TEST(DoctorEndpoints, CollectorRefusingTheCredentialsIsBroken) {
+  Home s;
+  pinta::fakes::FakeServer collector({}, pinta::fakes::Reply{401, ""});
+  ScopedEnv a("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", collector.url("/v1/traces"));
+  auto b = broken(s.probe(), "endpoint");
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_NE(b[0].message.find("answered 401"), std::string::npos) << b[0].message;
+  EXPECT_NE(b[0].fix.find("OTEL_EXPORTER_OTLP_HEADERS"), std::string::npos) << b[0].fix;
 }

@@ -15,9 +15,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <ctime>
 #include <memory>
+#include <string_view>
+#include <vector>
 
 #include "pinta/adapter/resolver.h"
 #include "tls.h"
@@ -275,6 +278,74 @@ Result<size_t> parse_size(std::string_view s, int base) {
   return v;
 }
 
+bool is_tchar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+
+// The body framing a response's header fields announce (RFC 9112 §6). Every Content-Length field
+// and every element of a Content-Length list must be 1*DIGIT (no sign, no inner space; empty
+// elements are refused) and all of them must name the same length: identical duplicates are
+// taken as that one length (RFC 9110 §8.6 lets a recipient do so), differing ones are a protocol
+// error (RFC 9112 §6.3: unrecoverable). Content-Length together with Transfer-Encoding is a
+// protocol error too (§6.3 item 3: a sign of smuggling; a client may not trust either). The
+// Transfer-Encoding fields, joined, must be exactly "chunked" or "identity" (legacy: as absent).
+struct Framing {
+  bool chunked = false;
+  bool has_length = false;
+  size_t length = 0;
+};
+
+Result<Framing> response_framing(const Response& resp) {
+  Framing f;
+  bool has_te = false, te_identity_only = true;
+  std::vector<std::string_view> codings;
+  std::string length_digits;  // the announced length, leading zeros removed
+  for (const auto& [name, value] : resp.headers) {
+    const bool is_cl = iequals(name, "content-length");
+    const bool is_te = iequals(name, "transfer-encoding");
+    if (!is_cl && !is_te) continue;
+    std::string_view list = value;
+    if (is_te) has_te = true;
+    if (trim(list).empty()) return make_error(ErrorCode::kProtocol, "empty " + name);
+    for (;;) {
+      const size_t comma = list.find(',');
+      std::string_view element = trim(list.substr(0, comma));
+      if (is_cl) {
+        if (element.empty() || element.find_first_not_of("0123456789") != std::string_view::npos)
+          return make_error(ErrorCode::kProtocol, "malformed content-length");
+        const size_t nz = element.find_first_not_of('0');
+        const std::string_view digits = nz == std::string_view::npos ? "0" : element.substr(nz);
+        if (f.has_length && digits != length_digits)
+          return make_error(ErrorCode::kProtocol, "conflicting content-length values");
+        f.has_length = true;
+        length_digits = std::string(digits);
+      } else if (!element.empty()) {
+        codings.push_back(element);
+        te_identity_only = te_identity_only && iequals(element, "identity");
+      }
+      if (comma == std::string_view::npos) break;
+      list.remove_prefix(comma + 1);
+    }
+  }
+  if (has_te && f.has_length)
+    return make_error(ErrorCode::kProtocol, "both content-length and transfer-encoding");
+  if (has_te && (codings.empty() || !te_identity_only)) {
+    if (codings.size() != 1 || !iequals(codings[0], "chunked"))
+      return make_error(ErrorCode::kProtocol, "unsupported transfer-encoding");
+    f.chunked = true;
+  }
+  if (f.has_length) {
+    // Over 15 digits is past any cap this client has: the length saturates (kTooLarge below).
+    f.length = SIZE_MAX;
+    if (length_digits.size() <= 15) {
+      f.length = 0;
+      for (char c : length_digits) f.length = f.length * 10 + static_cast<size_t>(c - '0');
+    }
+  }
+  return f;
+}
+
 // The response parser, over any byte source: everything it knows comes from the bytes, so
 // parse_response (a buffer) and send (the connection) run the same code.
 // `reusable` (optional) is set when the response was framed (Content-Length, chunked, or no body
@@ -328,24 +399,27 @@ Result<Response> read_response(ByteSource& src, size_t max_body, bool head_reque
       if (line->empty()) break;
       size_t colon = line->find(':');
       // A bare CR or a NUL inside a field is invalid (RFC 9112 §2.2: reject or replace): rejected.
+      // The name must be a token (RFC 9110 §5.1): no whitespace before the colon (RFC 9112 §5.1),
+      // no obs-fold continuation line (a line starting with whitespace, §5.2): both refused.
       if (colon == std::string::npos || colon == 0 ||
-          line->find_first_of(std::string_view("\r\0", 2)) != std::string::npos)
+          line->find_first_of(std::string_view("\r\0", 2)) != std::string::npos ||
+          !std::all_of(line->begin(), line->begin() + static_cast<std::ptrdiff_t>(colon), is_tchar))
         return make_error(ErrorCode::kProtocol, "malformed header line");
       resp.headers.emplace_back(line->substr(0, colon),
                                 std::string(trim(std::string_view(*line).substr(colon + 1))));
     }
     if (resp.status >= 200 || resp.status == 101) break;
   }
+  // Checked on every final response, bodiless ones too: a server that announces two lengths is
+  // not trusted with a kept connection either.
+  auto framing = response_framing(resp);
+  if (!framing) return framing.error();
   if (head_request || resp.status == 204 || resp.status == 304) {
     framed_end();
     return resp;
   }
 
-  std::string te = resp.header("transfer-encoding");
-  std::string cl = resp.header("content-length");
-  if (!te.empty() && !iequals(trim(te), "identity")) {
-    if (!iequals(trim(te), "chunked"))
-      return make_error(ErrorCode::kProtocol, "unsupported transfer-encoding " + te);
+  if (framing->chunked) {
     for (;;) {
       auto size_line = read_line(r, pos, 1024, "chunk size");
       if (!size_line) return size_line.error();
@@ -379,17 +453,16 @@ Result<Response> read_response(ByteSource& src, size_t max_body, bool head_reque
     }
     return resp;
   }
-  if (!cl.empty()) {
-    auto len = parse_size(cl, 10);
-    if (!len) return make_error(ErrorCode::kProtocol, "malformed content-length");
-    if (*len > max_body) return make_error(ErrorCode::kTooLarge, "content-length over the cap");
-    while (r.buf_.size() - pos < *len) {
+  if (framing->has_length) {
+    const size_t len = framing->length;
+    if (len > max_body) return make_error(ErrorCode::kTooLarge, "content-length over the cap");
+    while (r.buf_.size() - pos < len) {
       auto more = r.fill();
       if (!more) return more.error();
       if (!*more) return truncated("body");
     }
-    resp.body.assign(r.buf_, pos, *len);
-    pos += *len;
+    resp.body.assign(r.buf_, pos, len);
+    pos += len;
     framed_end();
     return resp;
   }
@@ -407,11 +480,6 @@ Result<Response> read_response(ByteSource& src, size_t max_body, bool head_reque
   return resp;
 }
 
-bool has_ctl(std::string_view s) {
-  return std::any_of(s.begin(), s.end(),
-                     [](char c) { return c == '\r' || c == '\n' || c == '\0'; });
-}
-
 struct Target {
   Url url;
   uint16_t port = 0;
@@ -421,14 +489,12 @@ struct Target {
 Result<Target> check_request(const Request& request) {
   auto url = parse_url(request.url);
   if (!url) return url.error();
-  if (request.method.empty() || has_ctl(request.method) ||
-      request.method.find(' ') != std::string::npos) {
+  if (!valid_header_name(request.method))  // a method is a token too (RFC 9110 §9.1)
     return make_error(ErrorCode::kInvalidArgument, "bad method");
-  }
   for (const auto& [k, v] : request.headers) {
-    if (k.empty() || has_ctl(k) || k.find(':') != std::string::npos || has_ctl(v)) {
-      return make_error(ErrorCode::kInvalidArgument, "bad header " + k);
-    }
+    // The name is not echoed: a refused name may hold anything (a secret pasted in the wrong place).
+    if (!valid_header_name(k)) return make_error(ErrorCode::kInvalidArgument, "bad header name");
+    if (!valid_header_value(v)) return make_error(ErrorCode::kInvalidArgument, "bad value of header " + k);
   }
   auto port = parse_size(url->port, 10);
   if (!port || *port == 0 || *port > 65535)
@@ -599,6 +665,17 @@ Result<Response> Connection::send(const Request& request, Deadline deadline) {
     close();
     return make_error(ErrorCode::kInternal, "unexpected exception");
   }
+}
+
+bool valid_header_name(std::string_view name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), is_tchar);
+}
+
+bool valid_header_value(std::string_view value) {
+  return std::none_of(value.begin(), value.end(), [](char ch) {
+    const auto c = static_cast<unsigned char>(ch);
+    return (c < 0x20 && c != '\t') || c == 0x7f;
+  });
 }
 
 Result<Response> parse_response(std::string_view bytes, size_t max_body, bool head_request,

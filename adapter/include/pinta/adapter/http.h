@@ -46,6 +46,15 @@ class TlsSessionCache {
   virtual void save(const std::string& key, std::string der) = 0;
 };
 
+// What send() accepts in a request header (anything else: kInvalidArgument, nothing sent, so a
+// configured value can never split the request or add a header). A name is a token (RFC 9110
+// §5.1: letters, digits, !#$%&'*+-.^_`|~). A value holds no control character but HTAB: CR, LF,
+// NUL, the other C0 controls and DEL are refused (RFC 9110 §5.5 field-value); octets 0x80-0xFF
+// (obs-text) pass, as RFC 9110 allows, and so does leading or trailing whitespace (which a
+// receiver strips: doctor warns about both in a secret).
+bool valid_header_name(std::string_view name);
+bool valid_header_value(std::string_view value);
+
 struct Request {
   std::string method = "POST";
   std::string url;
