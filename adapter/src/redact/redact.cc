@@ -264,6 +264,15 @@ bool secret_flag(const re2::StringPiece* g) {
   if (equal_ci_words(name, "key")) return value.size() >= 8 && !is_placeholder_value(value);
   return is_secret_name(name) && is_secret_value(name, value);
 }
+// --flag value (space form): prose says "use --token to pass …", so an unquoted value must also
+// look like a credential: a digit, a capital or a symbol, or 8 characters or more.
+bool secret_flag_spaced(const re2::StringPiece* g) {
+  const std::string_view v = piece(g[2]);
+  const bool quoted = !v.empty() && (v.front() == '"' || v.front() == '\'');
+  const bool shaped = v.size() >= 8 || has_digit(v) ||
+                      std::any_of(v.begin(), v.end(), [](unsigned char c) { return !std::islower(c); });
+  return (quoted || shaped) && secret_flag(g);
+}
 // Authorization: <value>, group 1: the value after an optional scheme word (Bearer, Basic, SSWS,
 // token, …) is neither a placeholder nor one of our markers, and looks like a credential (a digit
 // or a symbol), so `Authorization: Bearer $TOKEN` and prose pass.
@@ -505,7 +514,7 @@ constexpr Rule kRules[] = {
      nullptr, nullptr, secret_flag},
     {"cli_password",
      R"((?i)--)" PINTA_FLAG_NAME R"([ \t]+("[^"]*"|'[^'"]*'|[^\s"'\[\x{2026}$-][^\s"']*))", 2,
-     PINTA_FLAG_LITERALS, true, nullptr, nullptr, secret_flag},
+     PINTA_FLAG_LITERALS, true, nullptr, nullptr, secret_flag_spaced},
     // docker login -p secret (docker's -p is the password; elsewhere -p is a port or a path).
     {"cli_password",
      R"(\bdocker\s+login\b[^\n|;&]*?\s-p\s*("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))", 1,
