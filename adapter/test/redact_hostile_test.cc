@@ -247,11 +247,12 @@ TEST(RedactSecretNames, HeadersKeepTheirSchemeAndPlaceholders) {
 }
 
 TEST(RedactStructure, HashesKeysAndCredentialFiles) {
-  // Only the private half of a PuTTY key goes; a base64 certificate is no private key.
+  // A PuTTY key loses its key lines and MAC, not its header; a base64 certificate is no private key.
   const std::string ppk = "PuTTY-User-Key-File-2: ssh-rsa\nPublic-Lines: 1\nAAAAB3Nza\nPrivate-Lines: 1\n"
                           "QUJDREVGR0hJSktMTU5PUA==\nPrivate-MAC: 0a1b2c\n";
   const std::string out = redact_string(ppk);
-  EXPECT_NE(out.find("AAAAB3Nza"), std::string::npos) << out;
+  EXPECT_EQ(out.find("AAAAB3Nza"), std::string::npos) << out;
+  EXPECT_EQ(out.rfind("PuTTY-User-Key-File-2: ssh-rsa\n", 0), 0u) << out;
   EXPECT_EQ(out.find("QUJDREVGR0hJSktMTU5PUA"), std::string::npos) << out;
   const std::string cert = "client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM=";
   EXPECT_EQ(redact_string(cert), cert);

@@ -352,9 +352,9 @@ constexpr Rule kRules[] = {
     {"private_key",
      R"(-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\z))",
      0, {"PRIVATE KEY"}},
-    // PuTTY .ppk: the private half (and its MAC) from `Private-Lines: n` on; the public half stays.
+    // PuTTY .ppk: the key lines (public too: random-looking base64) and the MAC; the header stays.
     {"private_key",
-     R"((?s)Private-Lines:[ \t]*[0-9]+.*?(?:Private-(?:MAC|Hash):[ \t]*[0-9A-Fa-f]*|\z))", 0,
+     R"((?s)(?:Public-Lines:[ \t]*[0-9]+.*?)?Private-Lines:[ \t]*[0-9]+.*?(?:Private-(?:MAC|Hash):[ \t]*[0-9A-Fa-f]*|\z))", 0,
      {"Private-Lines"}},
     // A PEM private key, base64-encoded once more (kubeconfig client-key-data, k8s Secret data).
     {"private_key", R"(\bLS0tLS1CRUdJT[A-Za-z0-9+/]{16,}={0,2})", 0, {"LS0tLS1CRUdJT"}, false,
