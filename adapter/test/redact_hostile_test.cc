@@ -67,6 +67,25 @@ TEST(RedactScaling, WorkIsLinearOnHostileText) {
       "glpat-",
       "x-api-key: ",
       "hooks.slack.com/services/",
+      // Rules added for secrets by structure (issue "Guard integrity", item 4).
+      "Private-Lines: 1\n",
+      "$6$",
+      "$2b$10$",
+      "a:1:b:c:",
+      "db:5432:x:y:z\n",
+      "--key ",
+      "--auth-key=",
+      "Cookie: ",
+      "authorization: x ",
+      "MTaaaaaaaaaaaaaaaaaaaaaaaa.",
+      "aaa8Q~",
+      "machine h login u password ",
+      "LS0tLS1CRUdJT",
+      "mnemonic: ",
+      "SSWS ",
+      "pass=",
+      "x_session_id: ",
+      "-passin pass:",
   };
   constexpr std::size_t kSmall = 64 * 1024;
   for (const std::string& unit : units) {
@@ -143,6 +162,106 @@ TEST(RedactJsonFields, SecretsUsedAsKeysAreRedacted) {
   EXPECT_EQ(dumped.find(tok), std::string::npos) << dumped;
   EXPECT_EQ(dumped.find(aws), std::string::npos) << dumped;
   EXPECT_NE(dumped.find("[REDACTED:github_token]"), std::string::npos) << dumped;
+}
+
+// The secret-sounding field names an outside test used: a random value under each was forwarded
+// whole before (29 of 40); now every one is replaced, as a JSON key and in text.
+const std::vector<std::string> kSecretNames = {
+    "Authorization", "authorization", "Cookie", "cookie", "set-cookie", "Set-Cookie", "pass",
+    "pwd", "passwd", "password", "passphrase", "auth", "sessionid", "session_id", "sessionId",
+    "session-token", "dsn", "DSN", "DATABASE_URL", "databaseUrl", "connection_string",
+    "connectionString", "mnemonic", "seed_phrase", "seedPhrase", "otp", "OTP", "passcode",
+    "client_key", "clientKey", "client_secret", "private_key", "private_key_id", "privateKeyId",
+    "api_key", "apiKey", "access_key", "secret", "token", "x-auth-token"};
+// Names that merely contain a secret word: their values stay.
+const std::vector<std::string> kLookAlikeNames = {
+    "token_count", "max_tokens", "tokenizer", "passed", "passenger", "author", "authority",
+    "bypass", "compass", "oauth_provider", "session_count", "cookie_policy", "passport", "otp_length",
+    "dsn_format", "mnemonics_help", "authored_by", "token_type", "password_policy", "keyboard"};
+
+TEST(RedactSecretNames, EverySecretNamedJsonKeyIsRedactedWhateverTheValue) {
+  const std::string value = "Zq7vK2mW9xLp4RtN8cYb";
+  for (const std::string& name : kSecretNames) {
+    EXPECT_TRUE(is_secret_name(name)) << name;
+    const json out = redact_json(json{{"tool_input", {{name, value}}}});
+    EXPECT_EQ(out["tool_input"][name], "[REDACTED:secret_field]") << name;
+  }
+  for (const std::string& name : kLookAlikeNames) {
+    EXPECT_FALSE(is_secret_name(name)) << name;
+    const json out = redact_json(json{{"tool_input", {{name, "plain value"}}}});
+    EXPECT_EQ(out["tool_input"][name], "plain value") << name;
+  }
+}
+
+TEST(RedactSecretNames, SecretNamesInTextAreRedacted) {
+  const std::string value = "Zq7vK2mW9xLp4RtN8cYb";
+  for (const std::string& name : kSecretNames) {
+    for (const std::string& sep : {std::string("="), std::string(": "), std::string("=\""), std::string("\": \"")}) {
+      const std::string text = (sep[0] == '"' ? "{\"" : "") + name + sep + value +
+                               (sep.back() == '"' ? "\"" : "") + " end";
+      const std::string out = redact_string(text);
+      EXPECT_EQ(out.find(value), std::string::npos) << text << "\n→ " << out;
+      EXPECT_EQ(redact_string(out), out) << text;
+    }
+  }
+  for (const std::string& name : kLookAlikeNames) {
+    const std::string text = name + "=" + value;
+    EXPECT_EQ(redact_string(text), text);
+  }
+}
+
+TEST(RedactSecretNames, SecretFlagsAndPasswordEnvironment) {
+  const std::string v = "Zq7vK2mW9xLp4RtN";
+  for (const std::string flag : {"--key", "--auth-key", "--private-key", "--password", "--passwd",
+                                 "--token", "--secret", "--api-key", "--client-secret", "--pass",
+                                 "--cookie", "--otp", "--dsn"}) {
+    for (const std::string sep : {" ", "="}) {
+      const std::string text = "tool " + flag + sep + v + " --verbose";
+      EXPECT_EQ(redact_string(text), "tool " + flag + sep + "[REDACTED:cli_password] --verbose") << text;
+    }
+  }
+  for (const std::string env : {"SSHPASS", "PGPASSWORD", "MYSQL_PWD"}) {
+    EXPECT_EQ(redact_string(env + "=" + v + " run"), env + "=[REDACTED:env_assignment] run");
+  }
+  // -p is a password only for the mysql family (attached), sshpass and docker login.
+  EXPECT_EQ(redact_string("sshpass -p " + v + " ssh h"), "sshpass -p [REDACTED:cli_password] ssh h");
+  EXPECT_EQ(redact_string("docker login -u u -p " + v), "docker login -u u -p [REDACTED:cli_password]");
+  // Not secrets: sort keys, --no-password switches, files holding a secret, -p as a port or path.
+  for (const std::string benign : {"sort --key=2,2 f.txt", "sort --key 1 f", "pg_dump --no-password db",
+                                   "app --password-file /run/secrets/pw", "app --token-file ./tok",
+                                   "docker run -p 8080:80 nginx", "mkdir -p build/out",
+                                   "mysql -p appdb", "app --max-tokens 4096", "PWD=/home/user/project",
+                                   "gpg --recv-keys 0x1234ABCD"}) {
+    EXPECT_EQ(redact_string(benign), benign);
+  }
+  EXPECT_EQ(redact_json(json{{"x", {{"pwd", "/srv/app"}}}})["x"]["pwd"], "/srv/app");
+}
+
+TEST(RedactSecretNames, HeadersKeepTheirSchemeAndPlaceholders) {
+  EXPECT_EQ(redact_string("Authorization: Zq7vK2mW9xLp4RtN8cYb"), "Authorization: [REDACTED:authorization]");
+  EXPECT_EQ(redact_string("curl -H \"Authorization: Bearer $TOKEN\" https://api"),
+            "curl -H \"Authorization: Bearer $TOKEN\" https://api");
+  EXPECT_EQ(redact_string("Cookie: a=Zq7vK2mW9x; b=Lp4RtN8cYb"), "Cookie: [REDACTED:cookie]");
+  const std::string once = redact_string(R"({"authorization": "Basic dXNlcjpwYXNzd29yZA=="})");
+  EXPECT_EQ(once, R"({"authorization": "Basic [REDACTED:bearer]"})");
+}
+
+TEST(RedactStructure, HashesKeysAndCredentialFiles) {
+  // A PuTTY key loses its key lines and MAC, not its header; a base64 certificate is no private key.
+  const std::string ppk = "PuTTY-User-Key-File-2: ssh-rsa\nPublic-Lines: 1\nAAAAB3Nza\nPrivate-Lines: 1\n"
+                          "QUJDREVGR0hJSktMTU5PUA==\nPrivate-MAC: 0a1b2c\n";
+  const std::string out = redact_string(ppk);
+  EXPECT_EQ(out.find("AAAAB3Nza"), std::string::npos) << out;
+  EXPECT_EQ(out.rfind("PuTTY-User-Key-File-2: ssh-rsa\n", 0), 0u) << out;
+  EXPECT_EQ(out.find("QUJDREVGR0hJSktMTU5PUA"), std::string::npos) << out;
+  const std::string cert = "client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM=";
+  EXPECT_EQ(redact_string(cert), cert);
+  // .pgpass lines, but not MAC addresses, times or compiler locations.
+  EXPECT_EQ(redact_string("localhost:5432:db:me:Zq7vK2mW"), "localhost:5432:db:me:[REDACTED:pgpass]");
+  for (const std::string benign : {"00:11:22:33:44:55", "12:30:45", "main.cc:42:7: error: x",
+                                   "fe80::1ff:fe23:4567:890a", "a:b:c:d:e"}) {
+    EXPECT_EQ(redact_string(benign), benign);
+  }
 }
 
 }  // namespace

@@ -27,10 +27,14 @@ using planted::pem;
 using planted::kKeyBody;
 
 TEST(Redact, CorpusIsLargeEnough) {
-  EXPECT_GE(corpus().size(), 100u);
-  std::set<std::string> formats;
-  for (const auto& p : corpus()) formats.insert(p.type + ":" + p.secret.substr(0, 4));
-  EXPECT_GE(formats.size(), 60u);
+  EXPECT_GE(corpus().size(), 200u);
+  std::set<std::string> formats, types;
+  for (const auto& p : corpus()) {
+    formats.insert(p.type + ":" + p.secret.substr(0, 4));
+    types.insert(p.type);
+  }
+  EXPECT_GE(formats.size(), 150u);
+  EXPECT_GE(types.size(), 100u);
 }
 
 TEST(Redact, EveryPlantedSecretIsReplacedByItsMarker) {

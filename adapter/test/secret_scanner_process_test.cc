@@ -1,5 +1,5 @@
 // Redaction checked by an independent scanner, process level: the built pinta-gemini gets
-// planted secrets (adapter/test/planted_secrets.h: >= 100 secrets, >= 60 formats) in every payload
+// planted secrets (adapter/test/planted_secrets.h: >= 200 secrets, >= 150 formats) in every payload
 // position — top-level values, nested arrays, object keys, tool arguments of both host families,
 // structured credential fields — with the collector down and the debug log on; then a flusher
 // delivers to a fake collector. Everything the adapter wrote (spans as the collector received
@@ -7,6 +7,10 @@
 // preset (pinned, installed by ci/npm-secretlint.sh; SKIPPED with the reason when npm is
 // unreachable): 0 findings. Our own check: no planted secret appears anywhere, byte for byte.
 // The scanner itself is shown to fire on the unredacted corpus, so the check can fail.
+// A second independent scanner, ESLint with eslint-plugin-no-secrets (ci/npm-nosecrets.sh, why that
+// one is said there; adapter/test/eslint-no-secrets.config.mjs), reads the same channels: its own
+// patterns and its entropy detector (any random-looking token, whatever its format) find nothing
+// either, and it too is shown to fire on the unredacted corpus. Each scanner SKIPs on its own.
 // One exception, in adapter/test/secretlintrc.json: the database-connection-string rule reads our
 // own marker in `postgres://[REDACTED:connection_string]@host` as user "[REDACTED" with password
 // "connection_string]"; that exact marker shape is allowed (a real user:password is still found).
@@ -41,21 +45,105 @@ std::string refused_url() {
 class SecretScanner : public ::testing::Test {
  protected:
   TempDir home_;
-  std::string prefix_;  // secretlint install
+  std::string prefix_;         // secretlint install
+  std::string eslint_prefix_;  // eslint + eslint-plugin-no-secrets install
+  std::string skip_reason_, eslint_skip_reason_;
   std::string data() const { return home_.sub("data"); }
 
-  void SetUp() override {
+  // Runs an installer (ci/npm-*.sh): its prefix, or "" with the reason.
+  static std::string install(const std::string& script, std::string& reason) {
     proc::SpawnRequest r;
-    r.argv = {"bash", pinta::testing::source_dir() + "/ci/npm-secretlint.sh"};
+    r.argv = {"bash", pinta::testing::source_dir() + "/ci/" + script};
     r.timeout = std::chrono::milliseconds(300000);
     r.hard_limit = std::chrono::milliseconds(320000);
     auto res = proc::make_spawner()->run(r);
     if (res.exit_code != 0 || res.out.empty()) {
-      GTEST_SKIP() << "secretlint not available (ci/npm-secretlint.sh exit "
-                   << res.exit_code.value_or(-1) << "): " << res.err;
+      reason = script + " exit " + std::to_string(res.exit_code.value_or(-1)) + ": " + res.err;
+      return "";
     }
-    prefix_ = res.out.substr(0, res.out.find('\n'));
+    return res.out.substr(0, res.out.find('\n'));
   }
+
+  void SetUp() override {
+    prefix_ = install("npm-secretlint.sh", skip_reason_);
+    eslint_prefix_ = install("npm-nosecrets.sh", eslint_skip_reason_);
+  }
+  bool need_secretlint() const { return !prefix_.empty(); }
+  bool need_eslint() const { return !eslint_prefix_.empty(); }
+
+  // eslint-plugin-no-secrets over every file in `dir`: each file becomes a JavaScript array of
+  // string literals, linted with our config beside it. A line that is JSON gives one literal per
+  // key and string value (the plugin's patterns run `word.*"32 hex"` over a whole literal, and
+  // would otherwise pair a marker's type name such as facebook_token with a trace id quoted further
+  // on the line); any other line is one literal, its exact bytes.
+  std::vector<std::string> scan_entropy(const std::string& dir) const {
+    TempDir js;
+    std::string config = fs::read_file(pinta::testing::source_dir() +
+                                       "/adapter/test/eslint-no-secrets.config.mjs").value_or("");
+    EXPECT_FALSE(config.empty());
+    EXPECT_TRUE(fs::atomic_write(js.sub("eslint.config.mjs"), config).ok());
+    EXPECT_EQ(::symlink((eslint_prefix_ + "/node_modules").c_str(), js.sub("node_modules").c_str()), 0);
+    for (const std::string name : {"collector-bodies.json", "queue.jsonl", "invocations.jsonl",
+                                   "stdout.txt", "stderr.txt", "raw.txt"}) {
+      const auto text = fs::read_file(fs::join(dir, name));
+      if (!text) continue;
+      std::string out = "export default [\n";
+      std::size_t start = 0;
+      while (start < text->size()) {
+        std::size_t end = text->find('\n', start);
+        if (end == std::string::npos) end = text->size();
+        const std::string line = text->substr(start, end - start);
+        const json doc = json::parse(line, nullptr, false);
+        auto lit = [&](const std::string& str) {
+          out += json(str).dump(-1, ' ', false, json::error_handler_t::replace) + ",\n";
+        };
+        if (doc.is_discarded() || !doc.is_structured()) {
+          lit(line);
+        } else {
+          std::vector<const json*> todo = {&doc};
+          while (!todo.empty()) {
+            const json* j = todo.back();
+            todo.pop_back();
+            if (j->is_string()) lit(j->get<std::string>());
+            if (j->is_object()) {
+              for (auto it = j->begin(); it != j->end(); ++it) {
+                lit(it.key());
+                todo.push_back(&it.value());
+              }
+            } else if (j->is_array()) {
+              for (const json& e : *j) todo.push_back(&e);
+            }
+          }
+        }
+        start = end + 1;
+      }
+      out += "];\n";
+      EXPECT_TRUE(fs::atomic_write(js.sub(name + ".js"), out).ok());
+    }
+    proc::SpawnRequest r;
+    r.argv = {eslint_prefix_ + "/node_modules/.bin/eslint", "--no-warn-ignored", "--format", "json", "."};
+    r.cwd = js.path();
+    r.timeout = std::chrono::milliseconds(120000);
+    r.hard_limit = std::chrono::milliseconds(130000);
+    auto res = proc::make_spawner()->run(r);
+    EXPECT_TRUE(res.exit_code == 0 || res.exit_code == 1) << res.err;
+    std::vector<std::string> found;
+    const json report = json::parse(res.out, nullptr, false);
+    EXPECT_TRUE(report.is_array()) << res.out.substr(0, 500) << res.err;
+    if (!report.is_array()) return {"unreadable eslint report"};
+    for (const json& file : report) {
+      for (const json& m : file.value("messages", json::array())) {
+        found.push_back(file.value("filePath", "?") + ":" + std::to_string(m.value("line", 0)) + ": " +
+                        m.value("ruleId", "?") + ": " + m.value("message", "?"));
+      }
+    }
+    return found;
+  }
+
+  // Runs the adapter on every planted payload (collector down, debug log on), then a flusher into
+  // a fake collector; writes what it wrote into `written` (one file per channel) and checks that
+  // no planted secret is there byte for byte.
+  void write_outputs(const TempDir& written);
 
   std::map<std::string, std::string> env(const std::string& endpoint) const {
     return {{"HOME", home_.path()},
@@ -166,6 +254,7 @@ std::vector<std::pair<std::string, json>> payloads() {
 }
 
 TEST_F(SecretScanner, ScannerFindsThePlantedSecretsUnredacted) {
+  if (!need_secretlint()) GTEST_SKIP() << "secretlint not available (" << skip_reason_ << ")";
   TempDir raw;
   std::string text;
   for (const auto& p : planted::corpus()) text += p.text + "\n";
@@ -174,9 +263,20 @@ TEST_F(SecretScanner, ScannerFindsThePlantedSecretsUnredacted) {
   EXPECT_GE(scan(raw.path()).size(), 20u);
 }
 
-TEST_F(SecretScanner, NothingTheAdapterWritesHasAFinding) {
+TEST_F(SecretScanner, SecondScannerFindsThePlantedSecretsUnredacted) {
+  if (!need_eslint()) GTEST_SKIP() << "eslint-plugin-no-secrets not available (" << eslint_skip_reason_ << ")";
+  TempDir raw;
+  std::string text;
+  for (const auto& p : planted::corpus()) text += p.text + "\n";
+  ASSERT_TRUE(fs::atomic_write(raw.sub("raw.txt"), text).ok());
+  // Its entropy detector fires on most random-looking values, whatever their format.
+  EXPECT_GE(scan_entropy(raw.path()).size(), 100u);
+}
+
+void SecretScanner::write_outputs(const TempDir& written) {
+
   const auto corpus = planted::corpus();
-  ASSERT_GE(corpus.size(), 100u);
+  ASSERT_GE(corpus.size(), 200u);
   const auto down = env(refused_url());
   std::string out, err;
   for (const auto& [which, payload] : payloads()) {
@@ -189,7 +289,6 @@ TEST_F(SecretScanner, NothingTheAdapterWritesHasAFinding) {
     err += r.err;
   }
   wait_flusher_idle();
-  TempDir written;
   const std::string queue = fs::read_file(fs::join(data(), "failed-spans.jsonl")).value_or("");
   ASSERT_FALSE(queue.empty());
   FakeServer collector;
@@ -213,7 +312,22 @@ TEST_F(SecretScanner, NothingTheAdapterWritesHasAFinding) {
     for (const auto& p : corpus)
       EXPECT_EQ(text.find(p.secret), std::string::npos) << p.secret << " found in " << name;
   }
+}
+
+TEST_F(SecretScanner, NothingTheAdapterWritesHasAFinding) {
+  if (!need_secretlint()) GTEST_SKIP() << "secretlint not available (" << skip_reason_ << ")";
+  TempDir written;
+  ASSERT_NO_FATAL_FAILURE(write_outputs(written));
   const auto findings = scan(written.path());
+  EXPECT_TRUE(findings.empty()) << findings.size() << " findings:\n"
+                                << ::testing::PrintToString(findings);
+}
+
+TEST_F(SecretScanner, NothingTheAdapterWritesHasASecondScannerFinding) {
+  if (!need_eslint()) GTEST_SKIP() << "eslint-plugin-no-secrets not available (" << eslint_skip_reason_ << ")";
+  TempDir written;
+  ASSERT_NO_FATAL_FAILURE(write_outputs(written));
+  const auto findings = scan_entropy(written.path());
   EXPECT_TRUE(findings.empty()) << findings.size() << " findings:\n"
                                 << ::testing::PrintToString(findings);
 }

@@ -10,6 +10,7 @@
 #include <span>
 #include <tuple>
 #include <cctype>
+#include <cstring>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -30,10 +31,12 @@ struct Rule {
   const char* type;
   const char* pattern;
   int group;
-  std::array<const char*, 6> any_of;
+  std::array<const char*, 16> any_of;
   bool ci = false;
   bool (*accept)(std::string_view) = nullptr;
   std::string_view (*type_of)(const re2::StringPiece* groups) = nullptr;
+  // Like accept, with every capture group (the name of an assignment as well as its value).
+  bool (*accept_match)(const re2::StringPiece* groups) = nullptr;
 };
 
 bool has_digit(std::string_view s) {
@@ -129,20 +132,97 @@ bool is_placeholder_value(std::string_view raw) {
   return false;
 }
 
-bool is_secret_name(std::string_view key) {
-  // Lowercase alphanumerics only, so api_key, apiKey, API-KEY and api.key are one name.
-  char buf[64];
+namespace {
+
+// The name's letters and digits, lowercased and run together (at most 64, the last ones), and for
+// each of them whether a segment starts there: after a separator, at a lower→Upper camelCase hump,
+// or at the last capital of an acronym followed by lowercase (APIKey → API Key).
+struct NameSegments {
+  char text[64];
+  bool starts[64];
   std::size_t n = 0;
-  for (std::size_t i = key.size(); i > 0 && n < sizeof buf; --i) {
-    const unsigned char c = static_cast<unsigned char>(key[i - 1]);
-    if (std::isalnum(c)) buf[n++] = static_cast<char>(std::tolower(c));
+};
+
+NameSegments segment_name(std::string_view key) {
+  NameSegments out;
+  // Only the tail matters (every rule looks at how the name ends): keep the last 64 characters.
+  if (key.size() > 256) key = key.substr(key.size() - 256);
+  char prev = 0;  // previous alphanumeric character of the raw name, 0 after a separator
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(key[i]);
+    if (!std::isalnum(c)) {
+      prev = 0;
+      continue;
+    }
+    const unsigned char next = i + 1 < key.size() ? static_cast<unsigned char>(key[i + 1]) : 0;
+    bool start = prev == 0;
+    if (!start && std::isupper(c) && (std::islower(static_cast<unsigned char>(prev)) ||
+                                      (std::isupper(static_cast<unsigned char>(prev)) && std::islower(next)))) {
+      start = true;
+    }
+    if (out.n == sizeof out.text) {  // drop the oldest character
+      std::memmove(out.text, out.text + 1, out.n - 1);
+      std::memmove(out.starts, out.starts + 1, out.n - 1);
+      --out.n;
+    }
+    out.text[out.n] = static_cast<char>(std::tolower(c));
+    out.starts[out.n] = start;
+    ++out.n;
+    prev = static_cast<char>(c);
   }
-  std::reverse(buf, buf + n);
-  const std::string_view name(buf, n);
+  return out;
+}
+
+bool ends_with(std::string_view s, std::string_view w) {
+  return s.size() >= w.size() && s.substr(s.size() - w.size()) == w;
+}
+
+// The kSecretNameWords entry the name ends in at a segment boundary, or empty.
+std::string_view secret_word_of(const NameSegments& seg) {
+  const std::string_view name(seg.text, seg.n);
+  for (std::string_view word : kSecretNameWords) {
+    if (ends_with(name, word) && seg.starts[name.size() - word.size()]) return word;
+  }
+  return {};
+}
+
+bool path_like(std::string_view v) {
+  v = unquote(v);
+  return !v.empty() && (v.front() == '/' || v.front() == '~' || v.substr(0, 2) == "./" ||
+                        (v.size() > 2 && std::isalpha(static_cast<unsigned char>(v[0])) &&
+                         v[1] == ':' && (v[2] == '\\' || v[2] == '/')));
+}
+
+}  // namespace
+
+bool is_secret_name(std::string_view key) {
+  const NameSegments seg = segment_name(key);
+  const std::string_view name(seg.text, seg.n);
   for (std::string_view word : kSecretNameSuffixes) {
-    if (name.size() >= word.size() && name.substr(name.size() - word.size()) == word) return true;
+    if (ends_with(name, word)) return true;
   }
-  return false;
+  return !secret_word_of(seg).empty();
+}
+
+bool is_secret_value(std::string_view key, std::string_view value) {
+  if (is_placeholder_value(value)) return false;
+  // `Basic [REDACTED:bearer]`: a scheme word and one of our markers, already redacted.
+  if (const std::string_view v = unquote(value); v.size() > 12 && v.back() == ']') {
+    const std::size_t sp = v.find(' ');
+    if (sp != std::string_view::npos && sp > 0 && v.substr(sp + 1, 10) == "[REDACTED:" &&
+        v.find_first_of(" ]", sp + 1) == v.size() - 1) {
+      return false;
+    }
+  }
+  // PWD / pwd is also the shell's working directory: a path under it is no password.
+  const NameSegments seg = segment_name(key);
+  const std::string_view name(seg.text, seg.n);
+  if (secret_word_of(seg) == "pwd" && path_like(value)) {
+    bool strong = false;
+    for (std::string_view word : kSecretNameSuffixes) strong = strong || ends_with(name, word);
+    if (!strong) return false;
+  }
+  return true;
 }
 
 namespace {
@@ -157,7 +237,6 @@ std::string_view url_type(const re2::StringPiece* groups) {
   return "url_credentials";
 }
 
-bool assigned_value(std::string_view v) { return !is_placeholder_value(v); }
 // `name: value` (YAML, JSON, headers, prose) is weaker evidence than `name=value`: an unquoted
 // value must also look like a secret (a digit or a symbol), so `token: Optional[str]` and
 // `secret: see below` pass.
@@ -167,6 +246,80 @@ bool colon_value(std::string_view v) {
   return has_digit(v) || v.find_first_of("!#%&*+/=?@^_~-") != std::string_view::npos;
 }
 
+std::string_view piece(const re2::StringPiece& p) { return {p.data(), p.size()}; }
+
+// NAME=value / name: value, groups (name, value): the whole name is secret and the value is one.
+bool named_assignment(const re2::StringPiece* g) {
+  return is_secret_name(piece(g[1])) && is_secret_value(piece(g[1]), piece(g[2]));
+}
+bool named_colon(const re2::StringPiece* g) {
+  return named_assignment(g) && colon_value(piece(g[2]));
+}
+// --flag value / --flag=value, groups (flag name, value). `--key` alone names a key too, but
+// `sort --key=2,2` does not: its value must be 8 characters or more. `--no-password` is a switch.
+bool secret_flag(const re2::StringPiece* g) {
+  const std::string_view name = piece(g[1]);
+  const std::string_view value = unquote(piece(g[2]));
+  if (name.size() > 3 && equal_ci_words(name.substr(0, 3), "no-")) return false;
+  if (equal_ci_words(name, "key")) return value.size() >= 8 && !is_placeholder_value(value);
+  return is_secret_name(name) && is_secret_value(name, value);
+}
+// --flag value (space form): prose says "use --token to pass …", so an unquoted value must also
+// look like a credential: a digit, a capital or a symbol, or 8 characters or more.
+bool secret_flag_spaced(const re2::StringPiece* g) {
+  const std::string_view v = piece(g[2]);
+  const bool quoted = !v.empty() && (v.front() == '"' || v.front() == '\'');
+  const bool shaped = v.size() >= 8 || has_digit(v) ||
+                      std::any_of(v.begin(), v.end(), [](unsigned char c) { return !std::islower(c); });
+  return (quoted || shaped) && secret_flag(g);
+}
+// Authorization: <value>, group 1: the value after an optional scheme word (Bearer, Basic, SSWS,
+// token, …) is neither a placeholder nor one of our markers, and looks like a credential (a digit
+// or a symbol), so `Authorization: Bearer $TOKEN` and prose pass.
+bool authorization_value(std::string_view v) {
+  v = unquote(v);
+  const std::size_t sp = v.find_first_of(" \t");
+  if (sp != std::string_view::npos) {
+    v.remove_prefix(sp);
+    while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+  }
+  if (v.size() < 6 || is_placeholder_value(v)) return false;
+  return has_digit(v) || v.find_first_of("+/=_-.~") != std::string_view::npos;
+}
+// A whole multi-word value (cookie header, seed phrase) that is not a placeholder.
+bool whole_value(std::string_view v) { return unquote(v).size() >= 4 && !is_placeholder_value(v); }
+
+// A base64 text that decodes to a PEM private key (kubeconfig client-key-data, k8s Secrets).
+bool base64_private_key(std::string_view s) {
+  static constexpr std::string_view kAlphabet =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string decoded;
+  std::uint32_t acc = 0;
+  int bits = 0;
+  for (std::size_t i = 0; i < s.size() && i < 96; ++i) {
+    const std::size_t v = kAlphabet.find(s[i]);
+    if (v == std::string_view::npos) break;
+    acc = (acc << 6) | static_cast<std::uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      decoded += static_cast<char>((acc >> bits) & 0xFF);
+    }
+  }
+  const std::size_t nl = decoded.find('\n');
+  return decoded.find("PRIVATE KEY") < nl;
+}
+// A .pgpass line host:port:database:user:password, groups (host, port, db, user, password): the
+// port is a number or `*`, and the host is a host name (no path, not a time of day).
+bool pgpass_line(const re2::StringPiece* g) {
+  const std::string_view port = piece(g[2]);
+  const std::string_view host = piece(g[1]);
+  const bool host_name = host == "*" || host.find('.') != std::string_view::npos || has_alpha(host);
+  return host_name &&
+         (port == "*" || (port.size() >= 2 && port.find_first_not_of("0123456789") == std::string_view::npos)) &&
+         !is_placeholder_value(piece(g[5]));
+}
+
 // A value that starts a secret: not a marker we wrote (`[`), not our truncation mark (`…`), not a
 // shell reference (`$`).
 #define PINTA_VALUE R"(("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$][^\s"']*))"
@@ -174,12 +327,21 @@ bool colon_value(std::string_view v) {
 // punctuation that closes the surrounding code (`f(token=None)`, `{secret=x}`, `a=b, c=d`).
 #define PINTA_ENV_VALUE \
   R"(("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$;&|,)\]}>][^\s"';&|]*?)[,.)\]}>:]*(?:[\s"';&|]|\z))"
-// The name part of a secret-named assignment: anything that ends in one of these words (the
-// same list as kSecretNameSuffixes, as a pattern).
+// The name part of a secret-named assignment, captured: anything that ends in one of the secret
+// words (kSecretNameSuffixes and kSecretNameWords, as a pattern; `pass` also stands for passw…,
+// `key` for every *key). The pattern only finds candidates: is_secret_name() decides on the whole
+// name (so `bypass=`, `author:`, `sort_key=` are found and let go).
 #define PINTA_SECRET_NAME                                                                      \
-  R"((?i)\b[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret|token|api[_.-]?key|access[_.-]?key|)" \
-  R"(private[_.-]?key|secret[_.-]?key|auth[_.-]?key|signing[_.-]?key|encryption[_.-]?key|)"          \
-  R"(account[_.-]?key|master[_.-]?key|credentials?))"
+  R"((?i)\b([A-Za-z0-9_.-]*?(?:pass(?:word|wd|phrase|code)?|pwd|secret|token|key|key[_.-]?id|)" \
+  R"(key[_.-]?data|credentials?|authorization|auth|cookie|dsn|otp|mnemonic|)"                    \
+  R"((?:seed|recovery)[ _.-]?phrase|session[ _.-]?id|database[ _.-]?url|connection[ _.-]?string|connstr)))"
+// A --flag name that may name a secret; secret_flag() decides.
+#define PINTA_FLAG_NAME \
+  R"(([A-Za-z0-9_-]*?(?:pass(?:word|wd|phrase|code)?|pwd|secret|token|key|credentials?|auth|cookie|dsn|otp)))"
+#define PINTA_FLAG_LITERALS {"pass", "pwd", "secret", "token", "key", "credential", "auth", "cookie", "dsn", "otp"}
+#define PINTA_NAME_LITERALS                                                                     \
+  {"pass", "pwd", "secret", "token", "key", "credential", "auth", "cookie", "dsn", "otp",         \
+   "mnemonic", "phrase", "session", "database", "connection", "connstr"}
 
 // The rules, in order. Order matters: specific formats first, so `GITHUB_TOKEN=ghp_…` is reported
 // as github_token and the generic rules then see only the marker (which no value class accepts).
@@ -190,6 +352,21 @@ constexpr Rule kRules[] = {
     {"private_key",
      R"(-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\z))",
      0, {"PRIVATE KEY"}},
+    // PuTTY .ppk: the key lines (public too: random-looking base64) and the MAC; the header stays.
+    {"private_key",
+     R"((?s)(?:Public-Lines:[ \t]*[0-9]+.*?)?Private-Lines:[ \t]*[0-9]+.*?(?:Private-(?:MAC|Hash):[ \t]*[0-9A-Fa-f]*|\z))", 0,
+     {"Private-Lines"}},
+    // A PEM private key, base64-encoded once more (kubeconfig client-key-data, k8s Secret data).
+    {"private_key", R"(\bLS0tLS1CRUdJT[A-Za-z0-9+/]{16,}={0,2})", 0, {"LS0tLS1CRUdJT"}, false,
+     base64_private_key},
+    // crypt(3) password hashes: bcrypt $2a$/$2b$/$2y$, MD5 $1$ and Apache $apr1$, SHA-256 $5$,
+    // SHA-512 $6$, yescrypt $y$ / $gy$, scrypt $7$, Argon2 (/etc/shadow, htpasswd, user tables).
+    {"password_hash",
+     R"(\$(?:2[abxy]?\$[0-9]{2}\$[./A-Za-z0-9]{53}|(?:1|apr1)\$[./A-Za-z0-9]{1,8}\$[./A-Za-z0-9]{22}|)"
+     R"([56]\$(?:rounds=[0-9]+\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{43,86}|)"
+     R"(g?y\$[./A-Za-z0-9]+\$[./A-Za-z0-9]*\$[./A-Za-z0-9]{43}|7\$[./A-Za-z0-9]{14,}\$[./A-Za-z0-9]{43}|)"
+     R"(argon2(?:id|i|d)\$v=[0-9]+\$[a-z0-9=,]+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]{16,}))",
+     0, {"$1$", "$2", "$5$", "$6$", "$y$", "$gy$", "$7$", "$apr1$", "$argon2"}},
     {"jwt", R"(\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)", 0, {"eyJ"}},
     {"slack_webhook",
      R"(https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+-]{8,})", 0,
@@ -250,6 +427,71 @@ constexpr Rule kRules[] = {
     {"rubygems_key", R"(\brubygems_[a-f0-9]{48}\b)", 0, {"rubygems_"}},
     {"doppler_token", R"(\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,})", 0, {"dp."}},
     {"telegram_token", R"(\b[0-9]{8,10}:AA[0-9A-Za-z_-]{33}\b)", 0, {":AA"}},
+    // Formats without a secretlint rule (each format's documented prefix and shape).
+    {"azure_ad_secret", R"(\b[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})", 0, {"Q~"}},
+    // Discord bot token: base64 of the numeric bot id (so it starts MT…OT), a timestamp, an HMAC.
+    {"discord_token", R"(\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b)", 0,
+     {"MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT"}},
+    {"okta_token", R"(\bSSWS[ \t]+([A-Za-z0-9_-]{20,}))", 1, {"SSWS"}},
+    {"notion_token", R"(\b(?:ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43}\b))", 0, {"ntn_", "secret_"}},
+    {"pulumi_token", R"(\bpul-[a-f0-9]{40}\b)", 0, {"pul-"}},
+    {"replicate_token", R"(\br8_[A-Za-z0-9]{37}\b)", 0, {"r8_"}},
+    {"dropbox_token", R"(\bsl\.(?:u\.)?[A-Za-z0-9_-]{60,})", 0, {"sl."}},
+    {"mailgun_key", R"(\bkey-[a-f0-9]{32}\b)", 0, {"key-"}},
+    {"tailscale_key", R"(\btskey-[a-z]+-[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,})", 0, {"tskey-"}},
+    {"supabase_token", R"(\bsbp_[a-f0-9]{40}\b)", 0, {"sbp_"}},
+    {"groq_key", R"(\bgsk_[A-Za-z0-9]{48,})", 0, {"gsk_"}},
+    {"xai_key", R"(\bxai-[A-Za-z0-9]{60,})", 0, {"xai-"}},
+    {"perplexity_key", R"(\bpplx-[A-Za-z0-9]{40,})", 0, {"pplx-"}},
+    {"langsmith_key", R"(\blsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}\b)", 0, {"lsv2_"}},
+    {"pinecone_key", R"(\bpcsk_[A-Za-z0-9]{5,}_[A-Za-z0-9]{40,})", 0, {"pcsk_"}},
+    {"fly_token", R"(\b(?:fo1_[A-Za-z0-9_-]{39,}|fm[12]_[A-Za-z0-9+/=_-]{40,}))", 0, {"fo1_", "fm1_", "fm2_"}},
+    {"netlify_token", R"(\bnf[pc]_[A-Za-z0-9]{36,})", 0, {"nfp_", "nfc_"}},
+    {"figma_token", R"(\bfig[dpu]_[A-Za-z0-9_-]{38,})", 0, {"figd_", "figp_", "figu_"}},
+    {"contentful_token", R"(\bCFPAT-[A-Za-z0-9_-]{43,})", 0, {"CFPAT-"}},
+    {"sourcegraph_token", R"(\bsgp_(?:[a-f0-9]{16}_)?[a-f0-9]{40}\b)", 0, {"sgp_"}},
+    {"buildkite_token", R"(\bbk(?:ua|ma|ca)_[a-f0-9]{40}\b)", 0, {"bkua_", "bkma_", "bkca_"}},
+    {"circleci_token", R"(\bCCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}\b)", 0, {"CCIPAT_"}},
+    {"render_key", R"(\brnd_[A-Za-z0-9]{28,})", 0, {"rnd_"}},
+    {"planetscale_token", R"(\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_=.-]{32,})", 0, {"pscale_"}},
+    {"neon_key", R"(\bnapi_[a-z0-9]{60,})", 0, {"napi_"}},
+    {"mapbox_token", R"(\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,})", 0, {"sk.eyJ"}},
+    {"onepassword_token", R"(\bops_eyJ[A-Za-z0-9_-]{40,})", 0, {"ops_eyJ"}},
+    {"onepassword_secret_key", R"(\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b)", 0, {"A3-"}},
+    {"bitbucket_token", R"(\bATBB[A-Za-z0-9_=.-]{32,})", 0, {"ATBB"}},
+    {"gitlab_token", R"(\b(?:gl(?:ft|imt|agent|oas|ffct)-[A-Za-z0-9_-]{20,}|GR1348941[A-Za-z0-9_-]{20,}))", 0,
+     {"glft-", "glimt-", "glagent-", "gloas-", "glffct-", "GR1348941"}},
+    {"heroku_key", R"(\bHRKU-[A-Za-z0-9_-]{40,})", 0, {"HRKU-"}},
+    {"alibaba_key", R"(\bLTAI[A-Za-z0-9]{16,22}\b)", 0, {"LTAI"}, false, has_digit},
+    {"tencent_key", R"(\bAKID[A-Za-z0-9]{32}\b)", 0, {"AKID"}},
+    {"scaleway_key", R"(\bSCW[A-Z0-9]{17}\b)", 0, {"SCW"}, false, has_digit},
+    {"jfrog_token", R"(\b(?:AKCp[A-Za-z0-9]{64,}|cmVmdGtu[A-Za-z0-9]{48,}))", 0, {"AKCp", "cmVmdGtu"}},
+    {"brevo_key", R"(\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b)", 0, {"xkeysib-"}},
+    {"mailchimp_key", R"(\b[a-f0-9]{32}-us[0-9]{1,2}\b)", 0, {"-us"}},
+    {"facebook_token", R"(\bEAA[A-Za-z0-9]{90,})", 0, {"EAA"}, false, has_upper_and_lower},
+    {"twitter_bearer", R"(\bAAAAAAAAAAAAAAAAAAAAA[A-Za-z0-9%]{30,})", 0, {"AAAAAAAAAAAAAAAAAAAAA"}},
+    {"cloudflare_origin_ca_key", R"(\bv1\.0-[a-f0-9]{24}-[a-f0-9]{100,})", 0, {"v1.0-"}},
+    {"cargo_token", R"(\bcio[A-Za-z0-9]{32}\b)", 0, {"cio"}, false, has_upper_and_lower},
+    {"resend_key", R"(\bre_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}\b)", 0, {"re_"}},
+    {"prefect_key", R"(\bpnu_[A-Za-z0-9]{36}\b)", 0, {"pnu_"}},
+    {"infracost_key", R"(\bico-[A-Za-z0-9]{32}\b)", 0, {"ico-"}},
+    {"typeform_token", R"(\btfp_[A-Za-z0-9_.=-]{40,})", 0, {"tfp_"}},
+    {"easypost_key", R"(\bEZ[AT]K[A-Za-z0-9]{54}\b)", 0, {"EZAK", "EZTK"}},
+    {"shippo_token", R"(\bshippo_(?:live|test)_[a-f0-9]{40}\b)", 0, {"shippo_"}},
+    {"duffel_token", R"(\bduffel_(?:test|live)_[A-Za-z0-9_=-]{43})", 0, {"duffel_"}},
+    {"flutterwave_key", R"(\bFLWSECK(?:_TEST)?-[a-f0-9]{32}-X\b)", 0, {"FLWSECK"}},
+    {"plaid_token", R"(\baccess-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b)", 0, {"access-"}},
+    {"octopus_key", R"(\bAPI-[A-Z0-9]{26}\b)", 0, {"API-"}, false, has_digit},
+    {"adafruit_key", R"(\baio_[A-Za-z0-9]{28}\b)", 0, {"aio_"}},
+    {"frameio_token", R"(\bfio-u-[A-Za-z0-9_=-]{64}\b)", 0, {"fio-u-"}},
+    // A ~/.pgpass line: host:port:database:user:password (one per line).
+    {"pgpass",
+     R"((?m)(?:^|[\s"'])([A-Za-z0-9*][A-Za-z0-9.*_-]*):([0-9]+|\*):([^:\s"'/]+):([^:\s"'/]+):([^\s"']+)$)",
+     5, {":"}, false, nullptr, nullptr, pgpass_line},
+    // ~/.netrc: machine host login user password secret.
+    {"netrc", R"((?i)\bmachine\s+\S+\s+login\s+\S+\s+password\s+([^\s"']+))", 1, {"machine"}, true},
+    // OpenSSL pass phrase arguments: -pass/-passin/-passout pass:secret.
+    {"cli_password", R"((?i)\s-pass(?:in|out)?\s+pass:([^\s"']+))", 1, {"pass:"}, true},
     {"bearer",
      R"((?i)authorization["']?\s*[:=]\s*["']?\s*(?:bearer|token|basic)\s+([A-Za-z0-9._~+/=-]+))", 1,
      {"authorization"}, true},
@@ -257,12 +499,26 @@ constexpr Rule kRules[] = {
     {"api_key_header",
      R"((?i)\b(?:x-api-key|api-key|x-auth-token|private-token|x-goog-api-key|x-pinta-relay-token)["']?\s*:\s*["']?([A-Za-z0-9._~+/=-]{8,}))",
      1, {"api-key", "auth-token", "private-token", "relay-token"}, true},
+    // Authorization: <anything> (a bare credential without a scheme, SSWS, Digest, …).
+    {"authorization",
+     R"((?i)\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*("[^"\n]*"|'[^'\n]*'|[^\s"',;]+(?:[ \t]+[^\s"',;]+)?))",
+     1, {"authorization"}, true, authorization_value},
+    // Cookie / Set-Cookie headers, seed phrases: the whole value, spaces and all.
+    {"cookie", R"((?i)\b(?:set-)?cookie["']?[ \t]*:[ \t]*("[^"\n]*"|'[^'\n]*'|[^\r\n"']+))", 1,
+     {"cookie"}, true, whole_value},
+    {"seed_phrase",
+     R"((?i)\b(?:mnemonic|(?:seed|recovery)[ _.-]?phrase)["']?[ \t]*[:=][ \t]*("[^"\n]*"|'[^'\n]*'|[^\r\n"',;]+))",
+     1, {"mnemonic", "phrase"}, true, whole_value},
+    // --flag=value and --flag value where the flag names a secret (is_secret_name, or --key).
+    {"cli_password", R"((?i)--)" PINTA_FLAG_NAME "=" PINTA_VALUE, 2, PINTA_FLAG_LITERALS, true,
+     nullptr, nullptr, secret_flag},
     {"cli_password",
-     R"((?i)--(?:password|passwd|pass|token|api-key|api_key|apikey|secret|client-secret|access-token|auth-token)=)" PINTA_VALUE,
-     1, {"--"}},
+     R"((?i)--)" PINTA_FLAG_NAME R"([ \t]+("[^"]*"|'[^'"]*'|[^\s"'\[\x{2026}$-][^\s"']*))", 2,
+     PINTA_FLAG_LITERALS, true, nullptr, nullptr, secret_flag_spaced},
+    // docker login -p secret (docker's -p is the password; elsewhere -p is a port or a path).
     {"cli_password",
-     R"((?i)--(?:password|passwd|token|api-key|api_key|apikey|client-secret|access-token|auth-token)\s+("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))",
-     1, {"--"}},
+     R"(\bdocker\s+login\b[^\n|;&]*?\s-p\s*("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))", 1,
+     {"docker"}},
     {"cli_password",
      R"(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb|mariadb-dump)\b[^\n|;&]*?\s-p)" PINTA_VALUE,
      1, {"-p"}},
@@ -273,13 +529,13 @@ constexpr Rule kRules[] = {
      R"(\bcurl\b[^\n|;&]*?\s(?:-u\s*|--user[=\s]\s*)["']?[^\s:"'\[]*:([^\s"'@\[\x{2026}$][^\s"']*))",
      1, {"curl"}},
     // NAME=value where NAME ends in a secret word (DB_PASSWORD=, api_key=, ?password=, sig keys).
-    {"env_assignment", PINTA_SECRET_NAME R"(["']?[ \t]*(?::=|=>|=)[ \t]*)" PINTA_ENV_VALUE, 1,
-     {"passw", "passphrase", "secret", "token", "key", "credential"}, true, assigned_value},
+    {"env_assignment", PINTA_SECRET_NAME R"(["']?[ \t]*(?::=|=>|=)[ \t]*)" PINTA_ENV_VALUE, 2,
+     PINTA_NAME_LITERALS, true, nullptr, nullptr, named_assignment},
     // name: value (YAML, JSON text, headers).
     {"secret_field",
      PINTA_SECRET_NAME
      R"(["']?[ \t]*:[ \t]*("[^"\n]*"|'[^'\n]*'|[^\s"'\[\x{2026}$,;)\]}>][^\s"',;)\]}>]{5,}))",
-     1, {"passw", "passphrase", "secret", "token", "key", "credential"}, true, colon_value},
+     2, PINTA_NAME_LITERALS, true, nullptr, nullptr, named_colon},
     // A random-looking value right after the word secret / token / password in prose or logs
     // ("the client secret is 8f3k…", "auth token 9a8b…").
     {"high_entropy_secret",
@@ -290,6 +546,9 @@ constexpr Rule kRules[] = {
 #undef PINTA_VALUE
 #undef PINTA_ENV_VALUE
 #undef PINTA_SECRET_NAME
+#undef PINTA_NAME_LITERALS
+#undef PINTA_FLAG_NAME
+#undef PINTA_FLAG_LITERALS
 
 constexpr std::size_t kRuleCount = sizeof(kRules) / sizeof(kRules[0]);
 
@@ -404,7 +663,8 @@ bool apply(std::size_t rule_index, std::string& s, WorkBudget* budget) {
     // Many matches: look at the clock now and then (a match costs ~1 µs at most).
     if (budget != nullptr && (++matches & 255) == 0) budget->expired();
     if (target.data() == nullptr || target.empty() ||
-        (rule.accept && !rule.accept(std::string_view(target.data(), target.size())))) {
+        (rule.accept && !rule.accept(std::string_view(target.data(), target.size()))) ||
+        (rule.accept_match && !rule.accept_match(groups.data()))) {
       continue;
     }
     const std::size_t t_start = static_cast<std::size_t>(target.data() - s.data());
@@ -530,7 +790,7 @@ std::string redact_string(std::string_view s, std::size_t max_bytes, WorkBudget*
 }
 
 std::optional<std::string> redact_field(std::string_view key, std::string_view value) {
-  if (!is_secret_name(key) || is_placeholder_value(value)) return std::nullopt;
+  if (!is_secret_name(key) || !is_secret_value(key, value)) return std::nullopt;
   // Already a whole marker (idempotence): keep it.
   if (value.size() > 11 && value.substr(0, 10) == "[REDACTED:" && value.back() == ']' &&
       value.find(']') == value.size() - 1) {

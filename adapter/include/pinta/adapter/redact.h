@@ -34,14 +34,24 @@ inline constexpr std::array<std::string_view, 11> kIdentifierKeys = {
     "conversationId", "cwd",        "transcript_path", "transcriptPath",
     "artifactDirectoryPath", "workspacePaths", "timestamp"};
 
-// Names (object keys, NAME= and name: assignments) whose value is a secret: a name is secret when,
-// lowercased with everything but letters and digits removed, it ends in one of these words
-// (DB_PASSWORD, apiKey, client_secret, x-auth-token; not max_tokens, token_type, TOKEN_LIMIT).
-inline constexpr std::array<std::string_view, 16> kSecretNameSuffixes = {
+// Names (object keys, NAME= and name: assignments, header names, --flags) whose value is a
+// secret. A name is split into lowercase segments at `_`, `-`, `.`, spaces and camelCase humps
+// (apiKey → api key, DATABASE_URL → database url, X-Auth-Token → x auth token). It is secret when
+//  - its letters and digits, run together, END in one of kSecretNameSuffixes anywhere (DB_PASSWORD,
+//    MYSECRET, apiKey, x-auth-token; not max_tokens, token_type, TOKEN_LIMIT, tokenizer), or
+//  - its last segments spell one of kSecretNameWords exactly (Cookie, set-cookie, pass, pwd, auth,
+//    session_id, DSN, DATABASE_URL, otp, mnemonic, seed phrase, clientKey; not passed, passenger,
+//    author, authority, bypass, compass, oauth, session_count).
+inline constexpr std::array<std::string_view, 18> kSecretNameSuffixes = {
     "password",      "passwd",       "passphrase",  "secret",     "token",      "apikey",
     "accesskey",     "privatekey",   "secretkey",   "authkey",    "signingkey", "encryptionkey",
-    "accountkey",    "masterkey",    "credential",  "credentials"};
-
+    "accountkey",    "masterkey",    "credential",  "credentials", "passcode",  "privatekeyid"};
+inline constexpr std::array<std::string_view, 22> kSecretNameWords = {
+    "authorization", "cookie",         "setcookie",  "pass",           "pwd",
+    "auth",          "sessionid",      "sessiontoken", "sessionkey",   "dsn",
+    "databaseurl",   "connectionstring", "connstr",  "mnemonic",       "seedphrase",
+    "recoveryphrase", "otp",           "clientkey",  "clientkeydata",  "sshpass",
+    "pgpass",        "sessioncookie"};
 // What a string becomes when the time budget ran out before its redaction finished (nothing of
 // it is kept), and what the value of a secret-named field becomes.
 inline constexpr std::string_view kDeadlineMarker = "[REDACTED:deadline]";
@@ -81,8 +91,12 @@ struct RedactOptions {
 std::string redact_string(std::string_view s, std::size_t max_bytes = kMaxStringBytes,
                           WorkBudget* budget = nullptr);
 
-// Whether a name (object key, assignment name) says its value is a secret (kSecretNameSuffixes).
+// Whether a name (object key, assignment name) says its value is a secret (kSecretNameSuffixes,
+// kSecretNameWords; see above).
 bool is_secret_name(std::string_view name);
+// Whether `value` under the secret name `name` is a secret: not a placeholder, and not a path
+// under a name that only says "working directory" (PWD=/home/u, {"pwd": "/srv/app"}).
+bool is_secret_value(std::string_view name, std::string_view value);
 // Values that are no secret even under a secret name: empty, None/null/true/false/…, references
 // ($VAR, ${X}, %X%, {{ x }}, <your-token>), masks (****), our own markers, and code (a dotted
 // identifier path such as self.token or process.env.API_KEY, or a call such as get_token()).
