@@ -70,6 +70,40 @@ TEST(BoundedJson, APrefixKeepsEveryMemberCompletedBeforeTheCut) {
   EXPECT_TRUE(none.value.is_null());
 }
 
+// An argument cut by the input cap keeps its start: the model cannot hide `rm -rf ~` from the
+// guard by padding it past the cap (GUARD-14). Before, the whole cut member was dropped.
+TEST(BoundedJson, APrefixIsFinishedSoThatTheCutArgumentKeepsItsStart) {
+  struct Case {
+    std::string in, out;
+  } cases[] = {
+      {R"({"tool_name":"run","tool_input":{"command":"rm -rf ~ aaaa)",
+       R"({"tool_name":"run","tool_input":{"command":"rm -rf ~ aaaa…[truncated]"}})"},
+      {R"({"a":[1,2,)", R"({"a":[1,2]})"},
+      {R"({"a":[1,2,3)", R"({"a":[1,2]})"},  // a number cut short is dropped
+      {R"({"a":tru)", R"({"a":null})"},
+      {R"({"a")", R"({"a":null})"},
+      {R"({"a":)", R"({"a":null})"},
+      {R"({"ke)", R"({"ke…[truncated]":null})"},
+      {R"({"a":"x\)", R"({"a":"x…[truncated]"})"},
+      {R"({"a":"x\u12)", R"({"a":"x…[truncated]"})"},
+      {"{\"a\":\"x\xE2\x9C", "{\"a\":\"x…[truncated]\"}"},  // half a UTF-8 sequence
+      {R"({"a":{"b":[{"c":"d"},{)", R"({"a":{"b":[{"c":"d"},{}]}})"},
+      {R"({"a":"}]\"{",)", R"({"a":"}]\"{"})"},
+  };
+  for (auto& c : cases) {
+    std::string s = c.in;
+    EXPECT_TRUE(complete_prefix(s)) << c.in;
+    EXPECT_EQ(s, c.out) << c.in;
+    EXPECT_TRUE(parse_bounded(s, 256).complete) << s;
+  }
+  for (std::string whole : {std::string(R"({"a":1})"), std::string(R"({"a":1} x)"), std::string("  "),
+                            std::string("")}) {
+    std::string s = whole;
+    EXPECT_FALSE(complete_prefix(s)) << whole;
+    EXPECT_EQ(s, whole);
+  }
+}
+
 TEST(BoundedJson, Utf8RepairReplacesEachBadByteAndKeepsValidText) {
   std::string valid = "plain é ✓ 😀";
   EXPECT_FALSE(repair_utf8(valid));

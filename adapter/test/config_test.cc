@@ -88,6 +88,24 @@ TEST(Config, DataDirAndLimitsFromEnvironment) {
   for (auto k : {"PINTA_GEMINI_DEBUG", "PINTA_STDIN_TIMEOUT_MS"}) ::unsetenv(k);
 }
 
+// The detached flusher and keeper run in "/" (ENV-13): a relative data dir is made absolute in
+// the event, or they would write under "/" (another directory, maybe someone else's).
+TEST(Config, ARelativeDataDirIsMadeAbsoluteAgainstTheCwd) {
+  testing::TempDir dir;
+  char old[4096];
+  ASSERT_NE(::getcwd(old, sizeof old), nullptr);
+  ASSERT_EQ(::chdir(dir.path().c_str()), 0);
+  ::setenv("GEMINI_PLUGIN_DATA", "rel/data", 1);
+  auto c = config_from_environment();
+  EXPECT_EQ(c.data_dir, dir.path() + "/rel/data");
+  ::unsetenv("GEMINI_PLUGIN_DATA");
+  ::setenv("HOME", "relhome", 1);
+  c = config_from_environment();
+  EXPECT_EQ(c.data_dir, dir.path() + "/relhome/.gemini/pinta-gemini-data");
+  ::setenv("HOME", "/home/x", 1);
+  ASSERT_EQ(::chdir(old), 0);
+}
+
 TEST(Config, SharedOrForeignDataDirIsRefused) {
   testing::TempDir dir;
   const std::string pd = dir.sub("data");

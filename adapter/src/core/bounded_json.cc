@@ -197,4 +197,125 @@ bool repair_utf8(std::string& text) {
   return true;
 }
 
+namespace {
+
+bool scalar_char(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' ||
+         c == '+' || c == '.';
+}
+
+}  // namespace
+
+bool complete_prefix(std::string& text) {
+  // Where each open container is: what it waits for next.
+  enum State : char { kKeyOrEnd, kColon, kValue, kAfterValue, kElementOrEnd };
+  struct Level {
+    char type;    // '{' or '['
+    State state;  // objects: kKeyOrEnd, kColon, kValue, kAfterValue; arrays: kElementOrEnd, kAfterValue
+  };
+  std::vector<Level> stack;
+  bool started = false, in_string = false, string_is_key = false, escape = false;
+  int unicode_left = 0;                     // hex digits still due in a \uXXXX escape
+  size_t string_start = 0, scalar_start = std::string::npos;
+  size_t end = text.size();
+  auto value_done = [&] {
+    if (!stack.empty()) stack.back().state = kAfterValue;
+  };
+  for (size_t i = 0; i < end; ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (unicode_left > 0) {
+        --unicode_left;
+      } else if (escape) {
+        escape = false;
+        if (c == 'u') unicode_left = 4;
+      } else if (c == '\\') {
+        escape = true;
+      } else if (c == '"') {
+        in_string = false;
+        if (string_is_key) {
+          stack.back().state = kColon;
+        } else {
+          value_done();
+        }
+      }
+      continue;
+    }
+    if (scalar_start != std::string::npos) {
+      if (scalar_char(c)) continue;
+      scalar_start = std::string::npos;
+      value_done();
+    }
+    switch (c) {
+      case '{':
+      case '[':
+        started = true;
+        stack.push_back({c, c == '{' ? kKeyOrEnd : kElementOrEnd});
+        break;
+      case '}':
+      case ']':
+        if (!stack.empty()) stack.pop_back();
+        value_done();
+        if (stack.empty()) return false;  // the top-level value is complete: nothing to finish
+        break;
+      case '"':
+        in_string = true;
+        string_start = i;
+        string_is_key = !stack.empty() && stack.back().type == '{' && stack.back().state == kKeyOrEnd;
+        break;
+      case ':':
+        if (!stack.empty()) stack.back().state = kValue;
+        break;
+      case ',':
+        if (!stack.empty()) stack.back().state = stack.back().type == '{' ? kKeyOrEnd : kElementOrEnd;
+        break;
+      default:
+        if (scalar_char(c)) scalar_start = i;
+        break;
+    }
+  }
+  if (!started || stack.empty()) return false;
+  if (in_string) {
+    // Cut what cannot stand alone at the end of a string: a half escape, a half UTF-8 sequence.
+    size_t cut = text.size();
+    if (escape) {
+      cut -= 1;
+    } else if (unicode_left > 0) {
+      cut = text.rfind("\\u", cut);
+    }
+    size_t lead = cut;
+    while (lead > string_start + 1 && (static_cast<unsigned char>(text[lead - 1]) & 0xC0) == 0x80) --lead;
+    if (lead > string_start + 1) {
+      auto b = static_cast<unsigned char>(text[lead - 1]);
+      size_t need = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+      if (need > 1 && cut - (lead - 1) < need) cut = lead - 1;
+    }
+    text.resize(cut);
+    text += "\xE2\x80\xA6[truncated]\"";
+    if (string_is_key) {
+      stack.back().state = kColon;
+    } else {
+      value_done();
+    }
+  } else if (scalar_start != std::string::npos) {
+    text.resize(scalar_start);  // a number or literal cut short is not a value
+  }
+  while (!stack.empty()) {
+    Level& top = stack.back();
+    size_t last = text.find_last_not_of(" \t\r\n");
+    if (top.state == kColon) {
+      text += ":null";
+    } else if (top.state == kValue) {
+      text += "null";
+    } else if ((top.state == kKeyOrEnd || top.state == kElementOrEnd) && last != std::string::npos &&
+               text[last] == ',') {
+      text.resize(last);
+    }
+    text += top.type == '{' ? '}' : ']';
+    stack.pop_back();
+    if (!stack.empty()) stack.back().state = kAfterValue;
+  }
+  return true;
+}
+
 }  // namespace pinta::adapter

@@ -231,6 +231,17 @@ AdapterConfig config_from_environment() {
     std::string home = fs::home_dir();
     if (!home.empty()) c.data_dir = home + "/.gemini/pinta-gemini-data";
   }
+  // A relative data dir (GEMINI_PLUGIN_DATA or HOME relative) is made absolute against this
+  // process's cwd now: the detached flusher and keeper run in "/" (ENV-13), where the same
+  // relative name would be another directory. Without a cwd there is no data dir.
+  if (!c.data_dir.empty() && c.data_dir.front() != '/') {
+    char cwd[4096];
+    if (::getcwd(cwd, sizeof cwd) != nullptr) {
+      c.data_dir = std::string(cwd) + "/" + c.data_dir;
+    } else {
+      c.data_dir.clear();
+    }
+  }
   // The data dir is ours or unused (ENV-9): an existing one owned by someone else or writable by
   // group/others is not used at all (no debug log, no telemetry). One stat per process; a dir
   // that does not exist yet is created 0700 by the first writer, which checks it again.

@@ -161,12 +161,12 @@ std::string_view fail_safe_for(const Args& args) noexcept {
 
 namespace {
 
-// What a gate event's payload can still be read as when it did not arrive whole (GUARD-14): the
-// host's framing failed after an object had started (input cap, EOF, deadline, bytes after it).
 // Payloads up to this size are parsed by nlohmann's DOM parser (at most ~1 M values: bounded);
 // larger ones by parse_bounded, which caps the values it builds.
 constexpr size_t kDirectParseMaxBytes = size_t{2} << 20;
 
+// What a gate event's payload can still be read as when it did not arrive whole (GUARD-14): the
+// host's framing failed after an object had started (input cap, EOF, deadline, bytes after it).
 bool partial_view_possible(InputStatus status) {
   return status == InputStatus::kTooLarge || status == InputStatus::kTruncated ||
          status == InputStatus::kTimeout || status == InputStatus::kTrailingGarbage;
@@ -179,6 +179,7 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
   out.reply = std::string(fail_safe_for(args));
   out.input = input.status;
   out.guard_decision = "skipped";
+  bool judged_event = false;  // for the catch below
   try {
     if (!args.has_agent || args.agent.empty()) {
       out.note = "missing --agent";
@@ -189,6 +190,7 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
     // A gate event with a guard: the tool call is put to the guard whatever shape its payload has
     // (GUARD-14); the model writes the tool arguments and must not be able to skip the guard.
     const bool judged = row != nullptr && row->gate && services.guard != nullptr;
+    judged_event = judged;
     // PINTA_GUARD_ON_UNJUDGEABLE=deny: what cannot be put to the guard is denied (GUARD-14).
     auto deny_unjudgeable = [&] {
       out.reply = deny_reply(family, args.event, kUnjudgeableReason);
@@ -234,6 +236,8 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
         if (input.deep) out.input = InputStatus::kTooDeep;
       }
     } else if (judged && partial_view_possible(input.status) && !input.bytes.empty()) {
+      // The members that arrived, an argument cut by the cap with its start (complete_prefix).
+      (void)complete_prefix(input.bytes);
       (void)repair_lone_surrogates(input.bytes);
       (void)repair_utf8(input.bytes);
       BoundedParse bounded = parse_bounded(input.bytes, kMaxPayloadDepth);
@@ -320,6 +324,20 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
     out.reply = std::string(fail_safe_for(args));
     out.exit_status = 0;
     out.note = "internal error";
+    // Security first (PINTA_GUARD_ON_UNJUDGEABLE=deny): a gate event that could not be judged
+    // for any reason is denied, an internal error included (GUARD-14).
+    if (judged_event && services.deny_unjudgeable) {
+      try {
+        Family family = family_for_agent(args.agent);
+        out.reply = deny_reply(family, args.event, kUnjudgeableReason);
+        const ReplyRow* row = find_reply_row(family, args.event);
+        if (row != nullptr && row->deny_allowed) out.exit_status = deny_exit_status(family);
+        out.guard_decision = "deny";
+      } catch (...) {
+        out.reply = std::string(fail_safe_for(args));
+        out.exit_status = 0;
+      }
+    }
   }
   return out;
 }

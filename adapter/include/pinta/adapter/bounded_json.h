@@ -37,6 +37,14 @@ inline constexpr size_t kMaxPayloadValues = size_t{1} << 20;
 BoundedParse parse_bounded(std::string_view text, int max_depth,
                            size_t max_values = kMaxPayloadValues);
 
+// Finishes a JSON text that stops part-way (the input cap, EOF or a deadline inside the object) so
+// that it parses with what it had: an open string is closed after "…[truncated]" (a half escape or
+// half UTF-8 sequence at its end dropped), a number or literal cut short is dropped, a key without
+// its value gets null, a trailing comma goes, and every open container is closed. So a huge
+// argument cut by the input cap still reaches the guard with its start (GUARD-14). Returns whether
+// the text changed (false for a complete value or text that never opened a container). Linear.
+bool complete_prefix(std::string& text);
+
 // Replaces every byte sequence that is not well-formed UTF-8 (RFC 3629: no overlongs, no
 // surrogates, nothing over U+10FFFF, no truncated sequence) with U+FFFD. Returns whether anything
 // changed. Linear; touches nothing when the text is already valid.
