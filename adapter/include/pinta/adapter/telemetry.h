@@ -130,6 +130,18 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
 // `just_appended`: the caller has just queued a span, so the queue is known to be non-empty.
 bool start_flusher_if_needed(const TelemetryOptions& options, bool just_appended = false) noexcept;
 
+// The flusher's wait after `failures` (1-based) consecutive failed passes: PINTA_OTLP_BACKOFF_*
+// doubling with equal jitter (`random` picks in [half, all]); never under kMinBackoffMs (or the
+// max back-off when smaller), whatever Retry-After says; a Retry-After lengthens it up to the max
+// back-off, never shortens it.
+inline constexpr int64_t kMinBackoffMs = 100;
+std::chrono::milliseconds backoff_wait(const TelemetryOptions& o, int64_t failures,
+                                       std::chrono::milliseconds retry_after, uint32_t random);
+// Within one pass, the wait before retrying a batch after retryable answer number `attempt + 1`:
+// kInPassRetryMs doubling per attempt, lengthened (never shortened) by a Retry-After.
+inline constexpr int64_t kInPassRetryMs = 250;
+std::chrono::milliseconds retry_wait_in_pass(int attempt, std::chrono::milliseconds retry_after);
+
 // `pinta-gemini --pinta-flush`: flush in the foreground (waits for a running flusher's lock up to
 // the flush budget). Prints one JSON summary line; exit 0 when nothing is left.
 int run_flush_command();
