@@ -834,8 +834,7 @@ Status SpanQueue::append(std::string_view line) {
   int fd = fs::open_private(queue_path_, O_RDWR | O_APPEND | O_CREAT, 0600);  // queue append
   if (fd < 0) {
     Error e = io_error("cannot open", queue_path_);
-    lock->release();
-    (void)append_side(line);  // the span still has a chance; counted unwritten if not
+    count_unwritten();  // lost (a foreign file in its place, no inode left): counted
     return e;
   }
   // One append writes at a time, and none waits for another: an exclusive, non-blocking flock on

@@ -33,6 +33,11 @@
 // readers only ever see (and send) the newest max_spans within the newest max_bytes, and never read
 // more than that (streaming, 256 KiB at a time): the flusher's memory does not depend on the file.
 //
+// Delivery head: after each batch a collector answered for, the flusher records in the state file
+// how many bytes at the start of the queue file (by inode) are done (commit); readers start there
+// and the next rewrite cuts them off. A flusher killed mid-round re-sends at most one batch, and a
+// rewrite that cannot be written (a full disk) never makes answered spans go out again.
+//
 // Torn, corrupt or oversize lines (a crash or a full disk in the middle of a write, foreign bytes,
 // a line over kMaxQueueLineBytes) are skipped, counted (`corrupt`) and removed by the next
 // rewrite; they never block the rest.

@@ -119,9 +119,11 @@ struct FlushReport {
 };
 
 // Delivers the queue until it is empty, the collector says "later", or `deadline` passes.
-// Batches of at most kMaxSpansPerRequest spans. Retryable answers with a Retry-After (or a short
-// exponential back-off for 502/503/504 without one) are retried within the deadline; no answer
-// at all (refused, timeout) stops at once.
+// Batches of at most kMaxSpansPerRequest spans. Retryable answers are retried within the
+// deadline after retry_wait_in_pass (a Retry-After lengthens it, never shortens it); no answer at
+// all (refused, timeout) stops at once. Each answered batch moves the queue's delivery head
+// (SpanQueue::commit), so a kill re-sends at most the batch in flight. Starts with
+// SpanQueue::sweep_leftovers.
 FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Deadline deadline);
 
 // After the reply: start a detached flusher unless one is alive (it holds flusher.lock: it will
