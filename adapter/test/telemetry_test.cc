@@ -1788,6 +1788,74 @@ TEST(Delivery, LeftoversOfKilledWritersAreSweptForeignFilesAreNot) {
   EXPECT_EQ(SpanQueue(queue_options(o)).counters()->corrupt, 2);
 }
 
+// A poison batch does not stop the queue: the batch at the head fails every time (here the
+// collector answers 503 to any request holding one span) while the collector takes other batches.
+// After kPoisonTries failed attempts the batch after it is tried; it goes through, so the stuck
+// batch is moved to the poison file, counted `poisoned`, and the rest is delivered. Before, the
+// stuck batch was retried for ever and nothing behind it was ever sent.
+TEST(Delivery, APoisonBatchIsQuarantinedAndTheQueueGoesOn) {
+  TempDir d;
+  TelemetryOptions o = delivery_options(d.path());
+  SpanQueue q(queue_options(o));
+  constexpr int kSpans = 12;
+  for (int i = 0; i < kSpans; ++i) ASSERT_TRUE(q.append(line_for(i)).ok());
+  const std::string poison = q.snapshot(1)->records.at(0)["spanId"].get<std::string>();
+  std::set<std::string> delivered;
+  int refused = 0;
+  SendFn picky = [&](const http::Request& r, Deadline) -> Result<http::Response> {
+    const auto ids = ids_in(r.body);
+    if (std::find(ids.begin(), ids.end(), poison) != ids.end()) {
+      ++refused;
+      return answer(503);
+    }
+    delivered.insert(ids.begin(), ids.end());
+    return answer(200);
+  };
+  FlushReport last;
+  for (int pass = 0; pass < 30 && q.maybe_nonempty(); ++pass)
+    last = flush_queue(o, picky, Deadline::after(std::chrono::milliseconds(300)));
+  EXPECT_FALSE(last.gave_up) << last.error;
+  EXPECT_GE(refused, kPoisonTries);
+  auto c = q.counters();
+  ASSERT_TRUE(c);
+  EXPECT_GE(c->poisoned, 1);
+  EXPECT_EQ(c->poisoned + c->delivered, kSpans);
+  EXPECT_EQ(delivered.size() + static_cast<size_t>(c->poisoned), static_cast<size_t>(kSpans));
+  EXPECT_EQ(delivered.count(poison), 0u);
+  auto kept = fs::read_file(fs::join(d.path(), std::string(kQueuePoisonFile)));
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(std::count(kept->begin(), kept->end(), '\n'), c->poisoned);
+  EXPECT_NE(kept->find(poison), std::string::npos);
+  EXPECT_TRUE(q.snapshot(100)->records.empty());
+}
+
+// An outage is not poison: with every batch failing (no answer, or 503 to everything), the batch
+// after the stuck one fails too, so nothing is moved aside however long it lasts.
+TEST(Delivery, AnOutageIsNeverTakenForPoison) {
+  for (int status : {0, 503}) {
+    SCOPED_TRACE(status);
+    TempDir d;
+    TelemetryOptions o = delivery_options(d.path());
+    SpanQueue q(queue_options(o));
+    for (int i = 0; i < 12; ++i) ASSERT_TRUE(q.append(line_for(i)).ok());
+    int sends = 0;
+    SendFn down = [&](const http::Request&, Deadline) -> Result<http::Response> {
+      ++sends;
+      if (status == 0) return make_error(ErrorCode::kUnavailable, "connection refused");
+      return answer(status);
+    };
+    // A short pass: one POST each (the in-pass wait does not fit), so many tries are quick.
+    for (int pass = 0; pass < 3 * static_cast<int>(kPoisonTries); ++pass)
+      (void)flush_queue(o, down, Deadline::after(std::chrono::milliseconds(100)));
+    EXPECT_GT(sends, 2 * static_cast<int>(kPoisonTries));
+    auto c = q.counters();
+    ASSERT_TRUE(c);
+    EXPECT_EQ(c->poisoned, 0);
+    EXPECT_EQ(q.snapshot(100)->records.size(), 12u);
+    EXPECT_FALSE(fs::exists(fs::join(d.path(), std::string(kQueuePoisonFile))));
+  }
+}
+
 CanonicalEvent gem(const char* hook, const char* session) {
   return normalize(Family::kGemini, "gemini", hook, json{{"session_id", session}});
 }

@@ -239,6 +239,12 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
     // spans left the file once per round of up to kRound: 40 kills re-sent 901 spans 4,123 times.
     uint64_t committed = snap->head;
     bool first_commit = true;
+    // Poison: the batch at the head failed kPoisonTries times in a row (note_stuck, across passes
+    // and flushers); the batch after it is tried once. If the collector takes that one, the stuck
+    // batch is poison: moved to the poison file, counted, and the queue goes on. If not, it is an
+    // outage: the count starts over and nothing is moved.
+    bool probing = false;
+    size_t poison_from = 0, poison_to = 0;
     while (i < snap->refs.size() && !stop) {
       // One batch: up to 512 spans and about max_body bytes of queue lines (a bigger span goes
       // alone; a queue line is at most kMaxQueueLineBytes). Read and parsed now, freed after.
@@ -275,6 +281,7 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
       records.clear();  // the body holds them now
       records.shrink_to_fit();
 
+      int64_t tries = 0;
       for (int attempt = 0;; ++attempt) {
         if (deadline.expired()) {
           stop = true;
@@ -310,6 +317,16 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
             rep.dropped_http += batch.size();
             delta.dropped_http += static_cast<int64_t>(batch.size());
           }
+          if (probing) {
+            // The batch after the stuck one went through: the stuck one is poison.
+            const std::vector<RecordRef> bad(snap->refs.begin() + static_cast<std::ptrdiff_t>(poison_from),
+                                             snap->refs.begin() + static_cast<std::ptrdiff_t>(poison_to));
+            (void)queue.quarantine(bad);
+            for (const RecordRef& b : bad) done.emplace(b.span_id, sizeof b.span_id);
+            delta.poisoned += static_cast<int64_t>(bad.size());
+            rep.poisoned += bad.size();
+            probing = false;
+          }
           // Answered for: move the head past the batch (and count it) before the next POST.
           const RecordRef& last = snap->refs[next - 1];
           const uint64_t end = last.offset + last.size + 1;
@@ -331,9 +348,20 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
         rep.retries += 1;
         delta.retries += 1;
         const std::chrono::milliseconds wait = retry_wait_in_pass(attempt, r.retry_after);
+        // 429 is about volume and a 3xx about the endpoint: neither says anything of this batch.
+        const bool may_be_poison = !redirect && status != 429;
+        if (may_be_poison && !probing) tries = queue.note_stuck(snap->refs[i].offset);
         // No answer at all (collector down or hanging): stop now and leave it to the back-off.
         // A retryable status: wait here if the budget allows, a few times.
         if (status == 0 || redirect || attempt >= 4 || wait.count() >= deadline.remaining_ms()) {
+          if (may_be_poison && !probing && tries >= kPoisonTries && next < snap->refs.size()) {
+            probing = true;  // try the batch after it once
+            poison_from = i;
+            poison_to = next;
+            i = next;
+            break;
+          }
+          if (probing) (void)queue.note_stuck(0, /*reset=*/true);  // both fail: an outage
           rep.gave_up = true;
           rep.retry_after = r.retry_after;
           if (!res) rep.error = res.error().message;
@@ -342,6 +370,11 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
         }
         sleep_for(wait);
       }
+    }
+    if (probing) {
+      // No batch after the stuck one could be tried: nothing moved, retry after a back-off.
+      stop = true;
+      rep.gave_up = true;
     }
     delta.corrupt = static_cast<int64_t>(snap->corrupt_lines.size());
     rep.corrupt += snap->corrupt_lines.size();
@@ -420,6 +453,7 @@ int run_flush_command() {
          {"corrupt", rep.corrupt},
          {"retries", rep.retries},
          {"redirects", rep.redirects},
+         {"poisoned", rep.poisoned},
          {"peak_rss_kib", peak_rss_kib()}};
   std::string s = out.dump() + "\n";
   (void)!::write(STDOUT_FILENO, s.data(), s.size());

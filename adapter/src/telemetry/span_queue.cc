@@ -48,9 +48,12 @@ QueueCounters parse_counters(std::string_view text) {
                                       {"\"head_ino\":", &QueueCounters::head_ino},
                                       {"\"last_status\":", &QueueCounters::last_status},
                                       {"\"lines\":", &QueueCounters::lines},
+                                      {"\"poisoned\":", &QueueCounters::poisoned},
                                       {"\"redirects\":", &QueueCounters::redirects},
                                       {"\"rejected\":", &QueueCounters::rejected},
                                       {"\"retries\":", &QueueCounters::retries},
+                                      {"\"stuck_off\":", &QueueCounters::stuck_off},
+                                      {"\"stuck_tries\":", &QueueCounters::stuck_tries},
                                       {"\"unwritten\":", &QueueCounters::unwritten}};
   bool simple = !text.empty() && text.front() == '{';
   for (const Field& f : kFields) {
@@ -126,9 +129,12 @@ class StateLock {
                                                            {",\"head_ino\":", c.head_ino},
                                                            {",\"last_status\":", c.last_status},
                                                            {",\"lines\":", c.lines},
+                                                           {",\"poisoned\":", c.poisoned},
                                                            {",\"redirects\":", c.redirects},
                                                            {",\"rejected\":", c.rejected},
                                                            {",\"retries\":", c.retries},
+                                                           {",\"stuck_off\":", c.stuck_off},
+                                                           {",\"stuck_tries\":", c.stuck_tries},
                                                            {",\"unwritten\":", c.unwritten}};
     for (const auto& [key, value] : fields) {
       p = std::copy(key.begin(), key.end(), p);
@@ -561,7 +567,10 @@ json QueueCounters::to_json() const {
           {"unwritten", unwritten},
           {"deferred", deferred},
           {"head", head},
-          {"head_ino", head_ino}};
+          {"head_ino", head_ino},
+          {"poisoned", poisoned},
+          {"stuck_off", stuck_off},
+          {"stuck_tries", stuck_tries}};
 }
 
 QueueCounters QueueCounters::from_json(const json& j) {
@@ -585,6 +594,9 @@ QueueCounters QueueCounters::from_json(const json& j) {
   c.deferred = get("deferred");
   c.head = get("head");
   c.head_ino = get("head_ino");
+  c.poisoned = get("poisoned");
+  c.stuck_off = get("stuck_off");
+  c.stuck_tries = get("stuck_tries");
   return c;
 }
 
@@ -599,6 +611,7 @@ void QueueCounters::add(const QueueCounters& d) {
   retries += d.retries;
   redirects += d.redirects;
   deferred += d.deferred;
+  poisoned += d.poisoned;
   if (d.last_status != 0) last_status = d.last_status;  // values, not counts
   if (d.unwritten != 0) unwritten = d.unwritten;
 }
@@ -970,10 +983,12 @@ Result<QueueSnapshot> SpanQueue::read(size_t max_records, size_t max_record_byte
       } else {
         c.head = 0;
         c.head_ino = 0;
+        c.stuck_off = 0;
+        c.stuck_tries = 0;
       }
     }
     if (c.appended != before.appended || c.corrupt != before.corrupt || c.head != before.head ||
-        c.head_ino != before.head_ino)
+        c.head_ino != before.head_ino || c.stuck_tries != before.stuck_tries)
       lock->write(c);
     if (q.fd < 0) return snap;
   }
@@ -1140,9 +1155,12 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
     if (::rename(tmp.c_str(), queue_path_.c_str()) != 0)
       return io_error("cannot rename onto", queue_path_);
     closer.keep = true;
-    // The consumed bytes went with the old file: the head starts over on the new one.
+    // The consumed bytes went with the old file: the head starts over on the new one (and so do
+    // the failures of the batch that stood there).
     c.head = 0;
     c.head_ino = 0;
+    c.stuck_off = 0;
+    c.stuck_tries = 0;
   }
   const int tally = take_appended(appended_path(), c);
   c.lines = kept + tail_lines;
@@ -1164,12 +1182,57 @@ Status SpanQueue::commit(uint64_t head, uint64_t inode, const QueueCounters& del
   if (same && (static_cast<uint64_t>(c.head_ino) != inode || static_cast<uint64_t>(c.head) < head)) {
     c.head = static_cast<int64_t>(head);
     c.head_ino = static_cast<int64_t>(inode);
+    c.stuck_off = 0;  // the head moved: whatever was stuck there was answered for
+    c.stuck_tries = 0;
   }
   const int tally = take_appended(appended_path(), c);
   lock->write(c);  // in place: the state file's block is already there (a full disk is no matter)
   settle_appended(tally);
   if (!same) return make_error(ErrorCode::kIo, "queue file replaced before a commit: " + queue_path_);
   return {};
+}
+
+int64_t SpanQueue::note_stuck(uint64_t offset, bool reset) {
+  auto lock = StateLock::acquire(state_path_, 5000);
+  if (!lock) return 0;
+  QueueCounters c = lock->read();
+  if (reset) {
+    c.stuck_off = 0;
+    c.stuck_tries = 0;
+  } else if (c.stuck_tries > 0 && static_cast<uint64_t>(c.stuck_off) == offset) {
+    c.stuck_tries += 1;
+  } else {
+    c.stuck_off = static_cast<int64_t>(offset);
+    c.stuck_tries = 1;
+  }
+  lock->write(c);
+  return c.stuck_tries;
+}
+
+size_t SpanQueue::quarantine(const std::vector<RecordRef>& refs) const {
+  const std::string path = fs::join(options_.dir, kQueuePoisonFile);
+  int in = fs::open_private(queue_path_, O_RDONLY);  // queue read (flusher)
+  if (in < 0) return 0;
+  int out = fs::open_private(path, O_WRONLY | O_APPEND | O_CREAT, 0600);  // poison file
+  size_t kept = 0;
+  struct stat st {};
+  if (out >= 0 && ::fstat(out, &st) == 0) {
+    uint64_t size = static_cast<uint64_t>(st.st_size);
+    for (const RecordRef& r : refs) {
+      if (size + r.size + 1 > kMaxPoisonFileBytes) break;  // full: the rest is only counted
+      std::string line(r.size + 1, '\n');
+      if (::pread(in, line.data(), r.size, static_cast<off_t>(r.offset)) != static_cast<ssize_t>(r.size)) continue;
+      if (!write_all(out, line)) {
+        (void)!::ftruncate(out, static_cast<off_t>(size));  // no torn line left
+        break;
+      }
+      size += line.size();
+      ++kept;
+    }
+  }
+  if (out >= 0) ::close(out);
+  ::close(in);
+  return kept;
 }
 
 Status SpanQueue::count(const QueueCounters& delta) {

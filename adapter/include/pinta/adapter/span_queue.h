@@ -87,6 +87,11 @@ inline constexpr std::string_view kQueueTmpInfix = ".tmp.";
 // file-size limit): an empty file `failed-spans.unwritten.<pid>.<n>` (needs no data block),
 // folded into failed-spans.unwritten by the flusher once there is room.
 inline constexpr std::string_view kQueueUnwrittenMarkPrefix = "failed-spans.unwritten.";
+// A poison batch: the batch at the head failed kPoisonTries times in a row while the collector took
+// the batch after it. Its lines go here (at most kMaxPoisonFileBytes; beyond that only counted).
+inline constexpr std::string_view kQueuePoisonFile = "failed-spans.poison.jsonl";
+inline constexpr uint64_t kMaxPoisonFileBytes = 16u << 20;
+inline constexpr int64_t kPoisonTries = 8;
 // A queue line (one span) longer than this is refused by append and skipped by readers.
 inline constexpr size_t kMaxQueueLineBytes = 2u << 20;
 // Over-cap spanIds one snapshot reports at most (the rest are dropped by the next pass).
@@ -127,6 +132,12 @@ struct QueueCounters {
   // each acknowledged batch, so a flusher killed between two batches re-sends at most one batch.
   int64_t head = 0;
   int64_t head_ino = 0;
+  // Spans taken out as a poison batch (SpanQueue::quarantine): a count.
+  int64_t poisoned = 0;
+  // Values: consecutive failed attempts (`stuck_tries`) of the batch that starts at byte
+  // `stuck_off` of the head's file (note_stuck); cleared when the head moves or the file changes.
+  int64_t stuck_off = 0;
+  int64_t stuck_tries = 0;
   nlohmann::json to_json() const;
   static QueueCounters from_json(const nlohmann::json& j);
   void add(const QueueCounters& d);
@@ -188,6 +199,13 @@ class SpanQueue {
   // inode `inode` (a snapshot's). One in-place write of the state file: no data block is needed,
   // so it works on a full disk. kIo when the queue file is no longer that inode.
   Status commit(uint64_t head, uint64_t inode, const QueueCounters& delta);
+
+  // One more failed attempt of the batch that starts at `offset` (the head): returns how many in
+  // a row, across passes and flushers (0 when the state cannot be had). `reset`: forget them.
+  int64_t note_stuck(uint64_t offset, bool reset = false);
+  // Copies the referenced lines to the poison file (kQueuePoisonFile), up to kMaxPoisonFileBytes;
+  // returns how many it kept. The caller takes them out of the queue (commit) and counts them.
+  size_t quarantine(const std::vector<RecordRef>& refs) const;
 
   // Adds to the counters only.
   Status count(const QueueCounters& delta);

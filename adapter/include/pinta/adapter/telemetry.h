@@ -115,6 +115,7 @@ struct FlushReport {
   std::chrono::milliseconds retry_after{-1};  // how long the collector asked us to wait
   int last_status = 0;                        // the last HTTP status seen (0: no answer)
   size_t redirects = 0;  // 3xx answers: the batch stays queued (OTLP/HTTP does not redirect)
+  size_t poisoned = 0;   // spans of poison batches moved to the poison file (span_queue.h)
   std::string error;
 };
 
