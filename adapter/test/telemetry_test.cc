@@ -1699,7 +1699,14 @@ TEST(Delivery, SpansLostToAFullDiskAreCounted) {
   ASSERT_EQ(::waitpid(pid, &st, 0), pid);
   ASSERT_TRUE(WIFEXITED(st));
   EXPECT_EQ(WEXITSTATUS(st), 10) << "every append failed";
+  auto marks = [&] {
+    size_t n = 0;
+    for (const auto& e : std::filesystem::directory_iterator(d.path()))
+      n += e.path().filename().string().rfind(std::string(kQueueUnwrittenMarkPrefix), 0) == 0;
+    return n;
+  };
   EXPECT_EQ(q.unwritten(), 10);
+  EXPECT_EQ(marks(), 10u) << "unwritten() only reads (doctor calls it)";
   ASSERT_TRUE(q.count({}).ok());
   EXPECT_EQ(q.counters()->unwritten, 10);
   // The marks were folded into the tally (room again): counted once, not twice.

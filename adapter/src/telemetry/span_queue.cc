@@ -685,29 +685,44 @@ bool ours(const std::string& path, struct stat& st) {
 }  // namespace
 
 int64_t SpanQueue::unwritten() const {
+  // Reads only (doctor calls it: nothing is created or changed): the tally's size plus the marks
+  // of spans whose byte could not be written (count_unwritten).
   struct stat st {};
   const std::string path = fs::join(options_.dir, kQueueUnwrittenFile);
   int64_t n = ::stat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : 0;
-  // Marks of spans whose count could not be written (count_unwritten): folded into the tally when
-  // it can take a byte, counted as they are when it cannot.
+  for_each_unwritten_mark([&](const std::string&) { n += 1; });
+  return n;
+}
+
+void SpanQueue::fold_unwritten_marks() const {
+  // The flusher, under the exclusive lock: each mark becomes a byte of the tally once it can take
+  // one, then goes (a mark whose byte is written but which cannot be removed would count twice:
+  // the byte is taken back).
+  const std::string path = fs::join(options_.dir, kQueueUnwrittenFile);
+  int fd = -1;
+  for_each_unwritten_mark([&](const std::string& mark) {
+    if (fd < 0) fd = fs::open_private(path, O_WRONLY | O_APPEND | O_CREAT, 0600);  // unwritten count
+    struct stat st {};
+    if (fd < 0 || ::fstat(fd, &st) != 0 || ::write(fd, "x", 1) != 1) return;
+    if (::unlink(mark.c_str()) != 0) (void)!::ftruncate(fd, st.st_size);
+  });
+  if (fd >= 0) ::close(fd);
+}
+
+template <typename F>
+void SpanQueue::for_each_unwritten_mark(F&& f) const {
   DIR* d = ::opendir(options_.dir.c_str());
-  if (d == nullptr) return n;
+  if (d == nullptr) return;
+  std::vector<std::string> marks;
   while (dirent* e = ::readdir(d)) {
     pid_t pid = 0;
     if (!is_our_name(e->d_name, kQueueUnwrittenMarkPrefix, "", &pid)) continue;
     const std::string mark = fs::join(options_.dir, e->d_name);
     struct stat ms {};
-    if (!ours(mark, ms) || ms.st_size != 0) continue;
-    int fd = fs::open_private(path, O_WRONLY | O_APPEND | O_CREAT, 0600);  // unwritten count
-    const bool folded = fd >= 0 && ::write(fd, "x", 1) == 1;
-    if (fd >= 0) ::close(fd);
-    if (folded) {
-      if (::unlink(mark.c_str()) != 0) continue;  // counted by the byte; the mark stays unread
-    }
-    n += 1;
+    if (ours(mark, ms) && ms.st_size == 0) marks.push_back(mark);
   }
   ::closedir(d);
-  return n;
+  for (const std::string& m : marks) f(m);
 }
 
 size_t SpanQueue::sweep_leftovers() const {
@@ -1066,7 +1081,8 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
       c.add(delta);
       const int tally = take_appended(appended_path(), c);
       if (q.fd < 0) c.lines = 0;
-      c.unwritten = unwritten();
+      fold_unwritten_marks();
+  c.unwritten = unwritten();
       lock->write(c);
       settle_appended(tally);
       return {};
@@ -1164,6 +1180,7 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
   }
   const int tally = take_appended(appended_path(), c);
   c.lines = kept + tail_lines;
+  fold_unwritten_marks();
   c.unwritten = unwritten();
   lock->write(c);
   settle_appended(tally);
@@ -1241,6 +1258,7 @@ Status SpanQueue::count(const QueueCounters& delta) {
   QueueCounters c = lock->read();
   c.add(delta);
   const int tally = take_appended(appended_path(), c);
+  fold_unwritten_marks();
   c.unwritten = unwritten();
   lock->write(c);
   settle_appended(tally);

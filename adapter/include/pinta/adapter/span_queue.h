@@ -225,7 +225,7 @@ class SpanQueue {
   bool has_side_files() const;
   // Work for a flusher: maybe_nonempty() or has_side_files().
   bool pending() const { return maybe_nonempty() || has_side_files(); }
-  // Appends that gave up so far (the size of failed-spans.unwritten).
+  // Appends that gave up so far (the size of failed-spans.unwritten, plus its marks). Reads only.
   int64_t unwritten() const;
 
   const std::string& queue_path() const { return queue_path_; }
@@ -233,6 +233,10 @@ class SpanQueue {
 
  private:
   void count_unwritten() const;
+  // Turns the marks of count_unwritten into bytes of the tally when there is room (flusher).
+  void fold_unwritten_marks() const;
+  template <typename F>
+  void for_each_unwritten_mark(F&& f) const;
   // The span to a side file (the lock was not to be had in time); counts it unwritten if even
   // that fails.
   Status append_side(std::string_view line) const;
