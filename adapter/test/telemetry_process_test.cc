@@ -906,6 +906,111 @@ TEST_F(Telemetry, ConcurrentAdaptersCollectorDownThenUpLoseNothing) {
   EXPECT_EQ(sent, static_cast<size_t>(kAdapters * kEvents)) << "spans sent more than once";
 }
 
+// ---- delivery without storms or duplicates (Guard integrity, item 6) ----
+
+// Spans sent in all requests a collector received (duplicates included).
+size_t spans_sent(const FakeServer& s) {
+  size_t n = 0;
+  for (const auto& rq : s.requests()) n += check::check_request(rq.body).spans.size();
+  return n;
+}
+
+// A collector answering 429 with `Retry-After: 0` or a date in the past is not stormed: the
+// flusher's waits never go under its computed back-off (docs/contract.md OTLP-5a). Before, the
+// Retry-After replaced the wait: 4,283 POSTs in 6 s (0), 2,271 (a past date). Now at most a
+// handful in 2.5 s (in the pass at 0, 0.25, 0.75, 1.75 s; then the back-off).
+TEST_F(Telemetry, RetryAfterZeroOrInThePastDoesNotStormTheCollector) {
+  for (const char* ra : {"0", "Sun, 06 Nov 1994 08:49:37 GMT"}) {
+    SCOPED_TRACE(ra);
+    Reply busy;
+    busy.status = 429;
+    busy.headers = {{"Retry-After", ra}};
+    FakeServer collector({}, busy);
+    TempDir local;
+    auto env = base_env(collector.url("/v1/traces"));
+    env["GEMINI_PLUGIN_DATA"] = local.sub("d");
+    env.erase("PINTA_OTLP_BACKOFF_MAX_MS");  // the default: the flusher stays and retries
+    expect_clean(run("gemini", "AfterTool", gem_payload("s", "AfterTool"), env), "{}");
+    ASSERT_TRUE(collector.wait_for_requests(1, std::chrono::milliseconds(10000)));
+    std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+    const size_t posts = collector.request_count();
+    if (pid_t pid = holder_of_lock(fs::join(local.sub("d"), "flusher.lock")); pid > 0)
+      ::kill(pid, SIGKILL);
+    EXPECT_LE(posts, 10u) << "the collector was stormed";
+  }
+}
+
+// A 2xx is delivery whatever its body: a collector answering 200 with a 2 MiB body gets each span
+// once. Before, a body over the 1 MiB cap was "no answer", and the span went out again with the
+// next event's.
+TEST_F(Telemetry, A2xxWithABodyOverTheCapIsOneDelivery) {
+  Reply big;
+  big.body = std::string(2u << 20, ' ');
+  FakeServer collector({}, big);
+  auto env = base_env(collector.url("/v1/traces"));
+  for (int i = 0; i < 2; ++i) {
+    expect_clean(run("gemini", "AfterTool", gem_payload("s", "AfterTool"), env), "{}");
+    ASSERT_TRUE(collector.wait_for_requests(static_cast<size_t>(i + 1), std::chrono::milliseconds(10000)));
+    wait_flusher_idle();
+  }
+  EXPECT_EQ(received(collector).size(), 2u);
+  EXPECT_EQ(spans_sent(collector), 2u) << "a span was sent twice";
+  EXPECT_EQ(queue_lines(), 0u);
+}
+
+// Flushers killed again and again (SIGKILL, mid-drain) against a counting collector: every span
+// arrives, and each kill re-sends at most the one batch it was sending (spans leave the queue per
+// acknowledged batch, OTLP-7). Before, the queue was cut once per round of up to 8,192 spans, so a
+// kill re-sent everything delivered in its round (40 kills: 901 spans, 4,123 deliveries).
+TEST_F(Telemetry, KilledFlushersResendAtMostOneBatchEach) {
+  constexpr int kThreads = 6, kEach = 20;
+  auto down = base_env(refused_url());
+  down["PINTA_QUEUE_MAX_SPANS"] = "1000";
+  std::vector<std::thread> workers;
+  std::atomic<int> unclean{0};
+  for (int t = 0; t < kThreads; ++t) {
+    workers.emplace_back([&, t] {
+      for (int i = 0; i < kEach; ++i) {
+        auto r = run("gemini", "AfterTool", gem_payload("s" + std::to_string(t), "AfterTool"), down);
+        if (r.exit_code != 0 || r.out != "{}\n") unclean++;
+      }
+    });
+  }
+  for (auto& w : workers) w.join();
+  EXPECT_EQ(unclean.load(), 0);
+  wait_flusher_idle();
+  const size_t total = kThreads * kEach;
+
+  Reply slow;
+  slow.delay = std::chrono::milliseconds(40);
+  FakeServer collector({}, slow);
+  proc::SpawnRequest flush;
+  flush.argv = {pinta::testing::bin_dir() + "/pinta-gemini", "--pinta-flush"};
+  flush.env = base_env(collector.url("/v1/traces"));
+  (*flush.env)["PINTA_OTLP_MAX_REQUEST_BYTES"] = "4096";  // a few spans per POST
+  flush.timeout_signal = SIGKILL;
+  int kills = 0;
+  for (int k = 0; k < 20; ++k) {
+    flush.timeout = std::chrono::milliseconds(150 + 10 * k) * testing::time_scale();
+    auto r = proc::make_spawner()->run(flush);
+    if (!r.timed_out) break;  // drained before the kill
+    ++kills;
+  }
+  flush.timeout = std::chrono::milliseconds(0);
+  auto fr = proc::make_spawner()->run(flush);
+  EXPECT_EQ(fr.exit_code, 0) << fr.out;
+  EXPECT_EQ(received(collector).size(), total) << "a span was lost";
+  size_t max_batch = 0;
+  for (const auto& rq : collector.requests())
+    max_batch = std::max(max_batch, check::check_request(rq.body).spans.size());
+  const size_t sent = spans_sent(collector);
+  std::cout << kills << " kills: " << total << " spans, " << sent << " deliveries, batches of up to "
+            << max_batch << "\n";
+  EXPECT_GE(kills, 5) << "the flushers were not killed mid-drain: the test proves nothing";
+  EXPECT_LE(sent - total, static_cast<size_t>(kills) * max_batch) << "more than one batch re-sent per kill";
+  EXPECT_EQ(queue_lines(), 0u);
+}
+
 TEST_F(Telemetry, PlantedSecretsNeverLeaveUnredacted) {
   auto corpus = planted::corpus();
   ASSERT_GE(corpus.size(), 40u);

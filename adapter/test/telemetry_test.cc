@@ -1443,6 +1443,426 @@ TEST(Queue, LineSpanIdNeedsTheExactPrefix) {
 
 // ---- trace store (SPEC §10, DG7) ----
 
+// ---- delivery without storms or duplicates (Guard integrity, item 6) ----
+
+// The span ids in an OTLP request body, in order.
+std::vector<std::string> ids_in(const std::string& body) {
+  std::vector<std::string> out;
+  json j = json::parse(body, nullptr, false);
+  if (!j.is_object()) return out;
+  for (const json& rs : j.value("resourceSpans", json::array()))
+    for (const json& ss : rs.value("scopeSpans", json::array()))
+      for (const json& sp : ss.value("spans", json::array())) out.push_back(sp.value("spanId", ""));
+  return out;
+}
+
+TelemetryOptions delivery_options(const std::string& dir) {
+  TelemetryOptions o;
+  o.exporter.enabled = true;
+  o.exporter.endpoint = "http://127.0.0.1:9/v1/traces";
+  o.data_dir = dir;
+  o.max_request_bytes = 4096;  // two or three spans per POST: many batches per round
+  return o;
+}
+
+Result<http::Response> answer(int status, std::string retry_after = "") {
+  http::Response r;
+  r.status = status;
+  if (!retry_after.empty()) r.headers = {{"Retry-After", retry_after}};
+  return r;
+}
+
+// Retry-After never shortens the back-off. Before, `Retry-After: 0` (or a date in the past)
+// replaced the computed wait with 0: a collector answering 429 that way got 4,283 POSTs in 6 s.
+TEST(Delivery, RetryAfterNeverShortensTheBackOff) {
+  TelemetryOptions o;
+  o.backoff_initial = std::chrono::milliseconds(500);
+  o.backoff_max = std::chrono::milliseconds(8000);
+  for (int64_t failures = 1; failures <= 12; ++failures) {
+    for (uint32_t rnd : {0u, 1u, 7777u, 0xffffffffu}) {
+      const auto none = backoff_wait(o, failures, std::chrono::milliseconds(-1), rnd);
+      EXPECT_GE(none.count(), 250) << failures;  // half of the initial 500 at least
+      EXPECT_LE(none.count(), 8000) << failures;
+      for (int64_t ra : {int64_t{-1}, int64_t{0}, int64_t{1}}) {
+        EXPECT_EQ(backoff_wait(o, failures, std::chrono::milliseconds(ra), rnd), none) << ra;
+      }
+      // Longer: obeyed up to the cap.
+      EXPECT_EQ(backoff_wait(o, failures, std::chrono::milliseconds(7900), rnd).count(),
+                std::max<int64_t>(7900, none.count()));
+      EXPECT_EQ(backoff_wait(o, failures, std::chrono::seconds(999999999), rnd).count(), 8000);
+    }
+  }
+  // The absolute floor, even with a tiny configured back-off; never over the cap.
+  o.backoff_initial = std::chrono::milliseconds(1);
+  EXPECT_GE(backoff_wait(o, 1, std::chrono::milliseconds(0), 0).count(), kMinBackoffMs);
+  o.backoff_max = std::chrono::milliseconds(30);
+  EXPECT_EQ(backoff_wait(o, 1, std::chrono::milliseconds(0), 0).count(), 30);
+  EXPECT_EQ(backoff_wait(o, 1, std::chrono::seconds(5), 0).count(), 30);
+  // In a pass: 250 ms doubling; Retry-After only lengthens.
+  EXPECT_EQ(retry_wait_in_pass(0, std::chrono::milliseconds(0)).count(), 250);
+  EXPECT_EQ(retry_wait_in_pass(2, std::chrono::milliseconds(-1)).count(), 1000);
+  EXPECT_EQ(retry_wait_in_pass(0, std::chrono::milliseconds(3000)).count(), 3000);
+}
+
+// The same through a pass: a collector answering 429 with a Retry-After of 0, in the past, negative
+// or garbage gets 3 POSTs in 1.5 s (at 0, 250 and 750 ms; the next wait, 1 s, is past the
+// deadline). Before: 5 POSTs at once (Retry-After 0 taken as the wait), then the pass ended and
+// the flusher started the next one at once.
+TEST(Delivery, RetryAfterZeroOrPastDoesNotRepeatAPostAtOnce) {
+  for (const std::string ra : {"0", "Sun, 06 Nov 1994 08:49:37 GMT", "-5", "soon"}) {
+    SCOPED_TRACE(ra);
+    TempDir d;
+    TelemetryOptions o = delivery_options(d.path());
+    SpanQueue q(queue_options(o));
+    ASSERT_TRUE(q.append(line_for(0)).ok());
+    int sends = 0;
+    SendFn busy = [&](const http::Request&, Deadline) -> Result<http::Response> {
+      ++sends;
+      return answer(429, ra);
+    };
+    FlushReport rep = flush_queue(o, busy, Deadline::after(std::chrono::milliseconds(1500)));
+    EXPECT_TRUE(rep.gave_up);
+    EXPECT_LE(sends, 3);
+    EXPECT_GE(sends, 1);
+    EXPECT_EQ(q.snapshot(10)->records.size(), 1u) << "the span stays queued";
+  }
+}
+
+// A 2xx answer is delivery whatever its body: the OTLP POST cuts a body over the cap instead of
+// failing (the flusher sets Request::truncate_body). Before, a 200 with a body over 1 MiB was "no
+// answer" and the accepted spans were sent again.
+TEST(Delivery, AResponseBodyOverTheCapIsCutNotAFailure) {
+  const std::string big(3u << 20, 'x');
+  for (const std::string& raw :
+       {"HTTP/1.1 200 OK\r\nContent-Length: " + std::to_string(big.size()) + "\r\n\r\n" + big,
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + [&] {
+          std::string c;
+          for (int i = 0; i < 3; ++i) c += "100000\r\n" + big.substr(0, 1u << 20) + "\r\n";
+          return c + "0\r\n\r\n";
+        }(),
+        "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" + big}) {
+    auto strict = http::parse_response(raw, 1u << 20);
+    ASSERT_FALSE(strict);
+    EXPECT_EQ(strict.error().code, ErrorCode::kTooLarge);
+    auto cut = http::parse_response(raw, 1u << 20, false, 0, /*truncate_body=*/true);
+    ASSERT_TRUE(cut) << cut.error().message;
+    EXPECT_EQ(cut->status, 200);
+    EXPECT_TRUE(cut->body_truncated);
+    EXPECT_LE(cut->body.size(), 1u << 20);
+    EXPECT_EQ(otlp::classify_response(cut->status, "", cut->body, 0).verdict,
+              otlp::Verdict::kDelivered);
+  }
+  // The flusher asks for it on every POST.
+  TempDir d;
+  TelemetryOptions o = delivery_options(d.path());
+  SpanQueue q(queue_options(o));
+  ASSERT_TRUE(q.append(line_for(0)).ok());
+  bool asked = false;
+  SendFn up = [&](const http::Request& r, Deadline) -> Result<http::Response> {
+    asked = r.truncate_body;
+    return answer(200);
+  };
+  FlushReport rep = flush_queue(o, up, Deadline::after(std::chrono::milliseconds(5000)));
+  EXPECT_TRUE(asked);
+  EXPECT_EQ(rep.delivered, 1u);
+}
+
+// Spans leave the queue per acknowledged batch: a flusher killed in the middle of a round sends
+// again at most the batch it was sending. The child flusher delivers three batches and dies (no
+// cleanup, as under SIGKILL) while sending the fourth; the next flusher sends only what was not
+// acknowledged. Before, the queue was cut once per round of up to 8,192 spans, so everything the
+// child had delivered went out again (40 kills: 901 spans, 4,123 deliveries).
+TEST(Delivery, AKilledFlusherResendsAtMostTheBatchInFlight) {
+  TempDir d;
+  TelemetryOptions o = delivery_options(d.path());
+  SpanQueue q(queue_options(o));
+  constexpr int kSpans = 40;
+  for (int i = 0; i < kSpans; ++i) ASSERT_TRUE(q.append(line_for(i)).ok());
+  int ids_pipe[2];
+  ASSERT_EQ(::pipe(ids_pipe), 0);
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::close(ids_pipe[0]);
+    int posts = 0;
+    SendFn dies = [&](const http::Request& r, Deadline) -> Result<http::Response> {
+      if (++posts == 4) ::_exit(0);  // killed mid-POST
+      std::string ids;
+      for (const std::string& id : ids_in(r.body)) ids += id + "\n";
+      (void)!::write(ids_pipe[1], ids.data(), ids.size());
+      return answer(200);
+    };
+    (void)flush_queue(o, dies, Deadline::after(std::chrono::milliseconds(10000)));
+    ::_exit(1);
+  }
+  ::close(ids_pipe[1]);
+  std::string first;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(ids_pipe[0], buf, sizeof buf)) > 0;) first.append(buf, static_cast<size_t>(n));
+  ::close(ids_pipe[0]);
+  int st = 0;
+  ASSERT_EQ(::waitpid(pid, &st, 0), pid);
+  ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  std::set<std::string> delivered_first;
+  for (size_t at = 0; at + 16 < first.size() + 1; at += 17) delivered_first.insert(first.substr(at, 16));
+  ASSERT_GE(delivered_first.size(), 3u);
+
+  std::multiset<std::string> second;
+  SendFn up = [&](const http::Request& r, Deadline) -> Result<http::Response> {
+    for (const std::string& id : ids_in(r.body)) second.insert(id);
+    return answer(200);
+  };
+  FlushReport rep = flush_queue(o, up, Deadline::after(std::chrono::milliseconds(10000)));
+  EXPECT_FALSE(rep.gave_up) << rep.error;
+  for (const std::string& id : second) EXPECT_EQ(delivered_first.count(id), 0u) << id << " sent twice";
+  EXPECT_EQ(second.size() + delivered_first.size(), static_cast<size_t>(kSpans));
+  auto c = q.counters();
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->delivered, kSpans) << "the child's batches were counted as they were answered";
+  EXPECT_EQ(c->head, 0) << "the round's rewrite cut the answered bytes off";
+  EXPECT_TRUE(q.snapshot(100)->records.empty());
+}
+
+// A queue that cannot be rewritten (a full disk; here a file-size limit the state file fits
+// under) still advances: the answered batch is not sent again by the next pass. Before, the
+// rewrite that takes answered spans out failed and the same spans went out on every pass (a flaky
+// collector on a full disk: the same 8 spans 20 times in 15 s, the queue never advancing).
+TEST(Delivery, AQueueThatCannotBeRewrittenStillAdvances) {
+  TempDir d;
+  TelemetryOptions o = delivery_options(d.path());
+  SpanQueue q(queue_options(o));
+  for (int i = 0; i < 12; ++i) ASSERT_TRUE(q.append(line_for(i)).ok());
+  ASSERT_TRUE(q.counters());
+  int ids_pipe[2];
+  ASSERT_EQ(::pipe(ids_pipe), 0);
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::close(ids_pipe[0]);
+    ::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit lim {2048, 2048};  // the state file fits, a rewrite of the rest does not
+    ::setrlimit(RLIMIT_FSIZE, &lim);
+    int posts = 0;
+    SendFn flaky = [&](const http::Request& r, Deadline) -> Result<http::Response> {
+      if (++posts > 1) return make_error(ErrorCode::kUnavailable, "connection reset");
+      std::string ids;
+      for (const std::string& id : ids_in(r.body)) ids += id;
+      (void)!::write(ids_pipe[1], ids.data(), ids.size());
+      return answer(200);
+    };
+    for (int pass = 0; pass < 3; ++pass)
+      (void)flush_queue(o, flaky, Deadline::after(std::chrono::milliseconds(5000)));
+    ::_exit(posts == 4 ? 0 : 10 + posts);  // one delivery, then one failed POST per pass
+  }
+  ::close(ids_pipe[1]);
+  std::string first;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(ids_pipe[0], buf, sizeof buf)) > 0;) first.append(buf, static_cast<size_t>(n));
+  ::close(ids_pipe[0]);
+  int st = 0;
+  ASSERT_EQ(::waitpid(pid, &st, 0), pid);
+  EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << WEXITSTATUS(st);
+  ASSERT_GE(first.size(), 16u);
+  std::set<std::string> delivered_first;
+  for (size_t at = 0; at + 16 <= first.size(); at += 16) delivered_first.insert(first.substr(at, 16));
+  std::multiset<std::string> second;
+  SendFn up = [&](const http::Request& r, Deadline) -> Result<http::Response> {
+    for (const std::string& id : ids_in(r.body)) second.insert(id);
+    return answer(200);
+  };
+  FlushReport rep = flush_queue(o, up, Deadline::after(std::chrono::milliseconds(10000)));
+  EXPECT_FALSE(rep.gave_up) << rep.error;
+  for (const std::string& id : second) EXPECT_EQ(delivered_first.count(id), 0u) << id << " sent again";
+  EXPECT_EQ(second.size() + delivered_first.size(), 12u);
+}
+
+// A span that cannot be written anywhere and whose count cannot be written either (a full disk;
+// here RLIMIT_FSIZE 0: no file may grow) is still counted: an empty mark file needs no data
+// block, and the flusher folds the marks into `unwritten`. Before, the direct append's failure
+// was not counted at all and the one-byte tally could not grow: 307 spans lost on a full disk
+// while the state said `unwritten: 0`.
+TEST(Delivery, SpansLostToAFullDiskAreCounted) {
+  TempDir d;
+  SpanQueue q({d.path(), 100});
+  ASSERT_TRUE(q.append(line_for(0)).ok());
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit lim {0, 0};
+    ::setrlimit(RLIMIT_FSIZE, &lim);
+    int failed = 0;
+    for (int i = 1; i <= 10; ++i) failed += q.append(line_for(i)).ok() ? 0 : 1;
+    ::_exit(failed);
+  }
+  int st = 0;
+  ASSERT_EQ(::waitpid(pid, &st, 0), pid);
+  ASSERT_TRUE(WIFEXITED(st));
+  EXPECT_EQ(WEXITSTATUS(st), 10) << "every append failed";
+  auto marks = [&] {
+    size_t n = 0;
+    for (const auto& e : std::filesystem::directory_iterator(d.path()))
+      n += e.path().filename().string().rfind(std::string(kQueueUnwrittenMarkPrefix), 0) == 0;
+    return n;
+  };
+  EXPECT_EQ(q.unwritten(), 10);
+  EXPECT_EQ(marks(), 10u) << "unwritten() only reads (doctor calls it)";
+  ASSERT_TRUE(q.count({}).ok());
+  EXPECT_EQ(q.counters()->unwritten, 10);
+  // The marks were folded into the tally (room again): counted once, not twice.
+  for (const auto& e : std::filesystem::directory_iterator(d.path()))
+    EXPECT_NE(e.path().filename().string().rfind(std::string(kQueueUnwrittenMarkPrefix), 0), 0u)
+        << e.path();
+  EXPECT_EQ(q.unwritten(), 10);
+  EXPECT_TRUE(side_files(d.path()).empty());
+  EXPECT_TRUE(side_files(d.path(), true).empty());
+  EXPECT_EQ(q.snapshot(100)->records.size(), 1u);
+}
+
+// What killed flushers and writers leave (rewrite temp files, `.part` side files) is removed by
+// the next pass once its writer is gone or it is older than 60 s; foreign files are never
+// touched: links, directories, files with another link, names outside the exact pattern, files
+// of a live writer. Before, rewrite temp files (9.6 MB, 7.4 MB seen) stayed for good, and a
+// `.part` was only looked at when a whole side file happened to be there too.
+TEST(Delivery, LeftoversOfKilledWritersAreSweptForeignFilesAreNot) {
+  TempDir d;
+  TempDir outside;
+  pid_t dead = ::fork();
+  ASSERT_GE(dead, 0);
+  if (dead == 0) ::_exit(0);
+  ASSERT_EQ(::waitpid(dead, nullptr, 0), dead);
+  const std::string live = std::to_string(::getppid());  // alive, and not the flusher itself
+  const std::string gone = std::to_string(dead);
+  auto put = [&](const std::string& name, size_t size, int age_s) {
+    const std::string p = fs::join(d.path(), name);
+    ASSERT_TRUE(fs::atomic_write(p, std::string(size, 'z')).ok()) << p;
+    if (age_s > 0) {
+      struct timespec t[2];
+      ::clock_gettime(CLOCK_REALTIME, &t[0]);
+      t[0].tv_sec -= age_s;
+      t[1] = t[0];
+      ASSERT_EQ(::utimensat(AT_FDCWD, p.c_str(), t, AT_SYMLINK_NOFOLLOW), 0);
+    }
+  };
+  const std::vector<std::string> swept = {
+      "failed-spans.jsonl.tmp." + gone + ".17",        // dead writer
+      "failed-spans.jsonl.tmp." + live + ".18",        // live pid, but 2 min old
+      "failed-spans.side." + gone + ".19.part",        // dead writer
+      "failed-spans.side." + live + ".20.part"};       // 2 min old
+  put(swept[0], 9000, 0);
+  put(swept[1], 9000, 120);
+  put(swept[2], 100, 0);
+  put(swept[3], 100, 120);
+  const std::vector<std::string> kept = {
+      "failed-spans.jsonl.tmp." + live + ".21",        // a live writer's, fresh
+      "failed-spans.side." + live + ".22.part",        // a live writer's, fresh
+      "failed-spans.jsonl.tmp.x" + gone + ".23",       // not our pattern
+      "failed-spans.jsonl.tmp." + gone,                // not our pattern
+      "other.tmp." + gone + ".24"};
+  put(kept[0], 10, 0);
+  put(kept[1], 10, 0);
+  put(kept[2], 10, 120);
+  put(kept[3], 10, 120);
+  put(kept[4], 10, 120);
+  // A link named like ours (to a file outside), a file with a second link, a directory.
+  const std::string target = fs::join(outside.path(), "victim");
+  ASSERT_TRUE(fs::atomic_write(target, "precious").ok());
+  const std::string link = fs::join(d.path(), "failed-spans.jsonl.tmp." + gone + ".25");
+  ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0);
+  const std::string hard = fs::join(d.path(), "failed-spans.side." + gone + ".26.part");
+  ASSERT_EQ(::link(target.c_str(), hard.c_str()), 0);
+  const std::string dir = fs::join(d.path(), "failed-spans.jsonl.tmp." + gone + ".27");
+  ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
+
+  TelemetryOptions o = delivery_options(d.path());
+  int sends = 0;
+  SendFn up = [&](const http::Request&, Deadline) -> Result<http::Response> {
+    ++sends;
+    return answer(200);
+  };
+  FlushReport rep = flush_queue(o, up, Deadline::after(std::chrono::milliseconds(5000)));
+  EXPECT_FALSE(rep.gave_up);
+  EXPECT_EQ(sends, 0);
+  struct stat st {};
+  for (const std::string& n : swept) EXPECT_NE(::lstat(fs::join(d.path(), n).c_str(), &st), 0) << n << " left";
+  for (const std::string& n : kept) EXPECT_EQ(::lstat(fs::join(d.path(), n).c_str(), &st), 0) << n << " removed";
+  EXPECT_EQ(::lstat(link.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode));
+  EXPECT_EQ(::lstat(hard.c_str(), &st), 0);
+  EXPECT_EQ(::lstat(dir.c_str(), &st), 0);
+  EXPECT_EQ(fs::read_file(target).value_or(""), "precious");
+  EXPECT_EQ(rep.corrupt, 2u) << "each swept .part is a span lost with its writer";
+  EXPECT_EQ(SpanQueue(queue_options(o)).counters()->corrupt, 2);
+}
+
+// A poison batch does not stop the queue: the batch at the head fails every time (here the
+// collector answers 503 to any request holding one span) while the collector takes other batches.
+// After kPoisonTries failed attempts the batch after it is tried; it goes through, so the stuck
+// batch is moved to the poison file, counted `poisoned`, and the rest is delivered. Before, the
+// stuck batch was retried for ever and nothing behind it was ever sent.
+TEST(Delivery, APoisonBatchIsQuarantinedAndTheQueueGoesOn) {
+  TempDir d;
+  TelemetryOptions o = delivery_options(d.path());
+  SpanQueue q(queue_options(o));
+  constexpr int kSpans = 12;
+  for (int i = 0; i < kSpans; ++i) ASSERT_TRUE(q.append(line_for(i)).ok());
+  const std::string poison = q.snapshot(1)->records.at(0)["spanId"].get<std::string>();
+  std::set<std::string> delivered;
+  int refused = 0;
+  SendFn picky = [&](const http::Request& r, Deadline) -> Result<http::Response> {
+    const auto ids = ids_in(r.body);
+    if (std::find(ids.begin(), ids.end(), poison) != ids.end()) {
+      ++refused;
+      return answer(503);
+    }
+    delivered.insert(ids.begin(), ids.end());
+    return answer(200);
+  };
+  FlushReport last;
+  for (int pass = 0; pass < 30 && q.maybe_nonempty(); ++pass)
+    last = flush_queue(o, picky, Deadline::after(std::chrono::milliseconds(300)));
+  EXPECT_FALSE(last.gave_up) << last.error;
+  EXPECT_GE(refused, kPoisonTries);
+  auto c = q.counters();
+  ASSERT_TRUE(c);
+  EXPECT_GE(c->poisoned, 1);
+  EXPECT_EQ(c->poisoned + c->delivered, kSpans);
+  EXPECT_EQ(delivered.size() + static_cast<size_t>(c->poisoned), static_cast<size_t>(kSpans));
+  EXPECT_EQ(delivered.count(poison), 0u);
+  auto kept = fs::read_file(fs::join(d.path(), std::string(kQueuePoisonFile)));
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(std::count(kept->begin(), kept->end(), '\n'), c->poisoned);
+  EXPECT_NE(kept->find(poison), std::string::npos);
+  EXPECT_TRUE(q.snapshot(100)->records.empty());
+}
+
+// An outage is not poison: with every batch failing (no answer, or 503 to everything), the batch
+// after the stuck one fails too, so nothing is moved aside however long it lasts.
+TEST(Delivery, AnOutageIsNeverTakenForPoison) {
+  for (int status : {0, 503}) {
+    SCOPED_TRACE(status);
+    TempDir d;
+    TelemetryOptions o = delivery_options(d.path());
+    SpanQueue q(queue_options(o));
+    for (int i = 0; i < 12; ++i) ASSERT_TRUE(q.append(line_for(i)).ok());
+    int sends = 0;
+    SendFn down = [&](const http::Request&, Deadline) -> Result<http::Response> {
+      ++sends;
+      if (status == 0) return make_error(ErrorCode::kUnavailable, "connection refused");
+      return answer(status);
+    };
+    // A short pass: one POST each (the in-pass wait does not fit), so many tries are quick.
+    for (int pass = 0; pass < 3 * static_cast<int>(kPoisonTries); ++pass)
+      (void)flush_queue(o, down, Deadline::after(std::chrono::milliseconds(100)));
+    EXPECT_GT(sends, 2 * static_cast<int>(kPoisonTries));
+    auto c = q.counters();
+    ASSERT_TRUE(c);
+    EXPECT_EQ(c->poisoned, 0);
+    EXPECT_EQ(q.snapshot(100)->records.size(), 12u);
+    EXPECT_FALSE(fs::exists(fs::join(d.path(), std::string(kQueuePoisonFile))));
+  }
+}
+
 CanonicalEvent gem(const char* hook, const char* session) {
   return normalize(Family::kGemini, "gemini", hook, json{{"session_id", session}});
 }

@@ -352,7 +352,7 @@ Result<Framing> response_framing(const Response& resp) {
 // by rule), came as HTTP/1.1 without "Connection: close", and no byte followed it: the connection
 // can carry the next request (RFC 9112 §9.3).
 Result<Response> read_response(ByteSource& src, size_t max_body, bool head_request,
-                               bool* reusable = nullptr) {
+                               bool* reusable = nullptr, bool truncate_body = false) {
   Reader r(src, max_body + kMaxHeaderBytes);
   size_t pos = 0;
   Response resp;
@@ -419,6 +419,19 @@ Result<Response> read_response(ByteSource& src, size_t max_body, bool head_reque
     return resp;
   }
 
+  // A body over the cap: an error, or (truncate_body) the response with the body cut at the cap
+  // and the rest never read (the connection is not reused).
+  auto over_cap = [&](const char* what) -> Result<Response> {
+    if (!truncate_body) return make_error(ErrorCode::kTooLarge, what);
+    if (resp.body.size() > max_body) resp.body.resize(max_body);
+    resp.body_truncated = true;
+    if (reusable != nullptr) *reusable = false;
+    return resp;
+  };
+  auto fill_failed = [&](const Error& e) -> Result<Response> {
+    if (e.code == ErrorCode::kTooLarge) return over_cap("response larger than the cap");
+    return e;
+  };
   if (framing->chunked) {
     for (;;) {
       auto size_line = read_line(r, pos, 1024, "chunk size");
@@ -428,11 +441,10 @@ Result<Response> read_response(ByteSource& src, size_t max_body, bool head_reque
       auto size = parse_size(sv, 16);
       if (!size) return make_error(ErrorCode::kProtocol, "malformed chunk size");
       if (*size == 0) break;
-      if (resp.body.size() + *size > max_body)
-        return make_error(ErrorCode::kTooLarge, "response body over the cap");
+      if (resp.body.size() + *size > max_body) return over_cap("response body over the cap");
       while (r.buf_.size() - pos < *size + 2) {
         auto more = r.fill();
-        if (!more) return more.error();
+        if (!more) return fill_failed(more.error());
         if (!*more) return truncated("chunk");
       }
       resp.body.append(r.buf_, pos, *size);
@@ -455,7 +467,7 @@ Result<Response> read_response(ByteSource& src, size_t max_body, bool head_reque
   }
   if (framing->has_length) {
     const size_t len = framing->length;
-    if (len > max_body) return make_error(ErrorCode::kTooLarge, "content-length over the cap");
+    if (len > max_body) return over_cap("content-length over the cap");
     while (r.buf_.size() - pos < len) {
       auto more = r.fill();
       if (!more) return more.error();
@@ -467,15 +479,20 @@ Result<Response> read_response(ByteSource& src, size_t max_body, bool head_reque
     return resp;
   }
   // No length: the body runs to the end of the connection.
+  auto cut = [&]() {
+    resp.body.assign(r.buf_, pos, max_body);
+    return over_cap("response body over the cap");
+  };
   for (;;) {
-    if (r.buf_.size() - pos > max_body)
-      return make_error(ErrorCode::kTooLarge, "response body over the cap");
+    if (r.buf_.size() - pos > max_body) return cut();
     auto more = r.fill();
-    if (!more) return more.error();
+    if (!more) {
+      if (more.error().code == ErrorCode::kTooLarge) return cut();
+      return more.error();
+    }
     if (!*more) break;
   }
-  if (r.buf_.size() - pos > max_body)
-    return make_error(ErrorCode::kTooLarge, "response body over the cap");
+  if (r.buf_.size() - pos > max_body) return cut();
   resp.body.assign(r.buf_, pos, std::string::npos);
   return resp;
 }
@@ -564,7 +581,8 @@ Result<Response> send_impl(const Request& request, const Deadline& deadline) {
   Status sent = (*transport)->write_all(build_message(*target, request, false), deadline);
   if (!sent) return sent.error();
   TransportSource source(**transport, deadline);
-  return read_response(source, request.max_response_bytes, request.method == "HEAD");
+  return read_response(source, request.max_response_bytes, request.method == "HEAD", nullptr,
+                       request.truncate_body);
 }
 
 }  // namespace
@@ -646,7 +664,8 @@ Result<Response> Connection::send(const Request& request, Deadline deadline) {
       size_t received = 0;
       if (sent) {
         TransportSource source(*s.transport, deadline);
-        resp = read_response(source, request.max_response_bytes, head, &reusable);
+        resp = read_response(source, request.max_response_bytes, head, &reusable,
+                             request.truncate_body);
         received = source.received();
       }
       if (resp && reusable) return resp;
@@ -679,9 +698,9 @@ bool valid_header_value(std::string_view value) {
 }
 
 Result<Response> parse_response(std::string_view bytes, size_t max_body, bool head_request,
-                                size_t chunk) {
+                                size_t chunk, bool truncate_body) {
   BufferSource source(bytes, chunk);
-  return read_response(source, max_body, head_request);
+  return read_response(source, max_body, head_request, nullptr, truncate_body);
 }
 
 std::string Response::header(std::string_view name) const {

@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -43,11 +44,16 @@ QueueCounters parse_counters(std::string_view text) {
                                       {"\"delivered\":", &QueueCounters::delivered},
                                       {"\"dropped_cap\":", &QueueCounters::dropped_cap},
                                       {"\"dropped_http\":", &QueueCounters::dropped_http},
+                                      {"\"head\":", &QueueCounters::head},
+                                      {"\"head_ino\":", &QueueCounters::head_ino},
                                       {"\"last_status\":", &QueueCounters::last_status},
                                       {"\"lines\":", &QueueCounters::lines},
+                                      {"\"poisoned\":", &QueueCounters::poisoned},
                                       {"\"redirects\":", &QueueCounters::redirects},
                                       {"\"rejected\":", &QueueCounters::rejected},
                                       {"\"retries\":", &QueueCounters::retries},
+                                      {"\"stuck_off\":", &QueueCounters::stuck_off},
+                                      {"\"stuck_tries\":", &QueueCounters::stuck_tries},
                                       {"\"unwritten\":", &QueueCounters::unwritten}};
   bool simple = !text.empty() && text.front() == '{';
   for (const Field& f : kFields) {
@@ -119,11 +125,16 @@ class StateLock {
                                                            {",\"delivered\":", c.delivered},
                                                            {",\"dropped_cap\":", c.dropped_cap},
                                                            {",\"dropped_http\":", c.dropped_http},
+                                                           {",\"head\":", c.head},
+                                                           {",\"head_ino\":", c.head_ino},
                                                            {",\"last_status\":", c.last_status},
                                                            {",\"lines\":", c.lines},
+                                                           {",\"poisoned\":", c.poisoned},
                                                            {",\"redirects\":", c.redirects},
                                                            {",\"rejected\":", c.rejected},
                                                            {",\"retries\":", c.retries},
+                                                           {",\"stuck_off\":", c.stuck_off},
+                                                           {",\"stuck_tries\":", c.stuck_tries},
                                                            {",\"unwritten\":", c.unwritten}};
     for (const auto& [key, value] : fields) {
       p = std::copy(key.begin(), key.end(), p);
@@ -554,7 +565,12 @@ json QueueCounters::to_json() const {
           {"redirects", redirects},
           {"last_status", last_status},
           {"unwritten", unwritten},
-          {"deferred", deferred}};
+          {"deferred", deferred},
+          {"head", head},
+          {"head_ino", head_ino},
+          {"poisoned", poisoned},
+          {"stuck_off", stuck_off},
+          {"stuck_tries", stuck_tries}};
 }
 
 QueueCounters QueueCounters::from_json(const json& j) {
@@ -576,6 +592,11 @@ QueueCounters QueueCounters::from_json(const json& j) {
   c.last_status = get("last_status");
   c.unwritten = get("unwritten");
   c.deferred = get("deferred");
+  c.head = get("head");
+  c.head_ino = get("head_ino");
+  c.poisoned = get("poisoned");
+  c.stuck_off = get("stuck_off");
+  c.stuck_tries = get("stuck_tries");
   return c;
 }
 
@@ -590,6 +611,7 @@ void QueueCounters::add(const QueueCounters& d) {
   retries += d.retries;
   redirects += d.redirects;
   deferred += d.deferred;
+  poisoned += d.poisoned;
   if (d.last_status != 0) last_status = d.last_status;  // values, not counts
   if (d.unwritten != 0) unwritten = d.unwritten;
 }
@@ -622,17 +644,111 @@ void SpanQueue::count_unwritten() const {
   const std::string path = fs::join(options_.dir, kQueueUnwrittenFile);
   // unwritten count
   int fd = fs::open_private(path, O_WRONLY | O_APPEND | O_CREAT, 0600);
-  if (fd < 0) return;
-  (void)!::write(fd, "x", 1);
-  ::close(fd);
+  if (fd >= 0) {
+    const bool ok = ::write(fd, "x", 1) == 1;
+    ::close(fd);
+    if (ok) return;
+  }
+  // The byte did not fit either (a full disk, a file-size limit): an empty file of our own needs
+  // no data block. unwritten() counts these and folds them into the tally once there is room.
+  const std::string mark = fs::join(options_.dir, std::string(kQueueUnwrittenMarkPrefix) +
+                                                      std::to_string(::getpid()) + "." +
+                                                      std::to_string(name_salt()));
+  fd = fs::open_private(mark, O_WRONLY | O_CREAT | O_EXCL, 0600);  // unwritten mark
+  if (fd >= 0) ::close(fd);
 }
 
 std::string SpanQueue::appended_path() const { return fs::join(options_.dir, kQueueAppendedFile); }
 
+namespace {
+// `<prefix><digits>.<digits>[suffix]` exactly: the names our writers make. *pid: the first number.
+bool is_our_name(std::string_view name, std::string_view prefix, std::string_view suffix, pid_t* pid) {
+  if (name.size() <= prefix.size() + suffix.size() || name.substr(0, prefix.size()) != prefix ||
+      name.substr(name.size() - suffix.size()) != suffix)
+    return false;
+  std::string_view rest = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+  const size_t dot = rest.find('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 == rest.size() || dot > 10) return false;
+  for (size_t i = 0; i < rest.size(); ++i)
+    if (i != dot && (rest[i] < '0' || rest[i] > '9')) return false;
+  long long p = 0;
+  std::from_chars(rest.data(), rest.data() + dot, p);
+  *pid = static_cast<pid_t>(p);
+  return true;
+}
+
+// A regular file of ours with one link (lstat: a link is never followed).
+bool ours(const std::string& path, struct stat& st) {
+  return ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid() &&
+         st.st_nlink == 1;
+}
+}  // namespace
+
 int64_t SpanQueue::unwritten() const {
+  // Reads only (doctor calls it: nothing is created or changed): the tally's size plus the marks
+  // of spans whose byte could not be written (count_unwritten).
   struct stat st {};
   const std::string path = fs::join(options_.dir, kQueueUnwrittenFile);
-  return ::stat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : 0;
+  int64_t n = ::stat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : 0;
+  for_each_unwritten_mark([&](const std::string&) { n += 1; });
+  return n;
+}
+
+void SpanQueue::fold_unwritten_marks() const {
+  // The flusher, under the exclusive lock: each mark becomes a byte of the tally once it can take
+  // one, then goes (a mark whose byte is written but which cannot be removed would count twice:
+  // the byte is taken back).
+  const std::string path = fs::join(options_.dir, kQueueUnwrittenFile);
+  int fd = -1;
+  for_each_unwritten_mark([&](const std::string& mark) {
+    if (fd < 0) fd = fs::open_private(path, O_WRONLY | O_APPEND | O_CREAT, 0600);  // unwritten count
+    struct stat st {};
+    if (fd < 0 || ::fstat(fd, &st) != 0 || ::write(fd, "x", 1) != 1) return;
+    if (::unlink(mark.c_str()) != 0) (void)!::ftruncate(fd, st.st_size);
+  });
+  if (fd >= 0) ::close(fd);
+}
+
+template <typename F>
+void SpanQueue::for_each_unwritten_mark(F&& f) const {
+  DIR* d = ::opendir(options_.dir.c_str());
+  if (d == nullptr) return;
+  std::vector<std::string> marks;
+  while (dirent* e = ::readdir(d)) {
+    pid_t pid = 0;
+    if (!is_our_name(e->d_name, kQueueUnwrittenMarkPrefix, "", &pid)) continue;
+    const std::string mark = fs::join(options_.dir, e->d_name);
+    struct stat ms {};
+    if (ours(mark, ms) && ms.st_size == 0) marks.push_back(mark);
+  }
+  ::closedir(d);
+  for (const std::string& m : marks) f(m);
+}
+
+size_t SpanQueue::sweep_leftovers() const {
+  DIR* d = ::opendir(options_.dir.c_str());
+  if (d == nullptr) return 0;
+  const std::string tmp_prefix = std::string(kQueueFile) + std::string(kQueueTmpInfix);
+  const time_t now = ::time(nullptr);
+  size_t parts = 0;
+  std::vector<std::pair<std::string, bool>> gone;
+  while (dirent* e = ::readdir(d)) {
+    pid_t pid = 0;
+    const bool part = is_our_name(e->d_name, kQueueSidePrefix, kQueueSidePartSuffix, &pid);
+    if (!part && !is_our_name(e->d_name, tmp_prefix, "", &pid)) continue;
+    const std::string path = fs::join(options_.dir, e->d_name);
+    struct stat st {};
+    if (!ours(path, st) || pid == ::getpid()) continue;
+    // Its writer is gone (no such process), or it is older than any live writer keeps one.
+    const bool dead = pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH;
+    if (dead || now - st.st_mtime > kStaleSidePartSeconds) gone.emplace_back(path, part);
+  }
+  ::closedir(d);
+  for (const auto& [path, part] : gone) {
+    struct stat st {};
+    if (ours(path, st) && ::unlink(path.c_str()) == 0 && part) ++parts;
+  }
+  return parts;
 }
 
 bool SpanQueue::has_side_files() const {
@@ -739,10 +855,16 @@ Status SpanQueue::append(std::string_view line) {
   if (!lock) {
     // A flusher's exclusive hold outlasted our budget: do not wait, do not lose the span.
     if (lock.error().code == ErrorCode::kTimeout) return append_side(line);
+    // No state file to be had (no inode left, a foreign file there): the span is lost, counted.
+    if (lock.error().code != ErrorCode::kNotFound) count_unwritten();
     return lock.error();
   }
   int fd = fs::open_private(queue_path_, O_RDWR | O_APPEND | O_CREAT, 0600);  // queue append
-  if (fd < 0) return io_error("cannot open", queue_path_);
+  if (fd < 0) {
+    Error e = io_error("cannot open", queue_path_);
+    count_unwritten();  // lost (a foreign file in its place, no inode left): counted
+    return e;
+  }
   // One append writes at a time, and none waits for another: an exclusive, non-blocking flock on
   // the queue file itself. Concurrent write(2)s to one file queue in the kernel on the inode's
   // lock, and a writer preempted while holding it (64 adapters on 2 cores) stalled every append
@@ -782,6 +904,9 @@ Status SpanQueue::append(std::string_view line) {
     lock->release();  // let go of the shared lock before taking the exclusive one
     if (written > 0 && end >= static_cast<off_t>(written))
       cut_back(end - static_cast<off_t>(written), end);
+    // A full disk or a file-size limit: a side file may still fit (a small file under a size
+    // limit); if not, append_side counts the span unwritten. Never lost uncounted.
+    (void)append_side(line);
     return e;
   }
   // No compaction here (the caps are the flusher's) and no counter read-modify-write (that would
@@ -852,24 +977,45 @@ Result<QueueSnapshot> SpanQueue::read(size_t max_records, size_t max_record_byte
     // the side files of appends that did not get the lock in time.
     auto lock = StateLock::acquire(state_path_, 5000);
     if (!lock) return lock.error();
+    QueueCounters c = lock->read();
+    const QueueCounters before = c;
     if (has_side_files()) {
-      QueueCounters c = lock->read();
-      const QueueCounters before = c;
       fold_slots(options_.dir, queue_path_, c);
       fold_side_files(options_.dir, queue_path_, c);
       snap.folded = static_cast<size_t>(c.deferred - before.deferred);
-      if (c.appended != before.appended || c.corrupt != before.corrupt) lock->write(c);
     }
     if (Status s = open_queue_for_read(queue_path_, q); !s.ok()) return s.error();
+    if (c.head != 0 || c.head_ino != 0) {
+      // The delivery head (commit): the bytes before it were answered for. It holds only for the
+      // file it was set on, and only on a line boundary; anything else (the file was rewritten
+      // or made anew) clears it, before any new file could reuse the inode number.
+      char before_head = 0;
+      if (q.fd >= 0 && static_cast<uint64_t>(c.head_ino) == static_cast<uint64_t>(q.ino) &&
+          c.head > 0 && static_cast<uint64_t>(c.head) <= q.size &&
+          ::pread(q.fd, &before_head, 1, static_cast<off_t>(c.head - 1)) == 1 &&
+          before_head == '\n') {
+        snap.head = static_cast<uint64_t>(c.head);
+      } else {
+        c.head = 0;
+        c.head_ino = 0;
+        c.stuck_off = 0;
+        c.stuck_tries = 0;
+      }
+    }
+    if (c.appended != before.appended || c.corrupt != before.corrupt || c.head != before.head ||
+        c.head_ino != before.head_ino || c.stuck_tries != before.stuck_tries)
+      lock->write(c);
     if (q.fd < 0) return snap;
   }
-  // Only the newest max_bytes are ever read: older bytes are dropped (counted by line).
-  uint64_t start = 0;
-  if (q.size > options_.max_bytes) {
-    start = next_line_start(q.fd, q.size - options_.max_bytes, q.size);
-    snap.prefix_lines = count_newlines(q.fd, 0, start);
-    snap.skip_bytes = start;
+  // Reading starts at the delivery head, and only the newest max_bytes after it are ever read:
+  // older bytes are dropped (counted by line).
+  uint64_t start = snap.head;
+  if (q.size - start > options_.max_bytes) {
+    const uint64_t cut = next_line_start(q.fd, q.size - options_.max_bytes, q.size);
+    snap.prefix_lines = count_newlines(q.fd, start, cut);
+    start = cut;
   }
+  snap.skip_bytes = start;
   snap.inode = static_cast<uint64_t>(q.ino);
   snap.size = q.size;
   size_t valid = 0;
@@ -877,6 +1023,7 @@ Result<QueueSnapshot> SpanQueue::read(size_t max_records, size_t max_record_byte
     return io_error("cannot read", queue_path_);
   snap.valid_total = valid;
   const size_t over = valid > options_.max_spans ? valid - options_.max_spans : 0;
+  snap.over_total = over;
   size_t index = 0, record_bytes = 0;
   bool ok = scan_lines(q.fd, start, q.size, [&](const Line& l) {
     if (!l.valid) {
@@ -919,6 +1066,12 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
     auto lock = StateLock::acquire(state_path_, 5000);
     if (!lock) return lock.error();
     if (Status s = open_queue_for_read(queue_path_, q); !s.ok()) return s;
+    // Bytes before a delivery head of this file are gone whatever the caller says.
+    if (skip_bytes > 0 || !span_ids.empty() || !corrupt_lines.empty()) {
+      const QueueCounters now = lock->read();
+      if (q.fd >= 0 && now.head > 0 && static_cast<uint64_t>(now.head_ino) == static_cast<uint64_t>(q.ino))
+        skip_bytes = std::max<uint64_t>(skip_bytes, static_cast<uint64_t>(now.head));
+    }
     // Nothing to take out (a pass that delivered nothing: collector down, a retry later): the
     // counters only. The file is left alone (same inode, no copy written): a failing flusher
     // retrying through an outage must not rewrite the whole queue on every pass.
@@ -928,7 +1081,8 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
       c.add(delta);
       const int tally = take_appended(appended_path(), c);
       if (q.fd < 0) c.lines = 0;
-      c.unwritten = unwritten();
+      fold_unwritten_marks();
+  c.unwritten = unwritten();
       lock->write(c);
       settle_appended(tally);
       return {};
@@ -1017,13 +1171,85 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
     if (::rename(tmp.c_str(), queue_path_.c_str()) != 0)
       return io_error("cannot rename onto", queue_path_);
     closer.keep = true;
+    // The consumed bytes went with the old file: the head starts over on the new one (and so do
+    // the failures of the batch that stood there).
+    c.head = 0;
+    c.head_ino = 0;
+    c.stuck_off = 0;
+    c.stuck_tries = 0;
   }
   const int tally = take_appended(appended_path(), c);
   c.lines = kept + tail_lines;
+  fold_unwritten_marks();
   c.unwritten = unwritten();
   lock->write(c);
   settle_appended(tally);
   return {};
+}
+
+Status SpanQueue::commit(uint64_t head, uint64_t inode, const QueueCounters& delta) {
+  auto lock = StateLock::acquire(state_path_, 5000);
+  if (!lock) return lock.error();
+  QueueCounters c = lock->read();
+  c.add(delta);
+  struct stat st {};
+  const bool same = ::lstat(queue_path_.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+                    static_cast<uint64_t>(st.st_ino) == inode &&
+                    static_cast<uint64_t>(st.st_size) >= head;
+  if (same && (static_cast<uint64_t>(c.head_ino) != inode || static_cast<uint64_t>(c.head) < head)) {
+    c.head = static_cast<int64_t>(head);
+    c.head_ino = static_cast<int64_t>(inode);
+    c.stuck_off = 0;  // the head moved: whatever was stuck there was answered for
+    c.stuck_tries = 0;
+  }
+  const int tally = take_appended(appended_path(), c);
+  lock->write(c);  // in place: the state file's block is already there (a full disk is no matter)
+  settle_appended(tally);
+  if (!same) return make_error(ErrorCode::kIo, "queue file replaced before a commit: " + queue_path_);
+  return {};
+}
+
+int64_t SpanQueue::note_stuck(uint64_t offset, bool reset) {
+  auto lock = StateLock::acquire(state_path_, 5000);
+  if (!lock) return 0;
+  QueueCounters c = lock->read();
+  if (reset) {
+    c.stuck_off = 0;
+    c.stuck_tries = 0;
+  } else if (c.stuck_tries > 0 && static_cast<uint64_t>(c.stuck_off) == offset) {
+    c.stuck_tries += 1;
+  } else {
+    c.stuck_off = static_cast<int64_t>(offset);
+    c.stuck_tries = 1;
+  }
+  lock->write(c);
+  return c.stuck_tries;
+}
+
+size_t SpanQueue::quarantine(const std::vector<RecordRef>& refs) const {
+  const std::string path = fs::join(options_.dir, kQueuePoisonFile);
+  int in = fs::open_private(queue_path_, O_RDONLY);  // queue read (flusher)
+  if (in < 0) return 0;
+  int out = fs::open_private(path, O_WRONLY | O_APPEND | O_CREAT, 0600);  // poison file
+  size_t kept = 0;
+  struct stat st {};
+  if (out >= 0 && ::fstat(out, &st) == 0) {
+    uint64_t size = static_cast<uint64_t>(st.st_size);
+    for (const RecordRef& r : refs) {
+      if (size + r.size + 1 > kMaxPoisonFileBytes) break;  // full: the rest is only counted
+      std::string line(r.size + 1, '\n');
+      if (::pread(in, line.data(), r.size, static_cast<off_t>(r.offset)) != static_cast<ssize_t>(r.size)) continue;
+      if (!write_all(out, line)) {
+        (void)!::ftruncate(out, static_cast<off_t>(size));  // no torn line left
+        break;
+      }
+      size += line.size();
+      ++kept;
+    }
+  }
+  if (out >= 0) ::close(out);
+  ::close(in);
+  return kept;
 }
 
 Status SpanQueue::count(const QueueCounters& delta) {
@@ -1032,6 +1258,8 @@ Status SpanQueue::count(const QueueCounters& delta) {
   QueueCounters c = lock->read();
   c.add(delta);
   const int tally = take_appended(appended_path(), c);
+  fold_unwritten_marks();
+  c.unwritten = unwritten();
   lock->write(c);
   settle_appended(tally);
   return {};

@@ -60,7 +60,10 @@ struct Request {
   std::string url;
   Headers headers;  // Host, Content-Length and Connection: close are added by send()
   std::string body;
-  size_t max_response_bytes = 1u << 20;     // larger responses fail with kTooLarge
+  size_t max_response_bytes = 1u << 20;     // larger responses fail with kTooLarge, unless:
+  // true: a body over max_response_bytes is cut there (Response::body_truncated) and the rest is
+  // not read; the status and headers stand (the OTLP export: a 2xx is success whatever follows).
+  bool truncate_body = false;
   TlsSessionCache* tls_sessions = nullptr;  // https only; null: every handshake is a full one
 };
 
@@ -68,6 +71,7 @@ struct Response {
   int status = 0;
   Headers headers;
   std::string body;
+  bool body_truncated = false;  // Request::truncate_body: the body went over the cap and was cut
   // Case-insensitive lookup; "" when absent.
   std::string header(std::string_view name) const;
 };
@@ -75,11 +79,13 @@ struct Response {
 // The response parser send() runs over the connection, here over bytes already received (no
 // I/O): the status line, headers (1xx interim responses skipped), then a body by
 // Transfer-Encoding: chunked, Content-Length or the end of the bytes; at most `max_body` body
-// bytes (kTooLarge), 64 KiB of headers (kProtocol). `chunk` > 0 hands the bytes to the parser in
+// bytes (kTooLarge; with `truncate_body` the body cut there instead, Response::body_truncated),
+// 64 KiB of headers (kProtocol). `chunk` > 0 hands the bytes to the parser in
 // pieces of at most that size, as a socket's reads might; the result must not depend on it.
 // `head_request`: a response to HEAD has no body.
 Result<Response> parse_response(std::string_view bytes, size_t max_body,
-                                bool head_request = false, size_t chunk = 0);
+                                bool head_request = false, size_t chunk = 0,
+                                bool truncate_body = false);
 
 // Error codes: kInvalidArgument (bad URL), kUnavailable (DNS failure, refused, reset, TLS load
 // failure), kTimeout (deadline passed), kProtocol (malformed response, certificate rejected),

@@ -33,6 +33,11 @@
 // readers only ever see (and send) the newest max_spans within the newest max_bytes, and never read
 // more than that (streaming, 256 KiB at a time): the flusher's memory does not depend on the file.
 //
+// Delivery head: after each batch a collector answered for, the flusher records in the state file
+// how many bytes at the start of the queue file (by inode) are done (commit); readers start there
+// and the next rewrite cuts them off. A flusher killed mid-round re-sends at most one batch, and a
+// rewrite that cannot be written (a full disk) never makes answered spans go out again.
+//
 // Torn, corrupt or oversize lines (a crash or a full disk in the middle of a write, foreign bytes,
 // a line over kMaxQueueLineBytes) are skipped, counted (`corrupt`) and removed by the next
 // rewrite; they never block the rest.
@@ -73,7 +78,20 @@ inline constexpr int kQueueSlots = 8;
 // Side files one snapshot folds in at most (the rest wait for the next pass): bounds the hold.
 inline constexpr size_t kMaxSideFilesPerFold = 256;
 // A `.part` side file older than this was left by a writer that died: removed, counted corrupt.
+// Also the age after which a queue rewrite's temp file (`failed-spans.jsonl.tmp.<pid>.<n>`) of a
+// flusher that was killed is removed (at once when its writer is known to be gone). See
+// SpanQueue::sweep_leftovers.
 inline constexpr int kStaleSidePartSeconds = 60;
+inline constexpr std::string_view kQueueTmpInfix = ".tmp.";
+// A span that could not be written and whose count could not be written either (a full disk, a
+// file-size limit): an empty file `failed-spans.unwritten.<pid>.<n>` (needs no data block),
+// folded into failed-spans.unwritten by the flusher once there is room.
+inline constexpr std::string_view kQueueUnwrittenMarkPrefix = "failed-spans.unwritten.";
+// A poison batch: the batch at the head failed kPoisonTries times in a row while the collector took
+// the batch after it. Its lines go here (at most kMaxPoisonFileBytes; beyond that only counted).
+inline constexpr std::string_view kQueuePoisonFile = "failed-spans.poison.jsonl";
+inline constexpr uint64_t kMaxPoisonFileBytes = 16u << 20;
+inline constexpr int64_t kPoisonTries = 8;
 // A queue line (one span) longer than this is refused by append and skipped by readers.
 inline constexpr size_t kMaxQueueLineBytes = 2u << 20;
 // Over-cap spanIds one snapshot reports at most (the rest are dropped by the next pass).
@@ -108,6 +126,18 @@ struct QueueCounters {
   // Appends that did not get the lock within the budget and went to a side file (not lost: the
   // flusher folds them into the queue, and counts them then, in `appended` too).
   int64_t deferred = 0;
+  // Not counts: the delivery head. The first `head` bytes of the queue file whose inode is
+  // `head_ino` were answered for (delivered, refused, dropped) and are skipped by readers until
+  // the next rewrite cuts them off (then both go back to 0). Written by SpanQueue::commit after
+  // each acknowledged batch, so a flusher killed between two batches re-sends at most one batch.
+  int64_t head = 0;
+  int64_t head_ino = 0;
+  // Spans taken out as a poison batch (SpanQueue::quarantine): a count.
+  int64_t poisoned = 0;
+  // Values: consecutive failed attempts (`stuck_tries`) of the batch that starts at byte
+  // `stuck_off` of the head's file (note_stuck); cleared when the head moves or the file changes.
+  int64_t stuck_off = 0;
+  int64_t stuck_tries = 0;
   nlohmann::json to_json() const;
   static QueueCounters from_json(const nlohmann::json& j);
   void add(const QueueCounters& d);
@@ -128,6 +158,8 @@ struct QueueSnapshot {
   size_t valid_total = 0;                        // valid lines in the region read
   uint64_t skip_bytes = 0;    // bytes before the region read (over the byte cap): to drop
   uint64_t prefix_lines = 0;  // lines in those bytes (counted as dropped_cap when dropped)
+  uint64_t head = 0;          // the delivery head the read started from (0: none)
+  size_t over_total = 0;      // valid lines beyond the span cap (over_cap holds at most 4096)
   size_t folded = 0;          // side files folded into the queue before it was read
   uint64_t size = 0;          // file size and inode the snapshot read
   uint64_t inode = 0;
@@ -162,8 +194,28 @@ class SpanQueue {
                 const std::unordered_set<std::string>& corrupt_lines, const QueueCounters& delta,
                 uint64_t skip_bytes = 0);
 
+  // After a batch was answered for: under the exclusive lock, adds `delta` to the counters and
+  // moves the delivery head to `head` (the end of the batch's last line) of the queue file with
+  // inode `inode` (a snapshot's). One in-place write of the state file: no data block is needed,
+  // so it works on a full disk. kIo when the queue file is no longer that inode.
+  Status commit(uint64_t head, uint64_t inode, const QueueCounters& delta);
+
+  // One more failed attempt of the batch that starts at `offset` (the head): returns how many in
+  // a row, across passes and flushers (0 when the state cannot be had). `reset`: forget them.
+  int64_t note_stuck(uint64_t offset, bool reset = false);
+  // Copies the referenced lines to the poison file (kQueuePoisonFile), up to kMaxPoisonFileBytes;
+  // returns how many it kept. The caller takes them out of the queue (commit) and counts them.
+  size_t quarantine(const std::vector<RecordRef>& refs) const;
+
   // Adds to the counters only.
   Status count(const QueueCounters& delta);
+
+  // Removes what killed writers left in the data dir: rewrite temp files of the queue and `.part`
+  // side files, once they are older than kStaleSidePartSeconds or their writer (the pid in the
+  // name) is gone. Only regular files of our uid with one link and exactly our naming pattern;
+  // never a link, a directory or a foreign file. Returns how many `.part` files went (each a span
+  // lost with its writer: counted corrupt by the caller).
+  size_t sweep_leftovers() const;
 
   Result<QueueCounters> counters();
   // Whether the queue file has any bytes (no lock; cheap).
@@ -173,7 +225,7 @@ class SpanQueue {
   bool has_side_files() const;
   // Work for a flusher: maybe_nonempty() or has_side_files().
   bool pending() const { return maybe_nonempty() || has_side_files(); }
-  // Appends that gave up so far (the size of failed-spans.unwritten).
+  // Appends that gave up so far (the size of failed-spans.unwritten, plus its marks). Reads only.
   int64_t unwritten() const;
 
   const std::string& queue_path() const { return queue_path_; }
@@ -181,6 +233,10 @@ class SpanQueue {
 
  private:
   void count_unwritten() const;
+  // Turns the marks of count_unwritten into bytes of the tally when there is room (flusher).
+  void fold_unwritten_marks() const;
+  template <typename F>
+  void for_each_unwritten_mark(F&& f) const;
   // The span to a side file (the lock was not to be had in time); counts it unwritten if even
   // that fails.
   Status append_side(std::string_view line) const;

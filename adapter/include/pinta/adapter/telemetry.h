@@ -115,13 +115,16 @@ struct FlushReport {
   std::chrono::milliseconds retry_after{-1};  // how long the collector asked us to wait
   int last_status = 0;                        // the last HTTP status seen (0: no answer)
   size_t redirects = 0;  // 3xx answers: the batch stays queued (OTLP/HTTP does not redirect)
+  size_t poisoned = 0;   // spans of poison batches moved to the poison file (span_queue.h)
   std::string error;
 };
 
 // Delivers the queue until it is empty, the collector says "later", or `deadline` passes.
-// Batches of at most kMaxSpansPerRequest spans. Retryable answers with a Retry-After (or a short
-// exponential back-off for 502/503/504 without one) are retried within the deadline; no answer
-// at all (refused, timeout) stops at once.
+// Batches of at most kMaxSpansPerRequest spans. Retryable answers are retried within the
+// deadline after retry_wait_in_pass (a Retry-After lengthens it, never shortens it); no answer at
+// all (refused, timeout) stops at once. Each answered batch moves the queue's delivery head
+// (SpanQueue::commit), so a kill re-sends at most the batch in flight. Starts with
+// SpanQueue::sweep_leftovers.
 FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Deadline deadline);
 
 // After the reply: start a detached flusher unless one is alive (it holds flusher.lock: it will
@@ -129,6 +132,18 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
 // blocks on the network; costs an open() and a non-blocking flock() while a flusher is alive.
 // `just_appended`: the caller has just queued a span, so the queue is known to be non-empty.
 bool start_flusher_if_needed(const TelemetryOptions& options, bool just_appended = false) noexcept;
+
+// The flusher's wait after `failures` (1-based) consecutive failed passes: PINTA_OTLP_BACKOFF_*
+// doubling with equal jitter (`random` picks in [half, all]); never under kMinBackoffMs (or the
+// max back-off when smaller), whatever Retry-After says; a Retry-After lengthens it up to the max
+// back-off, never shortens it.
+inline constexpr int64_t kMinBackoffMs = 100;
+std::chrono::milliseconds backoff_wait(const TelemetryOptions& o, int64_t failures,
+                                       std::chrono::milliseconds retry_after, uint32_t random);
+// Within one pass, the wait before retrying a batch after retryable answer number `attempt + 1`:
+// kInPassRetryMs doubling per attempt, lengthened (never shortened) by a Retry-After.
+inline constexpr int64_t kInPassRetryMs = 250;
+std::chrono::milliseconds retry_wait_in_pass(int attempt, std::chrono::milliseconds retry_after);
 
 // `pinta-gemini --pinta-flush`: flush in the foreground (waits for a running flusher's lock up to
 // the flush budget). Prints one JSON summary line; exit 0 when nothing is left.
