@@ -57,17 +57,15 @@ if [ "$list" = 1 ]; then
   exit 0
 fi
 
-# Names that installed packages satisfy: their own names and everything they Provide.
+# Names that installed packages satisfy: their own names and everything they Provide. One pipeline
+# over dpkg's list (a fork per installed package took 2.5 min on a loaded 2-core machine).
 have=" "
 if command -v dpkg-query >/dev/null 2>&1; then
-  while IFS=$'\t' read -r status name provides; do
-    [ "$status" = "installed" ] || continue
-    have+="$name "
-    # Provides looks like "a (= 1), b, c"; keep the names only.
-    for p in $(printf '%s' "$provides" | sed -e 's/([^)]*)//g' -e 's/[,|]/ /g'); do
-      have+="$p "
-    done
-  done < <(dpkg-query -W -f='${db:Status-Status}\t${Package}\t${Provides}\n' 2>/dev/null || true)
+  # Provides looks like "a (= 1), b, c"; keep the names only.
+  have+=$(dpkg-query -W -f='${db:Status-Status} ${Package} ${Provides}\n' 2>/dev/null |
+    sed -e '/^installed /!d' -e 's/^installed //' -e 's/([^)]*)//g' -e 's/[,|]/ /g' |
+    tr -s ' \n' '  ' || true)
+  have+=" "
 fi
 
 missing=()
