@@ -2,8 +2,8 @@
 # Installs the Debian 12 packages pinta-gemini needs, by profile:
 #   --main   the main job (ci/main.sh): compiler, CMake, the libraries the programs link
 #            (nlohmann-json, cpp-httplib, Boost, RE2, CLI11, OpenSSL for the static adapter) and
-#            ccache. No test framework, Node.js, browser or benchmark tool: ci/main.sh configures
-#            with PINTA_BUILD_TESTS=OFF and builds only the programs `conformance run` needs.
+#            ccache. No test framework, Node.js, browser or benchmark tool: ci/main.sh
+#            configures with PINTA_BUILD_TESTS=OFF and builds only its four programs.
 #   (none)   everything ci/test.sh and ci/bench.sh need: --main plus python3, GoogleTest,
 #            rapidcheck, Node.js/npm (real-host lanes), chromium + python3-yaml (conformance report
 #            and action tests), hyperfine, curl and jq (the benchmark's peers).
