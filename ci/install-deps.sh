@@ -1,42 +1,71 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages pinta-gemini needs to build, test and benchmark.
+# Installs the Debian 12 packages pinta-gemini needs, by profile:
+#   --main   the main job (ci/main.sh): compiler, CMake, the libraries the programs link
+#            (nlohmann-json, cpp-httplib, Boost, RE2, CLI11, OpenSSL for the static adapter) and
+#            ccache. No test framework, Node.js, browser or benchmark tool: ci/main.sh
+#            configures with PINTA_BUILD_TESTS=OFF and builds only its four programs.
+#   (none)   everything ci/test.sh and ci/bench.sh need: --main plus python3, GoogleTest,
+#            rapidcheck, Node.js/npm (real-host lanes), chromium + python3-yaml (conformance report
+#            and action tests), hyperfine, curl and jq (the benchmark's peers).
+#   --fuzz   the default set plus what ci/fuzz-smoke.sh and ci/sanitize.sh need: clang-14 with
+#            its sanitizer and libFuzzer runtimes, and ninja.
+#   --list   print the chosen set (after the profile argument, e.g. `--main --list`) and exit.
 #
 # Idempotent: when every package is already present (installed, or provided by an installed
 # package, e.g. NodeSource's nodejs provides npm) it does nothing, so repeat runs are fast.
 # Otherwise it runs `apt-get update` once and installs only the missing packages, as root or
 # through sudo. `--no-remove` makes apt abort rather than remove anything already installed.
-# `--fuzz` adds what ci/fuzz-smoke.sh and ci/sanitize.sh need: clang-14 with its sanitizer and
-# libFuzzer runtimes, and ninja.
 set -euo pipefail
 
-packages=(
-  build-essential cmake pkg-config python3
+# The main job: what configuring with PINTA_BUILD_TESTS=OFF and building pinta-gemini, hostemu,
+# conformance and pinta-fake-server require (cmake/PintaDeps.cmake; libssl-dev: the static
+# adapter links libssl.a/libcrypto.a, adapter/CMakeLists.txt).
+main_packages=(
+  build-essential cmake pkg-config
   nlohmann-json3-dev libcpp-httplib-dev
   libboost1.81-dev libboost-filesystem1.81-dev
-  libgtest-dev librapidcheck-dev libre2-dev libcli11-dev
-  hyperfine nodejs npm ccache libssl-dev
+  libre2-dev libcli11-dev libssl-dev ccache
+)
+# Tests and benchmarks on top of it.
+test_packages=(
+  python3 libgtest-dev librapidcheck-dev
+  nodejs npm  # real-host lanes (ci/npm-hosts.sh), otlp_proto_process_test, ci/drift.sh
   # conformance_report_browser renders matrix.html in headless chromium; conformance_action_local
   # reads action.yml with python3-yaml (each is skipped, saying so, without its package)
   chromium python3-yaml
-  curl jq  # ci/bench.sh: the bash + curl + jq peer hook
+  hyperfine curl jq  # ci/bench.sh: hyperfine, and the bash + curl + jq peer hook
 )
-case "${1:-}" in
-  --fuzz) packages+=(clang-14 libclang-rt-14-dev ninja-build) ;;
-  "") ;;
-  *) echo "install-deps: unknown argument $1 (only --fuzz)" >&2; exit 2 ;;
-esac
+fuzz_packages=(clang-14 libclang-rt-14-dev ninja-build)
 
-# Names that installed packages satisfy: their own names and everything they Provide.
+profile=full list=0
+for a in "$@"; do
+  case "$a" in
+    --main) profile=main ;;
+    --fuzz) profile=fuzz ;;
+    --full) profile=full ;;
+    --list) list=1 ;;
+    *) echo "install-deps: unknown argument $a (--main, --full (default), --fuzz, --list)" >&2; exit 2 ;;
+  esac
+done
+packages=("${main_packages[@]}")
+case "$profile" in
+  full) packages+=("${test_packages[@]}") ;;
+  fuzz) packages+=("${test_packages[@]}" "${fuzz_packages[@]}") ;;
+esac
+if [ "$list" = 1 ]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
+
+# Names that installed packages satisfy: their own names and everything they Provide. One pipeline
+# over dpkg's list (a fork per installed package took 2.5 min on a loaded 2-core machine).
 have=" "
 if command -v dpkg-query >/dev/null 2>&1; then
-  while IFS=$'\t' read -r status name provides; do
-    [ "$status" = "installed" ] || continue
-    have+="$name "
-    # Provides looks like "a (= 1), b, c"; keep the names only.
-    for p in $(printf '%s' "$provides" | sed -e 's/([^)]*)//g' -e 's/[,|]/ /g'); do
-      have+="$p "
-    done
-  done < <(dpkg-query -W -f='${db:Status-Status}\t${Package}\t${Provides}\n' 2>/dev/null || true)
+  # Provides looks like "a (= 1), b, c"; keep the names only.
+  have+=$(dpkg-query -W -f='${db:Status-Status} ${Package} ${Provides}\n' 2>/dev/null |
+    sed -e '/^installed /!d' -e 's/^installed //' -e 's/([^)]*)//g' -e 's/[,|]/ /g' |
+    tr -s ' \n' '  ' || true)
+  have+=" "
 fi
 
 missing=()
@@ -48,7 +77,7 @@ for p in "${packages[@]}"; do
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all ${#packages[@]} packages already installed"
+  echo "install-deps: all ${#packages[@]} packages of the $profile set already installed"
   exit 0
 fi
 

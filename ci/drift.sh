@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The Gemini CLI version radar: `hostemu drift` plays the session scenarios
+# (emulator/hosts/gemini/test/sessions/, 57 of them) through published real Gemini CLI releases
+# from npm and through the emulator under each release's version profile, and fails on any
+# difference (docs/gemini-versions.md). The releases are installed and cached by ci/npm-hosts.sh
+# (~300-470 MB and 20-45 s each the first time).
+#
+#   ci/drift.sh [VERSION...]   the full sweep: every scenario on each VERSION (default: the
+#                              CI-pinned older releases, one per non-default profile, below; 0.61.0
+#                              is ctest emulator_gemini_real_session_test's). 4-15 min per release
+#                              on 2 cores, depending on load: its own .ci/run stage, not ctest's.
+#   ci/drift.sh --smoke        the slice that ctest gemini_drift_probe runs in the default test
+#                              run: the oldest profiled release (0.26.0, whose profile gemini-0.26
+#                              sets every switch that differs from 0.61) on the scenarios that
+#                              showed each switch (the switch table of docs/gemini-versions.md):
+#                              s04 headless folder trust, s13 stop request logged + bare tool error,
+#                              s15 tool_input merged, s23/s25 single log stream, s25 lifecycle hook
+#                              output reading, s27 extension loading lines + invalid enablement,
+#                              u02/u27 exit-code/stderr reading, u05 tail tool calls, u28 nested
+#                              AfterAgent continuation (SessionEnd twice and the registry line show
+#                              in every scenario). hook_env has no lane scenario (source evidence).
+# Options:
+#   --hostemu PATH      the hostemu to use (default: build/bin/hostemu, built here when missing)
+#   --jobs N            scenarios in parallel per release (default 2)
+#   --skip-status N     exit status when npm/Node or the registry is unavailable and nothing is
+#                       cached (default 77, ctest's SKIPPED; .ci/run passes 0: reported, not failed)
+# Exit: 0 no difference, 1 differences (or a release that cannot be probed), 2 usage.
+set -uo pipefail
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+full_versions=(0.26.0 0.30.0 0.35.3 0.40.1)
+smoke_version=0.26.0
+smoke_scenarios=(s04 s13 s15 s23 s25 s27 u02 u05 u27 u28)
+
+smoke=0 hostemu="" jobs=2 skip_status=77 versions=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --smoke) smoke=1; shift ;;
+    --hostemu) hostemu=${2:?--hostemu needs a path}; shift 2 ;;
+    --jobs) jobs=${2:?--jobs needs a number}; shift 2 ;;
+    --skip-status) skip_status=${2:?--skip-status needs a number}; shift 2 ;;
+    -h|--help) sed -n '2,/^set -uo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "drift: unknown option $1 (see --help)" >&2; exit 2 ;;
+    *) versions+=("$1"); shift ;;
+  esac
+done
+if [ "$smoke" = 1 ] && [ ${#versions[@]} -gt 0 ]; then
+  echo "drift: --smoke takes no VERSION" >&2; exit 2
+fi
+[ "$smoke" = 1 ] && versions=("$smoke_version")
+[ ${#versions[@]} -gt 0 ] || versions=("${full_versions[@]}")
+
+if [ -z "$hostemu" ]; then
+  hostemu=$src/build/bin/hostemu
+  if [ ! -x "$hostemu" ]; then
+    echo "drift: building hostemu in build/"
+    [ -f "$src/build/CMakeCache.txt" ] ||
+      cmake -S "$src" -B "$src/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPINTA_BUILD_TESTS=OFF || exit 1
+    cmake --build "$src/build" -j"$(nproc)" --target hostemu || exit 1
+  fi
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pinta-drift.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+scen_args=()
+if [ "$smoke" = 1 ]; then
+  # The slice as its own scenarios directory; a listed id that no longer exists is an error, not a
+  # silently smaller slice.
+  for id in "${smoke_scenarios[@]}"; do
+    f=$(compgen -G "$src/emulator/hosts/gemini/test/sessions/$id-*.json" | head -1)
+    if [ -z "$f" ]; then
+      echo "drift: smoke scenario $id not found in emulator/hosts/gemini/test/sessions/" >&2
+      exit 2
+    fi
+    ln -s "$f" "$tmp/"
+  done
+  scen_args=(--scenarios "$tmp")
+fi
+
+# Install (or find cached) every release first: an unavailable registry is a skip, not a failure.
+for v in "${versions[@]}"; do
+  bash "$src/ci/npm-hosts.sh" "$v" >/dev/null 2>"$tmp/npm.err"
+  rc=$?
+  if [ $rc -eq 3 ] || [ $rc -eq 4 ]; then
+    echo "drift: SKIPPED: @google/gemini-cli@$v unavailable: $(head -1 "$tmp/npm.err")"
+    exit "$skip_status"
+  fi
+done
+
+status=0
+for v in "${versions[@]}"; do
+  t0=$(date +%s)
+  "$hostemu" drift --host gemini --version "$v" --jobs "$jobs" ${scen_args[@]+"${scen_args[@]}"} || status=1
+  echo "drift: $v took $(( $(date +%s) - t0 )) s"
+done
+exit $status
