@@ -1,6 +1,11 @@
 // Process-level contract tests: the built pinta-gemini binary, spawned the way hosts spawn it,
 // with hostile stdin, stdin held open, stdout closed, and concurrent debug logging.
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <regex>
 #include <thread>
@@ -100,6 +105,91 @@ TEST_F(AdapterProcess, VersionIsOneLineWithTheRevision) {
   // Only alone: with hook arguments it is an unknown argument and the hook still answers.
   EXPECT_EQ(expect_contract(run({"--version", "--agent", "gemini", "--event", "BeforeTool"}, "{}")),
             json::object());
+}
+
+// Runs pinta-gemini with `args`, its stdin on a fresh pty (and its stdout too when
+// stdout_on_pty, else on a pipe); returns the exit status and what stdout got (the pty's output
+// with "\r\n" turned back into "\n"). A bounded wait: the child is killed after 20 s.
+struct PtyRun {
+  int exit_code = -1;
+  std::string out;
+};
+PtyRun run_on_pty(const std::vector<std::string>& args, bool stdout_on_pty, const std::string& home) {
+  PtyRun res;
+  int master = ::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+  if (master < 0 || ::grantpt(master) != 0 || ::unlockpt(master) != 0) return res;
+  const char* slave_name = ::ptsname(master);
+  if (slave_name == nullptr) return res;
+  const std::string slave_path = slave_name;
+  int out_pipe[2];
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0) return res;
+  std::vector<std::string> argv = {testing::bin_dir() + "/pinta-gemini"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> cargv;
+  for (auto& a : argv) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  std::string home_env = "HOME=" + home;
+  char path_env[] = "PATH=/usr/bin:/bin";
+  char* envp[] = {home_env.data(), path_env, nullptr};
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setsid();
+    int slave = ::open(slave_path.c_str(), O_RDWR);
+    if (slave < 0) ::_exit(126);
+    ::dup2(slave, STDIN_FILENO);
+    ::dup2(stdout_on_pty ? slave : out_pipe[1], STDOUT_FILENO);
+    int devnull = ::open("/dev/null", O_WRONLY);
+    ::dup2(devnull, STDERR_FILENO);
+    ::execve(cargv[0], cargv.data(), envp);
+    ::_exit(127);
+  }
+  ::close(out_pipe[1]);
+  const int read_fd = stdout_on_pty ? master : out_pipe[0];
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  char buf[4096];
+  for (;;) {
+    pollfd p{read_fd, POLLIN, 0};
+    if (std::chrono::steady_clock::now() > until) {
+      ::kill(pid, SIGKILL);
+      break;
+    }
+    if (::poll(&p, 1, 200) <= 0) continue;
+    ssize_t n = ::read(read_fd, buf, sizeof buf);
+    if (n <= 0) break;  // EOF (pipe) or EIO (pty: the child closed its side)
+    res.out.append(buf, static_cast<size_t>(n));
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ::close(out_pipe[0]);
+  ::close(master);
+  res.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  for (size_t at; (at = res.out.find("\r\n")) != std::string::npos;) res.out.erase(at, 1);
+  return res;
+}
+
+// A person running `pinta-gemini --help` (or -h) at a terminal gets usage, exit 0. Before this
+// the hook printed its fail-safe reply `{}` there.
+TEST_F(AdapterProcess, HelpOnATerminalPrintsUsage) {
+  for (const char* flag : {"--help", "-h"}) {
+    SCOPED_TRACE(flag);
+    PtyRun r = run_on_pty({flag}, /*stdout_on_pty=*/true, home_.path());
+    EXPECT_EQ(r.exit_code, 0) << r.out;
+    EXPECT_NE(r.out.find("pinta-gemini install --host"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("pinta-gemini doctor"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find('{'), std::string::npos) << r.out;
+  }
+}
+
+// Hosts never give a hook a terminal: with stdout on a pipe (even with stdin on a pty), or with
+// more arguments, --help is an unknown argument and the hook answers as it always does.
+TEST_F(AdapterProcess, HelpOffATerminalIsTheFailSafeReply) {
+  EXPECT_EQ(expect_contract(run({"--help"}, "{}")), json::object());
+  EXPECT_EQ(expect_contract(run({"-h"}, "")), json::object());
+  EXPECT_EQ(expect_contract(run({"--help", "--agent", "antigravity", "--event", "PreToolUse"}, "{}")),
+            (json{{"decision", "allow"}}));
+  PtyRun r = run_on_pty({"--help"}, /*stdout_on_pty=*/false, home_.path());
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "{}\n");
 }
 
 TEST_F(AdapterProcess, BadArgumentsStillAnswer) {

@@ -111,7 +111,11 @@ int main(int argc, char** argv) {
     return 0;
   }
   CLI::App app{"conformance: the hook-adapter contract suite", "conformance"};
-  app.require_subcommand(1);
+  // The subcommand and required options are checked after parsing, so that a word or option
+  // nobody knows is named first ("unknown subcommand frob", "unknown option --bogus") instead of
+  // CLI11's "A subcommand is required" / "--adapter is required" (extras land in app.remaining()).
+  app.require_subcommand(0, 1);
+  app.allow_extras();
   // --cases / --fixtures belong to the app but may also follow the subcommand
   // (`conformance run --cases DIR`, which the campaign's reproducer hint prints).
   app.fallthrough();
@@ -126,8 +130,8 @@ int main(int argc, char** argv) {
   RunOptions ro;
   std::string host = "all", report;
   auto* run = app.add_subcommand("run", "run the cases against an adapter");
-  run->add_option("--adapter", ro.adapter, "adapter command line (--agent A --event E appended)")
-      ->required();
+  run->add_option("--adapter", ro.adapter,
+                  "adapter command line (--agent A --event E appended); required");
   std::string host_names;  // from the one host list (all_hosts), so help and checks never drift
   for (const auto& h : all_hosts()) host_names += h + "|";
   host_names += "all";
@@ -151,6 +155,11 @@ int main(int argc, char** argv) {
   run->add_option("--max-failures", ro.max_failures,
                   "start no new case after N failed cases; the rest are NOT-RUN")
       ->check(CLI::PositiveNumber);
+  run->add_option("--max-framing-failures", ro.max_framing_failures,
+                  "framing cases (OUT, EXIT, FMT) run first; once N of them failed with one cause "
+                  "start no new case, the rest are NOT-RUN (default " +
+                      std::to_string(RunOptions::kDefaultMaxFramingFailures) + ", 0: run all)")
+      ->check(CLI::NonNegativeNumber);
   run->add_option("--report", report, "write report.json, junit.xml, matrix.md, matrix.html here");
   run->add_flag("--verbose,-v", ro.verbose, "failure blocks for NON-STRICT / XFAIL cases too");
   bool quiet = false;
@@ -165,7 +174,7 @@ int main(int argc, char** argv) {
   list->add_option("prefix", prefix, "id prefix");
   std::string id;
   auto* show = app.add_subcommand("show", "print one case");
-  show->add_option("id", id, "case id")->required();
+  show->add_option("id", id, "case id; required");
   std::string out_path;
   bool check = false;
   auto* docs = app.add_subcommand("docs", "render docs/conformance-cases.md from the cases");
@@ -177,10 +186,10 @@ int main(int argc, char** argv) {
   std::string fuzz_adapter;
   bool no_misbehave = false;
   auto* fuzz = app.add_subcommand("fuzz", "process-level fuzz campaign against an adapter binary");
-  fuzz->add_option("--adapter", fuzz_adapter, "adapter command line (--agent A --event E appended)")
-      ->required();
-  fuzz->add_option("--host", fo.host, pinta::hosts::host_list() + "|gemini|antigravity")
-      ->required();
+  fuzz->add_option("--adapter", fuzz_adapter,
+                   "adapter command line (--agent A --event E appended); required");
+  fuzz->add_option("--host", fo.host,
+                   pinta::hosts::host_list() + "|gemini|antigravity; required");
   fuzz->add_option("--runs", fo.runs, "number of runs (default 1000)")->check(CLI::PositiveNumber);
   fuzz->add_option("--seed", fo.seed, "first seed; run i uses seed+i (default 1)");
   fuzz->add_option("--jobs,-j", fo.jobs, "parallel runs (default 2)")->check(CLI::Range(1, 256));
@@ -193,6 +202,9 @@ int main(int argc, char** argv) {
                  "allow is a finding (contract GUARD-14)");
 #endif
 
+  std::string subs;
+  for (const auto* sc : app.get_subcommands([](const CLI::App*) { return true; }))
+    subs += (subs.empty() ? "" : ", ") + sc->get_name();
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -200,7 +212,20 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return usage(e.what());
   }
+  if (!app.remaining().empty()) {
+    const std::string w = app.remaining().front();  // remaining() returns a copy
+    if (!w.empty() && w[0] == '-') return usage("unknown option " + w);
+    if (app.get_subcommands().empty()) return usage("unknown subcommand " + w + " (" + subs + ")");
+    return usage("unexpected argument " + w);
+  }
+  if (app.get_subcommands().empty())
+    return usage("a subcommand is required (" + subs + "; --help for more)");
+  if (*show && show->count("id") == 0) return usage("show needs a case id");
+  if (*run && run->count("--adapter") == 0)
+    return usage("--adapter is required");
 #ifdef PINTA_CONFORMANCE_HAVE_FUZZ
+  if (*fuzz && fuzz->count("--adapter") == 0) return usage("--adapter is required");
+  if (*fuzz && fuzz->count("--host") == 0) return usage("--host is required");
   if (*fuzz) {
     std::string err;
     fo.adapter = pinta::fuzz::campaign::adapter_argv(fuzz_adapter, &err);
@@ -265,7 +290,8 @@ int main(int argc, char** argv) {
     for (const auto& h : all_hosts())
       if (std::find(want.begin(), want.end(), h) != want.end()) ro.hosts.push_back(h);
   }
-  if (ro.adapter.empty()) return usage("--adapter is empty");
+  // Before any case runs: an adapter that cannot start would fail every case the same way.
+  if (auto why = adapter_problem(ro.adapter); !why.empty()) return usage(why);
   ro.fixtures_dir = fixtures_dir;
   ro.profiles_dir = pinta::emu::agy::default_profile_dir();
   bool any = false;
@@ -279,6 +305,16 @@ int main(int argc, char** argv) {
     return usage(excluded ? "--exclude leaves no case of --filter '" + ro.filter + "'"
                           : "no case matches --filter '" + ro.filter + "'");
   }
+  // A case runs under the hosts it names that --host selected; none at all: nothing would run.
+  bool runs_somewhere = false;
+  for (const auto& c : *cases) {
+    if (!selected(c, ro)) continue;
+    for (const auto& h : c.hosts)
+      runs_somewhere |= std::find(ro.hosts.begin(), ro.hosts.end(), h) != ro.hosts.end();
+  }
+  if (!runs_somewhere)
+    return usage("no case" + (ro.filter.empty() ? std::string() : " of --filter '" + ro.filter + "'") +
+                 " runs under --host " + host);
   {
     std::string p = argc > 0 ? argv[0] : "conformance";
     std::error_code ec;
@@ -336,8 +372,7 @@ int main(int argc, char** argv) {
     std::cout << deadline << " case(s) hit a deadline: " << s.case_deadlines
               << " case x host unit(s) the case deadline (" << ro.case_deadline << " s), "
               << s.run_deadlines << " the run deadline (" << ro.run_deadline << " s)\n";
-  if (s.not_run)
-    std::cout << s.not_run << " case(s) not run: --max-failures " << ro.max_failures
-              << " reached\n";
+  if (s.not_run) std::cout << s.not_run << " case(s) not run: " << s.stopped << "\n";
+  if (auto cc = common_failure_cause(s)) std::cout << common_cause_line(*cc) << "\n";
   return s.exit_code();
 }

@@ -141,6 +141,10 @@ std::string rerun_command(const RunOptions& o, const std::string& host, const st
 std::string github_annotations(const RunSummary& s, const RunOptions& o,
                                const std::string& workspace, size_t max_per_kind) {
   std::ostringstream out;
+  // First, when most failures share one cause: the one line that says where to start.
+  if (auto cc = common_failure_cause(s))
+    out << "::notice title=" << github_escape_property("conformance: one cause") << "::"
+        << github_escape_data(common_cause_line(*cc)) << "\n";
   size_t errors = 0, warnings = 0, left = 0;
   for (const auto& co : s.cases) {
     const bool error = is_failure_state(co.state);
@@ -183,6 +187,10 @@ std::string job_summary_markdown(const RunSummary& s, const RunOptions& o) {
   if (s.not_run) md << ", " << s.not_run << " not run";
   md << (o.strict ? " (`--strict`: SHOULD cases count)" : "") << " in "
      << static_cast<int>(s.seconds) << " s.\n\n";
+  if (auto cc = common_failure_cause(s))
+    md << "**" << md_text(common_cause_line(*cc), 400) << "**\n\n";
+  if (s.not_run)
+    md << md_text(std::to_string(s.not_run) + " case(s) not run: " + s.stopped, 400) << "\n\n";
 
   struct Count {
     int pass = 0, fail = 0, warn = 0, skip = 0;

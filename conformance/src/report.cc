@@ -68,7 +68,15 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
               {"seconds", s.seconds},
               {"not_run", s.not_run},
               {"deadlines", {{"case", s.case_deadlines}, {"run", s.run_deadlines}}},
+              {"stopped", s.stopped.empty() ? json() : json(s.stopped)},
+              {"common_cause", json()},
               {"cases", json::array()}};
+  if (auto cc = common_failure_cause(s))
+    rep["common_cause"] = {{"cause", cc->cause},
+                           {"cases", cc->cases},
+                           {"failed", cc->failed},
+                           {"read_first", cc->read_first},
+                           {"line", common_cause_line(*cc)}};
   for (const auto& co : s.cases) {
     json c = {{"id", co.c->id},
               {"area", co.c->area},
@@ -77,6 +85,7 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
               {"requirement", co.c->requirement},
               {"source", co.c->source},
               {"state", co.state},
+              {"cause", is_failure_state(co.state) ? json(failure_cause(co)) : json()},
               {"seconds", co.seconds},
               {"hosts", json::array()}};
     for (const auto& h : co.hosts)
@@ -84,6 +93,7 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
                             {"state", h.state},
                             {"deadline", h.deadline.empty() ? json() : json(h.deadline)},
                             {"effect", h.effect},
+                            {"cause", h.cause.empty() ? json() : json(h.cause)},
                             {"failures", h.failures},
                             {"failed_checks", h.failed_checks},
                             {"checks", checks_json(h)},

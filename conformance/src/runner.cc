@@ -223,6 +223,35 @@ struct TempRoot {
 
 using Clock = std::chrono::steady_clock;
 
+// A reply-framing verdict of pinta::hosts::check_json_line in a reader's words (the verdict
+// itself when it has none here).
+std::string framing_cause(const std::string& why) {
+  static const std::map<std::string, std::string> kWords = {
+      {"stdout has more than one line", "a second line on stdout"},
+      {"stdout is empty", "nothing on stdout"},
+      {"stdout does not end with '\\n'", "no newline after the reply"},
+      {"stdout starts with a BOM", "a byte order mark before the reply"},
+      {"stdout line is not exactly one JSON object (bytes around it)",
+       "bytes around the JSON reply"},
+      {"stdout line is not valid JSON", "the reply is not valid JSON"},
+      {"stdout JSON is not an object", "the reply is not a JSON object"}};
+  auto it = kWords.find(why);
+  return it == kWords.end() ? why : it->second;
+}
+
+// A failure line without its "[host] " prefix and its details (what follows ':', a quote, a
+// bracket, ", expected"), decimal numbers as N: the same fault reads the same in every case.
+std::string short_cause(std::string m) {
+  if (!m.empty() && m[0] == '[')
+    if (size_t e = m.find("] "); e != std::string::npos) m.erase(0, e + 2);
+  size_t cut = m.find_first_of(":\"{[(\r\n");
+  cut = std::min(cut, m.find(", expected"));
+  if (cut != std::string::npos) m.resize(cut);
+  while (!m.empty() && (m.back() == ' ' || m.back() == ',' || m.back() == ';')) m.pop_back();
+  static const std::regex kDecimal("[0-9]+\\.[0-9]+");
+  return std::regex_replace(m, kDecimal, "N");
+}
+
 // When a unit must stop: its own deadline (case) and the whole run's.
 struct Deadlines {
   std::optional<Clock::time_point> unit, run;
@@ -522,6 +551,17 @@ class UnitRun {
   // Records one failed expectation; check_ names it ("stderr", "collector.spans", …) so the zoo
   // test can show that every kind of check in the case files fails on some broken adapter.
   void fail(HostOutcome& ho, const std::string& m) {
+    // The cause, by what explains the rest: a failed exit status (an adapter that died prints
+    // nothing: "exit status 127", not "nothing on stdout"), else a framing verdict a failure
+    // names (the host effect of a two-line reply fails as a consequence of it), else the first
+    // failure.
+    const int rank = check_ == "exit_code" || check_ == "signaled"                       ? 3
+                     : !framing_why_.empty() && m.find(framing_why_) != std::string::npos ? 2
+                                                                                         : 1;
+    if (rank > cause_rank_) {
+      ho.cause = rank == 2 ? framing_cause(framing_why_) : short_cause(m);
+      cause_rank_ = rank;
+    }
     std::string line = "[" + host_ + "] " + m;
     const bool fresh =
         std::find(ho.failures.begin(), ho.failures.end(), line) == ho.failures.end();
@@ -538,6 +578,7 @@ class UnitRun {
     json reply;
     // OUT-1 framing, by the one reply check (pinta/hosts/reply_check.h).
     const std::string why = pinta::hosts::check_json_line(out.raw.out, &reply);
+    framing_why_ = why;
     RunContext ctx{host_, out, reply, why.empty(), why, [&](const std::string& m) { fail(ho, m); }};
     for (auto it = expect.begin(); it != expect.end(); ++it) {
       const Matcher* m = find_matcher(it.key(), false);
@@ -547,6 +588,7 @@ class UnitRun {
       expected_ = v;
       m->on_run(v, ctx);
     }
+    framing_why_.clear();
   }
 
   // The case's expect: its per-run kinds on every run, then the kinds over the whole unit.
@@ -600,6 +642,8 @@ class UnitRun {
   std::string check_;  // the expectation being evaluated, for fail()
   json expected_;      // its expected value (this host's pick)
   int run_index_ = -1;  // the run being checked (index into HostOutcome::runs), -1: the unit
+  std::string framing_why_;  // the run being checked: check_json_line's verdict on its stdout
+  int cause_rank_ = 0;       // what HostOutcome::cause was taken from (see fail())
 #ifdef PINTA_CONFORMANCE_HAVE_FAKES
   std::unique_ptr<pinta::fakes::FakeServer> guard_, collector_;
   json guard_spec_, collector_spec_;
@@ -644,9 +688,100 @@ bool is_failure_state(const std::string& state) {
   return state == "FAIL" || state == "XPASS" || state == "UNRESOLVED" || state == "DEADLINE";
 }
 
+bool is_framing_area(const std::string& area) {
+  return area == "OUT" || area == "EXIT" || area == "FMT";
+}
+
+bool runs_before(const Case& a, const Case& b) {
+  auto rank = [](const std::string& area) {
+    return area == "OUT" ? 0 : area == "EXIT" ? 1 : area == "FMT" ? 2 : 3;
+  };
+  const int ra = rank(a.area), rb = rank(b.area);
+  return ra != rb ? ra < rb : a.id < b.id;
+}
+
+std::string failure_cause(const CaseOutcome& co) {
+  if (!is_failure_state(co.state)) return "";
+  for (const auto& h : co.hosts) {
+    if (h.state != "fail" && h.state != "deadline" && h.state != "unresolved") continue;
+    // Deadlines and units that could not run record no expectation: their first line says why.
+    if (h.state == "deadline")
+      return "the " + h.deadline + " deadline (--" + h.deadline + "-deadline) passed";
+    return !h.cause.empty()     ? h.cause
+           : h.failures.empty() ? h.state
+                                : short_cause(h.failures.front());
+  }
+  return co.state;  // XPASS: no host failed
+}
+
+std::optional<CommonCause> common_failure_cause(const RunSummary& s) {
+  std::vector<const CaseOutcome*> failed;
+  for (const auto& co : s.cases)
+    if (is_failure_state(co.state)) failed.push_back(&co);
+  std::stable_sort(failed.begin(), failed.end(), [](const CaseOutcome* a, const CaseOutcome* b) {
+    return runs_before(*a->c, *b->c);
+  });
+  std::map<std::string, int> count;
+  std::map<std::string, std::string> first;
+  for (const auto* co : failed) {
+    const std::string c = failure_cause(*co);
+    if (++count[c] == 1) first[c] = co->c->id;
+  }
+  const int n = static_cast<int>(failed.size());
+  for (const auto& [cause, k] : count)
+    if (k >= 2 && 2 * k > n) return CommonCause{cause, k, n, first[cause]};
+  return std::nullopt;
+}
+
+std::string common_cause_line(const CommonCause& c) {
+  return std::to_string(c.failed) + " failures; " + std::to_string(c.cases) +
+         " share: " + c.cause + " — read " + c.read_first + " first";
+}
+
 int default_jobs() {
   unsigned n = std::thread::hardware_concurrency();
   return static_cast<int>(std::max(8u, std::min(4 * n, 64u)));
+}
+
+std::string adapter_problem(const std::string& command) {
+  const size_t b = command.find_first_not_of(" \t\n");
+  if (b == std::string::npos) return "--adapter is empty";
+  const size_t e = command.find_first_of(" \t\n", b);
+  const std::string first = command.substr(b, e == std::string::npos ? std::string::npos : e - b);
+  // The shell decides what these mean; the first run will tell.
+  if (first.find_first_of("'\"\\$`=(){};&|<>*?[~") != std::string::npos) return "";
+  auto judge = [&](const std::string& path) -> std::string {
+    std::error_code ec;
+    const auto st = stdfs::status(path, ec);
+    if (ec || !stdfs::exists(st)) return "not found";
+    if (stdfs::is_directory(st)) return "a directory, not a program";
+    if (::access(path.c_str(), X_OK) != 0) return "not executable";
+    return "";
+  };
+  const std::string lead = "--adapter '" + command + "': ";
+  if (first.find('/') != std::string::npos) {
+    std::string why = judge(first);
+    if (why.empty()) return "";
+    if (why == "not executable") why += " (chmod +x it, or run it as `bash " + first + " …`)";
+    return lead + first + " is " + why;
+  }
+  // Words sh runs without a file on $PATH (POSIX special and regular builtins a command line
+  // could start with).
+  static const std::set<std::string> kBuiltins = {
+      ".",    "command", "eval", "exec", "time", "nice", "env",  "exit",  "true",
+      "false", "builtin", "source", "set", "export", "cd", "unset", "ulimit", "umask"};
+  if (kBuiltins.count(first)) return "";
+  const char* path_env = ::getenv("PATH");  // NOLINT(concurrency-mt-unsafe)
+  const std::string path = path_env ? path_env : "/usr/bin:/bin";
+  for (size_t p = 0; p <= path.size();) {
+    size_t q = path.find(':', p);
+    if (q == std::string::npos) q = path.size();
+    std::string dir = path.substr(p, q - p);
+    if (dir.empty()) dir = ".";
+    if (judge(dir + "/" + first).empty()) return "";
+    p = q + 1;
+  }
+  return lead + first + " is not found on $PATH";
 }
 
 bool selected(const Case& c, const RunOptions& o) {
@@ -716,7 +851,13 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
   std::vector<size_t> remaining(sel.size(), 0);
   std::vector<Clock::time_point> first_start(sel.size(), Clock::time_point::max()),
       last_end(sel.size(), Clock::time_point::min());
-  for (size_t i = 0; i < sel.size(); ++i) {
+  // Units are queued in run order (runs_before: the framing areas OUT, EXIT, FMT first), so that
+  // a broken reply is judged in the first seconds; the report keeps the cases in id order.
+  std::vector<size_t> order(sel.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return runs_before(*sel[a], *sel[b]); });
+  for (size_t i : order) {
     s.cases[i].c = sel[i];
     bool lat = latency_sensitive(*sel[i]);
     for (const auto& h : sel[i]->hosts) {
@@ -736,14 +877,27 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
   std::mutex mu;
   size_t done = 0;
   int failed_cases = 0;
+  std::map<std::string, int> framing_failures;  // failed framing cases by cause
   std::atomic<bool> stop_new{false};
   auto finish_case = [&](size_t i) {  // under mu
     CaseOutcome& co = s.cases[i];
     co.state = case_state(*co.c, co.hosts, o.strict);
     if (first_start[i] != Clock::time_point::max())
       co.seconds = std::chrono::duration<double>(last_end[i] - first_start[i]).count();
-    if (is_failure_state(co.state) && o.max_failures > 0 && ++failed_cases >= o.max_failures)
+    const bool failed = is_failure_state(co.state);
+    if (failed && o.max_failures > 0 && ++failed_cases >= o.max_failures && !stop_new) {
+      s.stopped = "--max-failures " + std::to_string(o.max_failures) + " reached";
       stop_new = true;
+    }
+    if (failed && o.max_framing_failures > 0 && is_framing_area(co.c->area) && !stop_new) {
+      const std::string cause = failure_cause(co);
+      if (++framing_failures[cause] >= o.max_framing_failures) {
+        s.stopped = std::to_string(o.max_framing_failures) +
+                    " framing cases (OUT, EXIT, FMT) failed with one cause (" + cause +
+                    "); --max-framing-failures 0 runs every case";
+        stop_new = true;
+      }
+    }
     size_t n = ++done;
     if (on_case) on_case(co, n, sel.size());
   };
@@ -761,8 +915,12 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
         HostOutcome ho;
         auto u0 = Clock::now();
         if (stop_new) {
-          ho = HostOutcome{u.host, "not_run", "", {"not run: --max-failures reached"}, {}, "",
-                           json::array()};
+          std::string why;
+          {
+            std::lock_guard<std::mutex> lock(mu);
+            why = s.stopped;
+          }
+          ho = HostOutcome{u.host, "not_run", "", {"not run: " + why}, {}, "", json::array()};
         } else if (run_end && u0 >= *run_end) {
           std::ostringstream m;
           m << "[" << u.host << "] not run: the run deadline (" << o.run_deadline

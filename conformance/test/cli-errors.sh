@@ -27,8 +27,15 @@ echo '{' >"$work/cases/BAD/BAD-0001.case.json"
 cp "$(dirname "${BASH_SOURCE[0]}")/../cases/EXIT/EXIT-0001.case.json" "$work/cases/EXIT/"
 
 expect no-subcommand 2 '^conformance: .*subcommand' "$conf"
-expect unknown-subcommand 2 '^conformance: ' "$conf" bogus
+# The unknown word or option is named (before: "A subcommand is required", "--adapter is required").
+expect unknown-subcommand 2 '^conformance: unknown subcommand bogus ' "$conf" bogus
+expect unknown-subcommand-with-option 2 '^conformance: unknown subcommand bogus ' "$conf" bogus --x
+expect unknown-option 2 '^conformance: unknown option --bogus$' "$conf" run --bogus
+expect unknown-option-with-adapter 2 '^conformance: unknown option --bogus$' \
+  "$conf" run --adapter /bin/true --bogus
+expect unknown-option-before-subcommand 2 '^conformance: unknown option --bogus$' "$conf" --bogus run
 expect missing-adapter 2 '^conformance: --adapter is required' "$conf" run
+expect show-without-id 2 '^conformance: show needs a case id' "$conf" show
 expect unknown-host 2 "^conformance: unknown --host 'nope'" "$conf" run --adapter /bin/true --host nope
 expect unknown-host-in-list 2 "^conformance: unknown --host 'nope'" \
   "$conf" run --adapter /bin/true --host gemini-0.61,nope
@@ -41,6 +48,41 @@ expect bad-case-file 2 "^conformance: .*BAD-0001.case.json: " \
   "$conf" run --cases "$work/cases" --adapter /bin/true
 expect no-such-id 2 '^conformance: no case with id NOPE-1' "$conf" show NOPE-1
 expect unknown-filter 2 '^conformance: ' "$conf" run --adapter /bin/true --filter NOPE-
+# A --host the selected cases never run under selects nothing (OUT-0001 is a JSON-line case).
+expect host-selects-nothing 2 "^conformance: no case of --filter 'OUT-0001' runs under --host deel-1.17" \
+  "$conf" run --adapter /bin/true --filter OUT-0001 --host deel-1.17
+
+# An adapter that cannot start: one line naming it, exit 2, before any case runs (before: every
+# case ran and failed the same way, ~30 s and 126 failures for a missing file).
+printf '#!/bin/sh\necho {}\n' >"$work/noexec" && chmod 644 "$work/noexec"
+start=$(date +%s%N)
+expect adapter-missing 2 "^conformance: --adapter '\./does-not-exist': \./does-not-exist is not found$" \
+  "$conf" run --adapter ./does-not-exist --host all
+ms=$((($(date +%s%N) - start) / 1000000))
+# Generous slack for a loaded machine; a run of the cases takes tens of seconds.
+if [ "$ms" -lt 5000 ]; then echo "ok   adapter-missing-fast ($ms ms)"; else
+  echo "FAIL adapter-missing-fast: $ms ms"; fails=$((fails + 1)); fi
+expect adapter-missing-with-args 2 "is not found$" "$conf" run --adapter "$work/nope --flag x"
+expect adapter-not-executable 2 "^conformance: --adapter '$work/noexec': $work/noexec is not executable" \
+  "$conf" run --adapter "$work/noexec"
+expect adapter-directory 2 "is a directory, not a program$" "$conf" run --adapter "$work"
+expect adapter-not-on-path 2 "pinta-no-such-program-xyz is not found on \\\$PATH$" \
+  "$conf" run --adapter "pinta-no-such-program-xyz --x"
+expect adapter-empty 2 "^conformance: --adapter is empty" "$conf" run --adapter "  "
+
+# --help on the program and each subcommand: usage on stdout, nothing on stderr, exit 0.
+for args in "--help" "run --help" "list --help" "show --help" "docs --help" "-h" "run -h"; do
+  rc=0
+  # shellcheck disable=SC2086
+  "$conf" $args >"$work/out" 2>"$work/err" </dev/null || rc=$?
+  if [ "$rc" = 0 ] && [ ! -s "$work/err" ] && grep -q 'Usage:' "$work/out"; then
+    echo "ok   help: $args"
+  else
+    echo "FAIL help: $args: rc $rc, stderr '$(head -c 200 "$work/err")'"; fails=$((fails + 1))
+  fi
+done
+grep -q -- '--max-framing-failures' <("$conf" run --help) ||
+  { echo "FAIL run --help does not document --max-framing-failures"; fails=$((fails + 1)); }
 if "$conf" fuzz --help >/dev/null 2>&1; then
   expect fuzz-bad-out 2 '^conformance: cannot create --out /proc/' \
     "$conf" fuzz --adapter /bin/true --host gemini --runs 1 --out /proc/pinta-nope

@@ -6,8 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <string>
 
+#include "pinta/common/fs.h"
+#include "pinta/common/test_support.h"
 #include "pinta/conformance/conformance.h"
 
 namespace conf = pinta::conformance;
@@ -99,7 +102,13 @@ TEST(GithubCommands, NonStrictIsAWarningAndTheCountIsBounded) {
   f.s.cases[0].state = "FAIL";
   f.s.cases[1] = f.s.cases[0];
   a = conf::github_annotations(f.s, f.o, kSrc, 1);
-  EXPECT_EQ(std::count(a.begin(), a.end(), '\n'), 2) << a;
+  // The common-cause notice (both failures read "line1"), one error, the "1 more" notice.
+  EXPECT_EQ(std::count(a.begin(), a.end(), '\n'), 3) << a;
+  EXPECT_EQ(a.rfind("::notice title=conformance%3A one cause::2 failures; 2 share: line1 — read "
+                    "OUT-0001 first\n",
+                    0),
+            0u)
+      << a;
   EXPECT_NE(a.find("::notice title=conformance::1 more failing case(s)"), std::string::npos) << a;
 }
 
@@ -261,4 +270,134 @@ TEST(RunRecord, ACutStreamIsMarkedEvenWhenEscapesFillTheCap) {
   EXPECT_EQ(h.checks[0].check, "stdout");
   EXPECT_EQ(h.checks[0].expected, "empty");
   EXPECT_EQ(h.checks[0].run, 0);
+}
+
+// ---- The common cause and the framing stop --------------------------------------------------
+
+namespace {
+
+conf::Case make_case(const std::string& id, const std::string& expect_json) {
+  const std::string area = id.substr(0, id.find('-'));
+  auto c = conf::parse_case(R"({"id":")" + id + R"(","area":")" + area +
+                                R"(","title":"t","requirement":"r","source":"s","level":"must",)"
+                                R"("hosts":["gemini-0.61"],"event":"BeforeTool","expect":)" +
+                                expect_json + "}",
+                            id + ".case.json");
+  EXPECT_TRUE(c) << c.error().message;
+  return c ? *c : conf::Case{};
+}
+
+conf::RunOptions run_options(const std::string& adapter) {
+  conf::RunOptions o;
+  o.adapter = adapter;
+  o.hosts = {"gemini-0.61"};
+  o.fixtures_dir = kSrc + "/fixtures";
+  o.profiles_dir = kSrc + "/hosts/antigravity/profiles";
+  o.jobs = 1;
+  return o;
+}
+
+}  // namespace
+
+// The cause of a failed unit, from a real run: the framing verdict in words when the failed
+// expectation names it, else the failure line without host and details.
+TEST(CommonCause, AUnitsCauseIsTheFramingVerdictOrTheShortFailure) {
+  // In id order, as load_cases gives them.
+  const std::vector<conf::Case> cases = {
+      make_case("ENV-9001", R"({"stderr":"empty"})"),
+      make_case("OUT-9001", R"({"stdout":"one_json_line","exit_code":0})")};
+  auto s = conf::run_cases(cases, run_options("printf '{}\\n{}\\n' >&1; echo noise >&2 #"),
+                           nullptr);
+  ASSERT_EQ(s.cases.size(), 2u);
+  // Reported in the order given (the report's), although OUT-9001 ran first.
+  EXPECT_EQ(s.cases[0].c->id, "ENV-9001");
+  EXPECT_EQ(s.cases[0].state, "FAIL");
+  EXPECT_EQ(s.cases[0].hosts.at(0).cause, "stderr not empty");
+  EXPECT_EQ(s.cases[1].state, "FAIL");
+  EXPECT_EQ(s.cases[1].hosts.at(0).cause, "a second line on stdout");
+  EXPECT_EQ(conf::failure_cause(s.cases[1]), "a second line on stdout");
+  // Two failures, two causes: no majority, no line.
+  EXPECT_FALSE(conf::common_failure_cause(s));
+}
+
+// When most failures share a cause, one line names it and the first case of them in run order
+// (OUT, EXIT, FMT, then by id): EXIT-0001 sorts before OUT-0003 by id but runs after it.
+TEST(CommonCause, NamedWithTheCaseToReadFirstInTextGithubAndJson) {
+  Fixture f;
+  std::vector<conf::Case> defs;
+  for (const char* id : {"EXIT-0001", "OUT-0003", "DEEL-0002", "FMT-0002"}) {
+    conf::Case c = f.failing;
+    c.id = id;
+    c.area = std::string(id).substr(0, std::string(id).find('-'));
+    defs.push_back(c);
+  }
+  conf::RunSummary s;
+  for (const auto& c : defs) {
+    conf::HostOutcome h{"gemini-0.61", "fail", "", {"[gemini-0.61] x"}, {}, "", json::array()};
+    h.cause = c.id == "FMT-0002" ? "stderr not empty" : "a second line on stdout";
+    s.cases.push_back({&c, "FAIL", {h}, 0.1});
+  }
+  s.failed = 4;
+  auto cc = conf::common_failure_cause(s);
+  ASSERT_TRUE(cc);
+  EXPECT_EQ(cc->cause, "a second line on stdout");
+  EXPECT_EQ(cc->cases, 3);
+  EXPECT_EQ(cc->failed, 4);
+  EXPECT_EQ(cc->read_first, "OUT-0003");
+  EXPECT_EQ(conf::common_cause_line(*cc),
+            "4 failures; 3 share: a second line on stdout — read OUT-0003 first");
+  const std::string a = conf::github_annotations(s, f.o, kSrc);
+  EXPECT_EQ(a.rfind("::notice title=conformance%3A one cause::4 failures; 3 share: a second line "
+                    "on stdout — read OUT-0003 first\n",
+                    0),
+            0u)
+      << a;
+  const std::string md = conf::job_summary_markdown(s, f.o);
+  EXPECT_NE(md.find("**4 failures; 3 share"), std::string::npos) << md;
+  pinta::testing::TempDir dir;
+  ASSERT_TRUE(conf::write_reports(s, f.o, dir.path()));
+  auto rep = json::parse(*pinta::fs::read_file(dir.path() + "/report.json"));
+  EXPECT_EQ(rep["common_cause"]["read_first"], "OUT-0003");
+  EXPECT_EQ(rep["common_cause"]["cases"], 3);
+  EXPECT_EQ(rep["cases"][3]["cause"], "stderr not empty");
+  // A unit cut short by a deadline has that as its cause (its first line would read "not run").
+  conf::CaseOutcome late = s.cases[0];
+  late.state = "DEADLINE";
+  late.hosts[0] = conf::HostOutcome{"gemini-0.61", "deadline", "run",
+                                    {"[gemini-0.61] not run: the run deadline (50 s) had passed"},
+                                    {}, "", json::array()};
+  EXPECT_EQ(conf::failure_cause(late), "the run deadline (--run-deadline) passed");
+  // Half is not most: two of four share a cause, no line.
+  s.cases[0].hosts[0].cause = "exit status 1";
+  EXPECT_FALSE(conf::common_failure_cause(s));
+  EXPECT_EQ(conf::github_annotations(s, f.o, kSrc).find("one cause"), std::string::npos);
+}
+
+// After N framing cases failed with one cause no new case starts (the rest are NOT-RUN and the
+// summary says why); failures outside the framing areas do not count; 0 turns the stop off.
+TEST(FramingStop, NFramingFailuresOfOneCauseLeaveTheRestNotRun) {
+  std::vector<conf::Case> cases;
+  for (const char* id : {"ENV-9001", "OUT-9001", "OUT-9002", "EXIT-9001", "FMT-9001"})
+    cases.push_back(make_case(id, R"({"stdout":"one_json_line"})"));
+  auto o = run_options("printf '{}\\n{}\\n' #");
+  o.max_framing_failures = 2;
+  auto s = conf::run_cases(cases, o, nullptr);
+  std::map<std::string, std::string> state;
+  for (const auto& co : s.cases) state[co.c->id] = co.state;
+  // Run order OUT-9001, OUT-9002 (the stop), then EXIT, FMT and ENV are left out.
+  EXPECT_EQ(state["OUT-9001"], "FAIL");
+  EXPECT_EQ(state["OUT-9002"], "FAIL");
+  EXPECT_EQ(state["EXIT-9001"], "NOT-RUN");
+  EXPECT_EQ(state["FMT-9001"], "NOT-RUN");
+  EXPECT_EQ(state["ENV-9001"], "NOT-RUN");
+  EXPECT_EQ(s.not_run, 3);
+  EXPECT_EQ(s.exit_code(), 1);
+  EXPECT_EQ(s.stopped,
+            "2 framing cases (OUT, EXIT, FMT) failed with one cause (a second line on stdout); "
+            "--max-framing-failures 0 runs every case");
+  o.max_framing_failures = 0;
+  s = conf::run_cases(cases, o, nullptr);
+  EXPECT_EQ(s.not_run, 0);
+  EXPECT_EQ(s.failed, 5);
+  EXPECT_EQ(s.stopped, "");
 }

@@ -23,7 +23,30 @@ int usage(const std::string& msg) {
 constexpr const char* kHelp =
     "usage: pinta-gemini install   --host gemini|antigravity|deel [--workspace DIR] [--dry-run]\n"
     "       pinta-gemini uninstall --host gemini|antigravity|deel [--workspace DIR] [--dry-run]\n"
-    "       pinta-gemini doctor [--json] [--workspace DIR] [--no-network]\n";
+    "       pinta-gemini doctor [--json] [--workspace DIR] [--no-network]\n"
+    "       pinta-gemini install|uninstall|doctor --help\n";
+
+// `pinta-gemini CMD --help`: what CMD does and its options.
+std::string command_help(const std::string& cmd) {
+  if (cmd == "doctor")
+    return "usage: pinta-gemini doctor [--json] [--workspace DIR] [--no-network]\n"
+           "Checks that each host would run the hook and that its endpoints answer.\n"
+           "  --json          print the report as JSON\n"
+           "  --workspace DIR the project whose hook files are read (default: the current "
+           "directory)\n"
+           "  --no-network    do not probe the guard and collector endpoints\n"
+           "Exit status: 0 nothing broken, 1 something broken, 2 usage error.\n";
+  const bool in = cmd == "install";
+  return "usage: pinta-gemini " + cmd +
+         " --host gemini|antigravity|deel [--workspace DIR] [--dry-run] [--adapter PATH]\n" +
+         (in ? "Adds the pinta-gemini hooks to the host's hook files (a backup is kept).\n"
+             : "Removes exactly the hooks install added.\n") +
+         "  --host H        gemini, antigravity or deel\n"
+         "  --workspace DIR the project's hook file instead of the user's\n"
+         "  --dry-run       print the change as a diff and write nothing\n"
+         "  --adapter PATH  the hook program (default: pinta-gemini next to this program)\n"
+         "Exit status: 0 done, 2 usage or file error.\n";
+}
 
 std::string self_dir() {
   char buf[PATH_MAX];
@@ -58,6 +81,16 @@ int main(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   const std::string cmd = args[0];
+  if (cmd != "install" && cmd != "uninstall" && cmd != "doctor")
+    return usage("unknown subcommand " + cmd + " (install, uninstall, doctor; --help for more)");
+  for (size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--help" || args[i] == "-h") {
+      std::cout << command_help(cmd);
+      return 0;
+    }
+    // An option's value is not an option ("--workspace --help" names a directory).
+    if (args[i] == "--host" || args[i] == "--workspace" || args[i] == "--adapter") ++i;
+  }
   std::string host, workspace, adapter;
   bool dry_run = false, as_json = false, network = true;
   for (size_t i = 1; i < args.size(); ++i) {
@@ -101,7 +134,6 @@ int main(int argc, char** argv) {
       std::cout << r.to_text();
     return r.broken() ? 1 : 0;
   }
-  if (cmd != "install" && cmd != "uninstall") return usage("unknown command " + cmd);
   if (host.empty()) return usage(cmd + " needs --host gemini|antigravity|deel");
   auto h = parse_host(host);
   if (!h) return usage(h.error().message);

@@ -281,6 +281,48 @@ TEST(AdminBinary, AdapterExecsAdminForInstallDryRunAndRejectsBadHost) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
 }
 
+// `install|uninstall|doctor --help` print that command's usage on stdout and exit 0 (through
+// pinta-gemini's exec too); before, --help was "unknown option --help for install", exit 2. An
+// unknown subcommand is one line naming it, exit 2 (before: the options were judged first).
+TEST(AdminBinary, HelpForEachCommandAndUnknownSubcommand) {
+  TempDir t;
+  std::filesystem::create_directories(t.sub("home"));
+  auto env = pinta::proc::current_environment();
+  env["HOME"] = t.sub("home");
+  auto sp = pinta::proc::make_spawner();
+  pinta::proc::SpawnRequest req;
+  req.env = env;
+  req.timeout = std::chrono::milliseconds(20000);
+  for (const std::string prog : {"pinta-gemini", "pinta-gemini-admin"})
+    for (const std::string cmd : {"install", "uninstall", "doctor"})
+      for (const std::string flag : {"--help", "-h"}) {
+        SCOPED_TRACE(prog + " " + cmd + " " + flag);
+        req.argv = {pinta::testing::bin_dir() + "/" + prog, cmd, flag};
+        auto r = sp->run(req);
+        ASSERT_TRUE(r.exit_code.has_value()) << r.spawn_error;
+        EXPECT_EQ(*r.exit_code, 0) << r.err;
+        EXPECT_EQ(r.err, "");
+        EXPECT_EQ(r.out.rfind("usage: pinta-gemini " + cmd + " ", 0), 0u) << r.out;
+        // After other options too, and nothing was installed.
+        req.argv = {pinta::testing::bin_dir() + "/" + prog, cmd, "--host", "gemini", flag};
+        r = sp->run(req);
+        EXPECT_EQ(r.exit_code.value_or(-1), 0) << r.err;
+        EXPECT_EQ(r.out.rfind("usage: pinta-gemini " + cmd + " ", 0), 0u) << r.out;
+      }
+  EXPECT_FALSE(std::filesystem::exists(t.sub("home/.gemini")));
+  req.argv = {pinta::testing::bin_dir() + "/pinta-gemini-admin", "frob", "--x"};
+  auto r = sp->run(req);
+  EXPECT_EQ(r.exit_code.value_or(-1), 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.rfind("pinta-gemini: unknown subcommand frob", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  // A value that looks like --help is still the option's value.
+  req.argv = {pinta::testing::bin_dir() + "/pinta-gemini-admin", "install", "--host", "--help"};
+  r = sp->run(req);
+  EXPECT_EQ(r.exit_code.value_or(-1), 2);
+  EXPECT_NE(r.err.find("unknown host"), std::string::npos) << r.err;
+}
+
 // ---- deel-local-cli 1.17 (seed 004 hooks.js 훅펴기 l.299-329, 한훅 l.271-290) ---------------------
 
 namespace {

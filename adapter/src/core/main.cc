@@ -73,6 +73,21 @@ int main(int argc, char** argv) {
     std::string line = pinta::version_line("pinta-gemini");
     return pinta::fs::write_all(STDOUT_FILENO, line) ? 0 : 1;
   }
+  // A person asking at a terminal (stdin and stdout both TTYs) gets help; a host never passes
+  // this word and never gives a hook a terminal, so anything else answers as a hook does.
+  if (argc == 2 && (std::string_view(argv[1]) == "--help" || std::string_view(argv[1]) == "-h") &&
+      ::isatty(STDIN_FILENO) == 1 && ::isatty(STDOUT_FILENO) == 1) {
+    static constexpr std::string_view kHelp =
+        "pinta-gemini: the hook program Gemini CLI, Antigravity and deel-local-cli run on every\n"
+        "hook event (they pass --agent A --event E and the event as JSON on stdin; the reply is\n"
+        "one line on stdout). You do not run it by hand; set it up and check it with:\n"
+        "  pinta-gemini install --host gemini|antigravity|deel [--workspace DIR] [--dry-run]\n"
+        "  pinta-gemini uninstall --host gemini|antigravity|deel [--workspace DIR] [--dry-run]\n"
+        "  pinta-gemini doctor [--json] [--workspace DIR] [--no-network]\n"
+        "  pinta-gemini --version\n"
+        "Each of install, uninstall and doctor takes --help.\n";
+    return pinta::fs::write_all(STDOUT_FILENO, kHelp) ? 0 : 1;
+  }
   // --- end flusher command ---
   // --- admin commands: install | uninstall | doctor run in pinta-gemini-admin ---
   // Hosts never pass these words as argv[1] (they run `--agent … --event …`), so the hook path

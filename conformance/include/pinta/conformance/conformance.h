@@ -73,6 +73,11 @@ struct RunOptions {
   double case_deadline = 15;
   double run_deadline = 50;
   int max_failures = 0;  // >0: start no new case after this many failed cases
+  // >0: once this many framing cases (areas OUT, EXIT, FMT; they run first) have failed with one
+  // cause, start no new case: the rest are NOT-RUN. A broken adapter gets its verdict in seconds
+  // instead of failing every case the same way; an adapter with no framing failure never stops.
+  int max_framing_failures = kDefaultMaxFramingFailures;
+  static constexpr int kDefaultMaxFramingFailures = 20;
   std::string fixtures_dir;  // fixtures/ (for "fixture" inputs and default payloads)
   std::string profiles_dir;  // Antigravity profiles
   bool verbose = false;
@@ -102,6 +107,11 @@ struct HostOutcome {
   std::string effect;                 // what the host did with the reply (per profile for agy)
   json runs = json::array();          // per step/repeat: argv, stdout, stderr, exit, timings
   std::vector<CheckFailure> checks;   // the failed expectations, structured (failures has the text)
+  // Why the unit failed, in a few words shared by every unit with the same fault: a failed exit
+  // status ("exit status 127"), else the reply-framing verdict a failure names, in words ("a
+  // second line on stdout"), else the first failure without its host and details. Empty while
+  // nothing failed.
+  std::string cause;
 };
 
 struct CaseOutcome {
@@ -117,12 +127,19 @@ struct RunSummary {
   std::vector<CaseOutcome> cases;
   int passed = 0, failed = 0, skipped = 0;
   int case_deadlines = 0, run_deadlines = 0, not_run = 0;  // units; cases NOT-RUN
+  std::string stopped;  // why cases were left NOT-RUN (--max-failures, the framing stop), or ""
   double seconds = 0;
   int exit_code() const { return failed ? 1 : 0; }
 };
 
 // The default for RunOptions::jobs: 8, or 4 per core on bigger machines.
 int default_jobs();
+
+// Why the adapter command line cannot start, before any case runs (empty: no problem found): no
+// first word, or a first word that names a missing file, a directory or a file without execute
+// permission, or a bare name found neither on $PATH nor among the shell's builtins. A first word
+// the shell would expand (quotes, $, `, a backslash, an assignment NAME=...) is not judged.
+std::string adapter_problem(const std::string& command);
 
 // Whether a case is selected: its id starts with the filter and with no exclude prefix.
 bool selected(const Case& c, const RunOptions& options);
@@ -137,6 +154,28 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& options,
                      const CaseDone& on_case);
 // Whether a case state is a failure of the run (FAIL, XPASS, UNRESOLVED, DEADLINE).
 bool is_failure_state(const std::string& state);
+
+// The framing areas (OUT, EXIT, FMT): a broken reply fails them first and plainest, so their
+// cases run before the others (in this order), and they feed the framing stop.
+bool is_framing_area(const std::string& area);
+// The order cases run (and a reader should read failures) in: OUT, EXIT, FMT, then by id.
+bool runs_before(const Case& a, const Case& b);
+
+// A failed case's cause (its failing hosts' HostOutcome::cause, a framing one first); "" when the
+// case did not fail.
+std::string failure_cause(const CaseOutcome& co);
+
+// When most failures of a run share one cause: the cause in words, how many failed cases share it
+// out of how many failed, and the case to read first (the first of them in run order).
+struct CommonCause {
+  std::string cause;
+  int cases = 0, failed = 0;
+  std::string read_first;
+};
+// Set when at least two failed cases and more than half of all failed cases share a cause.
+std::optional<CommonCause> common_failure_cause(const RunSummary& s);
+// "126 failures; 121 share: a second line on stdout — read OUT-0001 first".
+std::string common_cause_line(const CommonCause& c);
 
 // Failure block for one case (expected vs actual, stdout/stderr/exit/timing).
 std::string failure_block(const CaseOutcome& o);

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The `hostemu` command line: `--help` on the program and on every subcommand (found by walking
+# the Subcommands: lists of the help itself) prints usage on stdout, nothing on stderr, exit 0; a
+# bad command line is one "hostemu: ..." line on stderr naming the unknown word or option, exit 2.
+# Before: `hostemu frob` said "A subcommand is required" and `hostemu gemini run --bogus` named a
+# missing required option instead of --bogus.
+# Usage: hostemu-cli.sh HOSTEMU
+set -u
+he="$1"
+work=$(mktemp -d "${TMPDIR:-/tmp}/pinta-hostemu-cli.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fails=0
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+
+# The subcommand names listed under "Subcommands:" in a help text on stdin.
+subcommands() { awk '/^Subcommands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^[^ ]/ { on = 0 }'; }
+
+checked=0
+walk() {  # walk WORDS...: check `hostemu WORDS --help`, then each listed subcommand's
+  local rc=0
+  "$he" "$@" --help >"$work/out" 2>"$work/err" </dev/null || rc=$?
+  if [ "$rc" != 0 ] || [ -s "$work/err" ] || ! grep -q 'Usage:' "$work/out"; then
+    fail "hostemu $* --help: rc $rc, stderr '$(head -c 300 "$work/err")'"
+    return
+  fi
+  checked=$((checked + 1))
+  local sub
+  for sub in $(subcommands <"$work/out"); do walk "$@" "$sub"; done
+}
+walk
+# The program and at least one level of subcommands under a host were walked.
+[ "$checked" -ge 10 ] || fail "only $checked help texts found (the walk did not descend)"
+echo "help: $checked help texts, each exit 0 on stdout"
+
+# expect NAME WANT-STDERR-REGEX ARGS...: exit 2, nothing on stdout, one stderr line matching.
+expect() {
+  local name=$1 want=$2 rc=0
+  shift 2
+  "$he" "$@" >"$work/out" 2>"$work/err" </dev/null || rc=$?
+  if [ "$rc" != 2 ] || [ "$(wc -l <"$work/err")" != 1 ] || [ -s "$work/out" ] ||
+     ! grep -Eq -- "$want" "$work/err"; then
+    fail "$name: rc $rc (want 2), stderr:"; sed 's/^/    /' "$work/err"
+  else
+    echo "ok   $name"
+  fi
+}
+expect unknown-subcommand '^hostemu: unknown subcommand frob( |$)' frob
+expect unknown-subcommand-with-option '^hostemu: unknown subcommand frob( |$)' frob --x
+expect unknown-nested-subcommand '^hostemu: unknown subcommand frob for hostemu gemini' gemini frob
+expect unknown-option '^hostemu: unknown option --bogus for hostemu gemini run-hook' gemini run-hook --bogus
+expect unknown-top-option '^hostemu: unknown option --bogus' --bogus
+expect no-subcommand '^hostemu: a subcommand is required \(antigravity, ' 
+expect nested-no-subcommand '^hostemu: `hostemu gemini` needs a subcommand \(run-hook, ' gemini
+[ "$fails" = 0 ] && echo "hostemu-cli: all checks passed"
+exit $((fails > 0))
