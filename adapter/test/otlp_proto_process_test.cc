@@ -29,6 +29,7 @@
 #include <thread>
 
 #include "otlp_json_validator.h"
+#include "pinta/adapter/handler.h"
 #include "pinta/adapter/protocol.h"
 #include "pinta/common/fs.h"
 #include "pinta/common/process.h"
@@ -86,9 +87,30 @@ std::vector<Verdict> proto_check(const std::vector<std::string>& bodies) {
 struct HookRun {
   std::string agent, event, stdin_data, label;
   // Input the contract rejects (INPUT-3/INPUT-5: fixtures n_*, fixtures/README.md) gets the
-  // fail-safe reply and no span.
+  // fail-safe reply and no span, except at a gate event with a guard, where a payload read in
+  // part still makes its span once its tool name was read (GUARD-14): see judged_in_part.
   bool makes_span = true;
 };
+
+// Whether the hot path (the same handler the binary runs, with a guard, as the test's adapter
+// has one) makes a span for this input: how many spans the collector must receive.
+bool judged_in_part(const std::string& agent, const std::string& event, const std::string& in) {
+  struct DenyGuard : GuardClient {
+    GuardVerdict check(const CanonicalEvent&, const std::string&, Deadline) override {
+      GuardVerdict v;
+      v.decision = GuardVerdict::Decision::kDeny;
+      return v;
+    }
+  } guard;
+  struct CountingSink : SpanSink {
+    int spans = 0;
+    void submit(const SpanInput&) override { ++spans; }
+  } sink;
+  Services services{&system_clock(), &guard, &sink};
+  const char* argv[] = {"pinta-gemini", "--agent", agent.c_str(), "--event", event.c_str()};
+  (void)handle(parse_args(5, argv), read_event_from_bytes(in, InputLimits{}), services);
+  return sink.spans == 1;
+}
 
 class Adapter {
  public:
@@ -201,10 +223,12 @@ std::vector<HookRun> fixture_runs() {
         for (const auto& f : std::filesystem::directory_iterator(event.path())) {
           if (f.path().extension() != ".json") continue;
           const std::string name = f.path().filename().string();
-          out.push_back({host, event.path().filename().string(), read(f.path()),
-                         std::string(host) + "/" + version.path().filename().string() + "/" +
-                             event.path().filename().string() + "/" + name,
-                         name.rfind("n_", 0) != 0});
+          const std::string bytes = read(f.path());
+          const std::string ev = event.path().filename().string();
+          out.push_back({host, ev, bytes,
+                         std::string(host) + "/" + version.path().filename().string() + "/" + ev +
+                             "/" + name,
+                         name.rfind("n_", 0) != 0 || judged_in_part(host, ev, bytes)});
         }
       }
     }

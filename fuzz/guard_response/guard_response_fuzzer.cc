@@ -1,8 +1,11 @@
 // Harness: guard response parser (pinta/adapter/guard.h parse_guard_response, guard_deny_reason).
 // Properties, for any reply body (untrusted: the guard is a remote service):
 //  1. total and deterministic;
-//  2. fail-open is explicit: a body that is not a JSON object gives kUnavailable, and every
-//     kUnavailable carries a non-empty `error`;
+//  2. fail-open is explicit: a body that is not a JSON object even after the repairs of GUARD-6
+//     (lone-surrogate escapes and invalid UTF-8 → U+FFFD) gives kUnavailable, and every
+//     kUnavailable carries a non-empty `error`; and leniency keeps a verdict: a repaired body
+//     whose "decision" is a string reading DENY (any case, spaces or tabs around) is a kDeny,
+//     whatever its other fields hold;
 //  3. the caps hold: reason and user_message at most kGuardMaxReasonBytes, matched_rule at most
 //     kGuardMaxRuleBytes, and they are valid UTF-8;
 //  4. a deny turns into a non-empty reason and, through deny_reply, into a reply the independent
@@ -11,7 +14,9 @@
 
 #include "fuzz_support.h"
 #include "host_table.h"
+#include "pinta/adapter/bounded_json.h"
 #include "pinta/adapter/guard.h"
+#include "pinta/adapter/handler.h"
 #include "pinta/adapter/protocol.h"
 #include "pinta/adapter/redact.h"
 
@@ -23,9 +28,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(v.decision == w.decision && v.reason == w.reason && v.user_message == w.user_message &&
                  v.matched_rule == w.matched_rule && v.error == w.error,
              "not deterministic");
-  const nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
+  std::string repaired(body);
+  nlohmann::json j = nlohmann::json::parse(repaired, nullptr, false);
+  if (j.is_discarded()) {
+    bool changed = ad::repair_lone_surrogates(repaired);
+    changed = ad::repair_utf8(repaired) || changed;
+    if (changed) j = nlohmann::json::parse(repaired, nullptr, false);
+  }
   if (j.is_discarded() || !j.is_object())
     FUZZ_CHECK(v.decision == ad::GuardVerdict::Decision::kUnavailable, "non-object accepted");
+  if (j.is_object() && j.contains("decision") && j["decision"].is_string()) {
+    std::string d = j["decision"].get<std::string>();
+    while (!d.empty() && (d.front() == ' ' || d.front() == '\t')) d.erase(0, 1);
+    while (!d.empty() && (d.back() == ' ' || d.back() == '\t')) d.pop_back();
+    for (char& c : d) c = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 32) : c;
+    if (d == "DENY") FUZZ_CHECK(v.decision == ad::GuardVerdict::Decision::kDeny, "a DENY was dropped");
+  }
   if (v.decision == ad::GuardVerdict::Decision::kUnavailable)
     FUZZ_CHECK(!v.error.empty(), "unavailable without error");
   FUZZ_CHECK(v.reason.size() <= ad::kGuardMaxReasonBytes &&
