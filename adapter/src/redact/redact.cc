@@ -37,6 +37,11 @@ struct Rule {
   std::string_view (*type_of)(const re2::StringPiece* groups) = nullptr;
   // Like accept, with every capture group (the name of an assignment as well as its value).
   bool (*accept_match)(const re2::StringPiece* groups) = nullptr;
+  // One of these characters must also occur for a match to be possible (nullptr: no such
+  // condition). The secret-name rules need an `=` or `:`: a bare key name such as `session_id`
+  // (every span redacts its attribute keys) then costs no compile of their large patterns
+  // (2.75 M instructions, +1.5 ms per telemetry event; docs/benchmarks.md 2026-12-05).
+  const char* needs_one_of = nullptr;
 };
 
 bool has_digit(std::string_view s) {
@@ -530,12 +535,12 @@ constexpr Rule kRules[] = {
      1, {"curl"}},
     // NAME=value where NAME ends in a secret word (DB_PASSWORD=, api_key=, ?password=, sig keys).
     {"env_assignment", PINTA_SECRET_NAME R"(["']?[ \t]*(?::=|=>|=)[ \t]*)" PINTA_ENV_VALUE, 2,
-     PINTA_NAME_LITERALS, true, nullptr, nullptr, named_assignment},
+     PINTA_NAME_LITERALS, true, nullptr, nullptr, named_assignment, "=:"},
     // name: value (YAML, JSON text, headers).
     {"secret_field",
      PINTA_SECRET_NAME
      R"(["']?[ \t]*:[ \t]*("[^"\n]*"|'[^'\n]*'|[^\s"'\[\x{2026}$,;)\]}>][^\s"',;)\]}>]{5,}))",
-     2, PINTA_NAME_LITERALS, true, nullptr, nullptr, named_colon},
+     2, PINTA_NAME_LITERALS, true, nullptr, nullptr, named_colon, ":"},
     // A random-looking value right after the word secret / token / password in prose or logs
     // ("the client secret is 8f3k…", "auth token 9a8b…").
     {"high_entropy_secret",
@@ -627,9 +632,16 @@ bool equal_ci(std::string_view text, std::string_view lower_literal) {
 RuleSet candidate_rules(std::string_view s) {
   const LiteralIndex& idx = kLiteralIndex;
   RuleSet out;
+  std::bitset<256> present;  // the bytes of s, for Rule::needs_one_of (one pass, not one per hit)
+  for (char c : s) present.set(static_cast<unsigned char>(c));
   for (std::size_t i = 0; i < s.size(); ++i) {
     for (const auto& e : idx.by_first(static_cast<unsigned char>(s[i]))) {
       if (out.test(e.rule) || e.literal.size() > s.size() - i) continue;
+      if (const char* needs = kRules[e.rule].needs_one_of; needs != nullptr) {
+        bool found = false;
+        for (const char* c = needs; *c != '\0' && !found; ++c) found = present.test(static_cast<unsigned char>(*c));
+        if (!found) continue;
+      }
       const std::string_view at = s.substr(i, e.literal.size());
       if (e.ci ? equal_ci(at, e.literal) : at == e.literal) out.set(e.rule);
     }
