@@ -44,7 +44,33 @@ TEST_F(EnvFileLoadTest, SetsOnlyUnsetKeysLastDuplicateWins) {
   EXPECT_EQ(r.outcome, EnvFileOutcome::kLoaded);
   EXPECT_STREQ(std::getenv("PINTA_T_A"), "env");
   EXPECT_STREQ(std::getenv("PINTA_T_B"), "2");
-  EXPECT_EQ(r.applied, (std::vector<std::string>{"PINTA_T_B"}));
+  EXPECT_EQ(r.applied, (std::vector<std::string_view>{"PINTA_T_B"}));
+}
+
+// The loader parses in place (escapes resolved over their raw text): quoted, escaped, literal and
+// commented values reach the environment exactly as parse_env_file reads them, duplicates too.
+TEST_F(EnvFileLoadTest, ValuesReachTheEnvironmentAsParsed) {
+  const std::string text =
+      "PINTA_T_Q=\"a \\\"quoted\\\" \\$x\\n\\tz\\q\"  # note\n"
+      "export PINTA_T_L='lit \\n $y'\n"
+      "PINTA_T_U=  plain value #c\n"
+      "PINTA_T_D=\"first\\\\\"\nbroken line\nPINTA_T_D=\"se\\\"cond\"\n"
+      "PINTA_T_BAD=\"unclosed\n";
+  const std::string path = dir_.sub("q.env");
+  ASSERT_TRUE(fs::atomic_write(path, text, 0600).ok());
+  const EnvFileParse parsed = parse_env_file(text);
+  auto r = load_env_file(path);
+  ASSERT_EQ(r.outcome, EnvFileOutcome::kLoaded);
+  EXPECT_EQ(r.detail, "2 malformed line(s) skipped");
+  EXPECT_EQ(r.applied, (std::vector<std::string_view>{"PINTA_T_Q", "PINTA_T_L", "PINTA_T_U", "PINTA_T_D"}));
+  EXPECT_STREQ(std::getenv("PINTA_T_Q"), "a \"quoted\" $x\n\tz\\q");
+  EXPECT_STREQ(std::getenv("PINTA_T_L"), "lit \\n $y");
+  EXPECT_STREQ(std::getenv("PINTA_T_U"), "plain value");
+  EXPECT_STREQ(std::getenv("PINTA_T_D"), "se\"cond");
+  EXPECT_EQ(std::getenv("PINTA_T_BAD"), nullptr);
+  for (const auto& [k, v] : parsed.entries)
+    if (k != "PINTA_T_D") EXPECT_STREQ(std::getenv(k.c_str()), v.c_str()) << k;
+  for (const char* k : {"PINTA_T_Q", "PINTA_T_L", "PINTA_T_U", "PINTA_T_D"}) ::unsetenv(k);
 }
 
 TEST_F(EnvFileLoadTest, GroupOrOtherWritableFileIsIgnored) {

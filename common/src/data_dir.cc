@@ -1,5 +1,6 @@
 // Data-directory lookup (pinta/common/data_dir.h): env override, installed copy, source tree.
 #include "pinta/common/data_dir.h"
+#include "pinta/common/env.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -49,7 +50,7 @@ std::string share_dir() {
 
 std::string find_dir(const char* env_var, std::string_view share_rel, std::string_view source_rel) {
   if (env_var) {
-    const char* v = std::getenv(env_var);  // NOLINT(concurrency-mt-unsafe)
+    const char* v = pinta::env::get(env_var);  // NOLINT(concurrency-mt-unsafe)
     if (v && *v) return v;
   }
   const std::string share = share_dir();

@@ -1,4 +1,5 @@
 #include "pinta/common/fs.h"
+#include "pinta/common/env.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -375,7 +376,7 @@ std::string passwd_home(std::string_view text, unsigned uid) {
 }
 
 std::string home_dir() {
-  const char* h = std::getenv("HOME");  // NOLINT(concurrency-mt-unsafe): read once, single thread
+  const char* h = pinta::env::get("HOME");  // NOLINT(concurrency-mt-unsafe): read once, single thread
   if (h != nullptr && *h != '\0') return h;
   // Only when HOME is unset or empty (rare): one read of /etc/passwd per process, no NSS.
   static const std::string from_passwd = [] {

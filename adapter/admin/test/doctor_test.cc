@@ -551,13 +551,14 @@ TEST(Doctor, AgyBuildThatNeverRunsHooksIsAWarningNotWouldFire) {
 }
 
 // The flusher's record (failed-spans.state, failed-spans.unwritten) reaches the user: a redirect
-// keeps spans queued, refused spans, spans that could not be queued, spans dropped at the cap.
+// keeps spans queued, refused spans, spans that could not be queued, spans dropped at the cap,
+// spans set aside as a poison batch.
 TEST(Doctor, DeliveryStateFromTheFlusher) {
   Home s;
   const std::string dir = s.home + "/.gemini/pinta-gemini-data";
   write_text(dir + "/failed-spans.state",
              R"({"appended":9,"delivered":3,"dropped_cap":2,"dropped_http":1,"redirects":4,)"
-             R"("last_status":308,"unwritten":0,"lines":0,"corrupt":0,"rejected":0,"retries":5})");
+             R"("last_status":308,"unwritten":0,"lines":0,"corrupt":0,"rejected":0,"retries":5,"poisoned":6})");
   write_text(dir + "/failed-spans.unwritten", "xxx");
   auto r = s.doctor();
   std::string text;
@@ -569,11 +570,13 @@ TEST(Doctor, DeliveryStateFromTheFlusher) {
       EXPECT_EQ(f.detail["redirects"], 4);
       EXPECT_EQ(f.detail["unwritten"], 3);
     }
-  EXPECT_EQ(warns, 4) << text;
+  EXPECT_EQ(warns, 5) << text;
   EXPECT_NE(text.find("redirect 4 time(s) (last status: HTTP 308)"), std::string::npos) << text;
   EXPECT_NE(text.find("1 span(s) refused by the collector"), std::string::npos) << text;
   EXPECT_NE(text.find("3 span(s) could not be queued"), std::string::npos) << text;
   EXPECT_NE(text.find("2 oldest span(s) dropped"), std::string::npos) << text;
+  EXPECT_NE(text.find("6 span(s) set aside as a poison batch"), std::string::npos) << text;
+  EXPECT_NE(text.find("failed-spans.poison.jsonl"), std::string::npos) << text;
 
   // A healthy record is one ok line; doctor created nothing.
   write_text(dir + "/failed-spans.state", R"({"delivered":12,"last_status":200})");

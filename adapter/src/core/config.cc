@@ -9,11 +9,14 @@ extern char** environ;
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
-#include <unordered_map>
-#include <unordered_set>
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "pinta/common/fs.h"
+#include "pinta/common/env.h"
 
 namespace pinta::adapter {
 namespace {
@@ -24,24 +27,43 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+// A shell name: [A-Za-z_][A-Za-z0-9_]*. One table lookup per byte (a 1 MiB env file has 30,000
+// keys).
 bool valid_key(std::string_view k) {
-  if (k.empty()) return false;
-  for (size_t i = 0; i < k.size(); ++i) {
-    char c = k[i];
-    bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || (i > 0 && c >= '0' && c <= '9');
-    if (!ok) return false;
-  }
+  static constexpr auto kNameByte = [] {
+    std::array<unsigned char, 256> t{};  // 1: may start a name, 2: may follow
+    for (int c = 0; c < 256; ++c) {
+      const bool alpha = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+      t[static_cast<size_t>(c)] = static_cast<unsigned char>((alpha ? 3 : 0) | (c >= '0' && c <= '9' ? 2 : 0));
+    }
+    return t;
+  }();
+  if (k.empty() || (kNameByte[static_cast<unsigned char>(k[0])] & 1) == 0) return false;
+  for (size_t i = 1; i < k.size(); ++i)
+    if ((kNameByte[static_cast<unsigned char>(k[i])] & 2) == 0) return false;
   return true;
 }
 
 const char* env(const char* name) {
-  return std::getenv(name);  // NOLINT(concurrency-mt-unsafe): the adapter is single-threaded here
+  return pinta::env::get(name);  // NOLINT(concurrency-mt-unsafe): the adapter is single-threaded here
 }
 
 }  // namespace
 
-EnvFileParse parse_env_file(std::string_view content) {
-  EnvFileParse out;
+namespace {
+
+// One entry of the env file, viewing the buffer it was parsed from.
+struct EnvEntry {
+  std::string_view key, value;
+};
+
+// The parser, in place: `buf` is the file's text, owned by the caller; each entry's key and value
+// view it. A double-quoted value's escapes are resolved by writing the value over its own raw
+// text (never longer than the raw text), so no entry allocates; a file of 100,000 keys is parsed
+// with a few vector growths (docs/contract.md ENV-1, linear and cheap before the reply).
+template <class OnEntry>
+void scan_env_file(std::string& buf, std::vector<size_t>& bad_lines, OnEntry&& on_entry) {
+  std::string_view content(buf);
   size_t line_no = 0;
   while (!content.empty()) {
     size_t nl = content.find('\n');
@@ -53,19 +75,21 @@ EnvFileParse parse_env_file(std::string_view content) {
     if (line.substr(0, 7) == "export " || line.substr(0, 7) == "export\t") line = trim(line.substr(7));
     size_t eq = line.find('=');
     if (eq == std::string_view::npos) {
-      out.bad_lines.push_back(line_no);
+      bad_lines.push_back(line_no);
       continue;
     }
     std::string_view key = trim(line.substr(0, eq));
     std::string_view raw = trim(line.substr(eq + 1));
     if (!valid_key(key)) {
-      out.bad_lines.push_back(line_no);
+      bad_lines.push_back(line_no);
       continue;
     }
-    std::string value;
-    bool ok = true;
+    std::string_view value;
     if (!raw.empty() && (raw.front() == '"' || raw.front() == '\'')) {
-      char q = raw.front();
+      const char q = raw.front();
+      // Written over the raw text from its first byte: out never passes the byte being read.
+      char* const out0 = buf.data() + (raw.data() - buf.data());
+      char* out = out0;
       size_t i = 1;
       bool closed = false;
       for (; i < raw.size(); ++i) {
@@ -77,30 +101,40 @@ EnvFileParse parse_env_file(std::string_view content) {
         if (q == '"' && c == '\\' && i + 1 < raw.size()) {
           char n = raw[++i];
           switch (n) {
-            case 'n': value += '\n'; break;
-            case 't': value += '\t'; break;
-            case 'r': value += '\r'; break;
-            case '"': case '\\': case '$': value += n; break;
-            default: value += '\\'; value += n;
+            case 'n': *out++ = '\n'; break;
+            case 't': *out++ = '\t'; break;
+            case 'r': *out++ = '\r'; break;
+            case '"': case '\\': case '$': *out++ = n; break;
+            default: *out++ = '\\'; *out++ = n;
           }
           continue;
         }
-        value += c;
+        *out++ = c;
       }
       // Only whitespace or a comment may follow the closing quote.
       std::string_view rest = closed ? trim(raw.substr(i + 1)) : std::string_view("x");
-      ok = closed && (rest.empty() || rest.front() == '#');
+      if (!closed || !(rest.empty() || rest.front() == '#')) {
+        bad_lines.push_back(line_no);
+        continue;
+      }
+      value = std::string_view(out0, static_cast<size_t>(out - out0));
     } else {
       size_t hash = raw.find(" #");
       if (hash == std::string_view::npos) hash = raw.find("\t#");
-      value = std::string(trim(raw.substr(0, hash)));
+      value = trim(raw.substr(0, hash));
     }
-    if (!ok) {
-      out.bad_lines.push_back(line_no);
-      continue;
-    }
-    out.entries.emplace_back(std::string(key), std::move(value));
+    on_entry(EnvEntry{key, value});
   }
+}
+
+}  // namespace
+
+EnvFileParse parse_env_file(std::string_view content) {
+  EnvFileParse out;
+  std::string buf(content);
+  scan_env_file(buf, out.bad_lines, [&](const EnvEntry& e) {
+    out.entries.emplace_back(std::string(e.key), std::string(e.value));
+  });
   return out;
 }
 
@@ -147,65 +181,79 @@ EnvFileLoad load_env_file(const std::string& path) {
     r.detail = content.error().message;
     return r;
   }
-  EnvFileParse parsed = parse_env_file(*content);
-  content->clear();
+  std::vector<size_t> bad_lines;
+  std::vector<EnvEntry> entries;
+  scan_env_file(*content, bad_lines, [&](const EnvEntry& e) { entries.push_back(e); });
 
   // Linear in the file, whatever it holds (docs/contract.md ENV-1): later duplicates win inside
-  // the file (a hash map from key to its slot), the real environment always wins over the file
-  // (a hash set of the names in environ, built once), and the new entries are added by building
-  // one new environ array, never by setenv in a loop (glibc's setenv scans and copies environ on
-  // every call: 100,000 keys cost 84 s). getenv reads environ as usual afterwards.
-  std::unordered_map<std::string_view, size_t> slot;
-  slot.reserve(parsed.entries.size());
-  std::vector<size_t> order;  // the first place of each key, holding its last value
-  order.reserve(parsed.entries.size());
-  for (size_t i = 0; i < parsed.entries.size(); ++i) {
-    auto [it, fresh] = slot.emplace(parsed.entries[i].first, order.size());
-    if (fresh) {
-      order.push_back(i);
-    } else {
-      order[it->second] = i;
-    }
-  }
+  // the file, the real environment always wins over the file, and the new entries are added by
+  // building one new environ array, never by setenv in a loop (glibc's setenv scans and copies
+  // environ on every call: 100,000 keys cost 84 s). Both lookups are one open-addressing table of
+  // entry indices (no node per key: the allocations were half the cost of a 1 MiB file).
+  // getenv reads environ as usual afterwards.
   size_t existing = 0;
-  std::unordered_set<std::string_view> present;
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) ++existing;
-  present.reserve(existing);
-  for (size_t i = 0; i < existing; ++i) present.insert(entry_name(environ[i]));
-
-  size_t bytes = 0;
-  std::vector<size_t> add;
-  add.reserve(order.size());
-  for (size_t i : order) {
-    const auto& [k, v] = parsed.entries[i];
-    if (present.count(k) != 0) continue;
-    add.push_back(i);
-    bytes += k.size() + 1 + v.size() + 1;
+  size_t cap = 16;
+  while (cap < 2 * (entries.size() + existing)) cap <<= 1;
+  constexpr uint32_t kEmpty = UINT32_MAX;
+  // Slots hold an index: below entries.size() an entry of the file, above it environ[i - n].
+  std::vector<uint32_t> table(cap, kEmpty);
+  const size_t n = entries.size();
+  auto name_of = [&](uint32_t v) -> std::string_view {
+    return v < n ? entries[v].key : entry_name(environ[v - n]);
+  };
+  const std::hash<std::string_view> hasher;
+  // The slot of `name`: the one holding it, or the empty one where it would go.
+  auto find = [&](std::string_view name) -> uint32_t& {
+    size_t at = hasher(name) & (cap - 1);
+    while (table[at] != kEmpty && name_of(table[at]) != name) at = (at + 1) & (cap - 1);
+    return table[at];
+  };
+  for (size_t i = 0; i < existing; ++i) {
+    uint32_t& slot = find(entry_name(environ[i]));
+    if (slot == kEmpty) slot = static_cast<uint32_t>(n + i);
   }
+  std::vector<uint32_t> winner(n, kEmpty);  // per entry: the index of its key's last value
+  std::vector<uint32_t> add;                // first places of keys the environment lacks
+  add.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t& slot = find(entries[i].key);
+    if (slot == kEmpty) {
+      slot = static_cast<uint32_t>(i);
+      add.push_back(static_cast<uint32_t>(i));
+      winner[i] = static_cast<uint32_t>(i);
+    } else if (slot < n) {
+      winner[slot] = static_cast<uint32_t>(i);  // a later duplicate in the file wins
+    }  // else: already in the real environment, which wins
+  }
+  size_t bytes = 0;
+  for (uint32_t i : add) bytes += entries[i].key.size() + 1 + entries[winner[i]].value.size() + 1;
   if (!add.empty()) {
-    // Never freed: environ points into both for the life of the process (as setenv's copies).
+    // Never freed: environ points into both for the life of the process (as setenv's copies),
+    // and so do the names in r.applied.
     char* text = new char[bytes];
     char** array = new char*[existing + add.size() + 1];
     for (size_t i = 0; i < existing; ++i) array[i] = environ[i];
-    size_t n = existing;
+    size_t at_entry = existing;
     char* at = text;
     r.applied.reserve(add.size());
-    for (size_t i : add) {
-      const auto& [k, v] = parsed.entries[i];
-      array[n++] = at;
+    for (uint32_t i : add) {
+      const std::string_view k = entries[i].key, v = entries[winner[i]].value;
+      array[at_entry++] = at;
       std::memcpy(at, k.data(), k.size());
+      r.applied.emplace_back(at, k.size());
       at += k.size();
       *at++ = '=';
       std::memcpy(at, v.data(), v.size());
       at += v.size();
       *at++ = '\0';
-      r.applied.push_back(k);
     }
-    array[n] = nullptr;
+    array[at_entry] = nullptr;
     environ = array;  // NOLINT(concurrency-mt-unsafe): single-threaded, before any thread starts
   }
+  content->clear();
   r.outcome = EnvFileOutcome::kLoaded;
-  if (!parsed.bad_lines.empty()) r.detail = std::to_string(parsed.bad_lines.size()) + " malformed line(s) skipped";
+  if (!bad_lines.empty()) r.detail = std::to_string(bad_lines.size()) + " malformed line(s) skipped";
   return r;
 }
 

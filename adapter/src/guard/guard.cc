@@ -16,12 +16,13 @@
 #include "pinta/adapter/handler.h"
 #include "pinta/adapter/http.h"
 #include "pinta/common/fs.h"
+#include "pinta/common/env.h"
 
 namespace pinta::adapter {
 namespace {
 
 const char* env(const char* name) {
-  const char* v = std::getenv(name);  // NOLINT(concurrency-mt-unsafe): read once, single-threaded
+  const char* v = pinta::env::get(name);  // NOLINT(concurrency-mt-unsafe): read once, single-threaded
   return v != nullptr ? v : "";
 }
 

@@ -30,6 +30,7 @@
 #include "../net/wait.h"
 #include "pinta/adapter/detach.h"
 #include "pinta/common/fs.h"
+#include "pinta/common/env.h"
 
 namespace pinta::adapter {
 namespace {
@@ -419,7 +420,7 @@ class Keeper {
 };
 
 const char* env(const char* name) {
-  const char* v = std::getenv(name);  // NOLINT(concurrency-mt-unsafe): read before any thread
+  const char* v = pinta::env::get(name);  // NOLINT(concurrency-mt-unsafe): read before any thread
   return v != nullptr ? v : "";
 }
 

@@ -9,6 +9,8 @@
 #include "tls.h"
 #include "wait.h"
 
+#include "pinta/common/env.h"
+
 #include <arpa/inet.h>
 #include <dlfcn.h>
 #include <poll.h>
@@ -309,7 +311,7 @@ int verify_chain(void* x, void* arg) {
   auto& st = *static_cast<ConnState*>(arg);
   const Api& a = *st.a;
   const char* file_env = a.X509_get_default_cert_file_env();
-  const char* explicit_file = file_env != nullptr ? std::getenv(file_env) : nullptr;
+  const char* explicit_file = file_env != nullptr ? pinta::env::get(file_env) : nullptr;
   if (explicit_file != nullptr && *explicit_file != '\0') add_default_file(st);
   add_default_dir(st);
   if (!st.file_loaded) {
@@ -479,8 +481,8 @@ std::string tls_session_key(const std::string& host, uint16_t port) {
   key += " openssl=" + std::to_string(a.OpenSSL_version_num());
   const char* file_env = a.X509_get_default_cert_file_env();
   const char* dir_env = a.X509_get_default_cert_dir_env();
-  const char* file = file_env != nullptr ? std::getenv(file_env) : nullptr;
-  const char* dir = dir_env != nullptr ? std::getenv(dir_env) : nullptr;
+  const char* file = file_env != nullptr ? pinta::env::get(file_env) : nullptr;
+  const char* dir = dir_env != nullptr ? pinta::env::get(dir_env) : nullptr;
   key += " cert_file=";
   append_escaped(key, file != nullptr ? file : "(default)");
   key += " cert_dir=";

@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include "pinta/adapter/redact.h"
+#include "pinta/common/env.h"
 
 namespace pinta::adapter::otlp {
 namespace {
@@ -398,7 +399,7 @@ ExportConfig export_config(const Getenv& getenv) {
 }
 
 ExportConfig export_config_from_environment() {
-  return export_config([](const char* n) { return std::getenv(n); });  // NOLINT(concurrency-mt-unsafe)
+  return export_config([](const char* n) { return pinta::env::get(n); });  // NOLINT(concurrency-mt-unsafe)
 }
 
 std::string snake_case(std::string_view hook) {

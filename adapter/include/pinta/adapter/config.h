@@ -27,7 +27,8 @@ enum class EnvFileOutcome { kLoaded, kAbsent, kInsecure, kUnreadable };
 struct EnvFileLoad {
   EnvFileOutcome outcome = EnvFileOutcome::kAbsent;
   std::string path;
-  std::vector<std::string> applied;  // keys set from the file
+  // Keys set from the file: views of the names in the process environment, which is never freed.
+  std::vector<std::string_view> applied;
   std::string detail;                // why ignored, for the debug log / doctor
 };
 
