@@ -150,7 +150,12 @@ std::string encode_one(const CanonicalEvent& ev, const GuardVerdict* guard, json
   in.start_unix_nanos = 1764670211342000123;
   in.end_unix_nanos = 1764670211343000123;
   otlp::SpanIds ids{new_trace_id(1764670211342), new_span_id()};
-  const std::string span_text = otlp::encode_span(in, ids);
+  // What a span holds, not how fast: no work deadline (the adapter's 200 ms one ran out on a
+  // loaded machine and left attributes out, failing content checks; the deadline has its own
+  // tests with a budget they set).
+  otlp::SpanLimits limits;
+  limits.time_budget = std::chrono::hours(1);
+  const std::string span_text = otlp::encode_span(in, ids, limits);
   const std::string res_text = otlp::resource_attributes(otlp::local_resource(ev.family));
   json span = json::parse(span_text);
   json res = json::parse(res_text);
