@@ -2,13 +2,13 @@
 # Installs the Debian 12 packages pinta-gemini needs, by profile:
 #   --main   the main job (ci/main.sh): compiler, CMake, the libraries the programs link
 #            (nlohmann-json, cpp-httplib, Boost, RE2, CLI11, OpenSSL for the static adapter) and
-#            ccache. No test framework, Node.js, browser or benchmark tool: ci/main.sh
+#            ccache and ninja-build. No test framework, Node.js, browser or benchmark tool: ci/main.sh
 #            configures with PINTA_BUILD_TESTS=OFF and builds only its four programs.
 #   (none)   everything ci/test.sh and ci/bench.sh need: --main plus python3, GoogleTest,
 #            rapidcheck, Node.js/npm (real-host lanes), chromium + python3-yaml (conformance report
 #            and action tests), hyperfine, curl and jq (the benchmark's peers).
 #   --fuzz   the default set plus what ci/fuzz-smoke.sh and ci/sanitize.sh need: clang-14 with
-#            its sanitizer and libFuzzer runtimes, and ninja.
+#            its sanitizer and libFuzzer runtimes.
 #   --list   print the chosen set (after the profile argument, e.g. `--main --list`) and exit.
 #
 # Idempotent: when every package is already present (installed, or provided by an installed
@@ -25,6 +25,7 @@ main_packages=(
   nlohmann-json3-dev libcpp-httplib-dev
   libboost1.81-dev libboost-filesystem1.81-dev
   libre2-dev libcli11-dev libssl-dev ccache
+  ninja-build  # ci/build.sh: both cores busy across the named targets (Make runs them in turn)
 )
 # Tests and benchmarks on top of it.
 test_packages=(
@@ -35,7 +36,7 @@ test_packages=(
   chromium python3-yaml
   hyperfine curl jq  # ci/bench.sh: hyperfine, and the bash + curl + jq peer hook
 )
-fuzz_packages=(clang-14 libclang-rt-14-dev ninja-build)
+fuzz_packages=(clang-14 libclang-rt-14-dev)
 
 profile=full list=0
 for a in "$@"; do
