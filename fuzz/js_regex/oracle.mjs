@@ -87,15 +87,35 @@ function subject(p) {
   return s;
 }
 
+// Dense patterns: two letters, groups, back-references and lookarounds, so that backtracking,
+// capture and direction rules are what decides (random subjects over the same letters match
+// often).
+function dense(depth) {
+  let s = '';
+  const n = 1 + Math.floor(rnd() * 3);
+  for (let i = 0; i < n; i++) {
+    const r = rnd();
+    let a;
+    if (r < 0.3 || depth > 2) a = pick(['a', 'b', 'a', '.', '^', '$']);
+    else if (r < 0.5) a = pick(['\\1', '\\2', '\\k<n>', '\\1', '\\2']);
+    else a = pick(['(', '(', '(?:', '(?<n>', '(?=', '(?!', '(?<=', '(?<!']) + dense(depth + 1) +
+      (chance(0.3) ? '|' + dense(depth + 1) : '') + ')';
+    s += a;
+    if (chance(0.35)) s += pick(['*', '+', '?', '{2}', '{0,2}', '*?', '+?', '{1,3}']);
+  }
+  return s;
+}
+
 const out = [];
 for (let i = 0; i < count; i++) {
-  const p = alt(0);
+  const isDense = chance(0.4);
+  const p = isDense ? dense(0) : alt(0);
   let re = null;
   try { re = new RegExp(p); } catch { re = null; }
   const subs = [];
   const m = [];
   for (let j = 0; j < per; j++) {
-    const s = subject(p);
+    const s = isDense ? Array.from({ length: Math.floor(rnd() * 7) }, () => pick(['a', 'b', 'a'])).join('') : subject(p);
     subs.push(s);
     if (re) m.push(re.test(s));
   }

@@ -151,7 +151,11 @@ struct Syntax {
 
 class Translator {
  public:
-  Translator(std::u16string_view src, bool callout_mode) : s_(src), callout_mode_(callout_mode) {}
+  // native_ok(first capture number of a lookbehind, its translated body, negative): can PCRE2
+  // run it as a lookbehind of its own? (Asked in callout mode only.)
+  using NativeOk = bool (*)(int, int, const U16&, bool, int);
+  Translator(std::u16string_view src, bool callout_mode, NativeOk native_ok = nullptr)
+      : s_(src), callout_mode_(callout_mode), native_ok_fn_(native_ok) {}
 
   // Returns false with error() set on a SyntaxError.
   bool run() {
@@ -179,6 +183,10 @@ class Translator {
 
   std::u16string_view s_;
   bool callout_mode_;
+  NativeOk native_ok_fn_;
+  bool native_ok_(int first, int last, const U16& body, bool negative) const {
+    return native_ok_fn_ && native_ok_fn_(first, last, body, negative, total_groups_);
+  }
   size_t i_ = 0;
   U16 out_;
   std::string error_;
@@ -534,6 +542,18 @@ class Translator {
       saved.swap(out_);
       if (!disjunction()) return false;
       if (!at(i_, ')')) return fail("Unterminated group");
+      if (native_ok_(first, first + inside - 1, out_, negative)) {
+        // PCRE2 runs this one itself (fixed-length alternatives): its captures stay visible.
+        U16 body;
+        body.swap(out_);
+        out_.swap(saved);
+        append_ascii(out_, negative ? "(?<!" : "(?<=");
+        out_ += body;
+        out_ += u')';
+        ++i_;
+        looks_.pop_back();
+        return no_quantifier("Invalid quantifier");
+      }
       U16 sub;
       append_ascii(sub, "(?:(?!)");
       for (int g = 1; g < first; ++g) append_ascii(sub, "()");
@@ -922,6 +942,23 @@ Code compile_pcre(const U16& pattern, bool callouts, int& err) {
 
 std::string source_for_message(std::u16string_view src) { return to_utf8(src); }
 
+// Can PCRE2 compile this lookbehind body as a lookbehind, with every capture number it may
+// name defined (never-set groups stand in for the others)?
+bool lookbehind_native(int first, int last, const U16& body, bool negative, int total_groups) {
+  if (body.find(u"(?C") != U16::npos) return false;  // holds a callout lookbehind itself
+  U16 p;
+  append_ascii(p, "(?:(?!)");
+  for (int g = 1; g < first; ++g) append_ascii(p, "()");
+  append_ascii(p, ")?");
+  append_ascii(p, negative ? "(?<!" : "(?<=");
+  p += body;
+  append_ascii(p, ")(?:(?!)");
+  for (int g = last + 1; g <= total_groups; ++g) append_ascii(p, "()");
+  append_ascii(p, ")?");
+  int err = 0;
+  return compile_pcre(p, false, err) != nullptr;
+}
+
 }  // namespace
 
 std::u16string utf16_units(std::string_view s) {
@@ -984,7 +1021,7 @@ std::shared_ptr<const JsRegExp> JsRegExp::compile(std::u16string_view source, st
   impl->code = compile_pcre(impl->pattern, false, err);
   if (!impl->code && native.has_lookbehind()) {
     // A lookbehind PCRE2 cannot run backwards itself: every lookbehind through a callout.
-    Translator t(source, true);
+    Translator t(source, true, &lookbehind_native);
     if (!t.run()) return syntax(t.error());
     impl->pattern = t.out();
     impl->code = compile_pcre(impl->pattern, true, err);

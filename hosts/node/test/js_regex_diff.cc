@@ -162,8 +162,8 @@ std::string known_cause(const std::u16string& p) {
         (p[i + 1] == '*' || p[i + 1] == '+' || p[i + 1] == '?' || p[i + 1] == '{'))
       repeated_group = true;
   }
-  if (backref && repeated_group) return "capture-reset";
   if (backref && lookbehind) return "lookbehind-backreference";
+  if (backref && repeated_group) return "capture-reset";
   return "";
 }
 
