@@ -121,10 +121,18 @@ const std::vector<Rule>& rules() {
        "a new session that it leads, no controlling terminal), the timeout SIGKILLs its process "
        "group and reports "
        "`timed out after <ms> ms`, a signal death is status null without an error. The timeout "
-       "covers the child until it exits (the stand-in and `pinta::proc` agree); a grandchild that "
-       "keeps the pipes open after that is waited for, in the emulator at most timeout + 30 s. A "
-       "timeout below 1 ms is 1 ms (Node's setTimeout). bash is given the operand `bash` so that "
-       "`$0`, which bash names itself by in its messages, is `bash` as under Node's spawn.",
+       "covers the child and the wait for both pipes to close (Node's execFile clears its timer "
+       "on 'close'): a background child still holding stdout at the timeout makes the hook time "
+       "out, its group SIGKILLed, as under Gemini CLI (configuration "
+       "`run-timeout-background-holds-stdout`; the stand-in and `pinta::proc`'s "
+       "`timeout_until_close` agree). A timeout below 1 ms is 1 ms (Node's setTimeout). bash is "
+       "given the operand `bash` so that `$0`, which bash names itself by in its messages, is "
+       "`bash` as under Node's spawn. A spawn failure reads as Node 20 words it: `spawn bash "
+       "ENOENT` (also EACCES, EAGAIN, EMFILE, ENFILE: the 'error' event), `spawn ENOTDIR`, `spawn "
+       "ENAMETOOLONG`, `spawn ELOOP` (thrown by spawn() for any other code). The hook's "
+       "environment is process.env as spawn passes it on: the host's own order (not sorted), a "
+       "repeated name once (its first value), array-index names (`7=x`) left out "
+       "(`run-env-parent-order`).",
        "L416-428"},
       {"runner",
        "Emulator limits: the payload on stdin is parsed by nlohmann::json, so a payload with a "
@@ -174,7 +182,7 @@ std::string render_docs() {
       "`timeoutMs`, `passOnFailure`, `source`, `name`), `dropped[]`, `fileErrors{pc,project}`, "
       "`untrustedProject`, `overflow`, `results[]` (`command`, `code`, `blocked`, `why`, "
       "`message`, `truncated`), `blocked`, `blockMessage`. Hooks get the emulator's environment "
-      "with `HOME=H`.\n\n"
+      "in its order with `HOME=H` (replaced in place, as `process.env.HOME = H`).\n\n"
       "Checked against the seed itself: `deel_diff_test` extracts hooks.js from the seed at test "
       "time, runs it under Node with stand-ins for the three missing modules "
       "(`emulator/hosts/deel/test/oracle/`) and compares every configuration in "
