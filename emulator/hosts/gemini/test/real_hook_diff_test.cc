@@ -60,6 +60,10 @@ TEST(GeminiRealHookDiff, EmulatorMatchesRealHookRunner) {
       gt::spit(p.ws, "not a directory\n");
     } else if (!c.value("workspace_missing", false)) {
       std::filesystem::create_directories(p.ws);
+    } else {
+      // Only the workspace itself is missing: its parent exists (what the spawn trips on is the
+      // last component).
+      std::filesystem::create_directories(std::filesystem::path(p.ws).parent_path());
     }
     p.plans_dir = replace_all(c.value("plans_dir", "@WS@/.gemini/plans"), "@WS@", p.ws);
     g::PayloadOptions po;
