@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages pinta-gemini needs, by profile:
 #   --main   the main job (ci/main.sh): compiler, CMake, the libraries the programs link
-#            (nlohmann-json, cpp-httplib, Boost, RE2, CLI11, OpenSSL for the static adapter) and
+#            (nlohmann-json, cpp-httplib, Boost, RE2, PCRE2, CLI11, OpenSSL for the static adapter) and
 #            ccache and ninja-build. No test framework, Node.js, browser or benchmark tool: ci/main.sh
 #            configures with PINTA_BUILD_TESTS=OFF and builds only its four programs.
 #   (none)   everything ci/test.sh and ci/bench.sh need: --main plus python3, GoogleTest,
@@ -19,12 +19,13 @@ set -euo pipefail
 
 # The main job: what configuring with PINTA_BUILD_TESTS=OFF and building pinta-gemini, hostemu,
 # conformance and pinta-fake-server require (cmake/PintaDeps.cmake; libssl-dev: the static
-# adapter links libssl.a/libcrypto.a, adapter/CMakeLists.txt).
+# adapter links libssl.a/libcrypto.a, adapter/CMakeLists.txt; libpcre2-dev: the JavaScript RegExp
+# engine of the Node host emulators, hosts/node, linked by hostemu and conformance).
 main_packages=(
   build-essential cmake pkg-config
   nlohmann-json3-dev libcpp-httplib-dev
   libboost1.81-dev libboost-filesystem1.81-dev
-  libre2-dev libcli11-dev libssl-dev ccache
+  libre2-dev libpcre2-dev libcli11-dev libssl-dev ccache
   ninja-build  # ci/build.sh: both cores busy across the named targets (Make runs them in turn)
 )
 # Tests and benchmarks on top of it.

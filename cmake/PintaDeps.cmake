@@ -2,6 +2,9 @@
 find_package(nlohmann_json 3.11 REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
+# JavaScript regular expressions of the Node hosts (hosts/node): PCRE2's 16-bit library (UTF-16
+# code units, as JS without the u flag) and its 32-bit one (Unicode tables for group names).
+pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-16 libpcre2-32)
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 find_package(Boost 1.81 REQUIRED COMPONENTS filesystem)
 find_package(Threads REQUIRED)

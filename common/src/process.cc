@@ -112,7 +112,8 @@ class PosixSpawner final : public Spawner {
 struct Run {
   asio::io_context io;
   asio::posix::stream_descriptor in{io}, out{io}, err{io};  // our ends
-  asio::steady_timer timeout_timer{io}, kill_timer{io}, hard_timer{io}, drip_timer{io}, poll_timer{io};
+  asio::steady_timer timeout_timer{io}, kill_timer{io}, hard_timer{io}, drip_timer{io}, poll_timer{io},
+      grace_timer{io};
   std::optional<asio::posix::stream_descriptor> pidfd;
   std::array<char, 65536> out_buf{}, err_buf{};
   SpawnResult res;
@@ -146,6 +147,7 @@ struct Run {
       hard_timer.cancel();
       drip_timer.cancel();
       poll_timer.cancel();
+      grace_timer.cancel();
       if (in.is_open()) in.close();
     }
   }
@@ -164,16 +166,16 @@ struct Run {
     held_at_exit = writer_left(out, out_eof) || writer_left(err, err_eof);
     if (WIFEXITED(status)) res.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) res.term_signal = WTERMSIG(status);
-    timeout_timer.cancel();
+    // With timeout_until_close the timeout keeps running while a pipe is open.
+    if (!req->timeout_until_close) timeout_timer.cancel();
     kill_timer.cancel();
     // The child is gone: nobody will read stdin any more.
     drip_timer.cancel();
     if (in.is_open()) in.close();
     maybe_finish();
     if (req->pipe_grace.count() > 0 && !(out_eof && err_eof)) {
-      // Reuses timeout_timer: it has no other use once the child has exited.
-      timeout_timer.expires_after(req->pipe_grace);
-      timeout_timer.async_wait([this](const boost::system::error_code& e) {
+      grace_timer.expires_after(req->pipe_grace);
+      grace_timer.async_wait([this](const boost::system::error_code& e) {
         if (e || (out_eof && err_eof)) return;
         if (pid > 0) ::kill(-pid, SIGKILL);
         boost::system::error_code ignore;
@@ -328,6 +330,7 @@ SpawnResult PosixSpawner::run(const SpawnRequest& req) {
   std::string exe = find_in_path(req.argv[0]);
   if (exe.empty()) {
     r.res.spawn_error = "not found in PATH: " + req.argv[0];
+    r.res.spawn_errno = ENOENT;
     return r.res;
   }
   // argv: argv[0] is the resolved path unless the request names another; the environment is
@@ -338,8 +341,12 @@ SpawnResult PosixSpawner::run(const SpawnRequest& req) {
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   std::vector<std::string> env_strings;
-  for (const auto& [k, v] : req.env ? *req.env : current_environment())
-    env_strings.push_back(k + "=" + v);
+  if (req.env_list) {
+    for (const auto& [k, v] : *req.env_list) env_strings.push_back(k + "=" + v);
+  } else {
+    for (const auto& [k, v] : req.env ? *req.env : current_environment())
+      env_strings.push_back(k + "=" + v);
+  }
   std::vector<char*> envp;
   for (auto& e : env_strings) envp.push_back(e.data());
   envp.push_back(nullptr);
@@ -397,6 +404,7 @@ SpawnResult PosixSpawner::run(const SpawnRequest& req) {
   spawn_lock.unlock();
   if (rc != 0) {
     r.res.spawn_error = std::strerror(rc);
+    r.res.spawn_errno = rc;
     close_all();
     return r.res;
   }
@@ -422,7 +430,16 @@ SpawnResult PosixSpawner::run(const SpawnRequest& req) {
   if (req.timeout.count() > 0) {
     r.timeout_timer.expires_after(req.timeout);
     r.timeout_timer.async_wait([&r, &req](const boost::system::error_code& e) {
-      if (e || r.exited) return;
+      if (e) return;
+      if (r.exited) {
+        // timeout_until_close: the child has gone, a leftover process holds a pipe. Only its
+        // group can be signalled (the child's pid may be reused by now).
+        if (!req.timeout_until_close || (r.out_eof && r.err_eof)) return;
+        r.res.timed_out = true;
+        if (req.signal_group && (req.new_process_group || req.new_session) && r.pid > 0)
+          ::kill(-r.pid, req.timeout_signal);
+        return;
+      }
       r.res.timed_out = true;
       r.signal_child(req.timeout_signal);
       if (req.kill_after.count() > 0) {

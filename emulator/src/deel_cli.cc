@@ -14,6 +14,8 @@
 #include "pinta/common/process.h"
 #include "pinta/emulator/deel/deel.h"
 
+extern char** environ;  // NOLINT
+
 namespace deel = pinta::emu::deel;
 
 namespace pinta::hostemu {
@@ -85,8 +87,23 @@ void add_deel_commands(CLI::App& app, Action& action) {
       rq.no_hooks = o->no_hooks;
       auto loaded = deel::load(rq);
       // Hooks inherit the host's environment; the host's home is H.
-      auto env = pinta::proc::current_environment();
-      env["HOME"] = o->home;
+      // process.env.HOME = H: replaced in place (or appended), the parent's order kept.
+      deel::EnvPairs env;
+      bool home_set = false;
+      for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+        std::string kv(*e);
+        auto eq = kv.find('=');
+        if (eq == std::string::npos) continue;
+        std::string k = kv.substr(0, eq);
+        if (k == "HOME") {
+          if (home_set) continue;
+          home_set = true;
+          env.emplace_back(k, o->home);
+        } else {
+          env.emplace_back(k, kv.substr(eq + 1));
+        }
+      }
+      if (!home_set) env.emplace_back("HOME", o->home);
       auto spawner = pinta::proc::make_spawner();
       std::optional<std::string> tool;
       if (o->tool_opt->count()) tool = o->tool;

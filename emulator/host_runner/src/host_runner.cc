@@ -302,7 +302,7 @@ class DeelRunner : public HostRunner {
         }
       }
     }
-    std::map<std::string, std::string> env(call.env.begin(), call.env.end());
+    const deel::EnvPairs env(call.env.begin(), call.env.end());
     const std::vector<deel::Hook> hooks = {hook};  // outlives the results (they point into it)
     auto o = deel::run_event(hooks, *korean, tool, rest, in_cwd, env);
     out.stdin_sent = sp.sent();

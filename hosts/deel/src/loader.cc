@@ -6,14 +6,15 @@
 #include <cwctype>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 #include "pinta/common/text.h"
 #include "pinta/hosts/deel/deel.h"
 #include "pinta/hosts/gemini/gemini.h"
+#include "pinta/hosts/node/js_regex.h"
 
 namespace pinta::hosts::deel {
+namespace node = pinta::hosts::node;
 namespace {
 
 // `x?.key`: the member when x is an object that has it (JSON values have no inherited properties
@@ -237,163 +238,16 @@ std::optional<std::string> resolve_event(const ojson& value) {
 bool is_blocking_event(const std::string& k) { return k == "도구전" || k == "말전"; }
 bool is_tool_event(const std::string& k) { return k == "도구전" || k == "도구후"; }
 
-// V8 rejects a quantifier with nothing to repeat (`*a`, `a**`, `a|+`, `(?<=a)*`, `^*`, `\b+`);
-// libstdc++'s std::regex accepts some of these (`x**`), so they are found here first. Annex B:
-// `{` that does not start a well-formed {n}, {n,} or {n,m} is a literal; a lookahead may be
-// quantified, a lookbehind may not.
-bool nothing_to_repeat(const std::wstring& p) {
-  bool can_repeat = false;  // the previous token is a quantifiable atom
-  std::vector<bool> lookbehind;
-  auto braces = [&](size_t i) -> size_t {  // length of a well-formed {n[,[m]]} at i, else 0
-    size_t j = i + 1, d = 0;
-    while (j < p.size() && iswdigit(p[j])) ++j, ++d;
-    if (!d) return 0;
-    if (j < p.size() && p[j] == L',') {
-      ++j;
-      while (j < p.size() && iswdigit(p[j])) ++j;
-    }
-    return j < p.size() && p[j] == L'}' ? j + 1 - i : 0;
-  };
-  for (size_t i = 0; i < p.size(); ++i) {
-    wchar_t c = p[i];
-    size_t q = 0;
-    if (c == L'*' || c == L'+' || c == L'?') q = 1;
-    if (c == L'{') q = braces(i);
-    if (q) {
-      if (!can_repeat) return true;
-      i += q - 1;
-      if (i + 1 < p.size() && p[i + 1] == L'?') ++i;  // lazy
-      can_repeat = false;
-      continue;
-    }
-    switch (c) {
-      case L'\\':
-        if (i + 1 < p.size()) ++i;
-        can_repeat = !(p[i] == L'b' || p[i] == L'B');
-        break;
-      case L'[': {  // skip the class
-        size_t j = i + 1;
-        if (j < p.size() && p[j] == L'^') ++j;
-        for (; j < p.size() && p[j] != L']'; ++j)
-          if (p[j] == L'\\') ++j;
-        i = j;
-        can_repeat = true;
-        break;
-      }
-      case L'(':
-        lookbehind.push_back(p.compare(i, 4, L"(?<=") == 0 || p.compare(i, 4, L"(?<!") == 0);
-        if (p.compare(i, 3, L"(?:") == 0 || p.compare(i, 3, L"(?=") == 0 ||
-            p.compare(i, 3, L"(?!") == 0)
-          i += 2;
-        else if (lookbehind.back())
-          i += 3;
-        can_repeat = false;
-        break;
-      case L')':
-        can_repeat = lookbehind.empty() || !lookbehind.back();
-        if (!lookbehind.empty()) lookbehind.pop_back();
-        break;
-      case L'|':
-      case L'^':
-      case L'$':
-        can_repeat = false;
-        break;
-      default:
-        can_repeat = true;
-    }
-  }
-  return false;
-}
-
-// Annex B lets `{` that starts no well-formed quantifier, and a lone `}` or `]`, stand for
-// themselves; std::regex rejects them, so they are escaped for it (outside classes only).
-constexpr const wchar_t* kJsSpace =
-    L"\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
-
-std::wstring annex_b_literals(const std::wstring& p) {
-  std::wstring out;
-  bool in_class = false;
-  for (size_t i = 0; i < p.size(); ++i) {
-    wchar_t c = p[i];
-    if (c == L'\\' && i + 1 < p.size()) {
-      // \s is ECMAScript's WhiteSpace + LineTerminator set; std::regex would ask the C locale,
-      // which leaves out U+00A0, U+2028, U+3000, U+FEFF and the rest. (\S inside a class is left
-      // to std::regex.)
-      if (p[i + 1] == L's') {
-        out += in_class ? std::wstring(kJsSpace) : L"[" + std::wstring(kJsSpace) + L"]";
-        ++i;
-        continue;
-      }
-      if (p[i + 1] == L'S' && !in_class) {
-        out += L"[^" + std::wstring(kJsSpace) + L"]";
-        ++i;
-        continue;
-      }
-      out += c;
-      out += p[++i];
-      continue;
-    }
-    if (in_class) {
-      if (c == L']') in_class = false;
-      out += c;
-      continue;
-    }
-    if (c == L'[') {
-      // JS: `[]` matches nothing and `[^]` any code unit; for std::regex a `]` there is literal.
-      if (p.compare(i, 2, L"[]") == 0) {
-        out += L"(?!)";
-        ++i;
-        continue;
-      }
-      if (p.compare(i, 3, L"[^]") == 0) {
-        out += L"[\\u0000-\\uffff]";
-        i += 2;
-        continue;
-      }
-      in_class = true;
-      out += c;
-      if (i + 1 < p.size() && p[i + 1] == L'^') out += p[++i];
-      continue;
-    }
-    if (c == L'{') {
-      size_t j = i + 1, d = 0;
-      while (j < p.size() && iswdigit(p[j])) ++j, ++d;
-      if (d && j < p.size() && p[j] == L',') {
-        ++j;
-        while (j < p.size() && iswdigit(p[j])) ++j;
-      }
-      if (d && j < p.size() && p[j] == L'}') {  // a quantifier: copy it whole
-        out.append(p, i, j + 1 - i);
-        i = j;
-        continue;
-      }
-      out += L"\\{";
-      continue;
-    }
-    if (c == L'}' || c == L']') {
-      out += L'\\';
-      out += c;
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
-
 // 무늬짓기 (seed L254-258): ""/"*" match all; else new RegExp(`^(?:${s})$`) or null.
 std::optional<Matcher> make_matcher(const ojson& value) {
   const std::string s = gemini::js_trim(value.is_null() ? std::string() : js_string(value));
   Matcher m;
   if (s.empty() || s == "*") return m;
   m.all = false;
-  m.pattern = L"^(?:" + to_utf16_units(s) + L")$";
-  if (nothing_to_repeat(m.pattern)) return std::nullopt;
-  m.pattern = annex_b_literals(m.pattern);
-  try {
-    std::wregex re(m.pattern, std::regex::ECMAScript);
-  } catch (const std::regex_error&) {
-    return std::nullopt;
-  }
+  // The pattern is JavaScript's, run as Node runs it (pinta::hosts::node::JsRegExp): a
+  // SyntaxError is `catch { return null; }`.
+  m.re = node::JsRegExp::compile(u"^(?:" + node::utf16_units(s) + u")$");
+  if (!m.re) return std::nullopt;
   return m;
 }
 
@@ -401,17 +255,9 @@ std::optional<Matcher> make_matcher(const ojson& value) {
 // close the wrapping group itself (`a)|(b`).
 bool matcher_matches(const Matcher& m, const std::string& tool) {
   if (m.all) return true;
-  try {
-    std::wregex re(m.pattern, std::regex::ECMAScript);
-    return std::regex_search(to_utf16_units(tool), re);
-  } catch (const std::exception&) {
-    return false;
-  }
+  return m.re && m.re->test(node::utf16_units(tool));
 }
 
-namespace {
-
-}  // namespace
 
 // 훅펴기 (seed L299-329).
 FileRead unfold(const ojson& raw, const std::string& source) {

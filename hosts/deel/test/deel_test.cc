@@ -83,12 +83,28 @@ TEST(DeelMatcher, AnchoredJavaScriptPatterns) {
   EXPECT_TRUE(deel::matcher_matches(*deel::make_matcher(ojson("[^]")), "\n"));
 }
 
-// The documented differences from V8 (docs/hosts/deel-local-cli-1.17.md): deel keeps these hooks,
-// the emulator drops them. When std::regex learns them this test says the docs must change.
-TEST(DeelMatcher, DocumentedDifferencesFromV8) {
-  EXPECT_FALSE(deel::make_matcher(ojson("a(?<=a)b")));
-  EXPECT_FALSE(deel::make_matcher(ojson("(?<x>a)b")));
-  EXPECT_FALSE(deel::make_matcher(ojson("(?=a)*ab")));
+// What std::regex could not do and Node's RegExp does (lookbehind, named groups, a quantified
+// lookahead, Annex B escapes, back-references to groups not yet closed): node v20.20 answers.
+TEST(DeelMatcher, JavaScriptOnlyConstructs) {
+  auto yes = [](const char* p, const char* tool) {
+    auto m = deel::make_matcher(ojson(p));
+    return m && deel::matcher_matches(*m, tool);
+  };
+  EXPECT_TRUE(yes("a(?<=a)b", "ab"));
+  EXPECT_TRUE(yes("(?<x>a)b", "ab"));
+  EXPECT_TRUE(yes("(?<x>B)\\k<x>ash", "BBash"));
+  EXPECT_TRUE(yes("(?=a)*ab", "ab"));
+  EXPECT_TRUE(yes("B\\w(?<=^B\\w*)sh", "Bash"));  // a lookbehind of any length
+  EXPECT_FALSE(yes("(?<=^B\\w*)ash", "Bash"));     // anchored: nothing before the start
+  EXPECT_TRUE(yes("[\\S]ash", "Bash"));
+  EXPECT_FALSE(yes("[\\S]ash", "\u00a0ash"));
+  EXPECT_TRUE(yes("\\102ash", "Bash"));        // legacy octal
+  EXPECT_TRUE(yes("Ba\\8", "Ba8"));            // \8: the digit
+  EXPECT_TRUE(yes("\\u{2}", "uu"));            // \u without digits, then {2}
+  EXPECT_TRUE(yes("[a-\\d]+", "-a5"));         // a class escape as a range end: no range
+  EXPECT_TRUE(yes("(B\\1)ash", "Bash"));        // inside its own group: empty
+  EXPECT_FALSE(deel::make_matcher(ojson("(?<x>a)(?<x>b)")));  // duplicate name: SyntaxError
+  EXPECT_FALSE(deel::make_matcher(ojson("(?<=a)*")));
 }
 
 }  // namespace

@@ -1,9 +1,9 @@
 // Planning one event: core hooks/hookPlanner.js createExecutionPlan / matchesContext /
 // deduplicateHooks and hookRunner.js applyHookOutputToInput (§3 of gemini-cli-0.61-hooks.md).
-#include <regex>
 #include <set>
 
 #include "pinta/hosts/gemini/gemini.h"
+#include "pinta/hosts/node/js_regex.h"
 
 namespace pinta::hosts::gemini {
 
@@ -14,13 +14,11 @@ bool matcher_matches(std::string_view event, const std::string& matcher_raw,
   if (m.empty() || m == "*") return true;
   if (event == "BeforeTool" || event == "AfterTool") {
     if (!ctx.tool_name) return true;  // no context → match
-    // new RegExp(matcher).test(toolName): unanchored, case-sensitive; invalid regex → equality.
-    try {
-      std::regex re(m, std::regex::ECMAScript);
-      return std::regex_search(*ctx.tool_name, re);
-    } catch (const std::regex_error&) {
-      return m == *ctx.tool_name;
-    }
+    // new RegExp(matcher).test(toolName): unanchored, flag-less JavaScript (Node's engine:
+    // pinta::hosts::node::JsRegExp); a SyntaxError → equality.
+    auto re = pinta::hosts::node::JsRegExp::compile_utf8(m);
+    if (!re) return m == *ctx.tool_name;
+    return re->test_utf8(*ctx.tool_name);
   }
   if (event == "SessionStart" || event == "SessionEnd" || event == "PreCompress") {
     if (!ctx.trigger) return true;

@@ -5,12 +5,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <regex>
 #include <set>
 
 #include "common.h"
 #include "pinta/common/fs.h"
 #include "pinta/hosts/antigravity/antigravity.h"
+#include "pinta/hosts/node/js_regex.h"
 #include "pinta/hosts/deel/deel.h"
 #include "pinta/hosts/gemini/gemini.h"
 
@@ -280,12 +280,8 @@ void lint_gemini(const std::string& path, const std::string& text, const LintOpt
           std::string m = gem::js_trim(h.matcher);
           bool tool_event = event == "BeforeTool" || event == "AfterTool";
           if (tool_event && !m.empty() && m != "*") {
-            bool valid = true;
-            try {
-              std::regex re(m, std::regex::ECMAScript);
-            } catch (const std::regex_error&) {
-              valid = false;
-            }
+            // new RegExp(matcher) as Node runs it (the engine the emulator's planner uses).
+            const bool valid = pinta::hosts::node::JsRegExp::compile_utf8(m) != nullptr;
             if (!valid)
               sink.add(Severity::kError, "matcher-invalid", h.matcher_pointer,
                        "matcher '" + m +

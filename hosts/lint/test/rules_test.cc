@@ -288,6 +288,18 @@ TEST_F(Rules, MatcherInvalid) {
               R"({"h": {"PreToolUse": [{"matcher": "^run_command$", "hooks": [{"command": "myhook"}]}]}})"),
           "matcher-invalid"),
       0);
+  // Gemini CLI's matcher is JavaScript's RegExp (Node): lookbehind and named groups are valid,
+  // a quantifier with nothing to repeat is not.
+  for (const char* m : {"(?<=mcp_)\\\\w+", "(?<tool>write)_file", "a{,2}"})
+    EXPECT_EQ(count(lint(kGem, std::string(R"({"hooks": {"BeforeTool": [{"matcher": ")") + m +
+                                   R"(", "hooks": [{"type": "command", "command": "myhook"}]}]}})"),
+                    "matcher-invalid"),
+              0)
+        << m;
+  EXPECT_NE(find(lint(kGem,
+                      R"({"hooks": {"BeforeTool": [{"matcher": "a**", "hooks": [{"type": "command", "command": "myhook"}]}]}})"),
+                 "matcher-invalid"),
+            nullptr);
 }
 
 TEST_F(Rules, MatcherUnanchored) {

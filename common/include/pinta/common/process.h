@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pinta::proc {
@@ -33,6 +34,9 @@ struct SpawnRequest {
   std::string argv0;
   // nullopt: inherit this process's environment; otherwise exactly these variables.
   std::optional<std::map<std::string, std::string>> env;
+  // When set, used instead of `env`: exactly these variables in this order (a Node host passes
+  // its parent's order with its own variables appended, not sorted).
+  std::optional<std::vector<std::pair<std::string, std::string>>> env_list;
   std::string cwd;  // empty: inherit
   std::string stdin_data;
   StdinMode stdin_mode = StdinMode::kCloseAfterWrite;
@@ -59,6 +63,11 @@ struct SpawnRequest {
   // controlling terminal and leads its own group too, whatever new_process_group says.
   bool new_session = false;
   bool signal_group = false;      // timeout/kill signals go to the whole group
+  // The timeout runs until both pipes have closed, not only until the child exits (Node's
+  // execFile-style runners clear their timer on 'close'): when it fires after the exit, with a
+  // leftover process holding a pipe, timed_out is set and, with signal_group, the group gets
+  // timeout_signal.
+  bool timeout_until_close = false;
   // Absolute safety net: after this long everything in the group is SIGKILLed and the pipes are
   // abandoned, whatever else is configured. Keeps a runner from hanging on an orphan.
   std::chrono::milliseconds hard_limit{120000};
@@ -77,9 +86,11 @@ struct SpawnRequest {
 struct SpawnResult {
   bool started = false;
   std::string spawn_error;         // why it did not start
+  int spawn_errno = 0;             // its errno when there is one (ENOENT for a program not found)
   std::optional<int> exit_code;    // set when the child exited normally
   std::optional<int> term_signal;  // set when a signal killed it
-  bool timed_out = false;          // the timeout fired before the child exited
+  bool timed_out = false;          // the timeout fired before the child exited (or, with
+                                   // timeout_until_close, before the pipes closed)
   bool hard_limited = false;       // the hard limit fired
   std::string out;
   std::string err;

@@ -84,19 +84,16 @@ const std::vector<Rule>& rules() {
        "match counts only at 도구전/도구후.",
        "L254-264, L382-384"},
       {"matcher",
-       "Emulated with `std::wregex` (ECMAScript) over UTF-16 code units (a RegExp without flags "
-       "works on code units), after the V8 rules std::regex lacks: a quantifier with nothing to "
-       "repeat (`a**`, `a|*`, `\\b+`, `a{2}{3}`) is invalid; Annex-B literals (`{` starting no "
-       "well-formed quantifier, a lone `}` or `]`, `[]` matching nothing, `[^]` matching anything) "
-       "are rewritten; `\\s` and `\\S` (outside classes) and `\\s` inside classes use ECMAScript's "
-       "whitespace set. KNOWN DIFFERENCES, each a test configuration that must keep differing: "
-       "lookbehind `(?<=…)`/`(?<!…)`, named groups `(?<n>…)` and a quantified lookahead `(?=a)*` "
-       "(the emulator drops the hook, deel keeps it: `matcher-lookbehind-named-groups`); `\\S` "
-       "inside a class follows the C locale (`[\\S]` matches U+00A0: "
-       "`matcher-not-space-class-nbsp`). Untested: other Annex-B oddities (`\\c`, legacy octal). "
-       "Lookahead, backreferences, `\\w`, `\\d`, `.`, `\\x73`, `\\u0073`, alternation breaking out "
-       "of the wrapper (`a)|(b`), Korean, astral and non-ASCII tool names agree with the seed "
-       "(deel_diff_test).",
+       "Emulated with pinta::hosts::node::JsRegExp, the engine both Node hosts share: V8's "
+       "flag-less grammar with Annex B (lookbehind of any length, named groups, a quantified "
+       "lookahead, legacy octal and identity escapes, `\\8`, `\\c`, `\\x`/`\\u` without their "
+       "digits, a class escape as a range end; what V8 rejects is rejected) on PCRE2's 16-bit "
+       "library over UTF-16 code units; a back-reference to a group not yet closed matches the "
+       "empty string. Checked against Node's RegExp by a differential fuzz (docs/fuzzing.md: "
+       "100,000 pattern/subject pairs, the remaining differences listed with their cause: a "
+       "back-reference reaching into or out of a lookbehind PCRE2 cannot run itself, and a capture "
+       "kept from an earlier iteration of a repeated group) and, through the seed, by "
+       "deel_diff_test (`matcher-js-*`).",
        "L256"},
       {"runner",
        "`bash -c CMD` (ASSUMPTION: tools/shell.js is not in the seed; bash on Linux), cwd "
@@ -124,10 +121,18 @@ const std::vector<Rule>& rules() {
        "a new session that it leads, no controlling terminal), the timeout SIGKILLs its process "
        "group and reports "
        "`timed out after <ms> ms`, a signal death is status null without an error. The timeout "
-       "covers the child until it exits (the stand-in and `pinta::proc` agree); a grandchild that "
-       "keeps the pipes open after that is waited for, in the emulator at most timeout + 30 s. A "
-       "timeout below 1 ms is 1 ms (Node's setTimeout). bash is given the operand `bash` so that "
-       "`$0`, which bash names itself by in its messages, is `bash` as under Node's spawn.",
+       "covers the child and the wait for both pipes to close (Node's execFile clears its timer "
+       "on 'close'): a background child still holding stdout at the timeout makes the hook time "
+       "out, its group SIGKILLed, as under Gemini CLI (configuration "
+       "`run-timeout-background-holds-stdout`; the stand-in and `pinta::proc`'s "
+       "`timeout_until_close` agree). A timeout below 1 ms is 1 ms (Node's setTimeout). bash is "
+       "given the operand `bash` so that `$0`, which bash names itself by in its messages, is "
+       "`bash` as under Node's spawn. A spawn failure reads as Node 20 words it: `spawn bash "
+       "ENOENT` (also EACCES, EAGAIN, EMFILE, ENFILE: the 'error' event), `spawn ENOTDIR`, `spawn "
+       "ENAMETOOLONG`, `spawn ELOOP` (thrown by spawn() for any other code). The hook's "
+       "environment is process.env as spawn passes it on: the host's own order (not sorted), a "
+       "repeated name once (its first value), array-index names (`7=x`) left out "
+       "(`run-env-parent-order`).",
        "L416-428"},
       {"runner",
        "Emulator limits: the payload on stdin is parsed by nlohmann::json, so a payload with a "
@@ -177,7 +182,7 @@ std::string render_docs() {
       "`timeoutMs`, `passOnFailure`, `source`, `name`), `dropped[]`, `fileErrors{pc,project}`, "
       "`untrustedProject`, `overflow`, `results[]` (`command`, `code`, `blocked`, `why`, "
       "`message`, `truncated`), `blocked`, `blockMessage`. Hooks get the emulator's environment "
-      "with `HOME=H`.\n\n"
+      "in its order with `HOME=H` (replaced in place, as `process.env.HOME = H`).\n\n"
       "Checked against the seed itself: `deel_diff_test` extracts hooks.js from the seed at test "
       "time, runs it under Node with stand-ins for the three missing modules "
       "(`emulator/hosts/deel/test/oracle/`) and compares every configuration in "

@@ -7,13 +7,19 @@
 //    cap); it resolves when the child has exited and both pipes have closed; at the timeout the
 //    child's process group gets SIGKILL and the result carries error "timed out after <ms> ms";
 //    a child killed by a signal gives status null and no error; a spawn failure gives Node's
-//    "spawn bash ENOENT"-style error.
+//    error (node_spawn.h: `spawn bash ENOENT` from the 'error' event, `spawn ENOTDIR` thrown).
+//    The timer is cleared when the child has exited AND both pipes have closed (Node's execFile
+//    clears its timeout in the 'close' handler): a background child still holding stdout at the
+//    timeout makes the hook time out, as under Gemini CLI.
+//  - The hook's environment is process.env as spawn passes it (node_spawn.h): the parent's order.
 //  - safety/trust.js 믿나(): the --trusted input (loader.cc).
+#include <cerrno>
 #include <cmath>
 #include <string>
 
 #include "pinta/emulator/deel/deel.h"
 #include "pinta/hosts/gemini/gemini.h"
+#include "pinta/hosts/node/node_spawn.h"
 
 namespace pinta::emu::deel {
 namespace {
@@ -89,13 +95,14 @@ std::string stdin_line(const std::string& event, const std::optional<std::string
 // 훅돌리기 (seed L413-463).
 static RunResult run_one(const Hook& h, const std::optional<std::string>& tool,
                          const ojson& payload, pinta::proc::Spawner& spawner,
-                         const std::optional<std::map<std::string, std::string>>& env) {
+                         const std::optional<EnvPairs>& env) {
   pinta::proc::SpawnRequest rq;
   // 셸로 (seed L400-403), shell.js assumed: bash -c CMD. Node's spawn gives bash argv[0] "bash";
   // the spawner passes the resolved path instead, so $0 (which bash names itself by in its error
   // messages) is set back to "bash" with the extra operand.
   rq.argv = {"bash", "-c", h.command, "bash"};
-  rq.env = env;
+  if (env) rq.env_list = pinta::hosts::node::process_env(*env);
+  else rq.env_list = pinta::hosts::node::current_process_env();
   rq.stdin_data = stdin_line(h.event, tool, payload);
   rq.stdin_mode = pinta::proc::StdinMode::kCloseAfterWrite;
   // Node's setTimeout: a delay below 1 ms is 1 ms.
@@ -107,6 +114,7 @@ static RunResult run_one(const Hook& h, const std::optional<std::string>& tool,
   // a new session, which it leads, and its group gets the SIGKILL.
   rq.new_session = true;
   rq.signal_group = true;
+  rq.timeout_until_close = true;
   rq.hard_limit = rq.timeout + std::chrono::seconds(30);
   auto r = spawner.run(rq);
 
@@ -122,7 +130,7 @@ static RunResult run_one(const Hook& h, const std::optional<std::string>& tool,
   const bool blocking = is_blocking_event(h.event);
   std::optional<std::string> error;
   if (!r.started)
-    error = r.spawn_error.empty() ? "spawn bash ENOENT" : "spawn bash " + r.spawn_error;
+    error = pinta::hosts::node::spawn_failure("bash", r.spawn_errno ? r.spawn_errno : ENOENT).message;
   else if (r.timed_out || r.hard_limited)
     error = "timed out after " + js_number_text(h.timeout_ms) + " ms";
   if (error) {  // seed L439-445: could not run / timed out: "never measured" → blocks
@@ -146,8 +154,7 @@ static RunResult run_one(const Hook& h, const std::optional<std::string>& tool,
 // 자리돌리기 (seed L472-495): in order; the first block stops the rest.
 Outcome run_event(const std::vector<Hook>& hooks, const std::string& event,
                   const std::optional<std::string>& tool, const ojson& payload,
-                  pinta::proc::Spawner& spawner,
-                  const std::optional<std::map<std::string, std::string>>& env) {
+                  pinta::proc::Spawner& spawner, const std::optional<EnvPairs>& env) {
   Outcome o;
   for (const Hook* h : select(hooks, event, tool)) {
     o.results.push_back(run_one(*h, tool, payload, spawner, env));

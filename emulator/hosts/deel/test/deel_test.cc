@@ -5,6 +5,8 @@
 #include "pinta/emulator/deel/deel.h"
 
 #include <gtest/gtest.h>
+
+#include <cerrno>
 #include <unistd.h>
 
 #include <cmath>
@@ -57,6 +59,40 @@ TEST(DeelRun, ShellThatCannotStartBlocksUnlessPass) {
   EXPECT_FALSE(o.results[0].blocked);
   o = deel::run_event(hooks, "턴끝", std::nullopt, ojson::object(), sp, std::nullopt);
   EXPECT_TRUE(o.results.empty());
+}
+
+// Node's spawn reports a cwd it cannot enter either as the 'error' event ("spawn bash ENOENT") or
+// by throwing ("spawn ENOTDIR", no program name): node v20.20 (pinta/hosts/node/node_spawn.h).
+TEST(DeelRun, SpawnFailureTextIsNodes) {
+  FakeSpawner sp;
+  sp.next.started = false;
+  std::vector<deel::Hook> hooks = {hook("도구전", "x")};
+  sp.next.spawn_errno = ENOTDIR;
+  auto o = deel::run_event(hooks, "도구전", std::string("Bash"), ojson::object(), sp, std::nullopt);
+  EXPECT_EQ(*o.results[0].why, "훅을 못 돌렸습니다 — spawn ENOTDIR");
+  sp.next.spawn_errno = ENAMETOOLONG;
+  o = deel::run_event(hooks, "도구전", std::string("Bash"), ojson::object(), sp, std::nullopt);
+  EXPECT_EQ(*o.results[0].why, "훅을 못 돌렸습니다 — spawn ENAMETOOLONG");
+  sp.next.spawn_errno = EACCES;
+  o = deel::run_event(hooks, "도구전", std::string("Bash"), ojson::object(), sp, std::nullopt);
+  EXPECT_EQ(*o.results[0].why, "훅을 못 돌렸습니다 — spawn bash EACCES");
+}
+
+// The timer runs until both pipes close (a background child holding stdout times the hook out),
+// and the hook's environment keeps the host's order (process.env as spawn passes it on).
+TEST(DeelRun, TimeoutCoversThePipesAndEnvKeepsItsOrder) {
+  FakeSpawner sp;
+  sp.next.started = true;
+  sp.next.exit_code = 0;
+  std::vector<deel::Hook> hooks = {hook("턴끝", "x")};
+  deel::EnvPairs env = {{"ZED", "1"}, {"HOME", "/h"}, {"7", "index"}, {"ABC", "2"}, {"ZED", "3"}};
+  auto o = deel::run_event(hooks, "턴끝", std::nullopt, ojson::object(), sp, env);
+  ASSERT_EQ(sp.seen.size(), 1u);
+  EXPECT_TRUE(sp.seen[0].timeout_until_close);
+  ASSERT_TRUE(sp.seen[0].env_list);
+  EXPECT_EQ(*sp.seen[0].env_list,
+            (deel::EnvPairs{{"ZED", "1"}, {"HOME", "/h"}, {"ABC", "2"}}));
+  EXPECT_FALSE(o.results[0].blocked);
 }
 
 TEST(DeelRun, TimeoutIsBrokenWithTheHostsText) {

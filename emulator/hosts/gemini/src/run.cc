@@ -1,11 +1,13 @@
 // Running one command hook the way core hooks/hookRunner.js HookRunner.executeCommandHook
 // (@google/gemini-cli-core 0.61.0, lines ~200-390) does: §4 of
 // shared/reference/gemini-cli-0.61-hooks.md.
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 
 #include "pinta/emulator/gemini/gemini.h"
+#include "pinta/hosts/node/node_spawn.h"
 
 namespace pinta::emu::gemini {
 
@@ -232,37 +234,38 @@ HookRunResult run_hook(const HookSpec& hook, std::string_view event_name, const 
       expand_vars(hook.command, cwd, plans_dir, session_id, ctx.rules.session_env_vars);
 
   // §4.2: {...process.env, GEMINI_PROJECT_DIR, GEMINI_PLANS_DIR, GEMINI_CWD, GEMINI_SESSION_ID,
-  // CLAUDE_PROJECT_DIR, ...hook.env}; Node drops undefined values.
-  std::map<std::string, std::string> env;
-  if (ctx.env)
-    for (const auto& [k, v] : *ctx.env) env[k] = v;
-  else
-    env = pinta::proc::current_environment();
-  auto set_if = [&](const char* k, const std::string& v, bool defined) {
-    if (defined)
-      env[k] = v;
-    else
-      env.erase(k);
+  // CLAUDE_PROJECT_DIR, ...hook.env}: the CLI's environment in its own order (as process.env reads
+  // it), each of these replacing an inherited value in place or appended in this order; an
+  // undefined value is not passed (pinta::hosts::node, node_spawn.h).
+  namespace node = pinta::hosts::node;
+  const node::EnvPairs base =
+      ctx.env ? node::process_env(*ctx.env) : node::current_process_env();
+  std::vector<std::pair<std::string, std::optional<std::string>>> props;
+  const bool has_cwd = !cwd.empty();
+  auto opt = [](bool defined, const std::string& v) {
+    return defined ? std::optional<std::string>(v) : std::nullopt;
   };
-  bool has_cwd = !cwd.empty();
-  set_if("GEMINI_PROJECT_DIR", cwd, has_cwd);
+  props.emplace_back("GEMINI_PROJECT_DIR", opt(has_cwd, cwd));
   // Before 0.40 the CLI sets only GEMINI_PROJECT_DIR and CLAUDE_PROJECT_DIR (0.35.3
   // hookRunner.js:233-237), and 0.26 does not spread hook.env (0.26.0 hookRunner.js:174-178): a
   // variable of those names inherited from the CLI's environment then passes through unchanged.
   if (ctx.rules.session_env_vars) {
-    env["GEMINI_PLANS_DIR"] = plans_dir;
-    set_if("GEMINI_CWD", cwd, has_cwd);
-    set_if("GEMINI_SESSION_ID", session_id, input.is_object() && input.contains("session_id"));
+    props.emplace_back("GEMINI_PLANS_DIR", plans_dir);
+    props.emplace_back("GEMINI_CWD", opt(has_cwd, cwd));
+    props.emplace_back("GEMINI_SESSION_ID",
+                       opt(input.is_object() && input.contains("session_id"), session_id));
   }
-  set_if("CLAUDE_PROJECT_DIR", cwd, has_cwd);
+  props.emplace_back("CLAUDE_PROJECT_DIR", opt(has_cwd, cwd));
   if (ctx.rules.hook_env_field)
-    for (const auto& [k, v] : hook.env) env[k] = v;
+    for (const auto& [k, v] : hook.env) props.emplace_back(k, v);
+  node::EnvPairs env = node::spread_env(base, props);
 
-  // Node spawns ("bash", ["-c", cmd]) with cwd; a missing cwd makes uv_spawn fail (error event
-  // `spawn bash ENOENT`, exp: differential case cwd-missing).
-  std::error_code ec;
-  if (!cwd.empty() && !std::filesystem::is_directory(cwd, ec)) {
-    r.error = "spawn bash ENOENT";
+  // Node spawns ("bash", ["-c", cmd]) with cwd. A cwd the child cannot enter fails uv_spawn:
+  // ENOENT (and EACCES) as the 'error' event `spawn bash ENOENT` (exp: differential case
+  // cwd-missing), anything else (ENOTDIR, ENAMETOOLONG, ELOOP) thrown from spawn() as
+  // `spawn ENOTDIR`, which executeHook's catch returns as the error (node v20.20, node_spawn.h).
+  if (auto failure = node::cwd_failure("bash", cwd)) {
+    r.error = failure->message;
     r.duration_ms = elapsed();
     return r;
   }
@@ -271,7 +274,7 @@ HookRunResult run_hook(const HookSpec& hook, std::string_view event_name, const 
   // then start `bash: `, and /proc/PID/cmdline reads `bash -c CMD`): one bash, as under the CLI.
   req.argv = {"bash", "-c", command};
   req.argv0 = "bash";
-  req.env = std::move(env);
+  req.env_list = std::move(env);
   req.cwd = cwd;
   req.stdin_data = js_stringify(input);  // compact, no newline, then closed (§4.1)
   req.stdin_mode = ctx.stdin_mode;
@@ -310,8 +313,9 @@ HookRunResult run_hook(const HookSpec& hook, std::string_view event_name, const 
   r.stdout_text = decode_chunks(r.raw.out, r.raw.out_chunks);
   r.stderr_text = decode_chunks(r.raw.err, r.raw.err_chunks);
   if (!r.raw.started) {
-    // child 'error' event (e.g. `spawn bash ENOENT` when cwd does not exist).
-    r.error = r.raw.spawn_error.empty() ? "spawn bash ENOENT" : r.raw.spawn_error;
+    // uv_spawn failed after all (node_spawn.h: the 'error' event or spawn()'s throw).
+    r.error = pinta::hosts::node::spawn_failure("bash", r.raw.spawn_errno ? r.raw.spawn_errno : ENOENT)
+                  .message;
     return r;
   }
   // Node's timer is cleared only on 'close' (all stdout/stderr holders gone), not on exit: a hook

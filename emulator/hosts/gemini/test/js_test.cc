@@ -3,6 +3,9 @@
 // shell-quote@1.8.3 `quote([v])`. The JavaScript helpers themselves (trim, JSON.stringify /
 // JSON.parse, Buffer.toString) are tested with hosts/gemini (hosts_gemini_test).
 #include <gtest/gtest.h>
+#include <unistd.h>
+#include <fstream>
+#include <filesystem>
 
 #include <cmath>
 #include <optional>
@@ -77,6 +80,42 @@ TEST(GeminiLegacyOutput, StdoutOnlyOnExitZeroAndExitTwoDenies) {
   EXPECT_EQ(*g::interpret_output_legacy("5", "", 0).output, 5);
   EXPECT_FALSE(g::interpret_output_legacy("0", "", 0).output);
   EXPECT_FALSE(g::interpret_output_legacy("null", "", 0).output);
+}
+
+// The hook's environment in Node's order ({...process.env, GEMINI_*, CLAUDE_PROJECT_DIR,
+// ...hook.env}: inherited names in place, new ones appended, array-index names first) and
+// Node's text for a cwd bash cannot be started in (node v20.20, pinta/hosts/node/node_spawn.h).
+TEST(GeminiHookRun, EnvironmentOrderAndCwdFailures) {
+  g::HookSpec spec;
+  spec.command = "tr '\\0' '\\n' < /proc/$$/environ | cut -d= -f1 | tr '\\n' ' ' >&2; exit 2";
+  spec.env = {{"ZED", "z"}, {"HOME", "/nonexistent"}, {"10", "ten"}};
+  ojson input = ojson::parse(R"({"session_id":"sid","cwd":"/tmp"})");
+  g::RunContext ctx;
+  ctx.env = std::vector<std::pair<std::string, std::string>>{
+      {"PATH", "/usr/bin:/bin"}, {"HOME", "/x"}, {"GEMINI_CWD", "old"}, {"7", "dropped"},
+      {"AAA", "1"}};
+  ctx.plans_dir = "/tmp/plans";
+  auto r = g::run_hook(spec, "BeforeTool", input, ctx);
+  ASSERT_TRUE(r.output);
+  EXPECT_EQ((*r.output)["reason"],
+            "10 PATH HOME GEMINI_CWD AAA GEMINI_PROJECT_DIR GEMINI_PLANS_DIR GEMINI_SESSION_ID "
+            "CLAUDE_PROJECT_DIR ZED");
+
+  auto dir = std::filesystem::temp_directory_path() / ("gemini_cwd_test." + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "file") << "x";
+  spec.command = "echo hi";
+  auto with_cwd = [&](const std::string& cwd) {
+    ojson in = ojson::object();
+    in["cwd"] = cwd;
+    return g::run_hook(spec, "BeforeTool", in, ctx);
+  };
+  EXPECT_EQ(with_cwd((dir / "missing").string()).error.value_or(""), "spawn bash ENOENT");
+  EXPECT_EQ(with_cwd((dir / "file").string()).error.value_or(""), "spawn ENOTDIR");
+  EXPECT_EQ(with_cwd((dir / std::string(300, 'x')).string()).error.value_or(""),
+            "spawn ENAMETOOLONG");
+  EXPECT_FALSE(with_cwd(dir.string()).error);
+  std::filesystem::remove_all(dir);
 }
 
 // Per-hook profile rules in run_hook: the 0.26 reading, and which variables the hook gets.

@@ -55,7 +55,16 @@ TEST(GeminiRealHookDiff, EmulatorMatchesRealHookRunner) {
     p.event = c.value("event", "BeforeTool");
     std::string wsname = c.value("workspace", "ws");
     p.ws = td.sub("cases/" + c["id"].get<std::string>() + "/" + wsname);
-    if (!c.value("workspace_missing", false)) std::filesystem::create_directories(p.ws);
+    if (c.value("workspace_file", false)) {
+      std::filesystem::create_directories(std::filesystem::path(p.ws).parent_path());
+      gt::spit(p.ws, "not a directory\n");
+    } else if (!c.value("workspace_missing", false)) {
+      std::filesystem::create_directories(p.ws);
+    } else {
+      // Only the workspace itself is missing: its parent exists (what the spawn trips on is the
+      // last component).
+      std::filesystem::create_directories(std::filesystem::path(p.ws).parent_path());
+    }
     p.plans_dir = replace_all(c.value("plans_dir", "@WS@/.gemini/plans"), "@WS@", p.ws);
     g::PayloadOptions po;
     po.session_id = "1d28880c-2f0e-4b55-9a57-4b7e2b5a0c11";

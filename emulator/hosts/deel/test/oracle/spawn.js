@@ -2,7 +2,8 @@
 // run the seed's hooks.js under Node. It implements the ASSUMPTIONS the emulator documents
 // (docs/hosts/deel-local-cli-1.17.md): all of stdout/stderr is kept; the promise resolves on
 // 'close' (child exited and both pipes closed); at the timeout the process group gets SIGKILL and
-// the result carries error "timed out after <ms> ms"; a signal death is status null, no error.
+// the result carries error "timed out after <ms> ms" (the timer runs until 'close'); a signal
+// death is status null, no error.
 import { spawn } from 'node:child_process';
 
 export function 돌려보기(file, args, { timeout = 0, 넣을것 = '' } = {}) {
@@ -32,9 +33,11 @@ export function 돌려보기(file, args, { timeout = 0, 넣을것 = '' } = {}) {
         try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
       }, timeout);
     }
-    // The timeout covers the child's run (the emulator's pinta::proc does the same).
-    child.on('exit', () => { if (timer) clearTimeout(timer); });
+    // The timeout covers the child's run and the wait for both pipes to close, as Node's own
+    // execFile (its timer is cleared in the 'close' handler): a background child holding stdout
+    // past the timeout makes the hook time out (the group's SIGKILL then ends it).
     child.on('close', (code) => {
+      if (timer) clearTimeout(timer);
       resolve({
         status: code,
         stdout: Buffer.concat(out).toString('utf8'),

@@ -9,10 +9,13 @@
 
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "pinta/hosts/node/js_regex.h"
 
 namespace pinta::hosts::deel {
 
@@ -33,7 +36,7 @@ bool is_tool_event(const std::string& korean);      // 고를것, seed L382-384
 // A JavaScript regular expression `^(?:s)$` (무늬짓기, seed L254-258).
 struct Matcher {
   bool all = true;
-  std::wstring pattern;  // UTF-16 code units, one per wchar_t
+  std::shared_ptr<const pinta::hosts::node::JsRegExp> re;  // set unless `all`
 };
 std::optional<Matcher> make_matcher(const ojson& value);  // nullopt: invalid (drops the hook)
 bool matcher_matches(const Matcher& m, const std::string& tool);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pinta/common/process.h"
@@ -36,11 +37,14 @@ struct Outcome {
   std::optional<size_t> blocked_index;
 };
 
+// The host's environ entries, in order (nullopt: this process's own).
+using EnvPairs = std::vector<std::pair<std::string, std::string>>;
+
 // 자리돌리기 (seed L472-495): payload is the caller's 넣을것 (any JSON value, spread like JS).
+// Each hook gets `env` as Node's process.env passes it on (pinta/hosts/node/node_spawn.h).
 Outcome run_event(const std::vector<Hook>& hooks, const std::string& event,
                   const std::optional<std::string>& tool, const ojson& payload,
-                  pinta::proc::Spawner& spawner,
-                  const std::optional<std::map<std::string, std::string>>& env);
+                  pinta::proc::Spawner& spawner, const std::optional<EnvPairs>& env);
 // The stdin line a hook receives (seed L426): JSON.stringify({자리, 도구, ...payload}) + "\n".
 std::string stdin_line(const std::string& event, const std::optional<std::string>& tool,
                        const ojson& payload);
