@@ -194,23 +194,35 @@ Result<LoadedSettings> load_settings(const SettingsSources& s) {
     read_file((sfs::path(s.project) / ".claude" / "settings.json").string(), "project", out, false);
     read_file((sfs::path(s.project) / ".claude" / "settings.local.json").string(), "local", out, false);
   }
+  // real (settings-all-sources, settings-two-flags, settings-two-flags-disable): of several
+  // --settings only the last one counts (an earlier file's hooks do not run, nor does its
+  // disableAllHooks apply); each must still name a readable file.
+  json flag = json::object();
   for (const auto& f : s.extra) {
-    // real: --settings takes a file path or inline JSON text.
+    // --settings takes a file path or inline JSON text.
     std::string t = trim(f);
+    json j;
     if (!t.empty() && t.front() == '{') {
-      json j = json::parse(t, nullptr, false);
+      j = json::parse(t, nullptr, false);
       if (j.is_discarded() || !j.is_object())
         return make_error(ErrorCode::kInvalidArgument, "--settings: inline JSON is invalid");
-      if (j.contains("disableAllHooks") && j["disableAllHooks"].is_boolean())
-        out.disable_all = j["disableAllHooks"].get<bool>();
-      read_hooks(j, "flag", "--settings", out);
-      continue;
+    } else {
+      std::error_code ec;
+      if (!sfs::is_regular_file(f, ec))
+        return make_error(ErrorCode::kInvalidArgument, "--settings: no such file: " + f);
+      auto text = fs::read_file(f);
+      if (!text) return make_error(ErrorCode::kInvalidArgument, "--settings: " + text.error().message);
+      j = json::parse(*text, nullptr, false);
+      if (j.is_discarded() || !j.is_object()) {
+        out.warnings.push_back(f + ": not a JSON object; skipped");
+        continue;
+      }
     }
-    std::error_code ec;
-    if (!sfs::is_regular_file(f, ec))
-      return make_error(ErrorCode::kInvalidArgument, "--settings: no such file: " + f);
-    read_file(f, "flag", out, false);
+    flag = j;
   }
+  if (flag.contains("disableAllHooks") && flag["disableAllHooks"].is_boolean())
+    out.disable_all = flag["disableAllHooks"].get<bool>();
+  read_hooks(flag, "flag", "--settings", out);
   std::string managed = s.managed_dir;
   if (const char* e = std::getenv("PINTA_CLAUDE_MANAGED_DIR"); e && *e) managed = e;
   if (managed.empty()) managed = "/etc/claude-code";

@@ -2,6 +2,7 @@
 // test/scenarios/ (run on the real binary and on this emulator, no difference); "docs:" the public
 // hooks reference (code.claude.com/docs/en/hooks).
 #include <future>
+#include <set>
 #include <thread>
 
 #include "pinta/common/process.h"
@@ -24,6 +25,51 @@ std::map<std::string, std::string> hook_environment(const std::string& project,
   env["PWD"] = project;
   return env;
 }
+
+namespace {
+
+// Hook output as the host reads it: UTF-8 decoded with each maximal invalid subpart replaced by
+// U+FFFD (the WHATWG decoder, as TextDecoder/Buffer#toString do); invalid bytes never reach a JSON
+// report.
+std::string decode_utf8(const std::string& in) {
+  std::string out;
+  size_t i = 0;
+  const size_t n = in.size();
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(in[k]); };
+  while (i < n) {
+    unsigned char b = byte(i);
+    if (b < 0x80) {
+      out += static_cast<char>(b);
+      ++i;
+      continue;
+    }
+    size_t need = 0;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (b >= 0xC2 && b <= 0xDF) need = 1;
+    else if (b >= 0xE0 && b <= 0xEF) need = 2, lo = b == 0xE0 ? 0xA0 : 0x80, hi = b == 0xED ? 0x9F : 0xBF;
+    else if (b >= 0xF0 && b <= 0xF4) need = 3, lo = b == 0xF0 ? 0x90 : 0x80, hi = b == 0xF4 ? 0x8F : 0xBF;
+    if (need == 0) {
+      out += "\xEF\xBF\xBD";
+      ++i;
+      continue;
+    }
+    size_t k = 1;
+    for (; k <= need && i + k < n; ++k) {
+      unsigned char c = byte(i + k);
+      if (c < (k == 1 ? lo : 0x80) || c > (k == 1 ? hi : 0xBF)) break;
+    }
+    if (k == need + 1) {
+      out.append(in, i, need + 1);
+      i += need + 1;
+    } else {
+      out += "\xEF\xBF\xBD";
+      i += k;
+    }
+  }
+  return out;
+}
+
+}  // namespace
 
 std::vector<HookRun> run_hooks(const std::vector<cl::HookCommand>& plan, const json& payload,
                                const std::string& cwd,
@@ -50,8 +96,8 @@ std::vector<HookRun> run_hooks(const std::vector<cl::HookCommand>& plan, const j
       auto res = spawner->run(r);
       HookRun out;
       out.command = h.command;
-      out.stdout_text = res.out;
-      out.stderr_text = res.err;
+      out.stdout_text = decode_utf8(res.out);
+      out.stderr_text = decode_utf8(res.err);
       out.timed_out = res.timed_out || res.hard_limited;
       // real (timeout, exit-signal scenarios): a hook that timed out or was killed by a signal
       // is reported with exit code 1.
@@ -179,7 +225,8 @@ Outcome decide(const std::string& event, const json& payload,
         o.blocked = true;
         if (!deny_text) deny_text = name + " hook error: " + (pr.empty() ? "Blocked by hook" : pr);
       } else if (pd == "ask") {
-        if (!ask_text) ask_text = pr;
+        // real (pre-ask-noreason): without a reason the text names the hook.
+        if (!ask_text) ask_text = pr.empty() ? "Hook " + name + " asked for confirmation for this tool" : pr;
       }
       if (!pd.empty()) {
         // docs: with several hooks the strictest decision wins: deny > ask > allow.
@@ -198,7 +245,8 @@ Outcome decide(const std::string& event, const json& payload,
       } else if (event == "UserPromptSubmit") {
         o.blocked = true;  // real (ups-block-json)
       } else if (event == "Stop" || event == "SubagentStop") {
-        o.blocked = true;  // real (stop-block-json)
+        o.blocked = true;  // real (stop-block-json): the reason twice, as feedback and as error
+        o.model_context.push_back(name + " hook feedback:\n" + reason + "\n");
         o.model_context.push_back(name + " hook blocking error from command: \"" + cmd + "\": " + reason);
       }
     }
@@ -226,11 +274,50 @@ Outcome decide(const std::string& event, const json& payload,
   return o;
 }
 
+namespace {
+
+// real (pre-json-wrong-event): a JSON reply whose hookSpecificOutput.hookEventName names another
+// event is rejected before it is read: the host reports the hook as exit 1 with empty stdout and
+// stderr "Failed to run: Hook returned incorrect event name: expected 'E' but got 'G'. Full stdout:
+// <the reply as the host parsed it, JSON.stringify(…, null, 2)>". Its parse keeps, inside
+// hookSpecificOutput, only the fields the named event's schema has (the rest is dropped).
+void reject_wrong_event(const std::string& event, HookRun& r) {
+  if (r.exit != 0 || r.timed_out) return;
+  std::string t = trim(r.stdout_text);
+  if (t.empty() || t.front() != '{') return;
+  auto j = nlohmann::ordered_json::parse(t, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("hookSpecificOutput") ||
+      !j["hookSpecificOutput"].is_object())
+    return;
+  auto& hso = j["hookSpecificOutput"];
+  if (!hso.contains("hookEventName") || !hso["hookEventName"].is_string()) return;
+  const std::string got = hso["hookEventName"];
+  if (got == event) return;
+  static const std::map<std::string, std::set<std::string>> kFields = {
+      {"PreToolUse", {"permissionDecision", "permissionDecisionReason", "updatedInput", "additionalContext"}},
+      {"PostToolUse", {"additionalContext", "updatedMCPToolOutput"}},
+      {"PostToolUseFailure", {"additionalContext"}},
+      {"UserPromptSubmit", {"additionalContext"}},
+      {"SessionStart", {"additionalContext"}}};
+  nlohmann::ordered_json kept = nlohmann::ordered_json::object();
+  auto it = kFields.find(got);
+  for (const auto& [k, v] : hso.items())
+    if (k == "hookEventName" || (it != kFields.end() && it->second.count(k))) kept[k] = v;
+  hso = kept;
+  r.exit = 1;
+  r.stdout_text.clear();
+  r.stderr_text = "Failed to run: Hook returned incorrect event name: expected '" + event +
+                  "' but got '" + got + "'. Full stdout: " + j.dump(2);
+}
+
+}  // namespace
+
 PlanRun run_plan(const std::vector<cl::HookCommand>& plan, const std::string& event,
                  const json& payload, const std::string& cwd,
                  const std::map<std::string, std::string>& env) {
   PlanRun pr;
   pr.runs = run_hooks(plan, payload, cwd, env);
+  for (auto& r : pr.runs) reject_wrong_event(event, r);
   pr.outcome = decide(event, payload, plan, pr.runs);
   return pr;
 }

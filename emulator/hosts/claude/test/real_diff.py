@@ -63,8 +63,12 @@ class Session:
         if "project" in self.sc: put(os.path.join(self.proj, ".claude/settings.json"), self.sc["project"])
         if "local" in self.sc: put(os.path.join(self.proj, ".claude/settings.local.json"), self.sc["local"])
         for path, obj in zip(self.extra, self.sc.get("extra", [])): put(path, obj)
-        put(self.capture_settings, {"hooks": {e: [{"matcher": "", "hooks": [
-            {"type": "command", "command": CAPTURE_CMD}]}] for e in EVENTS_IN_PRINT_MODE}})
+        last = dict(self.sc["extra"][-1]) if self.sc.get("extra") else {}
+        hooks = {k: list(v) for k, v in last.get("hooks", {}).items()}
+        for e in EVENTS_IN_PRINT_MODE:
+            hooks.setdefault(e, []).append({"matcher": "", "hooks": [{"type": "command", "command": CAPTURE_CMD}]})
+        last["hooks"] = hooks
+        put(self.capture_settings, last)
 
     def env(self, capture):
         e = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": self.home, "LANG": "C.UTF-8",
@@ -73,9 +77,11 @@ class Session:
         return e
 
     def settings_args(self):
-        out = ["--settings", self.capture_settings]
+        # Several --settings are merged key by key (the later "hooks" replaces the earlier), so the
+        # capture hooks go into the last one.
+        out = []
         for p in self.extra: out += ["--settings", p]
-        return out
+        return out + ["--settings", self.capture_settings]
 
     def run_real(self, claude, hostemu):
         self.build()
@@ -101,9 +107,12 @@ class Session:
             srv.send_signal(signal.SIGTERM)
             srv.wait()
         self.api = [json.loads(l) for l in open(api_log)] if os.path.exists(api_log) else []
-        self.payloads = [json.loads(l) for l in open(self.cap) if l.strip()] if os.path.exists(self.cap) else []
+        self.raw_payloads = [l for l in open(self.cap, "rb").read().split(b"\n") if l.strip()] \
+            if os.path.exists(self.cap) else []
+        self.payloads = [json.loads(l) for l in self.raw_payloads]
 
     def replay(self, hostemu):
+        self.hostemu = hostemu
         self.build()  # the files the hooks see start as they started for the real CLI
         self.emu = []
         for pl in self.payloads:
@@ -164,8 +173,9 @@ def compare(s):
             diffs.append(where + ": hostemu failed: " + em["error"]); continue
         n = len(em["results"])
         real = responses[ev][used[ev]:used[ev] + n]
-        used[ev] += n
         if ev != "SessionEnd":  # SessionEnd runs after the stream has ended
+            used[ev] += n
+        if ev != "SessionEnd":
             mine = sorted((r["exit"], r["stdout"], r["stderr"]) for r in em["results"])
             theirs = sorted((r["exit_code"], r["stdout"], r["stderr"]) for r in real)
             behaviours += n
@@ -178,6 +188,8 @@ def compare(s):
         for t in o["modelContext"]:
             if ev == "PreToolUse" and t == o["toolResult"]:
                 continue
+            if not o["continue"]:
+                continue  # the session ends here: nothing more reaches the model
             if t not in all_requests_text:
                 diffs.append(where + ": the model was never told %r" % t)
             for m in HOOK_TEXT.finditer(t):
@@ -209,6 +221,19 @@ def compare(s):
             again = stop_idx.index(i) + 1 < len(stop_idx)
             if (o["blocked"] and o["continue"]) != again:
                 diffs.append(where + ": model sent back emulator=%s real=%s" % (o["blocked"] and o["continue"], again))
+    if not s.payloads:
+        # Nothing was captured (every hook off, the capture hook included): the emulator must plan
+        # nothing either for the events this session fires.
+        for ev, extra in (("SessionStart", {"source": "startup"}), ("UserPromptSubmit", {"prompt": "go"}),
+                          ("PreToolUse", {"tool_name": "Bash", "tool_input": {"command": "echo ran"}}), ("Stop", {})):
+            pl = dict({"session_id": "x", "cwd": s.proj, "hook_event_name": ev}, **extra)
+            p = subprocess.run([s.hostemu, "claude", "run", "--home", s.home, "--project", s.proj, "--event", ev]
+                               + s.settings_args(), input=json.dumps(pl), cwd=s.proj, env=s.env(False),
+                               capture_output=True, text=True)
+            planned = len(json.loads(p.stdout)["loaded"]) if p.returncode == 0 else -1
+            real_n = sum(1 for x in stream if x.get("subtype") == "hook_response" and x.get("hook_event") == ev)
+            if planned != real_n:
+                diffs.append("%s: %s hooks real=%d emulator=%d" % (s.sc["name"], ev, real_n, planned))
     if len(s.payloads) != len(s.emu):
         diffs.append(s.sc["name"] + ": replay count differs")
     for ev, lst in responses.items():
@@ -220,11 +245,14 @@ def compare(s):
     for k, v in real_hook_texts.items():
         if predicted_hook_texts[k] < v:
             diffs.append("%s: the model was told %r %d times, emulator predicted %d" % (s.sc["name"], k, v, predicted_hook_texts[k]))
-    last_assistant = ""
+    last_assistant, ended_on_tool = "", False
     for x in stream:
         if x.get("type") == "assistant":
             last_assistant = "".join(b.get("text", "") for b in x["message"]["content"] if b.get("type") == "text")
-    real_halted = result.get("result") != last_assistant and not ups_blocked
+            ended_on_tool = any(b.get("type") == "tool_use" for b in x["message"]["content"])
+    # Halted: the session ended before the model's final text (it last asked for a tool, or the
+    # result is not its last text); a blocked prompt is not a halt.
+    real_halted = (ended_on_tool or result.get("result") != last_assistant) and not ups_blocked
     if halted != real_halted:
         diffs.append("%s: session halted emulator=%s real=%s" % (s.sc["name"], halted, real_halted))
     return diffs, behaviours
@@ -332,19 +360,32 @@ def main():
 
 
 def write_fixtures(out, sessions):
+    """The captured payloads, byte-exact (what the real CLI wrote to the hook's stdin), one per
+    (event, scenario), plus MANIFEST.json entries in the fixtures/ conventions."""
+    import datetime, hashlib
     os.makedirs(out, exist_ok=True)
-    seen = set()
+    manifest = []
     for s in sessions:
-        for pl in s.payloads:
+        seen = set()
+        for raw, pl in zip(s.raw_payloads, s.payloads):
             ev = pl["hook_event_name"]
-            key = (ev, s.sc["name"])
-            if key in seen: continue
-            seen.add(key)
-            d = os.path.join(out, ev)
-            os.makedirs(d, exist_ok=True)
-            with open(os.path.join(d, "y_%s.json" % s.sc["name"]), "w") as f:
-                json.dump(pl, f, indent=1, ensure_ascii=False)
-                f.write("\n")
+            if ev in seen: continue
+            seen.add(ev)
+            rel = "%s/y_captured_%s.json" % (ev, s.sc["name"])
+            os.makedirs(os.path.join(out, ev), exist_ok=True)
+            with open(os.path.join(out, rel), "wb") as f:
+                f.write(raw)
+            manifest.append({"path": rel, "host": "claude-code", "version": "2.1.332", "event": ev, "kind": "y",
+                             "date": datetime.date.today().isoformat(),
+                             "provenance": "captured from the real Claude Code 2.1.332",
+                             "source": "emulator/hosts/claude/test/real_diff.py --fixtures-out, scenario %s: a capture "
+                                       "hook (--settings, matcher \"\") appended its stdin; session ids and temp paths "
+                                       "are the recorded ones" % s.sc["name"],
+                             "sha256": hashlib.sha256(raw).hexdigest()})
+    manifest.sort(key=lambda m: m["path"])
+    with open(os.path.join(out, "MANIFEST.json"), "w") as f:
+        json.dump(manifest, f, indent=2, ensure_ascii=False)
+        f.write("\n")
 
 
 if __name__ == "__main__":

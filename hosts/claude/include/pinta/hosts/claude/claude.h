@@ -39,7 +39,8 @@ bool matcher_matches(const std::string& event, const std::string& matcher,
 struct SettingsSources {
   std::string home;                 // ~ : reads home/.claude/settings.json
   std::string project;              // reads project/.claude/settings.json and settings.local.json
-  std::vector<std::string> extra;   // --settings FILE (a file path or inline JSON text)
+  std::vector<std::string> extra;   // --settings FILE (a file path or inline JSON text); only
+                                    // the last one counts (2.1.332), every one must be readable
   // Managed policy directory; default /etc/claude-code (managed-settings.json). The environment
   // variable PINTA_CLAUDE_MANAGED_DIR overrides it (tests: the real path needs root).
   std::string managed_dir;
