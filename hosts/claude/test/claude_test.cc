@@ -117,3 +117,16 @@ TEST(ClaudeSettings, BadFilesAreSkippedAMissingSettingsArgumentIsAnError) {
   s.extra = {(d.root / "nope.json").string()};
   EXPECT_FALSE(cl::load_settings(s).has_value());
 }
+
+TEST(ClaudeSettings, OnlyTheLastSettingsFlagCounts) {  // settings-two-flags(-disable)
+  Dirs d;
+  d.write("proj/.claude/settings.json", hook("echo proj"));
+  d.write("a.json", R"({"disableAllHooks":true,"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"echo a"}]}]}})");
+  d.write("b.json", hook("echo b"));
+  auto s = d.sources();
+  s.extra = {(d.root / "a.json").string(), (d.root / "b.json").string()};
+  auto p = cl::plan(*cl::load_settings(s), "PreToolUse", "Bash");
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_EQ(p[0].command, "echo proj");
+  EXPECT_EQ(p[1].command, "echo b");
+}

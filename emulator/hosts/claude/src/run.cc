@@ -1,6 +1,7 @@
 // Claude Code 2.1.332 hook runner and outcome. Evidence per rule: "real:" names the scenario in
 // test/scenarios/ (run on the real binary and on this emulator, no difference); "docs:" the public
 // hooks reference (code.claude.com/docs/en/hooks).
+#include <algorithm>
 #include <future>
 #include <set>
 #include <thread>
@@ -99,6 +100,7 @@ std::vector<HookRun> run_hooks(const std::vector<cl::HookCommand>& plan, const j
       out.stdout_text = decode_utf8(res.out);
       out.stderr_text = decode_utf8(res.err);
       out.timed_out = res.timed_out || res.hard_limited;
+      out.finished_us = static_cast<long long>(res.exited_after.count());
       // real (timeout, exit-signal scenarios): a hook that timed out or was killed by a signal
       // is reported with exit code 1.
       if (!res.started)
@@ -156,11 +158,45 @@ Outcome decide(const std::string& event, const json& payload,
   const std::string name = hook_name(event, payload);
   std::vector<std::string> messages;
   std::optional<std::string> deny_text, ask_text;
-  for (size_t i = 0; i < runs.size() && i < plan.size(); ++i) {
+  // real (fuzz lane): replies are read in the order the hooks finish (SessionStart's joined
+  // context lists them so).
+  std::vector<size_t> order;
+  for (size_t i = 0; i < runs.size() && i < plan.size(); ++i) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return runs[a].finished_us < runs[b].finished_us; });
+  std::vector<std::string> session_start_ctx;
+  // real (fuzz lane): a JSON reply's systemMessage, additionalContext and continue/stopReason are
+  // read whatever the exit code; its decisions only on exit 0.
+  auto read_common = [&](const json& reply) {
+    if (reply.contains("continue") && reply["continue"].is_boolean() && !reply["continue"]) {
+      o.continue_ = false;  // real (pre-continue-false): the session ends after this step
+      if (!o.stop_reason && reply.contains("stopReason") && reply["stopReason"].is_string())
+        o.stop_reason = reply["stopReason"].get<std::string>();
+    }
+    if (reply.contains("systemMessage") && reply["systemMessage"].is_string())
+      messages.push_back(reply["systemMessage"].get<std::string>());
+    json hso = reply.contains("hookSpecificOutput") && reply["hookSpecificOutput"].is_object()
+                   ? reply["hookSpecificOutput"]
+                   : json::object();
+    std::string ctx = str_field(hso, "additionalContext");
+    if (ctx.empty()) return false;
+    o.additional_context.push_back(ctx);
+    if (event == "SessionStart") {
+      // real (ss-ctx, fuzz lane): SessionStart contexts are joined under one bare-event label.
+      session_start_ctx.push_back(ctx);
+    } else {
+      o.model_context.push_back(name + " hook additional context: " + ctx);
+    }
+    // real (stop-ctx, fuzz lane): Stop/SubagentStop context sends the model back to work.
+    if (event == "Stop" || event == "SubagentStop") o.blocked = true;
+    return true;
+  };
+  for (size_t i : order) {
     const HookRun& r = runs[i];
     const std::string& cmd = plan[i].command;
     if (r.timed_out) continue;  // real (timeout): no verdict; stdout and stderr are not read
     const std::string err = r.stderr_text.empty() ? "No stderr output" : r.stderr_text;
+    auto any_json = json_reply(r.stdout_text);
     if (r.exit == 2) {
       // real/docs: exit 2 is a blocking error carrying stderr; any JSON on stdout is ignored
       // (pre-exit2-json).
@@ -181,9 +217,13 @@ Outcome decide(const std::string& event, const json& payload,
       }
       // real (ss-exit2, se-exit2): SessionStart/SessionEnd and the rest show stderr to the user
       // only.
+      if (any_json) read_common(*any_json);
       continue;
     }
-    if (r.exit != 0) continue;  // real/docs: other exits are non-blocking errors, not read
+    if (r.exit != 0) {  // real/docs: other exits are non-blocking errors
+      if (any_json) read_common(*any_json);
+      continue;
+    }
     auto j = json_reply(r.stdout_text);
     if (!j) {
       // real (ups-ctx, ss-stdout): plain stdout becomes context only for these two events.
@@ -193,25 +233,10 @@ Outcome decide(const std::string& event, const json& payload,
       continue;
     }
     const json& reply = *j;
-    if (reply.contains("continue") && reply["continue"].is_boolean() && !reply["continue"]) {
-      o.continue_ = false;  // real (pre-continue-false): the session ends after this step
-      if (!o.stop_reason && reply.contains("stopReason") && reply["stopReason"].is_string())
-        o.stop_reason = reply["stopReason"].get<std::string>();
-    }
-    if (reply.contains("systemMessage") && reply["systemMessage"].is_string())
-      messages.push_back(reply["systemMessage"].get<std::string>());
+    const bool has_ctx = read_common(reply);
     json hso = reply.contains("hookSpecificOutput") && reply["hookSpecificOutput"].is_object()
                    ? reply["hookSpecificOutput"]
                    : json::object();
-    // real (pre-json-wrong-event): hookSpecificOutput naming another event is ignored.
-    if (!hso.empty() && str_field(hso, "hookEventName") != event) hso = json::object();
-    std::string ctx = str_field(hso, "additionalContext");
-    if (!ctx.empty()) {
-      o.additional_context.push_back(ctx);
-      // real (ss-ctx): SessionStart context is labelled with the bare event name.
-      std::string label = event == "SessionStart" ? event : name;
-      o.model_context.push_back(label + " hook additional context: " + ctx);
-    }
     const std::string decision = str_field(reply, "decision");
     const std::string reason = str_field(reply, "reason");
     if (event == "PreToolUse") {
@@ -240,7 +265,7 @@ Outcome decide(const std::string& event, const json& payload,
     } else if (decision == "block") {
       if (event == "PostToolUse" || event == "PostToolUseFailure") {
         o.blocked = true;  // real (post-block): the reason goes to the model beside the result
-        o.model_context.insert(o.model_context.end() - (ctx.empty() ? 0 : 1),
+        o.model_context.insert(o.model_context.end() - (has_ctx ? 1 : 0),
                                name + " hook blocking error from command: \"" + cmd + "\": " + reason);
       } else if (event == "UserPromptSubmit") {
         o.blocked = true;  // real (ups-block-json)
@@ -264,6 +289,11 @@ Outcome decide(const std::string& event, const json& payload,
       o.updated_input.reset();
     }
     if (o.tool_result) o.model_context.insert(o.model_context.begin(), *o.tool_result);
+  }
+  if (!session_start_ctx.empty()) {
+    std::string joined;
+    for (size_t i = 0; i < session_start_ctx.size(); ++i) joined += (i ? "\n" : "") + session_start_ctx[i];
+    o.model_context.push_back("SessionStart hook additional context: " + joined);
   }
   if (!messages.empty()) {
     std::string m;

@@ -85,3 +85,24 @@ TEST(ClaudeRun, EnvironmentAndStdin) {  // shell scenario
   ASSERT_EQ(r.runs.size(), 1u);
   EXPECT_EQ(r.runs[0].stdout_text, "/bin/sh|/tmp|1\n" + kPre.dump());
 }
+
+TEST(ClaudeRun, WrongEventNameIsRejectedAsTheHostReportsIt) {  // pre-json-wrong-event
+  auto r = run("PreToolUse", {cmd("PreToolUse", R"(echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","permissionDecision":"deny","permissionDecisionReason":"we"}}')")});
+  ASSERT_EQ(r.runs.size(), 1u);
+  EXPECT_EQ(r.runs[0].exit, 1);
+  EXPECT_EQ(r.runs[0].stdout_text, "");
+  EXPECT_EQ(r.runs[0].stderr_text,
+            "Failed to run: Hook returned incorrect event name: expected 'PreToolUse' but got "
+            "'PostToolUse'. Full stdout: {\n  \"hookSpecificOutput\": {\n    \"hookEventName\": "
+            "\"PostToolUse\"\n  }\n}");
+  EXPECT_FALSE(r.outcome.blocked);
+}
+
+TEST(ClaudeRun, StopContextSendsTheModelBackAndBadUtf8IsReplaced) {  // stop-ctx
+  json stop = {{"hook_event_name", "Stop"}};
+  auto s = run("Stop", {cmd("Stop", R"(echo '{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"more"}}'; printf 'a\377b' >&2)")}, stop);
+  EXPECT_TRUE(s.outcome.blocked);
+  ASSERT_EQ(s.outcome.model_context.size(), 1u);
+  EXPECT_EQ(s.outcome.model_context[0], "Stop hook additional context: more");
+  EXPECT_EQ(s.runs[0].stderr_text, "a\xEF\xBF\xBD" "b");
+}

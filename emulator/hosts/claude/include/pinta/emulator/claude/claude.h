@@ -23,6 +23,7 @@ struct HookRun {
   int exit = 0;            // exit status; a hook that timed out or died from a signal reports 1
   std::string stdout_text, stderr_text;
   bool timed_out = false;
+  long long finished_us = 0;  // spawn → exit; the host reads replies in the order hooks finish
 };
 
 struct Outcome {
