@@ -191,7 +191,14 @@ def compare(s):
                 continue
             if not o["continue"]:
                 continue  # the session ends here: nothing more reaches the model
-            if t not in all_requests_text:
+            label = " hook additional context: "
+            if label in t:
+                # Several hooks' contexts may reach the model joined under one label, in the order
+                # the hooks finished (timing): each item must be there after its label.
+                head, items = t.split(label, 1)
+                if head + label not in all_requests_text or any(x not in all_requests_text for x in items.split("\n")):
+                    diffs.append(where + ": the model was never told %r" % t)
+            elif t not in all_requests_text:
                 diffs.append(where + ": the model was never told %r" % t)
             for m in HOOK_TEXT.finditer(t):
                 predicted_hook_texts[m.group(0)] += 1
@@ -220,7 +227,10 @@ def compare(s):
                 diffs.append(where + ": stopReason %r, real result %r" % (o["stopReason"], result.get("result")))
         if ev == "Stop":
             again = stop_idx.index(i) + 1 < len(stop_idx)
-            if (o["blocked"] and o["continue"]) != again:
+            # Session-level cap: after 8 re-prompts in a row the 9th Stop ends the session whatever
+            # its hooks say (fuzz lane); the emulator judges one event and reports the hook's ask.
+            capped = stop_idx.index(i) == 8 and not again
+            if (o["blocked"] and o["continue"]) != again and not capped:
                 diffs.append(where + ": model sent back emulator=%s real=%s" % (o["blocked"] and o["continue"], again))
     if not s.payloads:
         # Nothing was captured (every hook off, the capture hook included): the emulator must plan
