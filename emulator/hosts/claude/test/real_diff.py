@@ -331,6 +331,7 @@ def main():
     ap.add_argument("--keep", help="keep the session directories under this directory")
     ap.add_argument("--fixtures-out", help="write the captured payloads here (one file per event)")
     a = ap.parse_args()
+    a.hostemu = os.path.abspath(a.hostemu)  # the sessions run in other directories
     claude = a.claude or install_claude()
     scs = []
     if a.scenarios:
