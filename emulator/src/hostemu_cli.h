@@ -36,5 +36,7 @@ void add_replay_commands(CLI::App& app, Action& action);
 void add_lint_commands(CLI::App& app, Action& action);
 // `hostemu drift`: a published real host version against the emulator's profile (drift_cli.cc).
 void add_drift_commands(CLI::App& app, Action& action);
+// `hostemu claude run` and `hostemu claude model-server`: Claude Code 2.1.332 (claude_cli.cc).
+void add_claude_commands(CLI::App& app, Action& action);
 
 }  // namespace pinta::hostemu

@@ -109,6 +109,7 @@ int main(int argc, char** argv) {
   add_replay_commands(app, action);
   add_lint_commands(app, action);
   add_drift_commands(app, action);
+  add_claude_commands(app, action);
   Deferred deferred;
   defer_checks(&app, deferred);
   try {

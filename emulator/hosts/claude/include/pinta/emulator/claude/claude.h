@@ -1,0 +1,73 @@
+// File: pinta/emulator/claude/claude.h
+// Running Claude Code 2.1.332 hooks: the hook environment, spawning (every matching command at
+// once, each with its own timeout), reading each reply and the outcome for the event: what the
+// model is told, the permission decision, continue/stopReason, systemMessage, additional context,
+// updated tool input. Claude Code's print mode (`claude -p`) is the emulated surface: an "ask"
+// decision cannot be answered there and ends as a denial. Rules and evidence:
+// docs/hosts/claude-code-2.1.md; the scenarios in emulator/hosts/claude/test/scenarios/ run on the
+// real CLI and on this emulator with no difference.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pinta/hosts/claude/claude.h"
+
+namespace pinta::emu::claude {
+
+struct HookRun {
+  std::string command;
+  int exit = 0;            // exit status; a hook that timed out or died from a signal reports 1
+  std::string stdout_text, stderr_text;
+  bool timed_out = false;
+  long long finished_us = 0;  // spawn → exit; the host reads replies in the order hooks finish
+};
+
+struct Outcome {
+  bool blocked = false;    // PreToolUse: the tool does not run; UserPromptSubmit: the prompt is
+                           // dropped; Stop/SubagentStop: the model is sent back to work;
+                           // PostToolUse(/Failure): a blocking error is reported to the model
+  std::optional<std::string> tool_result;          // the tool_result text replacing the tool's
+  std::optional<std::string> permission_decision;  // allow | deny | ask
+  bool continue_ = true;
+  std::optional<std::string> stop_reason;
+  std::optional<std::string> system_message;       // each hook's, joined by "\n" in plan order
+  std::vector<std::string> additional_context;     // raw additionalContext values, plan order
+  std::optional<nlohmann::json> updated_input;
+  // Every text the model is sent for this event, rendered as 2.1.332 renders it (the tool_result
+  // above, "<Hook> hook additional context: …", "… hook blocking error from command: …", ...).
+  std::vector<std::string> model_context;
+};
+
+// The hook process environment: this process's environment plus what 2.1.332 adds
+// (CLAUDE_PROJECT_DIR, CLAUDECODE=1, CLAUDE_CODE_ENTRYPOINT, CLAUDE_CODE_SESSION_ID from the
+// payload's session_id).
+std::map<std::string, std::string> hook_environment(const std::string& project,
+                                                    const nlohmann::json& payload);
+
+// Runs every planned command concurrently (bash -c COMMAND, cwd = project, the payload as one
+// compact JSON line on stdin, then EOF) and waits for all. Results in plan order.
+std::vector<HookRun> run_hooks(const std::vector<hosts::claude::HookCommand>& plan,
+                               const nlohmann::json& payload, const std::string& cwd,
+                               const std::map<std::string, std::string>& env);
+
+// The host's reading of the runs for one event (pure; no spawning).
+Outcome decide(const std::string& event, const nlohmann::json& payload,
+               const std::vector<hosts::claude::HookCommand>& plan,
+               const std::vector<HookRun>& runs);
+
+struct PlanRun {
+  std::vector<HookRun> runs;
+  Outcome outcome;
+};
+PlanRun run_plan(const std::vector<hosts::claude::HookCommand>& plan, const std::string& event,
+                 const nlohmann::json& payload, const std::string& cwd,
+                 const std::map<std::string, std::string>& env);
+
+// {"loaded":[…],"results":[…],"outcome":{…}}: the `hostemu claude run` report.
+nlohmann::json report_json(const std::vector<hosts::claude::HookCommand>& plan, const PlanRun& run);
+
+}  // namespace pinta::emu::claude

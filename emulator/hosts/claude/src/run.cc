@@ -1,0 +1,378 @@
+// Claude Code 2.1.332 hook runner and outcome. Evidence per rule: "real:" names the scenario in
+// test/scenarios/ (run on the real binary and on this emulator, no difference); "docs:" the public
+// hooks reference (code.claude.com/docs/en/hooks).
+#include <algorithm>
+#include <future>
+#include <set>
+#include <thread>
+
+#include "pinta/common/process.h"
+#include "pinta/emulator/claude/claude.h"
+
+namespace pinta::emu::claude {
+
+using json = nlohmann::json;
+namespace cl = pinta::hosts::claude;
+
+std::map<std::string, std::string> hook_environment(const std::string& project,
+                                                    const json& payload) {
+  // real (env scenario; shared/reference/real-hosts.md): the parent's environment plus these.
+  auto env = proc::current_environment();
+  env["CLAUDE_PROJECT_DIR"] = project;
+  env["CLAUDECODE"] = "1";
+  env["CLAUDE_CODE_ENTRYPOINT"] = "sdk-cli";
+  if (payload.is_object() && payload.contains("session_id") && payload["session_id"].is_string())
+    env["CLAUDE_CODE_SESSION_ID"] = payload["session_id"].get<std::string>();
+  env["PWD"] = project;
+  return env;
+}
+
+namespace {
+
+// Hook output as the host reads it: UTF-8 decoded with each maximal invalid subpart replaced by
+// U+FFFD (the WHATWG decoder, as TextDecoder/Buffer#toString do); invalid bytes never reach a JSON
+// report.
+std::string decode_utf8(const std::string& in) {
+  std::string out;
+  size_t i = 0;
+  const size_t n = in.size();
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(in[k]); };
+  while (i < n) {
+    unsigned char b = byte(i);
+    if (b < 0x80) {
+      out += static_cast<char>(b);
+      ++i;
+      continue;
+    }
+    size_t need = 0;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (b >= 0xC2 && b <= 0xDF) need = 1;
+    else if (b >= 0xE0 && b <= 0xEF) need = 2, lo = b == 0xE0 ? 0xA0 : 0x80, hi = b == 0xED ? 0x9F : 0xBF;
+    else if (b >= 0xF0 && b <= 0xF4) need = 3, lo = b == 0xF0 ? 0x90 : 0x80, hi = b == 0xF4 ? 0x8F : 0xBF;
+    if (need == 0) {
+      out += "\xEF\xBF\xBD";
+      ++i;
+      continue;
+    }
+    size_t k = 1;
+    for (; k <= need && i + k < n; ++k) {
+      unsigned char c = byte(i + k);
+      if (c < (k == 1 ? lo : 0x80) || c > (k == 1 ? hi : 0xBF)) break;
+    }
+    if (k == need + 1) {
+      out.append(in, i, need + 1);
+      i += need + 1;
+    } else {
+      out += "\xEF\xBF\xBD";
+      i += k;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<HookRun> run_hooks(const std::vector<cl::HookCommand>& plan, const json& payload,
+                               const std::string& cwd,
+                               const std::map<std::string, std::string>& env) {
+  // real (parallel scenario): every matching command starts at once; the event waits for all.
+  const std::string input = payload.dump();
+  std::vector<std::future<HookRun>> futures;
+  for (const auto& h : plan) {
+    futures.push_back(std::async(std::launch::async, [&h, &input, &cwd, &env] {
+      auto spawner = proc::make_spawner();
+      proc::SpawnRequest r;
+      // real (shell scenario): the command runs under /bin/sh -c, $0 = /bin/sh, cwd = project.
+      r.argv = {"/bin/sh", "-c", h.command};
+      r.env = env;
+      r.cwd = cwd;
+      r.stdin_data = input;  // real: one compact JSON line, no newline, then EOF
+      r.stdin_mode = proc::StdinMode::kCloseAfterWrite;
+      r.timeout = std::chrono::milliseconds(h.timeout_ms);
+      r.timeout_signal = SIGTERM;
+      r.kill_after = std::chrono::milliseconds(1000);
+      r.signal_group = true;
+      r.hard_limit = std::chrono::milliseconds(h.timeout_ms + 30000);
+      r.pipe_grace = std::chrono::milliseconds(500);
+      auto res = spawner->run(r);
+      HookRun out;
+      out.command = h.command;
+      out.stdout_text = decode_utf8(res.out);
+      out.stderr_text = decode_utf8(res.err);
+      out.timed_out = res.timed_out || res.hard_limited;
+      out.finished_us = static_cast<long long>(res.exited_after.count());
+      // real (timeout, exit-signal scenarios): a hook that timed out or was killed by a signal
+      // is reported with exit code 1.
+      if (!res.started)
+        out.exit = 127;
+      else if (res.exit_code && !out.timed_out)
+        out.exit = *res.exit_code;
+      else
+        out.exit = 1;
+      return out;
+    }));
+  }
+  std::vector<HookRun> runs;
+  for (auto& f : futures) runs.push_back(f.get());
+  return runs;
+}
+
+namespace {
+
+std::string hook_name(const std::string& event, const json& payload) {
+  // real: "PreToolUse:Bash", "SessionStart:startup"; events without a target: "Stop".
+  std::string t = cl::has_matcher_target(event) ? cl::match_target(event, payload) : "";
+  return t.empty() ? event : event + ":" + t;
+}
+
+std::string trim(const std::string& s) {
+  const char* ws = " \t\r\n\f\v";
+  auto b = s.find_first_not_of(ws);
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(ws) - b + 1);
+}
+
+// real (pre-json-ws, pre-json-trailing, pre-badjson): stdout that is a JSON object after
+// trimming is a JSON reply; anything else is plain text.
+std::optional<json> json_reply(const std::string& out) {
+  std::string t = trim(out);
+  if (t.empty() || t.front() != '{') return std::nullopt;
+  json j = json::parse(t, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return std::nullopt;
+  return j;
+}
+
+std::string str_field(const json& j, const char* k) {
+  return j.is_object() && j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : "";
+}
+
+bool is_tool_event(const std::string& e) {
+  return e == "PreToolUse" || e == "PostToolUse" || e == "PostToolUseFailure";
+}
+
+}  // namespace
+
+Outcome decide(const std::string& event, const json& payload,
+               const std::vector<cl::HookCommand>& plan, const std::vector<HookRun>& runs) {
+  Outcome o;
+  const std::string name = hook_name(event, payload);
+  std::vector<std::string> messages;
+  std::optional<std::string> deny_text, ask_text;
+  // real (fuzz lane): replies are read in the order the hooks finish (SessionStart's joined
+  // context lists them so).
+  std::vector<size_t> order;
+  for (size_t i = 0; i < runs.size() && i < plan.size(); ++i) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return runs[a].finished_us < runs[b].finished_us; });
+  std::vector<std::string> session_start_ctx;
+  // real (fuzz lane): a JSON reply's systemMessage, additionalContext and continue/stopReason are
+  // read whatever the exit code; its decisions only on exit 0.
+  auto read_common = [&](const json& reply) {
+    if (reply.contains("continue") && reply["continue"].is_boolean() && !reply["continue"]) {
+      o.continue_ = false;  // real (pre-continue-false): the session ends after this step
+      if (!o.stop_reason && reply.contains("stopReason") && reply["stopReason"].is_string())
+        o.stop_reason = reply["stopReason"].get<std::string>();
+    }
+    if (reply.contains("systemMessage") && reply["systemMessage"].is_string())
+      messages.push_back(reply["systemMessage"].get<std::string>());
+    json hso = reply.contains("hookSpecificOutput") && reply["hookSpecificOutput"].is_object()
+                   ? reply["hookSpecificOutput"]
+                   : json::object();
+    std::string ctx = str_field(hso, "additionalContext");
+    if (ctx.empty()) return false;
+    o.additional_context.push_back(ctx);
+    if (event == "SessionStart") {
+      // real (ss-ctx, fuzz lane): SessionStart contexts are joined under one bare-event label.
+      session_start_ctx.push_back(ctx);
+    } else {
+      o.model_context.push_back(name + " hook additional context: " + ctx);
+    }
+    // real (stop-ctx, fuzz lane): Stop/SubagentStop context sends the model back to work.
+    if (event == "Stop" || event == "SubagentStop") o.blocked = true;
+    return true;
+  };
+  for (size_t i : order) {
+    const HookRun& r = runs[i];
+    const std::string& cmd = plan[i].command;
+    if (r.timed_out) continue;  // real (timeout): no verdict; stdout and stderr are not read
+    const std::string err = r.stderr_text.empty() ? "No stderr output" : r.stderr_text;
+    auto any_json = json_reply(r.stdout_text);
+    if (r.exit == 2) {
+      // real/docs: exit 2 is a blocking error carrying stderr; any JSON on stdout is ignored
+      // (pre-exit2-json).
+      const std::string detail = "[" + cmd + "]: " + err;
+      if (event == "PreToolUse") {
+        o.blocked = true;
+        o.permission_decision = "deny";
+        if (!deny_text) deny_text = name + " hook error: " + detail;
+      } else if (event == "PostToolUse" || event == "PostToolUseFailure") {
+        o.blocked = true;
+        o.model_context.push_back(name + " hook blocking error from command: \"" + cmd + "\": " +
+                                  detail);
+      } else if (event == "UserPromptSubmit") {
+        o.blocked = true;  // real (ups-exit2): the prompt is dropped, no model request
+      } else if (event == "Stop" || event == "SubagentStop") {
+        o.blocked = true;  // real (stop-exit2): the model gets the feedback and another turn
+        o.model_context.push_back(name + " hook feedback:\n" + detail);
+      }
+      // real (ss-exit2, se-exit2): SessionStart/SessionEnd and the rest show stderr to the user
+      // only.
+      if (any_json) read_common(*any_json);
+      continue;
+    }
+    if (r.exit != 0) {  // real/docs: other exits are non-blocking errors
+      if (any_json) read_common(*any_json);
+      continue;
+    }
+    auto j = json_reply(r.stdout_text);
+    if (!j) {
+      // real (ups-ctx, ss-stdout): plain stdout becomes context only for these two events.
+      std::string t = trim(r.stdout_text);
+      if (!t.empty() && (event == "UserPromptSubmit" || event == "SessionStart"))
+        o.model_context.push_back(name + " hook success: " + t);
+      continue;
+    }
+    const json& reply = *j;
+    const bool has_ctx = read_common(reply);
+    json hso = reply.contains("hookSpecificOutput") && reply["hookSpecificOutput"].is_object()
+                   ? reply["hookSpecificOutput"]
+                   : json::object();
+    const std::string decision = str_field(reply, "decision");
+    const std::string reason = str_field(reply, "reason");
+    if (event == "PreToolUse") {
+      std::string pd = str_field(hso, "permissionDecision");
+      std::string pr = str_field(hso, "permissionDecisionReason");
+      // real (pre-decision-block, pre-decision-approve): the older decision field maps
+      // block → deny and approve → allow, its reason the reason.
+      if (pd.empty() && decision == "block") pd = "deny", pr = reason;
+      if (pd.empty() && decision == "approve") pd = "allow", pr = reason;
+      if (pd == "deny") {
+        o.blocked = true;
+        if (!deny_text) deny_text = name + " hook error: " + (pr.empty() ? "Blocked by hook" : pr);
+      } else if (pd == "ask") {
+        // real (pre-ask-noreason): without a reason the text names the hook.
+        if (!ask_text) ask_text = pr.empty() ? "Hook " + name + " asked for confirmation for this tool" : pr;
+      }
+      if (!pd.empty()) {
+        // docs: with several hooks the strictest decision wins: deny > ask > allow.
+        auto rank = [](const std::string& d) { return d == "deny" ? 3 : d == "ask" ? 2 : d == "allow" ? 1 : 0; };
+        if (!o.permission_decision || rank(pd) > rank(*o.permission_decision))
+          o.permission_decision = pd;
+      }
+      if (pd == "allow" && hso.contains("updatedInput") && hso["updatedInput"].is_object() &&
+          !o.updated_input)
+        o.updated_input = hso["updatedInput"];
+    } else if (decision == "block") {
+      if (event == "PostToolUse" || event == "PostToolUseFailure") {
+        o.blocked = true;  // real (post-block): the reason goes to the model beside the result
+        o.model_context.insert(o.model_context.end() - (has_ctx ? 1 : 0),
+                               name + " hook blocking error from command: \"" + cmd + "\": " + reason);
+      } else if (event == "UserPromptSubmit") {
+        o.blocked = true;  // real (ups-block-json)
+      } else if (event == "Stop" || event == "SubagentStop") {
+        o.blocked = true;  // real (stop-block-json): the reason twice, as feedback and as error
+        o.model_context.push_back(name + " hook feedback:\n" + reason + "\n");
+        o.model_context.push_back(name + " hook blocking error from command: \"" + cmd + "\": " + reason);
+      }
+    }
+  }
+  if (event == "PreToolUse") {
+    if (o.permission_decision == "deny") {
+      o.tool_result = deny_text.value_or(name + " hook error: Blocked by hook");
+      o.blocked = true;
+      o.updated_input.reset();
+    } else if (o.permission_decision == "ask") {
+      // real (pre-ask-json): print mode cannot ask; the call is denied with the reason as the
+      // tool_result text.
+      o.blocked = true;
+      o.tool_result = ask_text.value_or("");
+      o.updated_input.reset();
+    }
+    if (o.tool_result) o.model_context.insert(o.model_context.begin(), *o.tool_result);
+  }
+  if (!session_start_ctx.empty()) {
+    std::string joined;
+    for (size_t i = 0; i < session_start_ctx.size(); ++i) joined += (i ? "\n" : "") + session_start_ctx[i];
+    o.model_context.push_back("SessionStart hook additional context: " + joined);
+  }
+  if (!messages.empty()) {
+    std::string m;
+    for (size_t i = 0; i < messages.size(); ++i) m += (i ? "\n" : "") + messages[i];
+    o.system_message = m;
+  }
+  (void)is_tool_event;
+  return o;
+}
+
+namespace {
+
+// real (pre-json-wrong-event): a JSON reply whose hookSpecificOutput.hookEventName names another
+// event is rejected before it is read: the host reports the hook as exit 1 with empty stdout and
+// stderr "Failed to run: Hook returned incorrect event name: expected 'E' but got 'G'. Full stdout:
+// <the reply as the host parsed it, JSON.stringify(…, null, 2)>". Its parse keeps, inside
+// hookSpecificOutput, only the fields the named event's schema has (the rest is dropped).
+void reject_wrong_event(const std::string& event, HookRun& r) {
+  if (r.exit != 0 || r.timed_out) return;
+  std::string t = trim(r.stdout_text);
+  if (t.empty() || t.front() != '{') return;
+  auto j = nlohmann::ordered_json::parse(t, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("hookSpecificOutput") ||
+      !j["hookSpecificOutput"].is_object())
+    return;
+  auto& hso = j["hookSpecificOutput"];
+  if (!hso.contains("hookEventName") || !hso["hookEventName"].is_string()) return;
+  const std::string got = hso["hookEventName"];
+  if (got == event) return;
+  static const std::map<std::string, std::set<std::string>> kFields = {
+      {"PreToolUse", {"permissionDecision", "permissionDecisionReason", "updatedInput", "additionalContext"}},
+      {"PostToolUse", {"additionalContext", "updatedMCPToolOutput"}},
+      {"PostToolUseFailure", {"additionalContext"}},
+      {"UserPromptSubmit", {"additionalContext"}},
+      {"SessionStart", {"additionalContext"}}};
+  nlohmann::ordered_json kept = nlohmann::ordered_json::object();
+  auto it = kFields.find(got);
+  for (const auto& [k, v] : hso.items())
+    if (k == "hookEventName" || (it != kFields.end() && it->second.count(k))) kept[k] = v;
+  hso = kept;
+  r.exit = 1;
+  r.stdout_text.clear();
+  r.stderr_text = "Failed to run: Hook returned incorrect event name: expected '" + event +
+                  "' but got '" + got + "'. Full stdout: " + j.dump(2);
+}
+
+}  // namespace
+
+PlanRun run_plan(const std::vector<cl::HookCommand>& plan, const std::string& event,
+                 const json& payload, const std::string& cwd,
+                 const std::map<std::string, std::string>& env) {
+  PlanRun pr;
+  pr.runs = run_hooks(plan, payload, cwd, env);
+  for (auto& r : pr.runs) reject_wrong_event(event, r);
+  pr.outcome = decide(event, payload, plan, pr.runs);
+  return pr;
+}
+
+json report_json(const std::vector<cl::HookCommand>& plan, const PlanRun& run) {
+  json loaded = json::array();
+  for (const auto& h : plan)
+    loaded.push_back({{"event", h.event}, {"matcher", h.matcher}, {"command", h.command},
+                      {"timeoutMs", h.timeout_ms}, {"source", h.source}});
+  json results = json::array();
+  for (const auto& r : run.runs)
+    results.push_back({{"command", r.command}, {"exit", r.exit}, {"stdout", r.stdout_text},
+                       {"stderr", r.stderr_text}, {"timedOut", r.timed_out}});
+  const Outcome& o = run.outcome;
+  auto opt = [](const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); };
+  json out = {{"blocked", o.blocked},
+              {"toolResult", opt(o.tool_result)},
+              {"permissionDecision", opt(o.permission_decision)},
+              {"continue", o.continue_},
+              {"stopReason", opt(o.stop_reason)},
+              {"systemMessage", opt(o.system_message)},
+              {"additionalContext", o.additional_context},
+              {"updatedInput", o.updated_input ? *o.updated_input : json(nullptr)},
+              {"modelContext", o.model_context}};
+  return {{"loaded", loaded}, {"results", results}, {"outcome", out}};
+}
+
+}  // namespace pinta::emu::claude

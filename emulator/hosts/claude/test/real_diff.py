@@ -1,0 +1,404 @@
+#!/usr/bin/env python3
+"""Differential lane: Claude Code 2.1.332 (the real CLI) against `hostemu claude run`.
+
+Each scenario (test/scenarios/*.json) and each generated fuzz session runs once on the real CLI,
+offline, against `hostemu claude model-server` (the scripted Messages API), with its own HOME.
+A capture hook (a --settings file, matcher "") records every payload the real CLI sent. Then the
+home and project are rebuilt as they were and every captured payload is replayed, in the real
+order, through `hostemu claude run` with the same settings. Compared, per hook event fired:
+  - the hook results: the multiset of (exit, stdout, stderr) against the real CLI's
+    `--include-hook-events` hook_response lines;
+  - the outcome against what the real CLI did: PreToolUse blocked <=> the call is in
+    permission_denials, and then toolResult == the tool_result text; updatedInput == the input the
+    tool ran with; UserPromptSubmit blocked <=> the prompt was blocked; Stop blocked <=> the model
+    got another turn; continue:false <=> the session ended early; every systemMessage as the
+    "<hook> says: <message>" notices; every modelContext text is in the model's requests, and every
+    hook text in the model's last request is one the emulator predicted.
+Exit 0: no difference; 1: differences (printed); 77: SKIPPED (npm unreachable, reason printed).
+Scenario file: {"name", "evidence", "prompt"?, "turns": [Messages turns], "user"?, "project"?,
+"local"?, "extra"?: [settings objects passed with --settings]}.
+"""
+import argparse, collections, concurrent.futures as cf, json, os, random, re, shutil, signal
+import subprocess, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.environ.get("PINTA_SOURCE_DIR") or os.path.abspath(os.path.join(HERE, "../../../.."))
+CAPTURE_CMD = 'cat >> "${PINTA_CLAUDE_CAP:-/dev/null}"; echo >> "${PINTA_CLAUDE_CAP:-/dev/null}"'
+EVENTS_IN_PRINT_MODE = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
+                        "PostToolUseFailure", "Stop", "SessionEnd", "Notification", "SubagentStop",
+                        "PreCompact", "PermissionRequest", "PermissionDenied"]
+HOOK_TEXT = re.compile(r"\b([A-Z][A-Za-z]+(?::[A-Za-z0-9_.-]+)?) hook (additional context|success|"
+                       r"blocking error from command|feedback):")
+
+
+def install_claude():
+    p = subprocess.run(["bash", os.path.join(SRC, "ci/npm-claude.sh")], capture_output=True, text=True)
+    if p.returncode in (3, 4):
+        print("[  SKIPPED ] real Claude Code unavailable: " + p.stderr.strip())
+        sys.exit(77)
+    if p.returncode != 0:
+        print("ci/npm-claude.sh failed: " + p.stderr.strip())
+        sys.exit(1)
+    return p.stdout.strip().splitlines()[-1]
+
+
+class Session:
+    def __init__(self, root, sc):
+        self.root, self.sc = root, sc
+        self.home, self.proj = os.path.join(root, "home"), os.path.join(root, "proj")
+        self.cap = os.path.join(root, "capture.jsonl")
+        self.capture_settings = os.path.join(root, "capture-settings.json")
+        self.extra = [os.path.join(root, "extra-%d.json" % i) for i in range(len(sc.get("extra", [])))]
+
+    def build(self):
+        for d in (self.home, self.proj):
+            shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(os.path.join(self.home, ".claude"))
+        os.makedirs(os.path.join(self.proj, ".claude"))
+        os.makedirs(os.path.join(self.root, "managed"), exist_ok=True)
+        def put(path, obj):  # a string is written as it is (a broken settings file)
+            with open(path, "w") as f:
+                f.write(obj) if isinstance(obj, str) else json.dump(obj, f)
+        if "user" in self.sc: put(os.path.join(self.home, ".claude/settings.json"), self.sc["user"])
+        if "project" in self.sc: put(os.path.join(self.proj, ".claude/settings.json"), self.sc["project"])
+        if "local" in self.sc: put(os.path.join(self.proj, ".claude/settings.local.json"), self.sc["local"])
+        for path, obj in zip(self.extra, self.sc.get("extra", [])): put(path, obj)
+        last = dict(self.sc["extra"][-1]) if self.sc.get("extra") else {}
+        hooks = {k: list(v) for k, v in last.get("hooks", {}).items()}
+        for e in EVENTS_IN_PRINT_MODE:
+            hooks.setdefault(e, []).append({"matcher": "", "hooks": [{"type": "command", "command": CAPTURE_CMD}]})
+        last["hooks"] = hooks
+        put(self.capture_settings, last)
+
+    def env(self, capture):
+        e = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": self.home, "LANG": "C.UTF-8",
+             "PINTA_CLAUDE_MANAGED_DIR": os.path.join(self.root, "managed")}
+        if capture: e["PINTA_CLAUDE_CAP"] = self.cap
+        return e
+
+    def settings_args(self):
+        # Several --settings are merged key by key (the later "hooks" replaces the earlier), so the
+        # capture hooks go into the last one.
+        out = []
+        for p in self.extra: out += ["--settings", p]
+        return out + ["--settings", self.capture_settings]
+
+    def run_real(self, claude, hostemu):
+        self.build()
+        with open(os.path.join(self.root, "script.json"), "w") as f:
+            json.dump({"turns": self.sc["turns"], "whenExhausted": {"content": [{"type": "text", "text": "(script exhausted)"}]}}, f)
+        api_log = os.path.join(self.root, "api.jsonl")
+        srv = subprocess.Popen([hostemu, "claude", "model-server", "--script", os.path.join(self.root, "script.json"),
+                                "--log", api_log], stdout=subprocess.PIPE, text=True)
+        try:
+            port = srv.stdout.readline().split()[1]
+            env = self.env(True)
+            env.update({"ANTHROPIC_BASE_URL": "http://127.0.0.1:" + port, "ANTHROPIC_API_KEY": "scripted",
+                        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1"})
+            args = [claude, "-p", self.sc.get("prompt", "go"), "--output-format", "stream-json", "--verbose",
+                    "--include-hook-events", "--allowedTools", "Bash"] + self.settings_args()
+            with open(os.devnull) as dn:
+                p = subprocess.run(args, cwd=self.proj, env=env, stdin=dn, capture_output=True, text=True,
+                                   timeout=300, errors="surrogateescape")
+            self.stream = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
+            self.stderr = p.stderr
+            self.rc = p.returncode
+        finally:
+            srv.send_signal(signal.SIGTERM)
+            srv.wait()
+        self.api = [json.loads(l) for l in open(api_log)] if os.path.exists(api_log) else []
+        self.raw_payloads = [l for l in open(self.cap, "rb").read().split(b"\n") if l.strip()] \
+            if os.path.exists(self.cap) else []
+        self.payloads = [json.loads(l) for l in self.raw_payloads]
+
+    def replay(self, hostemu):
+        self.hostemu = hostemu
+        self.build()  # the files the hooks see start as they started for the real CLI
+        self.emu = []
+        for pl in self.payloads:
+            ev = pl["hook_event_name"]
+            p = subprocess.run([hostemu, "claude", "run", "--home", self.home, "--project", self.proj,
+                                "--event", ev] + self.settings_args(), input=json.dumps(pl, separators=(",", ":")),
+                               cwd=self.proj, env=self.env(False), capture_output=True, text=True,
+                               errors="surrogateescape", timeout=900)
+            if p.returncode != 0:
+                self.emu.append({"error": p.stderr.strip()})
+            else:
+                self.emu.append(json.loads(p.stdout))
+
+
+def text_of(obj):
+    out = []
+    def walk(x):
+        if isinstance(x, str): out.append(x)
+        elif isinstance(x, list):
+            for y in x: walk(y)
+        elif isinstance(x, dict):
+            for y in x.values(): walk(y)
+    walk(obj)
+    return "\n".join(out)
+
+
+def compare(s):
+    diffs = []
+    behaviours = 0
+    stream = s.stream
+    responses = collections.defaultdict(list)
+    for x in stream:
+        if x.get("type") == "system" and x.get("subtype") == "hook_response":
+            responses[x["hook_event"]].append(x)
+    used = collections.Counter()
+    result = next((x for x in stream if x.get("type") == "result"), {})
+    denials = {d["tool_use_id"]: d for d in (result.get("permission_denials") or [])}
+    tool_results = {}
+    for x in stream:
+        if x.get("type") == "user":
+            for b in x["message"]["content"] if isinstance(x["message"]["content"], list) else []:
+                if isinstance(b, dict) and b.get("type") == "tool_result":
+                    c = b["content"]
+                    tool_results[b["tool_use_id"]] = c if isinstance(c, str) else text_of(c)
+    says = collections.Counter(x["content"] for x in stream if x.get("type") == "system"
+                               and x.get("subtype") == "informational" and " says: " in x.get("content", ""))
+    ups_blocked = any(x.get("prompt_submit_outcome", {}).get("kind") == "blocked_by_hook" for x in stream)
+    all_requests_text = "\n".join(text_of(r.get("body")) for r in s.api)
+    last_text = text_of(s.api[-1]["body"]) if s.api else ""
+    expect_says = collections.Counter()
+    predicted_hook_texts = collections.Counter()
+    halted = False
+    stop_idx = [i for i, pl in enumerate(s.payloads) if pl["hook_event_name"] == "Stop"]
+    for i, (pl, em) in enumerate(zip(s.payloads, s.emu)):
+        ev = pl["hook_event_name"]
+        where = "%s #%d (%s)" % (s.sc["name"], i, ev)
+        if "error" in em:
+            diffs.append(where + ": hostemu failed: " + em["error"]); continue
+        n = len(em["results"])
+        real = responses[ev][used[ev]:used[ev] + n]
+        if ev != "SessionEnd":  # SessionEnd runs after the stream has ended
+            used[ev] += n
+        if ev != "SessionEnd":
+            mine = sorted((r["exit"], r["stdout"], r["stderr"]) for r in em["results"])
+            theirs = sorted((r["exit_code"], r["stdout"], r["stderr"]) for r in real)
+            behaviours += n
+            if mine != theirs:
+                diffs.append(where + ": hook results differ\n  emulator: %r\n  real:     %r" % (mine, theirs))
+        o = em["outcome"]
+        name = ev + (":" + pl["tool_name"] if "tool_name" in pl else ":" + pl["source"] if ev == "SessionStart" else "")
+        # SessionStart notices are not in the print-mode stream (fuzz lane).
+        for m in (o["systemMessage"].split("\n") if o["systemMessage"] and ev != "SessionStart" else []):
+            expect_says[name + " says: " + m] += 1
+        for t in o["modelContext"]:
+            if ev == "PreToolUse" and t == o["toolResult"]:
+                continue
+            if not o["continue"]:
+                continue  # the session ends here: nothing more reaches the model
+            label = " hook additional context: "
+            if label in t:
+                # Several hooks' contexts may reach the model joined under one label, in the order
+                # the hooks finished (timing): each item must be there after its label.
+                head, items = t.split(label, 1)
+                if head + label not in all_requests_text or any(x not in all_requests_text for x in items.split("\n")):
+                    diffs.append(where + ": the model was never told %r" % t)
+            elif t not in all_requests_text:
+                diffs.append(where + ": the model was never told %r" % t)
+            for m in HOOK_TEXT.finditer(t):
+                predicted_hook_texts[m.group(0)] += 1
+        if not o["continue"]:
+            halted = True
+        if ev == "PreToolUse":
+            tid = pl.get("tool_use_id")
+            real_blocked = tid in denials
+            if o["blocked"] != real_blocked:
+                diffs.append(where + ": blocked emulator=%s real=%s" % (o["blocked"], real_blocked))
+            elif real_blocked:
+                n_blockers = sum(1 for r in em["results"] if r["exit"] == 2 or '"deny"' in r["stdout"]
+                                 or '"block"' in r["stdout"] or '"ask"' in r["stdout"])
+                if n_blockers <= 1 and o["toolResult"] != tool_results.get(tid):
+                    diffs.append(where + ": tool_result emulator=%r real=%r" % (o["toolResult"], tool_results.get(tid)))
+            if o["updatedInput"] is not None:
+                post = next((p for p in s.payloads if p["hook_event_name"] in ("PostToolUse", "PostToolUseFailure")
+                             and p.get("tool_use_id") == tid), None)
+                if post is None or post["tool_input"] != o["updatedInput"]:
+                    diffs.append(where + ": updatedInput %r, tool ran with %r" % (o["updatedInput"], post and post["tool_input"]))
+        if ev == "UserPromptSubmit":
+            if o["blocked"] != ups_blocked:
+                diffs.append(where + ": prompt blocked emulator=%s real=%s" % (o["blocked"], ups_blocked))
+            if not o["continue"] and o["stopReason"] is not None and \
+                    result.get("result") != "Operation stopped by hook: " + o["stopReason"]:
+                diffs.append(where + ": stopReason %r, real result %r" % (o["stopReason"], result.get("result")))
+        if ev == "Stop":
+            again = stop_idx.index(i) + 1 < len(stop_idx)
+            # Session-level cap: after 8 re-prompts in a row the 9th Stop ends the session whatever
+            # its hooks say (fuzz lane); the emulator judges one event and reports the hook's ask.
+            capped = stop_idx.index(i) == 8 and not again
+            if (o["blocked"] and o["continue"]) != again and not capped:
+                diffs.append(where + ": model sent back emulator=%s real=%s" % (o["blocked"] and o["continue"], again))
+    if not s.payloads:
+        # Nothing was captured (every hook off, the capture hook included): the emulator must plan
+        # nothing either for the events this session fires.
+        for ev, extra in (("SessionStart", {"source": "startup"}), ("UserPromptSubmit", {"prompt": "go"}),
+                          ("PreToolUse", {"tool_name": "Bash", "tool_input": {"command": "echo ran"}}), ("Stop", {})):
+            pl = dict({"session_id": "x", "cwd": s.proj, "hook_event_name": ev}, **extra)
+            p = subprocess.run([s.hostemu, "claude", "run", "--home", s.home, "--project", s.proj, "--event", ev]
+                               + s.settings_args(), input=json.dumps(pl), cwd=s.proj, env=s.env(False),
+                               capture_output=True, text=True)
+            planned = len(json.loads(p.stdout)["loaded"]) if p.returncode == 0 else -1
+            real_n = sum(1 for x in stream if x.get("subtype") == "hook_response" and x.get("hook_event") == ev)
+            if planned != real_n:
+                diffs.append("%s: %s hooks real=%d emulator=%d" % (s.sc["name"], ev, real_n, planned))
+    if len(s.payloads) != len(s.emu):
+        diffs.append(s.sc["name"] + ": replay count differs")
+    for ev, lst in responses.items():
+        if used[ev] != len(lst):
+            diffs.append("%s: real ran %d %s hooks, emulator %d" % (s.sc["name"], len(lst), ev, used[ev]))
+    if says != expect_says:
+        diffs.append("%s: systemMessage notices emulator=%r real=%r" % (s.sc["name"], dict(expect_says), dict(says)))
+    real_hook_texts = collections.Counter(m.group(0) for m in HOOK_TEXT.finditer(last_text))
+    for k, v in real_hook_texts.items():
+        if predicted_hook_texts[k] < v:
+            diffs.append("%s: the model was told %r %d times, emulator predicted %d" % (s.sc["name"], k, v, predicted_hook_texts[k]))
+    last_assistant, ended_on_tool = "", False
+    for x in stream:
+        if x.get("type") == "assistant":
+            last_assistant = "".join(b.get("text", "") for b in x["message"]["content"] if b.get("type") == "text")
+            ended_on_tool = any(b.get("type") == "tool_use" for b in x["message"]["content"])
+    # Halted: the session ended before the model's final text (it last asked for a tool, or the
+    # result is not its last text); a blocked prompt is not a halt.
+    real_halted = (ended_on_tool or result.get("result") != last_assistant) and not ups_blocked
+    if halted != real_halted:
+        diffs.append("%s: session halted emulator=%s real=%s" % (s.sc["name"], halted, real_halted))
+    return diffs, behaviours
+
+
+# ---- generated behaviours (fuzz) ------------------------------------------------------------
+def gen_behaviour(rng, ev, uid):
+    """One hook command with a generated behaviour; uid keeps commands distinct (no de-dup)."""
+    texts = ["", "plain %s" % uid, "line1\nline2 %s" % uid, "  spaced %s  " % uid, "{not json %s" % uid,
+             "ünï %s" % uid]
+    jsons = [{}, {"systemMessage": "sm-%s" % uid}, {"suppressOutput": True},
+             {"hookSpecificOutput": {"hookEventName": ev, "additionalContext": "ctx-%s" % uid}},
+             {"continue": True}, {"decision": "approve"} if ev == "PreToolUse" else {"reason": "r-%s" % uid}]
+    if ev == "PreToolUse":
+        jsons += [{"hookSpecificOutput": {"hookEventName": ev, "permissionDecision": "allow"}},
+                  {"hookSpecificOutput": {"hookEventName": ev, "permissionDecision": "deny",
+                                          "permissionDecisionReason": "deny-%s" % uid}}]
+    if ev in ("PostToolUse", "PostToolUseFailure"):
+        jsons += [{"decision": "block", "reason": "pb-%s" % uid}]
+    blocking_ok = ev in ("PreToolUse", "PostToolUse", "PostToolUseFailure", "SessionStart")
+    exits = [0, 0, 0, 1, 3, 127] + ([2] if blocking_ok else [])
+    code = rng.choice(exits)
+    parts = [": %s" % uid]
+    if rng.random() < 0.5:
+        out = json.dumps(rng.choice(jsons), ensure_ascii=False)
+    else:
+        out = rng.choice(texts)
+    if out:
+        parts.append("printf '%%s' %s" % shquote(out + ("\n" if rng.random() < 0.7 else "")))
+    if rng.random() < 0.4:
+        parts.append("printf '%%s' %s >&2" % shquote("err %s\n" % uid))
+    if rng.random() < 0.2:
+        parts.append("sleep 0.%d" % rng.randint(1, 3))
+    parts.append("exit %d" % code)
+    return "; ".join(parts)
+
+
+def shquote(s):
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
+def gen_session(rng, idx, per_event):
+    hooks = {}
+    for ev in ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop"]:
+        hooks[ev] = [{"matcher": "" if ev != "SessionStart" else "startup",
+                      "hooks": [{"type": "command", "command": gen_behaviour(rng, ev, "f%d-%s-%d" % (idx, ev[:4], k))}
+                                for k in range(per_event)]}]
+    turns = [{"content": [{"type": "tool_use", "name": "Bash", "input": {"command": "echo t%d" % k, "description": "d"}}]}
+             for k in range(3)]
+    turns.insert(2, {"content": [{"type": "tool_use", "name": "Bash", "input": {"command": "echo f >&2; exit 5", "description": "d"}}]})
+    turns.append({"content": [{"type": "text", "text": "done"}]})
+    return {"name": "fuzz-%d" % idx, "evidence": "generated", "turns": turns, "project": {"hooks": hooks}}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--hostemu", required=True)
+    ap.add_argument("--claude", help="the real claude.exe (default: ci/npm-claude.sh installs it)")
+    ap.add_argument("--scenarios", help="directory of scenario JSON files")
+    ap.add_argument("--only", help="run only the scenarios whose name contains this")
+    ap.add_argument("--fuzz-sessions", type=int, default=0)
+    ap.add_argument("--fuzz-per-event", type=int, default=12)
+    ap.add_argument("--fuzz-seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--keep", help="keep the session directories under this directory")
+    ap.add_argument("--fixtures-out", help="write the captured payloads here (one file per event)")
+    a = ap.parse_args()
+    a.hostemu = os.path.abspath(a.hostemu)  # the sessions run in other directories
+    claude = a.claude or install_claude()
+    scs = []
+    if a.scenarios:
+        for f in sorted(os.listdir(a.scenarios)):
+            if f.endswith(".json"):
+                sc = json.load(open(os.path.join(a.scenarios, f)))
+                if not a.only or a.only in sc["name"]:
+                    scs.append(sc)
+    rng = random.Random(a.fuzz_seed)
+    scs += [gen_session(rng, i, a.fuzz_per_event) for i in range(a.fuzz_sessions)]
+    base = a.keep or tempfile.mkdtemp(prefix="claude-diff-")
+    os.makedirs(base, exist_ok=True)
+
+    def one(sc):
+        s = Session(os.path.join(base, sc["name"]), sc)
+        os.makedirs(s.root, exist_ok=True)
+        if os.path.exists(s.cap): os.remove(s.cap)
+        s.run_real(claude, a.hostemu)
+        s.replay(a.hostemu)
+        d, n = compare(s)
+        return s, d, n
+
+    total_diffs, total_b = 0, 0
+    fixtures = []
+    with cf.ThreadPoolExecutor(a.jobs) as ex:
+        for s, d, n in ex.map(one, scs):
+            total_b += n
+            total_diffs += len(d)
+            print("%-34s %s  %d hook runs compared, %d payloads" % (s.sc["name"], "OK  " if not d else "DIFF", n, len(s.payloads)))
+            for x in d: print("   " + x.replace("\n", "\n   "))
+            fixtures.append(s)
+    print("scenarios: %d, hook runs compared: %d, differences: %d" % (len(scs), total_b, total_diffs))
+    if a.fixtures_out:
+        write_fixtures(a.fixtures_out, fixtures)
+    if not a.keep:
+        shutil.rmtree(base, ignore_errors=True)
+    sys.exit(1 if total_diffs else 0)
+
+
+def write_fixtures(out, sessions):
+    """The captured payloads, byte-exact (what the real CLI wrote to the hook's stdin), one per
+    (event, scenario), plus MANIFEST.json entries in the fixtures/ conventions."""
+    import datetime, hashlib
+    os.makedirs(out, exist_ok=True)
+    manifest = []
+    for s in sessions:
+        seen = set()
+        for raw, pl in zip(s.raw_payloads, s.payloads):
+            ev = pl["hook_event_name"]
+            if ev in seen: continue
+            seen.add(ev)
+            rel = "%s/y_captured_%s.json" % (ev, s.sc["name"])
+            os.makedirs(os.path.join(out, ev), exist_ok=True)
+            with open(os.path.join(out, rel), "wb") as f:
+                f.write(raw)
+            manifest.append({"path": rel, "host": "claude-code", "version": "2.1.332", "event": ev, "kind": "y",
+                             "date": datetime.date.today().isoformat(),
+                             "provenance": "captured from the real Claude Code 2.1.332",
+                             "source": "emulator/hosts/claude/test/real_diff.py --fixtures-out, scenario %s: a capture "
+                                       "hook (--settings, matcher \"\") appended its stdin; session ids and temp paths "
+                                       "are the recorded ones" % s.sc["name"],
+                             "sha256": hashlib.sha256(raw).hexdigest()})
+    manifest.sort(key=lambda m: m["path"])
+    with open(os.path.join(out, "MANIFEST.json"), "w") as f:
+        json.dump(manifest, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()

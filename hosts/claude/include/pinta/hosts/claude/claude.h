@@ -1,0 +1,71 @@
+// File: pinta/hosts/claude/claude.h
+// Claude Code 2.1.332 as data: its hook events, the settings files hooks come from (and their
+// precedence), matcher semantics and the planner (which commands run for one event). Reads files,
+// spawns nothing. The runner (spawning, timeouts, replies, the outcome) is emulator/hosts/claude.
+// Host document with every rule and its evidence: docs/hosts/claude-code-2.1.md.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "pinta/common/result.h"
+
+namespace pinta::hosts::claude {
+
+inline constexpr const char* kVersion = "2.1.332";
+
+// Every hook event 2.1.332 knows (its settings schema's event list, in its order).
+const std::vector<std::string>& events();
+bool is_event(const std::string& name);
+// Events whose matcher is tested against a per-event target (the tool name, the SessionStart
+// source, ...). For every other event (UserPromptSubmit, Stop, ...) the matcher is ignored.
+bool has_matcher_target(const std::string& event);
+// The matcher target the host takes from an event's payload ("" when the event has none):
+// tool_name for the tool events, source for SessionStart, reason for SessionEnd, trigger for
+// PreCompact, notification_type for Notification, agent_type for SubagentStart/SubagentStop, ...
+std::string match_target(const std::string& event, const nlohmann::json& payload);
+
+// Matcher semantics (2.1.332): "" or "*" match everything; a matcher made only of
+// [A-Za-z0-9_|] (also ", " and "-" for the events with a target) is a list of exact names split on
+// "|" (and ","), each trimmed; anything else is an unanchored ECMAScript regular expression tested
+// against the target; an invalid regular expression matches nothing.
+bool matcher_matches(const std::string& event, const std::string& matcher,
+                     const std::string& target);
+
+// Where settings come from. Precedence (highest first): managed policy, --settings files,
+// .claude/settings.local.json, .claude/settings.json, ~/.claude/settings.json. Hooks are not
+// overridden by precedence: every source's hooks run.
+struct SettingsSources {
+  std::string home;                 // ~ : reads home/.claude/settings.json
+  std::string project;              // reads project/.claude/settings.json and settings.local.json
+  std::vector<std::string> extra;   // --settings FILE (a file path or inline JSON text); only
+                                    // the last one counts (2.1.332), every one must be readable
+  // Managed policy directory; default /etc/claude-code (managed-settings.json). The environment
+  // variable PINTA_CLAUDE_MANAGED_DIR overrides it (tests: the real path needs root).
+  std::string managed_dir;
+};
+
+struct HookCommand {
+  std::string event, matcher, command, source;  // source: user|project|local|flag|policy
+  long timeout_ms = 600000;                      // "timeout" seconds; default 600 s
+};
+
+struct LoadedSettings {
+  std::vector<HookCommand> hooks;  // in source order: user, project, local, flag..., policy
+  bool disable_all = false;        // disableAllHooks from the non-managed sources (last wins)
+  bool managed_disable_all = false;
+  bool managed_only = false;       // allowManagedHooksOnly in managed settings
+  std::vector<std::string> warnings;  // files skipped (unreadable JSON, wrong shapes)
+};
+
+// A missing file is no error; an unparsable one is skipped with a warning (the host ignores it).
+// Error only for a --settings argument that names no readable file.
+Result<LoadedSettings> load_settings(const SettingsSources& sources);
+
+// The commands that run for one event with this target: matching groups, disable switches
+// applied, identical command strings run once (the first occurrence's timeout kept).
+std::vector<HookCommand> plan(const LoadedSettings& settings, const std::string& event,
+                              const std::string& target);
+
+}  // namespace pinta::hosts::claude

@@ -1,0 +1,252 @@
+// Claude Code 2.1.332: events, settings sources, matchers, planner. Each rule names its evidence:
+// "real:" = measured on the real 2.1.332 binary (a scenario in
+// emulator/hosts/claude/test/scenarios/ that runs on the real CLI and the emulator with no
+// difference), "docs:" = the public hooks reference (code.claude.com/docs/en/hooks).
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <regex>
+#include <set>
+
+#include "pinta/common/fs.h"
+#include "pinta/hosts/claude/claude.h"
+
+namespace pinta::hosts::claude {
+
+using json = nlohmann::json;
+
+const std::vector<std::string>& events() {
+  // real: the hook event list in the 2.1.332 settings schema (the binary's event-name array).
+  static const std::vector<std::string> k = {
+      "PreToolUse",     "PostToolUse",        "PostToolUseFailure", "PostToolBatch",
+      "Notification",   "UserPromptSubmit",   "UserPromptExpansion", "SessionStart",
+      "SessionEnd",     "Stop",               "StopFailure",        "SubagentStart",
+      "SubagentStop",   "PreCompact",         "PostCompact",        "PreModelSwitch",
+      "PostModelSwitch", "PermissionRequest", "PermissionDenied",   "Setup",
+      "TeammateIdle",   "TaskCreated",        "TaskCompleted",      "Elicitation",
+      "ElicitationResult", "ConfigChange",    "WorktreeCreate",     "WorktreeRemove",
+      "InstructionsLoaded", "CwdChanged",     "FileChanged",        "DirectoryAdded",
+      "MessageDisplay", "PreSkillShellCommand"};
+  return k;
+}
+
+bool is_event(const std::string& name) {
+  const auto& e = events();
+  return std::find(e.begin(), e.end(), name) != e.end();
+}
+
+namespace {
+
+// real: the events whose matcher is tested against a target (2.1.332's list; scenario
+// ups-matcher-ignored shows a UserPromptSubmit matcher that names nothing still runs).
+const std::set<std::string>& target_events() {
+  static const std::set<std::string> k = {
+      "PreToolUse",   "PostToolUse",     "PostToolUseFailure", "PermissionRequest",
+      "PermissionDenied", "UserPromptExpansion", "SessionStart", "SessionEnd",
+      "Setup",        "PreCompact",      "PostCompact",        "PreModelSwitch",
+      "PostModelSwitch", "Notification", "SubagentStart",      "SubagentStop",
+      "Elicitation",  "ElicitationResult", "ConfigChange",     "InstructionsLoaded",
+      "DirectoryAdded", "PreSkillShellCommand"};
+  return k;
+}
+
+std::string trim(const std::string& s) {
+  const char* ws = " \t\r\n\f\v";
+  auto b = s.find_first_not_of(ws);
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(ws) - b + 1);
+}
+
+bool only_chars(const std::string& s, const std::string& extra) {
+  for (unsigned char c : s)
+    if (!std::isalnum(c) && c != '_' && c != '|' && extra.find(static_cast<char>(c)) == std::string::npos)
+      return false;
+  return true;
+}
+
+}  // namespace
+
+bool has_matcher_target(const std::string& event) { return target_events().count(event) > 0; }
+
+std::string match_target(const std::string& event, const json& p) {
+  auto str = [&](const char* k) {
+    return p.is_object() && p.contains(k) && p[k].is_string() ? p[k].get<std::string>() : "";
+  };
+  if (event == "PreToolUse" || event == "PostToolUse" || event == "PostToolUseFailure" ||
+      event == "PermissionRequest" || event == "PermissionDenied" || event == "PreSkillShellCommand")
+    return str("tool_name");
+  if (event == "UserPromptExpansion") return str("command_name");
+  if (event == "SessionStart" || event == "ConfigChange" || event == "DirectoryAdded")
+    return str("source");
+  if (event == "Setup" || event == "PreCompact" || event == "PostCompact") return str("trigger");
+  if (event == "Notification") return str("notification_type");
+  if (event == "SessionEnd") return str("reason");
+  if (event == "SubagentStart" || event == "SubagentStop") return str("agent_type");
+  if (event == "Elicitation" || event == "ElicitationResult") return str("mcp_server_name");
+  if (event == "InstructionsLoaded") return str("load_reason");
+  if (event == "PreModelSwitch" || event == "PostModelSwitch") return str("to_model");
+  return "";
+}
+
+bool matcher_matches(const std::string& event, const std::string& matcher,
+                     const std::string& target) {
+  // real: an event without a target ignores its matcher (ups-matcher-ignored).
+  if (!has_matcher_target(event)) return true;
+  // real/docs: "" and "*" (and an absent matcher) match everything (matchers scenario).
+  if (matcher.empty() || matcher == "*") return true;
+  // real: a plain name list: [A-Za-z0-9_|] plus ", -" for events with a target; split on | and ,
+  // and trimmed, exact and case-sensitive ("bash" does not match Bash; "Write, Bash" does).
+  if (only_chars(matcher, ", -")) {
+    std::string cur;
+    auto flush = [&]() {
+      std::string t = trim(cur);
+      cur.clear();
+      return !t.empty() && t == target;
+    };
+    for (char c : matcher) {
+      if (c == '|' || c == ',') {
+        if (flush()) return true;
+      } else {
+        cur += c;
+      }
+    }
+    return flush();
+  }
+  // real: anything else is `new RegExp(matcher).test(target)`: unanchored ("Ba.*", "B[a]sh");
+  // an invalid pattern ("(Bash") matches nothing.
+  try {
+    std::regex re(matcher, std::regex::ECMAScript);
+    return std::regex_search(target, re);
+  } catch (const std::regex_error&) {
+    return false;
+  }
+}
+
+namespace {
+
+void read_hooks(const json& j, const std::string& source, const std::string& file,
+                LoadedSettings& out) {
+  if (!j.contains("hooks")) return;
+  const json& hooks = j["hooks"];
+  if (!hooks.is_object()) {
+    out.warnings.push_back(file + ": \"hooks\" is not an object");
+    return;
+  }
+  for (const auto& [event, groups] : hooks.items()) {
+    // docs: unknown event names are not hook events; nothing runs for them.
+    if (!is_event(event) || !groups.is_array()) continue;
+    for (const auto& g : groups) {
+      if (!g.is_object() || !g.contains("hooks") || !g["hooks"].is_array()) continue;
+      std::string matcher = g.contains("matcher") && g["matcher"].is_string() ? g["matcher"].get<std::string>() : "";
+      for (const auto& h : g["hooks"]) {
+        // Only command hooks are emulated (prompt/agent/http hooks need a model or a server).
+        if (!h.is_object() || h.value("type", std::string()) != "command") continue;
+        if (!h.contains("command") || !h["command"].is_string()) continue;
+        HookCommand c;
+        c.event = event;
+        c.matcher = matcher;
+        c.command = h["command"];
+        c.source = source;
+        // docs: "timeout" in seconds, default 600 s for command hooks.
+        if (h.contains("timeout") && h["timeout"].is_number() && h["timeout"].get<double>() > 0)
+          c.timeout_ms = static_cast<long>(h["timeout"].get<double>() * 1000.0);
+        out.hooks.push_back(c);
+      }
+    }
+  }
+}
+
+// One settings file. Missing: nothing. Unparsable: a warning (the host skips an invalid file).
+void read_file(const std::string& path, const std::string& source, LoadedSettings& out,
+               bool managed) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return;
+  auto text = fs::read_file(path);
+  if (!text) {
+    out.warnings.push_back(path + ": " + text.error().message);
+    return;
+  }
+  json j = json::parse(*text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    out.warnings.push_back(path + ": not a JSON object; skipped");
+    return;
+  }
+  if (j.contains("disableAllHooks") && j["disableAllHooks"].is_boolean()) {
+    if (managed)
+      out.managed_disable_all = j["disableAllHooks"].get<bool>();
+    else
+      out.disable_all = j["disableAllHooks"].get<bool>();
+  }
+  if (managed && j.contains("allowManagedHooksOnly") && j["allowManagedHooksOnly"].is_boolean())
+    out.managed_only = j["allowManagedHooksOnly"].get<bool>();
+  read_hooks(j, source, path, out);
+}
+
+}  // namespace
+
+Result<LoadedSettings> load_settings(const SettingsSources& s) {
+  LoadedSettings out;
+  namespace sfs = std::filesystem;
+  // Lowest precedence first, so that a later disableAllHooks overrides an earlier one
+  // (docs: settings precedence managed > command line > local > project > user).
+  if (!s.home.empty()) read_file((sfs::path(s.home) / ".claude" / "settings.json").string(), "user", out, false);
+  if (!s.project.empty()) {
+    read_file((sfs::path(s.project) / ".claude" / "settings.json").string(), "project", out, false);
+    read_file((sfs::path(s.project) / ".claude" / "settings.local.json").string(), "local", out, false);
+  }
+  // real (settings-all-sources, settings-two-flags, settings-two-flags-disable): of several
+  // --settings only the last one counts (an earlier file's hooks do not run, nor does its
+  // disableAllHooks apply); each must still name a readable file.
+  json flag = json::object();
+  for (const auto& f : s.extra) {
+    // --settings takes a file path or inline JSON text.
+    std::string t = trim(f);
+    json j;
+    if (!t.empty() && t.front() == '{') {
+      j = json::parse(t, nullptr, false);
+      if (j.is_discarded() || !j.is_object())
+        return make_error(ErrorCode::kInvalidArgument, "--settings: inline JSON is invalid");
+    } else {
+      std::error_code ec;
+      if (!sfs::is_regular_file(f, ec))
+        return make_error(ErrorCode::kInvalidArgument, "--settings: no such file: " + f);
+      auto text = fs::read_file(f);
+      if (!text) return make_error(ErrorCode::kInvalidArgument, "--settings: " + text.error().message);
+      j = json::parse(*text, nullptr, false);
+      if (j.is_discarded() || !j.is_object()) {
+        out.warnings.push_back(f + ": not a JSON object; skipped");
+        continue;
+      }
+    }
+    flag = j;
+  }
+  if (flag.contains("disableAllHooks") && flag["disableAllHooks"].is_boolean())
+    out.disable_all = flag["disableAllHooks"].get<bool>();
+  read_hooks(flag, "flag", "--settings", out);
+  std::string managed = s.managed_dir;
+  if (const char* e = std::getenv("PINTA_CLAUDE_MANAGED_DIR"); e && *e) managed = e;
+  if (managed.empty()) managed = "/etc/claude-code";
+  read_file((sfs::path(managed) / "managed-settings.json").string(), "policy", out, true);
+  return out;
+}
+
+std::vector<HookCommand> plan(const LoadedSettings& st, const std::string& event,
+                              const std::string& target) {
+  std::vector<HookCommand> out;
+  // docs: managed disableAllHooks turns every hook off; a user/project/local/flag one turns off
+  // the hooks of those sources (managed hooks still run); allowManagedHooksOnly keeps only managed.
+  if (st.managed_disable_all) return out;
+  std::set<std::string> seen;
+  for (const auto& h : st.hooks) {
+    if (h.event != event) continue;
+    if (h.source != "policy" && (st.disable_all || st.managed_only)) continue;
+    if (!matcher_matches(event, h.matcher, target)) continue;
+    // real: identical command strings run once per event, across groups and files
+    // (parallel-dedup: three "echo a" entries, one run).
+    if (!seen.insert(h.command).second) continue;
+    out.push_back(h);
+  }
+  return out;
+}
+
+}  // namespace pinta::hosts::claude
