@@ -155,6 +155,22 @@ struct ToolRun {
 ToolRun run_builtin_tool(const std::string& name, const ojson& args, const std::string& workspace,
                          bool modified) {
   ToolRun r;
+  if (name == "read_file" && args.is_object() && args.contains("file_path") &&
+      args["file_path"].is_string()) {
+    // read_file of a small text file: the content as llmContent, an empty returnDisplay (lane
+    // u05: the real CLI's AfterTool tool_response {"llmContent":"Original content",
+    // "returnDisplay":""}; core tools/read-file.js). Ranges, truncation and binary files are not
+    // modelled; a missing file keeps the script's response.
+    std::filesystem::path p(args["file_path"].get<std::string>());
+    if (p.is_relative()) p = std::filesystem::path(workspace) / p;
+    std::ifstream in(p, std::ios::binary);
+    r.ok = true;
+    if (in)
+      r.response = ojson::object(
+          {{"llmContent", std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>())},
+           {"returnDisplay", ""}});
+    return r;
+  }
   if (name != "write_file") {
     r.ok = true;
     return r;
@@ -196,7 +212,7 @@ ToolRun run_builtin_tool(const std::string& name, const ojson& args, const std::
   // user side is empty: the content was not edited). An overwrite's patch and snippet need a line
   // diff, which is not modelled: its fileDiff/diffStat are left out (no lane scenario overwrites).
   const std::string content = args["content"].get<std::string>();
-  const std::string name = path.filename().string();
+  const std::string base = path.filename().string();
   const std::string msg = existed ? "Successfully overwrote file: " + path.string() + "."
                                   : "Successfully created and wrote to new file: " + path.string() + ".";
   ojson display = ojson::object();
@@ -208,9 +224,9 @@ ToolRun run_builtin_tool(const std::string& name, const ojson& args, const std::
       lines.push_back(content.substr(start, nl - start));
     const bool final_newline = start == content.size();
     if (!final_newline) lines.push_back(content.substr(start));
-    std::string diff = "Index: " + name +
+    std::string diff = "Index: " + base +
                        "\n===================================================================\n--- " +
-                       name + "\tOriginal\n+++ " + name + "\tWritten\n";
+                       base + "\tOriginal\n+++ " + base + "\tWritten\n";
     long chars = 0;
     if (!lines.empty()) {
       diff += "@@ -0,0 +1," + std::to_string(lines.size()) + " @@\n";
@@ -221,7 +237,7 @@ ToolRun run_builtin_tool(const std::string& name, const ojson& args, const std::
       if (!final_newline) diff += "\\ No newline at end of file\n";
     }
     display["fileDiff"] = diff;
-    display["fileName"] = name;
+    display["fileName"] = base;
     display["filePath"] = path.string();
     display["originalContent"] = original;
     display["newContent"] = args["content"];
@@ -239,7 +255,7 @@ ToolRun run_builtin_tool(const std::string& name, const ojson& args, const std::
     display["isBuildFile"] = false;
     llm += " Here is the updated code:\n" + content;
   } else {
-    display = ojson::object({{"fileName", name},
+    display = ojson::object({{"fileName", base},
                              {"filePath", path.string()},
                              {"originalContent", original},
                              {"newContent", args["content"]},
@@ -420,6 +436,12 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   // < 0.61: continue:false on any event first logs "Hook requested to stop execution: R", and the
   // stop line names the bare reason (drift s13, s17, s19, s23).
   const bool log_stop_request = sw.value("log_stop_request", false);
+  // The BeforeTool stop line names the bare reason ("bare", < 0.36) or the tool's error
+  // ("prefixed": "Agent execution stopped: Agent execution stopped by hook: R"). 0.36.0 still logs
+  // the stop request but prints the prefixed line (drift s13 on 0.36.0), so the two are separate
+  // switches; without stop_line the line follows log_stop_request.
+  const bool bare_stop_line =
+      sw.value("stop_line", std::string(log_stop_request ? "bare" : "prefixed")) == "bare";
   // < 0.61: headless runs ignore folder trust: an untrusted or DO_NOT_TRUST folder runs as trusted
   // (drift s04, s05: exit 0, every hook fired).
   const std::string headless_trust = sw.value("headless_folder_trust", std::string("enforced"));
@@ -625,6 +647,11 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
     history_iteration = it;
     iteration_hook_context.clear();
   };
+  // A BeforeModel answer's hookSpecificOutput.llm_request rewrites the call's request: its
+  // messages replace the history's, its model and config fields override (core
+  // hooks/hookTranslator.js fromHookLLMRequest); the rest of that call (BeforeToolSelection,
+  // AfterModel) sees the rewritten one (lane u06 on the real 0.61.0).
+  ojson call_request;
   auto llm_request = [&] {
     return ojson::object(
         {{"model", request_model},
@@ -703,6 +730,8 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
     po.cwd = workspace;
     po.prompt = prompt;
     po.tool_name = ev.value("tool_name", "write_file");
+    if (ev.contains("original_request_name") && ev["original_request_name"].is_string())
+      po.original_request_name = ev["original_request_name"].get<std::string>();
     if (ev.contains("tool_input")) po.tool_input = ev["tool_input"];
     if (name == "AfterTool" && !last_tool_input.is_null()) po.tool_input = last_tool_input;
     if (ev.contains("tool_response")) po.tool_response = ev["tool_response"];
@@ -716,8 +745,11 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
     if (has_turns && name == "BeforeAgent" && iteration > 0) po.prompt = continuation_prompt;
     if (has_turns && (name == "BeforeModel" || name == "BeforeToolSelection" || name == "AfterModel")) {
       open_iteration(iteration, iteration > 0 ? continuation_prompt : prompt);
-      if (name == "BeforeModel") last_model_text.clear();  // a new model call
-      po.llm_request = llm_request();
+      if (name == "BeforeModel") {
+        last_model_text.clear();  // a new model call
+        call_request = nullptr;
+      }
+      po.llm_request = call_request.is_null() ? llm_request() : call_request;
     }
     if (has_turns && name == "AfterModel" && ev.contains("chunk") && ev["chunk"].is_object()) {
       // toHookLLMResponse: text = the chunk's non-thought text, parts = every text part.
@@ -827,7 +859,7 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
           effect["tool_error"] = msg;
           stderr_lines.push_back("Error executing tool " + po.tool_name + ": " + msg);
           stderr_lines.push_back("Agent execution stopped: " +
-                                 (log_stop_request ? effective_reason(out) : msg));
+                                 (bare_stop_line ? effective_reason(out) : msg));
           stopped = true;
           last_tool_blocked = true;
         } else if (is_blocking(out)) {
@@ -889,6 +921,9 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
               ojson e = ojson::object({{"event", ev_name},
                                        {"iteration", iteration},
                                        {"tool_name", req["name"]},
+                                       // the tail call's hooks see the name of the call it
+                                       // replaces (original_request_name; lane u05)
+                                       {"original_request_name", po.tool_name},
                                        {"tool_input", req.contains("args") && req["args"].is_object()
                                                           ? req["args"]
                                                           : ojson::object()}});
@@ -943,6 +978,18 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
                 cumulative_response += (cumulative_response.empty() ? "" : "\n") + text;
             }
           }
+        } else if (name == "BeforeModel" && has_turns && out.contains("hookSpecificOutput") &&
+                   out["hookSpecificOutput"].is_object() &&
+                   out["hookSpecificOutput"].contains("llm_request") &&
+                   out["hookSpecificOutput"]["llm_request"].is_object()) {
+          const ojson& mod = out["hookSpecificOutput"]["llm_request"];
+          ojson req = po.llm_request;
+          if (mod.contains("messages") && mod["messages"].is_array()) req["messages"] = mod["messages"];
+          if (mod.contains("model") && mod["model"].is_string()) req["model"] = mod["model"];
+          if (mod.contains("config") && mod["config"].is_object())
+            for (auto& [k, v] : mod["config"].items()) req["config"][k] = v;
+          call_request = req;
+          effect["llm_request"] = req;
         } else if (name == "BeforeAgent" && ctxt) {
           effect["model_sees_appended"] = "<hook_context>" + *ctxt + "</hook_context>";
           // client.js: the request gets a part {text: <hook_context>…} after the prompt's.

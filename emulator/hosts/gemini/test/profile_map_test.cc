@@ -48,7 +48,7 @@ TEST(GeminiVersionMap, PublishedReleasesMapToTheirProfile) {
       {"0.30.1", "gemini-0.30"}, {"0.31.0", "gemini-0.31"}, {"0.33.2", "gemini-0.31"},
       {"0.34.0", "gemini-0.31"}, {"0.35.0", "gemini-0.35"}, {"0.35.3", "gemini-0.35"},
       {"0.36.0", "gemini-0.36"}, {"0.37.2", "gemini-0.37"}, {"0.38.2", "gemini-0.37"},
-      {"0.39.1", "gemini-0.37"}, {"0.40.0", "gemini-0.40"}, {"0.43.0", "gemini-0.40"},
+      {"0.39.1", "gemini-0.40"}, {"0.40.0", "gemini-0.40"}, {"0.43.0", "gemini-0.40"},
       {"0.44.0", "gemini-0.40"}, {"0.45.2", "gemini-0.61"}, {"0.57.0", "gemini-0.61"},
       {"0.61.0", "gemini-0.61"}, {"0.61.0-nightly.20260909.ged2ac40df", "gemini-0.61"}};
   for (const auto& [v, p] : expect) EXPECT_EQ(mapped(v), p) << v;
