@@ -634,15 +634,19 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   auto push_message = [&](const char* role, const std::string& content) {
     if (!content.empty()) history.push_back(ojson::object({{"role", role}, {"content", content}}));
   };
+  bool clear_history = false;  // an AfterAgent block asked for clearContext
   auto open_iteration = [&](int it, const std::string& user_text) {
     if (history_iteration >= it) return;
-    if (it > 0) push_message("model", last_model_text);
+    const bool fresh = it == 0 || clear_history;
+    if (clear_history) history = ojson::array();
+    clear_history = false;
+    if (!fresh) push_message("model", last_model_text);
     const std::string text = user_text + iteration_hook_context;
-    if (it == 0 && separate_context) {
+    if (fresh && separate_context) {
       push_message("user", context_text);
       push_message("user", text);
     } else {
-      push_message("user", it == 0 ? context_text + text : text);
+      push_message("user", fresh ? context_text + text : text);
     }
     history_iteration = it;
     iteration_hook_context.clear();
@@ -946,6 +950,14 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
           if (name == "AfterAgent") {
             effect["next_prompt"] = effective_reason(out);
             continuation_prompt = effective_reason(out);
+            // hookSpecificOutput.clearContext: the chat history is reset before the
+            // continuation, so the next request holds only the session context and the
+            // continuation prompt (lane u28 on the real 0.61.0).
+            const ojson* hso =
+                out.contains("hookSpecificOutput") ? &out["hookSpecificOutput"] : nullptr;
+            if (hso && hso->is_object() && hso->contains("clearContext") &&
+                (*hso)["clearContext"] == true)
+              clear_history = true;
             allowed_iteration = iteration + 1;
           }
           if (name == "BeforeAgent") stopped = true;  // no model call for this prompt

@@ -570,3 +570,32 @@ TEST(GeminiSessionPayload, SystemMessageBeforeTheFailureWarning) {
   EXPECT_EQ(err, (std::vector<std::string>{"Hook system message: Warning: bt text", fail,
                                            "[WARNING] " + fail}));
 }
+
+// AfterAgent block with clearContext: the continuation's request starts over from the session
+// context (lane u28 on the real 0.61.0); without it the history keeps the answer and the prompt.
+TEST(GeminiSessionPayload, ClearContextResetsTheContinuationHistory) {
+  for (bool clear : {true, false}) {
+    Session s;
+    const std::string block =
+        std::string(R"(case "$(cat)" in *'"stop_hook_active":true'*) echo '{}' ;; *) echo '{"decision":"block","reason":"again")") +
+        (clear ? R"(,"hookSpecificOutput":{"hookEventName":"AfterAgent","clearContext":true})" : "") +
+        "}' ;; esac";
+    s.settings({{"AfterAgent", hook(block)}, {"BeforeModel", hook("cat >/dev/null")}});
+    auto t = s.run({{"model_turns", ojson::parse(R"([{"text":"first"},{"text":"second"}])")},
+                    {"prompt", "go"}});
+    std::vector<ojson> reqs;
+    for (const auto& c : t["hook_calls"])
+      if (c["hook_event_name"] == "BeforeModel") reqs.push_back(c["hook_input"]["llm_request"]["messages"]);
+    ASSERT_EQ(reqs.size(), 2u) << t["hook_calls"].dump();
+    if (clear) {
+      ASSERT_EQ(reqs[1].size(), 1u) << reqs[1].dump();
+      const std::string c = reqs[1][0]["content"].get<std::string>();
+      EXPECT_EQ(c.rfind("<session_context>", 0), 0u);
+      EXPECT_EQ(c.substr(c.size() - 24), "</session_context>again");
+    } else {
+      ASSERT_EQ(reqs[1].size(), 3u) << reqs[1].dump();
+      EXPECT_EQ(reqs[1][1], ojson::parse(R"({"role":"model","content":"first"})"));
+      EXPECT_EQ(reqs[1][2], ojson::parse(R"({"role":"user","content":"again"})"));
+    }
+  }
+}
