@@ -577,8 +577,8 @@ TEST(GeminiSessionPayload, ClearContextResetsTheContinuationHistory) {
   for (bool clear : {true, false}) {
     Session s;
     const std::string block =
-        std::string(R"(case "$(cat)" in *'"stop_hook_active":true'*) echo '{}' ;; *) echo '{"decision":"block","reason":"again")") +
-        (clear ? R"(,"hookSpecificOutput":{"hookEventName":"AfterAgent","clearContext":true})" : "") +
+        std::string(R"X(case "$(cat)" in *'"stop_hook_active":true'*) echo '{}' ;; *) echo '{"decision":"block","reason":"again")X") +
+        (clear ? R"X(,"hookSpecificOutput":{"hookEventName":"AfterAgent","clearContext":true})X" : "") +
         "}' ;; esac";
     s.settings({{"AfterAgent", hook(block)}, {"BeforeModel", hook("cat >/dev/null")}});
     auto t = s.run({{"model_turns", ojson::parse(R"([{"text":"first"},{"text":"second"}])")},
@@ -591,7 +591,7 @@ TEST(GeminiSessionPayload, ClearContextResetsTheContinuationHistory) {
       ASSERT_EQ(reqs[1].size(), 1u) << reqs[1].dump();
       const std::string c = reqs[1][0]["content"].get<std::string>();
       EXPECT_EQ(c.rfind("<session_context>", 0), 0u);
-      EXPECT_EQ(c.substr(c.size() - 24), "</session_context>again");
+      EXPECT_EQ(c.substr(c.size() - 23), "</session_context>again");
     } else {
       ASSERT_EQ(reqs[1].size(), 3u) << reqs[1].dump();
       EXPECT_EQ(reqs[1][1], ojson::parse(R"({"role":"model","content":"first"})"));
