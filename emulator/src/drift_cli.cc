@@ -12,6 +12,10 @@
 //   stderr  the CLI's stderr minus start-up noise vs the transcript's stderr lines
 //   hook_calls  the CLI's own gemini_cli.hook_call telemetry records vs the transcript's
 //           "hook_calls" (timing-free attributes; emulator/session_lane)
+//   payload every hook's stdin (hook_call's hook_input) field by field, volatile values
+//           normalized (session_lane normalize_payload)
+// The profile is the one profile_for_version gives for V (an error outside the profiled range,
+// unless --assume-profile names one), or --profile.
 // The scenario layout, both plays and the comparison are the session lane's
 // (pinta/emulator/session_lane.h), shared with ctest emulator_gemini_real_session_test.
 // Exit 0: no difference; 1: differences (one line each on stdout); 2: usage or install error (one
