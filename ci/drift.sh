@@ -6,7 +6,8 @@
 # (~300-470 MB and 20-45 s each the first time).
 #
 #   ci/drift.sh [VERSION...]   the full sweep: every scenario on each VERSION (default: the
-#                              CI-pinned older releases, one per non-default profile, below; 0.61.0
+#                              CI-pinned older releases, one per non-default profile, below; which
+#                              profile a release gets: `hostemu gemini profiles`; 0.61.0
 #                              is ctest emulator_gemini_real_session_test's). 4-15 min per release
 #                              on 2 cores, depending on load: its own .ci/run stage, not ctest's.
 #   ci/drift.sh --smoke        the slice that ctest gemini_drift_probe runs in the default test
@@ -28,7 +29,7 @@
 set -uo pipefail
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-full_versions=(0.26.0 0.30.0 0.35.3 0.40.1)
+full_versions=(0.26.0 0.30.0 0.33.2 0.35.3 0.36.0 0.38.2 0.40.1)
 smoke_version=0.26.0
 smoke_scenarios=(s04 s13 s15 s23 s25 s27 u02 u05 u27 u28)
 

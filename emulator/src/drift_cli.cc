@@ -12,6 +12,10 @@
 //   stderr  the CLI's stderr minus start-up noise vs the transcript's stderr lines
 //   hook_calls  the CLI's own gemini_cli.hook_call telemetry records vs the transcript's
 //           "hook_calls" (timing-free attributes; emulator/session_lane)
+//   payload every hook's stdin (hook_call's hook_input) field by field, volatile values
+//           normalized (session_lane normalize_payload)
+// The profile is the one profile_for_version gives for V (an error outside the profiled range,
+// unless --assume-profile names one), or --profile.
 // The scenario layout, both plays and the comparison are the session lane's
 // (pinta/emulator/session_lane.h), shared with ctest emulator_gemini_real_session_test.
 // Exit 0: no difference; 1: differences (one line each on stdout); 2: usage or install error (one
@@ -52,59 +56,12 @@ std::string slurp(const std::string& path) {
   return r ? *r : std::string();
 }
 
-// "0.40.1" → {0, 40, 1}; a pre-release tail is ignored (a nightly counts as its base release).
-std::vector<long> version_key(const std::string& v) {
-  std::vector<long> k;
-  std::string cur;
-  for (char c : v) {
-    if (c == '-' || c == '+') break;
-    if (c == '.') {
-      k.push_back(cur.empty() ? 0 : std::stol(cur));
-      cur.clear();
-    } else if (c >= '0' && c <= '9') {
-      cur += c;
-    } else {
-      return {};
-    }
-  }
-  if (cur.empty()) return {};
-  k.push_back(std::stol(cur));
-  return k;
-}
-
 }  // namespace
-
-// The profile for `version`: the file in `dir` whose "applies_from" is the greatest one ≤ version
-// (profiles cover a contiguous range of releases up to the next profile's "applies_from").
-Result<std::string> pick_gemini_profile(const std::string& dir, const std::string& version) {
-  auto want = version_key(version);
-  if (want.empty()) return make_error(ErrorCode::kInvalidArgument, "bad version: " + version);
-  std::string best;
-  std::vector<long> best_key;
-  std::error_code ec;
-  for (auto it = sfs::directory_iterator(dir, ec); !ec && it != sfs::directory_iterator();
-       it.increment(ec)) {
-    if (it->path().extension() != ".json") continue;
-    auto j = ojson::parse(slurp(it->path().string()), nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j["applies_from"].is_string()) continue;
-    auto k = version_key(j["applies_from"].get<std::string>());
-    if (k.empty() || k > want) continue;
-    if (best.empty() || k > best_key) {
-      best = it->path().string();
-      best_key = k;
-    }
-  }
-  if (ec)
-    return make_error(ErrorCode::kNotFound, "cannot read profiles " + dir + ": " + ec.message());
-  if (best.empty())
-    return make_error(ErrorCode::kNotFound,
-                      "no Gemini CLI profile in " + dir + " covers " + version);
-  return best;
-}
 
 void add_drift_commands(CLI::App& app, Action& action) {
   struct Opts {
-    std::string host, version, profile, scenarios, only, keep, json_out, npm_hosts;
+    std::string host, version, profile, assume_profile, scenarios, only, keep, json_out,
+        npm_hosts;
     int jobs = 2;
   };
   auto o = std::make_shared<Opts>();
@@ -117,7 +74,11 @@ void add_drift_commands(CLI::App& app, Action& action) {
   cmd->add_option("--version", o->version, "exact npm version, e.g. 0.40.1")->required();
   cmd->add_option("--profile", o->profile,
                   "emulator profile: a name (gemini-0.61) or a file (default: the profile whose "
-                  "applies_from is the greatest one <= --version)");
+                  "applies_from..applies_through covers --version; a version outside every "
+                  "profile's range is an error)");
+  cmd->add_option("--assume-profile", o->assume_profile,
+                  "the profile for a --version outside the profiled range (named, never picked "
+                  "silently); ignored when a profile covers --version");
   cmd->add_option("--scenarios", o->scenarios, "directory of session scenarios (*.json)");
   cmd->add_option("--only", o->only, "run only the scenario with this id");
   cmd->add_option("--keep", o->keep, "keep every root (real/<id>, emu/<id>) under this directory");
@@ -128,16 +89,20 @@ void add_drift_commands(CLI::App& app, Action& action) {
   cmd->callback([o, &action] {
     action = [o]() -> int {
       if (o->host != "gemini") return usage_error("drift: unknown --host " + o->host + " (gemini)");
-      if (version_key(o->version).empty())
+      if (gem::version_key(o->version).empty())
         return usage_error("drift: --version must be an exact version such as 0.40.1: " +
                            o->version);
       if (o->jobs < 1 || o->jobs > 8) return usage_error("drift: --jobs must be 1..8");
       const std::string profiles_dir = pinta::hosts::gemini_profile_dir();
       std::string profile_path = o->profile;
       if (profile_path.empty()) {
-        auto p = pick_gemini_profile(profiles_dir, o->version);
-        if (!p) return usage_error("drift: " + p.error().message);
-        profile_path = *p;
+        auto p = gem::profile_for_version(profiles_dir, o->version);
+        if (p)
+          profile_path = p->path;
+        else if (!o->assume_profile.empty() && p.error().code == ErrorCode::kNotFound)
+          profile_path = gem::profile_path(o->assume_profile);
+        else
+          return usage_error("drift: " + p.error().message);
       } else if (profile_path.find('/') == std::string::npos &&
                  profile_path.find(".json") == std::string::npos) {
         profile_path = profiles_dir + "/" + profile_path + ".json";
@@ -219,7 +184,8 @@ void add_drift_commands(CLI::App& app, Action& action) {
       if (n <= 0) return usage_error("drift: cannot find this program (/proc/self/exe)");
       const std::string hostemu(self, static_cast<size_t>(n));
 
-      std::string base = o->keep;
+      // The plays run in their own workspaces: a relative --keep is made absolute first.
+      std::string base = o->keep.empty() ? std::string() : sfs::absolute(o->keep, ec).string();
       std::string tmp_created;
       if (base.empty()) {
         std::string tmpl = (sfs::temp_directory_path() / "hostemu-drift-XXXXXX").string();

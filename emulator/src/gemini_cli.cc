@@ -2,6 +2,9 @@
 //   run-hook  runs one hook as core HookRunner.executeHook does and prints its result object
 //   session   plays a scripted sequence of host events through the hooks of a home + workspace
 //   payload   prints the stdin object the host sends for an event (§7)
+//   profiles  prints the version -> profile mapping (or the profile of one --version)
+#include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <iterator>
 #include <memory>
@@ -33,11 +36,12 @@ void add_gemini_commands(CLI::App& app, Action& action) {
     std::string event, command, timeout, source = "user", name, plans_dir, cwd;
     std::vector<std::string> env;
     bool untrusted = false, full = false;
-    std::string home, workspace, script, profile;
+    std::string home, workspace, script, profile, version, assume_profile, map_version;
     std::string payload_event, session_id, payload_cwd;
     CLI::App* run_cmd = nullptr;
     CLI::App* session_cmd = nullptr;
     CLI::App* payload_cmd = nullptr;
+    CLI::App* profiles_cmd = nullptr;
   };
   auto o = std::make_shared<Opts>();
   auto* gm = app.add_subcommand("gemini", "Gemini CLI 0.61.0 host emulator");
@@ -77,6 +81,18 @@ void add_gemini_commands(CLI::App& app, Action& action) {
       "--profile", o->profile,
       "version profile: a name (gemini-0.26) or a file (hosts/gemini/profiles/"
       "gemini-0.XX.json); default: 0.61");
+  o->session_cmd->add_option(
+      "--version", o->version,
+      "a Gemini CLI release (0.38.2): its profile, by the same mapping as hostemu drift; a "
+      "release outside the profiled range is an error unless --assume-profile names one");
+  o->session_cmd->add_option("--assume-profile", o->assume_profile,
+                             "the profile for a --version outside the profiled range");
+
+  o->profiles_cmd = gm->add_subcommand(
+      "profiles",
+      "print the version profiles with the releases each covers (applies_from .. "
+      "applies_through), or with --version V the one profile for V (exit 2 outside the range)");
+  o->profiles_cmd->add_option("--version", o->map_version, "a Gemini CLI release");
 
   o->payload_cmd =
       gm->add_subcommand("payload", "print the stdin object the host sends for an event");
@@ -149,8 +165,22 @@ void add_gemini_commands(CLI::App& app, Action& action) {
       auto script = gem::js_parse(*text);
       if (!script || !script->is_object())
         return usage_error("--script is not a JSON object: " + o->script);
-      if (!o->profile.empty()) {
-        auto prof = gem::load_profile(o->profile);
+      if (!o->profile.empty() && !o->version.empty())
+        return usage_error("session: --profile and --version are exclusive");
+      std::string profile = o->profile;
+      if (!o->version.empty()) {
+        auto m = gem::profile_for_version(gem::default_profile_dir(), o->version);
+        if (m)
+          profile = m->path;
+        else if (!o->assume_profile.empty() && m.error().code == ErrorCode::kNotFound)
+          profile = o->assume_profile;
+        else
+          return usage_error("--version: " + m.error().message);
+      } else if (!o->assume_profile.empty()) {
+        return usage_error("session: --assume-profile goes with --version");
+      }
+      if (!profile.empty()) {
+        auto prof = gem::load_profile(profile);
         if (!prof) return usage_error("--profile: " + prof.error().message);
         (*script)["profile"] = *prof;
       }
@@ -158,6 +188,34 @@ void add_gemini_commands(CLI::App& app, Action& action) {
       auto r = gem::run_session(o->home, o->workspace, *script, ctx);
       if (!r) return usage_error(r.error().message);
       std::cout << r->dump(1) << "\n";
+      return 0;
+    };
+  });
+
+  o->profiles_cmd->callback([o, &action] {
+    action = [o]() -> int {
+      const std::string dir = gem::default_profile_dir();
+      if (!o->map_version.empty()) {
+        auto m = gem::profile_for_version(dir, o->map_version);
+        if (!m) return usage_error("profiles: " + m.error().message);
+        std::cout << m->name << "\n";
+        return 0;
+      }
+      // Every profile with its range, in release order; the whole range last.
+      std::vector<std::pair<std::vector<long>, std::string>> rows;
+      std::error_code ec;
+      for (auto it = std::filesystem::directory_iterator(dir, ec);
+           !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+        if (it->path().extension() != ".json") continue;
+        auto p = gem::load_profile(it->path().string());
+        if (!p) return usage_error("profiles: " + p.error().message);
+        const std::string from = p->value("applies_from", ""), through = p->value("applies_through", "");
+        rows.emplace_back(gem::version_key(from),
+                          p->value("name", it->path().stem().string()) + " " + from + " .. " + through);
+      }
+      std::sort(rows.begin(), rows.end());
+      for (auto& r : rows) std::cout << r.second << "\n";
+      std::cout << "range " << gem::known_version_range(dir) << "\n";
       return 0;
     };
   });

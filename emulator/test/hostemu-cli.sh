@@ -51,5 +51,19 @@ expect unknown-option '^hostemu: unknown option --bogus for hostemu gemini run-h
 expect unknown-top-option '^hostemu: unknown option --bogus' --bogus
 expect no-subcommand '^hostemu: a subcommand is required \(antigravity, ' 
 expect nested-no-subcommand '^hostemu: `hostemu gemini` needs a subcommand \(run-hook, ' gemini
+# The Gemini version -> profile mapping on the command line (docs/gemini-versions.md): a release
+# outside the profiled range is an error naming the range, never a silent pick; a profile name
+# that does not exist lists the profiles. All of these stop before anything is installed or run.
+echo '{"model_turns":[]}' >"$work/s.json"
+expect out-of-range-drift 'outside the profiled range 0\.26\.0 \.\. 0\.61\.x' drift --host gemini --version 0.62.0
+expect out-of-range-profiles 'outside the profiled range' gemini profiles --version 9.9.9
+expect out-of-range-session 'outside the profiled range' gemini session --home "$work" --workspace "$work" --script "$work/s.json" --version 0.25.0
+expect unknown-profile-name "no Gemini CLI profile named 'gemini-0.48' \(profiles: .*gemini-0.61" gemini session --home "$work" --workspace "$work" --script "$work/s.json" --profile gemini-0.48
+expect session-profile-and-version 'exclusive' gemini session --home "$work" --workspace "$work" --script "$work/s.json" --profile gemini-0.61 --version 0.61.0
+for pair in 0.33.2=gemini-0.31 0.36.0=gemini-0.36 0.38.2=gemini-0.37 0.39.1=gemini-0.40 0.61.0=gemini-0.61; do
+  got=$("$he" gemini profiles --version "${pair%%=*}" 2>&1)
+  if [ "$got" = "${pair#*=}" ]; then echo "ok   profile-of ${pair%%=*}"; else fail "profile-of ${pair%%=*}: '$got'"; fi
+done
+
 [ "$fails" = 0 ] && echo "hostemu-cli: all checks passed"
 exit $((fails > 0))

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "pinta/common/fs.h"
@@ -321,6 +322,76 @@ std::optional<ojson> real_hook_calls(const std::string& outfile_text, const Root
   return out;
 }
 
+ojson normalize_payload(const ojson& input, const Root& r) {
+  ojson v = ojson::parse(scrub(input.dump(), r), nullptr, false);
+  if (v.is_discarded() || !v.is_object()) return v.is_discarded() ? input : v;
+  static const std::regex iso(R"(^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$)");
+  static const std::regex session_file(R"(session-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-[0-9A-Za-z_-]+(\.jsonl?)$)");
+  // The CLI's session context names today's date in words ("Today's date is Sunday, December 6,
+  // 2026"): a date of the run, not of the version.
+  static const std::regex date_words(
+      R"((Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, (January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4})");
+  if (v.contains("session_id") && v["session_id"].is_string() &&
+      !v["session_id"].get<std::string>().empty())
+    v["session_id"] = "@SESSION_ID@";
+  if (v.contains("timestamp") && v["timestamp"].is_string() &&
+      std::regex_match(v["timestamp"].get<std::string>(), iso))
+    v["timestamp"] = "@TIMESTAMP@";
+  if (v.contains("transcript_path") && v["transcript_path"].is_string())
+    v["transcript_path"] =
+        std::regex_replace(v["transcript_path"].get<std::string>(), session_file, "session-@TIME@-@ID@$1");
+  for (const char* k : {"llm_request", "llm_response"})
+    if (v.contains(k)) {
+      auto d = ojson::parse(std::regex_replace(v[k].dump(), date_words, "@DATE@"), nullptr, false);
+      if (!d.is_discarded()) v[k] = d;
+    }
+  return v;
+}
+
+std::optional<ojson> real_payloads(const std::string& outfile_text, const Root& r) {
+  auto docs = split_json_stream(outfile_text);
+  if (!docs) return std::nullopt;
+  ojson out = ojson::array();
+  for (const auto& d : *docs) {
+    if (!d.is_object() || !d.contains("attributes") || !d["attributes"].is_object()) continue;
+    const ojson& a = d["attributes"];
+    if (a.value("event.name", std::string()) != "gemini_cli.hook_call") continue;
+    ojson in = a.contains("hook_input") ? a["hook_input"] : ojson(nullptr);
+    if (in.is_string()) in = ojson::parse(in.get<std::string>(), nullptr, false);
+    if (in.is_discarded()) in = a["hook_input"];
+    out.push_back(ojson::object({{"event", a.value("hook_event_name", std::string())},
+                                 {"input", normalize_payload(in, r)}}));
+  }
+  return out;
+}
+
+namespace {
+void diff_leaves(const ojson& a, const ojson& b, const std::string& path,
+                 std::vector<std::string>& out, bool a_has, bool b_has) {
+  if (a_has && b_has && a.is_object() && b.is_object()) {
+    for (auto& [k, x] : a.items())
+      diff_leaves(x, b.contains(k) ? b[k] : ojson(), path + "/" + k, out, true, b.contains(k));
+    for (auto& [k, y] : b.items())
+      if (!a.contains(k)) diff_leaves(ojson(), y, path + "/" + k, out, false, true);
+    return;
+  }
+  if (a_has && b_has && a.is_array() && b.is_array() && a.size() == b.size()) {
+    for (size_t i = 0; i < a.size(); ++i)
+      diff_leaves(a[i], b[i], path + "/" + std::to_string(i), out, true, true);
+    return;
+  }
+  if (a_has == b_has && a == b) return;
+  out.push_back((path.empty() ? "/" : path) + ": real " + (a_has ? a.dump() : "<absent>") +
+                " emulator " + (b_has ? b.dump() : "<absent>"));
+}
+}  // namespace
+
+std::vector<std::string> payload_differences(const ojson& real, const ojson& emu) {
+  std::vector<std::string> out;
+  diff_leaves(real, emu, "", out, true, true);
+  return out;
+}
+
 Outcome play_real(const ojson& sc, const std::string& dir, const RealOptions& o, Root* root_out) {
   Outcome out;
   Root rr = lay_out(sc, dir, o.hook_calls);
@@ -353,6 +424,8 @@ Outcome play_real(const ojson& sc, const std::string& dir, const RealOptions& o,
     // No outfile = the CLI logged nothing (a run that fails before telemetry starts).
     out.hook_calls = sfs::exists(rr.telemetry) ? real_hook_calls(slurp(rr.telemetry), rr)
                                                : std::optional<ojson>(ojson::array());
+    out.payloads = sfs::exists(rr.telemetry) ? real_payloads(slurp(rr.telemetry), rr)
+                                             : std::optional<ojson>(ojson::array());
     if (!out.hook_calls && out.failure.empty())
       out.failure = "unreadable telemetry outfile " + rr.telemetry;
   }
@@ -395,8 +468,15 @@ Outcome play_emulator(const ojson& sc, const std::string& dir, const std::string
   out.stderr_lines = normalize_lines(t["stderr"], er);
   if (t.contains("hook_calls") && t["hook_calls"].is_array()) {
     ojson calls = ojson::array();
-    for (const auto& c : t["hook_calls"]) calls.push_back(project_hook_call(c, er));
+    ojson payloads = ojson::array();
+    for (const auto& c : t["hook_calls"]) {
+      calls.push_back(project_hook_call(c, er));
+      payloads.push_back(ojson::object(
+          {{"event", c.value("hook_event_name", std::string())},
+           {"input", normalize_payload(c.contains("hook_input") ? c["hook_input"] : ojson(), er)}}));
+    }
     out.hook_calls = calls;
+    out.payloads = payloads;
   }
   return out;
 }
@@ -425,6 +505,17 @@ std::vector<std::string> compare(const Outcome& real, const Outcome& emu) {
       if (x != y)
         d.push_back("hook_calls[" + std::to_string(i) + "]: real " + x.dump() + " emulator " +
                     y.dump());
+    }
+  }
+  if (real.payloads && emu.payloads) {
+    // Field by field, per hook run of the same event (a missing run is the hook_calls line's).
+    const ojson& a = *real.payloads;
+    const ojson& b = *emu.payloads;
+    for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+      if (a[i]["event"] != b[i]["event"]) continue;
+      for (auto& l : payload_differences(a[i]["input"], b[i]["input"]))
+        d.push_back("payload[" + std::to_string(i) + "] " + a[i]["event"].get<std::string>() +
+                    " " + l);
     }
   }
   return d;

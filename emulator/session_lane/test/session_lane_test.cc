@@ -98,3 +98,50 @@ TEST(SessionLane, TelemetryNoticeIsStderrNoise) {
 }
 
 }  // namespace
+
+// Payloads: the volatile values normalized, everything else compared leaf by leaf.
+TEST(SessionLanePayload, NormalizesVolatileValuesOnly) {
+  const auto r = root();
+  ojson in = ojson::parse(R"J({"session_id":"4574cf04-059b","transcript_path":
+      "/t/real/x/h/.gemini/tmp/w/chats/session-2026-12-06T00-06-4574cf04.jsonl","cwd":"/t/real/x/w",
+      "hook_event_name":"BeforeModel","timestamp":"2026-12-06T00:06:57.218Z",
+      "llm_request":{"model":"gemini-2.5-flash","messages":[{"role":"user",
+      "content":"Today's date is Sunday, December 6, 2026 (formatted)"}]}})J");
+  ojson n = sl::normalize_payload(in, r);
+  EXPECT_EQ(n["session_id"], "@SESSION_ID@");
+  EXPECT_EQ(n["timestamp"], "@TIMESTAMP@");
+  EXPECT_EQ(n["transcript_path"], "@H@/.gemini/tmp/w/chats/session-@TIME@-@ID@.jsonl");
+  EXPECT_EQ(n["cwd"], "@W@");
+  EXPECT_EQ(n["llm_request"]["messages"][0]["content"], "Today's date is @DATE@ (formatted)");
+  EXPECT_EQ(n["llm_request"]["model"], "gemini-2.5-flash");
+  // .json and .jsonl stay apart; an empty transcript_path stays empty.
+  in["transcript_path"] = "/t/real/x/h/.gemini/tmp/w/chats/session-2026-12-06T00-06-4574cf04.json";
+  EXPECT_EQ(sl::normalize_payload(in, r)["transcript_path"],
+            "@H@/.gemini/tmp/w/chats/session-@TIME@-@ID@.json");
+  in["transcript_path"] = "";
+  EXPECT_EQ(sl::normalize_payload(in, r)["transcript_path"], "");
+}
+
+TEST(SessionLanePayload, DifferencesAreLeavesWithTheirPath) {
+  ojson a = ojson::parse(R"J({"x":1,"m":{"model":"a","messages":[{"role":"user"},{"role":"user"}]},"gone":true})J");
+  ojson b = ojson::parse(R"J({"x":1,"m":{"model":"b","messages":[{"role":"user"}]},"new":2})J");
+  auto d = sl::payload_differences(a, b);
+  const std::vector<std::string> want = {
+      R"J(/m/model: real "a" emulator "b")J",
+      R"J(/m/messages: real [{"role":"user"},{"role":"user"}] emulator [{"role":"user"}])J",
+      "/gone: real true emulator <absent>", "/new: real <absent> emulator 2"};
+  EXPECT_EQ(d, want);
+  EXPECT_TRUE(sl::payload_differences(a, a).empty());
+}
+
+// The payload lines of compare(): per hook run of the same event, prefixed with its index.
+TEST(SessionLanePayload, CompareReportsPayloadDrift) {
+  sl::Outcome real, emu;
+  real.payloads = ojson::parse(R"J([{"event":"BeforeModel","input":{"llm_request":{"model":"gemini-3.5-flash"}}}])J");
+  emu.payloads = ojson::parse(R"J([{"event":"BeforeModel","input":{"llm_request":{"model":"gemini-2.5-flash"}}}])J");
+  auto d = sl::compare(real, emu);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0], R"J(payload[0] BeforeModel /llm_request/model: real "gemini-3.5-flash" emulator "gemini-2.5-flash")J");
+  emu.payloads = real.payloads;
+  EXPECT_TRUE(sl::compare(real, emu).empty());
+}

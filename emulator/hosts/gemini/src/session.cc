@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <ctime>
 #include <future>
+#include <regex>
 
 #include "pinta/common/fs.h"
 #include "pinta/emulator/gemini/gemini.h"
@@ -24,13 +26,17 @@ std::string display_name(const LoadedHook& h) {
 // hook_name is the hook's name or else its command, exit_code and hook_output are absent when
 // undefined (timeout, spawn error), error is the error message. duration_ms, event.timestamp and
 // the session ids are not reproduced (timing, random per run).
-ojson hook_call_record(std::string_view event, const std::string& hook_name,
+// hook_type is the configured type ("command" or "plugin", getHookTypeFromResult) and hook_input
+// the event's input object, the same for every hook of the event (logHookExecution spreads the
+// event's `input`, not the chained one a sequential hook got).
+ojson hook_call_record(std::string_view event, const LoadedHook& h, const ojson& input,
                        const HookRunResult& r) {
   ojson c = ojson::object();
   c["event.name"] = "gemini_cli.hook_call";
   c["hook_event_name"] = std::string(event);
-  c["hook_type"] = "command";
-  c["hook_name"] = hook_name;
+  c["hook_type"] = h.type;
+  c["hook_name"] = display_name(h);
+  c["hook_input"] = input;
   c["success"] = r.success;
   if (r.exit_code) c["exit_code"] = *r.exit_code;
   if (r.output) c["hook_output"] = *r.output;
@@ -103,7 +109,19 @@ ojson expand_model_turns(const ojson& turns) {
       const bool has_call = turn.is_object() && turn.contains("function_call") &&
                             turn["function_call"].is_object();
       size_t last = 0;
-      for (int i = 0; i < chunks; ++i) last = add("AfterModel");
+      for (int i = 0; i < chunks; ++i) {
+        last = add("AfterModel");
+        // The chunk's part as the hook sees it (hookTranslator toHookLLMResponse): the lane's
+        // thought chunks "Thinking (k)." (session_lane fake_responses), then the turn's text; a
+        // function-call chunk has no text part.
+        if (i + 1 < chunks)
+          ev[last]["chunk"] =
+              ojson::object({{"text", "Thinking (" + std::to_string(i + 1) + ")."}, {"thought", true}});
+        else if (!has_call && turn.is_object())
+          ev[last]["chunk"] = ojson::object({{"text", turn.value("text", "Done.")}});
+        else
+          ev[last]["chunk"] = ojson::object();
+      }
       std::string text(static_cast<size_t>(chunks - 1), ' ');
       if (!has_call && turn.is_object()) text += turn.value("text", "Done.");
       ev[last]["response_text"] = text;
@@ -137,6 +155,22 @@ struct ToolRun {
 ToolRun run_builtin_tool(const std::string& name, const ojson& args, const std::string& workspace,
                          bool modified) {
   ToolRun r;
+  if (name == "read_file" && args.is_object() && args.contains("file_path") &&
+      args["file_path"].is_string()) {
+    // read_file of a small text file: the content as llmContent, an empty returnDisplay (lane
+    // u05: the real CLI's AfterTool tool_response {"llmContent":"Original content",
+    // "returnDisplay":""}; core tools/read-file.js). Ranges, truncation and binary files are not
+    // modelled; a missing file keeps the script's response.
+    std::filesystem::path p(args["file_path"].get<std::string>());
+    if (p.is_relative()) p = std::filesystem::path(workspace) / p;
+    std::ifstream in(p, std::ios::binary);
+    r.ok = true;
+    if (in)
+      r.response = ojson::object(
+          {{"llmContent", std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>())},
+           {"returnDisplay", ""}});
+    return r;
+  }
   if (name != "write_file") {
     r.ok = true;
     return r;
@@ -170,18 +204,208 @@ ToolRun run_builtin_tool(const std::string& name, const ojson& args, const std::
     r.error = "cannot write " + path.string();  // emulator's own wording: no lane scenario
     return r;
   }
-  // core tools/write-file.js:278 (0.61.0): the llmContent sentences. returnDisplay there is a
-  // FileDiff object; its fileDiff/diffStat/isBuildFile fields are not reproduced here.
+  // core tools/write-file.js:266-306 (0.61.0): llmContent is the success sentence and "Here is
+  // the updated code:\n<snippet>" joined by ' ' (for a new file the snippet is the whole content,
+  // tools/diff-utils.js getDiffContextSnippet); returnDisplay is the FileDiff object. For a new
+  // file the patch (npm diff createPatch, 'Original' / 'Written') is one hunk adding every line,
+  // and diffStat counts those lines and their characters (tools/diffOptions.js getDiffStat; the
+  // user side is empty: the content was not edited). An overwrite's patch and snippet need a line
+  // diff, which is not modelled: its fileDiff/diffStat are left out (no lane scenario overwrites).
+  const std::string content = args["content"].get<std::string>();
+  const std::string base = path.filename().string();
   const std::string msg = existed ? "Successfully overwrote file: " + path.string() + "."
                                   : "Successfully created and wrote to new file: " + path.string() + ".";
-  ojson display = ojson::object({{"fileName", path.filename().string()},
-                                 {"filePath", path.string()},
-                                 {"originalContent", original},
-                                 {"newContent", args["content"]},
-                                 {"isNewFile", !existed}});
-  r.response = ojson::object({{"llmContent", msg}, {"returnDisplay", display}});
+  ojson display = ojson::object();
+  std::string llm = msg;
+  if (!existed) {
+    std::vector<std::string> lines;
+    size_t start = 0;
+    for (size_t nl; (nl = content.find('\n', start)) != std::string::npos; start = nl + 1)
+      lines.push_back(content.substr(start, nl - start));
+    const bool final_newline = start == content.size();
+    if (!final_newline) lines.push_back(content.substr(start));
+    std::string diff = "Index: " + base +
+                       "\n===================================================================\n--- " +
+                       base + "\tOriginal\n+++ " + base + "\tWritten\n";
+    long chars = 0;
+    if (!lines.empty()) {
+      diff += "@@ -0,0 +1," + std::to_string(lines.size()) + " @@\n";
+      for (const auto& l : lines) {
+        diff += "+" + l + "\n";
+        chars += static_cast<long>(l.size());
+      }
+      if (!final_newline) diff += "\\ No newline at end of file\n";
+    }
+    display["fileDiff"] = diff;
+    display["fileName"] = base;
+    display["filePath"] = path.string();
+    display["originalContent"] = original;
+    display["newContent"] = args["content"];
+    display["diffStat"] = ojson::object({{"model_added_lines", lines.size()},
+                                         {"model_removed_lines", 0},
+                                         {"model_added_chars", chars},
+                                         {"model_removed_chars", 0},
+                                         {"user_added_lines", 0},
+                                         {"user_removed_lines", 0},
+                                         {"user_added_chars", 0},
+                                         {"user_removed_chars", 0}});
+    display["isNewFile"] = true;
+    // utils/buildFileUtils.js isBuildFile: package manifests and build scripts; the lane writes
+    // none of them.
+    display["isBuildFile"] = false;
+    llm += " Here is the updated code:\n" + content;
+  } else {
+    display = ojson::object({{"fileName", base},
+                             {"filePath", path.string()},
+                             {"originalContent", original},
+                             {"newContent", args["content"]},
+                             {"isNewFile", false}});
+  }
+  r.response = ojson::object({{"llmContent", llm}, {"returnDisplay", display}});
   r.ok = true;
   return r;
+}
+
+// The workspace listing of the model's session context (core utils/getFolderStructure.js,
+// 0.61.0): per folder its files, then its subfolders, each sorted (String.localeCompare,
+// approximated: case-insensitive, lower case first), "├───" / "└───" connectors, "│   " under a
+// non-last folder; node_modules, .git, dist and __pycache__ are shown as "name/..." without
+// contents. The scenarios' workspaces stay far below its 200-item cap, which is not modelled.
+void list_folder(const std::filesystem::path& dir, const std::string& indent,
+                 std::vector<std::string>& out) {
+  namespace sfs = std::filesystem;
+  std::vector<std::string> files, dirs;
+  std::error_code ec;
+  for (auto it = sfs::directory_iterator(dir, ec); !ec && it != sfs::directory_iterator();
+       it.increment(ec)) {
+    if (it->is_regular_file(ec))
+      files.push_back(it->path().filename().string());
+    else if (it->is_directory(ec))
+      dirs.push_back(it->path().filename().string());
+  }
+  auto before = [](const std::string& a, const std::string& b) {
+    std::string la = a, lb = b;
+    for (auto& c : la) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (auto& c : lb) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return la != lb ? la < lb : a > b;
+  };
+  std::sort(files.begin(), files.end(), before);
+  std::sort(dirs.begin(), dirs.end(), before);
+  for (size_t i = 0; i < files.size(); ++i)
+    out.push_back(indent + (i + 1 == files.size() && dirs.empty() ? "└───" : "├───") + files[i]);
+  for (size_t i = 0; i < dirs.size(); ++i) {
+    const bool last = i + 1 == dirs.size();
+    const bool ignored = dirs[i] == "node_modules" || dirs[i] == ".git" || dirs[i] == "dist" ||
+                         dirs[i] == "__pycache__";
+    out.push_back(indent + (last ? "└───" : "├───") + dirs[i] + "/" + (ignored ? "..." : ""));
+    if (!ignored) list_folder(dir / dirs[i], indent + (last ? "    " : "│   "), out);
+  }
+}
+
+// The environment context the CLI puts first in the chat history (core
+// utils/environmentContext.js getEnvironmentContext, 0.61.0): today's date as the locale writes
+// it (en-US here: "Sunday, December 6, 2026"), the platform, the project temp dir, the workspace
+// and its listing; no GEMINI.md memory in the scenarios.
+std::string session_context(const std::string& workspace, const std::string& project_temp) {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char day_month[64];
+  std::strftime(day_month, sizeof day_month, "%A, %B ", &tm);
+  const std::string date = std::string(day_month) + std::to_string(tm.tm_mday) + ", " +
+                           std::to_string(tm.tm_year + 1900);
+  std::vector<std::string> lines;
+  list_folder(workspace, "", lines);
+  std::string listing = workspace + "/\n";
+  for (size_t i = 0; i < lines.size(); ++i) listing += (i ? "\n" : "") + lines[i];
+  return "<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n"
+         "Today's date is " + date +
+         " (formatted according to the user's locale).\nMy operating system is: linux\n"
+         "The project's temporary directory is: " + project_temp +
+         "\n- **Workspace Directories:**\n  - " + workspace +
+         "\n- **Directory Structure:**\n\nShowing up to 200 items (files + folders).\n\n" +
+         listing + "\n\n\n</session_context>";
+}
+
+// Node's util.inspect of a JSON value on one line, as console.warn prints an object argument:
+// { key: 'text', n: 1, list: [ 'a' ] }, {} and [] when empty; a key that is not an identifier is
+// quoted; strings single-quoted (double-quoted when they hold a ' and no "), with \n \t \\ escapes.
+// util.inspect breaks an object over several lines past 72 characters; the lane's discarded
+// values stay shorter (scenario s30), so that is not modelled.
+std::string inspect_value(const ojson& v) {
+  auto quote = [](const std::string& t) {
+    const char q = t.find('\'') != std::string::npos && t.find('"') == std::string::npos ? '"' : '\'';
+    std::string o(1, q);
+    for (char c : t) {
+      if (c == q || c == '\\') o += '\\';
+      if (c == '\n') { o += "\\n"; continue; }
+      if (c == '\t') { o += "\\t"; continue; }
+      o += c;
+    }
+    return o + q;
+  };
+  if (v.is_string()) return quote(v.get<std::string>());
+  if (v.is_array()) {
+    if (v.empty()) return "[]";
+    std::string o = "[ ";
+    for (size_t i = 0; i < v.size(); ++i) o += (i ? ", " : "") + inspect_value(v[i]);
+    return o + " ]";
+  }
+  if (v.is_object()) {
+    if (v.empty()) return "{}";
+    static const std::regex ident("^[A-Za-z_$][A-Za-z_$0-9]*$");
+    std::string o = "{ ";
+    bool first = true;
+    for (auto& [k, x] : v.items()) {
+      o += (first ? "" : ", ") + (std::regex_match(k, ident) ? k : quote(k)) + ": " + inspect_value(x);
+      first = false;
+    }
+    return o + " }";
+  }
+  if (v.is_null()) return "null";
+  return js_stringify(v);
+}
+
+// The hook-registry warnings as the CLI prints them on stderr at start-up (core
+// hooks/hookRegistry.js, 0.61.0: debugLogger.warn / coreEvents feedback, headless both plain
+// lines; lane s30): the "Discarding invalid hook …" lines end with ": " and the discarded value
+// (util.inspect), read back from the file and place the loader recorded. The folder-trust line is
+// printed by its own rule (headless_folder_trust), not here.
+std::vector<std::string> registry_warning_lines(const LoadResult& loaded) {
+  std::vector<std::string> out;
+  std::map<std::string, ojson> files;
+  auto value_at = [&](const std::string& origin, std::string ptr) -> std::optional<ojson> {
+    if (!files.count(origin)) {
+      auto text = pinta::fs::read_file(origin);
+      auto j = text ? js_parse(*text) : std::nullopt;
+      files[origin] = j ? *j : ojson();
+    }
+    try {
+      return files[origin].at(ojson::json_pointer(ptr));
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  };
+  const LoadIssue* last = nullptr;
+  size_t next_issue = 0;
+  for (const auto& w : loaded.warnings) {
+    if (w == "Project hooks disabled because the folder is not trusted.") continue;
+    const LoadIssue* issue = nullptr;
+    if (next_issue < loaded.issues.size() && loaded.issues[next_issue].message == w)
+      issue = last = &loaded.issues[next_issue++];
+    std::string line = w;
+    std::optional<ojson> v;
+    if (w.rfind("Discarding invalid hook definition", 0) == 0 && issue) {
+      v = value_at(issue->origin, issue->pointer);
+    } else if (w.rfind("Discarding invalid hook configuration", 0) == 0 && last) {
+      std::string ptr = last->pointer;
+      if (ptr.size() > 5 && ptr.compare(ptr.size() - 5, 5, "/type") == 0) ptr.resize(ptr.size() - 5);
+      v = value_at(last->origin, ptr);
+    }
+    if (v) line += ": " + inspect_value(*v);
+    out.push_back(line);
+  }
+  return out;
 }
 
 }  // namespace
@@ -212,6 +436,12 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   // < 0.61: continue:false on any event first logs "Hook requested to stop execution: R", and the
   // stop line names the bare reason (drift s13, s17, s19, s23).
   const bool log_stop_request = sw.value("log_stop_request", false);
+  // The BeforeTool stop line names the bare reason ("bare", < 0.36) or the tool's error
+  // ("prefixed": "Agent execution stopped: Agent execution stopped by hook: R"). 0.36.0 still logs
+  // the stop request but prints the prefixed line (drift s13 on 0.36.0), so the two are separate
+  // switches; without stop_line the line follows log_stop_request.
+  const bool bare_stop_line =
+      sw.value("stop_line", std::string(log_stop_request ? "bare" : "prefixed")) == "bare";
   // < 0.61: headless runs ignore folder trust: an untrusted or DO_NOT_TRUST folder runs as trusted
   // (drift s04, s05: exit 0, every hook fired).
   const std::string headless_trust = sw.value("headless_folder_trust", std::string("enforced"));
@@ -232,8 +462,8 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   // 0.26: every log line goes through the one patched console (cli 0.26.0 gemini.js:198-206,
   // ui/utils/ConsolePatcher.js), flushed in code order after start-up, so (a) SessionStart's
   // systemMessage, written straight to stderr (gemini.js:445-446), comes before all start-up lines
-  // (drift s23) and (b) an event's "Hook system message" / stop-request lines precede its failure
-  // warning (hooks/hookEventHandler.js:373-375; drift s25).
+  // (drift s23). (An event's "Hook system message" / stop-request lines precede its failure
+  // warning in every release: 0.26 hooks/hookEventHandler.js:373-375, drift s25; 0.61 lane s31.)
   const bool single_log_stream = sw.value("single_log_stream", false);
   // < 0.61: each enabled extension logs "Loading extension: NAME" at start-up, and an unreadable
   // extension-enablement.json is silently treated as {} (drift s06, s07, s11, s20, s26, s27).
@@ -324,6 +554,7 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   for (const auto& l : loaded.startup_stderr)
     if (warn_bad_enablement || l != "Failed to read extension enablement config.")
       stderr_lines.push_back(l);
+  for (auto& l : registry_warning_lines(loaded)) stderr_lines.push_back(l);
   // §1.5: the project-hooks warning (coreEvents feedback at start-up, printed plain) and the
   // record in trusted_hooks.json that keeps it from showing again.
   bool after_trust_warning = false;
@@ -361,8 +592,76 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
   ctx.cwd = workspace;
   ctx.trusted_folder = loaded.trusted;
   const std::string session_id = script.value("session_id", "00000000-0000-4000-8000-000000000001");
+  // transcript_path: the chat recording file (core services/chatRecordingService.js:382-407,
+  // 0.61.0): <home>/.gemini/tmp/<project slug>/chats/session-<YYYY-MM-DDTHH-MM>-<the session id's
+  // first 8 characters>.jsonl; the slug is the workspace's base name slugified
+  // (config/projectRegistry.js slugify: lower case, runs of other characters as one '-', no '-'
+  // at either end, "project" when empty), the first claim in a fresh home. Profile switch
+  // transcript_file "json": releases up to 0.38 name it .json (drift payload on 0.38.2).
+  std::string slug;
+  for (char c : std::filesystem::path(workspace).filename().string()) {
+    char l = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const bool keep = (l >= 'a' && l <= 'z') || (l >= '0' && l <= '9');
+    if (keep)
+      slug += l;
+    else if (!slug.empty() && slug.back() != '-')
+      slug += '-';
+  }
+  while (!slug.empty() && slug.back() == '-') slug.pop_back();
+  if (slug.empty()) slug = "project";
+  const std::string transcript_path =
+      script.contains("transcript_path") && script["transcript_path"].is_string()
+          ? script["transcript_path"].get<std::string>()
+          : home + "/.gemini/tmp/" + slug + "/chats/session-" +
+                std::regex_replace(now_iso8601().substr(0, 16), std::regex(":"), "-") + "-" +
+                session_id.substr(0, 8) +
+                (sw.value("transcript_file", std::string("jsonl")) == "json" ? ".json" : ".jsonl");
   if (ctx.plans_dir.empty()) ctx.plans_dir = home + "/.gemini/tmp/session/" + session_id + "/plans";
   std::string prompt = script.value("prompt", "Create test.txt");
+  // The request the model hooks see (hookTranslator toHookLLMRequest, 0.61.0): the history's
+  // contents with their text parts joined ('' between parts), contents without text (function
+  // calls and responses) left out; the model from the settings (the lane's fixed
+  // gemini-2.5-flash) and the generation config of that model. The first user content is the
+  // session context followed by the prompt and any BeforeAgent <hook_context> (one message;
+  // profile switch session_context_message "separate": two user messages, releases up to 0.47).
+  const std::string context_text = session_context(workspace, home + "/.gemini/tmp/" + slug);
+  const bool separate_context = sw.value("session_context_message", std::string("merged")) == "separate";
+  const std::string request_model = sw.value("llm_request_model", std::string("gemini-2.5-flash"));
+  ojson history = ojson::array();
+  int history_iteration = -1;
+  std::string iteration_hook_context;
+  std::string last_model_text;
+  auto push_message = [&](const char* role, const std::string& content) {
+    if (!content.empty()) history.push_back(ojson::object({{"role", role}, {"content", content}}));
+  };
+  bool clear_history = false;  // an AfterAgent block asked for clearContext
+  auto open_iteration = [&](int it, const std::string& user_text) {
+    if (history_iteration >= it) return;
+    const bool fresh = it == 0 || clear_history;
+    if (clear_history) history = ojson::array();
+    clear_history = false;
+    if (!fresh) push_message("model", last_model_text);
+    const std::string text = user_text + iteration_hook_context;
+    if (fresh && separate_context) {
+      push_message("user", context_text);
+      push_message("user", text);
+    } else {
+      push_message("user", fresh ? context_text + text : text);
+    }
+    history_iteration = it;
+    iteration_hook_context.clear();
+  };
+  // A BeforeModel answer's hookSpecificOutput.llm_request rewrites the call's request: its
+  // messages replace the history's, its model and config fields override (core
+  // hooks/hookTranslator.js fromHookLLMRequest); the rest of that call (BeforeToolSelection,
+  // AfterModel) sees the rewritten one (lane u06 on the real 0.61.0).
+  ojson call_request;
+  auto llm_request = [&] {
+    return ojson::object(
+        {{"model", request_model},
+         {"messages", history},
+         {"config", ojson::object({{"temperature", 1}, {"topP", 0.95}, {"topK", 64}})}});
+  };
 
   ojson events = ojson::array();
   bool stopped = false;
@@ -431,9 +730,12 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
     }
     PayloadOptions po;
     po.session_id = session_id;
+    po.transcript_path = transcript_path;
     po.cwd = workspace;
     po.prompt = prompt;
     po.tool_name = ev.value("tool_name", "write_file");
+    if (ev.contains("original_request_name") && ev["original_request_name"].is_string())
+      po.original_request_name = ev["original_request_name"].get<std::string>();
     if (ev.contains("tool_input")) po.tool_input = ev["tool_input"];
     if (name == "AfterTool" && !last_tool_input.is_null()) po.tool_input = last_tool_input;
     if (ev.contains("tool_response")) po.tool_response = ev["tool_response"];
@@ -445,6 +747,29 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
       po.stop_hook_active = iteration > 0;
     }
     if (has_turns && name == "BeforeAgent" && iteration > 0) po.prompt = continuation_prompt;
+    if (has_turns && (name == "BeforeModel" || name == "BeforeToolSelection" || name == "AfterModel")) {
+      open_iteration(iteration, iteration > 0 ? continuation_prompt : prompt);
+      if (name == "BeforeModel") {
+        last_model_text.clear();  // a new model call
+        call_request = nullptr;
+      }
+      po.llm_request = call_request.is_null() ? llm_request() : call_request;
+    }
+    if (has_turns && name == "AfterModel" && ev.contains("chunk") && ev["chunk"].is_object()) {
+      // toHookLLMResponse: text = the chunk's non-thought text, parts = every text part.
+      const ojson& c = ev["chunk"];
+      ojson parts = ojson::array();
+      std::string text;
+      if (c.contains("text")) {
+        parts.push_back(c["text"]);
+        if (!c.value("thought", false)) text = c["text"].get<std::string>();
+      }
+      if (!text.empty()) last_model_text += text;
+      ojson cand = ojson::object({{"content", ojson::object({{"role", "model"}, {"parts", parts}})},
+                                  {"finishReason", "STOP"},
+                                  {"index", 0}});
+      po.llm_response = ojson::object({{"text", text}, {"candidates", ojson::array({cand})}});
+    }
     po.source = ev.value("source", "startup");
     po.reason = ev.value("reason", "exit");
     po.trigger = ev.value("trigger", "auto");
@@ -478,7 +803,7 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
       j["stdout"] = er.results[i].stdout_text;
       j["stderr"] = er.results[i].stderr_text;
       results.push_back(j);
-      hook_calls.push_back(hook_call_record(name, display_name(plan.hooks[i]), er.results[i]));
+      hook_calls.push_back(hook_call_record(name, plan.hooks[i], input, er.results[i]));
       if (!er.results[i].success) failed.push_back(display_name(plan.hooks[i]));
     }
     row["results"] = results;
@@ -501,7 +826,10 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
       for (auto& l : fail_lines) stderr_lines.push_back(l);
       fail_lines.clear();
     };
-    if (!single_log_stream) flush_fail_lines();
+    // The event's system message (and an older release's stop-request line) comes first: core
+    // hookEventHandler.js runs processCommonHookOutputFields before logHookExecution (0.61.0
+    // lines 209-211; lane s31: "Hook system message: Warning: bt text" precedes "Hook(s) [bt]
+    // failed …"); the failure lines follow below.
     row["aggregated"] = er.final_output ? *er.final_output : ojson(nullptr);
     ojson effect = ojson::object();
     if (er.final_output) {
@@ -535,7 +863,7 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
           effect["tool_error"] = msg;
           stderr_lines.push_back("Error executing tool " + po.tool_name + ": " + msg);
           stderr_lines.push_back("Agent execution stopped: " +
-                                 (log_stop_request ? effective_reason(out) : msg));
+                                 (bare_stop_line ? effective_reason(out) : msg));
           stopped = true;
           last_tool_blocked = true;
         } else if (is_blocking(out)) {
@@ -597,6 +925,9 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
               ojson e = ojson::object({{"event", ev_name},
                                        {"iteration", iteration},
                                        {"tool_name", req["name"]},
+                                       // the tail call's hooks see the name of the call it
+                                       // replaces (original_request_name; lane u05)
+                                       {"original_request_name", po.tool_name},
                                        {"tool_input", req.contains("args") && req["args"].is_object()
                                                           ? req["args"]
                                                           : ojson::object()}});
@@ -619,12 +950,62 @@ Result<ojson> run_session(const std::string& home, const std::string& workspace,
           if (name == "AfterAgent") {
             effect["next_prompt"] = effective_reason(out);
             continuation_prompt = effective_reason(out);
+            // hookSpecificOutput.clearContext: the chat history is reset before the
+            // continuation, so the next request holds only the session context and the
+            // continuation prompt (lane u28 on the real 0.61.0).
+            const ojson* hso =
+                out.contains("hookSpecificOutput") ? &out["hookSpecificOutput"] : nullptr;
+            if (hso && hso->is_object() && hso->contains("clearContext") &&
+                (*hso)["clearContext"] == true)
+              clear_history = true;
             allowed_iteration = iteration + 1;
           }
           if (name == "BeforeAgent") stopped = true;  // no model call for this prompt
-          if (name == "BeforeModel") model_blocked_iteration = iteration;
+          if (name == "BeforeModel") {
+            model_blocked_iteration = iteration;
+            // A blocking BeforeModel may answer in the model's place
+            // (hookSpecificOutput.llm_response): that synthetic answer is the call's response
+            // text, so AfterAgent's prompt_response holds it (its text parts joined; lane s32 on
+            // the real 0.61.0: "Synthetic answer.").
+            const ojson* hso =
+                out.contains("hookSpecificOutput") ? &out["hookSpecificOutput"] : nullptr;
+            if (hso && hso->is_object() && hso->contains("llm_response") &&
+                (*hso)["llm_response"].is_object()) {
+              const ojson& lr = (*hso)["llm_response"];
+              std::string text;
+              if (lr.contains("candidates") && lr["candidates"].is_array() &&
+                  !lr["candidates"].empty() && lr["candidates"][0].is_object() &&
+                  lr["candidates"][0].contains("content") &&
+                  lr["candidates"][0]["content"].is_object() &&
+                  lr["candidates"][0]["content"].contains("parts") &&
+                  lr["candidates"][0]["content"]["parts"].is_array())
+                for (const auto& part : lr["candidates"][0]["content"]["parts"]) {
+                  if (part.is_string())
+                    text += part.get<std::string>();
+                  else if (part.is_object() && part.contains("text") && part["text"].is_string() &&
+                           !(part.contains("thought") && part["thought"] == true))
+                    text += part["text"].get<std::string>();
+                }
+              if (!text.empty())
+                cumulative_response += (cumulative_response.empty() ? "" : "\n") + text;
+            }
+          }
+        } else if (name == "BeforeModel" && has_turns && out.contains("hookSpecificOutput") &&
+                   out["hookSpecificOutput"].is_object() &&
+                   out["hookSpecificOutput"].contains("llm_request") &&
+                   out["hookSpecificOutput"]["llm_request"].is_object()) {
+          const ojson& mod = out["hookSpecificOutput"]["llm_request"];
+          ojson req = po.llm_request;
+          if (mod.contains("messages") && mod["messages"].is_array()) req["messages"] = mod["messages"];
+          if (mod.contains("model") && mod["model"].is_string()) req["model"] = mod["model"];
+          if (mod.contains("config") && mod["config"].is_object())
+            for (auto& [k, v] : mod["config"].items()) req["config"][k] = v;
+          call_request = req;
+          effect["llm_request"] = req;
         } else if (name == "BeforeAgent" && ctxt) {
           effect["model_sees_appended"] = "<hook_context>" + *ctxt + "</hook_context>";
+          // client.js: the request gets a part {text: <hook_context>…} after the prompt's.
+          iteration_hook_context = "<hook_context>" + *ctxt + "</hook_context>";
         }
       } else if (name == "SessionStart" && ctxt) {
         effect["prompt_prefix"] = "<hook_context>" + *ctxt + "</hook_context>\n\n";

@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <sstream>
 
 #include "pinta/common/test_support.h"
 #include "pinta/emulator/gemini/gemini.h"
@@ -448,4 +450,152 @@ TEST(GeminiSession, TailCallsOffIgnoresTheRequest) {
   s.run(script);
   EXPECT_EQ(s.logged(), (std::vector<std::string>{"bt", "at"}));
   EXPECT_FALSE(std::filesystem::exists(s.ws + "/tail.txt"));
+}
+
+// What the hooks receive (drift's payload comparison against the real 0.61.0, hook_input of its
+// hook_call records): transcript_path, the model request with the session context, the response
+// per streamed chunk, and the hook_call record's hook_input / hook_type.
+TEST(GeminiSessionPayload, TranscriptPathRequestAndChunks) {
+  Session s;
+  ojson hooks = ojson::object();
+  for (const char* ev : {"SessionStart", "BeforeAgent", "BeforeModel", "AfterModel", "AfterTool"})
+    hooks[ev] = hook(s.rec(ev));
+  hooks["BeforeAgent"] = hook(s.rec("ba", R"(echo '{"hookSpecificOutput":{"hookEventName":"BeforeAgent","additionalContext":"CTX"}}')"));
+  s.settings(hooks);
+  std::ofstream(s.ws + "/b.txt") << "x";
+  std::ofstream(s.ws + "/A.txt") << "x";
+  std::filesystem::create_directories(s.ws + "/sub");
+  std::ofstream(s.ws + "/sub/c.txt") << "x";
+  ojson turns = write_turns("new.txt", "one\ntwo");
+  turns[1]["chunks"] = 2;
+  auto t = s.run({{"model_turns", turns}, {"prompt", "Do it"}});
+  std::map<std::string, std::vector<ojson>> in;
+  for (const auto& c : t["hook_calls"]) {
+    ASSERT_TRUE(c.contains("hook_input")) << c.dump();
+    EXPECT_EQ(c["hook_type"], "command");
+    in[c["hook_event_name"].get<std::string>()].push_back(c["hook_input"]);
+  }
+  // <home>/.gemini/tmp/<slug of the workspace name>/chats/session-<time>-<id8>.jsonl
+  const std::string tp = in["SessionStart"][0]["transcript_path"].get<std::string>();
+  EXPECT_EQ(tp.rfind(s.home + "/.gemini/tmp/w/chats/session-", 0), 0u) << tp;
+  EXPECT_EQ(tp.substr(tp.size() - 15), "-00000000.jsonl") << tp;
+  // The request: one user message, the session context + the prompt + BeforeAgent's context.
+  const ojson& req = in["BeforeModel"][0]["llm_request"];
+  EXPECT_EQ(req["model"], "gemini-2.5-flash");
+  EXPECT_EQ(req["config"], ojson::parse(R"({"temperature":1,"topP":0.95,"topK":64})"));
+  ASSERT_EQ(req["messages"].size(), 1u);
+  const std::string content = req["messages"][0]["content"].get<std::string>();
+  EXPECT_EQ(content.rfind("<session_context>\nThis is the Gemini CLI.", 0), 0u) << content;
+  EXPECT_NE(content.find("\n\nShowing up to 200 items (files + folders).\n\n" + s.ws +
+                         "/\n├───A.txt\n├───b.txt\n└───sub/\n    └───c.txt\n\n\n</session_context>"
+                         "Do it<hook_context>CTX</hook_context>"),
+            std::string::npos)
+      << content;
+  EXPECT_NE(content.find("The project's temporary directory is: " + s.home + "/.gemini/tmp/w\n"),
+            std::string::npos);
+  // The later model call sees the same history (the call and its response carry no text).
+  EXPECT_EQ(in["BeforeModel"][1]["llm_request"], req);
+  // AfterModel per chunk: the function call chunk has no part; the thought chunk's part shows,
+  // its text does not count; the last chunk carries the answer.
+  ASSERT_EQ(in["AfterModel"].size(), 3u);
+  EXPECT_EQ(in["AfterModel"][0]["llm_response"]["text"], "");
+  EXPECT_EQ(in["AfterModel"][0]["llm_response"]["candidates"][0]["content"]["parts"], ojson::array());
+  EXPECT_EQ(in["AfterModel"][1]["llm_response"]["text"], "");
+  EXPECT_EQ(in["AfterModel"][1]["llm_response"]["candidates"][0]["content"]["parts"],
+            ojson::array({"Thinking (1)."}));
+  EXPECT_EQ(in["AfterModel"][2]["llm_response"]["text"], "Done.");
+  // write_file's response for a new file: the content echoed and the creation patch.
+  const ojson& tr = in["AfterTool"][0]["tool_response"];
+  EXPECT_EQ(tr["llmContent"], "Successfully created and wrote to new file: " + s.ws +
+                                  "/new.txt. Here is the updated code:\none\ntwo");
+  EXPECT_EQ(tr["returnDisplay"]["fileDiff"],
+            "Index: new.txt\n==================================================================="
+            "\n--- new.txt\tOriginal\n+++ new.txt\tWritten\n@@ -0,0 +1,2 @@\n+one\n+two\n"
+            "\\ No newline at end of file\n");
+  EXPECT_EQ(tr["returnDisplay"]["diffStat"]["model_added_lines"], 2);
+  EXPECT_EQ(tr["returnDisplay"]["diffStat"]["model_added_chars"], 6);
+  EXPECT_EQ(tr["returnDisplay"]["isBuildFile"], false);
+}
+
+TEST(GeminiSessionPayload, OlderProfilesNameTheTranscriptJsonAndSplitTheContext) {
+  Session s;
+  s.settings(ojson::object({{"BeforeModel", hook(s.rec("bm"))}}));
+  auto t = s.run({{"model_turns", write_turns()},
+                  {"profile", ojson::parse(R"({"switches":{"transcript_file":"json",
+                       "session_context_message":"separate","llm_request_model":"m-x"}})")}});
+  ASSERT_FALSE(t["hook_calls"].empty());
+  const ojson& in = t["hook_calls"][0]["hook_input"];
+  const std::string tp = in["transcript_path"].get<std::string>();
+  EXPECT_EQ(tp.substr(tp.size() - 14), "-00000000.json") << tp;
+  EXPECT_EQ(in["llm_request"]["model"], "m-x");
+  ASSERT_EQ(in["llm_request"]["messages"].size(), 2u);
+  EXPECT_EQ(in["llm_request"]["messages"][1], ojson::parse(R"({"role":"user","content":"Create test.txt"})"));
+}
+
+// Registry warnings go to stderr as the CLI prints them (lane s30), a plugin hook is recorded as
+// a plugin.
+TEST(GeminiSessionPayload, RegistryWarningsOnStderrAndPluginHookType) {
+  Session s;
+  ojson hooks = ojson::parse(R"({"BeforeAgent":[{"matcher":"*"},
+      {"hooks":[{"type":"script","command":"true"},{"type":"command"}]}],
+      "BeforeTool":[{"hooks":[{"type":"plugin","command":"cat >/dev/null","name":"plug"}]}]})");
+  s.settings(hooks);
+  auto t = s.run({{"model_turns", write_turns()}});
+  std::vector<std::string> err;
+  for (const auto& l : t["stderr"]) err.push_back(l.get<std::string>());
+  const std::vector<std::string> want = {
+      "Discarding invalid hook definition for BeforeAgent from project: { matcher: '*' }",
+      "Invalid hook BeforeAgent from project type: script",
+      "Discarding invalid hook configuration for BeforeAgent from project: { type: 'script', "
+      "command: 'true' }",
+      "Command hook BeforeAgent from project missing command field",
+      "Discarding invalid hook configuration for BeforeAgent from project: { type: 'command' }"};
+  ASSERT_GE(err.size(), want.size());
+  EXPECT_EQ(std::vector<std::string>(err.begin(), err.begin() + static_cast<long>(want.size())), want);
+  bool plugin = false;
+  for (const auto& c : t["hook_calls"])
+    if (c["hook_name"] == "plug") plugin = c["hook_type"] == "plugin";
+  EXPECT_TRUE(plugin) << t["hook_calls"].dump();
+}
+
+// An event's system message comes before its failure warning (lane s31 on the real 0.61.0).
+TEST(GeminiSessionPayload, SystemMessageBeforeTheFailureWarning) {
+  Session s;
+  s.settings({{"BeforeTool", hook("cat >/dev/null; echo 'bt text' >&2; exit 1")}});
+  auto t = s.run({{"model_turns", write_turns()}});
+  std::vector<std::string> err;
+  for (const auto& l : t["stderr"]) err.push_back(l.get<std::string>());
+  const std::string fail = "Hook(s) [cat >/dev/null; echo 'bt text' >&2; exit 1] failed for event "
+                           "BeforeTool. Press F12 to see the debug drawer for more details.";
+  EXPECT_EQ(err, (std::vector<std::string>{"Hook system message: Warning: bt text", fail,
+                                           "[WARNING] " + fail}));
+}
+
+// AfterAgent block with clearContext: the continuation's request starts over from the session
+// context (lane u28 on the real 0.61.0); without it the history keeps the answer and the prompt.
+TEST(GeminiSessionPayload, ClearContextResetsTheContinuationHistory) {
+  for (bool clear : {true, false}) {
+    Session s;
+    const std::string block =
+        std::string(R"X(case "$(cat)" in *'"stop_hook_active":true'*) echo '{}' ;; *) echo '{"decision":"block","reason":"again")X") +
+        (clear ? R"X(,"hookSpecificOutput":{"hookEventName":"AfterAgent","clearContext":true})X" : "") +
+        "}' ;; esac";
+    s.settings({{"AfterAgent", hook(block)}, {"BeforeModel", hook("cat >/dev/null")}});
+    auto t = s.run({{"model_turns", ojson::parse(R"([{"text":"first"},{"text":"second"}])")},
+                    {"prompt", "go"}});
+    std::vector<ojson> reqs;
+    for (const auto& c : t["hook_calls"])
+      if (c["hook_event_name"] == "BeforeModel") reqs.push_back(c["hook_input"]["llm_request"]["messages"]);
+    ASSERT_EQ(reqs.size(), 2u) << t["hook_calls"].dump();
+    if (clear) {
+      ASSERT_EQ(reqs[1].size(), 1u) << reqs[1].dump();
+      const std::string c = reqs[1][0]["content"].get<std::string>();
+      EXPECT_EQ(c.rfind("<session_context>", 0), 0u);
+      EXPECT_EQ(c.substr(c.size() - 23), "</session_context>again");
+    } else {
+      ASSERT_EQ(reqs[1].size(), 3u) << reqs[1].dump();
+      EXPECT_EQ(reqs[1][1], ojson::parse(R"({"role":"model","content":"first"})"));
+      EXPECT_EQ(reqs[1][2], ojson::parse(R"({"role":"user","content":"again"})"));
+    }
+  }
 }

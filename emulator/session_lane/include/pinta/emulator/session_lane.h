@@ -9,6 +9,8 @@
 //   stderr      the CLI's stderr minus start-up noise vs the transcript's stderr lines
 //   hook_calls  the CLI's own record of each hook run (`gemini_cli.hook_call` in its local
 //               telemetry outfile) vs the transcript's "hook_calls" (see project_hook_call)
+//   payload     each hook's stdin (hook_call's hook_input) field by field, volatile values
+//               normalized (see normalize_payload)
 #pragma once
 
 #include <map>
@@ -63,11 +65,30 @@ ojson project_hook_call(const ojson& attributes, const Root& r);
 // Every gemini_cli.hook_call record of a telemetry outfile, projected, in file order.
 std::optional<ojson> real_hook_calls(const std::string& outfile_text, const Root& r);
 
+// The payload a hook was given (hook_call's hook_input: the event's input object, the same for
+// every hook of the event, core hooks/hookEventHandler.js logHookExecution), with the values that
+// differ on every run made stable so that two runs compare field by field:
+//   paths under the root       @W@ / @H@ / @ROOT@ (scrub)
+//   session_id                 "@SESSION_ID@" (random per run)
+//   timestamp                  "@TIMESTAMP@" (an ISO-8601 time)
+//   transcript_path            its file name's time and session-id parts: session-@TIME@-@ID@
+//                              (the directory and the extension, .json or .jsonl, stay)
+//   dates in the model context "@DATE@" (the <session_context> names today's date)
+// Everything else — model names, message shapes, tool responses — is compared as it is.
+ojson normalize_payload(const ojson& input, const Root& r);
+// {"event", "input"} per hook_call record of a telemetry outfile, in file order (the input
+// normalized); nullopt when the text is not a stream of JSON documents.
+std::optional<ojson> real_payloads(const std::string& outfile_text, const Root& r);
+// Every leaf where two payloads differ, as "PATH: real X emulator Y" (PATH a JSON pointer; an
+// absent side prints as <absent>).
+std::vector<std::string> payload_differences(const ojson& real, const ojson& emu);
+
 struct Outcome {
   std::vector<std::string> hooks, stderr_lines;
   std::map<std::string, std::string> files;
   int exit_code = -1;
   std::optional<ojson> hook_calls;  // nullopt: not recorded (see Options::hook_calls)
+  std::optional<ojson> payloads;    // [{event, input}] per hook_call, normalized; nullopt: none
   std::string failure;              // the side could not run at all
 };
 

@@ -56,6 +56,20 @@ std::string profile_path(const std::string& name_or_file);
 // The profile object ({"name","applies_from","switches":{…},…}); errors name the file.
 Result<ojson> load_profile(const std::string& name_or_file);
 const ojson& profile_switches(const ojson& profile);  // {} when absent
+// "0.40.1" -> {0, 40, 1}; a pre-release tail is ignored (a nightly counts as its base release);
+// {} when `v` is not a version.
+std::vector<long> version_key(const std::string& v);
+// The one version -> profile mapping (hostemu drift, `hostemu gemini session --version`,
+// `hostemu gemini profiles`, docs/gemini-versions.md): each profile in `dir` covers
+// applies_from <= V <= applies_through, where "applies_through" names a release line ("0.34"
+// covers every 0.34.x). A version outside every range is an error naming the known range; two
+// profiles covering one version is an error naming both.
+struct VersionMatch {
+  std::string path, name;
+};
+Result<VersionMatch> profile_for_version(const std::string& dir, const std::string& version);
+// "0.26.0 .. 0.61.x": the lowest applies_from to the highest applies_through of `dir`.
+std::string known_version_range(const std::string& dir);
 // The error a blocked or stopped BeforeTool/AfterTool reports under `switches` ("" when the output
 // neither blocks nor stops, or for another event).
 std::string tool_error_text(const ojson& switches, std::string_view event, const ojson& output);

@@ -1,0 +1,128 @@
+// The one version -> profile mapping (profile_for_version): what hostemu drift, `hostemu gemini
+// session --version` and `hostemu gemini profiles` use. Every published release in the profiled
+// range maps to exactly one profile (the bisection record of docs/gemini-versions.md), a release
+// outside it is an error naming the range, and the profiles of the tree cover one contiguous range.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "pinta/common/test_support.h"
+#include "pinta/emulator/gemini/gemini.h"
+
+namespace g = pinta::emu::gemini;
+using g::ojson;
+
+namespace {
+
+void write_profile(const std::string& dir, const std::string& name, const std::string& from,
+                   const std::string& through) {
+  ojson p = ojson::object({{"name", name}, {"applies_from", from}, {"switches", ojson::object()}});
+  if (!through.empty()) p["applies_through"] = through;
+  std::ofstream(dir + "/" + name + ".json") << p.dump();
+}
+
+std::string mapped(const std::string& v) {
+  auto m = g::profile_for_version(g::default_profile_dir(), v);
+  return m ? m->name : "error: " + m.error().message;
+}
+
+}  // namespace
+
+TEST(GeminiVersionKey, ParsesReleasesAndRejectsTheRest) {
+  EXPECT_EQ(g::version_key("0.40.1"), (std::vector<long>{0, 40, 1}));
+  EXPECT_EQ(g::version_key("0.45.0-nightly.20260529.gc82e2b597"), (std::vector<long>{0, 45, 0}));
+  EXPECT_EQ(g::version_key("0.34"), (std::vector<long>{0, 34}));
+  EXPECT_TRUE(g::version_key("").empty());
+  EXPECT_TRUE(g::version_key("latest").empty());
+  EXPECT_TRUE(g::version_key("0..1").empty());
+  EXPECT_TRUE(g::version_key("1.2.").empty());
+  EXPECT_TRUE(g::version_key("99999999999.0.0").empty());
+}
+
+// The tree's profiles against the releases the bisection probed (docs/gemini-versions.md).
+TEST(GeminiVersionMap, PublishedReleasesMapToTheirProfile) {
+  const std::vector<std::pair<const char*, const char*>> expect = {
+      {"0.26.0", "gemini-0.26"}, {"0.29.0", "gemini-0.26"}, {"0.30.0", "gemini-0.30"},
+      {"0.30.1", "gemini-0.30"}, {"0.31.0", "gemini-0.31"}, {"0.33.2", "gemini-0.31"},
+      {"0.34.0", "gemini-0.31"}, {"0.35.0", "gemini-0.35"}, {"0.35.3", "gemini-0.35"},
+      {"0.36.0", "gemini-0.36"}, {"0.37.2", "gemini-0.37"}, {"0.38.2", "gemini-0.37"},
+      {"0.39.1", "gemini-0.40"}, {"0.40.0", "gemini-0.40"}, {"0.43.0", "gemini-0.40"},
+      {"0.44.0", "gemini-0.40"}, {"0.45.2", "gemini-0.61"}, {"0.57.0", "gemini-0.61"},
+      {"0.61.0", "gemini-0.61"}, {"0.61.0-nightly.20260909.ged2ac40df", "gemini-0.61"}};
+  for (const auto& [v, p] : expect) EXPECT_EQ(mapped(v), p) << v;
+}
+
+TEST(GeminiVersionMap, OutsideTheRangeIsAnErrorNamingIt) {
+  for (const char* v : {"0.62.0", "9.9.9", "0.25.0", "0.1.1"}) {
+    auto m = g::profile_for_version(g::default_profile_dir(), v);
+    ASSERT_FALSE(m) << v << " mapped to " << m->name;
+    EXPECT_EQ(m.error().code, pinta::ErrorCode::kNotFound) << v;
+    EXPECT_NE(m.error().message.find("0.26.0 .. 0.61.x"), std::string::npos) << m.error().message;
+    EXPECT_NE(m.error().message.find("--assume-profile"), std::string::npos);
+  }
+  EXPECT_EQ(g::known_version_range(g::default_profile_dir()), "0.26.0 .. 0.61.x");
+  auto bad = g::profile_for_version(g::default_profile_dir(), "latest");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().code, pinta::ErrorCode::kInvalidArgument);
+}
+
+// The tree's profiles tile one range: sorted by applies_from, each starts at the release line
+// after the previous one's applies_through, so no published release falls between two profiles.
+TEST(GeminiVersionMap, TreeProfilesAreContiguous) {
+  struct R {
+    std::vector<long> from, through;
+    std::string name;
+  };
+  std::vector<R> rs;
+  for (auto& e : std::filesystem::directory_iterator(g::default_profile_dir())) {
+    if (e.path().extension() != ".json") continue;
+    auto p = g::load_profile(e.path().string());
+    ASSERT_TRUE(p) << e.path();
+    R r{g::version_key(p->value("applies_from", "")), g::version_key(p->value("applies_through", "")),
+        p->value("name", "")};
+    ASSERT_EQ(r.from.size(), 3u) << r.name;
+    ASSERT_EQ(r.through.size(), 2u) << r.name << ": applies_through names a release line (0.34)";
+    EXPECT_EQ(r.from[2], 0) << r.name << " starts at a line's first release";
+    EXPECT_LE((std::vector<long>{r.from[0], r.from[1]}), r.through) << r.name;
+    rs.push_back(r);
+  }
+  ASSERT_GE(rs.size(), 2u);
+  std::sort(rs.begin(), rs.end(), [](const R& a, const R& b) { return a.from < b.from; });
+  for (size_t i = 1; i < rs.size(); ++i)
+    EXPECT_EQ((std::vector<long>{rs[i].from[0], rs[i].from[1]}),
+              (std::vector<long>{rs[i - 1].through[0], rs[i - 1].through[1] + 1}))
+        << rs[i - 1].name << " -> " << rs[i].name;
+}
+
+TEST(GeminiVersionMap, OverlapsAndMissingRangesAreErrors) {
+  pinta::testing::TempDir t;
+  ASSERT_TRUE(t.ok());
+  write_profile(t.path(), "a", "0.10.0", "0.19");
+  write_profile(t.path(), "b", "0.20.0", "0.29");
+  auto m = g::profile_for_version(t.path(), "0.19.7");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->name, "a");
+  m = g::profile_for_version(t.path(), "0.20.0");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->name, "b");
+  EXPECT_FALSE(g::profile_for_version(t.path(), "0.30.0"));
+  write_profile(t.path(), "c", "0.25.0", "0.31");  // overlaps b
+  m = g::profile_for_version(t.path(), "0.26.0");
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().code, pinta::ErrorCode::kInvalidArgument);
+  EXPECT_NE(m.error().message.find("two profiles"), std::string::npos);
+  std::filesystem::remove(t.path() + "/c.json");
+  write_profile(t.path(), "d", "0.30.0", "");  // no applies_through: never a silent open end
+  m = g::profile_for_version(t.path(), "0.12.0");
+  ASSERT_FALSE(m);
+  EXPECT_NE(m.error().message.find("d.json"), std::string::npos);
+}
+
+TEST(GeminiVersionMap, UnknownProfileNameListsTheProfiles) {
+  auto p = g::load_profile("gemini-0.48");
+  ASSERT_FALSE(p);
+  EXPECT_NE(p.error().message.find("gemini-0.61"), std::string::npos) << p.error().message;
+  EXPECT_NE(p.error().message.find("--version"), std::string::npos) << p.error().message;
+}
