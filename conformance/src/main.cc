@@ -140,6 +140,9 @@ int main(int argc, char** argv) {
   run->add_option("--exclude", ro.exclude, "leave out cases whose id starts with this (repeatable)")
       ->take_all();
   run->add_flag("--strict", ro.strict, "SHOULD cases count too");
+  bool no_rerun = false;
+  run->add_flag("--no-rerun", no_rerun,
+                "no second run, alone, of units cut by a deadline or failed on latency");
   run->add_option("--jobs,-j", ro.jobs,
                   "case x host units run at once (default " + std::to_string(default_jobs()) +
                       "; cases with a median latency budget: at most 2)")
@@ -292,6 +295,7 @@ int main(int argc, char** argv) {
   }
   // Before any case runs: an adapter that cannot start would fail every case the same way.
   if (auto why = adapter_problem(ro.adapter); !why.empty()) return usage(why);
+  ro.rerun_alone = !no_rerun;
   ro.fixtures_dir = fixtures_dir;
   ro.profiles_dir = pinta::emu::agy::default_profile_dir();
   bool any = false;
@@ -372,6 +376,18 @@ int main(int argc, char** argv) {
     std::cout << deadline << " case(s) hit a deadline: " << s.case_deadlines
               << " case x host unit(s) the case deadline (" << ro.case_deadline << " s), "
               << s.run_deadlines << " the run deadline (" << ro.run_deadline << " s)\n";
+  if (s.reran) {
+    std::cout << s.reran << " case x host unit(s) cut by a deadline or failed on latency were run "
+              << "again alone: " << s.reran_passed << " passed then, " << (s.reran - s.reran_passed)
+              << " failed again";
+    if (!s.rerun_stopped.empty()) std::cout << " (no more reruns: " << s.rerun_stopped << ")";
+    std::cout << "\n";
+    for (const auto& co : s.cases)
+      for (const auto& h : co.hosts)
+        if (!h.rerun_after.empty() && h.state == "pass")
+          std::cout << "  passed alone: " << co.c->id << " [" << h.host
+                    << "], in the full run: " << h.rerun_after << "\n";
+  }
   if (s.not_run) std::cout << s.not_run << " case(s) not run: " << s.stopped << "\n";
   if (auto cc = common_failure_cause(s)) std::cout << common_cause_line(*cc) << "\n";
   return s.exit_code();

@@ -351,14 +351,20 @@ class UnitRun {
     json v = pick(e["median_ms"], host_);
     if (!v.is_object() || !v.contains("max") || !v["max"].is_number()) return false;
     std::string metric = v.value("metric", std::string("closed"));
+    const double budget = calibrated_budget(v["max"].get<double>(), &baseline_ms_);
     size_t over = 0;
     for (const auto& o : outs_) {
       auto t = metric == "first_stdout" ? o.raw.first_stdout_after
                : metric == "exited"     ? o.raw.exited_after
                                         : o.raw.closed_after;
-      if (t.count() / 1000.0 > v["max"].get<double>()) ++over;
+      if (t.count() / 1000.0 > budget) ++over;
     }
     return over * 2 > total && outs_.size() < total;
+  }
+
+  bool has_median_budget() const {
+    const json e = c_.raw.value("expect", json());
+    return e.is_object() && e.contains("median_ms");
   }
 
   HostOutcome& unresolved(HostOutcome& ho, const std::string& why) {
@@ -521,6 +527,15 @@ class UnitRun {
     auto out = runner_->run(call);
     if (!out.raw.started)
       return unresolved(ho, "adapter did not start: " + out.raw.spawn_error), false;
+    if (has_median_budget()) {
+      // The calibration run: a no-op hook, spawned the same way right after, whose time is what
+      // any process costs now (the budget grows with it; see calibrated_budget).
+      HookCall noop = call;
+      noop.command = "/bin/true";
+      noop.pipe_grace_ms = 250;
+      auto b = runner_->run(noop);
+      if (b.raw.started) baseline_ms_.push_back(b.raw.closed_after.count() / 1000.0);
+    }
     json run = {{"event", event},
                 {"command", call.command},
                 {"stdin", show_bytes(out.stdin_sent, 2048)},
@@ -619,7 +634,8 @@ class UnitRun {
                     env_file_,
                     ho.runs,
                     [&](const std::string& m) { fail(ho, m); },
-                    [&](const std::string& check) { check_ = check; }};
+                    [&](const std::string& check) { check_ = check; },
+                    &baseline_ms_};
     for (auto it = expect.begin(); it != expect.end(); ++it) {
       const Matcher* m = find_matcher(it.key(), false);
       json v = pick(it.value(), host_);
@@ -639,6 +655,7 @@ class UnitRun {
   std::string home_, ws_, data_, env_file_;
   std::map<std::string, std::string> vars_;
   std::vector<HookOutcome> outs_;
+  std::vector<double> baseline_ms_;  // median_ms cases: a no-op hook's closed time after each run
   std::string check_;  // the expectation being evaluated, for fail()
   json expected_;      // its expected value (this host's pick)
   int run_index_ = -1;  // the run being checked (index into HostOutcome::runs), -1: the unit
@@ -906,6 +923,14 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
       std::lock_guard<std::mutex> lock(mu);
       finish_case(i);
     }
+  // A unit worth running again alone: cut by a deadline, or failed in a case whose verdict rests
+  // on latency (a fake guard answering within the adapter's budget, a median_ms budget). Its case
+  // is reported after the reruns, with the rerun's verdict.
+  auto wants_rerun = [&](size_t i, const HostOutcome& h) {
+    return o.rerun_alone &&
+           (h.state == "deadline" || (h.state == "fail" && latency_sensitive(*sel[i])));
+  };
+  std::vector<size_t> deferred;  // cases waiting for reruns, in the order they ended
   auto run_pool = [&](const std::vector<Unit>& units, int jobs) {
     std::atomic<size_t> next{0};
     auto worker = [&] {
@@ -942,7 +967,14 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
           first_start[u.case_index] = std::min(first_start[u.case_index], u0);
           last_end[u.case_index] = std::max(last_end[u.case_index], u1);
         }
-        if (--remaining[u.case_index] == 0) finish_case(u.case_index);
+        if (--remaining[u.case_index] == 0) {
+          const auto& hs = co.hosts;
+          if (std::any_of(hs.begin(), hs.end(),
+                          [&](const HostOutcome& h) { return wants_rerun(u.case_index, h); }))
+            deferred.push_back(u.case_index);
+          else
+            finish_case(u.case_index);
+        }
       }
     };
     std::vector<std::thread> ts;
@@ -952,6 +984,45 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
   };
   run_pool(fast, jobs);
   run_pool(slow, std::min(jobs, 2));
+  // The reruns, one unit at a time with nothing else of this run beside it. Bounded: each unit by
+  // the case deadline, all of them by max(2 x case deadline, half the run deadline), and they stop
+  // once kRerunConfirmations of them failed again — then the failures are the adapter's (a slow or
+  // hanging adapter fails alone just as it failed in the crowd) and the rest keep their verdict.
+  {
+    const double budget = std::max(2 * o.case_deadline, o.run_deadline / 2);
+    const auto rerun_end = Clock::now() + secs(budget > 0 ? budget : 30);
+    int confirmed = 0;
+    for (size_t i : deferred) {
+      auto& co = s.cases[i];
+      for (auto& h : co.hosts) {
+        if (!wants_rerun(i, h)) continue;
+        const auto u0 = Clock::now();
+        if (stop_new) break;
+        if (confirmed >= RunOptions::kRerunConfirmations || u0 >= rerun_end) {
+          if (s.rerun_stopped.empty())
+            s.rerun_stopped = confirmed >= RunOptions::kRerunConfirmations
+                                  ? std::to_string(confirmed) + " reruns failed again"
+                                  : "the reruns' time (" + std::to_string(static_cast<int>(budget)) +
+                                        " s) ran out";
+          continue;
+        }
+        const std::string before = h.failures.empty() ? h.state : h.failures.front();
+        Deadlines d;
+        if (o.case_deadline > 0) d.unit = u0 + secs(o.case_deadline);
+        HostOutcome ho = UnitRun(*sel[i], h.host, o, d).run();
+        ho.rerun_after = before;
+        ++s.reran;
+        if (ho.state == "pass")
+          ++s.reran_passed;
+        else
+          ++confirmed;
+        h = std::move(ho);
+        last_end[i] = std::max(last_end[i], Clock::now());
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      finish_case(i);
+    }
+  }
   for (const auto& co : s.cases) {
     for (const auto& h : co.hosts) {
       s.case_deadlines += h.deadline == "case";
@@ -979,6 +1050,8 @@ std::string failure_block(const CaseOutcome& o) {
   for (const auto& h : o.hosts) {
     if (h.state == "pass") continue;
     b << "--- host " << h.host << ": " << h.state << "\n";
+    if (!h.rerun_after.empty())
+      b << "  (run again alone; in the full run: " << h.rerun_after << ")\n";
     for (const auto& f : h.failures) b << "  " << f << "\n";
     for (const auto& r : h.runs) {
       if (!r.contains("command")) continue;
