@@ -97,6 +97,9 @@ std::string fmt_us(std::chrono::microseconds us);
 // Regular files under root (path, content), except `skip`.
 std::vector<std::pair<std::string, std::string>> walk_files(const std::string& root,
                                                             const std::string& skip);
+// The report's record of one run (command, streams as printable text with their sizes, exit,
+// timings, what the host did with it), as HostOutcome::runs holds it.
+json run_record(const HookCall& call, const HookOutcome& out);
 }  // namespace detail
 
 }  // namespace pinta::conformance

@@ -97,6 +97,36 @@ std::string fmt_us(std::chrono::microseconds us) {
   return b;
 }
 
+// What the host made of a reply, for the report: as is, or (a flooding adapter's text can be
+// megabytes, once per run) its first bytes as a string.
+json bounded(const json& detail, size_t max = 4096) {
+  std::string d = detail.dump();
+  if (d.size() <= max) return detail;
+  return json(show_bytes(d, max));
+}
+
+json run_record(const HookCall& call, const HookOutcome& out) {
+  return {{"event", call.event},
+          {"command", call.command},
+          {"stdin", show_bytes(out.stdin_sent, 2048)},
+          {"stdout", show_bytes(out.raw.out, 2048)},
+          {"stderr", show_bytes(out.raw.err, 2048)},
+          {"stdin_bytes", out.stdin_sent.size()},
+          {"stdout_bytes", out.raw.out.size()},
+          {"stderr_bytes", out.raw.err.size()},
+          // The suite keeps at most 1 MiB per stream (host_runner): longer than its _bytes.
+          {"stdout_capped", out.raw.out_truncated},
+          {"stderr_capped", out.raw.err_truncated},
+          {"exit", out.raw.exit_code ? json(*out.raw.exit_code) : json()},
+          {"signal", out.raw.term_signal ? json(*out.raw.term_signal) : json()},
+          {"timed_out", out.raw.timed_out || out.raw.hard_limited},
+          {"first_stdout_ms", out.raw.first_stdout_after.count() / 1000.0},
+          {"exited_ms", out.raw.exited_after.count() / 1000.0},
+          {"closed_ms", out.raw.closed_after.count() / 1000.0},
+          {"effect", out.effect},
+          {"host", bounded(out.detail)}};
+}
+
 }  // namespace detail
 
 std::string Recorded::header(const std::string& name) const {
@@ -122,13 +152,6 @@ std::string from_hex(const std::string& h) {
   return o;
 }
 
-// What the host made of a reply, for the report: as is, or (a flooding adapter's text can be
-// megabytes, once per run) its first bytes as a string.
-json bounded(const json& detail, size_t max = 4096) {
-  std::string d = detail.dump();
-  if (d.size() <= max) return detail;
-  return json(show_bytes(d, max));
-}
 
 // Kills processes the adapter left running (a detached flusher, say) whose environment still points
 // into a case's temp dir, so none can post into a later case's fake server on a reused port.
@@ -536,25 +559,7 @@ class UnitRun {
       auto b = runner_->run(noop);
       if (b.raw.started) baseline_ms_.push_back(b.raw.closed_after.count() / 1000.0);
     }
-    json run = {{"event", event},
-                {"command", call.command},
-                {"stdin", show_bytes(out.stdin_sent, 2048)},
-                {"stdout", show_bytes(out.raw.out, 2048)},
-                {"stderr", show_bytes(out.raw.err, 2048)},
-                {"stdin_bytes", out.stdin_sent.size()},
-                {"stdout_bytes", out.raw.out.size()},
-                {"stderr_bytes", out.raw.err.size()},
-                // The suite keeps at most 1 MiB per stream (host_runner): longer than its _bytes.
-                {"stdout_capped", out.raw.out_truncated},
-                {"stderr_capped", out.raw.err_truncated},
-                {"exit", out.raw.exit_code ? json(*out.raw.exit_code) : json()},
-                {"signal", out.raw.term_signal ? json(*out.raw.term_signal) : json()},
-                {"timed_out", out.raw.timed_out || out.raw.hard_limited},
-                {"first_stdout_ms", out.raw.first_stdout_after.count() / 1000.0},
-                {"exited_ms", out.raw.exited_after.count() / 1000.0},
-                {"closed_ms", out.raw.closed_after.count() / 1000.0},
-                {"effect", out.effect},
-                {"host", bounded(out.detail)}};
+    json run = detail::run_record(call, out);
     ho.runs.push_back(run);
     ho.effect = out.effect;
     run_index_ = static_cast<int>(ho.runs.size()) - 1;

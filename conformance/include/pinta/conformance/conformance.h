@@ -92,6 +92,10 @@ struct RunOptions {
   // (empty: the built-in default, left out of the command).
   std::string program = "conformance";
   std::string cases_dir;
+  // "contract" (the default: the case files, our adapter's contract) or "protocol" (any hook from
+  // `config` or `hook`, pinta/conformance/protocol.h); for the rerun commands.
+  std::string profile = "contract";
+  std::string config, hook;
 };
 
 // One failed expectation, for the reports: which key of the case's "expect" failed, what the case
