@@ -444,6 +444,7 @@ RunSummary run_protocol(const std::vector<Case>& cases, const std::vector<Protoc
         } else {
           json run = detail::run_record(call, out);
           run["payload"] = call.input.payload;
+          run["timeout_ms"] = call.timeout_ms;
           ho.runs.push_back(run);
           ho.effect = out.effect;
           for (const auto& f : judge(*fam, h, out)) {
