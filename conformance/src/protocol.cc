@@ -164,7 +164,8 @@ Result<std::vector<ProtocolHook>> gemini_hooks(const ProtocolOptions& po, const 
   } else {
     std::string text = read_text(cfg.string(), err);
     if (!err.empty()) return make_error(ErrorCode::kIo, err);
-    pinta::fs::atomic_write(home + "/.gemini/settings.json", text, 0600);
+    if (auto st = pinta::fs::atomic_write(home + "/.gemini/settings.json", text, 0600); !st)
+      return make_error(ErrorCode::kIo, st.error().message);
   }
   if (ec) return make_error(ErrorCode::kIo, "cannot link " + cfg.string() + ": " + ec.message());
   gem::LoadOptions lo;
@@ -334,8 +335,8 @@ std::vector<Finding> judge(Family f, const ProtocolHook& h, const HookOutcome& o
                                    "user as a message"});
     std::string d;
     if (o.detail.contains("output") && o.detail["output"].is_object() &&
-        !o.detail.value("output_format", std::string()).empty() &&
-        o.detail["output_format"] == "json" && o.detail["output"].contains("decision")) {
+        o.detail.contains("output_format") && o.detail["output_format"] == "json" &&
+        o.detail["output"].contains("decision")) {
       const json& dv = o.detail["output"]["decision"];
       if (!dv.is_string())
         fs.push_back({"PROTO-5", "decision " + dv.dump() + " is not a string: ignored"});
