@@ -414,6 +414,7 @@ int main(int argc, char** argv) {
   // Before any case runs: an adapter that cannot start would fail every case the same way.
   if (auto why = adapter_problem(ro.adapter); !why.empty()) return usage(why);
   ro.rerun_alone = !no_rerun;
+  ro.run_deadline_given = run->count("--run-deadline") > 0;
   ro.fixtures_dir = fixtures_dir;
   ro.profiles_dir = pinta::emu::agy::default_profile_dir();
   bool any = false;

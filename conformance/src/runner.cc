@@ -933,7 +933,8 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
   // is reported after the reruns, with the rerun's verdict.
   auto wants_rerun = [&](size_t i, const HostOutcome& h) {
     return o.rerun_alone &&
-           (h.state == "deadline" || (h.state == "fail" && latency_sensitive(*sel[i])));
+           ((h.state == "deadline" && (h.deadline != "run" || !o.run_deadline_given)) ||
+            (h.state == "fail" && latency_sensitive(*sel[i])));
   };
   std::vector<size_t> deferred;  // cases waiting for reruns, in the order they ended
   auto run_pool = [&](const std::vector<Unit>& units, int jobs) {

@@ -83,7 +83,10 @@ struct RunOptions {
   // failures: on a shared, loaded machine the run's own concurrency (and everything else on it) is
   // what failed them. The rerun's verdict is the unit's; it is bounded (see run_cases) and ends
   // after kRerunConfirmations reruns fail again (the adapter's own failures, not the load's).
+  // Units cut by the run deadline are rerun only when that deadline is the default one: a
+  // --run-deadline given on the command line is kept as given.
   bool rerun_alone = true;
+  bool run_deadline_given = false;
   static constexpr int kRerunConfirmations = 3;
   std::string fixtures_dir;  // fixtures/ (for "fixture" inputs and default payloads)
   std::string profiles_dir;  // Antigravity profiles
