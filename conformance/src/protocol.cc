@@ -319,16 +319,22 @@ std::vector<Finding> judge(Family f, const ProtocolHook& h, const HookOutcome& o
   if (r.timed_out || r.hard_limited)
     fs.push_back({"PROTO-1", "still running at the host's " + std::to_string(h.timeout_ms) +
                                  " ms timeout: the host killed it and counts the run as failed"});
-  if (r.pipes_outlived_child)
+  if (r.pipes_outlived_child && !r.timed_out && !r.hard_limited)
     fs.push_back({"PROTO-2", "a process it left behind still held stdout/stderr after it exited "
                              "(the host waits for both pipes to close)"});
   const bool exit0 = r.exit_code && *r.exit_code == 0, exit2 = r.exit_code && *r.exit_code == 2;
   const std::string ev = h.event;
   if (f == Family::kGemini) {
-    if (!r.timed_out && !exit0 && !exit2 && o.effect != "denied")
-      fs.push_back({"PROTO-3", exit_text(r) + ": Gemini CLI reads a failed hook and goes on as "
-                               "if it had allowed (" + o.effect + "); block with exit 2 or a "
-                               "JSON decision on exit 0"});
+    // GEM §4.5: any status but 0 and 2 is a failed hook; its text is still read (exit 1: a
+    // warning and the tool runs; other statuses: the text becomes a deny reason, if there is one).
+    if (!r.timed_out && !r.hard_limited && !exit0 && !exit2)
+      fs.push_back({"PROTO-3", exit_text(r) + ": Gemini CLI reads a failed hook" +
+                                   (o.effect == "denied" || o.effect == "text_denied"
+                                        ? std::string(" and blocks only because it read its "
+                                                      "output as a deny")
+                                        : std::string(" and goes on as if it had allowed")) +
+                                   " (" + o.effect + "); block with exit 2 or a JSON decision "
+                                   "on exit 0"});
     if (exit0 && o.effect == "text_shown")
       fs.push_back({"PROTO-4", std::string(js_nonblank(r.out) ? "stdout" : "stderr (stdout empty)") +
                                    " is not one JSON object: Gemini CLI shows the text to the "

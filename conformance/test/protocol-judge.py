@@ -100,6 +100,7 @@ def deel(report, examples, judge_dir, work):
         tool = payload.pop("도구", None)
         todo.append({"id": c["id"], "entry": entry, "event": run["event"], "tool": tool,
                      "payload": payload, "cwd": examples})
+    os.makedirs(work, exist_ok=True)
     cin = os.path.join(work, "deel-cases.json")
     json.dump(todo, open(cin, "w"), ensure_ascii=False)
     env = dict(os.environ, HOME=os.path.join(work, "home"))

@@ -5,7 +5,7 @@
 # message) show.
 set -euo pipefail
 input="$(cat)"
-tool="$(jq -r '.tool_name // .도구 // ""' <<<"$input")"
+tool="$(jq -r '.tool_name // .["도구"] // ""' <<<"$input")"
 path="$(jq -r '.tool_input.file_path // .file_path // ""' <<<"$input")"
 case "$tool" in
   write_file|replace|Write|Edit)
