@@ -341,15 +341,15 @@ int main(int argc, char** argv) {
                 << " case x host unit(s) the case deadline (" << ro.case_deadline << " s), "
                 << s.run_deadlines << " the run deadline (" << ro.run_deadline << " s)\n";
     if (s.reran) {
-      std::cout << s.reran << " case x host unit(s) cut by a deadline or failed on latency were run "
-                << "again alone: " << s.reran_passed << " passed then, " << (s.reran - s.reran_passed)
-                << " failed again";
+      std::cout << s.reran << " case x host unit(s) left out or cut by a deadline, or failed on "
+                << "latency, were run after the others: " << s.reran_passed << " passed then, "
+                << (s.reran - s.reran_passed) << " did not";
       if (!s.rerun_stopped.empty()) std::cout << " (no more reruns: " << s.rerun_stopped << ")";
       std::cout << "\n";
       for (const auto& co : s.cases)
         for (const auto& h : co.hosts)
           if (!h.rerun_after.empty() && h.state == "pass")
-            std::cout << "  passed alone: " << co.c->id << " [" << h.host
+            std::cout << "  passed after the others: " << co.c->id << " [" << h.host
                       << "], in the full run: " << h.rerun_after << "\n";
     }
     if (s.not_run) std::cout << s.not_run << " case(s) not run: " << s.stopped << "\n";

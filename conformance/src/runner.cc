@@ -937,6 +937,7 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
             (h.state == "fail" && latency_sensitive(*sel[i])));
   };
   std::vector<size_t> deferred;  // cases waiting for reruns, in the order they ended
+  std::set<std::pair<size_t, std::string>> unstarted;  // units the run deadline kept from starting
   auto run_pool = [&](const std::vector<Unit>& units, int jobs) {
     std::atomic<size_t> next{0};
     auto worker = [&] {
@@ -957,6 +958,8 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
           m << "[" << u.host << "] not run: the run deadline (" << o.run_deadline
             << " s, --run-deadline) had passed";
           ho = HostOutcome{u.host, "deadline", "run", {m.str()}, {}, "", json::array()};
+          std::lock_guard<std::mutex> lock(mu);
+          unstarted.insert({u.case_index, u.host});
         } else {
           Deadlines d;
           d.run = run_end;
@@ -990,40 +993,79 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
   };
   run_pool(fast, jobs);
   run_pool(slow, std::min(jobs, 2));
-  // The reruns, one unit at a time with nothing else of this run beside it. Bounded: each unit by
-  // the case deadline, all of them by max(2 x case deadline, half the run deadline), and they stop
-  // once kRerunConfirmations of them failed again — then the failures are the adapter's (a slow or
-  // hanging adapter fails alone just as it failed in the crowd) and the rest keep their verdict.
+  // Then the units that need a second chance, in two phases, before their cases are reported.
+  // Bounded: they stop starting once kRerunConfirmations of them failed (then the failures are
+  // the adapter's: a slow or hanging adapter fails here as it failed in the crowd), and each phase
+  // has a window of its own.
+  std::atomic<int> confirmed{0};
+  auto again = [&](size_t i, HostOutcome& h, std::optional<Clock::time_point> end,
+                   const std::string& before) {
+    const auto u0 = Clock::now();
+    Deadlines d;
+    d.run = end;
+    if (o.case_deadline > 0) d.unit = u0 + secs(o.case_deadline);
+    HostOutcome ho = UnitRun(*sel[i], h.host, o, d).run();
+    ho.rerun_after = before;
+    const bool failed = ho.state == "fail" || ho.state == "deadline" || ho.state == "unresolved";
+    std::lock_guard<std::mutex> lock(mu);
+    ++s.reran;
+    if (failed)
+      ++confirmed;
+    else
+      ++s.reran_passed;
+    h = std::move(ho);
+    first_start[i] = std::min(first_start[i], u0);
+    last_end[i] = std::max(last_end[i], Clock::now());
+  };
+  auto stopped_because = [&](const std::string& why) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (s.rerun_stopped.empty()) s.rerun_stopped = why;
+  };
+  const std::string confirmed_why =
+      std::to_string(RunOptions::kRerunConfirmations) + " reruns failed again";
+  // Phase 1: units the (default) run deadline kept from starting run now, as the pools would have
+  // run them (latency-sensitive ones two at a time), within one more run-deadline window.
+  if (!stop_new && o.rerun_alone && !unstarted.empty()) {
+    std::vector<std::pair<size_t, HostOutcome*>> late;
+    for (size_t i : deferred)
+      for (auto& h : s.cases[i].hosts)
+        if (unstarted.count({i, h.host}) && wants_rerun(i, h)) late.push_back({i, &h});
+    std::optional<Clock::time_point> late_end;
+    if (o.run_deadline > 0) late_end = Clock::now() + secs(o.run_deadline);
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+      for (size_t k; (k = next++) < late.size();) {
+        if (confirmed >= RunOptions::kRerunConfirmations) return stopped_because(confirmed_why);
+        if (late_end && Clock::now() >= *late_end)
+          return stopped_because("the late units' window (" +
+                                 std::to_string(static_cast<int>(o.run_deadline)) + " s) ran out");
+        auto [i, h] = late[k];
+        again(i, *h, late_end, h->failures.empty() ? h->state : h->failures.front());
+      }
+    };
+    std::vector<std::thread> ts;
+    const int n = std::max(1, std::min<int>(std::min(jobs, 2), static_cast<int>(late.size())));
+    for (int t = 0; t < n; ++t) ts.emplace_back(worker);
+    for (auto& t : ts) t.join();
+  }
+  // Phase 2: units cut by a deadline mid-way or failed on latency, one at a time with nothing else
+  // of this run beside it, within max(2 x case deadline, half the run deadline).
   {
     const double budget = std::max(2 * o.case_deadline, o.run_deadline / 2);
     const auto rerun_end = Clock::now() + secs(budget > 0 ? budget : 30);
-    int confirmed = 0;
     for (size_t i : deferred) {
-      auto& co = s.cases[i];
-      for (auto& h : co.hosts) {
-        if (!wants_rerun(i, h)) continue;
-        const auto u0 = Clock::now();
-        if (stop_new) break;
-        if (confirmed >= RunOptions::kRerunConfirmations || u0 >= rerun_end) {
-          if (s.rerun_stopped.empty())
-            s.rerun_stopped = confirmed >= RunOptions::kRerunConfirmations
-                                  ? std::to_string(confirmed) + " reruns failed again"
-                                  : "the reruns' time (" + std::to_string(static_cast<int>(budget)) +
-                                        " s) ran out";
+      for (auto& h : s.cases[i].hosts) {
+        if (stop_new || !wants_rerun(i, h) || !h.rerun_after.empty()) continue;
+        if (confirmed >= RunOptions::kRerunConfirmations) {
+          stopped_because(confirmed_why);
           continue;
         }
-        const std::string before = h.failures.empty() ? h.state : h.failures.front();
-        Deadlines d;
-        if (o.case_deadline > 0) d.unit = u0 + secs(o.case_deadline);
-        HostOutcome ho = UnitRun(*sel[i], h.host, o, d).run();
-        ho.rerun_after = before;
-        ++s.reran;
-        if (ho.state == "pass")
-          ++s.reran_passed;
-        else
-          ++confirmed;
-        h = std::move(ho);
-        last_end[i] = std::max(last_end[i], Clock::now());
+        if (Clock::now() >= rerun_end) {
+          stopped_because("the reruns' time (" + std::to_string(static_cast<int>(budget)) +
+                          " s) ran out");
+          continue;
+        }
+        again(i, h, std::nullopt, h.failures.empty() ? h.state : h.failures.front());
       }
       std::lock_guard<std::mutex> lock(mu);
       finish_case(i);
