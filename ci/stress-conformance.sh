@@ -71,7 +71,10 @@ for i in $(seq "$runs"); do
     args=(run --adapter "$adapter" --host all --strict --jobs 2 --report "$rep")
     [ -n "$area" ] && args+=(--filter "$area")
     t0=$(date +%s.%N)
-    timeout "$left" "$conf" "${args[@]}" >"$rep.out" 2>&1
+    # In the background and waited for, so that a TERM reaches the traps (and the load stops) at once.
+    timeout "$left" "$conf" "${args[@]}" >"$rep.out" 2>&1 &
+    load_pids+=($!)
+    wait $!
     rc=$?
     t1=$(date +%s.%N)
     load=$(cut -d' ' -f1 /proc/loadavg)
@@ -117,7 +120,9 @@ for z in "${zoo[@]}"; do
   left=$(( end - $(date +%s) ))
   [ "$left" -gt 10 ] || { echo "stress: out of budget before zoo $1"; zoo_missed=$((zoo_missed + 1)); continue; }
   timeout "$left" "$conf" run --adapter "sh $PWD/conformance/zoo/$1 $adapter" --host all --strict \
-    --jobs 2 --filter "$2" >"$tmp/zoo-$1.out" 2>&1
+    --jobs 2 --filter "$2" >"$tmp/zoo-$1.out" 2>&1 &
+  load_pids+=($!)
+  wait $!
   rc=$?
   if [ "$rc" = 1 ]; then echo "zoo $1: caught by $2 (exit 1) — $(grep -E 'run again alone' "$tmp/zoo-$1.out" | head -1)"
   else echo "zoo $1: NOT caught by $2 (exit $rc)"; tail -5 "$tmp/zoo-$1.out"; zoo_missed=$((zoo_missed + 1)); fi

@@ -1030,15 +1030,18 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
     for (size_t i : deferred)
       for (auto& h : s.cases[i].hosts)
         if (unstarted.count({i, h.host}) && wants_rerun(i, h)) late.push_back({i, &h});
+    // Their window: 4 run deadlines (200 s by default). A loaded machine (load 30 on 2 cores)
+    // needed more than one; an adapter that fails or hangs is stopped by the confirmations first.
     std::optional<Clock::time_point> late_end;
-    if (o.run_deadline > 0) late_end = Clock::now() + secs(o.run_deadline);
+    if (o.run_deadline > 0) late_end = Clock::now() + secs(4 * o.run_deadline);
     std::atomic<size_t> next{0};
     auto worker = [&] {
       for (size_t k; (k = next++) < late.size();) {
         if (confirmed >= RunOptions::kRerunConfirmations) return stopped_because(confirmed_why);
         if (late_end && Clock::now() >= *late_end)
           return stopped_because("the late units' window (" +
-                                 std::to_string(static_cast<int>(o.run_deadline)) + " s) ran out");
+                                 std::to_string(static_cast<int>(4 * o.run_deadline)) +
+                                 " s) ran out");
         auto [i, h] = late[k];
         again(i, *h, late_end, h->failures.empty() ? h->state : h->failures.front());
       }
