@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "pinta/common/version.h"
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -18,6 +19,7 @@
 #include "pinta/common/fs.h"
 #include "pinta/conformance/conformance.h"
 #include "pinta/conformance/output.h"
+#include "pinta/conformance/protocol.h"
 #include "pinta/emulator/antigravity/antigravity.h"
 #ifdef PINTA_CONFORMANCE_HAVE_FUZZ
 #include "pinta/fuzz/campaign.h"
@@ -139,7 +141,21 @@ int main(int argc, char** argv) {
   run->add_option("--filter", ro.filter, "only cases whose id starts with this");
   run->add_option("--exclude", ro.exclude, "leave out cases whose id starts with this (repeatable)")
       ->take_all();
+  std::string profile = "contract", config, hook;
+  std::vector<std::string> proto_events;
+  run->add_option("--profile", profile,
+                  "contract (default: the case files, this project's adapter contract) or protocol "
+                  "(any hook: what its host needs from a hook; with --config or --hook)")
+      ->check(CLI::IsMember({"contract", "protocol"}));
+  run->add_option("--config", config,
+                  "protocol: the hooks to grade: a Gemini CLI settings.json or extension folder, "
+                  "or a deel-local-cli hooks.json (with --host deel-1.17)");
+  run->add_option("--hook", hook, "protocol: one hook command line, run on every event of --host");
+  run->add_option("--event", proto_events, "protocol: only this event (repeatable)");
   run->add_flag("--strict", ro.strict, "SHOULD cases count too");
+  bool no_rerun = false;
+  run->add_flag("--no-rerun", no_rerun,
+                "no second run, alone, of units cut by a deadline or failed on latency");
   run->add_option("--jobs,-j", ro.jobs,
                   "case x host units run at once (default " + std::to_string(default_jobs()) +
                       "; cases with a median latency budget: at most 2)")
@@ -221,8 +237,16 @@ int main(int argc, char** argv) {
   if (app.get_subcommands().empty())
     return usage("a subcommand is required (" + subs + "; --help for more)");
   if (*show && show->count("id") == 0) return usage("show needs a case id");
-  if (*run && run->count("--adapter") == 0)
+  if (*run && profile == "protocol") {
+    if (run->count("--adapter"))
+      return usage("--profile protocol grades the hooks of --config or --hook, not --adapter");
+    if (config.empty() == hook.empty())
+      return usage("--profile protocol needs one of --config FILE|DIR and --hook CMD");
+  } else if (*run && (!config.empty() || !hook.empty() || !proto_events.empty())) {
+    return usage("--config, --hook and --event belong to --profile protocol");
+  } else if (*run && run->count("--adapter") == 0) {
     return usage("--adapter is required");
+  }
 #ifdef PINTA_CONFORMANCE_HAVE_FUZZ
   if (*fuzz && fuzz->count("--adapter") == 0) return usage("--adapter is required");
   if (*fuzz && fuzz->count("--host") == 0) return usage("--host is required");
@@ -273,6 +297,103 @@ int main(int argc, char** argv) {
     return 0;
   }
   // run
+  // What every run prints and writes after its cases: reports, GitHub output, the summary.
+  auto finish = [&](const RunSummary& s, Console& console, size_t excluded) -> int {
+    int non_strict = 0, xfail = 0, unresolved = 0, xpass = 0, deadline = 0;
+    for (const auto& co : s.cases) {
+      deadline += co.state == "DEADLINE";
+      non_strict += co.state == "NON-STRICT";
+      xfail += co.state == "XFAIL";
+      xpass += co.state == "XPASS";
+      unresolved += co.state == "UNRESOLVED";
+    }
+    if (!report.empty()) {
+      auto st = write_reports(s, ro, report);
+      if (!st) return usage(st.error().message);
+    }
+    if (format == "github") {
+      std::error_code ec;
+      std::string ws = env_or("GITHUB_WORKSPACE", std::filesystem::current_path(ec).string());
+      std::cout << github_annotations(s, ro, ws);
+      const std::string md = job_summary_markdown(s, ro);
+      const std::string step_summary = env_or("GITHUB_STEP_SUMMARY", "");
+      if (!step_summary.empty()) {
+        std::ofstream f(step_summary, std::ios::app | std::ios::binary);
+        f << md;
+        if (!f) return usage("cannot append the job summary to $GITHUB_STEP_SUMMARY (" +
+                             step_summary + ")");
+      } else if (!report.empty()) {
+        auto st = pinta::fs::atomic_write(report + "/summary.md", md, 0644);
+        if (!st) return usage(st.error().message);
+      } else {
+        std::cerr << "conformance: no job summary written: neither $GITHUB_STEP_SUMMARY nor "
+                     "--report is set\n";
+      }
+    }
+    std::cout << "\n"
+              << console.paint_count(s.passed, "passed", "32") << ", "
+              << console.paint_count(s.failed, "failed", "1;31") << ", " << s.skipped << " skipped";
+    if (excluded) std::cout << ", " << excluded << " excluded";
+    std::cout << " (" << xfail << " xfail, " << xpass << " xpass, " << non_strict << " non-strict, "
+              << unresolved << " unresolved; " << s.seconds << " s)\n";
+    if (deadline)
+      std::cout << deadline << " case(s) hit a deadline: " << s.case_deadlines
+                << " case x host unit(s) the case deadline (" << ro.case_deadline << " s), "
+                << s.run_deadlines << " the run deadline (" << ro.run_deadline << " s)\n";
+    if (s.reran) {
+      std::cout << s.reran << " case x host unit(s) left out or cut by a deadline, or failed on "
+                << "latency, were run after the others: " << s.reran_passed << " passed then, "
+                << (s.reran - s.reran_passed) << " did not";
+      if (!s.rerun_stopped.empty()) std::cout << " (no more reruns: " << s.rerun_stopped << ")";
+      std::cout << "\n";
+      for (const auto& co : s.cases)
+        for (const auto& h : co.hosts)
+          if (!h.rerun_after.empty() && h.state == "pass")
+            std::cout << "  passed after the others: " << co.c->id << " [" << h.host
+                      << "], in the full run: " << h.rerun_after << "\n";
+    }
+    if (s.not_run) std::cout << s.not_run << " case(s) not run: " << s.stopped << "\n";
+    if (auto cc = common_failure_cause(s)) std::cout << common_cause_line(*cc) << "\n";
+    return s.exit_code();
+  };
+  const auto style = decide_console_style(
+      ::isatty(STDOUT_FILENO) == 1, ::isatty(STDERR_FILENO) == 1,
+      std::getenv("NO_COLOR"), std::getenv("TERM"), quiet);  // NOLINT(concurrency-mt-unsafe)
+  if (profile == "protocol") {
+    // Any hook, against what its host needs from a hook (pinta/conformance/protocol.h).
+    ProtocolOptions po;
+    if (host != "all" && host.find(',') != std::string::npos)
+      return usage("--profile protocol grades one --host at a time");
+    po.host = host == "all" ? "gemini-0.61" : host;
+    if (std::find(all_hosts().begin(), all_hosts().end(), po.host) == all_hosts().end())
+      return usage("unknown --host '" + po.host + "' (" + host_names + ")");
+    po.config = config;
+    po.hook = hook;
+    po.events = proto_events;
+    auto hooks = protocol_hooks(po);
+    if (!hooks) return usage(hooks.error().message);
+    std::vector<Case> pcases;
+    protocol_cases(*hooks, pcases);
+    ro.hosts = {po.host};
+    ro.profile = "protocol";
+    std::error_code ec;
+    if (!config.empty()) ro.config = std::filesystem::absolute(config, ec).lexically_normal();
+    ro.hook = hook;
+    ro.adapter = hook.empty() ? ro.config : hook;
+    ro.fixtures_dir = fixtures_dir;
+    ro.profiles_dir = pinta::emu::agy::default_profile_dir();
+    ro.program = argc > 0 ? argv[0] : "conformance";
+    if (ro.program.find('/') != std::string::npos)
+      ro.program = std::filesystem::absolute(ro.program, ec).lexically_normal();
+    if (std::none_of(pcases.begin(), pcases.end(), [&](const Case& c) { return selected(c, ro); }))
+      return usage("no hook matches --filter '" + ro.filter + "'");
+    Console console(style, ro);
+    auto s = run_protocol(pcases, *hooks, ro, [&](const CaseOutcome& co, size_t n, size_t total) {
+      console.on_case(co, n, total);
+    });
+    console.finish();
+    return finish(s, console, 0);
+  }
   // One host, "all", or a comma-separated list (kept in all_hosts() order).
   if (host == "all") {
     ro.hosts = all_hosts();
@@ -292,6 +413,8 @@ int main(int argc, char** argv) {
   }
   // Before any case runs: an adapter that cannot start would fail every case the same way.
   if (auto why = adapter_problem(ro.adapter); !why.empty()) return usage(why);
+  ro.rerun_alone = !no_rerun;
+  ro.run_deadline_given = run->count("--run-deadline") > 0;
   ro.fixtures_dir = fixtures_dir;
   ro.profiles_dir = pinta::emu::agy::default_profile_dir();
   bool any = false;
@@ -323,56 +446,10 @@ int main(int argc, char** argv) {
     if (cases_dir != default_cases_dir)
       ro.cases_dir = std::filesystem::absolute(cases_dir, ec).lexically_normal();
   }
-  const auto style = decide_console_style(
-      ::isatty(STDOUT_FILENO) == 1, ::isatty(STDERR_FILENO) == 1,
-      std::getenv("NO_COLOR"), std::getenv("TERM"), quiet);  // NOLINT(concurrency-mt-unsafe)
   Console console(style, ro);
   auto s = run_cases(*cases, ro, [&](const CaseOutcome& co, size_t n, size_t total) {
     console.on_case(co, n, total);
   });
   console.finish();
-  int non_strict = 0, xfail = 0, unresolved = 0, xpass = 0, deadline = 0;
-  for (const auto& co : s.cases) {
-    deadline += co.state == "DEADLINE";
-    non_strict += co.state == "NON-STRICT";
-    xfail += co.state == "XFAIL";
-    xpass += co.state == "XPASS";
-    unresolved += co.state == "UNRESOLVED";
-  }
-  if (!report.empty()) {
-    auto st = write_reports(s, ro, report);
-    if (!st) return usage(st.error().message);
-  }
-  if (format == "github") {
-    std::error_code ec;
-    std::string ws = env_or("GITHUB_WORKSPACE", std::filesystem::current_path(ec).string());
-    std::cout << github_annotations(s, ro, ws);
-    const std::string md = job_summary_markdown(s, ro);
-    const std::string step_summary = env_or("GITHUB_STEP_SUMMARY", "");
-    if (!step_summary.empty()) {
-      std::ofstream f(step_summary, std::ios::app | std::ios::binary);
-      f << md;
-      if (!f) return usage("cannot append the job summary to $GITHUB_STEP_SUMMARY (" +
-                           step_summary + ")");
-    } else if (!report.empty()) {
-      auto st = pinta::fs::atomic_write(report + "/summary.md", md, 0644);
-      if (!st) return usage(st.error().message);
-    } else {
-      std::cerr << "conformance: no job summary written: neither $GITHUB_STEP_SUMMARY nor "
-                   "--report is set\n";
-    }
-  }
-  std::cout << "\n"
-            << console.paint_count(s.passed, "passed", "32") << ", "
-            << console.paint_count(s.failed, "failed", "1;31") << ", " << s.skipped << " skipped";
-  if (excluded) std::cout << ", " << excluded << " excluded";
-  std::cout << " (" << xfail << " xfail, " << xpass << " xpass, " << non_strict << " non-strict, "
-            << unresolved << " unresolved; " << s.seconds << " s)\n";
-  if (deadline)
-    std::cout << deadline << " case(s) hit a deadline: " << s.case_deadlines
-              << " case x host unit(s) the case deadline (" << ro.case_deadline << " s), "
-              << s.run_deadlines << " the run deadline (" << ro.run_deadline << " s)\n";
-  if (s.not_run) std::cout << s.not_run << " case(s) not run: " << s.stopped << "\n";
-  if (auto cc = common_failure_cause(s)) std::cout << common_cause_line(*cc) << "\n";
-  return s.exit_code();
+  return finish(s, console, excluded);
 }

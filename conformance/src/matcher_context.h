@@ -2,6 +2,7 @@
 // the matchers share. Internal to pinta::conformance.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -47,7 +48,27 @@ struct UnitContext {
   std::function<void(const std::string&)> fail;
   // Names the check being evaluated (a collector kind: "collector.spans") for the failures after.
   std::function<void(const std::string&)> set_check;
+  // median_ms cases: the pipes-closed time (ms) of a no-op hook (/bin/true) run through the same
+  // host runner right after each of the adapter's runs: what spawning any process costs at that
+  // moment on this machine (the calibration of the budget; see e_median_ms).
+  const std::vector<double>* baseline_ms = nullptr;
 };
+
+// A median_ms budget calibrated against the run's baseline: max + kBaselineSlack x the baseline's
+// median. On an idle machine a no-op hook closes in ~1 ms and the budget is the case's; under
+// load every spawn, the adapter's included, takes longer and the budget grows with it, while an
+// adapter that sleeps (conformance/zoo/slow.sh: 300 ms) stays over it until the no-op itself takes
+// (300 - max) / kBaselineSlack ms. The slack factor is measured (docs/benchmarks.md, "Conformance
+// under load"): our adapter's median closed time stayed under 3 x the no-op's plus the budget.
+inline constexpr double kBaselineSlack = 3.0;
+inline double median_of(std::vector<double> xs) {
+  if (xs.empty()) return 0;
+  std::sort(xs.begin(), xs.end());
+  return xs[xs.size() / 2];
+}
+inline double calibrated_budget(double max, const std::vector<double>* baseline) {
+  return max + (baseline ? kBaselineSlack * median_of(*baseline) : 0.0);
+}
 
 struct Span {
   json span;
@@ -76,6 +97,9 @@ std::string fmt_us(std::chrono::microseconds us);
 // Regular files under root (path, content), except `skip`.
 std::vector<std::pair<std::string, std::string>> walk_files(const std::string& root,
                                                             const std::string& skip);
+// The report's record of one run (command, streams as printable text with their sizes, exit,
+// timings, what the host did with it), as HostOutcome::runs holds it.
+json run_record(const HookCall& call, const HookOutcome& out);
 }  // namespace detail
 
 }  // namespace pinta::conformance

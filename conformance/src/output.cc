@@ -130,8 +130,14 @@ std::string shell_quote(const std::string& s) {
 
 std::string rerun_command(const RunOptions& o, const std::string& host, const std::string& id) {
   std::string cmd = shell_quote(o.program) + " run";
-  if (!o.cases_dir.empty()) cmd += " --cases " + shell_quote(o.cases_dir);
-  cmd += " --adapter " + shell_quote(absolute_command(o.adapter));
+  if (o.profile == "protocol") {
+    cmd += " --profile protocol";
+    if (!o.config.empty()) cmd += " --config " + shell_quote(o.config);
+    if (!o.hook.empty()) cmd += " --hook " + shell_quote(o.hook);
+  } else {
+    if (!o.cases_dir.empty()) cmd += " --cases " + shell_quote(o.cases_dir);
+    cmd += " --adapter " + shell_quote(absolute_command(o.adapter));
+  }
   if (!host.empty()) cmd += " --host " + shell_quote(host);
   cmd += " --filter " + shell_quote(id);
   if (o.strict) cmd += " --strict";

@@ -69,6 +69,9 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
               {"not_run", s.not_run},
               {"deadlines", {{"case", s.case_deadlines}, {"run", s.run_deadlines}}},
               {"stopped", s.stopped.empty() ? json() : json(s.stopped)},
+              {"reran", {{"units", s.reran},
+                         {"passed", s.reran_passed},
+                         {"stopped", s.rerun_stopped.empty() ? json() : json(s.rerun_stopped)}}},
               {"common_cause", json()},
               {"cases", json::array()}};
   if (auto cc = common_failure_cause(s))
@@ -94,6 +97,7 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
                             {"deadline", h.deadline.empty() ? json() : json(h.deadline)},
                             {"effect", h.effect},
                             {"cause", h.cause.empty() ? json() : json(h.cause)},
+                            {"rerun_after", h.rerun_after.empty() ? json() : json(h.rerun_after)},
                             {"failures", h.failures},
                             {"failed_checks", h.failed_checks},
                             {"checks", checks_json(h)},

@@ -97,6 +97,36 @@ std::string fmt_us(std::chrono::microseconds us) {
   return b;
 }
 
+// What the host made of a reply, for the report: as is, or (a flooding adapter's text can be
+// megabytes, once per run) its first bytes as a string.
+json bounded(const json& detail, size_t max = 4096) {
+  std::string d = detail.dump();
+  if (d.size() <= max) return detail;
+  return json(show_bytes(d, max));
+}
+
+json run_record(const HookCall& call, const HookOutcome& out) {
+  return {{"event", call.event},
+          {"command", call.command},
+          {"stdin", show_bytes(out.stdin_sent, 2048)},
+          {"stdout", show_bytes(out.raw.out, 2048)},
+          {"stderr", show_bytes(out.raw.err, 2048)},
+          {"stdin_bytes", out.stdin_sent.size()},
+          {"stdout_bytes", out.raw.out.size()},
+          {"stderr_bytes", out.raw.err.size()},
+          // The suite keeps at most 1 MiB per stream (host_runner): longer than its _bytes.
+          {"stdout_capped", out.raw.out_truncated},
+          {"stderr_capped", out.raw.err_truncated},
+          {"exit", out.raw.exit_code ? json(*out.raw.exit_code) : json()},
+          {"signal", out.raw.term_signal ? json(*out.raw.term_signal) : json()},
+          {"timed_out", out.raw.timed_out || out.raw.hard_limited},
+          {"first_stdout_ms", out.raw.first_stdout_after.count() / 1000.0},
+          {"exited_ms", out.raw.exited_after.count() / 1000.0},
+          {"closed_ms", out.raw.closed_after.count() / 1000.0},
+          {"effect", out.effect},
+          {"host", bounded(out.detail)}};
+}
+
 }  // namespace detail
 
 std::string Recorded::header(const std::string& name) const {
@@ -122,13 +152,6 @@ std::string from_hex(const std::string& h) {
   return o;
 }
 
-// What the host made of a reply, for the report: as is, or (a flooding adapter's text can be
-// megabytes, once per run) its first bytes as a string.
-json bounded(const json& detail, size_t max = 4096) {
-  std::string d = detail.dump();
-  if (d.size() <= max) return detail;
-  return json(show_bytes(d, max));
-}
 
 // Kills processes the adapter left running (a detached flusher, say) whose environment still points
 // into a case's temp dir, so none can post into a later case's fake server on a reused port.
@@ -351,14 +374,20 @@ class UnitRun {
     json v = pick(e["median_ms"], host_);
     if (!v.is_object() || !v.contains("max") || !v["max"].is_number()) return false;
     std::string metric = v.value("metric", std::string("closed"));
+    const double budget = calibrated_budget(v["max"].get<double>(), &baseline_ms_);
     size_t over = 0;
     for (const auto& o : outs_) {
       auto t = metric == "first_stdout" ? o.raw.first_stdout_after
                : metric == "exited"     ? o.raw.exited_after
                                         : o.raw.closed_after;
-      if (t.count() / 1000.0 > v["max"].get<double>()) ++over;
+      if (t.count() / 1000.0 > budget) ++over;
     }
     return over * 2 > total && outs_.size() < total;
+  }
+
+  bool has_median_budget() const {
+    const json e = c_.raw.value("expect", json());
+    return e.is_object() && e.contains("median_ms");
   }
 
   HostOutcome& unresolved(HostOutcome& ho, const std::string& why) {
@@ -521,25 +550,16 @@ class UnitRun {
     auto out = runner_->run(call);
     if (!out.raw.started)
       return unresolved(ho, "adapter did not start: " + out.raw.spawn_error), false;
-    json run = {{"event", event},
-                {"command", call.command},
-                {"stdin", show_bytes(out.stdin_sent, 2048)},
-                {"stdout", show_bytes(out.raw.out, 2048)},
-                {"stderr", show_bytes(out.raw.err, 2048)},
-                {"stdin_bytes", out.stdin_sent.size()},
-                {"stdout_bytes", out.raw.out.size()},
-                {"stderr_bytes", out.raw.err.size()},
-                // The suite keeps at most 1 MiB per stream (host_runner): longer than its _bytes.
-                {"stdout_capped", out.raw.out_truncated},
-                {"stderr_capped", out.raw.err_truncated},
-                {"exit", out.raw.exit_code ? json(*out.raw.exit_code) : json()},
-                {"signal", out.raw.term_signal ? json(*out.raw.term_signal) : json()},
-                {"timed_out", out.raw.timed_out || out.raw.hard_limited},
-                {"first_stdout_ms", out.raw.first_stdout_after.count() / 1000.0},
-                {"exited_ms", out.raw.exited_after.count() / 1000.0},
-                {"closed_ms", out.raw.closed_after.count() / 1000.0},
-                {"effect", out.effect},
-                {"host", bounded(out.detail)}};
+    if (has_median_budget()) {
+      // The calibration run: a no-op hook, spawned the same way right after, whose time is what
+      // any process costs now (the budget grows with it; see calibrated_budget).
+      HookCall noop = call;
+      noop.command = "/bin/true";
+      noop.pipe_grace_ms = 250;
+      auto b = runner_->run(noop);
+      if (b.raw.started) baseline_ms_.push_back(b.raw.closed_after.count() / 1000.0);
+    }
+    json run = detail::run_record(call, out);
     ho.runs.push_back(run);
     ho.effect = out.effect;
     run_index_ = static_cast<int>(ho.runs.size()) - 1;
@@ -619,7 +639,8 @@ class UnitRun {
                     env_file_,
                     ho.runs,
                     [&](const std::string& m) { fail(ho, m); },
-                    [&](const std::string& check) { check_ = check; }};
+                    [&](const std::string& check) { check_ = check; },
+                    &baseline_ms_};
     for (auto it = expect.begin(); it != expect.end(); ++it) {
       const Matcher* m = find_matcher(it.key(), false);
       json v = pick(it.value(), host_);
@@ -639,6 +660,7 @@ class UnitRun {
   std::string home_, ws_, data_, env_file_;
   std::map<std::string, std::string> vars_;
   std::vector<HookOutcome> outs_;
+  std::vector<double> baseline_ms_;  // median_ms cases: a no-op hook's closed time after each run
   std::string check_;  // the expectation being evaluated, for fail()
   json expected_;      // its expected value (this host's pick)
   int run_index_ = -1;  // the run being checked (index into HostOutcome::runs), -1: the unit
@@ -906,6 +928,16 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
       std::lock_guard<std::mutex> lock(mu);
       finish_case(i);
     }
+  // A unit worth running again alone: cut by a deadline, or failed in a case whose verdict rests
+  // on latency (a fake guard answering within the adapter's budget, a median_ms budget). Its case
+  // is reported after the reruns, with the rerun's verdict.
+  auto wants_rerun = [&](size_t i, const HostOutcome& h) {
+    return o.rerun_alone &&
+           ((h.state == "deadline" && (h.deadline != "run" || !o.run_deadline_given)) ||
+            (h.state == "fail" && latency_sensitive(*sel[i])));
+  };
+  std::vector<size_t> deferred;  // cases waiting for reruns, in the order they ended
+  std::set<std::pair<size_t, std::string>> unstarted;  // units the run deadline kept from starting
   auto run_pool = [&](const std::vector<Unit>& units, int jobs) {
     std::atomic<size_t> next{0};
     auto worker = [&] {
@@ -926,6 +958,8 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
           m << "[" << u.host << "] not run: the run deadline (" << o.run_deadline
             << " s, --run-deadline) had passed";
           ho = HostOutcome{u.host, "deadline", "run", {m.str()}, {}, "", json::array()};
+          std::lock_guard<std::mutex> lock(mu);
+          unstarted.insert({u.case_index, u.host});
         } else {
           Deadlines d;
           d.run = run_end;
@@ -942,7 +976,14 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
           first_start[u.case_index] = std::min(first_start[u.case_index], u0);
           last_end[u.case_index] = std::max(last_end[u.case_index], u1);
         }
-        if (--remaining[u.case_index] == 0) finish_case(u.case_index);
+        if (--remaining[u.case_index] == 0) {
+          const auto& hs = co.hosts;
+          if (std::any_of(hs.begin(), hs.end(),
+                          [&](const HostOutcome& h) { return wants_rerun(u.case_index, h); }))
+            deferred.push_back(u.case_index);
+          else
+            finish_case(u.case_index);
+        }
       }
     };
     std::vector<std::thread> ts;
@@ -952,6 +993,87 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
   };
   run_pool(fast, jobs);
   run_pool(slow, std::min(jobs, 2));
+  // Then the units that need a second chance, in two phases, before their cases are reported.
+  // Bounded: they stop starting once kRerunConfirmations of them failed (then the failures are
+  // the adapter's: a slow or hanging adapter fails here as it failed in the crowd), and each phase
+  // has a window of its own.
+  std::atomic<int> confirmed{0};
+  auto again = [&](size_t i, HostOutcome& h, std::optional<Clock::time_point> end,
+                   const std::string& before) {
+    const auto u0 = Clock::now();
+    Deadlines d;
+    d.run = end;
+    if (o.case_deadline > 0) d.unit = u0 + secs(o.case_deadline);
+    HostOutcome ho = UnitRun(*sel[i], h.host, o, d).run();
+    ho.rerun_after = before;
+    const bool failed = ho.state == "fail" || ho.state == "deadline" || ho.state == "unresolved";
+    std::lock_guard<std::mutex> lock(mu);
+    ++s.reran;
+    if (failed)
+      ++confirmed;
+    else
+      ++s.reran_passed;
+    h = std::move(ho);
+    first_start[i] = std::min(first_start[i], u0);
+    last_end[i] = std::max(last_end[i], Clock::now());
+  };
+  auto stopped_because = [&](const std::string& why) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (s.rerun_stopped.empty()) s.rerun_stopped = why;
+  };
+  const std::string confirmed_why =
+      std::to_string(RunOptions::kRerunConfirmations) + " reruns failed again";
+  // Phase 1: units the (default) run deadline kept from starting run now, as the pools would have
+  // run them (latency-sensitive ones two at a time), within one more run-deadline window.
+  if (!stop_new && o.rerun_alone && !unstarted.empty()) {
+    std::vector<std::pair<size_t, HostOutcome*>> late;
+    for (size_t i : deferred)
+      for (auto& h : s.cases[i].hosts)
+        if (unstarted.count({i, h.host}) && wants_rerun(i, h)) late.push_back({i, &h});
+    // Their window: 4 run deadlines (200 s by default). A loaded machine (load 30 on 2 cores)
+    // needed more than one; an adapter that fails or hangs is stopped by the confirmations first.
+    std::optional<Clock::time_point> late_end;
+    if (o.run_deadline > 0) late_end = Clock::now() + secs(4 * o.run_deadline);
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+      for (size_t k; (k = next++) < late.size();) {
+        if (confirmed >= RunOptions::kRerunConfirmations) return stopped_because(confirmed_why);
+        if (late_end && Clock::now() >= *late_end)
+          return stopped_because("the late units' window (" +
+                                 std::to_string(static_cast<int>(4 * o.run_deadline)) +
+                                 " s) ran out");
+        auto [i, h] = late[k];
+        again(i, *h, late_end, h->failures.empty() ? h->state : h->failures.front());
+      }
+    };
+    std::vector<std::thread> ts;
+    const int n = std::max(1, std::min<int>(std::min(jobs, 2), static_cast<int>(late.size())));
+    for (int t = 0; t < n; ++t) ts.emplace_back(worker);
+    for (auto& t : ts) t.join();
+  }
+  // Phase 2: units cut by a deadline mid-way or failed on latency, one at a time with nothing else
+  // of this run beside it, within max(2 x case deadline, half the run deadline).
+  {
+    const double budget = std::max(2 * o.case_deadline, o.run_deadline / 2);
+    const auto rerun_end = Clock::now() + secs(budget > 0 ? budget : 30);
+    for (size_t i : deferred) {
+      for (auto& h : s.cases[i].hosts) {
+        if (stop_new || !wants_rerun(i, h) || !h.rerun_after.empty()) continue;
+        if (confirmed >= RunOptions::kRerunConfirmations) {
+          stopped_because(confirmed_why);
+          continue;
+        }
+        if (Clock::now() >= rerun_end) {
+          stopped_because("the reruns' time (" + std::to_string(static_cast<int>(budget)) +
+                          " s) ran out");
+          continue;
+        }
+        again(i, h, std::nullopt, h.failures.empty() ? h.state : h.failures.front());
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      finish_case(i);
+    }
+  }
   for (const auto& co : s.cases) {
     for (const auto& h : co.hosts) {
       s.case_deadlines += h.deadline == "case";
@@ -979,6 +1101,8 @@ std::string failure_block(const CaseOutcome& o) {
   for (const auto& h : o.hosts) {
     if (h.state == "pass") continue;
     b << "--- host " << h.host << ": " << h.state << "\n";
+    if (!h.rerun_after.empty())
+      b << "  (run again alone; in the full run: " << h.rerun_after << ")\n";
     for (const auto& f : h.failures) b << "  " << f << "\n";
     for (const auto& r : h.runs) {
       if (!r.contains("command")) continue;

@@ -22,8 +22,9 @@ python3 - "$src/action.yml" "$work" <<'PY' || fail "action.yml is not what the r
 import sys, yaml
 a = yaml.safe_load(open(sys.argv[1]))
 assert a["runs"]["using"] == "composite"
-assert a["inputs"]["adapter"]["required"] is True
-for k in ("hosts", "strict", "report-dir", "filter", "args", "conformance"):
+assert a["inputs"]["adapter"]["required"] is False  # the protocol profile has no adapter
+for k in ("hosts", "strict", "report-dir", "filter", "args", "conformance", "profile", "config",
+          "hook"):
     assert k in a["inputs"], k
 names = {"Install build dependencies": "install", "Build conformance": "build",
          "Run the conformance suite": "run"}
@@ -68,6 +69,20 @@ step run CONFORMANCE="$conf" ADAPTER="$adapter" HOSTS=all STRICT=true REPORT_DIR
 [ "$rc" = 0 ] || { fail "run step with our adapter: exit $rc"; tail -5 "$work/run.log"; }
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["strict"] is True' "$work/rep2/report.json" ||
   fail "strict=true did not reach the run"
+
+# The protocol profile: a hook repository's settings.json, annotated on that file.
+rc=0
+mkdir -p "$work/hookrepo"
+cp "$src"/conformance/examples/hooks/{deny-exit1.sh,log-allow.sh} "$work/hookrepo/"
+printf '%s\n' '{"hooksConfig":{"enabled":true},"hooks":{"BeforeTool":[{"matcher":"write_file","hooks":[{"type":"command","name":"deny-exit1","command":"bash deny-exit1.sh"},{"type":"command","name":"log-allow","command":"bash log-allow.sh"}]}]}}' \
+  >"$work/hookrepo/settings.json"
+step run CONFORMANCE="$conf" ADAPTER="" PROFILE=protocol CONFIG=hookrepo/settings.json HOOK="" \
+  HOSTS=all STRICT=false REPORT_DIR=rep3 FILTER="" ARGS="" || rc=$?
+[ "$rc" = 1 ] || { fail "protocol run step with an exit-1 deny hook: exit $rc, expected 1"; tail -5 "$work/run.log"; }
+grep -q '^::error file=hookrepo/settings.json,title=HOOK-0001::.*PROTO-3' "$work/run.log" ||
+  { fail "protocol: no ::error on hookrepo/settings.json naming PROTO-3"; grep '::' "$work/run.log" | head -3; }
+grep -q 'title=HOOK-0002' "$work/run.log" && fail "protocol: the allow logger was annotated"
+[ -s "$work/rep3/report.json" ] || fail "protocol: no rep3/report.json"
 
 [ "$fails" = 0 ] && echo "action-local: all checks passed"
 exit $((fails > 0))

@@ -78,6 +78,16 @@ struct RunOptions {
   // instead of failing every case the same way; an adapter with no framing failure never stops.
   int max_framing_failures = kDefaultMaxFramingFailures;
   static constexpr int kDefaultMaxFramingFailures = 20;
+  // Units that were cut by a deadline, or failed a latency-sensitive case (a fake guard or a
+  // median_ms budget), are run again one at a time after the others before they count as
+  // failures: on a shared, loaded machine the run's own concurrency (and everything else on it) is
+  // what failed them. The rerun's verdict is the unit's; it is bounded (see run_cases) and ends
+  // after kRerunConfirmations reruns fail again (the adapter's own failures, not the load's).
+  // Units cut by the run deadline are rerun only when that deadline is the default one: a
+  // --run-deadline given on the command line is kept as given.
+  bool rerun_alone = true;
+  bool run_deadline_given = false;
+  static constexpr int kRerunConfirmations = 3;
   std::string fixtures_dir;  // fixtures/ (for "fixture" inputs and default payloads)
   std::string profiles_dir;  // Antigravity profiles
   bool verbose = false;
@@ -85,6 +95,10 @@ struct RunOptions {
   // (empty: the built-in default, left out of the command).
   std::string program = "conformance";
   std::string cases_dir;
+  // "contract" (the default: the case files, our adapter's contract) or "protocol" (any hook from
+  // `config` or `hook`, pinta/conformance/protocol.h); for the rerun commands.
+  std::string profile = "contract";
+  std::string config, hook;
 };
 
 // One failed expectation, for the reports: which key of the case's "expect" failed, what the case
@@ -112,6 +126,9 @@ struct HostOutcome {
   // second line on stdout"), else the first failure without its host and details. Empty while
   // nothing failed.
   std::string cause;
+  // Set when the unit was run again alone (RunOptions::rerun_alone): what the full run had found
+  // ("the run deadline passed ...", the first failure line); the rest of the outcome is the rerun's.
+  std::string rerun_after;
 };
 
 struct CaseOutcome {
@@ -128,6 +145,10 @@ struct RunSummary {
   int passed = 0, failed = 0, skipped = 0;
   int case_deadlines = 0, run_deadlines = 0, not_run = 0;  // units; cases NOT-RUN
   std::string stopped;  // why cases were left NOT-RUN (--max-failures, the framing stop), or ""
+  // Units run again alone (RunOptions::rerun_alone), how many of them passed then, and why the
+  // reruns stopped early ("" when every candidate was rerun).
+  int reran = 0, reran_passed = 0;
+  std::string rerun_stopped;
   double seconds = 0;
   int exit_code() const { return failed ? 1 : 0; }
 };

@@ -1,0 +1,72 @@
+// File: pinta/conformance/protocol.h
+// The host-protocol profile (`conformance run --profile protocol`): grades ANY hook command — a
+// logger, a DLP check, a policy script — against what its host needs from a hook, with nothing of
+// this project's adapter required (no env file, data dir, guard or OTLP; that contract stays the
+// default profile's cases).
+//
+// The hooks come from the user's own file (a Gemini CLI settings.json or extension folder, a
+// deel-local-cli hooks.json), read by the host's own loader in pinta::hosts, so the events and
+// matchers are the user's; or from one command line (--hook CMD) registered on every event of the
+// host. Each registration is run, through the same HostRunner the default profile uses, with a
+// realistic payload of its event (a tool its matcher selects), and each run is judged by the
+// protocol checks (kProtocolChecks): it ends before the host's timeout, closes its pipes at exit,
+// exits with a status the host reads as an answer, prints one reply or none, and decides only with
+// decisions its event honours. What the host did with the run (the HostRunner's effect and
+// reading) and the per-host facts of pinta/hosts/reply_check.h (events, gate and blocking events)
+// are the only sources of host rules here.
+//
+// The result is a RunSummary like the default profile's, one CaseOutcome per registration (id
+// HOOK-NNNN, its file the config file), so the console, --report and --format github work as is.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "pinta/common/result.h"
+#include "pinta/conformance/conformance.h"
+
+namespace pinta::conformance {
+
+// One protocol check: what a host needs from any hook.
+struct ProtocolCheck {
+  std::string id;     // PROTO-N
+  std::string level;  // must | should
+  std::string title;
+  std::string requirement;
+  std::string source;  // evidence: host reference sections, seed lines
+};
+const std::vector<ProtocolCheck>& protocol_checks();
+
+// One hook as its host registered it.
+struct ProtocolHook {
+  std::string host;     // a host of pinta::hosts (gemini-0.61, deel-1.17, agy-…)
+  std::string event;    // the host's event name (deel: English or Korean, as resolve_event reads)
+  std::string matcher;  // as written ("" or "*": every tool)
+  std::string command;
+  int timeout_ms = 0;   // the host's timeout for this hook
+  std::string name;     // the hook's name, when it has one
+  std::string origin;   // the file it came from ("" for --hook)
+  std::string pointer;  // its JSON pointer in that file
+};
+
+struct ProtocolOptions {
+  std::string host;     // one host (default gemini-0.61)
+  std::string config;   // settings.json | extension folder | deel hooks.json
+  std::string hook;     // or one command line, registered on every event of the host
+  std::vector<std::string> events;  // --event: only these events ("" = all registered)
+};
+
+// Reads the registrations: the config through the host's loader, or --hook on every event.
+// Errors are one line naming the file and the problem.
+Result<std::vector<ProtocolHook>> protocol_hooks(const ProtocolOptions& po);
+
+// The registrations as cases (HOOK-0001, …, in file order) for the summary and the reports; the
+// cases point nowhere else, so `out` must outlive every RunSummary made from them.
+void protocol_cases(const std::vector<ProtocolHook>& hooks, std::vector<Case>& out);
+
+// Runs every selected registration (RunOptions: hosts, filter, jobs, strict, fixtures and
+// profiles dirs) and judges each run; `on_case` as for run_cases.
+RunSummary run_protocol(const std::vector<Case>& cases, const std::vector<ProtocolHook>& hooks,
+                        const RunOptions& o, const CaseDone& on_case);
+
+}  // namespace pinta::conformance

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The protocol profile on real hooks: conformance/examples/hooks/ (13 hooks in the styles people
+# publish: bash+jq, node, python; loggers, deny by exit 2, JSON deny, a context injector, and the
+# usual mistakes) graded by `conformance run --profile protocol` from a Gemini CLI settings.json
+# and a deel-local-cli hooks.json, then each verdict checked against the real host's own code on
+# the same payload (conformance/test/protocol-judge.py): Gemini CLI 0.61.0's HookRunner from npm
+# (ci/npm-hosts.sh) and deel-local-cli 1.17.1's hooks.js, extracted at test time from
+# ../shared/seeds/004_*.txt and run under Node. Also: --format github annotates the config file.
+# usage: protocol-hooks.sh CONFORMANCE SOURCE_DIR SEEDS_DIR
+# Exit 77 (SKIPPED, with the reason) when Node, jq, the npm registry or the seed is missing.
+set -uo pipefail
+conf="$1" src="$2" seeds="$3"
+ex="$src/conformance/examples/hooks"
+T="$(mktemp -d /tmp/pinta-proto-hooks-XXXXXX)"
+trap 'rm -rf "$T"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+skip() { echo "SKIPPED: $*"; exit 77; }
+command -v node >/dev/null || skip "node is not on PATH (the hooks and both judges need it)"
+command -v jq >/dev/null || skip "jq is not on PATH (the bash+jq hooks need it)"
+
+# 1. The profile, from the users' files. Mistakes among the hooks: exit 1 on both.
+"$conf" run --profile protocol --config "$ex/gemini-settings.json" --jobs 4 --report "$T/gem" \
+  >"$T/gem.out" 2>&1
+rc=$?
+[ "$rc" = 1 ] || { cat "$T/gem.out"; fail "gemini profile run: exit $rc, expected 1"; }
+"$conf" run --profile protocol --host deel-1.17 --config "$ex/deel-hooks.json" --strict --jobs 4 \
+  --report "$T/deel" >"$T/deel.out" 2>&1
+rc=$?
+[ "$rc" = 1 ] || { cat "$T/deel.out"; fail "deel profile run: exit $rc, expected 1"; }
+grep -q 'PROTO-3' "$T/gem.out" || fail "the Gemini run names no PROTO-3 (deny by exit 1)"
+
+# 2. --format github: annotations on the config file, a job summary.
+( cd "$src" && GITHUB_STEP_SUMMARY="$T/summary.md" "$conf" run --profile protocol \
+    --config conformance/examples/hooks/gemini-settings.json --filter HOOK-0002 --format github \
+    >"$T/gh.out" 2>&1 )
+grep -q '^::error file=conformance/examples/hooks/gemini-settings.json,title=HOOK-0002::' "$T/gh.out" \
+  || { cat "$T/gh.out"; fail "--format github: no ::error annotation on gemini-settings.json for HOOK-0002"; }
+grep -q -- '--profile protocol' "$T/gh.out" || fail "--format github: the rerun command lacks --profile protocol"
+grep -q 'HOOK-0002' "$T/summary.md" 2>/dev/null || fail "--format github: no job summary naming HOOK-0002"
+
+# 3. The judges.
+prefix="$(bash "$src/ci/npm-hosts.sh")"
+case $? in
+  0) python3 "$src/conformance/test/protocol-judge.py" gemini "$T/gem/report.json" "$ex" "$prefix" \
+       "$src/emulator/hosts/gemini/real/hook_driver.mjs" "$T/gem-judge" || fail "Gemini CLI verdicts" ;;
+  3|4) echo "SKIPPED (Gemini judge): npm or the registry is unavailable"; gem_skipped=1 ;;
+  *) fail "ci/npm-hosts.sh failed" ;;
+esac
+seed="$(ls "$seeds"/004_*.txt 2>/dev/null | head -1)"
+if [ -z "$seed" ]; then
+  echo "SKIPPED (deel judge): no seed $seeds/004_*.txt"; deel_skipped=1
+else
+  j="$T/deel-judge"
+  mkdir -p "$j/src/safety" "$j/src/tools"
+  # hooks.js: the `@@ -0,0 +1,N @@` hunk after its header line, each line without its '+'.
+  awk 'h && /^@@ -0,0 \+1,[0-9]+ @@$/ { n = $0; sub(/^@@ -0,0 \+1,/, "", n); sub(/ @@$/, "", n); take = n + 0; next }
+       take > 0 { print substr($0, 2); take--; if (take == 0) exit }
+       $0 == "package/src/safety/hooks.js" { h = 1 }' "$seed" >"$j/src/safety/hooks.js"
+  grep -q 'export async function 자리돌리기' "$j/src/safety/hooks.js" || fail "cannot extract hooks.js from $seed"
+  oracle="$src/emulator/hosts/deel/test/oracle"
+  cp "$oracle/trust.js" "$j/src/safety/trust.js"
+  cp "$oracle/spawn.js" "$oracle/shell.js" "$j/src/tools/"
+  cp "$src/conformance/test/deel-judge.mjs" "$j/judge.mjs"
+  python3 "$src/conformance/test/protocol-judge.py" deel "$T/deel/report.json" "$ex" "$j" "$T/deel-work" \
+    || fail "deel-local-cli verdicts"
+fi
+[ "$failures" = 0 ] || exit 1
+[ -z "${gem_skipped:-}${deel_skipped:-}" ] || skip "a judge was unavailable (above)"
+echo "protocol profile: every verdict agrees with the real hosts"
