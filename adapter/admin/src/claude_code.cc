@@ -243,7 +243,7 @@ Result<Plan> plan_claude_code_install(const InstallOptions& o) {
     if (!t) return t.error();
     before = std::move(*t);
   }
-  auto after = claude_code_add_ours(before.value_or("{}\n"), o.adapter_path);
+  auto after = claude_code_add_ours(before.value_or(jsonedit::kFreshFile), o.adapter_path);
   if (!after)
     return make_error(ErrorCode::kParse, path + ":" + after.error().message + "; nothing written");
   if (before && *before == *after) return plan;

@@ -336,7 +336,7 @@ Result<Plan> plan_antigravity_install(const InstallOptions& o) {
   }
   // SessionStart only where every profile loads it (it is dropped at parse on 1.0.5, §8 table).
   std::vector<std::string> events = antigravity_events();
-  const std::string original = before->has_value() ? **before : std::string("{}\n");
+  const std::string original = before->has_value() ? **before : std::string(jsonedit::kFreshFile);
   for (int attempt = 0; attempt < 2; ++attempt) {
     auto merged = set_root_member(original, kHookName, antigravity_spec(o, events, nullptr));
     if (!merged) return make_error(ErrorCode::kParse, path + ":" + merged.error().message);
@@ -579,7 +579,7 @@ Result<Plan> plan_deel_install(const InstallOptions& o) {
   std::string path = deel_hooks_path(o);
   auto before = read_optional(path);
   if (!before) return before.error();
-  std::string text = before->has_value() ? **before : std::string("{}\n");
+  std::string text = before->has_value() ? **before : std::string(jsonedit::kFreshFile);
   auto d = Doc::scan(text);
   if (!d) return make_error(ErrorCode::kParse, path + ":" + d.error().message +
                                                    " (not valid JSON); nothing written");

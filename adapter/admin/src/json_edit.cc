@@ -40,8 +40,8 @@ class Scanner {
   }
 
  private:
-  Status fail(const std::string& what) const {
-    return make_error(ErrorCode::kParse, line_col(t_, p_) + ": " + what);
+  Error fail(const std::string& what) const {
+    return Error{ErrorCode::kParse, line_col(t_, p_) + ": " + what};
   }
   void skip_ws() {
     while (p_ < t_.size() && is_ws(t_[p_])) ++p_;

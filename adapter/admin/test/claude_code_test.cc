@@ -29,7 +29,7 @@ InstallOptions cc_options(const TempDir& t) {
   return o;
 }
 
-void run(const Result<Plan>& p) {
+void run(const pinta::Result<Plan>& p) {
   ASSERT_TRUE(p) << p.error().message;
   ASSERT_TRUE(apply(*p));
 }
@@ -60,7 +60,9 @@ TEST(ClaudeCodeInstall, FreshHomeGetsEveryEventAndRoundTripsToNothing) {
     ASSERT_TRUE(h.contains(e)) << e;
     ASSERT_EQ(h[e].size(), 1u);
     EXPECT_EQ(h[e][0].contains("matcher"), claude_code_event_has_matcher(e)) << e;
-    if (claude_code_event_has_matcher(e)) EXPECT_EQ(h[e][0]["matcher"], "*");
+    if (claude_code_event_has_matcher(e)) {
+      EXPECT_EQ(h[e][0]["matcher"], "*");
+    }
     const json& handler = h[e][0]["hooks"][0];
     EXPECT_EQ(handler["type"], "command");
     EXPECT_EQ(handler["command"], "'/opt/pinta/bin/pinta-gemini' --agent claude-code --event " + e);
@@ -156,7 +158,7 @@ TEST(ClaudeCodeInstall, InvalidJsonNamesLineAndColumnAndWritesNothing) {
   TempDir t;
   auto o = cc_options(t);
   std::string path = o.home + "/.claude/settings.json";
-  for (const std::string bad : {std::string("{\n  \"model\": \"x\",\n}\n"),
+  for (const std::string& bad : {std::string("{\n  \"model\": \"x\",\n}\n"),
                                 std::string("{\"hooks\": []}"), std::string("[1]")}) {
     write_text(path, bad);
     auto p = plan_install(o);

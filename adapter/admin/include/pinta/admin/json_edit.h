@@ -72,6 +72,10 @@ class Doc {
   friend class Scanner;
 };
 
+// The text a file install creates starts from: an empty object laid out on lines, so what is
+// spliced in is indented (two spaces) rather than written on one line.
+inline constexpr const char* kFreshFile = "{\n}\n";
+
 // "<line>:<col>" of byte `offset` (1-based; columns count UTF-8 code points).
 std::string line_col(std::string_view text, size_t offset);
 
