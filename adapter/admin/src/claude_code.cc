@@ -149,7 +149,9 @@ Result<std::string> claude_code_add_ours(const std::string& original,
     if (!d->member(d->root(), "hooks")) text = d->set_member(d->root(), "hooks", ojson::object());
   }
   const auto& events = claude_code_events();
-  // Ours for events we no longer register, from a former install, go first.
+  // Ours for events we no longer register, from a former install, go first (with the event
+  // when nothing else is left in it).
+  std::vector<std::string> emptied;
   for (;;) {
     auto d = scan_object(text);
     if (!d) return d.error();
@@ -157,10 +159,21 @@ Result<std::string> claude_code_add_ours(const std::string& original,
     std::optional<std::string> next;
     for (const auto& m : hooks.members) {
       if (std::find(events.begin(), events.end(), m.key) != events.end()) continue;
-      if ((next = remove_one(*d, d->node(m.value), nullptr))) break;
+      if ((next = remove_one(*d, d->node(m.value), nullptr))) {
+        emptied.push_back(m.key);
+        break;
+      }
     }
     if (!next) break;
     text = std::move(*next);
+  }
+  for (const auto& e : emptied) {
+    auto d = scan_object(text);
+    if (!d) return d.error();
+    const Node& hooks = *d->member(d->root(), "hooks");
+    auto i = d->member_index(hooks, e);
+    const Node* v = d->member(hooks, e);
+    if (i && v->kind == Node::Kind::kArray && v->elements.empty()) text = d->remove_member(hooks, *i);
   }
   for (const auto& e : events) {
     const ojson want = handler_for(adapter_path, e);
