@@ -630,3 +630,39 @@ TEST(Format, ColourOnlyWhenAsked) {
   std::string c = hl::format_findings(f, "text-color");
   EXPECT_NE(c.find("\033[1;31merror:"), std::string::npos) << c;
 }
+
+// explain, in process: profiles that agree print once; hooks loaded but never run say why.
+TEST_F(Rules, ExplainCollapsesAgreeingProfilesAndListsDroppedHooks) {
+  write(home_ + "/" + kAgy,
+        "{\"ok\": {\"PreToolUse\": [{\"matcher\": \"*\", \"hooks\": [{\"command\": \"myhook\"}]}]},\n"
+        " \"bad\": {\"PreToolUse\": [{\"matcher\": \"(?<=x)\", \"hooks\": [{\"command\": "
+        "\"myhook\"}]}]},\n"
+        " \"off\": {\"enabled\": false, \"PreToolUse\": [{\"matcher\": \"*\", \"hooks\": "
+        "[{\"command\": \"myhook\"}]}]}}");
+  hl::ExplainRequest rq;
+  rq.host = hl::Host::kAntigravity;
+  rq.home = home_;
+  rq.event = "PreToolUse";
+  rq.tool = "run_command";
+  auto r = hl::explain(rq, opts_);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_GT(r->size(), 2u);
+  size_t off = 0, bad = 0;
+  for (const auto& s : *r) {
+    for (const auto& d : s.dropped) {
+      off += d.find("'off' has enabled: false") != std::string::npos;
+      bad += d.find("not a valid RE2 pattern") != std::string::npos;
+      EXPECT_EQ(d.rfind(home_ + "/" + kAgy + ":", 0), 0u) << d;
+    }
+  }
+  EXPECT_GT(off, 0u);
+  EXPECT_GT(bad, 0u);  // the no-match profiles say why the hook is absent
+  std::string text = hl::format_explain(*r, "text");
+  size_t headers = 0;
+  for (size_t p = 0; (p = text.find("antigravity ", p)) != std::string::npos; ++p)
+    headers += p == 0 || text[p - 1] == '\n';
+  EXPECT_LT(headers, r->size()) << text;
+  for (const auto& s : *r)  // every profile still named
+    EXPECT_NE(text.find(s.host.substr(std::string("antigravity ").size())), std::string::npos);
+  EXPECT_NE(text.find("  dropped: "), std::string::npos) << text;
+}
