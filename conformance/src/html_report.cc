@@ -513,7 +513,7 @@ std::string unescape_shown(const std::string& shown, bool* cut) {
         continue;
       }
     }
-    // The runner's text is ASCII, so a UTF-8 "…" can only be its cut marker.
+    // The runner escapes every "…" of the bytes it shows, so a literal one is its cut marker.
     if (shown.compare(i, 4, "\xE2\x80\xA6(") == 0) {
       if (cut) *cut = true;
       break;

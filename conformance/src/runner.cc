@@ -57,7 +57,8 @@ std::string subst(std::string s, const std::map<std::string, std::string>& vars)
 
 // Length of the valid UTF-8 sequence (2-4 bytes, shortest form, no surrogates) at s[i], else 0.
 // Code points that change how text reads without being seen (bidi controls, zero-width, C1
-// controls, line/paragraph separators, BOM) count as invalid here, so they are escaped too.
+// controls, line/paragraph separators, BOM), and "…" (the cut marker), count as invalid here, so
+// they are escaped too.
 static size_t visible_utf8(const std::string& s, size_t i) {
   unsigned char c = static_cast<unsigned char>(s[i]);
   size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
@@ -75,6 +76,7 @@ static size_t visible_utf8(const std::string& s, size_t i) {
       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0xfeff ||
       cp == 0x2028 || cp == 0x2029)
     return 0;
+  if (cp == 0x2026) return 0;  // "…" marks a cut (html_report.cc unescape_shown): never content
   return n;
 }
 

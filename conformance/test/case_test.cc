@@ -381,4 +381,6 @@ TEST(ShowBytes, Utf8AsTextInvalidBytesEscaped) {
   EXPECT_EQ(show_bytes("\xed\xa0\x80"), "\\xed\\xa0\\x80");                 // surrogate
   EXPECT_EQ(show_bytes("x\xe2\x80\xaey"), "x\\xe2\\x80\\xaey");             // bidi override
   EXPECT_EQ(show_bytes("\xf0\x9f\x98\x80\x01"), "\xf0\x9f\x98\x80\\x01");  // emoji, control
+  EXPECT_EQ(show_bytes("a\xe2\x80\xa6(b"), "a\\xe2\\x80\\xa6(b");  // "…" is the cut marker's
+  EXPECT_EQ(show_bytes(std::string(10, 'x'), 4), "xxxx\xe2\x80\xa6(10 bytes)");
 }

@@ -696,9 +696,10 @@ Status lint_antigravity(const std::string& path, const std::string& text, const 
                         "), not milliseconds",
                     "write " + std::to_string(h.timeout_written / 1000) + " for " +
                         std::to_string(h.timeout_written) + " ms");
+            // (`work`: a value lint cut out to read past a rejection is not the user's 0.)
             else if (h.timeout_written < 0 ||
-                     (h.timeout_written == 0 && at_pointer(root, tp) != nullptr &&
-                      !at_pointer(root, tp)->is_null()))
+                     (h.timeout_written == 0 && at_pointer(work, tp) != nullptr &&
+                      !at_pointer(work, tp)->is_null()))
               s.add(Severity::kWarning, "timeout-unit", tp,
                     "timeout " + std::to_string(h.timeout_written) + " falls back to agy's " +
                         std::to_string(p->timeout_default_seconds) + " s default",
