@@ -38,7 +38,16 @@ if [ "${PINTA_CHECK_HIDDEN:-}" != 1 ]; then
   [ -f "$share/fixtures/gemini/0.61.0/BeforeTool/n_nesting_300.json" ] ||
     say "the Gemini fixtures are not installed"
   [ -e "$share/fixtures/CMakeLists.txt" ] && say "fixtures/CMakeLists.txt is installed"
-  [ -f "$prefix/share/doc/pinta-gemini/install.md" ] || say "docs/install.md is not installed"
+  # Every document (messages point to docs/lint.md, docs/ci.md, …; docs/README.md is the index).
+  for d in $(cd "$src/docs" && find . -name '*.md' | sed 's|^\./||'); do
+    [ -f "$prefix/share/doc/pinta-gemini/$d" ] || say "docs/$d is not installed"
+  done
+  # And every docs/*.md a program's message or the action names exists in the source tree.
+  for d in $(grep -rhoE 'docs/(hosts/)?[A-Za-z0-9_.-]+\.md' "$src"/adapter/*/src "$src"/adapter/src \
+               "$src"/hosts/lint/src "$src"/emulator/src "$src"/conformance/src "$src"/action.yml \
+               2>/dev/null | sort -u); do
+    [ -f "$src/$d" ] || say "$d is named by a program but does not exist"
+  done
 
   # A profile only the installed copy has (the installed share dir must come before the source).
   sed 's/"name": *"agy-1.2"/"name": "zz-installed-only"/' "$share/antigravity/profiles/agy-1.2.json" \

@@ -223,7 +223,11 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}
 td.nz-fail{color:var(--fail);font-weight:700}
 #filters{position:sticky;top:0;background:#fff;padding:8px 0;border-bottom:1px solid var(--line);z-index:2;display:flex;gap:12px;align-items:center;flex-wrap:wrap}
 #filters label{font-weight:600}
-#matrix td.c{white-space:nowrap;font-size:12px}
+#matrix table{width:100%;table-layout:fixed}
+#matrix th:nth-child(1){width:92px}#matrix th:nth-child(2){width:60px}#matrix th:nth-child(3){width:150px}
+#matrix th[data-host]{font-size:11px;overflow-wrap:anywhere;word-break:break-word}
+#matrix td.c{font-size:11px;overflow-wrap:anywhere}
+#matrix .where{font-size:11px;color:var(--fail);font-weight:400;overflow-wrap:anywhere}
 #matrix td.k-fail,.unit.k-fail>summary{background:var(--failbg);color:var(--fail)}
 #matrix td.k-warn,.unit.k-warn>summary{background:var(--warnbg);color:var(--warn)}
 #matrix td.k-pass,.unit.k-pass>summary{background:var(--passbg);color:var(--pass)}
@@ -509,7 +513,7 @@ std::string unescape_shown(const std::string& shown, bool* cut) {
         continue;
       }
     }
-    // The runner's text is ASCII, so a UTF-8 "…" can only be its cut marker.
+    // The runner escapes every "…" of the bytes it shows, so a literal one is its cut marker.
     if (shown.compare(i, 4, "\xE2\x80\xA6(") == 0) {
       if (cut) *cut = true;
       break;
@@ -655,7 +659,13 @@ std::string render_html_report(const RunSummary& s, const RunOptions& o) {
     const std::string k = case_kind(co->state);
     h << "<tr" << data_attrs(*co) << "><td><a href=\"#case-" << esc(co->c->id) << "\">"
       << esc(co->c->id) << "</a></td><td>" << esc(co->c->level) << "</td><td><span class=\"st k-"
-      << k << "\">" << esc(co->state) << "</span></td>";
+      << k << "\">" << esc(co->state) << "</span>";
+    // Where it failed, in the row itself: visible whatever columns the width or a filter hides.
+    std::string where;
+    for (const auto& u : co->hosts)
+      if (unit_kind(co->state, u.state) == "fail") where += (where.empty() ? "" : ", ") + u.host;
+    if (!where.empty()) h << "<div class=where>on " << esc(where) << "</div>";
+    h << "</td>";
     for (const auto& host : o.hosts) {
       const HostOutcome* u = nullptr;
       for (const auto& x : co->hosts)

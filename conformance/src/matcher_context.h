@@ -91,7 +91,8 @@ namespace detail {
 json pick(const json& v, const std::string& host);
 // ${NAME} substitution.
 std::string subst(std::string s, const std::map<std::string, std::string>& vars);
-// The bytes as printable ASCII (\n, \\, \xNN), at most about `max` characters.
+// The bytes as text: valid UTF-8 as itself, \n, \\, and \xNN for control bytes and invalid or
+// invisible sequences; at most about `max` characters.
 std::string show_bytes(const std::string& s, size_t max = 600);
 std::string fmt_us(std::chrono::microseconds us);
 // Regular files under root (path, content), except `skip`.

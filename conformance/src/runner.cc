@@ -55,14 +55,43 @@ std::string subst(std::string s, const std::map<std::string, std::string>& vars)
   return s;
 }
 
-// The bytes as printable ASCII (\n, \\, \xNN), at most about `max` characters; a cut is marked
+// Length of the valid UTF-8 sequence (2-4 bytes, shortest form, no surrogates) at s[i], else 0.
+// Code points that change how text reads without being seen (bidi controls, zero-width, C1
+// controls, line/paragraph separators, BOM), and "…" (the cut marker), count as invalid here, so
+// they are escaped too.
+static size_t visible_utf8(const std::string& s, size_t i) {
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+  if (n == 0 || c >= 0xf5 || i + n > s.size()) return 0;
+  char32_t cp = n == 2 ? c & 0x1f : n == 3 ? c & 0x0f : c & 0x07;
+  for (size_t k = 1; k < n; ++k) {
+    unsigned char d = static_cast<unsigned char>(s[i + k]);
+    if ((d & 0xc0) != 0x80) return 0;
+    cp = (cp << 6) | (d & 0x3f);
+  }
+  if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+      (cp >= 0xd800 && cp <= 0xdfff))
+    return 0;
+  if ((cp >= 0x80 && cp < 0xa0) || (cp >= 0x200b && cp <= 0x200f) ||
+      (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0xfeff ||
+      cp == 0x2028 || cp == 0x2029)
+    return 0;
+  if (cp == 0x2026) return 0;  // "…" marks a cut (html_report.cc unescape_shown): never content
+  return n;
+}
+
+// The bytes as text: valid UTF-8 as itself (Korean stays readable), \n, \\, and \xNN for
+// control bytes, invalid or invisible sequences; at most about `max` characters; a cut is marked
 // with the total size, also when escapes (not the byte count) reached the cap.
 std::string show_bytes(const std::string& s, size_t max) {
   std::string o;
   size_t i = 0;
   for (; i < s.size() && o.size() < max; ++i) {
     unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c == '\n')
+    if (size_t n = c >= 0x80 ? visible_utf8(s, i) : 0; n > 0) {
+      o.append(s, i, n);
+      i += n - 1;
+    } else if (c == '\n')
       o += "\\n";
     else if (c == '\\')
       o += "\\\\";

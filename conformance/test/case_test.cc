@@ -15,6 +15,7 @@
 #include "pinta/common/test_support.h"
 #include "pinta/conformance/conformance.h"
 #include "pinta/conformance/matchers.h"
+#include "../src/matcher_context.h"
 
 namespace conf = pinta::conformance;
 
@@ -368,4 +369,18 @@ TEST(HooksNotRun, AHostThatNeverRunsHooksNeverPasses) {
   auto md = pinta::fs::read_file(dir.path() + "/matrix.md");
   ASSERT_TRUE(md);
   EXPECT_NE(md->find("hooks do not run"), std::string::npos);
+}
+
+// Report text quotes what an adapter wrote: valid UTF-8 (Korean input) as itself, only invalid
+// bytes, controls and invisible code points escaped (before: "자" came out as \xec\x9e\x90).
+TEST(ShowBytes, Utf8AsTextInvalidBytesEscaped) {
+  using pinta::conformance::detail::show_bytes;
+  EXPECT_EQ(show_bytes("자동 승인\n"), "자동 승인\\n");
+  EXPECT_EQ(show_bytes("a\xec\x9e" "b"), "a\\xec\\x9eb");                   // cut sequence
+  EXPECT_EQ(show_bytes("\xc0\xaf"), "\\xc0\\xaf");                          // overlong
+  EXPECT_EQ(show_bytes("\xed\xa0\x80"), "\\xed\\xa0\\x80");                 // surrogate
+  EXPECT_EQ(show_bytes("x\xe2\x80\xaey"), "x\\xe2\\x80\\xaey");             // bidi override
+  EXPECT_EQ(show_bytes("\xf0\x9f\x98\x80\x01"), "\xf0\x9f\x98\x80\\x01");  // emoji, control
+  EXPECT_EQ(show_bytes("a\xe2\x80\xa6(b"), "a\\xe2\\x80\\xa6(b");  // "…" is the cut marker's
+  EXPECT_EQ(show_bytes(std::string(10, 'x'), 4), "xxxx\xe2\x80\xa6(10 bytes)");
 }

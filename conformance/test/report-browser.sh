@@ -130,8 +130,44 @@ chrome --dump-dom "file://$html#state=%E0%A4%A&host=nope" >"$work/m.html" 2>"$wo
 [ -z "$(console_lines "$work/m.err")" ] || fail "console messages with a mangled fragment: $(console_lines "$work/m.err" | head -2)"
 grep -q ">$ncases of $ncases cases shown<" "$work/m.html" || fail "a mangled fragment filtered the page"
 
+# It fits a 1,400 px window: the report in a 1,400 px frame, measured by a page of our own (the
+# report's CSP forbids any script but its own). No host column may end past the right edge, and
+# every FAIL row names where it failed in the row itself (before: the last host columns were off
+# screen, and a FAIL row could show only green cells).
+cat >"$work/measure.html" <<'HTML'
+<!doctype html><body style="margin:0"><iframe id=f style="width:1400px;height:900px;border:0"></iframe>
+<script>
+var f = document.getElementById('f');
+f.onload = function () {
+  var d = f.contentDocument, w = f.contentWindow;
+  var cells = d.querySelectorAll('#matrix th, #matrix td');
+  var right = 0;
+  for (var i = 0; i < cells.length; i++) right = Math.max(right, cells[i].getBoundingClientRect().right);
+  var bad = 0, rows = d.querySelectorAll('#matrix tbody tr[data-kind="fail"]');
+  for (var j = 0; j < rows.length; j++) if (!rows[j].querySelector('.where')) bad++;
+  console.log('MEASURE right=' + Math.ceil(right) + ' scroll=' + d.documentElement.scrollWidth +
+              ' inner=' + w.innerWidth + ' failrows=' + rows.length + ' unplaced=' + bad);
+};
+f.src = location.hash.slice(1);
+</script>
+HTML
+chrome --allow-file-access-from-files --virtual-time-budget=10000 --dump-dom \
+  "file://$work/measure.html#file://$html" >"$work/measure.dom" 2>"$work/measure.err"
+m=$(grep -ao 'MEASURE [^"]*' "$work/measure.err" | head -1)
+if [ -z "$m" ]; then
+  fail "could not measure matrix.html in a 1400 px frame: $(console_lines "$work/measure.err" | head -2)"
+else
+  right=$(printf '%s' "$m" | sed -n 's/.*right=\([0-9]*\).*/\1/p')
+  scroll=$(printf '%s' "$m" | sed -n 's/.*scroll=\([0-9]*\).*/\1/p')
+  inner=$(printf '%s' "$m" | sed -n 's/.*inner=\([0-9]*\).*/\1/p')
+  unplaced=$(printf '%s' "$m" | sed -n 's/.*unplaced=\([0-9]*\).*/\1/p')
+  [ "$right" -le "$inner" ] && [ "$scroll" -le "$inner" ] ||
+    fail "matrix.html is wider than 1400 px ($m)"
+  [ "$unplaced" = 0 ] || fail "FAIL rows that do not say where they failed ($m)"
+fi
+
 # A picture of it, kept with the report.
-chrome --window-size=1280,1500 --hide-scrollbars --screenshot="$dir/matrix.png" \
+chrome --window-size=1400,1500 --hide-scrollbars --screenshot="$dir/matrix.png" \
   "file://$html" >"$work/shot.out" 2>&1
 size=$(stat -c %s "$dir/matrix.png" 2>/dev/null || echo 0)
 [ "$size" -gt 10000 ] || fail "no screenshot (matrix.png, $size bytes)"

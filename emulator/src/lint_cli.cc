@@ -1,5 +1,8 @@
 // `hostemu lint [--host H] PATH...` and `hostemu explain --host H --home D --event E …`: users'
 // hook files checked through the hosts' loaders (hosts/lint, docs/lint.md).
+#include <unistd.h>
+
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -31,6 +34,7 @@ void add_lint_commands(CLI::App& app, Action& action) {
     std::string host, format = "text", home, workspace, profiles_dir, deel_trusted;
     std::vector<std::string> paths, profiles;
     std::string event, tool, profile;
+    std::string color = "auto";
   };
   auto o = std::make_shared<Opts>();
   auto* lint = app.add_subcommand(
@@ -48,6 +52,10 @@ void add_lint_commands(CLI::App& app, Action& action) {
   lint->add_option("--profiles-dir", o->profiles_dir, "Antigravity profile directory");
   lint->add_option("--deel-trusted", o->deel_trusted,
                    "yes|no: whether deel-local-cli trusts the project folder (default unknown)");
+  lint->add_option("--color", o->color,
+                   "auto|always|never: colour the text format (auto: only on a terminal, and not "
+                   "with NO_COLOR set)")
+      ->capture_default_str();
   lint->add_option("PATH", o->paths, "hook files (settings.json, hooks.json)")->required();
   lint->callback([o, &action] {
     action = [o]() -> int {
@@ -67,7 +75,16 @@ void add_lint_commands(CLI::App& app, Action& action) {
       lo.profiles_dir = o->profiles_dir;
       auto findings = hl::lint_paths(o->paths, lo);
       if (!findings) return usage_error(findings.error().message);
-      std::cout << hl::format_findings(*findings, o->format);
+      if (o->color != "auto" && o->color != "always" && o->color != "never")
+        return usage_error("unknown --color '" + o->color + "' (auto|always|never)");
+      const char* no_color = std::getenv("NO_COLOR");  // NOLINT(concurrency-mt-unsafe)
+      const char* term = std::getenv("TERM");          // NOLINT(concurrency-mt-unsafe)
+      const bool color =
+          o->format == "text" &&
+          (o->color == "always" ||
+           (o->color == "auto" && ::isatty(STDOUT_FILENO) && !(no_color && *no_color) &&
+            !(term && std::string(term) == "dumb")));
+      std::cout << hl::format_findings(*findings, color ? "text-color" : o->format);
       return hl::any_error(*findings) ? 1 : 0;
     };
   });

@@ -21,16 +21,18 @@ int usage(const std::string& msg) {
 }
 
 constexpr const char* kHelp =
-    "usage: pinta-gemini install   --host gemini|antigravity|deel [--workspace DIR] [--dry-run]\n"
-    "       pinta-gemini uninstall --host gemini|antigravity|deel [--workspace DIR] [--dry-run]\n"
-    "       pinta-gemini doctor [--json] [--workspace DIR] [--no-network]\n"
+    "usage: pinta-gemini install   --host HOST [--workspace DIR] [--dry-run]\n"
+    "       pinta-gemini uninstall --host HOST [--workspace DIR] [--dry-run]\n"
+    "       pinta-gemini doctor [--host HOST] [--json] [--workspace DIR] [--no-network]\n"
+    "HOST: gemini, antigravity, deel or claude-code\n"
     "       pinta-gemini install|uninstall|doctor --help\n";
 
 // `pinta-gemini CMD --help`: what CMD does and its options.
 std::string command_help(const std::string& cmd) {
   if (cmd == "doctor")
-    return "usage: pinta-gemini doctor [--json] [--workspace DIR] [--no-network]\n"
+    return "usage: pinta-gemini doctor [--host HOST] [--json] [--workspace DIR] [--no-network]\n"
            "Checks that each host would run the hook and that its endpoints answer.\n"
+           "  --host HOST     check only this host (gemini, antigravity, deel, claude-code)\n"
            "  --json          print the report as JSON\n"
            "  --workspace DIR the project whose hook files are read (default: the current "
            "directory)\n"
@@ -38,10 +40,10 @@ std::string command_help(const std::string& cmd) {
            "Exit status: 0 nothing broken, 1 something broken, 2 usage error.\n";
   const bool in = cmd == "install";
   return "usage: pinta-gemini " + cmd +
-         " --host gemini|antigravity|deel [--workspace DIR] [--dry-run] [--adapter PATH]\n" +
+         " --host HOST [--workspace DIR] [--dry-run] [--adapter PATH]\n" +
          (in ? "Adds the pinta-gemini hooks to the host's hook files (a backup is kept).\n"
              : "Removes exactly the hooks install added.\n") +
-         "  --host H        gemini, antigravity or deel\n"
+         "  --host HOST     gemini, antigravity, deel or claude-code\n"
          "  --workspace DIR the project's hook file instead of the user's\n"
          "  --dry-run       print the change as a diff and write nothing\n"
          "  --adapter PATH  the hook program (default: pinta-gemini next to this program)\n"
@@ -101,7 +103,8 @@ int main(int argc, char** argv) {
       return true;
     };
     if (a == "--host") {
-      if (!value(host)) return usage("--host needs a value (gemini, antigravity or deel)");
+      if (!value(host))
+        return usage("--host needs a value (gemini, antigravity, deel or claude-code)");
     } else if (a == "--workspace") {
       if (!value(workspace)) return usage("--workspace needs a directory");
     } else if (a == "--adapter") {
@@ -127,6 +130,11 @@ int main(int argc, char** argv) {
     o.workspace =
         !workspace.empty() ? absolute(workspace) : (::getcwd(cwd, sizeof cwd) ? cwd : home);
     o.probe_network = network;
+    if (!host.empty()) {
+      auto h = parse_host(host);
+      if (!h) return usage(h.error().message);
+      o.host = host;
+    }
     DoctorReport r = run_doctor(o);
     if (as_json)
       std::cout << r.to_json().dump(2) << "\n";
@@ -134,7 +142,7 @@ int main(int argc, char** argv) {
       std::cout << r.to_text();
     return r.broken() ? 1 : 0;
   }
-  if (host.empty()) return usage(cmd + " needs --host gemini|antigravity|deel");
+  if (host.empty()) return usage(cmd + " needs --host gemini|antigravity|deel|claude-code");
   auto h = parse_host(host);
   if (!h) return usage(h.error().message);
   if (adapter.empty()) adapter = pinta::fs::join(self_dir(), "pinta-gemini");
@@ -170,6 +178,8 @@ int main(int argc, char** argv) {
       std::cout << (c.after ? (c.before ? "updated " : "created ") : "removed ") << c.path << "\n";
   if (cmd == "install" && *h == Host::kGemini)
     std::cout << "restart Gemini CLI to load the hooks\n";
+  if (cmd == "install" && *h == Host::kClaudeCode)  // settings are read at session start
+    std::cout << "start a new Claude Code session to load the hooks\n";
   if (cmd == "install" && *h == Host::kDeel)  // hooks are read once per session (seed 004 repl.js l.72-79)
     std::cout << "restart deel-local-cli to load the hooks\n";
   return 0;

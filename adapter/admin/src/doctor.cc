@@ -21,6 +21,7 @@
 #include "pinta/adapter/config.h"
 #include "pinta/adapter/http.h"
 #include "pinta/adapter/span_queue.h"
+#include "pinta/admin/claude_code.h"
 #include "pinta/admin/install.h"
 #include "pinta/common/fs.h"
 #include "pinta/hostlint/lint.h"
@@ -1032,6 +1033,7 @@ void check_lint(const DoctorOptions& o, DoctorReport& r) {
       {hl::Host::kDeel, fs::join(o.workspace, ".deel/hooks.json")}};
   std::set<std::string> seen;
   for (const auto& [host, path] : files) {
+    if (!o.host.empty() && o.host != host_name(host)) continue;
     if (!fs::exists(path) || !seen.insert(host_name(host) + std::string(":") + path).second)
       continue;
     hl::LintOptions lo;
@@ -1089,9 +1091,11 @@ DoctorReport run_doctor(const DoctorOptions& options) {
     const char* d = std::getenv("GEMINI_PLUGIN_DATA");
     o.data_dir = d && *d ? d : fs::join(o.home, ".gemini/pinta-gemini-data");
   }
-  check_gemini(o, r);
-  check_antigravity(o, r);
-  check_deel(o, r);
+  const bool all = o.host.empty();
+  if (all || o.host == "gemini") check_gemini(o, r);
+  if (all || o.host == "antigravity") check_antigravity(o, r);
+  if (all || o.host == "deel") check_deel(o, r);
+  if (all || o.host == "claude-code") check_claude_code(o, r);
   check_lint(o, r);
   check_endpoints(o, r);
   check_data(o, r);

@@ -11,6 +11,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "pinta/admin/claude_code.h"
+#include "pinta/admin/json_edit.h"
+#include "pinta/common/version.h"
 #include "pinta/common/fs.h"
 #include "pinta/hosts/events.h"
 #include "pinta/hosts/antigravity/antigravity.h"
@@ -36,6 +39,10 @@ Result<std::optional<std::string>> read_optional(const std::string& path) {
 // Strict JSON object (agy rejects comments and trailing commas, reference antigravity §2.3;
 // Gemini's extension loader uses plain JSON.parse, gemini reference §1.6).
 Result<ojson> parse_object(const std::string& path, const std::string& text) {
+  auto scanned = jsonedit::Doc::scan(text);
+  if (!scanned)
+    return make_error(ErrorCode::kParse, path + ":" + scanned.error().message +
+                                             " (not valid JSON); fix or move it, then re-run");
   ojson j = ojson::parse(text, nullptr, false);
   if (j.is_discarded())
     return make_error(ErrorCode::kParse, path + " is not valid JSON; fix or move it, then re-run");
@@ -46,6 +53,29 @@ Result<ojson> parse_object(const std::string& path, const std::string& text) {
 }
 
 std::string dump(const ojson& j) { return j.dump(2) + "\n"; }
+
+// `text` with the root object's member `key` set to `value`, spliced in place (json_edit.h): the
+// rest of the user's bytes stay as they were.
+Result<std::string> set_root_member(const std::string& text, const std::string& key,
+                                    const ojson& value) {
+  auto d = jsonedit::Doc::scan(text);
+  if (!d) return d.error();
+  if (d->root().kind != jsonedit::Node::Kind::kObject)
+    return make_error(ErrorCode::kParse, "not a JSON object");
+  return d->set_member(d->root(), key, value);
+}
+
+// `text` without the root object's members named `key` (every duplicate).
+Result<std::string> remove_root_member(std::string text, const std::string& key) {
+  for (;;) {
+    auto d = jsonedit::Doc::scan(text);
+    if (!d) return d.error();
+    if (d->root().kind != jsonedit::Node::Kind::kObject) return text;
+    auto i = d->member_index(d->root(), key);
+    if (!i) return text;
+    text = d->remove_member(d->root(), *i);
+  }
+}
 
 std::string shell_quote(const std::string& s) {
   std::string out = "'";
@@ -67,15 +97,36 @@ bool shell_safe(const std::string& s) {
   return true;
 }
 
+// Where the install state lives. Gemini CLI and Antigravity keep their files under ~/.gemini, so
+// ours goes beside them; for any other host nothing may appear under ~/.gemini (a deel or Claude
+// Code user may have no Gemini at all): the XDG state directory instead.
 std::string data_dir(const InstallOptions& o) {
-  const char* d = std::getenv("GEMINI_PLUGIN_DATA");
-  if (d && *d) return d;
-  return fs::join(o.home, ".gemini/pinta-gemini-data");
+  if (o.host == Host::kGemini || o.host == Host::kAntigravity) {
+    const char* d = std::getenv("GEMINI_PLUGIN_DATA");  // Gemini CLI's per-extension data dir
+    if (d && *d) return d;
+    return fs::join(o.home, ".gemini/pinta-gemini-data");
+  }
+  const char* x = std::getenv("XDG_STATE_HOME");
+  if (x && *x == '/') return fs::join(x, "pinta-gemini");
+  return fs::join(o.home, ".local/state/pinta-gemini");
+}
+
+// FNV-1a 64, hex: recognises the exact text install wrote (stable across runs and builds).
+std::string text_hash(const std::string& s) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
 }
 
 std::string state_path(const InstallOptions& o) {
   std::string name = o.host == Host::kGemini        ? "install-gemini"
                      : o.host == Host::kAntigravity ? "install-antigravity"
+                     : o.host == Host::kClaudeCode  ? "install-claude-code"
                                                     : "install-deel";
   if (o.host != Host::kGemini && !o.workspace.empty()) {
     // One state file per workspace: the hash keeps the name short and file-system safe.
@@ -172,7 +223,8 @@ Result<Plan> plan_gemini_install(const InstallOptions& o) {
   std::string dir = gemini_extension_dir(o);
   std::string manifest_path = fs::join(dir, "gemini-extension.json");
   std::string hooks_path = fs::join(dir, "hooks/hooks.json");
-  ojson manifest = {{"name", kHookName}, {"version", o.version}};
+  ojson manifest = {{"name", kHookName},
+                   {"version", o.version.empty() ? std::string(pinta::version()) : o.version}};
   for (const auto& [path, value] :
        {std::pair{manifest_path, manifest}, std::pair{hooks_path, gemini_hooks(o)}}) {
     auto before = read_optional(path);
@@ -201,8 +253,9 @@ Result<Plan> plan_gemini_install(const InstallOptions& o) {
           if (r.is_string() && !r.get<std::string>().empty() && r.get<std::string>()[0] == '!')
             disables = true;
       if (disables) {
-        en->erase(kHookName);
-        add_change(plan, enablement, *en_text, dump(*en), true);
+        auto after = remove_root_member(**en_text, kHookName);
+        if (!after) return after.error();
+        add_change(plan, enablement, *en_text, *after, true);
         plan.warnings.push_back(enablement + ": removed a rule that disabled pinta-gemini");
       }
     }
@@ -283,11 +336,12 @@ Result<Plan> plan_antigravity_install(const InstallOptions& o) {
   }
   // SessionStart only where every profile loads it (it is dropped at parse on 1.0.5, §8 table).
   std::vector<std::string> events = antigravity_events();
+  const std::string original = before->has_value() ? **before : std::string(jsonedit::kFreshFile);
   for (int attempt = 0; attempt < 2; ++attempt) {
-    ojson merged = root;
-    merged[kHookName] = antigravity_spec(o, events, attempt == 0 ? nullptr : nullptr);
+    auto merged = set_root_member(original, kHookName, antigravity_spec(o, events, nullptr));
+    if (!merged) return make_error(ErrorCode::kParse, path + ":" + merged.error().message);
     std::vector<std::string> bad;
-    for (const auto& n : rejecting_profiles(*profiles, dump(merged), path))
+    for (const auto& n : rejecting_profiles(*profiles, *merged, path))
       if (std::find(already_broken.begin(), already_broken.end(), n) == already_broken.end())
         bad.push_back(n);
     if (bad.empty()) break;
@@ -301,160 +355,9 @@ Result<Plan> plan_antigravity_install(const InstallOptions& o) {
   ojson spec = antigravity_spec(o, events, &plan);
   auto it = root.find(kHookName);
   if (it != root.end() && *it == spec) return plan;  // already installed: change nothing
-  root[kHookName] = spec;
-  add_change(plan, path, *before, dump(root), true);
-  return plan;
-}
-
-// ---- deel-local-cli -----------------------------------------------------------------------------
-// The hooks file is read by seed 004 hooks.js 훅펴기 (l.299-329): the events live in
-// `hooks`, else `훅`, else the root itself (l.302, JavaScript `??`: null counts as absent); an
-// array there is the flat shape (l.304-311), an object the Claude shape (l.314-327), where an
-// event's value that is not an array is one group and a group without a `hooks` array is itself
-// the handler (l.318-320). Our handlers carry `"name": "pinta-gemini"` (한훅 reads name, l.289),
-// which is how a re-install or uninstall finds them among the user's own.
-
-bool is_ours(const ojson& handler) {
-  if (!handler.is_object()) return false;
-  auto it = handler.find("name");
-  return it != handler.end() && it->is_string() && *it == kHookName;
-}
-
-// Where the event map (or flat list) lives in `root`, creating `hooks` in an empty file. nullptr
-// when the file holds something we cannot merge into (a string, a number).
-ojson* deel_container(ojson& root, bool create) {
-  if (root.is_array()) return &root;
-  if (!root.is_object()) return nullptr;
-  for (const char* key : {"hooks", "훅"}) {
-    auto it = root.find(key);
-    if (it != root.end() && !it->is_null()) return (it->is_object() || it->is_array()) ? &*it : nullptr;
-  }
-  if (root.empty() && create) {
-    root["hooks"] = ojson::object();
-    return &root["hooks"];
-  }
-  return &root;  // the root itself is the event map (l.302)
-}
-
-// Takes our handlers out; returns whether any was there. Emptied groups go too, and with
-// `drop_empty_events` an event left with no group (install keeps the key, so a re-install
-// rewrites it in place and the file stays byte-identical).
-bool remove_deel_handlers(ojson& container, bool drop_empty_events) {
-  size_t removed = 0;
-  auto strip_groups = [&](ojson& groups) {
-    ojson kept = ojson::array();
-    for (auto& g : groups) {
-      if (is_ours(g)) {  // flat entry, or a group that is itself our handler
-        ++removed;
-        continue;
-      }
-      if (g.is_object() && g.contains("hooks") && g["hooks"].is_array()) {
-        ojson inner = ojson::array();
-        bool had = false;
-        for (auto& h : g["hooks"]) {
-          if (is_ours(h)) had = true;
-          else inner.push_back(h);
-        }
-        if (had) {
-          ++removed;
-          if (inner.empty()) continue;
-          g["hooks"] = inner;
-        }
-      }
-      kept.push_back(g);
-    }
-    groups = kept;
-  };
-  if (container.is_array()) {
-    strip_groups(container);
-    return removed > 0;
-  }
-  std::vector<std::string> emptied;
-  for (auto it = container.begin(); it != container.end(); ++it) {
-    size_t before = removed;
-    if (it->is_array()) {
-      strip_groups(*it);
-    } else if (it->is_object()) {
-      ojson one = ojson::array({*it});
-      strip_groups(one);
-      if (removed != before) *it = one.empty() ? ojson::array() : one[0];
-    }
-    if (removed != before && it->is_array() && it->empty()) emptied.push_back(it.key());
-  }
-  if (drop_empty_events)
-    for (const auto& k : emptied) container.erase(k);
-  return removed > 0;
-}
-
-constexpr int kDeelTimeoutSeconds = 10;  // 한훅 l.279-284: seconds, default 15, capped at 120
-
-ojson deel_handler(const InstallOptions& o, const std::string& event) {
-  // onError "pass": the host blocks on a broken hook at 도구전/말전 unless told to pass (l.186-194,
-  // l.285-286); a missing or broken pinta-gemini must never block the user's agent (fail-open).
-  return {{"type", "command"},
-          {"command", deel_command(o.adapter_path, event)},
-          {"timeout", kDeelTimeoutSeconds},
-          {"onError", "pass"},
-          {"name", kHookName}};
-}
-
-Result<Plan> plan_deel_install(const InstallOptions& o) {
-  Plan plan;
-  std::string path = deel_hooks_path(o);
-  auto before = read_optional(path);
-  if (!before) return before.error();
-  ojson root = ojson::object();
-  if (before->has_value()) {
-    root = ojson::parse(**before, nullptr, false);
-    if (root.is_discarded() || !(root.is_object() || root.is_array()))
-      return make_error(ErrorCode::kParse, path + " is not a JSON object or array; nothing written");
-  }
-  ojson* c = deel_container(root, true);
-  if (c == nullptr)
-    return make_error(ErrorCode::kParse,
-                      path + ": \"hooks\" is neither an object nor an array; nothing written");
-  remove_deel_handlers(*c, false);
-  for (const auto& e : deel_events()) {
-    ojson h = deel_handler(o, e);
-    if (c->is_array()) {  // flat shape: event + matcher beside the handler fields (l.304-311)
-      ojson flat = {{"event", e}, {"matcher", "*"}};
-      for (auto it = h.begin(); it != h.end(); ++it) flat[it.key()] = it.value();
-      c->push_back(flat);
-      continue;
-    }
-    ojson group = {{"matcher", "*"}, {"hooks", ojson::array({h})}};
-    auto it = c->find(e);
-    if (it == c->end() || it->is_null()) (*c)[e] = ojson::array({group});
-    else if (it->is_array()) it->push_back(group);
-    else *it = ojson::array({*it, group});  // one group written bare (l.317)
-  }
-  if (before->has_value() && ojson::parse(**before, nullptr, false) == root) return plan;
-  add_change(plan, path, *before, dump(root), true);
-  if (!o.workspace.empty())
-    plan.warnings.push_back(path + " is read only in a folder deel-local-cli trusts");
-  return plan;
-}
-
-Result<Plan> plan_deel_uninstall(const InstallOptions& o, bool created_file) {
-  Plan plan;
-  std::string path = deel_hooks_path(o);
-  auto before = read_optional(path);
-  if (!before) return before.error();
-  if (!before->has_value()) return plan;
-  ojson root = ojson::parse(**before, nullptr, false);
-  if (root.is_discarded()) return make_error(ErrorCode::kParse, path + " is not valid JSON");
-  ojson* c = deel_container(root, false);
-  if (c == nullptr || !remove_deel_handlers(*c, true)) return plan;
-  std::optional<std::string> after = dump(root);
-  bool empty = root.is_object() && root.size() == 1 && root.contains("hooks") &&
-               root["hooks"].is_object() && root["hooks"].empty();
-  if (created_file && (empty || (root.is_object() && root.empty()))) after = std::nullopt;
-  add_change(plan, path, *before, after, false);
-  auto bak = fs::read_file(path + ".pinta-bak");
-  if (bak && after) {
-    ojson bj = ojson::parse(*bak, nullptr, false);
-    if (!bj.is_discarded() && bj == root) plan.changes.back().remove_backup = true;
-  }
+  auto after = set_root_member(original, kHookName, spec);
+  if (!after) return make_error(ErrorCode::kParse, path + ":" + after.error().message);
+  add_change(plan, path, *before, *after, true);
   return plan;
 }
 
@@ -462,7 +365,8 @@ Result<Plan> plan_deel_uninstall(const InstallOptions& o, bool created_file) {
 
 struct State {
   std::vector<std::string> created_dirs;  // shallowest first
-  bool created_file = false;              // antigravity: hooks.json did not exist before
+  bool created_file = false;              // the host file did not exist before
+  std::string file_hash;                  // text_hash of the host file as install left it
 };
 
 Result<std::optional<State>> read_state(const InstallOptions& o) {
@@ -477,11 +381,14 @@ Result<std::optional<State>> read_state(const InstallOptions& o) {
     for (const auto& d : j["createdDirs"])
       if (d.is_string()) s.created_dirs.push_back(d.get<std::string>());
   s.created_file = j.value("createdFile", false);
+  if (j.contains("fileHash") && j["fileHash"].is_string()) s.file_hash = j["fileHash"];
   return std::optional<State>{s};
 }
 
+// `host_file`: the user's file install edits (empty for Gemini, whose files are all ours); its
+// text after the plan is recorded so uninstall can tell whether anything else changed since.
 void add_state(const InstallOptions& o, Plan& plan, const std::vector<std::string>& target_dirs,
-               bool created_file) {
+               bool created_file, const std::string& host_file = "") {
   auto old = read_state(o);
   State s;
   if (old && old->has_value()) s = **old;  // a re-install keeps what the first one created
@@ -492,7 +399,16 @@ void add_state(const InstallOptions& o, Plan& plan, const std::vector<std::strin
     if (std::find(s.created_dirs.begin(), s.created_dirs.end(), d) == s.created_dirs.end())
       s.created_dirs.push_back(d);
   s.created_file = s.created_file || created_file;
+  if (!host_file.empty()) {
+    for (const auto& c : plan.changes)
+      if (c.path == host_file && c.after) s.file_hash = text_hash(*c.after);
+    if (s.file_hash.empty()) {  // unchanged by this plan: as it is now
+      auto now = fs::read_file(host_file);
+      if (now) s.file_hash = text_hash(*now);
+    }
+  }
   nlohmann::json j = {{"createdDirs", s.created_dirs}, {"createdFile", s.created_file}};
+  if (!s.file_hash.empty()) j["fileHash"] = s.file_hash;
   auto before = read_optional(state_path(o));
   std::optional<std::string> b = before ? *before : std::nullopt;
   if (b) {
@@ -503,6 +419,215 @@ void add_state(const InstallOptions& o, Plan& plan, const std::vector<std::strin
   plan.changes.back().mode = 0600;
 }
 
+// The uninstall change of a user's file: `after` is `before` with our entries spliced out. When the
+// file is still exactly what install left (nothing else changed it), the backup holds the user's
+// original bytes and is put back instead, so install + uninstall is the identity even where a
+// splice cannot know the original layout (an object emptied to `{}`). The backup goes only when the
+// file ends up byte-identical to it; a file install created goes when nothing but ours was in it.
+void add_uninstall_change(Plan& plan, const State& s, const std::string& path,
+                          const std::string& before, std::optional<std::string> after,
+                          bool only_ours_left) {
+  auto bak = fs::read_file(path + ".pinta-bak");
+  bool restore = bak && after && !s.file_hash.empty() && s.file_hash == text_hash(before);
+  if (restore) {  // and only a backup that holds what the splice gives, read as values
+    ojson b = ojson::parse(*bak, nullptr, false), a = ojson::parse(*after, nullptr, false);
+    restore = !b.is_discarded() && b == a;
+  }
+  if (restore) after = *bak;
+  else if (s.created_file && only_ours_left) after = std::nullopt;
+  add_change(plan, path, before, after, false);
+  if (!plan.changes.empty() && plan.changes.back().path == path && bak && after && *after == *bak)
+    plan.changes.back().remove_backup = true;
+}
+
+// ---- deel-local-cli -----------------------------------------------------------------------------
+// The hooks file is read by seed 004 hooks.js 훅펴기 (l.299-329): the events live in
+// `hooks`, else `훅`, else the root itself (l.302, JavaScript `??`: null counts as absent); an
+// array there is the flat shape (l.304-311), an object the Claude shape (l.314-327), where an
+// event's value that is not an array is one group and a group without a `hooks` array is itself
+// the handler (l.318-320). Our handlers carry `"name": "pinta-gemini"` (한훅 reads name, l.289),
+// which is how a re-install or uninstall finds them among the user's own.
+// Edits are spliced into the user's text (json_edit.h), one at a time, rescanning in between.
+
+bool is_ours(const ojson& handler) {
+  if (!handler.is_object()) return false;
+  auto it = handler.find("name");
+  return it != handler.end() && it->is_string() && *it == kHookName;
+}
+
+using jsonedit::Doc;
+using jsonedit::Node;
+
+// Where the event map (or flat list) lives; nullptr when the file holds something we cannot merge
+// into (`hooks` a string or a number).
+const Node* deel_container(const Doc& d) {
+  const Node& root = d.root();
+  if (root.kind == Node::Kind::kArray) return &root;
+  if (root.kind != Node::Kind::kObject) return nullptr;
+  for (const char* key : {"hooks", "훅"}) {
+    const Node* v = d.member(root, key);
+    if (v && d.text().compare(v->begin, 4, "null") != 0)
+      return v->kind == Node::Kind::kScalar ? nullptr : v;
+  }
+  return &root;  // the root itself is the event map (l.302)
+}
+
+// One of our handlers taken out of group list `groups`, or nullopt when it holds none.
+// `whole` is set when the list is an event's bare group (an object, l.317): then the event's
+// value becomes [] when the group goes.
+std::optional<std::string> remove_one_in_groups(const Doc& d, const Node& groups) {
+  if (groups.kind == Node::Kind::kArray) {
+    for (size_t i = 0; i < groups.elements.size(); ++i) {
+      const Node& g = d.node(groups.elements[i]);
+      if (is_ours(d.value(g))) return d.remove_element(groups, i);
+      if (g.kind != Node::Kind::kObject) continue;
+      const Node* inner = d.member(g, "hooks");
+      if (!inner || inner->kind != Node::Kind::kArray) continue;
+      for (size_t j = 0; j < inner->elements.size(); ++j)
+        if (is_ours(d.value(d.node(inner->elements[j])))) {
+          // A group left with no handler goes with it.
+          return inner->elements.size() == 1 ? d.remove_element(groups, i)
+                                              : d.remove_element(*inner, j);
+        }
+    }
+    return std::nullopt;
+  }
+  if (groups.kind == Node::Kind::kObject) {  // one bare group
+    ojson g = d.value(groups);
+    if (is_ours(g)) return d.replace(groups, ojson::array());
+    const Node* inner = d.member(groups, "hooks");
+    if (!inner || inner->kind != Node::Kind::kArray) return std::nullopt;
+    for (size_t j = 0; j < inner->elements.size(); ++j)
+      if (is_ours(d.value(d.node(inner->elements[j]))))
+        return inner->elements.size() == 1 ? d.replace(groups, ojson::array())
+                                            : d.remove_element(*inner, j);
+  }
+  return std::nullopt;
+}
+
+// `text` without our handlers. `emptied` gets the events whose list we emptied (install keeps
+// those keys so a re-install rewrites them in place; uninstall drops them).
+Result<std::string> remove_deel_handlers(std::string text, std::vector<std::string>* emptied) {
+  for (;;) {
+    auto d = Doc::scan(text);
+    if (!d) return d.error();
+    const Node* c = deel_container(*d);
+    if (!c) return text;
+    std::optional<std::string> next;
+    if (c->kind == Node::Kind::kArray) {
+      next = remove_one_in_groups(*d, *c);
+    } else {
+      for (const auto& m : c->members) {
+        next = remove_one_in_groups(*d, d->node(m.value));
+        if (next) {
+          if (emptied && std::find(emptied->begin(), emptied->end(), m.key) == emptied->end())
+            emptied->push_back(m.key);
+          break;
+        }
+      }
+    }
+    if (!next) return text;
+    text = std::move(*next);
+  }
+}
+
+constexpr int kDeelTimeoutSeconds = 10;  // 한훅 l.279-284: seconds, default 15, capped at 120
+
+ojson deel_handler(const InstallOptions& o, const std::string& event) {
+  // onError "pass": the host blocks on a broken hook at 도구전/말전 unless told to pass (l.186-194,
+  // l.285-286); a missing or broken pinta-gemini must never block the user's agent (fail-open).
+  return {{"type", "command"},
+          {"command", deel_command(o.adapter_path, event)},
+          {"timeout", kDeelTimeoutSeconds},
+          {"onError", "pass"},
+          {"name", kHookName}};
+}
+
+Result<std::string> add_deel_handlers(std::string text, const InstallOptions& o) {
+  {
+    auto d = Doc::scan(text);
+    if (!d) return d.error();
+    if (d->root().kind == Node::Kind::kObject && d->root().members.empty())
+      text = d->set_member(d->root(), "hooks", ojson::object());  // an empty file: the usual map
+  }
+  for (const auto& e : deel_events()) {
+    auto d = Doc::scan(text);
+    if (!d) return d.error();
+    const Node* c = deel_container(*d);
+    if (!c) return make_error(ErrorCode::kParse, "\"hooks\" is neither an object nor an array");
+    ojson h = deel_handler(o, e);
+    if (c->kind == Node::Kind::kArray) {  // flat shape: event + matcher beside the handler (l.304-311)
+      ojson flat = {{"event", e}, {"matcher", "*"}};
+      for (auto it = h.begin(); it != h.end(); ++it) flat[it.key()] = it.value();
+      text = d->append_element(*c, flat);
+      continue;
+    }
+    ojson group = {{"matcher", "*"}, {"hooks", ojson::array({h})}};
+    const Node* ev = d->member(*c, e);
+    if (!ev || d->text().compare(ev->begin, 4, "null") == 0)
+      text = d->set_member(*c, e, ojson::array({group}));
+    else if (ev->kind == Node::Kind::kArray)
+      text = d->append_element(*ev, group);
+    else  // one group written bare (l.317)
+      text = d->replace(*ev, ojson::array({d->value(*ev), group}));
+  }
+  return text;
+}
+
+Result<Plan> plan_deel_install(const InstallOptions& o) {
+  Plan plan;
+  std::string path = deel_hooks_path(o);
+  auto before = read_optional(path);
+  if (!before) return before.error();
+  std::string text = before->has_value() ? **before : std::string(jsonedit::kFreshFile);
+  auto d = Doc::scan(text);
+  if (!d) return make_error(ErrorCode::kParse, path + ":" + d.error().message +
+                                                   " (not valid JSON); nothing written");
+  if (d->root().kind == Node::Kind::kScalar)
+    return make_error(ErrorCode::kParse, path + " is not a JSON object or array; nothing written");
+  auto stripped = remove_deel_handlers(text, nullptr);
+  if (!stripped) return make_error(ErrorCode::kParse, path + ":" + stripped.error().message);
+  auto after = add_deel_handlers(*stripped, o);
+  if (!after) return make_error(ErrorCode::kParse, path + ": " + after.error().message +
+                                                       "; nothing written");
+  if (before->has_value() &&
+      ojson::parse(**before, nullptr, false) == ojson::parse(*after, nullptr, false))
+    return plan;  // already installed: change nothing
+  add_change(plan, path, *before, *after, true);
+  if (!o.workspace.empty())
+    plan.warnings.push_back(path + " is read only in a folder deel-local-cli trusts");
+  return plan;
+}
+
+Result<Plan> plan_deel_uninstall(const InstallOptions& o, const State& s) {
+  Plan plan;
+  std::string path = deel_hooks_path(o);
+  auto before = read_optional(path);
+  if (!before) return before.error();
+  if (!before->has_value()) return plan;
+  std::vector<std::string> emptied;
+  auto stripped = remove_deel_handlers(**before, &emptied);
+  if (!stripped) return make_error(ErrorCode::kParse, path + ":" + stripped.error().message);
+  if (*stripped == **before) return plan;
+  std::string text = *stripped;
+  for (const auto& e : emptied) {  // events we emptied go too
+    auto d = Doc::scan(text);
+    if (!d) break;
+    const Node* c = deel_container(*d);
+    if (!c || c->kind != Node::Kind::kObject) break;
+    auto i = d->member_index(*c, e);
+    const Node* v = d->member(*c, e);
+    if (i && v && v->kind == Node::Kind::kArray && v->elements.empty())
+      text = d->remove_member(*c, *i);
+  }
+  ojson root = ojson::parse(text, nullptr, false);
+  bool only_ours = root.is_object() && (root.empty() || (root.size() == 1 && root.contains("hooks") &&
+                                                          root["hooks"].is_object() &&
+                                                          root["hooks"].empty()));
+  add_uninstall_change(plan, s, path, **before, text, only_ours);
+  return plan;
+}
+
 }  // namespace
 
 // ---- Public ------------------------------------------------------------------------------------
@@ -511,8 +636,10 @@ Result<Host> parse_host(const std::string& name) {
   if (name == "gemini") return Host::kGemini;
   if (name == "antigravity") return Host::kAntigravity;
   if (name == "deel") return Host::kDeel;
+  if (name == "claude-code") return Host::kClaudeCode;
   return make_error(ErrorCode::kInvalidArgument,
-                    "unknown host \"" + name + "\" (expected gemini, antigravity or deel)");
+                    "unknown host \"" + name +
+                        "\" (expected gemini, antigravity, deel or claude-code)");
 }
 
 // The installed event lists are the host registry's (pinta/hosts/events.h, with their evidence).
@@ -589,13 +716,20 @@ Result<Plan> plan_install(const InstallOptions& options) {
     auto p = plan_deel_install(o);
     if (!p) return p;
     std::string path = deel_hooks_path(o);
-    add_state(o, *p, {fs::dirname(path)}, !fs::exists(path));
+    add_state(o, *p, {fs::dirname(path)}, !fs::exists(path), path);
+    return p;
+  }
+  if (o.host == Host::kClaudeCode) {
+    auto p = plan_claude_code_install(o);
+    if (!p) return p;
+    std::string path = claude_code_settings_path(o);
+    add_state(o, *p, {fs::dirname(path)}, !fs::exists(path), path);
     return p;
   }
   auto p = plan_antigravity_install(o);
   if (!p) return p;
   std::string path = antigravity_hooks_path(o);
-  add_state(o, *p, {fs::dirname(path)}, !fs::exists(path));
+  add_state(o, *p, {fs::dirname(path)}, !fs::exists(path), path);
   return p;
 }
 
@@ -625,14 +759,27 @@ Result<Plan> plan_uninstall(const InstallOptions& options) {
       auto en = parse_object(enablement, **en_text);
       if (!en) return en.error();
       if (en->contains(kHookName)) {
-        en->erase(kHookName);
-        add_change(plan, enablement, *en_text, dump(*en), false);
+        auto after = remove_root_member(**en_text, kHookName);
+        if (!after) return after.error();
+        add_change(plan, enablement, *en_text, *after, false);
+        auto bak = fs::read_file(enablement + ".pinta-bak");
+        if (bak && *bak == *after) plan.changes.back().remove_backup = true;
       }
     }
   } else if (o.host == Host::kDeel) {
-    auto p = plan_deel_uninstall(o, s.created_file);
+    auto p = plan_deel_uninstall(o, s);
     if (!p) return p.error();
     plan = std::move(*p);
+  } else if (o.host == Host::kClaudeCode) {
+    std::string path = claude_code_settings_path(o);
+    auto before = read_optional(path);
+    if (!before) return before.error();
+    if (before->has_value()) {
+      bool only_ours = false;
+      auto after = claude_code_remove_ours(**before, &only_ours);
+      if (!after) return make_error(ErrorCode::kParse, path + ":" + after.error().message);
+      if (*after != **before) add_uninstall_change(plan, s, path, **before, *after, only_ours);
+    }
   } else {
     std::string path = antigravity_hooks_path(o);
     auto before = read_optional(path);
@@ -641,16 +788,10 @@ Result<Plan> plan_uninstall(const InstallOptions& options) {
       auto root = parse_object(path, **before);
       if (!root) return root.error();
       if (root->contains(kHookName)) {
+        auto after = remove_root_member(**before, kHookName);
+        if (!after) return after.error();
         root->erase(kHookName);
-        std::optional<std::string> after = dump(*root);
-        if (root->empty() && s.created_file) after = std::nullopt;  // install created it
-        add_change(plan, path, *before, after, false);
-        // The backup is redundant once the file is back to what it held.
-        auto bak = fs::read_file(path + ".pinta-bak");
-        if (bak && after) {
-          ojson bj = ojson::parse(*bak, nullptr, false);
-          if (!bj.is_discarded() && bj == *root) plan.changes.back().remove_backup = true;
-        }
+        add_uninstall_change(plan, s, path, **before, *after, root->empty());
       }
     }
   }

@@ -9,6 +9,7 @@
 #include "admin_test_util.h"
 #include "pinta/common/process.h"
 #include "pinta/common/test_support.h"
+#include "pinta/common/version.h"
 #include "pinta/hosts/antigravity/antigravity.h"
 
 using namespace pinta::admin;
@@ -446,4 +447,93 @@ TEST(DeelInstall, FilesWeCannotMergeAreLeftAlone) {
     EXPECT_NE(p.error().message.find(path), std::string::npos);
     EXPECT_EQ(read_text(path), bad);
   }
+}
+
+// ---- the user's file kept byte for byte ------------------------------------------------------
+
+// Before: a compact file came back pretty-printed and the backup was deleted after uninstall.
+TEST(MinimalEdits, CompactAntigravityFileStaysCompactAndRoundTrips) {
+  TempDir t;
+  auto o = options(t, Host::kAntigravity);
+  std::string path = o.home + "/.gemini/config/hooks.json";
+  std::string user = R"({"u":{"Stop":[{"type":"command","command":"u"}]},"v":{"enabled":false}})";
+  write_text(path, user);
+  auto before = snapshot(o.home);
+  install(o);
+  std::string installed = read_text(path);
+  EXPECT_EQ(installed.find('\n'), std::string::npos) << installed;
+  EXPECT_EQ(installed.substr(0, user.size() - 1), user.substr(0, user.size() - 1));
+  EXPECT_EQ(installed.substr(user.size() - 1, 17), ",\"pinta-gemini\":{") << installed;
+  uninstall(o);
+  EXPECT_EQ(snapshot(o.home), before);  // the file's bytes, and no backup left behind
+}
+
+TEST(MinimalEdits, DeelFileKeepsItsLayoutAndUninstallRestoresItsBytes) {
+  TempDir t;
+  auto o = options(t, Host::kDeel);
+  std::string path = o.home + "/.deel/hooks.json";
+  std::string user = "{\n    \"hooks\" : {\n        \"Stop\" : [ { \"command\" : \"notify\" } ]\n"
+                     "    },\n    \"z\" : 1\n}";
+  write_text(path, user);
+  auto before = snapshot(o.home);
+  install(o);
+  std::string installed = read_text(path);
+  EXPECT_EQ(installed.rfind("{\n    \"hooks\" : {\n        \"Stop\" : [ { \"command\" : \"notify\" }", 0),
+            0u)
+      << installed;
+  EXPECT_NE(installed.find("\n    \"z\" : 1\n}"), std::string::npos) << installed;
+  EXPECT_NE(installed.find("\n        \"PreToolUse\" : [\n"), std::string::npos) << installed;
+  uninstall(o);
+  EXPECT_EQ(snapshot(o.home), before);
+}
+
+TEST(MinimalEdits, UserEditAfterInstallSurvivesUninstallAndBackupStays) {
+  TempDir t;
+  auto o = options(t, Host::kAntigravity);
+  std::string path = o.home + "/.gemini/config/hooks.json";
+  std::string user = "{\n  \"u\": {\"Stop\": [{\"command\": \"u\"}]}\n}\n";
+  write_text(path, user);
+  install(o);
+  std::string edited = read_text(path);
+  edited.replace(edited.find("\"u\"}"), 4, "\"u2\"}");
+  write_text(path, edited);
+  uninstall(o);
+  EXPECT_EQ(read_text(path), "{\n  \"u\": {\"Stop\": [{\"command\": \"u2\"}]}\n}\n");
+  EXPECT_EQ(read_text(path + ".pinta-bak"), user);
+}
+
+TEST(MinimalEdits, InvalidJsonIsReportedWithLineAndColumn) {
+  TempDir t;
+  for (Host h : {Host::kAntigravity, Host::kDeel}) {
+    auto o = options(t, h);
+    std::string path = h == Host::kDeel ? o.home + "/.deel/hooks.json"
+                                        : o.home + "/.gemini/config/hooks.json";
+    write_text(path, "{\n  \"a\": {},\n  \"b\": tru\n}\n");
+    auto p = plan_install(o);
+    ASSERT_FALSE(p);
+    EXPECT_EQ(p.error().message.rfind(path + ":3:8: ", 0), 0u) << p.error().message;
+  }
+}
+
+// Before: the manifest said 0.1.0 whatever the binary's version.
+TEST(GeminiInstall, ManifestVersionIsThisBuilds) {
+  TempDir t;
+  auto o = options(t, Host::kGemini);
+  install(o);
+  json m = json::parse(read_text(o.home + "/.gemini/extensions/pinta-gemini/gemini-extension.json"));
+  EXPECT_EQ(m["version"], std::string(pinta::version()));
+}
+
+// Before: `install --host deel` created ~/.gemini/ (the install state lived there).
+TEST(DeelInstall, CreatesNothingForOtherHosts) {
+  TempDir t;
+  auto o = options(t, Host::kDeel);
+  ::unsetenv("GEMINI_PLUGIN_DATA");
+  ::unsetenv("XDG_STATE_HOME");
+  install(o);
+  EXPECT_FALSE(std::filesystem::exists(o.home + "/.gemini"));
+  EXPECT_FALSE(std::filesystem::exists(o.home + "/.claude"));
+  EXPECT_TRUE(std::filesystem::exists(o.home + "/.local/state/pinta-gemini/install-deel.json"));
+  uninstall(o);
+  EXPECT_TRUE(snapshot(o.home).empty());
 }

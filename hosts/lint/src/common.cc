@@ -214,9 +214,23 @@ std::string first_word(const std::string& command) {
   return w.empty() ? std::string() : w[0];
 }
 
+// A name near `file` in its directory, for "did you mean" on a path that does not exist.
+static std::string nearby_file(const std::string& abs) {
+  std::error_code ec;
+  sfs::path p(abs);
+  std::vector<std::string> names;
+  for (auto it = sfs::directory_iterator(p.parent_path(), ec);
+       !ec && it != sfs::directory_iterator() && names.size() < 1000; it.increment(ec))
+    names.push_back(it->path().filename().string());
+  auto c = closest_name(p.filename().string(), names);
+  return c ? (p.parent_path() / *c).string() : std::string();
+}
+
 void check_command(Sink& sink, const std::string& pointer, const std::string& command,
                    const CommandContext& ctx, bool empty_object_denies,
-                   const std::string& empty_object_why) {
+                   const std::string& empty_object_why, const std::string& blocks_why) {
+  const Severity missing = blocks_why.empty() ? Severity::kWarning : Severity::kError;
+  const std::string blocks = blocks_why.empty() ? "" : ": " + blocks_why;
   auto words = program_words(command);
   std::string script_text;  // the resolved script, for the {} check
   if (!words.empty()) {
@@ -230,16 +244,23 @@ void check_command(Sink& sink, const std::string& pointer, const std::string& co
         std::string abs = prog[0] == '/' ? prog : ctx.cwd + "/" + prog;
         std::error_code ec;
         if (!sfs::exists(abs, ec)) {
-          sink.add(Severity::kWarning, "command-not-found", pointer,
+          std::string near = nearby_file(abs);
+          std::string hint =
+              !near.empty() ? "did you mean " + near + "?"
+              : prog[0] == '/'
+                  ? "check the path: nothing exists at " + abs
+                  : "write its absolute path (the host runs the command from " + ctx.cwd + ")";
+          sink.add(missing, "command-not-found", pointer,
                    "'" + words[0] + "' does not exist" +
-                       (prog[0] == '/' ? std::string() : " (relative to " + ctx.cwd + ")"),
-                   "use an absolute path, or check the path; the host runs it from " + ctx.cwd);
+                       (prog[0] == '/' ? std::string() : " (relative to " + ctx.cwd + ")") + blocks,
+                   hint);
         } else if (!is_regular(abs)) {
-          sink.add(Severity::kWarning, "command-not-executable", pointer,
-                   "'" + words[0] + "' is not a regular file", "point the command at a program");
+          sink.add(missing, "command-not-executable", pointer,
+                   "'" + words[0] + "' is not a regular file" + blocks,
+                   "point the command at a program");
         } else if (::access(abs.c_str(), X_OK) != 0) {
-          sink.add(Severity::kWarning, "command-not-executable", pointer,
-                   "'" + words[0] + "' is not executable",
+          sink.add(missing, "command-not-executable", pointer,
+                   "'" + words[0] + "' is not executable" + blocks,
                    "chmod +x " + abs + " (or run it through its interpreter, e.g. sh " + abs + ")");
         } else {
           resolved = abs;
@@ -247,7 +268,7 @@ void check_command(Sink& sink, const std::string& pointer, const std::string& co
       } else if (auto found = search_path(prog, ctx.path_env)) {
         resolved = found;
       } else {
-        sink.add(Severity::kWarning, "command-not-found", pointer, "'" + prog + "' is not on PATH",
+        sink.add(missing, "command-not-found", pointer, "'" + prog + "' is not on PATH" + blocks,
                  "install it, or write its absolute path (hooks may get a smaller PATH than your "
                  "shell)");
       }
@@ -404,6 +425,49 @@ void check_matcher_shape(Sink& sink, const std::string& pointer, const std::stri
              "anchor it: ^(" + m + ")$");
 }
 
+std::optional<std::string> closest_name(const std::string& written,
+                                        const std::vector<std::string>& candidates) {
+  auto low = [](std::string s) {
+    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  const std::string a = low(written);
+  if (a.empty() || a.size() > 200) return std::nullopt;
+  std::optional<std::string> best;
+  size_t best_d = std::string::npos;
+  for (const auto& c : candidates) {
+    const std::string b = low(c);
+    if (b == a) return c;
+    if (b.size() > 200) continue;
+    // Optimal string alignment distance (Damerau-Levenshtein without repeated edits).
+    const size_t n = a.size(), m = b.size();
+    std::vector<std::vector<size_t>> d(n + 1, std::vector<size_t>(m + 1));
+    for (size_t i = 0; i <= n; ++i) d[i][0] = i;
+    for (size_t j = 0; j <= m; ++j) d[0][j] = j;
+    for (size_t i = 1; i <= n; ++i)
+      for (size_t j = 1; j <= m; ++j) {
+        size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+        d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+          d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    if (d[n][m] < best_d) {
+      best_d = d[n][m];
+      best = c;
+    }
+  }
+  // Near enough: a third of the longer name (bytes; a Hangul syllable is 3), at least 1 edit.
+  if (!best) return std::nullopt;
+  size_t longer = std::max(a.size(), best->size());
+  size_t limit = std::max<size_t>(1, longer / 3);
+  return best_d <= limit ? best : std::nullopt;
+}
+
+std::string did_you_mean(const std::string& written, const std::vector<std::string>& candidates) {
+  auto c = closest_name(written, candidates);
+  return c && *c != written ? " (did you mean '" + *c + "'?)" : "";
+}
+
 std::string suggest_event(const std::string& written, const std::vector<std::string>& valid,
                           const std::map<std::string, std::string>& foreign) {
   auto low = [](std::string s) {
@@ -415,6 +479,7 @@ std::string suggest_event(const std::string& written, const std::vector<std::str
   if (auto f = foreign.find(written); f != foreign.end())
     return f->second.empty() ? "this host has no such event"
                              : "this host calls it '" + f->second + "'";
+  if (auto c = closest_name(written, valid)) return "did you mean '" + *c + "'?";
   std::string list;
   for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
   return "use one of: " + list;
@@ -465,7 +530,8 @@ const std::vector<std::string>& rule_ids() {
       "invalid-handler",      "hook-disabled",          "timeout-unit",
       "matcher-invalid",      "matcher-unanchored",     "matcher-case",
       "matcher-catastrophic", "command-not-found",      "command-not-executable",
-      "empty-object-deny",    "duplicate-registration", "file-not-read"};
+      "empty-object-deny",    "duplicate-registration", "file-not-read",
+      "unknown-value"};
   return ids;
 }
 
@@ -502,6 +568,12 @@ std::string format_findings(const std::vector<Finding>& findings, const std::str
         << ",title=" << github_escape_property(f.rule)
         << "::" << github_escape_data(f.message + (f.hint.empty() ? "" : " (fix: " + f.hint + ")"))
         << "\n";
+    } else if (format == "text-color") {
+      const char* sev = f.severity == Severity::kError ? "\033[1;31m" : "\033[1;33m";
+      o << "\033[1m" << f.file << ":" << f.pos.line << ":" << f.pos.col << ":\033[0m " << sev
+        << severity_name(f.severity) << ":\033[0m \033[2m" << f.rule << ":\033[0m " << f.message
+        << "\n";
+      if (!f.hint.empty()) o << "  \033[32mfix:\033[0m " << f.hint << "\n";
     } else {
       o << f.file << ":" << f.pos.line << ":" << f.pos.col << ": " << severity_name(f.severity)
         << ": " << f.rule << ": " << f.message << "\n";

@@ -50,9 +50,11 @@ struct CommandContext {
   std::string path_env;                     // PATH
 };
 // command-not-found / command-not-executable / empty-object-deny (when `empty_object_denies`).
+// `blocks_why` non-empty: the host blocks when this command cannot start (a fail-closed point), so
+// a missing or non-executable program is an error and the message says what is blocked.
 void check_command(Sink& sink, const std::string& pointer, const std::string& command,
                    const CommandContext& ctx, bool empty_object_denies,
-                   const std::string& empty_object_why);
+                   const std::string& empty_object_why, const std::string& blocks_why = "");
 // The program a command runs (first word after env assignments), "" when it cannot be told.
 std::string first_word(const std::string& command);
 
@@ -69,6 +71,13 @@ void check_matcher_shape(Sink& sink, const std::string& pointer, const std::stri
                          const MatcherContext& ctx);
 // Nested quantifier such as (a+)+, (a*)*, (.*){2,}: exponential backtracking in JS engines.
 bool catastrophic_pattern(const std::string& pattern);
+
+// The candidate nearest to `written` (case-insensitive edit distance, a swap of two neighbours
+// counting as one), when it is near enough to be a typo of it; nullopt otherwise.
+std::optional<std::string> closest_name(const std::string& written,
+                                        const std::vector<std::string>& candidates);
+// " (did you mean 'X'?)" or "".
+std::string did_you_mean(const std::string& written, const std::vector<std::string>& candidates);
 
 // Known event names of every host (to tell "wrong host's event" from a typo).
 std::string suggest_event(const std::string& written, const std::vector<std::string>& valid,

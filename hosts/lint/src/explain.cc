@@ -1,6 +1,7 @@
 // `hostemu explain`: the hooks that fire for one event, in run order, from the emulators' own
 // selection functions (gemini load_hooks + plan_event, agy::plan, deel load + select), so explain
 // cannot disagree with `run`/`fire`/`session`.
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
@@ -126,6 +127,22 @@ Result<std::vector<ExplainSection>> explain(const ExplainRequest& rq, const Lint
     if (!rq.tool.empty()) ctx.tool_name = rq.tool;
     auto plan = gem::plan_event(loaded, rq.event, ctx);
     if (plan.error) s.notes.push_back("every " + rq.event + " hook is skipped: " + *plan.error);
+    // Written for this event but discarded at load, or listed in hooksConfig.disabled.
+    for (const auto& is : loaded.issues) {
+      if (is.pointer.find("/" + rq.event + "/") == std::string::npos) continue;
+      Position pos = loc.at(is.origin, is.pointer);
+      s.dropped.push_back(is.origin + ":" + std::to_string(pos.line) + ":" +
+                          std::to_string(pos.col) + ": " + is.message);
+    }
+    if (auto it = loaded.by_event.find(rq.event); it != loaded.by_event.end())
+      for (const auto& h : it->second)
+        if (!h.enabled) {
+          Position pos = loc.at(h.origin, h.pointer);
+          s.dropped.push_back(h.origin + ":" + std::to_string(pos.line) + ":" +
+                              std::to_string(pos.col) + ": '" +
+                              (h.spec.name.empty() ? h.spec.command : h.spec.name) +
+                              "' is listed in hooksConfig.disabled");
+        }
     if (plan.hooks.size() > 1)
       s.notes.push_back(plan.sequential ? "run one after another (sequential)"
                                         : "run in parallel; outputs merged in this order");
@@ -179,6 +196,49 @@ Result<std::vector<ExplainSection>> explain(const ExplainRequest& rq, const Lint
         else if (f.status == "not-read" && pinta::fs::exists(f.path))
           s.notes.push_back(f.path + " exists but this profile does not read it");
       if (auto why = agy::hooks_not_run_reason(*p)) s.notes.push_back(*why);
+      // What this profile loads for the event but never runs, with why.
+      for (const auto& f : plan.files) {
+        if (f.status != "loaded") continue;
+        auto text = pinta::fs::read_file(f.path);
+        if (!text) continue;
+        auto hf = agy::parse_hooks_json(*text, *p, f.path);
+        if (!hf) continue;
+        auto where = [&](const std::string& ptr) {
+          Position pos = loc.at(f.path, ptr);
+          return f.path + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.col) + ": ";
+        };
+        // Shape notes first; a handler they already explain is not listed again.
+        std::vector<std::string> noted_at;
+        for (const auto& n : hf->notes)
+          if ((n.kind == "wrapped-lifecycle" || n.kind == "flat-tool-event") &&
+              n.pointer.find("/" + rq.event) != std::string::npos) {
+            s.dropped.push_back(where(n.pointer) + n.message);
+            noted_at.push_back(n.pointer);
+          }
+        auto noted = [&](const std::string& ptr) {
+          for (const auto& n : noted_at)
+            if (ptr.rfind(n, 0) == 0) return true;
+          return false;
+        };
+        for (const auto& nh : hf->hooks)
+          for (const auto& e : nh.events) {
+            if (e.event != *ev) continue;
+            for (const auto& g : e.groups) {
+              bool bad_matcher = agy::is_tool_event(e.event) && !agy::matcher_valid(g.matcher);
+              for (const auto& h : g.hooks) {
+                if (!nh.enabled)
+                  s.dropped.push_back(where(h.pointer) + "hook '" + nh.name +
+                                      "' has enabled: false");
+                else if (h.type == "command" && h.command.empty() && !noted(h.pointer))
+                  s.dropped.push_back(where(h.pointer) + "command hook without a command");
+                else if (bad_matcher && p->invalid_matcher == "no-match")
+                  s.dropped.push_back(where(g.pointer + "/matcher") + "matcher '" + g.matcher +
+                                      "' is not a valid RE2 pattern: this profile never runs it");
+              }
+            }
+          }
+
+      }
       int n = 0;
       for (const auto& r : plan.run) {
         ExplainedHook e;
@@ -229,6 +289,13 @@ Result<std::vector<ExplainSection>> explain(const ExplainRequest& rq, const Lint
   for (const auto* f : {&l.pc, &l.project})
     if (f->error) s.notes.push_back(f->path + ": " + *f->error);
   if (l.overflow) s.notes.push_back("more than 32 hooks: the rest are dropped");
+  for (const auto* f : {&l.pc, &l.project})
+    for (size_t i = 0; i < f->dropped.size() && i < f->dropped_at.size(); ++i)
+      if (f->dropped[i].rfind(*ev, 0) == 0) {  // "<event>: why" (seed L271-276)
+        Position pos = loc.at(f->path, f->dropped_at[i]);
+        s.dropped.push_back(f->path + ":" + std::to_string(pos.line) + ":" +
+                            std::to_string(pos.col) + ": " + f->dropped[i]);
+      }
   std::optional<std::string> tool;
   if (!rq.tool.empty()) tool = rq.tool;
   int n = 0;
@@ -262,7 +329,10 @@ std::string format_explain(const std::vector<ExplainSection>& sections, const st
   if (format == "json") {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& s : sections) {
-      nlohmann::json sj{{"host", s.host}, {"notes", s.notes}, {"hooks", nlohmann::json::array()}};
+      nlohmann::json sj{{"host", s.host},
+                        {"notes", s.notes},
+                        {"dropped", s.dropped},
+                        {"hooks", nlohmann::json::array()}};
       for (const auto& h : s.hooks)
         sj["hooks"].push_back({{"order", h.order},
                                {"layer", h.layer},
@@ -278,10 +348,36 @@ std::string format_explain(const std::vector<ExplainSection>& sections, const st
     }
     return j.dump(2) + "\n";
   }
-  std::ostringstream o;
+  // Sections with the same body (everything but the host line) print once: "antigravity agy-1.0.5,
+  // agy-1.1: …" rather than six identical blocks.
+  auto body = [](const ExplainSection& s) {
+    nlohmann::json j{{"notes", s.notes}, {"dropped", s.dropped}};
+    for (const auto& h : s.hooks)
+      j["hooks"].push_back({h.order, h.layer, h.file, h.pos.line, h.pos.col, h.command, h.name,
+                            h.matcher, h.timeout, h.on_failure});
+    return j.dump();
+  };
+  std::vector<std::pair<std::string, const ExplainSection*>> groups;  // label, first section
+  std::vector<std::string> keys;
   for (const auto& s : sections) {
-    o << s.host << ": " << s.hooks.size() << (s.hooks.size() == 1 ? " hook" : " hooks") << "\n";
+    std::string k = body(s);
+    auto it = std::find(keys.begin(), keys.end(), k);
+    if (it == keys.end()) {
+      keys.push_back(k);
+      groups.push_back({s.host, &s});
+      continue;
+    }
+    auto& label = groups[static_cast<size_t>(it - keys.begin())].first;
+    // "antigravity agy-1.1" + "antigravity agy-1.2" → "antigravity agy-1.1, agy-1.2"
+    const std::string prefix = s.host.substr(0, s.host.find(' ') + 1);
+    label += ", " + (label.rfind(prefix, 0) == 0 ? s.host.substr(prefix.size()) : s.host);
+  }
+  std::ostringstream o;
+  for (const auto& [label, sp] : groups) {
+    const ExplainSection& s = *sp;
+    o << label << ": " << s.hooks.size() << (s.hooks.size() == 1 ? " hook" : " hooks") << "\n";
     for (const auto& n : s.notes) o << "  note: " << n << "\n";
+    for (const auto& d : s.dropped) o << "  dropped: " << d << "\n";
     for (const auto& h : s.hooks) {
       o << "  " << h.order << ". [" << h.layer << "] " << h.file << ":" << h.pos.line << ":"
         << h.pos.col << "\n";

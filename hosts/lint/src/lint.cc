@@ -53,6 +53,20 @@ std::string home_of(const LintOptions& o) {
 
 bool same_file(const std::string& a, const std::string& b) { return normalize(a) == normalize(b); }
 
+// RFC 6901 token back to the key: "~1" → "/", "~0" → "~".
+std::string unescape_token(const std::string& t) {
+  std::string out;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t[i] == '~' && i + 1 < t.size() && (t[i + 1] == '0' || t[i + 1] == '1')) {
+      out += t[i + 1] == '0' ? '~' : '/';
+      ++i;
+    } else {
+      out += t[i];
+    }
+  }
+  return out;
+}
+
 // Event names of the other hosts (and Claude Code's), with this host's equivalent.
 const std::map<std::string, std::string>& gemini_foreign_events() {
   static const std::map<std::string, std::string> m = {{"PreToolUse", "BeforeTool"},
@@ -201,7 +215,38 @@ void lint_gemini(const std::string& path, const std::string& text, const LintOpt
                             "object, so this is ignored",
                         "move it into \"hooks\": {\"" + it.key() + "\": [...]}");
   }
+  // Hooks under an event name Gemini CLI does not know are skipped with it, unread. They are
+  // still checked here, as the event the name is nearest to (else BeforeTool), so that fixing the
+  // name does not reveal a second round of findings.
+  std::map<std::string, std::vector<gem::LoadedHook>> checked = res.by_event;
+  std::vector<gem::LoadIssue> issues = res.issues;
   for (const auto& is : res.issues) {
+    if (is.kind != "unknown-event") continue;
+    const ojson* v = at_pointer(root, is.pointer);
+    if (!v || !v->is_array()) continue;
+    const std::string key = unescape_token(is.pointer.substr(is.pointer.rfind('/') + 1));
+    const std::string as = closest_name(key, gem::event_names()).value_or("BeforeTool");
+    ojson one = ojson::object();
+    one["hooks"] = ojson::object();
+    one["hooks"][as] = *v;
+    auto sub = gem::load_hooks_file(one.dump(), path, true);
+    const std::string from = "/hooks/" + pointer_token(as);
+    auto moved = [&](const std::string& p) {
+      return p.rfind(from, 0) == 0 ? is.pointer + p.substr(from.size()) : p;
+    };
+    for (auto x : sub.issues) {
+      if (x.kind == "unknown-event" || x.pointer.rfind(from, 0) != 0) continue;
+      x.pointer = moved(x.pointer);
+      issues.push_back(x);
+    }
+    for (const auto& [e, hooks] : sub.by_event)
+      for (auto h : hooks) {
+        h.pointer = moved(h.pointer);
+        if (!h.matcher_pointer.empty()) h.matcher_pointer = moved(h.matcher_pointer);
+        checked["'" + key + "'"].push_back(h);
+      }
+  }
+  for (const auto& is : issues) {
     const ojson* v = at_pointer(root, is.pointer);
     if (is.kind == "invalid-hooks-root") {
       sink.add(Severity::kError, "foreign-root", "", "Gemini CLI skips this file: " + is.message,
@@ -252,7 +297,9 @@ void lint_gemini(const std::string& path, const std::string& text, const LintOpt
   for (const char* v : {"$GEMINI_PROJECT_DIR", "${GEMINI_PROJECT_DIR}", "$CLAUDE_PROJECT_DIR",
                         "${CLAUDE_PROJECT_DIR}", "$GEMINI_CWD", "${GEMINI_CWD}"})
     cc.vars[v] = cc.cwd;  // expandCommand (§4.3)
-  for (const auto& [event, hooks] : res.by_event) {
+  static const std::vector<std::string> kHookKeyList(kHookKeys.begin(), kHookKeys.end());
+  static const std::vector<std::string> kDefKeyList(kDefKeys.begin(), kDefKeys.end());
+  for (const auto& [event, hooks] : checked) {
     for (const auto& h : hooks) {
       const ojson* hv = at_pointer(root, h.pointer);
       if (hv && hv->is_object())
@@ -260,7 +307,8 @@ void lint_gemini(const std::string& path, const std::string& text, const LintOpt
           if (!kHookKeys.count(it.key()))
             sink.add_at_key(Severity::kWarning, "unknown-key",
                             h.pointer + "/" + pointer_token(it.key()),
-                            "Gemini CLI ignores hook key '" + it.key() + "'",
+                            "Gemini CLI ignores hook key '" + it.key() + "'" +
+                                did_you_mean(it.key(), kHookKeyList),
                             "known keys: type, command, name, timeout (ms), description, env");
       std::string dp = parent_pointer(parent_pointer(h.pointer));
       if (seen_defs.insert(dp).second) {
@@ -269,7 +317,8 @@ void lint_gemini(const std::string& path, const std::string& text, const LintOpt
           for (auto it = dv->begin(); it != dv->end(); ++it)
             if (!kDefKeys.count(it.key()))
               sink.add_at_key(Severity::kWarning, "unknown-key", dp + "/" + pointer_token(it.key()),
-                              "Gemini CLI ignores definition key '" + it.key() + "'",
+                              "Gemini CLI ignores definition key '" + it.key() + "'" +
+                                  did_you_mean(it.key(), kDefKeyList),
                               "known keys: matcher, sequential, hooks");
         if (h.has_matcher && !h.matcher_is_string)
           sink.add(Severity::kError, "matcher-invalid", h.matcher_pointer,
@@ -451,6 +500,22 @@ AgyPlace agy_place(const std::string& path, const LintOptions& o) {
   return a;
 }
 
+// Erases the object member holding `pointer` (the member itself, else its nearest ancestor that is
+// an object member). False when there is none (the root itself is at fault).
+bool cut_member(ojson& root, std::string pointer) {
+  while (!pointer.empty()) {
+    std::string parent = parent_pointer(pointer);
+    auto* holder = const_cast<ojson*>(at_pointer(root, parent));
+    std::string key = unescape_token(pointer.substr(pointer.rfind('/') + 1));
+    if (holder && holder->is_object() && holder->contains(key)) {
+      holder->erase(key);
+      return true;
+    }
+    pointer = parent;
+  }
+  return false;
+}
+
 bool profile_reads(const agy::Profile& p, const std::string& layer) {
   if (layer == "user") return p.read_global_config;
   if (layer == "project") return p.read_workspace_agents;
@@ -540,7 +605,12 @@ Status lint_antigravity(const std::string& path, const std::string& text, const 
             "use ~/.gemini/config/hooks.json (read by every profile)");
     std::string err_ptr;
     auto hf = agy::parse_hooks_json(text, *p, path, &err_ptr);
-    if (!hf) {
+    // agy rejects the whole file at its first bad value. Lint reports it, takes the member holding
+    // that value out of a working copy and reads the rest, so one run lists every problem (each
+    // rejection, then the findings in what remains). Members only: array indices, and so every
+    // pointer into the user's text, stay as they were.
+    ojson work = root;
+    for (int round = 0; !hf && round < 64; ++round) {
       std::string top = err_ptr.empty() ? "" : err_ptr.substr(1, err_ptr.find('/', 1) - 1);
       bool event_at_root =
           !top.empty() && err_ptr.find('/', 1) == std::string::npos && any_host_event(top);
@@ -555,6 +625,10 @@ Status lint_antigravity(const std::string& path, const std::string& text, const 
         s.add(Severity::kError, "file-rejected", err_ptr,
               "agy drops every hook in this file: " + hf.error().message,
               "fix this value; one bad value rejects the whole file");
+      if (!cut_member(work, err_ptr)) break;
+      hf = agy::parse_hooks_json(work.dump(), *p, path, &err_ptr);
+    }
+    if (!hf) {
       collect(s, p->name);
       continue;
     }
@@ -618,9 +692,10 @@ Status lint_antigravity(const std::string& path, const std::string& text, const 
                         "), not milliseconds",
                     "write " + std::to_string(h.timeout_written / 1000) + " for " +
                         std::to_string(h.timeout_written) + " ms");
+            // (`work`: a value lint cut out to read past a rejection is not the user's 0.)
             else if (h.timeout_written < 0 ||
-                     (h.timeout_written == 0 && at_pointer(root, tp) != nullptr &&
-                      !at_pointer(root, tp)->is_null()))
+                     (h.timeout_written == 0 && at_pointer(work, tp) != nullptr &&
+                      !at_pointer(work, tp)->is_null()))
               s.add(Severity::kWarning, "timeout-unit", tp,
                     "timeout " + std::to_string(h.timeout_written) + " falls back to agy's " +
                         std::to_string(p->timeout_default_seconds) + " s default",
@@ -776,12 +851,39 @@ void lint_deel(const std::string& path, const std::string& text, const LintOptio
   for (const auto& h : f.hooks) {
     const ojson* x = at_pointer(root, h.pointer);
     if (x && x->is_object()) {
+      static const std::vector<std::string> kKeyList(kKeys.begin(), kKeys.end());
       for (auto it = x->begin(); it != x->end(); ++it)
         if (!kKeys.count(it.key()))
           sink.add_at_key(Severity::kWarning, "unknown-key",
                           h.pointer + "/" + pointer_token(it.key()),
-                          "deel-local-cli ignores key '" + it.key() + "'",
+                          "deel-local-cli ignores key '" + it.key() + "'" +
+                              did_you_mean(it.key(), kKeyList),
                           "known keys: command, matcher, timeout (seconds), onError, name");
+      // seed L278, L286: String(고장나면 ?? onError ?? '').trim() must be exactly '지나가기' or
+      // 'pass' for a failure to pass; any other value is read as "not written", and at a blocking
+      // point (도구전, 말전: seed L187-189, L449-451) a failure then blocks.
+      const char* ek = nullptr;
+      for (const char* k : {"고장나면", "onError"})
+        if (auto it = x->find(k); !ek && it != x->end() && !it->is_null()) ek = k;
+      if (ek && !h.pass_on_failure) {
+        const ojson& ev = (*x)[ek];
+        std::string shown = ev.is_string() ? ev.get<std::string>() : ev.dump();
+        const bool blocking = deel::is_blocking_event(h.event);
+        sink.add(blocking ? Severity::kError : Severity::kWarning, "unknown-value",
+                 h.pointer + "/" + pointer_token(ek),
+                 std::string(ek) + " '" + shown + "' is not a value deel-local-cli knows" +
+                     did_you_mean(shown, {"지나가기", "pass"}) +
+                     ": it reads it as not written, so " +
+                     (blocking ? "a failure of this hook (a crash, a missing program, a non-zero "
+                                 "exit other than 2) blocks every " +
+                                     std::string(h.event == "도구전" ? "matched tool call"
+                                                                     : "prompt") +
+                                     " (it fails closed)"
+                               : "nothing changes here (" + h.event + " does not block)"),
+                 std::string("write \"") + ek + "\": \"" +
+                     (std::string(ek) == "onError" ? "pass" : "지나가기") +
+                     "\" to let failures pass, or remove it to fail closed on purpose");
+      }
       // seed L277, L284: seconds, capped at 120 s; non-positive → 15 s default.
       const char* tk = x->contains("제한초") ? "제한초" : "timeout";
       if (auto tv = x->find(tk); tv != x->end() && !tv->is_null()) {
@@ -815,7 +917,13 @@ void lint_deel(const std::string& path, const std::string& text, const LintOptio
         mp = h.pointer + "/" + (x->contains("도구") ? "도구" : "matcher");
       check_matcher_shape(sink, mp, h.matcher, mc);
     }
-    check_command(sink, h.pointer, h.command, cc, false, "");
+    // At a blocking point a hook that cannot start blocks (seed L440-451) unless it passes.
+    std::string blocks;
+    if (deel::is_blocking_event(h.event) && !h.pass_on_failure)
+      blocks = "deel-local-cli blocks every " +
+               std::string(h.event == "도구전" ? "matched tool call" : "prompt") +
+               " while this hook cannot run (add \"고장나면\": \"지나가기\" to let it pass)";
+    check_command(sink, h.pointer, h.command, cc, false, "", blocks);
   }
   if (layer == "project" && !f.hooks.empty() && o.deel_trusted != std::optional<bool>(true))
     sink.add(Severity::kWarning, "file-not-read", "",

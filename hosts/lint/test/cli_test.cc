@@ -257,4 +257,43 @@ TEST_F(LintCli, ExplainBadUsage) {
   }
 }
 
+// Profiles that agree print once, under all their names; hooks a profile loads but never runs
+// are listed with why (before: six identical blocks, and a bad-matcher hook simply absent).
+TEST_F(LintCli, ExplainCollapsesIdenticalProfilesAndShowsDroppedHooks) {
+  write(home_ + "/.gemini/config/hooks.json",
+        "{\"ok\": {\"Stop\": [{\"command\": \"" + rec("s1") + "\"}]},\n"
+        " \"off\": {\"enabled\": false, \"Stop\": [{\"command\": \"" + rec("s2") + "\"}]}}");
+  auto ex = hostemu({"explain", "--host", "antigravity", "--home", home_, "--event", "Stop"});
+  ASSERT_EQ(ex.code, 0) << ex.err;
+  auto json_ex = hostemu(
+      {"explain", "--host", "antigravity", "--home", home_, "--event", "Stop", "--format", "json"});
+  auto doc = json::parse(json_ex.out);
+  ASSERT_GT(doc.size(), 1u);
+  // Fewer headers than profiles; every profile is named once.
+  size_t headers = 0;
+  for (size_t p = 0; (p = ex.out.find("antigravity ", p)) != std::string::npos; ++p)
+    if (p == 0 || ex.out[p - 1] == '\n') ++headers;
+  EXPECT_LT(headers, doc.size()) << ex.out;
+  for (const auto& s : doc) {
+    std::string name = s["host"].get<std::string>().substr(std::string("antigravity ").size());
+    EXPECT_NE(ex.out.find(name), std::string::npos) << name;
+    bool off_listed = false;
+    for (const auto& d : s["dropped"]) off_listed |= d.get<std::string>().find("'off'") != std::string::npos;
+    EXPECT_TRUE(off_listed) << s.dump();
+  }
+  EXPECT_NE(ex.out.find("  dropped: " + home_ + "/.gemini/config/hooks.json:2:"), std::string::npos)
+      << ex.out;
+}
+
+TEST_F(LintCli, LintTextIsUncolouredOnAPipeAndColouredWhenAsked) {
+  write(home_ + "/.gemini/config/hooks.json", "{\"h\": {\"Stop\": [{\"command\": \"/no/x\"}]}}");
+  auto plain = hostemu({"lint", home_ + "/.gemini/config/hooks.json"});
+  EXPECT_EQ(plain.out.find('\033'), std::string::npos) << plain.out;
+  EXPECT_NE(plain.out.find("command-not-found"), std::string::npos) << plain.out;
+  auto col = hostemu({"lint", "--color", "always", home_ + "/.gemini/config/hooks.json"});
+  EXPECT_NE(col.out.find('\033'), std::string::npos) << col.out;
+  auto bad = hostemu({"lint", "--color", "sometimes", home_ + "/.gemini/config/hooks.json"});
+  EXPECT_EQ(bad.code, 2);
+}
+
 }  // namespace

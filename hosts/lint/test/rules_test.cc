@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "../src/common.h"
 #include "pinta/common/test_support.h"
@@ -541,3 +542,139 @@ TEST(RuleIds, EveryRuleHasADocSection) {
 }
 
 }  // namespace
+
+// ---- one pass: nothing hides behind the first problem -----------------------------------------
+
+// Before: an unknown Gemini event hid every finding under it (the loader skips the event unread).
+TEST_F(Rules, GeminiChecksHandlersUnderAnUnknownEvent) {
+  auto f = lint(kGem,
+                "{\"hooks\": {\"BeforTool\": [{\"matcher\": 5, \"hooks\": [\n"
+                "{\"type\": \"command\", \"command\": \"myhook\", \"timeout\": 5, \"comand\": 1},\n"
+                "{\"type\": \"command\", \"command\": \"/no/such/dir/hook\"}]}]}}");
+  const auto* ev = find(f, "unknown-event");
+  ASSERT_NE(ev, nullptr) << dump(f);
+  EXPECT_EQ(ev->hint, "did you mean 'BeforeTool'?");
+  EXPECT_EQ(count(f, "timeout-unit"), 1) << dump(f);
+  EXPECT_EQ(count(f, "matcher-invalid"), 1) << dump(f);
+  ASSERT_EQ(count(f, "unknown-key"), 1) << dump(f);
+  EXPECT_NE(find(f, "unknown-key")->message.find("did you mean 'command'?"), std::string::npos);
+  ASSERT_EQ(count(f, "command-not-found"), 1) << dump(f);
+  EXPECT_EQ(find(f, "command-not-found")->pos.line, 3);
+}
+
+// Before: agy's whole-file rejection stopped lint; a file with three bad values took four runs.
+TEST_F(Rules, AntigravityRejectionsAreAllListedInOneRun) {
+  auto f = lint(kAgy,
+                "{\"a\": {\"Stop\": [{\"command\": \"myhook\", \"timeout\": \"5\"}]},\n"
+                " \"b\": {\"enabled\": \"yes\", \"Stop\": [{\"command\": \"myhook\"}]},\n"
+                " \"c\": {\"PreToolUse\": [{\"matcher\": \"*\", \"hooks\": [{\"type\": \"cmd\", "
+                "\"command\": \"myhook\"}]}]},\n"
+                " \"d\": {\"Stop\": [{\"command\": \"myhook\", \"timeout\": 5000}]}}");
+  std::set<int> lines;
+  for (const auto& x : f)
+    if (x.rule == "file-rejected") lines.insert(x.pos.line);
+  EXPECT_EQ(lines, (std::set<int>{1, 2, 3})) << dump(f);
+  EXPECT_EQ(count(f, "timeout-unit"), 1) << dump(f);  // in the hooks that remain
+  EXPECT_EQ(find(f, "timeout-unit")->pos.line, 4);
+}
+
+TEST_F(Rules, DidYouMeanForEventsKeysAndNothingForFarNames) {
+  auto d = lint(kDeel, R"({"hooks": {"PreTolUse": [{"command": "myhook", "timout": 5}]}})");
+  ASSERT_NE(find(d, "unknown-event"), nullptr) << dump(d);
+  EXPECT_EQ(find(d, "unknown-event")->hint, "did you mean 'PreToolUse'?");
+  auto a = lint(kAgy, R"({"h": {"Stop": [{"command": "myhook", "timeuot": 5}]}})");
+  EXPECT_EQ(hl::detail::closest_name("timeuot", {"timeout", "type", "command"}), "timeout");
+  EXPECT_EQ(hl::detail::closest_name("Frobnicate", {"Stop", "PreToolUse"}), std::nullopt);
+  EXPECT_EQ(hl::detail::closest_name("stop", {"Stop"}), "Stop");
+  EXPECT_EQ(hl::detail::did_you_mean("pasS", {"지나가기", "pass"}), " (did you mean 'pass'?)");
+  EXPECT_EQ(hl::detail::did_you_mean("통과", {"지나가기", "pass"}), "");
+}
+
+// deel reads any 고장나면/onError value but 지나가기/pass as "not written": fail closed.
+TEST_F(Rules, DeelUnknownOnErrorValueAtABlockingPointIsAnError) {
+  auto f = lint(kDeel, "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"*\", \"hooks\": [\n"
+                       "{\"command\": \"myhook\", \"고장나면\": \"통과\"}]}],\n"
+                       "\"Stop\": [{\"command\": \"myhook\", \"onError\": \"passs\"}]}}");
+  std::vector<const hl::Finding*> v;
+  for (const auto& x : f)
+    if (x.rule == "unknown-value") v.push_back(&x);
+  ASSERT_EQ(v.size(), 2u) << dump(f);
+  EXPECT_EQ(v[0]->severity, hl::Severity::kError);
+  EXPECT_EQ(v[0]->pos.line, 2);
+  EXPECT_NE(v[0]->message.find("fails closed"), std::string::npos) << v[0]->message;
+  EXPECT_EQ(v[1]->severity, hl::Severity::kWarning);  // Stop does not block
+  EXPECT_NE(v[1]->message.find("did you mean 'pass'?"), std::string::npos) << v[1]->message;
+  auto ok = lint(kDeel, R"({"hooks": {"PreToolUse": [{"command": "myhook", "고장나면": " 지나가기 "}]}})");
+  EXPECT_EQ(count(ok, "unknown-value"), 0) << dump(ok);
+}
+
+// A hook that cannot start blocks every prompt at 말전 unless it passes (seed L440-451).
+TEST_F(Rules, DeelMissingCommandAtABlockingPointIsAnError) {
+  auto f = lint(kDeel, R"({"hooks": {"UserPromptSubmit": [{"command": "/opt/nothing/hook"}], "Stop": [{"command": "/opt/nothing/hook"}]}})");
+  ASSERT_EQ(count(f, "command-not-found"), 2) << dump(f);
+  int errors = 0;
+  for (const auto& x : f)
+    if (x.rule == "command-not-found" && x.severity == hl::Severity::kError) {
+      ++errors;
+      EXPECT_NE(x.message.find("blocks every prompt"), std::string::npos) << x.message;
+    }
+  EXPECT_EQ(errors, 1);
+  auto pass = lint(kDeel, R"({"hooks": {"UserPromptSubmit": [{"command": "/opt/nothing/hook", "onError": "pass"}]}})");
+  ASSERT_NE(find(pass, "command-not-found"), nullptr);
+  EXPECT_EQ(find(pass, "command-not-found")->severity, hl::Severity::kWarning);
+}
+
+// Before: "fix: use an absolute path" for a path that was absolute.
+TEST_F(Rules, PathAdviceFitsThePath) {
+  auto abs = lint(kAgy, R"({"h": {"Stop": [{"command": "/no/such/place/hook"}]}})");
+  ASSERT_NE(find(abs, "command-not-found"), nullptr) << dump(abs);
+  EXPECT_EQ(find(abs, "command-not-found")->hint.find("absolute"), std::string::npos)
+      << find(abs, "command-not-found")->hint;
+  auto typo = lint(kAgy, "{\"h\": {\"Stop\": [{\"command\": \"" + bin_ + "/myhok\"}]}}");
+  ASSERT_NE(find(typo, "command-not-found"), nullptr) << dump(typo);
+  EXPECT_EQ(find(typo, "command-not-found")->hint, "did you mean " + bin_ + "/myhook?");
+}
+
+TEST(Format, ColourOnlyWhenAsked) {
+  std::vector<hl::Finding> f = {
+      {"a.json", {1, 2}, hl::Severity::kError, "json-syntax", "bad", "fix it"}};
+  EXPECT_EQ(hl::format_findings(f, "text").find('\033'), std::string::npos);
+  std::string c = hl::format_findings(f, "text-color");
+  EXPECT_NE(c.find("\033[1;31merror:"), std::string::npos) << c;
+}
+
+// explain, in process: profiles that agree print once; hooks loaded but never run say why.
+TEST_F(Rules, ExplainCollapsesAgreeingProfilesAndListsDroppedHooks) {
+  write(home_ + "/" + kAgy,
+        "{\"ok\": {\"PreToolUse\": [{\"matcher\": \"*\", \"hooks\": [{\"command\": \"myhook\"}]}]},\n"
+        " \"bad\": {\"PreToolUse\": [{\"matcher\": \"(?<=x)\", \"hooks\": [{\"command\": "
+        "\"myhook\"}]}]},\n"
+        " \"off\": {\"enabled\": false, \"PreToolUse\": [{\"matcher\": \"*\", \"hooks\": "
+        "[{\"command\": \"myhook\"}]}]}}");
+  hl::ExplainRequest rq;
+  rq.host = hl::Host::kAntigravity;
+  rq.home = home_;
+  rq.event = "PreToolUse";
+  rq.tool = "run_command";
+  auto r = hl::explain(rq, opts_);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_GT(r->size(), 2u);
+  size_t off = 0, bad = 0;
+  for (const auto& s : *r) {
+    for (const auto& d : s.dropped) {
+      off += d.find("'off' has enabled: false") != std::string::npos;
+      bad += d.find("not a valid RE2 pattern") != std::string::npos;
+      EXPECT_EQ(d.rfind(home_ + "/" + kAgy + ":", 0), 0u) << d;
+    }
+  }
+  EXPECT_GT(off, 0u);
+  EXPECT_GT(bad, 0u);  // the no-match profiles say why the hook is absent
+  std::string text = hl::format_explain(*r, "text");
+  size_t headers = 0;
+  for (size_t p = 0; (p = text.find("antigravity ", p)) != std::string::npos; ++p)
+    headers += p == 0 || text[p - 1] == '\n';
+  EXPECT_LT(headers, r->size()) << text;
+  for (const auto& s : *r)  // every profile still named
+    EXPECT_NE(text.find(s.host.substr(std::string("antigravity ").size())), std::string::npos);
+  EXPECT_NE(text.find("  dropped: "), std::string::npos) << text;
+}

@@ -19,12 +19,13 @@ struct DoctorOptions {
   std::string env_file;       // default: home/.gemini/pinta-gemini.env
   std::string data_dir;       // default: $GEMINI_PLUGIN_DATA or home/.gemini/pinta-gemini-data
   std::string profile_dir;    // Antigravity profiles (default: the emulator's)
+  std::string host;           // only this host's checks (install.h parse_host names); "" = all
   bool probe_network = true;  // contact PINTA_GUARD_ENDPOINT / OTLP endpoint
   int probe_timeout_ms = 1000;
 };
 
 struct Finding {
-  std::string area;   // gemini | antigravity | deel | env | endpoint | guard | data
+  std::string area;   // gemini | antigravity | deel | claude-code | env | endpoint | guard | data
   std::string level;  // ok | info | warn | broken
   std::string message;
   std::string fix;  // one line; empty for ok/info

@@ -15,18 +15,19 @@
 
 namespace pinta::admin {
 
-enum class Host { kGemini, kAntigravity, kDeel };
-Result<Host> parse_host(const std::string& name);  // "gemini" | "antigravity" | "deel"
+enum class Host { kGemini, kAntigravity, kDeel, kClaudeCode };
+// "gemini" | "antigravity" | "deel" | "claude-code"
+Result<Host> parse_host(const std::string& name);
 
 struct InstallOptions {
   Host host = Host::kGemini;
   std::string home;          // $HOME
   std::string gemini_home;   // Gemini CLI's homedir(): $GEMINI_CLI_HOME, else home
-  std::string workspace;     // antigravity/deel --workspace DIR (empty: the global/PC file)
+  std::string workspace;     // antigravity/deel/claude-code --workspace DIR (empty: the user file)
   std::string deel_home;     // deel-local-cli's $DEEL_HOME, absolute (empty: ~/.deel)
   std::string adapter_path;  // absolute path of pinta-gemini
   std::string profile_dir;   // Antigravity emulator profiles (verification)
-  std::string version = "0.1.0";
+  std::string version;       // the extension manifest's; empty: this build's (pinta::version)
 };
 
 // One file the operation creates, rewrites or removes. before/after nullopt = absent.

@@ -61,7 +61,8 @@ Result<std::vector<Finding>> lint_paths(const std::vector<std::string>& paths,
                                         const LintOptions& options);
 
 // Output: "text" (file:line:col: severity: RULE: message, then "  fix: hint"), "json"
-// ({"findings":[…],"errors":N,"warnings":N}), "github" (workflow commands, escaped).
+// ({"findings":[…],"errors":N,"warnings":N}), "github" (workflow commands, escaped), "text-color"
+// (text with ANSI colours, for a terminal: the CLI picks it only when stdout is a TTY).
 std::string format_findings(const std::vector<Finding>& findings, const std::string& format);
 bool any_error(const std::vector<Finding>& findings);
 // GitHub workflow-command escaping: data (message) and property (file, title) values.
@@ -96,11 +97,16 @@ struct ExplainSection {  // one per host build (Antigravity: per profile)
   std::string host;      // "gemini-cli 0.61.0", "antigravity agy-1.2", "deel-local-cli 1.17.1"
   std::vector<ExplainedHook> hooks;
   std::vector<std::string> notes;  // files not read, trust, hooks disabled, …
+  // Handlers written for this event that the host loads but never runs, or drops while loading:
+  // "file:line:col: why" (a matcher the engine rejects, enabled: false, no command, …).
+  std::vector<std::string> dropped;
 };
 
 // Error (kInvalidArgument) on an unknown event/profile or a --tool on a non-tool event.
 Result<std::vector<ExplainSection>> explain(const ExplainRequest& request,
                                             const LintOptions& options);
+// "text" prints sections that say the same (Antigravity profiles that agree) once, under all
+// their names; "json" keeps one entry per section.
 std::string format_explain(const std::vector<ExplainSection>& sections, const std::string& format);
 
 }  // namespace pinta::hostlint

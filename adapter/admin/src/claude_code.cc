@@ -1,0 +1,366 @@
+// Claude Code installer and doctor checks (see claude_code.h for the evidence).
+#include "pinta/admin/claude_code.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "pinta/admin/json_edit.h"
+#include "pinta/common/fs.h"
+
+namespace pinta::admin {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+using jsonedit::Doc;
+using jsonedit::Node;
+
+// Seconds (Claude Code's hook timeout unit). The adapter answers within its own budget; this only
+// bounds a hung process.
+constexpr int kTimeoutSeconds = 10;
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// The first word of a shell command with one level of quotes removed, and the rest.
+std::pair<std::string, std::string> split_program(const std::string& cmd) {
+  std::string prog;
+  size_t i = 0;
+  while (i < cmd.size() && cmd[i] == ' ') ++i;
+  char q = 0;
+  for (; i < cmd.size(); ++i) {
+    char c = cmd[i];
+    if (q) {
+      if (c == q) q = 0;
+      else prog += c;
+    } else if (c == '\'' || c == '"') {
+      q = c;
+    } else if (c == ' ' || c == '\t') {
+      break;
+    } else {
+      prog += c;
+    }
+  }
+  return {prog, i < cmd.size() ? cmd.substr(i) : std::string()};
+}
+
+bool handler_is_ours(const ojson& h) {
+  if (!h.is_object()) return false;
+  auto c = h.find("command");
+  return c != h.end() && c->is_string() && claude_code_is_ours(c->get<std::string>());
+}
+
+bool group_holds(const ojson& g, const ojson& handler) {
+  if (!g.is_object() || !g.contains("hooks") || !g["hooks"].is_array()) return false;
+  return std::any_of(g["hooks"].begin(), g["hooks"].end(),
+                     [&](const ojson& h) { return h == handler; });
+}
+
+ojson handler_for(const std::string& adapter_path, const std::string& event) {
+  return {{"type", "command"},
+          {"command", claude_code_command(adapter_path, event)},
+          {"timeout", kTimeoutSeconds}};
+}
+
+ojson group_for(const std::string& adapter_path, const std::string& event) {
+  ojson g = ojson::object();
+  if (claude_code_event_has_matcher(event)) g["matcher"] = "*";
+  g["hooks"] = ojson::array({handler_for(adapter_path, event)});
+  return g;
+}
+
+// Takes one handler of ours out of event list `groups` (skipping `keep`, the one we want); nullopt
+// when there is none. A group left empty goes with it.
+std::optional<std::string> remove_one(const Doc& d, const Node& groups, const ojson* keep) {
+  if (groups.kind != Node::Kind::kArray) return std::nullopt;
+  for (size_t i = 0; i < groups.elements.size(); ++i) {
+    const Node& g = d.node(groups.elements[i]);
+    if (g.kind != Node::Kind::kObject) continue;
+    const Node* inner = d.member(g, "hooks");
+    if (!inner || inner->kind != Node::Kind::kArray) continue;
+    for (size_t j = 0; j < inner->elements.size(); ++j) {
+      ojson h = d.value(d.node(inner->elements[j]));
+      if (!handler_is_ours(h) || (keep && h == *keep)) continue;
+      return inner->elements.size() == 1 ? d.remove_element(groups, i)
+                                          : d.remove_element(*inner, j);
+    }
+  }
+  return std::nullopt;
+}
+
+Result<Doc> scan_object(const std::string& text) {
+  auto d = Doc::scan(text);
+  if (!d) return d.error();
+  if (d->root().kind != Node::Kind::kObject)
+    return make_error(ErrorCode::kParse, "1:1: the settings file is not a JSON object");
+  const Node* hooks = d->member(d->root(), "hooks");
+  if (hooks && hooks->kind != Node::Kind::kObject)
+    return make_error(ErrorCode::kParse,
+                      jsonedit::line_col(d->text(), hooks->begin) + ": \"hooks\" is not an object");
+  return d;
+}
+
+}  // namespace
+
+const std::vector<std::string>& claude_code_events() {
+  static const std::vector<std::string> k = {"SessionStart",       "UserPromptSubmit",
+                                             "PreToolUse",         "PostToolUse",
+                                             "PostToolUseFailure", "Stop",
+                                             "SessionEnd"};
+  return k;
+}
+
+bool claude_code_event_has_matcher(const std::string& event) {
+  return event == "PreToolUse" || event == "PostToolUse" || event == "PostToolUseFailure";
+}
+
+std::string claude_code_command(const std::string& adapter_path, const std::string& event) {
+  return shell_quote(adapter_path) + " --agent claude-code --event " + event;
+}
+
+bool claude_code_is_ours(const std::string& command) {
+  auto [prog, rest] = split_program(command);
+  std::string base = prog.substr(prog.rfind('/') == std::string::npos ? 0 : prog.rfind('/') + 1);
+  if (base != "pinta-gemini") return false;
+  const std::string want = " --agent claude-code --event ";
+  if (rest.rfind(want, 0) != 0) return false;
+  std::string ev = rest.substr(want.size());
+  return !ev.empty() && std::all_of(ev.begin(), ev.end(), [](char c) { return std::isalpha(
+                                                                           static_cast<unsigned char>(c)); });
+}
+
+std::string claude_code_settings_path(const InstallOptions& o) {
+  if (!o.workspace.empty()) return fs::join(o.workspace, ".claude/settings.json");
+  return fs::join(o.home, ".claude/settings.json");
+}
+
+Result<std::string> claude_code_add_ours(const std::string& original,
+                                         const std::string& adapter_path) {
+  std::string text = original;
+  {
+    auto d = scan_object(text);
+    if (!d) return d.error();
+    if (!d->member(d->root(), "hooks")) text = d->set_member(d->root(), "hooks", ojson::object());
+  }
+  const auto& events = claude_code_events();
+  // Ours for events we no longer register, from a former install, go first (with the event
+  // when nothing else is left in it).
+  std::vector<std::string> emptied;
+  for (;;) {
+    auto d = scan_object(text);
+    if (!d) return d.error();
+    const Node& hooks = *d->member(d->root(), "hooks");
+    std::optional<std::string> next;
+    for (const auto& m : hooks.members) {
+      if (std::find(events.begin(), events.end(), m.key) != events.end()) continue;
+      if ((next = remove_one(*d, d->node(m.value), nullptr))) {
+        emptied.push_back(m.key);
+        break;
+      }
+    }
+    if (!next) break;
+    text = std::move(*next);
+  }
+  for (const auto& e : emptied) {
+    auto d = scan_object(text);
+    if (!d) return d.error();
+    const Node& hooks = *d->member(d->root(), "hooks");
+    auto i = d->member_index(hooks, e);
+    const Node* v = d->member(hooks, e);
+    if (i && v->kind == Node::Kind::kArray && v->elements.empty()) text = d->remove_member(hooks, *i);
+  }
+  for (const auto& e : events) {
+    const ojson want = handler_for(adapter_path, e);
+    for (;;) {  // stale handlers of ours for this event (another adapter path, another timeout)
+      auto d = scan_object(text);
+      if (!d) return d.error();
+      const Node* list = d->member(*d->member(d->root(), "hooks"), e);
+      if (!list) break;
+      auto next = remove_one(*d, *list, &want);
+      if (!next) break;
+      text = std::move(*next);
+    }
+    auto d = scan_object(text);
+    if (!d) return d.error();
+    const Node& hooks = *d->member(d->root(), "hooks");
+    const Node* list = d->member(hooks, e);
+    if (list && list->kind == Node::Kind::kArray) {
+      ojson groups = d->value(*list);
+      bool present = std::any_of(groups.begin(), groups.end(),
+                                 [&](const ojson& g) { return group_holds(g, want); });
+      if (!present) text = d->append_element(*list, group_for(adapter_path, e));
+    } else if (!list || d->value(*list).is_null()) {
+      text = d->set_member(hooks, e, ojson::array({group_for(adapter_path, e)}));
+    } else {
+      return make_error(ErrorCode::kParse, jsonedit::line_col(d->text(), list->begin) +
+                                               ": \"hooks\"." + e + " is not an array");
+    }
+  }
+  return text;
+}
+
+Result<std::string> claude_code_remove_ours(const std::string& original, bool* only_ours_left) {
+  std::string text = original;
+  std::vector<std::string> emptied;
+  for (;;) {
+    auto d = scan_object(text);
+    if (!d) return d.error();
+    const Node* hooks = d->member(d->root(), "hooks");
+    if (!hooks) break;
+    std::optional<std::string> next;
+    for (const auto& m : hooks->members) {
+      if ((next = remove_one(*d, d->node(m.value), nullptr))) {
+        if (std::find(emptied.begin(), emptied.end(), m.key) == emptied.end())
+          emptied.push_back(m.key);
+        break;
+      }
+    }
+    if (!next) break;
+    text = std::move(*next);
+  }
+  bool touched = !emptied.empty();
+  for (const auto& e : emptied) {  // events we emptied
+    auto d = scan_object(text);
+    if (!d) return d.error();
+    const Node& hooks = *d->member(d->root(), "hooks");
+    auto i = d->member_index(hooks, e);
+    const Node* v = d->member(hooks, e);
+    if (i && v->kind == Node::Kind::kArray && v->elements.empty()) text = d->remove_member(hooks, *i);
+  }
+  if (touched) {  // and "hooks" when we emptied it
+    auto d = scan_object(text);
+    if (!d) return d.error();
+    auto i = d->member_index(d->root(), "hooks");
+    if (i && d->node(d->root().members[*i].value).members.empty())
+      text = d->remove_member(d->root(), *i);
+  }
+  if (only_ours_left) {
+    auto d = scan_object(text);
+    *only_ours_left = d && d->root().members.empty();
+  }
+  return text;
+}
+
+Result<Plan> plan_claude_code_install(const InstallOptions& o) {
+  Plan plan;
+  const std::string path = claude_code_settings_path(o);
+  std::optional<std::string> before;
+  if (fs::exists(path)) {
+    auto t = fs::read_file(path);
+    if (!t) return t.error();
+    before = std::move(*t);
+  }
+  auto after = claude_code_add_ours(before.value_or(jsonedit::kFreshFile), o.adapter_path);
+  if (!after)
+    return make_error(ErrorCode::kParse, path + ":" + after.error().message + "; nothing written");
+  if (before && *before == *after) return plan;
+  FileChange c;
+  c.path = path;
+  c.before = before;
+  c.after = *after;
+  c.backup = before.has_value();
+  plan.changes.push_back(std::move(c));
+  if (!o.workspace.empty())
+    plan.warnings.push_back(path + " is a project file: everyone who opens the project runs it");
+  return plan;
+}
+
+// ---- doctor --------------------------------------------------------------------------------------
+
+void check_claude_code(const DoctorOptions& o, DoctorReport& r) {
+  auto add = [&](std::string level, std::string message, std::string fix = "",
+                 nlohmann::json detail = nlohmann::json::object()) {
+    r.findings.push_back(Finding{"claude-code", std::move(level), std::move(message),
+                                 std::move(fix), std::move(detail)});
+  };
+  struct File {
+    std::string path, scope;
+  };
+  std::vector<File> files = {{fs::join(o.home, ".claude/settings.json"), "user"}};
+  if (!o.workspace.empty() && o.workspace != o.home) {
+    files.push_back({fs::join(o.workspace, ".claude/settings.json"), "project"});
+    files.push_back({fs::join(o.workspace, ".claude/settings.local.json"), "local"});
+  }
+  std::map<std::string, int> fires;  // event -> handlers of ours
+  std::vector<std::string> programs;
+  bool any_file_ours = false;
+  for (const auto& f : files) {
+    if (!fs::exists(f.path)) continue;
+    auto text = fs::read_file(f.path);
+    if (!text) {
+      add("warn", f.path + " cannot be read: " + text.error().message, "check its permissions");
+      continue;
+    }
+    const bool mentions = text->find("--agent claude-code") != std::string::npos;
+    any_file_ours = any_file_ours || mentions;
+    auto d = Doc::scan(*text);
+    if (!d) {
+      add(mentions ? "broken" : "warn",
+          f.path + ":" + d.error().message + ": not valid JSON, Claude Code ignores its settings",
+          "fix the JSON at that position");
+      continue;
+    }
+    ojson v = ojson::parse(*text, nullptr, false);
+    if (!v.is_object()) continue;
+    if (v.contains("disableAllHooks") && v["disableAllHooks"] == true) {
+      add(mentions ? "broken" : "warn",
+          f.path + ": \"disableAllHooks\": true turns every hook off", "remove disableAllHooks");
+    }
+    if (!v.contains("hooks") || !v["hooks"].is_object()) continue;
+    for (auto& [event, groups] : v["hooks"].items()) {
+      if (!groups.is_array()) continue;
+      for (const auto& g : groups) {
+        if (!g.is_object() || !g.contains("hooks") || !g["hooks"].is_array()) continue;
+        for (const auto& h : g["hooks"]) {
+          if (!handler_is_ours(h)) continue;
+          fires[event] += 1;
+          std::string prog = split_program(h["command"].get<std::string>()).first;
+          if (std::find(programs.begin(), programs.end(), prog) == programs.end())
+            programs.push_back(prog);
+          auto cmd = h["command"].get<std::string>();
+          std::string named = cmd.substr(cmd.rfind(' ') + 1);
+          if (named != event)
+            add("broken",
+                f.path + ": a pinta-gemini hook under " + event + " says --event " + named,
+                "run: pinta-gemini install --host claude-code");
+        }
+      }
+    }
+  }
+  if (fires.empty()) {
+    if (!any_file_ours)
+      add("info", "pinta-gemini is not installed for Claude Code", "", {{"installed", false}});
+    else
+      add("broken", "pinta-gemini is named in a Claude Code settings file but registers no hook",
+          "run: pinta-gemini install --host claude-code");
+    return;
+  }
+  for (const auto& p : programs)
+    if (p.empty() || p[0] != '/' || ::access(p.c_str(), X_OK) != 0)
+      add("broken", "the hook program " + p + " is missing or not executable: every hook fails",
+          "reinstall pinta-gemini, then run: pinta-gemini install --host claude-code");
+  std::string missing, twice;
+  for (const auto& e : claude_code_events()) {
+    int n = fires.count(e) ? fires[e] : 0;
+    if (n == 0) missing += (missing.empty() ? "" : ", ") + e;
+    if (n > 1) twice += (twice.empty() ? "" : ", ") + e;
+  }
+  nlohmann::json detail = {{"fires", fires}};
+  if (!twice.empty())
+    add("warn", "pinta-gemini is registered more than once for " + twice +
+                    " (user and project settings both hold it?)",
+        "keep one registration: uninstall --host claude-code [--workspace DIR]", detail);
+  if (!missing.empty())
+    add("warn", "pinta-gemini is not registered for " + missing,
+        "run: pinta-gemini install --host claude-code", detail);
+  else
+    add("ok", "pinta-gemini is registered for every Claude Code event", "", detail);
+}
+
+}  // namespace pinta::admin
