@@ -41,8 +41,9 @@ inline nlohmann::json allow_reply(Host h, std::string_view event) {
 // `kind` receives what the reply means to the host.
 inline std::string judge_reply(Host h, std::string_view event, std::string_view line,
                                ReplyKind* kind = nullptr) {
+  // An empty reply is no output at all (main writes nothing: exit-code hosts, Claude Code).
   std::string out(line);
-  out += '\n';
+  if (!out.empty()) out += '\n';
   const pinta::hosts::ReplyCheck c = pinta::hosts::check_reply(h, event, {out, 0});
   if (c.ok() && kind != nullptr) *kind = c.kind;
   return c.why();
