@@ -149,14 +149,13 @@ int run(const Options& o) {
     return 2;
   };
   if (o.adapter.empty()) return fail("--adapter is required");
-  const std::string& h = o.host;
-  const bool gemini = h == "gemini" || h.rfind("gemini-", 0) == 0;
-  const bool agy = h == "antigravity" || h == "agy" || h.rfind("agy-", 0) == 0 ||
-                   h.rfind("antigravity-", 0) == 0;
-  if (!gemini && !agy)
-    return fail("--host must be gemini, antigravity, agy or a conformance host "
-                "(gemini-0.61, agy-1.2, antigravity-2.0, ...), not '" + h + "'");
-  const Host host = gemini ? Host::kGemini : Host::kAntigravity;
+  // The family from the registry: a host name or a family name / label, nothing guessed from a
+  // prefix.
+  const std::optional<Host> named = campaign_host(o.host);
+  if (!named)
+    return fail("--host must be a family (" + pinta::hosts::family_names(", ") +
+                ") or a host (" + pinta::hosts::host_list(", ") + "), not '" + o.host + "'");
+  const Host host = *named;
   const auto fixtures = load_fixtures(o.fixtures, host);
   if (fixtures.empty()) return fail("no fixtures for " + o.host + " under " + o.fixtures);
   std::error_code ec;
