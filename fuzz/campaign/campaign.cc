@@ -26,6 +26,7 @@
 // execute.cc (a worker's homes and fake servers, one run), judge.cc (the contract check,
 // minimisation), report.cc (reproducer files); this file: the command line and the run loop.
 #include "pinta/fuzz/campaign.h"
+#include "pinta/hosts/hosts.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -61,12 +62,13 @@ using nlohmann::json;
 using pinta::fuzz::Host;
 
 int usage(const std::string& msg) {
+  // The family names come from the registry (pinta/hosts/family.h).
   std::fprintf(stderr,
                "pinta-fuzz-campaign: %s (usage: --adapter \"<cmd>\" --host "
-               "gemini|antigravity|<conformance host> [--runs N] [--seed S] [--jobs J] [--out DIR] "
+               "%s|<conformance host> [--runs N] [--seed S] [--jobs J] [--out DIR] "
                "[--fixtures DIR] [--budget-ms B] [--no-misbehave] [--adversarial] [--quiet] "
                "[--progress-interval-ms MS] | --version)\n",
-               msg.c_str());
+               msg.c_str(), pinta::hosts::family_names().c_str());
   return 2;
 }
 
