@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "pinta/hosts/hosts.h"
+
 namespace pinta::fuzz::campaign {
 namespace {
 

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "judge.h"
+#include "pinta/hosts/hosts.h"
 
 namespace pinta::fuzz::campaign {
 namespace {
