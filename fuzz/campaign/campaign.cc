@@ -158,8 +158,10 @@ int run(const Options& o) {
     return fail("--host must be a family (" + pinta::hosts::family_names(", ") +
                 ") or a host (" + pinta::hosts::host_list(", ") + "), not '" + o.host + "'");
   const Host host = *named;
+  // The adversarial mode builds its payloads from the family's payload shape: no fixtures needed.
   const auto fixtures = load_fixtures(o.fixtures, host);
-  if (fixtures.empty()) return fail("no fixtures for " + o.host + " under " + o.fixtures);
+  if (fixtures.empty() && !o.adversarial)
+    return fail("no fixtures for " + o.host + " under " + o.fixtures);
   std::error_code ec;
   stdfs::create_directories(o.out, ec);
   if (ec) return fail("cannot create --out " + o.out + ": " + ec.message());
