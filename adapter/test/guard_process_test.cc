@@ -31,6 +31,7 @@
 #include "pinta/common/process.h"
 #include "pinta/common/test_support.h"
 #include "pinta/fakes/fake_server.h"
+#include "pinta/hosts/reply_check.h"
 #include "test_certs.h"
 
 namespace pinta {
@@ -1104,6 +1105,100 @@ TEST_F(GuardProcess, HttpsGuardTrustsTheHashedCaDirectoryWithoutTheBundle) {
   env["SSL_CERT_DIR"] = empty.path();
   EXPECT_EQ(contract(run("gemini", "BeforeTool", kGeminiBeforeTool, env)), json::object());
   EXPECT_EQ(server.requests(), 1);
+}
+
+// Over the family registry (pinta/hosts/family.h): for every registered family, the built
+// adapter puts its gate event's tool call to the guard, whole, deep or huge, and the reply is,
+// by the one reply check (pinta/hosts/reply_check.h, written from the host references), the
+// host's deny under a DENY, its allow under an ALLOW, and the fail-safe allow on garbage, never
+// with stderr output. A new family is covered by registering it.
+std::string gate_payload(hosts::Family f, const std::string& args_json) {
+  const auto& d = hosts::descriptor(f);
+  const auto& sh = d.payload;
+  auto key = [](std::string_view k) { return json(std::string(k)).dump(); };
+  std::string head = "{";
+  if (!sh.event_key.empty()) head += key(sh.event_key) + ":" + key(d.gate_event) + ",";
+  if (!sh.session_id.empty()) head += key(sh.session_id) + R"(:"s1",)";
+  if (!sh.tool_call_id.empty()) head += key(sh.tool_call_id) + R"(:"toolu_1",)";
+  const std::string tool = key(sh.tool_name) + R"(:"Bash",)" +
+                           (sh.tool_input.empty() ? std::string(R"("input")") : key(sh.tool_input)) +
+                           ":" + args_json;
+  return sh.tool_object.empty() ? head + tool + "}" : head + key(sh.tool_object) + ":{" + tool + "}}";
+}
+
+TEST_F(GuardProcess, EveryFamilysGateIsJudgedAndAnsweredInItsOwnProtocol) {
+  fakes::FakeServer deny({}, reply(200, R"({"decision":"DENY","reason":"no","userMessage":"blocked"})"));
+  fakes::FakeServer allow({}, reply(200, R"({"decision":"ALLOW"})"));
+  const std::string deep = R"({"command":"rm -rf ~","pad":)" + std::string(5000, '[') +
+                           std::string(5000, ']') + "}";
+  const std::string huge = R"({"command":"rm -rf ~","content":")" + std::string(3 << 20, 'c') + "\"}";
+  size_t asked = 0;
+  for (const auto& d : hosts::families()) {
+    const std::string label(d.agent_labels[0]), gate(d.gate_event), name(d.name);
+    for (const auto& [what, args] :
+         std::vector<std::pair<std::string, std::string>>{{"whole", R"({"command":"rm -rf ~"})"},
+                                                          {"deep", deep},
+                                                          {"huge", huge}}) {
+      const auto r = run(label, gate, gate_payload(d.id, args), guard_env(deny));
+      ASSERT_TRUE(r.started) << r.spawn_error;
+      EXPECT_EQ(r.err, "") << name << " " << what;
+      const auto c = hosts::check_reply(d.id, gate, {r.out, r.exit_code, r.err});
+      EXPECT_TRUE(c.ok()) << name << " " << what << ": " << c.why() << " out=" << r.out.substr(0, 200);
+      EXPECT_EQ(c.kind, hosts::ReplyKind::kDeny) << name << " " << what << " out=" << r.out.substr(0, 200);
+      EXPECT_EQ(deny.requests().size(), ++asked) << name << " " << what;
+    }
+    const auto a = run(label, gate, gate_payload(d.id, R"({"command":"ls"})"), guard_env(allow));
+    const auto ca = hosts::check_reply(d.id, gate, {a.out, a.exit_code, a.err});
+    EXPECT_TRUE(ca.ok()) << name << ": " << ca.why();
+    EXPECT_EQ(ca.kind, hosts::ReplyKind::kAllow) << name;
+    EXPECT_EQ(a.exit_code.value_or(-1), 0) << name;
+    EXPECT_EQ(a.err, "") << name;
+    for (const std::string garbage : {"", "not json", "{\"a\":", "\xff\xfe"}) {
+      const auto g = run(label, gate, garbage, guard_env(deny));
+      const auto cg = hosts::check_reply(d.id, gate, {g.out, g.exit_code, g.err});
+      EXPECT_TRUE(cg.ok()) << name << ": " << cg.why();
+      EXPECT_EQ(cg.kind, hosts::ReplyKind::kAllow) << name;
+      EXPECT_EQ(g.exit_code.value_or(-1), 0) << name;
+      EXPECT_EQ(g.err, "") << name;
+    }
+    EXPECT_EQ(deny.requests().size(), asked) << name << ": garbage reached the guard";
+  }
+}
+
+// Claude Code (shared/reference/real-hosts.md "Claude Code 2.1.332"): the exact bytes. Allow:
+// exit 0 and no output; DENY: the hookSpecificOutput deny line, exit 0.
+TEST_F(GuardProcess, ClaudeCodeAllowIsSilentAndDenyIsTheHookSpecificOutputLine) {
+  const std::string pre =
+      R"({"session_id":"s1","transcript_path":"/h/.claude/projects/-w/s1.jsonl","cwd":"/w",)"
+      R"("hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"},)"
+      R"("tool_use_id":"toolu_01"})";
+  fakes::FakeServer deny({}, reply(200, R"({"decision":"DENY","reason":"no rm"})"));
+  for (const char* label : {"claude-code", "claude"}) {
+    const auto r = run(label, "PreToolUse", pre, guard_env(deny));
+    EXPECT_EQ(r.out,
+              R"({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny",)"
+              R"("permissionDecisionReason":"no rm"}})"
+              "\n");
+    EXPECT_EQ(r.exit_code.value_or(-1), 0);
+    EXPECT_EQ(r.err, "");
+  }
+  json g = json::parse(deny.requests().at(0).body, nullptr, false);
+  EXPECT_EQ(g["input"]["toolName"], "Bash");
+  EXPECT_EQ(g["input"]["toolInput"]["command"], "rm -rf /");
+  EXPECT_EQ(g["input"]["agent"], "claude_code");
+  EXPECT_EQ(g["input"]["sessionId"], "s1");
+  fakes::FakeServer review({}, reply(200, R"({"decision":"REVIEW","reason":"look"})"));
+  auto env = guard_env(review);
+  env["PINTA_GUARD_REVIEW"] = "ask";
+  const auto ask = run("claude-code", "PreToolUse", pre, env);
+  EXPECT_EQ(json::parse(ask.out)["hookSpecificOutput"]["permissionDecision"], "ask");
+  for (const auto ev : hosts::descriptor(hosts::Family::kClaude).events) {
+    if (std::string_view(ev) == "PreToolUse") continue;
+    const auto o = run("claude-code", std::string(ev), pre, guard_env(deny));
+    EXPECT_EQ(o.out, "") << ev;
+    EXPECT_EQ(o.exit_code.value_or(-1), 0) << ev;
+    EXPECT_EQ(o.err, "") << ev;
+  }
 }
 
 }  // namespace

@@ -404,6 +404,163 @@ TEST(GuardIntegrity, InvalidUtf8AndTruncatedObjectsStillReachTheGuard) {
   EXPECT_EQ(d.guard.calls, 2);
 }
 
+// ---- Over the family registry: every registered family's gate event, whatever shape the model
+// gave the tool call, reaches the guard and a DENY is the host's deny (a new family is covered by
+// registering it). The payload is built from the family's payload shape (pinta/hosts/family.h),
+// tool name first so that a cut-off payload still names the tool.
+nlohmann::ordered_json gate_payload(Family f, const std::string& tool, const std::string& command,
+                                    const std::string& pad_value) {
+  const auto& d = hosts::descriptor(f);
+  const auto& sh = d.payload;
+  nlohmann::ordered_json p = nlohmann::ordered_json::object();
+  if (!sh.event_key.empty()) p[std::string(sh.event_key)] = std::string(d.gate_event);
+  if (!sh.session_id.empty()) p[std::string(sh.session_id)] = "s1";
+  if (!sh.tool_call_id.empty()) p[std::string(sh.tool_call_id)] = "toolu_1";
+  nlohmann::ordered_json tool_fields = nlohmann::ordered_json::object();
+  tool_fields[std::string(sh.tool_name)] = tool;
+  nlohmann::ordered_json input = {{"command", command}, {"pad", pad_value}};
+  if (!sh.tool_input.empty()) {
+    tool_fields[std::string(sh.tool_input)] = input;
+  } else {
+    for (auto it = input.begin(); it != input.end(); ++it) tool_fields[it.key()] = it.value();
+  }
+  if (sh.tool_object.empty()) {
+    for (auto it = tool_fields.begin(); it != tool_fields.end(); ++it) p[it.key()] = it.value();
+  } else {
+    p[std::string(sh.tool_object)] = tool_fields;
+  }
+  return p;
+}
+
+std::string label_of(Family f) { return std::string(hosts::descriptor(f).agent_labels[0]); }
+
+void expect_deny(Family f, const Outcome& o, const std::string& reason, const std::string& what) {
+  const std::string gate(hosts::descriptor(f).gate_event);
+  EXPECT_EQ(o.reply, deny_reply(f, gate, reason)) << what;
+  EXPECT_EQ(o.exit_status, deny_exit_status(f)) << what;
+  EXPECT_EQ(o.guard_decision, "deny") << what;
+}
+
+TEST(GuardIntegrityAllFamilies, WholeDeepHugeAndInvalidUtf8PayloadsReachTheGuard) {
+  for (const auto& d : hosts::families()) {
+    const Family f = d.id;
+    const std::string label = label_of(f), gate(d.gate_event), name(d.name);
+    {
+      DenyAll g;
+      const auto whole = gate_payload(f, "Bash", "rm -rf ~", "x").dump();
+      Args a = args(label.c_str(), gate.c_str());
+      expect_deny(f, handle(a, ok(whole), g.services), "no", name + " whole");
+      EXPECT_EQ(g.guard.last_tool, "Bash") << name;
+    }
+    {
+      DenyAll g;  // 20000 levels of nesting in an argument: cut, still judged
+      std::string deep = gate_payload(f, "Bash", "rm -rf ~", "@PAD@").dump();
+      deep.replace(deep.find("\"@PAD@\""), 7, nested(20000));
+      expect_deny(f, handle(args(label.c_str(), gate.c_str()), ok(deep), g.services), "no",
+                  name + " deep");
+      EXPECT_EQ(g.guard.calls, 1) << name;
+    }
+    {
+      DenyAll g;  // over the input cap: judged on what arrived
+      InputLimits small;
+      small.max_bytes = 4096;
+      const auto huge = gate_payload(f, "Bash", "rm -rf ~", std::string(100000, 'c')).dump();
+      RawInput in = read_event_from_bytes(huge, small);
+      ASSERT_EQ(in.status, InputStatus::kTooLarge);
+      expect_deny(f, handle(args(label.c_str(), gate.c_str()), std::move(in), g.services), "no",
+                  name + " huge");
+      EXPECT_EQ(g.guard.last_tool, "Bash") << name;
+    }
+    {
+      DenyAll g;  // invalid UTF-8 in an argument
+      std::string bad = gate_payload(f, "Bash", "rm -rf ~ @BAD@", "x").dump();
+      bad.replace(bad.find("@BAD@"), 5, "\xff\xfe");
+      expect_deny(f, handle(args(label.c_str(), gate.c_str()), ok(bad), g.services), "no",
+                  name + " utf8");
+    }
+    {
+      // Garbage on stdin: the fail-safe reply (no deny, exit 0), the guard not called.
+      DenyAll g;
+      const Outcome o = handle(args(label.c_str(), gate.c_str()), ok("not json {"), g.services);
+      EXPECT_EQ(o.reply, fail_safe_reply(f, gate)) << name;
+      EXPECT_EQ(o.exit_status, 0) << name;
+      EXPECT_EQ(g.guard.calls, 0) << name;
+    }
+  }
+}
+
+// Claude Code 2.1.x (real-hosts.md "Claude Code 2.1.332"): allow = exit 0 and no output; DENY =
+// the hookSpecificOutput deny on stdout, exit 0; REVIEW + ask mode = permissionDecision "ask";
+// every other event silent; garbage silent; never exit 2.
+TEST(Handler, ClaudeCodeAllowIsSilentDenyIsHookSpecificOutput) {
+  FakeGuard g;
+  Services s{&system_clock(), &g};
+  const std::string pre =
+      R"({"session_id":"s1","transcript_path":"/h/.claude/projects/-w/s1.jsonl","cwd":"/w",)"
+      R"("hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"},)"
+      R"("tool_use_id":"toolu_01"})";
+  g.verdict.decision = GuardVerdict::Decision::kAllow;
+  for (auto label : {"claude-code", "claude"}) {
+    Outcome o = handle(args(label, "PreToolUse"), ok(pre), s);
+    EXPECT_EQ(o.reply, "") << label;
+    EXPECT_EQ(o.exit_status, 0);
+    ASSERT_NE(o.event, nullptr);
+    EXPECT_EQ(o.event->tool_name, "Bash");
+    EXPECT_EQ(o.event->tool_input["command"], "rm -rf /");
+    EXPECT_EQ(o.event->session_id, "s1");
+    EXPECT_EQ(o.event->cwd, "/w");
+    EXPECT_EQ(o.event->tool_call_id, "toolu_01");
+    EXPECT_TRUE(o.event->tool_event);
+  }
+  g.verdict.decision = GuardVerdict::Decision::kDeny;
+  g.verdict.reason = "no rm";
+  Outcome d = handle(args("claude-code", "PreToolUse"), ok(pre), s);
+  EXPECT_EQ(json::parse(d.reply),
+            (json{{"hookSpecificOutput",
+                   {{"hookEventName", "PreToolUse"},
+                    {"permissionDecision", "deny"},
+                    {"permissionDecisionReason", "no rm"}}}}));
+  EXPECT_EQ(d.exit_status, 0);
+  g.verdict.decision = GuardVerdict::Decision::kReview;
+  g.verdict.reason = "check";
+  EXPECT_EQ(handle(args("claude", "PreToolUse"), ok(pre), s).reply, "");  // REVIEW default: allow
+  Outcome ask = handle(args("claude", "PreToolUse"), ok(pre), s, "ask");
+  EXPECT_EQ(json::parse(ask.reply)["hookSpecificOutput"]["permissionDecision"], "ask");
+  EXPECT_EQ(ask.exit_status, 0);
+  const int calls = g.calls;
+  g.verdict.decision = GuardVerdict::Decision::kDeny;
+  for (const auto ev : hosts::descriptor(Family::kClaude).events) {
+    if (std::string_view(ev) == "PreToolUse") continue;
+    const std::string e(ev);
+    Outcome o = handle(args("claude-code", e.c_str()), ok(pre), s);
+    EXPECT_EQ(o.reply, "") << e;
+    EXPECT_EQ(o.exit_status, 0) << e;
+  }
+  EXPECT_EQ(g.calls, calls);  // the guard judges the gate only
+  for (auto garbage : {"", "not json", "[1,2]", "{\"a\":"}) {
+    Outcome o = handle(args("claude-code", "PreToolUse"), ok(garbage), s);
+    EXPECT_EQ(o.reply, "") << garbage;
+    EXPECT_EQ(o.exit_status, 0) << garbage;
+  }
+}
+
+// No silent default family: an unregistered --agent gets the fail-safe reply (safe for every
+// host: {"decision":"allow"} on PreToolUse, {} elsewhere), is never put to the guard, and the
+// debug log's note says why.
+TEST(Handler, UnknownAgentIsTheFailSafeReplyAndANote) {
+  FakeGuard g;
+  g.verdict.decision = GuardVerdict::Decision::kDeny;
+  Services s{&system_clock(), &g};
+  for (auto label : {"Gemini", "claude_code", "antigravity3", "x"}) {
+    Outcome o = handle(args(label, "PreToolUse"), ok(R"({"toolCall":{"name":"run_command"}})"), s);
+    EXPECT_EQ(o.reply, R"({"decision":"allow"})") << label;
+    EXPECT_EQ(o.exit_status, 0);
+    EXPECT_NE(o.note.find("unknown --agent"), std::string::npos) << o.note;
+    EXPECT_EQ(handle(args(label, "Stop"), ok("{}"), s).reply, "{}") << label;
+  }
+  EXPECT_EQ(g.calls, 0);
+}
+
 TEST(Args, MissingAgentOnPreToolUseStillAllows) {
   const char* argv[] = {"x", "--event", "PreToolUse"};
   EXPECT_EQ(fail_safe_for(parse_args(3, argv)), R"({"decision":"allow"})");

@@ -74,7 +74,9 @@ TEST(Normalize, ToolEventsPerHost) {
   }
   EXPECT_EQ(tool, (std::set<std::string>{"gemini:BeforeTool", "gemini:AfterTool",
                                          "antigravity:PreToolUse", "antigravity:PostToolUse",
-                                         "deel:PreToolUse", "deel:PostToolUse"}));
+                                         "deel:PreToolUse", "deel:PostToolUse",
+                                         "claude_code:PreToolUse", "claude_code:PostToolUse",
+                                         "claude_code:PostToolUseFailure"}));
   // Event names are case-sensitive (protocol table); an unknown event is never a tool event.
   EXPECT_FALSE(normalize(Family::kGemini, "gemini", "beforetool", json::object()).tool_event);
   EXPECT_FALSE(normalize(Family::kGemini, "gemini", "PreToolUse", json::object()).tool_event);

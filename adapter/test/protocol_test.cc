@@ -11,9 +11,28 @@ using nlohmann::json;
 TEST(Protocol, AgentLabelSelectsFamily) {
   EXPECT_EQ(family_for_agent("gemini"), Family::kGemini);
   EXPECT_EQ(family_for_agent("deel"), Family::kDeel);
-  for (auto label : {"antigravity", "antigravity1", "antigravity2", "agy", "", "Gemini", "Deel"}) {
+  EXPECT_EQ(family_for_agent("claude-code"), Family::kClaude);
+  EXPECT_EQ(family_for_agent("claude"), Family::kClaude);
+  for (auto label : {"antigravity", "antigravity1", "antigravity2", "agy"}) {
     EXPECT_EQ(family_for_agent(label), Family::kAntigravity) << label;
   }
+  // No silent default family: an unregistered label (exact, case-sensitive) has none.
+  for (auto label : {"", "Gemini", "Deel", "Claude", "claude_code", "antigravity3", "x"}) {
+    EXPECT_EQ(family_for_agent(label), std::nullopt) << label;
+  }
+}
+
+TEST(Protocol, EveryRegisteredLabelSelectsItsFamily) {
+  for (const auto& d : hosts::families())
+    for (auto label : d.agent_labels)
+      if (!label.empty()) EXPECT_EQ(family_for_agent(label), d.id) << label;
+}
+
+TEST(Protocol, UnknownAgentReplyIsSafeOnPreToolUse) {
+  // AGY§6.2: {} would be a deny on Antigravity's PreToolUse; Gemini reads the allow as allow.
+  EXPECT_EQ(unknown_agent_reply("PreToolUse"), R"({"decision":"allow"})");
+  EXPECT_EQ(unknown_agent_reply("BeforeTool"), "{}");
+  EXPECT_EQ(unknown_agent_reply(""), "{}");
 }
 
 TEST(Protocol, GeminiAllowIsEmptyObjectOnAllElevenEvents) {
@@ -64,10 +83,13 @@ TEST(Protocol, DenyReasonWithInvalidUtf8StillGivesValidJson) {
 
 TEST(Protocol, EveryRowHasEvidenceAndParsableAllow) {
   auto t = reply_table();
-  ASSERT_EQ(t.size, 21u);  // 11 Gemini + 6 Antigravity + 4 deel-local-cli events
+  size_t events = 0;
+  for (const auto& d : hosts::families()) events += d.events.size();
+  ASSERT_EQ(t.size, events);  // one row per event of every registered family
+  ASSERT_EQ(t.size, 33u);     // 11 Gemini + 6 Antigravity + 4 deel-local-cli + 12 Claude Code
   for (size_t i = 0; i < t.size; ++i) {
     EXPECT_FALSE(t.rows[i].evidence.empty()) << t.rows[i].event;
-    if (answers_by_exit_status(t.rows[i].family)) {
+    if (answers_by_exit_status(t.rows[i].family) || t.rows[i].family == Family::kClaude) {
       EXPECT_EQ(t.rows[i].allow, "") << t.rows[i].event;  // silence: any output is a user note
       continue;
     }
@@ -127,6 +149,51 @@ TEST(ProtocolDeel, KoreanEventNamesAreAliases) {
   EXPECT_EQ(canonical_event(Family::kGemini, "도구전"), "도구전");
   EXPECT_EQ(family_prefix(Family::kDeel), "deel");
   EXPECT_EQ(family_service_name(Family::kDeel), "deel-local-cli");
+}
+
+}  // namespace
+}  // namespace pinta::adapter
+
+namespace pinta::adapter {
+namespace {
+
+// Claude Code 2.1.x (shared/reference/real-hosts.md "Claude Code 2.1.332"): allow = no output and
+// exit 0; deny = hookSpecificOutput JSON and exit 0; never exit 2.
+TEST(ProtocolClaude, AllowIsNoOutputOnEveryEventKnownOrNot) {
+  for (const auto ev : hosts::descriptor(Family::kClaude).events) {
+    ASSERT_NE(find_reply_row(Family::kClaude, ev), nullptr) << ev;
+    EXPECT_EQ(fail_safe_reply(Family::kClaude, ev), "") << ev;
+  }
+  EXPECT_EQ(fail_safe_reply(Family::kClaude, "BeforeTool"), "");
+  EXPECT_FALSE(answers_by_exit_status(Family::kClaude));
+  EXPECT_EQ(deny_exit_status(Family::kClaude), 0);
+  EXPECT_EQ(family_prefix(Family::kClaude), "claude_code");
+  EXPECT_EQ(family_service_name(Family::kClaude), "claude-code");
+}
+
+TEST(ProtocolClaude, PreToolUseDenyAndAskAreHookSpecificOutput) {
+  EXPECT_TRUE(find_reply_row(Family::kClaude, "PreToolUse")->gate);
+  EXPECT_EQ(deny_reply(Family::kClaude, "PreToolUse", "no \"rm\""),
+            R"({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny",)"
+            R"("permissionDecisionReason":"no \"rm\""}})");
+  EXPECT_EQ(ask_reply(Family::kClaude, "PreToolUse", "look"),
+            R"({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask",)"
+            R"("permissionDecisionReason":"look"}})");
+  // A blank reason would read as no reason.
+  json j = json::parse(deny_reply(Family::kClaude, "PreToolUse", " "));
+  EXPECT_EQ(j["hookSpecificOutput"]["permissionDecisionReason"], "guard_deny");
+  json bad = json::parse(deny_reply(Family::kClaude, "PreToolUse", "a\xff"));
+  EXPECT_EQ(bad["hookSpecificOutput"]["permissionDecision"], "deny");
+}
+
+TEST(ProtocolClaude, EveryOtherEventStaysSilent) {
+  for (const auto ev : hosts::descriptor(Family::kClaude).events) {
+    if (std::string_view(ev) == "PreToolUse") continue;
+    EXPECT_FALSE(find_reply_row(Family::kClaude, ev)->gate) << ev;
+    EXPECT_EQ(deny_reply(Family::kClaude, ev, "x"), "") << ev;
+    EXPECT_EQ(ask_reply(Family::kClaude, ev, "x"), "") << ev;
+  }
+  EXPECT_EQ(deny_reply(Family::kClaude, "Unknown", "x"), "");
 }
 
 }  // namespace

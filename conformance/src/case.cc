@@ -107,10 +107,11 @@ Result<Case> parse_case(const std::string& text, const std::string& file) {
     if (!h.is_string()) return bad(file, "hosts entries must be strings");
     std::string s = h.get<std::string>();
     if (s == "all") {
-      // Every host of the JSON-line protocol; deel-local-cli answers by exit status (contract
-      // DEEL), so its cases name it ("deel") and the JSON-line cases do not apply there.
+      // Every host of the JSON-line protocol (its family's ReplyReading); an exit-code host
+      // (deel-local-cli, contract DEEL) or Claude Code (allow = no output) is named by its own
+      // cases, and the JSON-line cases do not apply there.
       for (const auto& x : all_hosts())
-        if (!is_deel_host(x)) hs.insert(x);
+        if (pinta::hosts::is_json_line_host(x)) hs.insert(x);
     } else if (auto fam = pinta::hosts::family_named(s); fam && s != "agy") {
       // A family: every graded host of it in the registry (each version profile is a host).
       for (const auto& x : pinta::hosts::hosts_of(*fam)) hs.insert(x);

@@ -205,7 +205,7 @@ int main(int argc, char** argv) {
   fuzz->add_option("--adapter", fuzz_adapter,
                    "adapter command line (--agent A --event E appended); required");
   fuzz->add_option("--host", fo.host,
-                   pinta::hosts::host_list() + "|gemini|antigravity; required");
+                   pinta::hosts::host_list() + "|" + pinta::hosts::family_names() + "; required");
   fuzz->add_option("--runs", fo.runs, "number of runs (default 1000)")->check(CLI::PositiveNumber);
   fuzz->add_option("--seed", fo.seed, "first seed; run i uses seed+i (default 1)");
   fuzz->add_option("--jobs,-j", fo.jobs, "parallel runs (default 2)")->check(CLI::Range(1, 256));

@@ -192,7 +192,7 @@ std::vector<std::string> contract_problems(const pinta::proc::SpawnResult& r, js
     return p;
   }
   if (!r.exit_code) return p;  // the end was reported above
-  pinta::hosts::ReplyCheck c = pinta::hosts::check_reply(*fam, event, {r.out, r.exit_code});
+  pinta::hosts::ReplyCheck c = pinta::hosts::check_reply(*fam, event, {r.out, r.exit_code, r.err});
   if (!c.framing.empty()) p.push_back(c.framing);
   else *reply = std::move(c.reply);
   return p;

@@ -1,8 +1,10 @@
 // Harness: adapter input → normalize → reply (pinta/adapter/{input,normalize,handler}.h).
 // Properties, for any stdin bytes, any --agent/--event pair and any guard verdict:
-//  1. the reply is one non-empty JSON object on one line, valid for that host and event under the
-//     independent host table (fuzz/common/host_table.h, not adapter/src/core/protocol.cc);
-//  2. it means what it must (without --agent: `{}`, or Antigravity's allow on Antigravity-only
+//  1. the reply (with its exit status) is valid for that host and event under the independent
+//     host table (fuzz/common/host_table.h, not adapter/src/core/protocol.cc), for every family
+//     of the registry (pinta/hosts/family.h): one JSON object line, or no output / the reason
+//     with exit 2 for an exit-code host, no output / the JSON decision for Claude Code;
+//  2. it means what it must (without a registered --agent: `{}`, or Antigravity's allow on Antigravity-only
 //     events, see below): stdin that is not one JSON object, a missing agent, a non-gate event,
 //     no guard, an allow/unavailable verdict or a review in "allow" mode → the table's allow reply;
 //     a deny verdict on a gate event → a deny carrying the guard's message (or "guard_deny");
@@ -32,28 +34,16 @@ using pinta::fuzz::Host;
 using pinta::fuzz::ReplyKind;
 namespace ad = pinta::adapter;
 
-constexpr std::array<const char*, 7> kAgents = {"gemini", "antigravity", "agy",   "antigravity2",
-                                                "",       "Gemini",      "claude"};
-constexpr std::array<const char*, 20> kEvents = {"BeforeTool",
-                                                 "AfterTool",
-                                                 "BeforeAgent",
-                                                 "Notification",
-                                                 "AfterAgent",
-                                                 "SessionStart",
-                                                 "SessionEnd",
-                                                 "PreCompress",
-                                                 "BeforeModel",
-                                                 "AfterModel",
-                                                 "BeforeToolSelection",
-                                                 "PreToolUse",
-                                                 "PostToolUse",
-                                                 "PreInvocation",
-                                                 "PostInvocation",
-                                                 "Stop",
-                                                 "",
-                                                 "beforetool",
-                                                 "Nope",
-                                                 "pretooluse"};
+// Every registered family's labels and events (all spellings), and ones no host uses: a new
+// family is fuzzed by registering it (pinta/hosts/family.h).
+const std::vector<std::string>& agents() {
+  static const std::vector<std::string> v = pinta::fuzz::agent_labels_with_unknowns();
+  return v;
+}
+const std::vector<std::string>& events() {
+  static const std::vector<std::string> v = pinta::fuzz::event_names_with_unknowns();
+  return v;
+}
 
 class FixedGuard final : public ad::GuardClient {
  public:
@@ -72,9 +62,9 @@ class FixedGuard final : public ad::GuardClient {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Bytes in(data, size);
-  const std::string agent = kAgents[in.byte() % kAgents.size()];
+  const std::string agent = agents()[in.byte() % agents().size()];
   const uint8_t ev_byte = in.byte();
-  const std::string event = kEvents[ev_byte % kEvents.size()];
+  const std::string event = events()[(ev_byte & 0x7Fu) % events().size()];
   const bool has_agent_flag = (ev_byte & 0x80u) == 0;  // sometimes no --agent at all
   const uint8_t vb = in.byte();
   const bool with_guard = (vb & 0x08u) == 0;
@@ -106,7 +96,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Without --agent the host is unknown: `{}` everywhere except on events only Antigravity sends,
   // where `{}` would read as a deny (antigravity-hooks.md §6.2), so its allow reply is the safe
   // one.
-  if (!has_agent_flag || agent.empty()) {
+  const std::optional<Host> family = pinta::fuzz::host_for_agent(agent);
+  if (!has_agent_flag || agent.empty() || !family) {
     const bool agy_only = pinta::fuzz::known_event(Host::kAntigravity, event) &&
                           !pinta::fuzz::known_event(Host::kGemini, event);
     const nlohmann::json want =
@@ -114,9 +105,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(nlohmann::json::parse(o.reply, nullptr, false) == want, ctx);
     return 0;
   }
-  const Host host = pinta::fuzz::host_for_agent(agent);
+  const Host host = *family;
   ReplyKind kind = ReplyKind::kAllow;
-  const std::string why = pinta::fuzz::judge_reply(host, event, o.reply, &kind);
+  const std::string why = pinta::fuzz::judge_reply(host, event, o.reply, &kind, o.exit_status);
   FUZZ_CHECK(why.empty(), why + " — " + ctx);
 
   // 2. Meaning.
@@ -129,7 +120,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ReplyKind expected = ReplyKind::kAllow;
   if (guard.calls == 1 && gate && with_guard) {
     if (verdict.decision == ad::GuardVerdict::Decision::kDeny) expected = ReplyKind::kDeny;
-    if (verdict.decision == ad::GuardVerdict::Decision::kReview && ask_mode)
+    // A host without a native ask (deel-local-cli) gets the allow on a review.
+    if (verdict.decision == ad::GuardVerdict::Decision::kReview && ask_mode &&
+        pinta::hosts::descriptor(host).ask_on_gate)
       expected = ReplyKind::kAsk;
   }
   FUZZ_CHECK(kind == expected, "unexpected decision — " + ctx);
@@ -137,17 +130,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(guard.calls == 0, "guard consulted off the gate — " + ctx);
   if (o.partial) FUZZ_CHECK(gate && with_guard && !o.parsed, "a partial view off the gate — " + ctx);
   if (kind == ReplyKind::kAllow) {
-    FUZZ_CHECK(nlohmann::json::parse(o.reply) == pinta::fuzz::allow_reply(host, event), ctx);
+    // An empty reply (no output) is the allow of exit-code hosts and Claude Code ({} stands for it).
+    const nlohmann::json got = o.reply.empty() ? nlohmann::json::object() : nlohmann::json::parse(o.reply);
+    FUZZ_CHECK(got == pinta::fuzz::allow_reply(host, event), ctx);
+    FUZZ_CHECK(o.exit_status == 0, "an allow with a non-zero exit — " + ctx);
   }
   if (kind == ReplyKind::kDeny) {
-    nlohmann::json j = nlohmann::json::parse(o.reply);
     const std::string want = !verdict.user_message.empty() ? verdict.user_message
                              : !verdict.reason.empty()     ? verdict.reason
                                                            : "guard_deny";
     // The reason is JSON-escaped with invalid UTF-8 replaced, so compare only valid UTF-8 texts.
     nlohmann::json probe = nlohmann::json::parse(
         nlohmann::json(want).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-    FUZZ_CHECK(j["reason"] == probe, "deny reason lost — " + ctx);
+    // An exit-code host's reason is plain text with control characters replaced: check it is there.
+    if (pinta::hosts::answers_by_exit_status(host))
+      FUZZ_CHECK(!o.reply.empty(), "deny reason lost — " + ctx);
+    else
+      FUZZ_CHECK(pinta::fuzz::deny_reason(host, o.reply) == probe, "deny reason lost — " + ctx);
   }
   if (status != ad::InputStatus::kOk) FUZZ_CHECK(!o.parsed, ctx);
 

@@ -26,6 +26,7 @@
 // execute.cc (a worker's homes and fake servers, one run), judge.cc (the contract check,
 // minimisation), report.cc (reproducer files); this file: the command line and the run loop.
 #include "pinta/fuzz/campaign.h"
+#include "pinta/hosts/hosts.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -61,12 +62,13 @@ using nlohmann::json;
 using pinta::fuzz::Host;
 
 int usage(const std::string& msg) {
+  // The family names come from the registry (pinta/hosts/family.h).
   std::fprintf(stderr,
                "pinta-fuzz-campaign: %s (usage: --adapter \"<cmd>\" --host "
-               "gemini|antigravity|<conformance host> [--runs N] [--seed S] [--jobs J] [--out DIR] "
+               "%s|<conformance host> [--runs N] [--seed S] [--jobs J] [--out DIR] "
                "[--fixtures DIR] [--budget-ms B] [--no-misbehave] [--adversarial] [--quiet] "
                "[--progress-interval-ms MS] | --version)\n",
-               msg.c_str());
+               msg.c_str(), pinta::hosts::family_names().c_str());
   return 2;
 }
 
@@ -149,16 +151,17 @@ int run(const Options& o) {
     return 2;
   };
   if (o.adapter.empty()) return fail("--adapter is required");
-  const std::string& h = o.host;
-  const bool gemini = h == "gemini" || h.rfind("gemini-", 0) == 0;
-  const bool agy = h == "antigravity" || h == "agy" || h.rfind("agy-", 0) == 0 ||
-                   h.rfind("antigravity-", 0) == 0;
-  if (!gemini && !agy)
-    return fail("--host must be gemini, antigravity, agy or a conformance host "
-                "(gemini-0.61, agy-1.2, antigravity-2.0, ...), not '" + h + "'");
-  const Host host = gemini ? Host::kGemini : Host::kAntigravity;
+  // The family from the registry: a host name or a family name / label, nothing guessed from a
+  // prefix.
+  const std::optional<Host> named = campaign_host(o.host);
+  if (!named)
+    return fail("--host must be a family (" + pinta::hosts::family_names(", ") +
+                ") or a host (" + pinta::hosts::host_list(", ") + "), not '" + o.host + "'");
+  const Host host = *named;
+  // The adversarial mode builds its payloads from the family's payload shape: no fixtures needed.
   const auto fixtures = load_fixtures(o.fixtures, host);
-  if (fixtures.empty()) return fail("no fixtures for " + o.host + " under " + o.fixtures);
+  if (fixtures.empty() && !o.adversarial)
+    return fail("no fixtures for " + o.host + " under " + o.fixtures);
   std::error_code ec;
   stdfs::create_directories(o.out, ec);
   if (ec) return fail("cannot create --out " + o.out + ": " + ec.message());

@@ -1,5 +1,6 @@
 // Execution of the campaign's runs (execute.h).
 #include "execute.h"
+#include "generate.h"
 
 #include <chrono>
 #include <filesystem>
@@ -22,10 +23,10 @@ Reply json_reply(int status, const json& body) {
   return r;
 }
 
+// The --agent label `install` writes for the host's family (the registry's first label).
 std::string family_agent(const std::string& host) {
-  return pinta::fuzz::host_for_agent(host) == Host::kGemini || host.rfind("gemini", 0) == 0
-             ? "gemini"
-             : "antigravity";
+  const auto family = campaign_host(host);
+  return family ? std::string(pinta::hosts::descriptor(*family).agent_labels[0]) : host;
 }
 
 }  // namespace

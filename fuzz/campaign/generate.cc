@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "pinta/hosts/hosts.h"
+
 namespace pinta::fuzz::campaign {
 namespace {
 
@@ -98,9 +100,14 @@ void plant(json& j, const std::string& secret, std::mt19937_64& rng, bool top = 
 }
 }  // namespace
 
+std::optional<Host> campaign_host(const std::string& name) {
+  if (const auto* h = pinta::hosts::find_host(name)) return h->family;
+  return pinta::hosts::family_by_name(name);
+}
+
 std::vector<Fixture> load_fixtures(const std::string& root, Host host) {
   std::vector<Fixture> v;
-  const stdfs::path dir = stdfs::path(root) / (host == Host::kGemini ? "gemini" : "antigravity");
+  const stdfs::path dir = stdfs::path(root) / std::string(pinta::hosts::descriptor(host).folder);
   std::error_code ec;
   if (!stdfs::is_directory(dir, ec)) return v;
   for (const auto& e : stdfs::recursive_directory_iterator(dir, ec)) {
@@ -333,15 +340,30 @@ Case make_adversarial_case(Host host, uint64_t seed) {
   std::string kind;
   const std::string tool_input = adversarial_tool_input(rng, &kind);
   c.mutation = "adversarial:" + kind;
+  c.event = std::string(pinta::hosts::descriptor(host).gate_event);
   if (host == Host::kGemini) {
-    c.event = "BeforeTool";
     // Gemini CLI 0.61 writes createBaseInput's fields, then tool_name, then tool_input (GEM§7).
     c.stdin_bytes = R"({"session_id":"s","transcript_path":"/t.json","cwd":"/w","hook_event_name":"BeforeTool","timestamp":"2026-01-01T00:00:00Z","tool_name":"run_shell_command","tool_input":)" +
                     tool_input + "}";
-  } else {
-    c.event = "PreToolUse";
+  } else if (host == Host::kAntigravity) {
     c.stdin_bytes = R"({"conversationId":"c","workspacePaths":["/w"],"toolCall":{"name":"run_command","args":)" +
                     tool_input + "}}";
+  } else {
+    // Any other family: its payload shape from the registry (pinta/hosts/family.h), the tool
+    // name before the arguments. A family whose tool input is the rest of the object
+    // (deel-local-cli) gets the arguments as one member.
+    const auto& sh = pinta::hosts::descriptor(host).payload;
+    auto key = [](std::string_view k) { return json(std::string(k)).dump(); };
+    std::string head = "{";
+    if (!sh.event_key.empty()) head += key(sh.event_key) + ":" + key(c.event) + ",";
+    if (!sh.session_id.empty()) head += key(sh.session_id) + R"(:"s",)";
+    if (!sh.cwd.empty() && !sh.cwd_first_of_array) head += key(sh.cwd) + R"(:"/w",)";
+    if (!sh.tool_call_id.empty()) head += key(sh.tool_call_id) + R"(:"toolu_1",)";
+    std::string tool = key(sh.tool_name) + R"(:"Bash",)" +
+                       (sh.tool_input.empty() ? std::string(R"("input")") : key(sh.tool_input)) +
+                       ":" + tool_input;
+    c.stdin_bytes = sh.tool_object.empty() ? head + tool + "}"
+                                           : head + key(sh.tool_object) + ":{" + tool + "}}";
   }
   if (rng() % 8 == 0) c.stdin_bytes = "\xEF\xBB\xBF" + c.stdin_bytes;
   if (rng() % 2 == 0) c.stdin_bytes += "\n";

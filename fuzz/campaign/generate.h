@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,12 @@ struct Fixture {
   std::string bytes;
 };
 
-// fixtures/<host>/<version>/<Event>/*.json, sorted (event, bytes).
+// The family a campaign --host names: a host of the registry (gemini-0.61, agy-1.2, deel-1.17, …)
+// or a family's name or --agent label (gemini, antigravity, agy, deel, claude-code, …); none for
+// anything else.
+std::optional<pinta::fuzz::Host> campaign_host(const std::string& name);
+
+// fixtures/<family folder>/<version>/<Event>/*.json, sorted (event, bytes).
 std::vector<Fixture> load_fixtures(const std::string& root, pinta::fuzz::Host host);
 
 // The case of run seed `seed`; misbehave: the guard and collector behaviours are rolled too.

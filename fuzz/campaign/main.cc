@@ -1,5 +1,5 @@
 // pinta-fuzz-campaign: process-level fuzzing of the adapter binary, run the way hosts run it.
-//   pinta-fuzz-campaign --adapter "<cmd>" --host gemini|antigravity [--runs N] [--seed S]
+//   pinta-fuzz-campaign --adapter "<cmd>" --host <family>|<host> [--runs N] [--seed S]
 //                       [--jobs J] [--out DIR] [--fixtures DIR] [--budget-ms B] [--no-misbehave]
 //                       [--quiet] [--progress-interval-ms MS]
 //   pinta-fuzz-campaign --version

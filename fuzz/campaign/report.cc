@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "judge.h"
+#include "pinta/hosts/hosts.h"
 
 namespace pinta::fuzz::campaign {
 namespace {
@@ -28,9 +29,9 @@ std::string hex(const std::string& in) {
 }
 
 std::string case_host(const std::string& host) {
-  if (host == "gemini" || host == "antigravity") return host;
-  if (host == "agy") return "antigravity";
-  return host;  // a conformance host name (gemini-0.61, agy-1.2, ...)
+  if (pinta::hosts::find_host(host) != nullptr) return host;  // gemini-0.61, agy-1.2, deel-1.17, …
+  if (const auto f = pinta::hosts::family_by_name(host)) return std::string(pinta::hosts::descriptor(*f).name);
+  return host;
 }
 
 // A conformance case (conformance/cases schema, conformance/src/case.cc) replaying the finding.
@@ -38,13 +39,13 @@ json reproducer_case(const Options& o, Host host, int n, const std::string& v, c
                      bool consulted) {
   char id[16];
   std::snprintf(id, sizeof id, "INPUT-9%03d", n % 1000);
-  const std::string fam = host == Host::kGemini ? "gemini" : "antigravity";
-  json expect = {{"stdout", "one_json_line"},
-                 {"stderr", "empty"},
-                 {"exit_code", 0},
-                 {"signaled", false},
-                 {"pipes_closed", true},
-                 {"reply", {{fam, json::parse(expected_reply(host, c, consulted))}}}};
+  const std::string fam(pinta::hosts::descriptor(host).name);
+  json expect = {{"stderr", "empty"}, {"signaled", false}, {"pipes_closed", true}};
+  if (pinta::hosts::descriptor(host).reads == pinta::hosts::ReplyReading::kJsonStdout) {
+    expect["stdout"] = "one_json_line";
+    expect["exit_code"] = 0;
+    expect["reply"] = {{fam, json::parse(expected_reply(host, c, consulted))}};
+  }
   json k = {{"id", id},
             {"area", "INPUT"},
             {"title", "pinta-fuzz-campaign finding: " + v},

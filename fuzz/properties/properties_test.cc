@@ -67,16 +67,22 @@ namespace agy = pinta::emu::agy;
 using pinta::fuzz::Host;
 using pinta::fuzz::ReplyKind;
 
-const std::vector<std::string> kAgents = {"gemini", "antigravity", "agy", "antigravity2",
-                                          "antigravity1"};
-
-std::vector<std::string> all_events() {
+// Every registered family's --agent labels (pinta/hosts/family.h): a new family is covered by
+// registering it.
+const std::vector<std::string> kAgents = [] {
   std::vector<std::string> v;
-  for (const auto& e : pinta::fuzz::events(Host::kGemini)) v.push_back(e);
-  for (const auto& e : pinta::fuzz::events(Host::kAntigravity)) v.push_back(e);
-  v.insert(v.end(), {"", "Nope", "beforeTool", "PRETOOLUSE"});
+  for (const auto& d : pinta::hosts::families())
+    for (auto l : d.agent_labels)
+      if (!l.empty()) v.emplace_back(l);
   return v;
-}
+}();
+
+std::vector<std::string> all_events() { return pinta::fuzz::event_names_with_unknowns(); }
+
+Host family_of_label(const std::string& agent) { return *pinta::fuzz::host_for_agent(agent); }
+
+// The reply as the host receives it: an empty reply is no output ({} stands for it).
+json reply_json(std::string_view r) { return r.empty() ? json::object() : json::parse(r); }
 
 rc::Gen<json> gen_json(int depth) {
   auto scalar = rc::gen::oneOf(
@@ -191,8 +197,9 @@ RC_GTEST_PROP(Normalize, TotalAndKnowsTheHostsEvents, ()) {
   const json payload = *gen_payload();
   const std::string agent = *rc::gen::elementOf(kAgents);
   const std::string event = *rc::gen::elementOf(all_events());
-  const ad::CanonicalEvent e = ad::normalize(ad::family_for_agent(agent), agent, event, payload);
-  const Host h = pinta::fuzz::host_for_agent(agent);
+  const Host h = family_of_label(agent);
+  // As the handler does (parse_args): another spelling of an event is normalized under its name.
+  const ad::CanonicalEvent e = ad::normalize(h, agent, ad::canonical_event(h, event), payload);
   RC_ASSERT(e.known_event == pinta::fuzz::known_event(h, event));
   RC_ASSERT(e.raw == payload);
   RC_ASSERT(ad::to_json(e).is_object());
@@ -202,16 +209,20 @@ RC_GTEST_PROP(Normalize, TotalAndKnowsTheHostsEvents, ()) {
 RC_GTEST_PROP(Normalize, ReadsItsFamilysIdentifiers, ()) {
   json payload = *gen_payload();
   const std::string agent = *rc::gen::elementOf(kAgents);
-  const ad::CanonicalEvent e = ad::normalize(ad::family_for_agent(agent), agent, "X", payload);
-  const char* sid_key = agent == "gemini" ? "session_id" : "conversationId";
-  if (payload.contains(sid_key) && payload[sid_key].is_string()) {
+  const Host h = family_of_label(agent);
+  const ad::CanonicalEvent e = ad::normalize(h, agent, "X", payload);
+  // Where the family keeps them: its payload shape in the registry.
+  const auto& shape = pinta::hosts::descriptor(h).payload;
+  const std::string sid_key(shape.session_id);
+  if (!sid_key.empty() && payload.contains(sid_key) && payload[sid_key].is_string()) {
     RC_ASSERT(e.session_id == payload[sid_key].get<std::string>());
   } else {
     RC_ASSERT(e.session_id.empty());
   }
-  if (agent == "gemini") {
-    if (payload.contains("tool_name") && payload["tool_name"].is_string())
-      RC_ASSERT(e.tool_name == payload["tool_name"].get<std::string>());
+  if (shape.tool_object.empty()) {
+    const std::string name_key(shape.tool_name);
+    if (payload.contains(name_key) && payload[name_key].is_string())
+      RC_ASSERT(e.tool_name == payload[name_key].get<std::string>());
     else
       RC_ASSERT(e.tool_name.empty());
   }
@@ -233,14 +244,16 @@ RC_GTEST_PROP(Reply, AnyHostEventVerdictMatchesTheHostTable, ()) {
   ad::Args args = ad::parse_args(5, argv);
   ad::Outcome o = ad::handle(args, ad::read_event_from_bytes((*gen_payload()).dump(), {}), s,
                              ask ? "ask" : "allow");
-  const Host h = pinta::fuzz::host_for_agent(agent);
+  const Host h = family_of_label(agent);
   ReplyKind kind{};
-  const std::string why = pinta::fuzz::judge_reply(h, event, o.reply, &kind);
+  const std::string why = pinta::fuzz::judge_reply(h, event, o.reply, &kind, o.exit_status);
   RC_ASSERT(why.empty());
   ReplyKind want = ReplyKind::kAllow;
   if (with_guard && pinta::fuzz::gate_event(h, event)) {
     if (v.decision == ad::GuardVerdict::Decision::kDeny) want = ReplyKind::kDeny;
-    if (v.decision == ad::GuardVerdict::Decision::kReview && ask) want = ReplyKind::kAsk;
+    if (v.decision == ad::GuardVerdict::Decision::kReview && ask &&
+        pinta::hosts::descriptor(h).ask_on_gate)
+      want = ReplyKind::kAsk;
   }
   RC_ASSERT(kind == want);
 }
@@ -250,24 +263,30 @@ RC_GTEST_PROP(Reply, DenyReplyIsValidForAnyReason, (const std::string& reason)) 
   const std::string agent = *rc::gen::elementOf(kAgents);
   const std::string event = *rc::gen::elementOf(all_events());
   RC_PRE(!reason.empty());
-  const Host h = pinta::fuzz::host_for_agent(agent);
-  const std::string r = ad::deny_reply(ad::family_for_agent(agent), event, reason);
+  const Host h = family_of_label(agent);
+  const std::string r = ad::deny_reply(h, event, reason);
+  const auto* row = ad::find_reply_row(h, event);
+  const int status = row != nullptr && row->deny_allowed ? ad::deny_exit_status(h) : 0;
   ReplyKind kind{};
-  RC_ASSERT(pinta::fuzz::judge_reply(h, event, r, &kind).empty());
-  RC_ASSERT((kind == ReplyKind::kDeny) == pinta::fuzz::deny_meaningful(h, event));
-  if (kind == ReplyKind::kDeny && ad::valid_utf8(reason))
-    RC_ASSERT(json::parse(r)["reason"] == reason);
+  RC_ASSERT(pinta::fuzz::judge_reply(h, event, r, &kind, status).empty());
+  // A deny where the adapter sends one (its gate), and only where the host honours it.
+  RC_ASSERT((kind == ReplyKind::kDeny) == (row != nullptr && row->deny_allowed));
+  if (kind == ReplyKind::kDeny) RC_ASSERT(pinta::fuzz::deny_meaningful(h, event));
+  if (kind == ReplyKind::kDeny && ad::valid_utf8(reason) && !pinta::hosts::answers_by_exit_status(h) &&
+      reason.find_first_not_of(" \t\n") != std::string::npos)
+    RC_ASSERT(pinta::fuzz::deny_reason(h, r) == reason);
 }
 
 // 5
 RC_GTEST_PROP(Reply, AskReplyOnlyOnTheGate, (const std::string& reason)) {
   const std::string agent = *rc::gen::elementOf(kAgents);
   const std::string event = *rc::gen::elementOf(all_events());
-  const Host h = pinta::fuzz::host_for_agent(agent);
-  const std::string r = ad::ask_reply(ad::family_for_agent(agent), event, reason);
+  const Host h = family_of_label(agent);
+  const std::string r = ad::ask_reply(h, event, reason);
   ReplyKind kind{};
   RC_ASSERT(pinta::fuzz::judge_reply(h, event, r, &kind).empty());
-  RC_ASSERT((kind == ReplyKind::kAsk) == pinta::fuzz::gate_event(h, event));
+  RC_ASSERT((kind == ReplyKind::kAsk) ==
+            (pinta::fuzz::gate_event(h, event) && pinta::hosts::descriptor(h).ask_on_gate));
 }
 
 // 6
@@ -275,9 +294,8 @@ RC_GTEST_PROP(Reply, FailSafeIsTheAllowReply, (const std::string& any_event)) {
   const std::string event =
       *rc::gen::oneOf(rc::gen::just(any_event), rc::gen::elementOf(all_events()));
   const std::string agent = *rc::gen::elementOf(kAgents);
-  const Host h = pinta::fuzz::host_for_agent(agent);
-  RC_ASSERT(json::parse(ad::fail_safe_reply(ad::family_for_agent(agent), event)) ==
-            pinta::fuzz::allow_reply(h, event));
+  const Host h = family_of_label(agent);
+  RC_ASSERT(reply_json(ad::fail_safe_reply(h, event)) == pinta::fuzz::allow_reply(h, event));
 }
 
 // 7

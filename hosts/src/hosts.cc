@@ -44,9 +44,9 @@ void add_profiles(Family family, const std::string& dir, std::vector<HostInfo>& 
   }
 }
 
-// ---- Family registrations, in report order ------------------------------------------------
-// A family lists its hosts from its data. Adding a family: a folder hosts/<family>/ with its facts
-// and one entry here (and its Family value in reply_check.h with the reply rules).
+// ---- Family host lists, in report order ----------------------------------------------------
+// A family (its descriptor: pinta/hosts/family.h) lists its hosts from its data. Adding a family:
+// its descriptor, a folder hosts/<family>/ with its facts and one entry here.
 
 struct Dirs {
   const std::string& gemini;
@@ -57,7 +57,7 @@ struct Registration {
   void (*list)(const Dirs& dirs, std::vector<HostInfo>& out);
 };
 
-const Registration kFamilies[] = {
+const Registration kHostLists[] = {
     // Gemini CLI: one host per version profile (hosts/gemini/profiles/gemini-0.XX.json).
     {Family::kGemini,
      [](const Dirs& d, std::vector<HostInfo>& out) { add_profiles(Family::kGemini, d.gemini, out); }},
@@ -71,7 +71,16 @@ const Registration kFamilies[] = {
      [](const Dirs&, std::vector<HostInfo>& out) {
        out.push_back(HostInfo{"deel-1.17", Family::kDeel, "", true});
      }},
+    // Claude Code 2.1.x (shared/reference/real-hosts.md, "Claude Code 2.1.332"): one version, no
+    // profiles. Not graded until its host runner (emulator/hosts/claude/) is registered with
+    // HostRunner: the adapter mode and the reply check are in place.
+    {Family::kClaude,
+     [](const Dirs&, std::vector<HostInfo>& out) {
+       out.push_back(HostInfo{"claude-2.1", Family::kClaude, "", false});
+     }},
 };
+static_assert(sizeof kHostLists / sizeof kHostLists[0] == kFamilyCount,
+              "every registered family (pinta/hosts/family.h) lists its hosts here");
 
 }  // namespace
 
@@ -87,7 +96,7 @@ std::vector<HostInfo> read_registry(const std::string& gemini_profiles,
                                     const std::string& antigravity_profiles) {
   std::vector<HostInfo> out;
   const Dirs dirs{gemini_profiles, antigravity_profiles};
-  for (const auto& r : kFamilies) {
+  for (const auto& r : kHostLists) {
     std::vector<HostInfo> mine;
     r.list(dirs, mine);
     for (auto& h : mine) {
@@ -127,6 +136,12 @@ Family host_family(const std::string& host) {
 }
 bool is_gemini_host(const std::string& host) { return host_family(host) == Family::kGemini; }
 bool is_deel_host(const std::string& host) { return host_family(host) == Family::kDeel; }
+bool is_exit_code_host(const std::string& host) {
+  return answers_by_exit_status(host_family(host));
+}
+bool is_json_line_host(const std::string& host) {
+  return descriptor(host_family(host)).reads == ReplyReading::kJsonStdout;
+}
 std::string family_of(const std::string& host) { return family_name(host_family(host)); }
 
 std::vector<std::string> hosts_of(Family f) {

@@ -14,18 +14,8 @@ namespace {
 
 using nlohmann::json;
 
-// DEEL l.213-218 (자리표): the Korean names deel-local-cli uses for its events.
-std::string_view deel_event(std::string_view e) {
-  if (e == "도구전") return "PreToolUse";
-  if (e == "도구후") return "PostToolUse";
-  if (e == "말전") return "UserPromptSubmit";
-  if (e == "턴끝") return "Stop";
-  return e;
-}
-
-std::string_view canonical(Family f, std::string_view e) {
-  return f == Family::kDeel ? deel_event(e) : e;
-}
+// Other spellings of events (deel-local-cli's Korean names, DEEL l.213-218), from the registry.
+std::string_view canonical(Family f, std::string_view e) { return canonical_event_name(f, e); }
 
 // Gemini: a reply with fields must carry a decision this event understands. GEM §6: deny is
 // meaningful on BeforeTool, AfterTool and BeforeAgent, "ask" on BeforeTool only; SPEC §7.3: a
@@ -83,7 +73,8 @@ std::string antigravity_shape(std::string_view event, const json& j, ReplyKind* 
 // with stdout as the message (l.452, l.504-511); any other status is a failure, which is
 // fail-closed at blocking points (l.444-460). stdout and stderr of any run are shown to the user
 // as a note (l.431-434), so an allow must print nothing.
-void check_deel(std::string_view event, const HookResult& r, ReplyCheck* c) {
+// Written for deel-local-cli, the one exit-code host (ReplyReading::kExitStatus) registered.
+void check_exit_status(Family f, std::string_view event, const HookResult& r, ReplyCheck* c) {
   c->reply = json::object();
   if (!r.exit_code) {
     c->framing = "no exit status (killed or still running)";
@@ -93,52 +84,116 @@ void check_deel(std::string_view event, const HookResult& r, ReplyCheck* c) {
     if (!r.out.empty()) c->framing = "stdout on an allow (shown to the user)";
     return;
   }
-  if (*r.exit_code != 2) {
-    c->framing = "exit " + std::to_string(*r.exit_code) + " (only 0 or 2)";
+  const int block = descriptor(f).block_status;
+  if (*r.exit_code != block) {
+    c->framing = "exit " + std::to_string(*r.exit_code) + " (only 0 or " + std::to_string(block) +
+                 ")";
     return;
   }
   if (r.out.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-    c->framing = "exit 2 without a reason on stdout";
+    c->framing = "exit " + std::to_string(block) + " without a reason on stdout";
     return;
   }
-  if (!deny_meaningful(Family::kDeel, event)) {
+  if (!deny_meaningful(f, event)) {
     c->shape = "exit 2 on an event that is not a blocking point";
     return;
   }
   c->kind = ReplyKind::kDeny;
 }
 
+// Claude Code (ReplyReading::kBoth). CC = shared/reference/real-hosts.md "Claude Code 2.1.332";
+// CCDOC = https://code.claude.com/docs/en/hooks ("Exit code output", "JSON output").
+//  - exit 0: stdout is read; no output at all is "no objection" (CC: the tool ran). A JSON
+//    object may carry the common fields and, on PreToolUse, hookSpecificOutput with
+//    hookEventName "PreToolUse" and permissionDecision allow|deny|ask (CC: a deny blocked the
+//    call with permissionDecisionReason as the tool error). Text that is not a JSON object is
+//    shown (on UserPromptSubmit and SessionStart it is added to the model's context), so the
+//    adapter must never print it.
+//  - exit 2: a block with stderr as the message where the event can block (CC: `PreToolUse:Bash
+//    hook error: …<stderr>`); elsewhere stderr is only shown. Other statuses are non-blocking
+//    errors shown to the user.
+std::string claude_shape(std::string_view event, const json& j, ReplyKind* kind) {
+  static constexpr std::string_view kCommon[] = {"continue",      "stopReason", "suppressOutput",
+                                                 "systemMessage", "decision",   "reason",
+                                                 "hookSpecificOutput"};
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (std::find(std::begin(kCommon), std::end(kCommon), it.key()) == std::end(kCommon))
+      return "unknown Claude Code output field: " + it.key();
+  // CCDOC: continue:false stops Claude altogether, whatever the decision.
+  if (j.contains("continue") && j["continue"] == false) return "continue:false stops the session";
+  if (j.contains("decision")) {
+    if (j["decision"] != "block") return "top-level decision other than block";
+    if (!deny_meaningful(Family::kClaude, event)) return "block on an event that cannot block";
+    *kind = ReplyKind::kDeny;
+  }
+  if (!j.contains("hookSpecificOutput")) return "";
+  const json& h = j["hookSpecificOutput"];
+  if (!h.is_object()) return "hookSpecificOutput is not an object";
+  if (!h.contains("hookEventName") || h["hookEventName"] != event)
+    return "hookSpecificOutput.hookEventName differs from the event";
+  if (event != "PreToolUse") return "";
+  if (!h.contains("permissionDecision")) return "";
+  const json& d = h["permissionDecision"];
+  if (!d.is_string()) return "permissionDecision is not a string";
+  if (h.contains("permissionDecisionReason") && !h["permissionDecisionReason"].is_string())
+    return "permissionDecisionReason is not a string";
+  const std::string reason = h.value("permissionDecisionReason", std::string());
+  if (d == "allow") *kind = ReplyKind::kAllow;
+  else if (d == "deny") {
+    if (reason.empty()) return "Claude Code deny without a reason";
+    *kind = ReplyKind::kDeny;
+  } else if (d == "ask") *kind = ReplyKind::kAsk;
+  else return "permissionDecision not in allow|deny|ask";
+  return "";
+}
+
+void check_claude(std::string_view event, const HookResult& r, ReplyCheck* c) {
+  if (!r.exit_code) {
+    c->framing = "no exit status (killed or still running)";
+    return;
+  }
+  const int block = descriptor(Family::kClaude).block_status;
+  if (*r.exit_code == block) {
+    c->reply = json::object();
+    if (r.err.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+      c->framing = "exit " + std::to_string(block) + " without a message on stderr";
+      return;
+    }
+    if (!deny_meaningful(Family::kClaude, event)) {
+      c->shape = "exit " + std::to_string(block) + " on an event that cannot block";
+      return;
+    }
+    c->kind = ReplyKind::kDeny;
+    return;
+  }
+  if (*r.exit_code != 0) {
+    c->framing = "exit " + std::to_string(*r.exit_code) + " (a non-blocking error, shown)";
+    return;
+  }
+  if (r.out.empty()) {
+    c->reply = json::object();
+    return;
+  }
+  c->framing = check_json_line(r.out, &c->reply);
+  if (!c->framing.empty()) return;
+  c->shape = claude_shape(event, c->reply, &c->kind);
+}
+
 }  // namespace
 
-std::optional<Family> family_named(std::string_view name) {
-  if (name == "gemini") return Family::kGemini;
-  if (name == "antigravity" || name == "agy") return Family::kAntigravity;
-  if (name == "deel") return Family::kDeel;
-  return std::nullopt;
-}
+std::optional<Family> family_named(std::string_view name) { return family_by_name(name); }
 
-const char* family_name(Family f) {
-  switch (f) {
-    case Family::kGemini: return "gemini";
-    case Family::kAntigravity: return "antigravity";
-    case Family::kDeel: return "deel";
-  }
-  return "?";
-}
+const char* family_name(Family f) { return descriptor(f).name.data(); }
 
 const std::vector<std::string>& events(Family f) {
-  // The lists are pinta/hosts/events.h (with their evidence).
-  namespace el = event_lists;
-  static const std::vector<std::string> gemini(el::kGemini.begin(), el::kGemini.end());
-  static const std::vector<std::string> antigravity(el::kAntigravity.begin(),
-                                                    el::kAntigravity.end());
-  static const std::vector<std::string> deel(el::kDeel.begin(), el::kDeel.end());
-  switch (f) {
-    case Family::kGemini: return gemini;
-    case Family::kAntigravity: return antigravity;
-    case Family::kDeel: return deel;
-  }
-  return gemini;
+  // The lists are pinta/hosts/events.h (with their evidence), through the family registry.
+  static const auto lists = [] {
+    std::array<std::vector<std::string>, kFamilyCount> v;
+    for (const auto& d : families())
+      v[static_cast<size_t>(d.id)].assign(d.events.begin(), d.events.end());
+    return v;
+  }();
+  return lists[static_cast<size_t>(f)];
 }
 
 bool known_event(Family f, std::string_view event) {
@@ -146,24 +201,14 @@ bool known_event(Family f, std::string_view event) {
   return std::find(e.begin(), e.end(), canonical(f, event)) != e.end();
 }
 
-bool gate_event(Family f, std::string_view event) {
-  return f == Family::kGemini ? event == "BeforeTool" : canonical(f, event) == "PreToolUse";
-}
+bool gate_event(Family f, std::string_view event) { return is_gate_event(f, event); }
 
-bool deny_meaningful(Family f, std::string_view event) {
-  event = canonical(f, event);
-  switch (f) {
-    case Family::kGemini:  // GEM §6
-      return event == "BeforeTool" || event == "AfterTool" || event == "BeforeAgent";
-    case Family::kAntigravity:  // AGY §7.1
-      return event == "PreToolUse";
-    case Family::kDeel:  // DEEL l.221: the blocking points are 도구전 and 말전
-      return event == "PreToolUse" || event == "UserPromptSubmit";
-  }
-  return false;
-}
+// The family's blocking events (GEM §6; AGY §7.1; DEEL l.221: 도구전 and 말전; Claude Code: the
+// hooks reference's exit-code-2 table), from the registry.
+bool deny_meaningful(Family f, std::string_view event) { return blocks_on(f, event); }
 
 json allow_reply(Family f, std::string_view event) {
+  // Exit-code hosts and Claude Code: the allow is no output ({} stands for it).
   // AGY §6.2: `{}` on PreToolUse reads as a deny, so the allow is explicit (docs/contract.md FMT-4).
   if (f == Family::kAntigravity && event == "PreToolUse") return {{"decision", "allow"}};
   return json::object();
@@ -186,8 +231,12 @@ std::string check_json_line(std::string_view out, json* parsed) {
 
 ReplyCheck check_reply(Family f, std::string_view event, const HookResult& r) {
   ReplyCheck c;
-  if (f == Family::kDeel) {
-    check_deel(event, r, &c);
+  if (descriptor(f).reads == ReplyReading::kExitStatus) {
+    check_exit_status(f, event, r, &c);
+    return c;
+  }
+  if (descriptor(f).reads == ReplyReading::kBoth) {
+    check_claude(event, r, &c);
     return c;
   }
   // GEM §4.5 and AGY §6.2: the JSON-line hosts read stdout only on exit 0.

@@ -80,9 +80,60 @@ TEST(ReplyCheck, DeelIsAnExitCodeHost) {
             "exit 2 on an event that is not a blocking point");
 }
 
+// Claude Code 2.1.x (real-hosts.md "Claude Code 2.1.332"; code.claude.com/docs/en/hooks).
+TEST(ReplyCheck, ClaudeCodeReadsBothStdoutJsonAndExitStatus) {
+  auto run3 = [](std::string_view event, std::string_view out, std::optional<int> code,
+                 std::string_view err) {
+    return check_reply(Family::kClaude, event, HookResult{out, code, err});
+  };
+  EXPECT_TRUE(run3("PreToolUse", "", 0, "").ok());  // no output: no objection
+  auto deny = run3("PreToolUse",
+                   R"({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny",)"
+                   R"("permissionDecisionReason":"no"}})"
+                   "\n",
+                   0, "");
+  EXPECT_TRUE(deny.ok()) << deny.why();
+  EXPECT_EQ(deny.kind, ReplyKind::kDeny);
+  auto ask = run3("PreToolUse",
+                  R"({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask",)"
+                  R"("permissionDecisionReason":"?"}})"
+                  "\n",
+                  0, "");
+  EXPECT_EQ(ask.kind, ReplyKind::kAsk);
+  EXPECT_EQ(run3("PreToolUse",
+                 R"({"hookSpecificOutput":{"hookEventName":"PostToolUse","permissionDecision":"deny",)"
+                 R"("permissionDecisionReason":"no"}})"
+                 "\n",
+                 0, "")
+                .shape,
+            "hookSpecificOutput.hookEventName differs from the event");
+  EXPECT_EQ(run3("PreToolUse", "hello\n", 0, "").framing,
+            "stdout line is not exactly one JSON object (bytes around it)");
+  EXPECT_EQ(run3("PreToolUse", "{\"decision\":\"allow\"}\n", 0, "").shape,
+            "top-level decision other than block");
+  EXPECT_EQ(run3("Stop", "{\"continue\":false}\n", 0, "").shape,
+            "continue:false stops the session");
+  auto blocked = run3("PreToolUse", "", 2, "blocked by hook\n");
+  EXPECT_TRUE(blocked.ok());
+  EXPECT_EQ(blocked.kind, ReplyKind::kDeny);
+  EXPECT_EQ(run3("PreToolUse", "", 2, "").framing, "exit 2 without a message on stderr");
+  EXPECT_EQ(run3("SessionEnd", "", 2, "x").shape, "exit 2 on an event that cannot block");
+  EXPECT_EQ(run3("Stop", "", 1, "x").framing, "exit 1 (a non-blocking error, shown)");
+  EXPECT_FALSE(run3("PreToolUse", "", std::nullopt, "").ok());
+}
+
 TEST(ReplyCheck, FamiliesAndEvents) {
   EXPECT_EQ(family_named("agy"), Family::kAntigravity);
-  EXPECT_EQ(family_named("claude"), std::nullopt);
+  EXPECT_EQ(family_named("claude"), Family::kClaude);
+  EXPECT_EQ(family_named("claude-code"), Family::kClaude);
+  EXPECT_EQ(family_named("Claude"), std::nullopt);
+  EXPECT_EQ(family_named("nope"), std::nullopt);
+  for (const auto& d : families()) {
+    EXPECT_EQ(family_named(d.name), d.id);
+    EXPECT_EQ(family_name(d.id), d.name);
+    EXPECT_EQ(events(d.id).size(), d.events.size());
+    EXPECT_TRUE(gate_event(d.id, d.gate_event)) << d.name;
+  }
   EXPECT_EQ(events(Family::kGemini).size(), 11u);
   EXPECT_TRUE(known_event(Family::kDeel, "말전"));
   EXPECT_TRUE(gate_event(Family::kDeel, "도구전"));

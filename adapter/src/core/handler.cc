@@ -145,18 +145,17 @@ Args parse_args(int argc, const char* const* argv) {
   }
   // Hosts that also accept other names for their events (deel-local-cli: Korean) are answered
   // under the canonical name, so the reply table, guard and span see one spelling.
-  if (a.has_agent) a.event = canonical_event(family_for_agent(a.agent), a.event);
+  if (a.has_agent) {
+    if (auto f = family_for_agent(a.agent)) a.event = canonical_event(*f, a.event);
+  }
   return a;
 }
 
 std::string_view fail_safe_for(const Args& args) noexcept {
-  if (!args.has_agent || args.agent.empty()) {
-    // Only Antigravity has a PreToolUse event, where `{}` means deny (antigravity-hooks.md §6.2);
-    // Gemini CLI would read {"decision":"allow"} as allow too.
-    if (args.event == "PreToolUse") return fail_safe_reply(Family::kAntigravity, "PreToolUse");
-    return kUnknownHostReply;
-  }
-  return fail_safe_reply(family_for_agent(args.agent), args.event);
+  const std::optional<Family> family = family_for_agent(args.agent);
+  // Missing, empty or unregistered --agent: no family is assumed (unknown_agent_reply).
+  if (!args.has_agent || !family) return unknown_agent_reply(args.event);
+  return fail_safe_reply(*family, args.event);
 }
 
 namespace {
@@ -185,7 +184,14 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
       out.note = "missing --agent";
       return out;
     }
-    Family family = family_for_agent(args.agent);
+    const std::optional<Family> known = family_for_agent(args.agent);
+    if (!known) {
+      // No family is assumed for a label no family registers (FMT-1): the fail-safe reply, and
+      // the debug log says why.
+      out.note = "unknown --agent (not one of " + hosts::agent_label_list() + ")";
+      return out;
+    }
+    const Family family = *known;
     const ReplyRow* row = find_reply_row(family, args.event);
     // A gate event with a guard: the tool call is put to the guard whatever shape its payload has
     // (GUARD-14); the model writes the tool arguments and must not be able to skip the guard.
@@ -328,7 +334,7 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
     // for any reason is denied, an internal error included (GUARD-14).
     if (judged_event && services.deny_unjudgeable) {
       try {
-        Family family = family_for_agent(args.agent);
+        const Family family = family_for_agent(args.agent).value();
         out.reply = deny_reply(family, args.event, kUnjudgeableReason);
         const ReplyRow* row = find_reply_row(family, args.event);
         if (row != nullptr && row->deny_allowed) out.exit_status = deny_exit_status(family);

@@ -1,7 +1,8 @@
-// pinta-gemini: the hook process Gemini CLI and Antigravity spawn on every event.
+// pinta-gemini: the hook process the registered hosts (pinta/hosts/family.h) spawn on every event.
 // Contract (docs/contract.md): exactly one JSON object line on stdout and exit status 0 (for
-// deel-local-cli, an exit-code host: nothing on stdout and exit 0, or the deny reason and exit 2),
-// nothing on stderr — on every path. This file holds the one catch (...).
+// deel-local-cli, an exit-code host: nothing on stdout and exit 0, or the deny reason and exit 2;
+// for Claude Code: nothing on an allow, the JSON deny line on a deny, exit 0), nothing on stderr —
+// on every path. This file holds the one catch (...).
 #include <signal.h>
 #include <unistd.h>
 
@@ -77,16 +78,27 @@ int main(int argc, char** argv) {
   // this word and never gives a hook a terminal, so anything else answers as a hook does.
   if (argc == 2 && (std::string_view(argv[1]) == "--help" || std::string_view(argv[1]) == "-h") &&
       ::isatty(STDIN_FILENO) == 1 && ::isatty(STDOUT_FILENO) == 1) {
-    static constexpr std::string_view kHelp =
-        "pinta-gemini: the hook program Gemini CLI, Antigravity and deel-local-cli run on every\n"
-        "hook event (they pass --agent A --event E and the event as JSON on stdin; the reply is\n"
-        "one line on stdout). You do not run it by hand; set it up and check it with:\n"
-        "  pinta-gemini install --host gemini|antigravity|deel [--workspace DIR] [--dry-run]\n"
-        "  pinta-gemini uninstall --host gemini|antigravity|deel [--workspace DIR] [--dry-run]\n"
+    // The host list comes from the family registry (pinta/hosts/family.h).
+    std::string products, labels;
+    for (const auto& d : pinta::hosts::families()) {
+      const bool last = &d == &pinta::hosts::families().back();
+      products += std::string(products.empty() ? "" : last ? " and " : ", ") +
+                  std::string(d.display_name);
+      labels += std::string(labels.empty() ? "" : "|") + std::string(d.agent_labels[0]);
+    }
+    const std::string help =
+        "pinta-gemini: the hook program " + products + " run on\n"
+        "every hook event (they pass --agent A --event E and the event as JSON on stdin; the reply\n"
+        "is the host's own: a line on stdout and/or an exit status). You do not run it by hand;\n"
+        "set it up and check it with:\n"
+        "  pinta-gemini install --host " + pinta::hosts::family_names() +
+        " [--workspace DIR] [--dry-run]\n"
+        "  pinta-gemini uninstall --host " + pinta::hosts::family_names() +
+        " [--workspace DIR] [--dry-run]\n"
         "  pinta-gemini doctor [--json] [--workspace DIR] [--no-network]\n"
         "  pinta-gemini --version\n"
-        "Each of install, uninstall and doctor takes --help.\n";
-    return pinta::fs::write_all(STDOUT_FILENO, kHelp) ? 0 : 1;
+        "Each of install, uninstall and doctor takes --help. --agent labels: " + labels + ".\n";
+    return pinta::fs::write_all(STDOUT_FILENO, help) ? 0 : 1;
   }
   // --- end flusher command ---
   // --- admin commands: install | uninstall | doctor run in pinta-gemini-admin ---
@@ -140,7 +152,8 @@ int main(int argc, char** argv) {
     // Only gate events (Gemini BeforeTool, Antigravity PreToolUse; SPEC §7.2) read the guard
     // settings and build a client; every other event pays one table lookup.
     std::unique_ptr<GuardClient> guard;
-    const ReplyRow* gate_row = args.has_agent ? find_reply_row(family_for_agent(args.agent), args.event) : nullptr;
+    const std::optional<Family> family = family_for_agent(args.agent);
+    const ReplyRow* gate_row = args.has_agent && family ? find_reply_row(*family, args.event) : nullptr;
     if (gate_row != nullptr && gate_row->gate) {
       GuardConfig guard_config = guard_config_from_environment();
       if (guard_config.enabled) {

@@ -37,43 +37,48 @@ CanonicalEvent normalize(Family family, std::string_view agent, std::string_view
   e.agent = std::string(agent);
   e.hook = std::string(event);
   e.known_event = find_reply_row(family, event) != nullptr;
-  e.tool_event = e.known_event &&
-                 (family == Family::kGemini ? (event == "BeforeTool" || event == "AfterTool")
-                                            : (event == "PreToolUse" || event == "PostToolUse"));
+  e.tool_event = e.known_event && hosts::is_tool_event(family, event);
   if (!payload.is_object()) payload = json::object();
-  if (family == Family::kGemini) {
-    // GEM§7 base input: session_id, transcript_path, cwd, hook_event_name, timestamp.
-    e.session_id = str_field(payload, "session_id");
-    e.cwd = str_field(payload, "cwd");
-    e.transcript_path = str_field(payload, "transcript_path");
-    e.tool_name = str_field(payload, "tool_name");
-    if (auto it = payload.find("tool_input"); it != payload.end()) e.tool_input = *it;
-  } else if (family == Family::kDeel) {
-    // deel-local-cli 1.17 sends JSON.stringify({자리, 도구, ...rest}) (seed 004 hooks.js l.427 and
-    // 자리돌리기 l.480): the tool name is 도구 (null outside tool events); the caller's own fields
-    // are not in the seed, so everything but 자리/도구 is kept as the tool input, and there is no
-    // session id or cwd to read (each event then starts its own trace).
-    e.tool_name = str_field(payload, "도구");
-    json rest = json::object();
-    for (auto it = payload.begin(); it != payload.end(); ++it) {
-      if (it.key() != "자리" && it.key() != "도구") rest[it.key()] = it.value();
-    }
-    if (!e.tool_name.empty() || !rest.empty()) e.tool_input = std::move(rest);
-  } else {
-    // AGY§8 common fields: conversationId, workspacePaths[], transcriptPath, artifactDirectoryPath.
-    e.session_id = str_field(payload, "conversationId");
-    if (auto it = payload.find("workspacePaths"); it != payload.end() && it->is_array() && !it->empty() &&
-                                                   (*it)[0].is_string()) {
+  // Where each field is: the family's payload shape (pinta/hosts/family.h, with its evidence):
+  // Gemini (GEM§7) and Claude Code (real-hosts.md) session_id, cwd, transcript_path, tool_name,
+  // tool_input; Antigravity (AGY§8) conversationId, workspacePaths[0], transcriptPath,
+  // toolCall {name, args}; deel-local-cli (DEEL l.427, l.480) {자리, 도구, ...rest}.
+  const hosts::PayloadShape& shape = hosts::descriptor(family).payload;
+  auto key = [](std::string_view k) { return std::string(k); };
+  if (!shape.session_id.empty()) e.session_id = str_field(payload, key(shape.session_id).c_str());
+  if (!shape.cwd.empty()) {
+    if (!shape.cwd_first_of_array) {
+      e.cwd = str_field(payload, key(shape.cwd).c_str());
+    } else if (auto it = payload.find(key(shape.cwd));
+               it != payload.end() && it->is_array() && !it->empty() && (*it)[0].is_string()) {
       e.cwd = (*it)[0].get<std::string>();
     }
-    e.transcript_path = str_field(payload, "transcriptPath");
-    // PostToolUse may carry toolCall:null (SPEC §6, PART F.3) — tool fields stay absent then.
-    if (auto it = payload.find("toolCall"); it != payload.end() && it->is_object()) {
-      e.tool_name = str_field(*it, "name");
-      if (auto a = it->find("args"); a != it->end()) e.tool_input = *a;
-    }
-    e.product = product_from_transcript_path(e.transcript_path);
   }
+  if (!shape.transcript_path.empty())
+    e.transcript_path = str_field(payload, key(shape.transcript_path).c_str());
+  if (!shape.tool_call_id.empty())
+    e.tool_call_id = str_field(payload, key(shape.tool_call_id).c_str());
+  const json* tool = &payload;
+  if (!shape.tool_object.empty()) {
+    // Antigravity PostToolUse may carry toolCall:null (SPEC §6, PART F.3): no tool fields then.
+    auto it = payload.find(key(shape.tool_object));
+    tool = it != payload.end() && it->is_object() ? &*it : nullptr;
+  }
+  if (tool != nullptr) {
+    e.tool_name = str_field(*tool, key(shape.tool_name).c_str());
+    if (!shape.tool_input.empty()) {
+      if (auto it = tool->find(key(shape.tool_input)); it != tool->end()) e.tool_input = *it;
+    } else {
+      // deel-local-cli: the caller's own fields are not in the seed, so every member but the
+      // event and the tool name is kept as the tool input; no session id or cwd (each event then
+      // starts its own trace).
+      json rest = json::object();
+      for (auto it = tool->begin(); it != tool->end(); ++it)
+        if (it.key() != shape.event_key && it.key() != shape.tool_name) rest[it.key()] = it.value();
+      if (!e.tool_name.empty() || !rest.empty()) e.tool_input = std::move(rest);
+    }
+  }
+  if (family == Family::kAntigravity) e.product = product_from_transcript_path(e.transcript_path);
   e.raw = std::move(payload);
   return e;
 }
@@ -84,6 +89,7 @@ json to_json(const CanonicalEvent& e) {
             {"session_id", e.session_id}, {"cwd", e.cwd},
             {"transcript_path", e.transcript_path}, {"tool_name", e.tool_name},
             {"tool_input", e.tool_input}};
+  if (!e.tool_call_id.empty()) j["tool_call_id"] = e.tool_call_id;
   if (e.family == Family::kAntigravity) j["product"] = e.product;
   return j;
 }

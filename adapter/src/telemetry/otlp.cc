@@ -240,26 +240,19 @@ void put_any_value(std::string& out, std::string_view key, const json& v, bool s
 
 // gen_ai.agent.name: "Human-readable name of the GenAI agent provided by the application"; the
 // application is the host.
-std::string_view genai_agent_name(Family f) {
-  switch (f) {
-    case Family::kGemini:
-      return "Gemini CLI";
-    case Family::kAntigravity:
-      return "Antigravity";
-    case Family::kDeel:
-      break;
-  }
-  return "deel-local-cli";
-}
+std::string_view genai_agent_name(Family f) { return hosts::descriptor(f).display_name; }
 
 // gen_ai.provider.name, only where the host's provider is known. `gcp.gen_ai` is the registry's
 // value for "any Google generative AI endpoint ... when specific backend is unknown": Gemini CLI
 // talks to Google's Gemini API, Vertex AI or Code Assist, and a hook cannot tell which (GEM§7 has
 // no such field). Antigravity also offers models of other vendors; its payload's `modelName`
 // (AGY§8 common fields) is used only when it names a Gemini model. deel-local-cli's payload says
-// nothing about a model (seed 004 hooks.js l.427): no provider.
+// nothing about a model (seed 004 hooks.js l.427): no provider. Claude Code also runs against
+// Bedrock and Vertex AI and its payload names no provider: none. The fixed values are the
+// registry's (pinta/hosts/family.h, `provider`).
 std::string_view genai_provider_name(const CanonicalEvent& ev) {
-  if (ev.family == Family::kGemini) return "gcp.gen_ai";
+  if (const std::string_view fixed = hosts::descriptor(ev.family).provider; !fixed.empty())
+    return fixed;
   if (ev.family != Family::kAntigravity || !ev.raw.is_object()) return {};
   const auto it = ev.raw.find("modelName");
   if (it == ev.raw.end() || !it->is_string()) return {};
@@ -499,9 +492,10 @@ std::string encode_span(const SpanInput& input, const SpanIds& ids, const SpanLi
     add_string("antigravity.product", ev.product);
   }
   // GenAI semantic conventions (see genai_agent_name). execute_tool only on a tool event whose tool
-  // is named: gen_ai.tool.name is Required on that operation. No host sends a tool call id
-  // (GEM§7: no tool_use_id in 0.61.0; AGY§8: stepIdx counts steps, PostToolUse fires on non-tool
-  // steps too; seed 004 l.427: only 자리 and 도구), so gen_ai.tool.call.id is never written. Values
+  // is named: gen_ai.tool.name is Required on that operation. Only Claude Code sends a tool call id
+  // (tool_use_id); the others do not (GEM§7: no tool_use_id in 0.61.0; AGY§8: stepIdx counts
+  // steps, PostToolUse fires on non-tool steps too; seed 004 l.427: only 자리 and 도구), so for
+  // them gen_ai.tool.call.id is never written. Values
   // from the payload go through redaction like every other string (identifiers are unchanged by
   // it) and are capped like the Bronze attribute holding the same value.
   // gen_ai.* keys lie outside every `<prefix>.` namespace, so no payload key can equal them: they
@@ -520,6 +514,10 @@ std::string encode_span(const SpanInput& input, const SpanIds& ids, const SpanLi
   if (ev.tool_event && !ev.tool_name.empty()) {
     add_own("gen_ai.operation.name", "execute_tool");
     add_own("gen_ai.tool.name", bounded(ev.tool_name, 1024));
+    // Claude Code sends tool_use_id (real-hosts.md, Claude Code 2.1.332): "Recommended if
+    // available". Bounded like the Bronze attribute holding the same value.
+    if (!ev.tool_call_id.empty())
+      add_own("gen_ai.tool.call.id", bounded(ev.tool_call_id, limits.max_value_bytes));
   }
   if (!ev.session_id.empty()) {
     add_own("gen_ai.conversation.id", bounded(ev.session_id, limits.max_value_bytes));

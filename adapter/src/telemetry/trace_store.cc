@@ -162,10 +162,12 @@ Status replace_file(const std::string& path, const std::string& data) {
 }  // namespace
 
 bool starts_new_trace(const CanonicalEvent& event) {
-  if (event.family == Family::kGemini) return event.hook == "BeforeAgent";
-  // deel-local-cli: 말전 (UserPromptSubmit) runs once per user turn (seed 004 hooks.js l.213-221).
-  if (event.family == Family::kDeel) return event.hook == "UserPromptSubmit";
-  if (event.hook != "PreInvocation") return false;
+  // The event that opens a user turn is the registry's (pinta/hosts/family.h turn_start_event):
+  // Gemini BeforeAgent; deel-local-cli 말전 (UserPromptSubmit, once per user turn, seed 004
+  // hooks.js l.213-221); Claude Code UserPromptSubmit; Antigravity PreInvocation, and only its
+  // first invocation of the turn (invocationNum 0).
+  if (event.hook != hosts::descriptor(event.family).payload.turn_start_event) return false;
+  if (event.family != Family::kAntigravity) return true;
   if (!event.raw.is_object()) return false;
   auto it = event.raw.find("invocationNum");
   return it != event.raw.end() && it->is_number_integer() && it->get<int64_t>() == 0;

@@ -1,5 +1,5 @@
 // File: pinta/adapter/normalize.h
-// One canonical event for both payload families (seed SPEC §6, DG2). The event name always comes
+// One canonical event for every payload family (pinta/hosts/family.h: the payload shapes) (seed SPEC §6, DG2). The event name always comes
 // from --event (SPEC §3.2, DG1: hosts keep the arguments; no payload inference).
 #pragma once
 
@@ -26,6 +26,7 @@ struct CanonicalEvent {
   std::string transcript_path;  // gemini transcript_path | antigravity transcriptPath
   std::string tool_name;        // gemini tool_name | antigravity toolCall.name (may be absent)
   nlohmann::json tool_input;    // gemini tool_input | antigravity toolCall.args; null if absent
+  std::string tool_call_id;     // the host's tool call id (Claude Code tool_use_id), "" if none
   std::string product;          // antigravity only: agy | antigravity2 | unknown (SPEC §9.4, DG11)
   nlohmann::json raw;           // the whole payload object, untouched
   // Set by the handler, not by normalize(): the payload was not read whole (input cap, EOF or

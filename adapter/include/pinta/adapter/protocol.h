@@ -3,34 +3,40 @@
 // kept as data with the evidence for every row. Everything that prints a decision reads it.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "pinta/hosts/family.h"
+
 namespace pinta::adapter {
 
-// The payload families. `--agent gemini` is Gemini CLI; `--agent deel` is deel-local-cli (an
-// exit-code protocol, see below); every other label (antigravity, antigravity1, antigravity2, agy,
-// ...) is the Antigravity protocol (seed SPEC §5).
-enum class Family { kGemini, kAntigravity, kDeel };
+// The payload families: the host family registry (pinta/hosts/family.h), used at compile time.
+using Family = hosts::Family;
 
-Family family_for_agent(std::string_view agent_label) noexcept;
-// "gemini" | "antigravity" | "deel": span attribute prefix, ingest.type, trace-store key prefix.
+// The family whose `--agent` labels (the registry's, exact) hold `agent_label`; none for a label
+// no family registers: that event gets the fail-safe reply (fail_safe_for) and a note in the
+// debug log, never another family's protocol.
+std::optional<Family> family_for_agent(std::string_view agent_label) noexcept;
+// The registry's prefix: span attribute prefix, ingest.type, trace-store key prefix.
 std::string_view family_prefix(Family f) noexcept;
-// OTel resource service.name of the host: "gemini-cli" | "antigravity" | "deel-local-cli".
+// OTel resource service.name of the host ("gemini-cli", "antigravity", "deel-local-cli",
+// "claude-code").
 std::string_view family_service_name(Family f) noexcept;
 
-// deel-local-cli answers by exit status, not by a JSON line (seed 004 hooks.js 훅돌리기, lines
-// 444-457): exit 0 passes, exit 2 blocks at a blocking point with stdout+stderr as the message,
-// and any output at all becomes a note the user sees. So for this family an allow is *no output*
-// and exit 0, and a deny is the reason text on stdout and exit 2.
-bool answers_by_exit_status(Family f) noexcept;
-// The exit status that goes with a deny reply of this family (2 for deel, 0 otherwise).
+// An exit-code host answers by exit status, not by a JSON line (the registry's ReplyReading;
+// deel-local-cli, seed 004 hooks.js 훅돌리기, lines 444-457: exit 0 passes, exit 2 blocks at a
+// blocking point with stdout+stderr as the message, and any output at all becomes a note the user
+// sees). So for such a family an allow is *no output* and exit 0, and a deny is the reason text on
+// stdout and its block status.
+using hosts::answers_by_exit_status;
+// The exit status that goes with a deny reply of this family (the exit-code host's block status;
+// 0 for every family that reads a JSON deny).
 int deny_exit_status(Family f) noexcept;
 
-// The host's own event name for an alias the host also accepts: deel-local-cli names its events in
-// Korean and English (seed 004 자리표, lines 213-218: 도구전=PreToolUse, 도구후=PostToolUse,
-// 말전=UserPromptSubmit, 턴끝=Stop); the English name is canonical here. Other families and
-// unknown names are returned unchanged (the view stays valid: either `event` or a literal).
+// The host's own event name for an alias the host also accepts (the registry's aliases:
+// deel-local-cli names its events in Korean and English, seed 004 자리표, lines 213-218); the
+// English name is canonical here. Other names are returned unchanged (the view stays valid).
 std::string_view canonical_event(Family f, std::string_view event) noexcept;
 
 struct ReplyRow {
@@ -49,13 +55,18 @@ const ReplyRow* find_reply_row(Family f, std::string_view event) noexcept;
 // "print nothing" (deel-local-cli). Never allocates, so it can be printed from the last-resort
 // error path. Its exit status is always 0.
 std::string_view fail_safe_reply(Family f, std::string_view event) noexcept;
-// Fail-safe for when not even the agent is known (missing/invalid --agent).
+// Fail-safe for when not even the agent is known (missing, empty or unregistered --agent).
 inline constexpr std::string_view kUnknownHostReply = "{}";
+// The fail-safe reply when the family is not known (fail_safe_for): `{}`, except on PreToolUse
+// where `{}` would be a deny for Antigravity (AGY§6.2) and `{"decision":"allow"}` is read as
+// allow by Gemini CLI (GEM§5) too.
+std::string_view unknown_agent_reply(std::string_view event) noexcept;
 
 // Deny reply in the host's format; falls back to the allow reply on events where a deny has no
-// safe meaning. The reason is JSON-escaped (invalid UTF-8 replaced); for deel-local-cli it is the
-// reason as plain text (invalid UTF-8 and control characters other than newline and tab replaced,
-// never empty), printed with exit status deny_exit_status().
+// safe meaning. The reason is JSON-escaped (invalid UTF-8 replaced); for an exit-code host it is
+// the reason as plain text (invalid UTF-8 and control characters other than newline and tab
+// replaced, never empty), printed with exit status deny_exit_status(). Claude Code: a
+// hookSpecificOutput permissionDecision "deny" with exit status 0.
 std::string deny_reply(Family f, std::string_view event, std::string_view reason);
 // Native "ask" reply where the host has one on this event; otherwise the allow reply.
 std::string ask_reply(Family f, std::string_view event, std::string_view reason);

@@ -23,6 +23,15 @@ inline constexpr std::array<std::string_view, 6> kAntigravity = {
 // Claude-style names.
 inline constexpr std::array<std::string_view, 4> kDeel = {"PreToolUse", "PostToolUse",
                                                           "UserPromptSubmit", "Stop"};
+// Claude Code 2.1.x: the ten events measured or named by shared/reference/real-hosts.md
+// ("Claude Code 2.1.332": PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop,
+// SessionStart, SessionEnd seen in runs) and the public hooks reference
+// (https://code.claude.com/docs/en/hooks: SubagentStop, Notification, PreCompact, and
+// PermissionRequest, SubagentStart).
+inline constexpr std::array<std::string_view, 12> kClaude = {
+    "PreToolUse",   "PostToolUse",  "PostToolUseFailure", "UserPromptSubmit",
+    "Stop",         "SubagentStop", "SessionStart",       "SessionEnd",
+    "Notification", "PreCompact",   "PermissionRequest",  "SubagentStart"};
 
 // The events `pinta-gemini-admin install` registers the adapter for (and `doctor` checks), in the
 // order written to the host's file (a session's lifecycle order). Gemini leaves out BeforeModel,
@@ -34,6 +43,11 @@ inline constexpr std::array<std::string_view, 8> kGeminiInstalled = {
 inline constexpr std::array<std::string_view, 6> kAntigravityInstalled = {
     "PreInvocation", "PreToolUse", "PostToolUse", "PostInvocation", "Stop", "SessionStart"};
 inline constexpr std::array<std::string_view, 4> kDeelInstalled = kDeel;
+// Claude Code: the session's lifecycle and the tool events; PermissionRequest (the dialog, which
+// print mode never shows), SubagentStart and PreCompact carry nothing the guard or the trace uses.
+inline constexpr std::array<std::string_view, 9> kClaudeInstalled = {
+    "SessionStart", "UserPromptSubmit", "PreToolUse",   "PostToolUse", "PostToolUseFailure",
+    "Stop",         "SubagentStop",     "Notification", "SessionEnd"};
 
 template <size_t N>
 constexpr bool contains(const std::array<std::string_view, N>& list, std::string_view e) {
@@ -53,5 +67,6 @@ static_assert(subset(kGeminiInstalled, kGemini), "installs a Gemini event the CL
 static_assert(subset(kAntigravityInstalled, kAntigravity) && kAntigravityInstalled.size() ==
                                                                  kAntigravity.size(),
               "the installer registers every Antigravity event");
+static_assert(subset(kClaudeInstalled, kClaude), "installs a Claude Code event the CLI does not send");
 
 }  // namespace pinta::hosts::event_lists

@@ -28,8 +28,8 @@ std::string gemini_profile_dir();       // $PINTA_GEMINI_PROFILES, share/gemini/
 std::string antigravity_profile_dir();  // $PINTA_AGY_PROFILES, share/antigravity/profiles
 
 // Every host of every registered family, read from the given profile dirs, in report order:
-// families in registration order (gemini, antigravity, deel), each family's profiles in file
-// name order. Unreadable dirs or files contribute no host (the suite then reports the host as
+// families in registration order (pinta/hosts/family.h), each family's profiles in file
+// name order (Claude Code's host is listed but not graded yet). Unreadable dirs or files contribute no host (the suite then reports the host as
 // unknown); a profile file is a host named by its "name" field.
 std::vector<HostInfo> read_registry(const std::string& gemini_profiles,
                                     const std::string& antigravity_profiles);
@@ -43,8 +43,12 @@ const HostInfo* find_host(const std::string& host);
 // emulator and the host runner accept any profile file given to them).
 Family host_family(const std::string& host);
 bool is_gemini_host(const std::string& host);
-bool is_deel_host(const std::string& host);      // deel-local-cli: the exit-code protocol
-std::string family_of(const std::string& host);  // "gemini" | "antigravity" | "deel"
+bool is_deel_host(const std::string& host);      // deel-local-cli (its emulator's runner)
+// The host answers by exit status (its family's ReplyReading is kExitStatus: deel-local-cli).
+bool is_exit_code_host(const std::string& host);
+// The host reads exactly one JSON line on stdout (kJsonStdout): the hosts of contract OUT-1.
+bool is_json_line_host(const std::string& host);
+std::string family_of(const std::string& host);  // the family's name (pinta/hosts/family.h)
 // The graded hosts of one family, in report order.
 std::vector<std::string> hosts_of(Family f);
 // "gemini-0.61|agy-1.0|…": the host list for help strings and error messages.

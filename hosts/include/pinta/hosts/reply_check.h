@@ -6,7 +6,8 @@
 // adapter/src/protocol.cc, so a check of the adapter against it is a check against the hosts.
 //
 // A reply is judged in two layers:
-//   framing  the bytes of the process's stdout (and, for an exit-code host, its exit status):
+//   framing  the bytes of the process's stdout (and its exit status and stderr where the host
+//            reads them: the family's ReplyReading, pinta/hosts/family.h):
 //            for the JSON-line hosts exactly one JSON object, then one '\n', nothing else — no
 //            byte-order mark, no whitespace or other bytes around the object (docs/contract.md
 //            OUT-1). JSON.parse in Node skips a BOM-less leading space and nlohmann skips a BOM
@@ -21,24 +22,24 @@
 #include <string_view>
 #include <vector>
 
+#include "pinta/hosts/family.h"
+
 namespace pinta::hosts {
 
-enum class Family { kGemini, kAntigravity, kDeel };
-
-// "gemini" | "antigravity" | "deel" (the adapter's --agent values; "agy" too) → family.
+// A family's name or one of its --agent labels (pinta/hosts/family.h) → family.
 std::optional<Family> family_named(std::string_view name);
 const char* family_name(Family f);
 
-// The events each family sends hooks for (shared/reference/gemini-cli-0.61-hooks.md §2.1;
-// shared/reference/antigravity-hooks.md §3; seed 004 hooks.js, its event table).
+// The events each family sends hooks for (the registry's lists, pinta/hosts/events.h, with their
+// evidence).
 const std::vector<std::string>& events(Family f);
 bool known_event(Family f, std::string_view event);
 // The event where the guard decides: the tool gate of each host.
 bool gate_event(Family f, std::string_view event);
 // Events where a deny reply has a safe, documented meaning.
 bool deny_meaningful(Family f, std::string_view event);
-// The "no objection" reply this host needs on this event; for deel-local-cli (an exit-code host)
-// an empty object standing for "no output, exit 0".
+// The "no objection" reply this host needs on this event; for an exit-code host, and for Claude
+// Code (whose allow is no output at all), an empty object standing for "no output, exit 0".
 nlohmann::json allow_reply(Family f, std::string_view event);
 
 enum class ReplyKind { kAllow, kDeny, kAsk };
@@ -47,6 +48,8 @@ enum class ReplyKind { kAllow, kDeny, kAsk };
 struct HookResult {
   std::string_view out;            // stdout bytes, as written
   std::optional<int> exit_code{0};  // nullopt: killed by a signal or never exited
+  std::string_view err{};          // stderr bytes, as written (the message of a blocking exit
+                                   // status where the host reads it from stderr)
 };
 
 struct ReplyCheck {
