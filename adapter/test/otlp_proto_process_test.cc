@@ -320,7 +320,7 @@ TEST(OtlpProto, EverySpanOfEveryHostAndEventMatchesTheSchema) {
   EXPECT_EQ(spans, expected);
   // Every event of every host is among them, under its SPEC §9.2 name.
   for (const HookRun& r : table) {
-    const Family f = family_for_agent(r.agent);
+    const Family f = family_for_agent(r.agent).value();
     std::string name = std::string(family_prefix(f)) + ".";
     for (char c : r.event) {
       if (std::isupper(static_cast<unsigned char>(c)) && name.back() != '.') name += '_';

@@ -38,9 +38,44 @@ def _array(path: pathlib.Path, name: str) -> list:
     return re.findall(r"Event::k(\w+)", body)  # agy::Event::kPreToolUse -> "PreToolUse"
 
 
-# The selector tables: kAgents / kEvents of adapter_input, kEvents (agy::Event) of agy_reply.
-AGENTS = _array(pathlib.Path("adapter_input/adapter_input_fuzzer.cc"), "kAgents")
-EVENTS = _array(pathlib.Path("adapter_input/adapter_input_fuzzer.cc"), "kEvents")
+def _registry_tables() -> tuple[list[str], list[str]]:
+    """adapter_input's selector tables, in the order fuzz/common/host_table.h builds them from the
+    family registry (hosts/include/pinta/hosts/family.h, events.h): every family's --agent labels
+    then unknown labels; every family's events then its aliases (first spelling kept), then
+    unknown names."""
+    inc = ROOT / "hosts/include/pinta/hosts"
+    fam = (inc / "family.h").read_text(encoding="utf-8")
+    ev = (inc / "events.h").read_text(encoding="utf-8")
+    body = fam[fam.index("kFamilies[] = {"):]
+    rows = re.findall(r'\{Family::k\w+,\s*"[^"]*",\s*"[^"]*",\s*(?://[^\n]*\n\s*)*\{([^}]*)\}(.*?)event_lists::(\w+),\s*'
+                      r'event_lists::\w+,\s*(family_data::\w+|\{\})', body, re.S)
+    if not rows:
+        raise SystemExit("seed_corpora: no family rows in hosts/include/pinta/hosts/family.h")
+    agents: list[str] = []
+    events: list[str] = []
+    for labels, _, events_name, aliases_name in rows:
+        agents += [l for l in re.findall(r'"([^"]*)"', labels) if l]
+        m = re.search(r"\b" + events_name + r"\s*=\s*(\{.*?\});", ev, re.S)
+        names = re.findall(r'"([^"]*)"', m.group(1)) if m else []
+        if not m or not names:  # e.g. kDeelInstalled = kDeel
+            raise SystemExit(f"seed_corpora: no event list {events_name} in events.h")
+        for e in names:
+            if e not in events:
+                events.append(e)
+        if aliases_name != "{}":
+            am = re.search(aliases_name.split("::")[1] + r"\s*=\s*\{\{(.*?)\}\};", fam, re.S)
+            for alias, _event in re.findall(r'\{"([^"]*)",\s*"([^"]*)"\}', am.group(1) if am else ""):
+                if alias not in events:
+                    events.append(alias)
+    agents += ["", "Gemini", "claude_code", "x"]
+    for u in ["", "beforetool", "Nope", "pretooluse"]:
+        if u not in events:
+            events.append(u)
+    return agents, events
+
+
+# The selector tables: adapter_input's (from the registry), kEvents (agy::Event) of agy_reply.
+AGENTS, EVENTS = _registry_tables()
 AGY_EVENTS = _array(pathlib.Path("agy_reply/agy_reply_fuzzer.cc"), "kEvents")
 
 
@@ -68,7 +103,7 @@ def main() -> None:
         host, event = rel[0], rel[2]
         if host not in ("gemini", "antigravity"):  # the harness drives the JSON-line hosts only
             continue
-        agent = 0 if host == "gemini" else (2 if rel[1].startswith("agy") else 3)
+        agent = AGENTS.index("gemini" if host == "gemini" else ("agy" if rel[1].startswith("agy") else "antigravity2"))
         ev = EVENTS.index(event) if event in EVENTS else EVENTS.index("Nope")
         body = f.read_bytes()
         tag = "_".join(rel).replace(".json", "")
