@@ -29,6 +29,7 @@
 #include <thread>
 
 #include "otlp_json_validator.h"
+#include "pinta/hosts/family.h"
 #include "pinta/adapter/handler.h"
 #include "pinta/adapter/protocol.h"
 #include "pinta/common/fs.h"
@@ -242,7 +243,8 @@ std::vector<HookRun> table_runs() {
   const ReplyTable t = reply_table();
   for (std::size_t i = 0; i < t.size; ++i) {
     const ReplyRow& r = t.rows[i];
-    const std::string agent(family_prefix(r.family));
+    // The family's own --agent label (Claude Code's prefix, claude_code, is not one).
+    const std::string agent(pinta::hosts::descriptor(r.family).agent_labels[0]);
     std::string payload = "{}";
     if (r.family == Family::kGemini) {
       payload =
@@ -252,6 +254,10 @@ std::vector<HookRun> table_runs() {
       payload = json{{"conversationId", "c-proto"},
                      {"modelName", "gemini-3.5-flash-extra-low"},
                      {"toolCall", {{"name", "view_file"}, {"args", {{"AbsolutePath", "/w/a"}}}}}}
+                    .dump();
+    } else if (r.family == Family::kClaude) {
+      payload = json{{"session_id", "s-proto"}, {"hook_event_name", r.event}, {"cwd", "/w"},
+                     {"tool_name", "Read"}, {"tool_input", {{"file_path", "/w/a"}}}}
                     .dump();
     } else {
       // seed 004 자리표 (l.213-218): the Korean name of the event in 자리.
@@ -263,7 +269,7 @@ std::vector<HookRun> table_runs() {
     }
     out.push_back({agent, std::string(r.event), payload, agent + ":" + std::string(r.event)});
   }
-  for (const char* agent : {"gemini", "antigravity", "deel"}) {
+  for (const char* agent : {"gemini", "antigravity", "deel", "claude-code"}) {
     out.push_back({agent, "FutureEvent", R"({"x":1})", std::string(agent) + ":FutureEvent"});
   }
   return out;
@@ -284,7 +290,7 @@ TEST(OtlpProto, EverySpanOfEveryHostAndEventMatchesTheSchema) {
   ASSERT_FALSE(bodies.empty());
   // The detached flusher's path too: one event per family with the collector up.
   std::vector<HookRun> one_each;
-  for (const char* agent : {"gemini", "antigravity", "deel"}) {
+  for (const char* agent : {"gemini", "antigravity", "deel", "claude-code"}) {
     for (const HookRun& r : table) {
       if (r.agent == agent) {
         one_each.push_back(r);
@@ -329,8 +335,8 @@ TEST(OtlpProto, EverySpanOfEveryHostAndEventMatchesTheSchema) {
     EXPECT_TRUE(names.count(name)) << name;
   }
   // The GenAI attributes were part of what was checked.
-  EXPECT_EQ(execute_tool, (std::set<std::string>{"gemini", "antigravity", "deel"}));
-  EXPECT_EQ(conversation, (std::set<std::string>{"gemini", "antigravity"}));
+  EXPECT_EQ(execute_tool, (std::set<std::string>{"gemini", "antigravity", "deel", "claude_code"}));
+  EXPECT_EQ(conversation, (std::set<std::string>{"gemini", "antigravity", "claude_code"}));
 }
 
 // A valid body, corrupted one way at a time: the schema check must reject each (naming the

@@ -14,7 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-const std::vector<std::string> kAgents = {"gemini", "antigravity", "agy", "antigravity2", "deel", "claude-code", ""};
+const std::vector<std::string> kAgents = {"gemini", "antigravity", "agy", "antigravity2", ""};
 const std::vector<std::string> kEvents = {"BeforeTool", "AfterTool", "PreToolUse", "PostToolUse", "Stop",
                                           "PreInvocation", "SessionStart", "Nope", ""};
 

@@ -443,6 +443,19 @@ json host_payload(Family f, std::string_view event, bool tool) {
       }
       return p;
     }
+    case Family::kClaude: {
+      // Claude Code 2.1.332 hook stdin (shared/reference/real-hosts.md).
+      json p = {{"session_id", "0b6c3f0e-2f44-4d7e-9a51-3c2f5e8d9a10"},
+                {"transcript_path", "/h/.claude/projects/-w/0b6c3f0e-2f44-4d7e-9a51-3c2f5e8d9a10.jsonl"},
+                {"cwd", "/w"},
+                {"hook_event_name", event}};
+      if (tool) {
+        p["tool_name"] = "Bash";
+        p["tool_input"] = {{"command", "export GITHUB_TOKEN=ghp_16C7e42F292c6912E7710c838347Ae178B4a"}};
+        p["tool_use_id"] = "toolu_01ABCDEF";
+      }
+      return p;
+    }
     case Family::kDeel:
       break;
   }
@@ -470,10 +483,14 @@ TEST(GenAi, EveryEventOfEveryHost) {
     // The gen_ai.* attributes per host and event.
     std::set<std::string> want = {"gen_ai.agent.name"};
     if (tool) want.insert({"gen_ai.operation.name", "gen_ai.tool.name"});
-    if (r.family != Family::kDeel) want.insert({"gen_ai.conversation.id", "gen_ai.provider.name"});
+    // Claude Code's payload names no provider (it runs on Anthropic, Bedrock or Vertex).
+    if (r.family != Family::kDeel) want.insert("gen_ai.conversation.id");
+    if (r.family == Family::kGemini || r.family == Family::kAntigravity) want.insert("gen_ai.provider.name");
+    if (tool && r.family == Family::kClaude) want.insert("gen_ai.tool.call.id");
     EXPECT_EQ(keys_of(span, true), want) << what;
     const char* agent = r.family == Family::kGemini        ? "Gemini CLI"
                         : r.family == Family::kAntigravity ? "Antigravity"
+                        : r.family == Family::kClaude      ? "Claude Code"
                                                            : "deel-local-cli";
     EXPECT_EQ(check::attribute(span, "gen_ai.agent.name"), str(agent)) << what;
     if (tool) {
@@ -493,7 +510,11 @@ TEST(GenAi, EveryEventOfEveryHost) {
       EXPECT_EQ(check::attribute(span, "gen_ai.conversation.id"),
                 check::attribute(span, "antigravity.conversationId"));
     }
-    if (r.family != Family::kDeel) {
+    if (r.family == Family::kClaude) {
+      EXPECT_EQ(check::attribute(span, "gen_ai.conversation.id"),
+                check::attribute(span, "claude_code.session_id"));
+    }
+    if (r.family == Family::kGemini || r.family == Family::kAntigravity) {
       EXPECT_EQ(check::attribute(span, "gen_ai.provider.name"), str("gcp.gen_ai")) << what;
     }
     // Bronze is unchanged: besides gen_ai.*, exactly the attributes the span had before.
@@ -504,10 +525,13 @@ TEST(GenAi, EveryEventOfEveryHost) {
     for (auto it = payload.begin(); it != payload.end(); ++it)
       bronze.insert(prefix + "." + it.key());
     EXPECT_EQ(keys_of(span, false), bronze) << what;
-    // Tool arguments stay in Bronze only, redacted; no host sends a tool call id.
+    // Tool arguments stay in Bronze only, redacted; only Claude Code sends a tool call id.
     const std::string text = span.dump();
     EXPECT_EQ(text.find("ghp_16C7e42F292c6912E7710c838347Ae178B4a"), std::string::npos) << what;
-    EXPECT_TRUE(check::attribute(span, "gen_ai.tool.call.id").is_null()) << what;
+    if (tool && r.family == Family::kClaude)
+      EXPECT_EQ(check::attribute(span, "gen_ai.tool.call.id"), str("toolu_01ABCDEF")) << what;
+    else
+      EXPECT_TRUE(check::attribute(span, "gen_ai.tool.call.id").is_null()) << what;
     EXPECT_TRUE(check::attribute(span, "gen_ai.tool.call.arguments").is_null()) << what;
   }
 }
