@@ -91,7 +91,12 @@ done
 status=0
 for v in "${versions[@]}"; do
   t0=$(date +%s)
-  "$hostemu" drift --host gemini --version "$v" --jobs "$jobs" ${scen_args[@]+"${scen_args[@]}"} || status=1
+  # Payloads are compared field by field, but only 0.61.0's are modelled and checked so far
+  # (ctest emulator_gemini_real_session_test, strict): for the older releases the differences are
+  # printed and not counted until their profiles carry the payload switches
+  # (docs/gemini-versions.md). PINTA_DRIFT_PAYLOADS=compare counts them.
+  "$hostemu" drift --host gemini --version "$v" --jobs "$jobs" --payloads "${PINTA_DRIFT_PAYLOADS:-report}" \
+    ${scen_args[@]+"${scen_args[@]}"} || status=1
   echo "drift: $v took $(( $(date +%s) - t0 )) s"
 done
 exit $status

@@ -61,7 +61,7 @@ std::string slurp(const std::string& path) {
 void add_drift_commands(CLI::App& app, Action& action) {
   struct Opts {
     std::string host, version, profile, assume_profile, scenarios, only, keep, json_out,
-        npm_hosts;
+        npm_hosts, payloads = "compare";
     int jobs = 2;
   };
   auto o = std::make_shared<Opts>();
@@ -71,6 +71,11 @@ void add_drift_commands(CLI::App& app, Action& action) {
       "via ci/npm-hosts.sh, offline) and through the emulator's profile for it; print every "
       "difference (exit 0 none, 1 differences, 2 usage/install error)");
   cmd->add_option("--host", o->host, "host to probe (gemini)")->required();
+  cmd->add_option("--payloads", o->payloads,
+                  "compare: payload differences count like any other (default); report: they are "
+                  "printed, marked \"(payload, not counted)\", and do not make the exit status 1 "
+                  "(for releases whose payloads no profile models yet)")
+      ->check(CLI::IsMember({"compare", "report"}));
   cmd->add_option("--version", o->version, "exact npm version, e.g. 0.40.1")->required();
   cmd->add_option("--profile", o->profile,
                   "emulator profile: a name (gemini-0.61) or a file (default: the profile whose "
@@ -220,12 +225,14 @@ void add_drift_commands(CLI::App& app, Action& action) {
       size_t total_diffs = 0;
       for (size_t i = 0; i < scenarios.size(); ++i) {
         const std::string id = scenarios[i]["id"].get<std::string>();
-        std::vector<std::string> d = lane::compare(real[i], emu[i]);
-        for (auto& line : d) {
+        std::vector<std::string> all = lane::compare(real[i], emu[i]), d;
+        for (auto& line : all) {
           std::string one = line;
           for (auto& c : one)
             if (c == '\n') c = ' ';
-          std::cout << id << ": " << one << "\n";
+          const bool uncounted = o->payloads == "report" && one.rfind("payload[", 0) == 0;
+          std::cout << id << ": " << (uncounted ? "(payload, not counted) " : "") << one << "\n";
+          if (!uncounted) d.push_back(line);
         }
         if (!d.empty()) ++differing;
         total_diffs += d.size();

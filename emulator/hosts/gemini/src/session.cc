@@ -171,6 +171,22 @@ ToolRun run_builtin_tool(const std::string& name, const ojson& args, const std::
            {"returnDisplay", ""}});
     return r;
   }
+  if (name == "list_directory" && args.is_object() && args.contains("dir_path") &&
+      args["dir_path"].is_string()) {
+    // list_directory of an empty folder (lane u29 on 0.61.0: AfterTool tool_response
+    // {"llmContent":"Directory <abs> is empty.","returnDisplay":"Directory is empty."}; core
+    // tools/ls.js). The listing of a folder with entries is not modelled: the script's response.
+    std::filesystem::path p(args["dir_path"].get<std::string>());
+    if (p.is_relative()) p = std::filesystem::path(workspace) / p;
+    p = p.lexically_normal();
+    if (!p.empty() && p.native().size() > 1 && p.native().back() == '/') p = p.parent_path();
+    std::error_code ec;
+    r.ok = true;
+    if (std::filesystem::is_directory(p, ec) && std::filesystem::is_empty(p, ec) && !ec)
+      r.response = ojson::object({{"llmContent", "Directory " + p.string() + " is empty."},
+                                  {"returnDisplay", "Directory is empty."}});
+    return r;
+  }
   if (name != "write_file") {
     r.ok = true;
     return r;
