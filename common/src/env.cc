@@ -84,10 +84,23 @@ Index& index() {
   return idx;
 }
 
+// The environ last seen small (and its length): getenv directly, without counting it again on
+// every call (the usual case: a few dozen lookups per event in an environment of a few dozen).
+struct Small {
+  char** seen = nullptr;
+  size_t count = 0;
+  bool current() const {
+    return seen != nullptr && environ == seen && count > 0 && environ[count] == nullptr &&
+           environ[count - 1] != nullptr;
+  }
+};
+
 }  // namespace
 
 const char* get(const char* name) {
   if (name == nullptr || environ == nullptr) return nullptr;
+  static Small small;  // NOLINT: process-wide, like environ itself
+  if (small.current()) return std::getenv(name);  // NOLINT(concurrency-mt-unsafe)
   Index& idx = index();
   for (int attempt = 0; attempt < 2; ++attempt) {
     if (attempt == 1 || !idx.current()) {
@@ -95,8 +108,10 @@ const char* get(const char* name) {
       while (environ[n] != nullptr) ++n;
       if (n < kIndexFrom) {
         idx.built_for = nullptr;
+        small = n > 0 ? Small{environ, n} : Small{};
         break;
       }
+      small = Small{};
       idx.build(n);
     }
     bool stale = false;
