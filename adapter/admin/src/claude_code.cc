@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "pinta/admin/install.h"
 #include "pinta/admin/json_edit.h"
 #include "pinta/common/fs.h"
 
@@ -21,34 +22,6 @@ using jsonedit::Node;
 // Seconds (Claude Code's hook timeout unit). The adapter answers within its own budget; this only
 // bounds a hung process.
 constexpr int kTimeoutSeconds = 10;
-
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// The first word of a shell command with one level of quotes removed, and the rest.
-std::pair<std::string, std::string> split_program(const std::string& cmd) {
-  std::string prog;
-  size_t i = 0;
-  while (i < cmd.size() && cmd[i] == ' ') ++i;
-  char q = 0;
-  for (; i < cmd.size(); ++i) {
-    char c = cmd[i];
-    if (q) {
-      if (c == q) q = 0;
-      else prog += c;
-    } else if (c == '\'' || c == '"') {
-      q = c;
-    } else if (c == ' ' || c == '\t') {
-      break;
-    } else {
-      prog += c;
-    }
-  }
-  return {prog, i < cmd.size() ? cmd.substr(i) : std::string()};
-}
 
 bool handler_is_ours(const ojson& h) {
   if (!h.is_object()) return false;
@@ -125,7 +98,7 @@ std::string claude_code_command(const std::string& adapter_path, const std::stri
 }
 
 bool claude_code_is_ours(const std::string& command) {
-  auto [prog, rest] = split_program(command);
+  auto [prog, rest] = split_command_program(command);
   std::string base = prog.substr(prog.rfind('/') == std::string::npos ? 0 : prog.rfind('/') + 1);
   if (base != "pinta-gemini") return false;
   const std::string want = " --agent claude-code --event ";
@@ -320,7 +293,7 @@ void check_claude_code(const DoctorOptions& o, DoctorReport& r) {
         for (const auto& h : g["hooks"]) {
           if (!handler_is_ours(h)) continue;
           fires[event] += 1;
-          std::string prog = split_program(h["command"].get<std::string>()).first;
+          std::string prog = split_command_program(h["command"].get<std::string>()).first;
           if (std::find(programs.begin(), programs.end(), prog) == programs.end())
             programs.push_back(prog);
           auto cmd = h["command"].get<std::string>();

@@ -46,30 +46,6 @@ bool contains(const std::string& hay, const std::string& needle) {
   return hay.find(needle) != std::string::npos;
 }
 
-// The first word of a command, with one level of single/double quotes removed.
-std::string command_program(const std::string& cmd) {
-  std::string out;
-  size_t i = 0;
-  while (i < cmd.size() && cmd[i] == ' ') ++i;
-  char q = 0;
-  for (; i < cmd.size(); ++i) {
-    char c = cmd[i];
-    if (q) {
-      if (c == q)
-        q = 0;
-      else
-        out += c;
-    } else if (c == '\'' || c == '"') {
-      q = c;
-    } else if (c == ' ' || c == '\t') {
-      break;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 bool executable(const std::string& p) { return ::access(p.c_str(), X_OK) == 0; }
 
 // ---- Gemini CLI 0.61.0 -------------------------------------------------------------------------
@@ -198,7 +174,7 @@ bool check_gemini_extension(const DoctorOptions& o, const GeminiPaths& p, Doctor
 // The first of our hook commands whose program is not executable, reported.
 void check_gemini_commands(const std::vector<GHook>& ours, DoctorReport& r) {
   for (const auto& h : ours) {
-    std::string prog = command_program(h.command);
+    std::string prog = split_command_program(h.command).first;
     if (!executable(prog)) {
       add(r, "gemini", "broken",
           "hook command runs " + prog + ", which is not an executable (" + h.file + ")",

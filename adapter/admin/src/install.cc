@@ -77,16 +77,6 @@ Result<std::string> remove_root_member(std::string text, const std::string& key)
   }
 }
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'')
-      out += "'\\''";
-    else
-      out += c;
-  }
-  return out + "'";
-}
 
 bool shell_safe(const std::string& s) {
   if (s.empty()) return false;
@@ -857,6 +847,38 @@ std::string render_diff(const Plan& plan) {
     }
   }
   return out.str();
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
+  }
+  return out + "'";
+}
+
+std::pair<std::string, std::string> split_command_program(const std::string& cmd) {
+  std::string prog;
+  size_t i = 0;
+  while (i < cmd.size() && cmd[i] == ' ') ++i;
+  char q = 0;
+  for (; i < cmd.size(); ++i) {
+    char c = cmd[i];
+    if (q) {
+      if (c == q) q = 0;
+      else prog += c;
+    } else if (c == '\'' || c == '"') {
+      q = c;
+    } else if (c == ' ' || c == '\t') {
+      break;
+    } else {
+      prog += c;
+    }
+  }
+  return {prog, i < cmd.size() ? cmd.substr(i) : std::string()};
 }
 
 }  // namespace pinta::admin

@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pinta/common/result.h"
@@ -77,5 +78,11 @@ std::string antigravity_hooks_path(const InstallOptions& options);
 std::string deel_hooks_path(const InstallOptions& options);
 
 inline constexpr const char* kHookName = "pinta-gemini";
+
+// A word for a POSIX shell command line: single-quoted, quotes inside escaped.
+std::string shell_quote(const std::string& s);
+// The first word of a hook command with one level of single/double quotes removed, and the rest
+// of the command (how install recognises its own hooks and doctor finds the program to check).
+std::pair<std::string, std::string> split_command_program(const std::string& cmd);
 
 }  // namespace pinta::admin
