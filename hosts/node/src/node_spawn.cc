@@ -112,12 +112,13 @@ EnvPairs spread_env(const EnvPairs& base,
                     const std::vector<std::pair<std::string, std::optional<std::string>>>& props) {
   std::vector<std::pair<std::string, std::optional<std::string>>> obj;
   for (const auto& [k, v] : base) obj.emplace_back(k, v);
-  for (const auto& [k, v] : props) {
-    auto it = std::find_if(obj.begin(), obj.end(), [&](const auto& p) { return p.first == k; });
+  for (const auto& prop : props) {
+    auto it = std::find_if(obj.begin(), obj.end(),
+                           [&](const auto& p) { return p.first == prop.first; });
     if (it != obj.end())
-      it->second = v;
+      it->second = prop.second;
     else
-      obj.emplace_back(k, v);
+      obj.emplace_back(prop.first, prop.second);
   }
   // Ordinary object key order: array indices ascending, then strings in insertion order.
   std::stable_sort(obj.begin(), obj.end(), [](const auto& a, const auto& b) {
