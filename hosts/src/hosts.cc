@@ -72,11 +72,10 @@ const Registration kHostLists[] = {
        out.push_back(HostInfo{"deel-1.17", Family::kDeel, "", true});
      }},
     // Claude Code 2.1.x (shared/reference/real-hosts.md, "Claude Code 2.1.332"): one version, no
-    // profiles. Not graded until its host runner (emulator/hosts/claude/) is registered with
-    // HostRunner: the adapter mode and the reply check are in place.
+    // profiles; run by its emulator (emulator/hosts/claude/) through HostRunner.
     {Family::kClaude,
      [](const Dirs&, std::vector<HostInfo>& out) {
-       out.push_back(HostInfo{"claude-2.1", Family::kClaude, "", false});
+       out.push_back(HostInfo{"claude-code-2.1", Family::kClaude, "", true});
      }},
 };
 static_assert(sizeof kHostLists / sizeof kHostLists[0] == kFamilyCount,

@@ -59,17 +59,17 @@ TEST(Registry, ShippedHostsInReportOrder) {
   for (const auto& n : names(r, true))
     if (std::find(want.begin(), want.end(), n) != want.end()) got.push_back(n);
   EXPECT_EQ(got, want);
-  // The first host is Gemini, the last graded one deel: families in registration order. Claude
-  // Code's host is listed after it, not graded until its host runner is registered.
+  // The first host is Gemini, the last one Claude Code's (graded: its host runner is
+  // registered): families in registration order.
   ASSERT_FALSE(r.empty());
   EXPECT_EQ(r.front().family, Family::kGemini);
   std::vector<pinta::hosts::HostInfo> graded;
   for (const auto& h : r)
     if (h.graded) graded.push_back(h);
   ASSERT_FALSE(graded.empty());
-  EXPECT_EQ(graded.back().family, Family::kDeel);
-  EXPECT_EQ(r.back().name, "claude-2.1");
-  EXPECT_EQ(r.back().family, Family::kClaude);
+  EXPECT_EQ(graded.back().name, "claude-code-2.1");
+  EXPECT_EQ(graded.back().family, Family::kClaude);
+  EXPECT_EQ(r.back().name, "claude-code-2.1");
   // Every registered family lists at least one host.
   for (const auto& d : pinta::hosts::families())
     EXPECT_TRUE(std::any_of(r.begin(), r.end(), [&](const auto& h) { return h.family == d.id; }))

@@ -94,6 +94,54 @@ TEST(HostRunner, DeelExitTwoBlocks) {
   EXPECT_EQ(r->run(c).effect, "passed") << o.detail.dump();
 }
 
+// Claude Code 2.1 (docs/hosts/claude-code-2.1.md): the JSON deny reaches the model as the
+// tool error; exit 2 is a blocking error quoting the command and stderr; no output is no opinion;
+// other statuses are errors; text after the tool is shown only; a reply naming another event is
+// rejected. The payload is the host's (snake_case fields, tool_use_id) and the hook gets its
+// environment additions.
+TEST(HostRunner, ClaudeCodeReadsBothExitStatusAndJson) {
+  std::string error;
+  auto r = emu::make_host_runner("claude-code-2.1", options(), error);
+  ASSERT_NE(r, nullptr) << error;
+  auto c = call_for("claude-code-2.1", "PreToolUse",
+                    R"(printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse",)"
+                    R"("permissionDecision":"deny","permissionDecisionReason":"no rm"}}\n')");
+  c.input.payload = r->default_payload("PreToolUse", {{"tool", "Bash"}}, "/h", c.cwd);
+  EXPECT_EQ(c.input.payload["tool_name"], "Bash");
+  EXPECT_EQ(c.input.payload["hook_event_name"], "PreToolUse");
+  EXPECT_TRUE(c.input.payload.contains("tool_use_id"));
+  EXPECT_EQ(c.input.payload["cwd"], c.cwd);
+  auto o = r->run(c);
+  EXPECT_EQ(o.effect, "denied");
+  EXPECT_EQ(o.effect_message, "PreToolUse:Bash hook error: no rm");
+  EXPECT_NE(o.stdin_sent.find("\"tool_name\":\"Bash\""), std::string::npos) << o.stdin_sent;
+  c.command = R"(printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse",)"
+              R"("permissionDecision":"ask","permissionDecisionReason":"sure?"}}')";
+  o = r->run(c);
+  EXPECT_EQ(o.effect, "asked");
+  EXPECT_EQ(o.effect_message, "sure?");
+  c.command = "echo no bash >&2; exit 2";
+  o = r->run(c);
+  EXPECT_EQ(o.effect, "blocking_error");
+  EXPECT_EQ(o.effect_message, "PreToolUse:Bash hook error: [echo no bash >&2; exit 2]: no bash\n");
+  c.command = "cat >/dev/null; exit 0";
+  EXPECT_EQ(r->run(c).effect, "no_opinion");
+  c.command = "echo oops >&2; exit 1";
+  o = r->run(c);
+  EXPECT_EQ(o.effect, "hook_error");
+  EXPECT_EQ(o.effect_message, "oops\n");
+  c.command = "test \"$CLAUDECODE\" = 1 && test \"$CLAUDE_PROJECT_DIR\" = \"$PWD\" || exit 1";
+  EXPECT_EQ(r->run(c).effect, "no_opinion");
+  c.command = R"(printf '{"hookSpecificOutput":{"hookEventName":"PostToolUse"}}')";
+  EXPECT_EQ(r->run(c).effect, "hook_error");  // pre-json-wrong-event
+  c.event = "PostToolUse";
+  c.command = "echo done";
+  EXPECT_EQ(r->run(c).effect, "text_shown");
+  c.event = "SessionStart";
+  c.command = "exit 2";
+  EXPECT_EQ(r->run(c).effect, "error_shown");  // SessionStart cannot block
+}
+
 TEST(HostRunner, AntigravityProfileRunsTheHook) {
   std::string error;
   auto r = emu::make_host_runner("agy-1.1", options(), error);

@@ -16,8 +16,13 @@ namespace cl = pinta::hosts::claude;
 
 std::map<std::string, std::string> hook_environment(const std::string& project,
                                                     const json& payload) {
+  return hook_environment(project, payload, proc::current_environment());
+}
+
+std::map<std::string, std::string> hook_environment(const std::string& project,
+                                                    const json& payload,
+                                                    std::map<std::string, std::string> env) {
   // real (env scenario; shared/reference/real-hosts.md): the parent's environment plus these.
-  auto env = proc::current_environment();
   env["CLAUDE_PROJECT_DIR"] = project;
   env["CLAUDECODE"] = "1";
   env["CLAUDE_CODE_ENTRYPOINT"] = "sdk-cli";
@@ -72,6 +77,43 @@ std::string decode_utf8(const std::string& in) {
 
 }  // namespace
 
+proc::SpawnRequest spawn_request(const cl::HookCommand& h, const std::string& input,
+                                 const std::string& cwd,
+                                 const std::map<std::string, std::string>& env) {
+  proc::SpawnRequest r;
+  // real (shell scenario): the command runs under /bin/sh -c, $0 = /bin/sh, cwd = project.
+  r.argv = {"/bin/sh", "-c", h.command};
+  r.env = env;
+  r.cwd = cwd;
+  r.stdin_data = input;  // real: one compact JSON line, no newline, then EOF
+  r.stdin_mode = proc::StdinMode::kCloseAfterWrite;
+  r.timeout = std::chrono::milliseconds(h.timeout_ms);
+  r.timeout_signal = SIGTERM;
+  r.kill_after = std::chrono::milliseconds(1000);
+  r.signal_group = true;
+  r.hard_limit = std::chrono::milliseconds(h.timeout_ms + 30000);
+  r.pipe_grace = std::chrono::milliseconds(500);
+  return r;
+}
+
+HookRun hook_run(const cl::HookCommand& h, const proc::SpawnResult& res) {
+  HookRun out;
+  out.command = h.command;
+  out.stdout_text = decode_utf8(res.out);
+  out.stderr_text = decode_utf8(res.err);
+  out.timed_out = res.timed_out || res.hard_limited;
+  out.finished_us = static_cast<long long>(res.exited_after.count());
+  // real (timeout, exit-signal scenarios): a hook that timed out or was killed by a signal
+  // is reported with exit code 1.
+  if (!res.started)
+    out.exit = 127;
+  else if (res.exit_code && !out.timed_out)
+    out.exit = *res.exit_code;
+  else
+    out.exit = 1;
+  return out;
+}
+
 std::vector<HookRun> run_hooks(const std::vector<cl::HookCommand>& plan, const json& payload,
                                const std::string& cwd,
                                const std::map<std::string, std::string>& env) {
@@ -81,35 +123,7 @@ std::vector<HookRun> run_hooks(const std::vector<cl::HookCommand>& plan, const j
   for (const auto& h : plan) {
     futures.push_back(std::async(std::launch::async, [&h, &input, &cwd, &env] {
       auto spawner = proc::make_spawner();
-      proc::SpawnRequest r;
-      // real (shell scenario): the command runs under /bin/sh -c, $0 = /bin/sh, cwd = project.
-      r.argv = {"/bin/sh", "-c", h.command};
-      r.env = env;
-      r.cwd = cwd;
-      r.stdin_data = input;  // real: one compact JSON line, no newline, then EOF
-      r.stdin_mode = proc::StdinMode::kCloseAfterWrite;
-      r.timeout = std::chrono::milliseconds(h.timeout_ms);
-      r.timeout_signal = SIGTERM;
-      r.kill_after = std::chrono::milliseconds(1000);
-      r.signal_group = true;
-      r.hard_limit = std::chrono::milliseconds(h.timeout_ms + 30000);
-      r.pipe_grace = std::chrono::milliseconds(500);
-      auto res = spawner->run(r);
-      HookRun out;
-      out.command = h.command;
-      out.stdout_text = decode_utf8(res.out);
-      out.stderr_text = decode_utf8(res.err);
-      out.timed_out = res.timed_out || res.hard_limited;
-      out.finished_us = static_cast<long long>(res.exited_after.count());
-      // real (timeout, exit-signal scenarios): a hook that timed out or was killed by a signal
-      // is reported with exit code 1.
-      if (!res.started)
-        out.exit = 127;
-      else if (res.exit_code && !out.timed_out)
-        out.exit = *res.exit_code;
-      else
-        out.exit = 1;
-      return out;
+      return hook_run(h, spawner->run(spawn_request(h, input, cwd, env)));
     }));
   }
   std::vector<HookRun> runs;
@@ -151,6 +165,8 @@ bool is_tool_event(const std::string& e) {
 }
 
 }  // namespace
+
+bool is_json_reply(const std::string& stdout_text) { return json_reply(stdout_text).has_value(); }
 
 Outcome decide(const std::string& event, const json& payload,
                const std::vector<cl::HookCommand>& plan, const std::vector<HookRun>& runs) {
@@ -304,8 +320,6 @@ Outcome decide(const std::string& event, const json& payload,
   return o;
 }
 
-namespace {
-
 // real (pre-json-wrong-event): a JSON reply whose hookSpecificOutput.hookEventName names another
 // event is rejected before it is read: the host reports the hook as exit 1 with empty stdout and
 // stderr "Failed to run: Hook returned incorrect event name: expected 'E' but got 'G'. Full stdout:
@@ -339,8 +353,6 @@ void reject_wrong_event(const std::string& event, HookRun& r) {
   r.stderr_text = "Failed to run: Hook returned incorrect event name: expected '" + event +
                   "' but got '" + got + "'. Full stdout: " + j.dump(2);
 }
-
-}  // namespace
 
 PlanRun run_plan(const std::vector<cl::HookCommand>& plan, const std::string& event,
                  const json& payload, const std::string& cwd,

@@ -11,8 +11,8 @@ namespace pinta::hosts {
 
 // One line saying what the host does (Gemini: shared/reference/gemini-cli-0.61-hooks.md §4.5-§6;
 // Antigravity: shared/reference/antigravity-hooks.md §6-§7; deel-local-cli: seed 004 hooks.js
-// 훅돌리기 l.438-457, 막힘말 l.504-511). kind: the emulator's effect kind; message: its message;
-// error: Gemini's hook error text ("" when none).
+// 훅돌리기 l.438-457, 막힘말 l.504-511; Claude Code: docs/hosts/claude-code-2.1.md). kind: the
+// emulator's effect kind; message: its message; error: Gemini's hook error text ("" when none).
 std::string describe_effect(Family f, std::string_view event, const std::string& kind,
                             const std::string& message, const std::string& error);
 

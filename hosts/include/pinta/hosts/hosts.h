@@ -15,7 +15,7 @@ namespace pinta::hosts {
 
 // One concrete host.
 struct HostInfo {
-  std::string name;      // "gemini-0.61", "agy-1.2", "deel-1.17", …
+  std::string name;      // "gemini-0.61", "agy-1.2", "deel-1.17", "claude-code-2.1", …
   Family family;
   std::string profile;   // the version profile file it comes from ("" for a family without any)
   bool graded = true;    // false: a profile the emulator runs but the conformance suite does not
@@ -29,7 +29,7 @@ std::string antigravity_profile_dir();  // $PINTA_AGY_PROFILES, share/antigravit
 
 // Every host of every registered family, read from the given profile dirs, in report order:
 // families in registration order (pinta/hosts/family.h), each family's profiles in file
-// name order (Claude Code's host is listed but not graded yet). Unreadable dirs or files contribute no host (the suite then reports the host as
+// name order. Unreadable dirs or files contribute no host (the suite then reports the host as
 // unknown); a profile file is a host named by its "name" field.
 std::vector<HostInfo> read_registry(const std::string& gemini_profiles,
                                     const std::string& antigravity_profiles);

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "pinta/common/process.h"
 #include "pinta/hosts/claude/claude.h"
 
 namespace pinta::emu::claude {
@@ -47,12 +48,33 @@ struct Outcome {
 // payload's session_id).
 std::map<std::string, std::string> hook_environment(const std::string& project,
                                                     const nlohmann::json& payload);
+// The same additions over a given base environment (the conformance suite's hermetic one).
+std::map<std::string, std::string> hook_environment(const std::string& project,
+                                                    const nlohmann::json& payload,
+                                                    std::map<std::string, std::string> base);
+
+// How 2.1.332 spawns one planned command: /bin/sh -c COMMAND in cwd, `input` (the payload as one
+// compact JSON line) on stdin then EOF, SIGTERM to the process group at its timeout. run_hooks
+// runs these; a caller with its own spawner (HostRunner) runs one and reads it with hook_run.
+proc::SpawnRequest spawn_request(const hosts::claude::HookCommand& h, const std::string& input,
+                                 const std::string& cwd,
+                                 const std::map<std::string, std::string>& env);
+// One spawn's result as the host records it (output decoded as UTF-8, a timeout or a signal
+// death reported as exit 1).
+HookRun hook_run(const hosts::claude::HookCommand& h, const proc::SpawnResult& result);
+// A JSON reply naming another event in hookSpecificOutput.hookEventName is rejected before it is
+// read: the run becomes exit 1 with the host's error text on stderr (run_plan applies it).
+void reject_wrong_event(const std::string& event, HookRun& run);
 
 // Runs every planned command concurrently (bash -c COMMAND, cwd = project, the payload as one
 // compact JSON line on stdin, then EOF) and waits for all. Results in plan order.
 std::vector<HookRun> run_hooks(const std::vector<hosts::claude::HookCommand>& plan,
                                const nlohmann::json& payload, const std::string& cwd,
                                const std::map<std::string, std::string>& env);
+
+// Whether the host reads this stdout (of an exit-0 run) as a JSON reply: a JSON object once
+// whitespace is trimmed; anything else is plain text.
+bool is_json_reply(const std::string& stdout_text);
 
 // The host's reading of the runs for one event (pure; no spawning).
 Outcome decide(const std::string& event, const nlohmann::json& payload,
