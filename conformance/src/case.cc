@@ -13,8 +13,8 @@
 namespace pinta::conformance {
 namespace fs = std::filesystem;
 
-static const std::set<std::string> kAreas = {"OUT",  "EXIT",   "FMT",   "INPUT", "GUARD", "OTLP",
-                                             "REDACT", "TRACE", "ENV", "PERF", "DEEL"};
+static const std::set<std::string> kAreas = {"OUT",   "EXIT",  "FMT", "INPUT", "GUARD", "OTLP",
+                                             "REDACT", "TRACE", "ENV", "PERF",  "DEEL",  "CLAUDE"};
 // Keys a case may carry; anything else is a typo and rejected.
 static const std::set<std::string> kCaseKeys = {
     "id",     "area",       "title",      "requirement", "source",        "level",
@@ -99,7 +99,8 @@ Result<Case> parse_case(const std::string& text, const std::string& file) {
     if (!j["xfail"].is_string()) return bad(file, "xfail must be a reason string");
     c.xfail = j["xfail"].get<std::string>();
   }
-  // hosts: list of host names or the shorthands "all", "gemini", "antigravity".
+  // hosts: list of host names or the shorthands "all" and a family's name ("gemini",
+  // "antigravity", "deel", "claude-code").
   if (!j.contains("hosts") || !j["hosts"].is_array() || j["hosts"].empty())
     return bad(file, "hosts must be a non-empty array");
   std::set<std::string> hs;
@@ -244,7 +245,8 @@ std::string render_cases_doc(const std::vector<Case>& cases) {
        "prefix is the contract section). `must` cases decide the exit status of `conformance run`; "
        "`should` cases only with `--strict`. Hosts are the host registry's (`hosts/`): "
        "`gemini-0.XX` a Gemini CLI version profile (`hosts/gemini/profiles`), `deel-1.17` "
-       "deel-local-cli 1.17, the others Antigravity profiles (`hosts/antigravity/profiles`).\n\n";
+       "deel-local-cli 1.17, `claude-code-2.1` Claude Code 2.1, the others Antigravity profiles "
+       "(`hosts/antigravity/profiles`).\n\n";
   std::map<std::string, int> per_area;
   for (const auto& c : cases) per_area[c.area]++;
   o << "| Area | Cases |\n|---|---|\n";

@@ -87,9 +87,11 @@ TEST(CaseParser, AcceptsAMinimalCase) {
   auto c = conf::parse_case(minimal(R"({"stdout":"one_json_line","exit_code":0})"), "x.case.json");
   ASSERT_TRUE(c) << c.error().message;
   EXPECT_EQ(c->id, "OUT-9999");
-  // "all" is every JSON-line host: all but deel-1.17, whose exit-code protocol has its own cases.
-  EXPECT_EQ(c->hosts.size(), conf::all_hosts().size() - 1);
+  // "all" is every JSON-line host: all but deel-1.17 (exit-code protocol) and claude-code-2.1
+  // (silence or a JSON line), whose protocols have their own cases.
+  EXPECT_EQ(c->hosts.size(), conf::all_hosts().size() - 2);
   EXPECT_EQ(std::count(c->hosts.begin(), c->hosts.end(), "deel-1.17"), 0);
+  EXPECT_EQ(std::count(c->hosts.begin(), c->hosts.end(), "claude-code-2.1"), 0);
 }
 
 // "gemini" is every Gemini CLI column: the 0.61 emulator and each version profile's host.
