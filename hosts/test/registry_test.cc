@@ -124,7 +124,7 @@ TEST(Registry, NewProfileFileIsNewHost) {
   EXPECT_EQ(names(pinta::hosts::read_registry(gem.string(), agy.string()), true), n);
   const auto none = pinta::hosts::read_registry((t.path / "absent").string(),
                                                 (t.path / "absent").string());
-  EXPECT_EQ(names(none, true), std::vector<std::string>{"deel-1.17"});
+  EXPECT_EQ(names(none, true), (std::vector<std::string>{"deel-1.17", "claude-code-2.1"}));
 }
 
 TEST(Effects, WordingPerFamily) {
@@ -137,6 +137,11 @@ TEST(Effects, WordingPerFamily) {
   EXPECT_EQ(pinta::hosts::describe_effect(Family::kDeel, "PreToolUse", "blocked",
                                           std::string(200, 'x') + "\n", ""),
             "blocked (exit 2): " + std::string(117, 'x') + "...");
+  EXPECT_EQ(pinta::hosts::describe_effect(Family::kClaude, "PreToolUse", "denied",
+                                          "PreToolUse:Bash hook error: no", ""),
+            "denied; the model is told: PreToolUse:Bash hook error: no");
+  EXPECT_EQ(pinta::hosts::describe_effect(Family::kClaude, "PreToolUse", "no_opinion", "", ""),
+            "no output: the host goes on as without the hook");
   EXPECT_TRUE(pinta::hosts::same_failsafe(Family::kGemini, "allowed", "no_opinion"));
   EXPECT_FALSE(pinta::hosts::same_failsafe(Family::kAntigravity, "allowed", "no_opinion"));
   EXPECT_TRUE(pinta::hosts::same_failsafe(Family::kDeel, "passed", "passed"));
