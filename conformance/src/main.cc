@@ -149,7 +149,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"contract", "protocol"}));
   run->add_option("--config", config,
                   "protocol: the hooks to grade: a Gemini CLI settings.json or extension folder, "
-                  "or a deel-local-cli hooks.json (with --host deel-1.17)");
+                  "a deel-local-cli hooks.json (with --host deel-1.17) or a Claude Code "
+                  "settings.json (with --host claude-code-2.1)");
   run->add_option("--hook", hook, "protocol: one hook command line, run on every event of --host");
   run->add_option("--event", proto_events, "protocol: only this event (repeatable)");
   run->add_flag("--strict", ro.strict, "SHOULD cases count too");

@@ -15,6 +15,7 @@
 
 #include "matcher_context.h"
 #include "pinta/common/fs.h"
+#include "pinta/hosts/claude/claude.h"
 #include "pinta/hosts/deel/deel.h"
 #include "pinta/hosts/gemini/gemini.h"
 #include "pinta/hosts/reply_check.h"
@@ -23,6 +24,7 @@ namespace pinta::conformance {
 namespace stdfs = std::filesystem;
 namespace gem = pinta::hosts::gemini;
 namespace deel = pinta::hosts::deel;
+namespace cl = pinta::hosts::claude;
 using pinta::hosts::Family;
 
 const std::vector<ProtocolCheck>& protocol_checks() {
@@ -34,30 +36,41 @@ const std::vector<ProtocolCheck>& protocol_checks() {
       {"PROTO-2", "must", "Closes its pipes when it exits",
        "No process the hook started still holds its stdout or stderr after it exits: the host "
        "reads until both pipes close, so a background child keeps the host (and the tool call) "
-       "waiting.",
+       "waiting. (Claude Code reads at exit and does not wait: not checked there.)",
        "GEM §4.4 ('close', not 'exit'); DEEL seed 004 l.431-434; shared/reference/real-hosts.md"},
       {"PROTO-3", "must", "Exits with a status the host reads as an answer",
        "The exit status is one the host gives a meaning: Gemini CLI and Antigravity 0 (and "
-       "Gemini 2 to block); deel-local-cli 0 to pass, 2 to block. Any other status is a failed "
-       "hook: Gemini CLI warns and runs the tool anyway, deel-local-cli blocks at its blocking "
-       "points (fail-closed) and ignores it elsewhere.",
-       "GEM §4.5-§4.6; AGY §6.1; DEEL seed 004 l.444-460"},
+       "Gemini 2 to block); deel-local-cli and Claude Code 0 to pass, 2 to block. Any other "
+       "status is a failed hook: Gemini CLI warns and runs the tool anyway, deel-local-cli blocks "
+       "at its blocking points (fail-closed) and ignores it elsewhere, Claude Code shows a "
+       "non-blocking error and reads no decision.",
+       "GEM §4.5-§4.6; AGY §6.1; DEEL seed 004 l.444-460; docs/hosts/claude-code-2.1.md "
+       "(Replies: post-exit1, ups-exit1)"},
       {"PROTO-4", "must", "One reply or none on stdout",
        "A JSON-line host gets one JSON object or nothing on stdout: Gemini CLI turns any other text "
        "(log lines, two objects) into a message shown to the user, and reads stderr that way "
        "when stdout is empty; Antigravity fails the call. deel-local-cli shows whatever a "
-       "passing hook prints as a note (should).",
-       "GEM §4.5 (convertPlainTextToHookOutput); AGY §6.2; DEEL seed 004 l.431-434"},
+       "passing hook prints as a note (should). Claude Code reads one JSON object (whose "
+       "hookSpecificOutput names this event) or text, and uses text only on UserPromptSubmit and "
+       "SessionStart (as context).",
+       "GEM §4.5 (convertPlainTextToHookOutput); AGY §6.2; DEEL seed 004 l.431-434; "
+       "docs/hosts/claude-code-2.1.md (pre-json-ws, pre-badjson, pre-json-wrong-event, ups-ctx)"},
       {"PROTO-5", "must", "Decides only with decisions its event honours",
        "A decision the hook gives (a JSON decision, or exit 2) is one the host knows and "
        "honours on this event: Gemini CLI blocks on BeforeTool, AfterTool and BeforeAgent and asks "
        "only on BeforeTool; Antigravity decides on PreToolUse only; deel-local-cli blocks only at "
-       "도구전 and 말전. Elsewhere the decision is dropped and the hook does not do what it says.",
-       "GEM §6; AGY §7.1; DEEL seed 004 l.221 (막는자리)"},
+       "도구전 and 말전; Claude Code takes permissionDecision allow|deny|ask on PreToolUse only, a "
+       "top-level decision only as block (or approve on PreToolUse), and exit 2 blocks only "
+       "PreToolUse, PermissionRequest, UserPromptSubmit, Stop and SubagentStop. Elsewhere the "
+       "decision is dropped and the hook does not do what it says.",
+       "GEM §6; AGY §7.1; DEEL seed 004 l.221 (막는자리); https://code.claude.com/docs/en/hooks "
+       "(exit code 2 behavior); docs/hosts/claude-code-2.1.md (pre-decision-block)"},
       {"PROTO-6", "should", "A block says why",
-       "A hook that blocks gives a reason (Gemini CLI: reason or stderr; deel-local-cli: stdout), "
-       "which the host shows to the user and the model; without one the block is unexplained.",
-       "GEM §5; DEEL seed 004 l.452, l.504-511"},
+       "A hook that blocks gives a reason (Gemini CLI: reason or stderr; deel-local-cli: stdout; "
+       "Claude Code: stderr with exit 2, permissionDecisionReason or reason in JSON), which the "
+       "host shows to the user and the model; without one the block is unexplained.",
+       "GEM §5; DEEL seed 004 l.452, l.504-511; docs/hosts/claude-code-2.1.md (pre-exit2-empty: "
+       "`No stderr output`)"},
   };
   return k;
 }
@@ -79,13 +92,15 @@ std::string read_text(const std::string& path, std::string& err) {
   return *t;
 }
 
-// Where the hooks of a config run: a project's own .gemini/ or .deel/ file runs in the project;
+// Where the hooks of a config run: a project's own .gemini/, .deel/ or .claude/ file runs in the
+// project;
 // any other file in its own folder (hooks refer to scripts by paths relative to it).
 std::string project_dir_of(const std::string& config) {
   stdfs::path p = stdfs::absolute(config).lexically_normal();
   if (stdfs::is_directory(p)) return p.string();
   stdfs::path dir = p.parent_path();
-  if (dir.filename() == ".gemini" || dir.filename() == ".deel") return dir.parent_path().string();
+  if (dir.filename() == ".gemini" || dir.filename() == ".deel" || dir.filename() == ".claude")
+    return dir.parent_path().string();
   return dir.string();
 }
 
@@ -96,7 +111,13 @@ const std::vector<std::string>& tool_candidates(Family f) {
       "list_directory", "read_many_files", "web_fetch", "google_web_search", "save_memory"};
   static const std::vector<std::string> deel = {"Bash", "Write", "Edit", "Read", "Grep", "Glob"};
   static const std::vector<std::string> agy = {"run_command", "write_to_file", "view_file"};
-  return f == Family::kGemini ? gemini : f == Family::kDeel ? deel : agy;
+  // Claude Code 2.1.332's tools (the 12 it offers the model; shared/reference/real-hosts.md).
+  static const std::vector<std::string> claude = {"Bash", "Write", "Edit", "Read", "Grep", "Glob",
+                                                  "WebFetch"};
+  return f == Family::kGemini ? gemini
+         : f == Family::kDeel ? deel
+         : f == Family::kClaude ? claude
+                                : agy;
 }
 
 json tool_args(const std::string& tool, const std::string& ws) {
@@ -115,7 +136,7 @@ bool tool_event(Family f, const std::string& event) {
     auto k = deel::resolve_event(deel::ojson(event));
     return k && deel::is_tool_event(*k);
   }
-  return event == "PreToolUse" || event == "PostToolUse";
+  return pinta::hosts::is_tool_event(f, event);  // the registry's tool events
 }
 
 // The tool a registration's matcher selects ("" off tool events or when none matches).
@@ -129,6 +150,8 @@ std::string tool_for(Family f, const ProtocolHook& h) {
     } else if (f == Family::kDeel) {
       auto m = deel::make_matcher(deel::ojson(h.matcher.empty() ? "*" : h.matcher));
       if (!m || deel::matcher_matches(*m, t)) return t;
+    } else if (f == Family::kClaude) {
+      if (cl::matcher_matches(h.event, h.matcher, t)) return t;
     } else {
       return t;
     }
@@ -227,6 +250,45 @@ Result<std::vector<ProtocolHook>> deel_hooks(const ProtocolOptions& po, const st
   return out;
 }
 
+// A Claude Code settings file, read by the host's own loader as a `--settings FILE` source (its
+// hooks, matchers and timeouts; disableAllHooks honoured) over an empty home and project.
+Result<std::vector<ProtocolHook>> claude_hooks(const ProtocolOptions& po, const std::string& host) {
+  const std::string path = stdfs::absolute(po.config).lexically_normal().string();
+  std::string err;
+  read_text(path, err);
+  if (!err.empty()) return make_error(ErrorCode::kIo, err);
+  std::string tmp = (stdfs::temp_directory_path() / "pinta-proto-load-XXXXXX").string();
+  if (!::mkdtemp(tmp.data())) return make_error(ErrorCode::kIo, "cannot create a temp directory");
+  cl::SettingsSources src;
+  src.home = tmp;
+  src.project = tmp;
+  src.extra = {path};
+  src.managed_dir = tmp + "/managed";
+  auto loaded = cl::load_settings(src);
+  std::error_code ec;
+  stdfs::remove_all(tmp, ec);
+  if (!loaded) return make_error(ErrorCode::kInvalidArgument, "--config " + po.config + ": " +
+                                                                  loaded.error().message);
+  if (!loaded->warnings.empty())
+    return make_error(ErrorCode::kInvalidArgument,
+                      "--config " + po.config + ": " + loaded->warnings.front());
+  if (loaded->disable_all)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "--config " + po.config + ": hooks are disabled (disableAllHooks true)");
+  std::vector<ProtocolHook> out;
+  for (const auto& ch : loaded->hooks) {
+    ProtocolHook h;
+    h.host = host;
+    h.event = ch.event;
+    h.matcher = ch.matcher;
+    h.command = ch.command;
+    h.timeout_ms = static_cast<int>(std::min<long>(ch.timeout_ms, 24L * 3600 * 1000));
+    h.origin = path;
+    out.push_back(std::move(h));
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<std::vector<ProtocolHook>> protocol_hooks(const ProtocolOptions& po) {
@@ -242,6 +304,7 @@ Result<std::vector<ProtocolHook>> protocol_hooks(const ProtocolOptions& po) {
       h.command = po.hook;
       h.timeout_ms = *fam == Family::kDeel     ? static_cast<int>(deel::kDefaultTimeoutMs)
                      : *fam == Family::kGemini ? gem::kDefaultTimeoutMs
+                     : *fam == Family::kClaude ? static_cast<int>(cl::HookCommand{}.timeout_ms)
                                                : 30000;
       hooks.push_back(std::move(h));
     }
@@ -253,10 +316,14 @@ Result<std::vector<ProtocolHook>> protocol_hooks(const ProtocolOptions& po) {
     auto r = deel_hooks(po, host);
     if (!r) return r.error();
     hooks = std::move(*r);
+  } else if (*fam == Family::kClaude) {
+    auto r = claude_hooks(po, host);
+    if (!r) return r.error();
+    hooks = std::move(*r);
   } else {
     return make_error(ErrorCode::kInvalidArgument,
-                      "--config is read for Gemini CLI and deel-local-cli hosts; for " + host +
-                          " grade one command with --hook");
+                      "--config is read for Gemini CLI, deel-local-cli and Claude Code hosts; for " +
+                          host + " grade one command with --hook");
   }
   if (!po.events.empty())
     hooks.erase(std::remove_if(hooks.begin(), hooks.end(),
@@ -319,7 +386,10 @@ std::vector<Finding> judge(Family f, const ProtocolHook& h, const HookOutcome& o
   if (r.timed_out || r.hard_limited)
     fs.push_back({"PROTO-1", "still running at the host's " + std::to_string(h.timeout_ms) +
                                  " ms timeout: the host killed it and counts the run as failed"});
-  if (r.pipes_outlived_child && !r.timed_out && !r.hard_limited)
+  // Claude Code reads a hook's output when the hook exits and does not wait for a child still
+  // holding the pipes (docs/hosts/claude-code-2.1.md, scenario pre-late-output: a deny printed
+  // 1 s after the exit was not read; the tool ran). Elsewhere the host waits for both to close.
+  if (r.pipes_outlived_child && !r.timed_out && !r.hard_limited && f != Family::kClaude)
     fs.push_back({"PROTO-2", "a process it left behind still held stdout/stderr after it exited "
                              "(the host waits for both pipes to close)"});
   const bool exit0 = r.exit_code && *r.exit_code == 0, exit2 = r.exit_code && *r.exit_code == 2;
@@ -379,6 +449,64 @@ std::vector<Finding> judge(Family f, const ProtocolHook& h, const HookOutcome& o
       fs.push_back({"PROTO-5", "exit 2 on " + ev + ", which is not a blocking point: ignored"});
     if (exit2 && blocking && !js_nonblank(r.out))
       fs.push_back({"PROTO-6", "exit 2 without a reason on stdout"});
+  } else if (f == Family::kClaude) {
+    // Claude Code 2.1.332 reads both (docs/hosts/claude-code-2.1.md "Replies"); the effect is the
+    // host runner's reading of the run.
+    const bool blocking = pinta::hosts::deny_meaningful(f, ev);
+    if (!r.timed_out && !r.hard_limited && !exit0 && !exit2)
+      fs.push_back({"PROTO-3", exit_text(r) + ": Claude Code reports a non-blocking hook error to "
+                                              "the user and reads no decision from it (" +
+                                   o.effect + "); pass with 0, block with 2"});
+    if (exit0 && o.effect == "hook_error")  // pre-json-wrong-event: rejected before it is read
+      fs.push_back({"PROTO-4", "hookSpecificOutput.hookEventName names another event: Claude "
+                               "Code rejects the reply as a hook error"});
+    else if (exit0 && o.effect == "text_shown" && ev != "UserPromptSubmit" && ev != "SessionStart")
+      fs.push_back({"PROTO-4", "stdout is not one JSON object: Claude Code does not read it as a "
+                               "reply on " + ev + " (only UserPromptSubmit and SessionStart take "
+                               "text, as context)"});
+    if (exit2 && !blocking)
+      fs.push_back({"PROTO-5", "exit 2 on " + ev + ", which cannot block: stderr is only shown "
+                               "to the user"});
+    if (exit2 && blocking && !js_nonblank(r.err))
+      fs.push_back({"PROTO-6", "exit 2 without a message on stderr: the model is told `No stderr "
+                               "output`"});
+    const json reply = exit0 && (o.effect != "text_shown" && o.effect != "no_opinion")
+                           ? json::parse(r.out, nullptr, false)
+                           : json();
+    if (reply.is_object()) {
+      auto member = [](const json& j, const char* k) {
+        return j.is_object() && j.contains(k) ? j[k] : json();
+      };
+      auto text = [&](const json& j, const char* k) {
+        const json v = member(j, k);
+        return v.is_string() ? v.get<std::string>() : std::string();
+      };
+      const json hso = member(reply, "hookSpecificOutput");
+      const json pd = member(hso, "permissionDecision");
+      const json d = member(reply, "decision");
+      if (!d.is_null() && d != "block" && !(d == "approve" && ev == "PreToolUse"))
+        fs.push_back({"PROTO-5", "decision " + d.dump() + " is not one Claude Code reads here (" +
+                                     "block" + (ev == "PreToolUse" ? " or approve; or "
+                                                "hookSpecificOutput.permissionDecision" : "") +
+                                     "): ignored"});
+      if (d == "block" && !blocking)
+        fs.push_back({"PROTO-5", "blocks on " + ev + ", where Claude Code does not honour a "
+                                 "block"});
+      if (!pd.is_null() && ev != "PreToolUse")
+        fs.push_back({"PROTO-5", "permissionDecision on " + ev + ": Claude Code reads it on "
+                                 "PreToolUse only"});
+      else if (!pd.is_null() && pd != "allow" && pd != "deny" && pd != "ask")
+        fs.push_back({"PROTO-5", "permissionDecision " + pd.dump() + " is not allow, deny or ask: "
+                                 "ignored"});
+      const bool denies = (pd == "deny" && ev == "PreToolUse") || (d == "block" && blocking);
+      const std::string why =
+          pd == "deny" ? text(hso, "permissionDecisionReason") : text(reply, "reason");
+      if (denies && !js_nonblank(why))
+        fs.push_back({"PROTO-6", "blocks without a reason (" +
+                                     std::string(pd == "deny" ? "permissionDecisionReason"
+                                                              : "reason") +
+                                     "): the model is told only that a hook blocked it"});
+    }
   } else {
     // Antigravity reads stdout as protojson on exit 0; its own reading is the one reply check.
     auto rc = pinta::hosts::check_reply(f, ev, {r.out, r.exit_code});
