@@ -5,7 +5,7 @@
 //  1. total: parse_case never throws or crashes; it returns a Case or an Error;
 //  2. an error is kInvalidArgument/kParse, one line, and names the file it was given;
 //  3. an accepted case is well-formed: id is AREA-NNNN starting with its area, the area is one
-//     of the ten areas, level is must|should, hosts is a non-empty, duplicate-free subsequence of
+//     of the documented areas, level is must|should, hosts is a non-empty, duplicate-free subsequence of
 //     all_hosts() (in that order), raw is the object that was parsed;
 //  4. round-trip: re-serialising raw (compact, and canonical()) parses to the same id, area,
 //     level, hosts and xfail; canonical() is idempotent;
@@ -20,9 +20,10 @@ namespace {
 
 namespace conf = pinta::conformance;
 // Written out on purpose (not read from case.cc): the harness checks the parser against the
-// documented areas (docs/conformance-cases.md). DEEL: deel-local-cli's exit-code protocol.
-const std::set<std::string> kAreas = {"OUT",  "EXIT",   "FMT",   "INPUT", "GUARD", "OTLP",
-                                      "REDACT", "TRACE", "ENV", "PERF", "DEEL"};
+// documented areas (docs/conformance-cases.md). DEEL: deel-local-cli's exit-code protocol;
+// CLAUDE: Claude Code's (silence or one JSON line).
+const std::set<std::string> kAreas = {"OUT",    "EXIT",  "FMT", "INPUT", "GUARD", "OTLP",
+                                      "REDACT", "TRACE", "ENV", "PERF",  "DEEL",  "CLAUDE"};
 const char* kFile = "/fuzz/cases/X-0000.case.json";
 
 std::string sig(const conf::Case& c) {
