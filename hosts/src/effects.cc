@@ -33,6 +33,8 @@ std::string describe_effect(Family f, std::string_view event, const std::string&
       return "blocking error (exit 2); the model is told: " + clip(m, 120);
     if (k == "error_shown") return "exit 2 where the event cannot block: stderr shown to the user";
     if (k == "hook_error") return "non-blocking hook error (shown to the user): " + clip(m, 80);
+    if (k == "stopped")
+      return "the session ends after this step" + (m.empty() ? "" : ": " + clip(m, 80));
     if (k == "blocked") return "blocked: " + clip(m, 120);
     if (k == "json_read") return "JSON reply read (context or message): " + clip(m, 80);
     if (k == "text_shown") return "plain text shown" + (m.empty() ? "" : ": " + clip(m, 80));

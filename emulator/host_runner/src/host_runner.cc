@@ -453,8 +453,9 @@ class ClaudeRunner : public HostRunner {
   //   error_shown     exit 2 where the event cannot block: stderr shown to the user only (ss-exit2)
   //   hook_error      any other status: a non-blocking error (post-exit1, ups-exit1)
   //   denied / asked / allowed   PreToolUse's permission decision at exit 0 (CC: the JSON deny)
+  //   stopped         continue:false: the session ends after this step (pre-continue-false, ...)
   //   blocked         another JSON decision that blocks (post-block, stop-block-json, …)
-  //   json_read       any other JSON reply (context, systemMessage, continue)
+  //   json_read       any other JSON reply (context, systemMessage)
   //   text_shown      plain text at exit 0: shown, and on UserPromptSubmit/SessionStart given to
   //                   the model (ups-ctx, ss-stdout)
   //   no_opinion      exit 0 and nothing on stdout: the host goes on as without the hook
@@ -488,19 +489,18 @@ class ClaudeRunner : public HostRunner {
     } else if (!pinta::emu::claude::is_json_reply(r.stdout_text)) {
       out.effect = "text_shown";
       out.effect_message = o.model_context.empty() ? r.stdout_text : joined(o.model_context);
-    } else if (o.blocked || !o.continue_) {
+    } else if (!o.continue_) {
+      out.effect = "stopped";
+      out.effect_message = o.stop_reason.value_or("");
+    } else if (o.blocked) {
       out.effect = "blocked";
-      out.effect_message = o.stop_reason.value_or(joined(o.model_context));
+      out.effect_message = joined(o.model_context);
     } else {
       out.effect = "json_read";
       out.effect_message = o.system_message.value_or(joined(o.model_context));
     }
   }
 };
-
-}  // namespace
-
-namespace {
 
 std::unique_ptr<HostRunner> make_gemini(const std::string& host, const HostRunnerOptions& options,
                                         std::string& error) {

@@ -132,6 +132,10 @@ TEST(HostRunner, ClaudeCodeReadsBothExitStatusAndJson) {
   EXPECT_EQ(o.effect_message, "oops\n");
   c.command = "test \"$CLAUDECODE\" = 1 && test \"$CLAUDE_PROJECT_DIR\" = \"$PWD\" || exit 1";
   EXPECT_EQ(r->run(c).effect, "no_opinion");
+  c.command = R"(printf '{"continue":false,"stopReason":"enough"}')";
+  o = r->run(c);
+  EXPECT_EQ(o.effect, "stopped");  // pre-continue-false: the session ends after this step
+  EXPECT_EQ(o.effect_message, "enough");
   c.command = R"(printf '{"hookSpecificOutput":{"hookEventName":"PostToolUse"}}')";
   EXPECT_EQ(r->run(c).effect, "hook_error");  // pre-json-wrong-event
   c.event = "PostToolUse";
