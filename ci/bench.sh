@@ -347,7 +347,9 @@ static void *serve(void *arg) {  /* one connection: requests until the client cl
   for (;;) {
     long want = -1;
     int keep = 0;
-    while (got < sizeof buf) {
+    /* The header is looked for after every read, a full buffer included: a request whose first
+       read fills the buffer (a big body sent in one write) still gets its length. */
+    for (;;) {
       if (want < 0) {
         char *end = memmem(buf, got, "\r\n\r\n", 4);
         if (end) {
@@ -358,6 +360,7 @@ static void *serve(void *arg) {  /* one connection: requests until the client cl
         }
       }
       if (want >= 0 && (long)got >= want) break;
+      if (got == sizeof buf) break;
       int n = RD(buf + got, sizeof buf - got);
       if (n <= 0) break;
       got += (size_t)n;
