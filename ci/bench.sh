@@ -277,7 +277,7 @@ if [ -n "$node" ]; then
   n_ceil=$(ratio "${med[3]}" "${med[0]}")
 fi
 
-# Gate event with a guard, and peers on the same payloads (docs/benchmarks.md "Guard path").
+# Gate event with a guard, and peers on the same payloads (docs/benchmarks-history.md "Guard path").
 # Guards on loopback: bench-guard, a minimal C server compiled here that answers every POST with
 # ALLOW in one write (plain http served inline, one connection at a time; https with a throw-away
 # certificate, a thread per connection and keep-alive unless the client asks to close; or never
