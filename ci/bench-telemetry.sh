@@ -13,13 +13,14 @@
 # with each child's peak RSS (wait4), then: whether the collector-up runs' spans all arrived and
 # how long after the last event; `pinta-gemini --pinta-flush` delivering 10,000 queued spans (time,
 # its peak RSS) and a 2 GiB sparse queue file (peak RSS); 64 concurrent writers x
-# PINTA_BENCH_PAR_EVENTS (10), PINTA_BENCH_PAR_ROUNDS (3) times, with the collector down (p99, max;
+# PINTA_BENCH_PAR_EVENTS (10), PINTA_BENCH_PAR_ROUNDS (3) times, with the collector down and up (p99, max;
 # /bin/true under the same load for reference, and the ratios); an outage of PINTA_BENCH_OUTAGE_S (20) s with 5 events, then the collector back and
 # no further event (needs python3 for a collector on a fixed port).
-# Targets: collector up and collector down <= 1.3x /bin/true, every span delivered, last one within
+# Targets: collector up <= 1.2x /bin/true, collector down <= 1.3x, every span delivered, last one within
 # 1 s of the last event; never answers <= collector up (ratio <= 1.1 allowing noise); adapter peak
 # RSS <= 4 MiB; drain of 10,000 spans <= 5 s; flusher peak RSS <= 16 MiB (drain, sparse file);
-# 64 writers p99 <= 20 ms, max <= 100 ms; outage: all delivered <= 10 s after the return.
+# 64 writers (collector down and up) p99 and max <= 1.5x /bin/true's under the same load, nothing
+# lost; outage: all delivered <= 10 s after the return.
 # A MISS is reported, never fatal.
 set -euo pipefail
 runs=200
@@ -208,14 +209,22 @@ par_events=${PINTA_BENCH_PAR_EVENTS:-10}
 # the files and starts the flusher), pooled: one round's p99 is its 7th-slowest event, and on a
 # shared 2-core machine that moves 2x from round to round.
 par_rounds=${PINTA_BENCH_PAR_ROUNDS:-3}
-: >"$work/par.txt"; : >"$work/par-true.txt"
-par_lines=0; par_unwritten=0
+: >"$work/par.txt"; : >"$work/par-true.txt"; : >"$work/par-up.txt"
+par_lines=0; par_unwritten=0; par_up_queued=0
+# Collector up for the 64 writers: a logging collector of its own, so its spans are counted apart.
+"$fake" --script "$work/up.json" --port-file "$work/upw.port" --log "$work/upw.log" >/dev/null 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$work/upw.port" ] && break; sleep 0.05; done
+upw=$(cat "$work/upw.port")
 for r in $(seq "$par_rounds"); do
   env -i HOME="$work/home" PATH=/usr/bin:/bin GEMINI_PLUGIN_DATA="$work/par-data-$r" \
     GEMINI_PLUGIN_OPTION_ENDPOINT="http://127.0.0.1:$down/v1/traces" PINTA_QUEUE_MAX_SPANS=100000 \
     "$work/par" 64 "$par_events" "$work/p.json" "$adapter" --agent gemini --event AfterTool >>"$work/par.txt"
   # The same 64-way load with /bin/true: what the machine alone makes of 64 concurrent processes.
   "$work/par" 64 "$par_events" "$work/p.json" /bin/true >>"$work/par-true.txt"
+  env -i HOME="$work/home" PATH=/usr/bin:/bin GEMINI_PLUGIN_DATA="$work/par-up-$r" \
+    GEMINI_PLUGIN_OPTION_ENDPOINT="http://127.0.0.1:$upw/v1/traces" PINTA_QUEUE_MAX_SPANS=100000 \
+    "$work/par" 64 "$par_events" "$work/p.json" "$adapter" --agent gemini --event AfterTool >>"$work/par-up.txt"
   # Queued = the queue file, its overflow slots and side files (folded in by the next pass).
   n=$(cat "$work/par-data-$r"/failed-spans.jsonl "$work/par-data-$r"/failed-spans.slot.* \
         "$work/par-data-$r"/failed-spans.side.* 2>/dev/null | grep -c '' || true)
@@ -223,9 +232,23 @@ for r in $(seq "$par_rounds"); do
   u=$(stat -c %s "$work/par-data-$r/failed-spans.unwritten" 2>/dev/null || echo 0)
   par_unwritten=$((par_unwritten + u))
 done
+# Collector up: every event's span delivered, or still queued for the next flush (nothing lost);
+# the flushers get up to 30 s to deliver.
+par_want=$(( 64 * par_events * par_rounds ))
+upw_count() { { grep -o '\\"spanId\\":\\"[0-9a-f]\{16\}\\"' "$work/upw.log" 2>/dev/null || true; } | sort -u | wc -l; }
+t_w=$(date +%s%N); par_up_got=$(upw_count)
+while [ "$par_up_got" -lt "$par_want" ] && [ $(( ($(date +%s%N) - t_w) / 1000000 )) -lt 30000 ]; do
+  sleep 0.1; par_up_got=$(upw_count)
+done
+for r in $(seq "$par_rounds"); do
+  n=$(cat "$work/par-up-$r"/failed-spans.jsonl "$work/par-up-$r"/failed-spans.slot.* \
+        "$work/par-up-$r"/failed-spans.side.* 2>/dev/null | grep -c '' || true)
+  par_up_queued=$((par_up_queued + n))
+done
 pct() { sort -n "${2:-$work/par.txt}" | awk -v q="$1" '{ v[NR] = $1 } END { i = int(NR * q + 0.999999); if (i < 1) i = 1; printf "%.1f", v[i] / 1e6 }'; }
 par_n=$(wc -l <"$work/par.txt"); par_p50=$(pct 0.5); par_p99=$(pct 0.99); par_max=$(pct 1)
 true_p50=$(pct 0.5 "$work/par-true.txt"); true_p99=$(pct 0.99 "$work/par-true.txt"); true_max=$(pct 1 "$work/par-true.txt")
+up_p50=$(pct 0.5 "$work/par-up.txt"); up_p99=$(pct 0.99 "$work/par-up.txt"); up_max=$(pct 1 "$work/par-up.txt")
 
 # Outage then recovery (default back-off settings): the collector (a fixed port: python3's
 # http.server) is down while 5 events queue spans, stays down PINTA_BENCH_OUTAGE_S seconds
@@ -273,7 +296,7 @@ up_r=$(ratio "${m[3]}" "${m[0]}")
 report=$(
   for i in "${!names[@]}"; do printf '%-52s %10s ms  peak RSS %6s KiB\n' "${names[i]}" "${m[i]}" "${rss[i]}"; done
   echo
-  printf '%-60s %8s  %s\n' "collector up, steady state <= 1.3x /bin/true" "${up_r}x" "$(verdict "$up_r" 1.3)"
+  printf '%-60s %8s  %s\n' "collector up, steady state <= 1.2x /bin/true" "${up_r}x" "$(verdict "$up_r" 1.2)"
   if [ "$got_up" -eq "$want_up" ]; then up_v=PASS; else up_v=MISS; fi
   printf '%-60s %8s  %s\n' "collector up: every span delivered ($want_up events)" "$got_up" "$up_v"
   printf '%-60s %7sms  %s\n' "collector up: last span delivered <= 1000 ms after last event" "$lag_ms" "$(verdict "$lag_ms" 1000)"
@@ -286,13 +309,20 @@ report=$(
   printf '%-60s %7ss  %s\n' "drain 10,000 queued spans <= 5 s" "$drain_s" "$drain_v"
   printf '%-60s %5sKiB  %s\n' "flusher peak RSS, 10,000-span drain <= 16384 KiB" "${drain_rss:-?}" "$(verdict "${drain_rss:-999999}" 16384)"
   printf '%-60s %5sKiB  %s\n' "flusher peak RSS, 2 GiB sparse queue file <= 16384 KiB" "${sparse_rss:-?}" "$(verdict "${sparse_rss:-999999}" 16384)"
-  printf '%-60s %7sms  %s\n' "64 writers x $par_events, collector down: p99 <= 20 ms" "$par_p99" "$(verdict "$par_p99" 20)"
-  printf '%-60s %7sms  %s\n' "64 writers x $par_events, collector down: max <= 100 ms" "$par_max" "$(verdict "$par_max" 100)"
-  par_rel=$(awk -v a="$par_p99" -v b="$true_p99" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-  par_relmax=$(awk -v a="$par_max" -v b="$true_max" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-  printf '%-60s %8s  %s\n' "64 writers: p99 / /bin/true p99 under the same load (info)" "${par_rel}x" "-"
-  printf '%-60s %8s  %s\n' "64 writers: max / /bin/true max under the same load (info)" "${par_relmax}x" "-"
-  echo "  (64 writers: $par_rounds rounds, $par_n events, p50 $par_p50 ms; queued $par_lines, unwritten $par_unwritten;"
+  # Ratios to /bin/true's own tail under the same 64-way load (the issue's restated target: an
+  # absolute 20 ms p99 was below what /bin/true itself gets on 2 cores).
+  rel() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+  par_rel=$(rel "$par_p99" "$true_p99"); par_relmax=$(rel "$par_max" "$true_max")
+  up_rel=$(rel "$up_p99" "$true_p99"); up_relmax=$(rel "$up_max" "$true_max")
+  printf '%-60s %8s  %s\n' "64 writers, collector down: p99 <= 1.5x /bin/true p99" "${par_rel}x" "$(verdict "$par_rel" 1.5) ($par_p99 vs $true_p99 ms)"
+  printf '%-60s %8s  %s\n' "64 writers, collector down: max <= 1.5x /bin/true max" "${par_relmax}x" "$(verdict "$par_relmax" 1.5) ($par_max vs $true_max ms)"
+  printf '%-60s %8s  %s\n' "64 writers, collector up: p99 <= 1.5x /bin/true p99" "${up_rel}x" "$(verdict "$up_rel" 1.5) ($up_p99 vs $true_p99 ms)"
+  printf '%-60s %8s  %s\n' "64 writers, collector up: max <= 1.5x /bin/true max" "${up_relmax}x" "$(verdict "$up_relmax" 1.5) ($up_max vs $true_max ms)"
+  if [ "$par_lines" -eq "$par_want" ] && [ "$par_unwritten" -eq 0 ]; then lost_v=PASS; else lost_v=MISS; fi
+  printf '%-60s %8s  %s\n' "64 writers, collector down: every span queued ($par_want)" "$par_lines" "$lost_v (unwritten bytes $par_unwritten)"
+  if [ $((par_up_got + par_up_queued)) -ge "$par_want" ]; then lost_v=PASS; else lost_v=MISS; fi
+  printf '%-60s %8s  %s\n' "64 writers, collector up: delivered + queued = $par_want" "$((par_up_got + par_up_queued))" "$lost_v ($par_up_got delivered, $par_up_queued queued)"
+  echo "  (64 writers: $par_rounds rounds, $par_n events per mode; p50 collector down $par_p50 ms, up $up_p50 ms;"
   echo "   /bin/true under the same 64-way load: p50 $true_p50 ms, p99 $true_p99 ms, max $true_max ms)"
   if [ "$outage_got" -lt 0 ]; then
     printf '%-60s %8s  %s\n' "$outage_line" "-" "SKIP (no python3 for the fixed-port collector)"

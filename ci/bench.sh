@@ -24,9 +24,9 @@
 # C client as the network floor, and peers on the same payloads: a bash + curl + jq hook (the
 # DefenseClaw style), a python3 -S floor, the Node floor; on the gate event and a telemetry event.
 #
-# Prints medians (p90, p99 for the guard runs), ratios and the targets (adapter <= 1.3x /bin/true,
-# gate with an instant guard <= 1.3x, https gate <= 2x http gate, never-answering guard <= 50 ms +
-# start-up, bash+curl >= 10x ours, interpreter floors >= 30x ours, peak RSS <= 4 MiB) with PASS/MISS. A MISS is reported, never fatal: the exit status
+# Prints medians (p90, p99 for the guard runs), ratios and the targets (adapter <= 1.2x /bin/true,
+# gate with an instant guard <= 1.2x (Claude Code mode too, allow and deny), https gate <= 2x http gate, never-answering guard <= 50 ms +
+# start-up, 1 MB and 10 MB inputs get the deny, bash+curl >= 10x ours, interpreter floors as information, peak RSS <= 4 MiB) with PASS/MISS. A MISS is reported, never fatal: the exit status
 # is non-zero only when something could not run at all.
 set -euo pipefail
 
@@ -83,6 +83,7 @@ cat >"$work/timer.c" <<'C'
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,6 +147,16 @@ int main(int argc, char **argv) {
     progs[np].argv = av + ne; progs[np].envp = envp; np++;
   }
   fclose(spec);
+  /* The timer ignores SIGPIPE (a program may stop reading a large payload); its programs start
+     with the default disposition, as under a host. */
+  signal(SIGPIPE, SIG_IGN);
+  posix_spawnattr_t attr;
+  sigset_t dfl;
+  posix_spawnattr_init(&attr);
+  sigemptyset(&dfl);
+  sigaddset(&dfl, SIGPIPE);
+  posix_spawnattr_setsigdefault(&attr, &dfl);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
   int devnull = open("/dev/null", O_WRONLY);
   if (devnull < 0) { perror("/dev/null"); return 1; }
   for (int r = -warmup; r < rounds; r++) {
@@ -154,9 +165,13 @@ int main(int argc, char **argv) {
       struct prog *p = &progs[i];
       int fds[2];
       if (pipe2(fds, O_CLOEXEC) != 0) { perror("pipe"); return 1; }
-      /* Payloads are far below the pipe buffer: write it all, close, then spawn. */
-      if (write(fds[1], p->payload, p->len) != (ssize_t)p->len) { perror("write"); return 1; }
-      close(fds[1]);
+      /* A payload that fits the pipe buffer is written before the spawn; a larger one (the 1 MB
+         gate event) is written after it, while the program reads, as a host does. */
+      int early = p->len <= 16384;
+      if (early) {
+        if (write(fds[1], p->payload, p->len) != (ssize_t)p->len) { perror("write"); return 1; }
+        close(fds[1]);
+      }
       posix_spawn_file_actions_t fa;
       posix_spawn_file_actions_init(&fa);
       posix_spawn_file_actions_adddup2(&fa, fds[0], 0);
@@ -164,15 +179,24 @@ int main(int argc, char **argv) {
       posix_spawn_file_actions_adddup2(&fa, devnull, 2);
       pid_t pid;
       long long t0 = now_ns();
-      int err = posix_spawn(&pid, p->argv[0], &fa, NULL, p->argv, p->envp);
+      int err = posix_spawn(&pid, p->argv[0], &fa, &attr, p->argv, p->envp);
       if (err != 0) { fprintf(stderr, "spawn %s: %s\n", p->argv[0], strerror(err)); return 1; }
+      close(fds[0]);  /* the program's copy only: a program that stops reading gives EPIPE */
+      if (!early) {  /* the program may stop reading early (EPIPE): that is its answer, not ours */
+        for (size_t off = 0; off < p->len;) {
+          ssize_t w = write(fds[1], p->payload + off, p->len - off);
+          if (w < 0 && errno == EINTR) continue;
+          if (w <= 0) break;
+          off += (size_t)w;
+        }
+        close(fds[1]);
+      }
       int status; struct rusage ru;
       while (wait4(pid, &status, 0, &ru) < 0) {
         if (errno != EINTR) { perror("wait4"); return 1; }
       }
       long long t1 = now_ns();
       posix_spawn_file_actions_destroy(&fa);
-      close(fds[0]);
       int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
       if (r >= 0) printf("%d\t%d\t%lld\t%d\t%ld\n", i, r, t1 - t0, code, ru.ru_maxrss);
     }
@@ -250,9 +274,10 @@ adapter_rss=$(( rss[1] > rss[2] ? rss[1] : rss[2] ))
 if [ -n "$node" ]; then
   n_g=$(ratio "${med[3]}" "${med[1]}")
   n_a=$(ratio "${med[3]}" "${med[2]}")
+  n_ceil=$(ratio "${med[3]}" "${med[0]}")
 fi
 
-# Gate event with a guard, and peers on the same payloads (docs/benchmarks.md "Guard path").
+# Gate event with a guard, and peers on the same payloads (docs/benchmarks-history.md "Guard path").
 # Guards on loopback: bench-guard, a minimal C server compiled here that answers every POST with
 # ALLOW in one write (plain http served inline, one connection at a time; https with a throw-away
 # certificate, a thread per connection and keep-alive unless the client asks to close; or never
@@ -322,7 +347,9 @@ static void *serve(void *arg) {  /* one connection: requests until the client cl
   for (;;) {
     long want = -1;
     int keep = 0;
-    while (got < sizeof buf) {
+    /* The header is looked for after every read, a full buffer included: a request whose first
+       read fills the buffer (a big body sent in one write) still gets its length. */
+    for (;;) {
       if (want < 0) {
         char *end = memmem(buf, got, "\r\n\r\n", 4);
         if (end) {
@@ -333,6 +360,7 @@ static void *serve(void *arg) {  /* one connection: requests until the client cl
         }
       }
       if (want >= 0 && (long)got >= want) break;
+      if (got == sizeof buf) break;
       int n = RD(buf + got, sizeof buf - got);
       if (n <= 0) break;
       got += (size_t)n;
@@ -527,6 +555,12 @@ chmod 777 "$work/d-shared"  # refused as a data dir (ENV-9): no TLS session kept
 
 bt="$work/gemini-beforetool.json"
 gate=("$adapter" --agent gemini --event BeforeTool)
+# Claude Code 2.1 PreToolUse as the real CLI sends it (emulator/hosts/claude/test/payloads/PreToolUse).
+cc_bt="$work/claude-pretooluse.json"
+cat >"$cc_bt" <<'JSON'
+{"session_id":"25f3598c-343c-49de-add0-f6f92a8537fe","transcript_path":"/tmp/w/.claude/projects/-tmp-w/25f3598c-343c-49de-add0-f6f92a8537fe.jsonl","cwd":"/tmp/w","prompt_id":"feec67ef-60e3-47aa-b3c4-821946073622","permission_mode":"default","effort":{"level":"medium"},"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo hi","description":"d"},"tool_use_id":"toolu_s0_0"}
+JSON
+cc_gate=("$adapter" --agent claude-code --event PreToolUse)
 # Gate run: index → name; a program is only added when it can run here.
 gnames=(); : >"$work/spec-gate.tsv"
 add() {  # name, stdin, fields...
@@ -538,6 +572,10 @@ add "/bin/true" "$bt" /bin/true
 add "adapter BeforeTool, no guard configured" "$bt" "${gate[@]}"
 add "adapter BeforeTool, instant guard (C)" "$bt" "PINTA_GUARD_ENDPOINT=http://127.0.0.1:$(port cguard)/guard" "${gate[@]}"
 add "minimal C client -> instant guard (C)" "$bt" "$work/mini-client" "$(port cguard)"
+add "adapter claude-code PreToolUse, instant guard (C)" "$cc_bt" "PINTA_GUARD_ENDPOINT=http://127.0.0.1:$(port cguard)/guard" "${cc_gate[@]}"
+add "adapter claude-code PreToolUse, deny guard (C)" "$cc_bt" "PINTA_GUARD_ENDPOINT=http://127.0.0.1:$(port cdeny)/guard" "${cc_gate[@]}"
+cc_allow=$(PINTA_GUARD_ENDPOINT="http://127.0.0.1:$(port cguard)/guard" HOME="$work" "${cc_gate[@]}" <"$cc_bt" 2>&1; echo "exit $?")
+cc_deny=$(PINTA_GUARD_ENDPOINT="http://127.0.0.1:$(port cdeny)/guard" HOME="$work" "${cc_gate[@]}" <"$cc_bt" 2>&1; echo "exit $?")
 if [ "$have_fake" = 1 ]; then
   add "adapter BeforeTool, pinta-fake-server guard" "$bt" "PINTA_GUARD_ENDPOINT=http://127.0.0.1:$(port fake)/guard" "${gate[@]}"
   add "minimal C client -> pinta-fake-server" "$bt" "$work/mini-client" "$(port fake)"
@@ -578,6 +616,16 @@ add "adapter BeforeTool 1 MB, deny guard (C)" "$bt_big" "PINTA_GUARD_ENDPOINT=ht
 gnames=("${tnames[@]}")
 big_verdict=$(PINTA_GUARD_ENDPOINT="http://127.0.0.1:$(port cdeny)/guard" HOME="$work" "${gate[@]}" <"$bt_big" 2>&1 || true)
 
+# A 10 MB tool input: parsing it is most of the cost; the guard still judges a bounded view and
+# its deny is the reply (information: no budget is stated for the parse of 10 MB).
+spec=huge; : >"$work/spec-huge.tsv"; tnames=("${gnames[@]}"); gnames=()
+bt_huge="$work/gemini-beforetool-10mb.json"
+python3 -c 'import json,sys; sys.stdout.write(json.dumps({"session_id":"s","cwd":"/tmp/w","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"rm -rf ~ "+"a"*(10<<20)}},separators=(",",":")))' >"$bt_huge"
+add "adapter BeforeTool 10 MB, no guard configured" "$bt_huge" "${gate[@]}"
+add "adapter BeforeTool 10 MB, deny guard (C)" "$bt_huge" "PINTA_GUARD_ENDPOINT=http://127.0.0.1:$(port cdeny)/guard" "${gate[@]}"
+gnames=("${tnames[@]}")
+huge_verdict=$(PINTA_GUARD_ENDPOINT="http://127.0.0.1:$(port cdeny)/guard" HOME="$work" "${gate[@]}" <"$bt_huge" 2>&1 || true)
+
 echo "bench: guard and peers: ${#gnames[@]} programs (gate), ${#telnames[@]} (telemetry) x $runs runs, interleaved..."
 runs_for() { (cd "$work" && "${scrub[@]}" "$work/timer" "$work/spec-$1.tsv" "$2" 3) >"$work/runs-$1.tsv"; }
 runs_for gate "$runs" || { echo "bench: the gate run failed" >&2; exit 1; }
@@ -585,6 +633,8 @@ runs_for tel "$runs" || { echo "bench: the telemetry run failed" >&2; exit 1; }
 never_runs=$(( runs < 60 ? runs : 60 ))
 runs_for never "$never_runs" || { echo "bench: the never-answers run failed" >&2; exit 1; }
 runs_for big "$never_runs" || { echo "bench: the 1 MB gate run failed" >&2; exit 1; }
+huge_runs=$(( runs < 10 ? runs : 10 ))
+runs_for huge "$huge_runs" || { echo "bench: the 10 MB gate run failed" >&2; exit 1; }
 
 qstats() {  # file, index → "median p90 p99" (ms)
   awk -F'\t' -v p="$2" '$1 == p { print $3 }' "$1" | sort -n | awk '
@@ -598,9 +648,10 @@ qstats() {  # file, index → "median p90 p99" (ms)
 }
 declare -A gmed gp99
 guard_table=()
-for kind in gate tel never big; do
+for kind in gate tel never big huge; do
   case $kind in gate) n=("${gnames[@]}") ;; tel) n=("${telnames[@]}") ;; never) n=("adapter BeforeTool, no guard configured (never run)" "adapter BeforeTool, guard never answers") ;;
-    big) n=("adapter BeforeTool 1 MB, no guard configured" "adapter BeforeTool 1 MB, deny guard (C)") ;; esac
+    big) n=("adapter BeforeTool 1 MB, no guard configured" "adapter BeforeTool 1 MB, deny guard (C)") ;;
+    huge) n=("adapter BeforeTool 10 MB, no guard configured" "adapter BeforeTool 10 MB, deny guard (C)") ;; esac
   for i in "${!n[@]}"; do
     read -r m q r < <(qstats "$work/runs-$kind.tsv" "$i")
     bad=$(awk -F'\t' -v p="$i" '$1 == p && $4 != 0 { c++ } END { print c + 0 }' "$work/runs-$kind.tsv")
@@ -614,7 +665,17 @@ t() { echo "${gmed["tel:$1"]:-nan}"; }
 row() { guard_rows+=("$1|$2|$3|$4"); }  # target, measured, verdict, note
 r=$(ratio "$(g "adapter BeforeTool, instant guard (C)")" "$(g /bin/true)")
 fl=$(ratio "$(g "minimal C client -> instant guard (C)")" "$(g /bin/true)")
-row "gate, instant guard (C) <= 1.3x /bin/true" "${r}x" "$(verdict "$r" '<=' 1.3)" "(minimal C client: ${fl}x)"
+row "gate, instant guard (C) <= 1.2x /bin/true" "${r}x" "$(verdict "$r" '<=' 1.2)" "(minimal C client: ${fl}x)"
+# Claude Code mode (CLAUDE-1, CLAUDE-2): allow = exit 0 and no output; a guard DENY = the
+# permissionDecision deny reply. The reply is checked once, the cost in the interleaved run.
+r=$(ratio "$(g "adapter claude-code PreToolUse, instant guard (C)")" "$(g /bin/true)")
+case "$cc_allow" in "exit 0") v=$(verdict "$r" '<=' 1.2); n="(reply: exit 0, no output)" ;;
+  *) v=MISS; n="(reply not the silent allow: $(printf '%s' "$cc_allow" | tr '\n' ' ' | head -c 120))" ;; esac
+row "claude-code gate, instant guard (C) <= 1.2x /bin/true" "${r}x" "$v" "$n"
+r=$(ratio "$(g "adapter claude-code PreToolUse, deny guard (C)")" "$(g /bin/true)")
+case "$cc_deny" in *'"permissionDecision":"deny"'*'exit 0') v=$(verdict "$r" '<=' 1.2); n="(reply: permissionDecision deny, exit 0)" ;;
+  *) v=MISS; n="(no deny reply: $(printf '%s' "$cc_deny" | tr '\n' ' ' | head -c 120))" ;; esac
+row "claude-code gate, deny guard (C) <= 1.2x /bin/true" "${r}x" "$v" "$n"
 if [ "$have_fake" = 1 ]; then
   r=$(ratio "$(g "adapter BeforeTool, pinta-fake-server guard")" "$(g /bin/true)")
   fl=$(ratio "$(g "minimal C client -> pinta-fake-server")" "$(g /bin/true)")
@@ -651,6 +712,12 @@ case "$big_verdict" in
   *) bv=MISS; bnote="(no deny in the reply: $(printf '%s' "$big_verdict" | head -c 120))" ;;
 esac
 row "gate, 1 MB tool input, deny guard: median <= 50 ms + start-up ($blim)" "$bm ms" "$bv" "$bnote"
+hstart=${gmed["huge:adapter BeforeTool 10 MB, no guard configured"]}; hm=${gmed["huge:adapter BeforeTool 10 MB, deny guard (C)"]}
+case "$huge_verdict" in
+  *'"decision":"deny"'*) hv=INFO; hnote="(reply: the guard's deny; the same event without a guard: $hstart ms; $huge_runs runs)" ;;
+  *) hv=MISS; hnote="(no deny in the reply: $(printf '%s' "$huge_verdict" | head -c 120))" ;;
+esac
+row "gate, 10 MB tool input, deny guard (verdict; time for information)" "$hm ms" "$hv" "$hnote"
 ours_g=$(g "adapter BeforeTool, instant guard (C)"); ours_t=$(t "adapter AfterTool, collector up")
 peer_rows() {  # label, peer name, limit
   local pg pt
@@ -659,14 +726,23 @@ peer_rows() {  # label, peer name, limit
   # ratio a hook can reach; it is printed beside each row.
   local cg ct
   cg=$(ratio "$pg" "$(g /bin/true)"); ct=$(ratio "$pt" "$(t /bin/true)")
+  if [ "$4" = info ]; then
+    # An interpreter floor is information: its ratio to ours can never pass its own ceiling; the
+    # target it stood for is "ours <= 1.2x /bin/true" on both events (rows above).
+    r=$(ratio "$pg" "$ours_g"); row "$1 / ours, gate event (information)" "${r}x" "INFO" "($pg ms vs $ours_g ms; ceiling ${cg}x)"
+    r=$(ratio "$pt" "$ours_t"); row "$1 / ours, telemetry event (information)" "${r}x" "INFO" "($pt ms vs $ours_t ms; ceiling ${ct}x)"
+    return
+  fi
   r=$(ratio "$pg" "$ours_g"); row "$1 >= ${4}x ours, gate event" "${r}x" "$(verdict "$r" '>=' "$4")" "($pg ms vs $ours_g ms; ceiling ${cg}x)"
   r=$(ratio "$pt" "$ours_t"); row "$1 >= ${4}x ours, telemetry event" "${r}x" "$(verdict "$r" '>=' "$4")" "($pt ms vs $ours_t ms; ceiling ${ct}x)"
 }
+r=$(ratio "$ours_t" "$(t /bin/true)")
+row "telemetry, collector up <= 1.2x /bin/true" "${r}x" "$(verdict "$r" '<=' 1.2)" "($ours_t ms vs $(t /bin/true) ms)"
 if [ "$have_curl" = 1 ]; then peer_rows "bash+curl+jq hook" "bash+curl+jq hook -> instant guard (C)" "bash+curl+jq hook -> collector" 10
 else row "bash+curl+jq hook" "-" "SKIP" "(curl or jq missing: bash ci/install-deps.sh)"; fi
-if [ -n "$python" ]; then peer_rows "python3 -S floor" "python3 -S floor (read, json.loads, {})" "" 30
+if [ -n "$python" ]; then peer_rows "python3 -S floor" "python3 -S floor (read, json.loads, {})" "" info
 else row "python3 floor" "-" "SKIP" "(no python3)"; fi
-if [ -n "$node" ]; then peer_rows "node floor" "node floor (read, JSON.parse, {})" "" 30
+if [ -n "$node" ]; then peer_rows "node floor" "node floor (read, JSON.parse, {})" "" info
 else row "node floor" "-" "SKIP" "(no node)"; fi
 kill "${server_pids[@]}" 2>/dev/null || true
 
@@ -677,13 +753,13 @@ report=$(
   done
   echo
   printf '%-52s %8s  %s\n' "target" "measured" "result"
-  printf '%-52s %7sx  %s\n' "adapter gemini AfterTool <= 1.3x /bin/true" "$g_true" "$(verdict "$g_true" '<=' 1.3)"
-  printf '%-52s %7sx  %s\n' "adapter antigravity PreToolUse <= 1.3x /bin/true" "$a_true" "$(verdict "$a_true" '<=' 1.3)"
+  printf '%-52s %7sx  %s\n' "adapter gemini AfterTool <= 1.2x /bin/true" "$g_true" "$(verdict "$g_true" '<=' 1.2)"
+  printf '%-52s %7sx  %s\n' "adapter antigravity PreToolUse <= 1.2x /bin/true" "$a_true" "$(verdict "$a_true" '<=' 1.2)"
   if [ -n "$node" ]; then
-    printf '%-52s %7sx  %s\n' "node hook >= 30x adapter gemini AfterTool" "$n_g" "$(verdict "$n_g" '>=' 30)"
-    printf '%-52s %7sx  %s\n' "node hook >= 30x adapter antigravity PreToolUse" "$n_a" "$(verdict "$n_a" '>=' 30)"
+    printf '%-52s %7sx  %s\n' "node hook / adapter gemini AfterTool" "$n_g" "INFO (ceiling: node / /bin/true ${n_ceil}x)"
+    printf '%-52s %7sx  %s\n' "node hook / adapter antigravity PreToolUse" "$n_a" "INFO"
   else
-    printf '%-52s %8s  %s\n' "node hook >= 30x adapter" "-" "SKIP (node not installed)"
+    printf '%-52s %8s  %s\n' "node hook / adapter" "-" "SKIP (node not installed)"
   fi
   printf '%-52s %5s KiB  %s\n' "adapter peak RSS <= 4096 KiB" "$adapter_rss" "$(verdict "$adapter_rss" '<=' 4096)"
   for row in "${guard_rows[@]}"; do
@@ -716,11 +792,11 @@ if [ -n "$markdown" ]; then
     echo
     echo "| target | measured | result |"
     echo "|---|---:|---|"
-    echo "| adapter gemini AfterTool ≤ 1.3× /bin/true | ${g_true}× | $(verdict "$g_true" '<=' 1.3) |"
-    echo "| adapter antigravity PreToolUse ≤ 1.3× /bin/true | ${a_true}× | $(verdict "$a_true" '<=' 1.3) |"
+    echo "| adapter gemini AfterTool ≤ 1.2× /bin/true | ${g_true}× | $(verdict "$g_true" '<=' 1.2) |"
+    echo "| adapter antigravity PreToolUse ≤ 1.2× /bin/true | ${a_true}× | $(verdict "$a_true" '<=' 1.2) |"
     if [ -n "$node" ]; then
-      echo "| node hook ≥ 30× adapter gemini AfterTool | ${n_g}× | $(verdict "$n_g" '>=' 30) |"
-      echo "| node hook ≥ 30× adapter antigravity PreToolUse | ${n_a}× | $(verdict "$n_a" '>=' 30) |"
+      echo "| node hook / adapter gemini AfterTool (ceiling: node / /bin/true ${n_ceil}×) | ${n_g}× | INFO |"
+      echo "| node hook / adapter antigravity PreToolUse | ${n_a}× | INFO |"
     fi
     echo "| adapter peak RSS ≤ 4096 KiB | ${adapter_rss} KiB | $(verdict "$adapter_rss" '<=' 4096) |"
     for row in "${guard_rows[@]}"; do

@@ -5,12 +5,12 @@
 #
 # Usage: ci/replay-fixtures.sh [--update-golden] ADAPTER [FIXTURES_DIR]
 #
-# Runs every host that has goldens (FIXTURES_DIR/golden/<host>/, a host of the registry that
+# Runs every host listed in FIXTURES_DIR/golden/hosts.txt (hosts of the registry that
 # `hostemu replay --help` lists): Gemini fixtures under the gemini-* hosts, deel fixtures under
 # deel-1.17, Antigravity fixtures under each Antigravity profile. hostemu is taken from the
 # adapter's directory (build/bin) unless HOSTEMU is set. Each run checks the hook contract, the
-# fail-safe effect on n_ files and the goldens in FIXTURES_DIR/golden/ (rewritten only with
-# --update-golden). Exits 1 if any host run fails, 2 on usage errors.
+# fail-safe effect on n_ files and the goldens in FIXTURES_DIR/golden/: shared/<fixture path>, or
+# <host>/<fixture path> where that host's effect differs (rewritten only with --update-golden). Exits 1 if any host run fails, 2 on usage errors.
 set -uo pipefail
 
 update=()
@@ -28,8 +28,9 @@ hostemu="${HOSTEMU:-$(dirname "$adapter")/hostemu}"
 
 failed=0
 hosts=()
-for d in "$fixtures"/golden/*/; do [ -d "$d" ] && hosts+=("$(basename "$d")"); done
-[ ${#hosts[@]} -gt 0 ] || { echo "replay-fixtures: no goldens in $fixtures/golden" >&2; exit 2; }
+[ -r "$fixtures/golden/hosts.txt" ] || { echo "replay-fixtures: no $fixtures/golden/hosts.txt" >&2; exit 2; }
+while read -r h _; do case "$h" in ''|'#'*) ;; *) hosts+=("$h") ;; esac; done <"$fixtures/golden/hosts.txt"
+[ ${#hosts[@]} -gt 0 ] || { echo "replay-fixtures: no host in $fixtures/golden/hosts.txt" >&2; exit 2; }
 for host in "${hosts[@]}"; do
   echo "== $host"
   "$hostemu" replay --host "$host" --adapter "$adapter" "${update[@]}" "$fixtures"

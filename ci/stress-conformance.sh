@@ -8,7 +8,7 @@
 # usage: ci/stress-conformance.sh [--short] [--runs N] [--busy-per-core K] [--no-build-load]
 #                                 [--bin DIR] [--budget SECONDS]
 #   default: 10 runs, 4 busy loops per core, a compile loop, every case (the full figures in
-#   docs/benchmarks.md, "Conformance under load").
+#   docs/benchmarks-history.md, "Conformance under load").
 #   --short: 1 run of the latency-sensitive areas (GUARD, DEEL, PERF) and two zoo members, 2 busy
 #   loops per core, no compile loop (ctest conformance_stress_short; .ci/run through ci/test.sh).
 # Bounded: every load process is started under `timeout BUDGET` (default 900 s; --short 240 s) and

@@ -1,4 +1,4 @@
-# Compile time of the project (docs/benchmarks.md "Main job from a fresh clone"). Nearly every
+# Compile time of the project (docs/benchmarks-history.md "Main job from a fresh clone"). Nearly every
 # translation unit includes nlohmann/json.hpp and a dozen standard headers through our own
 # headers, and most of a unit's CPU time is spent in the optimiser and in debug information for
 # the JSON templates it instantiates (hosts/gemini/src/loader.cc: 24.7 CPU s at -O2 -g, 17.0 at

@@ -191,7 +191,7 @@ TEST_F(EnvFileLoadTest, AFifoIsRefusedWithoutBlocking) {
 }
 
 // Merging is linear in the file (ENV-1). Not a timed test of a target (the 1 MiB figure is a
-// ci/ bench, docs/benchmarks.md): the same work at 8x the keys must cost about 8x, far below the
+// ci/ bench, docs/benchmarks-history.md): the same work at 8x the keys must cost about 8x, far below the
 // 64x of a quadratic merge. Failed before the fix: setenv per key (glibc scans and copies environ
 // every call) and a pairwise duplicate search made 8x the keys cost 50-70x (100,000 keys: 84 s).
 TEST_F(EnvFileLoadTest, MergeIsLinearInTheNumberOfKeys) {

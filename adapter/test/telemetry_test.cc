@@ -878,7 +878,7 @@ std::string realistic_line(const std::string& span_id) {
 
 // With the span cap raised to 20,000 (as ci/bench-telemetry.sh's drain does), 10,000 typical
 // spans are all kept by the default byte cap. A fixed 16 MiB cap dropped the oldest 1,637 of them
-// once the GenAI attributes made a span ~2,000 bytes (docs/benchmarks.md). When the byte cap is
+// once the GenAI attributes made a span ~2,000 bytes (docs/benchmarks-history.md). When the byte cap is
 // really exceeded (set explicitly), the oldest are still the ones dropped, every line counted.
 TEST(Queue, DefaultByteCapHoldsTheSpanCapOfTypicalSpans) {
   TempDir d;

@@ -58,7 +58,7 @@ struct UnitContext {
 // median. On an idle machine a no-op hook closes in ~1 ms and the budget is the case's; under
 // load every spawn, the adapter's included, takes longer and the budget grows with it, while an
 // adapter that sleeps (conformance/zoo/slow.sh: 300 ms) stays over it until the no-op itself takes
-// (300 - max) / kBaselineSlack ms. The slack factor is measured (docs/benchmarks.md, "Conformance
+// (300 - max) / kBaselineSlack ms. The slack factor is measured (docs/benchmarks-history.md, "Conformance
 // under load"): our adapter's median closed time stayed under 3 x the no-op's plus the budget.
 inline constexpr double kBaselineSlack = 3.0;
 inline double median_of(std::vector<double> xs) {

@@ -24,8 +24,12 @@
 //   fail-safe n_ fixtures: the host's effect equals the effect of the fail-safe reply for that
 //             host/event (docs/contract.md FMT-4: `{"decision":"allow"}` on Antigravity PreToolUse,
 //             `{}` elsewhere), computed by running that reply through the same host;
-//   golden    the canonical JSON of the host's effect equals <golden-dir>/<H>/<fixture path>
-//             (default golden dir: <fixtures root>/golden); rewritten only with --update-golden.
+//   golden    the canonical JSON of the host's effect equals <golden-dir>/<H>/<fixture path> where
+//             host H has an override, else <golden-dir>/shared/<fixture path>, the golden every
+//             host replaying the fixture shares (default golden dir: <fixtures root>/golden);
+//             rewritten only with --update-golden, which writes the shared golden if there is
+//             none, an override where H's effect differs from it, and removes an override that
+//             agrees with it again.
 // i_ fixtures may get any effect but must keep the contract. Exit 0 when every check passes,
 // 1 otherwise, 2 (one line on stderr) on bad arguments.
 #include <sys/stat.h>
@@ -464,35 +468,52 @@ class Replayer {
         res.failsafe.push_back("effect " + o.effect + ", the fail-safe reply gives " + want);
     }
 
-    // Golden: one file per host and fixture.
+    // Golden: one file per fixture, shared by every host that replays it (golden/shared/<fixture
+    // path>), and an override per host where its effect differs (golden/<H>/<fixture path>): the
+    // five Antigravity profiles agree on every fixture today, so each fixture has one golden
+    // (FileCheck's --check-prefixes idea: what is common is written once).
     json golden = effect_json(o_.host, o, s.path(), payload);
     golden["fixture"] = f.rel;
-    golden["host"] = o_.host;
     std::string text = golden.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
     std::string dir = o_.golden_dir.empty() ? f.root + "/golden" : o_.golden_dir;
-    std::string gpath = dir + "/" + o_.host + "/" + f.rel;
-    bool have = false;
-    std::string old = read_or_empty(gpath, &have);
+    const std::string shared_path = dir + "/shared/" + f.rel;
+    const std::string own_path = dir + "/" + o_.host + "/" + f.rel;
+    bool have_shared = false, have_own = false;
+    std::string shared = read_or_empty(shared_path, &have_shared);
+    std::string own = read_or_empty(own_path, &have_own);
+    const std::string& want = have_own ? own : shared;
+    const std::string& gpath = have_own ? own_path : shared_path;
     if (o_.update_golden) {
       // A golden records a good run only: never the effect of a broken reply.
       if (!res.contract.empty() || !res.failsafe.empty()) {
         res.golden.push_back("not written: fix the failures above first");
-      } else if (!have || old != text) {
-        if (!write_file(gpath, text)) {
-          res.internal_error = true;
-          res.internal_message = "cannot write " + gpath;
-          return res;
-        }
+      } else if (!have_shared) {
+        if (!write_file(shared_path, text)) return internal(res, "cannot write " + shared_path);
+        res.golden_written = true;
+      } else if (text == shared) {
+        // This host agrees with the shared golden again: its override goes.
+        std::error_code ec;
+        if (have_own && !stdfs::remove(own_path, ec))
+          return internal(res, "cannot remove " + own_path + ": " + ec.message());
+        res.golden_written = have_own;
+      } else if (!have_own || own != text) {
+        if (!write_file(own_path, text)) return internal(res, "cannot write " + own_path);
         res.golden_written = true;
       }
-    } else if (!have) {
-      res.golden.push_back("no golden at " + gpath + " (run with --update-golden)");
-    } else if (old != text) {
-      json was = json::parse(old, nullptr, false);
+    } else if (!have_shared && !have_own) {
+      res.golden.push_back("no golden at " + shared_path + " (run with --update-golden)");
+    } else if (want != text) {
+      json was = json::parse(want, nullptr, false);
       std::string diff = was.is_discarded() ? std::string("(golden is not JSON)")
                                             : json::diff(was, golden).dump();
       res.golden.push_back("differs from " + gpath + ": " + clip(diff, 300));
     }
+    return res;
+  }
+
+  static Result internal(Result& res, const std::string& message) {
+    res.internal_error = true;
+    res.internal_message = message;
     return res;
   }
 
@@ -518,7 +539,7 @@ void add_replay_commands(CLI::App& app, Action& action) {
       ->required();
   rp->add_flag("--update-golden", o->update_golden, "write the goldens instead of comparing");
   rp->add_option("--golden-dir", o->golden_dir,
-                 "golden directory (default: <fixtures root>/golden; files <H>/<fixture path>)");
+                 "golden directory (default: <fixtures root>/golden; files shared/<fixture path>, overrides <H>/<fixture path>)");
   rp->add_option("--timeout-ms", o->timeout_ms,
                  "hook timeout (default: what the installer registers, 10000 Gemini / 30000 agy)");
   rp->add_flag("--quiet", o->quiet, "print failures and the summary only");

@@ -40,7 +40,7 @@ struct Rule {
   // One of these characters must also occur for a match to be possible (nullptr: no such
   // condition). The secret-name rules need an `=` or `:`: a bare key name such as `session_id`
   // (every span redacts its attribute keys) then costs no compile of their large patterns
-  // (2.75 M instructions, +1.5 ms per telemetry event; docs/benchmarks.md 2026-12-05).
+  // (2.75 M instructions, +1.5 ms per telemetry event; docs/benchmarks-history.md 2026-12-05).
   const char* needs_one_of = nullptr;
 };
 

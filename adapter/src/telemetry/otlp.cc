@@ -499,7 +499,7 @@ std::string encode_span(const SpanInput& input, const SpanIds& ids, const SpanLi
   // from the payload go through redaction like every other string (identifiers are unchanged by
   // it) and are capped like the Bronze attribute holding the same value.
   // gen_ai.* keys lie outside every `<prefix>.` namespace, so no payload key can equal them: they
-  // skip the uniqueness set (this runs on every event; measured in docs/benchmarks.md).
+  // skip the uniqueness set (this runs on every event; measured in docs/benchmarks-history.md).
   auto add_own = [&](std::string_view key, std::string_view value) {
     if (!room()) return;
     put_kv_string(out, first, key, value);

@@ -868,7 +868,7 @@ Status SpanQueue::append(std::string_view line) {
   // One append writes at a time, and none waits for another: an exclusive, non-blocking flock on
   // the queue file itself. Concurrent write(2)s to one file queue in the kernel on the inode's
   // lock, and a writer preempted while holding it (64 adapters on 2 cores) stalled every append
-  // behind it for 100-400 ms (docs/benchmarks.md); with the flock, a busy queue sends the span to
+  // behind it for 100-400 ms (docs/benchmarks-history.md); with the flock, a busy queue sends the span to
   // a free overflow slot at once (and, with every slot busy, to a side file).
   // Nothing else flocks the queue file (the flusher excludes appends through the state lock).
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {

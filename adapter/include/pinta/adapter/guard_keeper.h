@@ -2,7 +2,7 @@
 // The guard keeper (docs/contract.md GUARD-13): a detached process that holds the https guard's
 // TLS connection open between gate events, so that an event does not pay for TLS start-up (OpenSSL
 // 3 builds its provider tables in every new process: ~8 M instructions, then ~10 M for a resumed
-// handshake; docs/benchmarks.md "https guard"). An event hands its guard request to the keeper
+// handshake; docs/benchmarks-history.md "https guard"). An event hands its guard request to the keeper
 // over a Unix socket in the data dir and gets the guard's response back; with no keeper there (or
 // one that does not answer the socket), the event talks to the guard itself, as before, and
 // starts a keeper after its reply.

@@ -71,7 +71,7 @@ inline constexpr std::string_view kUnjudgeableReason =
 // kGuardMaxHeadStart and at a tenth of the budget, so a payload that is slow to parse never
 // leaves the guard less than 90 % of its budget (docs/contract.md GUARD-4).
 // 1 ms: writing the reply and exiting, and the wake-up after the guard's last wait (a ppoll that
-// times out returns ~0.06-0.1 ms late on the 2-core VM of docs/benchmarks.md, and now and then a
+// times out returns ~0.06-0.1 ms late on the 2-core VM of docs/benchmarks-history.md, and now and then a
 // scheduling delay adds ~0.5 ms more). With 0.25 ms a guard that never answered still cost 0.05 ms
 // (median) / 0.12 ms (p99) over budget + start-up; with 0.5 ms the p99 stayed within it by only
 // 0.08-0.26 ms in six bench runs and missed by 0.23 ms in a seventh.

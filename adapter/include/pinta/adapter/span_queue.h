@@ -102,7 +102,7 @@ struct QueueOptions {
   size_t max_spans = 1000;    // SPEC §13 cap (PINTA_QUEUE_MAX_SPANS)
   // How long an append waits for the lock before it writes its span to a side file instead
   // (counted `deferred`; folded in by the flusher). Appends share the lock, so only a flusher's
-  // short exclusive holds make an append wait (docs/benchmarks.md "Append lock budget").
+  // short exclusive holds make an append wait (docs/benchmarks-history.md "Append lock budget").
   int lock_timeout_ms = 5;
   // Byte cap (PINTA_QUEUE_MAX_BYTES): readers see only the newest max_bytes of the file; at
   // least kMaxQueueLineBytes.

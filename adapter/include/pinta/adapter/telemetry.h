@@ -35,7 +35,7 @@ namespace pinta::adapter {
 inline constexpr std::string_view kFlusherLockFile = "flusher.lock";
 inline constexpr size_t kMaxSpansPerRequest = 512;
 // The default byte cap allows this much per span of the span cap: a typical queue line is ~2 KB
-// (docs/benchmarks.md, "Telemetry regressions"), a tool result can make it tens of KB.
+// (docs/benchmarks-history.md, "Telemetry regressions"), a tool result can make it tens of KB.
 inline constexpr uint64_t kQueueBytesPerSpan = 16u << 10;
 inline constexpr int64_t kMaxQueueBytes = int64_t{1} << 30;
 

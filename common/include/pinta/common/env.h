@@ -4,7 +4,7 @@
 // glibc's getenv walks environ from the start on every call, comparing names; the adapter looks up
 // a few dozen names per event, most of them unset. With an env file at its 1 MiB cap merged into
 // environ (~30,000 entries) that walk was a third of the event's instructions
-// (docs/benchmarks.md, env file at its cap). `get` answers from a hash index of environ's names
+// (docs/benchmarks-history.md, env file at its cap). `get` answers from a hash index of environ's names
 // when environ is large, and is plain getenv otherwise (no start-up cost on the usual path).
 //
 // The index is checked on every call against the environ it was built from (the array pointer,
