@@ -52,6 +52,12 @@ want = {  # (event, command) -> the protocol checks it must fail ([]: it passes)
     ("PreToolUse", "bash background-child.sh"): [],
     ("UserPromptSubmit", "node context-inject.js"): [],
     ("Stop", "bash stdout-logger.sh"): ["PROTO-4"],
+    # A deny after the tool ran: permissionDecision is read on PreToolUse only.
+    ("PostToolUse", "printf '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\","
+                    "\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"too late\"}}'"):
+        ["PROTO-5"],
+    # SessionStart cannot block: exit 2 only shows stderr.
+    ("SessionStart", "echo 'not in this repo' >&2; exit 2"): ["PROTO-5"],
 }
 rep = json.load(open(sys.argv[1]))
 seen, bad = set(), 0
