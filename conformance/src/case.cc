@@ -13,7 +13,7 @@
 namespace pinta::conformance {
 namespace fs = std::filesystem;
 
-static const std::set<std::string> kAreas = {"OUT",   "EXIT",  "FMT", "INPUT", "GUARD", "OTLP",
+static const std::set<std::string> kAreas = {"OUT",    "EXIT",  "FMT", "INPUT", "GUARD", "OTLP",
                                              "REDACT", "TRACE", "ENV", "PERF",  "DEEL",  "CLAUDE"};
 // Keys a case may carry; anything else is a typo and rejected.
 static const std::set<std::string> kCaseKeys = {

@@ -47,7 +47,8 @@ const std::vector<ProtocolCheck>& protocol_checks() {
        "GEM §4.5-§4.6; AGY §6.1; DEEL seed 004 l.444-460; docs/hosts/claude-code-2.1.md "
        "(Replies: post-exit1, ups-exit1)"},
       {"PROTO-4", "must", "One reply or none on stdout",
-       "A JSON-line host gets one JSON object or nothing on stdout: Gemini CLI turns any other text "
+       "A JSON-line host gets one JSON object or nothing on stdout: Gemini CLI turns any other "
+       "text "
        "(log lines, two objects) into a message shown to the user, and reads stderr that way "
        "when stdout is empty; Antigravity fails the call. deel-local-cli shows whatever a "
        "passing hook prints as a note (should). Claude Code reads one JSON object (whose "
@@ -112,10 +113,10 @@ const std::vector<std::string>& tool_candidates(Family f) {
   static const std::vector<std::string> deel = {"Bash", "Write", "Edit", "Read", "Grep", "Glob"};
   static const std::vector<std::string> agy = {"run_command", "write_to_file", "view_file"};
   // Claude Code 2.1.332's tools (the 12 it offers the model; shared/reference/real-hosts.md).
-  static const std::vector<std::string> claude = {"Bash", "Write", "Edit", "Read", "Grep", "Glob",
-                                                  "WebFetch"};
-  return f == Family::kGemini ? gemini
-         : f == Family::kDeel ? deel
+  static const std::vector<std::string> claude = {"Bash", "Write", "Edit",    "Read",
+                                                  "Grep", "Glob",  "WebFetch"};
+  return f == Family::kGemini   ? gemini
+         : f == Family::kDeel   ? deel
          : f == Family::kClaude ? claude
                                 : agy;
 }
@@ -267,8 +268,9 @@ Result<std::vector<ProtocolHook>> claude_hooks(const ProtocolOptions& po, const 
   auto loaded = cl::load_settings(src);
   std::error_code ec;
   stdfs::remove_all(tmp, ec);
-  if (!loaded) return make_error(ErrorCode::kInvalidArgument, "--config " + po.config + ": " +
-                                                                  loaded.error().message);
+  if (!loaded)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "--config " + po.config + ": " + loaded.error().message);
   if (!loaded->warnings.empty())
     return make_error(ErrorCode::kInvalidArgument,
                       "--config " + po.config + ": " + loaded->warnings.front());
@@ -321,9 +323,10 @@ Result<std::vector<ProtocolHook>> protocol_hooks(const ProtocolOptions& po) {
     if (!r) return r.error();
     hooks = std::move(*r);
   } else {
-    return make_error(ErrorCode::kInvalidArgument,
-                      "--config is read for Gemini CLI, deel-local-cli and Claude Code hosts; for " +
-                          host + " grade one command with --hook");
+    return make_error(
+        ErrorCode::kInvalidArgument,
+        "--config is read for Gemini CLI, deel-local-cli and Claude Code hosts; for " + host +
+            " grade one command with --hook");
   }
   if (!po.events.empty())
     hooks.erase(std::remove_if(hooks.begin(), hooks.end(),
@@ -454,22 +457,29 @@ std::vector<Finding> judge(Family f, const ProtocolHook& h, const HookOutcome& o
     // host runner's reading of the run.
     const bool blocking = pinta::hosts::deny_meaningful(f, ev);
     if (!r.timed_out && !r.hard_limited && !exit0 && !exit2)
-      fs.push_back({"PROTO-3", exit_text(r) + ": Claude Code reports a non-blocking hook error to "
-                                              "the user and reads no decision from it (" +
+      fs.push_back({"PROTO-3", exit_text(r) +
+                                   ": Claude Code reports a non-blocking hook error to "
+                                   "the user and reads no decision from it (" +
                                    o.effect + "); pass with 0, block with 2"});
     if (exit0 && o.effect == "hook_error")  // pre-json-wrong-event: rejected before it is read
-      fs.push_back({"PROTO-4", "hookSpecificOutput.hookEventName names another event: Claude "
-                               "Code rejects the reply as a hook error"});
+      fs.push_back({"PROTO-4",
+                    "hookSpecificOutput.hookEventName names another event: Claude "
+                    "Code rejects the reply as a hook error"});
     else if (exit0 && o.effect == "text_shown" && ev != "UserPromptSubmit" && ev != "SessionStart")
-      fs.push_back({"PROTO-4", "stdout is not one JSON object: Claude Code does not read it as a "
-                               "reply on " + ev + " (only UserPromptSubmit and SessionStart take "
-                               "text, as context)"});
+      fs.push_back({"PROTO-4",
+                    "stdout is not one JSON object: Claude Code does not read it as a "
+                    "reply on " +
+                        ev +
+                        " (only UserPromptSubmit and SessionStart take "
+                        "text, as context)"});
     if (exit2 && !blocking)
-      fs.push_back({"PROTO-5", "exit 2 on " + ev + ", which cannot block: stderr is only shown "
-                               "to the user"});
+      fs.push_back({"PROTO-5", "exit 2 on " + ev +
+                                   ", which cannot block: stderr is only shown "
+                                   "to the user"});
     if (exit2 && blocking && !js_nonblank(r.err))
-      fs.push_back({"PROTO-6", "exit 2 without a message on stderr: the model is told `No stderr "
-                               "output`"});
+      fs.push_back({"PROTO-6",
+                    "exit 2 without a message on stderr: the model is told `No stderr "
+                    "output`"});
     const json reply = exit0 && (o.effect != "text_shown" && o.effect != "no_opinion")
                            ? json::parse(r.out, nullptr, false)
                            : json();
@@ -486,26 +496,31 @@ std::vector<Finding> judge(Family f, const ProtocolHook& h, const HookOutcome& o
       const json d = member(reply, "decision");
       if (!d.is_null() && d != "block" && !(d == "approve" && ev == "PreToolUse"))
         fs.push_back({"PROTO-5", "decision " + d.dump() + " is not one Claude Code reads here (" +
-                                     "block" + (ev == "PreToolUse" ? " or approve; or "
-                                                "hookSpecificOutput.permissionDecision" : "") +
+                                     "block" +
+                                     (ev == "PreToolUse" ? " or approve; or "
+                                                           "hookSpecificOutput.permissionDecision"
+                                                         : "") +
                                      "): ignored"});
       if (d == "block" && !blocking)
-        fs.push_back({"PROTO-5", "blocks on " + ev + ", where Claude Code does not honour a "
-                                 "block"});
+        fs.push_back({"PROTO-5", "blocks on " + ev +
+                                     ", where Claude Code does not honour a "
+                                     "block"});
       if (!pd.is_null() && ev != "PreToolUse")
-        fs.push_back({"PROTO-5", "permissionDecision on " + ev + ": Claude Code reads it on "
-                                 "PreToolUse only"});
+        fs.push_back({"PROTO-5", "permissionDecision on " + ev +
+                                     ": Claude Code reads it on "
+                                     "PreToolUse only"});
       else if (!pd.is_null() && pd != "allow" && pd != "deny" && pd != "ask")
-        fs.push_back({"PROTO-5", "permissionDecision " + pd.dump() + " is not allow, deny or ask: "
-                                 "ignored"});
+        fs.push_back({"PROTO-5", "permissionDecision " + pd.dump() +
+                                     " is not allow, deny or ask: "
+                                     "ignored"});
       const bool denies = (pd == "deny" && ev == "PreToolUse") || (d == "block" && blocking);
       const std::string why =
           pd == "deny" ? text(hso, "permissionDecisionReason") : text(reply, "reason");
       if (denies && !js_nonblank(why))
-        fs.push_back({"PROTO-6", "blocks without a reason (" +
-                                     std::string(pd == "deny" ? "permissionDecisionReason"
-                                                              : "reason") +
-                                     "): the model is told only that a hook blocked it"});
+        fs.push_back(
+            {"PROTO-6", "blocks without a reason (" +
+                            std::string(pd == "deny" ? "permissionDecisionReason" : "reason") +
+                            "): the model is told only that a hook blocked it"});
     }
   } else {
     // Antigravity reads stdout as protojson on exit 0; its own reading is the one reply check.

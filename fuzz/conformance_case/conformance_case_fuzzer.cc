@@ -5,8 +5,8 @@
 //  1. total: parse_case never throws or crashes; it returns a Case or an Error;
 //  2. an error is kInvalidArgument/kParse, one line, and names the file it was given;
 //  3. an accepted case is well-formed: id is AREA-NNNN starting with its area, the area is one
-//     of the documented areas, level is must|should, hosts is a non-empty, duplicate-free subsequence of
-//     all_hosts() (in that order), raw is the object that was parsed;
+//     of the documented areas, level is must|should, hosts is a non-empty, duplicate-free
+//     subsequence of all_hosts() (in that order), raw is the object that was parsed;
 //  4. round-trip: re-serialising raw (compact, and canonical()) parses to the same id, area,
 //     level, hosts and xfail; canonical() is idempotent;
 //  5. render_cases_doc of the accepted case is total and mentions its id.

@@ -24,13 +24,13 @@ std::string describe_effect(Family f, std::string_view event, const std::string&
     if (k == "broken_passed") return "broken hook, passed (not a blocking point): " + m;
     return k + (m.empty() ? "" : ": " + m);
   }
-  if (f == Family::kClaude) {  // docs/hosts/claude-code-2.1.md, "Replies" and "What the model is told"
+  // Claude Code: docs/hosts/claude-code-2.1.md, "Replies" and "What the model is told".
+  if (f == Family::kClaude) {
     if (k == "no_opinion") return "no output: the host goes on as without the hook";
     if (k == "denied") return "denied; the model is told: " + clip(m, 120);
     if (k == "asked") return "asks (print mode: denied with the reason): " + clip(m, 120);
     if (k == "allowed") return "allowed by the hook";
-    if (k == "blocking_error")
-      return "blocking error (exit 2); the model is told: " + clip(m, 120);
+    if (k == "blocking_error") return "blocking error (exit 2); the model is told: " + clip(m, 120);
     if (k == "error_shown") return "exit 2 where the event cannot block: stderr shown to the user";
     if (k == "hook_error") return "non-blocking hook error (shown to the user): " + clip(m, 80);
     if (k == "stopped")

@@ -359,7 +359,6 @@ class DeelRunner : public HostRunner {
   };
 };
 
-
 // Claude Code 2.1.332 (emu::claude, docs/hosts/claude-code-2.1.md): the hook as the one command of
 // the event's plan, spawned as the host spawns it (/bin/sh -c, cwd = the project, the payload as
 // one compact JSON line then EOF, the host's environment additions), read as the host reads it
@@ -403,11 +402,11 @@ class ClaudeRunner : public HostRunner {
                                     : "25f3598c-343c-49de-add0-f6f92a8537fe";
     std::string project_key = workspace;  // ~/.claude/projects/<cwd with / as ->/<session>.jsonl
     std::replace(project_key.begin(), project_key.end(), '/', '-');
-    json p = {{"session_id", session},
-              {"transcript_path",
-               home + "/.claude/projects/" + project_key + "/" + session + ".jsonl"},
-              {"cwd", workspace},
-              {"hook_event_name", event}};
+    json p = {
+        {"session_id", session},
+        {"transcript_path", home + "/.claude/projects/" + project_key + "/" + session + ".jsonl"},
+        {"cwd", workspace},
+        {"hook_event_name", event}};
     const json tool = opts.contains("tool") ? opts["tool"] : json("Bash");
     const json args = opts.contains("tool_args")
                           ? opts["tool_args"]
@@ -427,8 +426,11 @@ class ClaudeRunner : public HostRunner {
       p["tool_use_id"] = "toolu_01A9c4kXb2LmQ7dRtY3vNw8e";
     }
     if (event == "PostToolUse") {
-      p["tool_response"] = {{"stdout", "notes.txt\n"}, {"stderr", ""}, {"interrupted", false},
-                            {"isImage", false}, {"noOutputExpected", false}};
+      p["tool_response"] = {{"stdout", "notes.txt\n"},
+                            {"stderr", ""},
+                            {"interrupted", false},
+                            {"isImage", false},
+                            {"noOutputExpected", false}};
       p["duration_ms"] = 12;
     }
     if (event == "PostToolUseFailure") {
@@ -473,9 +475,9 @@ class ClaudeRunner : public HostRunner {
     } else if (r.exit == 2) {
       const bool blocks = pinta::hosts::blocks_on(Family::kClaude, event);
       out.effect = blocks ? "blocking_error" : "error_shown";
-      out.effect_message = o.tool_result ? *o.tool_result
+      out.effect_message = o.tool_result                        ? *o.tool_result
                            : blocks && !o.model_context.empty() ? joined(o.model_context)
-                                                                 : r.stderr_text;
+                                                                : r.stderr_text;
     } else if (r.exit != 0) {
       out.effect = "hook_error";
       out.effect_message = r.stderr_text;
@@ -523,8 +525,7 @@ std::unique_ptr<HostRunner> make_gemini(const std::string& host, const HostRunne
 }
 
 std::unique_ptr<HostRunner> make_antigravity(const std::string& host,
-                                             const HostRunnerOptions& options,
-                                             std::string& error) {
+                                             const HostRunnerOptions& options, std::string& error) {
   static std::mutex mu;
   static std::map<std::string, std::vector<agy::Profile>> cache;
   std::lock_guard<std::mutex> lock(mu);

@@ -19,8 +19,7 @@ std::map<std::string, std::string> hook_environment(const std::string& project,
   return hook_environment(project, payload, proc::current_environment());
 }
 
-std::map<std::string, std::string> hook_environment(const std::string& project,
-                                                    const json& payload,
+std::map<std::string, std::string> hook_environment(const std::string& project, const json& payload,
                                                     std::map<std::string, std::string> env) {
   // real (env scenario; shared/reference/real-hosts.md): the parent's environment plus these.
   env["CLAUDE_PROJECT_DIR"] = project;
