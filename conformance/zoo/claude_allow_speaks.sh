@@ -3,8 +3,9 @@
 # speaks: an explicit permissionDecision allow on PreToolUse (which skips the user's own
 # permission rules) and the word "ok" on every other event (shown to the user, and on
 # UserPromptSubmit and SessionStart added to the model's context).
-# Breaks: CLAUDE-0001, CLAUDE-0004..0007, CLAUDE-0009 (allow is silence, contract CLAUDE-1)
-# Catches: CLAUDE-0001 CLAUDE-0004 CLAUDE-0005 CLAUDE-0006 CLAUDE-0007 CLAUDE-0009
+# Breaks: CLAUDE-0001, CLAUDE-0004..0007, CLAUDE-0009, and GUARD-0002, GUARD-0013 under Claude
+# Code (allow is silence, contract CLAUDE-1)
+# Catches: CLAUDE-0001 CLAUDE-0004 CLAUDE-0005 CLAUDE-0006 CLAUDE-0007 CLAUDE-0009 GUARD-0002 GUARD-0013
 adapter="$1"; shift
 case " $* " in *" claude-code "*) ;; *) exec "$adapter" "$@";; esac
 event=""; prev=""

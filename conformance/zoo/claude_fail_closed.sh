@@ -2,8 +2,8 @@
 # Zoo: our adapter ($1) plus one flaw: under Claude Code it fails closed: when the guard could not
 # be asked (refused, HTTP 500, not JSON: the debug log's "guard":"unavailable") it denies the
 # tool call instead of allowing it.
-# Breaks: CLAUDE-0007 (fail open on guard faults)
-# Catches: CLAUDE-0007
+# Breaks: CLAUDE-0007, GUARD-0005..0007, GUARD-0017 under Claude Code (fail open on guard faults)
+# Catches: CLAUDE-0007 GUARD-0005 GUARD-0006 GUARD-0007 GUARD-0017
 adapter="$1"; shift
 case " $* " in *" claude-code "*) ;; *) exec "$adapter" "$@";; esac
 d="$(mktemp -d)" || exit 1
