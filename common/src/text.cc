@@ -74,6 +74,26 @@ std::string github_escape_property(std::string_view s) {
   return o;
 }
 
+std::string ascii_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+std::string trim(std::string_view s, std::string_view chars) {
+  const size_t b = s.find_first_not_of(chars);
+  if (b == std::string_view::npos) return std::string();
+  return std::string(s.substr(b, s.find_last_not_of(chars) - b + 1));
+}
+
+std::string replace_all(std::string s, std::string_view from, std::string_view to) {
+  if (from.empty()) return s;
+  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
+    s.replace(p, from.size(), to);
+  return s;
+}
+
 void append_utf8(std::string& out, unsigned long cp) {
   if (cp < 0x80) {
     out += static_cast<char>(cp);

@@ -56,6 +56,7 @@
 #include "pinta/hosts/effects.h"
 #include "pinta/hosts/hosts.h"
 #include "pinta/hosts/reply_check.h"
+#include "pinta/common/text.h"
 
 extern char** environ;  // NOLINT(readability-redundant-declaration)
 
@@ -159,12 +160,7 @@ class Scratch {
   std::string path_;
 };
 
-std::string replace_all(std::string s, const std::string& from, const std::string& to) {
-  if (from.empty()) return s;
-  for (size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size())
-    s.replace(pos, from.size(), to);
-  return s;
-}
+using pinta::text::replace_all;
 
 std::string clip(std::string s, size_t n) {
   for (auto& c : s)

@@ -14,6 +14,7 @@
 
 #include "pinta/adapter/redact.h"
 #include "pinta/common/env.h"
+#include "pinta/common/text.h"
 
 namespace pinta::adapter::otlp {
 namespace {
@@ -30,11 +31,7 @@ bool is_http_url(std::string_view s) {
   return (s.rfind("http://", 0) == 0 && s.size() > 7) || (s.rfind("https://", 0) == 0 && s.size() > 8);
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+using pinta::text::ascii_lower;
 
 // ---- JSON text, written directly (the span is built on every hook event: building an nlohmann
 // tree and dumping it cost ~3x the rest of the event, ci/bench.sh). The output is what
@@ -385,7 +382,7 @@ ExportConfig export_config(const Getenv& getenv) {
   c.headers = parse_header_list(list);
   std::string key = get("GEMINI_PLUGIN_OPTION_API_KEY");
   if (!key.empty()) {
-    std::erase_if(c.headers, [](const auto& h) { return lower(h.first) == "x-pinta-relay-token"; });
+    std::erase_if(c.headers, [](const auto& h) { return ascii_lower(h.first) == "x-pinta-relay-token"; });
     c.headers.emplace_back("x-pinta-relay-token", key);
   }
   return c;

@@ -18,14 +18,12 @@
 #include <thread>
 
 #include "pinta/common/thread_signals.h"
+#include "pinta/common/text.h"
 
 namespace pinta::fakes {
 namespace {
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
+using pinta::text::ascii_lower;
 
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -266,7 +264,7 @@ struct FakeServer::Impl {
       // httplib adds these pseudo headers itself; they were not sent by the client.
       if (k == "REMOTE_ADDR" || k == "REMOTE_PORT" || k == "LOCAL_ADDR" || k == "LOCAL_PORT")
         continue;
-      rec.headers.emplace_back(lower(k), v);
+      rec.headers.emplace_back(ascii_lower(k), v);
     }
     rec.body = req.body;
     rec.received = std::chrono::steady_clock::now();

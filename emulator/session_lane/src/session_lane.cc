@@ -8,17 +8,13 @@
 
 #include "pinta/common/fs.h"
 #include "pinta/common/process.h"
+#include "pinta/common/text.h"
 
 namespace pinta::emu::session_lane {
 namespace sfs = std::filesystem;
 namespace {
 
-std::string replace_all(std::string s, const std::string& from, const std::string& to) {
-  if (from.empty()) return s;
-  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
-    s.replace(p, from.size(), to);
-  return s;
-}
+using pinta::text::replace_all;
 
 std::string slurp(const std::string& path) {
   auto r = pinta::fs::read_file(path);

@@ -15,10 +15,7 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
+using pinta::text::ascii_lower;
 
 const char* go_type(const ojson& v) {
   if (v.is_string()) return "string";
@@ -56,7 +53,7 @@ struct Decoder {
                                            std::map<std::string, std::string>* keys = nullptr) {
     std::map<std::string, const ojson*> out;
     for (auto it = obj.begin(); it != obj.end(); ++it) {
-      std::string k = lower(it.key());
+      std::string k = ascii_lower(it.key());
       bool hit = false;
       for (const char* n : known)
         if (k == n) {
@@ -144,7 +141,7 @@ struct Decoder {
         return false;
       }
       bool wrapped = std::any_of(unknown.begin(), unknown.end(), [](const std::string& k) {
-        auto l = lower(k);
+        auto l = ascii_lower(k);
         return l == "hooks" || l == "matcher";
       });
       notes.push_back({hook,
@@ -158,7 +155,7 @@ struct Decoder {
       notes.push_back(
           {hook, where + ": prompt hook loads but is not run by the emulator", "prompt", ptr});
     for (const auto& k : unknown) {
-      auto l = lower(k);
+      auto l = ascii_lower(k);
       // The wrapped-lifecycle note above already covers a lifecycle entry's matcher/hooks keys.
       if (lifecycle && h.command.empty() && (l == "hooks" || l == "matcher")) continue;
       notes.push_back({hook, where + ": unknown key '" + k + "' ignored", "unknown-key",
@@ -252,12 +249,12 @@ struct Decoder {
           }
           bool flat = false;
           for (const auto& k : gunk) {
-            auto l = lower(k);
+            auto l = ascii_lower(k);
             if (l == "command" || l == "type") grp.flat_handler_keys = true;
           }
           flat = grp.flat_handler_keys && grp.hooks.empty();
           for (const auto& k : gunk) {
-            auto l = lower(k);
+            auto l = ascii_lower(k);
             // The flat-handler note below covers the handler keys of a flat entry.
             if (flat && (l == "command" || l == "type" || l == "timeout")) continue;
             notes.push_back(

@@ -10,6 +10,7 @@
 
 #include "pinta/common/fs.h"
 #include "pinta/hosts/claude/claude.h"
+#include "pinta/common/text.h"
 
 namespace pinta::hosts::claude {
 
@@ -50,12 +51,7 @@ const std::set<std::string>& target_events() {
   return k;
 }
 
-std::string trim(const std::string& s) {
-  const char* ws = " \t\r\n\f\v";
-  auto b = s.find_first_not_of(ws);
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(ws) - b + 1);
-}
+using pinta::text::trim;
 
 bool only_chars(const std::string& s, const std::string& extra) {
   for (unsigned char c : s)

@@ -23,6 +23,18 @@ const char* markup_entity(char c, bool apostrophe = false);
 // s with markup_entity's four characters replaced; every other byte as it is.
 std::string markup_escape(std::string_view s);
 
+// ASCII case folding ('A'..'Z' only; every other byte as it is): header names, scheme names,
+// keywords. Not for text a host compares with Unicode rules.
+std::string ascii_lower(std::string_view s);
+
+// s without the characters of `chars` at either end (default: the C locale's isspace set, as
+// C++ hosts' `trim` and JavaScript's String.prototype.trim agree on for ASCII).
+std::string trim(std::string_view s, std::string_view chars = " \t\r\n\f\v");
+
+// s with every non-overlapping `from` (left to right) replaced by `to`; s itself when `from` is
+// empty.
+std::string replace_all(std::string s, std::string_view from, std::string_view to);
+
 // Appends code point `cp` as UTF-8 (1 to 4 bytes; the caller keeps cp <= 0x10FFFF).
 void append_utf8(std::string& out, unsigned long cp);
 

@@ -4,24 +4,16 @@
 #include <set>
 
 #include "pinta/emulator/antigravity/antigravity.h"
+#include "pinta/common/text.h"
 
 namespace pinta::emu::agy {
 namespace {
 
 using nlohmann::json;
 
-std::string replace_all(std::string s, const std::string& from, const std::string& to) {
-  for (size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size())
-    s.replace(pos, from.size(), to);
-  return s;
-}
-
-std::string trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  size_t e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
-}
+using pinta::text::replace_all;
+// Go's strings.TrimSpace as the host applies it to a reply here: space, tab, CR, LF.
+std::string trim(const std::string& s) { return pinta::text::trim(s, " \t\r\n"); }
 
 // Go's text for a command that did not exit 0 ("exit status N", "signal: killed").
 std::string command_failure_text(const HookReply& r) {

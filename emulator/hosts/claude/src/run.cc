@@ -8,6 +8,7 @@
 
 #include "pinta/common/process.h"
 #include "pinta/emulator/claude/claude.h"
+#include "pinta/common/text.h"
 
 namespace pinta::emu::claude {
 
@@ -138,12 +139,7 @@ std::string hook_name(const std::string& event, const json& payload) {
   return t.empty() ? event : event + ":" + t;
 }
 
-std::string trim(const std::string& s) {
-  const char* ws = " \t\r\n\f\v";
-  auto b = s.find_first_not_of(ws);
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(ws) - b + 1);
-}
+using pinta::text::trim;
 
 // real (pre-json-ws, pre-json-trailing, pre-badjson): stdout that is a JSON object after
 // trimming is a JSON reply; anything else is plain text.
