@@ -131,10 +131,12 @@ void read_hooks(const json& j, const std::string& source, const std::string& fil
   for (const auto& [event, groups] : hooks.items()) {
     // docs: unknown event names are not hook events; nothing runs for them.
     if (!is_event(event) || !groups.is_array()) continue;
-    for (const auto& g : groups) {
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+      const json& g = groups[gi];
       if (!g.is_object() || !g.contains("hooks") || !g["hooks"].is_array()) continue;
       std::string matcher = g.contains("matcher") && g["matcher"].is_string() ? g["matcher"].get<std::string>() : "";
-      for (const auto& h : g["hooks"]) {
+      for (size_t hi = 0; hi < g["hooks"].size(); ++hi) {
+        const json& h = g["hooks"][hi];
         // Only command hooks are emulated (prompt/agent/http hooks need a model or a server).
         if (!h.is_object() || h.value("type", std::string()) != "command") continue;
         if (!h.contains("command") || !h["command"].is_string()) continue;
@@ -143,6 +145,9 @@ void read_hooks(const json& j, const std::string& source, const std::string& fil
         c.matcher = matcher;
         c.command = h["command"];
         c.source = source;
+        c.file = file;
+        // An event name of the list needs no JSON-pointer escaping.
+        c.pointer = "/hooks/" + event + "/" + std::to_string(gi) + "/hooks/" + std::to_string(hi);
         // docs: "timeout" in seconds, default 600 s for command hooks.
         if (h.contains("timeout") && h["timeout"].is_number() && h["timeout"].get<double>() > 0)
           c.timeout_ms = static_cast<long>(h["timeout"].get<double>() * 1000.0);
@@ -194,6 +199,7 @@ Result<LoadedSettings> load_settings(const SettingsSources& s) {
   // --settings only the last one counts (an earlier file's hooks do not run, nor does its
   // disableAllHooks apply); each must still name a readable file.
   json flag = json::object();
+  std::string flag_file = "--settings";  // inline JSON has no file
   for (const auto& f : s.extra) {
     // --settings takes a file path or inline JSON text.
     std::string t = trim(f);
@@ -215,10 +221,11 @@ Result<LoadedSettings> load_settings(const SettingsSources& s) {
       }
     }
     flag = j;
+    flag_file = !t.empty() && t.front() == '{' ? "--settings" : f;
   }
   if (flag.contains("disableAllHooks") && flag["disableAllHooks"].is_boolean())
     out.disable_all = flag["disableAllHooks"].get<bool>();
-  read_hooks(flag, "flag", "--settings", out);
+  read_hooks(flag, "flag", flag_file, out);
   std::string managed = s.managed_dir;
   if (const char* e = std::getenv("PINTA_CLAUDE_MANAGED_DIR"); e && *e) managed = e;
   if (managed.empty()) managed = "/etc/claude-code";

@@ -214,6 +214,10 @@ std::string first_word(const std::string& command) {
   return w.empty() ? std::string() : w[0];
 }
 
+std::vector<std::string> command_words(const std::string& command) {
+  return program_words(command);
+}
+
 // A name near `file` in its directory, for "did you mean" on a path that does not exist.
 static std::string nearby_file(const std::string& abs) {
   std::error_code ec;
@@ -502,24 +506,13 @@ std::string human_duration_ms(double ms) {
 
 // ---- output -----------------------------------------------------------------------------------
 
-const char* host_name(Host h) {
-  switch (h) {
-    case Host::kGemini:
-      return "gemini";
-    case Host::kAntigravity:
-      return "antigravity";
-    case Host::kDeel:
-      return "deel";
-  }
-  return "?";
-}
+std::string host_name(Host h) { return std::string(pinta::hosts::descriptor(h).name); }
 
 std::optional<Host> parse_host(const std::string& name) {
-  if (name == "gemini") return Host::kGemini;
-  if (name == "antigravity" || name == "agy") return Host::kAntigravity;
-  if (name == "deel") return Host::kDeel;
-  return std::nullopt;
+  return pinta::hosts::family_by_name(name);
 }
+
+std::string host_names() { return pinta::hosts::family_names("|"); }
 
 const char* severity_name(Severity s) { return s == Severity::kError ? "error" : "warning"; }
 
@@ -531,7 +524,8 @@ const std::vector<std::string>& rule_ids() {
       "matcher-invalid",      "matcher-unanchored",     "matcher-case",
       "matcher-catastrophic", "command-not-found",      "command-not-executable",
       "empty-object-deny",    "duplicate-registration", "file-not-read",
-      "unknown-value"};
+      "unknown-value",        "matcher-ignored",        "matcher-never-matches",
+      "adapter-agent",        "adapter-event"};
   return ids;
 }
 

@@ -57,6 +57,8 @@ void check_command(Sink& sink, const std::string& pointer, const std::string& co
                    const std::string& empty_object_why, const std::string& blocks_why = "");
 // The program a command runs (first word after env assignments), "" when it cannot be told.
 std::string first_word(const std::string& command);
+// The command's leading words from its program on (env assignments, `env`, `exec` skipped).
+std::vector<std::string> command_words(const std::string& command);
 
 // ---- matcher checks ---------------------------------------------------------------------------
 
@@ -85,5 +87,12 @@ std::string suggest_event(const std::string& written, const std::vector<std::str
 
 // The `timeout` sanity shared by hosts: a human-readable duration.
 std::string human_duration_ms(double ms);
+
+// ---- Claude Code (claude.cc) ------------------------------------------------------------------
+
+void lint_claude(const std::string& path, const std::string& text, const LintOptions& o,
+                 Sink& sink);
+Result<std::vector<ExplainSection>> explain_claude(const ExplainRequest& request,
+                                                   const LintOptions& options);
 
 }  // namespace pinta::hostlint::detail

@@ -102,6 +102,8 @@ Result<std::vector<ExplainSection>> explain(const ExplainRequest& rq, const Lint
   if (!rq.workspace.empty() && !std::filesystem::is_directory(rq.workspace, ec))
     return bad("--workspace " + rq.workspace + " is not a directory");
 
+  if (rq.host == Host::kClaude) return explain_claude(rq, options);
+
   if (rq.host == Host::kGemini) {
     if (!gem::is_event_name(rq.event)) return bad("unknown Gemini CLI event '" + rq.event + "'");
     bool tool_event = rq.event == "BeforeTool" || rq.event == "AfterTool";

@@ -971,12 +971,15 @@ Result<Host> detect_host(const std::string& path, const std::string& text) {
       ends_with(p, "/hooks.json"))
     return Host::kAntigravity;
   if (ends_with(p, "/.deel/hooks.json")) return Host::kDeel;
+  // Claude Code's settings files (docs "Configuration"; real: settings-all-sources).
+  if (ends_with(p, "/.claude/settings.json") || ends_with(p, "/.claude/settings.local.json"))
+    return Host::kClaude;
   // By shape.
   auto j = ojson::parse(text, nullptr, false, true);
   auto cannot = [&](const std::string& why) -> Result<Host> {
     return make_error(ErrorCode::kInvalidArgument,
-                      path + ": cannot tell which host reads this file (" + why +
-                          "); pass --host gemini|antigravity|deel");
+                      path + ": cannot tell which host reads this file (" + why + "); pass --host " +
+                          host_names());
   };
   if (j.is_discarded()) return cannot("not JSON, and not at a known hooks path");
   if (j.is_array()) return Host::kDeel;
@@ -1033,6 +1036,9 @@ Result<std::vector<Finding>> lint_text(const std::string& path, const std::strin
       break;
     case Host::kDeel:
       lint_deel(path, text, options, sink);
+      break;
+    case Host::kClaude:
+      lint_claude(path, text, options, sink);
       break;
   }
   std::stable_sort(sink.out.begin(), sink.out.end(), [](const Finding& a, const Finding& b) {

@@ -49,6 +49,8 @@ struct SettingsSources {
 struct HookCommand {
   std::string event, matcher, command, source;  // source: user|project|local|flag|policy
   long timeout_ms = 600000;                      // "timeout" seconds; default 600 s
+  std::string file;     // the settings file it came from ("--settings" for inline JSON)
+  std::string pointer;  // its JSON pointer there: /hooks/<event>/<group>/hooks/<n>
 };
 
 struct LoadedSettings {
