@@ -20,7 +20,7 @@ namespace {
 
 InstallOptions cc_options(const TempDir& t) {
   InstallOptions o;
-  o.host = Host::kClaudeCode;
+  o.host = Host::kClaude;
   o.home = t.sub("home");
   o.gemini_home = o.home;
   o.adapter_path = "/opt/pinta/bin/pinta-gemini";
