@@ -10,6 +10,7 @@
 #include "common.h"
 #include "pinta/common/fs.h"
 #include "pinta/hosts/antigravity/antigravity.h"
+#include "pinta/hosts/node/js.h"
 #include "pinta/hosts/node/js_regex.h"
 #include "pinta/hosts/deel/deel.h"
 #include "pinta/hosts/gemini/gemini.h"
@@ -21,6 +22,7 @@ using namespace detail;
 namespace gem = pinta::hosts::gemini;
 namespace agy = pinta::hosts::agy;
 namespace deel = pinta::hosts::deel;
+namespace node = pinta::hosts::node;
 namespace sfs = std::filesystem;
 
 // Where nlohmann's parser stops on a syntax error (position only; the verdict is the loader's).
@@ -772,7 +774,7 @@ void lint_deel(const std::string& path, const std::string& text, const LintOptio
     workspace = dir_of(dir_of(p));
   }
   // read_one (seed L332-335): readFileSync + JSON.parse; a BOM or invalid JSON drops the file.
-  auto v = gem::js_parse(gem::node_utf8_decode(text));
+  auto v = node::js_parse(node::node_utf8_decode(text));
   if (!v || text.rfind("\xEF\xBB\xBF", 0) == 0) {
     Position pos{1, 1};
     std::string detail = "invalid JSON";
@@ -939,7 +941,7 @@ void lint_deel(const std::string& path, const std::string& text, const LintOptio
   if (layer == "user" && !workspace.empty()) other = workspace + "/.deel/hooks.json";
   if (!other.empty())
     if (auto t = pinta::fs::read_file(other))
-      if (auto ov = gem::js_parse(*t)) {
+      if (auto ov = node::js_parse(*t)) {
         auto of = deel::unfold(*ov, "");
         auto oidx = PositionIndex::build(*t);
         for (const auto& h : f.hooks)
