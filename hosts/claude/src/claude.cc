@@ -84,6 +84,22 @@ std::string match_target(const std::string& event, const json& p) {
   return "";
 }
 
+std::optional<std::vector<std::string>> matcher_names(const std::string& matcher) {
+  if (!only_chars(matcher, ", -")) return std::nullopt;
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : matcher) {
+    if (c == '|' || c == ',') {
+      out.push_back(trim(cur));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(trim(cur));
+  return out;
+}
+
 bool matcher_matches(const std::string& event, const std::string& matcher,
                      const std::string& target) {
   // real: an event without a target ignores its matcher (ups-matcher-ignored).
@@ -92,21 +108,10 @@ bool matcher_matches(const std::string& event, const std::string& matcher,
   if (matcher.empty() || matcher == "*") return true;
   // real: a plain name list: [A-Za-z0-9_|] plus ", -" for events with a target; split on | and ,
   // and trimmed, exact and case-sensitive ("bash" does not match Bash; "Write, Bash" does).
-  if (only_chars(matcher, ", -")) {
-    std::string cur;
-    auto flush = [&]() {
-      std::string t = trim(cur);
-      cur.clear();
-      return !t.empty() && t == target;
-    };
-    for (char c : matcher) {
-      if (c == '|' || c == ',') {
-        if (flush()) return true;
-      } else {
-        cur += c;
-      }
-    }
-    return flush();
+  if (auto names = matcher_names(matcher)) {
+    for (const auto& n : *names)
+      if (!n.empty() && n == target) return true;
+    return false;
   }
   // real: anything else is `new RegExp(matcher).test(target)`: unanchored ("Ba.*", "B[a]sh");
   // an invalid pattern ("(Bash") matches nothing.

@@ -87,37 +87,6 @@ const std::map<std::string, std::string>& foreign_events() {
   return m;
 }
 
-std::string trim(const std::string& s) {
-  const char* ws = " \t\r\n\f\v";
-  auto b = s.find_first_not_of(ws);
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(ws) - b + 1);
-}
-
-// real: matchers — a matcher of [A-Za-z0-9_|] plus ", -" (events with a target) is a list of exact
-// names; the same test as cc::matcher_matches, so lint and the emulator agree on the mode.
-bool is_name_list(const std::string& m) {
-  return std::all_of(m.begin(), m.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '|' || c == ',' ||
-           c == ' ' || c == '-';
-  });
-}
-
-std::vector<std::string> split_names(const std::string& m) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : m) {
-    if (c == '|' || c == ',') {
-      out.push_back(trim(cur));
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  out.push_back(trim(cur));
-  return out;
-}
-
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
@@ -138,7 +107,8 @@ void check_listed_name(Sink& sink, const std::string& ptr, const std::string& ev
     sink.add(Severity::kWarning, "matcher-never-matches", ptr,
              "'" + name + "' is one name to Claude Code: names are separated by | or , (a space "
                           "does not separate), so it never matches",
-             "write the names with | between them, e.g. '" + split_names(name)[0] + "|…'");
+             "write the names with | between them, e.g. '" + name.substr(0, name.find(' ')) +
+                 "|…'");
     return;
   }
   if (is_tool_target(event)) {
@@ -211,8 +181,9 @@ void check_matcher(Sink& sink, const std::string& ptr, const std::string& event,
              "PreToolUse)");
     return;
   }
-  if (is_name_list(m)) {
-    for (const auto& n : split_names(m)) check_listed_name(sink, ptr, event, n);
+  // real: matchers — the same mode test as the emulator's (cc::matcher_names).
+  if (auto names = cc::matcher_names(m)) {
+    for (const auto& n : *names) check_listed_name(sink, ptr, event, n);
     return;
   }
   // real: matchers — anything else is an unanchored JavaScript regular expression; an invalid one
@@ -524,7 +495,8 @@ void lint_claude(const std::string& path, const std::string& text, const LintOpt
         }
         if (*t != "command") continue;  // prompt/agent/http: no command, no process to check
         auto c = h.find("command");
-        if (c == h.end() || !c->is_string() || trim(c->get<std::string>()).empty()) {
+        if (c == h.end() || !c->is_string() ||
+            c->get<std::string>().find_first_not_of(" \t\r\n") == std::string::npos) {
           sink.add(Severity::kError, "invalid-handler", c == h.end() ? hptr : hptr + "/command",
                    c == h.end()         ? "command hook without \"command\": nothing runs"
                    : !c->is_string() ? "\"command\" is " + std::string(c->type_name()) +

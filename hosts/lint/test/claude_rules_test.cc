@@ -9,7 +9,7 @@
 #include <string>
 
 #include "pinta/hostlint/lint.h"
-#include "temp_home.h"
+#include "lint_fixture.h"
 
 namespace hl = pinta::hostlint;
 
@@ -19,58 +19,23 @@ constexpr const char* kUser = ".claude/settings.json";  // under home
 constexpr const char* kProject = "ws/.claude/settings.json";
 constexpr const char* kLocal = "ws/.claude/settings.local.json";
 
-class ClaudeRules : public pinta::hostlint::testing::TempHomeTest {
+class ClaudeRules : public pinta::hostlint::testing::LintRulesTest {
  protected:
   void SetUp() override {
-    TempHomeTest::SetUp();
+    LintRulesTest::SetUp();
     if (HasFatalFailure()) return;
-    bin_ = tmp_.sub("bin");
-    std::filesystem::create_directories(bin_);
-    write(bin_ + "/myhook", "#!/bin/sh\nexit 0\n", 0755);
     write(bin_ + "/pinta-gemini", "#!/bin/sh\nexit 0\n", 0755);
-    opts_.home = home_;
-    opts_.env = {{"HOME", home_}, {"PATH", bin_ + ":/usr/bin:/bin"}};
     // The managed policy folder is read by explain: keep it inside the temp dir.
     ::setenv("PINTA_CLAUDE_MANAGED_DIR", tmp_.sub("managed").c_str(), 1);  // NOLINT
   }
   void TearDown() override { ::unsetenv("PINTA_CLAUDE_MANAGED_DIR"); }  // NOLINT
-  static void write(const std::string& path, const std::string& text, unsigned mode = 0644) {
-    write_file(path, text);
-    ::chmod(path.c_str(), mode);
-  }
-  std::string path_of(const std::string& rel) const {
-    return rel.rfind("ws/", 0) == 0 ? ws_ + rel.substr(2) : home_ + "/" + rel;
-  }
-  std::vector<hl::Finding> lint(const std::string& rel, const std::string& text) {
-    const std::string path = path_of(rel);
-    write(path, text);
-    auto r = hl::lint_paths({path}, opts_);  // the host from the path: Claude Code
-    EXPECT_TRUE(r) << (r ? "" : r.error().message);
-    return r ? *r : std::vector<hl::Finding>{};
-  }
-  // A file with one PreToolUse group around `group_body` (matcher + hooks).
+  // A file with one PreToolUse group (matcher + hooks).
   std::vector<hl::Finding> pre(const std::string& group_body, const std::string& rel = kProject) {
     return lint(rel, "{\"hooks\": {\"PreToolUse\": [" + group_body + "]}}");
   }
   static std::string hook(const std::string& command, const std::string& extra = "") {
     return "{\"type\": \"command\", \"command\": \"" + command + "\"" + extra + "}";
   }
-  static int count(const std::vector<hl::Finding>& f, const std::string& rule) {
-    int n = 0;
-    for (const auto& x : f) n += x.rule == rule;
-    return n;
-  }
-  static const hl::Finding* find(const std::vector<hl::Finding>& f, const std::string& rule) {
-    for (const auto& x : f)
-      if (x.rule == rule) return &x;
-    return nullptr;
-  }
-  static std::string dump(const std::vector<hl::Finding>& f) {
-    return hl::format_findings(f, "text");
-  }
-
-  std::string bin_;
-  hl::LintOptions opts_;
 };
 
 TEST(ClaudeHostNames, ParsedThroughTheRegistry) {

@@ -10,53 +10,20 @@
 #include "../src/common.h"
 #include "pinta/common/test_support.h"
 #include "pinta/hostlint/lint.h"
-#include "temp_home.h"
+#include "lint_fixture.h"
 
 namespace hl = pinta::hostlint;
 
 namespace {
 
-class Rules : public pinta::hostlint::testing::TempHomeTest {
+class Rules : public pinta::hostlint::testing::LintRulesTest {
  protected:
   void SetUp() override {
-    TempHomeTest::SetUp();
+    LintRulesTest::SetUp();
     if (HasFatalFailure()) return;
-    bin_ = tmp_.sub("bin");
-    std::filesystem::create_directories(bin_);
-    write(bin_ + "/myhook", "#!/bin/sh\nexit 0\n", 0755);
     write(bin_ + "/emptyhook", "#!/bin/sh\nif true; then\n  echo '{}'\nfi\n", 0755);
-    opts_.home = home_;
-    opts_.env = {
-        {"HOME", home_}, {"PATH", bin_ + ":/usr/bin:/bin"}, {"GEMINI_CLI_TRUST_WORKSPACE", "true"}};
+    opts_.env["GEMINI_CLI_TRUST_WORKSPACE"] = "true";
   }
-  static void write(const std::string& path, const std::string& text, unsigned mode = 0644) {
-    write_file(path, text);
-    ::chmod(path.c_str(), mode);
-  }
-  // Lints `text` written at `rel` (under home, or the workspace when rel starts with "ws/").
-  std::vector<hl::Finding> lint(const std::string& rel, const std::string& text) {
-    std::string path = rel.rfind("ws/", 0) == 0 ? ws_ + rel.substr(2) : home_ + "/" + rel;
-    write(path, text);
-    auto r = hl::lint_paths({path}, opts_);
-    EXPECT_TRUE(r) << (r ? "" : r.error().message);
-    return r ? *r : std::vector<hl::Finding>{};
-  }
-  static int count(const std::vector<hl::Finding>& f, const std::string& rule) {
-    int n = 0;
-    for (const auto& x : f) n += x.rule == rule;
-    return n;
-  }
-  static const hl::Finding* find(const std::vector<hl::Finding>& f, const std::string& rule) {
-    for (const auto& x : f)
-      if (x.rule == rule) return &x;
-    return nullptr;
-  }
-  static std::string dump(const std::vector<hl::Finding>& f) {
-    return hl::format_findings(f, "text");
-  }
-
-  std::string bin_;
-  hl::LintOptions opts_;
 };
 
 constexpr const char* kGem = ".gemini/settings.json";

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,9 @@ std::string match_target(const std::string& event, const nlohmann::json& payload
 // against the target; an invalid regular expression matches nothing.
 bool matcher_matches(const std::string& event, const std::string& matcher,
                      const std::string& target);
+// The names of a plain-list matcher (split on | and ",", each trimmed; empty names kept), or
+// nullopt when the matcher is read as a regular expression. The mode test matcher_matches uses.
+std::optional<std::vector<std::string>> matcher_names(const std::string& matcher);
 
 // Where settings come from. Precedence (highest first): managed policy, --settings files,
 // .claude/settings.local.json, .claude/settings.json, ~/.claude/settings.json. Hooks are not
