@@ -123,6 +123,82 @@ bool matcher_matches(const std::string& event, const std::string& matcher,
   }
 }
 
+std::vector<SchemaProblem> hooks_schema_problems(const json& root) {
+  // real: each check below is a scenario in which the real CLI ran none of the file's hooks
+  // (settings-rejected-*: a handler without type, an unknown type, a command that is missing or
+  // not a string, a prompt hook without prompt, an http hook without url, a timeout that is not a
+  // positive number or null, a matcher that is not a string, a group that is not an object or has
+  // no hooks array, an event array at the root, a disableAllHooks that is not a boolean), while
+  // unknown events, unknown keys, a non-array event value and timeout 0.5 or 5000 load.
+  std::vector<SchemaProblem> out;
+  if (!root.is_object()) return out;
+  auto add = [&](std::string ptr, const char* kind, std::string msg) {
+    out.push_back({std::move(ptr), kind, std::move(msg)});
+  };
+  if (auto d = root.find("disableAllHooks"); d != root.end() && !d->is_boolean())
+    add("/disableAllHooks", "disable", "disableAllHooks is not true or false");
+  for (auto it = root.begin(); it != root.end(); ++it)
+    if (it.key() != "hooks" && is_event(it.key()) && it.value().is_array())
+      add("/" + it.key(), "root-event", "hook event '" + it.key() + "' at the root, outside \"hooks\"");
+  auto hooks = root.find("hooks");
+  if (hooks == root.end() || !hooks->is_object()) return out;
+  static const std::set<std::string> kTypes = {"command", "prompt", "agent", "http"};
+  for (auto ev = hooks->begin(); ev != hooks->end(); ++ev) {
+    if (!is_event(ev.key()) || !ev.value().is_array()) continue;
+    const std::string eptr = "/hooks/" + ev.key();
+    for (size_t gi = 0; gi < ev.value().size(); ++gi) {
+      const json& g = ev.value()[gi];
+      const std::string gptr = eptr + "/" + std::to_string(gi);
+      if (!g.is_object()) {
+        add(gptr, "group", "a matcher group that is not an object");
+        continue;
+      }
+      if (auto m = g.find("matcher"); m != g.end() && !m->is_string())
+        add(gptr + "/matcher", "matcher", "a matcher that is not a string");
+      auto hs = g.find("hooks");
+      if (hs == g.end() || !hs->is_array()) {
+        add(hs == g.end() ? gptr : gptr + "/hooks", "hooks",
+            g.contains("command") || g.contains("type")
+                ? "a hook written directly in the " + ev.key() + " list, not in a matcher group"
+                : "a matcher group without a \"hooks\" array");
+        continue;
+      }
+      for (size_t hi = 0; hi < hs->size(); ++hi) {
+        const json& h = (*hs)[hi];
+        const std::string hptr = gptr + "/hooks/" + std::to_string(hi);
+        if (!h.is_object()) {
+          add(hptr, "handler", "a hook that is not an object");
+          continue;
+        }
+        auto t = h.find("type");
+        if (t == h.end()) {
+          add(hptr, "type", "a hook without \"type\"");
+          continue;
+        }
+        if (!t->is_string() || !kTypes.count(t->get<std::string>())) {
+          add(hptr + "/type", "type", "type " + t->dump() + " is not command, prompt, agent or http");
+          continue;
+        }
+        const std::string type = t->get<std::string>();
+        auto need_string = [&](const char* key, const char* kind) {
+          auto v = h.find(key);
+          if (v == h.end() || !v->is_string())
+            add(v == h.end() ? hptr : hptr + "/" + key, kind,
+                "a " + type + " hook whose \"" + key + "\" is " +
+                    (v == h.end() ? std::string("missing") : "not a string"));
+        };
+        if (type == "command") need_string("command", "command");
+        if (type == "prompt") need_string("prompt", "prompt");
+        if (type == "http") need_string("url", "url");
+        if (auto tv = h.find("timeout");
+            tv != h.end() && (!tv->is_number() || tv->get<double>() <= 0))
+          add(hptr + "/timeout", "timeout", "timeout " + tv->dump() + " is not a positive number");
+      }
+    }
+  }
+  return out;
+}
+
 namespace {
 
 void read_hooks(const json& j, const std::string& source, const std::string& file,
@@ -185,6 +261,11 @@ void read_file(const std::string& path, const std::string& source, LoadedSetting
   }
   if (managed && j.contains("allowManagedHooksOnly") && j["allowManagedHooksOnly"].is_boolean())
     out.managed_only = j["allowManagedHooksOnly"].get<bool>();
+  if (auto p = hooks_schema_problems(j); !p.empty()) {
+    out.warnings.push_back(path + ": hooks rejected (" + p.front().message + " at " +
+                           p.front().pointer + "); none of this file's hooks run");
+    return;
+  }
   read_hooks(j, source, path, out);
 }
 
@@ -230,7 +311,11 @@ Result<LoadedSettings> load_settings(const SettingsSources& s) {
   }
   if (flag.contains("disableAllHooks") && flag["disableAllHooks"].is_boolean())
     out.disable_all = flag["disableAllHooks"].get<bool>();
-  read_hooks(flag, "flag", flag_file, out);
+  if (auto p = hooks_schema_problems(flag); !p.empty())
+    out.warnings.push_back(flag_file + ": hooks rejected (" + p.front().message + " at " +
+                           p.front().pointer + "); none of this file's hooks run");
+  else
+    read_hooks(flag, "flag", flag_file, out);
   std::string managed = s.managed_dir;
   if (const char* e = std::getenv("PINTA_CLAUDE_MANAGED_DIR"); e && *e) managed = e;
   if (managed.empty()) managed = "/etc/claude-code";

@@ -17,6 +17,7 @@
 
 #include "common.h"
 #include "pinta/common/fs.h"
+#include "pinta/common/text.h"
 #include "pinta/hosts/claude/claude.h"
 #include "pinta/hosts/family.h"
 #include "pinta/hosts/node/js_regex.h"
@@ -87,11 +88,6 @@ const std::map<std::string, std::string>& foreign_events() {
   return m;
 }
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 std::string num_text(double v) {
   std::ostringstream o;
   o << v;
@@ -123,7 +119,7 @@ void check_listed_name(Sink& sink, const std::string& ptr, const std::string& ev
       return;
     }
     for (const auto& t : tools)
-      if (lower(t) == lower(name)) {
+      if (pinta::text::ascii_lower(t) == pinta::text::ascii_lower(name)) {
         // real: matchers — "bash" does not match Bash.
         sink.add(Severity::kWarning, "matcher-case", ptr,
                  "'" + name + "' differs from the tool name '" + t +
@@ -160,17 +156,9 @@ void check_listed_name(Sink& sink, const std::string& ptr, const std::string& ev
   }
 }
 
+// A string matcher (one that is not a string rejects the file: hooks_schema_problems).
 void check_matcher(Sink& sink, const std::string& ptr, const std::string& event,
-                   const ojson& mv) {
-  if (!mv.is_string()) {
-    // docs "Hook configuration": matcher is a string (a list is written with |).
-    sink.add(Severity::kError, "matcher-invalid", ptr,
-             "matcher is " + std::string(mv.type_name()) +
-                 ", not a string: Claude Code's settings schema takes a string here",
-             "write the names as one string, e.g. \"Write|Edit\"");
-    return;
-  }
-  const std::string m = mv.get<std::string>();
+                   const std::string& m) {
   if (m.empty() || m == "*") return;
   if (!cc::has_matcher_target(event)) {
     // real: ups-matcher-ignored — the matcher of an event without a target is ignored.
@@ -265,6 +253,27 @@ void check_adapter(Sink& sink, const std::string& ptr, const std::string& event,
              "write --event " + event);
 }
 
+// How to fix each kind of value that makes Claude Code reject a file's hooks.
+std::string reject_hint(const std::string& kind, const std::string& pointer) {
+  if (kind == "root-event")
+    return "move it into \"hooks\": {\"" + pointer.substr(1) + "\": [...]}";
+  if (kind == "disable") return "write true or false";
+  if (kind == "group" || kind == "hooks")
+    return "write {\"matcher\": \"...\", \"hooks\": [{\"type\": \"command\", \"command\": "
+           "\"...\"}]}";
+  if (kind == "matcher")
+    return "write the names as one string, e.g. \"Write|Edit\" (or leave the matcher out to "
+           "match everything)";
+  if (kind == "handler") return "write {\"type\": \"command\", \"command\": \"...\"}";
+  if (kind == "type") return "write \"type\": \"command\" (or prompt, agent, http)";
+  if (kind == "command") return "write \"command\": \"...\" (a shell command line)";
+  if (kind == "prompt") return "write \"prompt\": \"...\"";
+  if (kind == "url") return "write \"url\": \"https://...\"";
+  if (kind == "timeout")
+    return "write a positive number of seconds, e.g. 30, or leave it out for the 600 s default";
+  return "fix the value";
+}
+
 struct Layer {
   std::string name = "other";  // user | project | local | other
   std::string project;         // the project folder ("" unknown)
@@ -333,10 +342,19 @@ void lint_claude(const std::string& path, const std::string& text, const LintOpt
              "[{\"type\": \"command\", \"command\": \"...\"}]}]}}");
     return;
   }
-  // Events written at the root (Antigravity's or an old habit) are not hooks.
+  // real: settings-rejected-* — one value outside the settings schema and 2.1.332 runs none of
+  // the file's hooks (hosts/claude's loader does the same). Each value is reported; the walk
+  // below does not report them again.
+  for (const auto& p : cc::hooks_schema_problems(nlohmann::json::parse(text, nullptr, false)))
+    sink.add(Severity::kError, "file-rejected", p.pointer,
+             "Claude Code " + std::string(cc::kVersion) + " rejects this file's hooks: " +
+                 p.message + ", so none of them run (the valid ones neither)",
+             reject_hint(p.kind, p.pointer));
+  // An event name at the root holding anything but an array is ignored
+  // (real: settings-loads-ignored-shapes); an array there rejects the file (above).
   for (auto it = root.begin(); it != root.end(); ++it)
-    if (cc::is_event(it.key()))
-      sink.add_at_key(Severity::kError, "foreign-root", "/" + pointer_token(it.key()),
+    if (cc::is_event(it.key()) && !it.value().is_array())
+      sink.add_at_key(Severity::kWarning, "foreign-root", "/" + pointer_token(it.key()),
                       "'" + it.key() + "' at the root is not read: Claude Code reads hooks only "
                                        "under \"hooks\"",
                       "move it into \"hooks\": {\"" + it.key() + "\": [...]}");
@@ -430,97 +448,56 @@ void lint_claude(const std::string& path, const std::string& text, const LintOpt
     for (size_t gi = 0; gi < groups.size(); ++gi) {
       const ojson& g = groups[gi];
       const std::string gptr = eptr + "/" + std::to_string(gi);
-      if (!g.is_object()) {
-        sink.add(Severity::kError, "event-shape", gptr,
-                 "a matcher group is an object {\"matcher\", \"hooks\"}; this one is " +
-                     std::string(g.type_name()) + " and runs nothing",
-                 "write {\"matcher\": \"...\", \"hooks\": [{\"type\": \"command\", \"command\": "
-                 "\"...\"}]}");
-        continue;
-      }
-      auto gh = g.find("hooks");
-      if (gh == g.end() || !gh->is_array()) {
-        const bool flat = g.contains("command") || g.contains("type");
-        // docs "Hook configuration": handlers sit in the group's "hooks" array; the loader
-        // (hosts/claude read_hooks) skips a group without one.
-        sink.add(Severity::kError, "event-shape", gptr,
-                 flat ? "a handler written directly in the " + event +
-                            " list: Claude Code expects a matcher group holding \"hooks\", so "
-                            "this never runs"
-                      : "matcher group without a \"hooks\" array: nothing runs",
-                 "write {\"matcher\": \"...\", \"hooks\": [{\"type\": \"command\", \"command\": "
-                 "\"...\"}]}");
-        continue;
-      }
+      auto gh = g.is_object() ? g.find("hooks") : g.end();
+      if (!g.is_object() || gh == g.end() || !gh->is_array()) continue;  // file-rejected
       for (auto k = g.begin(); k != g.end(); ++k)
         if (!kGroupKeys.count(k.key()))
           sink.add_at_key(Severity::kWarning, "unknown-key", gptr + "/" + pointer_token(k.key()),
                           "Claude Code ignores key '" + k.key() + "' in a matcher group" +
                               did_you_mean(k.key(), {"matcher", "hooks"}),
                           "a group has \"matcher\" and \"hooks\"");
-      if (auto m = g.find("matcher"); m != g.end()) check_matcher(sink, gptr + "/matcher", event, *m);
+      if (auto m = g.find("matcher"); m != g.end() && m->is_string())
+        check_matcher(sink, gptr + "/matcher", event, m->get<std::string>());
       for (size_t hi = 0; hi < gh->size(); ++hi) {
         const ojson& h = (*gh)[hi];
         const std::string hptr = gptr + "/hooks/" + std::to_string(hi);
-        if (!h.is_object()) {
-          sink.add(Severity::kError, "invalid-handler", hptr,
-                   "a hook is an object {\"type\": \"command\", \"command\": ...}; Claude Code "
-                   "skips this " + std::string(h.type_name()),
-                   "write {\"type\": \"command\", \"command\": \"...\"}");
-          continue;
-        }
+        if (!h.is_object()) continue;  // file-rejected
         for (auto k = h.begin(); k != h.end(); ++k)
           if (std::find(kHandlerKeys.begin(), kHandlerKeys.end(), k.key()) == kHandlerKeys.end())
             sink.add_at_key(Severity::kWarning, "unknown-key", hptr + "/" + pointer_token(k.key()),
                             "Claude Code ignores key '" + k.key() + "' in a hook" +
                                 did_you_mean(k.key(), kHandlerKeys),
                             "a command hook has \"type\", \"command\" and \"timeout\" (seconds)");
+        // A missing or unknown type, a command that is missing or not a string, a timeout that
+        // is not a positive number: file-rejected (above).
         auto t = h.find("type");
-        if (t == h.end()) {
-          sink.add(Severity::kError, "invalid-handler", hptr,
-                   "hook without \"type\": Claude Code does not run it",
-                   "add \"type\": \"command\"");
-          continue;
-        }
-        static const std::vector<std::string> kTypes = {"command", "prompt", "agent", "http"};
-        if (!t->is_string() ||
-            std::find(kTypes.begin(), kTypes.end(), t->get<std::string>()) == kTypes.end()) {
-          const std::string shown = t->is_string() ? t->get<std::string>() : t->dump();
-          sink.add(Severity::kError, "invalid-handler", hptr + "/type",
-                   "type '" + shown + "' is not a hook type Claude Code knows (command, prompt, "
-                                      "agent, http): it does not run this hook" +
-                       did_you_mean(shown, kTypes),
-                   "write \"type\": \"command\"");
-          continue;
-        }
-        if (*t != "command") continue;  // prompt/agent/http: no command, no process to check
         auto c = h.find("command");
-        if (c == h.end() || !c->is_string() ||
-            c->get<std::string>().find_first_not_of(" \t\r\n") == std::string::npos) {
-          sink.add(Severity::kError, "invalid-handler", c == h.end() ? hptr : hptr + "/command",
-                   c == h.end()         ? "command hook without \"command\": nothing runs"
-                   : !c->is_string() ? "\"command\" is " + std::string(c->type_name()) +
-                                           ", not a string: Claude Code does not run it"
-                                     : "empty command: nothing runs",
+        if (t == h.end() || *t != "command" || c == h.end() || !c->is_string()) continue;
+        const std::string command = c->get<std::string>();
+        if (command.empty()) {
+          // real: settings-empty-command.
+          sink.add(Severity::kError, "invalid-handler", hptr + "/command",
+                   "empty command: Claude Code starts nothing and reports the hook failed "
+                   "(\"The argument 'file' cannot be empty\")",
                    "write \"command\": \"...\" (a shell command line)");
           continue;
         }
-        if (auto tv = h.find("timeout"); tv != h.end()) {
-          // docs "Hook configuration": timeout in seconds, default 600 s for command hooks
-          // (real: timeout, timeout-per-hook-parallel).
-          const std::string tp = hptr + "/timeout";
-          if (!tv->is_number() || tv->get<double>() <= 0)
-            sink.add(Severity::kWarning, "timeout-unit", tp,
-                     "timeout " + tv->dump() +
-                         " is not a positive number of seconds: Claude Code uses its 600 s default",
-                     "write a number of seconds, e.g. 30");
-          else if (tv->get<double>() >= 1000)
-            sink.add(Severity::kWarning, "timeout-unit", tp,
-                     "timeout " + tv->dump() + " is seconds in Claude Code (" +
-                         human_duration_ms(tv->get<double>() * 1000) + ")",
-                     "write " + num_text(tv->get<double>() / 1000) + " for " + tv->dump() + " ms");
+        if (command.find_first_not_of(" \t\r\n") == std::string::npos) {
+          // real: settings-loads-ignored-shapes — a blank command runs and exits 0.
+          sink.add(Severity::kWarning, "invalid-handler", hptr + "/command",
+                   "blank command: Claude Code runs it and it does nothing",
+                   "write \"command\": \"...\" (a shell command line)");
+          continue;
         }
-        const std::string command = c->get<std::string>();
+        if (auto tv = h.find("timeout"); tv != h.end() && tv->is_number() &&
+                                         tv->get<double>() >= 1000) {
+          // docs "Hook configuration": timeout in seconds, default 600 s for command hooks
+          // (real: timeout, timeout-per-hook-parallel; 5000 loads, settings-loads-ignored-shapes).
+          sink.add(Severity::kWarning, "timeout-unit", hptr + "/timeout",
+                   "timeout " + tv->dump() + " is seconds in Claude Code (" +
+                       human_duration_ms(tv->get<double>() * 1000) + ")",
+                   "write " + num_text(tv->get<double>() / 1000) + " for " + tv->dump() + " ms");
+        }
         check_adapter(sink, hptr + "/command", event, command);
         // real: shell — /bin/sh -c COMMAND in the project folder. A program that is missing
         // exits 127: any exit but 0 and 2 is a non-blocking error, so the hook silently does
@@ -618,8 +595,7 @@ Result<std::vector<ExplainSection>> explain_claude(const ExplainRequest& rq,
     s.dropped.push_back(h.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.col) +
                         ": " + why);
   }
-  // Handlers written for this event that the loader skips (no type, no command, a type it does
-  // not run as a process) — from the files themselves, as lint reads them.
+  // prompt, agent and http hooks also run on the real host; they are not emulated.
   std::vector<std::string> files = {
       (sfs::path(rq.home) / ".claude" / "settings.json").string()};
   if (!rq.workspace.empty()) {
@@ -630,37 +606,21 @@ Result<std::vector<ExplainSection>> explain_claude(const ExplainRequest& rq,
     auto t = pinta::fs::read_file(f);
     if (!t) continue;
     auto j = nlohmann::json::parse(*t, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("hooks") || !j["hooks"].is_object() ||
-        !j["hooks"].contains(rq.event) || !j["hooks"][rq.event].is_array())
+    // A file whose hooks are rejected (the loader's warning is a note already) runs none.
+    if (j.is_discarded() || !j.is_object() || !cc::hooks_schema_problems(j).empty() ||
+        !j.contains("hooks") || !j["hooks"].is_object() || !j["hooks"].contains(rq.event) ||
+        !j["hooks"][rq.event].is_array())
       continue;
     const auto& groups = j["hooks"][rq.event];
-    for (size_t gi = 0; gi < groups.size(); ++gi) {
-      const std::string gptr = "/hooks/" + rq.event + "/" + std::to_string(gi);
-      auto at = [&](const std::string& ptr, const std::string& why) {
-        Position p = pos_of(f, ptr);
-        s.dropped.push_back(f + ":" + std::to_string(p.line) + ":" + std::to_string(p.col) +
-                            ": " + why);
-      };
-      const auto& g = groups[gi];
-      if (!g.is_object() || !g.contains("hooks") || !g["hooks"].is_array()) {
-        at(gptr, "not a matcher group with a \"hooks\" array");
-        continue;
+    for (size_t gi = 0; gi < groups.size(); ++gi)
+      for (size_t hi = 0; hi < groups[gi]["hooks"].size(); ++hi) {
+        const std::string type = groups[gi]["hooks"][hi]["type"];
+        if (type == "command") continue;
+        const std::string ptr =
+            "/hooks/" + rq.event + "/" + std::to_string(gi) + "/hooks/" + std::to_string(hi);
+        s.notes.push_back(f + ":" + std::to_string(pos_of(f, ptr).line) + ": a " + type +
+                          " hook also runs for this event (not emulated, so not listed)");
       }
-      for (size_t hi = 0; hi < g["hooks"].size(); ++hi) {
-        const auto& h = g["hooks"][hi];
-        const std::string hptr = gptr + "/hooks/" + std::to_string(hi);
-        const std::string type =
-            h.is_object() && h.contains("type") && h["type"].is_string() ? h["type"].get<std::string>() : "";
-        if (type == "prompt" || type == "agent" || type == "http") {
-          s.notes.push_back(f + ":" + std::to_string(pos_of(f, hptr).line) + ": a " + type +
-                            " hook also runs for this event (not emulated, so not listed)");
-        } else if (type != "command") {
-          at(hptr, type.empty() ? "no \"type\"" : "unknown type '" + type + "'");
-        } else if (!h.contains("command") || !h["command"].is_string()) {
-          at(hptr, "command hook without a string \"command\"");
-        }
-      }
-    }
   }
   return std::vector<ExplainSection>{s};
 }

@@ -65,7 +65,21 @@ struct LoadedSettings {
   std::vector<std::string> warnings;  // files skipped (unreadable JSON, wrong shapes)
 };
 
-// A missing file is no error; an unparsable one is skipped with a warning (the host ignores it).
+// A value in a settings file that makes 2.1.332 reject the file's hooks: then none of that file's
+// hooks run, the valid ones neither (its settings schema fails; real: the settings-rejected-*
+// scenarios). `kind` names the check: root-event, disable, group, matcher, hooks, handler, type,
+// command, prompt, url, timeout.
+struct SchemaProblem {
+  std::string pointer;  // JSON pointer of the value at fault
+  std::string kind;
+  std::string message;
+};
+// Every such value of one settings file's JSON (empty: the hooks load). Values the host merely
+// ignores (unknown events and keys, an event that is not an array) are not problems.
+std::vector<SchemaProblem> hooks_schema_problems(const nlohmann::json& root);
+
+// A missing file is no error; an unparsable one is skipped with a warning (the host ignores it),
+// and so are the hooks of a file with a schema problem (hooks_schema_problems).
 // Error only for a --settings argument that names no readable file.
 Result<LoadedSettings> load_settings(const SettingsSources& sources);
 
