@@ -407,12 +407,9 @@ void check_matcher_shape(Sink& sink, const std::string& pointer, const std::stri
       never = true;
       continue;
     }
-    std::string low = alt;
-    for (auto& ch : low) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const std::string low = text::ascii_lower(alt);
     for (const auto& t : ctx.tools) {
-      std::string tl = t;
-      for (auto& ch : tl) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      if (tl == low) {
+      if (text::ascii_lower(t) == low) {
         sink.add(Severity::kWarning, "matcher-case", pointer,
                  "'" + alt + "' differs from the tool name '" + t + "' only in case; " + ctx.host +
                      " matches case-sensitively",
@@ -431,10 +428,7 @@ void check_matcher_shape(Sink& sink, const std::string& pointer, const std::stri
 
 std::optional<std::string> closest_name(const std::string& written,
                                         const std::vector<std::string>& candidates) {
-  auto low = [](std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  };
+  auto low = [](const std::string& s) { return text::ascii_lower(s); };
   const std::string a = low(written);
   if (a.empty() || a.size() > 200) return std::nullopt;
   std::optional<std::string> best;
@@ -474,10 +468,7 @@ std::string did_you_mean(const std::string& written, const std::vector<std::stri
 
 std::string suggest_event(const std::string& written, const std::vector<std::string>& valid,
                           const std::map<std::string, std::string>& foreign) {
-  auto low = [](std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  };
+  auto low = [](const std::string& s) { return text::ascii_lower(s); };
   for (const auto& v : valid)
     if (low(v) == low(written)) return "event names are case-sensitive: write '" + v + "'";
   if (auto f = foreign.find(written); f != foreign.end())

@@ -7,6 +7,7 @@
 
 #include "common.h"
 #include "pinta/common/fs.h"
+#include "pinta/common/text.h"
 #include "pinta/hosts/antigravity/antigravity.h"
 #include "pinta/hosts/deel/deel.h"
 #include "pinta/hosts/gemini/gemini.h"
@@ -77,10 +78,7 @@ std::string gemini_layer_of(const std::string& origin, const gem::LoadOptions& l
   return "system";
 }
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
+using pinta::text::ascii_lower;
 
 std::string fmt_ms(double ms) {
   std::ostringstream o;
@@ -257,7 +255,7 @@ Result<std::vector<ExplainSection>> explain(const ExplainRequest& rq, const Lint
           const ojson* g = at_pointer(j, parent_pointer(parent_pointer(r.pointer)));
           if (g && g->is_object())
             for (auto it = g->begin(); it != g->end(); ++it)
-              if (lower(it.key()) == "matcher" && it.value().is_string())  // keys fold case
+              if (ascii_lower(it.key()) == "matcher" && it.value().is_string())  // keys fold case
                 e.matcher = it.value().get<std::string>();
         }
         e.timeout = std::to_string(r.timeout_seconds) + " s";

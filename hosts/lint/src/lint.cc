@@ -9,6 +9,7 @@
 
 #include "common.h"
 #include "pinta/common/fs.h"
+#include "pinta/common/text.h"
 #include "pinta/hosts/antigravity/antigravity.h"
 #include "pinta/hosts/node/js.h"
 #include "pinta/hosts/node/js_regex.h"
@@ -37,10 +38,7 @@ void syntax_error(const std::string& text, bool comments, Position& pos, std::st
   }
 }
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
+using pinta::text::ascii_lower;
 
 std::string env_or(const LintOptions& o, const char* k) {
   if (auto it = o.env.find(k); it != o.env.end()) return it->second;
@@ -113,7 +111,7 @@ bool any_host_event(const std::string& k) {
       "sessionstart", "sessionend",  "userpromptsubmit", "notification",       "precompact",
       "subagentstop", "beforetool",  "aftertool",        "beforeagent",        "afteragent",
       "precompress",  "beforemodel", "aftermodel",       "beforetoolselection"};
-  return all.count(lower(k)) > 0;
+  return all.count(ascii_lower(k)) > 0;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -586,7 +584,7 @@ Status lint_antigravity(const std::string& path, const std::string& text, const 
   if (root.is_object()) {
     for (auto it = root.begin(); it != root.end(); ++it) {
       std::string k = it.key();
-      if (lower(k) == "hooks" && it.value().is_object())
+      if (ascii_lower(k) == "hooks" && it.value().is_object())
         sink.add_at_key(
             Severity::kWarning, "foreign-root", "/" + pointer_token(k),
             "Claude-style {\"hooks\": {...}} root: agy reads \"hooks\" as the name of one hook; "
@@ -1009,7 +1007,7 @@ Result<Host> detect_host(const std::string& path, const std::string& text) {
     }
     bool has_event = false;
     for (auto e = it.value().begin(); e != it.value().end(); ++e)
-      if (agy::parse_event(e.key()) || lower(e.key()) == "enabled" || any_host_event(e.key()))
+      if (agy::parse_event(e.key()) || ascii_lower(e.key()) == "enabled" || any_host_event(e.key()))
         has_event = true;
     if (!has_event) named = false;
   }
