@@ -99,7 +99,8 @@ void check_listed_name(Sink& sink, const std::string& ptr, const std::string& ev
                        const std::string& name) {
   if (name.empty()) return;
   if (name.find(' ') != std::string::npos) {
-    // real: matchers — only | and , separate names ("Write, Bash" matches Bash).
+    // real: matchers — only | and , separate names ("Write, Bash" matches Bash);
+    // matchers-never-bash — "Write Bash" does not.
     sink.add(Severity::kWarning, "matcher-never-matches", ptr,
              "'" + name + "' is one name to Claude Code: names are separated by | or , (a space "
                           "does not separate), so it never matches",
@@ -194,7 +195,8 @@ void check_matcher(Sink& sink, const std::string& ptr, const std::string& event,
   bool any = false;
   for (const auto& t : claude_tools()) any = any || re->test_utf8(t);
   if (any) return;
-  // "Bash(git *)" is the permission-rule syntax; as a regular expression it needs "Bashgit".
+  // "Bash(git *)" is the permission-rule syntax; as a regular expression it needs "Bashgit"
+  // (real: matchers-never-bash, Bash(echo *) does not run for Bash).
   const auto paren = m.find('(');
   const bool rule_syntax = paren != std::string::npos && paren > 0 && m.back() == ')' &&
                            std::all_of(m.begin(), m.begin() + static_cast<long>(paren),
