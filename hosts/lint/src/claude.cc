@@ -211,49 +211,6 @@ void check_matcher(Sink& sink, const std::string& ptr, const std::string& event,
                        : "test it against the tool names (Bash, Write, Edit, …)");
 }
 
-// Our adapter registered with the wrong family or event: it would answer in another host's
-// protocol (pinta/hosts/family.h: each family's ReplyReading) or pick the wrong reply row.
-void check_adapter(Sink& sink, const std::string& ptr, const std::string& event,
-                   const std::string& command) {
-  auto words = command_words(command);
-  if (words.empty()) return;
-  const std::string prog = words[0].substr(words[0].rfind('/') == std::string::npos
-                                               ? 0
-                                               : words[0].rfind('/') + 1);
-  if (prog != "pinta-gemini") return;
-  auto value = [&](const char* flag) -> std::optional<std::string> {
-    for (size_t i = 1; i + 1 < words.size(); ++i)
-      if (words[i] == flag) return words[i + 1];
-    for (size_t i = 1; i < words.size(); ++i)
-      if (words[i].rfind(std::string(flag) + "=", 0) == 0)
-        return words[i].substr(std::string(flag).size() + 1);
-    return std::nullopt;
-  };
-  const auto& d = pinta::hosts::descriptor(pinta::hosts::Family::kClaude);
-  const std::string want = std::string(d.agent_labels[0]);
-  auto agent = value("--agent");
-  auto fam = agent ? pinta::hosts::family_for_label(*agent) : std::nullopt;
-  if (!fam || *fam != pinta::hosts::Family::kClaude)
-    sink.add(Severity::kError, "adapter-agent", ptr,
-             !agent ? "pinta-gemini without --agent: it answers every event with its fail-safe "
-                      "reply and never asks the guard"
-             : !fam ? "pinta-gemini --agent " + *agent +
-                          ": no host family has this label, so it answers every event with its "
-                          "fail-safe reply and never asks the guard"
-                    : "pinta-gemini --agent " + *agent + " answers in " +
-                          std::string(pinta::hosts::descriptor(*fam).display_name) +
-                          "'s protocol, which Claude Code does not read the same way: a guard "
-                          "deny may not block here",
-             "write --agent " + want + " (pinta-gemini install --host " + std::string(d.name) +
-                 " writes it)");
-  auto ev = value("--event");
-  if (ev && *ev != event)
-    sink.add(Severity::kError, "adapter-event", ptr,
-             "pinta-gemini --event " + *ev + " is registered under " + event +
-                 ": it answers with the reply of " + *ev + ", which Claude Code does not read "
-                 "for " + event,
-             "write --event " + event);
-}
 
 // How to fix each kind of value that makes Claude Code reject a file's hooks.
 std::string reject_hint(const std::string& kind, const std::string& pointer) {
@@ -500,7 +457,7 @@ void lint_claude(const std::string& path, const std::string& text, const LintOpt
                        human_duration_ms(tv->get<double>() * 1000) + ")",
                    "write " + num_text(tv->get<double>() / 1000) + " for " + tv->dump() + " ms");
         }
-        check_adapter(sink, hptr + "/command", event, command);
+        check_adapter(sink, hptr + "/command", pinta::hosts::Family::kClaude, event, command);
         // real: shell — /bin/sh -c COMMAND in the project folder. A program that is missing
         // exits 127: any exit but 0 and 2 is a non-blocking error, so the hook silently does
         // nothing (a warning, not an error).

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -216,6 +217,49 @@ std::string first_word(const std::string& command) {
 
 std::vector<std::string> command_words(const std::string& command) {
   return program_words(command);
+}
+
+void check_adapter(Sink& sink, const std::string& ptr, pinta::hosts::Family family,
+                   const std::string& event, const std::string& command) {
+  namespace hs = pinta::hosts;
+  auto words = program_words(command);
+  if (words.empty()) return;
+  const auto slash = words[0].rfind('/');
+  if (words[0].substr(slash == std::string::npos ? 0 : slash + 1) != "pinta-gemini") return;
+  auto value = [&](const std::string& flag) -> std::optional<std::string> {
+    for (size_t i = 1; i + 1 < words.size(); ++i)
+      if (words[i] == flag) return words[i + 1];
+    for (size_t i = 1; i < words.size(); ++i)
+      if (words[i].rfind(flag + "=", 0) == 0) return words[i].substr(flag.size() + 1);
+    return std::nullopt;
+  };
+  // The adapter answers by its --agent family (pinta/hosts/family.h: each family's ReplyReading);
+  // an unknown or missing label has no family, so every event gets the fail-safe reply.
+  const auto& d = hs::descriptor(family);
+  const std::string host(d.display_name);
+  auto agent = value("--agent");
+  auto fam = agent ? hs::family_for_label(*agent) : std::nullopt;
+  if (!fam || *fam != family)
+    sink.add(Severity::kError, "adapter-agent", ptr,
+             !agent ? "pinta-gemini without --agent: it answers every event with its fail-safe "
+                      "reply and never asks the guard"
+             : !fam ? "pinta-gemini --agent " + *agent +
+                          ": no host family has this label, so it answers every event with its "
+                          "fail-safe reply and never asks the guard"
+                    : "pinta-gemini --agent " + *agent + " answers in " +
+                          std::string(hs::descriptor(*fam).display_name) + "'s protocol, which " +
+                          host + " does not read the same way: a guard deny may not block here",
+             "write --agent " + std::string(d.agent_labels[0]) + " (pinta-gemini install --host " +
+                 std::string(d.name) + " writes it)");
+  // The adapter picks its reply by --event; the host reads it as the reply of `event`.
+  const std::string registered(hs::canonical_event_name(family, event));
+  auto ev = value("--event");
+  if (ev && std::string(hs::canonical_event_name(family, *ev)) != registered)
+    sink.add(Severity::kError, "adapter-event", ptr,
+             "pinta-gemini --event " + *ev + " is registered under " + event +
+                 ": it answers with the reply of " + *ev + ", which " + host +
+                 " does not read for " + event,
+             "write --event " + registered);
 }
 
 // A name near `file` in its directory, for "did you mean" on a path that does not exist.

@@ -359,6 +359,7 @@ void lint_gemini(const std::string& path, const std::string& text, const LintOpt
                    "write " + std::to_string(static_cast<long long>(h.spec.timeout_ms) * 1000) +
                        " for " + std::to_string(h.spec.timeout_ms) + " seconds");
       }
+      check_adapter(sink, h.pointer + "/command", Host::kGemini, event, h.spec.command);
       check_command(sink, h.pointer + "/command", h.spec.command, cc, false, "");
     }
   }
@@ -702,6 +703,8 @@ Status lint_antigravity(const std::string& path, const std::string& text, const 
                     "write a positive number of seconds");
             const bool denies =
                 e.event == agy::Event::kPreToolUse && p->pretooluse_empty_object == "deny";
+            check_adapter(s, h.pointer + "/command", Host::kAntigravity, agy::event_name(e.event),
+                          h.command);
             check_command(s, h.pointer + "/command", h.command, cc, denies,
                           "on PreToolUse agy reads an object without \"decision\" as a deny "
                           "(reference §6.2), so every matched tool call is blocked");
@@ -923,6 +926,7 @@ void lint_deel(const std::string& path, const std::string& text, const LintOptio
       blocks = "deel-local-cli blocks every " +
                std::string(h.event == "도구전" ? "matched tool call" : "prompt") +
                " while this hook cannot run (add \"고장나면\": \"지나가기\" to let it pass)";
+    check_adapter(sink, h.pointer, Host::kDeel, h.event, h.command);
     check_command(sink, h.pointer, h.command, cc, false, "", blocks);
   }
   if (layer == "project" && !f.hooks.empty() && o.deel_trusted != std::optional<bool>(true))

@@ -645,3 +645,40 @@ TEST_F(Rules, ExplainCollapsesAgreeingProfilesAndListsDroppedHooks) {
     EXPECT_NE(text.find(s.host.substr(std::string("antigravity ").size())), std::string::npos);
   EXPECT_NE(text.find("  dropped: "), std::string::npos) << text;
 }
+
+// ---- adapter-agent / adapter-event on every family ----------------------------------------------
+
+// Our adapter registered with another family's --agent answers in that host's protocol; with
+// another --event it answers with another event's reply. Aliases (deel's 도구전) are the event.
+TEST_F(Rules, AdapterAgentAndEventOnEveryFamily) {
+  write(bin_ + "/pinta-gemini", "#!/bin/sh\nexit 0\n", 0755);
+  const std::string a = bin_ + "/pinta-gemini";
+  auto gem = [&](const std::string& cmd) {
+    return lint(kGem, "{\"hooks\": {\"BeforeTool\": [{\"hooks\": [{\"type\": \"command\", "
+                      "\"command\": \"" + cmd + "\"}]}]}}");
+  };
+  EXPECT_EQ(count(gem(a + " --agent gemini --event BeforeTool"), "adapter-agent"), 0);
+  auto g = gem(a + " --agent claude-code --event BeforeTool");
+  ASSERT_EQ(count(g, "adapter-agent"), 1) << dump(g);
+  EXPECT_NE(find(g, "adapter-agent")->message.find("Claude Code's protocol"), std::string::npos);
+  EXPECT_EQ(count(gem(a + " --agent gemini --event AfterTool"), "adapter-event"), 1);
+
+  auto agy = [&](const std::string& cmd) {
+    return lint(kAgy, "{\"h\": {\"PreToolUse\": [{\"matcher\": \"*\", \"hooks\": [{\"command\": \"" +
+                          cmd + "\"}]}]}}");
+  };
+  EXPECT_EQ(count(agy(a + " --agent agy --event PreToolUse"), "adapter-agent"), 0);
+  EXPECT_EQ(count(agy(a + " --agent deel --event PreToolUse"), "adapter-agent"), 1);
+  EXPECT_EQ(count(agy(a + " --agent antigravity --event Stop"), "adapter-event"), 1);
+
+  auto deel = [&](const std::string& ev, const std::string& cmd) {
+    return lint(kDeel, "[{\"event\": \"" + ev + "\", \"command\": \"" + cmd + "\"}]");
+  };
+  EXPECT_EQ(count(deel("도구전", a + " --agent deel --event PreToolUse"), "adapter-event"), 0);
+  EXPECT_EQ(count(deel("PreToolUse", a + " --agent deel --event PreToolUse"), "adapter-agent"), 0);
+  EXPECT_EQ(count(deel("PreToolUse", a + " --agent gemini --event PreToolUse"), "adapter-agent"),
+            1);
+  EXPECT_EQ(count(deel("Stop", a + " --agent deel --event PreToolUse"), "adapter-event"), 1);
+  // Another program is never judged.
+  EXPECT_EQ(count(gem("myhook --agent claude-code"), "adapter-agent"), 0);
+}
