@@ -28,14 +28,17 @@ namespace {
 namespace cc = pinta::hosts::claude;
 namespace sfs = std::filesystem;
 
-// docs "PreToolUse" (common matchers) and CC (the tools print mode offers): Claude Code's own tool
-// names. Matching is exact and case-sensitive (real: matchers, "bash" does not match Bash).
+// Claude Code's own tool names: the twelve 2.1.332 offers the model in print mode (real: the
+// lane's API requests carry Agent, Bash, Edit, ListAgents, Read, ReportFindings, ScheduleWakeup,
+// Skill, ToolSearch, Workflow, Write and a placeholder for deferred tools) and the ones the public
+// settings reference names (docs "Tools available to Claude"), which ToolSearch can load.
+// Matching is exact and case-sensitive (real: matchers, "bash" does not match Bash).
 const std::vector<std::string>& claude_tools() {
   static const std::vector<std::string> k = {
-      "Bash",      "Read",      "Write",    "Edit",         "MultiEdit", "Glob",
-      "Grep",      "LS",        "WebFetch", "WebSearch",    "Task",      "Agent",
-      "TodoWrite", "NotebookEdit", "NotebookRead", "BashOutput", "KillShell", "ExitPlanMode",
-      "Skill",     "SlashCommand"};
+      "Agent",      "Bash",        "Edit",         "ListAgents", "Read",       "ReportFindings",
+      "ScheduleWakeup", "Skill",   "ToolSearch",   "Workflow",   "Write",      "BashOutput",
+      "ExitPlanMode", "Glob",      "Grep",         "KillShell",  "MultiEdit",  "NotebookEdit",
+      "SlashCommand", "Task",      "TodoWrite",    "WebFetch",   "WebSearch"};
   return k;
 }
 
@@ -45,7 +48,7 @@ const std::map<std::string, std::string>& foreign_tools() {
   static const std::map<std::string, std::string> k = {
       {"run_shell_command", "Bash"}, {"run_command", "Bash"},   {"write_file", "Write"},
       {"replace", "Edit"},           {"read_file", "Read"},     {"search_file_content", "Grep"},
-      {"glob", "Glob"},              {"list_directory", "LS"},  {"web_fetch", "WebFetch"},
+      {"glob", "Glob"},              {"web_fetch", "WebFetch"},
       {"google_web_search", "WebSearch"}};
   return k;
 }
