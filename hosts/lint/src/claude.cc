@@ -354,6 +354,22 @@ void lint_claude(const std::string& path, const std::string& text, const LintOpt
                    " wins by precedence (local > project > user): none of this file's hooks run",
                "remove disableAllHooks from " + by);
   }
+  // The managed policy (managed-settings.json) is above every file: its disableAllHooks turns all
+  // hooks off, its allowManagedHooksOnly every hook but its own (docs "Disable or remove hooks";
+  // hosts/claude's loader reads it where the host does).
+  if (layer.name != "other" && root.contains("hooks")) {
+    cc::SettingsSources src;
+    src.home = home;
+    src.project = layer.project;
+    if (auto ls = cc::load_settings(src); ls && (ls->managed_disable_all || ls->managed_only))
+      sink.add(Severity::kWarning, "hook-disabled", "",
+               ls->managed_disable_all
+                   ? "the managed policy sets disableAllHooks: no hook runs on this machine"
+                   : "the managed policy sets allowManagedHooksOnly: only its own hooks run, "
+                     "none of this file's",
+               "ask whoever manages Claude Code here (managed-settings.json), or move the hooks "
+               "into the managed settings");
+  }
   auto hooks_it = root.find("hooks");
   if (hooks_it == root.end()) return;
   const ojson& hooks = *hooks_it;

@@ -286,6 +286,20 @@ TEST_F(ClaudeRules, HookDisabledInTheFileAndByPrecedence) {
   EXPECT_EQ(count(local, "hook-disabled"), 0) << dump(local);
 }
 
+// The managed policy is above every file (docs "Disable or remove hooks").
+TEST_F(ClaudeRules, HookDisabledByTheManagedPolicy) {
+  const std::string hooks = "{\"hooks\": {\"Stop\": [{\"hooks\": [" + hook("myhook") + "]}]}}";
+  EXPECT_EQ(count(lint(kUser, hooks), "hook-disabled"), 0);
+  write(tmp_.sub("managed") + "/managed-settings.json", "{\"allowManagedHooksOnly\": true}");
+  auto only = lint(kUser, hooks);
+  ASSERT_EQ(count(only, "hook-disabled"), 1) << dump(only);
+  EXPECT_NE(find(only, "hook-disabled")->message.find("allowManagedHooksOnly"), std::string::npos);
+  write(tmp_.sub("managed") + "/managed-settings.json", "{\"disableAllHooks\": true}");
+  auto off = lint(kProject, hooks);
+  ASSERT_EQ(count(off, "hook-disabled"), 1) << dump(off);
+  EXPECT_NE(find(off, "hook-disabled")->message.find("no hook runs"), std::string::npos);
+}
+
 TEST_F(ClaudeRules, AdapterAgent) {
   auto gem = pre("{\"hooks\": [" + hook(bin_ + "/pinta-gemini --agent gemini --event PreToolUse") +
                  "]}");
