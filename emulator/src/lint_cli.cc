@@ -39,7 +39,7 @@ void add_lint_commands(CLI::App& app, Action& action) {
   auto o = std::make_shared<Opts>();
   auto* lint = app.add_subcommand(
       "lint", "check hook files the way each host reads them; exit 1 on any error (docs/lint.md)");
-  lint->add_option("--host", o->host, "gemini|antigravity|deel (default: from the path or shape)");
+  lint->add_option("--host", o->host, hl::host_names() + " (default: from the path or shape)");
   lint->add_option("--format", o->format, "text|json|github")->capture_default_str();
   lint->add_option("--home", o->home,
                    "home directory for the user layer and trust files "
@@ -56,14 +56,15 @@ void add_lint_commands(CLI::App& app, Action& action) {
                    "auto|always|never: colour the text format (auto: only on a terminal, and not "
                    "with NO_COLOR set)")
       ->capture_default_str();
-  lint->add_option("PATH", o->paths, "hook files (settings.json, hooks.json)")->required();
+  lint->add_option("PATH", o->paths, "hook files (settings.json, settings.local.json, hooks.json)")
+      ->required();
   lint->callback([o, &action] {
     action = [o]() -> int {
       hl::LintOptions lo;
       if (!o->host.empty()) {
         lo.host = hl::parse_host(o->host);
         if (!lo.host)
-          return usage_error("unknown --host '" + o->host + "' (gemini|antigravity|deel)");
+          return usage_error("unknown --host '" + o->host + "' (" + hl::host_names() + ")");
       }
       if (o->format != "text" && o->format != "json" && o->format != "github")
         return usage_error("unknown --format '" + o->format + "' (text|json|github)");
@@ -93,7 +94,7 @@ void add_lint_commands(CLI::App& app, Action& action) {
       "explain",
       "list the hooks a host runs for an event, in order, with layer, file:line, "
       "timeout and what a failure does");
-  ex->add_option("--host", o->host, "gemini|antigravity|deel")->required();
+  ex->add_option("--host", o->host, hl::host_names())->required();
   ex->add_option("--home", o->home, "home directory the host reads")->required();
   ex->add_option("--workspace", o->workspace, "workspace (the host's cwd / open folder)");
   ex->add_option("--event", o->event, "event name (the host's own spelling)")->required();
@@ -107,7 +108,7 @@ void add_lint_commands(CLI::App& app, Action& action) {
     action = [o]() -> int {
       hl::ExplainRequest rq;
       auto h = hl::parse_host(o->host);
-      if (!h) return usage_error("unknown --host '" + o->host + "' (gemini|antigravity|deel)");
+      if (!h) return usage_error("unknown --host '" + o->host + "' (" + hl::host_names() + ")");
       if (o->format != "text" && o->format != "json")
         return usage_error("unknown --format '" + o->format + "' (text|json)");
       if (!parse_yes_no(o->deel_trusted, rq.deel_trusted))

@@ -20,19 +20,20 @@ int usage(const std::string& msg) {
   return 2;
 }
 
-constexpr const char* kHelp =
-    "usage: pinta-gemini install   --host HOST [--workspace DIR] [--dry-run]\n"
-    "       pinta-gemini uninstall --host HOST [--workspace DIR] [--dry-run]\n"
-    "       pinta-gemini doctor [--host HOST] [--json] [--workspace DIR] [--no-network]\n"
-    "HOST: gemini, antigravity, deel or claude-code\n"
-    "       pinta-gemini install|uninstall|doctor --help\n";
+std::string help() {
+  return "usage: pinta-gemini install   --host HOST [--workspace DIR] [--dry-run]\n"
+         "       pinta-gemini uninstall --host HOST [--workspace DIR] [--dry-run]\n"
+         "       pinta-gemini doctor [--host HOST] [--json] [--workspace DIR] [--no-network]\n"
+         "HOST: " + pinta::admin::host_choices() + "\n"
+         "       pinta-gemini install|uninstall|doctor --help\n";
+}
 
 // `pinta-gemini CMD --help`: what CMD does and its options.
 std::string command_help(const std::string& cmd) {
   if (cmd == "doctor")
     return "usage: pinta-gemini doctor [--host HOST] [--json] [--workspace DIR] [--no-network]\n"
            "Checks that each host would run the hook and that its endpoints answer.\n"
-           "  --host HOST     check only this host (gemini, antigravity, deel, claude-code)\n"
+           "  --host HOST     check only this host (" + pinta::admin::host_choices() + ")\n"
            "  --json          print the report as JSON\n"
            "  --workspace DIR the project whose hook files are read (default: the current "
            "directory)\n"
@@ -43,7 +44,7 @@ std::string command_help(const std::string& cmd) {
          " --host HOST [--workspace DIR] [--dry-run] [--adapter PATH]\n" +
          (in ? "Adds the pinta-gemini hooks to the host's hook files (a backup is kept).\n"
              : "Removes exactly the hooks install added.\n") +
-         "  --host HOST     gemini, antigravity, deel or claude-code\n"
+         "  --host HOST     " + pinta::admin::host_choices() + "\n"
          "  --workspace DIR the project's hook file instead of the user's\n"
          "  --dry-run       print the change as a diff and write nothing\n"
          "  --adapter PATH  the hook program (default: pinta-gemini next to this program)\n"
@@ -79,7 +80,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::cout << kHelp;
+    std::cout << help();
     return args.empty() ? 2 : 0;
   }
   const std::string cmd = args[0];
@@ -104,7 +105,7 @@ int main(int argc, char** argv) {
     };
     if (a == "--host") {
       if (!value(host))
-        return usage("--host needs a value (gemini, antigravity, deel or claude-code)");
+        return usage("--host needs a value (" + host_choices() + ")");
     } else if (a == "--workspace") {
       if (!value(workspace)) return usage("--workspace needs a directory");
     } else if (a == "--adapter") {
@@ -133,7 +134,7 @@ int main(int argc, char** argv) {
     if (!host.empty()) {
       auto h = parse_host(host);
       if (!h) return usage(h.error().message);
-      o.host = host;
+      o.host = std::string(pinta::hosts::descriptor(*h).name);
     }
     DoctorReport r = run_doctor(o);
     if (as_json)
@@ -142,7 +143,7 @@ int main(int argc, char** argv) {
       std::cout << r.to_text();
     return r.broken() ? 1 : 0;
   }
-  if (host.empty()) return usage(cmd + " needs --host gemini|antigravity|deel|claude-code");
+  if (host.empty()) return usage(cmd + " needs --host " + pinta::hosts::family_names("|"));
   auto h = parse_host(host);
   if (!h) return usage(h.error().message);
   if (adapter.empty()) adapter = pinta::fs::join(self_dir(), "pinta-gemini");
@@ -178,7 +179,7 @@ int main(int argc, char** argv) {
       std::cout << (c.after ? (c.before ? "updated " : "created ") : "removed ") << c.path << "\n";
   if (cmd == "install" && *h == Host::kGemini)
     std::cout << "restart Gemini CLI to load the hooks\n";
-  if (cmd == "install" && *h == Host::kClaudeCode)  // settings are read at session start
+  if (cmd == "install" && *h == Host::kClaude)  // settings are read at session start
     std::cout << "start a new Claude Code session to load the hooks\n";
   if (cmd == "install" && *h == Host::kDeel)  // hooks are read once per session (seed 004 repl.js l.72-79)
     std::cout << "restart deel-local-cli to load the hooks\n";

@@ -11,6 +11,7 @@
 #include "pinta/admin/install.h"
 #include "pinta/admin/json_edit.h"
 #include "pinta/common/fs.h"
+#include "pinta/hosts/claude/claude.h"
 
 namespace pinta::admin {
 namespace {
@@ -281,6 +282,16 @@ void check_claude_code(const DoctorOptions& o, DoctorReport& r) {
     }
     ojson v = ojson::parse(*text, nullptr, false);
     if (!v.is_object()) continue;
+    // Claude Code 2.1.332 runs none of a file's hooks when one value is outside its settings
+    // schema (hosts/claude, measured by the settings-rejected-* scenarios): ours neither.
+    if (auto p = pinta::hosts::claude::hooks_schema_problems(nlohmann::json::parse(*text, nullptr, false));
+        !p.empty()) {
+      add(mentions ? "broken" : "warn",
+          f.path + ": Claude Code rejects this file's hooks (" + p.front().message + " at " +
+              p.front().pointer + "): none of them run",
+          "fix that value (hostemu lint " + f.path + " lists each one)");
+      continue;
+    }
     if (v.contains("disableAllHooks") && v["disableAllHooks"] == true) {
       add(mentions ? "broken" : "warn",
           f.path + ": \"disableAllHooks\": true turns every hook off", "remove disableAllHooks");

@@ -1006,11 +1006,14 @@ void check_lint(const DoctorOptions& o, DoctorReport& r) {
       {hl::Host::kAntigravity, fs::join(o.workspace, ".agents/hooks.json")},
       {hl::Host::kDeel, deel_home && *deel_home ? fs::join(deel_home, "hooks.json")
                                                 : fs::join(o.home, ".deel/hooks.json")},
-      {hl::Host::kDeel, fs::join(o.workspace, ".deel/hooks.json")}};
+      {hl::Host::kDeel, fs::join(o.workspace, ".deel/hooks.json")},
+      {hl::Host::kClaude, fs::join(o.home, ".claude/settings.json")},
+      {hl::Host::kClaude, fs::join(o.workspace, ".claude/settings.json")},
+      {hl::Host::kClaude, fs::join(o.workspace, ".claude/settings.local.json")}};
   std::set<std::string> seen;
   for (const auto& [host, path] : files) {
-    if (!o.host.empty() && o.host != host_name(host)) continue;
-    if (!fs::exists(path) || !seen.insert(host_name(host) + std::string(":") + path).second)
+    if (!o.host.empty() && o.host != hl::host_name(host)) continue;
+    if (!fs::exists(path) || !seen.insert(hl::host_name(host) + std::string(":") + path).second)
       continue;
     hl::LintOptions lo;
     lo.host = host;

@@ -114,10 +114,7 @@ std::string text_hash(const std::string& s) {
 }
 
 std::string state_path(const InstallOptions& o) {
-  std::string name = o.host == Host::kGemini        ? "install-gemini"
-                     : o.host == Host::kAntigravity ? "install-antigravity"
-                     : o.host == Host::kClaudeCode  ? "install-claude-code"
-                                                    : "install-deel";
+  std::string name = "install-" + std::string(hosts::descriptor(o.host).name);
   if (o.host != Host::kGemini && !o.workspace.empty()) {
     // One state file per workspace: the hash keeps the name short and file-system safe.
     name += "-ws-" + std::to_string(std::hash<std::string>{}(o.workspace));
@@ -623,13 +620,22 @@ Result<Plan> plan_deel_uninstall(const InstallOptions& o, const State& s) {
 // ---- Public ------------------------------------------------------------------------------------
 
 Result<Host> parse_host(const std::string& name) {
-  if (name == "gemini") return Host::kGemini;
-  if (name == "antigravity") return Host::kAntigravity;
-  if (name == "deel") return Host::kDeel;
-  if (name == "claude-code") return Host::kClaudeCode;
+  // The family's name only, not its --agent labels: `--host` names what install writes
+  // ("claude" is not taken for claude-code, so a near miss is an error, not a guess).
+  for (const auto& d : hosts::families())
+    if (d.name == name) return d.id;
   return make_error(ErrorCode::kInvalidArgument,
-                    "unknown host \"" + name +
-                        "\" (expected gemini, antigravity, deel or claude-code)");
+                    "unknown host \"" + name + "\" (expected " + host_choices() + ")");
+}
+
+std::string host_choices() {
+  std::string s;
+  const auto all = hosts::families();
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (i > 0) s += i + 1 == all.size() ? " or " : ", ";
+    s += all[i].name;
+  }
+  return s;
 }
 
 // The installed event lists are the host registry's (pinta/hosts/events.h, with their evidence).
@@ -709,7 +715,7 @@ Result<Plan> plan_install(const InstallOptions& options) {
     add_state(o, *p, {fs::dirname(path)}, !fs::exists(path), path);
     return p;
   }
-  if (o.host == Host::kClaudeCode) {
+  if (o.host == Host::kClaude) {
     auto p = plan_claude_code_install(o);
     if (!p) return p;
     std::string path = claude_code_settings_path(o);
@@ -760,7 +766,7 @@ Result<Plan> plan_uninstall(const InstallOptions& options) {
     auto p = plan_deel_uninstall(o, s);
     if (!p) return p.error();
     plan = std::move(*p);
-  } else if (o.host == Host::kClaudeCode) {
+  } else if (o.host == Host::kClaude) {
     std::string path = claude_code_settings_path(o);
     auto before = read_optional(path);
     if (!before) return before.error();

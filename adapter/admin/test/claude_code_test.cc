@@ -20,7 +20,7 @@ namespace {
 
 InstallOptions cc_options(const TempDir& t) {
   InstallOptions o;
-  o.host = Host::kClaudeCode;
+  o.host = Host::kClaude;
   o.home = t.sub("home");
   o.gemini_home = o.home;
   o.adapter_path = "/opt/pinta/bin/pinta-gemini";
@@ -241,6 +241,13 @@ TEST(ClaudeCodeDoctor, NotInstalledInstalledAndBroken) {
   write_text(path, "{\n \"hooks\": {\"Stop\": [{\"hooks\": [{\"command\": \"" + o.adapter_path +
                        " --agent claude-code --event Stop\"}]}]},\n}\n");
   EXPECT_TRUE(has(doctor(o), "broken", "settings.json:3:1:"));
+  // A hook of the user's without "type" in the same file: Claude Code runs none of its hooks.
+  write_text(path, "{}");
+  run(plan_install(o));
+  auto withbad = nlohmann::ordered_json::parse(read_text(path));
+  withbad["hooks"]["Stop"].push_back({{"hooks", {{{"command", "./mine.sh"}}}}});
+  write_text(path, withbad.dump());
+  EXPECT_TRUE(has(doctor(o), "broken", "rejects this file's hooks"));
   // One event missing: warned by name.
   write_text(path, "{}");
   o.adapter_path = t.sub("bin/pinta-gemini");

@@ -201,6 +201,23 @@ TEST(Doctor, ReportsLintErrorsInTheFilesItReads) {
   for (const auto& f : s.doctor().findings) EXPECT_NE(f.area, "lint") << f.message;
 }
 
+// Claude Code's settings files are linted too: a hook without "type" rejects the file's hooks.
+TEST(Doctor, ReportsLintErrorsInClaudeCodeSettings) {
+  Home s;
+  write_text(s.home + "/.claude/settings.json",
+             "{\"hooks\": {\"Stop\": [{\"hooks\": [\n  {\"command\": \"echo hi\"}]}]}}\n");
+  std::vector<Finding> lint;
+  for (const auto& f : s.doctor().findings)
+    if (f.area == "lint") lint.push_back(f);
+  ASSERT_EQ(lint.size(), 1u);
+  EXPECT_EQ(lint[0].detail["rule"], "file-rejected");
+  EXPECT_NE(lint[0].message.find(".claude/settings.json:2:3: file-rejected: "), std::string::npos)
+      << lint[0].message;
+  write_text(s.home + "/.claude/settings.json",
+             R"({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}})");
+  for (const auto& f : s.doctor().findings) EXPECT_NE(f.area, "lint") << f.message;
+}
+
 TEST(Doctor, RegisteredInGlobalAndWorkspaceFiresTwice) {
   Home s;
   s.install(Host::kAntigravity);

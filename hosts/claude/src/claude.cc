@@ -84,6 +84,22 @@ std::string match_target(const std::string& event, const json& p) {
   return "";
 }
 
+std::optional<std::vector<std::string>> matcher_names(const std::string& matcher) {
+  if (!only_chars(matcher, ", -")) return std::nullopt;
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : matcher) {
+    if (c == '|' || c == ',') {
+      out.push_back(trim(cur));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(trim(cur));
+  return out;
+}
+
 bool matcher_matches(const std::string& event, const std::string& matcher,
                      const std::string& target) {
   // real: an event without a target ignores its matcher (ups-matcher-ignored).
@@ -92,21 +108,10 @@ bool matcher_matches(const std::string& event, const std::string& matcher,
   if (matcher.empty() || matcher == "*") return true;
   // real: a plain name list: [A-Za-z0-9_|] plus ", -" for events with a target; split on | and ,
   // and trimmed, exact and case-sensitive ("bash" does not match Bash; "Write, Bash" does).
-  if (only_chars(matcher, ", -")) {
-    std::string cur;
-    auto flush = [&]() {
-      std::string t = trim(cur);
-      cur.clear();
-      return !t.empty() && t == target;
-    };
-    for (char c : matcher) {
-      if (c == '|' || c == ',') {
-        if (flush()) return true;
-      } else {
-        cur += c;
-      }
-    }
-    return flush();
+  if (auto names = matcher_names(matcher)) {
+    for (const auto& n : *names)
+      if (!n.empty() && n == target) return true;
+    return false;
   }
   // real: anything else is `new RegExp(matcher).test(target)`: unanchored ("Ba.*", "B[a]sh");
   // an invalid pattern ("(Bash") matches nothing.
@@ -116,6 +121,82 @@ bool matcher_matches(const std::string& event, const std::string& matcher,
   } catch (const std::regex_error&) {
     return false;
   }
+}
+
+std::vector<SchemaProblem> hooks_schema_problems(const json& root) {
+  // real: each check below is a scenario in which the real CLI ran none of the file's hooks
+  // (settings-rejected-*: a handler without type, an unknown type, a command that is missing or
+  // not a string, a prompt hook without prompt, an http hook without url, a timeout that is not a
+  // positive number or null, a matcher that is not a string, a group that is not an object or has
+  // no hooks array, an event array at the root, a disableAllHooks that is not a boolean), while
+  // unknown events, unknown keys, a non-array event value and timeout 0.5 or 5000 load.
+  std::vector<SchemaProblem> out;
+  if (!root.is_object()) return out;
+  auto add = [&](std::string ptr, const char* kind, std::string msg) {
+    out.push_back({std::move(ptr), kind, std::move(msg)});
+  };
+  if (auto d = root.find("disableAllHooks"); d != root.end() && !d->is_boolean())
+    add("/disableAllHooks", "disable", "disableAllHooks is not true or false");
+  for (auto it = root.begin(); it != root.end(); ++it)
+    if (it.key() != "hooks" && is_event(it.key()) && it.value().is_array())
+      add("/" + it.key(), "root-event", "hook event '" + it.key() + "' at the root, outside \"hooks\"");
+  auto hooks = root.find("hooks");
+  if (hooks == root.end() || !hooks->is_object()) return out;
+  static const std::set<std::string> kTypes = {"command", "prompt", "agent", "http"};
+  for (auto ev = hooks->begin(); ev != hooks->end(); ++ev) {
+    if (!is_event(ev.key()) || !ev.value().is_array()) continue;
+    const std::string eptr = "/hooks/" + ev.key();
+    for (size_t gi = 0; gi < ev.value().size(); ++gi) {
+      const json& g = ev.value()[gi];
+      const std::string gptr = eptr + "/" + std::to_string(gi);
+      if (!g.is_object()) {
+        add(gptr, "group", "a matcher group that is not an object");
+        continue;
+      }
+      if (auto m = g.find("matcher"); m != g.end() && !m->is_string())
+        add(gptr + "/matcher", "matcher", "a matcher that is not a string");
+      auto hs = g.find("hooks");
+      if (hs == g.end() || !hs->is_array()) {
+        add(hs == g.end() ? gptr : gptr + "/hooks", "hooks",
+            g.contains("command") || g.contains("type")
+                ? "a hook written directly in the " + ev.key() + " list, not in a matcher group"
+                : "a matcher group without a \"hooks\" array");
+        continue;
+      }
+      for (size_t hi = 0; hi < hs->size(); ++hi) {
+        const json& h = (*hs)[hi];
+        const std::string hptr = gptr + "/hooks/" + std::to_string(hi);
+        if (!h.is_object()) {
+          add(hptr, "handler", "a hook that is not an object");
+          continue;
+        }
+        auto t = h.find("type");
+        if (t == h.end()) {
+          add(hptr, "type", "a hook without \"type\"");
+          continue;
+        }
+        if (!t->is_string() || !kTypes.count(t->get<std::string>())) {
+          add(hptr + "/type", "type", "type " + t->dump() + " is not command, prompt, agent or http");
+          continue;
+        }
+        const std::string type = t->get<std::string>();
+        auto need_string = [&](const char* key, const char* kind) {
+          auto v = h.find(key);
+          if (v == h.end() || !v->is_string())
+            add(v == h.end() ? hptr : hptr + "/" + key, kind,
+                "a " + type + " hook whose \"" + key + "\" is " +
+                    (v == h.end() ? std::string("missing") : "not a string"));
+        };
+        if (type == "command") need_string("command", "command");
+        if (type == "prompt") need_string("prompt", "prompt");
+        if (type == "http") need_string("url", "url");
+        if (auto tv = h.find("timeout");
+            tv != h.end() && (!tv->is_number() || tv->get<double>() <= 0))
+          add(hptr + "/timeout", "timeout", "timeout " + tv->dump() + " is not a positive number");
+      }
+    }
+  }
+  return out;
 }
 
 namespace {
@@ -131,10 +212,12 @@ void read_hooks(const json& j, const std::string& source, const std::string& fil
   for (const auto& [event, groups] : hooks.items()) {
     // docs: unknown event names are not hook events; nothing runs for them.
     if (!is_event(event) || !groups.is_array()) continue;
-    for (const auto& g : groups) {
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+      const json& g = groups[gi];
       if (!g.is_object() || !g.contains("hooks") || !g["hooks"].is_array()) continue;
       std::string matcher = g.contains("matcher") && g["matcher"].is_string() ? g["matcher"].get<std::string>() : "";
-      for (const auto& h : g["hooks"]) {
+      for (size_t hi = 0; hi < g["hooks"].size(); ++hi) {
+        const json& h = g["hooks"][hi];
         // Only command hooks are emulated (prompt/agent/http hooks need a model or a server).
         if (!h.is_object() || h.value("type", std::string()) != "command") continue;
         if (!h.contains("command") || !h["command"].is_string()) continue;
@@ -143,6 +226,9 @@ void read_hooks(const json& j, const std::string& source, const std::string& fil
         c.matcher = matcher;
         c.command = h["command"];
         c.source = source;
+        c.file = file;
+        // An event name of the list needs no JSON-pointer escaping.
+        c.pointer = "/hooks/" + event + "/" + std::to_string(gi) + "/hooks/" + std::to_string(hi);
         // docs: "timeout" in seconds, default 600 s for command hooks.
         if (h.contains("timeout") && h["timeout"].is_number() && h["timeout"].get<double>() > 0)
           c.timeout_ms = static_cast<long>(h["timeout"].get<double>() * 1000.0);
@@ -175,6 +261,11 @@ void read_file(const std::string& path, const std::string& source, LoadedSetting
   }
   if (managed && j.contains("allowManagedHooksOnly") && j["allowManagedHooksOnly"].is_boolean())
     out.managed_only = j["allowManagedHooksOnly"].get<bool>();
+  if (auto p = hooks_schema_problems(j); !p.empty()) {
+    out.warnings.push_back(path + ": hooks rejected (" + p.front().message + " at " +
+                           p.front().pointer + "); none of this file's hooks run");
+    return;
+  }
   read_hooks(j, source, path, out);
 }
 
@@ -194,6 +285,7 @@ Result<LoadedSettings> load_settings(const SettingsSources& s) {
   // --settings only the last one counts (an earlier file's hooks do not run, nor does its
   // disableAllHooks apply); each must still name a readable file.
   json flag = json::object();
+  std::string flag_file = "--settings";  // inline JSON has no file
   for (const auto& f : s.extra) {
     // --settings takes a file path or inline JSON text.
     std::string t = trim(f);
@@ -215,10 +307,15 @@ Result<LoadedSettings> load_settings(const SettingsSources& s) {
       }
     }
     flag = j;
+    flag_file = !t.empty() && t.front() == '{' ? "--settings" : f;
   }
   if (flag.contains("disableAllHooks") && flag["disableAllHooks"].is_boolean())
     out.disable_all = flag["disableAllHooks"].get<bool>();
-  read_hooks(flag, "flag", "--settings", out);
+  if (auto p = hooks_schema_problems(flag); !p.empty())
+    out.warnings.push_back(flag_file + ": hooks rejected (" + p.front().message + " at " +
+                           p.front().pointer + "); none of this file's hooks run");
+  else
+    read_hooks(flag, "flag", flag_file, out);
   std::string managed = s.managed_dir;
   if (const char* e = std::getenv("PINTA_CLAUDE_MANAGED_DIR"); e && *e) managed = e;
   if (managed.empty()) managed = "/etc/claude-code";

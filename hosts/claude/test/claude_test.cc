@@ -130,3 +130,45 @@ TEST(ClaudeSettings, OnlyTheLastSettingsFlagCounts) {  // settings-two-flags(-di
   EXPECT_EQ(p[0].command, "echo proj");
   EXPECT_EQ(p[1].command, "echo b");
 }
+
+// settings-rejected-*: one value outside the schema and none of the file's hooks run; the other
+// files' hooks still do. settings-loads-ignored-shapes: what is only ignored.
+TEST(ClaudeSettings, ASchemaProblemRejectsEveryHookOfItsFile) {
+  Dirs d;
+  d.write("home/.claude/settings.json", hook("echo user"));
+  d.write("proj/.claude/settings.json",
+          R"({"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"command":"echo notype"},)"
+          R"({"type":"command","command":"echo valid"}]}]}})");
+  auto loaded = cl::load_settings(d.sources());
+  ASSERT_TRUE(loaded.has_value());
+  auto p = cl::plan(*loaded, "PreToolUse", "Bash");
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0].command, "echo user");
+  ASSERT_EQ(loaded->warnings.size(), 1u);
+  EXPECT_NE(loaded->warnings[0].find("hooks rejected"), std::string::npos) << loaded->warnings[0];
+  EXPECT_NE(loaded->warnings[0].find("/hooks/PreToolUse/0/hooks/0"), std::string::npos);
+}
+
+TEST(ClaudeSettings, SchemaProblemsAreTheMeasuredOnes) {
+  auto kinds = [](const char* text) {
+    std::vector<std::string> k;
+    for (const auto& p : cl::hooks_schema_problems(nlohmann::json::parse(text))) k.push_back(p.kind);
+    return k;
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(kinds(R"({"hooks":{"Stop":[{"hooks":[{"command":"x"}]}]}})"), V{"type"});
+  EXPECT_EQ(kinds(R"({"hooks":{"Stop":[{"hooks":[{"type":"shell","command":"x"}]}]}})"), V{"type"});
+  EXPECT_EQ(kinds(R"({"hooks":{"Stop":[{"hooks":[{"type":"command"}]}]}})"), V{"command"});
+  EXPECT_EQ(kinds(R"({"hooks":{"Stop":[{"hooks":[{"type":"prompt"}]}]}})"), V{"prompt"});
+  EXPECT_EQ(kinds(R"({"hooks":{"Stop":[{"hooks":[{"type":"http"}]}]}})"), V{"url"});
+  EXPECT_EQ(kinds(R"({"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x","timeout":0}]}]}})"),
+            V{"timeout"});
+  EXPECT_EQ(kinds(R"({"hooks":{"Stop":[{"matcher":null,"hooks":[]}]}})"), V{"matcher"});
+  EXPECT_EQ(kinds(R"({"hooks":{"Stop":["x",{"matcher":"a"}]}})"), (V{"group", "hooks"}));
+  EXPECT_EQ(kinds(R"({"hooks":{"Stop":[{"hooks":["x"]}]}})"), V{"handler"});
+  EXPECT_EQ(kinds(R"({"Stop":[],"disableAllHooks":1})"), (V{"disable", "root-event"}));
+  // Ignored, not rejected.
+  EXPECT_EQ(kinds(R"({"foo":1,"Stop":{},"hooks":{"Nope":["x"],"Stop":null,"PreToolUse":)"
+                  R"([{"matchr":1,"hooks":[{"type":"command","command":" ","timeout":0.5,"x":1}]}]}})"),
+            V{});
+}

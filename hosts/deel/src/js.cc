@@ -2,8 +2,8 @@
 // Array.prototype.join for arrays), Number(x) (ToNumber / StringToNumber incl. 0x, 0o, 0b,
 // Infinity and JavaScript's whitespace set), and JSON.stringify's string escaping for WTF-8 text
 // (a message cut inside a surrogate pair ends in a lone surrogate, which JSON.stringify writes as
-// \udXXX). The trim and the number formatting are the Gemini emulator's (emulator/hosts/gemini,
-// js.cc), which already reproduce ECMA-262 exactly.
+// \udXXX). The trim and the number formatting are Node's (pinta/hosts/node/js.h, shared with
+// Gemini CLI), which reproduce ECMA-262 exactly.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -11,13 +11,13 @@
 #include <string>
 
 #include "pinta/hosts/deel/deel.h"
-#include "pinta/hosts/gemini/gemini.h"
+#include "pinta/hosts/node/js.h"
 
 namespace pinta::hosts::deel {
 namespace {
 
 double string_to_number(const std::string& raw) {
-  const std::string s = gemini::js_trim(raw);
+  const std::string s = node::js_trim(raw);
   if (s.empty()) return 0;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   if (s.size() > 2 && s[0] == '0') {
@@ -68,7 +68,7 @@ double string_to_number(const std::string& raw) {
 std::string js_number_text(double d) {
   if (std::isnan(d)) return "NaN";
   if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
-  return gemini::js_stringify(gemini::ojson(d));
+  return node::js_stringify(node::ojson(d));
 }
 
 std::string js_string(const ojson& v) {
@@ -124,7 +124,7 @@ double js_number_of(const ojson& v) {
 
 std::string json_quote_wtf8(const std::string& s) {
   // The one JSON.stringify string quoting of the emulators (lone surrogates as \udXXX).
-  return gemini::js_quote(s);
+  return node::js_quote(s);
 }
 
 }  // namespace pinta::hosts::deel

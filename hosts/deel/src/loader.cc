@@ -10,7 +10,7 @@
 
 #include "pinta/common/text.h"
 #include "pinta/hosts/deel/deel.h"
-#include "pinta/hosts/gemini/gemini.h"
+#include "pinta/hosts/node/js.h"
 #include "pinta/hosts/node/js_regex.h"
 
 namespace pinta::hosts::deel {
@@ -143,7 +143,7 @@ std::optional<Hook> one_hook(const std::string& event, const ojson& matcher_text
                              const std::string& source) {
   // seed L272-273: String(명령 ?? command ?? '').trim(), empty drops.
   const std::string command =
-      gemini::js_trim(js_string(*nn(get(x, "명령"), get(x, "command"), &kUndefinedAsEmpty)));
+      node::js_trim(js_string(*nn(get(x, "명령"), get(x, "command"), &kUndefinedAsEmpty)));
   if (command.empty()) return std::nullopt;
   // seed L274: a truthy type other than 'command' drops.
   if (const ojson* t = get(x, "type"); t && truthy(*t) && !(t->is_string() && *t == "command"))
@@ -156,7 +156,7 @@ std::optional<Hook> one_hook(const std::string& event, const ojson& matcher_text
   const double secs = js_number_of(*nn(get(x, "제한초"), get(x, "timeout"), &kZero));
   // seed L278, L286: String(고장나면 ?? onError ?? '').trim() is '지나가기' or 'pass'.
   const std::string on_error =
-      gemini::js_trim(js_string(*nn(get(x, "고장나면"), get(x, "onError"), &kUndefinedAsEmpty)));
+      node::js_trim(js_string(*nn(get(x, "고장나면"), get(x, "onError"), &kUndefinedAsEmpty)));
   Hook h;
   h.event = event;
   h.matcher = js_string(matcher_text);  // seed L281: String(무늬글 ?? '*'), not trimmed
@@ -168,7 +168,7 @@ std::optional<Hook> one_hook(const std::string& event, const ojson& matcher_text
   h.source = source;
   // seed L288: String(이름 ?? name ?? '').trim() || null.
   std::string name =
-      gemini::js_trim(js_string(*nn(get(x, "이름"), get(x, "name"), &kUndefinedAsEmpty)));
+      node::js_trim(js_string(*nn(get(x, "이름"), get(x, "name"), &kUndefinedAsEmpty)));
   if (!name.empty()) h.name = name;
   return h;
 }
@@ -189,12 +189,12 @@ FileRead read_one(const std::string& path, const std::string& source) {
   }
   // readFileSync(…, 'utf8') then JSON.parse (seed L334). The decode keeps a BOM, which JSON.parse
   // rejects (nlohmann would skip it).
-  std::string text = gemini::node_utf8_decode(buf.str());
+  std::string text = node::node_utf8_decode(buf.str());
   if (text.rfind("\xEF\xBB\xBF", 0) == 0) {
     f.error = "못 읽었습니다: Unexpected token";
     return f;
   }
-  auto v = gemini::js_parse(text);
+  auto v = node::js_parse(text);
   if (!v) {
     f.error = "못 읽었습니다: invalid JSON";
     return f;
@@ -209,7 +209,7 @@ FileRead read_one(const std::string& path, const std::string& source) {
 
 // 자리풀기 (seed L236-242).
 std::optional<std::string> resolve_event(const ojson& value) {
-  const std::string s = gemini::js_trim(value.is_null() ? std::string() : js_string(value));
+  const std::string s = node::js_trim(value.is_null() ? std::string() : js_string(value));
   static const std::vector<std::string> korean = {"도구전", "도구후", "말전", "턴끝"};  // seed L219
   if (std::find(korean.begin(), korean.end(), s) != korean.end()) return s;
   // s.replace(/[-_\s]/g, '').toLowerCase(): \s is the same set trim() removes. Only ASCII letters
@@ -221,7 +221,7 @@ std::optional<std::string> resolve_event(const ojson& value) {
   std::string ascii;
   for (size_t i = 0; i < units.size(); ++i) {
     auto cu = static_cast<unsigned long>(units[i]);
-    if (cu == '-' || cu == '_' || gemini::js_is_space_cp(cu)) continue;
+    if (cu == '-' || cu == '_' || node::js_is_space_cp(cu)) continue;
     if (cu >= 0x80) return std::nullopt;
     ascii += static_cast<char>(std::tolower(static_cast<int>(cu)));
   }
@@ -240,7 +240,7 @@ bool is_tool_event(const std::string& k) { return k == "도구전" || k == "도�
 
 // 무늬짓기 (seed L254-258): ""/"*" match all; else new RegExp(`^(?:${s})$`) or null.
 std::optional<Matcher> make_matcher(const ojson& value) {
-  const std::string s = gemini::js_trim(value.is_null() ? std::string() : js_string(value));
+  const std::string s = node::js_trim(value.is_null() ? std::string() : js_string(value));
   Matcher m;
   if (s.empty() || s == "*") return m;
   m.all = false;
@@ -340,7 +340,7 @@ Loaded load(const LoadRequest& rq) {
     return it->second;
   };
   // seed L350-351: String(DEEL_HOOKS ?? '').trim().toLowerCase() in off/0/false.
-  std::string off = gemini::js_trim(env_of("DEEL_HOOKS").value_or(""));
+  std::string off = node::js_trim(env_of("DEEL_HOOKS").value_or(""));
   std::transform(off.begin(), off.end(), off.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   const bool disabled = rq.no_hooks || off == "off" || off == "0" || off == "false";

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -214,6 +215,53 @@ std::string first_word(const std::string& command) {
   return w.empty() ? std::string() : w[0];
 }
 
+std::vector<std::string> command_words(const std::string& command) {
+  return program_words(command);
+}
+
+void check_adapter(Sink& sink, const std::string& ptr, pinta::hosts::Family family,
+                   const std::string& event, const std::string& command) {
+  namespace hs = pinta::hosts;
+  auto words = program_words(command);
+  if (words.empty()) return;
+  const auto slash = words[0].rfind('/');
+  if (words[0].substr(slash == std::string::npos ? 0 : slash + 1) != "pinta-gemini") return;
+  auto value = [&](const std::string& flag) -> std::optional<std::string> {
+    for (size_t i = 1; i + 1 < words.size(); ++i)
+      if (words[i] == flag) return words[i + 1];
+    for (size_t i = 1; i < words.size(); ++i)
+      if (words[i].rfind(flag + "=", 0) == 0) return words[i].substr(flag.size() + 1);
+    return std::nullopt;
+  };
+  // The adapter answers by its --agent family (pinta/hosts/family.h: each family's ReplyReading);
+  // an unknown or missing label has no family, so every event gets the fail-safe reply.
+  const auto& d = hs::descriptor(family);
+  const std::string host(d.display_name);
+  auto agent = value("--agent");
+  auto fam = agent ? hs::family_for_label(*agent) : std::nullopt;
+  if (!fam || *fam != family)
+    sink.add(Severity::kError, "adapter-agent", ptr,
+             !agent ? "pinta-gemini without --agent: it answers every event with its fail-safe "
+                      "reply and never asks the guard"
+             : !fam ? "pinta-gemini --agent " + *agent +
+                          ": no host family has this label, so it answers every event with its "
+                          "fail-safe reply and never asks the guard"
+                    : "pinta-gemini --agent " + *agent + " answers in " +
+                          std::string(hs::descriptor(*fam).display_name) + "'s protocol, which " +
+                          host + " does not read the same way: a guard deny may not block here",
+             "write --agent " + std::string(d.agent_labels[0]) + " (pinta-gemini install --host " +
+                 std::string(d.name) + " writes it)");
+  // The adapter picks its reply by --event; the host reads it as the reply of `event`.
+  const std::string registered(hs::canonical_event_name(family, event));
+  auto ev = value("--event");
+  if (ev && std::string(hs::canonical_event_name(family, *ev)) != registered)
+    sink.add(Severity::kError, "adapter-event", ptr,
+             "pinta-gemini --event " + *ev + " is registered under " + event +
+                 ": it answers with the reply of " + *ev + ", which " + host +
+                 " does not read for " + event,
+             "write --event " + registered);
+}
+
 // A name near `file` in its directory, for "did you mean" on a path that does not exist.
 static std::string nearby_file(const std::string& abs) {
   std::error_code ec;
@@ -403,12 +451,9 @@ void check_matcher_shape(Sink& sink, const std::string& pointer, const std::stri
       never = true;
       continue;
     }
-    std::string low = alt;
-    for (auto& ch : low) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const std::string low = text::ascii_lower(alt);
     for (const auto& t : ctx.tools) {
-      std::string tl = t;
-      for (auto& ch : tl) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      if (tl == low) {
+      if (text::ascii_lower(t) == low) {
         sink.add(Severity::kWarning, "matcher-case", pointer,
                  "'" + alt + "' differs from the tool name '" + t + "' only in case; " + ctx.host +
                      " matches case-sensitively",
@@ -427,10 +472,7 @@ void check_matcher_shape(Sink& sink, const std::string& pointer, const std::stri
 
 std::optional<std::string> closest_name(const std::string& written,
                                         const std::vector<std::string>& candidates) {
-  auto low = [](std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  };
+  auto low = [](const std::string& s) { return text::ascii_lower(s); };
   const std::string a = low(written);
   if (a.empty() || a.size() > 200) return std::nullopt;
   std::optional<std::string> best;
@@ -470,10 +512,7 @@ std::string did_you_mean(const std::string& written, const std::vector<std::stri
 
 std::string suggest_event(const std::string& written, const std::vector<std::string>& valid,
                           const std::map<std::string, std::string>& foreign) {
-  auto low = [](std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  };
+  auto low = [](const std::string& s) { return text::ascii_lower(s); };
   for (const auto& v : valid)
     if (low(v) == low(written)) return "event names are case-sensitive: write '" + v + "'";
   if (auto f = foreign.find(written); f != foreign.end())
@@ -502,24 +541,13 @@ std::string human_duration_ms(double ms) {
 
 // ---- output -----------------------------------------------------------------------------------
 
-const char* host_name(Host h) {
-  switch (h) {
-    case Host::kGemini:
-      return "gemini";
-    case Host::kAntigravity:
-      return "antigravity";
-    case Host::kDeel:
-      return "deel";
-  }
-  return "?";
-}
+std::string host_name(Host h) { return std::string(pinta::hosts::descriptor(h).name); }
 
 std::optional<Host> parse_host(const std::string& name) {
-  if (name == "gemini") return Host::kGemini;
-  if (name == "antigravity" || name == "agy") return Host::kAntigravity;
-  if (name == "deel") return Host::kDeel;
-  return std::nullopt;
+  return pinta::hosts::family_by_name(name);
 }
+
+std::string host_names() { return pinta::hosts::family_names("|"); }
 
 const char* severity_name(Severity s) { return s == Severity::kError ? "error" : "warning"; }
 
@@ -531,7 +559,8 @@ const std::vector<std::string>& rule_ids() {
       "matcher-invalid",      "matcher-unanchored",     "matcher-case",
       "matcher-catastrophic", "command-not-found",      "command-not-executable",
       "empty-object-deny",    "duplicate-registration", "file-not-read",
-      "unknown-value"};
+      "unknown-value",        "matcher-ignored",        "matcher-never-matches",
+      "adapter-agent",        "adapter-event"};
   return ids;
 }
 

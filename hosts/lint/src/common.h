@@ -55,8 +55,14 @@ struct CommandContext {
 void check_command(Sink& sink, const std::string& pointer, const std::string& command,
                    const CommandContext& ctx, bool empty_object_denies,
                    const std::string& empty_object_why, const std::string& blocks_why = "");
+// adapter-agent / adapter-event: our adapter (pinta-gemini) registered for `family` under `event`
+// (the host's own name or an alias) with another family's --agent label, none, or another --event.
+void check_adapter(Sink& sink, const std::string& pointer, pinta::hosts::Family family,
+                   const std::string& event, const std::string& command);
 // The program a command runs (first word after env assignments), "" when it cannot be told.
 std::string first_word(const std::string& command);
+// The command's leading words from its program on (env assignments, `env`, `exec` skipped).
+std::vector<std::string> command_words(const std::string& command);
 
 // ---- matcher checks ---------------------------------------------------------------------------
 
@@ -85,5 +91,12 @@ std::string suggest_event(const std::string& written, const std::vector<std::str
 
 // The `timeout` sanity shared by hosts: a human-readable duration.
 std::string human_duration_ms(double ms);
+
+// ---- Claude Code (claude.cc) ------------------------------------------------------------------
+
+void lint_claude(const std::string& path, const std::string& text, const LintOptions& o,
+                 Sink& sink);
+Result<std::vector<ExplainSection>> explain_claude(const ExplainRequest& request,
+                                                   const LintOptions& options);
 
 }  // namespace pinta::hostlint::detail

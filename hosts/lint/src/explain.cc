@@ -7,6 +7,7 @@
 
 #include "common.h"
 #include "pinta/common/fs.h"
+#include "pinta/common/text.h"
 #include "pinta/hosts/antigravity/antigravity.h"
 #include "pinta/hosts/deel/deel.h"
 #include "pinta/hosts/gemini/gemini.h"
@@ -77,10 +78,7 @@ std::string gemini_layer_of(const std::string& origin, const gem::LoadOptions& l
   return "system";
 }
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
+using pinta::text::ascii_lower;
 
 std::string fmt_ms(double ms) {
   std::ostringstream o;
@@ -101,6 +99,8 @@ Result<std::vector<ExplainSection>> explain(const ExplainRequest& rq, const Lint
     return bad("--home " + rq.home + " is not a directory");
   if (!rq.workspace.empty() && !std::filesystem::is_directory(rq.workspace, ec))
     return bad("--workspace " + rq.workspace + " is not a directory");
+
+  if (rq.host == Host::kClaude) return explain_claude(rq, options);
 
   if (rq.host == Host::kGemini) {
     if (!gem::is_event_name(rq.event)) return bad("unknown Gemini CLI event '" + rq.event + "'");
@@ -255,7 +255,7 @@ Result<std::vector<ExplainSection>> explain(const ExplainRequest& rq, const Lint
           const ojson* g = at_pointer(j, parent_pointer(parent_pointer(r.pointer)));
           if (g && g->is_object())
             for (auto it = g->begin(); it != g->end(); ++it)
-              if (lower(it.key()) == "matcher" && it.value().is_string())  // keys fold case
+              if (ascii_lower(it.key()) == "matcher" && it.value().is_string())  // keys fold case
                 e.matcher = it.value().get<std::string>();
         }
         e.timeout = std::to_string(r.timeout_seconds) + " s";

@@ -9,7 +9,9 @@
 
 #include "common.h"
 #include "pinta/common/fs.h"
+#include "pinta/common/text.h"
 #include "pinta/hosts/antigravity/antigravity.h"
+#include "pinta/hosts/node/js.h"
 #include "pinta/hosts/node/js_regex.h"
 #include "pinta/hosts/deel/deel.h"
 #include "pinta/hosts/gemini/gemini.h"
@@ -21,6 +23,7 @@ using namespace detail;
 namespace gem = pinta::hosts::gemini;
 namespace agy = pinta::hosts::agy;
 namespace deel = pinta::hosts::deel;
+namespace node = pinta::hosts::node;
 namespace sfs = std::filesystem;
 
 // Where nlohmann's parser stops on a syntax error (position only; the verdict is the loader's).
@@ -35,10 +38,7 @@ void syntax_error(const std::string& text, bool comments, Position& pos, std::st
   }
 }
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
+using pinta::text::ascii_lower;
 
 std::string env_or(const LintOptions& o, const char* k) {
   if (auto it = o.env.find(k); it != o.env.end()) return it->second;
@@ -111,7 +111,7 @@ bool any_host_event(const std::string& k) {
       "sessionstart", "sessionend",  "userpromptsubmit", "notification",       "precompact",
       "subagentstop", "beforetool",  "aftertool",        "beforeagent",        "afteragent",
       "precompress",  "beforemodel", "aftermodel",       "beforetoolselection"};
-  return all.count(lower(k)) > 0;
+  return all.count(ascii_lower(k)) > 0;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -359,6 +359,7 @@ void lint_gemini(const std::string& path, const std::string& text, const LintOpt
                    "write " + std::to_string(static_cast<long long>(h.spec.timeout_ms) * 1000) +
                        " for " + std::to_string(h.spec.timeout_ms) + " seconds");
       }
+      check_adapter(sink, h.pointer + "/command", Host::kGemini, event, h.spec.command);
       check_command(sink, h.pointer + "/command", h.spec.command, cc, false, "");
     }
   }
@@ -584,7 +585,7 @@ Status lint_antigravity(const std::string& path, const std::string& text, const 
   if (root.is_object()) {
     for (auto it = root.begin(); it != root.end(); ++it) {
       std::string k = it.key();
-      if (lower(k) == "hooks" && it.value().is_object())
+      if (ascii_lower(k) == "hooks" && it.value().is_object())
         sink.add_at_key(
             Severity::kWarning, "foreign-root", "/" + pointer_token(k),
             "Claude-style {\"hooks\": {...}} root: agy reads \"hooks\" as the name of one hook; "
@@ -702,6 +703,8 @@ Status lint_antigravity(const std::string& path, const std::string& text, const 
                     "write a positive number of seconds");
             const bool denies =
                 e.event == agy::Event::kPreToolUse && p->pretooluse_empty_object == "deny";
+            check_adapter(s, h.pointer + "/command", Host::kAntigravity, agy::event_name(e.event),
+                          h.command);
             check_command(s, h.pointer + "/command", h.command, cc, denies,
                           "on PreToolUse agy reads an object without \"decision\" as a deny "
                           "(reference §6.2), so every matched tool call is blocked");
@@ -772,7 +775,7 @@ void lint_deel(const std::string& path, const std::string& text, const LintOptio
     workspace = dir_of(dir_of(p));
   }
   // read_one (seed L332-335): readFileSync + JSON.parse; a BOM or invalid JSON drops the file.
-  auto v = gem::js_parse(gem::node_utf8_decode(text));
+  auto v = node::js_parse(node::node_utf8_decode(text));
   if (!v || text.rfind("\xEF\xBB\xBF", 0) == 0) {
     Position pos{1, 1};
     std::string detail = "invalid JSON";
@@ -923,6 +926,7 @@ void lint_deel(const std::string& path, const std::string& text, const LintOptio
       blocks = "deel-local-cli blocks every " +
                std::string(h.event == "도구전" ? "matched tool call" : "prompt") +
                " while this hook cannot run (add \"고장나면\": \"지나가기\" to let it pass)";
+    check_adapter(sink, h.pointer, Host::kDeel, h.event, h.command);
     check_command(sink, h.pointer, h.command, cc, false, "", blocks);
   }
   if (layer == "project" && !f.hooks.empty() && o.deel_trusted != std::optional<bool>(true))
@@ -939,7 +943,7 @@ void lint_deel(const std::string& path, const std::string& text, const LintOptio
   if (layer == "user" && !workspace.empty()) other = workspace + "/.deel/hooks.json";
   if (!other.empty())
     if (auto t = pinta::fs::read_file(other))
-      if (auto ov = gem::js_parse(*t)) {
+      if (auto ov = node::js_parse(*t)) {
         auto of = deel::unfold(*ov, "");
         auto oidx = PositionIndex::build(*t);
         for (const auto& h : f.hooks)
@@ -971,12 +975,15 @@ Result<Host> detect_host(const std::string& path, const std::string& text) {
       ends_with(p, "/hooks.json"))
     return Host::kAntigravity;
   if (ends_with(p, "/.deel/hooks.json")) return Host::kDeel;
+  // Claude Code's settings files (docs "Configuration"; real: settings-all-sources).
+  if (ends_with(p, "/.claude/settings.json") || ends_with(p, "/.claude/settings.local.json"))
+    return Host::kClaude;
   // By shape.
   auto j = ojson::parse(text, nullptr, false, true);
   auto cannot = [&](const std::string& why) -> Result<Host> {
     return make_error(ErrorCode::kInvalidArgument,
-                      path + ": cannot tell which host reads this file (" + why +
-                          "); pass --host gemini|antigravity|deel");
+                      path + ": cannot tell which host reads this file (" + why + "); pass --host " +
+                          host_names());
   };
   if (j.is_discarded()) return cannot("not JSON, and not at a known hooks path");
   if (j.is_array()) return Host::kDeel;
@@ -1004,7 +1011,7 @@ Result<Host> detect_host(const std::string& path, const std::string& text) {
     }
     bool has_event = false;
     for (auto e = it.value().begin(); e != it.value().end(); ++e)
-      if (agy::parse_event(e.key()) || lower(e.key()) == "enabled" || any_host_event(e.key()))
+      if (agy::parse_event(e.key()) || ascii_lower(e.key()) == "enabled" || any_host_event(e.key()))
         has_event = true;
     if (!has_event) named = false;
   }
@@ -1033,6 +1040,9 @@ Result<std::vector<Finding>> lint_text(const std::string& path, const std::strin
       break;
     case Host::kDeel:
       lint_deel(path, text, options, sink);
+      break;
+    case Host::kClaude:
+      lint_claude(path, text, options, sink);
       break;
   }
   std::stable_sort(sink.out.begin(), sink.out.end(), [](const Finding& a, const Finding& b) {

@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "pinta/common/fs.h"
@@ -37,7 +39,9 @@ class LintCli : public pinta::hostlint::testing::TempHomeTest {
     rq.argv = std::move(args);
     rq.stdin_data = stdin_data;
     rq.env = std::map<std::string, std::string>{
-        {"HOME", home_}, {"PATH", "/usr/bin:/bin"}, {"GEMINI_CLI_TRUST_WORKSPACE", "true"}};
+        {"HOME", home_}, {"PATH", "/usr/bin:/bin"}, {"GEMINI_CLI_TRUST_WORKSPACE", "true"},
+        // Claude Code's managed policy folder, kept inside the temp dir.
+        {"PINTA_CLAUDE_MANAGED_DIR", tmp_.sub("managed")}};
     rq.timeout = std::chrono::milliseconds(30000);
     auto r = pinta::proc::make_spawner()->run(rq);
     EXPECT_TRUE(r.started) << r.spawn_error;
@@ -88,7 +92,7 @@ TEST_F(LintCli, ExitCodesAndOneLineErrors) {
   EXPECT_NE(e.out.find(warn + ":"), std::string::npos) << "every path is reported";
 
   for (const auto& bad : std::vector<std::vector<std::string>>{{"lint", tmp_.sub("missing.json")},
-                                                               {"lint", "--host", "claude", clean},
+                                                               {"lint", "--host", "claud", clean},
                                                                {"lint", "--format", "xml", clean},
                                                                {"lint"},
                                                                {"lint", tmp_.path()}}) {
@@ -297,3 +301,68 @@ TEST_F(LintCli, LintTextIsUncolouredOnAPipeAndColouredWhenAsked) {
 }
 
 }  // namespace
+
+// Claude Code: lint finds its settings files by path (exit 1 on an error, one line per usage
+// error), and explain lists exactly the hooks `hostemu claude run` starts for the same event and
+// tool (they start at once, so the run log is compared as a set).
+TEST_F(LintCli, ClaudeLintExitCodesAndFormats) {
+  const std::string user = home_ + "/.claude/settings.json";
+  write(user, R"({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}})");
+  auto ok = hostemu({"lint", user});
+  EXPECT_EQ(ok.code, 0) << ok.out << ok.err;
+  EXPECT_EQ(ok.out, "");
+  const std::string project = ws_ + "/.claude/settings.json";
+  write(project, "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"(Bash\", \"hooks\": [\n"
+                 "  {\"type\": \"command\", \"command\": \"echo hi\", \"timeout\": 5000}]}]}}");
+  auto bad = hostemu({"lint", "--format", "json", project});
+  EXPECT_EQ(bad.code, 1) << bad.out << bad.err;
+  auto doc = json::parse(bad.out);
+  std::set<std::string> rules;
+  for (const auto& f : doc["findings"]) rules.insert(f["rule"].get<std::string>());
+  EXPECT_EQ(rules, (std::set<std::string>{"matcher-invalid", "timeout-unit"})) << bad.out;
+  EXPECT_EQ(doc["errors"], 1);
+  // --host takes the registry's names and labels; anything else is one line, exit 2.
+  auto label = hostemu({"lint", "--host", "claude", user});
+  EXPECT_EQ(label.code, 0) << label.err;
+  auto nope = hostemu({"lint", "--host", "claude-cod", user});
+  EXPECT_EQ(nope.code, 2);
+  EXPECT_EQ(std::count(nope.err.begin(), nope.err.end(), '\n'), 1) << nope.err;
+  EXPECT_NE(nope.err.find("claude-code"), std::string::npos) << nope.err;
+  auto ev = hostemu({"explain", "--host", "claude-code", "--home", home_, "--event", "Stp"});
+  EXPECT_EQ(ev.code, 2);
+  EXPECT_EQ(std::count(ev.err.begin(), ev.err.end(), '\n'), 1) << ev.err;
+}
+
+TEST_F(LintCli, ExplainClaudeMatchesRun) {
+  write(home_ + "/.claude/settings.json",
+        "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": "
+        "\"command\", \"command\": \"" + rec("u1") + "\", \"timeout\": 7}]},\n"
+        "  {\"matcher\": \"Edit\", \"hooks\": [{\"type\": \"command\", \"command\": \"" +
+            rec("nope") + "\"}]}]}}");
+  write(ws_ + "/.claude/settings.json",
+        "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Ba.*\", \"hooks\": [{\"type\": "
+        "\"command\", \"command\": \"" + rec("p1") + "\"}, {\"type\": \"command\", "
+        "\"command\": \"" + rec("u1") + "\"}]}]}}");
+  write(ws_ + "/.claude/settings.local.json",
+        "{\"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"" +
+            rec("l1") + "\"}]}]}}");
+  auto ex = hostemu({"explain", "--host", "claude-code", "--home", home_, "--workspace", ws_,
+                     "--event", "PreToolUse", "--tool", "Bash", "--format", "json"});
+  ASSERT_EQ(ex.code, 0) << ex.err;
+  auto doc = json::parse(ex.out);
+  auto tags = tags_of(doc[0]);
+  EXPECT_EQ(tags, (std::vector<std::string>{"u1", "p1", "l1"})) << ex.out;
+  EXPECT_EQ(doc[0]["hooks"][0]["timeout"], "7 s");
+  EXPECT_EQ(doc[0]["hooks"][0]["layer"], "user");
+  EXPECT_EQ(doc[0]["hooks"][2]["layer"], "local");
+  EXPECT_EQ(doc[0]["dropped"].size(), 2u) << ex.out;  // the Edit matcher, the second u1
+
+  auto r = hostemu({"claude", "run", "--home", home_, "--project", ws_, "--event", "PreToolUse",
+                    "--tool", "Bash"},
+                   R"({"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{}})");
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  auto ran = log_lines();
+  std::sort(ran.begin(), ran.end());
+  std::sort(tags.begin(), tags.end());
+  EXPECT_EQ(ran, tags) << r.out;
+}

@@ -10,53 +10,20 @@
 #include "../src/common.h"
 #include "pinta/common/test_support.h"
 #include "pinta/hostlint/lint.h"
-#include "temp_home.h"
+#include "lint_fixture.h"
 
 namespace hl = pinta::hostlint;
 
 namespace {
 
-class Rules : public pinta::hostlint::testing::TempHomeTest {
+class Rules : public pinta::hostlint::testing::LintRulesTest {
  protected:
   void SetUp() override {
-    TempHomeTest::SetUp();
+    LintRulesTest::SetUp();
     if (HasFatalFailure()) return;
-    bin_ = tmp_.sub("bin");
-    std::filesystem::create_directories(bin_);
-    write(bin_ + "/myhook", "#!/bin/sh\nexit 0\n", 0755);
     write(bin_ + "/emptyhook", "#!/bin/sh\nif true; then\n  echo '{}'\nfi\n", 0755);
-    opts_.home = home_;
-    opts_.env = {
-        {"HOME", home_}, {"PATH", bin_ + ":/usr/bin:/bin"}, {"GEMINI_CLI_TRUST_WORKSPACE", "true"}};
+    opts_.env["GEMINI_CLI_TRUST_WORKSPACE"] = "true";
   }
-  static void write(const std::string& path, const std::string& text, unsigned mode = 0644) {
-    write_file(path, text);
-    ::chmod(path.c_str(), mode);
-  }
-  // Lints `text` written at `rel` (under home, or the workspace when rel starts with "ws/").
-  std::vector<hl::Finding> lint(const std::string& rel, const std::string& text) {
-    std::string path = rel.rfind("ws/", 0) == 0 ? ws_ + rel.substr(2) : home_ + "/" + rel;
-    write(path, text);
-    auto r = hl::lint_paths({path}, opts_);
-    EXPECT_TRUE(r) << (r ? "" : r.error().message);
-    return r ? *r : std::vector<hl::Finding>{};
-  }
-  static int count(const std::vector<hl::Finding>& f, const std::string& rule) {
-    int n = 0;
-    for (const auto& x : f) n += x.rule == rule;
-    return n;
-  }
-  static const hl::Finding* find(const std::vector<hl::Finding>& f, const std::string& rule) {
-    for (const auto& x : f)
-      if (x.rule == rule) return &x;
-    return nullptr;
-  }
-  static std::string dump(const std::vector<hl::Finding>& f) {
-    return hl::format_findings(f, "text");
-  }
-
-  std::string bin_;
-  hl::LintOptions opts_;
 };
 
 constexpr const char* kGem = ".gemini/settings.json";
@@ -677,4 +644,41 @@ TEST_F(Rules, ExplainCollapsesAgreeingProfilesAndListsDroppedHooks) {
   for (const auto& s : *r)  // every profile still named
     EXPECT_NE(text.find(s.host.substr(std::string("antigravity ").size())), std::string::npos);
   EXPECT_NE(text.find("  dropped: "), std::string::npos) << text;
+}
+
+// ---- adapter-agent / adapter-event on every family ----------------------------------------------
+
+// Our adapter registered with another family's --agent answers in that host's protocol; with
+// another --event it answers with another event's reply. Aliases (deel's 도구전) are the event.
+TEST_F(Rules, AdapterAgentAndEventOnEveryFamily) {
+  write(bin_ + "/pinta-gemini", "#!/bin/sh\nexit 0\n", 0755);
+  const std::string a = bin_ + "/pinta-gemini";
+  auto gem = [&](const std::string& cmd) {
+    return lint(kGem, "{\"hooks\": {\"BeforeTool\": [{\"hooks\": [{\"type\": \"command\", "
+                      "\"command\": \"" + cmd + "\"}]}]}}");
+  };
+  EXPECT_EQ(count(gem(a + " --agent gemini --event BeforeTool"), "adapter-agent"), 0);
+  auto g = gem(a + " --agent claude-code --event BeforeTool");
+  ASSERT_EQ(count(g, "adapter-agent"), 1) << dump(g);
+  EXPECT_NE(find(g, "adapter-agent")->message.find("Claude Code's protocol"), std::string::npos);
+  EXPECT_EQ(count(gem(a + " --agent gemini --event AfterTool"), "adapter-event"), 1);
+
+  auto agy = [&](const std::string& cmd) {
+    return lint(kAgy, "{\"h\": {\"PreToolUse\": [{\"matcher\": \"*\", \"hooks\": [{\"command\": \"" +
+                          cmd + "\"}]}]}}");
+  };
+  EXPECT_EQ(count(agy(a + " --agent agy --event PreToolUse"), "adapter-agent"), 0);
+  EXPECT_EQ(count(agy(a + " --agent deel --event PreToolUse"), "adapter-agent"), 1);
+  EXPECT_EQ(count(agy(a + " --agent antigravity --event Stop"), "adapter-event"), 1);
+
+  auto deel = [&](const std::string& ev, const std::string& cmd) {
+    return lint(kDeel, "[{\"event\": \"" + ev + "\", \"command\": \"" + cmd + "\"}]");
+  };
+  EXPECT_EQ(count(deel("도구전", a + " --agent deel --event PreToolUse"), "adapter-event"), 0);
+  EXPECT_EQ(count(deel("PreToolUse", a + " --agent deel --event PreToolUse"), "adapter-agent"), 0);
+  EXPECT_EQ(count(deel("PreToolUse", a + " --agent gemini --event PreToolUse"), "adapter-agent"),
+            1);
+  EXPECT_EQ(count(deel("Stop", a + " --agent deel --event PreToolUse"), "adapter-event"), 1);
+  // Another program is never judged.
+  EXPECT_EQ(count(gem("myhook --agent claude-code"), "adapter-agent"), 0);
 }

@@ -122,6 +122,14 @@ std::vector<HookRun> run_hooks(const std::vector<cl::HookCommand>& plan, const j
   std::vector<std::future<HookRun>> futures;
   for (const auto& h : plan) {
     futures.push_back(std::async(std::launch::async, [&h, &input, &cwd, &env] {
+      if (h.command.empty()) {
+        // real (settings-empty-command): an empty command starts nothing; Node's spawn refuses
+        // it and the hook is reported failed (a non-blocking error).
+        HookRun none;
+        none.exit = 1;
+        none.stderr_text = "Failed to run: The argument 'file' cannot be empty. Received ''";
+        return none;
+      }
       auto spawner = proc::make_spawner();
       return hook_run(h, spawner->run(spawn_request(h, input, cwd, env)));
     }));

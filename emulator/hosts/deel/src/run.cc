@@ -18,13 +18,13 @@
 #include <string>
 
 #include "pinta/emulator/deel/deel.h"
-#include "pinta/hosts/gemini/gemini.h"
+#include "pinta/hosts/node/js.h"
 #include "pinta/hosts/node/node_spawn.h"
 
 namespace pinta::emu::deel {
 namespace {
 
-namespace gemini = pinta::hosts::gemini;
+namespace node = pinta::hosts::node;
 
 // Length in UTF-16 code units of valid UTF-8, and the byte offset after `units` code units. A cut
 // inside a surrogate pair keeps the high surrogate as WTF-8 (what String.prototype.slice leaves).
@@ -89,7 +89,7 @@ std::string stdin_line(const std::string& event, const std::optional<std::string
   ojson outer = ojson::object();
   outer["자리"] = event;
   for (auto it = inner.begin(); it != inner.end(); ++it) outer[it.key()] = it.value();
-  return gemini::js_stringify(outer) + "\n";
+  return node::js_stringify(outer) + "\n";
 }
 
 // 훅돌리기 (seed L413-463).
@@ -122,7 +122,7 @@ static RunResult run_one(const Hook& h, const std::optional<std::string>& tool,
   out.hook = &h;
   // seed L434-436: stdout then stderr, trimmed, cut at 글최대 code units with the host's note.
   std::string raw =
-      gemini::js_trim(gemini::node_utf8_decode(r.out) + gemini::node_utf8_decode(r.err));
+      node::js_trim(node::node_utf8_decode(r.out) + node::node_utf8_decode(r.err));
   out.truncated = utf16_length(raw) > kMaxMessageUnits;
   out.message = out.truncated ? utf16_slice(raw, kMaxMessageUnits) +
                                     "\n…(훅이 뱉은 글이 길어서 여기까지만 옮겼습니다)"

@@ -13,12 +13,17 @@
 #include <vector>
 
 #include "pinta/common/result.h"
+#include "pinta/hosts/family.h"
 
 namespace pinta::admin {
 
-enum class Host { kGemini, kAntigravity, kDeel, kClaudeCode };
-// "gemini" | "antigravity" | "deel" | "claude-code"
+// The host families are the registry's (pinta/hosts/family.h): install knows every one.
+using Host = pinta::hosts::Family;
+// A family by its registry name (pinta/hosts/family.h); kInvalidArgument naming the registry's
+// names otherwise.
 Result<Host> parse_host(const std::string& name);
+// "gemini, antigravity, deel or claude-code": the --host values, for help and errors.
+std::string host_choices();
 
 struct InstallOptions {
   Host host = Host::kGemini;

@@ -14,12 +14,17 @@
 
 #include "pinta/common/result.h"
 #include "pinta/hostlint/json_pos.h"
+#include "pinta/hosts/family.h"
 
 namespace pinta::hostlint {
 
-enum class Host { kGemini, kAntigravity, kDeel };
-const char* host_name(Host h);  // "gemini" | "antigravity" | "deel"
+// The host families are the registry's (pinta/hosts/family.h); the lint covers every one.
+using Host = pinta::hosts::Family;
+std::string host_name(Host h);  // the registry's name: "gemini", "antigravity", "claude-code", …
+// A family by its registry name or any of its `--agent` labels ("agy", "claude"); none otherwise.
 std::optional<Host> parse_host(const std::string& name);
+// "gemini|antigravity|deel|claude-code": the --host values, for help and errors.
+std::string host_names();
 
 enum class Severity { kError, kWarning };
 const char* severity_name(Severity s);  // "error" | "warning"

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,9 @@ std::string match_target(const std::string& event, const nlohmann::json& payload
 // against the target; an invalid regular expression matches nothing.
 bool matcher_matches(const std::string& event, const std::string& matcher,
                      const std::string& target);
+// The names of a plain-list matcher (split on | and ",", each trimmed; empty names kept), or
+// nullopt when the matcher is read as a regular expression. The mode test matcher_matches uses.
+std::optional<std::vector<std::string>> matcher_names(const std::string& matcher);
 
 // Where settings come from. Precedence (highest first): managed policy, --settings files,
 // .claude/settings.local.json, .claude/settings.json, ~/.claude/settings.json. Hooks are not
@@ -49,6 +53,8 @@ struct SettingsSources {
 struct HookCommand {
   std::string event, matcher, command, source;  // source: user|project|local|flag|policy
   long timeout_ms = 600000;                      // "timeout" seconds; default 600 s
+  std::string file;     // the settings file it came from ("--settings" for inline JSON)
+  std::string pointer;  // its JSON pointer there: /hooks/<event>/<group>/hooks/<n>
 };
 
 struct LoadedSettings {
@@ -59,7 +65,21 @@ struct LoadedSettings {
   std::vector<std::string> warnings;  // files skipped (unreadable JSON, wrong shapes)
 };
 
-// A missing file is no error; an unparsable one is skipped with a warning (the host ignores it).
+// A value in a settings file that makes 2.1.332 reject the file's hooks: then none of that file's
+// hooks run, the valid ones neither (its settings schema fails; real: the settings-rejected-*
+// scenarios). `kind` names the check: root-event, disable, group, matcher, hooks, handler, type,
+// command, prompt, url, timeout.
+struct SchemaProblem {
+  std::string pointer;  // JSON pointer of the value at fault
+  std::string kind;
+  std::string message;
+};
+// Every such value of one settings file's JSON (empty: the hooks load). Values the host merely
+// ignores (unknown events and keys, an event that is not an array) are not problems.
+std::vector<SchemaProblem> hooks_schema_problems(const nlohmann::json& root);
+
+// A missing file is no error; an unparsable one is skipped with a warning (the host ignores it),
+// and so are the hooks of a file with a schema problem (hooks_schema_problems).
 // Error only for a --settings argument that names no readable file.
 Result<LoadedSettings> load_settings(const SettingsSources& sources);
 

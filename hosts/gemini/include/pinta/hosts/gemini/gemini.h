@@ -3,9 +3,9 @@
 // `@google/gemini-cli@0.61.0` loads command hooks from settings.json files and extensions (§1–2 of
 // shared/reference/gemini-cli-0.61-hooks.md), which of them it plans for an event (§3), and the
 // JavaScript semantics it relies on (String.prototype.trim, JSON.stringify / JSON.parse, Node's
-// UTF-8 decoding). Every rule in src/ cites its section or the 0.61.0 source file it comes from.
+// UTF-8 decoding: pinta/hosts/node/js.h, shared with deel-local-cli). Every rule in src/ cites its section or the 0.61.0 source file it comes from.
 // The emulator (pinta/emulator/gemini/gemini.h) runs hooks, aggregates and plays sessions on top of
-// this; `pinta-gemini-admin doctor`, the hook-file lint and deel's emulator use it directly.
+// this; `pinta-gemini-admin doctor` and the hook-file lint use it directly.
 //
 // JSON values that reach a hook's stdin are nlohmann::ordered_json: the host's key order is part of
 // what it sends (§7), and js_stringify() serializes exactly like JavaScript's JSON.stringify.
@@ -18,6 +18,8 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "pinta/hosts/node/js.h"
 
 namespace pinta::hosts::gemini {
 
@@ -43,18 +45,16 @@ struct HookSpec {
       timeout_text;  // the configured value as JS prints it (e.g. "abc"); empty = timeout_ms
 };
 
-// JavaScript helpers (exact semantics): String.prototype.trim, JSON.stringify, Buffer.toString().
-std::string js_trim(std::string_view s);
-std::string js_stringify(const ojson& v);
-// JSON.stringify of one string held WTF-8 style (lone surrogates as ED A0..BF xx): the quoted text.
-std::string js_quote(const std::string& wtf8);
-std::string node_utf8_decode(std::string_view bytes);
-// JSON.parse; nullopt when JSON.parse would throw.
-std::optional<ojson> js_parse(std::string_view text);
-// ECMA-262 WhiteSpace + LineTerminator (what String.prototype.trim removes).
-bool js_is_space_cp(unsigned long cp);
-// new Date().toISOString(): ISO-8601 UTC with milliseconds and Z.
-std::string now_iso8601();
+// The JavaScript helpers Gemini CLI's hook runner uses (String.prototype.trim, JSON.stringify,
+// JSON.parse, Buffer.toString(), Date.toISOString()) are Node's, shared with deel-local-cli:
+// pinta/hosts/node/js.h. Named here too, as the Gemini planner and emulator call them.
+using node::js_is_space_cp;
+using node::js_parse;
+using node::js_quote;
+using node::js_stringify;
+using node::js_trim;
+using node::node_utf8_decode;
+using node::now_iso8601;
 
 // ---------------------------------------------------------------------------------------------
 // Loading (§1–2)

@@ -1,7 +1,9 @@
-// JavaScript semantics the host relies on, reproduced exactly: String.prototype.trim (ECMA-262
+// JavaScript semantics the Node hosts rely on, reproduced exactly: String.prototype.trim (ECMA-262
 // WhiteSpace + LineTerminator), JSON.stringify (key order incl. array-index keys first, Number
 // formatting), JSON.parse and Node's Buffer.toString('utf8') (WHATWG decoder, U+FFFD per maximal
-// subpart). core hooks/hookRunner.js executeCommandHook uses all four (§4.1, §4.5).
+// subpart). Gemini CLI's core hooks/hookRunner.js executeCommandHook uses all four
+// (gemini-cli-0.61-hooks.md §4.1, §4.5); deel-local-cli's hooks.js reads its file, trims its
+// values and writes its payload with the same calls (seed 004 L332-335, L427).
 #include <locale.h>
 #include <stdlib.h>
 
@@ -17,9 +19,9 @@
 #include <vector>
 
 #include "pinta/common/text.h"
-#include "pinta/hosts/gemini/gemini.h"
+#include "pinta/hosts/node/js.h"
 
-namespace pinta::hosts::gemini {
+namespace pinta::hosts::node {
 namespace {
 
 // Decodes one UTF-8 sequence at s[i]; returns code point or -1 and advances i (WHATWG).
@@ -586,4 +588,4 @@ std::string js_quote(const std::string& wtf8) {
   return out;
 }
 
-}  // namespace pinta::hosts::gemini
+}  // namespace pinta::hosts::node
