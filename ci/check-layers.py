@@ -48,11 +48,11 @@ FOLDERS = {
     "adapter/": "adapter",  # pinta-gemini libraries, tests; adapter/admin (install/doctor)
     "emulator/": "emulator",  # host emulators, host_runner, model server, hostemu sources
     "conformance/": "conformance",  # pinta::conformance runner library, its tests
-    "conformance/src/main.cc": "tool",  # the `conformance` executable (links the campaign)
     "fuzz/campaign/": "campaign",  # pinta::fuzz_campaign
     "fuzz/common/": "campaign",  # fuzz support headers (host table) the campaign shares
     "fuzz/": "tool",  # fuzz harnesses and properties: test programs
     "fixtures/": "tool",  # fixture tests and replay tests: test programs
+    "tools/": "tool",  # executables at the top: the `conformance` CLI (links the campaign)
 }
 
 # Libraries whose layer is not that of the folder of their CMakeLists.txt.
