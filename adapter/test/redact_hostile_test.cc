@@ -88,14 +88,21 @@ TEST(RedactScaling, WorkIsLinearOnHostileText) {
       "-passin pass:",
   };
   constexpr std::size_t kSmall = 64 * 1024;
+  // The same amount of benign prose through the same rules, in this run: what the redactor costs
+  // on text that holds no secret with this build (an ASan build is ~10x slower) and this machine.
+  const double prose = std::max(redact_cost("the quick brown fox jumps over the lazy dog ", 8 * kSmall), 1e-4);
   for (const std::string& unit : units) {
     const double small = std::max(redact_cost(unit, kSmall), 1e-4);
     const double big = redact_cost(unit, 8 * kSmall);
     // 8x the input: linear ≈ 8, quadratic ≈ 64. 24 leaves room for noise and cache effects.
     EXPECT_LT(big / small, 24.0) << "'" << unit << "': " << small << " s for 64 KiB, " << big
                                  << " s for 512 KiB";
-    // And an absolute sanity bound on the work per MB (generous: ~100x the measured cost).
-    EXPECT_LT(big * 2, 5.0) << "'" << unit << "' costs " << big * 2 << " s per MB";
+    // And a bound on the work itself, relative to prose of the same size in the same run (it
+    // replaced an absolute 5 s per MB, which an ASan build on a busy machine exceeded): a hostile
+    // unit may cost more than prose (its matches are masked). Measured 2026-12-06, RelWithDebInfo:
+    // at most 37x ('curl -u a:', 0.5 s for 512 KiB), most units 2-13x.
+    EXPECT_LT(big / prose, 100.0) << "'" << unit << "': " << big << " s for 512 KiB, prose "
+                                 << prose << " s";
   }
 }
 

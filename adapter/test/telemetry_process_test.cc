@@ -981,8 +981,10 @@ TEST_F(Telemetry, KilledFlushersResendAtMostOneBatchEach) {
   wait_flusher_idle();
   const size_t total = kThreads * kEach;
 
+  // The collector's delay scales with the kill deadlines below (a sanitizer build scales both), so
+  // the drain outlasts several kills whatever the build's speed.
   Reply slow;
-  slow.delay = std::chrono::milliseconds(40);
+  slow.delay = std::chrono::milliseconds(40) * testing::time_scale();
   FakeServer collector({}, slow);
   proc::SpawnRequest flush;
   flush.argv = {pinta::testing::bin_dir() + "/pinta-gemini", "--pinta-flush"};

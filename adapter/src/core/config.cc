@@ -233,6 +233,11 @@ EnvFileLoad load_env_file(const std::string& path) {
     // and so do the names in r.applied.
     char* text = new char[bytes];
     char** array = new char*[existing + add.size() + 1];
+    // Kept reachable, so a leak checker does not report them once environ moves on (a caller
+    // that restores an older environ, as the tests do).
+    static std::vector<void*>* const kept = new std::vector<void*>;
+    kept->push_back(text);
+    kept->push_back(array);
     for (size_t i = 0; i < existing; ++i) array[i] = environ[i];
     size_t at_entry = existing;
     char* at = text;
