@@ -25,6 +25,8 @@ expect() {
 mkdir -p "$work/cases/BAD" "$work/cases/EXIT"
 echo '{' >"$work/cases/BAD/BAD-0001.case.json"
 cp "$(dirname "${BASH_SOURCE[0]}")/../cases/EXIT/EXIT-0001.case.json" "$work/cases/EXIT/"
+mkdir -p "$work/cases-exit/EXIT"
+cp "$(dirname "${BASH_SOURCE[0]}")/../cases/EXIT/EXIT-0001.case.json" "$work/cases-exit/EXIT/"
 
 expect no-subcommand 2 '^conformance: .*subcommand' "$conf"
 # The unknown word or option is named (before: "A subcommand is required", "--adapter is required").
@@ -39,6 +41,17 @@ expect show-without-id 2 '^conformance: show needs a case id' "$conf" show
 expect unknown-host 2 "^conformance: unknown --host 'nope'" "$conf" run --adapter /bin/true --host nope
 expect unknown-host-in-list 2 "^conformance: unknown --host 'nope'" \
   "$conf" run --adapter /bin/true --host gemini-0.61,nope
+# gemini@VERSION: the release's version profile (the one mapping, profile_for_version); a release
+# outside the profiled range is an error naming the range.
+expect gemini-version-out-of-range 2 "^conformance: Gemini CLI 9\.9\.9 is outside the profiled range 0\.26\.0 " \
+  "$conf" run --adapter /bin/true --host gemini@9.9.9
+expect gemini-version-not-a-version 2 "^conformance: " "$conf" run --adapter /bin/true --host gemini@latest
+# 0.38.2 is covered by gemini-0.37 (applies through 0.38): the run grades under that host.
+"$conf" run --adapter /bin/true --cases "$work/cases-exit" --host gemini@0.38.2 \
+  --report "$work/rep" >"$work/out" 2>&1 </dev/null
+if grep -q '"gemini-0.37"' "$work/rep/report.json" && ! grep -q '"gemini-0.61"' "$work/rep/report.json"; then echo "ok   gemini-version-maps"; else
+  echo "FAIL gemini-version-maps: report.json does not grade under gemini-0.37 alone:"
+  sed 's/^/    /' "$work/out"; fails=$((fails + 1)); fi
 expect unknown-format 2 '^conformance: .*--format' "$conf" run --adapter /bin/true --format yaml
 expect cases-after-subcommand 2 "^conformance: cases directory not found: $work/none" \
   "$conf" run --cases "$work/none" --adapter /bin/true

@@ -21,6 +21,7 @@
 #include "pinta/conformance/output.h"
 #include "pinta/conformance/protocol.h"
 #include "pinta/emulator/antigravity/antigravity.h"
+#include "pinta/emulator/gemini/gemini.h"
 #ifdef PINTA_CONFORMANCE_HAVE_FUZZ
 #include "pinta/fuzz/campaign.h"
 #endif
@@ -104,6 +105,373 @@ class Console {
   int failed_ = 0;
 };
 
+// Every option of every subcommand, filled by CLI11.
+struct Cli {
+  std::string cases_dir, fixtures_dir, default_cases_dir;
+  // run
+  pinta::conformance::RunOptions ro;
+  std::string host = "all", report, host_names;
+  std::string profile = "contract", config, hook;
+  std::vector<std::string> proto_events;
+  bool no_rerun = false, quiet = false;
+  std::string format = "text";
+  // list, show, docs
+  std::string prefix, id, out_path;
+  bool check = false;
+#ifdef PINTA_CONFORMANCE_HAVE_FUZZ
+  pinta::fuzz::campaign::Options fo;
+  std::string fuzz_adapter;
+  bool no_misbehave = false;
+#endif
+  std::string program = "conformance";  // argv[0], absolute when it names a path
+  CLI::App *run = nullptr, *list = nullptr, *show = nullptr, *docs = nullptr, *fuzz = nullptr;
+};
+
+void add_run_command(CLI::App& app, Cli& c) {
+  using pinta::conformance::RunOptions;
+  auto* run = c.run = app.add_subcommand("run", "run the cases against an adapter");
+  run->add_option("--adapter", c.ro.adapter,
+                  "adapter command line (--agent A --event E appended); required");
+  // From the one host list (all_hosts), so help and checks never drift.
+  for (const auto& h : pinta::conformance::all_hosts()) c.host_names += h + "|";
+  c.host_names += "all";
+  run->add_option("--host", c.host,
+                  c.host_names + ", a comma-separated list, or gemini@VERSION (a Gemini CLI "
+                                 "release, graded under its version profile)");
+  run->add_option("--filter", c.ro.filter, "only cases whose id starts with this");
+  run->add_option("--exclude", c.ro.exclude, "leave out cases whose id starts with this (repeatable)")
+      ->take_all();
+  run->add_option("--profile", c.profile,
+                  "contract (default: the case files, this project's adapter contract) or protocol "
+                  "(any hook: what its host needs from a hook; with --config or --hook)")
+      ->check(CLI::IsMember({"contract", "protocol"}));
+  run->add_option("--config", c.config,
+                  "protocol: the hooks to grade: a Gemini CLI settings.json or extension folder, "
+                  "a deel-local-cli hooks.json (with --host deel-1.17) or a Claude Code "
+                  "settings.json (with --host claude-code-2.1)");
+  run->add_option("--hook", c.hook, "protocol: one hook command line, run on every event of --host");
+  run->add_option("--event", c.proto_events, "protocol: only this event (repeatable)");
+  run->add_flag("--strict", c.ro.strict, "SHOULD cases count too");
+  run->add_flag("--no-rerun", c.no_rerun,
+                "no second run, alone, of units cut by a deadline or failed on latency");
+  run->add_option("--jobs,-j", c.ro.jobs,
+                  "case x host units run at once (default " +
+                      std::to_string(pinta::conformance::default_jobs()) +
+                      "; cases with a median latency budget: at most 2)")
+      ->check(CLI::Range(1, 256));
+  run->add_option("--case-deadline", c.ro.case_deadline,
+                  "seconds one case may take under one host before it stops and fails "
+                  "(default 15, 0: none)")
+      ->check(CLI::NonNegativeNumber);
+  run->add_option("--run-deadline", c.ro.run_deadline,
+                  "seconds after which no more runs start; what is left fails as DEADLINE "
+                  "(default 50, 0: none)")
+      ->check(CLI::NonNegativeNumber);
+  run->add_option("--max-failures", c.ro.max_failures,
+                  "start no new case after N failed cases; the rest are NOT-RUN")
+      ->check(CLI::PositiveNumber);
+  run->add_option("--max-framing-failures", c.ro.max_framing_failures,
+                  "framing cases (OUT, EXIT, FMT) run first; once N of them failed with one cause "
+                  "start no new case, the rest are NOT-RUN (default " +
+                      std::to_string(RunOptions::kDefaultMaxFramingFailures) + ", 0: run all)")
+      ->check(CLI::NonNegativeNumber);
+  run->add_option("--report", c.report, "write report.json, junit.xml, matrix.md, matrix.html here");
+  run->add_flag("--verbose,-v", c.ro.verbose, "failure blocks for NON-STRICT / XFAIL cases too");
+  run->add_flag("--quiet,-q", c.quiet, "print only failures and the final summary");
+  run->add_option("--format", c.format,
+                  "text, or github: also ::error/::warning annotations and a Markdown job summary "
+                  "($GITHUB_STEP_SUMMARY, else summary.md in --report)")
+      ->check(CLI::IsMember({"text", "github"}));
+}
+
+void add_case_commands(CLI::App& app, Cli& c) {
+  c.list = app.add_subcommand("list", "list case ids");
+  c.list->add_option("prefix", c.prefix, "id prefix");
+  c.show = app.add_subcommand("show", "print one case");
+  c.show->add_option("id", c.id, "case id; required");
+  c.docs = app.add_subcommand("docs", "render docs/conformance-cases.md from the cases");
+  c.docs->add_option("--out", c.out_path, "write here (default stdout)");
+  c.docs->add_flag("--check", c.check, "exit 1 when --out differs from the generated text");
+}
+
+#ifdef PINTA_CONFORMANCE_HAVE_FUZZ
+void add_fuzz_command(CLI::App& app, Cli& c) {
+  auto* fuzz = c.fuzz = app.add_subcommand("fuzz", "process-level fuzz campaign against an adapter binary");
+  fuzz->add_option("--adapter", c.fuzz_adapter,
+                   "adapter command line (--agent A --event E appended); required");
+  fuzz->add_option("--host", c.fo.host,
+                   pinta::hosts::host_list() + "|" + pinta::hosts::family_names() + "; required");
+  fuzz->add_option("--runs", c.fo.runs, "number of runs (default 1000)")->check(CLI::PositiveNumber);
+  fuzz->add_option("--seed", c.fo.seed, "first seed; run i uses seed+i (default 1)");
+  fuzz->add_option("--jobs,-j", c.fo.jobs, "parallel runs (default 2)")->check(CLI::Range(1, 256));
+  fuzz->add_option("--out", c.fo.out, "findings directory (default fuzz-campaign-out)");
+  fuzz->add_option("--budget-ms", c.fo.budget_ms, "reply budget per run (default 3000)")
+      ->check(CLI::PositiveNumber);
+  fuzz->add_flag("--no-misbehave", c.no_misbehave, "no fake guard / collector");
+  fuzz->add_flag("--adversarial", c.fo.adversarial,
+                 "hostile tool inputs at the gate event against a deny-everything guard; any "
+                 "allow is a finding (contract GUARD-14)");
+}
+#endif
+
+// What CLI11 leaves to us: unknown words and options named first, then the combinations.
+// Returns -1 when the command line is usable, else the exit status (usage already printed).
+int check_command_line(CLI::App& app, const Cli& c, const std::string& subs) {
+  if (!app.remaining().empty()) {
+    const std::string w = app.remaining().front();  // remaining() returns a copy
+    if (!w.empty() && w[0] == '-') return usage("unknown option " + w);
+    if (app.get_subcommands().empty()) return usage("unknown subcommand " + w + " (" + subs + ")");
+    return usage("unexpected argument " + w);
+  }
+  if (app.get_subcommands().empty())
+    return usage("a subcommand is required (" + subs + "; --help for more)");
+  if (*c.show && c.show->count("id") == 0) return usage("show needs a case id");
+  if (*c.run && c.profile == "protocol") {
+    if (c.run->count("--adapter"))
+      return usage("--profile protocol grades the hooks of --config or --hook, not --adapter");
+    if (c.config.empty() == c.hook.empty())
+      return usage("--profile protocol needs one of --config FILE|DIR and --hook CMD");
+  } else if (*c.run && (!c.config.empty() || !c.hook.empty() || !c.proto_events.empty())) {
+    return usage("--config, --hook and --event belong to --profile protocol");
+  } else if (*c.run && c.run->count("--adapter") == 0) {
+    return usage("--adapter is required");
+  }
+#ifdef PINTA_CONFORMANCE_HAVE_FUZZ
+  if (*c.fuzz && c.fuzz->count("--adapter") == 0) return usage("--adapter is required");
+  if (*c.fuzz && c.fuzz->count("--host") == 0) return usage("--host is required");
+#endif
+  return -1;
+}
+
+#ifdef PINTA_CONFORMANCE_HAVE_FUZZ
+int run_fuzz(Cli& c) {
+  std::string err;
+  c.fo.adapter = pinta::fuzz::campaign::adapter_argv(c.fuzz_adapter, &err);
+  if (c.fo.adapter.empty()) return usage(err);
+  c.fo.fixtures = c.fixtures_dir;
+  c.fo.misbehave = !c.no_misbehave;
+  c.fo.program = "conformance";
+  return pinta::fuzz::campaign::run(c.fo);
+}
+#endif
+
+int list_cases(const std::vector<pinta::conformance::Case>& cases, const Cli& c) {
+  for (const auto& k : cases)
+    if (k.id.rfind(c.prefix, 0) == 0) std::cout << k.id << "  " << k.level << "  " << k.title << "\n";
+  return 0;
+}
+
+int show_case(const std::vector<pinta::conformance::Case>& cases, const Cli& c) {
+  for (const auto& k : cases)
+    if (k.id == c.id) {
+      std::cout << k.raw.dump(2) << "\n";
+      return 0;
+    }
+  return usage("no case with id " + c.id);
+}
+
+int render_docs(const std::vector<pinta::conformance::Case>& cases, const Cli& c) {
+  std::string text = pinta::conformance::render_cases_doc(cases);
+  if (c.out_path.empty()) {
+    std::cout << text;
+    return 0;
+  }
+  if (c.check) {
+    auto cur = pinta::fs::read_file(c.out_path);
+    if (!cur || *cur != text) {
+      std::cerr << "conformance: " << c.out_path << " is stale; run `conformance docs --out "
+                << c.out_path << "`\n";
+      return 1;
+    }
+    return 0;
+  }
+  auto st = pinta::fs::atomic_write(c.out_path, text, 0644);
+  if (!st) return usage(st.error().message);
+  return 0;
+}
+
+// What every run prints and writes after its cases: reports, GitHub output, the summary.
+int finish_run(const pinta::conformance::RunSummary& s, const Console& console, size_t excluded,
+               const Cli& c) {
+  using namespace pinta::conformance;
+  const RunOptions& ro = c.ro;
+  int non_strict = 0, xfail = 0, unresolved = 0, xpass = 0, deadline = 0;
+  for (const auto& co : s.cases) {
+    deadline += co.state == "DEADLINE";
+    non_strict += co.state == "NON-STRICT";
+    xfail += co.state == "XFAIL";
+    xpass += co.state == "XPASS";
+    unresolved += co.state == "UNRESOLVED";
+  }
+  if (!c.report.empty()) {
+    auto st = write_reports(s, ro, c.report);
+    if (!st) return usage(st.error().message);
+  }
+  if (c.format == "github") {
+    std::error_code ec;
+    std::string ws = env_or("GITHUB_WORKSPACE", std::filesystem::current_path(ec).string());
+    std::cout << github_annotations(s, ro, ws);
+    const std::string md = job_summary_markdown(s, ro);
+    const std::string step_summary = env_or("GITHUB_STEP_SUMMARY", "");
+    if (!step_summary.empty()) {
+      std::ofstream f(step_summary, std::ios::app | std::ios::binary);
+      f << md;
+      if (!f)
+        return usage("cannot append the job summary to $GITHUB_STEP_SUMMARY (" + step_summary + ")");
+    } else if (!c.report.empty()) {
+      auto st = pinta::fs::atomic_write(c.report + "/summary.md", md, 0644);
+      if (!st) return usage(st.error().message);
+    } else {
+      std::cerr << "conformance: no job summary written: neither $GITHUB_STEP_SUMMARY nor "
+                   "--report is set\n";
+    }
+  }
+  std::cout << "\n"
+            << console.paint_count(s.passed, "passed", "32") << ", "
+            << console.paint_count(s.failed, "failed", "1;31") << ", " << s.skipped << " skipped";
+  if (excluded) std::cout << ", " << excluded << " excluded";
+  std::cout << " (" << xfail << " xfail, " << xpass << " xpass, " << non_strict << " non-strict, "
+            << unresolved << " unresolved; " << s.seconds << " s)\n";
+  if (deadline)
+    std::cout << deadline << " case(s) hit a deadline: " << s.case_deadlines
+              << " case x host unit(s) the case deadline (" << ro.case_deadline << " s), "
+              << s.run_deadlines << " the run deadline (" << ro.run_deadline << " s)\n";
+  if (s.reran) {
+    std::cout << s.reran << " case x host unit(s) left out or cut by a deadline, or failed on "
+              << "latency, were run after the others: " << s.reran_passed << " passed then, "
+              << (s.reran - s.reran_passed) << " did not";
+    if (!s.rerun_stopped.empty()) std::cout << " (no more reruns: " << s.rerun_stopped << ")";
+    std::cout << "\n";
+    for (const auto& co : s.cases)
+      for (const auto& h : co.hosts)
+        if (!h.rerun_after.empty() && h.state == "pass")
+          std::cout << "  passed after the others: " << co.c->id << " [" << h.host
+                    << "], in the full run: " << h.rerun_after << "\n";
+  }
+  if (s.not_run) std::cout << s.not_run << " case(s) not run: " << s.stopped << "\n";
+  if (auto cc = common_failure_cause(s)) std::cout << common_cause_line(*cc) << "\n";
+  return s.exit_code();
+}
+
+// One --host word as a host of the registry: its name, or gemini@VERSION mapped to the Gemini
+// version profile that covers the release (profile_for_version, the one mapping drift and
+// `hostemu gemini session --version` use; a release outside the profiled range is an error
+// naming the range). Empty with *error set when it is neither.
+std::string resolve_host(const std::string& word, const Cli& c, std::string* error) {
+  const auto& hosts = pinta::conformance::all_hosts();
+  if (std::find(hosts.begin(), hosts.end(), word) != hosts.end()) return word;
+  if (word.rfind("gemini@", 0) == 0) {
+    namespace gem = pinta::emu::gemini;
+    auto m = gem::profile_for_version(gem::default_profile_dir(), word.substr(7));
+    if (!m) {
+      *error = m.error().message;
+      return "";
+    }
+    if (std::find(hosts.begin(), hosts.end(), m->name) != hosts.end()) return m->name;
+    *error = word + " maps to profile " + m->name + ", which is not a graded host";
+    return "";
+  }
+  *error = "unknown --host '" + word + "' (" + c.host_names + ", or a comma-separated list)";
+  return "";
+}
+
+// Any hook, against what its host needs from a hook (pinta/conformance/protocol.h).
+int run_protocol_profile(Cli& c, pinta::conformance::ConsoleStyle style) {
+  using namespace pinta::conformance;
+  RunOptions& ro = c.ro;
+  ProtocolOptions po;
+  if (c.host != "all" && c.host.find(',') != std::string::npos)
+    return usage("--profile protocol grades one --host at a time");
+  std::string error;
+  po.host = c.host == "all" ? "gemini-0.61" : resolve_host(c.host, c, &error);
+  if (po.host.empty()) return usage(error);
+  po.config = c.config;
+  po.hook = c.hook;
+  po.events = c.proto_events;
+  auto hooks = protocol_hooks(po);
+  if (!hooks) return usage(hooks.error().message);
+  std::vector<Case> pcases;
+  protocol_cases(*hooks, pcases);
+  ro.hosts = {po.host};
+  ro.profile = "protocol";
+  std::error_code ec;
+  if (!c.config.empty()) ro.config = std::filesystem::absolute(c.config, ec).lexically_normal();
+  ro.hook = c.hook;
+  ro.adapter = c.hook.empty() ? ro.config : c.hook;
+  ro.fixtures_dir = c.fixtures_dir;
+  ro.profiles_dir = pinta::emu::agy::default_profile_dir();
+  ro.program = c.program;
+  if (std::none_of(pcases.begin(), pcases.end(), [&](const Case& k) { return selected(k, ro); }))
+    return usage("no hook matches --filter '" + ro.filter + "'");
+  Console console(style, ro);
+  auto s = run_protocol(pcases, *hooks, ro, [&](const CaseOutcome& co, size_t n, size_t total) {
+    console.on_case(co, n, total);
+  });
+  console.finish();
+  return finish_run(s, console, 0, c);
+}
+
+// The project's adapter contract: the case files under the selected hosts.
+int run_contract(Cli& c, const std::vector<pinta::conformance::Case>& cases,
+                 pinta::conformance::ConsoleStyle style) {
+  using namespace pinta::conformance;
+  RunOptions& ro = c.ro;
+  // One host, "all", or a comma-separated list (kept in all_hosts() order).
+  if (c.host == "all") {
+    ro.hosts = all_hosts();
+  } else {
+    std::vector<std::string> want;
+    for (size_t b = 0; b <= c.host.size();) {
+      size_t e = c.host.find(',', b);
+      if (e == std::string::npos) e = c.host.size();
+      std::string error, h = resolve_host(c.host.substr(b, e - b), c, &error);
+      if (h.empty()) return usage(error);
+      want.push_back(h);
+      b = e + 1;
+    }
+    for (const auto& h : all_hosts())
+      if (std::find(want.begin(), want.end(), h) != want.end()) ro.hosts.push_back(h);
+  }
+  // Before any case runs: an adapter that cannot start would fail every case the same way.
+  if (auto why = adapter_problem(ro.adapter); !why.empty()) return usage(why);
+  ro.rerun_alone = !c.no_rerun;
+  ro.run_deadline_given = c.run->count("--run-deadline") > 0;
+  ro.fixtures_dir = c.fixtures_dir;
+  ro.profiles_dir = pinta::emu::agy::default_profile_dir();
+  bool any = false;
+  size_t excluded = 0;
+  for (const auto& k : cases) {
+    if (k.id.rfind(ro.filter, 0) != 0) continue;
+    if (selected(k, ro)) any = true;
+    else ++excluded;
+  }
+  if (!any) {
+    return usage(excluded ? "--exclude leaves no case of --filter '" + ro.filter + "'"
+                          : "no case matches --filter '" + ro.filter + "'");
+  }
+  // A case runs under the hosts it names that --host selected; none at all: nothing would run.
+  bool runs_somewhere = false;
+  for (const auto& k : cases) {
+    if (!selected(k, ro)) continue;
+    for (const auto& h : k.hosts)
+      runs_somewhere |= std::find(ro.hosts.begin(), ro.hosts.end(), h) != ro.hosts.end();
+  }
+  if (!runs_somewhere)
+    return usage("no case" + (ro.filter.empty() ? std::string() : " of --filter '" + ro.filter + "'") +
+                 " runs under --host " + c.host);
+  ro.program = c.program;
+  if (c.cases_dir != c.default_cases_dir) {
+    std::error_code ec;
+    ro.cases_dir = std::filesystem::absolute(c.cases_dir, ec).lexically_normal();
+  }
+  Console console(style, ro);
+  auto s = run_cases(cases, ro, [&](const CaseOutcome& co, size_t n, size_t total) {
+    console.on_case(co, n, total);
+  });
+  console.finish();
+  return finish_run(s, console, excluded, c);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -121,102 +489,18 @@ int main(int argc, char** argv) {
   // --cases / --fixtures belong to the app but may also follow the subcommand
   // (`conformance run --cases DIR`, which the campaign's reproducer hint prints).
   app.fallthrough();
+  Cli c;
   // Env override, then the installed copy, then the source tree (pinta/common/data_dir.h).
-  std::string cases_dir =
+  c.cases_dir =
       pinta::data::find_dir("PINTA_CONFORMANCE_CASES", "conformance/cases", "conformance/cases");
-  std::string fixtures_dir = pinta::data::find_dir("PINTA_FIXTURES_DIR", "fixtures", "fixtures");
-  const std::string default_cases_dir = cases_dir;  // a rerun command names --cases only if changed
-  app.add_option("--cases", cases_dir, "directory of *.case.json files");
-  app.add_option("--fixtures", fixtures_dir, "fixtures directory");
-
-  RunOptions ro;
-  std::string host = "all", report;
-  auto* run = app.add_subcommand("run", "run the cases against an adapter");
-  run->add_option("--adapter", ro.adapter,
-                  "adapter command line (--agent A --event E appended); required");
-  std::string host_names;  // from the one host list (all_hosts), so help and checks never drift
-  for (const auto& h : all_hosts()) host_names += h + "|";
-  host_names += "all";
-  run->add_option("--host", host, host_names + ", or a comma-separated list");
-  run->add_option("--filter", ro.filter, "only cases whose id starts with this");
-  run->add_option("--exclude", ro.exclude, "leave out cases whose id starts with this (repeatable)")
-      ->take_all();
-  std::string profile = "contract", config, hook;
-  std::vector<std::string> proto_events;
-  run->add_option("--profile", profile,
-                  "contract (default: the case files, this project's adapter contract) or protocol "
-                  "(any hook: what its host needs from a hook; with --config or --hook)")
-      ->check(CLI::IsMember({"contract", "protocol"}));
-  run->add_option("--config", config,
-                  "protocol: the hooks to grade: a Gemini CLI settings.json or extension folder, "
-                  "a deel-local-cli hooks.json (with --host deel-1.17) or a Claude Code "
-                  "settings.json (with --host claude-code-2.1)");
-  run->add_option("--hook", hook, "protocol: one hook command line, run on every event of --host");
-  run->add_option("--event", proto_events, "protocol: only this event (repeatable)");
-  run->add_flag("--strict", ro.strict, "SHOULD cases count too");
-  bool no_rerun = false;
-  run->add_flag("--no-rerun", no_rerun,
-                "no second run, alone, of units cut by a deadline or failed on latency");
-  run->add_option("--jobs,-j", ro.jobs,
-                  "case x host units run at once (default " + std::to_string(default_jobs()) +
-                      "; cases with a median latency budget: at most 2)")
-      ->check(CLI::Range(1, 256));
-  run->add_option("--case-deadline", ro.case_deadline,
-                  "seconds one case may take under one host before it stops and fails "
-                  "(default 15, 0: none)")
-      ->check(CLI::NonNegativeNumber);
-  run->add_option("--run-deadline", ro.run_deadline,
-                  "seconds after which no more runs start; what is left fails as DEADLINE "
-                  "(default 50, 0: none)")
-      ->check(CLI::NonNegativeNumber);
-  run->add_option("--max-failures", ro.max_failures,
-                  "start no new case after N failed cases; the rest are NOT-RUN")
-      ->check(CLI::PositiveNumber);
-  run->add_option("--max-framing-failures", ro.max_framing_failures,
-                  "framing cases (OUT, EXIT, FMT) run first; once N of them failed with one cause "
-                  "start no new case, the rest are NOT-RUN (default " +
-                      std::to_string(RunOptions::kDefaultMaxFramingFailures) + ", 0: run all)")
-      ->check(CLI::NonNegativeNumber);
-  run->add_option("--report", report, "write report.json, junit.xml, matrix.md, matrix.html here");
-  run->add_flag("--verbose,-v", ro.verbose, "failure blocks for NON-STRICT / XFAIL cases too");
-  bool quiet = false;
-  run->add_flag("--quiet,-q", quiet, "print only failures and the final summary");
-  std::string format = "text";
-  run->add_option("--format", format,
-                  "text, or github: also ::error/::warning annotations and a Markdown job summary "
-                  "($GITHUB_STEP_SUMMARY, else summary.md in --report)")
-      ->check(CLI::IsMember({"text", "github"}));
-  std::string prefix;
-  auto* list = app.add_subcommand("list", "list case ids");
-  list->add_option("prefix", prefix, "id prefix");
-  std::string id;
-  auto* show = app.add_subcommand("show", "print one case");
-  show->add_option("id", id, "case id; required");
-  std::string out_path;
-  bool check = false;
-  auto* docs = app.add_subcommand("docs", "render docs/conformance-cases.md from the cases");
-  docs->add_option("--out", out_path, "write here (default stdout)");
-  docs->add_flag("--check", check, "exit 1 when --out differs from the generated text");
-
+  c.fixtures_dir = pinta::data::find_dir("PINTA_FIXTURES_DIR", "fixtures", "fixtures");
+  c.default_cases_dir = c.cases_dir;  // a rerun command names --cases only if changed
+  app.add_option("--cases", c.cases_dir, "directory of *.case.json files");
+  app.add_option("--fixtures", c.fixtures_dir, "fixtures directory");
+  add_run_command(app, c);
+  add_case_commands(app, c);
 #ifdef PINTA_CONFORMANCE_HAVE_FUZZ
-  pinta::fuzz::campaign::Options fo;
-  std::string fuzz_adapter;
-  bool no_misbehave = false;
-  auto* fuzz = app.add_subcommand("fuzz", "process-level fuzz campaign against an adapter binary");
-  fuzz->add_option("--adapter", fuzz_adapter,
-                   "adapter command line (--agent A --event E appended); required");
-  fuzz->add_option("--host", fo.host,
-                   pinta::hosts::host_list() + "|" + pinta::hosts::family_names() + "; required");
-  fuzz->add_option("--runs", fo.runs, "number of runs (default 1000)")->check(CLI::PositiveNumber);
-  fuzz->add_option("--seed", fo.seed, "first seed; run i uses seed+i (default 1)");
-  fuzz->add_option("--jobs,-j", fo.jobs, "parallel runs (default 2)")->check(CLI::Range(1, 256));
-  fuzz->add_option("--out", fo.out, "findings directory (default fuzz-campaign-out)");
-  fuzz->add_option("--budget-ms", fo.budget_ms, "reply budget per run (default 3000)")
-      ->check(CLI::PositiveNumber);
-  fuzz->add_flag("--no-misbehave", no_misbehave, "no fake guard / collector");
-  fuzz->add_flag("--adversarial", fo.adversarial,
-                 "hostile tool inputs at the gate event against a deny-everything guard; any "
-                 "allow is a finding (contract GUARD-14)");
+  add_fuzz_command(app, c);
 #endif
 
   std::string subs;
@@ -229,228 +513,24 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return usage(e.what());
   }
-  if (!app.remaining().empty()) {
-    const std::string w = app.remaining().front();  // remaining() returns a copy
-    if (!w.empty() && w[0] == '-') return usage("unknown option " + w);
-    if (app.get_subcommands().empty()) return usage("unknown subcommand " + w + " (" + subs + ")");
-    return usage("unexpected argument " + w);
-  }
-  if (app.get_subcommands().empty())
-    return usage("a subcommand is required (" + subs + "; --help for more)");
-  if (*show && show->count("id") == 0) return usage("show needs a case id");
-  if (*run && profile == "protocol") {
-    if (run->count("--adapter"))
-      return usage("--profile protocol grades the hooks of --config or --hook, not --adapter");
-    if (config.empty() == hook.empty())
-      return usage("--profile protocol needs one of --config FILE|DIR and --hook CMD");
-  } else if (*run && (!config.empty() || !hook.empty() || !proto_events.empty())) {
-    return usage("--config, --hook and --event belong to --profile protocol");
-  } else if (*run && run->count("--adapter") == 0) {
-    return usage("--adapter is required");
+  if (int rc = check_command_line(app, c, subs); rc >= 0) return rc;
+  if (argc > 0) {
+    c.program = argv[0];
+    std::error_code ec;
+    if (c.program.find('/') != std::string::npos)
+      c.program = std::filesystem::absolute(c.program, ec).lexically_normal();
   }
 #ifdef PINTA_CONFORMANCE_HAVE_FUZZ
-  if (*fuzz && fuzz->count("--adapter") == 0) return usage("--adapter is required");
-  if (*fuzz && fuzz->count("--host") == 0) return usage("--host is required");
-  if (*fuzz) {
-    std::string err;
-    fo.adapter = pinta::fuzz::campaign::adapter_argv(fuzz_adapter, &err);
-    if (fo.adapter.empty()) return usage(err);
-    fo.fixtures = fixtures_dir;
-    fo.misbehave = !no_misbehave;
-    fo.program = "conformance";
-    return pinta::fuzz::campaign::run(fo);
-  }
+  if (*c.fuzz) return run_fuzz(c);
 #endif
-  auto cases = load_cases(cases_dir);
+  auto cases = load_cases(c.cases_dir);
   if (!cases) return usage(cases.error().message);
-
-  if (*list) {
-    for (const auto& c : *cases)
-      if (c.id.rfind(prefix, 0) == 0)
-        std::cout << c.id << "  " << c.level << "  " << c.title << "\n";
-    return 0;
-  }
-  if (*show) {
-    for (const auto& c : *cases)
-      if (c.id == id) {
-        std::cout << c.raw.dump(2) << "\n";
-        return 0;
-      }
-    return usage("no case with id " + id);
-  }
-  if (*docs) {
-    std::string text = render_cases_doc(*cases);
-    if (out_path.empty()) {
-      std::cout << text;
-      return 0;
-    }
-    if (check) {
-      auto cur = pinta::fs::read_file(out_path);
-      if (!cur || *cur != text) {
-        std::cerr << "conformance: " << out_path << " is stale; run `conformance docs --out "
-                  << out_path << "`\n";
-        return 1;
-      }
-      return 0;
-    }
-    auto st = pinta::fs::atomic_write(out_path, text, 0644);
-    if (!st) return usage(st.error().message);
-    return 0;
-  }
-  // run
-  // What every run prints and writes after its cases: reports, GitHub output, the summary.
-  auto finish = [&](const RunSummary& s, Console& console, size_t excluded) -> int {
-    int non_strict = 0, xfail = 0, unresolved = 0, xpass = 0, deadline = 0;
-    for (const auto& co : s.cases) {
-      deadline += co.state == "DEADLINE";
-      non_strict += co.state == "NON-STRICT";
-      xfail += co.state == "XFAIL";
-      xpass += co.state == "XPASS";
-      unresolved += co.state == "UNRESOLVED";
-    }
-    if (!report.empty()) {
-      auto st = write_reports(s, ro, report);
-      if (!st) return usage(st.error().message);
-    }
-    if (format == "github") {
-      std::error_code ec;
-      std::string ws = env_or("GITHUB_WORKSPACE", std::filesystem::current_path(ec).string());
-      std::cout << github_annotations(s, ro, ws);
-      const std::string md = job_summary_markdown(s, ro);
-      const std::string step_summary = env_or("GITHUB_STEP_SUMMARY", "");
-      if (!step_summary.empty()) {
-        std::ofstream f(step_summary, std::ios::app | std::ios::binary);
-        f << md;
-        if (!f) return usage("cannot append the job summary to $GITHUB_STEP_SUMMARY (" +
-                             step_summary + ")");
-      } else if (!report.empty()) {
-        auto st = pinta::fs::atomic_write(report + "/summary.md", md, 0644);
-        if (!st) return usage(st.error().message);
-      } else {
-        std::cerr << "conformance: no job summary written: neither $GITHUB_STEP_SUMMARY nor "
-                     "--report is set\n";
-      }
-    }
-    std::cout << "\n"
-              << console.paint_count(s.passed, "passed", "32") << ", "
-              << console.paint_count(s.failed, "failed", "1;31") << ", " << s.skipped << " skipped";
-    if (excluded) std::cout << ", " << excluded << " excluded";
-    std::cout << " (" << xfail << " xfail, " << xpass << " xpass, " << non_strict << " non-strict, "
-              << unresolved << " unresolved; " << s.seconds << " s)\n";
-    if (deadline)
-      std::cout << deadline << " case(s) hit a deadline: " << s.case_deadlines
-                << " case x host unit(s) the case deadline (" << ro.case_deadline << " s), "
-                << s.run_deadlines << " the run deadline (" << ro.run_deadline << " s)\n";
-    if (s.reran) {
-      std::cout << s.reran << " case x host unit(s) left out or cut by a deadline, or failed on "
-                << "latency, were run after the others: " << s.reran_passed << " passed then, "
-                << (s.reran - s.reran_passed) << " did not";
-      if (!s.rerun_stopped.empty()) std::cout << " (no more reruns: " << s.rerun_stopped << ")";
-      std::cout << "\n";
-      for (const auto& co : s.cases)
-        for (const auto& h : co.hosts)
-          if (!h.rerun_after.empty() && h.state == "pass")
-            std::cout << "  passed after the others: " << co.c->id << " [" << h.host
-                      << "], in the full run: " << h.rerun_after << "\n";
-    }
-    if (s.not_run) std::cout << s.not_run << " case(s) not run: " << s.stopped << "\n";
-    if (auto cc = common_failure_cause(s)) std::cout << common_cause_line(*cc) << "\n";
-    return s.exit_code();
-  };
+  if (*c.list) return list_cases(*cases, c);
+  if (*c.show) return show_case(*cases, c);
+  if (*c.docs) return render_docs(*cases, c);
   const auto style = decide_console_style(
       ::isatty(STDOUT_FILENO) == 1, ::isatty(STDERR_FILENO) == 1,
-      std::getenv("NO_COLOR"), std::getenv("TERM"), quiet);  // NOLINT(concurrency-mt-unsafe)
-  if (profile == "protocol") {
-    // Any hook, against what its host needs from a hook (pinta/conformance/protocol.h).
-    ProtocolOptions po;
-    if (host != "all" && host.find(',') != std::string::npos)
-      return usage("--profile protocol grades one --host at a time");
-    po.host = host == "all" ? "gemini-0.61" : host;
-    if (std::find(all_hosts().begin(), all_hosts().end(), po.host) == all_hosts().end())
-      return usage("unknown --host '" + po.host + "' (" + host_names + ")");
-    po.config = config;
-    po.hook = hook;
-    po.events = proto_events;
-    auto hooks = protocol_hooks(po);
-    if (!hooks) return usage(hooks.error().message);
-    std::vector<Case> pcases;
-    protocol_cases(*hooks, pcases);
-    ro.hosts = {po.host};
-    ro.profile = "protocol";
-    std::error_code ec;
-    if (!config.empty()) ro.config = std::filesystem::absolute(config, ec).lexically_normal();
-    ro.hook = hook;
-    ro.adapter = hook.empty() ? ro.config : hook;
-    ro.fixtures_dir = fixtures_dir;
-    ro.profiles_dir = pinta::emu::agy::default_profile_dir();
-    ro.program = argc > 0 ? argv[0] : "conformance";
-    if (ro.program.find('/') != std::string::npos)
-      ro.program = std::filesystem::absolute(ro.program, ec).lexically_normal();
-    if (std::none_of(pcases.begin(), pcases.end(), [&](const Case& c) { return selected(c, ro); }))
-      return usage("no hook matches --filter '" + ro.filter + "'");
-    Console console(style, ro);
-    auto s = run_protocol(pcases, *hooks, ro, [&](const CaseOutcome& co, size_t n, size_t total) {
-      console.on_case(co, n, total);
-    });
-    console.finish();
-    return finish(s, console, 0);
-  }
-  // One host, "all", or a comma-separated list (kept in all_hosts() order).
-  if (host == "all") {
-    ro.hosts = all_hosts();
-  } else {
-    std::vector<std::string> want;
-    for (size_t b = 0; b <= host.size();) {
-      size_t e = host.find(',', b);
-      if (e == std::string::npos) e = host.size();
-      std::string h = host.substr(b, e - b);
-      if (std::find(all_hosts().begin(), all_hosts().end(), h) == all_hosts().end())
-        return usage("unknown --host '" + h + "' (" + host_names + ", or a comma-separated list)");
-      want.push_back(h);
-      b = e + 1;
-    }
-    for (const auto& h : all_hosts())
-      if (std::find(want.begin(), want.end(), h) != want.end()) ro.hosts.push_back(h);
-  }
-  // Before any case runs: an adapter that cannot start would fail every case the same way.
-  if (auto why = adapter_problem(ro.adapter); !why.empty()) return usage(why);
-  ro.rerun_alone = !no_rerun;
-  ro.run_deadline_given = run->count("--run-deadline") > 0;
-  ro.fixtures_dir = fixtures_dir;
-  ro.profiles_dir = pinta::emu::agy::default_profile_dir();
-  bool any = false;
-  size_t excluded = 0;
-  for (const auto& c : *cases) {
-    if (c.id.rfind(ro.filter, 0) != 0) continue;
-    if (selected(c, ro)) any = true;
-    else ++excluded;
-  }
-  if (!any) {
-    return usage(excluded ? "--exclude leaves no case of --filter '" + ro.filter + "'"
-                          : "no case matches --filter '" + ro.filter + "'");
-  }
-  // A case runs under the hosts it names that --host selected; none at all: nothing would run.
-  bool runs_somewhere = false;
-  for (const auto& c : *cases) {
-    if (!selected(c, ro)) continue;
-    for (const auto& h : c.hosts)
-      runs_somewhere |= std::find(ro.hosts.begin(), ro.hosts.end(), h) != ro.hosts.end();
-  }
-  if (!runs_somewhere)
-    return usage("no case" + (ro.filter.empty() ? std::string() : " of --filter '" + ro.filter + "'") +
-                 " runs under --host " + host);
-  {
-    std::string p = argc > 0 ? argv[0] : "conformance";
-    std::error_code ec;
-    if (p.find('/') != std::string::npos) p = std::filesystem::absolute(p, ec).lexically_normal();
-    ro.program = p;
-    if (cases_dir != default_cases_dir)
-      ro.cases_dir = std::filesystem::absolute(cases_dir, ec).lexically_normal();
-  }
-  Console console(style, ro);
-  auto s = run_cases(*cases, ro, [&](const CaseOutcome& co, size_t n, size_t total) {
-    console.on_case(co, n, total);
-  });
-  console.finish();
-  return finish(s, console, excluded);
+      std::getenv("NO_COLOR"), std::getenv("TERM"), c.quiet);  // NOLINT(concurrency-mt-unsafe)
+  if (c.profile == "protocol") return run_protocol_profile(c, style);
+  return run_contract(c, *cases, style);
 }
