@@ -555,7 +555,7 @@ chmod 777 "$work/d-shared"  # refused as a data dir (ENV-9): no TLS session kept
 
 bt="$work/gemini-beforetool.json"
 gate=("$adapter" --agent gemini --event BeforeTool)
-# Claude Code 2.1 PreToolUse as the real CLI sends it (emulator/hosts/claude/test/payloads/PreToolUse).
+# Claude Code 2.1 PreToolUse as the real CLI sends it (fixtures/claude/2.1.332/PreToolUse).
 cc_bt="$work/claude-pretooluse.json"
 cat >"$cc_bt" <<'JSON'
 {"session_id":"25f3598c-343c-49de-add0-f6f92a8537fe","transcript_path":"/tmp/w/.claude/projects/-tmp-w/25f3598c-343c-49de-add0-f6f92a8537fe.jsonl","cwd":"/tmp/w","prompt_id":"feec67ef-60e3-47aa-b3c4-821946073622","permission_mode":"default","effort":{"level":"medium"},"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo hi","description":"d"},"tool_use_id":"toolu_s0_0"}

@@ -1,4 +1,5 @@
-// `hostemu replay`: feeds recorded host payloads (fixtures/<host>/<version>/<event>/{y,n,i}_*.json)
+// `hostemu replay`: feeds recorded host payloads (fixtures/<folder>/<version>/<event>/{y,n,i}_*.json,
+// <folder> the registered family's folder, pinta/hosts/family.h)
 // through an adapter exactly as one emulated host would run it, prints what that host would do
 // with each reply, checks the hook contract and compares the host's effect with a golden file.
 //
@@ -6,24 +7,28 @@
 //                  [--timeout-ms N] [--quiet] PATH...
 //
 // H is a host of the registry (pinta/hosts/hosts.h) whose hooks run: a Gemini CLI version
-// (gemini-0.61, …), an Antigravity profile (agy-1.0, …, antigravity-2.0, docs) or deel-1.17.
+// (gemini-0.61, …), an Antigravity profile (agy-1.0, …, antigravity-2.0, docs), deel-1.17 or
+// claude-code-2.1.
 // Spawning and reply reading are the HostRunner the conformance suite uses too
 // (emulator/host_runner), i.e. the emulator libraries: Gemini = emu::gemini::run_hook (bash -c, stdin written then closed, GEM§4), Antigravity =
 // emu::agy::spawn_request_for + interpret_reply under the profile (sh -c or whitespace split,
-// stdin closed or left open, no stdin on Stop where the profile says so, AGY§5-§7). The fixture's
-// bytes go to stdin unchanged (plus the newline a profile appends, AGY§5.4); the command is
-// `<cmd> --agent gemini|antigravity --event <E>` as the installer registers it.
+// stdin closed or left open, no stdin on Stop where the profile says so, AGY§5-§7), deel-local-cli
+// and Claude Code their emulators' runners. The fixture's bytes go to stdin unchanged (plus the
+// newline a profile appends, AGY§5.4); the command is `<cmd> --agent <family name> --event <E>` as
+// the installer registers it.
 //
 // Each fixture runs in a fresh scratch directory: HOME, GEMINI_CLI_HOME and GEMINI_PLUGIN_DATA
 // point into it and every PINTA_*, OTEL_* and GEMINI_PLUGIN_* variable of the caller is removed,
 // so a developer's configuration cannot change the result or reach the network.
 //
 // Checks per fixture:
-//   contract  exit 0, no signal / timeout, nothing on stderr, exactly one stdout line holding a
-//             JSON object (docs/contract.md OUT-*, EXIT-*);
+//   contract  no signal / timeout, nothing on stderr, and the reply framed as the host reads it
+//             (pinta/hosts/reply_check.h: exactly one stdout line holding a JSON object on the
+//             JSON-line hosts, docs/contract.md OUT-*, EXIT-*; DEEL-1..3; CLAUDE-1..2);
 //   fail-safe n_ fixtures: the host's effect equals the effect of the fail-safe reply for that
 //             host/event (docs/contract.md FMT-4: `{"decision":"allow"}` on Antigravity PreToolUse,
-//             `{}` elsewhere), computed by running that reply through the same host;
+//             `{}` elsewhere; no output at all where the host's allow is silence, deel-local-cli
+//             and Claude Code), computed by running that reply through the same host;
 //   golden    the canonical JSON of the host's effect equals <golden-dir>/<H>/<fixture path> where
 //             host H has an override, else <golden-dir>/shared/<fixture path>, the golden every
 //             host replaying the fixture shares (default golden dir: <fixtures root>/golden);
@@ -91,13 +96,34 @@ std::string family_of_host(const std::string& host) { return pinta::hosts::famil
 
 struct Fixture {
   std::string file;  // as found on disk
-  std::string root;  // the fixtures root (directory holding <family>/)
-  std::string rel;   // <family>/<version>/<event>/<name>
-  std::string family, version, event, name;
+  std::string root;  // the fixtures root (directory holding <folder>/)
+  std::string rel;   // <folder>/<version>/<event>/<name>
+  std::string family;  // the family's name (pinta/hosts/family.h), e.g. claude-code
+  std::string folder;  // the family's folder, e.g. claude
+  std::string version, event, name;
   char kind = '?';
 };
 
-// The last four components of `path` are <family>/<version>/<event>/<kind>_<name>.
+// The registered family whose fixtures are under `folder` (its descriptor's folder), or none.
+std::optional<pinta::hosts::Family> family_for_folder(const std::string& folder) {
+  for (const auto& d : pinta::hosts::families())
+    if (d.folder == folder) return d.id;
+  return std::nullopt;
+}
+// "gemini|antigravity|…": the fixture folders, for messages.
+std::string folder_names() {
+  std::string s;
+  for (const auto& d : pinta::hosts::families()) s += (s.empty() ? "" : "|") + std::string(d.folder);
+  return s;
+}
+
+// The host's allow is no output at all: every host that does not read exactly one JSON line
+// (the registry's ReplyReading; docs/contract.md DEEL-1, CLAUDE-1).
+bool allow_is_silence(pinta::hosts::Family f) {
+  return pinta::hosts::descriptor(f).reads != pinta::hosts::ReplyReading::kJsonStdout;
+}
+
+// The last four components of `path` are <folder>/<version>/<event>/<kind>_<name>.
 std::optional<Fixture> parse_fixture_path(const stdfs::path& path) {
   stdfs::path p = path.lexically_normal();
   std::vector<std::string> parts;
@@ -105,18 +131,20 @@ std::optional<Fixture> parse_fixture_path(const stdfs::path& path) {
   if (parts.size() < 4) return std::nullopt;
   size_t n = parts.size();
   Fixture f;
-  f.family = parts[n - 4];
+  f.folder = parts[n - 4];
   f.version = parts[n - 3];
   f.event = parts[n - 2];
   f.name = parts[n - 1];
-  if (f.family != "gemini" && f.family != "antigravity" && f.family != "deel") return std::nullopt;
+  const auto fam = family_for_folder(f.folder);
+  if (!fam) return std::nullopt;
+  f.family = std::string(pinta::hosts::descriptor(*fam).name);
   if (f.name.size() < 3 || f.name[1] != '_' || std::string("yni").find(f.name[0]) == std::string::npos)
     return std::nullopt;
   f.kind = f.name[0];
   f.file = path.string();
   stdfs::path root = p.parent_path().parent_path().parent_path().parent_path();
   f.root = root.empty() ? "." : root.string();
-  f.rel = f.family + "/" + f.version + "/" + f.event + "/" + f.name;
+  f.rel = f.folder + "/" + f.version + "/" + f.event + "/" + f.name;
   return f;
 }
 
@@ -222,6 +250,11 @@ json effect_json(const std::string& host, const emu::HookOutcome& o, const std::
         payload["toolCall"].contains("args"))
       before = &payload["toolCall"]["args"];
     if (!after.is_null() && before != nullptr && after == *before) after = "<unchanged>";
+  } else if (o.detail.contains("outcome")) {
+    // Claude Code (its runner's detail, emulator/hosts/claude): what the host does next, as its
+    // emulator decides it: blocked, toolResult, permissionDecision, continue, systemMessage, the
+    // context given to the model, updatedInput (docs/hosts/claude-code-2.1.md, "Replies").
+    e["outcome"] = o.detail["outcome"];
   }
   // Temp paths of this run never reach a golden.
   std::string text = replace_all(e.dump(), scratch, "<scratch>");
@@ -266,6 +299,7 @@ class Replayer {
     // The timeouts our installer registers (adapter/admin/src/install.cc: Gemini 10000 ms,
     // GEM§2.2; Antigravity 30 s, AGY§2.3).
     // deel-local-cli: install.cc writes 10 s (seed 004 l.279-284: seconds, capped at 120).
+    // Claude Code: not installed by install.cc yet; 10 s, far below its 600 s default (CCDOC).
     timeout_ms_ = o_.timeout_ms > 0 ? o_.timeout_ms : (family_ == "antigravity" ? 30000 : 10000);
     if (family_ == "antigravity") {
       auto ps = agy::load_profiles(agy::default_profile_dir());
@@ -302,7 +336,7 @@ class Replayer {
         auto f = parse_fixture_path(path);
         if (!f)
           return usage_error("replay: " + path +
-                             " is not at <gemini|antigravity>/<version>/<event>/{y,n,i}_<name>");
+                             " is not at <" + folder_names() + ">/<version>/<event>/{y,n,i}_<name>");
         if (f->family != family_)
           return usage_error("replay: " + path + " is a " + f->family + " fixture, not for --host " +
                              o_.host);
@@ -398,9 +432,11 @@ class Replayer {
     const auto fam = pinta::hosts::family_named(family_);
     std::string reply = fam ? pinta::hosts::allow_reply(*fam, event).dump() : "{}";
     std::string script = s.path() + "/failsafe.sh";
-    // deel-local-cli's fail-safe is no output at all and exit 0 (contract DEEL-1).
-    std::string body = family_ == "deel" ? "#!/bin/sh\nexit 0\n"
-                                         : "#!/bin/sh\nprintf '%s\\n' '" + reply + "'\n";
+    // Where the host's allow is silence the fail-safe is no output at all and exit 0 (contract
+    // DEEL-1, CLAUDE-1).
+    std::string body = fam && allow_is_silence(*fam)
+                           ? "#!/bin/sh\nexit 0\n"
+                           : "#!/bin/sh\nprintf '%s\\n' '" + reply + "'\n";
     if (!write_file(script, body, 0755)) {
       *error = "cannot write " + script;
       return false;
@@ -537,7 +573,8 @@ void add_replay_commands(CLI::App& app, Action& action) {
   rp->add_option("--golden-dir", o->golden_dir,
                  "golden directory (default: <fixtures root>/golden; files shared/<fixture path>, overrides <H>/<fixture path>)");
   rp->add_option("--timeout-ms", o->timeout_ms,
-                 "hook timeout (default: what the installer registers, 10000 Gemini / 30000 agy)");
+                 "hook timeout (default: what the installer registers, 10000 Gemini / 30000 agy; "
+                 "10000 elsewhere)");
   rp->add_flag("--quiet", o->quiet, "print failures and the summary only");
   rp->add_option("paths", o->paths, "fixture files or directories")->required();
   rp->callback([o, &action] { action = [o]() { return Replayer(*o).run(); }; });

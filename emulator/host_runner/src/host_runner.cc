@@ -396,7 +396,7 @@ class ClaudeRunner : public HostRunner {
   json default_payload(const std::string& event, const json& opts, const std::string& home,
                        const std::string& workspace) override {
     // The stdin 2.1.332 writes (shared/reference/real-hosts.md, "Hook stdin"; captured payloads
-    // in emulator/hosts/claude/test/payloads/): the common fields, then the event's own.
+    // in fixtures/claude/2.1.332/): the common fields, then the event's own.
     const std::string session = opts.contains("session") && opts["session"].is_string()
                                     ? opts["session"].get<std::string>()
                                     : "25f3598c-343c-49de-add0-f6f92a8537fe";

@@ -329,7 +329,10 @@ def main():
     ap.add_argument("--fuzz-seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--keep", help="keep the session directories under this directory")
-    ap.add_argument("--fixtures-out", help="write the captured payloads here (one file per event)")
+    ap.add_argument("--fixtures-out", metavar="FIXTURES_ROOT",
+                    help="write the captured payloads as fixtures under this fixtures root (the source "
+                         "tree's fixtures/): claude/2.1.332/<Event>/y_captured_<scenario>.json, one per "
+                         "event per scenario, their entries merged into its MANIFEST.json")
     a = ap.parse_args()
     a.hostemu = os.path.abspath(a.hostemu)  # the sessions run in other directories
     claude = a.claude or install_claude()
@@ -371,9 +374,16 @@ def main():
     sys.exit(1 if total_diffs else 0)
 
 
+FIXTURE_DIR = "claude/2.1.332"  # the family's folder (pinta/hosts/family.h) and the CLI version
+
+
 def write_fixtures(out, sessions):
     """The captured payloads, byte-exact (what the real CLI wrote to the hook's stdin), one per
-    (event, scenario), plus MANIFEST.json entries in the fixtures/ conventions."""
+    (event, scenario), as fixtures under the fixtures root `out`: OUT/claude/2.1.332/<Event>/
+    y_captured_<scenario>.json, and their entries (fixtures/README.md conventions, paths relative
+    to OUT) merged into OUT/MANIFEST.json, replacing an entry with the same path. Afterwards:
+    fixtures/tools/update-manifest.sh --check, then `hostemu replay --host claude-code-2.1
+    --update-golden` for the new files' goldens."""
     import datetime, hashlib
     os.makedirs(out, exist_ok=True)
     manifest = []
@@ -383,8 +393,8 @@ def write_fixtures(out, sessions):
             ev = pl["hook_event_name"]
             if ev in seen: continue
             seen.add(ev)
-            rel = "%s/y_captured_%s.json" % (ev, s.sc["name"])
-            os.makedirs(os.path.join(out, ev), exist_ok=True)
+            rel = "%s/%s/y_captured_%s.json" % (FIXTURE_DIR, ev, s.sc["name"])
+            os.makedirs(os.path.join(out, FIXTURE_DIR, ev), exist_ok=True)
             with open(os.path.join(out, rel), "wb") as f:
                 f.write(raw)
             manifest.append({"path": rel, "host": "claude-code", "version": "2.1.332", "event": ev, "kind": "y",
@@ -394,8 +404,12 @@ def write_fixtures(out, sessions):
                                        "hook (--settings, matcher \"\") appended its stdin; session ids and temp paths "
                                        "are the recorded ones" % s.sc["name"],
                              "sha256": hashlib.sha256(raw).hexdigest()})
-    manifest.sort(key=lambda m: m["path"])
-    with open(os.path.join(out, "MANIFEST.json"), "w") as f:
+    path = os.path.join(out, "MANIFEST.json")
+    old = json.load(open(path, encoding="utf-8")) if os.path.exists(path) else []
+    new_paths = {m["path"] for m in manifest}
+    manifest += [m for m in old if m.get("path") not in new_paths]
+    manifest.sort(key=lambda m: m["path"])  # path order, as update-manifest.sh writes it
+    with open(path, "w", encoding="utf-8") as f:
         json.dump(manifest, f, indent=2, ensure_ascii=False)
         f.write("\n")
 
