@@ -3,6 +3,7 @@
 // `u` flag); each V8-specific choice is noted where it is made. See js_regex.h for the approach.
 #define PCRE2_CODE_UNIT_WIDTH 0
 #include "pinta/hosts/node/js_regex.h"
+#include "pinta/common/text.h"
 
 #include <pcre2.h>
 
@@ -861,21 +862,7 @@ std::string to_utf8(std::u16string_view s) {
       c = 0x10000 + ((c - 0xD800) << 10) + (s[i + 1] - 0xDC00);
       ++i;
     }
-    if (c < 0x80) {
-      out += static_cast<char>(c);
-    } else if (c < 0x800) {
-      out += static_cast<char>(0xC0 | (c >> 6));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-      out += static_cast<char>(0xE0 | (c >> 12));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (c >> 18));
-      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    }
+    pinta::text::append_utf8(out, c);
   }
   return out;
 }

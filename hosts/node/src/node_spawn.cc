@@ -10,6 +10,7 @@
 #include <set>
 
 #include "pinta/hosts/node/js_regex.h"
+#include "pinta/common/text.h"
 
 extern char** environ;  // NOLINT
 
@@ -22,21 +23,7 @@ std::string node_decode(const std::string& s) {
   std::string out;
   size_t i = 0;
   auto put = [&](char32_t c) {
-    if (c < 0x80) {
-      out += static_cast<char>(c);
-    } else if (c < 0x800) {
-      out += static_cast<char>(0xC0 | (c >> 6));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-      out += static_cast<char>(0xE0 | (c >> 12));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (c >> 18));
-      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    }
+    pinta::text::append_utf8(out, c);
   };
   while (i < s.size()) {
     const auto b = static_cast<unsigned char>(s[i]);
