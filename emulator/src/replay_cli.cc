@@ -227,10 +227,9 @@ std::vector<std::string> contract_problems(const pinta::proc::SpawnResult& r, js
 }
 
 // The host's effect as canonical JSON (what the golden file holds).
-json effect_json(const std::string& host, const emu::HookOutcome& o, const std::string& scratch,
+json effect_json(pinta::hosts::Family family, const emu::HookOutcome& o, const std::string& scratch,
                  const json& payload) {
   json e = {{"effect", o.effect}};
-  const pinta::hosts::Family family = pinta::hosts::host_family(host);
   bool gemini = family == pinta::hosts::Family::kGemini;
   if (family == pinta::hosts::Family::kDeel) {
     e["code"] = o.detail.value("code", json());
@@ -295,12 +294,11 @@ class Replayer {
     if (o_.timeout_ms < 0 || o_.timeout_ms > 600000)
       return usage_error("replay: --timeout-ms must be 1..600000");
     family_ = family_of_host(o_.host);
+    fam_ = *pinta::hosts::host_family(o_.host);  // a replay host is a registered one (above)
     adapter_ = emu::absolute_command(o_.adapter);
-    // The timeouts our installer registers (adapter/admin/src/install.cc: Gemini 10000 ms,
-    // GEM§2.2; Antigravity 30 s, AGY§2.3).
-    // deel-local-cli: install.cc writes 10 s (seed 004 l.279-284: seconds, capped at 120).
-    // Claude Code: not installed by install.cc yet; 10 s, far below its 600 s default (CCDOC).
-    timeout_ms_ = o_.timeout_ms > 0 ? o_.timeout_ms : (family_ == "antigravity" ? 30000 : 10000);
+    // The timeout our installer registers for the host (the family registry).
+    timeout_ms_ = o_.timeout_ms > 0 ? o_.timeout_ms
+                                    : pinta::hosts::descriptor(fam_).install_timeout_ms;
     if (family_ == "antigravity") {
       auto ps = agy::load_profiles(agy::default_profile_dir());
       if (!ps) return usage_error("replay: cannot load Antigravity profiles: " + ps.error().message);
@@ -484,7 +482,7 @@ class Replayer {
     res.reply_text = o.raw.out;
     while (!res.reply_text.empty() && res.reply_text.back() == '\n') res.reply_text.pop_back();
     res.description = pinta::hosts::describe_effect(
-        pinta::hosts::host_family(o_.host), f.event, o.effect, o.effect_message,
+        fam_, f.event, o.effect, o.effect_message,
         o.detail.contains("error") && o.detail["error"].is_string()
             ? o.detail["error"].get<std::string>()
             : std::string());
@@ -496,7 +494,7 @@ class Replayer {
         res.internal_message = error;
         return res;
       }
-      if (!pinta::hosts::same_failsafe(pinta::hosts::host_family(o_.host), o.effect, want))
+      if (!pinta::hosts::same_failsafe(fam_, o.effect, want))
         res.failsafe.push_back("effect " + o.effect + ", the fail-safe reply gives " + want);
     }
 
@@ -504,7 +502,7 @@ class Replayer {
     // path>), and an override per host where its effect differs (golden/<H>/<fixture path>): the
     // five Antigravity profiles agree on every fixture today, so each fixture has one golden
     // (FileCheck's --check-prefixes idea: what is common is written once).
-    json golden = effect_json(o_.host, o, s.path(), payload);
+    json golden = effect_json(fam_, o, s.path(), payload);
     golden["fixture"] = f.rel;
     std::string text = golden.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
     std::string dir = o_.golden_dir.empty() ? f.root + "/golden" : o_.golden_dir;
@@ -551,6 +549,7 @@ class Replayer {
 
   Options o_;
   std::string family_, adapter_;
+  pinta::hosts::Family fam_ = pinta::hosts::Family::kGemini;  // set by run()
   int timeout_ms_ = 0;
   agy::Profile profile_;
   std::map<std::string, std::string> failsafe_;

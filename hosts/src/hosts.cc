@@ -129,19 +129,25 @@ const HostInfo* find_host(const std::string& host) {
   return nullptr;
 }
 
-Family host_family(const std::string& host) {
+std::optional<Family> host_family(const std::string& host) {
   const HostInfo* h = find_host(host);
-  return h ? h->family : Family::kAntigravity;
+  if (!h) return std::nullopt;
+  return h->family;
 }
 bool is_gemini_host(const std::string& host) { return host_family(host) == Family::kGemini; }
 bool is_deel_host(const std::string& host) { return host_family(host) == Family::kDeel; }
 bool is_exit_code_host(const std::string& host) {
-  return answers_by_exit_status(host_family(host));
+  const auto f = host_family(host);
+  return f && answers_by_exit_status(*f);
 }
 bool is_json_line_host(const std::string& host) {
-  return descriptor(host_family(host)).reads == ReplyReading::kJsonStdout;
+  const auto f = host_family(host);
+  return f && descriptor(*f).reads == ReplyReading::kJsonStdout;
 }
-std::string family_of(const std::string& host) { return family_name(host_family(host)); }
+std::string family_of(const std::string& host) {
+  const auto f = host_family(host);
+  return f ? family_name(*f) : std::string();
+}
 
 std::vector<std::string> hosts_of(Family f) {
   std::vector<std::string> v;

@@ -89,6 +89,13 @@ TEST(Registry, FamiliesAreLookupsNotNames) {
   EXPECT_EQ(pinta::hosts::family_of("antigravity-2.0"), "antigravity");
   EXPECT_EQ(pinta::hosts::family_of("docs"), "antigravity");
   EXPECT_EQ(pinta::hosts::family_of("gemini-0.40"), "gemini");
+  // No default family: a name the registry does not know has none (it used to be Antigravity).
+  EXPECT_FALSE(pinta::hosts::host_family("no-such-host").has_value());
+  EXPECT_FALSE(pinta::hosts::host_family("gemini-0.99").has_value());
+  EXPECT_EQ(pinta::hosts::family_of("no-such-host"), "");
+  EXPECT_FALSE(pinta::hosts::is_exit_code_host("no-such-host"));
+  EXPECT_FALSE(pinta::hosts::is_json_line_host("no-such-host"));
+  EXPECT_EQ(pinta::hosts::host_family("claude-code-2.1"), pinta::hosts::Family::kClaude);
   const auto list = pinta::hosts::host_list();
   EXPECT_EQ(list.rfind("gemini-", 0), 0u) << list;
   EXPECT_NE(list.find("|deel-1.17"), std::string::npos) << list;

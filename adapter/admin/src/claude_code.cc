@@ -22,7 +22,8 @@ using jsonedit::Node;
 
 // Seconds (Claude Code's hook timeout unit). The adapter answers within its own budget; this only
 // bounds a hung process.
-constexpr int kTimeoutSeconds = 10;
+constexpr int kTimeoutSeconds =
+    hosts::descriptor(hosts::Family::kClaude).install_timeout_ms / 1000;
 
 bool handler_is_ours(const ojson& h) {
   if (!h.is_object()) return false;

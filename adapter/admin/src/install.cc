@@ -164,7 +164,7 @@ ojson gemini_hooks(const InstallOptions& o) {
     ojson handler = {{"name", kHookName},
                      {"type", "command"},
                      {"command", gemini_command(o.adapter_path, e)},
-                     {"timeout", 10000}};  // milliseconds (gemini reference §2.2)
+                     {"timeout", hosts::descriptor(hosts::Family::kGemini).install_timeout_ms}};  // in ms
     ojson def = ojson::object();
     if (e == "BeforeTool" || e == "AfterTool") def["matcher"] = "";
     def["hooks"] = ojson::array({handler});
@@ -261,7 +261,9 @@ ojson antigravity_spec(const InstallOptions& o, const std::vector<std::string>& 
     bool space = false;
     ojson handler = {{"type", "command"},
                      {"command", antigravity_command(o.adapter_path, e, &space)},
-                     {"timeout", 30}};  // seconds (antigravity reference §2.3, seed §3.3)
+                     // seconds in the file (AGY§2.3)
+                     {"timeout",
+                      hosts::descriptor(hosts::Family::kAntigravity).install_timeout_ms / 1000}};
     if (space && !warned && plan) {
       plan->warnings.push_back(
           "adapter path contains whitespace or shell characters: agy builds "
@@ -518,7 +520,8 @@ Result<std::string> remove_deel_handlers(std::string text, std::vector<std::stri
   }
 }
 
-constexpr int kDeelTimeoutSeconds = 10;  // 한훅 l.279-284: seconds, default 15, capped at 120
+// 한훅 l.279-284: seconds, default 15, capped at 120 (the registry holds the value).
+constexpr int kDeelTimeoutSeconds = hosts::descriptor(hosts::Family::kDeel).install_timeout_ms / 1000;
 
 ojson deel_handler(const InstallOptions& o, const std::string& event) {
   // onError "pass": the host blocks on a broken hook at 도구전/말전 unless told to pass (l.186-194,

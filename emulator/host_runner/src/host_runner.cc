@@ -574,10 +574,13 @@ static_assert(sizeof kRunners / sizeof kRunners[0] == pinta::hosts::kFamilyCount
 
 std::unique_ptr<HostRunner> make_host_runner(const std::string& host,
                                              const HostRunnerOptions& options, std::string& error) {
-  // A name the registry does not know is taken as an Antigravity profile name (host_family).
-  const Family f = pinta::hosts::host_family(host);
+  const auto f = pinta::hosts::host_family(host);
+  if (!f) {
+    error = "unknown host " + host + " (" + pinta::hosts::host_list() + ")";
+    return nullptr;
+  }
   for (const auto& r : kRunners)
-    if (r.family == f) return r.make(host, options, error);
+    if (r.family == *f) return r.make(host, options, error);
   error = "no host runner for host " + host;
   return nullptr;
 }

@@ -32,6 +32,7 @@ TEST(HostRunner, UnknownHostIsRefusedWithAReason) {
   std::string error;
   EXPECT_EQ(emu::make_host_runner("no-such-host", options(), error), nullptr);
   EXPECT_NE(error.find("no-such-host"), std::string::npos) << error;
+  EXPECT_NE(error.find("unknown host"), std::string::npos) << error;  // not "no Antigravity profile"
   error.clear();
   emu::HostRunnerOptions bad = options();
   bad.profiles_dir = "/nonexistent/profiles";

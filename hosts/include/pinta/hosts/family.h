@@ -87,6 +87,10 @@ struct FamilyDescriptor {
   bool ask_on_gate;               // the host has a native "ask" on its gate event
   ConfigFiles config;
   std::string_view evidence;
+  // The hook timeout `install` registers for our adapter, in ms (each host file states it in its
+  // own unit); also what `hostemu replay` gives the adapter by default. It only bounds a hung
+  // process: the adapter answers within its own budget.
+  int install_timeout_ms;
 };
 
 namespace family_data {
@@ -137,7 +141,8 @@ inline constexpr FamilyDescriptor kFamilies[] = {
      ReplyReading::kJsonStdout, 2, MessageStream::kStdoutAndStderr, /*ask_on_gate=*/true,
      {"~/.gemini/settings.json (and /etc/gemini-cli/settings.json)",
       "<project>/.gemini/settings.json, extension hooks.json", "GEMINI_CLI_HOME, GEMINI_CLI_SYSTEM_SETTINGS_PATH"},
-     "shared/reference/gemini-cli-0.61-hooks.md"},
+     "shared/reference/gemini-cli-0.61-hooks.md",
+     10000},  // GEM§2.2: milliseconds
     {Family::kAntigravity, "antigravity", "Antigravity",
      // SPEC§5: the labels Antigravity installs use (agy CLI, the 2.0 app); `agy` is the CLI.
      {"antigravity", "agy", "antigravity1", "antigravity2"}, "antigravity", "antigravity",
@@ -151,7 +156,8 @@ inline constexpr FamilyDescriptor kFamilies[] = {
      // AGY§6.2: protojson-decoded JSON on stdout; a non-zero exit is a failed hook.
      ReplyReading::kJsonStdout, 0, MessageStream::kNone, /*ask_on_gate=*/true,
      {"~/.gemini/config/hooks.json", "<workspace>/.agents/hooks.json (trusted workspaces)", ""},
-     "shared/reference/antigravity-hooks.md"},
+     "shared/reference/antigravity-hooks.md",
+     30000},  // AGY§2.3, seed 000 §3.3: 30 (seconds)
     {Family::kDeel, "deel", "deel-local-cli", {"deel", "", "", ""}, "deel", "deel-local-cli", "deel",
      // DEEL l.427: the payload names no model.
      "", event_lists::kDeel, event_lists::kDeelInstalled, family_data::kDeelAliases,
@@ -162,7 +168,8 @@ inline constexpr FamilyDescriptor kFamilies[] = {
      // as the message; any output at all is shown to the user (l.431-434).
      ReplyReading::kExitStatus, 2, MessageStream::kStdoutAndStderr, /*ask_on_gate=*/false,
      {"~/.deel/hooks.json (이 PC)", "<project>/.deel/hooks.json", "DEEL_HOME, DEEL_HOOKS"},
-     "shared/seeds/004_10d55d7627512262.txt (package/src/safety/hooks.js)"},
+     "shared/seeds/004_10d55d7627512262.txt (package/src/safety/hooks.js)",
+     10000},  // DEEL l.279-284: seconds, default 15, capped at 120
     {Family::kClaude, "claude-code", "Claude Code", {"claude-code", "claude", "", ""}, "claude",
      "claude-code", "claude_code",
      // CC: Claude Code also runs against Bedrock and Vertex; the payload names no provider.
@@ -177,7 +184,8 @@ inline constexpr FamilyDescriptor kFamilies[] = {
      ReplyReading::kBoth, 2, MessageStream::kStderr, /*ask_on_gate=*/true,
      {"~/.claude/settings.json",
       "<project>/.claude/settings.json, <project>/.claude/settings.local.json", "--settings FILE"},
-     "shared/reference/real-hosts.md (Claude Code 2.1.332); https://code.claude.com/docs/en/hooks"},
+     "shared/reference/real-hosts.md (Claude Code 2.1.332); https://code.claude.com/docs/en/hooks",
+     10000},  // seconds in the file (CCDOC "timeout"); far below its 600 s default
 };
 inline constexpr std::size_t kFamilyCount = sizeof kFamilies / sizeof kFamilies[0];
 

@@ -39,16 +39,17 @@ const std::vector<HostInfo>& registry();
 const std::vector<std::string>& all_hosts();
 // The registry entry named `host` (graded or not), or null.
 const HostInfo* find_host(const std::string& host);
-// `host`'s family; a name the registry does not know is taken as an Antigravity profile name (the
-// emulator and the host runner accept any profile file given to them).
-Family host_family(const std::string& host);
+// `host`'s family, or nullopt when the registry has no host of that name: there is no default
+// family, so a caller names the unknown host in its error instead of running it as some family.
+std::optional<Family> host_family(const std::string& host);
 bool is_gemini_host(const std::string& host);
 bool is_deel_host(const std::string& host);      // deel-local-cli (its emulator's runner)
 // The host answers by exit status (its family's ReplyReading is kExitStatus: deel-local-cli).
 bool is_exit_code_host(const std::string& host);
 // The host reads exactly one JSON line on stdout (kJsonStdout): the hosts of contract OUT-1.
 bool is_json_line_host(const std::string& host);
-std::string family_of(const std::string& host);  // the family's name (pinta/hosts/family.h)
+// The family's name (pinta/hosts/family.h); "" for a host the registry does not know.
+std::string family_of(const std::string& host);
 // The graded hosts of one family, in report order.
 std::vector<std::string> hosts_of(Family f);
 // "gemini-0.61|agy-1.0|…": the host list for help strings and error messages.
