@@ -374,7 +374,19 @@ bool js_nonblank(const std::string& s) {
 struct Finding {
   std::string check;  // PROTO-N
   std::string message;
+  bool note = false;  // what the host does is harmless here: a note on the run, never a failure
 };
+
+// Whether some line of a hook's stdout is a JSON object: a reply the hook meant the host to read.
+bool has_json_line(const std::string& out) {
+  size_t at = 0;
+  while (at <= out.size()) {
+    const size_t nl = std::min(out.find('\n', at), out.size());
+    if (json::parse(out.substr(at, nl - at), nullptr, false).is_object()) return true;
+    at = nl + 1;
+  }
+  return false;
+}
 
 std::string exit_text(const pinta::proc::SpawnResult& r) {
   if (r.exit_code) return "exit " + std::to_string(*r.exit_code);
@@ -465,13 +477,22 @@ std::vector<Finding> judge(Family f, const ProtocolHook& h, const HookOutcome& o
       fs.push_back({"PROTO-4",
                     "hookSpecificOutput.hookEventName names another event: Claude "
                     "Code rejects the reply as a hook error"});
-    else if (exit0 && o.effect == "text_shown" && ev != "UserPromptSubmit" && ev != "SessionStart")
-      fs.push_back({"PROTO-4",
-                    "stdout is not one JSON object: Claude Code does not read it as a "
-                    "reply on " +
-                        ev +
-                        " (only UserPromptSubmit and SessionStart take "
-                        "text, as context)"});
+    else if (exit0 && o.effect == "text_shown" && ev != "UserPromptSubmit" && ev != "SessionStart") {
+      // Plain text elsewhere is neither read nor shown to the model (the transcript shows it):
+      // a log line leaves the host as without the hook (the real CLI, conformance/test/
+      // protocol-hooks-claude.sh: stdout-logger.sh on PreToolUse and Stop; scenarios pre-plain,
+      // stop-plain, post-plain). A JSON reply among the lines is lost, though.
+      if (has_json_line(r.out) || r.out.find_first_not_of(" \t\r\n") == r.out.find('{'))
+        fs.push_back({"PROTO-4",
+                      "stdout is not one JSON object: Claude Code does not read the reply in it on " +
+                          ev + " (only UserPromptSubmit and SessionStart take text, as context)"});
+      else
+        fs.push_back({"PROTO-4",
+                      "prints text on " + ev +
+                          ": Claude Code reads no reply from it and does not pass it to the model "
+                          "(its transcript shows it); the run counts as no answer",
+                      true});
+    }
     if (exit2 && !blocking)
       fs.push_back({"PROTO-5", "exit 2 on " + ev +
                                    ", which cannot block: stderr is only shown "
@@ -494,13 +515,16 @@ std::vector<Finding> judge(Family f, const ProtocolHook& h, const HookOutcome& o
       const json hso = member(reply, "hookSpecificOutput");
       const json pd = member(hso, "permissionDecision");
       const json d = member(reply, "decision");
+      // The real CLI rejects the reply (`Hook JSON output validation failed — decision: Invalid
+      // option`), warns that the hook gave no usable answer and runs the tool
+      // (conformance/test/protocol-hooks-claude.sh, policy-json.py).
       if (!d.is_null() && d != "block" && !(d == "approve" && ev == "PreToolUse"))
         fs.push_back({"PROTO-5", "decision " + d.dump() + " is not one Claude Code reads here (" +
                                      "block" +
                                      (ev == "PreToolUse" ? " or approve; or "
                                                            "hookSpecificOutput.permissionDecision"
                                                          : "") +
-                                     "): ignored"});
+                                     "): the reply fails its validation and no verdict is read"});
       if (d == "block" && !blocking)
         fs.push_back({"PROTO-5", "blocks on " + ev +
                                      ", where Claude Code does not honour a "
@@ -600,7 +624,7 @@ RunSummary run_protocol(const std::vector<Case>& cases, const std::vector<Protoc
           for (const auto& f : judge(*fam, h, out)) {
             const auto& pc = check(f.check);
             std::string line = "[" + h.host + "] " + f.check + " " + pc.title + ": " + f.message;
-            if (pc.level == "must" || o.strict) {
+            if (!f.note && (pc.level == "must" || o.strict)) {
               ho.failures.push_back(line);
               ho.failed_checks.push_back(f.check);
               ho.checks.push_back({f.check, json(pc.requirement), line, 0});

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# intent: deny
+# intent: deny when tool_input.command matches rm -(rf|fr); else allow
 # Claude Code's own way to refuse a tool call (bash + jq): a Bash command that deletes
 # recursively gets hookSpecificOutput.permissionDecision "deny" with a reason on stdout and exit 0
 # (the model is told `PreToolUse:Bash hook error: <reason>`); anything else gets no output, so the
