@@ -31,6 +31,9 @@ struct RunContext {
   bool one;                // stdout is one JSON object line (pinta/hosts/reply_check.h)
   const std::string& why;  // why not, when !one
   std::function<void(const std::string&)> fail;
+  // Cases with a time budget: a no-op hook's pipes-closed times (ms) so far, this run's included
+  // (see UnitContext::baseline_ms); the *_within_ms budgets are calibrated against them.
+  const std::vector<double>* baseline_ms = nullptr;
 };
 
 // One case under one host, after its runs: every run, the fakes' requests, its directories.
@@ -48,13 +51,13 @@ struct UnitContext {
   std::function<void(const std::string&)> fail;
   // Names the check being evaluated (a collector kind: "collector.spans") for the failures after.
   std::function<void(const std::string&)> set_check;
-  // median_ms cases: the pipes-closed time (ms) of a no-op hook (/bin/true) run through the same
-  // host runner right after each of the adapter's runs: what spawning any process costs at that
-  // moment on this machine (the calibration of the budget; see e_median_ms).
+  // Cases with a time budget: the pipes-closed time (ms) of a no-op hook (/bin/true) run through
+  // the same host runner right after each of the adapter's runs: what spawning any process costs
+  // at that moment on this machine (the calibration of the budget; see calibrated_budget).
   const std::vector<double>* baseline_ms = nullptr;
 };
 
-// A median_ms budget calibrated against the run's baseline: max + kBaselineSlack x the baseline's
+// A time budget (median_ms, reply/exit/closed_within_ms) calibrated against the run's baseline: max + kBaselineSlack x the baseline's
 // median. On an idle machine a no-op hook closes in ~1 ms and the budget is the case's; under
 // load every spawn, the adapter's included, takes longer and the budget grows with it, while an
 // adapter that sleeps (conformance/zoo/slow.sh: 300 ms) stays over it until the no-op itself takes
@@ -101,6 +104,8 @@ std::vector<std::pair<std::string, std::string>> walk_files(const std::string& r
 // The report's record of one run (command, streams as printable text with their sizes, exit,
 // timings, what the host did with it), as HostOutcome::runs holds it.
 json run_record(const HookCall& call, const HookOutcome& out);
+// The case has a median_ms or *_within_ms budget in its expect or a step's.
+bool has_time_budget(const json& raw);
 }  // namespace detail
 
 }  // namespace pinta::conformance

@@ -156,6 +156,25 @@ json run_record(const HookCall& call, const HookOutcome& out) {
           {"host", bounded(out.detail)}};
 }
 
+
+// The case has a time budget (median_ms, or a reply/exit/closed_within_ms) in its expect or a
+// step's: its runs are each followed by a no-op calibration run (calibrated_budget), and a
+// failure of it is worth running again alone.
+bool has_time_budget(const json& raw) {
+  static const char* const kKeys[] = {"median_ms", "reply_within_ms", "exit_within_ms",
+                                      "closed_within_ms"};
+  auto has = [](const json& e) {
+    if (!e.is_object()) return false;
+    for (const char* k : kKeys)
+      if (e.contains(k)) return true;
+    return false;
+  };
+  if (has(raw.value("expect", json()))) return true;
+  for (const auto& st : raw.value("steps", json::array()))
+    if (st.is_object() && has(st.value("expect", json()))) return true;
+  return false;
+}
+
 }  // namespace detail
 
 std::string Recorded::header(const std::string& name) const {
@@ -414,10 +433,7 @@ class UnitRun {
     return over * 2 > total && outs_.size() < total;
   }
 
-  bool has_median_budget() const {
-    const json e = c_.raw.value("expect", json());
-    return e.is_object() && e.contains("median_ms");
-  }
+  bool has_time_budget() const { return detail::has_time_budget(c_.raw); }
 
   HostOutcome& unresolved(HostOutcome& ho, const std::string& why) {
     ho.state = "unresolved";
@@ -579,7 +595,7 @@ class UnitRun {
     auto out = runner_->run(call);
     if (!out.raw.started)
       return unresolved(ho, "adapter did not start: " + out.raw.spawn_error), false;
-    if (has_median_budget()) {
+    if (has_time_budget()) {
       // The calibration run: a no-op hook, spawned the same way right after, whose time is what
       // any process costs now (the budget grows with it; see calibrated_budget).
       HookCall noop = call;
@@ -628,7 +644,8 @@ class UnitRun {
     // OUT-1 framing, by the one reply check (pinta/hosts/reply_check.h).
     const std::string why = pinta::hosts::check_json_line(out.raw.out, &reply);
     framing_why_ = why;
-    RunContext ctx{host_, out, reply, why.empty(), why, [&](const std::string& m) { fail(ho, m); }};
+    RunContext ctx{host_, out, reply, why.empty(), why, [&](const std::string& m) { fail(ho, m); },
+                   &baseline_ms_};
     for (auto it = expect.begin(); it != expect.end(); ++it) {
       const Matcher* m = find_matcher(it.key(), false);
       json v = pick(it.value(), host_);
@@ -689,7 +706,7 @@ class UnitRun {
   std::string home_, ws_, data_, env_file_;
   std::map<std::string, std::string> vars_;
   std::vector<HookOutcome> outs_;
-  std::vector<double> baseline_ms_;  // median_ms cases: a no-op hook's closed time after each run
+  std::vector<double> baseline_ms_;  // timed cases: a no-op hook's closed time after each run
   std::string check_;  // the expectation being evaluated, for fail()
   json expected_;      // its expected value (this host's pick)
   int run_index_ = -1;  // the run being checked (index into HostOutcome::runs), -1: the unit
@@ -725,12 +742,7 @@ std::string case_state(const Case& c, const std::vector<HostOutcome>& hs, bool s
 // 50 ms end to end, and the fake answers from this process): run after the others, at most two at
 // once, so that the suite's own concurrency does not eat their budget.
 bool latency_sensitive(const Case& c) {
-  if (c.raw.contains("guard")) return true;
-  auto has = [](const json& e) { return e.is_object() && e.contains("median_ms"); };
-  if (has(c.raw.value("expect", json()))) return true;
-  for (const auto& st : c.raw.value("steps", json::array()))
-    if (st.is_object() && has(st.value("expect", json()))) return true;
-  return false;
+  return c.raw.contains("guard") || detail::has_time_budget(c.raw);
 }
 
 }  // namespace
