@@ -271,5 +271,22 @@ TEST(RedactStructure, HashesKeysAndCredentialFiles) {
   }
 }
 
+// The pgpass rule's literal is `:`, in nearly every span (timestamps, JSON values); its colon-chain
+// prefilter keeps such text from compiling the rule (the telemetry event's largest cost,
+// docs/benchmarks-history.md 2026-12-06) and never skips a line the regex takes.
+TEST(RedactStructure, PgpassPrefilterSkipsTimesAndJsonButNeverALine) {
+  for (const std::string plain : {"2026-12-02T10:10:11.342Z", R"({"llmContent":"hello","n":1})",
+                                  "12:30:45", "a:1:b", "x:*:y"}) {
+    EXPECT_TRUE(redaction_is_identity(plain)) << plain;
+  }
+  for (const std::string line :
+       {"localhost:5432:db:me:Zq7vK2mW", "db.example.com:*:*:admin:s3cr3tPw", "h:65:d:u:p",
+        "say \"a:1:b:c:d\"", "h:5432:d:u::", "h:5432:d\x0bx:u:p", "\nh:12:d:u:/p"}) {
+    EXPECT_TRUE(redaction_prefilter_misses(line).empty()) << line;
+  }
+  EXPECT_EQ(redact_string("pg: db.example.com:*:*:admin:s3cr3tPw"),
+            "pg: db.example.com:*:*:admin:[REDACTED:pgpass]");
+}
+
 }  // namespace
 }  // namespace pinta::adapter

@@ -42,6 +42,10 @@ struct Rule {
   // (every span redacts its attribute keys) then costs no compile of their large patterns
   // (2.75 M instructions, +1.5 ms per telemetry event; docs/benchmarks-history.md 2026-12-05).
   const char* needs_one_of = nullptr;
+  // A cheap scan of the whole text that is true wherever the pattern can match (a necessary
+  // condition, never a substitute for the regex), run once the literal occurs; nullptr: none.
+  // For rules whose literal is in almost every span (`:`), it spares the compile of their pattern.
+  bool (*may_match)(std::string_view text) = nullptr;
 };
 
 bool has_digit(std::string_view s) {
@@ -314,6 +318,38 @@ bool base64_private_key(std::string_view s) {
   const std::size_t nl = decoded.find('\n');
   return decoded.find("PRIVATE KEY") < nl;
 }
+// RE2's \s: [\t\n\f\r ] (re2/syntax.txt), exactly: a wider set here could reject a real match.
+bool re2_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
+// Whether the text holds the pgpass rule's colon chain `:PORT:DB:USER:P` (PORT digits or `*`, DB and
+// USER runs of [^:\s"'/] ended by `:`, then one character of [^\s"']): the rule's regex needs it,
+// and a span's timestamps and JSON (`"a":1,"b":2`, `10:10:11`) do not have it. Linear: from each
+// colon the scan stops at the fourth colon after it or earlier.
+bool pgpass_chain(std::string_view s) {
+  const std::size_t n = s.size();
+  auto field = [&](std::size_t j) {  // end of a run of [^:\s"'/] starting at j
+    while (j < n && s[j] != ':' && s[j] != '"' && s[j] != '\'' && s[j] != '/' && !re2_space(s[j])) ++j;
+    return j;
+  };
+  for (std::size_t i = s.find(':'); i != std::string_view::npos; i = s.find(':', i + 1)) {
+    std::size_t j = i + 1;
+    if (j < n && s[j] == '*') {
+      ++j;
+    } else {
+      const std::size_t d = j;
+      while (j < n && s[j] >= '0' && s[j] <= '9') ++j;
+      if (j == d) continue;
+    }
+    bool chain = j < n && s[j] == ':';
+    for (int f = 0; chain && f < 2; ++f) {  // database, user
+      const std::size_t e = field(j + 1);
+      chain = e > j + 1 && e < n && s[e] == ':';
+      j = e;
+    }
+    if (chain && j + 1 < n && s[j + 1] != '"' && s[j + 1] != '\'' && !re2_space(s[j + 1])) return true;
+  }
+  return false;
+}
+
 // A .pgpass line host:port:database:user:password, groups (host, port, db, user, password): the
 // port is a number or `*`, and the host is a host name (no path, not a time of day).
 bool pgpass_line(const re2::StringPiece* g) {
@@ -492,7 +528,7 @@ constexpr Rule kRules[] = {
     // A ~/.pgpass line: host:port:database:user:password (one per line).
     {"pgpass",
      R"((?m)(?:^|[\s"'])([A-Za-z0-9*][A-Za-z0-9.*_-]*):([0-9]+|\*):([^:\s"'/]+):([^:\s"'/]+):([^\s"']+)$)",
-     5, {":"}, false, nullptr, nullptr, pgpass_line},
+     5, {":"}, false, nullptr, nullptr, pgpass_line, nullptr, pgpass_chain},
     // ~/.netrc: machine host login user password secret.
     {"netrc", R"((?i)\bmachine\s+\S+\s+login\s+\S+\s+password\s+([^\s"']+))", 1, {"machine"}, true},
     // OpenSSL pass phrase arguments: -pass/-passin/-passout pass:secret.
@@ -631,19 +667,24 @@ bool equal_ci(std::string_view text, std::string_view lower_literal) {
 // The rules whose prefilter literal occurs in `s`.
 RuleSet candidate_rules(std::string_view s) {
   const LiteralIndex& idx = kLiteralIndex;
-  RuleSet out;
+  RuleSet out, ruled_out;  // ruled_out: the literal occurs, the rule's may_match says no
   std::bitset<256> present;  // the bytes of s, for Rule::needs_one_of (one pass, not one per hit)
   for (char c : s) present.set(static_cast<unsigned char>(c));
   for (std::size_t i = 0; i < s.size(); ++i) {
     for (const auto& e : idx.by_first(static_cast<unsigned char>(s[i]))) {
-      if (out.test(e.rule) || e.literal.size() > s.size() - i) continue;
+      if (out.test(e.rule) || ruled_out.test(e.rule) || e.literal.size() > s.size() - i) continue;
       if (const char* needs = kRules[e.rule].needs_one_of; needs != nullptr) {
         bool found = false;
         for (const char* c = needs; *c != '\0' && !found; ++c) found = present.test(static_cast<unsigned char>(*c));
         if (!found) continue;
       }
       const std::string_view at = s.substr(i, e.literal.size());
-      if (e.ci ? equal_ci(at, e.literal) : at == e.literal) out.set(e.rule);
+      if (!(e.ci ? equal_ci(at, e.literal) : at == e.literal)) continue;
+      if (const auto may = kRules[e.rule].may_match; may != nullptr && !may(s)) {
+        ruled_out.set(e.rule);
+        continue;
+      }
+      out.set(e.rule);
     }
   }
   return out;
@@ -746,6 +787,16 @@ std::vector<std::string> redaction_rule_errors() {
       errors.push_back(std::string(kRules[i].pattern) + ": capture groups");
   }
   return errors;
+}
+
+std::vector<std::string> redaction_prefilter_misses(std::string_view s) {
+  std::vector<std::string> misses;
+  for (std::size_t i = 0; i < kRuleCount; ++i) {
+    if (kRules[i].may_match == nullptr || kRules[i].may_match(s)) continue;
+    if (RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), compiled(i)))
+      misses.push_back(kRules[i].type);
+  }
+  return misses;
 }
 
 bool WorkBudget::expired() noexcept {

@@ -119,6 +119,10 @@ nlohmann::json redact_json(const nlohmann::json& j, const RedactOptions& options
 // One line per rule that does not compile (a broken pattern silently redacts nothing): tests.
 std::vector<std::string> redaction_rule_errors();
 
+// The rules whose regex matches `s` although their cheap whole-text prefilter (Rule::may_match)
+// said it cannot: a prefilter must never skip a secret, so this is empty for every text (tests).
+std::vector<std::string> redaction_prefilter_misses(std::string_view s);
+
 // Whether `s` is well-formed UTF-8 (no overlongs, surrogates or code points above U+10FFFF).
 bool valid_utf8(std::string_view s) noexcept;
 
