@@ -92,6 +92,28 @@ std::string suggest_event(const std::string& written, const std::vector<std::str
 // The `timeout` sanity shared by hosts: a human-readable duration.
 std::string human_duration_ms(double ms);
 
+// ---- shared by the per-host lints (lint.cc) ----------------------------------------------------
+
+// Where nlohmann's parser stops on a syntax error (position only; the verdict is the loader's).
+void syntax_error(const std::string& text, bool comments, Position& pos, std::string& detail);
+// Variable `k` of the lint's environment: LintOptions::env when given, else this process's.
+std::string env_or(const LintOptions& o, const char* k);
+// The home the hosts read (--home, else $HOME), normalized.
+std::string home_of(const LintOptions& o);
+bool same_file(const std::string& a, const std::string& b);
+// RFC 6901 token back to the key: "~1" → "/", "~0" → "~".
+std::string unescape_token(const std::string& t);
+// Whether `k` is an event name of any host (case-insensitive).
+bool any_host_event(const std::string& k);
+
+// ---- Gemini CLI (lint_gemini.cc), Antigravity (lint_antigravity.cc), deel-local-cli (lint_deel.cc)
+
+void lint_gemini(const std::string& path, const std::string& text, const LintOptions& o,
+                 Sink& sink);
+Status lint_antigravity(const std::string& path, const std::string& text, const LintOptions& o,
+                        Sink& sink);
+void lint_deel(const std::string& path, const std::string& text, const LintOptions& o, Sink& sink);
+
 // ---- Claude Code (claude.cc) ------------------------------------------------------------------
 
 void lint_claude(const std::string& path, const std::string& text, const LintOptions& o,
