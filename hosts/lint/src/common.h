@@ -1,11 +1,13 @@
 // Internal helpers shared by the per-host linters and explain (not installed).
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "pinta/common/fs.h"
 #include "pinta/hostlint/lint.h"
 
 namespace pinta::hostlint::detail {
@@ -113,6 +115,29 @@ void lint_gemini(const std::string& path, const std::string& text, const LintOpt
 Status lint_antigravity(const std::string& path, const std::string& text, const LintOptions& o,
                         Sink& sink);
 void lint_deel(const std::string& path, const std::string& text, const LintOptions& o, Sink& sink);
+
+// ---- explain (explain.cc, claude.cc) ----------------------------------------------------------
+
+// Positions of hooks in their files, each file indexed once.
+class Locator {
+ public:
+  Position at(const std::string& file, const std::string& pointer) {
+    auto it = idx_.find(file);
+    if (it == idx_.end()) {
+      auto t = pinta::fs::read_file(file);
+      it = idx_.emplace(file, PositionIndex::build(t ? *t : std::string())).first;
+    }
+    return it->second.locate(pointer);
+  }
+  // "FILE:LINE:COL: ", the prefix of a dropped hook's line.
+  std::string where(const std::string& file, const std::string& pointer) {
+    Position pos = at(file, pointer);
+    return file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.col) + ": ";
+  }
+
+ private:
+  std::map<std::string, PositionIndex> idx_;
+};
 
 // ---- Claude Code (claude.cc) ------------------------------------------------------------------
 
