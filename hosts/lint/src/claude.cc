@@ -273,135 +273,157 @@ std::optional<bool> disable_switch(const std::string& file) {
   return it->get<bool>();
 }
 
-}  // namespace
 
-void lint_claude(const std::string& path, const std::string& text, const LintOptions& o,
-                 Sink& sink) {
-  const char* env_home = std::getenv("HOME");  // NOLINT(concurrency-mt-unsafe)
-  const std::string home = normalize(!o.home.empty() ? o.home : env_home ? env_home : "");
-  const Layer layer = layer_of(path, o, home);
-  auto root = ojson::parse(text, nullptr, false);
-  if (root.is_discarded()) {
-    Position pos{1, 1};
-    std::string detail = "invalid JSON";
-    try {
-      (void)ojson::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-      pos = position_of_offset(text, e.byte == 0 ? 0 : e.byte - 1);
-      detail = e.what();
-      if (auto q = detail.find("syntax error"); q != std::string::npos) detail = detail.substr(q);
-    }
-    // real: settings-bad-project-json — the file is skipped; the other sources still run.
-    sink.out.push_back({path, pos, Severity::kError, "json-syntax",
-                        "Claude Code skips this settings file, every hook in it: " + detail,
-                        "fix the JSON (no comments, no trailing commas)"});
-    return;
-  }
-  if (!root.is_object()) {
-    sink.add(Severity::kError, "foreign-root", "",
-             "a settings file is a JSON object; Claude Code skips this one",
-             "write {\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": "
-             "[{\"type\": \"command\", \"command\": \"...\"}]}]}}");
-    return;
-  }
-  // real: settings-rejected-* — one value outside the settings schema and 2.1.332 runs none of
-  // the file's hooks (hosts/claude's loader does the same). Each value is reported; the walk
-  // below does not report them again.
+// real: settings-rejected-* — one value outside the settings schema and 2.1.332 runs none of
+// the file's hooks (hosts/claude's loader does the same). Each value is reported; the walk
+// below does not report them again.
+void schema_findings(const std::string& text, Sink& sink) {
   for (const auto& p : cc::hooks_schema_problems(nlohmann::json::parse(text, nullptr, false)))
     sink.add(Severity::kError, "file-rejected", p.pointer,
              "Claude Code " + std::string(cc::kVersion) + " rejects this file's hooks: " +
                  p.message + ", so none of them run (the valid ones neither)",
              reject_hint(p.kind, p.pointer));
-  // An event name at the root holding anything but an array is ignored
-  // (real: settings-loads-ignored-shapes); an array there rejects the file (above).
+}
+
+// An event name at the root holding anything but an array is ignored
+// (real: settings-loads-ignored-shapes); an array there rejects the file (schema_findings).
+void root_event_findings(const ojson& root, Sink& sink) {
   for (auto it = root.begin(); it != root.end(); ++it)
     if (cc::is_event(it.key()) && !it.value().is_array())
       sink.add_at_key(Severity::kWarning, "foreign-root", "/" + pointer_token(it.key()),
                       "'" + it.key() + "' at the root is not read: Claude Code reads hooks only "
                                        "under \"hooks\"",
                       "move it into \"hooks\": {\"" + it.key() + "\": [...]}");
-  // Precedence for disableAllHooks (real: settings-disable-project, settings-disable-user-only,
-  // settings-disable-local-override; docs "Settings precedence"): local > project > user.
+}
+
+// Precedence for disableAllHooks (real: settings-disable-project, settings-disable-user-only,
+// settings-disable-local-override; docs "Settings precedence"): local > project > user.
+void disable_findings(const ojson& root, const Layer& layer, const std::string& home, Sink& sink) {
   if (auto d = root.find("disableAllHooks"); d != root.end() && d->is_boolean() && d->get<bool>())
     sink.add(Severity::kWarning, "hook-disabled", "/disableAllHooks",
              "disableAllHooks: true turns off every hook of the user, project and local settings "
              "(managed hooks still run)",
              "remove it, or set it to false, to let the hooks run");
-  if (!layer.project.empty() && layer.name != "other") {
-    const std::vector<std::pair<std::string, std::string>> order = {
-        {"user", home + "/.claude/settings.json"},
-        {"project", layer.project + "/.claude/settings.json"},
-        {"local", layer.project + "/.claude/settings.local.json"}};
-    std::optional<bool> eff;
-    std::string by;
-    for (const auto& [name, file] : order) {
-      const bool self = name == layer.name;
-      std::optional<bool> v;
-      if (self) {
-        if (auto d = root.find("disableAllHooks"); d != root.end() && d->is_boolean())
-          v = d->get<bool>();
-      } else {
-        v = disable_switch(file);
-      }
-      if (v) {
-        eff = v;
-        by = self ? std::string() : file;
-      }
+  if (layer.project.empty() || layer.name == "other") return;
+  const std::vector<std::pair<std::string, std::string>> order = {
+      {"user", home + "/.claude/settings.json"},
+      {"project", layer.project + "/.claude/settings.json"},
+      {"local", layer.project + "/.claude/settings.local.json"}};
+  std::optional<bool> eff;
+  std::string by;
+  for (const auto& [name, file] : order) {
+    const bool self = name == layer.name;
+    std::optional<bool> v;
+    if (self) {
+      if (auto d = root.find("disableAllHooks"); d != root.end() && d->is_boolean())
+        v = d->get<bool>();
+    } else {
+      v = disable_switch(file);
     }
-    if (eff == std::optional<bool>(true) && !by.empty() && root.contains("hooks"))
-      sink.add(Severity::kWarning, "hook-disabled", "",
-               "disableAllHooks: true in " + by +
-                   " wins by precedence (local > project > user): none of this file's hooks run",
-               "remove disableAllHooks from " + by);
+    if (v) {
+      eff = v;
+      by = self ? std::string() : file;
+    }
   }
-  // The managed policy (managed-settings.json) is above every file: its disableAllHooks turns all
-  // hooks off, its allowManagedHooksOnly every hook but its own (docs "Disable or remove hooks";
-  // hosts/claude's loader reads it where the host does).
-  if (layer.name != "other" && root.contains("hooks")) {
-    cc::SettingsSources src;
-    src.home = home;
-    src.project = layer.project;
-    if (auto ls = cc::load_settings(src); ls && (ls->managed_disable_all || ls->managed_only))
-      sink.add(Severity::kWarning, "hook-disabled", "",
-               ls->managed_disable_all
-                   ? "the managed policy sets disableAllHooks: no hook runs on this machine"
-                   : "the managed policy sets allowManagedHooksOnly: only its own hooks run, "
-                     "none of this file's",
-               "ask whoever manages Claude Code here (managed-settings.json), or move the hooks "
-               "into the managed settings");
-  }
-  auto hooks_it = root.find("hooks");
-  if (hooks_it == root.end()) return;
-  const ojson& hooks = *hooks_it;
-  if (!hooks.is_object()) {
-    sink.add(Severity::kError, "foreign-root", "/hooks",
-             std::string("\"hooks\" is ") + hooks.type_name() +
-                 ", not an object of events: Claude Code runs none of it" +
-                 (hooks.is_array() ? " (an array of hooks is deel-local-cli's shape)" : ""),
-             "write \"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": "
-             "[{\"type\": \"command\", \"command\": \"...\"}]}]}");
-    return;
-  }
-  CommandContext ctx;
-  ctx.home = home;
-  ctx.cwd = layer.project.empty() ? home : layer.project;
-  ctx.path_env = [&] {
-    if (auto it = o.env.find("PATH"); it != o.env.end()) return it->second;
-    if (!o.env.empty()) return std::string();
-    const char* v = std::getenv("PATH");  // NOLINT(concurrency-mt-unsafe)
-    return std::string(v ? v : "");
-  }();
-  if (!layer.project.empty()) {
-    // CC: hooks get CLAUDE_PROJECT_DIR, the project folder.
-    ctx.vars["${CLAUDE_PROJECT_DIR}"] = layer.project;
-    ctx.vars["$CLAUDE_PROJECT_DIR"] = layer.project;
-  }
-  std::vector<std::string> event_names;
-  for (const auto& e : cc::events()) event_names.push_back(e);
-  static const std::set<std::string> kGroupKeys = {"matcher", "hooks"};
+  if (eff == std::optional<bool>(true) && !by.empty() && root.contains("hooks"))
+    sink.add(Severity::kWarning, "hook-disabled", "",
+             "disableAllHooks: true in " + by +
+                 " wins by precedence (local > project > user): none of this file's hooks run",
+             "remove disableAllHooks from " + by);
+}
+
+// The managed policy (managed-settings.json) is above every file: its disableAllHooks turns all
+// hooks off, its allowManagedHooksOnly every hook but its own (docs "Disable or remove hooks";
+// hosts/claude's loader reads it where the host does).
+void managed_findings(const ojson& root, const Layer& layer, const std::string& home,
+                      Sink& sink) {
+  if (layer.name == "other" || !root.contains("hooks")) return;
+  cc::SettingsSources src;
+  src.home = home;
+  src.project = layer.project;
+  if (auto ls = cc::load_settings(src); ls && (ls->managed_disable_all || ls->managed_only))
+    sink.add(Severity::kWarning, "hook-disabled", "",
+             ls->managed_disable_all
+                 ? "the managed policy sets disableAllHooks: no hook runs on this machine"
+                 : "the managed policy sets allowManagedHooksOnly: only its own hooks run, "
+                   "none of this file's",
+             "ask whoever manages Claude Code here (managed-settings.json), or move the hooks "
+             "into the managed settings");
+}
+
+// One command hook (a missing or unknown type, a command that is missing or not a string, a
+// timeout that is not a positive number: file-rejected, schema_findings).
+void handler_findings(const ojson& h, const std::string& hptr, const std::string& event,
+                      const CommandContext& ctx, Sink& sink) {
   static const std::vector<std::string> kHandlerKeys = {
       "type", "command", "timeout", "statusMessage", "async", "once", "shell",
       "prompt", "model", "url", "headers", "allowedEnvVars", "if"};
+  for (auto k = h.begin(); k != h.end(); ++k)
+    if (std::find(kHandlerKeys.begin(), kHandlerKeys.end(), k.key()) == kHandlerKeys.end())
+      sink.add_at_key(Severity::kWarning, "unknown-key", hptr + "/" + pointer_token(k.key()),
+                      "Claude Code ignores key '" + k.key() + "' in a hook" +
+                          did_you_mean(k.key(), kHandlerKeys),
+                      "a command hook has \"type\", \"command\" and \"timeout\" (seconds)");
+  auto t = h.find("type");
+  auto c = h.find("command");
+  if (t == h.end() || *t != "command" || c == h.end() || !c->is_string()) return;
+  const std::string command = c->get<std::string>();
+  if (command.empty()) {
+    // real: settings-empty-command.
+    sink.add(Severity::kError, "invalid-handler", hptr + "/command",
+             "empty command: Claude Code starts nothing and reports the hook failed "
+             "(\"The argument 'file' cannot be empty\")",
+             "write \"command\": \"...\" (a shell command line)");
+    return;
+  }
+  if (command.find_first_not_of(" \t\r\n") == std::string::npos) {
+    // real: settings-loads-ignored-shapes — a blank command runs and exits 0.
+    sink.add(Severity::kWarning, "invalid-handler", hptr + "/command",
+             "blank command: Claude Code runs it and it does nothing",
+             "write \"command\": \"...\" (a shell command line)");
+    return;
+  }
+  if (auto tv = h.find("timeout"); tv != h.end() && tv->is_number() &&
+                                   tv->get<double>() >= 1000) {
+    // docs "Hook configuration": timeout in seconds, default 600 s for command hooks
+    // (real: timeout, timeout-per-hook-parallel; 5000 loads, settings-loads-ignored-shapes).
+    sink.add(Severity::kWarning, "timeout-unit", hptr + "/timeout",
+             "timeout " + tv->dump() + " is seconds in Claude Code (" +
+                 human_duration_ms(tv->get<double>() * 1000) + ")",
+             "write " + num_text(tv->get<double>() / 1000) + " for " + tv->dump() + " ms");
+  }
+  check_adapter(sink, hptr + "/command", pinta::hosts::Family::kClaude, event, command);
+  // real: shell — /bin/sh -c COMMAND in the project folder. A program that is missing
+  // exits 127: any exit but 0 and 2 is a non-blocking error, so the hook silently does
+  // nothing (a warning, not an error).
+  check_command(sink, hptr + "/command", command, ctx, false, "");
+}
+
+// One matcher group of an event: its keys, its matcher, its hooks.
+void group_findings(const ojson& g, const std::string& gptr, const std::string& event,
+                    const CommandContext& ctx, Sink& sink) {
+  static const std::set<std::string> kGroupKeys = {"matcher", "hooks"};
+  auto gh = g.is_object() ? g.find("hooks") : g.end();
+  if (!g.is_object() || gh == g.end() || !gh->is_array()) return;  // file-rejected
+  for (auto k = g.begin(); k != g.end(); ++k)
+    if (!kGroupKeys.count(k.key()))
+      sink.add_at_key(Severity::kWarning, "unknown-key", gptr + "/" + pointer_token(k.key()),
+                      "Claude Code ignores key '" + k.key() + "' in a matcher group" +
+                          did_you_mean(k.key(), {"matcher", "hooks"}),
+                      "a group has \"matcher\" and \"hooks\"");
+  if (auto m = g.find("matcher"); m != g.end() && m->is_string())
+    check_matcher(sink, gptr + "/matcher", event, m->get<std::string>());
+  for (size_t hi = 0; hi < gh->size(); ++hi) {
+    const ojson& h = (*gh)[hi];
+    if (!h.is_object()) continue;  // file-rejected
+    handler_findings(h, gptr + "/hooks/" + std::to_string(hi), event, ctx, sink);
+  }
+}
+
+// Each event under "hooks": an unknown name, a value that is not an array, its groups.
+void event_findings(const ojson& hooks, const CommandContext& ctx, Sink& sink) {
+  std::vector<std::string> event_names;
+  for (const auto& e : cc::events()) event_names.push_back(e);
   for (auto ev = hooks.begin(); ev != hooks.end(); ++ev) {
     const std::string event = ev.key();
     const std::string eptr = "/hooks/" + pointer_token(event);
@@ -423,157 +445,86 @@ void lint_claude(const std::string& path, const std::string& text, const LintOpt
                "\"command\", \"command\": \"...\"}]}]");
       continue;
     }
-    for (size_t gi = 0; gi < groups.size(); ++gi) {
-      const ojson& g = groups[gi];
-      const std::string gptr = eptr + "/" + std::to_string(gi);
-      auto gh = g.is_object() ? g.find("hooks") : g.end();
-      if (!g.is_object() || gh == g.end() || !gh->is_array()) continue;  // file-rejected
-      for (auto k = g.begin(); k != g.end(); ++k)
-        if (!kGroupKeys.count(k.key()))
-          sink.add_at_key(Severity::kWarning, "unknown-key", gptr + "/" + pointer_token(k.key()),
-                          "Claude Code ignores key '" + k.key() + "' in a matcher group" +
-                              did_you_mean(k.key(), {"matcher", "hooks"}),
-                          "a group has \"matcher\" and \"hooks\"");
-      if (auto m = g.find("matcher"); m != g.end() && m->is_string())
-        check_matcher(sink, gptr + "/matcher", event, m->get<std::string>());
-      for (size_t hi = 0; hi < gh->size(); ++hi) {
-        const ojson& h = (*gh)[hi];
-        const std::string hptr = gptr + "/hooks/" + std::to_string(hi);
-        if (!h.is_object()) continue;  // file-rejected
-        for (auto k = h.begin(); k != h.end(); ++k)
-          if (std::find(kHandlerKeys.begin(), kHandlerKeys.end(), k.key()) == kHandlerKeys.end())
-            sink.add_at_key(Severity::kWarning, "unknown-key", hptr + "/" + pointer_token(k.key()),
-                            "Claude Code ignores key '" + k.key() + "' in a hook" +
-                                did_you_mean(k.key(), kHandlerKeys),
-                            "a command hook has \"type\", \"command\" and \"timeout\" (seconds)");
-        // A missing or unknown type, a command that is missing or not a string, a timeout that
-        // is not a positive number: file-rejected (above).
-        auto t = h.find("type");
-        auto c = h.find("command");
-        if (t == h.end() || *t != "command" || c == h.end() || !c->is_string()) continue;
-        const std::string command = c->get<std::string>();
-        if (command.empty()) {
-          // real: settings-empty-command.
-          sink.add(Severity::kError, "invalid-handler", hptr + "/command",
-                   "empty command: Claude Code starts nothing and reports the hook failed "
-                   "(\"The argument 'file' cannot be empty\")",
-                   "write \"command\": \"...\" (a shell command line)");
-          continue;
-        }
-        if (command.find_first_not_of(" \t\r\n") == std::string::npos) {
-          // real: settings-loads-ignored-shapes — a blank command runs and exits 0.
-          sink.add(Severity::kWarning, "invalid-handler", hptr + "/command",
-                   "blank command: Claude Code runs it and it does nothing",
-                   "write \"command\": \"...\" (a shell command line)");
-          continue;
-        }
-        if (auto tv = h.find("timeout"); tv != h.end() && tv->is_number() &&
-                                         tv->get<double>() >= 1000) {
-          // docs "Hook configuration": timeout in seconds, default 600 s for command hooks
-          // (real: timeout, timeout-per-hook-parallel; 5000 loads, settings-loads-ignored-shapes).
-          sink.add(Severity::kWarning, "timeout-unit", hptr + "/timeout",
-                   "timeout " + tv->dump() + " is seconds in Claude Code (" +
-                       human_duration_ms(tv->get<double>() * 1000) + ")",
-                   "write " + num_text(tv->get<double>() / 1000) + " for " + tv->dump() + " ms");
-        }
-        check_adapter(sink, hptr + "/command", pinta::hosts::Family::kClaude, event, command);
-        // real: shell — /bin/sh -c COMMAND in the project folder. A program that is missing
-        // exits 127: any exit but 0 and 2 is a non-blocking error, so the hook silently does
-        // nothing (a warning, not an error).
-        check_command(sink, hptr + "/command", command, ctx, false, "");
-      }
-    }
+    for (size_t gi = 0; gi < groups.size(); ++gi)
+      group_findings(groups[gi], eptr + "/" + std::to_string(gi), event, ctx, sink);
   }
 }
 
-Result<std::vector<ExplainSection>> explain_claude(const ExplainRequest& rq,
-                                                   const LintOptions& options) {
-  (void)options;
-  auto bad = [](const std::string& m) -> Result<std::vector<ExplainSection>> {
-    return make_error(ErrorCode::kInvalidArgument, m);
-  };
+// An explain request Claude Code cannot answer: an unknown event, a tool for an event without a
+// matcher target ("" when it can).
+std::string request_error(const ExplainRequest& rq) {
   if (!cc::is_event(rq.event))
-    return bad("unknown Claude Code event '" + rq.event + "'" +
-               did_you_mean(rq.event, std::vector<std::string>(cc::events().begin(),
-                                                               cc::events().end())));
+    return "unknown Claude Code event '" + rq.event + "'" +
+           did_you_mean(rq.event, std::vector<std::string>(cc::events().begin(),
+                                                           cc::events().end()));
   if (!rq.tool.empty() && !cc::has_matcher_target(rq.event))
-    return bad("--tool names the matcher target; Claude Code's " + rq.event +
-               " has none (its matchers are ignored)");
-  cc::SettingsSources src;
-  src.home = rq.home;
-  src.project = rq.workspace;
-  auto loaded = cc::load_settings(src);
-  if (!loaded) return loaded.error();
-  ExplainSection s;
-  s.host = "claude-code " + std::string(cc::kVersion);
+    return "--tool names the matcher target; Claude Code's " + rq.event +
+           " has none (its matchers are ignored)";
+  return "";
+}
+
+// The section's notes on what the loaded settings turn off, and how the event runs its hooks.
+void explain_notes(const ExplainRequest& rq, const cc::LoadedSettings& loaded, ExplainSection& s) {
   if (rq.workspace.empty())
     s.notes.push_back("no --workspace: the project's .claude/settings.json and "
                       "settings.local.json are not read");
-  for (const auto& w : loaded->warnings) s.notes.push_back(w);
-  if (loaded->managed_disable_all)
+  for (const auto& w : loaded.warnings) s.notes.push_back(w);
+  if (loaded.managed_disable_all)
     s.notes.push_back("managed disableAllHooks: no hook runs");
-  else if (loaded->managed_only)
+  else if (loaded.managed_only)
     s.notes.push_back("managed allowManagedHooksOnly: only managed hooks run");
-  else if (loaded->disable_all)
+  else if (loaded.disable_all)
     s.notes.push_back("disableAllHooks (by precedence local > project > user): the user, project "
                       "and local hooks do not run");
   if (!cc::has_matcher_target(rq.event))
     s.notes.push_back(rq.event + " has no matcher target: matchers are ignored");
   // real: parallel-dedup, timeout-per-hook-parallel — every matching command starts at once.
   s.notes.push_back("all listed hooks start at once; the event waits for every one");
-  std::map<std::string, PositionIndex> idx;
-  auto pos_of = [&](const std::string& file, const std::string& pointer) -> Position {
-    if (file == "--settings") return {1, 1};
-    auto it = idx.find(file);
-    if (it == idx.end()) {
-      auto t = pinta::fs::read_file(file);
-      it = idx.emplace(file, PositionIndex::build(t ? *t : std::string())).first;
-    }
-    return it->second.locate(pointer);
-  };
-  std::string on_failure;
-  if (pinta::hosts::blocks_on(pinta::hosts::Family::kClaude, rq.event))
-    on_failure = "exit 2 blocks with stderr as the reason; exit 0 with JSON on stdout decides; any "
-                 "other exit, a timeout or a signal is a non-blocking error (fail-open)";
-  else if (rq.event == "PostToolUse" || rq.event == "PostToolUseFailure")
-    on_failure = "the tool already ran: exit 2 or decision:block shows the reason to the model "
-                 "beside the result; other failures are non-blocking errors";
-  else
-    on_failure = "cannot block: exit 2 is shown to the user only; failures are non-blocking "
-                 "errors (fail-open)";
-  auto planned = cc::plan(*loaded, rq.event, rq.tool);
-  int order = 0;
-  for (const auto& h : planned) {
-    ExplainedHook e;
-    e.order = ++order;
-    e.layer = h.source;
-    e.file = h.file;
-    e.pos = pos_of(h.file, h.pointer);
-    e.command = h.command;
-    e.matcher = h.matcher;
-    e.timeout = num_text(static_cast<double>(h.timeout_ms) / 1000) + " s";
-    e.on_failure = on_failure;
-    s.hooks.push_back(e);
-  }
-  // Loaded for this event but not run: why.
+}
+
+// What a failure of a hook of `event` does.
+std::string on_failure_of(const std::string& event) {
+  if (pinta::hosts::blocks_on(pinta::hosts::Family::kClaude, event))
+    return "exit 2 blocks with stderr as the reason; exit 0 with JSON on stdout decides; any "
+           "other exit, a timeout or a signal is a non-blocking error (fail-open)";
+  if (event == "PostToolUse" || event == "PostToolUseFailure")
+    return "the tool already ran: exit 2 or decision:block shows the reason to the model "
+           "beside the result; other failures are non-blocking errors";
+  return "cannot block: exit 2 is shown to the user only; failures are non-blocking "
+         "errors (fail-open)";
+}
+
+// Positions of hooks; a --settings file has none to show.
+Position explain_pos(Locator& loc, const std::string& file, const std::string& pointer) {
+  if (file == "--settings") return {1, 1};
+  return loc.at(file, pointer);
+}
+
+// Loaded for this event but not run: why.
+void explain_dropped(const ExplainRequest& rq, const cc::LoadedSettings& loaded,
+                     const std::vector<cc::HookCommand>& planned, Locator& loc,
+                     ExplainSection& s) {
   std::set<std::string> ran;
   for (const auto& h : planned) ran.insert(h.file + "#" + h.pointer);
-  for (const auto& h : loaded->hooks) {
+  for (const auto& h : loaded.hooks) {
     if (h.event != rq.event || ran.count(h.file + "#" + h.pointer)) continue;
     std::string why;
-    if (loaded->managed_disable_all)
+    if (loaded.managed_disable_all)
       why = "managed disableAllHooks";
-    else if (h.source != "policy" && (loaded->disable_all || loaded->managed_only))
-      why = loaded->managed_only ? "allowManagedHooksOnly" : "disableAllHooks";
+    else if (h.source != "policy" && (loaded.disable_all || loaded.managed_only))
+      why = loaded.managed_only ? "allowManagedHooksOnly" : "disableAllHooks";
     else if (!cc::matcher_matches(rq.event, h.matcher, rq.tool))
       why = "matcher \"" + h.matcher + "\" does not match '" + rq.tool + "'";
     else
       why = "the same command already runs for this event (identical commands run once)";
-    Position p = pos_of(h.file, h.pointer);
+    Position p = explain_pos(loc, h.file, h.pointer);
     s.dropped.push_back(h.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.col) +
                         ": " + why);
   }
-  // prompt, agent and http hooks also run on the real host; they are not emulated.
+}
+
+// prompt, agent and http hooks also run on the real host; they are not emulated.
+void other_hook_notes(const ExplainRequest& rq, Locator& loc, ExplainSection& s) {
   std::vector<std::string> files = {
       (sfs::path(rq.home) / ".claude" / "settings.json").string()};
   if (!rq.workspace.empty()) {
@@ -596,10 +547,96 @@ Result<std::vector<ExplainSection>> explain_claude(const ExplainRequest& rq,
         if (type == "command") continue;
         const std::string ptr =
             "/hooks/" + rq.event + "/" + std::to_string(gi) + "/hooks/" + std::to_string(hi);
-        s.notes.push_back(f + ":" + std::to_string(pos_of(f, ptr).line) + ": a " + type +
-                          " hook also runs for this event (not emulated, so not listed)");
+        s.notes.push_back(f + ":" + std::to_string(explain_pos(loc, f, ptr).line) + ": a " +
+                          type + " hook also runs for this event (not emulated, so not listed)");
       }
   }
+}
+
+}  // namespace
+
+void lint_claude(const std::string& path, const std::string& text, const LintOptions& o,
+                 Sink& sink) {
+  const char* env_home = std::getenv("HOME");  // NOLINT(concurrency-mt-unsafe)
+  const std::string home = normalize(!o.home.empty() ? o.home : env_home ? env_home : "");
+  const Layer layer = layer_of(path, o, home);
+  auto root = ojson::parse(text, nullptr, false);
+  if (root.is_discarded()) {
+    Position pos{1, 1};
+    std::string detail = "invalid JSON";
+    syntax_error(text, false, pos, detail);
+    // real: settings-bad-project-json — the file is skipped; the other sources still run.
+    sink.out.push_back({path, pos, Severity::kError, "json-syntax",
+                        "Claude Code skips this settings file, every hook in it: " + detail,
+                        "fix the JSON (no comments, no trailing commas)"});
+    return;
+  }
+  if (!root.is_object()) {
+    sink.add(Severity::kError, "foreign-root", "",
+             "a settings file is a JSON object; Claude Code skips this one",
+             "write {\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": "
+             "[{\"type\": \"command\", \"command\": \"...\"}]}]}}");
+    return;
+  }
+  schema_findings(text, sink);
+  root_event_findings(root, sink);
+  disable_findings(root, layer, home, sink);
+  managed_findings(root, layer, home, sink);
+  auto hooks_it = root.find("hooks");
+  if (hooks_it == root.end()) return;
+  const ojson& hooks = *hooks_it;
+  if (!hooks.is_object()) {
+    sink.add(Severity::kError, "foreign-root", "/hooks",
+             std::string("\"hooks\" is ") + hooks.type_name() +
+                 ", not an object of events: Claude Code runs none of it" +
+                 (hooks.is_array() ? " (an array of hooks is deel-local-cli's shape)" : ""),
+             "write \"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": "
+             "[{\"type\": \"command\", \"command\": \"...\"}]}]}");
+    return;
+  }
+  CommandContext ctx;
+  ctx.home = home;
+  ctx.cwd = layer.project.empty() ? home : layer.project;
+  ctx.path_env = env_or(o, "PATH");
+  if (!layer.project.empty()) {
+    // CC: hooks get CLAUDE_PROJECT_DIR, the project folder.
+    ctx.vars["${CLAUDE_PROJECT_DIR}"] = layer.project;
+    ctx.vars["$CLAUDE_PROJECT_DIR"] = layer.project;
+  }
+  event_findings(hooks, ctx, sink);
+}
+
+Result<std::vector<ExplainSection>> explain_claude(const ExplainRequest& rq,
+                                                   const LintOptions& options) {
+  (void)options;
+  if (std::string bad = request_error(rq); !bad.empty())
+    return make_error(ErrorCode::kInvalidArgument, bad);
+  cc::SettingsSources src;
+  src.home = rq.home;
+  src.project = rq.workspace;
+  auto loaded = cc::load_settings(src);
+  if (!loaded) return loaded.error();
+  ExplainSection s;
+  s.host = "claude-code " + std::string(cc::kVersion);
+  explain_notes(rq, *loaded, s);
+  Locator loc;
+  const std::string on_failure = on_failure_of(rq.event);
+  auto planned = cc::plan(*loaded, rq.event, rq.tool);
+  int order = 0;
+  for (const auto& h : planned) {
+    ExplainedHook e;
+    e.order = ++order;
+    e.layer = h.source;
+    e.file = h.file;
+    e.pos = explain_pos(loc, h.file, h.pointer);
+    e.command = h.command;
+    e.matcher = h.matcher;
+    e.timeout = num_text(static_cast<double>(h.timeout_ms) / 1000) + " s";
+    e.on_failure = on_failure;
+    s.hooks.push_back(e);
+  }
+  explain_dropped(rq, *loaded, planned, loc, s);
+  other_hook_notes(rq, loc, s);
   return std::vector<ExplainSection>{s};
 }
 

@@ -1,11 +1,13 @@
 // Internal helpers shared by the per-host linters and explain (not installed).
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "pinta/common/fs.h"
 #include "pinta/hostlint/lint.h"
 
 namespace pinta::hostlint::detail {
@@ -91,6 +93,51 @@ std::string suggest_event(const std::string& written, const std::vector<std::str
 
 // The `timeout` sanity shared by hosts: a human-readable duration.
 std::string human_duration_ms(double ms);
+
+// ---- shared by the per-host lints (lint.cc) ----------------------------------------------------
+
+// Where nlohmann's parser stops on a syntax error (position only; the verdict is the loader's).
+void syntax_error(const std::string& text, bool comments, Position& pos, std::string& detail);
+// Variable `k` of the lint's environment: LintOptions::env when given, else this process's.
+std::string env_or(const LintOptions& o, const char* k);
+// The home the hosts read (--home, else $HOME), normalized.
+std::string home_of(const LintOptions& o);
+bool same_file(const std::string& a, const std::string& b);
+// RFC 6901 token back to the key: "~1" → "/", "~0" → "~".
+std::string unescape_token(const std::string& t);
+// Whether `k` is an event name of any host (case-insensitive).
+bool any_host_event(const std::string& k);
+
+// ---- Gemini CLI (lint_gemini.cc), Antigravity (lint_antigravity.cc), deel-local-cli (lint_deel.cc)
+
+void lint_gemini(const std::string& path, const std::string& text, const LintOptions& o,
+                 Sink& sink);
+Status lint_antigravity(const std::string& path, const std::string& text, const LintOptions& o,
+                        Sink& sink);
+void lint_deel(const std::string& path, const std::string& text, const LintOptions& o, Sink& sink);
+
+// ---- explain (explain.cc, claude.cc) ----------------------------------------------------------
+
+// Positions of hooks in their files, each file indexed once.
+class Locator {
+ public:
+  Position at(const std::string& file, const std::string& pointer) {
+    auto it = idx_.find(file);
+    if (it == idx_.end()) {
+      auto t = pinta::fs::read_file(file);
+      it = idx_.emplace(file, PositionIndex::build(t ? *t : std::string())).first;
+    }
+    return it->second.locate(pointer);
+  }
+  // "FILE:LINE:COL: ", the prefix of a dropped hook's line.
+  std::string where(const std::string& file, const std::string& pointer) {
+    Position pos = at(file, pointer);
+    return file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.col) + ": ";
+  }
+
+ private:
+  std::map<std::string, PositionIndex> idx_;
+};
 
 // ---- Claude Code (claude.cc) ------------------------------------------------------------------
 
