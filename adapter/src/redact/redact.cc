@@ -625,6 +625,14 @@ struct LiteralIndex {
   static constexpr std::size_t kCapacity = kRuleCount * std::tuple_size_v<decltype(Rule::any_of)> * 2;
   std::array<std::uint16_t, 257> start{};  // entries[start[b], start[b + 1]) begin with byte b
   std::array<Entry, kCapacity> entries{};
+  // Every pair of bytes a literal can begin with (a one-byte literal: its byte and any byte), as
+  // 65,536 bits: most positions of a text are passed over on one bit test instead of a walk through
+  // the entries of their first byte (for a letter, dozens).
+  std::array<std::uint64_t, 1024> pairs{};
+  constexpr bool may_begin(unsigned char a, unsigned char b) const {
+    const unsigned bit = (static_cast<unsigned>(a) << 8) | b;
+    return (pairs[bit >> 6] >> (bit & 63)) & 1u;
+  }
   constexpr std::span<const Entry> by_first(unsigned char b) const {
     return {entries.data() + start[b], static_cast<std::size_t>(start[b + 1] - start[b])};
   }
@@ -652,6 +660,19 @@ constexpr LiteralIndex kLiteralIndex = [] {
   for (std::size_t b = 0; b < 256; ++b) count[b + 1] = static_cast<std::uint16_t>(count[b + 1] + count[b]);
   idx.start = count;
   each([&](unsigned char b, const LiteralIndex::Entry& e) { idx.entries[count[b]++] = e; });
+  auto set_pair = [&](unsigned a, unsigned b) {
+    const unsigned bit = (a << 8) | b;
+    idx.pairs[bit >> 6] |= std::uint64_t{1} << (bit & 63);
+  };
+  each([&](unsigned char first, const LiteralIndex::Entry& e) {
+    if (e.literal.size() == 1) {
+      for (unsigned b = 0; b < 256; ++b) set_pair(first, b);
+      return;
+    }
+    const auto second = static_cast<unsigned char>(e.literal[1]);
+    set_pair(first, second);
+    if (e.ci && second >= 'a' && second <= 'z') set_pair(first, second - 'a' + 'A');
+  });
   return idx;
 }();
 
@@ -671,6 +692,10 @@ RuleSet candidate_rules(std::string_view s) {
   std::bitset<256> present;  // the bytes of s, for Rule::needs_one_of (one pass, not one per hit)
   for (char c : s) present.set(static_cast<unsigned char>(c));
   for (std::size_t i = 0; i < s.size(); ++i) {
+    // The last byte can only begin a one-byte literal: its pairs with any byte are all set.
+    if (!idx.may_begin(static_cast<unsigned char>(s[i]),
+                       i + 1 < s.size() ? static_cast<unsigned char>(s[i + 1]) : 0))
+      continue;
     for (const auto& e : idx.by_first(static_cast<unsigned char>(s[i]))) {
       if (out.test(e.rule) || ruled_out.test(e.rule) || e.literal.size() > s.size() - i) continue;
       if (const char* needs = kRules[e.rule].needs_one_of; needs != nullptr) {
