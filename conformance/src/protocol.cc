@@ -473,7 +473,11 @@ std::vector<Finding> judge(Family f, const ProtocolHook& h, const HookOutcome& o
                                    ": Claude Code reports a non-blocking hook error to "
                                    "the user and reads no decision from it (" +
                                    o.effect + "); pass with 0, block with 2"});
-    if (exit0 && o.effect == "hook_error")  // pre-json-wrong-event: rejected before it is read
+    // reply-invalid-*: a reply outside the CLI's schema is rejected (a hook error) before it is
+    // read; the findings below name the field.
+    const bool schema_rejected = o.detail.contains("result") && o.detail["result"].is_object() &&
+                                 o.detail["result"].value("replyRejected", false);
+    if (exit0 && o.effect == "hook_error" && !schema_rejected)  // pre-json-wrong-event
       fs.push_back({"PROTO-4",
                     "hookSpecificOutput.hookEventName names another event: Claude "
                     "Code rejects the reply as a hook error"});
@@ -537,6 +541,17 @@ std::vector<Finding> judge(Family f, const ProtocolHook& h, const HookOutcome& o
         fs.push_back({"PROTO-5", "permissionDecision " + pd.dump() +
                                      " is not allow, deny or ask: "
                                      "ignored"});
+      const bool named = (!d.is_null() && d != "block" && d != "approve") ||
+                         (!pd.is_null() && pd != "allow" && pd != "deny" && pd != "ask");
+      if (schema_rejected && !named) {
+        // The CLI's own words: "Hook JSON output validation failed — <field>: <problem>".
+        std::string why = o.detail["result"].value("stderr", std::string());
+        why = why.substr(0, why.find('\n'));
+        const std::string lead = "Hook JSON output validation failed \xE2\x80\x94 ";
+        if (why.rfind(lead, 0) == 0) why = why.substr(lead.size());
+        fs.push_back({"PROTO-5", "the reply fails Claude Code's validation (" + why +
+                                     "): nothing in it is read, a non-blocking hook error"});
+      }
       const bool denies = (pd == "deny" && ev == "PreToolUse") || (d == "block" && blocking);
       const std::string why =
           pd == "deny" ? text(hso, "permissionDecisionReason") : text(reply, "reason");

@@ -362,7 +362,7 @@ class DeelRunner : public HostRunner {
 // Claude Code 2.1.332 (emu::claude, docs/hosts/claude-code-2.1.md): the hook as the one command of
 // the event's plan, spawned as the host spawns it (/bin/sh -c, cwd = the project, the payload as
 // one compact JSON line then EOF, the host's environment additions), read as the host reads it
-// (run_plan's reading: the wrong-event rejection, then decide). The effect names what the host
+// (run_plan's reading: the schema and wrong-event rejections, then decide). The effect names what the host
 // did with the run; the full outcome (what the model is told) is in the detail.
 class ClaudeRunner : public HostRunner {
  public:
@@ -383,7 +383,7 @@ class ClaudeRunner : public HostRunner {
     out.detail["spawn"] = spawn_json(out.raw);
     cc::PlanRun pr;
     pr.runs.push_back(cc::hook_run(h, out.raw));
-    cc::reject_wrong_event(call.event, pr.runs.front());
+    cc::reject_unreadable(call.event, pr.runs.front());
     const std::vector<pinta::hosts::claude::HookCommand> plan = {h};
     pr.outcome = cc::decide(call.event, payload, plan, pr.runs);
     const json report = cc::report_json(plan, pr);
@@ -453,7 +453,8 @@ class ClaudeRunner : public HostRunner {
   //   blocking_error  exit 2 where the event can block: stderr reaches the model as a hook error
   //                   (PreToolUse: the tool does not run; pre-exit2-*, ups-exit2, stop-exit2)
   //   error_shown     exit 2 where the event cannot block: stderr shown to the user only (ss-exit2)
-  //   hook_error      any other status: a non-blocking error (post-exit1, ups-exit1)
+  //   hook_error      any other status, or a JSON reply outside the host's schema: a non-blocking
+  //                   error (post-exit1, ups-exit1, reply-invalid-*)
   //   denied / asked / allowed   PreToolUse's permission decision at exit 0 (CC: the JSON deny)
   //   stopped         continue:false: the session ends after this step (pre-continue-false, ...)
   //   blocked         another JSON decision that blocks (post-block, stop-block-json, …)
@@ -478,7 +479,8 @@ class ClaudeRunner : public HostRunner {
       out.effect_message = o.tool_result                        ? *o.tool_result
                            : blocks && !o.model_context.empty() ? joined(o.model_context)
                                                                 : r.stderr_text;
-    } else if (r.exit != 0) {
+    } else if (r.exit != 0 || r.reply_rejected) {
+      // A reply outside the host's schema is a non-blocking error too (reply-invalid-*).
       out.effect = "hook_error";
       out.effect_message = r.stderr_text;
     } else if (o.permission_decision) {

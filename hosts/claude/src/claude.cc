@@ -74,9 +74,12 @@ std::string match_target(const std::string& event, const json& p) {
   if (event == "UserPromptExpansion") return str("command_name");
   if (event == "SessionStart" || event == "ConfigChange" || event == "DirectoryAdded")
     return str("source");
+  // real (compact-prompt): PreCompact's "manual" matcher runs for /compact, "auto" does not.
   if (event == "Setup" || event == "PreCompact" || event == "PostCompact") return str("trigger");
   if (event == "Notification") return str("notification_type");
   if (event == "SessionEnd") return str("reason");
+  // real (subagent-start, subagent-stop-exit2): an Explore matcher does not run for a
+  // general-purpose subagent.
   if (event == "SubagentStart" || event == "SubagentStop") return str("agent_type");
   if (event == "Elicitation" || event == "ElicitationResult") return str("mcp_server_name");
   if (event == "InstructionsLoaded") return str("load_reason");

@@ -111,6 +111,8 @@ HookRun hook_run(const cl::HookCommand& h, const proc::SpawnResult& res) {
     out.exit = *res.exit_code;
   else
     out.exit = 1;
+  // real (exit-signal, timeout): a hook that did not exit on its own gives no verdict.
+  out.no_verdict = !res.started || out.timed_out || !res.exit_code;
   return out;
 }
 
@@ -127,6 +129,7 @@ std::vector<HookRun> run_hooks(const std::vector<cl::HookCommand>& plan, const j
         // it and the hook is reported failed (a non-blocking error).
         HookRun none;
         none.exit = 1;
+        none.no_verdict = true;
         none.stderr_text = "Failed to run: The argument 'file' cannot be empty. Received ''";
         return none;
       }
@@ -142,8 +145,13 @@ std::vector<HookRun> run_hooks(const std::vector<cl::HookCommand>& plan, const j
 namespace {
 
 std::string hook_name(const std::string& event, const json& payload) {
-  // real: "PreToolUse:Bash", "SessionStart:startup"; events without a target: "Stop".
-  std::string t = cl::has_matcher_target(event) ? cl::match_target(event, payload) : "";
+  // real: "PreToolUse:Bash", "SessionStart:startup", "SubagentStart:general-purpose"; events
+  // without a target: "Stop". SubagentStop matches on agent_type but is named bare
+  // (subagent-stop-exit2, subagent-stop-block: hook_name "SubagentStop", its texts to the
+  // subagent "SubagentStop hook …").
+  std::string t = cl::has_matcher_target(event) && event != "SubagentStop"
+                      ? cl::match_target(event, payload)
+                      : "";
   return t.empty() ? event : event + ":" + t;
 }
 
@@ -183,7 +191,7 @@ Outcome decide(const std::string& event, const json& payload,
   for (size_t i = 0; i < runs.size() && i < plan.size(); ++i) order.push_back(i);
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return runs[a].finished_us < runs[b].finished_us; });
-  std::vector<std::string> session_start_ctx;
+  std::vector<std::string> joined_ctx;
   // real (fuzz lane): a JSON reply's systemMessage, additionalContext and continue/stopReason are
   // read whatever the exit code; its decisions only on exit 0.
   auto read_common = [&](const json& reply) {
@@ -200,20 +208,28 @@ Outcome decide(const std::string& event, const json& payload,
     std::string ctx = str_field(hso, "additionalContext");
     if (ctx.empty()) return false;
     o.additional_context.push_back(ctx);
-    if (event == "SessionStart") {
-      // real (ss-ctx, fuzz lane): SessionStart contexts are joined under one bare-event label.
-      session_start_ctx.push_back(ctx);
+    if (event == "SessionStart" || event == "SubagentStart") {
+      // real (ss-ctx, fuzz lane; subagent-start): SessionStart's and SubagentStart's contexts
+      // are joined under one bare-event label (SubagentStart's reach the subagent only).
+      joined_ctx.push_back(ctx);
     } else {
       o.model_context.push_back(name + " hook additional context: " + ctx);
     }
-    // real (stop-ctx, fuzz lane): Stop/SubagentStop context sends the model back to work.
+    // real (stop-ctx, fuzz lane; subagent-stop-ctx): Stop/SubagentStop context sends the model
+    // (the subagent) back to work.
     if (event == "Stop" || event == "SubagentStop") o.blocked = true;
     return true;
   };
   for (size_t i : order) {
     const HookRun& r = runs[i];
     const std::string& cmd = plan[i].command;
+    // real (reply-invalid-*, pre-json-wrong-event, timeout, exit-signal, settings-empty-command):
+    // on PreToolUse each hook that gave no verdict (not a plain non-zero exit) is a warning.
+    if (r.no_verdict && event == "PreToolUse")
+      o.warnings.push_back("A hook gave no usable answer, so it didn't check this action.");
     if (r.timed_out) continue;  // real (timeout): no verdict; stdout and stderr are not read
+    // real (reply-invalid-*): a JSON reply outside the host's schema is not read at all.
+    if (r.reply_rejected) continue;
     const std::string err = r.stderr_text.empty() ? "No stderr output" : r.stderr_text;
     auto any_json = json_reply(r.stdout_text);
     if (r.exit == 2) {
@@ -231,8 +247,10 @@ Outcome decide(const std::string& event, const json& payload,
       } else if (event == "UserPromptSubmit") {
         o.blocked = true;  // real (ups-exit2): the prompt is dropped, no model request
       } else if (event == "Stop" || event == "SubagentStop") {
-        o.blocked = true;  // real (stop-exit2): the model gets the feedback and another turn
-        o.model_context.push_back(name + " hook feedback:\n" + detail);
+        // real (stop-exit2, subagent-stop-exit2): the model (the subagent) gets the feedback and
+        // another turn; SubagentStop's feedback is labelled "Stop" too.
+        o.blocked = true;
+        o.model_context.push_back("Stop hook feedback:\n" + detail);
       }
       // real (ss-exit2, se-exit2): SessionStart/SessionEnd and the rest show stderr to the user
       // only.
@@ -289,8 +307,10 @@ Outcome decide(const std::string& event, const json& payload,
       } else if (event == "UserPromptSubmit") {
         o.blocked = true;  // real (ups-block-json)
       } else if (event == "Stop" || event == "SubagentStop") {
-        o.blocked = true;  // real (stop-block-json): the reason twice, as feedback and as error
-        o.model_context.push_back(name + " hook feedback:\n" + reason + "\n");
+        // real (stop-block-json, subagent-stop-block): the reason twice, as feedback (labelled
+        // "Stop" for SubagentStop too) and as a blocking error under the hook's own name.
+        o.blocked = true;
+        o.model_context.push_back("Stop hook feedback:\n" + reason + "\n");
         o.model_context.push_back(name + " hook blocking error from command: \"" + cmd + "\": " + reason);
       }
     }
@@ -309,10 +329,10 @@ Outcome decide(const std::string& event, const json& payload,
     }
     if (o.tool_result) o.model_context.insert(o.model_context.begin(), *o.tool_result);
   }
-  if (!session_start_ctx.empty()) {
+  if (!joined_ctx.empty()) {
     std::string joined;
-    for (size_t i = 0; i < session_start_ctx.size(); ++i) joined += (i ? "\n" : "") + session_start_ctx[i];
-    o.model_context.push_back("SessionStart hook additional context: " + joined);
+    for (size_t i = 0; i < joined_ctx.size(); ++i) joined += (i ? "\n" : "") + joined_ctx[i];
+    o.model_context.push_back(event + " hook additional context: " + joined);
   }
   if (!messages.empty()) {
     std::string m;
@@ -321,6 +341,190 @@ Outcome decide(const std::string& event, const json& payload,
   }
   (void)is_tool_event;
   return o;
+}
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+// The schema text 2.1.332 appends to every validation failure, byte for byte (reply-invalid-*).
+const char* const kExpectedSchema = R"schema({
+  "continue": "boolean (optional)",
+  "suppressOutput": "boolean (optional)",
+  "stopReason": "string (optional)",
+  "decision": "\"approve\" | \"block\" (optional)",
+  "reason": "string (optional)",
+  "systemMessage": "string (optional)",
+  "terminalSequence": "string (optional)",
+  "hookSpecificOutput": {
+    "for PreToolUse": {
+      "hookEventName": "\"PreToolUse\"",
+      "permissionDecision": "\"allow\" | \"deny\" | \"ask\" | \"defer\" (optional)",
+      "permissionDecisionReason": "string (optional)",
+      "updatedInput": "object (optional) - Modified tool input to use"
+    },
+    "for PermissionRequest": {
+      "hookEventName": "\"PermissionRequest\"",
+      "decision": {
+        "to allow": {
+          "behavior": "\"allow\"",
+          "updatedInput": "object (optional) - Modified tool input to use",
+          "updatedPermissions": "array (optional) - Permission updates"
+        },
+        "to deny": {
+          "behavior": "\"deny\"",
+          "message": "string (optional)",
+          "interrupt": "boolean (optional)"
+        }
+      }
+    },
+    "for UserPromptSubmit": {
+      "hookEventName": "\"UserPromptSubmit\"",
+      "additionalContext": "string (optional)"
+    },
+    "for PostToolUse": {
+      "hookEventName": "\"PostToolUse\"",
+      "additionalContext": "string (optional)"
+    },
+    "for PostToolBatch": {
+      "hookEventName": "\"PostToolBatch\"",
+      "additionalContext": "string (optional)"
+    },
+    "for Stop / SubagentStop": {
+      "hookEventName": "\"Stop\" | \"SubagentStop\"",
+      "additionalContext": "string (optional) - Feedback for the model; the conversation continues so the model can act on it"
+    }
+  }
+})schema";
+
+// The JavaScript type name the host's messages use ("received array", "received undefined").
+std::string js_type(const ojson* v) {
+  if (!v) return "undefined";
+  if (v->is_null()) return "null";
+  if (v->is_array()) return "array";
+  if (v->is_object()) return "object";
+  if (v->is_boolean()) return "boolean";
+  if (v->is_number()) return "number";
+  return "string";
+}
+
+const ojson* field(const ojson& j, const char* k) {
+  auto it = j.find(k);
+  return it == j.end() ? nullptr : &*it;
+}
+
+// The first problem the host's reply schema finds, as it words it ("<path>: <message>"), or
+// nothing. Fields are checked in the schema's order (reply-invalid-types: with `decision` and
+// `continue` both wrong, `continue` is named); only the first problem is reported.
+std::optional<std::string> schema_problem(const ojson& j) {
+  auto want = [&](const ojson& obj, const char* k, const char* type,
+                  const std::string& prefix) -> std::optional<std::string> {
+    const ojson* v = field(obj, k);
+    if (!v) return std::nullopt;  // every top-level field is optional
+    const bool ok = std::string(type) == "boolean"  ? v->is_boolean()
+                    : std::string(type) == "string" ? v->is_string()
+                                                    : v->is_object();  // "record"
+    if (ok) return std::nullopt;
+    return prefix + k + ": expected " + type + ", received " + js_type(v);
+  };
+  for (const char* k : {"continue", "suppressOutput"})
+    if (auto p = want(j, k, "boolean", "")) return p;
+  if (auto p = want(j, "stopReason", "string", "")) return p;
+  if (const ojson* d = field(j, "decision")) {
+    if (!(d->is_string() && (*d == "approve" || *d == "block"))) {
+      // real (reply-invalid-decision, reply-invalid-types): a permission word gets a hint.
+      std::string m = "decision: Invalid option: expected one of \"approve\"|\"block\"";
+      const std::string v = d->is_string() ? d->get<std::string>() : "";
+      if (v == "allow" || v == "deny" || v == "ask")
+        m += " (top-level decision is the legacy approve|block field; for \"" + v +
+             "\" use hookSpecificOutput.permissionDecision in a PreToolUse hook" +
+             (v == "ask" ? std::string()
+                         : ", or hookSpecificOutput.decision: {\"behavior\": \"" + v +
+                               "\"} in a PermissionRequest hook") +
+             ")";
+      return m;
+    }
+  }
+  for (const char* k : {"reason", "systemMessage", "terminalSequence"})
+    if (auto p = want(j, k, "string", "")) return p;
+  const ojson* hso = field(j, "hookSpecificOutput");
+  if (!hso) return std::nullopt;
+  if (!hso->is_object())
+    return "hookSpecificOutput: expected object, received " + js_type(hso);
+  const ojson* name = field(*hso, "hookEventName");
+  if (!name) return std::string("hookSpecificOutput is missing required field \"hookEventName\"");
+  // real (reply-invalid-event-names): the events whose hookSpecificOutput 2.1.332 knows; any
+  // other name (PreCompact, SessionEnd, a number, …) fails validation. A known name of another
+  // event passes here and is rejected by reject_wrong_event.
+  static const std::set<std::string> kNamed = {
+      "PreToolUse",       "PostToolUse",      "PostToolUseFailure", "PostToolBatch",
+      "Notification",     "UserPromptSubmit", "UserPromptExpansion", "SessionStart",
+      "Stop",             "SubagentStart",    "SubagentStop",       "PreModelSwitch",
+      "PostModelSwitch",  "PermissionRequest", "PermissionDenied",  "Setup",
+      "Elicitation",      "ElicitationResult", "CwdChanged",        "FileChanged",
+      "MessageDisplay",   "PreSkillShellCommand", "WorktreeCreate"};
+  if (!name->is_string() || !kNamed.count(name->get<std::string>()))
+    return std::string(
+        "hookSpecificOutput.hookEventName: expected one of \"PreToolUse\" | \"UserPromptSubmit\" | "
+        "\"UserPromptExpansion\" | \"SessionStart\" | \"Setup\" | \"PreModelSwitch\" | …");
+  const std::string ev = name->get<std::string>();
+  const std::string at = "hookSpecificOutput.";
+  if (ev == "PreToolUse") {
+    if (const ojson* pd = field(*hso, "permissionDecision")) {
+      if (!(pd->is_string() &&
+            (*pd == "allow" || *pd == "deny" || *pd == "ask" || *pd == "defer")))
+        return at + "permissionDecision: Invalid option: expected one of "
+                    "\"allow\"|\"deny\"|\"ask\"|\"defer\"";
+    }
+    if (auto p = want(*hso, "permissionDecisionReason", "string", at)) return p;
+    if (auto p = want(*hso, "updatedInput", "record", at)) return p;
+  } else if (ev == "PermissionRequest") {
+    const ojson* d = field(*hso, "decision");
+    if (!d || !d->is_object())
+      return at + "decision: expected object, received " + js_type(d) +
+             " (PermissionRequest decision must be {\"behavior\": \"allow\"} or {\"behavior\": "
+             "\"deny\", \"message\": \"...\"})";
+  } else if (ev == "WorktreeCreate") {
+    const ojson* w = field(*hso, "worktreePath");
+    if (!w || !w->is_string())
+      return at + "worktreePath: expected string, received " + js_type(w);
+  }
+  // real (reply-invalid-types): additionalContext where the named event's schema has it.
+  static const std::set<std::string> kContext = {
+      "PreToolUse", "PostToolUse",  "PostToolUseFailure", "PostToolBatch", "UserPromptSubmit",
+      "SessionStart", "Stop", "SubagentStop", "SubagentStart"};
+  if (kContext.count(ev))
+    if (auto p = want(*hso, "additionalContext", "string", at)) return p;
+  return std::nullopt;
+}
+
+}  // namespace
+
+// real (reply-invalid-decision, reply-invalid-types, reply-invalid-event-names): a JSON reply
+// (whatever the exit code but 2) is checked against the host's schema before anything in it is
+// read; one that fails is not read at all (no decision, no systemMessage, no context), keeps its
+// exit code and stdout, and is reported with stderr
+// "Hook JSON output validation failed — <problem>\n\nThe hook's output was: <the reply,
+// JSON.stringify(…, null, 2)>\n\nExpected schema:\n<schema>" (outcome "error"; on PreToolUse the
+// CLI also warns "A hook gave no usable answer, so it didn't check this action." and the tool
+// runs). At exit 0 the hook's own stderr is dropped; at another exit it follows.
+void reject_invalid_reply(HookRun& r) {
+  if (r.exit == 2 || r.timed_out) return;
+  std::string t = trim(r.stdout_text);
+  if (t.empty() || t.front() != '{') return;
+  auto j = ojson::parse(t, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return;
+  auto problem = schema_problem(j);
+  if (!problem) return;
+  const std::string own = trim(r.stderr_text);
+  r.reply_rejected = true;
+  r.no_verdict = true;
+  r.stderr_text = "Hook JSON output validation failed \xE2\x80\x94 " + *problem +
+                  "\n\nThe hook's output was: " + j.dump(2, ' ', false, ojson::error_handler_t::replace) +
+                  "\n\nExpected schema:\n" + kExpectedSchema;
+  // real (reply-invalid-types): at another exit the hook's own stderr follows, trimmed.
+  if (r.exit != 0 && !own.empty())
+    r.stderr_text += "\n\nHook exited " + std::to_string(r.exit) + " with stderr:\n" + own;
 }
 
 // real (pre-json-wrong-event): a JSON reply whose hookSpecificOutput.hookEventName names another
@@ -352,9 +556,15 @@ void reject_wrong_event(const std::string& event, HookRun& r) {
     if (k == "hookEventName" || (it != kFields.end() && it->second.count(k))) kept[k] = v;
   hso = kept;
   r.exit = 1;
+  r.no_verdict = true;
   r.stdout_text.clear();
   r.stderr_text = "Failed to run: Hook returned incorrect event name: expected '" + event +
                   "' but got '" + got + "'. Full stdout: " + j.dump(2);
+}
+
+void reject_unreadable(const std::string& event, HookRun& r) {
+  reject_invalid_reply(r);
+  if (!r.reply_rejected) reject_wrong_event(event, r);
 }
 
 PlanRun run_plan(const std::vector<cl::HookCommand>& plan, const std::string& event,
@@ -362,9 +572,17 @@ PlanRun run_plan(const std::vector<cl::HookCommand>& plan, const std::string& ev
                  const std::map<std::string, std::string>& env) {
   PlanRun pr;
   pr.runs = run_hooks(plan, payload, cwd, env);
-  for (auto& r : pr.runs) reject_wrong_event(event, r);
+  for (auto& r : pr.runs) reject_unreadable(event, r);
   pr.outcome = decide(event, payload, plan, pr.runs);
   return pr;
+}
+
+std::string hook_outcome(const HookRun& r) {
+  // real (every scenario: --include-hook-events' hook_response "outcome"): exit 0 with a reply
+  // the host could read is a success; a hook past its timeout is cancelled (timeout,
+  // timeout-per-hook-parallel); any other exit (a signal's too) or a rejected reply is an error.
+  if (r.timed_out) return "cancelled";
+  return r.exit == 0 && !r.reply_rejected ? "success" : "error";
 }
 
 json report_json(const std::vector<cl::HookCommand>& plan, const PlanRun& run) {
@@ -375,7 +593,8 @@ json report_json(const std::vector<cl::HookCommand>& plan, const PlanRun& run) {
   json results = json::array();
   for (const auto& r : run.runs)
     results.push_back({{"command", r.command}, {"exit", r.exit}, {"stdout", r.stdout_text},
-                       {"stderr", r.stderr_text}, {"timedOut", r.timed_out}});
+                       {"stderr", r.stderr_text}, {"timedOut", r.timed_out},
+                       {"replyRejected", r.reply_rejected}, {"outcome", hook_outcome(r)}});
   const Outcome& o = run.outcome;
   auto opt = [](const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); };
   json out = {{"blocked", o.blocked},
@@ -387,6 +606,8 @@ json report_json(const std::vector<cl::HookCommand>& plan, const PlanRun& run) {
               {"additionalContext", o.additional_context},
               {"updatedInput", o.updated_input ? *o.updated_input : json(nullptr)},
               {"modelContext", o.model_context}};
+  // Only when there are any: the replay goldens (fixtures/golden/shared/claude/) predate it.
+  if (!o.warnings.empty()) out["warnings"] = o.warnings;
   return {{"loaded", loaded}, {"results", results}, {"outcome", out}};
 }
 

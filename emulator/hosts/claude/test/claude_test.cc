@@ -106,3 +106,61 @@ TEST(ClaudeRun, StopContextSendsTheModelBackAndBadUtf8IsReplaced) {  // stop-ctx
   EXPECT_EQ(s.outcome.model_context[0], "Stop hook additional context: more");
   EXPECT_EQ(s.runs[0].stderr_text, "a\xEF\xBF\xBD" "b");
 }
+
+TEST(ClaudeRun, ReplyOutsideTheSchemaIsRejectedUnread) {  // reply-invalid-decision, -types
+  auto d = run("PreToolUse", {cmd("PreToolUse", R"(echo '{"decision":"deny","reason":"no","systemMessage":"m"}')")});
+  ASSERT_EQ(d.runs.size(), 1u);
+  EXPECT_TRUE(d.runs[0].reply_rejected);
+  EXPECT_EQ(d.runs[0].exit, 0);
+  EXPECT_EQ(ce::hook_outcome(d.runs[0]), "error");
+  EXPECT_EQ(d.runs[0].stderr_text.rfind(
+                "Hook JSON output validation failed \xE2\x80\x94 decision: Invalid option: expected one "
+                "of \"approve\"|\"block\" (top-level decision is the legacy approve|block field; for "
+                "\"deny\" use hookSpecificOutput.permissionDecision in a PreToolUse hook, or "
+                "hookSpecificOutput.decision: {\"behavior\": \"deny\"} in a PermissionRequest hook)"
+                "\n\nThe hook's output was: {\n  \"decision\": \"deny\",\n  \"reason\": \"no\",\n"
+                "  \"systemMessage\": \"m\"\n}\n\nExpected schema:\n{\n",
+                0),
+            0u);
+  EXPECT_FALSE(d.outcome.blocked);  // the tool runs
+  EXPECT_FALSE(d.outcome.system_message.has_value());
+  // Only the first problem, in the schema's order; the hook's own stderr follows at exit 1.
+  auto t = run("PreToolUse", {cmd("PreToolUse", R"(echo '{"decision":"deny","continue":"x"}'; echo own >&2; exit 1)")});
+  const std::string& e = t.runs[0].stderr_text;
+  EXPECT_EQ(e.rfind("Hook JSON output validation failed \xE2\x80\x94 continue: expected boolean, received string\n", 0), 0u);
+  EXPECT_EQ(e.substr(e.size() - 33), "}\n\nHook exited 1 with stderr:\nown");
+  // Exit 2 is not validated: its own stderr blocks.
+  auto b = run("PreToolUse", {cmd("PreToolUse", R"(echo '{"continue":"x"}'; echo own >&2; exit 2)")});
+  EXPECT_FALSE(b.runs[0].reply_rejected);
+  EXPECT_TRUE(b.outcome.blocked);
+  // Unknown hookSpecificOutput names fail the schema; a known other event's is the wrong event.
+  auto n = run("PreToolUse", {cmd("PreToolUse", R"(echo '{"hookSpecificOutput":{"hookEventName":"PreCompact"}}')"),
+                              cmd("PreToolUse", R"(echo '{"hookSpecificOutput":{"hookEventName":"Stop"}}')")});
+  EXPECT_TRUE(n.runs[0].reply_rejected);
+  EXPECT_EQ(n.runs[1].exit, 1);
+  EXPECT_FALSE(n.runs[1].reply_rejected);
+  // A valid reply is untouched.
+  auto ok = run("PreToolUse", {cmd("PreToolUse", R"(echo '{"decision":"approve","continue":true}')")});
+  EXPECT_FALSE(ok.runs[0].reply_rejected);
+  EXPECT_EQ(ce::hook_outcome(ok.runs[0]), "success");
+}
+
+TEST(ClaudeRun, SubagentHooks) {  // subagent-start, subagent-stop-exit2, -block, -ctx
+  const json start = {{"session_id", "s"}, {"hook_event_name", "SubagentStart"},
+                      {"agent_id", "a1"}, {"agent_type", "general-purpose"}};
+  auto s = run("SubagentStart",
+               {cmd("SubagentStart", R"(echo '{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"one"}}')"),
+                cmd("SubagentStart", "echo plain")},
+               start);
+  ASSERT_EQ(s.outcome.model_context.size(), 1u);  // plain stdout is not context here
+  EXPECT_EQ(s.outcome.model_context[0], "SubagentStart hook additional context: one");
+  json stop = start;
+  stop["hook_event_name"] = "SubagentStop";
+  auto x = run("SubagentStop", {cmd("SubagentStop", "echo more >&2; exit 2")}, stop);
+  EXPECT_TRUE(x.outcome.blocked);
+  ASSERT_EQ(x.outcome.model_context.size(), 1u);
+  EXPECT_EQ(x.outcome.model_context[0], "Stop hook feedback:\n[echo more >&2; exit 2]: more\n");
+  auto c = run("SubagentStop", {cmd("SubagentStop", R"(echo '{"hookSpecificOutput":{"hookEventName":"SubagentStop","additionalContext":"again"}}')")}, stop);
+  EXPECT_TRUE(c.outcome.blocked);
+  EXPECT_EQ(c.outcome.model_context.at(0), "SubagentStop hook additional context: again");
+}

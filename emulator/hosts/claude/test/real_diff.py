@@ -15,8 +15,17 @@ order, through `hostemu claude run` with the same settings. Compared, per hook e
     "<hook> says: <message>" notices; every modelContext text is in the model's requests, and every
     hook text in the model's last request is one the emulator predicted.
 Exit 0: no difference; 1: differences (printed); 77: SKIPPED (npm unreachable, reason printed).
+  - SubagentStop blocked <=> the same subagent (agent_id) stopped again; the hook results' outcome
+    ("success" | "error" | "cancelled") against hook_response's; PreToolUse's warnings against
+    the stream's hook_no_verdict notices for that call.
 Scenario file: {"name", "evidence", "prompt"?, "turns": [Messages turns], "user"?, "project"?,
-"local"?, "extra"?: [settings objects passed with --settings]}.
+"local"?, "extra"?: [settings objects passed with --settings], "allowedTools"?: the --allowedTools
+value (default "Bash"; "Bash,Agent,Task" lets a turn call the Agent tool)}.
+A subagent: a turn with a tool_use of `Agent` (input {"description", "prompt", "subagent_type",
+"run_in_background": false}) runs a subagent in the foreground; its model requests take the next
+scripted turns (after SubagentStart), one more each time SubagentStop sends it back, then the main
+agent's request takes the next. In the background (the Agent tool's default) the subagent's and
+the main agent's requests race for the turns.
 """
 import argparse, collections, concurrent.futures as cf, json, os, random, re, shutil, signal
 import subprocess, sys, tempfile, time
@@ -25,8 +34,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.environ.get("PINTA_SOURCE_DIR") or os.path.abspath(os.path.join(HERE, "../../../.."))
 CAPTURE_CMD = 'cat >> "${PINTA_CLAUDE_CAP:-/dev/null}"; echo >> "${PINTA_CLAUDE_CAP:-/dev/null}"'
 EVENTS_IN_PRINT_MODE = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
-                        "PostToolUseFailure", "Stop", "SessionEnd", "Notification", "SubagentStop",
-                        "PreCompact", "PermissionRequest", "PermissionDenied"]
+                        "PostToolUseFailure", "Stop", "SessionEnd", "Notification", "SubagentStart", "SubagentStop",
+                        "PreCompact", "PostCompact", "PermissionRequest", "PermissionDenied"]
+# Hooks the stream does not report: SessionEnd runs after it has ended; PreCompact (a /compact
+# prompt) is not reported by --include-hook-events (compact-prompt).
+NOT_IN_STREAM = ("SessionEnd", "PreCompact")
 HOOK_TEXT = re.compile(r"\b([A-Z][A-Za-z]+(?::[A-Za-z0-9_.-]+)?) hook (additional context|success|"
                        r"blocking error from command|feedback):")
 
@@ -96,11 +108,13 @@ class Session:
             env.update({"ANTHROPIC_BASE_URL": "http://127.0.0.1:" + port, "ANTHROPIC_API_KEY": "scripted",
                         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1"})
             args = [claude, "-p", self.sc.get("prompt", "go"), "--output-format", "stream-json", "--verbose",
-                    "--include-hook-events", "--allowedTools", "Bash"] + self.settings_args()
+                    "--include-hook-events", "--allowedTools", self.sc.get("allowedTools", "Bash")] + self.settings_args()
             with open(os.devnull) as dn:
                 p = subprocess.run(args, cwd=self.proj, env=env, stdin=dn, capture_output=True, text=True,
                                    timeout=300, errors="surrogateescape")
             self.stream = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
+            with open(os.path.join(self.root, "stream.jsonl"), "w", errors="surrogateescape") as f:
+                f.write(p.stdout)  # for --keep
             self.stderr = p.stderr
             self.rc = p.returncode
         finally:
@@ -148,8 +162,10 @@ def compare(s):
         if x.get("type") == "system" and x.get("subtype") == "hook_response":
             responses[x["hook_event"]].append(x)
     used = collections.Counter()
-    result = next((x for x in stream if x.get("type") == "result"), {})
-    denials = {d["tool_use_id"]: d for d in (result.get("permission_denials") or [])}
+    # A session that gets another prompt (a background task's notification) has several results.
+    results = [x for x in stream if x.get("type") == "result"]
+    result = results[-1] if results else {}
+    denials = {d["tool_use_id"]: d for r in results for d in (r.get("permission_denials") or [])}
     tool_results = {}
     for x in stream:
         if x.get("type") == "user":
@@ -157,6 +173,8 @@ def compare(s):
                 if isinstance(b, dict) and b.get("type") == "tool_result":
                     c = b["content"]
                     tool_results[b["tool_use_id"]] = c if isinstance(c, str) else text_of(c)
+    no_verdict = collections.Counter(x["hook_no_verdict"].get("tool_use_id") for x in stream
+                                     if x.get("tag") == "hook_no_verdict")
     says = collections.Counter(x["content"] for x in stream if x.get("type") == "system"
                                and x.get("subtype") == "informational" and " says: " in x.get("content", ""))
     ups_blocked = any(x.get("prompt_submit_outcome", {}).get("kind") == "blocked_by_hook" for x in stream)
@@ -166,6 +184,11 @@ def compare(s):
     predicted_hook_texts = collections.Counter()
     halted = False
     stop_idx = [i for i, pl in enumerate(s.payloads) if pl["hook_event_name"] == "Stop"]
+    # A subagent's SubagentStop payloads, in order (one more each time a hook sends it back).
+    substop_idx = collections.defaultdict(list)
+    for i, pl in enumerate(s.payloads):
+        if pl["hook_event_name"] == "SubagentStop":
+            substop_idx[pl.get("agent_id")].append(i)
     for i, (pl, em) in enumerate(zip(s.payloads, s.emu)):
         ev = pl["hook_event_name"]
         where = "%s #%d (%s)" % (s.sc["name"], i, ev)
@@ -173,18 +196,19 @@ def compare(s):
             diffs.append(where + ": hostemu failed: " + em["error"]); continue
         n = len(em["results"])
         real = responses[ev][used[ev]:used[ev] + n]
-        if ev != "SessionEnd":  # SessionEnd runs after the stream has ended
+        if ev not in NOT_IN_STREAM:
             used[ev] += n
-        if ev != "SessionEnd":
-            mine = sorted((r["exit"], r["stdout"], r["stderr"]) for r in em["results"])
-            theirs = sorted((r["exit_code"], r["stdout"], r["stderr"]) for r in real)
+            mine = sorted((r["exit"], r["stdout"], r["stderr"], r["outcome"]) for r in em["results"])
+            theirs = sorted((r["exit_code"], r["stdout"], r["stderr"], r["outcome"]) for r in real)
             behaviours += n
             if mine != theirs:
                 diffs.append(where + ": hook results differ\n  emulator: %r\n  real:     %r" % (mine, theirs))
         o = em["outcome"]
         name = ev + (":" + pl["tool_name"] if "tool_name" in pl else ":" + pl["source"] if ev == "SessionStart" else "")
-        # SessionStart notices are not in the print-mode stream (fuzz lane).
-        for m in (o["systemMessage"].split("\n") if o["systemMessage"] and ev != "SessionStart" else []):
+        # SessionStart notices are not in the print-mode stream (fuzz lane), nor are a subagent's
+        # (subagent-start, subagent-stop-block).
+        for m in (o["systemMessage"].split("\n") if o["systemMessage"] and
+                  ev not in ("SessionStart", "SubagentStart", "SubagentStop") else []):
             expect_says[name + " says: " + m] += 1
         for t in o["modelContext"]:
             if ev == "PreToolUse" and t == o["toolResult"]:
@@ -206,6 +230,9 @@ def compare(s):
             halted = True
         if ev == "PreToolUse":
             tid = pl.get("tool_use_id")
+            warned = len(o.get("warnings", []))  # the report leaves out an empty list
+            if warned != no_verdict[tid]:
+                diffs.append(where + ": no-verdict warnings emulator=%d real=%d" % (warned, no_verdict[tid]))
             real_blocked = tid in denials
             if o["blocked"] != real_blocked:
                 diffs.append(where + ": blocked emulator=%s real=%s" % (o["blocked"], real_blocked))
@@ -232,6 +259,11 @@ def compare(s):
             capped = stop_idx.index(i) == 8 and not again
             if (o["blocked"] and o["continue"]) != again and not capped:
                 diffs.append(where + ": model sent back emulator=%s real=%s" % (o["blocked"] and o["continue"], again))
+        if ev == "SubagentStop":
+            mine_idx = substop_idx[pl.get("agent_id")]
+            again = mine_idx.index(i) + 1 < len(mine_idx)
+            if (o["blocked"] and o["continue"]) != again:
+                diffs.append(where + ": subagent sent back emulator=%s real=%s" % (o["blocked"] and o["continue"], again))
     if not s.payloads:
         # Nothing was captured (every hook off, the capture hook included): the emulator must plan
         # nothing either for the events this session fires.
@@ -258,7 +290,7 @@ def compare(s):
             diffs.append("%s: the model was told %r %d times, emulator predicted %d" % (s.sc["name"], k, v, predicted_hook_texts[k]))
     last_assistant, ended_on_tool = "", False
     for x in stream:
-        if x.get("type") == "assistant":
+        if x.get("type") == "assistant" and not x.get("parent_tool_use_id"):  # the main agent's
             last_assistant = "".join(b.get("text", "") for b in x["message"]["content"] if b.get("type") == "text")
             ended_on_tool = any(b.get("type") == "tool_use" for b in x["message"]["content"])
     # Halted: the session ended before the model's final text (it last asked for a tool, or the

@@ -24,6 +24,9 @@ struct HookRun {
   int exit = 0;            // exit status; a hook that timed out or died from a signal reports 1
   std::string stdout_text, stderr_text;
   bool timed_out = false;
+  bool reply_rejected = false;  // its JSON reply failed the host's schema: nothing in it is read
+  bool no_verdict = false;  // not started, killed, timed out, or its reply rejected (not a plain
+                            // non-zero exit)
   long long finished_us = 0;  // spawn → exit; the host reads replies in the order hooks finish
 };
 
@@ -41,6 +44,8 @@ struct Outcome {
   // Every text the model is sent for this event, rendered as 2.1.332 renders it (the tool_result
   // above, "<Hook> hook additional context: …", "… hook blocking error from command: …", ...).
   std::vector<std::string> model_context;
+  // Warnings the CLI shows the user for this event (PreToolUse: one per hook that gave no verdict).
+  std::vector<std::string> warnings;
 };
 
 // The hook process environment: this process's environment plus what 2.1.332 adds
@@ -65,6 +70,14 @@ HookRun hook_run(const hosts::claude::HookCommand& h, const proc::SpawnResult& r
 // A JSON reply naming another event in hookSpecificOutput.hookEventName is rejected before it is
 // read: the run becomes exit 1 with the host's error text on stderr (run_plan applies it).
 void reject_wrong_event(const std::string& event, HookRun& run);
+// A JSON reply (at any exit but 2) outside the host's reply schema (`decision:"deny"`, a
+// `continue` that is not a boolean, an unknown permissionDecision, …) is not read: the run keeps
+// its exit and stdout, is marked reply_rejected, and its stderr becomes the host's
+// "Hook JSON output validation failed — …" text.
+void reject_invalid_reply(HookRun& run);
+// Both checks as the host applies them to a finished run: the schema first, then the event name
+// (run_plan and the conformance runner apply it before decide).
+void reject_unreadable(const std::string& event, HookRun& run);
 
 // Runs every planned command concurrently (bash -c COMMAND, cwd = project, the payload as one
 // compact JSON line on stdin, then EOF) and waits for all. Results in plan order.
@@ -88,6 +101,10 @@ struct PlanRun {
 PlanRun run_plan(const std::vector<hosts::claude::HookCommand>& plan, const std::string& event,
                  const nlohmann::json& payload, const std::string& cwd,
                  const std::map<std::string, std::string>& env);
+
+// How the host reports one run (stream-json hook_response "outcome"): "success", "error" or
+// "cancelled" (past its timeout).
+std::string hook_outcome(const HookRun& run);
 
 // {"loaded":[…],"results":[…],"outcome":{…}}: the `hostemu claude run` report.
 nlohmann::json report_json(const std::vector<hosts::claude::HookCommand>& plan, const PlanRun& run);
