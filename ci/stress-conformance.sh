@@ -114,7 +114,8 @@ done
 # The zoo under the same load: each must still fail what it names.
 zoo_missed=0
 zoo=("slow.sh PERF-0001" "ignore_guard.sh GUARD-0001")
-[ "$short" = 1 ] || zoo+=("guard_no_budget.sh GUARD-0004" "hangs.sh EXIT-0001" "exit1.sh EXIT-0001")
+[ "$short" = 1 ] || zoo+=("guard_no_budget.sh GUARD-0004" "hangs.sh EXIT-0001" "exit1.sh EXIT-0001"
+                          "read_to_eof.sh INPUT-0007")
 for z in "${zoo[@]}"; do
   set -- $z
   left=$(( end - $(date +%s) ))
