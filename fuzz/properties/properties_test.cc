@@ -51,6 +51,7 @@
 #include <unordered_set>
 
 #include "host_table.h"
+#include "pinta/admin/claude_code.h"
 #include "pinta/admin/install.h"
 #include "pinta/adapter/config.h"
 #include "pinta/adapter/handler.h"
@@ -973,6 +974,73 @@ RC_GTEST_PROP(InstallMerge, GeminiLeavesForeignSettingsAndExtensionsAlone, ()) {
     after.erase(rel + ".pinta-bak");
   }
   RC_ASSERT(after == want);
+}
+
+// 20: Claude Code's settings.json (user or project): foreign keys, foreign hooks in Claude Code's
+// shape (some on the events we register, with and without matchers), any layout. Install keeps
+// every foreign byte, is idempotent, and uninstall gives the user's file back byte for byte.
+RC_GTEST_PROP(InstallMerge, ClaudeCodeKeepsTheUsersSettingsAndUninstallRestoresThem, ()) {
+  NoPluginDataEnv env;
+  FastTempDir tmp;
+  RC_ASSERT(tmp.ok());
+  adm::InstallOptions o = install_options(adm::Host::kClaude, tmp);
+  if (*rc::gen::arbitrary<bool>()) {
+    o.workspace = tmp.sub("home/ws");
+    std::filesystem::create_directories(o.workspace);
+  }
+  const std::string path = adm::claude_code_settings_path(o);
+  ojson settings = ojson::object();
+  for (const auto& k : *rc::gen::container<std::vector<std::string>>(rc::gen::resize(4, gen_name())))
+    settings[k] = to_ojson(*rc::gen::resize(5, gen_json(2)));
+  ojson hooks = ojson::object();
+  for (const auto& e : *rc::gen::container<std::set<std::string>>(
+           rc::gen::elementOf(adm::claude_code_events()))) {
+    ojson group = ojson::object();
+    if (*rc::gen::arbitrary<bool>()) group["matcher"] = *rc::gen::elementOf(std::vector<std::string>{"", "*", "Bash", "Edit|Write"});
+    ojson handler = {{"type", "command"}, {"command", "./" + *gen_name() + ".sh"}};
+    if (*rc::gen::arbitrary<bool>()) handler["timeout"] = *rc::gen::inRange(1, 600);
+    group["hooks"] = ojson::array({handler});
+    hooks[e] = ojson::array({group});
+  }
+  if (!hooks.empty()) settings["hooks"] = hooks;
+  const bool existed = *rc::gen::inRange(0, 5) != 0;
+  if (!existed) settings = ojson::object(), hooks = ojson::object();  // no file: nothing foreign
+  const std::string text = gen_text(settings);
+  if (existed) write_file(path, text);
+  const auto before = tree(o.home);
+
+  auto p = adm::plan_install(o);
+  RC_ASSERT(p.has_value());
+  RC_ASSERT(adm::apply(*p).ok());
+  const auto installed = tree(o.home);
+  const ojson merged = ojson::parse(read_all(path));
+  RC_ASSERT(merged.is_object());
+  // Every foreign key keeps its value and place; every foreign handler is still there.
+  for (auto it = settings.begin(); it != settings.end(); ++it) {
+    RC_ASSERT(merged.contains(it.key()));
+    if (it.key() != "hooks") RC_ASSERT(merged[it.key()].dump() == it.value().dump());
+  }
+  for (auto it = hooks.begin(); it != hooks.end(); ++it) {
+    const std::string want = it.value()[0]["hooks"][0].dump();
+    bool kept = false;
+    for (const auto& g : merged["hooks"][it.key()])
+      for (const auto& h : g.value("hooks", ojson::array())) kept = kept || h.dump() == want;
+    RC_ASSERT(kept);
+  }
+  for (const auto& e : adm::claude_code_events()) RC_ASSERT(merged["hooks"].contains(e));
+
+  auto again = adm::plan_install(o);
+  RC_ASSERT(again.has_value());
+  RC_ASSERT(again->changes.empty());
+  RC_ASSERT(adm::apply(*again).ok());
+  RC_ASSERT(tree(o.home) == installed);
+
+  auto u = adm::plan_uninstall(o);
+  RC_ASSERT(u.has_value());
+  RC_ASSERT(adm::apply(*u).ok());
+  RC_ASSERT(tree(o.home) == before);
+  RC_CLASSIFY(existed, "existing file");
+  RC_CLASSIFY(!hooks.empty(), "foreign hooks");
 }
 
 TEST(Properties, ProfilesAreAvailable) {
