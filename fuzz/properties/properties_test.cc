@@ -1043,6 +1043,72 @@ RC_GTEST_PROP(InstallMerge, ClaudeCodeKeepsTheUsersSettingsAndUninstallRestoresT
   RC_CLASSIFY(!hooks.empty(), "foreign hooks");
 }
 
+// 21: deel-local-cli's hooks.json in both shapes it reads (an event map, its Korean names too, or
+// a flat array of handlers with `event`): foreign handlers kept, idempotent, uninstall byte for byte.
+RC_GTEST_PROP(InstallMerge, DeelKeepsTheUsersHooksAndUninstallRestoresThem, ()) {
+  NoPluginDataEnv env;
+  FastTempDir tmp;
+  RC_ASSERT(tmp.ok());
+  adm::InstallOptions o = install_options(adm::Host::kDeel, tmp);
+  if (*rc::gen::arbitrary<bool>()) {
+    o.workspace = tmp.sub("home/ws");
+    std::filesystem::create_directories(o.workspace);
+  }
+  const std::string path = adm::deel_hooks_path(o);
+  const std::vector<std::string> names = {"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop",
+                                          "도구전", "도구후", "말전", "턴끝"};
+  ojson doc = ojson::object();
+  for (const auto& k : *rc::gen::container<std::vector<std::string>>(rc::gen::resize(3, gen_name())))
+    doc[k] = to_ojson(*rc::gen::resize(4, gen_json(2)));
+  const bool flat = *rc::gen::arbitrary<bool>();
+  ojson hooks = flat ? ojson::array() : ojson::object();
+  for (const auto& e : *rc::gen::container<std::set<std::string>>(rc::gen::elementOf(names))) {
+    ojson handler = {{"type", "command"}, {"command", "./" + *gen_name() + ".sh"}};
+    if (*rc::gen::arbitrary<bool>()) handler["onError"] = *rc::gen::elementOf(std::vector<std::string>{"pass", "block"});
+    const std::string matcher = *rc::gen::elementOf(std::vector<std::string>{"*", "Bash", "셸"});
+    if (flat) {
+      ojson f = {{"event", e}, {"matcher", matcher}};
+      for (auto it = handler.begin(); it != handler.end(); ++it) f[it.key()] = it.value();
+      hooks.push_back(f);
+    } else {
+      hooks[e] = ojson::array({ojson{{"matcher", matcher}, {"hooks", ojson::array({handler})}}});
+    }
+  }
+  doc["hooks"] = hooks;
+  const bool existed = *rc::gen::inRange(0, 5) != 0;
+  const std::string text = gen_text(doc);
+  if (existed) write_file(path, text);
+  const auto before = tree(o.home);
+
+  auto p = adm::plan_install(o);
+  RC_ASSERT(p.has_value());
+  RC_ASSERT(adm::apply(*p).ok());
+  const auto installed = tree(o.home);
+  const ojson merged = ojson::parse(read_all(path));
+  if (existed) {
+    for (auto it = doc.begin(); it != doc.end(); ++it)
+      if (it.key() != "hooks") RC_ASSERT(merged[it.key()].dump() == it.value().dump());
+    // Every foreign handler is still there (its JSON text appears in the merged file).
+    for (const auto& h : hooks) {
+      const ojson one = flat ? h : h[0]["hooks"][0];
+      RC_ASSERT(merged.dump().find(one.dump()) != std::string::npos);
+    }
+  }
+
+  auto again = adm::plan_install(o);
+  RC_ASSERT(again.has_value());
+  RC_ASSERT(again->changes.empty());
+  RC_ASSERT(adm::apply(*again).ok());
+  RC_ASSERT(tree(o.home) == installed);
+
+  auto u = adm::plan_uninstall(o);
+  RC_ASSERT(u.has_value());
+  RC_ASSERT(adm::apply(*u).ok());
+  RC_ASSERT(tree(o.home) == before);
+  RC_CLASSIFY(existed, "existing file");
+  RC_CLASSIFY(flat, "flat array");
+}
+
 TEST(Properties, ProfilesAreAvailable) {
   // The Antigravity properties skip (RC_PRE) without profiles; make that absence a failure.
   EXPECT_FALSE(agy_profiles().empty());
