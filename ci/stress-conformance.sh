@@ -33,9 +33,13 @@ conf="$bin/conformance" adapter="$bin/pinta-gemini"
 for b in "$conf" "$adapter"; do
   [ -x "$b" ] || { echo "stress-conformance.sh: $b is not built" >&2; exit 2; }
 done
-adapter="$(cd "$(dirname "$adapter")" && pwd)/$(basename "$adapter")"
 end=$(( $(date +%s) + budget ))
 tmp="$(mktemp -d /tmp/pinta-stress-XXXXXX)"
+# Private copies: a build of the tree during the runs (they take many minutes) must not swap the
+# binaries under them (an exec of a half-written file fails: "Permission denied").
+mkdir -p "$tmp/bin"
+cp "$conf" "$adapter" "$tmp/bin/"
+conf="$tmp/bin/$(basename "$conf")" adapter="$tmp/bin/$(basename "$adapter")"
 load_pids=()
 stop_load() {
   for p in "${load_pids[@]}"; do kill "$p" 2>/dev/null; done
