@@ -12,7 +12,7 @@
 #                              on 2 cores, depending on load: its own .ci/run stage, not ctest's.
 #   ci/drift.sh --smoke        the slice that ctest gemini_drift_probe runs in the default test
 #                              run: the oldest profiled release (0.26.0, whose profile gemini-0.26
-#                              sets every switch that differs from 0.61) on the scenarios that
+#                              sets most switches that differ from 0.61) on the scenarios that
 #                              showed each switch (the switch table of docs/gemini-versions.md):
 #                              s04 headless folder trust, s13 stop request logged + bare tool error,
 #                              s15 tool_input merged, s23/s25 single log stream, s25 lifecycle hook
@@ -29,7 +29,8 @@
 set -uo pipefail
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-full_versions=(0.26.0 0.30.0 0.33.2 0.35.3 0.36.0 0.38.2 0.40.1)
+full_versions=(0.26.0 0.27.4 0.28.1 0.29.0 0.30.0 0.33.2 0.35.3 0.36.0 0.38.2 0.39.0 0.40.1 0.42.0 0.44.0
+  0.45.2 0.60.0)
 smoke_version=0.26.0
 smoke_scenarios=(s04 s13 s15 s23 s25 s27 u02 u05 u27 u28)
 

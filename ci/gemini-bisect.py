@@ -43,7 +43,8 @@ SESSIONS = os.path.join(SRC, "emulator", "hosts", "gemini", "test", "sessions")
 # transcript_path (s29), tail tool calls (u05), AfterAgent continuation (u28), the model request
 # payload (u06: BeforeModel). SessionEnd twice and the payload's base fields show in every one.
 # Folder trust (s04), the log stream order (s23, s25) and exit-code reading (u02) changed only
-# before 0.30 (gemini-0.26); add them with --scenarios for that range.
+# before 0.30 (gemini-0.26 .. gemini-0.29: at 0.28, 0.29 and 0.30); add them with --scenarios for
+# that range. The hook env field (0.27.0) has no scenario: source only.
 DEFAULT_SCENARIOS = "s13,s15,s27,s29,u05,u06,u28"
 
 

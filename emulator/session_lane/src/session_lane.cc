@@ -319,7 +319,12 @@ std::optional<ojson> real_hook_calls(const std::string& outfile_text, const Root
 }
 
 ojson normalize_payload(const ojson& input, const Root& r) {
-  ojson v = ojson::parse(scrub(input.dump(), r), nullptr, false);
+  // Before 0.29 the CLI names the project's folder under ~/.gemini/tmp by the SHA-256 of the
+  // project path (core 0.28.2 config/storage.js getProjectTempDir), which differs between the two
+  // runs' roots: the transcript_path and the session context's temp dir name it.
+  static const std::regex project_hash(R"((\.gemini/tmp/)[0-9a-f]{64}(?![0-9a-f]))");
+  ojson v = ojson::parse(
+      std::regex_replace(scrub(input.dump(), r), project_hash, "$1@PROJECT_HASH@"), nullptr, false);
   if (v.is_discarded() || !v.is_object()) return v.is_discarded() ? input : v;
   static const std::regex iso(R"(^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$)");
   static const std::regex session_file(R"(session-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-[0-9A-Za-z_-]+(\.jsonl?)$)");

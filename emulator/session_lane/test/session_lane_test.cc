@@ -122,6 +122,33 @@ TEST(SessionLanePayload, NormalizesVolatileValuesOnly) {
   EXPECT_EQ(sl::normalize_payload(in, r)["transcript_path"], "");
 }
 
+// Before 0.29 the project's temp folder is the SHA-256 of the project path: each run's own, so it
+// becomes a placeholder wherever the payload names it (transcript_path, the session context); a
+// slug folder, or a hex run that is not exactly 64 digits, stays.
+TEST(SessionLanePayload, ProjectHashFolderIsAPlaceholder) {
+  const auto r = root();
+  const std::string hash = "c21ce20304131d26c11c2ce9bedb327fb96087a56c252ececebf56f5ba6cea95";
+  ojson in = ojson::object(
+      {{"transcript_path",
+        "/t/real/x/h/.gemini/tmp/" + hash + "/chats/session-2026-12-06T00-06-4574cf04.json"},
+       {"llm_request",
+        {{"messages",
+          ojson::array(
+              {{{"role", "user"},
+                {"content", "The project's temporary directory is: /t/real/x/h/.gemini/tmp/" +
+                                hash + "\nI'm currently working"}}})}}}});
+  ojson n = sl::normalize_payload(in, r);
+  EXPECT_EQ(n["transcript_path"], "@H@/.gemini/tmp/@PROJECT_HASH@/chats/session-@TIME@-@ID@.json");
+  EXPECT_EQ(n["llm_request"]["messages"][0]["content"],
+            "The project's temporary directory is: @H@/.gemini/tmp/@PROJECT_HASH@\nI'm currently "
+            "working");
+  in["transcript_path"] = "/t/real/x/h/.gemini/tmp/w/chats/x.json";
+  EXPECT_EQ(sl::normalize_payload(in, r)["transcript_path"], "@H@/.gemini/tmp/w/chats/x.json");
+  in["transcript_path"] = "/t/real/x/h/.gemini/tmp/" + hash + "0/chats/x.json";
+  EXPECT_EQ(sl::normalize_payload(in, r)["transcript_path"],
+            "@H@/.gemini/tmp/" + hash + "0/chats/x.json");
+}
+
 TEST(SessionLanePayload, DifferencesAreLeavesWithTheirPath) {
   ojson a = ojson::parse(R"J({"x":1,"m":{"model":"a","messages":[{"role":"user"},{"role":"user"}]},"gone":true})J");
   ojson b = ojson::parse(R"J({"x":1,"m":{"model":"b","messages":[{"role":"user"}]},"new":2})J");

@@ -172,6 +172,7 @@ class Session {
   bool last_tool_blocked_ = false;
   ojson last_tool_input_;
   ojson last_tool_response_;
+  ojson modified_keys_ = ojson::array();  // the keys a BeforeTool hook's tool_input set
   // Agent iterations (see expand_model_turns): a later one runs only after the previous
   // AfterAgent blocked; a blocked BeforeModel ends its iteration (no model call: the remaining
   // calls and their events do not happen, AfterAgent still fires — session lane u07, u08).
@@ -226,8 +227,9 @@ void Session::prepare() {
   // 0.61.0): <home>/.gemini/tmp/<project slug>/chats/session-<YYYY-MM-DDTHH-MM>-<the session id's
   // first 8 characters>.jsonl; the slug is the workspace's base name slugified (project_slug:
   // config/projectRegistry.js slugify), the first claim in a fresh home. Profile switch
-  // transcript_file "json": releases up to 0.38 name it .json (drift payload on 0.38.2).
-  const std::string slug = project_slug(workspace_);
+  // transcript_file "json": releases up to 0.38 name it .json (drift payload on 0.38.2). Before
+  // 0.29 the folder is the SHA-256 of the project path (switch project_temp_dir "sha256").
+  const std::string slug = project_temp_folder(workspace_, sw_);
   transcript_path_ =
       script_.contains("transcript_path") && script_["transcript_path"].is_string()
           ? script_["transcript_path"].get<std::string>()
@@ -240,10 +242,14 @@ void Session::prepare() {
     ctx_.plans_dir = home_ + "/.gemini/tmp/session/" + session_id_ + "/plans";
   prompt_ = script_.value("prompt", "Create test.txt");
   // The model's request (see ModelRequests).
-  model_.context_text = session_context(workspace_, home_ + "/.gemini/tmp/" + slug);
+  model_.context_text = session_context(
+      workspace_, home_ + "/.gemini/tmp/" + slug,
+      sw_.raw.value("session_context_text", std::string("tagged")) == "working_dir");
   model_.separate_context =
       sw_.raw.value("session_context_message", std::string("merged")) == "separate";
   model_.request_model = sw_.raw.value("llm_request_model", std::string("gemini-2.5-flash"));
+  model_.replace_rewritten_messages =
+      sw_.raw.value("llm_request_rewrite", std::string("merge")) == "replace";
 }
 
 Result<ojson> Session::play(ojson script_events) {
@@ -295,10 +301,17 @@ bool Session::tool_refused(const ojson& ev, const std::string& name, ojson& row)
   if (name == "BeforeTool" && write_tool_excluded_ &&
       ev.value("tool_name", std::string("write_file")) == "write_file") {
     // The scheduler refuses the call before any hook (core 0.26.0 core/coreToolScheduler.js:324);
-    // the suggestions are the nearest registered names, as the drift record shows them.
+    // the suggestions are the nearest registered names, as the drift record shows them. 0.27 runs
+    // the event-driven scheduler, whose wording is shorter (switch tool_not_found_error
+    // "scheduler": core 0.27.4 scheduler/scheduler.js:181; drift s04 on 0.27.4, whose registry
+    // has cli_help where 0.26.0's has activate_skill).
     std::string err =
-        "Tool \"write_file\" not found in registry. Tools must use the exact names that are "
-        "registered. Did you mean one of: \"read_file\", \"write_todos\", \"activate_skill\"?";
+        sw_.raw.value("tool_not_found_error", std::string("registry")) == "scheduler"
+            ? "Tool \"write_file\" not found. Did you mean one of: \"read_file\", \"write_todos\", "
+              "\"cli_help\"?"
+            : "Tool \"write_file\" not found in registry. Tools must use the exact names that are "
+              "registered. Did you mean one of: \"read_file\", \"write_todos\", "
+              "\"activate_skill\"?";
     tool_error_line("write_file", err);
     row["skipped"] = "tool not registered";
     row["effect"] = ojson::object({{"tool", "failed"}, {"tool_error", err}});
@@ -494,7 +507,10 @@ void Session::before_tool_effect(const PayloadOptions& po, const Answer& a, ojso
     last_tool_blocked_ = false;
     effect["tool"] = "ran";
     const ojson* rewritten = specific_output(out, "tool_input");
+    modified_keys_ = ojson::array();
     if (rewritten && rewritten->is_object()) {
+      for (auto it = rewritten->begin(); it != rewritten->end(); ++it)
+        modified_keys_.push_back(it.key());
       ojson ti = *rewritten;  // 0.61: replaces the arguments entirely
       if (sw_.tool_input_merge && po.tool_input.is_object()) {
         ojson merged = po.tool_input;
@@ -572,7 +588,8 @@ void Session::agent_effect(const std::string& name, int iteration, const Payload
     agent_blocked(name, iteration, a, effect);
   } else if (name == "BeforeModel" && has_turns_ && mod && mod->is_object()) {
     ojson req = po.llm_request;
-    if (mod->contains("messages") && (*mod)["messages"].is_array()) req["messages"] = (*mod)["messages"];
+    if (mod->contains("messages") && (*mod)["messages"].is_array())
+      req["messages"] = model_.rewritten_messages(req["messages"], (*mod)["messages"]);
     if (mod->contains("model") && (*mod)["model"].is_string()) req["model"] = (*mod)["model"];
     if (mod->contains("config") && (*mod)["config"].is_object())
       for (auto& [k, v] : (*mod)["config"].items()) req["config"][k] = v;
@@ -621,8 +638,9 @@ void Session::agent_blocked(const std::string& name, int iteration, const Answer
 // The BeforeTool's tool, run for real: its response for AfterTool, or the error that keeps
 // AfterTool from firing.
 void Session::run_tool(const PayloadOptions& po, ojson& effect) {
-  ToolRun t = run_builtin_tool(po.tool_name, last_tool_input_, workspace_,
-                               effect.contains("tool_input"));
+  ToolRun t =
+      run_builtin_tool(po.tool_name, last_tool_input_, workspace_, effect.contains("tool_input"),
+                       sw_.raw.value("write_file_response", std::string("build_flag")));
   if (!t.ok) {
     // The scheduler reports the error and the call never reaches executeToolWithHooks, so
     // AfterTool does not fire (core scheduler/scheduler.js; exp x11).
@@ -631,6 +649,21 @@ void Session::run_tool(const PayloadOptions& po, ojson& effect) {
     tool_error_line(po.tool_name, t.error);
     last_tool_blocked_ = true;
   } else if (!t.response.is_null()) {
+    // < 0.36 (switch tool_input_notice "in_tool_response"): the BeforeTool hook runs inside
+    // executeToolWithHooks, which appends the notice of a hook's tool_input to llmContent before
+    // AfterTool fires (core 0.35.3 core/coreToolHookTriggers.js:119-134, 0.26.0 :272-287; drift
+    // s15 on 0.27.4). 0.36+ append it after AfterTool (scheduler/tool-executor.js
+    // inputModifiedByHook), so the hook never sees it.
+    if (sw_.raw.value("tool_input_notice", std::string("after_hooks")) == "in_tool_response" &&
+        !modified_keys_.empty() && t.response.contains("llmContent") &&
+        t.response["llmContent"].is_string()) {
+      std::string keys;
+      for (const auto& k : modified_keys_)
+        keys += (keys.empty() ? "" : ", ") + k.get<std::string>();
+      t.response["llmContent"] = t.response["llmContent"].get<std::string>() +
+                                 "\n\n[System] Tool input parameters (" + keys +
+                                 ") were modified by a hook before execution.";
+    }
     last_tool_response_ = t.response;
   }
 }

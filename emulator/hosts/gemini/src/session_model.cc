@@ -100,6 +100,17 @@ ojson ModelRequests::llm_request() const {
        {"config", ojson::object({{"temperature", 1}, {"topP", 0.95}, {"topK", 64}})}});
 }
 
+ojson ModelRequests::rewritten_messages(const ojson& base, const ojson& hook) const {
+  if (replace_rewritten_messages || !base.is_array()) return hook;
+  // The history here holds only text-carrying contents (one message each), so every base
+  // message takes the next hook message while there is one.
+  ojson merged = ojson::array();
+  size_t i = 0;
+  for (const auto& m : base) merged.push_back(i < hook.size() ? hook[i++] : m);
+  for (; i < hook.size(); ++i) merged.push_back(hook[i]);
+  return merged;
+}
+
 ojson ModelRequests::request_for(const std::string& name, int it, const std::string& user_text) {
   open_iteration(it, user_text);
   if (name == "BeforeModel") {

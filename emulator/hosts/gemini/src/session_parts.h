@@ -49,8 +49,14 @@ void startup_lines(const std::string& home, const std::string& workspace, const 
 // slugify).
 std::string project_slug(const std::string& workspace);
 
-// The environment context the CLI puts first in the chat history (session_startup.cc).
-std::string session_context(const std::string& workspace, const std::string& project_temp);
+// The project's folder name under ~/.gemini/tmp: its slug, or the SHA-256 of the workspace path
+// under switch project_temp_dir "sha256" (< 0.29).
+std::string project_temp_folder(const std::string& workspace, const Switches& sw);
+
+// The environment context the CLI puts first in the chat history (session_startup.cc); the
+// pre-0.29 wording with `working_dir_text` (switch session_context_text "working_dir").
+std::string session_context(const std::string& workspace, const std::string& project_temp,
+                            bool working_dir_text = false);
 
 // The model side (session_model.cc). The events one headless run fires for a scripted model.
 ojson expand_model_turns(const ojson& turns);
@@ -60,7 +66,7 @@ ojson expand_model_turns(const ojson& turns);
 // calls and responses) left out; the model from the settings (the lane's fixed
 // gemini-2.5-flash) and the generation config of that model. The first user content is the
 // session context followed by the prompt and any BeforeAgent <hook_context> (one message;
-// profile switch session_context_message "separate": two user messages, releases up to 0.47).
+// profile switch session_context_message "separate": two user messages, releases up to 0.52).
 struct ModelRequests {
   std::string context_text;
   bool separate_context = false;
@@ -71,10 +77,19 @@ struct ModelRequests {
   std::string last_model_text;
   bool clear_history = false;  // an AfterAgent block asked for clearContext
   // A BeforeModel answer's hookSpecificOutput.llm_request rewrites the call's request: its
-  // messages replace the history's, its model and config fields override (core
-  // hooks/hookTranslator.js fromHookLLMRequest); the rest of that call (BeforeToolSelection,
-  // AfterModel) sees the rewritten one (lane u06 on the real 0.61.0).
+  // messages are merged into the history's (rewritten_messages), its model and config fields
+  // override (core hooks/hookTranslator.js fromHookLLMRequest); the rest of that call
+  // (BeforeToolSelection, AfterModel) sees the rewritten one (lane u06 on the real 0.61.0).
   ojson call_request;
+  bool replace_rewritten_messages = false;  // switch llm_request_rewrite "replace" (< 0.42)
+  // The messages of a rewritten request: 0.42+ merge the hook's messages into the request's in
+  // place, the i-th hook message replacing the i-th text-carrying content, contents past the
+  // hook's messages kept, extra hook messages appended (core 0.61.0
+  // hooks/hookTranslator.js:118-200; 0.42.0 bundle chunk-DN4XSYRG.js:298171-298225). So a
+  // one-message rewrite of a history whose session context is its own message (0.42-0.52) leaves
+  // the prompt after it (bisect boundary 0.42.0, u06 AfterModel). Before 0.42 the hook's messages
+  // replace the contents (0.41.2 bundle chunk-Z7C7OBI2.js:295558-295566).
+  ojson rewritten_messages(const ojson& base, const ojson& hook) const;
 
   void push_message(const char* role, const std::string& content);
   // Opens iteration `it` of the history once: the previous answer, then the user's text.
@@ -97,8 +112,9 @@ struct ToolRun {
 };
 
 // Runs a built-in tool the differential lane's scenarios call, for real, in the workspace
-// (session_tools.cc).
+// (session_tools.cc). `write_file_response` is the profile switch of that name: how write_file
+// reports a new file ("build_flag" 0.61, "snippet" 0.31-0.60, "plain" < 0.31).
 ToolRun run_builtin_tool(const std::string& name, const ojson& args, const std::string& workspace,
-                         bool modified);
+                         bool modified, const std::string& write_file_response = "build_flag");
 
 }  // namespace pinta::emu::gemini::session_detail

@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "pinta/common/fs.h"
+#include "pinta/common/sha256.h"
 #include "session_parts.h"
 
 namespace pinta::emu::gemini::session_detail {
@@ -292,11 +293,27 @@ std::string project_slug(const std::string& workspace) {
   return slug;
 }
 
+// The project's folder under ~/.gemini/tmp (the chat recordings' and the session context's
+// "project's temporary directory"): the workspace's slug (0.29+), or with switch project_temp_dir
+// "sha256" the SHA-256 of the project root's path (< 0.29: core 0.28.2 config/storage.js:100-104
+// getProjectTempDir, 114-116 getFilePathHash; bisect boundary 0.29.0, every scenario's
+// transcript_path).
+std::string project_temp_folder(const std::string& workspace, const Switches& sw) {
+  return sw.raw.value("project_temp_dir", std::string("slug")) == "sha256"
+             ? pinta::sha256_hex(workspace)
+             : project_slug(workspace);
+}
+
 // The environment context the CLI puts first in the chat history (core
 // utils/environmentContext.js getEnvironmentContext, 0.61.0): today's date as the locale writes
 // it (en-US here: "Sunday, December 6, 2026"), the platform, the project temp dir, the workspace
-// and its listing; no GEMINI.md memory in the scenarios.
-std::string session_context(const std::string& workspace, const std::string& project_temp) {
+// and its listing; no GEMINI.md memory in the scenarios. `working_dir_text` (switch
+// session_context_text "working_dir", < 0.29): the older text, without <session_context> tags,
+// naming the directory in a sentence and ending with the setup lines (core 0.28.2
+// utils/environmentContext.js:13-32 getDirectoryContextString, 40-62 getEnvironmentContext with
+// its .trim(), 63-79 getInitialChatHistory; bisect boundary 0.29.0, u06/u28 BeforeModel).
+std::string session_context(const std::string& workspace, const std::string& project_temp,
+                            bool working_dir_text) {
   std::time_t now = std::time(nullptr);
   std::tm tm{};
   localtime_r(&now, &tm);
@@ -308,11 +325,26 @@ std::string session_context(const std::string& workspace, const std::string& pro
   list_folder(workspace, "", lines);
   std::string listing = workspace + "/\n";
   for (size_t i = 0; i < lines.size(); ++i) listing += (i ? "\n" : "") + lines[i];
-  return "<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n"
-         "Today's date is " + date +
-         " (formatted according to the user's locale).\nMy operating system is: linux\n"
-         "The project's temporary directory is: " + project_temp +
-         "\n- **Workspace Directories:**\n  - " + workspace +
+  const std::string head =
+      "This is the Gemini CLI. We are setting up the context for our chat.\n"
+      "Today's date is " +
+      date +
+      " (formatted according to the user's locale).\nMy operating system is: linux\n"
+      "The project's temporary directory is: " +
+      project_temp + "\n";
+  if (working_dir_text) {
+    // `${context}`.trim() drops the listing's trailing newlines (no environment memory here).
+    std::string context = head + "I'm currently working in the directory: " + workspace +
+                          "\nHere is the folder structure of the current working directories:\n\n"
+                          "Showing up to 200 items (files + folders).\n\n" +
+                          listing;
+    while (!context.empty() && (context.back() == '\n' || context.back() == ' '))
+      context.pop_back();
+    return context +
+           "\n\nReminder: Do not return an empty response when a tool call is required.\n\n"
+           "My setup is complete. I will provide my first command in the next turn.";
+  }
+  return "<session_context>\n" + head + "- **Workspace Directories:**\n  - " + workspace +
          "\n- **Directory Structure:**\n\nShowing up to 200 items (files + folders).\n\n" +
          listing + "\n\n\n</session_context>";
 }

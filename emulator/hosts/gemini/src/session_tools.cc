@@ -108,7 +108,13 @@ ojson new_file_display(const sfs::path& path, const std::string& original, const
 // and diffStat counts those lines and their characters (tools/diffOptions.js getDiffStat; the
 // user side is empty: the content was not edited). An overwrite's patch and snippet need a line
 // diff, which is not modelled: its fileDiff/diffStat are left out (no lane scenario overwrites).
-ToolRun write_file_tool(const ojson& args, const std::string& workspace) {
+// `response` (switch write_file_response): "build_flag" as above; "snippet" (0.31 .. 0.60) without
+// returnDisplay.isBuildFile (0.60.0 bundle chunk-M6NSK26M.js:309746-309754; added in core 0.61.0
+// tools/write-file.js:302); "plain" (< 0.31) also without the "Here is the updated code" part
+// (core 0.30.1 tools/write-file.js:199-224; added in core 0.31.0 tools/write-file.js:206) — lane
+// s23 on 0.27.4, 0.28.1 and 0.29.0.
+ToolRun write_file_tool(const ojson& args, const std::string& workspace,
+                        const std::string& response) {
   ToolRun r;
   sfs::path path(args["file_path"].get<std::string>());
   if (path.is_relative()) path = sfs::path(workspace) / path;
@@ -134,7 +140,8 @@ ToolRun write_file_tool(const ojson& args, const std::string& workspace) {
   std::string llm = msg;
   if (!existed) {
     display = new_file_display(path, original, args);
-    llm += " Here is the updated code:\n" + content;
+    if (response != "build_flag") display.erase("isBuildFile");
+    if (response != "plain") llm += " Here is the updated code:\n" + content;
   } else {
     display = ojson::object({{"fileName", base},
                              {"filePath", path.string()},
@@ -155,7 +162,7 @@ ToolRun write_file_tool(const ojson& args, const std::string& workspace) {
 // fails with "Tool parameter modification by hook failed validation: params must have required
 // property 'file_path'"; lane s15). Other tools are not run: their response is the script's.
 ToolRun run_builtin_tool(const std::string& name, const ojson& args, const std::string& workspace,
-                         bool modified) {
+                         bool modified, const std::string& write_file_response) {
   if (name == "read_file" && args.is_object() && args.contains("file_path") &&
       args["file_path"].is_string())
     return read_file_tool(args, workspace);
@@ -169,7 +176,7 @@ ToolRun run_builtin_tool(const std::string& name, const ojson& args, const std::
   }
   r.error = write_file_params_error(args, modified);
   if (!r.error.empty()) return r;
-  return write_file_tool(args, workspace);
+  return write_file_tool(args, workspace, write_file_response);
 }
 
 }  // namespace pinta::emu::gemini::session_detail

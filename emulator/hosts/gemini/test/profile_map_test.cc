@@ -41,16 +41,56 @@ TEST(GeminiVersionKey, ParsesReleasesAndRejectsTheRest) {
   EXPECT_TRUE(g::version_key("99999999999.0.0").empty());
 }
 
-// The tree's profiles against the releases the bisection probed (docs/gemini-versions.md).
+// Every stable release from 0.26.0 to 0.61.0 (npm view @google/gemini-cli versions, 2026-12-06)
+// against the profile of its behaviour: the bisection record of docs/gemini-versions.md
+// (ci/gemini-bisect.py 0.26.0..0.61.0; boundaries 0.27.0 source only, 0.28.1, 0.29.0, 0.30.0 hook
+// runner, 0.31.0, 0.34.0, 0.36.0, 0.37.2, 0.39.0, 0.39.1 folder trust, 0.42.0, 0.44.0, 0.45.2,
+// 0.53.0, 0.61.0).
 TEST(GeminiVersionMap, PublishedReleasesMapToTheirProfile) {
   const std::vector<std::pair<const char*, const char*>> expect = {
-      {"0.26.0", "gemini-0.26"}, {"0.29.0", "gemini-0.26"}, {"0.30.0", "gemini-0.30"},
-      {"0.30.1", "gemini-0.30"}, {"0.31.0", "gemini-0.31"}, {"0.33.2", "gemini-0.31"},
-      {"0.34.0", "gemini-0.31"}, {"0.35.0", "gemini-0.35"}, {"0.35.3", "gemini-0.35"},
-      {"0.36.0", "gemini-0.36"}, {"0.37.2", "gemini-0.37"}, {"0.38.2", "gemini-0.37"},
-      {"0.39.1", "gemini-0.40"}, {"0.40.0", "gemini-0.40"}, {"0.43.0", "gemini-0.40"},
-      {"0.44.0", "gemini-0.40"}, {"0.45.2", "gemini-0.61"}, {"0.57.0", "gemini-0.61"},
-      {"0.61.0", "gemini-0.61"}, {"0.61.0-nightly.20260909.ged2ac40df", "gemini-0.61"}};
+      {"0.26.0", "gemini-0.26"},
+      {"0.27.0", "gemini-0.27"},
+      {"0.27.4", "gemini-0.27"},
+      {"0.28.1", "gemini-0.28"},
+      {"0.28.2", "gemini-0.28"},
+      {"0.29.0", "gemini-0.29"},
+      {"0.30.0", "gemini-0.30"},
+      {"0.30.1", "gemini-0.30"},
+      {"0.31.0", "gemini-0.31"},
+      {"0.32.1", "gemini-0.31"},
+      {"0.33.0", "gemini-0.31"},
+      {"0.33.2", "gemini-0.31"},
+      {"0.34.0", "gemini-0.35"},
+      {"0.35.0", "gemini-0.35"},
+      {"0.35.2", "gemini-0.35"},
+      {"0.35.3", "gemini-0.35"},
+      {"0.36.0", "gemini-0.36"},
+      {"0.37.2", "gemini-0.37"},
+      {"0.38.0", "gemini-0.37"},
+      {"0.38.2", "gemini-0.37"},
+      {"0.39.0", "gemini-0.39"},
+      {"0.39.1", "gemini-0.40"},
+      {"0.40.0", "gemini-0.40"},
+      {"0.40.1", "gemini-0.40"},
+      {"0.41.0", "gemini-0.40"},
+      {"0.41.2", "gemini-0.40"},
+      {"0.42.0", "gemini-0.42"},
+      {"0.43.0", "gemini-0.42"},
+      {"0.44.0", "gemini-0.44"},
+      {"0.45.2", "gemini-0.45"},
+      {"0.47.0", "gemini-0.45"},
+      {"0.51.0", "gemini-0.45"},
+      {"0.52.0", "gemini-0.45"},
+      {"0.53.0", "gemini-0.53"},
+      {"0.54.4", "gemini-0.53"},
+      {"0.55.1", "gemini-0.53"},
+      {"0.56.0", "gemini-0.53"},
+      {"0.57.0", "gemini-0.53"},
+      {"0.58.0", "gemini-0.53"},
+      {"0.59.0", "gemini-0.53"},
+      {"0.60.0", "gemini-0.53"},
+      {"0.61.0", "gemini-0.61"},
+      {"0.61.0-nightly.20260909.ged2ac40df", "gemini-0.61"}};
   for (const auto& [v, p] : expect) EXPECT_EQ(mapped(v), p) << v;
 }
 
@@ -70,6 +110,8 @@ TEST(GeminiVersionMap, OutsideTheRangeIsAnErrorNamingIt) {
 
 // The tree's profiles tile one range: sorted by applies_from, each starts at the release line
 // after the previous one's applies_through, so no published release falls between two profiles.
+// A line may be split at a patch release (gemini-0.39 is 0.39.0 alone, "0.39.0"; gemini-0.40 starts
+// at 0.39.1): then the next profile starts later in that same line.
 TEST(GeminiVersionMap, TreeProfilesAreContiguous) {
   struct R {
     std::vector<long> from, through;
@@ -83,17 +125,33 @@ TEST(GeminiVersionMap, TreeProfilesAreContiguous) {
     R r{g::version_key(p->value("applies_from", "")), g::version_key(p->value("applies_through", "")),
         p->value("name", "")};
     ASSERT_EQ(r.from.size(), 3u) << r.name;
-    ASSERT_EQ(r.through.size(), 2u) << r.name << ": applies_through names a release line (0.34)";
-    EXPECT_EQ(r.from[2], 0) << r.name << " starts at a line's first release";
-    EXPECT_LE((std::vector<long>{r.from[0], r.from[1]}), r.through) << r.name;
+    ASSERT_TRUE(r.through.size() == 2u || r.through.size() == 3u)
+        << r.name << ": applies_through names a release line (0.34) or one release (0.39.0)";
+    EXPECT_LE((std::vector<long>{r.from[0], r.from[1]}),
+              (std::vector<long>{r.through[0], r.through[1]}))
+        << r.name;
+    if (r.through.size() == 3u) EXPECT_LE(r.from, r.through) << r.name;
     rs.push_back(r);
   }
   ASSERT_GE(rs.size(), 2u);
   std::sort(rs.begin(), rs.end(), [](const R& a, const R& b) { return a.from < b.from; });
-  for (size_t i = 1; i < rs.size(); ++i)
-    EXPECT_EQ((std::vector<long>{rs[i].from[0], rs[i].from[1]}),
-              (std::vector<long>{rs[i - 1].through[0], rs[i - 1].through[1] + 1}))
-        << rs[i - 1].name << " -> " << rs[i].name;
+  EXPECT_EQ(rs.front().from[2], 0) << rs.front().name << " starts at a line's first release";
+  for (size_t i = 1; i < rs.size(); ++i) {
+    const R& prev = rs[i - 1];
+    const R& cur = rs[i];
+    if (prev.through.size() == 3u) {
+      // Cut inside a line: the next profile takes the rest of that line.
+      EXPECT_EQ((std::vector<long>{cur.from[0], cur.from[1]}),
+                (std::vector<long>{prev.through[0], prev.through[1]}))
+          << prev.name << " -> " << cur.name;
+      EXPECT_GT(cur.from[2], prev.through[2]) << prev.name << " -> " << cur.name;
+    } else {
+      EXPECT_EQ(cur.from[2], 0) << cur.name << " starts at a line's first release";
+      EXPECT_EQ((std::vector<long>{cur.from[0], cur.from[1]}),
+                (std::vector<long>{prev.through[0], prev.through[1] + 1}))
+          << prev.name << " -> " << cur.name;
+    }
+  }
 }
 
 TEST(GeminiVersionMap, OverlapsAndMissingRangesAreErrors) {
@@ -118,6 +176,22 @@ TEST(GeminiVersionMap, OverlapsAndMissingRangesAreErrors) {
   m = g::profile_for_version(t.path(), "0.12.0");
   ASSERT_FALSE(m);
   EXPECT_NE(m.error().message.find("d.json"), std::string::npos);
+}
+
+// A line split at a patch release (as 0.39.0 | 0.39.1, headless folder trust): "0.39.0" as
+// applies_through covers that release only, the next profile starts at the next patch.
+TEST(GeminiVersionMap, PatchLevelCutSplitsALine) {
+  pinta::testing::TempDir t;
+  ASSERT_TRUE(t.ok());
+  write_profile(t.path(), "a", "0.38.0", "0.39.0");
+  write_profile(t.path(), "b", "0.39.1", "0.41");
+  for (const auto& [v, want] : std::vector<std::pair<std::string, std::string>>{
+           {"0.38.2", "a"}, {"0.39.0", "a"}, {"0.39.1", "b"}, {"0.39.7", "b"}, {"0.41.2", "b"}}) {
+    auto m = g::profile_for_version(t.path(), v);
+    ASSERT_TRUE(m) << v;
+    EXPECT_EQ(m->name, want) << v;
+  }
+  EXPECT_FALSE(g::profile_for_version(t.path(), "0.42.0"));
 }
 
 TEST(GeminiVersionMap, UnknownProfileNameListsTheProfiles) {

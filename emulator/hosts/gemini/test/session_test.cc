@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "pinta/common/sha256.h"
 #include "pinta/common/test_support.h"
 #include "pinta/emulator/gemini/gemini.h"
 
@@ -323,6 +324,24 @@ TEST(GeminiSession026, UntrustedFolderRunsWithoutSettingsHooksOrWriteFile) {
       0u);
 }
 
+// 0.27 refuses the untrusted run's write_file in the event-driven scheduler, with its shorter
+// wording (switch tool_not_found_error; core 0.27.4 scheduler/scheduler.js:181; drift s04).
+TEST(GeminiSession026, Untrusted027WriteFileNotFoundWording) {
+  Session s;
+  s.settings({{"BeforeTool", hook(s.rec("bt"))}},
+             ojson::parse(R"({"security":{"folderTrust":{"enabled":true}}})"));
+  auto t = s.run({{"model_turns", write_turns()},
+                  {"approval_mode", "yolo"},
+                  {"profile", ojson::parse(R"({"switches":{"headless_folder_trust":
+                       "settings_hooks_off","tool_not_found_error":"scheduler"}})")}});
+  EXPECT_EQ(t["exit_code"], 0);
+  auto l = lines_of(t);
+  ASSERT_FALSE(l.empty());
+  EXPECT_EQ(l.back(),
+            "Error executing tool write_file: Tool \"write_file\" not found. Did you mean one of: "
+            "\"read_file\", \"write_todos\", \"cli_help\"?");
+}
+
 // One console stream: SessionStart's systemMessage (a direct write) comes before every start-up
 // line, and an event's "Hook system message" precedes its failure warning; exit 4 with stderr
 // text is a warning in 0.26 (a deny in 0.30+).
@@ -530,6 +549,118 @@ TEST(GeminiSessionPayload, OlderProfilesNameTheTranscriptJsonAndSplitTheContext)
   EXPECT_EQ(in["llm_request"]["model"], "m-x");
   ASSERT_EQ(in["llm_request"]["messages"].size(), 2u);
   EXPECT_EQ(in["llm_request"]["messages"][1], ojson::parse(R"({"role":"user","content":"Create test.txt"})"));
+}
+
+// Before 0.29 (gemini-0.26 .. gemini-0.28): the project's temp folder is the SHA-256 of the
+// workspace path (switch project_temp_dir, core 0.28.2 config/storage.js:100-116) and the session
+// context has the older wording (switch session_context_text; bisect boundary 0.29.0, u06/u28).
+TEST(GeminiSessionPayload, Pre029HashFolderAndWorkingDirContext) {
+  Session s;
+  s.settings(ojson::object({{"BeforeModel", hook(s.rec("bm"))}}));
+  auto t = s.run({{"model_turns", write_turns()},
+                  {"profile", ojson::parse(R"({"switches":{"project_temp_dir":"sha256",
+                       "session_context_text":"working_dir","session_context_message":"separate"}})")}});
+  ASSERT_FALSE(t["hook_calls"].empty());
+  const ojson& in = t["hook_calls"][0]["hook_input"];
+  const std::string folder = s.home + "/.gemini/tmp/" + pinta::sha256_hex(s.ws);
+  EXPECT_EQ(in["transcript_path"].get<std::string>().rfind(folder + "/chats/session-", 0), 0u)
+      << in["transcript_path"];
+  const std::string ctx = in["llm_request"]["messages"][0]["content"].get<std::string>();
+  EXPECT_EQ(ctx.rfind("This is the Gemini CLI. We are setting up the context for our chat.\n", 0),
+            0u)
+      << ctx;
+  const std::string tail = "The project's temporary directory is: " + folder +
+                           "\nI'm currently working in the directory: " + s.ws +
+                           "\nHere is the folder structure of the current working directories:\n\n"
+                           "Showing up to 200 items (files + folders).\n\n" +
+                           s.ws +
+                           "/\n\nReminder: Do not return an empty response when a tool call is "
+                           "required.\n\nMy setup is complete. I will provide my first command in "
+                           "the next turn.";
+  ASSERT_GE(ctx.size(), tail.size());
+  EXPECT_EQ(ctx.substr(ctx.size() - tail.size()), tail) << ctx;
+}
+
+// A BeforeModel llm_request rewrite: 0.42+ merge the hook's messages into the request in place
+// (core 0.61.0 hooks/hookTranslator.js:118-200), so with the session context as its own message
+// (0.42 .. 0.52) the prompt stays after the rewritten message; before 0.42 they replace it
+// (switch llm_request_rewrite "replace"). Bisect boundary 0.42.0, lane u06.
+TEST(GeminiSessionPayload, BeforeModelRewriteMergesIntoTheRequest) {
+  auto run = [](const char* switches) {
+    Session s;
+    s.settings(ojson::object(
+        {{"BeforeModel",
+          hook(s.rec(
+              "bm",
+              R"(echo '{"hookSpecificOutput":{"hookEventName":"BeforeModel","llm_request":{"messages":[{"role":"user","content":"RW"}]}}}')"))},
+         {"AfterModel", hook(s.rec("am"))}}));
+    ojson turns = ojson::array({ojson::object({{"text", "Done."}})});
+    auto t = s.run({{"model_turns", turns}, {"prompt", "P"}, {"profile", ojson::parse(switches)}});
+    for (const auto& c : t["hook_calls"])
+      if (c["hook_event_name"] == "AfterModel") return c["hook_input"]["llm_request"]["messages"];
+    return ojson();
+  };
+  EXPECT_EQ(run(R"({"switches":{"session_context_message":"separate"}})"),
+            ojson::parse(R"([{"role":"user","content":"RW"},{"role":"user","content":"P"}])"));
+  EXPECT_EQ(
+      run(R"({"switches":{"session_context_message":"separate","llm_request_rewrite":"replace"}})"),
+      ojson::parse(R"([{"role":"user","content":"RW"}])"));
+  EXPECT_EQ(run(R"({"switches":{}})"), ojson::parse(R"([{"role":"user","content":"RW"}])"));
+}
+
+// write_file's response for a new file before 0.61 has no isBuildFile, and before 0.31 no
+// "Here is the updated code" (switch write_file_response; lane s23 on 0.27.4 .. 0.29.0).
+TEST(GeminiSessionPayload, OlderWriteFileResponses) {
+  auto run = [](const char* mode) {
+    Session s;
+    s.settings(ojson::object({{"AfterTool", hook(s.rec("at"))}}));
+    ojson prof = ojson::object({{"switches", ojson::object({{"write_file_response", mode}})}});
+    auto t = s.run({{"model_turns", write_turns("n.txt", "x")}, {"profile", prof}});
+    for (const auto& c : t["hook_calls"])
+      if (c["hook_event_name"] == "AfterTool") {
+        // llmContent as "snippet" or "plain": whether it echoes the content.
+        const ojson& r = c["hook_input"]["tool_response"];
+        const bool snip = r["llmContent"].get<std::string>().find("Here is the updated code:\nx") !=
+                          std::string::npos;
+        return ojson::object(
+            {{"llmContent", snip ? "snippet" : "plain"}, {"returnDisplay", r["returnDisplay"]}});
+      }
+    return ojson();
+  };
+  auto full = run("build_flag"), snippet = run("snippet"), plain = run("plain");
+  EXPECT_EQ(full["llmContent"], "snippet");
+  EXPECT_EQ(full["returnDisplay"]["isBuildFile"], false);
+  EXPECT_EQ(snippet["llmContent"], "snippet");
+  EXPECT_FALSE(snippet["returnDisplay"].contains("isBuildFile"));
+  EXPECT_TRUE(snippet["returnDisplay"].contains("fileDiff"));
+  EXPECT_EQ(plain["llmContent"], "plain");
+  EXPECT_FALSE(plain["returnDisplay"].contains("isBuildFile"));
+}
+
+// Before 0.36 AfterTool sees the notice of a BeforeTool tool_input rewrite at the end of
+// llmContent, naming the keys the hook set (switch tool_input_notice; core 0.35.3
+// core/coreToolHookTriggers.js:119-134; drift s15 on 0.27.4); 0.36+ append it after the hooks.
+TEST(GeminiSessionPayload, ToolInputNoticeBefore036) {
+  auto run = [](const char* switches) {
+    Session s;
+    s.settings(
+        {{"BeforeTool",
+          hook(s.rec("bt", R"(echo '{"hookSpecificOutput":{"tool_input":{"content":"MOD"}}}')"))},
+         {"AfterTool", hook(s.rec("at"))}});
+    auto t = s.run({{"model_turns", write_turns()}, {"profile", ojson::parse(switches)}});
+    for (const auto& c : t["hook_calls"])
+      if (c["hook_event_name"] == "AfterTool")
+        return c["hook_input"]["tool_response"]["llmContent"].get<std::string>();
+    return std::string("(no AfterTool)");
+  };
+  const std::string old = run(
+      R"({"switches":{"tool_input_rewrite":"merge","tool_input_notice":"in_tool_response","write_file_response":"plain"}})");
+  EXPECT_EQ(
+      old.substr(old.find(".\n\n[System]")),
+      ".\n\n[System] Tool input parameters (content) were modified by a hook before execution.")
+      << old;
+  const std::string now = run(R"({"switches":{"tool_input_rewrite":"merge"}})");
+  EXPECT_EQ(now.find("[System]"), std::string::npos) << now;
 }
 
 // Registry warnings go to stderr as the CLI prints them (lane s30), a plugin hook is recorded as

@@ -74,6 +74,9 @@ std::optional<ojson> real_hook_calls(const std::string& outfile_text, const Root
 //   transcript_path            its file name's time and session-id parts: session-@TIME@-@ID@
 //                              (the directory and the extension, .json or .jsonl, stay)
 //   dates in the model context "@DATE@" (the <session_context> names today's date)
+//   a 64-hex project folder    ".gemini/tmp/@PROJECT_HASH@" anywhere in the payload (before 0.29
+//     after .gemini/tmp/         the folder is the SHA-256 of the project path, which differs
+//                              between the two runs' roots; transcript_path, session context)
 // Everything else — model names, message shapes, tool responses — is compared as it is.
 ojson normalize_payload(const ojson& input, const Root& r);
 // {"event", "input"} per hook_call record of a telemetry outfile, in file order (the input
