@@ -25,8 +25,8 @@ std::vector<std::string> json_files(const std::string& dir) {
   return out;
 }
 
-// One host per profile file: its "name" (a string, not empty) and its optional "graded" (a
-// boolean, default true). Files that are not such an object are skipped: the family's own
+// One host per profile file: its "name" (a string, not empty), its optional "graded" (a
+// boolean, default true) and "graded_as" (the graded host with the same hook rules). Files that are not such an object are skipped: the family's own
 // loader reports them (`hostemu antigravity profiles`, `hostemu drift`).
 void add_profiles(Family family, const std::string& dir, std::vector<HostInfo>& out) {
   for (const auto& file : json_files(dir)) {
@@ -38,6 +38,10 @@ void add_profiles(Family family, const std::string& dir, std::vector<HostInfo>& 
     HostInfo h{j["name"].get<std::string>(), family, file, true};
     if (h.name.empty()) continue;
     if (j.contains("graded") && j["graded"].is_boolean()) h.graded = j["graded"].get<bool>();
+    if (j.contains("graded_as") && j["graded_as"].is_string()) {
+      h.graded_as = j["graded_as"].get<std::string>();
+      h.graded = false;
+    }
     const bool dup = std::any_of(out.begin(), out.end(),
                                  [&](const HostInfo& o) { return o.name == h.name; });
     if (!dup) out.push_back(std::move(h));

@@ -52,7 +52,7 @@ TEST(Registry, ShippedHostsInReportOrder) {
   const auto r = pinta::hosts::read_registry(pinta::hosts::gemini_profile_dir(),
                                              pinta::hosts::antigravity_profile_dir());
   const std::vector<std::string> want = {
-      "gemini-0.35", "gemini-0.40",     "gemini-0.61", "agy-1.0", "agy-1.1", "agy-1.2.1-darwin-arm64",
+      "gemini-0.35", "gemini-0.37",     "gemini-0.61", "agy-1.0", "agy-1.1", "agy-1.2.1-darwin-arm64",
       "agy-1.2",     "antigravity-2.0", "deel-1.17"};
   // Other Gemini profiles may be added (each one is a host): compare the ones we know, in order.
   std::vector<std::string> got;
@@ -68,6 +68,12 @@ TEST(Registry, ShippedHostsInReportOrder) {
     if (h.graded) graded.push_back(h);
   ASSERT_FALSE(graded.empty());
   EXPECT_EQ(graded.back().name, "claude-code-2.1");
+  // A profile with the hook rules of another host is graded as that one (not a column of its own).
+  for (const auto& h : r)
+    if (h.name == "gemini-0.40") {
+      EXPECT_FALSE(h.graded);
+      EXPECT_EQ(h.graded_as, "gemini-0.61");
+    }
   EXPECT_EQ(graded.back().family, Family::kClaude);
   EXPECT_EQ(r.back().name, "claude-code-2.1");
   // Every registered family lists at least one host.

@@ -360,6 +360,15 @@ int finish_run(const pinta::conformance::RunSummary& s, const Console& console, 
 std::string resolve_host(const std::string& word, const Cli& c, std::string* error) {
   const auto& hosts = pinta::conformance::all_hosts();
   if (std::find(hosts.begin(), hosts.end(), word) != hosts.end()) return word;
+  // A profile graded as another host (the same hook rules): that host's column.
+  auto graded_column = [&](const std::string& name) -> std::string {
+    const auto* h = pinta::hosts::find_host(name);
+    if (h && !h->graded_as.empty() &&
+        std::find(hosts.begin(), hosts.end(), h->graded_as) != hosts.end())
+      return h->graded_as;
+    return "";
+  };
+  if (auto g = graded_column(word); !g.empty()) return g;
   if (word.rfind("gemini@", 0) == 0) {
     namespace gem = pinta::emu::gemini;
     auto m = gem::profile_for_version(gem::default_profile_dir(), word.substr(7));
@@ -368,6 +377,7 @@ std::string resolve_host(const std::string& word, const Cli& c, std::string* err
       return "";
     }
     if (std::find(hosts.begin(), hosts.end(), m->name) != hosts.end()) return m->name;
+    if (auto g = graded_column(m->name); !g.empty()) return g;
     *error = word + " maps to profile " + m->name + ", which is not a graded host";
     return "";
   }

@@ -4,6 +4,9 @@
 #include "pinta/emulator/host_runner.h"
 
 #include <gtest/gtest.h>
+
+#include "pinta/emulator/gemini/gemini.h"
+#include "pinta/hosts/hosts.h"
 #include <unistd.h>
 
 #include <filesystem>
@@ -181,3 +184,51 @@ TEST(HostRunner, AbsoluteCommandAnchorsOnlyARelativeProgramThatExists) {
 }
 
 }  // namespace
+
+namespace {
+
+// What a Gemini host runner does with one hook under a profile (GeminiRunner): the profile's
+// per-hook rules, the tool error of a deny and of a stop, and a partial tool_input rewrite, as
+// one string. Two profiles with the same fingerprint give every conformance case the same verdict.
+std::string hook_fingerprint(const std::string& profile) {
+  namespace gem = pinta::emu::gemini;
+  auto p = gem::load_profile(profile);
+  if (!p) return "unreadable: " + p.error().message;
+  const gem::ojson& sw = gem::profile_switches(*p);
+  const gem::HookRules r = gem::hook_rules_from_switches(sw);
+  std::string f = std::to_string(r.legacy_output_reading) + std::to_string(r.session_env_vars) +
+                  std::to_string(r.hook_env_field);
+  const gem::ojson deny = {{"decision", "deny"}, {"reason", "R"}};
+  const gem::ojson stop = {{"continue", false}, {"stopReason", "S"}};
+  for (const char* ev : {"BeforeTool", "AfterTool"})
+    for (const auto* out : {&deny, &stop}) f += "|" + gem::tool_error_text(sw, ev, *out);
+  const gem::ojson rewrite = {{"hookSpecificOutput", {{"tool_input", {{"a", 3}}}}}};
+  f += "|" + gem::rewritten_tool_input(sw, gem::ojson{{"a", 1}, {"b", 2}}, rewrite).dump();
+  return f;
+}
+
+}  // namespace
+
+// A Gemini profile graded as another host ("graded_as") has exactly that host's hook rules, and
+// the graded Gemini hosts all differ from each other: no column of the suite repeats another.
+TEST(HostRunner, GeminiProfilesGradedAsAnotherHostShareItsHookRules) {
+  std::vector<std::pair<std::string, std::string>> graded;
+  size_t shared = 0;
+  for (const auto& h : pinta::hosts::registry()) {
+    if (h.family != pinta::hosts::Family::kGemini) continue;
+    const std::string fp = hook_fingerprint(h.name);
+    if (!h.graded_as.empty()) {
+      const auto* g = pinta::hosts::find_host(h.graded_as);
+      ASSERT_NE(g, nullptr) << h.name << " graded as unknown " << h.graded_as;
+      EXPECT_TRUE(g->graded) << h.graded_as;
+      EXPECT_EQ(fp, hook_fingerprint(h.graded_as)) << h.name << " is not graded as " << h.graded_as;
+      ++shared;
+    } else if (h.graded) {
+      for (const auto& [name, other] : graded)
+        EXPECT_NE(fp, other) << h.name << " and " << name << " have the same hook rules";
+      graded.push_back({h.name, fp});
+    }
+  }
+  EXPECT_GE(graded.size(), 2u);
+  EXPECT_GE(shared, 1u);
+}

@@ -20,6 +20,10 @@ struct HostInfo {
   std::string profile;   // the version profile file it comes from ("" for a family without any)
   bool graded = true;    // false: a profile the emulator runs but the conformance suite does not
                          // grade (the Antigravity "docs" profile, the public guide as written)
+  // A profile whose hook rules (how one hook runs and how its reply is read) are another graded
+  // host's: the suite grades that host for it (the profile's "graded_as"; graded is then false).
+  // Gemini releases whose differences are all session-level share one column.
+  std::string graded_as;
 };
 
 // Where each family's version profiles are (pinta::data::find_dir: the env var when set, the
