@@ -820,6 +820,30 @@ ojson gen_agy_doc() {
   return doc;
 }
 
+// An install that must be planned and applied; the home's tree after it.
+std::map<std::string, std::string> install_once(const adm::InstallOptions& o) {
+  auto p = adm::plan_install(o);
+  RC_ASSERT(p.has_value());
+  RC_ASSERT(adm::apply(*p).ok());
+  return tree(o.home);
+}
+
+// A second install plans nothing and changes no byte; an uninstall then gives back `before`, the
+// home as it was before the first install, byte for byte.
+void reinstall_then_uninstall(const adm::InstallOptions& o,
+                              const std::map<std::string, std::string>& installed,
+                              const std::map<std::string, std::string>& before) {
+  auto again = adm::plan_install(o);
+  RC_ASSERT(again.has_value());
+  RC_ASSERT(again->changes.empty());
+  RC_ASSERT(adm::apply(*again).ok());
+  RC_ASSERT(tree(o.home) == installed);
+  auto u = adm::plan_uninstall(o);
+  RC_ASSERT(u.has_value());
+  RC_ASSERT(adm::apply(*u).ok());
+  RC_ASSERT(tree(o.home) == before);
+}
+
 // Options of an install into a fresh home under `tmp` (the installer's merge properties).
 adm::InstallOptions install_options(adm::Host host, const FastTempDir& tmp) {
   adm::InstallOptions o;
@@ -1009,10 +1033,7 @@ RC_GTEST_PROP(InstallMerge, ClaudeCodeKeepsTheUsersSettingsAndUninstallRestoresT
   if (existed) write_file(path, text);
   const auto before = tree(o.home);
 
-  auto p = adm::plan_install(o);
-  RC_ASSERT(p.has_value());
-  RC_ASSERT(adm::apply(*p).ok());
-  const auto installed = tree(o.home);
+  const auto installed = install_once(o);
   const ojson merged = ojson::parse(read_all(path));
   RC_ASSERT(merged.is_object());
   // Every foreign key keeps its value and place; every foreign handler is still there.
@@ -1029,16 +1050,7 @@ RC_GTEST_PROP(InstallMerge, ClaudeCodeKeepsTheUsersSettingsAndUninstallRestoresT
   }
   for (const auto& e : adm::claude_code_events()) RC_ASSERT(merged["hooks"].contains(e));
 
-  auto again = adm::plan_install(o);
-  RC_ASSERT(again.has_value());
-  RC_ASSERT(again->changes.empty());
-  RC_ASSERT(adm::apply(*again).ok());
-  RC_ASSERT(tree(o.home) == installed);
-
-  auto u = adm::plan_uninstall(o);
-  RC_ASSERT(u.has_value());
-  RC_ASSERT(adm::apply(*u).ok());
-  RC_ASSERT(tree(o.home) == before);
+  reinstall_then_uninstall(o, installed, before);
   RC_CLASSIFY(existed, "existing file");
   RC_CLASSIFY(!hooks.empty(), "foreign hooks");
 }
@@ -1080,10 +1092,7 @@ RC_GTEST_PROP(InstallMerge, DeelKeepsTheUsersHooksAndUninstallRestoresThem, ()) 
   if (existed) write_file(path, text);
   const auto before = tree(o.home);
 
-  auto p = adm::plan_install(o);
-  RC_ASSERT(p.has_value());
-  RC_ASSERT(adm::apply(*p).ok());
-  const auto installed = tree(o.home);
+  const auto installed = install_once(o);
   const ojson merged = ojson::parse(read_all(path));
   if (existed) {
     for (auto it = doc.begin(); it != doc.end(); ++it)
@@ -1095,16 +1104,7 @@ RC_GTEST_PROP(InstallMerge, DeelKeepsTheUsersHooksAndUninstallRestoresThem, ()) 
     }
   }
 
-  auto again = adm::plan_install(o);
-  RC_ASSERT(again.has_value());
-  RC_ASSERT(again->changes.empty());
-  RC_ASSERT(adm::apply(*again).ok());
-  RC_ASSERT(tree(o.home) == installed);
-
-  auto u = adm::plan_uninstall(o);
-  RC_ASSERT(u.has_value());
-  RC_ASSERT(adm::apply(*u).ok());
-  RC_ASSERT(tree(o.home) == before);
+  reinstall_then_uninstall(o, installed, before);
   RC_CLASSIFY(existed, "existing file");
   RC_CLASSIFY(flat, "flat array");
 }
