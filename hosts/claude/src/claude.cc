@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <regex>
 #include <set>
 
 #include "pinta/common/fs.h"
-#include "pinta/hosts/claude/claude.h"
 #include "pinta/common/text.h"
+#include "pinta/hosts/claude/claude.h"
+#include "pinta/hosts/node/js_regex.h"
 
 namespace pinta::hosts::claude {
 
@@ -117,13 +117,10 @@ bool matcher_matches(const std::string& event, const std::string& matcher,
     return false;
   }
   // real: anything else is `new RegExp(matcher).test(target)`: unanchored ("Ba.*", "B[a]sh");
-  // an invalid pattern ("(Bash") matches nothing.
-  try {
-    std::regex re(matcher, std::regex::ECMAScript);
-    return std::regex_search(target, re);
-  } catch (const std::regex_error&) {
-    return false;
-  }
+  // an invalid pattern ("(Bash") matches nothing. JavaScript's RegExp, not std::regex (lookbehind,
+  // named groups, Annex B escapes differ): the one engine the Node-based hosts share (js_regex.h),
+  // the one the lint uses for these matchers too.
+  return pinta::hosts::node::js_regexp_test(matcher, target).value_or(false);
 }
 
 std::vector<SchemaProblem> hooks_schema_problems(const json& root) {

@@ -22,6 +22,18 @@ TEST(ClaudeMatcher, MeasuredOnTheRealCli) {
     EXPECT_FALSE(cl::matcher_matches("PreToolUse", m, "Bash")) << m;
 }
 
+// A regex matcher is JavaScript's RegExp (`new RegExp(m).test(tool)`), not std::regex: lookbehind
+// and named groups work, `\d` and `[^]` read as JavaScript reads them, and an invalid pattern
+// matches nothing. (std::regex rejected the first two, so such a hook never ran in the emulator.)
+TEST(ClaudeMatcher, RegexMatchersAreJavaScriptRegExps) {
+  EXPECT_TRUE(cl::matcher_matches("PreToolUse", "(?<=Web)Fetch", "WebFetch"));
+  EXPECT_FALSE(cl::matcher_matches("PreToolUse", "(?<=Web)Fetch", "Fetch"));
+  EXPECT_TRUE(cl::matcher_matches("PreToolUse", "(?<tool>Ba)sh", "Bash"));
+  EXPECT_TRUE(cl::matcher_matches("PreToolUse", "mcp__s\\d__.*", "mcp__s1__read"));
+  EXPECT_TRUE(cl::matcher_matches("PreToolUse", "B[^]sh", "Bash"));
+  EXPECT_FALSE(cl::matcher_matches("PreToolUse", "(?<=Web", "WebFetch"));
+}
+
 TEST(ClaudeMatcher, EventsWithoutTargetIgnoreTheMatcher) {
   EXPECT_TRUE(cl::matcher_matches("UserPromptSubmit", "Nothing", ""));
   EXPECT_TRUE(cl::matcher_matches("Stop", "Edit", ""));
