@@ -856,16 +856,22 @@ adm::InstallOptions install_options(adm::Host host, const FastTempDir& tmp) {
   return o;
 }
 
+// install_options, and half the time a project (--workspace) under the home instead of the user file.
+adm::InstallOptions install_options_user_or_project(adm::Host host, const FastTempDir& tmp) {
+  adm::InstallOptions o = install_options(host, tmp);
+  if (*rc::gen::arbitrary<bool>()) {
+    o.workspace = tmp.sub("home/ws");
+    std::filesystem::create_directories(o.workspace);
+  }
+  return o;
+}
+
 // 18
 RC_GTEST_PROP(InstallMerge, AntigravityKeepsForeignHooksIdempotentAndUninstallRestores, ()) {
   NoPluginDataEnv env;
   FastTempDir tmp;
   RC_ASSERT(tmp.ok());
-  adm::InstallOptions o = install_options(adm::Host::kAntigravity, tmp);
-  if (*rc::gen::arbitrary<bool>()) {
-    o.workspace = tmp.sub("home/ws");
-    std::filesystem::create_directories(o.workspace);
-  }
+  const adm::InstallOptions o = install_options_user_or_project(adm::Host::kAntigravity, tmp);
   const std::string path = adm::antigravity_hooks_path(o);
   const bool existed = *rc::gen::inRange(0, 5) != 0;
   const ojson user = existed ? gen_agy_doc() : ojson::object();
@@ -894,19 +900,10 @@ RC_GTEST_PROP(InstallMerge, AntigravityKeepsForeignHooksIdempotentAndUninstallRe
   RC_ASSERT(foreign.dump() == user.dump());  // values and order
   if (existed) RC_ASSERT(read_all(path + ".pinta-bak") == text);  // the user's bytes, once
 
-  // Idempotent: a second install plans nothing and leaves every byte as it was.
-  auto again = adm::plan_install(o);
-  RC_ASSERT(again.has_value());
-  RC_ASSERT(again->changes.empty());
-  RC_ASSERT(adm::apply(*again).ok());
-  RC_ASSERT(tree(o.home) == installed);
-
-  auto u = adm::plan_uninstall(o);
-  RC_ASSERT(u.has_value());
-  RC_ASSERT(adm::apply(*u).ok());
-  // Byte for byte whatever the user's layout (compact, 2 or 4 spaces, no final newline): install
-  // splices our member in, uninstall puts the user's bytes back; backup and state gone.
-  RC_ASSERT(tree(o.home) == before);
+  // Idempotent, then byte for byte back whatever the user's layout (compact, 2 or 4 spaces, no
+  // final newline): install splices our member in, uninstall puts the user's bytes back; backup
+  // and state gone.
+  reinstall_then_uninstall(o, installed, before);
   if (existed) {
     // The installed file differs from the user's only inside our member.
     const std::string installed_text = installed.at(std::filesystem::relative(path, o.home).string());
@@ -1007,11 +1004,7 @@ RC_GTEST_PROP(InstallMerge, ClaudeCodeKeepsTheUsersSettingsAndUninstallRestoresT
   NoPluginDataEnv env;
   FastTempDir tmp;
   RC_ASSERT(tmp.ok());
-  adm::InstallOptions o = install_options(adm::Host::kClaude, tmp);
-  if (*rc::gen::arbitrary<bool>()) {
-    o.workspace = tmp.sub("home/ws");
-    std::filesystem::create_directories(o.workspace);
-  }
+  const adm::InstallOptions o = install_options_user_or_project(adm::Host::kClaude, tmp);
   const std::string path = adm::claude_code_settings_path(o);
   ojson settings = ojson::object();
   for (const auto& k : *rc::gen::container<std::vector<std::string>>(rc::gen::resize(4, gen_name())))
@@ -1061,11 +1054,7 @@ RC_GTEST_PROP(InstallMerge, DeelKeepsTheUsersHooksAndUninstallRestoresThem, ()) 
   NoPluginDataEnv env;
   FastTempDir tmp;
   RC_ASSERT(tmp.ok());
-  adm::InstallOptions o = install_options(adm::Host::kDeel, tmp);
-  if (*rc::gen::arbitrary<bool>()) {
-    o.workspace = tmp.sub("home/ws");
-    std::filesystem::create_directories(o.workspace);
-  }
+  const adm::InstallOptions o = install_options_user_or_project(adm::Host::kDeel, tmp);
   const std::string path = adm::deel_hooks_path(o);
   const std::vector<std::string> names = {"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop",
                                           "도구전", "도구후", "말전", "턴끝"};
