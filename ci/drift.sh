@@ -11,6 +11,9 @@
 #                              profile a release gets: `hostemu gemini profiles`; 0.61.0
 #                              is ctest emulator_gemini_real_session_test's). 4-15 min per release
 #                              on 2 cores, depending on load: its own .ci/run stage, not ctest's.
+#   ci/drift.sh --all          every stable release on npm that a profile covers (`npm view
+#                              @google/gemini-cli versions`, nightlies and previews left out; the
+#                              range is `hostemu gemini profiles`'), payloads counted: the whole radar.
 #   ci/drift.sh --smoke        the slice that ctest gemini_drift_probe runs in the default test
 #                              run: the oldest profiled release (0.26.0, whose profile gemini-0.26
 #                              sets most switches that differ from 0.61) on the scenarios that
@@ -24,6 +27,12 @@
 # Options:
 #   --hostemu PATH      the hostemu to use (default: build/bin/hostemu, built here when missing)
 #   --jobs N            scenarios in parallel per release (default 2)
+#   --record DIR        keep each release's record: DIR/V.json (`hostemu drift --json`), DIR/V.log
+#                       (its output) and a line in DIR/runs.tsv (version, profile, exit, seconds,
+#                       start time, load average, source revision); ci/gemini-sweep-table.py turns a
+#                       DIR into the table of docs/gemini-versions.md
+#   --resume            with --record: skip releases whose DIR/V.json already shows 0 differences
+#   --pause-while FILE  before each release, wait while FILE exists (a benchmark can have the machine)
 #   --skip-status N     exit status when npm/Node or the registry is unavailable and nothing is
 #                       cached (default 77, ctest's SKIPPED; .ci/run passes 0: reported, not failed)
 # Exit: 0 no difference, 1 differences (or a release that cannot be probed), 2 usage.
@@ -35,10 +44,14 @@ full_versions=(0.26.0 0.27.4 0.28.1 0.29.0 0.30.0 0.33.2 0.35.3 0.36.0 0.38.2 0.
 smoke_version=0.26.0
 smoke_scenarios=(s04 s13 s15 s23 s25 s27 u02 u05 u27 u28)
 
-smoke=0 hostemu="" jobs=2 skip_status=77 versions=()
+smoke=0 all=0 record="" resume=0 pause_file="" hostemu="" jobs=2 skip_status=77 versions=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --smoke) smoke=1; shift ;;
+    --all) all=1; shift ;;
+    --record) record=${2:?--record needs a directory}; shift 2 ;;
+    --resume) resume=1; shift ;;
+    --pause-while) pause_file=${2:?--pause-while needs a file}; shift 2 ;;
     --hostemu) hostemu=${2:?--hostemu needs a path}; shift 2 ;;
     --jobs) jobs=${2:?--jobs needs a number}; shift 2 ;;
     --skip-status) skip_status=${2:?--skip-status needs a number}; shift 2 ;;
@@ -47,11 +60,17 @@ while [ $# -gt 0 ]; do
     *) versions+=("$1"); shift ;;
   esac
 done
-if [ "$smoke" = 1 ] && [ ${#versions[@]} -gt 0 ]; then
-  echo "drift: --smoke takes no VERSION" >&2; exit 2
+if [ $((smoke + all)) -gt 1 ] || { [ $((smoke + all)) = 1 ] && [ ${#versions[@]} -gt 0 ]; }; then
+  echo "drift: --smoke, --all and VERSION... exclude each other" >&2; exit 2
+fi
+if [ "$resume" = 1 ] && [ -z "$record" ]; then
+  echo "drift: --resume needs --record DIR" >&2; exit 2
+fi
+if [ -n "$record" ]; then
+  mkdir -p "$record" && record=$(cd "$record" && pwd) || { echo "drift: cannot create $record" >&2; exit 2; }
 fi
 [ "$smoke" = 1 ] && versions=("$smoke_version")
-if [ ${#versions[@]} -eq 0 ]; then
+if [ ${#versions[@]} -eq 0 ] && [ "$all" = 0 ]; then
   # The default list rotates by the day of the year (PINTA_DRIFT_ROTATE=0: as listed), so that a
   # CI stage cut by its budget probes different releases first on different days instead of the
   # same oldest ones every time.
@@ -69,6 +88,22 @@ if [ -z "$hostemu" ]; then
       cmake -S "$src" -B "$src/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPINTA_BUILD_TESTS=OFF || exit 1
     cmake --build "$src/build" -j"$(nproc)" --target hostemu || exit 1
   fi
+fi
+
+if [ "$all" = 1 ]; then
+  # Every stable release a profile covers; the registry is the list (a cached install is not).
+  listing=$(npm view @google/gemini-cli versions --json 2>/dev/null) || {
+    echo "drift: SKIPPED: npm view @google/gemini-cli versions failed (registry unreachable?)"
+    exit "$skip_status"
+  }
+  for v in $(printf '%s' "$listing" | python3 -c 'import json, re, sys
+vs = [v for v in json.load(sys.stdin) if re.fullmatch(r"\d+\.\d+\.\d+", v)]
+print(" ".join(sorted(vs, key=lambda v: tuple(map(int, v.split("."))))))'); do
+    "$hostemu" gemini profiles --version "$v" >/dev/null 2>&1 && versions+=("$v")
+  done
+  [ ${#versions[@]} -gt 0 ] || { echo "drift: no release on npm falls in a profile's range" >&2; exit 1; }
+  echo "drift: --all: ${#versions[@]} releases: ${versions[*]}"
+  export PINTA_DRIFT_PAYLOADS=${PINTA_DRIFT_PAYLOADS:-compare}
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pinta-drift.XXXXXX") || exit 1
@@ -98,9 +133,36 @@ for v in "${versions[@]}"; do
   fi
 done
 
+rev=$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)
+[ -z "$(git -C "$src" status --porcelain --untracked-files=no 2>/dev/null)" ] || rev="$rev+dirty"
 status=0
 for v in "${versions[@]}"; do
+  if [ "$resume" = 1 ] && [ -f "$record/$v.json" ] &&
+     python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(0 if r.get("scenarios") and not any(s["differences"] for s in r["scenarios"]) else 1)' "$record/$v.json"; then
+    echo "drift: $v already recorded with 0 differences (--resume)"; continue
+  fi
+  if [ -n "$pause_file" ]; then
+    while [ -e "$pause_file" ]; do sleep 5; done
+  fi
   t0=$(date +%s)
+  start=$(date -u +%Y-%m-%dT%H:%M:%SZ) load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
+  if [ -n "$record" ]; then
+    rec=("--json" "$record/$v.json.part")
+    "$hostemu" drift --host gemini --version "$v" --jobs "$jobs" --payloads "${PINTA_DRIFT_PAYLOADS:-report}" \
+      ${scen_args[@]+"${scen_args[@]}"} "${rec[@]}" >"$record/$v.log" 2>&1
+    rc=$?
+    cat "$record/$v.log"
+    [ -f "$record/$v.json.part" ] && mv "$record/$v.json.part" "$record/$v.json"
+    [ $rc -eq 0 ] || status=1
+    profile=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1])).get("profile", "?"))' "$record/$v.json" 2>/dev/null || echo "?")
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$v" "$profile" "$rc" "$(( $(date +%s) - t0 ))" "$start" \
+      "$load" "$rev" >>"$record/runs.tsv"
+    echo "drift: $v took $(( $(date +%s) - t0 )) s"
+    continue
+  fi
   # Payloads are compared field by field. 0.61.0's are checked strictly on every scenario (ctest
   # emulator_gemini_real_session_test); the older profiles carry their payload switches since the
   # full bisection (docs/gemini-versions.md) but were proven on 11 scenarios each, so here the

@@ -143,10 +143,28 @@ void add_drift_commands(CLI::App& app, Action& action) {
         auto j = ojson::parse(slurp(it->path().string()), nullptr, false);
         if (j.is_discarded() || !j.is_object() || !j["id"].is_string())
           return usage_error("drift: not a scenario: " + it->path().string());
-        if (o->only.empty() || j["id"] == o->only) scenarios.push_back(std::move(j));
+        scenarios.push_back(std::move(j));
       }
       if (ec) return usage_error("drift: cannot read scenarios " + scen_dir + ": " + ec.message());
       if (scenarios.empty()) return usage_error("drift: no scenarios in " + scen_dir);
+      if (!o->only.empty()) {
+        // --only names an id, or its number part when that is unique ("s01" for
+        // "s01-deny-blocks-tool").
+        std::vector<ojson> exact, prefixed;
+        for (auto& j : scenarios) {
+          const std::string id = j["id"].get<std::string>();
+          if (id == o->only) exact.push_back(j);
+          else if (id.rfind(o->only + "-", 0) == 0) prefixed.push_back(j);
+        }
+        if (!exact.empty()) scenarios = std::move(exact);
+        else if (prefixed.size() == 1) scenarios = std::move(prefixed);
+        else if (prefixed.empty())
+          return usage_error("drift: no scenario with id " + o->only + " in " + scen_dir);
+        else
+          return usage_error("drift: --only " + o->only + " names " +
+                             std::to_string(prefixed.size()) + " scenarios in " + scen_dir +
+                             "; give the whole id");
+      }
       std::sort(scenarios.begin(), scenarios.end(),
                 [](const ojson& a, const ojson& b) { return a["id"] < b["id"]; });
 
@@ -220,6 +238,7 @@ void add_drift_commands(CLI::App& app, Action& action) {
                                     {"version", o->version},
                                     {"profile", profile.value("name", profile_path)},
                                     {"hook_calls_compared", hook_calls},
+                                    {"payloads", o->payloads},
                                     {"scenarios", ojson::array()}});
       int differing = 0;
       size_t total_diffs = 0;

@@ -205,6 +205,7 @@ std::optional<ojson> Session::start() {
   if (loaded_.fatal_exit) {
     tr_["exit_code"] = *loaded_.fatal_exit;
     stderr_lines_.push_back(loaded_.fatal_message);
+    join_open_lines(stderr_lines_);
     tr_["stderr"] = stderr_lines_;
     tr_["events"] = ojson::array();
     tr_["ran"] = ran_order_;
@@ -672,6 +673,7 @@ ojson Session::transcript() {
   tr_["events"] = events_;
   tr_["ran"] = ran_order_;
   tr_["hook_calls"] = hook_calls_;
+  join_open_lines(stderr_lines_);
   tr_["stderr"] = stderr_lines_;
   tr_["stopped"] = stopped_;
   tr_["exit_code"] = 0;

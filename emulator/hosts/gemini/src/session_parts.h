@@ -31,8 +31,17 @@ struct Switches {
   bool warn_bad_enablement = true;
   bool tail_calls = true;
   bool nested_continuation = false;
+  bool feedback_newline = true;
 };
 Switches read_switches(const ojson& script);
+
+// A start-up feedback warning that the CLI writes without its newline (switch
+// feedback_newline false) ends with this mark in the transcript's stderr lines until
+// join_open_lines() glues the next line to it, as the real stream does.
+inline constexpr char kOpenLineMark = '\x1e';
+// Glues each line that ends with kOpenLineMark to the line after it (the mark dropped; a last
+// open line just loses its mark).
+void join_open_lines(ojson& stderr_lines);
 
 // The hooks a session loads: the script's home, workspace, trust and system settings under the
 // switches, the CLI's environment from `base`.

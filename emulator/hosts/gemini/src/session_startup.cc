@@ -226,6 +226,14 @@ Switches read_switches(const ojson& script) {
   // agent hooks (drift u28).
   s.nested_continuation =
       sw.value("after_agent_continuation", std::string("fresh")) == "nested";
+  // < 0.39.1: the headless UserFeedback listener writes a start-up feedback warning (the
+  // project-hooks warning, "Invalid hook event name: …") without a newline, so the next stderr
+  // write continues its line (cli 0.26.0 gemini.js:526-528 writeToStderr(payload.message);
+  // 0.41.0 bundle `payload.message + "\n"`; drift s33 on 0.26.0, 0.35.3, 0.38.2, 0.39.0: the
+  // "Hook system message" or registry-size line glued). From 0.39.1 the start-up profiler's
+  // complaint is written at once after it and ends that line (s33 on 0.40.0; the probe cuts the
+  // complaint), so nothing later is glued.
+  s.feedback_newline = sw.value("feedback_newline", true);
   return s;
 }
 
@@ -256,23 +264,50 @@ void startup_lines(const std::string& home, const std::string& workspace, const 
   for (const auto& l : loaded.startup_stderr)
     if (sw.warn_bad_enablement || l != "Failed to read extension enablement config.")
       stderr_lines.push_back(l);
-  for (auto& l : registry_warning_lines(loaded)) stderr_lines.push_back(l);
-  bool after_trust_warning = project_hooks_warning(workspace, script, loaded, stderr_lines);
+  // The feedback warnings of the registry (core hooks/hookRegistry.js coreEvents.emitFeedback:
+  // an unknown event name, the project-hooks warning) may be written without their newline.
+  auto open = [&] {
+    if (!sw.feedback_newline)
+      stderr_lines.back() = stderr_lines.back().get<std::string>() + kOpenLineMark;
+  };
+  for (auto& l : registry_warning_lines(loaded)) {
+    const bool feedback = l.rfind("Invalid hook event name: ", 0) == 0;
+    stderr_lines.push_back(l);
+    if (feedback) open();
+  }
+  if (project_hooks_warning(workspace, script, loaded, stderr_lines)) open();
   // merged settings.hooks is always an object (the settings schema's default {}), so the line is
   // printed whenever hooks are on.
-  if (sw.headless_settings_hooks_off && !loaded.trusted && loaded.hooks_enabled) {
+  if (sw.headless_settings_hooks_off && !loaded.trusted && loaded.hooks_enabled)
     stderr_lines.push_back("Project hooks disabled because the folder is not trusted.");
-    after_trust_warning = false;
-  }
   if (sw.log_registry_size && loaded.hooks_enabled) {
     size_t n = 0;
     for (const auto& [ev, hs] : loaded.by_event) n += hs.size();
-    std::string line = "Hook registry initialized with " + std::to_string(n) + " hook entries";
-    if (after_trust_warning)
-      stderr_lines.back() = stderr_lines.back().get<std::string>() + line;
-    else
-      stderr_lines.push_back(line);
+    stderr_lines.push_back("Hook registry initialized with " + std::to_string(n) + " hook entries");
   }
+}
+
+void join_open_lines(ojson& stderr_lines) {
+  ojson out = ojson::array();
+  for (auto& l : stderr_lines) {
+    const bool glue = !out.empty() && out.back().is_string() && !out.back().get<std::string>().empty() &&
+                      out.back().get<std::string>().back() == kOpenLineMark;
+    if (glue) {
+      std::string head = out.back().get<std::string>();
+      head.pop_back();
+      out.back() = head + (l.is_string() ? l.get<std::string>() : l.dump());
+    } else {
+      out.push_back(l);
+    }
+  }
+  if (!out.empty() && out.back().is_string()) {
+    std::string last = out.back().get<std::string>();
+    if (!last.empty() && last.back() == kOpenLineMark) {
+      last.pop_back();
+      out.back() = last;
+    }
+  }
+  stderr_lines = std::move(out);
 }
 
 // The project slug of the CLI's temp dir (config/projectRegistry.js slugify: lower case, runs of

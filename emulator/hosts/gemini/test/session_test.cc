@@ -342,6 +342,37 @@ TEST(GeminiSession026, Untrusted027WriteFileNotFoundWording) {
             "\"read_file\", \"write_todos\", \"cli_help\"?");
 }
 
+// Before 0.39.1 a start-up feedback warning is written without its newline: the next stderr line
+// continues it (switch feedback_newline; cli 0.26.0 gemini.js:526-528; drift s33 on 0.35.3), as
+// the registry-size line does in 0.26; from 0.41 (and 0.61) the lines stay apart, and an open
+// warning with nothing after it just ends.
+TEST(GeminiSession026, FeedbackWarningWithoutNewlineGluesTheNextLine) {
+  const std::string invalid =
+      "Invalid hook event name: \"BeforeEverything\" from project config. Skipping.";
+  for (const char* profile : {"gemini-0.35", "gemini-0.61"}) {
+    SCOPED_TRACE(profile);
+    Session s;
+    s.settings({{"BeforeEverything", hook("true")},
+                {"SessionEnd", hook("echo 'se text' >&2; exit 1")}});
+    auto t =
+        s.run(with_profile({{"model_turns", ojson::parse(R"([{"text":"hi"}])")}}, profile));
+    auto l = lines_of(t);
+    ASSERT_GE(l.size(), 2u);
+    if (std::string(profile) == "gemini-0.35") {
+      EXPECT_EQ(l[0], invalid + "Hook system message: Warning: se text");
+    } else {
+      EXPECT_EQ(l[0], invalid);
+      EXPECT_EQ(l[1], "Hook system message: Warning: se text");
+    }
+    for (const auto& x : l) EXPECT_EQ(x.find('\x1e'), std::string::npos) << x;
+  }
+  Session s;
+  s.settings({{"BeforeEverything", hook("true")}});
+  auto t = s.run(
+      with_profile({{"model_turns", ojson::parse(R"([{"text":"hi"}])")}}, "gemini-0.35"));
+  EXPECT_EQ(lines_of(t), (std::vector<std::string>{invalid}));
+}
+
 // One console stream: SessionStart's systemMessage (a direct write) comes before every start-up
 // line, and an event's "Hook system message" precedes its failure warning; exit 4 with stderr
 // text is a warning in 0.26 (a deny in 0.30+).
