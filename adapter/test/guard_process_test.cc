@@ -304,6 +304,19 @@ TEST_F(GuardProcess, ModelShapedInputsStillGetTheGuardsDeny) {
                   guard_env(server));
   EXPECT_EQ(deel.exit_code.value_or(-1), 2);
   EXPECT_EQ(deel.out, "r\n");
+  // Claude Code: the deep payload and a 10 MB input get the guard's deny too.
+  for (const std::string& pad : {std::string(400, '[') + std::string(400, ']'),
+                                 "\"" + std::string(10u << 20, 'a') + "\""}) {
+    auto claude = run("claude-code", "PreToolUse",
+                      R"({"session_id":"s1","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf ~","p":)" +
+                          pad + "}}",
+                      guard_env(server));
+    EXPECT_EQ(claude.exit_code.value_or(-1), 0);
+    json o = json::parse(claude.out, nullptr, false);
+    ASSERT_TRUE(o.is_object()) << claude.out.substr(0, 200);
+    EXPECT_EQ(o["hookSpecificOutput"]["permissionDecision"], "deny");
+    EXPECT_EQ(o["hookSpecificOutput"]["permissionDecisionReason"], "r");
+  }
   // Security first: PINTA_GUARD_ON_UNJUDGEABLE=deny refuses a view without asking.
   const size_t before = server.request_count();
   auto strict = run("gemini", "BeforeTool", gemini(R"({"command":")" + std::string(1u << 20, 'a') + "\"}"),
@@ -314,7 +327,7 @@ TEST_F(GuardProcess, ModelShapedInputsStillGetTheGuardsDeny) {
 
 // A guard that quotes the tool input in its reason can be steered into a reason JavaScript cuts
 // mid-emoji (a lone-surrogate escape) or into raw invalid UTF-8: both were "no verdict" and failed
-// open on all three hosts (GUARD-6).
+// open (GUARD-6); every family's gate gets the deny.
 TEST_F(GuardProcess, ADenyWithAnUnreadableReasonIsStillADeny) {
   for (std::string body : {std::string(R"({"decision":"DENY","reason":"cut \ud83d"})"),
                            std::string("{\"decision\":\"DENY\",\"reason\":\"raw \xff\"}"),
@@ -325,6 +338,12 @@ TEST_F(GuardProcess, ADenyWithAnUnreadableReasonIsStillADeny) {
     EXPECT_EQ(contract(run("antigravity", "PreToolUse", kAgyPreToolUse, guard_env(server)))["decision"], "deny");
     auto deel = run("deel", "PreToolUse", R"({"자리":"도구전","도구":"Bash","command":"x"})", guard_env(server));
     EXPECT_EQ(deel.exit_code.value_or(-1), 2);
+    auto claude = run("claude-code", "PreToolUse",
+                      R"({"session_id":"s1","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"x"}})",
+                      guard_env(server));
+    json o = json::parse(claude.out, nullptr, false);
+    ASSERT_TRUE(o.is_object()) << claude.out;
+    EXPECT_EQ(o["hookSpecificOutput"]["permissionDecision"], "deny");
   }
 }
 

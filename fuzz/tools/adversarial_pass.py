@@ -5,8 +5,8 @@ Usage: adversarial_pass.py BIN_DIR [--only NAME]
 
 Starts pinta-fake-server from BIN_DIR as a guard that denies everything, then runs BIN_DIR's
 pinta-gemini on each input below as the host would (Gemini CLI BeforeTool, Antigravity PreToolUse,
-deel-local-cli PreToolUse; stdin closed after the write, or left open for Antigravity), and checks
-that every one is denied. These inputs are not the ones of the issue that found the first bypasses
+deel-local-cli PreToolUse, Claude Code PreToolUse; stdin closed after the write, or left open for
+Antigravity), and checks that every one is denied. These inputs are not the ones of the issue that found the first bypasses
 (depth 300, a 1 MB string, a lone-surrogate reason, a slow https guard): they try what a model could
 write next — escapes in key names, duplicate keys, huge numbers, backslash runs that could confuse
 the reader's object boundary, an input sized exactly at the cap, whitespace floods, very wide arrays,
@@ -32,6 +32,12 @@ def gemini(tool_input_text, tool_name='"run_shell_command"'):
 def agy(args_text):
     return ('{"conversationId":"c","workspacePaths":["/w"],"toolCall":{"name":"run_command","args":' +
             args_text + '}}').encode('utf-8', 'surrogateescape')
+
+
+def claude(tool_input_text):
+    return ('{"session_id":"s","transcript_path":"/t.jsonl","cwd":"/w","permission_mode":"default",'
+            '"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":' + tool_input_text +
+            '}').encode('utf-8', 'surrogateescape')
 
 
 def deel(rest_text):
@@ -66,6 +72,11 @@ def cases():
     yield 'key of 3 MB', 'agy', agy('{"' + 'k' * (3 << 20) + '":1,"CommandLine":"rm -rf ~"}')
     yield 'tool_input a 5 MB string', 'gemini', gemini('"' + 'rm -rf ~ ' * (5 << 17) + '"')
     yield 'control characters raw', 'gemini', gemini('{' + CMD + ',"c":"\x01\x1f"}')
+    yield 'claude: escaped key name', 'claude', claude('{' + CMD + '}').replace(b'"tool_name"', b'"tool\\u005fname"')
+    yield 'claude: huge numbers', 'claude', claude('{' + CMD + ',"n":[1e400,123456789012345678901234567890]}')
+    yield 'claude: depth exactly 257', 'claude', claude('{' + CMD + ',"p":' + '[' * 254 + ']' * 254 + '}')
+    yield 'claude: invalid UTF-8 in a key', 'claude', claude('{' + CMD + ',"k\udcff":1}')
+    yield 'claude: 10 MB command', 'claude', claude('{"command":"rm -rf ~ ' + 'a' * (10 << 20) + '"}')
     yield 'agy 10 MB, stdin left open', 'agy-open', agy('{"CommandLine":"rm -rf ~ ' + 'a' * (10 << 20) + '"}')
 
 
@@ -108,7 +119,8 @@ def main():
                 total += 1
                 agent, event = {'gemini': ('gemini', 'BeforeTool'), 'agy': ('antigravity', 'PreToolUse'),
                                 'agy-open': ('antigravity', 'PreToolUse'),
-                                'deel': ('deel', 'PreToolUse')}[host]
+                                'deel': ('deel', 'PreToolUse'),
+                                'claude': ('claude-code', 'PreToolUse')}[host]
                 t0 = time.monotonic()
                 p = subprocess.Popen([adapter, '--agent', agent, '--event', event], env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -128,6 +140,12 @@ def main():
                 ms = (time.monotonic() - t0) * 1000
                 if agent == 'deel':
                     ok = rc == 2 and out == b'pass-deny\n'
+                elif agent == 'claude-code':
+                    try:
+                        hso = json.loads(out).get('hookSpecificOutput', {})
+                    except (ValueError, AttributeError):
+                        hso = {}
+                    ok = rc == 0 and isinstance(hso, dict) and hso.get('permissionDecision') == 'deny'
                 else:
                     try:
                         reply = json.loads(out)
