@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Gemini CLI version radar: `hostemu drift` plays the session scenarios
-# (emulator/hosts/gemini/test/sessions/, 57 of them) through published real Gemini CLI releases
+# (emulator/hosts/gemini/test/sessions/, 62 of them) through published real Gemini CLI releases
 # from npm and through the emulator under each release's version profile, and fails on any
 # difference (docs/gemini-versions.md). The releases are installed and cached by ci/npm-hosts.sh
 # (~300-470 MB and 20-45 s each the first time).
@@ -22,7 +22,8 @@
 #                              s15 tool_input merged, s23/s25 single log stream, s25 lifecycle hook
 #                              output reading, s27 extension loading lines + invalid enablement,
 #                              u02/u27 exit-code/stderr reading, u05 tail tool calls, u28 nested
-#                              AfterAgent continuation (SessionEnd twice and the registry line show
+#                              AfterAgent continuation, s33 a start-up warning without its newline
+#                              (SessionEnd twice and the registry line show
 #                              in every scenario). hook_env has no lane scenario (source evidence).
 # Options:
 #   --hostemu PATH      the hostemu to use (default: build/bin/hostemu, built here when missing)
@@ -42,7 +43,7 @@ src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 full_versions=(0.26.0 0.27.4 0.28.1 0.29.0 0.30.0 0.33.2 0.35.3 0.36.0 0.38.2 0.39.0 0.40.1 0.42.0 0.44.0
   0.45.2 0.60.0)
 smoke_version=0.26.0
-smoke_scenarios=(s04 s13 s15 s23 s25 s27 u02 u05 u27 u28)
+smoke_scenarios=(s04 s13 s15 s23 s25 s27 s33 u02 u05 u27 u28)
 
 smoke=0 all=0 record="" resume=0 pause_file="" hostemu="" jobs=2 skip_status=77 versions=()
 while [ $# -gt 0 ]; do

@@ -10,14 +10,18 @@ docs/gemini-versions.md from that summary.
 
   ci/gemini-sweep-table.py --record DIR   fold DIR into the summary, then write the table
   ci/gemini-sweep-table.py                write the table from the summary alone
-  ci/gemini-sweep-table.py --check        exit 1 when the document's table is not the summary's
-                                          (ctest docs_test runs this)
+  ci/gemini-sweep-table.py --check [--hostemu PATH]
+                                          exit 1 when the document's table is not the summary's, or
+                                          (with --hostemu) when a release's recorded profile is not
+                                          the one `hostemu gemini profiles --version V` gives now
+                                          (ctest emulator_gemini_sweep_table_fresh)
 Exit: 0 done (or --check agrees), 1 --check disagrees, 2 usage or unreadable input.
 """
 import argparse
 import json
 import os
 import re
+import subprocess
 import sys
 
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -115,6 +119,7 @@ def main():
     ap.add_argument("--summary", default=os.path.join(SRC, "docs", "gemini-sweep.json"))
     ap.add_argument("--doc", default=os.path.join(SRC, "docs", "gemini-versions.md"))
     ap.add_argument("--check", action="store_true", help="compare the document with the summary")
+    ap.add_argument("--hostemu", help="with --check: also hold each release's profile to this hostemu's mapping")
     a = ap.parse_args()
     if a.check and a.record:
         die("--check takes no --record")
@@ -141,11 +146,21 @@ def main():
         die(f"{a.doc} has no sweep-table markers ({BEGIN} … {END})")
     want = table(summary) + "\n"
     if a.check:
+        bad = 0
         if m.group(1) != want:
             print(f"gemini-sweep-table: {a.doc}'s sweep table is not {a.summary}'s; "
                   "run ci/gemini-sweep-table.py", file=sys.stderr)
-            return 1
-        return 0
+            bad = 1
+        if a.hostemu:
+            for v in sorted(summary, key=vkey):
+                r = subprocess.run([a.hostemu, "gemini", "profiles", "--version", v],
+                                   capture_output=True, text=True)
+                now = r.stdout.strip() if r.returncode == 0 else f"(error: {r.stderr.strip()})"
+                if now != summary[v]["profile"]:
+                    print(f"gemini-sweep-table: {v} was swept under {summary[v]['profile']} but maps "
+                          f"to {now} now: sweep it again (ci/drift.sh --record DIR {v})", file=sys.stderr)
+                    bad = 1
+        return bad
     new = doc[:m.start(1)] + want + doc[m.end(1):]
     if new != doc:
         with open(a.doc + ".tmp", "w", encoding="utf-8") as f:
