@@ -13,7 +13,7 @@
 # with each child's peak RSS (wait4), then: whether the collector-up runs' spans all arrived and
 # how long after the last event; `pinta-gemini --pinta-flush` delivering 10,000 queued spans (time,
 # its peak RSS) and a 2 GiB sparse queue file (peak RSS); 64 concurrent writers x
-# PINTA_BENCH_PAR_EVENTS (10), PINTA_BENCH_PAR_ROUNDS (3) times, with the collector down and up (p99, max;
+# PINTA_BENCH_PAR_EVENTS (10), PINTA_BENCH_PAR_ROUNDS (20) times in a rotating order, with the collector down and up (p99, max;
 # /bin/true under the same load for reference, and the ratios); an outage of PINTA_BENCH_OUTAGE_S (20) s with 5 events, then the collector back and
 # no further event (needs python3 for a collector on a fixed port).
 # Targets: collector up <= 1.2x /bin/true, collector down <= 1.3x, every span delivered, last one within
@@ -205,10 +205,15 @@ int main(int argc, char **argv) {
 C
 cc -O2 -o "$work/par" "$work/par.c"
 par_events=${PINTA_BENCH_PAR_EVENTS:-10}
-# PINTA_BENCH_PAR_ROUNDS (3) interleaved rounds, each with a fresh data dir (its first wave creates
-# the files and starts the flusher), pooled: one round's p99 is its 7th-slowest event, and on a
-# shared 2-core machine that moves 2x from round to round.
-par_rounds=${PINTA_BENCH_PAR_ROUNDS:-3}
+# PINTA_BENCH_PAR_ROUNDS (20) rounds, each with fresh data dirs (a round's first wave creates the
+# files and starts the flusher), pooled. A round of the three modes takes about half a second, so
+# the tails rest on 12,800 events per mode: with 3 rounds (1,920 events) the p99 was a round's
+# 7th-slowest event and the ratio swung 1.2-3.5x from run to run on this 2-core machine, while 20
+# rounds of the same build agree within ~0.2x. The three modes run in a rotating order (down,
+# /bin/true, up; then /bin/true, up, down; ...), so none always follows another: what a mode leaves
+# running (a collector-down flusher in back-off, a collector-up flusher delivering) falls on each
+# of the others alike.
+par_rounds=${PINTA_BENCH_PAR_ROUNDS:-20}
 : >"$work/par.txt"; : >"$work/par-true.txt"; : >"$work/par-up.txt"
 par_lines=0; par_unwritten=0; par_up_queued=0
 # Collector up for the 64 writers: a logging collector of its own, so its spans are counted apart.
@@ -216,15 +221,23 @@ par_lines=0; par_unwritten=0; par_up_queued=0
 pids+=($!)
 for _ in $(seq 100); do [ -s "$work/upw.port" ] && break; sleep 0.05; done
 upw=$(cat "$work/upw.port")
+par_mode() {  # par_mode down|true|up ROUND
+  case "$1" in
+    down)
+      env -i HOME="$work/home" PATH=/usr/bin:/bin GEMINI_PLUGIN_DATA="$work/par-data-$2" \
+        GEMINI_PLUGIN_OPTION_ENDPOINT="http://127.0.0.1:$down/v1/traces" PINTA_QUEUE_MAX_SPANS=100000 \
+        "$work/par" 64 "$par_events" "$work/p.json" "$adapter" --agent gemini --event AfterTool >>"$work/par.txt" ;;
+    # The same 64-way load with /bin/true: what the machine alone makes of 64 concurrent processes.
+    true) "$work/par" 64 "$par_events" "$work/p.json" /bin/true >>"$work/par-true.txt" ;;
+    up)
+      env -i HOME="$work/home" PATH=/usr/bin:/bin GEMINI_PLUGIN_DATA="$work/par-up-$2" \
+        GEMINI_PLUGIN_OPTION_ENDPOINT="http://127.0.0.1:$upw/v1/traces" PINTA_QUEUE_MAX_SPANS=100000 \
+        "$work/par" 64 "$par_events" "$work/p.json" "$adapter" --agent gemini --event AfterTool >>"$work/par-up.txt" ;;
+  esac
+}
+modes=(down true up)
 for r in $(seq "$par_rounds"); do
-  env -i HOME="$work/home" PATH=/usr/bin:/bin GEMINI_PLUGIN_DATA="$work/par-data-$r" \
-    GEMINI_PLUGIN_OPTION_ENDPOINT="http://127.0.0.1:$down/v1/traces" PINTA_QUEUE_MAX_SPANS=100000 \
-    "$work/par" 64 "$par_events" "$work/p.json" "$adapter" --agent gemini --event AfterTool >>"$work/par.txt"
-  # The same 64-way load with /bin/true: what the machine alone makes of 64 concurrent processes.
-  "$work/par" 64 "$par_events" "$work/p.json" /bin/true >>"$work/par-true.txt"
-  env -i HOME="$work/home" PATH=/usr/bin:/bin GEMINI_PLUGIN_DATA="$work/par-up-$r" \
-    GEMINI_PLUGIN_OPTION_ENDPOINT="http://127.0.0.1:$upw/v1/traces" PINTA_QUEUE_MAX_SPANS=100000 \
-    "$work/par" 64 "$par_events" "$work/p.json" "$adapter" --agent gemini --event AfterTool >>"$work/par-up.txt"
+  for k in 0 1 2; do par_mode "${modes[$(( (r + k) % 3 ))]}" "$r"; done
   # Queued = the queue file, its overflow slots and side files (folded in by the next pass).
   n=$(cat "$work/par-data-$r"/failed-spans.jsonl "$work/par-data-$r"/failed-spans.slot.* \
         "$work/par-data-$r"/failed-spans.side.* 2>/dev/null | grep -c '' || true)
