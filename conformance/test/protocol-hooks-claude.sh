@@ -12,14 +12,7 @@
 # Exit 77 (SKIPPED, with the reason) when Node, jq or the CLI (npm, its registry) is missing.
 set -uo pipefail
 conf="$1" src="$2" hostemu="$3"
-ex="$src/conformance/examples/hooks"
-T="$(mktemp -d /tmp/pinta-proto-claude-XXXXXX)"
-trap 'rm -rf "$T"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-skip() { echo "SKIPPED: $*"; exit 77; }
-command -v node >/dev/null || skip "node is not on PATH (the node hooks need it)"
-command -v jq >/dev/null || skip "jq is not on PATH (the bash+jq hooks need it)"
+source "$(dirname "${BASH_SOURCE[0]}")/protocol-common.sh" "$src" pinta-proto-claude
 
 # 1. The profile: the settings file read by Claude Code's own loader, each hook judged as Claude
 # Code 2.1.332 reads it (the emulator, held to the real CLI by claude_real_diff_test).

@@ -11,14 +11,7 @@
 # Exit 77 (SKIPPED, with the reason) when Node, jq, the npm registry or the seed is missing.
 set -uo pipefail
 conf="$1" src="$2" seeds="$3"
-ex="$src/conformance/examples/hooks"
-T="$(mktemp -d /tmp/pinta-proto-hooks-XXXXXX)"
-trap 'rm -rf "$T"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-skip() { echo "SKIPPED: $*"; exit 77; }
-command -v node >/dev/null || skip "node is not on PATH (the hooks and both judges need it)"
-command -v jq >/dev/null || skip "jq is not on PATH (the bash+jq hooks need it)"
+source "$(dirname "${BASH_SOURCE[0]}")/protocol-common.sh" "$src" pinta-proto-hooks
 
 # 1. The profile, from the users' files. Mistakes among the hooks: exit 1 on both.
 "$conf" run --profile protocol --config "$ex/gemini-settings.json" --jobs 4 --report "$T/gem" \
