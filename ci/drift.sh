@@ -104,6 +104,8 @@ print(" ".join(sorted(vs, key=lambda v: tuple(map(int, v.split("."))))))'); do
   done
   [ ${#versions[@]} -gt 0 ] || { echo "drift: no release on npm falls in a profile's range" >&2; exit 1; }
   echo "drift: --all: ${#versions[@]} releases: ${versions[*]}"
+  # The whole list, so the sweep table can show the releases not swept yet.
+  [ -z "$record" ] || printf '%s\n' "${versions[@]}" >"$record/releases.txt"
   export PINTA_DRIFT_PAYLOADS=${PINTA_DRIFT_PAYLOADS:-compare}
 fi
 

@@ -5,7 +5,8 @@
 profile covers, payloads counted, and leaves per release DIR/V.json (`hostemu drift --json`),
 DIR/V.log and a line of DIR/runs.tsv. This script folds a DIR into the summary
 docs/gemini-sweep.json (one entry per release; a release probed again replaces its entry, so a
-sweep split over several runs adds up) and writes the table between the `sweep-table` markers of
+sweep split over several runs adds up; DIR/releases.txt, written by --all, is the list of every
+release the sweep covers, so the table shows the ones not swept yet) and writes the table between the `sweep-table` markers of
 docs/gemini-versions.md from that summary.
 
   ci/gemini-sweep-table.py --record DIR   fold DIR into the summary, then write the table
@@ -38,7 +39,7 @@ def vkey(v):
     return tuple(int(x) for x in v.split("."))
 
 
-def fold(record_dir, summary):
+def fold(record_dir, summary, releases):
     runs = os.path.join(record_dir, "runs.tsv")
     try:
         lines = open(runs, encoding="utf-8").read().splitlines()
@@ -79,21 +80,28 @@ def fold(record_dir, summary):
                 "differing_ids": [s["id"] for s in scen if s.get("differences")],
             })
         summary[version] = entry  # the last run of a release wins
+    listed = os.path.join(record_dir, "releases.txt")
+    if os.path.exists(listed):
+        releases[:] = sorted({l.strip() for l in open(listed, encoding="utf-8") if l.strip()}, key=vkey)
     return summary
 
 
-def table(summary):
+def table(summary, releases):
     vs = sorted(summary, key=vkey)
+    missing = [v for v in releases if v not in summary]
     ok = [v for v in vs if summary[v]["scenarios"] and not summary[v]["differences"]
           and summary[v]["payloads"] == "compare"]
     out = []
     if vs:
         dates = sorted({summary[v]["started"][:10] for v in vs})
-        out.append(f"{len(vs)} releases swept ({', '.join(dates)}); **{len(ok)} with 0 differences** "
+        of = f" of {len(set(releases) | set(vs))}" if releases else ""
+        out.append(f"{len(vs)}{of} releases swept ({', '.join(dates)}); **{len(ok)} with 0 differences** "
                    "on every scenario, payloads counted.")
         bad = [v for v in vs if v not in ok]
         if bad:
             out.append(f"Not clean: {', '.join(bad)} (below).")
+    if missing:
+        out.append(f"Not swept yet: {', '.join(missing)}.")
     out.append("")
     out.append("| release | profile | scenarios | differences | payloads | started (UTC) | s | load | revision |")
     out.append("|---|---|---|---|---|---|---|---|---|")
@@ -124,16 +132,19 @@ def main():
     if a.check and a.record:
         die("--check takes no --record")
 
-    summary = {}
+    summary, releases = {}, []
     if os.path.exists(a.summary):
         try:
-            summary = {e["version"]: e for e in json.load(open(a.summary, encoding="utf-8"))}
+            saved = json.load(open(a.summary, encoding="utf-8"))
+            summary = {e["version"]: e for e in saved["runs"]}
+            releases = list(saved.get("releases", []))
         except (OSError, ValueError, KeyError, TypeError) as e:
             die(f"cannot read {a.summary}: {e}")
     if a.record:
-        summary = fold(a.record, summary)
+        summary = fold(a.record, summary, releases)
         with open(a.summary + ".tmp", "w", encoding="utf-8") as f:
-            json.dump([summary[v] for v in sorted(summary, key=vkey)], f, indent=1)
+            json.dump({"releases": releases, "runs": [summary[v] for v in sorted(summary, key=vkey)]},
+                      f, indent=1)
             f.write("\n")
         os.replace(a.summary + ".tmp", a.summary)
 
@@ -144,7 +155,7 @@ def main():
     m = re.search(re.escape(BEGIN) + r"\n(.*?)" + re.escape(END), doc, re.S)
     if not m:
         die(f"{a.doc} has no sweep-table markers ({BEGIN} … {END})")
-    want = table(summary) + "\n"
+    want = table(summary, releases) + "\n"
     if a.check:
         bad = 0
         if m.group(1) != want:
