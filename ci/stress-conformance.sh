@@ -40,27 +40,12 @@ tmp="$(mktemp -d /tmp/pinta-stress-XXXXXX)"
 mkdir -p "$tmp/bin"
 cp "$conf" "$adapter" "$tmp/bin/"
 conf="$tmp/bin/$(basename "$conf")" adapter="$tmp/bin/$(basename "$adapter")"
-load_pids=()
-stop_load() {
-  for p in "${load_pids[@]}"; do kill "$p" 2>/dev/null; done
-  for p in "${load_pids[@]}"; do wait "$p" 2>/dev/null; done
-  load_pids=()
-}
+source ci/stress-load.sh
+stop_load() { stress_load_stop; }
 trap 'stop_load; rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
-
-cores=$(nproc)
-for _ in $(seq $(( per_core * cores ))); do
-  timeout "$budget" sh -c 'while :; do :; done' &
-  load_pids+=($!)
-done
-if [ "$build_load" = 1 ] && command -v g++ >/dev/null; then
-  # A compile loop: a parallel build's mix of CPU, memory and short-lived processes.
-  printf '#include <regex>\n#include <map>\nint main(){std::regex r("a+b"); std::map<int,int> m; return std::regex_match("aab", r) ? 0 : (int)m.size();}\n' >"$tmp/load.cc"
-  timeout "$budget" sh -c "while :; do g++ -O2 -c '$tmp/load.cc' -o '$tmp/load.o' 2>/dev/null; done" &
-  load_pids+=($!)
-fi
-echo "stress: $(( per_core * cores )) busy loops on $cores cores$([ "$build_load" = 1 ] && echo ' + a compile loop'), $runs run(s), budget ${budget} s"
+stress_load_start "$per_core" "$build_load" "$budget" "$tmp"
+echo "stress: $(stress_load_desc), $runs run(s), budget ${budget} s"
 sleep 2
 
 known=$(grep -vE '^\s*(#|$)' conformance/known-failures.txt | awk '{print $1}' | sort)
