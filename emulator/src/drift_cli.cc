@@ -85,7 +85,7 @@ void add_drift_commands(CLI::App& app, Action& action) {
                   "the profile for a --version outside the profiled range (named, never picked "
                   "silently); ignored when a profile covers --version");
   cmd->add_option("--scenarios", o->scenarios, "directory of session scenarios (*.json)");
-  cmd->add_option("--only", o->only, "run only the scenario with this id");
+  cmd->add_option("--only", o->only, "run only the scenario with this id (or its unique number part: s01)");
   cmd->add_option("--keep", o->keep, "keep every root (real/<id>, emu/<id>) under this directory");
   cmd->add_option("--json", o->json_out, "also write the per-scenario record to this file");
   cmd->add_option("--npm-hosts", o->npm_hosts,

@@ -60,6 +60,13 @@ expect out-of-range-profiles 'outside the profiled range' gemini profiles --vers
 expect out-of-range-session 'outside the profiled range' gemini session --home "$work" --workspace "$work" --script "$work/s.json" --version 0.25.0
 expect unknown-profile-name "no Gemini CLI profile named 'gemini-0.48' \(profiles: .*gemini-0.61" gemini session --home "$work" --workspace "$work" --script "$work/s.json" --profile gemini-0.48
 expect session-profile-and-version 'exclusive' gemini session --home "$work" --workspace "$work" --script "$work/s.json" --profile gemini-0.61 --version 0.61.0
+# drift --only: an id, or its unique number part; no match or two matches is one line, exit 2,
+# before anything is installed.
+mkdir -p "$work/scen"
+echo '{"id":"s01-a","model_turns":[]}' >"$work/scen/s01-a.json"
+echo '{"id":"s01-b","model_turns":[]}' >"$work/scen/s01-b.json"
+expect drift-only-unknown "no scenario with id s99 in $work/scen" drift --host gemini --version 0.61.0 --scenarios "$work/scen" --only s99
+expect drift-only-ambiguous "--only s01 names 2 scenarios in $work/scen; give the whole id" drift --host gemini --version 0.61.0 --scenarios "$work/scen" --only s01
 for pair in 0.33.2=gemini-0.31 0.36.0=gemini-0.36 0.38.2=gemini-0.37 0.39.1=gemini-0.40 0.61.0=gemini-0.61; do
   got=$("$he" gemini profiles --version "${pair%%=*}" 2>&1)
   if [ "$got" = "${pair#*=}" ]; then echo "ok   profile-of ${pair%%=*}"; else fail "profile-of ${pair%%=*}: '$got'"; fi
