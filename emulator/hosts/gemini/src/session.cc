@@ -512,12 +512,9 @@ void Session::before_tool_effect(const PayloadOptions& po, const Answer& a, ojso
     if (rewritten && rewritten->is_object()) {
       for (auto it = rewritten->begin(); it != rewritten->end(); ++it)
         modified_keys_.push_back(it.key());
-      ojson ti = *rewritten;  // 0.61: replaces the arguments entirely
-      if (sw_.tool_input_merge && po.tool_input.is_object()) {
-        ojson merged = po.tool_input;
-        for (auto& [k, v] : ti.items()) merged[k] = v;
-        ti = merged;
-      }
+      // 0.61 replaces the arguments; tool_input_rewrite "merge" merges them (one rule with
+      // `hostemu gemini run-hook`'s hostEffect: profile.cc).
+      ojson ti = rewritten_tool_input(sw_.raw, po.tool_input, out);
       effect["tool_input"] = ti;
       last_tool_input_ = ti;
     } else {

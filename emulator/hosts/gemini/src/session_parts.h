@@ -19,7 +19,6 @@ namespace pinta::emu::gemini::session_detail {
 struct Switches {
   ojson raw = ojson::object();  // the profile's "switches" object ({} without a profile)
   bool session_end_twice = false;
-  bool tool_input_merge = false;
   bool log_stop_request = false;
   bool bare_stop_line = false;
   bool headless_trust_ignored = false;

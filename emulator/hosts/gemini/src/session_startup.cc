@@ -179,9 +179,8 @@ Switches read_switches(const ojson& script) {
   const ojson& sw = s.raw;
   // < 0.61: the headless run fires SessionEnd twice (drift s01..s28: two "SessionEnd:se" lines).
   s.session_end_twice = sw.value("session_end_twice", false);
-  // < 0.61: a partial hookSpecificOutput.tool_input is merged into the call's arguments instead of
-  // replacing them (drift s15: real wrote test.txt = "MOD").
-  s.tool_input_merge = sw.value("tool_input_rewrite", std::string("replace")) == "merge";
+  // tool_input_rewrite (< 0.36 "merge": drift s15, real wrote test.txt = "MOD") is read from
+  // `raw` by rewritten_tool_input (profile.cc), the one rule the session and run-hook share.
   // < 0.61: continue:false on any event first logs "Hook requested to stop execution: R", and the
   // stop line names the bare reason (drift s13, s17, s19, s23).
   s.log_stop_request = sw.value("log_stop_request", false);
