@@ -2,6 +2,8 @@
 // shared/reference/real-hosts.md "Claude Code 2.1.332").
 #include "pinta/emulator/messages_server.h"
 
+#include "loopback_server.h"
+
 #include <httplib.h>
 
 #include <chrono>
@@ -157,22 +159,15 @@ json MessagesRequest::to_json() const {
 }
 
 struct MessagesServer::Impl {
+  explicit Impl(MessagesScript s, std::string log_path)
+      : script(std::move(s)), log(std::move(log_path)) {}
   MessagesScript script;
-  std::string log_path;
-  httplib::Server server;
-  std::thread thread;
-  int port = 0;
-  mutable std::mutex mu;
-  std::vector<MessagesRequest> requests;
+  RequestLog<MessagesRequest> log;
+  std::mutex mu;  // next_turn
   size_t next_turn = 0;
-  std::condition_variable stopped_cv;
-  bool stopped = false;
+  std::unique_ptr<LoopbackServer> http;  // last: stopped first, before what its handler uses
 
-  void record(MessagesRequest r) {
-    std::lock_guard<std::mutex> lock(mu);
-    if (!log_path.empty()) (void)fs::append_locked(log_path, r.to_json().dump() + "\n");
-    requests.push_back(std::move(r));
-  }
+  void record(MessagesRequest r) { log.record(std::move(r)); }
 
   void handle(const httplib::Request& req, httplib::Response& res) {
     MessagesRequest rec;
@@ -230,55 +225,29 @@ MessagesServer::MessagesServer(std::unique_ptr<Impl> impl) : impl_(std::move(imp
 
 Result<std::unique_ptr<MessagesServer>> MessagesServer::start(MessagesScript script, int port,
                                                               std::string log_path) {
-  auto impl = std::make_unique<Impl>();
-  impl->script = std::move(script);
-  impl->log_path = std::move(log_path);
+  auto impl = std::make_unique<Impl>(std::move(script), std::move(log_path));
   Impl* p = impl.get();
-  auto handler = [p](const httplib::Request& req, httplib::Response& res) { p->handle(req, res); };
-  impl->server.Post(".*", handler);
-  impl->server.Get(".*", handler);
-  impl->server.set_keep_alive_timeout(1);
-  if (port == 0) {
-    impl->port = impl->server.bind_to_any_port("127.0.0.1");
-  } else {
-    impl->port = impl->server.bind_to_port("127.0.0.1", port) ? port : -1;
-  }
-  if (impl->port <= 0)
-    return make_error(ErrorCode::kUnavailable, "cannot listen on 127.0.0.1:" + std::to_string(port));
-  impl->thread = std::thread([p] {
-    block_async_signals_in_this_thread();
-    p->server.listen_after_bind();
-  });
-  for (int i = 0; i < 500 && !impl->server.is_running(); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  auto http = LoopbackServer::start(
+      [p](const httplib::Request& req, httplib::Response& res) { p->handle(req, res); }, port);
+  if (!http) return http.error();
+  impl->http = std::move(*http);
   return std::unique_ptr<MessagesServer>(new MessagesServer(std::move(impl)));
 }
 
 MessagesServer::~MessagesServer() { stop(); }
 
-int MessagesServer::port() const { return impl_->port; }
+int MessagesServer::port() const { return impl_->http->port(); }
 
 std::string MessagesServer::base_url() const {
-  return "http://127.0.0.1:" + std::to_string(impl_->port);
+  return "http://127.0.0.1:" + std::to_string(port());
 }
 
-std::vector<MessagesRequest> MessagesServer::requests() const {
-  std::lock_guard<std::mutex> lock(impl_->mu);
-  return impl_->requests;
-}
+std::vector<MessagesRequest> MessagesServer::requests() const { return impl_->log.since(0); }
 
 void MessagesServer::stop() {
-  if (!impl_) return;
-  impl_->server.stop();
-  if (impl_->thread.joinable()) impl_->thread.join();
-  std::lock_guard<std::mutex> lock(impl_->mu);
-  impl_->stopped = true;
-  impl_->stopped_cv.notify_all();
+  if (impl_ && impl_->http) impl_->http->stop();
 }
 
-void MessagesServer::wait() {
-  std::unique_lock<std::mutex> lock(impl_->mu);
-  impl_->stopped_cv.wait(lock, [this] { return impl_->stopped; });
-}
+void MessagesServer::wait() { impl_->http->wait(); }
 
 }  // namespace pinta::emu

@@ -2,6 +2,8 @@
 // GOOGLE_GEMINI_BASE_URL).
 #include "pinta/emulator/model_server.h"
 
+#include "loopback_server.h"
+
 #include <httplib.h>
 
 #include <atomic>
@@ -158,22 +160,15 @@ json ModelRequest::to_json() const {
 }
 
 struct ModelServer::Impl {
+  explicit Impl(ModelScript s, std::string log_path)
+      : script(std::move(s)), log(std::move(log_path)) {}
   ModelScript script;
-  std::string log_path;
-  httplib::Server server;
-  std::thread thread;
-  int port = 0;
-  mutable std::mutex mu;
-  std::vector<ModelRequest> requests;
+  RequestLog<ModelRequest> log;
+  std::mutex mu;  // next_turn
   size_t next_turn = 0;
-  std::condition_variable stopped_cv;
-  bool stopped = false;
+  std::unique_ptr<LoopbackServer> http;  // last: stopped first, before what its handler uses
 
-  void record(ModelRequest r) {
-    std::lock_guard<std::mutex> lock(mu);
-    if (!log_path.empty()) (void)fs::append_locked(log_path, r.to_json().dump() + "\n");
-    requests.push_back(std::move(r));
-  }
+  void record(ModelRequest r) { log.record(std::move(r)); }
 
   void handle(const httplib::Request& req, httplib::Response& res) {
     ModelRequest rec;
@@ -252,76 +247,37 @@ ModelServer::ModelServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Result<std::unique_ptr<ModelServer>> ModelServer::start(ModelScript script, int port,
                                                         std::string log_path) {
-  auto impl = std::make_unique<Impl>();
-  impl->script = std::move(script);
-  impl->log_path = std::move(log_path);
+  auto impl = std::make_unique<Impl>(std::move(script), std::move(log_path));
   Impl* p = impl.get();
-  auto handler = [p](const httplib::Request& req, httplib::Response& res) { p->handle(req, res); };
-  impl->server.Post(".*", handler);
-  // cpp-httplib 0.11 answers a request target with a "?" inside its query ("?a?b") only when its
-  // keep-alive wait (default 5 s) expires; clients of this server send whole requests at once on
-  // loopback, so 1 s bounds that wait without cutting any real request (fuzz/model_server_request
-  // regression query-with-second-question-mark).
-  impl->server.set_keep_alive_timeout(1);
-  impl->server.Get(".*", handler);
-  impl->server.Put(".*", handler);
-  if (port == 0) {
-    impl->port = impl->server.bind_to_any_port("127.0.0.1");
-  } else {
-    impl->port = impl->server.bind_to_port("127.0.0.1", port) ? port : -1;
-  }
-  if (impl->port <= 0)
-    return make_error(ErrorCode::kUnavailable,
-                      "cannot listen on 127.0.0.1:" + std::to_string(port));
-  impl->thread = std::thread([p] {
-    block_async_signals_in_this_thread();
-    p->server.listen_after_bind();
-  });
-  // Debian's cpp-httplib has no wait_until_ready(): poll is_running() (bounded, 5 s).
-  for (int i = 0; i < 500 && !impl->server.is_running(); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  auto http = LoopbackServer::start(
+      [p](const httplib::Request& req, httplib::Response& res) { p->handle(req, res); }, port);
+  if (!http) return http.error();
+  impl->http = std::move(*http);
   return std::unique_ptr<ModelServer>(new ModelServer(std::move(impl)));
 }
 
 ModelServer::~ModelServer() { stop(); }
 
-int ModelServer::port() const { return impl_->port; }
+int ModelServer::port() const { return impl_->http->port(); }
 
 std::string ModelServer::base_url() const {
-  std::string u = "http://127.0.0.1:" + std::to_string(impl_->port);
+  std::string u = "http://127.0.0.1:" + std::to_string(port());
   if (!impl_->script.route_id.empty()) u += "/gemini/" + impl_->script.route_id;
   return u;
 }
 
-std::vector<ModelRequest> ModelServer::requests() const {
-  std::lock_guard<std::mutex> lock(impl_->mu);
-  return impl_->requests;
-}
+std::vector<ModelRequest> ModelServer::requests() const { return impl_->log.since(0); }
 
 std::vector<ModelRequest> ModelServer::requests_since(size_t from) const {
-  std::lock_guard<std::mutex> lock(impl_->mu);
-  const auto& all = impl_->requests;
-  if (from >= all.size()) return {};
-  return {all.begin() + static_cast<std::ptrdiff_t>(from), all.end()};
+  return impl_->log.since(from);
 }
 
-size_t ModelServer::request_count() const {
-  std::lock_guard<std::mutex> lock(impl_->mu);
-  return impl_->requests.size();
-}
+size_t ModelServer::request_count() const { return impl_->log.size(); }
 
 void ModelServer::stop() {
-  if (!impl_) return;
-  impl_->server.stop();
-  if (impl_->thread.joinable()) impl_->thread.join();
-  std::lock_guard<std::mutex> lock(impl_->mu);
-  impl_->stopped = true;
-  impl_->stopped_cv.notify_all();
+  if (impl_ && impl_->http) impl_->http->stop();
 }
 
-void ModelServer::wait() {
-  std::unique_lock<std::mutex> lock(impl_->mu);
-  impl_->stopped_cv.wait(lock, [this] { return impl_->stopped; });
-}
+void ModelServer::wait() { impl_->http->wait(); }
 
 }  // namespace pinta::emu

@@ -1,6 +1,7 @@
 // Scripted Gemini API server: the streamGenerateContent?alt=sse contract of seed 003 as a caller
 // sees it (frames, parts, finishReason, usage only when scripted, auth, error envelope, prefix).
 #include "pinta/emulator/model_server.h"
+#include "pinta/emulator/messages_server.h"
 
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -13,6 +14,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <thread>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -221,4 +223,69 @@ TEST(ModelServer, QueryWithASecondQuestionMarkIsAnsweredWithoutTheDefaultKeepAli
   const auto waited = std::chrono::steady_clock::now() - t0;
   EXPECT_EQ(reply.rfind("HTTP/1.1 400", 0), 0u) << reply;
   EXPECT_LT(waited, std::chrono::milliseconds(4500));
+}
+
+// The Messages dialect (messages_server.h) over the same loopback server: a turn per accepted
+// request, SSE when asked to stream, the Anthropic error envelope for a missing key, another path
+// or an exhausted script, each request recorded (and logged) in order; stop() ends wait().
+TEST(MessagesServer, AnswersTurnsInOrderAndRecordsEveryRequest) {
+  pinta::testing::TempDir dir;
+  const std::string log = dir.path() + "/requests.jsonl";
+  auto script = parse_messages_script(json::parse(R"({"turns":[
+      {"content":[{"type":"text","text":"first"}]},
+      {"content":[{"type":"tool_use","name":"Bash","input":{"command":"ls"}}]}]})"));
+  ASSERT_TRUE(script) << script.error().message;
+  auto srv = MessagesServer::start(*script, 0, log);
+  ASSERT_TRUE(srv) << srv.error().message;
+  MessagesServer& s = **srv;
+  httplib::Client c("127.0.0.1", s.port());
+  const std::string body = R"({"model":"claude-test","stream":false,"messages":[{"role":"user","content":"hi"}]})";
+  httplib::Headers key = {{"x-api-key", "k"}};
+
+  auto r1 = c.Post("/v1/messages", key, body, "application/json");
+  ASSERT_TRUE(r1);
+  EXPECT_EQ(r1->status, 200);
+  json m1 = json::parse(r1->body);
+  EXPECT_EQ(m1["content"][0]["text"], "first");
+  EXPECT_EQ(m1["stop_reason"], "end_turn");
+  EXPECT_EQ(m1["model"], "claude-test");
+
+  auto streamed = json::parse(body);
+  streamed["stream"] = true;
+  auto r2 = c.Post("/v1/messages", key, streamed.dump(), "application/json");
+  ASSERT_TRUE(r2);
+  EXPECT_EQ(r2->status, 200);
+  EXPECT_NE(r2->body.find("event: message_start"), std::string::npos) << r2->body;
+  EXPECT_NE(r2->body.find("\"tool_use\""), std::string::npos) << r2->body;
+
+  auto no_key = c.Post("/v1/messages", body, "application/json");
+  ASSERT_TRUE(no_key);
+  EXPECT_EQ(no_key->status, 401);
+  EXPECT_EQ(json::parse(no_key->body)["type"], "error");
+  auto other = c.Get("/v1/models");
+  ASSERT_TRUE(other);
+  EXPECT_EQ(other->status, 404);
+  auto exhausted = c.Post("/v1/messages", key, body, "application/json");
+  ASSERT_TRUE(exhausted);
+  EXPECT_EQ(exhausted->status, 500);
+
+  auto reqs = s.requests();
+  ASSERT_EQ(reqs.size(), 5u);
+  EXPECT_EQ(reqs[0].turn, 0);
+  EXPECT_EQ(reqs[1].turn, 1);
+  EXPECT_EQ(reqs[2].status, 401);
+  EXPECT_EQ(reqs[3].status, 404);
+  EXPECT_EQ(reqs[4].error, "script exhausted");
+  std::ifstream in(log);
+  size_t lines = 0;
+  for (std::string l; std::getline(in, l);) {
+    EXPECT_EQ(json::parse(l)["status"], reqs[lines].status);
+    ++lines;
+  }
+  EXPECT_EQ(lines, 5u);
+
+  std::thread stopper([&s] { s.stop(); });
+  s.wait();  // returns once stop() ran
+  stopper.join();
+  EXPECT_FALSE(httplib::Client("127.0.0.1", s.port()).Get("/v1/models"));
 }
