@@ -72,18 +72,9 @@ void add_claude_commands(CLI::App& app, Action& action) {
       auto s = pinta::emu::load_messages_script(*script);
       if (!s) return usage_error("claude model-server: " + s.error().message);
       if (*port < 0 || *port > 65535) return usage_error("claude model-server: --port must be 0..65535");
-      sigset_t set;
-      sigemptyset(&set);
-      sigaddset(&set, SIGINT);
-      sigaddset(&set, SIGTERM);
-      pthread_sigmask(SIG_BLOCK, &set, nullptr);
-      auto server = pinta::emu::MessagesServer::start(std::move(*s), *port, *log);
-      if (!server) return usage_error("claude model-server: " + server.error().message);
-      std::cout << "port " << (*server)->port() << std::endl;
-      int sig = 0;
-      sigwait(&set, &sig);
-      (*server)->stop();
-      return 0;
+      return serve_until_signal("claude model-server", [&] {
+        return pinta::emu::MessagesServer::start(std::move(*s), *port, *log);
+      });
     };
   });
 }

@@ -4,6 +4,9 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <pthread.h>
+#include <signal.h>
+
 #include <functional>
 #include <iostream>
 #include <string>
@@ -25,6 +28,26 @@ inline int usage_error(const std::string& msg) {
 // it (exit 1 and one line saying how to regenerate when stale). Defined in hostemu_main.cc.
 int print_or_check_docs(const std::string& host, const std::string& text,
                         const std::string& check_file);
+
+// A scripted model server in the foreground (`hostemu model-server`, `hostemu claude
+// model-server`): blocks SIGINT and SIGTERM in every thread, starts the server with `start()` (a
+// Result of a server with port() and stop()), prints "port N" and serves until one of them
+// arrives. `who` prefixes an error line.
+template <typename Start>
+int serve_until_signal(const std::string& who, Start start) {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  auto server = start();
+  if (!server) return usage_error(who + ": " + server.error().message);
+  std::cout << "port " << (*server)->port() << std::endl;
+  int sig = 0;
+  sigwait(&set, &sig);
+  (*server)->stop();
+  return 0;
+}
 
 void add_antigravity_commands(CLI::App& app, Action& action);
 void add_gemini_commands(CLI::App& app, Action& action);

@@ -28,19 +28,9 @@ void add_model_server_commands(CLI::App& app, Action& action) {
       if (!s) return usage_error("model-server: " + s.error().message);
       if (!api_key->empty()) s->api_key = *api_key;
       if (*port < 0 || *port > 65535) return usage_error("model-server: --port must be 0..65535");
-      // Block the signals in every thread; one waits for them below.
-      sigset_t set;
-      sigemptyset(&set);
-      sigaddset(&set, SIGINT);
-      sigaddset(&set, SIGTERM);
-      pthread_sigmask(SIG_BLOCK, &set, nullptr);
-      auto server = pinta::emu::ModelServer::start(std::move(*s), *port, *log);
-      if (!server) return usage_error("model-server: " + server.error().message);
-      std::cout << "port " << (*server)->port() << std::endl;
-      int sig = 0;
-      sigwait(&set, &sig);
-      (*server)->stop();
-      return 0;
+      return serve_until_signal("model-server", [&] {
+        return pinta::emu::ModelServer::start(std::move(*s), *port, *log);
+      });
     };
   });
 }
