@@ -32,7 +32,8 @@
 #                       (its output) and a line in DIR/runs.tsv (version, profile, exit, seconds,
 #                       start time, load average, source revision); ci/gemini-sweep-table.py turns a
 #                       DIR into the table of docs/gemini-versions.md
-#   --resume            with --record: skip releases whose DIR/V.json already shows 0 differences
+#   --resume            with --record: skip releases whose DIR/V.json already shows 0 differences,
+#                       or that docs/gemini-sweep.json holds with 0 differences, payloads counted
 #   --pause-while FILE  before each release, wait while FILE exists (a benchmark can have the machine)
 #   --skip-status N     exit status when npm/Node or the registry is unavailable and nothing is
 #                       cached (default 77, ctest's SKIPPED; .ci/run passes 0: reported, not failed)
@@ -140,10 +141,22 @@ rev=$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)
 [ -z "$(git -C "$src" status --porcelain --untracked-files=no 2>/dev/null)" ] || rev="$rev+dirty"
 status=0
 for v in "${versions[@]}"; do
-  if [ "$resume" = 1 ] && [ -f "$record/$v.json" ] &&
-     python3 -c 'import json, sys
-r = json.load(open(sys.argv[1]))
-sys.exit(0 if r.get("scenarios") and not any(s["differences"] for s in r["scenarios"]) else 1)' "$record/$v.json"; then
+  if [ "$resume" = 1 ] && python3 - "$record/$v.json" "$src/docs/gemini-sweep.json" "$v" <<'PY'; then
+import json, os, sys
+rec, summary, v = sys.argv[1:]
+def clean(r):
+    return bool(r.get("scenarios")) and not any(s["differences"] for s in r["scenarios"])
+if os.path.exists(rec) and clean(json.load(open(rec))):
+    sys.exit(0)
+# A release the committed summary already holds clean, payloads counted (a sweep continued on
+# another machine or after its record directory was lost).
+try:
+    runs = json.load(open(summary))["runs"]
+except (OSError, ValueError, KeyError, TypeError):
+    sys.exit(1)
+e = next((r for r in runs if r.get("version") == v), None)
+sys.exit(0 if e and e.get("scenarios") and not e.get("differences") and e.get("payloads") == "compare" else 1)
+PY
     echo "drift: $v already recorded with 0 differences (--resume)"; continue
   fi
   if [ -n "$pause_file" ]; then
