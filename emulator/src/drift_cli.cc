@@ -124,6 +124,17 @@ void add_drift_commands(CLI::App& app, Action& action) {
             return usage_error("drift: bad real_stderr_noise in " + profile_path + ": " + e.what());
           }
         }
+      // Lines the CLI writes without their newline where the next write is a race (the profile's
+      // "stderr_unglue"): both sides are split after them before comparing.
+      std::vector<std::regex> unglue;
+      if (profile.contains("stderr_unglue"))
+        for (const auto& re : profile["stderr_unglue"]) {
+          try {
+            unglue.emplace_back(re.get<std::string>());
+          } catch (const std::exception& e) {
+            return usage_error("drift: bad stderr_unglue in " + profile_path + ": " + e.what());
+          }
+        }
       // A profile may turn the hook_call comparison off for releases whose telemetry cannot be
       // compared; it must say why ("hook_calls_skipped": "reason"), and the probe prints it.
       const bool hook_calls = !profile.contains("hook_calls_skipped");
@@ -244,6 +255,8 @@ void add_drift_commands(CLI::App& app, Action& action) {
       size_t total_diffs = 0;
       for (size_t i = 0; i < scenarios.size(); ++i) {
         const std::string id = scenarios[i]["id"].get<std::string>();
+        lane::unglue_lines(real[i].stderr_lines, unglue);
+        lane::unglue_lines(emu[i].stderr_lines, unglue);
         std::vector<std::string> all = lane::compare(real[i], emu[i]), d;
         for (auto& line : all) {
           std::string one = line;

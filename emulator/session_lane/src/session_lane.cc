@@ -204,6 +204,28 @@ std::vector<std::string> real_stderr_lines(const std::string& err, const Root& r
   return out;
 }
 
+void unglue_lines(std::vector<std::string>& lines, const std::vector<std::regex>& after) {
+  if (after.empty()) return;
+  std::vector<std::string> out;
+  for (std::string rest : lines) {
+    for (bool split = true; split;) {
+      split = false;
+      for (const auto& re : after) {
+        std::smatch m;
+        if (std::regex_search(rest, m, re, std::regex_constants::match_continuous) &&
+            m.length(0) > 0 && static_cast<size_t>(m.length(0)) < rest.size()) {
+          out.push_back(rest.substr(0, static_cast<size_t>(m.length(0))));
+          rest = rest.substr(static_cast<size_t>(m.length(0)));
+          split = true;
+          break;
+        }
+      }
+    }
+    out.push_back(rest);
+  }
+  lines = std::move(out);
+}
+
 std::vector<std::string> normalize_lines(const ojson& arr, const Root& r) {
   std::vector<std::string> out;
   if (!arr.is_array()) return out;

@@ -172,3 +172,28 @@ TEST(SessionLanePayload, CompareReportsPayloadDrift) {
   emu.payloads = real.payloads;
   EXPECT_TRUE(sl::compare(real, emu).empty());
 }
+
+// A profile's stderr_unglue: a line glued after a listed leading match is split there (again on
+// the rest), whichever side it is on; lines that only hold the match, or do not start with it,
+// stay as they are.
+TEST(SessionLane, UnglueSplitsAfterALeadingMatchOnly) {
+  const std::vector<std::regex> after = {
+      std::regex(R"(Invalid hook event name: "[^"]*" from \w+ config\. Skipping\.)")};
+  std::vector<std::string> glued = {
+      "Invalid hook event name: \"X\" from project config. Skipping.Hook system message: W",
+      "Invalid hook event name: \"Y\" from project config. Skipping.",
+      "note: Invalid hook event name: \"Z\" from project config. Skipping.tail",
+      "Invalid hook event name: \"A\" from project config. Skipping.Invalid hook event name: \"B\" "
+      "from project config. Skipping.rest"};
+  sl::unglue_lines(glued, after);
+  EXPECT_EQ(glued, (std::vector<std::string>{
+                       "Invalid hook event name: \"X\" from project config. Skipping.",
+                       "Hook system message: W",
+                       "Invalid hook event name: \"Y\" from project config. Skipping.",
+                       "note: Invalid hook event name: \"Z\" from project config. Skipping.tail",
+                       "Invalid hook event name: \"A\" from project config. Skipping.",
+                       "Invalid hook event name: \"B\" from project config. Skipping.", "rest"}));
+  std::vector<std::string> none = {"a", "b"};
+  sl::unglue_lines(none, {});
+  EXPECT_EQ(none, (std::vector<std::string>{"a", "b"}));
+}

@@ -46,6 +46,11 @@ std::string scrub(const std::string& text, const Root& r);
 std::vector<std::string> real_stderr_lines(const std::string& err, const Root& r,
                                            const std::vector<std::regex>& extra_noise);
 std::vector<std::string> normalize_lines(const ojson& arr, const Root& r);
+// Splits every line after a leading match of one of `after` that does not end the line (again on
+// the rest): the profile's "stderr_unglue", for a line written without its newline where what
+// comes next on the stream is a matter of timing (docs/gemini-versions.md, feedback_newline).
+// Applied to both sides alike.
+void unglue_lines(std::vector<std::string>& lines, const std::vector<std::regex>& after);
 std::vector<std::string> hook_lines(const Root& r, bool ordered);
 std::map<std::string, std::string> workspace_files(const Root& r);
 
