@@ -229,9 +229,9 @@ Switches read_switches(const ojson& script) {
   // project-hooks warning, "Invalid hook event name: …") without a newline, so the next stderr
   // write continues its line (cli 0.26.0 gemini.js:526-528 writeToStderr(payload.message);
   // 0.41.0 bundle `payload.message + "\n"`; drift s33 on 0.26.0, 0.35.3, 0.38.2, 0.39.0: the
-  // "Hook system message" or registry-size line glued). From 0.39.1 the start-up profiler's
-  // complaint is written at once after it and ends that line (s33 on 0.40.0; the probe cuts the
-  // complaint), so nothing later is glued.
+  // "Hook system message" or registry-size line glued). In 0.39.0 … 0.40.x the next write races
+  // with the start-up profiler's complaint (which the probe cuts out), so those profiles list the
+  // warning in "stderr_unglue" and the probe compares the lines split; 0.41.0 writes the newline.
   s.feedback_newline = sw.value("feedback_newline", true);
   return s;
 }
