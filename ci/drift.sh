@@ -9,8 +9,10 @@
 #                              CI-pinned older releases, one per non-default profile, below, in an
 #                              order rotated by the day of the year; which
 #                              profile a release gets: `hostemu gemini profiles`; 0.61.0
-#                              is ctest emulator_gemini_real_session_test's). 4-15 min per release
-#                              on 2 cores, depending on load: its own .ci/run stage, not ctest's.
+#                              is ctest emulator_gemini_real_session_test's). 50 s (0.36 and
+#                              later, bundled) to 6 min (0.26-0.35) per release on 2 cores: its own
+#                              .ci/run stage, not ctest's. Payloads are counted
+#                              (PINTA_DRIFT_PAYLOADS=report prints them without counting).
 #   ci/drift.sh --all          every stable release on npm that a profile covers (`npm view
 #                              @google/gemini-cli versions`, nightlies and previews left out; the
 #                              range is `hostemu gemini profiles`'), payloads counted: the whole radar.
@@ -107,7 +109,6 @@ print(" ".join(sorted(vs, key=lambda v: tuple(map(int, v.split("."))))))'); do
   echo "drift: --all: ${#versions[@]} releases: ${versions[*]}"
   # The whole list, so the sweep table can show the releases not swept yet.
   [ -z "$record" ] || printf '%s\n' "${versions[@]}" >"$record/releases.txt"
-  export PINTA_DRIFT_PAYLOADS=${PINTA_DRIFT_PAYLOADS:-compare}
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pinta-drift.XXXXXX") || exit 1
@@ -166,7 +167,7 @@ PY
   start=$(date -u +%Y-%m-%dT%H:%M:%SZ) load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
   if [ -n "$record" ]; then
     rec=("--json" "$record/$v.json.part")
-    "$hostemu" drift --host gemini --version "$v" --jobs "$jobs" --payloads "${PINTA_DRIFT_PAYLOADS:-report}" \
+    "$hostemu" drift --host gemini --version "$v" --jobs "$jobs" --payloads "${PINTA_DRIFT_PAYLOADS:-compare}" \
       ${scen_args[@]+"${scen_args[@]}"} "${rec[@]}" >"$record/$v.log" 2>&1
     rc=$?
     cat "$record/$v.log"
@@ -179,11 +180,9 @@ print(json.load(open(sys.argv[1])).get("profile", "?"))' "$record/$v.json" 2>/de
     echo "drift: $v took $(( $(date +%s) - t0 )) s"
     continue
   fi
-  # Payloads are compared field by field. 0.61.0's are checked strictly on every scenario (ctest
-  # emulator_gemini_real_session_test); the older profiles carry their payload switches since the
-  # full bisection (docs/gemini-versions.md) but were proven on 11 scenarios each, so here the
-  # differences are printed and not counted: PINTA_DRIFT_PAYLOADS=compare counts them.
-  "$hostemu" drift --host gemini --version "$v" --jobs "$jobs" --payloads "${PINTA_DRIFT_PAYLOADS:-report}" \
+  # Payloads are compared field by field and counted like any other difference: the full sweep of
+  # 2026-12-06 held every release to them (docs/gemini-versions.md, "The full sweep").
+  "$hostemu" drift --host gemini --version "$v" --jobs "$jobs" --payloads "${PINTA_DRIFT_PAYLOADS:-compare}" \
     ${scen_args[@]+"${scen_args[@]}"} || status=1
   echo "drift: $v took $(( $(date +%s) - t0 )) s"
 done
