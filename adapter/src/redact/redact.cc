@@ -869,12 +869,24 @@ std::string redact_string(std::string_view s, std::size_t max_bytes, WorkBudget*
     if (*again == kept) break;
     kept = again->substr(0, utf8_cut(*again, budget_bytes));
   }
-  const std::size_t removed = total - std::min(total, kept.size());
-  kept += kEllipsis;
-  kept += "[TRUNCATED:";
-  kept += std::to_string(removed);
-  kept += ']';
-  return kept;
+  // The marker must not make a secret either: appended to a value cut at its head (`--password
+  // x` + `…[TRUNCATED:31]`), it can make that value long enough to be one, and the output would
+  // then not be its own redaction (RedactProperty.ValidUtf8StaysValid, seed 14173199351883830026).
+  // Then the cut value goes whole, back to the whitespace or quote before it.
+  for (int round = 0;; ++round) {
+    const std::size_t removed = total - std::min(total, kept.size());
+    std::string out = kept;
+    out += kEllipsis;
+    out += "[TRUNCATED:";
+    out += std::to_string(removed);
+    out += ']';
+    if (kept.empty() || round == 4) return out;
+    std::optional<std::string> again = redact_secrets(out, budget);
+    if (!again) return std::string(kDeadlineMarker);
+    if (*again == out) return out;
+    const std::size_t t = kept.find_last_of(" \t\r\n\"'");
+    kept.resize(t == std::string::npos ? 0 : t + 1);
+  }
 }
 
 std::optional<std::string> redact_field(std::string_view key, std::string_view value) {
