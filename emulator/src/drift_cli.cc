@@ -115,26 +115,26 @@ void add_drift_commands(CLI::App& app, Action& action) {
       auto profile = ojson::parse(slurp(profile_path), nullptr, false);
       if (profile.is_discarded() || !profile.is_object())
         return usage_error("drift: cannot read profile " + profile_path);
-      std::vector<std::regex> extra_noise;
-      if (profile.contains("real_stderr_noise"))
-        for (const auto& re : profile["real_stderr_noise"]) {
+      // A profile's list of regular expressions under `key` (absent: none); "" when all compile,
+      // else the error line.
+      auto regexes = [&](const char* key, std::vector<std::regex>& out) -> std::string {
+        if (!profile.contains(key)) return "";
+        for (const auto& re : profile[key]) {
           try {
-            extra_noise.emplace_back(re.get<std::string>());
+            out.emplace_back(re.get<std::string>());
           } catch (const std::exception& e) {
-            return usage_error("drift: bad real_stderr_noise in " + profile_path + ": " + e.what());
+            return std::string("drift: bad ") + key + " in " + profile_path + ": " + e.what();
           }
         }
-      // Lines the CLI writes without their newline where the next write is a race (the profile's
-      // "stderr_unglue"): both sides are split after them before comparing.
-      std::vector<std::regex> unglue;
-      if (profile.contains("stderr_unglue"))
-        for (const auto& re : profile["stderr_unglue"]) {
-          try {
-            unglue.emplace_back(re.get<std::string>());
-          } catch (const std::exception& e) {
-            return usage_error("drift: bad stderr_unglue in " + profile_path + ": " + e.what());
-          }
-        }
+        return "";
+      };
+      // real_stderr_noise: real-CLI lines no hook influences (dropped from the real side);
+      // stderr_unglue: lines the CLI writes without their newline where the next write is a race
+      // (both sides are split after them before comparing).
+      std::vector<std::regex> extra_noise, unglue;
+      for (const std::string& bad : {regexes("real_stderr_noise", extra_noise),
+                                     regexes("stderr_unglue", unglue)})
+        if (!bad.empty()) return usage_error(bad);
       // A profile may turn the hook_call comparison off for releases whose telemetry cannot be
       // compared; it must say why ("hook_calls_skipped": "reason"), and the probe prints it.
       const bool hook_calls = !profile.contains("hook_calls_skipped");
