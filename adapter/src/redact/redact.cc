@@ -880,11 +880,12 @@ std::string redact_string(std::string_view s, std::size_t max_bytes, WorkBudget*
     out += "[TRUNCATED:";
     out += std::to_string(removed);
     out += ']';
-    if (kept.empty() || round == 4) return out;
+    if (kept.empty()) return out;  // the marker alone is its own redaction
     std::optional<std::string> again = redact_secrets(out, budget);
     if (!again) return std::string(kDeadlineMarker);
     if (*again == out) return out;
-    const std::size_t t = kept.find_last_of(" \t\r\n\"'");
+    // Bounded: after four values the marker goes alone.
+    const std::size_t t = round < 3 ? kept.find_last_of(" \t\r\n\"'") : std::string::npos;
     kept.resize(t == std::string::npos ? 0 : t + 1);
   }
 }
