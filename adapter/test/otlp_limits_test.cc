@@ -30,8 +30,7 @@ json encode(const json& payload, const otlp::SpanLimits* limits = nullptr,
   const std::string span =
       limits ? otlp::encode_span(in, ids, *limits) : otlp::encode_span(in, ids);
   if (text) *text = span;
-  const json rec = json::parse(otlp::queue_line(ids.span_id, "[]", span));
-  const check::Findings f = check::check_request(otlp::encode_request({&rec}));
+  const check::Findings f = check::check_request(otlp::encode_request({SpanRecord{"[]", span}}));
   EXPECT_TRUE(f.ok()) << (f.errors.empty() ? "" : f.errors.front());
   return json::parse(span);
 }

@@ -159,10 +159,9 @@ std::string encode_one(const CanonicalEvent& ev, const GuardVerdict* guard, json
   const std::string res_text = otlp::resource_attributes(otlp::local_resource(ev.family));
   json span = json::parse(span_text);
   json res = json::parse(res_text);
-  json rec = json::parse(otlp::queue_line(ids.span_id, res_text, span_text));
   if (span_out) *span_out = span;
   if (resource_out) *resource_out = res;
-  return otlp::encode_request({&rec});
+  return otlp::encode_request({SpanRecord{res_text, span_text}});
 }
 
 TEST(Encode, GeminiBeforeToolIsValidOtlpJson) {
@@ -371,18 +370,15 @@ RC_GTEST_PROP(EncodeProperty, FieldValuesFollowTheBronzeRule, ()) {
 TEST(Encode, BatchGroupsByResource) {
   CanonicalEvent a = normalize(Family::kGemini, "gemini", "AfterTool", json::object());
   CanonicalEvent b = normalize(Family::kAntigravity, "antigravity", "Stop", json::object());
-  std::vector<json> recs;
+  std::vector<SpanRecord> recs;
   for (const CanonicalEvent* e : {&a, &b, &a}) {
     SpanInput in;
     in.event = e;
     in.start_unix_nanos = in.end_unix_nanos = 5;
     const otlp::SpanIds ids{new_trace_id(1), new_span_id()};
-    recs.push_back(json::parse(otlp::queue_line(
-        ids.span_id, otlp::resource_attributes(otlp::local_resource(e->family)), otlp::encode_span(in, ids))));
+    recs.push_back({otlp::resource_attributes(otlp::local_resource(e->family)), otlp::encode_span(in, ids)});
   }
-  std::vector<const json*> ptrs;
-  for (auto& r : recs) ptrs.push_back(&r);
-  std::string body = otlp::encode_request(ptrs);
+  std::string body = otlp::encode_request(recs);
   check::Findings f = check::check_request(body);
   ASSERT_TRUE(f.ok()) << ::testing::PrintToString(f.errors);
   EXPECT_EQ(f.spans.size(), 3u);
@@ -687,6 +683,77 @@ TEST(Queue, AppendThenSnapshotInOrder) {
   EXPECT_EQ(indices(*s), (std::vector<int>{0, 1, 2, 3, 4}));
   EXPECT_TRUE(s->corrupt_lines.empty());
   EXPECT_EQ(q.counters()->appended, 5);
+}
+
+// The flusher's reader (load into a SpanRecord): a line in queue_line's layout is cut at its two
+// values as they are; a valid record in any other layout is parsed and written out; what the
+// parse rejects, it rejects, with the bytes to report as corrupt.
+TEST(Queue, TheTextReaderCutsOurLinesAndAgreesWithTheParseOnAnyOther) {
+  TempDir d;
+  SpanQueue q({d.sub("data"), 1000});
+  const std::string id = "00000000000000a1";
+  // Brackets, braces and escaped quotes inside strings must not end a value early.
+  const std::string resource = R"([{"key":"a]\"}","value":{"stringValue":"x\\\"]}"}}])";
+  const std::string span = R"({"name":"}]{[","attributes":[{"key":"k","value":{"stringValue":"\"}"}}]})";
+  const std::vector<std::string> lines = {
+      otlp::queue_line(id, resource, span),                                      // ours
+      "{\"spanId\":\"" + id + "\", \"resource\":" + resource + ",\"span\":" + span + "}",  // a space
+      "{\"spanId\":\"" + id + "\",\"span\":" + span + ",\"resource\":" + resource + "}",   // order
+      "{\"spanId\":\"" + id + "\",\"resource\":" + resource + ",\"span\":" + span + ",\"x\":1}",
+      "{\"spanId\":\"" + id + "\",\"resource\":{},\"span\":" + span + "}",       // not an array
+      "{\"spanId\":\"" + id + "\",\"resource\":[],\"span\":[]}",                  // not an object
+      "{\"spanId\":\"" + id + "\",\"resource\":[],\"span\":{\"a\":tru}}",         // not JSON
+      "{\"spanId\":\"" + id + "\",\"resource\":[],\"span\":{},\"spanId\":\"00000000000000b2\"}",
+  };
+  const std::vector<bool> valid = {true, true, true, true, false, false, false, false};
+  for (size_t k = 0; k < lines.size(); ++k) {
+    SCOPED_TRACE(lines[k]);
+    std::error_code ec;
+    std::filesystem::remove(q.queue_path(), ec);
+    ASSERT_TRUE(q.append(lines[k]).ok());
+    auto s = q.snapshot_refs(10);
+    ASSERT_TRUE(s);
+    ASSERT_EQ(s->refs.size(), 1u);
+    json doc;
+    std::string doc_bytes, text_bytes;
+    SpanRecord rec;
+    const bool parsed = q.load(s->refs[0], doc, doc_bytes);
+    EXPECT_EQ(parsed, valid[k]);
+    EXPECT_EQ(q.load(s->refs[0], rec, text_bytes), parsed);
+    EXPECT_EQ(text_bytes, doc_bytes);
+    EXPECT_EQ(text_bytes, lines[k]);
+    if (!parsed) continue;
+    EXPECT_EQ(json::parse(rec.resource), json::parse(resource));
+    EXPECT_EQ(json::parse(rec.span), json::parse(span));
+    if (k == 0) {  // ours: the texts as written, not a re-serialisation
+      EXPECT_EQ(rec.resource, resource);
+      EXPECT_EQ(rec.span, span);
+    }
+  }
+}
+
+// The request is the records' texts spliced in: grouped by resource text in first-seen order,
+// valid OTLP/JSON, each span as it was queued.
+TEST(Encode, RequestSplicesTheRecordsTexts) {
+  const std::string r1 = R"([{"key":"service.name","value":{"stringValue":"a"}}])";
+  const std::string r2 = R"([{"key":"service.name","value":{"stringValue":"b"}}])";
+  auto span = [](int i) {
+    return "{\"traceId\":\"0123456789abcdef0123456789abcdef\",\"spanId\":\"00000000000000" +
+           std::to_string(10 + i) + "\",\"name\":\"n" + std::to_string(i) +
+           "\",\"kind\":1,\"startTimeUnixNano\":\"1\",\"endTimeUnixNano\":\"2\"}";
+  };
+  const std::string body = otlp::encode_request({{r1, span(1)}, {r2, span(2)}, {r1, span(3)}, {"", ""}});
+  const json j = json::parse(body);
+  ASSERT_EQ(j["resourceSpans"].size(), 2u);
+  EXPECT_EQ(j["resourceSpans"][0]["resource"]["attributes"], json::parse(r1));
+  EXPECT_EQ(j["resourceSpans"][1]["resource"]["attributes"], json::parse(r2));
+  const json& s1 = j["resourceSpans"][0]["scopeSpans"][0];
+  EXPECT_EQ(s1["scope"]["name"], "pinta-gemini");
+  ASSERT_EQ(s1["spans"].size(), 2u);
+  EXPECT_EQ(s1["spans"][0], json::parse(span(1)));
+  EXPECT_EQ(s1["spans"][1], json::parse(span(3)));
+  EXPECT_NE(body.find(span(2)), std::string::npos);  // as queued, byte for byte
+  EXPECT_EQ(otlp::encode_request({}), R"({"resourceSpans":[]})");
 }
 
 TEST(Queue, RejectsMultiLineInput) {

@@ -74,7 +74,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     json payload;
   };
   std::vector<One> events(n);
-  std::vector<json> records;
+  std::vector<ad::SpanRecord> records;
   for (size_t i = 0; i < n; ++i) {
     One& o = events[i];
     const uint8_t fam = in.byte();
@@ -102,18 +102,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     si.guard = o.has_guard ? &o.guard : nullptr;
     si.start_unix_nanos = start;
     si.end_unix_nanos = (g & 16) ? start - 1 : start + g;
-    const std::string line =
-        otlp::queue_line(o.ids.span_id, otlp::resource_attributes(otlp::local_resource(family)),
-                         otlp::encode_span(si, o.ids));
+    ad::SpanRecord parts{otlp::resource_attributes(otlp::local_resource(family)), otlp::encode_span(si, o.ids)};
+    const std::string line = otlp::queue_line(o.ids.span_id, parts.resource, parts.span);
     FUZZ_CHECK(line.find('\n') == std::string::npos, "queue line spans lines");
     FUZZ_CHECK(ad::queue_line_span_id(line) == o.ids.span_id, "queue_line_span_id disagrees");
     json rec = json::parse(line, nullptr, false);
     FUZZ_CHECK(rec.is_object(), "queue line is not a JSON object: " + line.substr(0, 200));
-    records.push_back(std::move(rec));
+    records.push_back(std::move(parts));
   }
-  std::vector<const json*> ptrs;
-  for (const auto& r : records) ptrs.push_back(&r);
-  const std::string body = otlp::encode_request(ptrs);
+  const std::string body = otlp::encode_request(records);
   const check::Findings f = check::check_request(body);
   FUZZ_CHECK(f.ok(), "validator: " + (f.errors.empty() ? std::string() : f.errors.front()));
   FUZZ_CHECK(f.spans.size() == n, "decoded " + std::to_string(f.spans.size()) + " spans of " +

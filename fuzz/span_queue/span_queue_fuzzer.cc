@@ -12,7 +12,10 @@
 //     pass may report one the first did not reach);
 //  5. the flusher's lazy reader agrees: snapshot_refs names the same lines, in order, and load()
 //     of each gives the record snapshot parsed (or, for a line only the full parse rejects,
-//     false and exactly the bytes snapshot reported as corrupt).
+//     false and exactly the bytes snapshot reported as corrupt);
+//  6. the flusher's text reader agrees with the parse: load() into a SpanRecord succeeds exactly
+//     when load() into a document does, with the same bytes, and its two texts are JSON whose
+//     values are the record's resource and span.
 // Input layout: cap byte, then the queue file bytes.
 #include <unistd.h>
 
@@ -75,7 +78,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const auto& ref : refs->refs) {
     nlohmann::json rec;
     std::string text;
-    if (q.load(ref, rec, text)) {
+    const bool loaded = q.load(ref, rec, text);
+    ad::SpanRecord parts;
+    std::string parts_text;
+    FUZZ_CHECK(q.load(ref, parts, parts_text) == loaded && parts_text == text,
+               "the text reader and the parse disagree on a line");
+    if (loaded) {
+      FUZZ_CHECK(nlohmann::json::parse(parts.resource, nullptr, false) == rec["resource"] &&
+                     nlohmann::json::parse(parts.span, nullptr, false) == rec["span"],
+                 "the text reader's parts are not the record's resource and span");
       FUZZ_CHECK(next < snap->records.size() && rec == snap->records[next],
                  "load() gave a record snapshot() did not, or out of order");
       ++next;

@@ -22,6 +22,7 @@
 #include "pinta/adapter/detach.h"
 #include "pinta/adapter/telemetry.h"
 #include "pinta/common/fs.h"
+#include "pinta/common/version.h"
 
 namespace pinta::adapter {
 namespace {
@@ -189,7 +190,8 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
   constexpr size_t kRound = 16 * kMaxSpansPerRequest;
   const size_t max_body = options.max_request_bytes;
 
-  http::Headers headers = {{"Content-Type", "application/json"}, {"User-Agent", "pinta-gemini/0.2.0"}};
+  http::Headers headers = {{"Content-Type", "application/json"},
+                           {"User-Agent", "pinta-gemini/" + std::string(pinta::version())}};
   for (const auto& h : options.exporter.headers) headers.push_back(h);
 
   // What killed flushers and writers left behind (rewrite temp files, `.part` side files).
@@ -248,13 +250,13 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
     while (i < snap->refs.size() && !stop) {
       // One batch: up to 512 spans and about max_body bytes of queue lines (a bigger span goes
       // alone; a queue line is at most kMaxQueueLineBytes). Read and parsed now, freed after.
-      std::vector<json> records;
+      std::vector<SpanRecord> records;
       size_t bytes = 0, next = i;
+      std::string text;
       for (; next < snap->refs.size() && records.size() < kMaxSpansPerRequest; ++next) {
         const RecordRef& ref = snap->refs[next];
         if (!records.empty() && bytes + ref.size > max_body) break;
-        json rec;
-        std::string text;
+        SpanRecord rec;
         if (!queue.load(ref, rec, text)) {
           if (!text.empty())
             snap->corrupt_lines.emplace(std::move(text));  // not a record after all
@@ -267,13 +269,11 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
         i = next;
         continue;
       }
-      std::vector<const json*> batch;
-      batch.reserve(records.size());
-      for (const json& r : records) batch.push_back(&r);
+      const size_t batch_size = records.size();
       http::Request req;
       req.url = options.exporter.endpoint;
       req.headers = headers;
-      req.body = otlp::encode_request(batch);
+      req.body = otlp::encode_request(records);
       // A 2xx is a 2xx whatever follows it: a body over the cap is cut, not a failed export (a
       // 200 with a 1 MiB+ body counted as no answer, and the accepted spans were sent again).
       req.max_response_bytes = 1u << 20;
@@ -308,14 +308,14 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
           for (size_t k = i; k < next; ++k)
             done.emplace(snap->refs[k].span_id, sizeof snap->refs[k].span_id);
           if (r.verdict == otlp::Verdict::kDelivered) {
-            int64_t rejected = std::min<int64_t>(r.rejected_spans, static_cast<int64_t>(batch.size()));
-            rep.delivered += batch.size() - static_cast<size_t>(rejected);
+            int64_t rejected = std::min<int64_t>(r.rejected_spans, static_cast<int64_t>(batch_size));
+            rep.delivered += batch_size - static_cast<size_t>(rejected);
             rep.rejected += static_cast<size_t>(rejected);
-            delta.delivered += static_cast<int64_t>(batch.size()) - rejected;
+            delta.delivered += static_cast<int64_t>(batch_size) - rejected;
             delta.rejected += rejected;
           } else {
-            rep.dropped_http += batch.size();
-            delta.dropped_http += static_cast<int64_t>(batch.size());
+            rep.dropped_http += batch_size;
+            delta.dropped_http += static_cast<int64_t>(batch_size);
           }
           if (probing) {
             // The batch after the stuck one went through: the stuck one is poison.

@@ -10,11 +10,13 @@
 #include <cstdlib>
 #include <iterator>
 #include <map>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "pinta/adapter/redact.h"
 #include "pinta/common/env.h"
 #include "pinta/common/text.h"
+#include "pinta/common/version.h"
 
 namespace pinta::adapter::otlp {
 namespace {
@@ -417,7 +419,7 @@ std::string snake_case(std::string_view hook) {
 ResourceInfo local_resource(Family family) {
   ResourceInfo r;
   r.service_name = family_service_name(family);
-  r.service_version = "0.2.0";
+  r.service_version = std::string(pinta::version());
   struct utsname u {};
   if (::uname(&u) == 0) {
     r.host_name = u.nodename;  // what gethostname() returns, without a second uname()
@@ -600,26 +602,41 @@ std::string queue_line(std::string_view span_id, std::string_view resource_attrs
   return line;
 }
 
-std::string encode_request(const std::vector<const json*>& records) {
-  // Group by resource, keeping first-seen order.
-  std::vector<std::pair<std::string, json>> groups;
-  std::map<std::string, size_t> index;
-  for (const json* r : records) {
-    if (r == nullptr || !r->contains("span")) continue;
-    std::string key = r->contains("resource") ? (*r)["resource"].dump() : "[]";
-    auto [it, inserted] = index.emplace(key, groups.size());
-    if (inserted) groups.emplace_back(key, json::array());
-    groups[it->second].second.push_back((*r)["span"]);
+std::string encode_request(const std::vector<SpanRecord>& records) {
+  // Group by resource text, keeping first-seen order.
+  std::vector<std::pair<std::string_view, std::vector<std::string_view>>> groups;
+  std::unordered_map<std::string_view, size_t> index;
+  size_t bytes = 32;
+  for (const SpanRecord& r : records) {
+    if (r.span.empty()) continue;
+    const std::string_view resource = r.resource.empty() ? std::string_view("[]") : std::string_view(r.resource);
+    auto [it, inserted] = index.emplace(resource, groups.size());
+    if (inserted) {
+      groups.emplace_back(resource, std::vector<std::string_view>{});
+      bytes += resource.size() + 128;
+    }
+    groups[it->second].second.push_back(r.span);
+    bytes += r.span.size() + 1;
   }
-  json rs = json::array();
-  for (auto& [key, spans] : groups) {
-    json resource = json::parse(key, nullptr, false);
-    if (!resource.is_array()) resource = json::array();
-    rs.push_back({{"resource", {{"attributes", std::move(resource)}}},
-                  {"scopeSpans", json::array({{{"scope", {{"name", "pinta-gemini"}, {"version", "0.2.0"}}},
-                                               {"spans", std::move(spans)}}})}});
+  // The keys in the order a JSON writer that sorts them gives (as the request has always read).
+  std::string out;
+  out.reserve(bytes);
+  out += "{\"resourceSpans\":[";
+  for (size_t g = 0; g < groups.size(); ++g) {
+    if (g != 0) out += ',';
+    out += "{\"resource\":{\"attributes\":";
+    out += groups[g].first;
+    out += "},\"scopeSpans\":[{\"scope\":{\"name\":\"pinta-gemini\",\"version\":\"";
+    out += pinta::version();  // the build's (CMake project version), as service.version
+    out += "\"},\"spans\":[";
+    for (size_t k = 0; k < groups[g].second.size(); ++k) {
+      if (k != 0) out += ',';
+      out += groups[g].second[k];
+    }
+    out += "]}]}";
   }
-  return json{{"resourceSpans", std::move(rs)}}.dump(-1, ' ', false, json::error_handler_t::replace);
+  out += "]}";
+  return out;
 }
 
 ExportResult classify_response(int status, std::string_view retry_after_header, std::string_view body,

@@ -531,6 +531,59 @@ bool parse_record(std::string_view bytes, std::string_view span_id, json& out) {
          out["spanId"].get_ref<const std::string&>() == span_id;
 }
 
+// One past the array or object that opens at text[at], in text known to be valid JSON (strings
+// skipped with their escapes); npos when it does not close.
+size_t container_end(std::string_view text, size_t at) {
+  size_t depth = 0;
+  for (size_t i = at; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;
+    } else if (c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == ']' || c == '}') && --depth == 0) {
+      return i + 1;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// A valid record as its two texts. The common case, a line in otlp::queue_line's own layout
+// ({"spanId":"<16 hex>","resource":[...],"span":{...}}: one key each, nothing else), is cut at its
+// two values once the whole line is known to be JSON (json::accept: the lexer alone, no document):
+// that layout holds exactly one spanId (this one), a resource array and a span object, so it is
+// valid in exactly the cases parse_record is. Any other layout (a foreign writer, whitespace,
+// another key order) is parsed and its parts written out again.
+bool record_text(std::string_view bytes, std::string_view span_id, SpanRecord& out) {
+  if (!json::accept(bytes)) return false;
+  constexpr std::string_view kHead = "{\"spanId\":\"";
+  constexpr std::string_view kResource = "\",\"resource\":";
+  constexpr std::string_view kSpan = ",\"span\":";
+  bool hex = span_id.size() == 16;
+  for (char c : span_id) hex = hex && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
+  size_t at = kHead.size() + span_id.size() + kResource.size();
+  if (hex && bytes.size() > at && bytes.substr(0, kHead.size()) == kHead &&
+      bytes.substr(kHead.size(), span_id.size()) == span_id &&
+      bytes.substr(kHead.size() + span_id.size(), kResource.size()) == kResource && bytes[at] == '[') {
+    const size_t resource_end = container_end(bytes, at);
+    const size_t span_at = resource_end == std::string_view::npos ? resource_end : resource_end + kSpan.size();
+    if (span_at < bytes.size() && bytes.substr(resource_end, kSpan.size()) == kSpan && bytes[span_at] == '{') {
+      const size_t span_end = container_end(bytes, span_at);
+      if (span_end != std::string_view::npos && span_end + 1 == bytes.size() && bytes[span_end] == '}') {
+        out.resource.assign(bytes.substr(at, resource_end - at));
+        out.span.assign(bytes.substr(span_at, span_end - span_at));
+        return true;
+      }
+    }
+  }
+  json record;
+  if (!parse_record(bytes, span_id, record)) return false;
+  out.resource = record["resource"].dump(-1, ' ', false, json::error_handler_t::replace);
+  out.span = record["span"].dump(-1, ' ', false, json::error_handler_t::replace);
+  return true;
+}
+
 // The queue file opened for reading (-1 when absent; errno tells), its size and inode.
 struct OpenQueue {
   int fd = -1;
@@ -948,6 +1001,16 @@ Result<QueueSnapshot> SpanQueue::snapshot_refs(size_t max_records) {
 }
 
 bool SpanQueue::load(const RecordRef& ref, json& record, std::string& bytes) const {
+  const std::string_view id(ref.span_id, sizeof ref.span_id);
+  return read_line(ref, bytes) && queue_line_span_id(bytes) == id && parse_record(bytes, id, record);
+}
+
+bool SpanQueue::load(const RecordRef& ref, SpanRecord& record, std::string& bytes) const {
+  const std::string_view id(ref.span_id, sizeof ref.span_id);
+  return read_line(ref, bytes) && queue_line_span_id(bytes) == id && record_text(bytes, id, record);
+}
+
+bool SpanQueue::read_line(const RecordRef& ref, std::string& bytes) const {
   bytes.clear();
   int fd = fs::open_private(queue_path_, O_RDONLY);  // queue read (flusher)
   if (fd < 0) return false;
@@ -965,8 +1028,7 @@ bool SpanQueue::load(const RecordRef& ref, json& record, std::string& bytes) con
     bytes.clear();
     return false;
   }
-  const std::string_view id(ref.span_id, sizeof ref.span_id);
-  return queue_line_span_id(bytes) == id && parse_record(bytes, id, record);
+  return true;
 }
 
 Result<QueueSnapshot> SpanQueue::read(size_t max_records, size_t max_record_bytes, bool refs) {

@@ -21,6 +21,7 @@
 
 #include "pinta/adapter/redact.h"
 #include "pinta/adapter/seams.h"
+#include "pinta/adapter/span_queue.h"
 
 namespace pinta::adapter::otlp {
 
@@ -111,9 +112,11 @@ std::string encode_span(const SpanInput& input, const SpanIds& ids, const SpanLi
 // so a line's key can be read without parsing it.
 std::string queue_line(std::string_view span_id, std::string_view resource_attrs, std::string_view span);
 
-// The ExportTraceServiceRequest for a batch of queue records (parsed queue lines). Spans with the
-// same resource share one ResourceSpans; one ScopeSpans per resource (scope pinta-gemini).
-std::string encode_request(const std::vector<const nlohmann::json*>& records);
+// The ExportTraceServiceRequest for a batch of queue records (SpanQueue::load), their texts
+// spliced in as they are (no document is built: the flusher's cost per span is a copy). Spans
+// with the same resource text share one ResourceSpans, in first-seen order; one ScopeSpans per
+// resource (scope pinta-gemini).
+std::string encode_request(const std::vector<SpanRecord>& records);
 
 // What to do with a batch after the collector answered (OTLP/HTTP spec "Failures", "Retryable
 // Response Codes", "Partial Success").

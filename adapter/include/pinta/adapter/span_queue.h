@@ -150,6 +150,13 @@ struct RecordRef {
   char span_id[16] = {};
 };
 
+// A queue record as the two JSON texts a request is made of: the resource's attributes (an
+// array) and the span (an object), valid JSON each (load); otlp::encode_request splices them.
+struct SpanRecord {
+  std::string resource;
+  std::string span;
+};
+
 struct QueueSnapshot {
   std::vector<nlohmann::json> records;          // oldest first, at most max_records
   std::vector<RecordRef> refs;                  // instead of records, from snapshot_refs()
@@ -179,11 +186,15 @@ class SpanQueue {
   // (an oversize one: a key naming its place).
   Result<QueueSnapshot> snapshot(size_t max_records, size_t max_record_bytes = SIZE_MAX);
   // The same, with `refs` instead of parsed `records` (quick-valid lines, not parsed): the
-  // flusher reads and parses one request's worth at a time (load), so its memory is one batch.
+  // flusher reads one request's worth at a time (load), so its memory is one batch.
   Result<QueueSnapshot> snapshot_refs(size_t max_records);
   // Reads and fully validates the referenced line. false: `bytes` holds the line (corrupt:
   // report it in remove's corrupt_lines) or is empty (unreadable).
   bool load(const RecordRef& ref, nlohmann::json& record, std::string& bytes) const;
+  // The same, the record as its two texts (what the flusher sends): a line in the layout
+  // otlp::queue_line writes is validated and cut without building a document; any other valid
+  // record is parsed and its parts written out again. Valid in exactly the cases load() is.
+  bool load(const RecordRef& ref, SpanRecord& record, std::string& bytes) const;
 
   // Rewrites the queue without its first `skip_bytes` bytes (a snapshot's skip_bytes) and the
   // lines whose spanId is in `span_ids` or whose bytes (key) are in `corrupt_lines`, and adds
@@ -232,6 +243,8 @@ class SpanQueue {
   const std::string& state_path() const { return state_path_; }
 
  private:
+  // The referenced line's bytes (false, `bytes` empty: unreadable or cut short).
+  bool read_line(const RecordRef& ref, std::string& bytes) const;
   void count_unwritten() const;
   // Turns the marks of count_unwritten into bytes of the tally when there is room (flusher).
   void fold_unwritten_marks() const;
