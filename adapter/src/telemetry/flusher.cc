@@ -249,7 +249,7 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
     size_t poison_from = 0, poison_to = 0;
     while (i < snap->refs.size() && !stop) {
       // One batch: up to 512 spans and about max_body bytes of queue lines (a bigger span goes
-      // alone; a queue line is at most kMaxQueueLineBytes). Read and parsed now, freed after.
+      // alone; a queue line is at most kMaxQueueLineBytes). Read now (load), freed after.
       std::vector<SpanRecord> records;
       size_t bytes = 0, next = i;
       std::string text;

@@ -557,15 +557,13 @@ size_t container_end(std::string_view text, size_t at) {
 // another key order) is parsed and its parts written out again.
 bool record_text(std::string_view bytes, std::string_view span_id, SpanRecord& out) {
   if (!json::accept(bytes)) return false;
-  constexpr std::string_view kHead = "{\"spanId\":\"";
-  constexpr std::string_view kResource = "\",\"resource\":";
+  // The head, `{"spanId":"<16 hex>"`, is queue_line_span_id's to check (the key a line is read by).
+  constexpr size_t kHeadBytes = 11 + 16 + 1;
+  constexpr std::string_view kResource = ",\"resource\":";
   constexpr std::string_view kSpan = ",\"span\":";
-  bool hex = span_id.size() == 16;
-  for (char c : span_id) hex = hex && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
-  size_t at = kHead.size() + span_id.size() + kResource.size();
-  if (hex && bytes.size() > at && bytes.substr(0, kHead.size()) == kHead &&
-      bytes.substr(kHead.size(), span_id.size()) == span_id &&
-      bytes.substr(kHead.size() + span_id.size(), kResource.size()) == kResource && bytes[at] == '[') {
+  const size_t at = kHeadBytes + kResource.size();
+  if (queue_line_span_id(bytes) == span_id && bytes.size() > at &&
+      bytes.substr(kHeadBytes, kResource.size()) == kResource && bytes[at] == '[') {
     const size_t resource_end = container_end(bytes, at);
     const size_t span_at = resource_end == std::string_view::npos ? resource_end : resource_end + kSpan.size();
     if (span_at < bytes.size() && bytes.substr(resource_end, kSpan.size()) == kSpan && bytes[span_at] == '{') {
