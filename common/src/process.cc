@@ -113,7 +113,7 @@ struct Run {
   asio::io_context io;
   asio::posix::stream_descriptor in{io}, out{io}, err{io};  // our ends
   asio::steady_timer timeout_timer{io}, kill_timer{io}, hard_timer{io}, drip_timer{io}, poll_timer{io},
-      grace_timer{io};
+      grace_timer{io}, cancel_timer{io};
   std::optional<asio::posix::stream_descriptor> pidfd;
   std::array<char, 65536> out_buf{}, err_buf{};
   SpawnResult res;
@@ -132,6 +132,40 @@ struct Run {
     }
   }
 
+  // Ends the run now: the group (and the child) SIGKILLed, the pipes abandoned, the child reaped.
+  void abandon() {
+    if (pid > 0) {
+      ::kill(-pid, SIGKILL);
+      ::kill(pid, SIGKILL);
+    }
+    boost::system::error_code ignore;
+    out.close(ignore);
+    err.close(ignore);
+    in.close(ignore);
+    out_eof = err_eof = true;
+    if (!exited) {
+      int status = 0;
+      if (::waitpid(pid, &status, 0) == pid) on_exit_status(status);
+    }
+    maybe_finish();
+  }
+
+  // SpawnRequest::cancel, every 10 ms until the run ends. maybe_finish cancels the timer, but a
+  // wait that had already expired still runs its handler: the end is checked here, or the timer
+  // would be re-armed for ever and io.run() never return.
+  void watch_cancel() {
+    if (exited && out_eof && err_eof) return;
+    if (req->cancel->load(std::memory_order_relaxed)) {
+      res.cancelled = true;
+      abandon();
+      return;
+    }
+    cancel_timer.expires_after(std::chrono::milliseconds(10));
+    cancel_timer.async_wait([this](const boost::system::error_code& ec) {
+      if (!ec) watch_cancel();
+    });
+  }
+
   void maybe_finish() {
     if (exited && out_eof && err_eof) {
       res.closed_after = since(t0);
@@ -148,6 +182,7 @@ struct Run {
       drip_timer.cancel();
       poll_timer.cancel();
       grace_timer.cancel();
+      cancel_timer.cancel();
       if (in.is_open()) in.close();
     }
   }
@@ -454,21 +489,9 @@ SpawnResult PosixSpawner::run(const SpawnRequest& req) {
   r.hard_timer.async_wait([&r](const boost::system::error_code& e) {
     if (e) return;
     r.res.hard_limited = true;
-    if (r.pid > 0) {
-      ::kill(-r.pid, SIGKILL);
-      ::kill(r.pid, SIGKILL);
-    }
-    boost::system::error_code ignore;
-    r.out.close(ignore);
-    r.err.close(ignore);
-    r.in.close(ignore);
-    r.out_eof = r.err_eof = true;
-    if (!r.exited) {
-      int status = 0;
-      if (::waitpid(r.pid, &status, 0) == r.pid) r.on_exit_status(status);
-    }
-    r.maybe_finish();
+    r.abandon();
   });
+  if (req.cancel) r.watch_cancel();
   r.io.run();
   if (r.res.closed_after.count() == 0) r.res.closed_after = since(r.t0);
   return r.res;

@@ -5,7 +5,10 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
+#include <future>
+#include <thread>
 #include <sstream>
 
 namespace pinta::proc {
@@ -118,6 +121,65 @@ TEST(Spawner, PipeGraceAbandonsHeldPipesAfterExit) {
   EXPECT_FALSE(r.hard_limited);
   EXPECT_GE(r.closed_after - r.exited_after, milliseconds(150));
   EXPECT_LT(r.closed_after, milliseconds(3000));
+}
+
+// cancel: a flag set while the child runs ends the run within a poll (the group killed, pipes
+// abandoned, the child reaped); set before the spawn, the child is ended at once; never set,
+// it changes nothing.
+TEST(Spawner, CancelEndsTheRunAndItsGroup) {
+  std::atomic<bool> cancel{false};
+  SpawnRequest req;
+  req.argv = {"sh", "-c", "(sleep 30) & echo started; sleep 30"};
+  req.stdin_mode = StdinMode::kKeepOpen;
+  req.timeout = milliseconds(20000);
+  req.hard_limit = milliseconds(25000);
+  req.cancel = &cancel;
+  std::thread setter([&] {
+    std::this_thread::sleep_for(milliseconds(300));
+    cancel = true;
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = make_spawner()->run(req);
+  setter.join();
+  EXPECT_TRUE(r.cancelled);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_FALSE(r.hard_limited);
+  EXPECT_EQ(r.out, "started\n");
+  ASSERT_TRUE(r.term_signal.has_value());
+  EXPECT_EQ(*r.term_signal, SIGKILL);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
+
+  auto again = make_spawner()->run(req);  // the flag is already set
+  EXPECT_TRUE(again.cancelled);
+  EXPECT_TRUE(again.term_signal.has_value());
+
+  std::atomic<bool> never{false};
+  SpawnRequest ok;
+  ok.argv = {"sh", "-c", "echo hi"};
+  ok.cancel = &never;
+  auto o = make_spawner()->run(ok);
+  EXPECT_FALSE(o.cancelled);
+  EXPECT_EQ(o.out, "hi\n");
+  EXPECT_EQ(o.exit_code, 0);
+}
+
+// A cancel flag that is never set must not keep a finished run alive: its 10 ms poll may expire
+// in the same loop turn as the child's end (it then re-armed itself for ever). Runs that end
+// near a poll boundary, many times; each must return.
+TEST(Spawner, CancelPollEndsWithTheRun) {
+  std::atomic<bool> never{false};
+  for (int i = 0; i < 300; ++i) {
+    SpawnRequest req;
+    req.argv = {"sh", "-c", i % 2 ? "sleep 0.01" : "exit 0"};
+    req.stdin_mode = StdinMode::kNone;
+    req.cancel = &never;
+    auto f = std::async(std::launch::async, [req] { return make_spawner()->run(req); });
+    if (f.wait_for(std::chrono::seconds(20)) != std::future_status::ready) {
+      ADD_FAILURE() << "run " << i << " did not return after its child ended";
+      std::_Exit(1);  // the stuck thread cannot be joined
+    }
+    EXPECT_EQ(f.get().exit_code, 0);
+  }
 }
 
 TEST(Spawner, MissingProgramIsASpawnError) {

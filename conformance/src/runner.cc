@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -323,9 +324,11 @@ std::string short_cause(std::string m) {
   return std::regex_replace(m, kDecimal, "N");
 }
 
-// When a unit must stop: its own deadline (case) and the whole run's.
+// When a unit must stop: its own deadline (case) and the whole run's; and the run's stop, which
+// ends a unit at once, mid-spawn (the unit is then not_run: the verdict no longer needs it).
 struct Deadlines {
   std::optional<Clock::time_point> unit, run;
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 class UnitRun {
@@ -369,6 +372,7 @@ class UnitRun {
     size_t done = 0;
     for (int rep = 0; rep < repeat; ++rep) {
       for (const auto& st : steps) {
+        if (d_.cancel && d_.cancel->load()) return stopped(ho);
         // Between runs: a deadline that has passed ends the unit, reported as such.
         const auto now = Clock::now();
         const char* hit = d_.run && now >= *d_.run     ? "run"
@@ -592,7 +596,9 @@ class UnitRun {
                                      s.value("env_file_mode", std::string("0600")), nullptr, 8)));
     }
     if (!build_input(s, event, call.input, ho)) return false;
+    call.cancel = d_.cancel;
     auto out = runner_->run(call);
+    if (out.raw.cancelled) return stopped(ho), false;
     if (!out.raw.started)
       return unresolved(ho, "adapter did not start: " + out.raw.spawn_error), false;
     if (has_time_budget()) {
@@ -655,6 +661,13 @@ class UnitRun {
       m->on_run(v, ctx);
     }
     framing_why_.clear();
+  }
+
+  // The run stopped (Deadlines::cancel) before this unit was decided: what it found so far is
+  // dropped; run_cases says why the run stopped.
+  HostOutcome& stopped(HostOutcome& ho) const {
+    ho = HostOutcome{host_, "not_run", "", {}, {}, "", json::array()};
+    return ho;
   }
 
   // The case's expect: its per-run kinds on every run, then the kinds over the whole unit.
@@ -932,6 +945,13 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return runs_before(*sel[a], *sel[b]); });
+  // After the framing areas, the cases with a time budget (a *_within_ms bound: a broken adapter
+  // may make each of their units wait out the host timeout, and its failure is then confirmed by
+  // a rerun alone): started early, a hanging adapter's verdict does not wait behind the rest.
+  std::stable_partition(
+      std::find_if(order.begin(), order.end(),
+                   [&](size_t i) { return !is_framing_area(sel[i]->area); }),
+      order.end(), [&](size_t i) { return verdict_rests_on_time(*sel[i]); });
   for (size_t i : order) {
     s.cases[i].c = sel[i];
     bool lat = latency_sensitive(*sel[i]);
@@ -952,27 +972,32 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
   std::mutex mu;
   size_t done = 0;
   int failed_cases = 0;
-  std::map<std::string, int> framing_failures;  // failed framing cases by cause
+  std::map<std::string, int> framing_failures;  // framing units whose failure stands, by cause
+  std::map<std::string, int> cause_failures;    // every unit whose failure stands, by cause
+  // Set once the run stops (s.stopped says why): no unit starts, and units in flight end at once
+  // (Deadlines::cancel reaches their spawns), reported NOT-RUN.
   std::atomic<bool> stop_new{false};
+  std::atomic<bool>* hold = nullptr;  // the gate's (below): set with stop_new
+  auto stop = [&](const std::string& why) {  // under mu
+    if (stop_new) return;
+    s.stopped = why;
+    stop_new = true;
+    if (hold) *hold = true;
+  };
+  // The verdict is FAIL once a failure stands (no rerun can undo it) in a case that counts
+  // (must, or any level under --strict; not xfail). Settled, the run stops before work that can
+  // no longer change it (RunOptions::complete).
+  bool verdict_failed = false;  // under mu
+  std::string settled_by;       // "CASE under HOST (cause)"
+  const std::string complete_hint = "; --complete grades every case";
   auto finish_case = [&](size_t i) {  // under mu
     CaseOutcome& co = s.cases[i];
     co.state = case_state(*co.c, co.hosts, o.strict);
     if (first_start[i] != Clock::time_point::max())
       co.seconds = std::chrono::duration<double>(last_end[i] - first_start[i]).count();
     const bool failed = is_failure_state(co.state);
-    if (failed && o.max_failures > 0 && ++failed_cases >= o.max_failures && !stop_new) {
-      s.stopped = "--max-failures " + std::to_string(o.max_failures) + " reached";
-      stop_new = true;
-    }
-    if (failed && o.max_framing_failures > 0 && is_framing_area(co.c->area) && !stop_new) {
-      const std::string cause = failure_cause(co);
-      if (++framing_failures[cause] >= o.max_framing_failures) {
-        s.stopped = std::to_string(o.max_framing_failures) +
-                    " framing cases (OUT, EXIT, FMT) failed with one cause (" + cause +
-                    "); --max-framing-failures 0 runs every case";
-        stop_new = true;
-      }
-    }
+    if (failed && o.max_failures > 0 && ++failed_cases >= o.max_failures)
+      stop("--max-failures " + std::to_string(o.max_failures) + " reached");
     size_t n = ++done;
     if (on_case) on_case(co, n, sel.size());
   };
@@ -982,22 +1007,146 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
       finish_case(i);
     }
   // A unit worth running again alone: cut by a deadline, or failed in a case whose verdict rests
-  // on latency (a fake guard answering within the adapter's budget, a median_ms budget). Its case
-  // is reported after the reruns, with the rerun's verdict.
+  // on time (a fake guard answering within the adapter's budget, a *_within_ms or median_ms
+  // budget). The rerun's verdict is the unit's.
   auto wants_rerun = [&](size_t i, const HostOutcome& h) {
     return o.rerun_alone &&
            ((h.state == "deadline" && (h.deadline != "run" || !o.run_deadline_given)) ||
             (h.state == "fail" && verdict_rests_on_time(*sel[i])));
   };
-  std::vector<size_t> deferred;  // cases waiting for reruns, in the order they ended
+  auto is_failed = [](const HostOutcome& h) {
+    return h.state == "fail" || h.state == "deadline" || h.state == "unresolved";
+  };
+  // "Alone" is enforced by a gate every unit passes: a rerun stops the units in flight (they end
+  // at once through `hold`, which their spawns poll, and are run again afterwards: waiting for
+  // them cost up to a host timeout each), holds new ones back, and runs with nothing beside it.
+  struct AloneGate {
+    std::mutex m;
+    std::condition_variable cv;
+    int running = 0;
+    bool alone = false;
+    std::atomic<bool> hold{false};  // the units' cancel flag: the run's stop, or a rerun alone
+    void enter() {
+      std::unique_lock<std::mutex> l(m);
+      cv.wait(l, [&] { return !alone; });
+      ++running;
+    }
+    void leave() {
+      std::lock_guard<std::mutex> l(m);
+      --running;
+      cv.notify_all();
+    }
+    void enter_alone() {
+      std::unique_lock<std::mutex> l(m);
+      cv.wait(l, [&] { return !alone; });
+      alone = true;
+      hold = true;
+      cv.wait(l, [&] { return running == 0; });
+    }
+    void leave_alone(bool stopped) {
+      std::lock_guard<std::mutex> l(m);
+      alone = false;
+      hold = stopped;
+      cv.notify_all();
+    }
+  } gate;
+  hold = &gate.hold;
+  int confirmed = 0;  // reruns that failed again (under mu)
+  // Runs unit (i, host) within `run_end`; a failure that a rerun may undo is run again at once,
+  // alone, before it stands (at most kRerunConfirmations of them fail again: after that the
+  // failures are the adapter's, not the load's, and stand as they are). `standing` says whether
+  // the outcome's failure, if any, stands.
+  struct Judged {
+    HostOutcome ho;
+    bool standing = false;
+  };
+  auto run_unit = [&](size_t i, const std::string& host,
+                      std::optional<Clock::time_point> run_end) -> Judged {
+    HostOutcome ho;
+    for (;;) {
+      Deadlines d;
+      d.run = run_end;
+      d.cancel = &gate.hold;
+      gate.enter();
+      if (o.case_deadline > 0) d.unit = Clock::now() + secs(o.case_deadline);
+      ho = UnitRun(*sel[i], host, o, d).run();
+      gate.leave();
+      // Stopped by a rerun alone (not by the run's stop): run it again once the gate opens.
+      if (ho.state != "not_run" || stop_new) break;
+    }
+    if (!is_failed(ho)) return {std::move(ho), false};
+    if (!wants_rerun(i, ho)) return {std::move(ho), true};
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (stop_new) {
+        // Its failure may be the load's and will not be checked: the verdict needs it no more.
+        HostOutcome nr{host, "not_run", "", {"not run again alone: " + s.stopped}, {}, "",
+                       json::array()};
+        nr.rerun_after = ho.failures.empty() ? ho.state : ho.failures.front();
+        return {std::move(nr), false};
+      }
+      if (confirmed >= RunOptions::kRerunConfirmations) {
+        if (s.rerun_stopped.empty())
+          s.rerun_stopped = std::to_string(RunOptions::kRerunConfirmations) + " reruns failed again";
+        return {std::move(ho), true};
+      }
+    }
+    gate.enter_alone();
+    Deadlines d2;
+    d2.cancel = &stop_new;
+    if (o.case_deadline > 0) d2.unit = Clock::now() + secs(o.case_deadline);
+    HostOutcome again = UnitRun(*sel[i], host, o, d2).run();
+    {
+      std::lock_guard<std::mutex> lock(mu);  // stop() sets hold under mu too
+      gate.leave_alone(stop_new);
+    }
+    again.rerun_after = ho.failures.empty() ? ho.state : ho.failures.front();
+    std::lock_guard<std::mutex> lock(mu);
+    if (again.state == "not_run") return {std::move(again), false};  // the run stopped meanwhile
+    ++s.reran;
+    const bool failed = is_failed(again);
+    if (failed)
+      ++confirmed;
+    else
+      ++s.reran_passed;
+    return {std::move(again), failed};
+  };
+  // Under mu, after unit (i, h) ended: the framing stop, and the verdict. `settles`: a failure
+  // that stands here ends the run (the latency cases, the late units, a failure confirmed alone).
+  auto judge = [&](size_t i, const HostOutcome& h, bool standing, bool settles) {
+    if (!standing) return;
+    const Case& c = *sel[i];
+    const std::string cause = !h.cause.empty()     ? h.cause
+                              : h.state == "deadline" ? "the " + h.deadline + " deadline passed"
+                              : h.failures.empty()    ? h.state
+                                                      : short_cause(h.failures.front());
+    if (o.max_framing_failures > 0 && is_framing_area(c.area) &&
+        ++framing_failures[cause] >= o.max_framing_failures)
+      stop(std::to_string(o.max_framing_failures) +
+           (o.max_framing_failures == 1 ? " framing unit" : " framing units") +
+           " (case x host; OUT, EXIT, FMT run first) failed with one cause (" +
+           cause + "); --max-framing-failures 0 or --complete runs every case");
+    if (c.xfail || !(c.level == "must" || o.strict)) return;
+    if (!o.complete && ++cause_failures[cause] == RunOptions::kOneCauseStop)
+      stop(std::to_string(RunOptions::kOneCauseStop) + " units (case x host) failed with one cause (" +
+           cause + ")" + complete_hint);
+    if (!verdict_failed) {
+      verdict_failed = true;
+      settled_by = c.id + " under " + h.host + " (" + cause + ")";
+    }
+    if (settles && !o.complete)
+      stop("the verdict was settled: " + settled_by + (h.rerun_after.empty() ? "" : ", again when run alone") +
+           complete_hint);
+  };
+  std::vector<size_t> deferred;  // cases waiting for their late units, in the order they ended
   std::set<std::pair<size_t, std::string>> unstarted;  // units the run deadline kept from starting
-  auto run_pool = [&](const std::vector<Unit>& units, int jobs) {
+  // `slow`: the latency-sensitive pool, which runs only while the verdict is open.
+  auto run_pool = [&](const std::vector<Unit>& units, int jobs, bool slow) {
     std::atomic<size_t> next{0};
     auto worker = [&] {
       for (size_t k; (k = next++) < units.size();) {
         const Unit& u = units[k];
-        const Case& c = *sel[u.case_index];
-        HostOutcome ho;
+        Judged j;
         auto u0 = Clock::now();
         if (stop_new) {
           std::string why;
@@ -1005,34 +1154,35 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
             std::lock_guard<std::mutex> lock(mu);
             why = s.stopped;
           }
-          ho = HostOutcome{u.host, "not_run", "", {"not run: " + why}, {}, "", json::array()};
+          j.ho = HostOutcome{u.host, "not_run", "", {"not run: " + why}, {}, "", json::array()};
         } else if (run_end && u0 >= *run_end) {
           std::ostringstream m;
           m << "[" << u.host << "] not run: the run deadline (" << o.run_deadline
             << " s, --run-deadline) had passed";
-          ho = HostOutcome{u.host, "deadline", "run", {m.str()}, {}, "", json::array()};
+          j.ho = HostOutcome{u.host, "deadline", "run", {m.str()}, {}, "", json::array()};
           std::lock_guard<std::mutex> lock(mu);
           unstarted.insert({u.case_index, u.host});
         } else {
-          Deadlines d;
-          d.run = run_end;
-          if (o.case_deadline > 0) d.unit = u0 + secs(o.case_deadline);
-          ho = UnitRun(c, u.host, o, d).run();
+          j = run_unit(u.case_index, u.host, run_end);
         }
         auto u1 = Clock::now();
         std::lock_guard<std::mutex> lock(mu);
-        const bool ran = ho.state != "not_run";
+        if (j.ho.state == "not_run" && j.ho.failures.empty())
+          j.ho.failures.push_back("not run: stopped mid-run: " + s.stopped);
+        const bool ran = j.ho.state != "not_run" || !j.ho.rerun_after.empty();
+        judge(u.case_index, j.ho, j.standing, slow || !j.ho.rerun_after.empty());
         auto& co = s.cases[u.case_index];
         for (auto& h : co.hosts)
-          if (h.host == u.host) h = std::move(ho);
+          if (h.host == u.host) h = std::move(j.ho);
         if (ran) {
           first_start[u.case_index] = std::min(first_start[u.case_index], u0);
           last_end[u.case_index] = std::max(last_end[u.case_index], u1);
         }
         if (--remaining[u.case_index] == 0) {
           const auto& hs = co.hosts;
-          if (std::any_of(hs.begin(), hs.end(),
-                          [&](const HostOutcome& h) { return wants_rerun(u.case_index, h); }))
+          if (std::any_of(hs.begin(), hs.end(), [&](const HostOutcome& h) {
+                return unstarted.count({u.case_index, h.host}) && wants_rerun(u.case_index, h);
+              }))
             deferred.push_back(u.case_index);
           else
             finish_case(u.case_index);
@@ -1044,66 +1194,53 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
     for (int j = 0; j < n; ++j) ts.emplace_back(worker);
     for (auto& t : ts) t.join();
   };
-  run_pool(fast, jobs);
-  run_pool(slow, std::min(jobs, 2));
-  // Then the units that need a second chance, in two phases, before their cases are reported.
-  // Bounded: they stop starting once kRerunConfirmations of them failed (then the failures are
-  // the adapter's: a slow or hanging adapter fails here as it failed in the crowd), and each phase
-  // has a window of its own.
-  std::atomic<int> confirmed{0};
-  // Units already run again one at a time (phase 2): never a third time.
-  std::set<std::pair<size_t, std::string>> alone_done;
-  auto again = [&](size_t i, HostOutcome& h, std::optional<Clock::time_point> end,
-                   const std::string& before, bool alone) {
-    const auto u0 = Clock::now();
-    Deadlines d;
-    d.run = end;
-    if (o.case_deadline > 0) d.unit = u0 + secs(o.case_deadline);
-    HostOutcome ho = UnitRun(*sel[i], h.host, o, d).run();
-    ho.rerun_after = before;
-    const bool failed = ho.state == "fail" || ho.state == "deadline" || ho.state == "unresolved";
-    // A late unit (phase 1) that failed on latency ran beside another: phase 2 runs it alone
-    // before its failure counts as confirmed (GUARD-0004 on agy-1.2 at load 18: 883 ms beside
-    // another unit, a no-op hook's median 6 ms).
-    const bool latency_only = !alone && ho.state == "fail" && verdict_rests_on_time(*sel[i]);
+  run_pool(fast, jobs, false);
+  {
+    // The latency cases run last, two at a time, because they are slow to grade; a FAIL verdict
+    // they cannot change.
     std::lock_guard<std::mutex> lock(mu);
-    if (alone) alone_done.insert({i, h.host});
-    ++s.reran;
-    if (failed && !latency_only)
-      ++confirmed;
-    else
-      ++s.reran_passed;
-    h = std::move(ho);
-    first_start[i] = std::min(first_start[i], u0);
-    last_end[i] = std::max(last_end[i], Clock::now());
-  };
-  auto stopped_because = [&](const std::string& why) {
-    std::lock_guard<std::mutex> lock(mu);
-    if (s.rerun_stopped.empty()) s.rerun_stopped = why;
-  };
-  const std::string confirmed_why =
-      std::to_string(RunOptions::kRerunConfirmations) + " reruns failed again";
-  // Phase 1: units the (default) run deadline kept from starting run now, as the pools would have
-  // run them (latency-sensitive ones two at a time), within one more run-deadline window.
+    if (verdict_failed && !o.complete && !slow.empty())
+      stop("the verdict was settled (" + settled_by +
+           ") before the latency cases, which run last and cannot change it" + complete_hint);
+  }
+  run_pool(slow, std::min(jobs, 2), true);
+  // Then the units the (default) run deadline kept from starting, as the pools would have run
+  // them (two at a time), within 4 run deadlines (200 s by default: a loaded machine, load 30 on
+  // 2 cores, needed more than one); an adapter that fails or hangs settles the verdict first.
   if (!stop_new && o.rerun_alone && !unstarted.empty()) {
     std::vector<std::pair<size_t, HostOutcome*>> late;
     for (size_t i : deferred)
       for (auto& h : s.cases[i].hosts)
         if (unstarted.count({i, h.host}) && wants_rerun(i, h)) late.push_back({i, &h});
-    // Their window: 4 run deadlines (200 s by default). A loaded machine (load 30 on 2 cores)
-    // needed more than one; an adapter that fails or hangs is stopped by the confirmations first.
     std::optional<Clock::time_point> late_end;
     if (o.run_deadline > 0) late_end = Clock::now() + secs(4 * o.run_deadline);
     std::atomic<size_t> next{0};
     auto worker = [&] {
       for (size_t k; (k = next++) < late.size();) {
-        if (confirmed >= RunOptions::kRerunConfirmations) return stopped_because(confirmed_why);
-        if (late_end && Clock::now() >= *late_end)
-          return stopped_because("the late units' window (" +
-                                 std::to_string(static_cast<int>(4 * o.run_deadline)) +
-                                 " s) ran out");
         auto [i, h] = late[k];
-        again(i, *h, late_end, h->failures.empty() ? h->state : h->failures.front(), false);
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          if (stop_new) return;
+          if (late_end && Clock::now() >= *late_end) {
+            if (s.rerun_stopped.empty())
+              s.rerun_stopped = "the late units' window (" +
+                                std::to_string(static_cast<int>(4 * o.run_deadline)) + " s) ran out";
+            return;
+          }
+        }
+        const std::string before = h->failures.empty() ? h->state : h->failures.front();
+        const auto u0 = Clock::now();
+        Judged j = run_unit(i, h->host, late_end);
+        std::lock_guard<std::mutex> lock(mu);
+        if (j.ho.rerun_after.empty()) {  // else run_unit ran it a second time and counted that
+          j.ho.rerun_after = before;
+          ++s.reran;
+          if (j.ho.state == "pass") ++s.reran_passed;
+        }
+        judge(i, j.ho, j.standing, true);
+        *h = std::move(j.ho);
+        first_start[i] = std::min(first_start[i], u0);
+        last_end[i] = std::max(last_end[i], Clock::now());
       }
     };
     std::vector<std::thread> ts;
@@ -1111,30 +1248,15 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
     for (int t = 0; t < n; ++t) ts.emplace_back(worker);
     for (auto& t : ts) t.join();
   }
-  // Phase 2: units cut by a deadline mid-way or failed on latency, one at a time with nothing else
-  // of this run beside it, within max(2 x case deadline, half the run deadline).
   {
-    const double budget = std::max(2 * o.case_deadline, o.run_deadline / 2);
-    const auto rerun_end = Clock::now() + secs(budget > 0 ? budget : 30);
+    std::lock_guard<std::mutex> lock(mu);
     for (size_t i : deferred) {
-      for (auto& h : s.cases[i].hosts) {
-        if (stop_new || !wants_rerun(i, h) || alone_done.count({i, h.host})) continue;
-        if (confirmed >= RunOptions::kRerunConfirmations) {
-          stopped_because(confirmed_why);
-          continue;
-        }
-        if (Clock::now() >= rerun_end) {
-          stopped_because("the reruns' time (" + std::to_string(static_cast<int>(budget)) +
-                          " s) ran out");
-          continue;
-        }
-        // A late unit keeps the note of why it did not run in the crowd.
-        again(i, h, std::nullopt,
-              h.rerun_after.empty() ? (h.failures.empty() ? h.state : h.failures.front())
-                                    : h.rerun_after,
-              true);
-      }
-      std::lock_guard<std::mutex> lock(mu);
+      // Late units that did not run (the run stopped): not a failure of the adapter's.
+      if (stop_new)
+        for (auto& h : s.cases[i].hosts)
+          if (unstarted.count({i, h.host}) && h.state == "deadline" && h.rerun_after.empty())
+            h = HostOutcome{h.host, "not_run", "", {"not run: " + s.stopped}, {}, "",
+                            json::array()};
       finish_case(i);
     }
   }
@@ -1162,8 +1284,20 @@ std::string failure_block(const CaseOutcome& o) {
   b << "******************** TEST '" << c.id << "' " << o.state << " ********************\n";
   b << c.title << " [" << c.level << "]\n";
   b << "Requirement: " << c.requirement << "\nSource: " << c.source << "\nCase: " << c.file << "\n";
+  // Hosts the run stopped before: one line per reason, not a block each.
+  std::vector<std::pair<std::string, std::string>> not_run;  // reason, hosts
   for (const auto& h : o.hosts) {
-    if (h.state == "pass") continue;
+    if (h.state != "not_run" || !h.rerun_after.empty()) continue;
+    const std::string why = h.failures.empty() ? "not run" : h.failures.front();
+    auto it = std::find_if(not_run.begin(), not_run.end(),
+                           [&](const auto& p) { return p.first == why; });
+    if (it == not_run.end())
+      not_run.push_back({why, h.host});
+    else
+      it->second += ", " + h.host;
+  }
+  for (const auto& h : o.hosts) {
+    if (h.state == "pass" || (h.state == "not_run" && h.rerun_after.empty())) continue;
     b << "--- host " << h.host << ": " << h.state << "\n";
     if (!h.rerun_after.empty())
       b << "  (run again alone; in the full run: " << h.rerun_after << ")\n";
@@ -1190,6 +1324,7 @@ std::string failure_block(const CaseOutcome& o) {
         << " ms; host effect " << r["effect"].dump() << "\n";
     }
   }
+  for (const auto& [why, hosts] : not_run) b << "--- hosts " << hosts << ": " << why << "\n";
   b << "********************\n";
   return b.str();
 }

@@ -287,6 +287,22 @@ conf::Case make_case(const std::string& id, const std::string& expect_json) {
   return c ? *c : conf::Case{};
 }
 
+// A case with its own event and extra top-level keys ("timeout_ms", "repeat").
+conf::Case make_case_on(const std::string& id, const std::string& event,
+                        const std::string& expect_json, const std::string& extra = "") {
+  const std::string area = id.substr(0, id.find('-'));
+  auto c = conf::parse_case(R"({"id":")" + id + R"(","area":")" + area +
+                                R"(","title":"t","requirement":"r","source":"s","level":"must",)"
+                                R"("hosts":["gemini-0.61"],"event":")" + event + "\"," + extra +
+                                R"("expect":)" + expect_json + "}",
+                            id + ".case.json");
+  EXPECT_TRUE(c) << c.error().message;
+  return c ? *c : conf::Case{};
+}
+
+// An adapter command line that acts by event: `sh -c SCRIPT x --agent A --event E`.
+std::string by_event(const std::string& script) { return "sh -c '" + script + "' x"; }
+
 conf::RunOptions run_options(const std::string& adapter) {
   conf::RunOptions o;
   o.adapter = adapter;
@@ -393,11 +409,121 @@ TEST(FramingStop, NFramingFailuresOfOneCauseLeaveTheRestNotRun) {
   EXPECT_EQ(s.not_run, 3);
   EXPECT_EQ(s.exit_code(), 1);
   EXPECT_EQ(s.stopped,
-            "2 framing cases (OUT, EXIT, FMT) failed with one cause (a second line on stdout); "
-            "--max-framing-failures 0 runs every case");
+            "2 framing units (case x host; OUT, EXIT, FMT run first) failed with one cause (a "
+            "second line on stdout); --max-framing-failures 0 or --complete runs every case");
   o.max_framing_failures = 0;
   s = conf::run_cases(cases, o, nullptr);
   EXPECT_EQ(s.not_run, 0);
   EXPECT_EQ(s.failed, 5);
   EXPECT_EQ(s.stopped, "");
+}
+
+// The stop ends the units in flight at once (their spawns are cancelled) instead of waiting out
+// their host timeouts: a hanging unit beside the one that stops the run is NOT-RUN, in seconds.
+TEST(FramingStop, UnitsInFlightEndAtTheStop) {
+  const std::vector<conf::Case> cases = {
+      make_case_on("OUT-9001", "BeforeTool", R"({"exit_code":0})"),
+      make_case_on("OUT-9002", "AfterTool", R"({"exit_code":0})", R"("timeout_ms":30000,)")};
+  auto o = run_options(by_event("case \"$*\" in *AfterTool*) sleep 60;; esac; sleep 0.5; exit 3"));
+  o.jobs = 2;
+  o.max_framing_failures = 1;
+  auto s = conf::run_cases(cases, o, nullptr);
+  ASSERT_EQ(s.cases.size(), 2u);
+  EXPECT_EQ(s.cases[0].state, "FAIL");
+  EXPECT_EQ(s.cases[1].state, "NOT-RUN");
+  ASSERT_FALSE(s.cases[1].hosts.at(0).failures.empty());
+  EXPECT_EQ(s.cases[1].hosts.at(0).failures.front().rfind("not run: stopped mid-run: 1 framing unit ", 0), 0u)
+      << s.cases[1].hosts.at(0).failures.front();
+  EXPECT_LT(s.seconds, 20.0) << "the hanging unit was waited for (its host timeout is 30 s)";
+  EXPECT_EQ(s.exit_code(), 1);
+}
+
+// A failure that stands settles the verdict: the latency cases (run last, slow to grade) are not
+// started, and the summary says so; --complete (RunOptions::complete) runs them.
+TEST(SettledVerdict, LatencyCasesAreLeftOutOnceAFailureStands) {
+  const std::vector<conf::Case> cases = {
+      make_case_on("ENV-9001", "BeforeTool", R"({"exit_code":0})"),
+      make_case_on("PERF-9001", "AfterTool", R"({"exit_code":0,"median_ms":{"metric":"closed","max":5000}})",
+                   R"("repeat":3,)")};
+  auto o = run_options(by_event("case \"$*\" in *BeforeTool*) exit 3;; esac; exit 0"));
+  auto s = conf::run_cases(cases, o, nullptr);
+  ASSERT_EQ(s.cases.size(), 2u);
+  EXPECT_EQ(s.cases[0].state, "FAIL");
+  EXPECT_EQ(s.cases[1].state, "NOT-RUN");
+  EXPECT_EQ(s.stopped,
+            "the verdict was settled (ENV-9001 under gemini-0.61 (exit status 3)) before the "
+            "latency cases, which run last and cannot change it; --complete grades every case");
+  o.complete = true;
+  s = conf::run_cases(cases, o, nullptr);
+  EXPECT_EQ(s.cases[0].state, "FAIL");
+  EXPECT_EQ(s.cases[1].state, "PASS");
+  EXPECT_EQ(s.stopped, "");
+  // A run with no failure runs the latency cases whatever the option.
+  o = run_options("exit 0 #");
+  s = conf::run_cases(cases, o, nullptr);
+  EXPECT_EQ(s.cases[0].state, "PASS");
+  EXPECT_EQ(s.cases[1].state, "PASS");
+}
+
+// A failure on time is run again at once, alone: the units in flight are stopped and run again
+// after it (not waited for); failing alone too, it settles the verdict and ends the run. With
+// --complete the stopped unit is run again and passes.
+TEST(SettledVerdict, AFailureOnTimeIsConfirmedAloneAtOnce) {
+  auto cases_with = [](const std::string& sleep_after) {
+    return std::vector<conf::Case>{
+        make_case_on("INPUT-9001", "BeforeTool", R"({"exit_code":0,"exit_within_ms":300})"),
+        make_case_on("INPUT-9002", "AfterTool", R"({"exit_code":0})", R"("timeout_ms":30000,)")};
+  };
+  const std::string script = "case \"$*\" in *BeforeTool*) sleep 1;; *) sleep SECS;; esac";
+  auto with_secs = [&](const std::string& secs) {
+    std::string t = script;
+    t.replace(t.find("SECS"), 4, secs);
+    return by_event(t);
+  };
+  auto o = run_options(with_secs("60"));
+  o.jobs = 2;
+  auto s = conf::run_cases(cases_with("60"), o, nullptr);
+  ASSERT_EQ(s.cases.size(), 2u);
+  EXPECT_EQ(s.cases[0].state, "FAIL");
+  EXPECT_FALSE(s.cases[0].hosts.at(0).rerun_after.empty()) << "not confirmed alone";
+  EXPECT_EQ(s.reran, 1);
+  EXPECT_EQ(s.reran_passed, 0);
+  EXPECT_EQ(s.cases[1].state, "NOT-RUN");
+  EXPECT_EQ(s.stopped.rfind("the verdict was settled: INPUT-9001 under gemini-0.61 (", 0), 0u)
+      << s.stopped;
+  EXPECT_NE(s.stopped.find(", again when run alone; --complete grades every case"),
+            std::string::npos)
+      << s.stopped;
+  EXPECT_LT(s.seconds, 25.0) << "the unit in flight was waited for (it sleeps 60 s)";
+
+  o = run_options(with_secs("2"));
+  o.jobs = 2;
+  o.complete = true;
+  s = conf::run_cases(cases_with("2"), o, nullptr);
+  EXPECT_EQ(s.cases[0].state, "FAIL");
+  EXPECT_EQ(s.cases[1].state, "PASS") << (s.cases[1].hosts.at(0).failures.empty() ? "" : s.cases[1].hosts.at(0).failures.front());
+  EXPECT_EQ(s.reran, 1);
+  EXPECT_EQ(s.stopped, "");
+}
+
+// Outside the framing areas too: once kOneCauseStop units failed with one cause, the run stops
+// (the verdict and its cause are clear); --complete runs every case.
+TEST(SettledVerdict, OneCauseInManyUnitsStopsTheRun) {
+  std::vector<conf::Case> cases;
+  for (int i = 1; i <= conf::RunOptions::kOneCauseStop + 6; ++i) {
+    char id[16];
+    std::snprintf(id, sizeof id, "ENV-%04d", 9000 + i);
+    cases.push_back(make_case(id, R"({"stderr":"empty"})"));
+  }
+  auto o = run_options("echo noise >&2; echo {} #");
+  auto s = conf::run_cases(cases, o, nullptr);
+  EXPECT_EQ(s.failed, conf::RunOptions::kOneCauseStop);
+  EXPECT_EQ(s.not_run, 6);
+  EXPECT_EQ(s.stopped, std::to_string(conf::RunOptions::kOneCauseStop) +
+                           " units (case x host) failed with one cause (stderr not empty); "
+                           "--complete grades every case");
+  o.complete = true;
+  s = conf::run_cases(cases, o, nullptr);
+  EXPECT_EQ(s.failed, conf::RunOptions::kOneCauseStop + 6);
+  EXPECT_EQ(s.not_run, 0);
 }

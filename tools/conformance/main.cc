@@ -171,10 +171,14 @@ void add_run_command(CLI::App& app, Cli& c) {
                   "start no new case after N failed cases; the rest are NOT-RUN")
       ->check(CLI::PositiveNumber);
   run->add_option("--max-framing-failures", c.ro.max_framing_failures,
-                  "framing cases (OUT, EXIT, FMT) run first; once N of them failed with one cause "
-                  "start no new case, the rest are NOT-RUN (default " +
+                  "framing cases (OUT, EXIT, FMT) run first; once N of their case x host units "
+                  "failed with one cause the run stops, the rest are NOT-RUN (default " +
                       std::to_string(RunOptions::kDefaultMaxFramingFailures) + ", 0: run all)")
       ->check(CLI::NonNegativeNumber);
+  run->add_flag("--complete", c.ro.complete,
+                "grade every case even once the verdict is settled (by default a failing run "
+                "stops before the latency cases, and at a failure confirmed alone; no framing "
+                "stop either)");
   run->add_option("--report", c.report, "write report.json, junit.xml, matrix.md, matrix.html here");
   run->add_flag("--verbose,-v", c.ro.verbose, "failure blocks for NON-STRICT / XFAIL cases too");
   run->add_flag("--quiet,-q", c.quiet, "print only failures and the final summary");
@@ -337,15 +341,15 @@ int finish_run(const pinta::conformance::RunSummary& s, const Console& console, 
               << " case x host unit(s) the case deadline (" << ro.case_deadline << " s), "
               << s.run_deadlines << " the run deadline (" << ro.run_deadline << " s)\n";
   if (s.reran) {
-    std::cout << s.reran << " case x host unit(s) left out or cut by a deadline, or failed on "
-              << "latency, were run after the others: " << s.reran_passed << " passed then, "
+    std::cout << s.reran << " case x host unit(s) cut by a deadline or failed on time were run "
+              << "again alone: " << s.reran_passed << " passed then, "
               << (s.reran - s.reran_passed) << " did not";
     if (!s.rerun_stopped.empty()) std::cout << " (no more reruns: " << s.rerun_stopped << ")";
     std::cout << "\n";
     for (const auto& co : s.cases)
       for (const auto& h : co.hosts)
         if (!h.rerun_after.empty() && h.state == "pass")
-          std::cout << "  passed after the others: " << co.c->id << " [" << h.host
+          std::cout << "  passed alone: " << co.c->id << " [" << h.host
                     << "], in the full run: " << h.rerun_after << "\n";
   }
   if (s.not_run) std::cout << s.not_run << " case(s) not run: " << s.stopped << "\n";
@@ -445,6 +449,7 @@ int run_contract(Cli& c, const std::vector<pinta::conformance::Case>& cases,
   // Before any case runs: an adapter that cannot start would fail every case the same way.
   if (auto why = adapter_problem(ro.adapter); !why.empty()) return usage(why);
   ro.rerun_alone = !c.no_rerun;
+  if (ro.complete && c.run->count("--max-framing-failures") == 0) ro.max_framing_failures = 0;
   ro.run_deadline_given = c.run->count("--run-deadline") > 0;
   ro.fixtures_dir = c.fixtures_dir;
   ro.profiles_dir = pinta::emu::agy::default_profile_dir();

@@ -27,12 +27,12 @@ namespace agy = pinta::emu::agy;
 // timeouts are 30 s / 60 s; a case states its own budget in timeout_ms).
 class CaseSpawner : public pinta::proc::Spawner {
  public:
-  CaseSpawner(const HookInput& in, int timeout_ms, int pipe_grace_ms,
-              std::vector<std::string> host_parent = {})
-      : in_(in),
-        timeout_ms_(timeout_ms),
-        pipe_grace_ms_(pipe_grace_ms),
-        host_parent_(std::move(host_parent)) {}
+  explicit CaseSpawner(const HookCall& call)
+      : in_(call.input),
+        timeout_ms_(call.timeout_ms),
+        pipe_grace_ms_(call.pipe_grace_ms),
+        host_parent_(call.host_parent),
+        cancel_(call.cancel) {}
   pinta::proc::SpawnResult run(const pinta::proc::SpawnRequest& request) override {
     pinta::proc::SpawnRequest rq = request;
     if (in_.raw) rq.stdin_data = *in_.raw;
@@ -52,6 +52,7 @@ class CaseSpawner : public pinta::proc::Spawner {
     // the grader time and memory (the rest is read and dropped; the run is marked truncated).
     rq.max_capture = std::min<size_t>(rq.max_capture, 1u << 20);
     if (!host_parent_.empty()) rq = under_parent(host_parent_, std::move(rq));
+    rq.cancel = cancel_;
     sent_ = rq.stdin_data;
     return inner_->run(rq);
   }
@@ -62,6 +63,7 @@ class CaseSpawner : public pinta::proc::Spawner {
   int timeout_ms_;
   int pipe_grace_ms_;
   std::vector<std::string> host_parent_;
+  const std::atomic<bool>* cancel_;
   std::string sent_;
   std::unique_ptr<pinta::proc::Spawner> inner_ = pinta::proc::make_spawner();
 
@@ -108,7 +110,7 @@ class GeminiRunner : public HostRunner {
 
   HookOutcome run(const HookCall& call) override {
     HookOutcome out;
-    CaseSpawner sp(call.input, call.timeout_ms, call.pipe_grace_ms, call.host_parent);
+    CaseSpawner sp(call);
     gem::HookSpec spec;
     spec.command = call.command;
     spec.timeout_ms = call.timeout_ms;
@@ -205,7 +207,7 @@ class AgyRunner : public HostRunner {
 
   HookOutcome run(const HookCall& call) override {
     HookOutcome out;
-    CaseSpawner sp(call.input, call.timeout_ms, call.pipe_grace_ms, call.host_parent);
+    CaseSpawner sp(call);
     auto ev = agy::parse_event(call.event);
     agy::PlannedHook planned;
     planned.hook = "pinta";
@@ -277,7 +279,7 @@ class DeelRunner : public HostRunner {
   HookOutcome run(const HookCall& call) override {
     namespace deel = pinta::emu::deel;
     HookOutcome out;
-    CaseSpawner sp(call.input, call.timeout_ms, call.pipe_grace_ms, call.host_parent);
+    CaseSpawner sp(call);
     InCwd in_cwd(sp, call.cwd);
     auto korean = deel::resolve_event(deel::ojson(call.event));
     if (!korean) {
@@ -369,7 +371,7 @@ class ClaudeRunner : public HostRunner {
   HookOutcome run(const HookCall& call) override {
     namespace cc = pinta::emu::claude;
     HookOutcome out;
-    CaseSpawner sp(call.input, call.timeout_ms, call.pipe_grace_ms, call.host_parent);
+    CaseSpawner sp(call);
     pinta::hosts::claude::HookCommand h;
     h.event = call.event;
     h.command = call.command;

@@ -9,6 +9,7 @@
 // implementation is posix_spawn with Boost.Asio for the pipes and timers (make_spawner()).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <map>
@@ -81,6 +82,11 @@ struct SpawnRequest {
   // makes them: a hook's `echo x > /dev/stderr` or `cat /dev/stdin` then fails with ENXIO exactly
   // as under the real Gemini CLI (seen with Node 20: "/dev/stderr: No such device or address").
   bool socket_stdio = false;
+  // Non-null: polled every 10 ms while the child runs; once it reads true, the run ends as a hard
+  // limit ends it (the group SIGKILLed, the pipes abandoned) and the result says `cancelled`. For a
+  // grader that no longer needs the run (its verdict is settled): a child waiting out a 5 s host
+  // timeout is not waited for. The flag must outlive run().
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct SpawnResult {
@@ -92,6 +98,7 @@ struct SpawnResult {
   bool timed_out = false;          // the timeout fired before the child exited (or, with
                                    // timeout_until_close, before the pipes closed)
   bool hard_limited = false;       // the hard limit fired
+  bool cancelled = false;          // SpawnRequest::cancel ended the run
   std::string out;
   std::string err;
   bool out_truncated = false;

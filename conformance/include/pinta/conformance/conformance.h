@@ -73,16 +73,30 @@ struct RunOptions {
   double case_deadline = 15;
   double run_deadline = 50;
   int max_failures = 0;  // >0: start no new case after this many failed cases
-  // >0: once this many framing cases (areas OUT, EXIT, FMT; they run first) have failed with one
-  // cause, start no new case: the rest are NOT-RUN. A broken adapter gets its verdict in seconds
-  // instead of failing every case the same way; an adapter with no framing failure never stops.
+  // >0: once this many framing units (case x host of the areas OUT, EXIT, FMT, which run first)
+  // have failed with one cause, and the failures stand (no rerun can undo them), the run stops:
+  // nothing new starts, units in flight end at once, the rest are NOT-RUN. A broken adapter gets
+  // its verdict in seconds instead of failing every case the same way (a hanging one: one round
+  // of host timeouts); an adapter with no framing failure never stops. Counted by unit, not by
+  // case: a case ends only when all of its hosts have, so a hanging adapter finished a case per
+  // 13 host timeouts. 0: no framing stop.
   int max_framing_failures = kDefaultMaxFramingFailures;
-  static constexpr int kDefaultMaxFramingFailures = 20;
-  // Units that were cut by a deadline, or failed a latency-sensitive case (a fake guard or a
-  // median_ms budget), are run again one at a time after the others before they count as
-  // failures: on a shared, loaded machine the run's own concurrency (and everything else on it) is
-  // what failed them. The rerun's verdict is the unit's; it is bounded (see run_cases) and ends
-  // after kRerunConfirmations reruns fail again (the adapter's own failures, not the load's).
+  static constexpr int kDefaultMaxFramingFailures = 8;
+  // false (the default): the run stops once its verdict is settled and what is left could only
+  // add failures at the cost of waiting (see run_cases): the latency cases (slow to grade, run
+  // last) are not started when a failure already stands; a failure in them, in a late unit, or
+  // one confirmed by a rerun alone ends the run. true: every case runs (and no framing stop).
+  bool complete = false;
+  // Not complete: once this many units' failures stand with one cause (any area), the run stops
+  // as the framing stop does: the verdict and its cause are clear (an adapter that never sends
+  // its span failed 25 cases alike, each waiting a second for the collector: 31 s).
+  static constexpr int kOneCauseStop = 24;
+  // Units that were cut by a deadline, or failed a case whose verdict rests on time (a fake
+  // guard, a median_ms or *_within_ms budget), are run again at once, alone (units in flight end
+  // first, none starts meanwhile), before they count as failures: on a shared, loaded machine the
+  // run's own concurrency (and everything else on it) is what failed them. The rerun's verdict is
+  // the unit's; after kRerunConfirmations reruns failed again (the adapter's own failures, not
+  // the load's) the rest stand without one.
   // Units cut by the run deadline are rerun only when that deadline is the default one: a
   // --run-deadline given on the command line is kept as given.
   bool rerun_alone = true;

@@ -7,6 +7,7 @@
 // (shared/reference/antigravity-hooks.md §5-§7).
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -44,6 +45,9 @@ struct HookCall {
   // like that host command line. stdin, stdout/stderr, env, timeouts and process group are
   // unchanged; the parent exits with the spawn's status (a signal death as 128+N).
   std::vector<std::string> host_parent;
+  // Non-null: the spawn ends (SIGKILL, pipes abandoned; raw.cancelled) once this reads true
+  // (proc::SpawnRequest::cancel). The grader's stop: a settled verdict needs no more waiting.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct HookOutcome {
