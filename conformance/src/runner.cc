@@ -16,7 +16,9 @@
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <regex>
@@ -174,6 +176,28 @@ bool has_time_budget(const json& raw) {
   for (const auto& st : raw.value("steps", json::array()))
     if (st.is_object() && has(st.value("expect", json()))) return true;
   return false;
+}
+
+// The tightest of a case's time budgets in ms (reply/exit/closed_within_ms, median_ms.max, per
+// host or not; steps included); a large number when it has none.
+double tightest_budget_ms(const json& raw) {
+  double best = 1e18;
+  auto num = [&](const json& v) {
+    if (v.is_number()) best = std::min(best, v.get<double>());
+    if (v.is_object())
+      for (const auto& [k, x] : v.items())
+        if (x.is_number()) best = std::min(best, x.get<double>());
+  };
+  auto scan = [&](const json& e) {
+    if (!e.is_object()) return;
+    for (const char* k : {"reply_within_ms", "exit_within_ms", "closed_within_ms"})
+      if (e.contains(k)) num(e[k]);
+    if (e.contains("median_ms") && e["median_ms"].is_object()) num(e["median_ms"].value("max", json()));
+  };
+  scan(raw.value("expect", json()));
+  for (const auto& st : raw.value("steps", json::array()))
+    if (st.is_object()) scan(st.value("expect", json()));
+  return best;
 }
 
 }  // namespace detail
@@ -945,13 +969,6 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return runs_before(*sel[a], *sel[b]); });
-  // After the framing areas, the cases with a time budget (a *_within_ms bound: a broken adapter
-  // may make each of their units wait out the host timeout, and its failure is then confirmed by
-  // a rerun alone): started early, a hanging adapter's verdict does not wait behind the rest.
-  std::stable_partition(
-      std::find_if(order.begin(), order.end(),
-                   [&](size_t i) { return !is_framing_area(sel[i]->area); }),
-      order.end(), [&](size_t i) { return verdict_rests_on_time(*sel[i]); });
   for (size_t i : order) {
     s.cases[i].c = sel[i];
     bool lat = latency_sensitive(*sel[i]);
@@ -968,7 +985,41 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
   // (an adapter's 1 s stdin wait under a host that keeps stdin open, say) came back to back and
   // could occupy every worker at once, leaving the CPUs idle for that second; spread, no two units
   // of one case run at the same time and a chunk's cases still finish together (progress flows).
-  fast = spread_units(fast, static_cast<size_t>(2 * jobs));
+  //
+  // The queue: the first framing cases, whole, up to 2 x jobs units (enough for the framing stop;
+  // the first cases to finish are framing ones), then the cases with a time budget, tightest
+  // first, then the other framing cases, then the rest. A
+  // slow adapter fails the tightest budgets first, a hanging one every timed case (each unit
+  // waits out the host timeout, and its failure is confirmed by a rerun alone): started early,
+  // either verdict does not wait behind a hundred other cases.
+  {
+    std::vector<Unit> plain, timed, rest;
+    for (const auto& u : fast)
+      (detail::has_time_budget(sel[u.case_index]->raw) ? timed
+       : is_framing_area(sel[u.case_index]->area)      ? plain
+                                                       : rest)
+          .push_back(u);
+    std::stable_sort(timed.begin(), timed.end(), [&](const Unit& a, const Unit& b) {
+      return detail::tightest_budget_ms(sel[a.case_index]->raw) <
+             detail::tightest_budget_ms(sel[b.case_index]->raw);
+    });
+    const size_t chunk = static_cast<size_t>(2 * jobs);
+    size_t head = 0;  // whole cases
+    while (head < plain.size() && head < chunk) {
+      const size_t c = plain[head].case_index;
+      while (head < plain.size() && plain[head].case_index == c) ++head;
+    }
+    std::vector<Unit> first(plain.begin(), plain.begin() + static_cast<std::ptrdiff_t>(head));
+    plain.erase(plain.begin(), plain.begin() + static_cast<std::ptrdiff_t>(head));
+    first = spread_units(first, chunk);
+    plain = spread_units(plain, chunk);
+    timed = spread_units(timed, chunk);
+    rest = spread_units(rest, chunk);
+    fast = std::move(first);
+    fast.insert(fast.end(), timed.begin(), timed.end());
+    fast.insert(fast.end(), plain.begin(), plain.end());
+    fast.insert(fast.end(), rest.begin(), rest.end());
+  }
   std::mutex mu;
   size_t done = 0;
   int failed_cases = 0;
@@ -977,12 +1028,12 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
   // Set once the run stops (s.stopped says why): no unit starts, and units in flight end at once
   // (Deadlines::cancel reaches their spawns), reported NOT-RUN.
   std::atomic<bool> stop_new{false};
-  std::atomic<bool>* hold = nullptr;  // the gate's (below): set with stop_new
+  std::function<void()> stop_units;  // the gate's (below): ends the units in flight
   auto stop = [&](const std::string& why) {  // under mu
     if (stop_new) return;
     s.stopped = why;
     stop_new = true;
-    if (hold) *hold = true;
+    if (stop_units) stop_units();
   };
   // The verdict is FAIL once a failure stands (no rerun can undo it) in a case that counts
   // (must, or any level under --strict; not xfail). Settled, the run stops before work that can
@@ -1017,40 +1068,56 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
   auto is_failed = [](const HostOutcome& h) {
     return h.state == "fail" || h.state == "deadline" || h.state == "unresolved";
   };
-  // "Alone" is enforced by a gate every unit passes: a rerun stops the units in flight (they end
-  // at once through `hold`, which their spawns poll, and are run again afterwards: waiting for
-  // them cost up to a host timeout each), holds new ones back, and runs with nothing beside it.
+  // "Alone" is enforced by a gate every unit passes: a rerun holds new units back, and stops the
+  // units in flight that have run for a second or more (a broken adapter's unit may wait out a
+  // 5 s host timeout; they are run again after it) while it waits for the younger ones to end.
+  // Every unit has its own cancel flag (Deadlines::cancel, polled by its spawns); the run's stop
+  // sets them all.
   struct AloneGate {
     std::mutex m;
     std::condition_variable cv;
-    int running = 0;
-    bool alone = false;
-    std::atomic<bool> hold{false};  // the units' cancel flag: the run's stop, or a rerun alone
-    void enter() {
+    struct Active {
+      std::atomic<bool>* cancel;
+      Clock::time_point start;
+    };
+    std::map<int, Active> active;
+    int next_id = 0;
+    bool alone = false, stopped = false;
+    int enter(std::atomic<bool>& cancel) {
       std::unique_lock<std::mutex> l(m);
       cv.wait(l, [&] { return !alone; });
-      ++running;
+      cancel = stopped;
+      active[next_id] = {&cancel, Clock::now()};
+      return next_id++;
     }
-    void leave() {
+    void leave(int id) {
       std::lock_guard<std::mutex> l(m);
-      --running;
+      active.erase(id);
       cv.notify_all();
+    }
+    void stop_all() {
+      std::lock_guard<std::mutex> l(m);
+      stopped = true;
+      for (auto& [id, a] : active) *a.cancel = true;
     }
     void enter_alone() {
       std::unique_lock<std::mutex> l(m);
       cv.wait(l, [&] { return !alone; });
       alone = true;
-      hold = true;
-      cv.wait(l, [&] { return running == 0; });
+      while (!active.empty()) {
+        const auto now = Clock::now();
+        for (auto& [id, a] : active)
+          if (now - a.start >= std::chrono::seconds(1)) *a.cancel = true;
+        cv.wait_for(l, std::chrono::milliseconds(50));
+      }
     }
-    void leave_alone(bool stopped) {
+    void leave_alone() {
       std::lock_guard<std::mutex> l(m);
       alone = false;
-      hold = stopped;
       cv.notify_all();
     }
   } gate;
-  hold = &gate.hold;
+  stop_units = [&] { gate.stop_all(); };
   int confirmed = 0;  // reruns that failed again (under mu)
   // Runs unit (i, host) within `run_end`; a failure that a rerun may undo is run again at once,
   // alone, before it stands (at most kRerunConfirmations of them fail again: after that the
@@ -1064,13 +1131,14 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
                       std::optional<Clock::time_point> run_end) -> Judged {
     HostOutcome ho;
     for (;;) {
+      std::atomic<bool> cancel{false};
       Deadlines d;
       d.run = run_end;
-      d.cancel = &gate.hold;
-      gate.enter();
+      d.cancel = &cancel;
+      const int id = gate.enter(cancel);
       if (o.case_deadline > 0) d.unit = Clock::now() + secs(o.case_deadline);
       ho = UnitRun(*sel[i], host, o, d).run();
-      gate.leave();
+      gate.leave(id);
       // Stopped by a rerun alone (not by the run's stop): run it again once the gate opens.
       if (ho.state != "not_run" || stop_new) break;
     }
@@ -1096,10 +1164,7 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
     d2.cancel = &stop_new;
     if (o.case_deadline > 0) d2.unit = Clock::now() + secs(o.case_deadline);
     HostOutcome again = UnitRun(*sel[i], host, o, d2).run();
-    {
-      std::lock_guard<std::mutex> lock(mu);  // stop() sets hold under mu too
-      gate.leave_alone(stop_new);
-    }
+    gate.leave_alone();
     again.rerun_after = ho.failures.empty() ? ho.state : ho.failures.front();
     std::lock_guard<std::mutex> lock(mu);
     if (again.state == "not_run") return {std::move(again), false};  // the run stopped meanwhile
