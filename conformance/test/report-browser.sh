@@ -52,7 +52,7 @@ fi
 
 rc=0
 env -u GITHUB_STEP_SUMMARY "$conf" run --adapter "sh $here/hostile-adapter.sh $adapter $zoo" \
-  --filter OUT- --jobs 4 --report "$dir" --format github >"$work/run.out" 2>&1 || rc=$?
+  --filter OUT- --jobs 4 --complete --report "$dir" --format github >"$work/run.out" 2>&1 || rc=$?
 [ "$rc" = 1 ] || { fail "conformance run exited $rc, expected 1 (failures)"; tail -5 "$work/run.out"; }
 for f in matrix.html report.json junit.xml matrix.md summary.md; do
   [ -s "$dir/$f" ] || fail "no $f in the report directory"
