@@ -57,8 +57,8 @@ class GuardProcess : public ::testing::Test {
     for (auto& [k, v] : extra) env[k] = v;
     r.env = env;
     r.stdin_data = in;
-    r.timeout = 10000ms;
-    r.hard_limit = 20000ms;
+    r.timeout = 10000ms * testing::time_scale();
+    r.hard_limit = 20000ms * testing::time_scale();
     return proc::make_spawner()->run(r);
   }
 
@@ -274,10 +274,18 @@ TEST_F(GuardProcess, ModelShapedInputsStillGetTheGuardsDeny) {
       {"40 MiB, over the input cap", gemini(R"({"command":"rm -rf ~ )" + std::string(40u << 20, 'a') + "\"}"), false},
       {"invalid UTF-8", gemini("{\"command\":\"rm -rf ~ \xff\xfe\"}"), true},
   };
+  // The whole 10 MB must arrive within the adapter's stdin wait: under TSan this process writes it
+  // slowly enough to use up the 1 s default (CI: payloadComplete false), so the wait scales for
+  // the cases read whole (the 40 MiB one is cut by the input cap either way).
+  const std::map<std::string, std::string> slow_stdin = {
+      {"PINTA_STDIN_TIMEOUT_MS", std::to_string(1000 * pinta::testing::time_scale())}};
   size_t seen = 0;
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
-    EXPECT_EQ(contract(run("gemini", "BeforeTool", c.stdin_bytes, guard_env(server))), denied);
+    EXPECT_EQ(contract(run("gemini", "BeforeTool", c.stdin_bytes,
+                           guard_env(server, c.complete ? slow_stdin
+                                                        : std::map<std::string, std::string>{}))),
+              denied);
     auto reqs = server.requests();
     ASSERT_EQ(reqs.size(), ++seen);
     EXPECT_LT(reqs.back().body.size(), 2u << 20) << "the guard is sent a bounded view";
