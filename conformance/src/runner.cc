@@ -812,16 +812,21 @@ bool runs_before(const Case& a, const Case& b) {
   return ra != rb ? ra < rb : a.id < b.id;
 }
 
+// A failed unit's cause. Deadlines and units that could not run record no expectation: their
+// first line says why.
+static std::string unit_cause(const HostOutcome& h) {
+  if (h.state == "deadline")
+    return "the " + h.deadline + " deadline (--" + h.deadline + "-deadline) passed";
+  return !h.cause.empty()     ? h.cause
+         : h.failures.empty() ? h.state
+                              : short_cause(h.failures.front());
+}
+
 std::string failure_cause(const CaseOutcome& co) {
   if (!is_failure_state(co.state)) return "";
   for (const auto& h : co.hosts) {
     if (h.state != "fail" && h.state != "deadline" && h.state != "unresolved") continue;
-    // Deadlines and units that could not run record no expectation: their first line says why.
-    if (h.state == "deadline")
-      return "the " + h.deadline + " deadline (--" + h.deadline + "-deadline) passed";
-    return !h.cause.empty()     ? h.cause
-           : h.failures.empty() ? h.state
-                                : short_cause(h.failures.front());
+    return unit_cause(h);
   }
   return co.state;  // XPASS: no host failed
 }
@@ -1181,10 +1186,7 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
   auto judge = [&](size_t i, const HostOutcome& h, bool standing, bool settles) {
     if (!standing) return;
     const Case& c = *sel[i];
-    const std::string cause = !h.cause.empty()     ? h.cause
-                              : h.state == "deadline" ? "the " + h.deadline + " deadline passed"
-                              : h.failures.empty()    ? h.state
-                                                      : short_cause(h.failures.front());
+    const std::string cause = unit_cause(h);
     if (o.max_framing_failures > 0 && is_framing_area(c.area) &&
         ++framing_failures[cause] >= o.max_framing_failures)
       stop(std::to_string(o.max_framing_failures) +
