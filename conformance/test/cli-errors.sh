@@ -52,6 +52,19 @@ expect gemini-version-not-a-version 2 "^conformance: " "$conf" run --adapter /bi
 if grep -q '"gemini-0.37"' "$work/rep/report.json" && ! grep -q '"gemini-0.61"' "$work/rep/report.json"; then echo "ok   gemini-version-maps"; else
   echo "FAIL gemini-version-maps: report.json does not grade under gemini-0.37 alone:"
   sed 's/^/    /' "$work/out"; fails=$((fails + 1)); fi
+# A family's name selects every graded host of that family (report order), and only those.
+"$conf" run --adapter /bin/true --cases "$work/cases-exit" --host gemini \
+  --report "$work/rep-fam" >"$work/out" 2>&1 </dev/null
+fam_hosts=$(python3 -c 'import json,sys; print(",".join(json.load(open(sys.argv[1]))["hosts"]))' \
+  "$work/rep-fam/report.json" 2>/dev/null)
+case "$fam_hosts" in
+  gemini-0.*,gemini-0.61) if [ "${fam_hosts//[^,]/}" = ",,,,," ]; then echo "ok   host-family ($fam_hosts)"; else
+    echo "FAIL host-family: want the six Gemini columns, got $fam_hosts"; fails=$((fails + 1)); fi ;;
+  *) echo "FAIL host-family: want the Gemini columns only, got '$fam_hosts'"; sed 's/^/    /' "$work/out"
+     fails=$((fails + 1)) ;;
+esac
+expect host-family-unknown-in-list 2 "^conformance: unknown --host 'geminy' .*a family: gemini\|" \
+  "$conf" run --adapter /bin/true --host deel,geminy
 expect unknown-format 2 '^conformance: .*--format' "$conf" run --adapter /bin/true --format yaml
 expect cases-after-subcommand 2 "^conformance: cases directory not found: $work/none" \
   "$conf" run --cases "$work/none" --adapter /bin/true

@@ -22,6 +22,8 @@
 #include "pinta/conformance/protocol.h"
 #include "pinta/emulator/antigravity/antigravity.h"
 #include "pinta/emulator/gemini/gemini.h"
+#include "pinta/hosts/family.h"
+#include "pinta/hosts/hosts.h"
 #ifdef PINTA_CONFORMANCE_HAVE_FUZZ
 #include "pinta/fuzz/campaign.h"
 #endif
@@ -136,8 +138,10 @@ void add_run_command(CLI::App& app, Cli& c) {
   for (const auto& h : pinta::conformance::all_hosts()) c.host_names += h + "|";
   c.host_names += "all";
   run->add_option("--host", c.host,
-                  c.host_names + ", a comma-separated list, or gemini@VERSION (a Gemini CLI "
-                                 "release, graded under its version profile)");
+                  c.host_names + ", a family (" + pinta::hosts::family_names() +
+                      ": every graded host of it; --profile protocol: its newest), a "
+                      "comma-separated list, or gemini@VERSION (a Gemini CLI release, graded "
+                      "under its version profile)");
   run->add_option("--filter", c.ro.filter, "only cases whose id starts with this");
   run->add_option("--exclude", c.ro.exclude, "leave out cases whose id starts with this (repeatable)")
       ->take_all();
@@ -385,8 +389,23 @@ std::string resolve_host(const std::string& word, const Cli& c, std::string* err
     *error = word + " maps to profile " + m->name + ", which is not a graded host";
     return "";
   }
-  *error = "unknown --host '" + word + "' (" + c.host_names + ", or a comma-separated list)";
+  *error = "unknown --host '" + word + "' (" + c.host_names + ", a family: " +
+           pinta::hosts::family_names() + ", or a comma-separated list)";
   return "";
+}
+
+// One --host word as the graded hosts it names: a family's name or --agent label (every graded
+// host of that family, in report order: `--host gemini` is the six Gemini columns), else
+// resolve_host's one host. Empty with *error set when it names none.
+std::vector<std::string> resolve_hosts(const std::string& word, const Cli& c, std::string* error) {
+  if (auto f = pinta::hosts::family_by_name(word)) {
+    auto hs = pinta::hosts::hosts_of(*f);
+    if (hs.empty()) *error = "--host " + word + ": the registry grades no host of this family";
+    return hs;
+  }
+  std::string h = resolve_host(word, c, error);
+  if (h.empty()) return {};
+  return {h};
 }
 
 // Any hook, against what its host needs from a hook (pinta/conformance/protocol.h).
@@ -397,8 +416,14 @@ int run_protocol_profile(Cli& c, pinta::conformance::ConsoleStyle style) {
   if (c.host != "all" && c.host.find(',') != std::string::npos)
     return usage("--profile protocol grades one --host at a time");
   std::string error;
-  po.host = c.host == "all" ? "gemini-0.61" : resolve_host(c.host, c, &error);
-  if (po.host.empty()) return usage(error);
+  if (c.host == "all") {
+    po.host = "gemini-0.61";
+  } else {
+    // A family's name grades its newest host (the last in report order).
+    auto hs = resolve_hosts(c.host, c, &error);
+    if (hs.empty()) return usage(error);
+    po.host = hs.back();
+  }
   po.config = c.config;
   po.hook = c.hook;
   po.events = c.proto_events;
@@ -438,9 +463,10 @@ int run_contract(Cli& c, const std::vector<pinta::conformance::Case>& cases,
     for (size_t b = 0; b <= c.host.size();) {
       size_t e = c.host.find(',', b);
       if (e == std::string::npos) e = c.host.size();
-      std::string error, h = resolve_host(c.host.substr(b, e - b), c, &error);
-      if (h.empty()) return usage(error);
-      want.push_back(h);
+      std::string error;
+      auto hs = resolve_hosts(c.host.substr(b, e - b), c, &error);
+      if (hs.empty()) return usage(error);
+      want.insert(want.end(), hs.begin(), hs.end());
       b = e + 1;
     }
     for (const auto& h : all_hosts())
