@@ -27,6 +27,7 @@
 #include <thread>
 
 #include "matcher_context.h"
+#include "schedule.h"
 #include "pinta/common/fs.h"
 #include "pinta/common/process.h"
 #include "pinta/conformance/conformance.h"
@@ -176,28 +177,6 @@ bool has_time_budget(const json& raw) {
   for (const auto& st : raw.value("steps", json::array()))
     if (st.is_object() && has(st.value("expect", json()))) return true;
   return false;
-}
-
-// The tightest of a case's time budgets in ms (reply/exit/closed_within_ms, median_ms.max, per
-// host or not; steps included); a large number when it has none.
-double tightest_budget_ms(const json& raw) {
-  double best = 1e18;
-  auto num = [&](const json& v) {
-    if (v.is_number()) best = std::min(best, v.get<double>());
-    if (v.is_object())
-      for (const auto& [k, x] : v.items())
-        if (x.is_number()) best = std::min(best, x.get<double>());
-  };
-  auto scan = [&](const json& e) {
-    if (!e.is_object()) return;
-    for (const char* k : {"reply_within_ms", "exit_within_ms", "closed_within_ms"})
-      if (e.contains(k)) num(e[k]);
-    if (e.contains("median_ms") && e["median_ms"].is_object()) num(e["median_ms"].value("max", json()));
-  };
-  scan(raw.value("expect", json()));
-  for (const auto& st : raw.value("steps", json::array()))
-    if (st.is_object()) scan(st.value("expect", json()));
-  return best;
 }
 
 }  // namespace detail
@@ -775,23 +754,11 @@ std::string case_state(const Case& c, const std::vector<HostOutcome>& hs, bool s
   return (c.level == "must" || strict) ? "FAIL" : "NON-STRICT";
 }
 
-// Cases with a median latency budget, and cases with a fake guard (the adapter's guard budget is
-// 50 ms end to end, and the fake answers from this process): run after the others, at most two at
-// once, so that the suite's own concurrency does not eat their budget.
-bool latency_sensitive(const Case& c) {
-  if (c.raw.contains("guard")) return true;
-  auto has = [](const json& e) { return e.is_object() && e.contains("median_ms"); };
-  if (has(c.raw.value("expect", json()))) return true;
-  for (const auto& st : c.raw.value("steps", json::array()))
-    if (st.is_object() && has(st.value("expect", json()))) return true;
-  return false;
-}
-
 // A failure of these may be the machine's, not the adapter's: the latency-sensitive cases and
 // every case with a time budget (a *_within_ms bound: INPUT-0007 and the like, which stay in the
 // main pool, where their waits overlap). Such a failed unit is run again alone before it counts.
 bool verdict_rests_on_time(const Case& c) {
-  return latency_sensitive(c) || detail::has_time_budget(c.raw);
+  return detail::latency_sensitive(c) || detail::has_time_budget(c.raw);
 }
 
 }  // namespace
@@ -921,32 +888,6 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, std::o
 }
 
 
-// Reorders units grouped by case (ascending case_index) so that, per chunk of `chunk` cases, the
-// k-th unit of each case comes before any case's (k+1)-th (see run_cases).
-template <typename Unit>
-std::vector<Unit> spread_units(const std::vector<Unit>& units, size_t chunk) {
-  std::vector<std::vector<Unit>> by_case;
-  for (const auto& u : units) {
-    if (by_case.empty() || by_case.back().front().case_index != u.case_index) by_case.emplace_back();
-    by_case.back().push_back(u);
-  }
-  std::vector<Unit> out;
-  out.reserve(units.size());
-  for (size_t c0 = 0; c0 < by_case.size(); c0 += std::max<size_t>(chunk, 1)) {
-    const size_t c1 = std::min(by_case.size(), c0 + std::max<size_t>(chunk, 1));
-    for (size_t k = 0;; ++k) {
-      bool any = false;
-      for (size_t c = c0; c < c1; ++c)
-        if (k < by_case[c].size()) {
-          out.push_back(by_case[c][k]);
-          any = true;
-        }
-      if (!any) break;
-    }
-  }
-  return out;
-}
-
 RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const CaseDone& on_case) {
   RunSummary s;
   std::vector<const Case*> sel;
@@ -960,71 +901,23 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
   std::optional<Clock::time_point> run_end;
   if (o.run_deadline > 0) run_end = t0 + secs(o.run_deadline);
 
-  struct Unit {
-    size_t case_index;
-    std::string host;
-  };
-  std::vector<Unit> fast, slow;
+  using detail::Unit;
   std::vector<size_t> remaining(sel.size(), 0);
   std::vector<Clock::time_point> first_start(sel.size(), Clock::time_point::max()),
       last_end(sel.size(), Clock::time_point::min());
-  // Units are queued in run order (runs_before: the framing areas OUT, EXIT, FMT first), so that
-  // a broken reply is judged in the first seconds; the report keeps the cases in id order.
-  std::vector<size_t> order(sel.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return runs_before(*sel[a], *sel[b]); });
-  for (size_t i : order) {
+  // The report keeps the cases in id order, each with its selected hosts.
+  for (size_t i = 0; i < sel.size(); ++i) {
     s.cases[i].c = sel[i];
-    bool lat = latency_sensitive(*sel[i]);
     for (const auto& h : sel[i]->hosts) {
       if (std::find(o.hosts.begin(), o.hosts.end(), h) == o.hosts.end()) continue;
       s.cases[i].hosts.push_back(HostOutcome{h, "", "", {}, {}, "", json::array()});
-      (lat ? slow : fast).push_back({i, h});
       ++remaining[i];
     }
   }
   const int jobs = o.jobs > 0 ? o.jobs : default_jobs();
-  // A case's units are spread out in the queue: within each chunk of 2 x jobs cases, the first
-  // unit of every case, then the second, and so on. In case order, the units of a case that waits
-  // (an adapter's 1 s stdin wait under a host that keeps stdin open, say) came back to back and
-  // could occupy every worker at once, leaving the CPUs idle for that second; spread, no two units
-  // of one case run at the same time and a chunk's cases still finish together (progress flows).
-  //
-  // The queue: the first framing cases, whole, up to 2 x jobs units (enough for the framing stop;
-  // the first cases to finish are framing ones), then the cases with a time budget, tightest
-  // first, then the other framing cases, then the rest. A
-  // slow adapter fails the tightest budgets first, a hanging one every timed case (each unit
-  // waits out the host timeout, and its failure is confirmed by a rerun alone): started early,
-  // either verdict does not wait behind a hundred other cases.
-  {
-    std::vector<Unit> plain, timed, rest;
-    for (const auto& u : fast)
-      (detail::has_time_budget(sel[u.case_index]->raw) ? timed
-       : is_framing_area(sel[u.case_index]->area)      ? plain
-                                                       : rest)
-          .push_back(u);
-    std::stable_sort(timed.begin(), timed.end(), [&](const Unit& a, const Unit& b) {
-      return detail::tightest_budget_ms(sel[a.case_index]->raw) <
-             detail::tightest_budget_ms(sel[b.case_index]->raw);
-    });
-    const size_t chunk = static_cast<size_t>(2 * jobs);
-    size_t head = 0;  // whole cases
-    while (head < plain.size() && head < chunk) {
-      const size_t c = plain[head].case_index;
-      while (head < plain.size() && plain[head].case_index == c) ++head;
-    }
-    std::vector<Unit> first(plain.begin(), plain.begin() + static_cast<std::ptrdiff_t>(head));
-    plain.erase(plain.begin(), plain.begin() + static_cast<std::ptrdiff_t>(head));
-    first = spread_units(first, chunk);
-    plain = spread_units(plain, chunk);
-    timed = spread_units(timed, chunk);
-    rest = spread_units(rest, chunk);
-    fast = std::move(first);
-    fast.insert(fast.end(), timed.begin(), timed.end());
-    fast.insert(fast.end(), plain.begin(), plain.end());
-    fast.insert(fast.end(), rest.begin(), rest.end());
-  }
+  // The run order (schedule.h): framing cases first, then the timed ones tightest first, then the
+  // rest; the latency cases in their own pool after them.
+  const detail::UnitQueue queue = detail::plan_units(sel, o.hosts, jobs);
   std::mutex mu;
   size_t done = 0;
   int failed_cases = 0;
@@ -1078,50 +971,7 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
   // 5 s host timeout; they are run again after it) while it waits for the younger ones to end.
   // Every unit has its own cancel flag (Deadlines::cancel, polled by its spawns); the run's stop
   // sets them all.
-  struct AloneGate {
-    std::mutex m;
-    std::condition_variable cv;
-    struct Active {
-      std::atomic<bool>* cancel;
-      Clock::time_point start;
-    };
-    std::map<int, Active> active;
-    int next_id = 0;
-    bool alone = false, stopped = false;
-    int enter(std::atomic<bool>& cancel) {
-      std::unique_lock<std::mutex> l(m);
-      cv.wait(l, [&] { return !alone; });
-      cancel = stopped;
-      active[next_id] = {&cancel, Clock::now()};
-      return next_id++;
-    }
-    void leave(int id) {
-      std::lock_guard<std::mutex> l(m);
-      active.erase(id);
-      cv.notify_all();
-    }
-    void stop_all() {
-      std::lock_guard<std::mutex> l(m);
-      stopped = true;
-      for (auto& [id, a] : active) *a.cancel = true;
-    }
-    void enter_alone() {
-      std::unique_lock<std::mutex> l(m);
-      cv.wait(l, [&] { return !alone; });
-      alone = true;
-      while (!active.empty()) {
-        const auto now = Clock::now();
-        for (auto& [id, a] : active)
-          if (now - a.start >= std::chrono::seconds(1)) *a.cancel = true;
-        cv.wait_for(l, std::chrono::milliseconds(50));
-      }
-    }
-    void leave_alone() {
-      std::lock_guard<std::mutex> l(m);
-      alone = false;
-      cv.notify_all();
-    }
-  } gate;
+  detail::AloneGate gate;
   stop_units = [&] { gate.stop_all(); };
   int confirmed = 0;  // reruns that failed again (under mu)
   // Runs unit (i, host) within `run_end`; a failure that a rerun may undo is run again at once,
@@ -1261,16 +1111,16 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
     for (int j = 0; j < n; ++j) ts.emplace_back(worker);
     for (auto& t : ts) t.join();
   };
-  run_pool(fast, jobs, false);
+  run_pool(queue.fast, jobs, false);
   {
     // The latency cases run last, two at a time, because they are slow to grade; a FAIL verdict
     // they cannot change.
     std::lock_guard<std::mutex> lock(mu);
-    if (verdict_failed && !o.complete && !slow.empty())
+    if (verdict_failed && !o.complete && !queue.slow.empty())
       stop("the verdict was settled (" + settled_by +
            ") before the latency cases, which run last and cannot change it" + complete_hint);
   }
-  run_pool(slow, std::min(jobs, 2), true);
+  run_pool(queue.slow, std::min(jobs, 2), true);
   // Then the units the (default) run deadline kept from starting, as the pools would have run
   // them (two at a time), within 4 run deadlines (200 s by default: a loaded machine, load 30 on
   // 2 cores, needed more than one); an adapter that fails or hangs settles the verdict first.

@@ -469,7 +469,7 @@ TEST(SettledVerdict, LatencyCasesAreLeftOutOnceAFailureStands) {
 // after it (not waited for); failing alone too, it settles the verdict and ends the run. With
 // --complete the stopped unit is run again and passes.
 TEST(SettledVerdict, AFailureOnTimeIsConfirmedAloneAtOnce) {
-  auto cases_with = [](const std::string& sleep_after) {
+  auto cases = [] {
     return std::vector<conf::Case>{
         make_case_on("INPUT-9001", "BeforeTool", R"({"exit_code":0,"exit_within_ms":300})"),
         make_case_on("INPUT-9002", "AfterTool", R"({"exit_code":0})", R"("timeout_ms":30000,)")};
@@ -482,7 +482,7 @@ TEST(SettledVerdict, AFailureOnTimeIsConfirmedAloneAtOnce) {
   };
   auto o = run_options(with_secs("60"));
   o.jobs = 2;
-  auto s = conf::run_cases(cases_with("60"), o, nullptr);
+  auto s = conf::run_cases(cases(), o, nullptr);
   ASSERT_EQ(s.cases.size(), 2u);
   EXPECT_EQ(s.cases[0].state, "FAIL");
   EXPECT_FALSE(s.cases[0].hosts.at(0).rerun_after.empty()) << "not confirmed alone";
@@ -499,7 +499,7 @@ TEST(SettledVerdict, AFailureOnTimeIsConfirmedAloneAtOnce) {
   o = run_options(with_secs("2"));
   o.jobs = 2;
   o.complete = true;
-  s = conf::run_cases(cases_with("2"), o, nullptr);
+  s = conf::run_cases(cases(), o, nullptr);
   EXPECT_EQ(s.cases[0].state, "FAIL");
   EXPECT_EQ(s.cases[1].state, "PASS") << (s.cases[1].hosts.at(0).failures.empty() ? "" : s.cases[1].hosts.at(0).failures.front());
   EXPECT_EQ(s.reran, 1);
