@@ -238,7 +238,8 @@ void check_adapter(Sink& sink, const std::string& ptr, pinta::hosts::Family fami
   const auto& d = hs::descriptor(family);
   const std::string host(d.display_name);
   auto agent = value("--agent");
-  auto fam = agent ? hs::family_for_label(*agent) : std::nullopt;
+  // No --agent: no label, no family (family_for_label never matches "").
+  const auto fam = hs::family_for_label(agent ? std::string_view(*agent) : std::string_view());
   if (!fam || *fam != family)
     sink.add(Severity::kError, "adapter-agent", ptr,
              !agent ? "pinta-gemini without --agent: it answers every event with its fail-safe "
