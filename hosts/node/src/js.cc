@@ -170,8 +170,8 @@ void quote_string(std::string& out, const std::string& s) {
                                (static_cast<unsigned long>(lo) - 0xDC00));
           i += 5;
         } else {
-          char tmp[16];
-          std::snprintf(tmp, sizeof tmp, "\\u%04lx", hi);
+          char tmp[16];  // hi is a lone surrogate, 0xD800..0xDFFF: four hex digits
+          std::snprintf(tmp, sizeof tmp, "\\u%04x", static_cast<unsigned>(hi));
           out += tmp;
           i += 2;
         }
@@ -574,7 +574,7 @@ std::string now_iso8601() {
   std::time_t t = static_cast<std::time_t>(ms / 1000);
   std::tm tm{};
   gmtime_r(&t, &tm);
-  char buf[40];
+  char buf[96];  // room for any int in every field (GCC's -Wformat-truncation counts so)
   std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
                 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
                 static_cast<int>(ms % 1000));
