@@ -55,7 +55,15 @@ class Console {
     const bool fail = is_failure_state(co.state);
     failed_ += fail;
     const bool block = fail || (!st_.quiet && o_.verbose && co.state != "PASS");
-    const bool line = block || (!st_.quiet && !st_.progress_line);
+    // A case the run's stop kept from starting gets no line of its own (--verbose lists them):
+    // the summary counts them with the reason ("N case(s) not run: ..."); one line each, the
+    // queue's hundred came before the failures that stopped the run.
+    const bool unstarted =
+        co.state == "NOT-RUN" &&
+        std::all_of(co.hosts.begin(), co.hosts.end(), [](const auto& h) {
+          return h.state == "not_run" && h.rerun_after.empty();
+        });
+    const bool line = block || (!st_.quiet && !st_.progress_line && (!unstarted || o_.verbose));
     if (line) {
       clear_status();
       std::cout << paint(co.state) << ": " << co.c->id << " (" << n << " of " << total << ")\n";
@@ -184,7 +192,9 @@ void add_run_command(CLI::App& app, Cli& c) {
                 "stops before the latency cases, and at a failure confirmed alone; no framing "
                 "stop either)");
   run->add_option("--report", c.report, "write report.json, junit.xml, matrix.md, matrix.html here");
-  run->add_flag("--verbose,-v", c.ro.verbose, "failure blocks for NON-STRICT / XFAIL cases too");
+  run->add_flag("--verbose,-v", c.ro.verbose,
+                "failure blocks for NON-STRICT / XFAIL cases too, and a line for each case a stop "
+                "left NOT-RUN");
   run->add_flag("--quiet,-q", c.quiet, "print only failures and the final summary");
   run->add_option("--format", c.format,
                   "text, or github: also ::error/::warning annotations and a Markdown job summary "
