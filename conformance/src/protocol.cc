@@ -14,17 +14,12 @@
 #include <thread>
 
 #include "matcher_context.h"
-#include "pinta/common/fs.h"
-#include "pinta/hosts/claude/claude.h"
-#include "pinta/hosts/deel/deel.h"
-#include "pinta/hosts/gemini/gemini.h"
-#include "pinta/hosts/reply_check.h"
+#include "pinta/hosts/family.h"
+#include "pinta/hosts/hosts.h"
+#include "protocol/reading.h"
 
 namespace pinta::conformance {
 namespace stdfs = std::filesystem;
-namespace gem = pinta::hosts::gemini;
-namespace deel = pinta::hosts::deel;
-namespace cl = pinta::hosts::claude;
 using pinta::hosts::Family;
 
 const std::vector<ProtocolCheck>& protocol_checks() {
@@ -84,41 +79,18 @@ const ProtocolCheck& check(const std::string& id) {
   return protocol_checks().front();
 }
 
-std::string read_text(const std::string& path, std::string& err) {
-  auto t = pinta::fs::read_file(path, 4u << 20);
-  if (!t) {
-    err = "cannot read " + path + ": " + t.error().message;
-    return "";
-  }
-  return *t;
-}
-
-// Where the hooks of a config run: a project's own .gemini/, .deel/ or .claude/ file runs in the
-// project;
-// any other file in its own folder (hooks refer to scripts by paths relative to it).
+// Where the hooks of a config run: a project's own host folder's file (.gemini/settings.json,
+// .claude/settings.json, …: the family's project_folder) runs in the project; any other file in
+// its own folder (hooks refer to scripts by paths relative to it).
 std::string project_dir_of(const std::string& config) {
   stdfs::path p = stdfs::absolute(config).lexically_normal();
   if (stdfs::is_directory(p)) return p.string();
   stdfs::path dir = p.parent_path();
-  if (dir.filename() == ".gemini" || dir.filename() == ".deel" || dir.filename() == ".claude")
-    return dir.parent_path().string();
+  for (const auto& d : pinta::hosts::families())
+    if (!protocol::family_reading(d.id).project_folder.empty() &&
+        dir.filename() == protocol::family_reading(d.id).project_folder)
+      return dir.parent_path().string();
   return dir.string();
-}
-
-// Tools a matcher may select, per family, in the order tried (the first it matches is used).
-const std::vector<std::string>& tool_candidates(Family f) {
-  static const std::vector<std::string> gemini = {
-      "write_file", "run_shell_command", "replace", "read_file", "glob", "search_file_content",
-      "list_directory", "read_many_files", "web_fetch", "google_web_search", "save_memory"};
-  static const std::vector<std::string> deel = {"Bash", "Write", "Edit", "Read", "Grep", "Glob"};
-  static const std::vector<std::string> agy = {"run_command", "write_to_file", "view_file"};
-  // Claude Code 2.1.332's tools (the 12 it offers the model; shared/reference/real-hosts.md).
-  static const std::vector<std::string> claude = {"Bash", "Write", "Edit",    "Read",
-                                                  "Grep", "Glob",  "WebFetch"};
-  return f == Family::kGemini   ? gemini
-         : f == Family::kDeel   ? deel
-         : f == Family::kClaude ? claude
-                                : agy;
 }
 
 json tool_args(const std::string& tool, const std::string& ws) {
@@ -131,172 +103,28 @@ json tool_args(const std::string& tool, const std::string& ws) {
   return {{"file_path", ws + "/notes.txt"}};
 }
 
-bool tool_event(Family f, const std::string& event) {
-  if (f == Family::kGemini) return event == "BeforeTool" || event == "AfterTool";
-  if (f == Family::kDeel) {
-    auto k = deel::resolve_event(deel::ojson(event));
-    return k && deel::is_tool_event(*k);
-  }
-  return pinta::hosts::is_tool_event(f, event);  // the registry's tool events
-}
-
 // The tool a registration's matcher selects ("" off tool events or when none matches).
 std::string tool_for(Family f, const ProtocolHook& h) {
-  if (!tool_event(f, h.event)) return "";
-  for (const auto& t : tool_candidates(f)) {
-    if (f == Family::kGemini) {
-      gem::PlanContext ctx;
-      ctx.tool_name = t;
-      if (h.matcher.empty() || gem::matcher_matches(h.event, h.matcher, ctx)) return t;
-    } else if (f == Family::kDeel) {
-      auto m = deel::make_matcher(deel::ojson(h.matcher.empty() ? "*" : h.matcher));
-      if (!m || deel::matcher_matches(*m, t)) return t;
-    } else if (f == Family::kClaude) {
-      if (cl::matcher_matches(h.event, h.matcher, t)) return t;
-    } else {
-      return t;
-    }
-  }
+  if (!pinta::hosts::is_tool_event(f, h.event)) return "";  // the registry's tool events
+  const auto& fr = protocol::family_reading(f);
+  for (auto t : fr.tools)
+    if (fr.selects(h, std::string(t))) return std::string(t);
   return "";
-}
-
-Result<std::vector<ProtocolHook>> gemini_hooks(const ProtocolOptions& po, const std::string& host) {
-  std::vector<ProtocolHook> out;
-  std::string err;
-  // The host's own loader on a scratch home: a settings.json as the user's settings, an extension
-  // folder as an installed extension (so ${extensionPath} and its hooks/hooks.json resolve as the
-  // CLI resolves them).
-  std::string tmp = (stdfs::temp_directory_path() / "pinta-proto-load-XXXXXX").string();
-  if (!::mkdtemp(tmp.data())) return make_error(ErrorCode::kIo, "cannot create a temp directory");
-  struct Rm {
-    std::string p;
-    ~Rm() {
-      std::error_code ec;
-      stdfs::remove_all(p, ec);
-    }
-  } rm{tmp};
-  const std::string home = tmp + "/home";
-  stdfs::create_directories(home + "/.gemini/extensions");
-  const stdfs::path cfg = stdfs::absolute(po.config).lexically_normal();
-  std::error_code ec;
-  if (stdfs::is_directory(cfg, ec)) {
-    if (!stdfs::exists(cfg / "gemini-extension.json"))
-      return make_error(ErrorCode::kInvalidArgument,
-                        "--config " + po.config + ": a folder without gemini-extension.json");
-    stdfs::create_directory_symlink(cfg, home + "/.gemini/extensions/" + cfg.filename().string(),
-                                    ec);
-  } else {
-    std::string text = read_text(cfg.string(), err);
-    if (!err.empty()) return make_error(ErrorCode::kIo, err);
-    if (auto st = pinta::fs::atomic_write(home + "/.gemini/settings.json", text, 0600); !st)
-      return make_error(ErrorCode::kIo, st.error().message);
-  }
-  if (ec) return make_error(ErrorCode::kIo, "cannot link " + cfg.string() + ": " + ec.message());
-  gem::LoadOptions lo;
-  lo.home = home;
-  lo.workspace = tmp;  // no project settings of its own
-  lo.trusted = true;
-  lo.system_settings_path = tmp + "/none.json";
-  lo.system_defaults_path = tmp + "/none-defaults.json";
-  auto loaded = gem::load_hooks(lo);
-  if (loaded.fatal_exit)
-    return make_error(ErrorCode::kInvalidArgument,
-                      "--config " + po.config + ": " + loaded.fatal_message);
-  if (!loaded.hooks_enabled)
-    return make_error(ErrorCode::kInvalidArgument,
-                      "--config " + po.config + ": hooks are disabled (hooksConfig.enabled false)");
-  for (const auto& ev : pinta::hosts::events(Family::kGemini)) {
-    auto it = loaded.by_event.find(ev);
-    if (it == loaded.by_event.end()) continue;
-    for (const auto& lh : it->second) {
-      if (!lh.enabled || lh.type != "command") continue;
-      ProtocolHook h;
-      h.host = host;
-      h.event = ev;
-      h.matcher = lh.has_matcher ? lh.matcher : "";
-      h.command = lh.spec.command;
-      h.timeout_ms = lh.spec.timeout_ms > 0 ? lh.spec.timeout_ms : gem::kDefaultTimeoutMs;
-      h.name = lh.spec.name;
-      // The user's file, not the scratch copy the loader read.
-      h.origin = stdfs::is_directory(cfg) ? (cfg / "hooks" / "hooks.json").string() : cfg.string();
-      h.pointer = lh.pointer;
-      out.push_back(std::move(h));
-    }
-  }
-  return out;
-}
-
-Result<std::vector<ProtocolHook>> deel_hooks(const ProtocolOptions& po, const std::string& host) {
-  std::string err;
-  const std::string path = stdfs::absolute(po.config).lexically_normal().string();
-  std::string text = read_text(path, err);
-  if (!err.empty()) return make_error(ErrorCode::kIo, err);
-  auto raw = deel::ojson::parse(text, nullptr, false);
-  if (raw.is_discarded())
-    return make_error(ErrorCode::kInvalidArgument, "--config " + po.config + ": not valid JSON");
-  auto read = deel::unfold(raw, "프로젝트");
-  std::vector<ProtocolHook> out;
-  for (const auto& dh : read.hooks) {
-    ProtocolHook h;
-    h.host = host;
-    h.event = dh.event;
-    h.matcher = dh.matcher;
-    h.command = dh.command;
-    h.timeout_ms = static_cast<int>(dh.timeout_ms);
-    h.name = dh.name ? *dh.name : "";
-    h.origin = path;
-    h.pointer = dh.pointer;
-    out.push_back(std::move(h));
-  }
-  return out;
-}
-
-// A Claude Code settings file, read by the host's own loader as a `--settings FILE` source (its
-// hooks, matchers and timeouts; disableAllHooks honoured) over an empty home and project.
-Result<std::vector<ProtocolHook>> claude_hooks(const ProtocolOptions& po, const std::string& host) {
-  const std::string path = stdfs::absolute(po.config).lexically_normal().string();
-  std::string err;
-  read_text(path, err);
-  if (!err.empty()) return make_error(ErrorCode::kIo, err);
-  std::string tmp = (stdfs::temp_directory_path() / "pinta-proto-load-XXXXXX").string();
-  if (!::mkdtemp(tmp.data())) return make_error(ErrorCode::kIo, "cannot create a temp directory");
-  cl::SettingsSources src;
-  src.home = tmp;
-  src.project = tmp;
-  src.extra = {path};
-  src.managed_dir = tmp + "/managed";
-  auto loaded = cl::load_settings(src);
-  std::error_code ec;
-  stdfs::remove_all(tmp, ec);
-  if (!loaded)
-    return make_error(ErrorCode::kInvalidArgument,
-                      "--config " + po.config + ": " + loaded.error().message);
-  if (!loaded->warnings.empty())
-    return make_error(ErrorCode::kInvalidArgument,
-                      "--config " + po.config + ": " + loaded->warnings.front());
-  if (loaded->disable_all)
-    return make_error(ErrorCode::kInvalidArgument,
-                      "--config " + po.config + ": hooks are disabled (disableAllHooks true)");
-  std::vector<ProtocolHook> out;
-  for (const auto& ch : loaded->hooks) {
-    ProtocolHook h;
-    h.host = host;
-    h.event = ch.event;
-    h.matcher = ch.matcher;
-    h.command = ch.command;
-    h.timeout_ms = static_cast<int>(std::min<long>(ch.timeout_ms, 24L * 3600 * 1000));
-    h.origin = path;
-    out.push_back(std::move(h));
-  }
-  return out;
 }
 
 }  // namespace
 
+std::string default_protocol_host() {
+  // The newest graded host of the first registered family (Gemini CLI: gemini-0.61).
+  const auto hosts = pinta::hosts::hosts_of(pinta::hosts::families().front().id);
+  return hosts.empty() ? std::string() : hosts.back();
+}
+
 Result<std::vector<ProtocolHook>> protocol_hooks(const ProtocolOptions& po) {
-  const std::string host = po.host.empty() ? "gemini-0.61" : po.host;
+  const std::string host = po.host.empty() ? default_protocol_host() : po.host;
   auto fam = pinta::hosts::family_named(family_of(host));
   if (!fam) return make_error(ErrorCode::kInvalidArgument, "unknown --host " + host);
+  const auto& fr = protocol::family_reading(*fam);
   std::vector<ProtocolHook> hooks;
   if (!po.hook.empty()) {
     for (const auto& ev : pinta::hosts::events(*fam)) {
@@ -304,29 +132,21 @@ Result<std::vector<ProtocolHook>> protocol_hooks(const ProtocolOptions& po) {
       h.host = host;
       h.event = ev;
       h.command = po.hook;
-      h.timeout_ms = *fam == Family::kDeel     ? static_cast<int>(deel::kDefaultTimeoutMs)
-                     : *fam == Family::kGemini ? gem::kDefaultTimeoutMs
-                     : *fam == Family::kClaude ? static_cast<int>(cl::HookCommand{}.timeout_ms)
-                                               : 30000;
+      h.timeout_ms = fr.hook_timeout_ms;
       hooks.push_back(std::move(h));
     }
-  } else if (*fam == Family::kGemini) {
-    auto r = gemini_hooks(po, host);
-    if (!r) return r.error();
-    hooks = std::move(*r);
-  } else if (*fam == Family::kDeel) {
-    auto r = deel_hooks(po, host);
-    if (!r) return r.error();
-    hooks = std::move(*r);
-  } else if (*fam == Family::kClaude) {
-    auto r = claude_hooks(po, host);
+  } else if (fr.read_config) {
+    auto r = fr.read_config(po, host);
     if (!r) return r.error();
     hooks = std::move(*r);
   } else {
-    return make_error(
-        ErrorCode::kInvalidArgument,
-        "--config is read for Gemini CLI, deel-local-cli and Claude Code hosts; for " + host +
-            " grade one command with --hook");
+    std::string readers;
+    for (const auto& d : pinta::hosts::families())
+      if (protocol::family_reading(d.id).read_config)
+        readers += (readers.empty() ? "" : ", ") + std::string(d.display_name);
+    return make_error(ErrorCode::kInvalidArgument,
+                      "--config is read for " + readers + " hosts; for " + host +
+                          " grade one command with --hook");
   }
   if (!po.events.empty())
     hooks.erase(std::remove_if(hooks.begin(), hooks.end(),
@@ -367,211 +187,19 @@ void protocol_cases(const std::vector<ProtocolHook>& hooks, std::vector<Case>& o
 
 namespace {
 
-bool js_nonblank(const std::string& s) {
-  return s.find_first_not_of(" \t\r\n") != std::string::npos;
-}
-
-struct Finding {
-  std::string check;  // PROTO-N
-  std::string message;
-  bool note = false;  // what the host does is harmless here: a note on the run, never a failure
-};
-
-// Whether some line of a hook's stdout is a JSON object: a reply the hook meant the host to read.
-bool has_json_line(const std::string& out) {
-  size_t at = 0;
-  while (at <= out.size()) {
-    const size_t nl = std::min(out.find('\n', at), out.size());
-    if (json::parse(out.substr(at, nl - at), nullptr, false).is_object()) return true;
-    at = nl + 1;
-  }
-  return false;
-}
-
-std::string exit_text(const pinta::proc::SpawnResult& r) {
-  if (r.exit_code) return "exit " + std::to_string(*r.exit_code);
-  if (r.term_signal) return "killed by signal " + std::to_string(*r.term_signal);
-  return "no exit status";
-}
-
-// The protocol checks against one run, from what the host did with it.
-std::vector<Finding> judge(Family f, const ProtocolHook& h, const HookOutcome& o) {
-  std::vector<Finding> fs;
+// The protocol checks against one run: PROTO-1 and PROTO-2 here, the rest the family's reading of
+// what the host did with it.
+std::vector<protocol::Finding> judge(Family f, const ProtocolHook& h, const HookOutcome& o) {
+  const auto& fr = protocol::family_reading(f);
+  std::vector<protocol::Finding> fs;
   const auto& r = o.raw;
   if (r.timed_out || r.hard_limited)
     fs.push_back({"PROTO-1", "still running at the host's " + std::to_string(h.timeout_ms) +
                                  " ms timeout: the host killed it and counts the run as failed"});
-  // Claude Code reads a hook's output when the hook exits and does not wait for a child still
-  // holding the pipes (docs/hosts/claude-code-2.1.md, scenario pre-late-output: a deny printed
-  // 1 s after the exit was not read; the tool ran). Elsewhere the host waits for both to close.
-  if (r.pipes_outlived_child && !r.timed_out && !r.hard_limited && f != Family::kClaude)
+  if (r.pipes_outlived_child && !r.timed_out && !r.hard_limited && fr.waits_for_pipes)
     fs.push_back({"PROTO-2", "a process it left behind still held stdout/stderr after it exited "
                              "(the host waits for both pipes to close)"});
-  const bool exit0 = r.exit_code && *r.exit_code == 0, exit2 = r.exit_code && *r.exit_code == 2;
-  const std::string ev = h.event;
-  if (f == Family::kGemini) {
-    // GEM §4.5: any status but 0 and 2 is a failed hook; its text is still read (exit 1: a
-    // warning and the tool runs; other statuses: the text becomes a deny reason, if there is one).
-    if (!r.timed_out && !r.hard_limited && !exit0 && !exit2)
-      fs.push_back({"PROTO-3", exit_text(r) + ": Gemini CLI reads a failed hook" +
-                                   (o.effect == "denied" || o.effect == "text_denied"
-                                        ? std::string(" and blocks only because it read its "
-                                                      "output as a deny")
-                                        : std::string(" and goes on as if it had allowed")) +
-                                   " (" + o.effect + "); block with exit 2 or a JSON decision "
-                                   "on exit 0"});
-    if (exit0 && o.effect == "text_shown")
-      fs.push_back({"PROTO-4", std::string(js_nonblank(r.out) ? "stdout" : "stderr (stdout empty)") +
-                                   " is not one JSON object: Gemini CLI shows the text to the "
-                                   "user as a message"});
-    std::string d;
-    if (o.detail.contains("output") && o.detail["output"].is_object() &&
-        o.detail.contains("output_format") && o.detail["output_format"] == "json" &&
-        o.detail["output"].contains("decision")) {
-      const json& dv = o.detail["output"]["decision"];
-      if (!dv.is_string())
-        fs.push_back({"PROTO-5", "decision " + dv.dump() + " is not a string: ignored"});
-      else
-        d = dv.get<std::string>();
-      if (!d.empty() && d != "allow" && d != "approve" && d != "deny" && d != "block" &&
-          d != "ask")
-        fs.push_back({"PROTO-5", "decision \"" + d + "\" is not one Gemini CLI knows: ignored"});
-    }
-    const bool denies = d == "deny" || d == "block" || o.effect == "denied" ||
-                        o.effect == "text_denied";
-    if (denies && !pinta::hosts::deny_meaningful(f, ev))
-      fs.push_back({"PROTO-5", "blocks on " + ev + ", where Gemini CLI does not honour a block"});
-    if (d == "ask" && !pinta::hosts::gate_event(f, ev))
-      fs.push_back({"PROTO-5", "asks on " + ev + "; Gemini CLI asks only on BeforeTool"});
-    if (denies && pinta::hosts::deny_meaningful(f, ev) && !js_nonblank(o.effect_message))
-      fs.push_back({"PROTO-6", "blocks without a reason (no reason field, nothing on stderr)"});
-  } else if (f == Family::kDeel) {
-    const bool blocking = pinta::hosts::deny_meaningful(f, ev);
-    if (!r.timed_out && !exit0 && !exit2)
-      fs.push_back({"PROTO-3", exit_text(r) + ": deel-local-cli counts a failed hook, which " +
-                                   (blocking ? "blocks here (fail-closed)" : "it ignores here") +
-                                   " (" + o.effect + "); pass with 0, block with 2"});
-    // DEEL l.444-453: the exit status is the whole answer; a JSON decision on stdout is text.
-    const auto printed = json::parse(r.out, nullptr, false);
-    if (exit0 && printed.is_object() && printed.contains("decision"))
-      fs.push_back({"PROTO-5", "a JSON decision on stdout with exit 0: deel-local-cli decides by "
-                               "exit status only (0 passes, 2 blocks) and shows the JSON as a "
-                               "note"});
-    else if (exit0 && o.effect == "noted")
-      fs.push_back({"PROTO-4", "prints on a pass: deel-local-cli shows it to the user as a note "
-                               "on every run"});
-    if (exit2 && !blocking)
-      fs.push_back({"PROTO-5", "exit 2 on " + ev + ", which is not a blocking point: ignored"});
-    if (exit2 && blocking && !js_nonblank(r.out))
-      fs.push_back({"PROTO-6", "exit 2 without a reason on stdout"});
-  } else if (f == Family::kClaude) {
-    // Claude Code 2.1.332 reads both (docs/hosts/claude-code-2.1.md "Replies"); the effect is the
-    // host runner's reading of the run.
-    const bool blocking = pinta::hosts::deny_meaningful(f, ev);
-    if (!r.timed_out && !r.hard_limited && !exit0 && !exit2)
-      fs.push_back({"PROTO-3", exit_text(r) +
-                                   ": Claude Code reports a non-blocking hook error to "
-                                   "the user and reads no decision from it (" +
-                                   o.effect + "); pass with 0, block with 2"});
-    // reply-invalid-*: a reply outside the CLI's schema is rejected (a hook error) before it is
-    // read; the findings below name the field.
-    const bool schema_rejected = o.detail.contains("result") && o.detail["result"].is_object() &&
-                                 o.detail["result"].value("replyRejected", false);
-    if (exit0 && o.effect == "hook_error" && !schema_rejected)  // pre-json-wrong-event
-      fs.push_back({"PROTO-4",
-                    "hookSpecificOutput.hookEventName names another event: Claude "
-                    "Code rejects the reply as a hook error"});
-    else if (exit0 && o.effect == "text_shown" && ev != "UserPromptSubmit" && ev != "SessionStart") {
-      // Plain text elsewhere is neither read nor shown to the model (the transcript shows it):
-      // a log line leaves the host as without the hook (the real CLI, conformance/test/
-      // protocol-hooks-claude.sh: stdout-logger.sh on PreToolUse and Stop; scenarios pre-plain,
-      // stop-plain, post-plain). A JSON reply among the lines is lost, though.
-      if (has_json_line(r.out) || r.out.find_first_not_of(" \t\r\n") == r.out.find('{'))
-        fs.push_back({"PROTO-4",
-                      "stdout is not one JSON object: Claude Code does not read the reply in it on " +
-                          ev + " (only UserPromptSubmit and SessionStart take text, as context)"});
-      else
-        fs.push_back({"PROTO-4",
-                      "prints text on " + ev +
-                          ": Claude Code reads no reply from it and does not pass it to the model "
-                          "(its transcript shows it); the run counts as no answer",
-                      true});
-    }
-    if (exit2 && !blocking)
-      fs.push_back({"PROTO-5", "exit 2 on " + ev +
-                                   ", which cannot block: stderr is only shown "
-                                   "to the user"});
-    if (exit2 && blocking && !js_nonblank(r.err))
-      fs.push_back({"PROTO-6",
-                    "exit 2 without a message on stderr: the model is told `No stderr "
-                    "output`"});
-    const json reply = exit0 && (o.effect != "text_shown" && o.effect != "no_opinion")
-                           ? json::parse(r.out, nullptr, false)
-                           : json();
-    if (reply.is_object()) {
-      auto member = [](const json& j, const char* k) {
-        return j.is_object() && j.contains(k) ? j[k] : json();
-      };
-      auto text = [&](const json& j, const char* k) {
-        const json v = member(j, k);
-        return v.is_string() ? v.get<std::string>() : std::string();
-      };
-      const json hso = member(reply, "hookSpecificOutput");
-      const json pd = member(hso, "permissionDecision");
-      const json d = member(reply, "decision");
-      // The real CLI rejects the reply (`Hook JSON output validation failed — decision: Invalid
-      // option`), warns that the hook gave no usable answer and runs the tool
-      // (conformance/test/protocol-hooks-claude.sh, policy-json.py).
-      if (!d.is_null() && d != "block" && !(d == "approve" && ev == "PreToolUse"))
-        fs.push_back({"PROTO-5", "decision " + d.dump() + " is not one Claude Code reads here (" +
-                                     "block" +
-                                     (ev == "PreToolUse" ? " or approve; or "
-                                                           "hookSpecificOutput.permissionDecision"
-                                                         : "") +
-                                     "): the reply fails its validation and no verdict is read"});
-      if (d == "block" && !blocking)
-        fs.push_back({"PROTO-5", "blocks on " + ev +
-                                     ", where Claude Code does not honour a "
-                                     "block"});
-      if (!pd.is_null() && ev != "PreToolUse")
-        fs.push_back({"PROTO-5", "permissionDecision on " + ev +
-                                     ": Claude Code reads it on "
-                                     "PreToolUse only"});
-      else if (!pd.is_null() && pd != "allow" && pd != "deny" && pd != "ask")
-        fs.push_back({"PROTO-5", "permissionDecision " + pd.dump() +
-                                     " is not allow, deny or ask: "
-                                     "ignored"});
-      const bool named = (!d.is_null() && d != "block" && d != "approve") ||
-                         (!pd.is_null() && pd != "allow" && pd != "deny" && pd != "ask");
-      if (schema_rejected && !named) {
-        // The CLI's own words: "Hook JSON output validation failed — <field>: <problem>".
-        std::string why = o.detail["result"].value("stderr", std::string());
-        why = why.substr(0, why.find('\n'));
-        const std::string lead = "Hook JSON output validation failed \xE2\x80\x94 ";
-        if (why.rfind(lead, 0) == 0) why = why.substr(lead.size());
-        fs.push_back({"PROTO-5", "the reply fails Claude Code's validation (" + why +
-                                     "): nothing in it is read, a non-blocking hook error"});
-      }
-      const bool denies = (pd == "deny" && ev == "PreToolUse") || (d == "block" && blocking);
-      const std::string why =
-          pd == "deny" ? text(hso, "permissionDecisionReason") : text(reply, "reason");
-      if (denies && !js_nonblank(why))
-        fs.push_back(
-            {"PROTO-6", "blocks without a reason (" +
-                            std::string(pd == "deny" ? "permissionDecisionReason" : "reason") +
-                            "): the model is told only that a hook blocked it"});
-    }
-  } else {
-    // Antigravity reads stdout as protojson on exit 0; its own reading is the one reply check.
-    auto rc = pinta::hosts::check_reply(f, ev, {r.out, r.exit_code});
-    if (!r.timed_out && !exit0)
-      fs.push_back({"PROTO-3", exit_text(r) + ": Antigravity reads a failed hook (" + o.effect +
-                                   ")"});
-    else if (exit0 && !rc.framing.empty() && js_nonblank(r.out))
-      fs.push_back({"PROTO-4", rc.framing});
-    else if (exit0 && !rc.shape.empty())
-      fs.push_back({"PROTO-5", rc.shape});
-  }
+  fr.judge({h, o, r, r.exit_code && *r.exit_code == 0, r.exit_code && *r.exit_code == 2}, fs);
   return fs;
 }
 

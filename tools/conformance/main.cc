@@ -427,7 +427,7 @@ int run_protocol_profile(Cli& c, pinta::conformance::ConsoleStyle style) {
     return usage("--profile protocol grades one --host at a time");
   std::string error;
   if (c.host == "all") {
-    po.host = "gemini-0.61";
+    po.host = default_protocol_host();
   } else {
     // A family's name grades its newest host (the last in report order).
     auto hs = resolve_hosts(c.host, c, &error);

@@ -50,11 +50,15 @@ struct ProtocolHook {
 };
 
 struct ProtocolOptions {
-  std::string host;     // one host (default gemini-0.61)
+  std::string host;     // one host (default: default_protocol_host())
   std::string config;   // settings.json | extension folder | deel hooks.json
   std::string hook;     // or one command line, registered on every event of the host
   std::vector<std::string> events;  // --event: only these events ("" = all registered)
 };
+
+// The host graded when none is named: the newest graded host of the first registered family
+// (gemini-0.61).
+std::string default_protocol_host();
 
 // Reads the registrations: the config through the host's loader, or --hook on every event.
 // Errors are one line naming the file and the problem.

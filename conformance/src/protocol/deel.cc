@@ -1,0 +1,79 @@
+// The protocol profile's reading of deel-local-cli (protocol/reading.h): a hooks.json unfolded
+// as the runner unfolds it (pinta::hosts::deel, seed 004), its matchers, and its exit-code
+// protocol (0 passes, 2 blocks, anything else fails closed at a blocking point).
+#include <array>
+#include <filesystem>
+
+#include "pinta/hosts/deel/deel.h"
+#include "pinta/hosts/reply_check.h"
+#include "reading.h"
+
+namespace pinta::conformance::protocol {
+namespace {
+namespace stdfs = std::filesystem;
+namespace deel = pinta::hosts::deel;
+using pinta::hosts::Family;
+
+constexpr Family f = Family::kDeel;
+
+constexpr std::array<std::string_view, 6> kTools = {"Bash", "Write", "Edit", "Read", "Grep", "Glob"};
+
+bool selects(const ProtocolHook& h, const std::string& tool) {
+  auto m = deel::make_matcher(deel::ojson(h.matcher.empty() ? "*" : h.matcher));
+  return !m || deel::matcher_matches(*m, tool);
+}
+
+Result<std::vector<ProtocolHook>> deel_hooks(const ProtocolOptions& po, const std::string& host) {
+  std::string err;
+  const std::string path = stdfs::absolute(po.config).lexically_normal().string();
+  std::string text = read_text(path, err);
+  if (!err.empty()) return make_error(ErrorCode::kIo, err);
+  auto raw = deel::ojson::parse(text, nullptr, false);
+  if (raw.is_discarded())
+    return make_error(ErrorCode::kInvalidArgument, "--config " + po.config + ": not valid JSON");
+  auto read = deel::unfold(raw, "프로젝트");
+  std::vector<ProtocolHook> out;
+  for (const auto& dh : read.hooks) {
+    ProtocolHook h;
+    h.host = host;
+    h.event = dh.event;
+    h.matcher = dh.matcher;
+    h.command = dh.command;
+    h.timeout_ms = static_cast<int>(dh.timeout_ms);
+    h.name = dh.name ? *dh.name : "";
+    h.origin = path;
+    h.pointer = dh.pointer;
+    out.push_back(std::move(h));
+  }
+  return out;
+}
+
+void judge(const Run& run, std::vector<Finding>& fs) {
+  const auto& [h, o, r, exit0, exit2] = run;
+  const std::string& ev = h.event;
+  const bool blocking = pinta::hosts::deny_meaningful(f, ev);
+  if (!r.timed_out && !exit0 && !exit2)
+    fs.push_back({"PROTO-3", exit_text(r) + ": deel-local-cli counts a failed hook, which " +
+                                 (blocking ? "blocks here (fail-closed)" : "it ignores here") +
+                                 " (" + o.effect + "); pass with 0, block with 2"});
+  // DEEL l.444-453: the exit status is the whole answer; a JSON decision on stdout is text.
+  const auto printed = json::parse(r.out, nullptr, false);
+  if (exit0 && printed.is_object() && printed.contains("decision"))
+    fs.push_back({"PROTO-5", "a JSON decision on stdout with exit 0: deel-local-cli decides by "
+                             "exit status only (0 passes, 2 blocks) and shows the JSON as a "
+                             "note"});
+  else if (exit0 && o.effect == "noted")
+    fs.push_back({"PROTO-4", "prints on a pass: deel-local-cli shows it to the user as a note "
+                             "on every run"});
+  if (exit2 && !blocking)
+    fs.push_back({"PROTO-5", "exit 2 on " + ev + ", which is not a blocking point: ignored"});
+  if (exit2 && blocking && !nonblank(r.out))
+    fs.push_back({"PROTO-6", "exit 2 without a reason on stdout"});
+}
+
+}  // namespace
+
+extern const FamilyReading kDeelReading = {
+    f, deel_hooks, ".deel", static_cast<int>(deel::kDefaultTimeoutMs), kTools, selects, true, judge};
+
+}  // namespace pinta::conformance::protocol

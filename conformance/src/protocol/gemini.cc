@@ -1,0 +1,145 @@
+// The protocol profile's reading of Gemini CLI (protocol/reading.h): a settings.json or an
+// extension folder through the CLI's own loader (pinta::hosts::gemini), its matchers, and how the
+// CLI reads a hook's exit status and stdout (GEM §4.5-§6).
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+
+#include "pinta/common/fs.h"
+#include "pinta/hosts/gemini/gemini.h"
+#include "pinta/hosts/reply_check.h"
+#include "reading.h"
+
+namespace pinta::conformance::protocol {
+namespace {
+namespace stdfs = std::filesystem;
+namespace gem = pinta::hosts::gemini;
+using pinta::hosts::Family;
+
+constexpr Family f = Family::kGemini;
+
+constexpr std::array<std::string_view, 11> kTools = {
+    "write_file",   "run_shell_command", "replace",         "read_file",
+    "glob",         "search_file_content", "list_directory", "read_many_files",
+    "web_fetch",    "google_web_search", "save_memory"};
+
+bool selects(const ProtocolHook& h, const std::string& tool) {
+  gem::PlanContext ctx;
+  ctx.tool_name = tool;
+  return h.matcher.empty() || gem::matcher_matches(h.event, h.matcher, ctx);
+}
+
+Result<std::vector<ProtocolHook>> gemini_hooks(const ProtocolOptions& po, const std::string& host) {
+  std::vector<ProtocolHook> out;
+  std::string err;
+  // The host's own loader on a scratch home: a settings.json as the user's settings, an extension
+  // folder as an installed extension (so ${extensionPath} and its hooks/hooks.json resolve as the
+  // CLI resolves them).
+  std::string tmp = (stdfs::temp_directory_path() / "pinta-proto-load-XXXXXX").string();
+  if (!::mkdtemp(tmp.data())) return make_error(ErrorCode::kIo, "cannot create a temp directory");
+  struct Rm {
+    std::string p;
+    ~Rm() {
+      std::error_code ec;
+      stdfs::remove_all(p, ec);
+    }
+  } rm{tmp};
+  const std::string home = tmp + "/home";
+  stdfs::create_directories(home + "/.gemini/extensions");
+  const stdfs::path cfg = stdfs::absolute(po.config).lexically_normal();
+  std::error_code ec;
+  if (stdfs::is_directory(cfg, ec)) {
+    if (!stdfs::exists(cfg / "gemini-extension.json"))
+      return make_error(ErrorCode::kInvalidArgument,
+                        "--config " + po.config + ": a folder without gemini-extension.json");
+    stdfs::create_directory_symlink(cfg, home + "/.gemini/extensions/" + cfg.filename().string(),
+                                    ec);
+  } else {
+    std::string text = read_text(cfg.string(), err);
+    if (!err.empty()) return make_error(ErrorCode::kIo, err);
+    if (auto st = pinta::fs::atomic_write(home + "/.gemini/settings.json", text, 0600); !st)
+      return make_error(ErrorCode::kIo, st.error().message);
+  }
+  if (ec) return make_error(ErrorCode::kIo, "cannot link " + cfg.string() + ": " + ec.message());
+  gem::LoadOptions lo;
+  lo.home = home;
+  lo.workspace = tmp;  // no project settings of its own
+  lo.trusted = true;
+  lo.system_settings_path = tmp + "/none.json";
+  lo.system_defaults_path = tmp + "/none-defaults.json";
+  auto loaded = gem::load_hooks(lo);
+  if (loaded.fatal_exit)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "--config " + po.config + ": " + loaded.fatal_message);
+  if (!loaded.hooks_enabled)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "--config " + po.config + ": hooks are disabled (hooksConfig.enabled false)");
+  for (const auto& ev : pinta::hosts::events(Family::kGemini)) {
+    auto it = loaded.by_event.find(ev);
+    if (it == loaded.by_event.end()) continue;
+    for (const auto& lh : it->second) {
+      if (!lh.enabled || lh.type != "command") continue;
+      ProtocolHook h;
+      h.host = host;
+      h.event = ev;
+      h.matcher = lh.has_matcher ? lh.matcher : "";
+      h.command = lh.spec.command;
+      h.timeout_ms = lh.spec.timeout_ms > 0 ? lh.spec.timeout_ms : gem::kDefaultTimeoutMs;
+      h.name = lh.spec.name;
+      // The user's file, not the scratch copy the loader read.
+      h.origin = stdfs::is_directory(cfg) ? (cfg / "hooks" / "hooks.json").string() : cfg.string();
+      h.pointer = lh.pointer;
+      out.push_back(std::move(h));
+    }
+  }
+  return out;
+}
+
+void judge(const Run& run, std::vector<Finding>& fs) {
+  const auto& [h, o, r, exit0, exit2] = run;
+  const std::string& ev = h.event;
+  // GEM §4.5: any status but 0 and 2 is a failed hook; its text is still read (exit 1: a
+  // warning and the tool runs; other statuses: the text becomes a deny reason, if there is one).
+  if (!r.timed_out && !r.hard_limited && !exit0 && !exit2)
+    fs.push_back({"PROTO-3", exit_text(r) + ": Gemini CLI reads a failed hook" +
+                                 (o.effect == "denied" || o.effect == "text_denied"
+                                      ? std::string(" and blocks only because it read its "
+                                                    "output as a deny")
+                                      : std::string(" and goes on as if it had allowed")) +
+                                 " (" + o.effect + "); block with exit 2 or a JSON decision "
+                                 "on exit 0"});
+  if (exit0 && o.effect == "text_shown")
+    fs.push_back({"PROTO-4", std::string(nonblank(r.out) ? "stdout" : "stderr (stdout empty)") +
+                                 " is not one JSON object: Gemini CLI shows the text to the "
+                                 "user as a message"});
+  std::string d;
+  if (o.detail.contains("output") && o.detail["output"].is_object() &&
+      o.detail.contains("output_format") && o.detail["output_format"] == "json" &&
+      o.detail["output"].contains("decision")) {
+    const json& dv = o.detail["output"]["decision"];
+    if (!dv.is_string())
+      fs.push_back({"PROTO-5", "decision " + dv.dump() + " is not a string: ignored"});
+    else
+      d = dv.get<std::string>();
+    if (!d.empty() && d != "allow" && d != "approve" && d != "deny" && d != "block" &&
+        d != "ask")
+      fs.push_back({"PROTO-5", "decision \"" + d + "\" is not one Gemini CLI knows: ignored"});
+  }
+  const bool denies = d == "deny" || d == "block" || o.effect == "denied" ||
+                      o.effect == "text_denied";
+  if (denies && !pinta::hosts::deny_meaningful(f, ev))
+    fs.push_back({"PROTO-5", "blocks on " + ev + ", where Gemini CLI does not honour a block"});
+  if (d == "ask" && !pinta::hosts::gate_event(f, ev))
+    fs.push_back({"PROTO-5", "asks on " + ev + "; Gemini CLI asks only on BeforeTool"});
+  if (denies && pinta::hosts::deny_meaningful(f, ev) && !nonblank(o.effect_message))
+    fs.push_back({"PROTO-6", "blocks without a reason (no reason field, nothing on stderr)"});
+}
+
+}  // namespace
+
+extern const FamilyReading kGeminiReading = {
+    f, gemini_hooks, ".gemini", gem::kDefaultTimeoutMs, kTools, selects, true, judge};
+
+}  // namespace pinta::conformance::protocol

@@ -1,0 +1,70 @@
+// How the host-protocol profile reads one host family (internal to pinta::conformance): the
+// user's hook file through the host's own loader, the host's timeout for a hook that names none,
+// the tools a matcher may select, and the family's protocol checks PROTO-3..6 over one run (the
+// host runner's effect and reading of it). One entry per registered family in kReadings
+// (families.cc), checked against the family registry at compile time; protocol.cc asks
+// family_reading() and never switches on a family. A family's file: protocol/<folder>.cc.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pinta/common/process.h"
+#include "pinta/common/result.h"
+#include "pinta/conformance/protocol.h"
+#include "pinta/emulator/host_runner.h"
+#include "pinta/hosts/family.h"
+
+namespace pinta::conformance::protocol {
+
+using pinta::emu::HookOutcome;
+
+// One protocol check's finding on a run.
+struct Finding {
+  std::string check;  // PROTO-N
+  std::string message;
+  bool note = false;  // what the host does is harmless here: a note on the run, never a failure
+};
+
+// One ended run as the checks read it.
+struct Run {
+  const ProtocolHook& hook;
+  const HookOutcome& outcome;       // what the host did with it (effect, reading)
+  const pinta::proc::SpawnResult& raw;  // outcome.raw
+  bool exit0, exit2;                // it exited with status 0 / 2
+};
+
+struct FamilyReading {
+  pinta::hosts::Family family;
+  // --config: the registrations of the user's file as `host` (a host of this family) reads them;
+  // null when the family's hooks are graded one command at a time (--hook).
+  Result<std::vector<ProtocolHook>> (*read_config)(const ProtocolOptions& po, const std::string& host);
+  // The folder a project keeps this host's file in (".gemini"): the hooks of such a file run in
+  // the project; "" when there is none.
+  std::string_view project_folder;
+  int hook_timeout_ms;  // the host's timeout for a hook that states none (--hook)
+  // Tools a matcher may select on a tool event, in the order tried (the first selected is used).
+  std::span<const std::string_view> tools;
+  // Whether registration `h`'s matcher selects `tool` (on a tool event).
+  bool (*selects)(const ProtocolHook& h, const std::string& tool);
+  // The host reads a hook's output until both pipes close (PROTO-2 applies); false: it reads at
+  // the hook's exit and does not wait for a child still holding them.
+  bool waits_for_pipes;
+  // PROTO-3..6 over one run that ended (PROTO-1 and PROTO-2 are the same for every family).
+  void (*judge)(const Run& run, std::vector<Finding>& fs);
+};
+
+// The reading of family f (every registered family has one).
+const FamilyReading& family_reading(pinta::hosts::Family f);
+
+// Shared by the families' readings.
+bool nonblank(const std::string& s);
+// Whether some line of a hook's stdout is a JSON object: a reply the hook meant the host to read.
+bool has_json_line(const std::string& out);
+std::string exit_text(const pinta::proc::SpawnResult& r);
+// The file's text (at most 4 MiB), or "" with `err` set to one line naming it.
+std::string read_text(const std::string& path, std::string& err);
+
+}  // namespace pinta::conformance::protocol
