@@ -226,35 +226,11 @@ std::vector<std::string> contract_problems(const pinta::proc::SpawnResult& r, js
   return p;
 }
 
-// The host's effect as canonical JSON (what the golden file holds).
+// The host's effect as canonical JSON (what the golden file holds): the family's runner says
+// what a golden records (emu::golden_effect).
 json effect_json(pinta::hosts::Family family, const emu::HookOutcome& o, const std::string& scratch,
                  const json& payload) {
-  json e = {{"effect", o.effect}};
-  bool gemini = family == pinta::hosts::Family::kGemini;
-  if (family == pinta::hosts::Family::kDeel) {
-    e["code"] = o.detail.value("code", json());
-    if (!o.effect_message.empty()) e["message"] = o.effect_message;
-  } else if (gemini) {
-    if (o.detail.contains("output")) e["output"] = o.detail["output"];
-    e["output_format"] = o.detail.value("output_format", std::string());
-    if (o.detail.contains("error")) e["error"] = o.detail["error"];
-    if (o.effect == "denied" || o.effect == "text_denied") e["message"] = o.effect_message;
-  } else if (o.detail.contains("effect")) {
-    e["host_effect"] = o.detail["effect"];
-    // The tool's args as the host runs it: "unchanged" when the reply did not rewrite them (keeps
-    // goldens small and says the one thing that matters).
-    json& after = e["host_effect"]["argsAfter"];
-    const json* before = nullptr;
-    if (payload.contains("toolCall") && payload["toolCall"].is_object() &&
-        payload["toolCall"].contains("args"))
-      before = &payload["toolCall"]["args"];
-    if (!after.is_null() && before != nullptr && after == *before) after = "<unchanged>";
-  } else if (o.detail.contains("outcome")) {
-    // Claude Code (its runner's detail, emulator/hosts/claude): what the host does next, as its
-    // emulator decides it: blocked, toolResult, permissionDecision, continue, systemMessage, the
-    // context given to the model, updatedInput (docs/hosts/claude-code-2.1.md, "Replies").
-    e["outcome"] = o.detail["outcome"];
-  }
+  json e = emu::golden_effect(family, o, payload);
   // Temp paths of this run never reach a golden.
   std::string text = replace_all(e.dump(), scratch, "<scratch>");
   return json::parse(text);

@@ -551,6 +551,53 @@ std::unique_ptr<HostRunner> make_antigravity(const std::string& host,
   return std::make_unique<AgyRunner>(*p);
 }
 
+// ---- What a replay golden records of a run, per family -----------------------------------------
+// The effect kind plus what the host does next, in the family's own terms; canonical JSON, so a
+// golden file changes only when the host would act differently.
+
+// deel-local-cli: its exit-code reading (code) and the message it shows (seed 004 l.444-460).
+json deel_golden(const HookOutcome& o, const json&) {
+  json e = {{"effect", o.effect}};
+  e["code"] = o.detail.value("code", json());
+  if (!o.effect_message.empty()) e["message"] = o.effect_message;
+  return e;
+}
+
+// Gemini CLI: the parsed output and its format, the hook error, the deny message (GEM §4.5-§5).
+json gemini_golden(const HookOutcome& o, const json&) {
+  json e = {{"effect", o.effect}};
+  if (o.detail.contains("output")) e["output"] = o.detail["output"];
+  e["output_format"] = o.detail.value("output_format", std::string());
+  if (o.detail.contains("error")) e["error"] = o.detail["error"];
+  if (o.effect == "denied" || o.effect == "text_denied") e["message"] = o.effect_message;
+  return e;
+}
+
+// Antigravity: the host's effect on the step; the tool's args as the host runs them,
+// "<unchanged>" when the reply did not rewrite them (keeps goldens small and says the one thing
+// that matters).
+json agy_golden(const HookOutcome& o, const json& payload) {
+  json e = {{"effect", o.effect}};
+  if (!o.detail.contains("effect")) return e;
+  e["host_effect"] = o.detail["effect"];
+  json& after = e["host_effect"]["argsAfter"];
+  const json* before = nullptr;
+  if (payload.contains("toolCall") && payload["toolCall"].is_object() &&
+      payload["toolCall"].contains("args"))
+    before = &payload["toolCall"]["args"];
+  if (!after.is_null() && before != nullptr && after == *before) after = "<unchanged>";
+  return e;
+}
+
+// Claude Code (its runner's detail, emulator/hosts/claude): what the host does next, as its
+// emulator decides it: blocked, toolResult, permissionDecision, continue, systemMessage, the
+// context given to the model, updatedInput (docs/hosts/claude-code-2.1.md, "Replies").
+json claude_golden(const HookOutcome& o, const json&) {
+  json e = {{"effect", o.effect}};
+  if (o.detail.contains("outcome")) e["outcome"] = o.detail["outcome"];
+  return e;
+}
+
 // ---- Family runners, in registration order -------------------------------------------------
 // Each registered family (pinta/hosts/family.h) names how a host of it is run; adding a family is
 // its emulator library and one entry here.
@@ -558,18 +605,21 @@ struct RunnerRegistration {
   Family family;
   std::unique_ptr<HostRunner> (*make)(const std::string& host, const HostRunnerOptions& options,
                                       std::string& error);
+  json (*golden)(const HookOutcome& o, const json& payload);
 };
 const RunnerRegistration kRunners[] = {
-    {Family::kGemini, make_gemini},
-    {Family::kAntigravity, make_antigravity},
+    {Family::kGemini, make_gemini, gemini_golden},
+    {Family::kAntigravity, make_antigravity, agy_golden},
     {Family::kDeel,
      [](const std::string&, const HostRunnerOptions&, std::string&) -> std::unique_ptr<HostRunner> {
        return std::make_unique<DeelRunner>();
-     }},
+     },
+     deel_golden},
     {Family::kClaude,
      [](const std::string&, const HostRunnerOptions&, std::string&) -> std::unique_ptr<HostRunner> {
        return std::make_unique<ClaudeRunner>();
-     }},
+     },
+     claude_golden},
 };
 static_assert(sizeof kRunners / sizeof kRunners[0] == pinta::hosts::kFamilyCount,
               "every registered family (pinta/hosts/family.h) has its host runner here");
@@ -587,6 +637,12 @@ std::unique_ptr<HostRunner> make_host_runner(const std::string& host,
     if (r.family == *f) return r.make(host, options, error);
   error = "no host runner for host " + host;
   return nullptr;
+}
+
+json golden_effect(Family f, const HookOutcome& o, const json& payload) {
+  for (const auto& r : kRunners)
+    if (r.family == f) return r.golden(o, payload);
+  return {{"effect", o.effect}};
 }
 
 // Hooks run in a scratch directory, so a relative program path (the first word, as typed) is made

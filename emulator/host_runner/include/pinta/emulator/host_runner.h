@@ -11,6 +11,8 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+
+#include "pinta/hosts/family.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,6 +82,11 @@ struct HostRunnerOptions {
 // Hosts: pinta::hosts::all_hosts() and any other Antigravity profile name (e.g. "docs").
 std::unique_ptr<HostRunner> make_host_runner(const std::string& host,
                                              const HostRunnerOptions& options, std::string& error);
+
+// What a replay golden records of run `o` of a hook on a host of family `f` (`payload`: what the
+// hook was sent): the effect kind and what the host does next, in the family's own terms, as
+// canonical JSON (`hostemu replay`, fixtures/golden/).
+json golden_effect(pinta::hosts::Family f, const HookOutcome& o, const json& payload);
 
 // The adapter command line with a relative program path (first word) made absolute against the
 // current directory, since hooks run elsewhere (a scratch workspace).
