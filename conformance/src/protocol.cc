@@ -86,30 +86,20 @@ std::string project_dir_of(const std::string& config) {
   stdfs::path p = stdfs::absolute(config).lexically_normal();
   if (stdfs::is_directory(p)) return p.string();
   stdfs::path dir = p.parent_path();
-  for (const auto& d : pinta::hosts::families())
-    if (!protocol::family_reading(d.id).project_folder.empty() &&
-        dir.filename() == protocol::family_reading(d.id).project_folder)
-      return dir.parent_path().string();
+  for (const auto& d : pinta::hosts::families()) {
+    const auto folder = protocol::family_reading(d.id).project_folder;
+    if (!folder.empty() && dir.filename() == folder) return dir.parent_path().string();
+  }
   return dir.string();
 }
 
-json tool_args(const std::string& tool, const std::string& ws) {
-  if (tool == "write_file" || tool == "Write" || tool == "write_to_file")
-    return {{"file_path", ws + "/notes.txt"}, {"content", "hello\n"}};
-  if (tool == "run_shell_command" || tool == "Bash" || tool == "run_command")
-    return {{"command", "ls -la"}};
-  if (tool == "replace" || tool == "Edit")
-    return {{"file_path", ws + "/notes.txt"}, {"old_string", "hello"}, {"new_string", "bye"}};
-  return {{"file_path", ws + "/notes.txt"}};
-}
-
-// The tool a registration's matcher selects ("" off tool events or when none matches).
-std::string tool_for(Family f, const ProtocolHook& h) {
-  if (!pinta::hosts::is_tool_event(f, h.event)) return "";  // the registry's tool events
+// The tool a registration's matcher selects (null off tool events or when none matches).
+const protocol::ToolSample* tool_for(Family f, const ProtocolHook& h) {
+  if (!pinta::hosts::is_tool_event(f, h.event)) return nullptr;  // the registry's tool events
   const auto& fr = protocol::family_reading(f);
-  for (auto t : fr.tools)
-    if (fr.selects(h, std::string(t))) return std::string(t);
-  return "";
+  for (const auto& t : fr.tools)
+    if (fr.selects(h, std::string(t.name))) return &t;
+  return nullptr;
 }
 
 }  // namespace
@@ -132,7 +122,7 @@ Result<std::vector<ProtocolHook>> protocol_hooks(const ProtocolOptions& po) {
       h.host = host;
       h.event = ev;
       h.command = po.hook;
-      h.timeout_ms = fr.hook_timeout_ms;
+      h.timeout_ms = fr.hook_timeout_ms(host);
       hooks.push_back(std::move(h));
     }
   } else if (fr.read_config) {
@@ -248,10 +238,9 @@ RunSummary run_protocol(const std::vector<Case>& cases, const std::vector<Protoc
           if (const char* v = ::getenv(k)) call.env[k] = v;  // NOLINT(concurrency-mt-unsafe)
         call.env["HOME"] = tmp;
         json opts = json::object();
-        const std::string tool = tool_for(*fam, h);
-        if (!tool.empty()) {
-          opts["tool"] = tool;
-          opts["tool_args"] = tool_args(tool, ws);
+        if (const auto* tool = tool_for(*fam, h)) {
+          opts["tool"] = std::string(tool->name);
+          opts["tool_args"] = protocol::sample_args(tool->args, ws);
         }
         call.input.payload = runner->default_payload(h.event, opts, tmp, ws);
         auto out = runner->run(call);

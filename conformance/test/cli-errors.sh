@@ -63,6 +63,14 @@ case "$fam_hosts" in
   *) echo "FAIL host-family: want the Gemini columns only, got '$fam_hosts'"; sed 's/^/    /' "$work/out"
      fails=$((fails + 1)) ;;
 esac
+# With --profile protocol a family grades its newest host.
+"$conf" run --profile protocol --hook true --host deel --report "$work/rep-proto" \
+  >"$work/out" 2>&1 </dev/null
+proto_hosts=$(python3 -c 'import json,sys; print(",".join(json.load(open(sys.argv[1]))["hosts"]))' \
+  "$work/rep-proto/report.json" 2>/dev/null)
+if [ "$proto_hosts" = deel-1.17 ]; then echo "ok   host-family-protocol"; else
+  echo "FAIL host-family-protocol: want deel-1.17, got '$proto_hosts'"; sed 's/^/    /' "$work/out"
+  fails=$((fails + 1)); fi
 expect host-family-unknown-in-list 2 "^conformance: unknown --host 'geminy' .*a family: gemini\|" \
   "$conf" run --adapter /bin/true --host deel,geminy
 expect unknown-format 2 '^conformance: .*--format' "$conf" run --adapter /bin/true --format yaml

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "pinta/hosts/family.h"
+#include "pinta/hosts/hosts.h"
 
 namespace pinta::conformance::protocol {
 namespace {
@@ -13,7 +14,9 @@ TEST(ProtocolReading, EveryFamilyHasItsOwnCompleteReading) {
   for (const auto& d : pinta::hosts::families()) {
     const auto& fr = family_reading(d.id);
     EXPECT_EQ(fr.family, d.id) << d.name << ": kReadings is out of the registry's order";
-    EXPECT_GT(fr.hook_timeout_ms, 0) << d.name;
+    ASSERT_NE(fr.hook_timeout_ms, nullptr) << d.name;
+    for (const auto& host : pinta::hosts::hosts_of(d.id))
+      EXPECT_GT(fr.hook_timeout_ms(host), 0) << host;
     EXPECT_FALSE(fr.tools.empty()) << d.name;
     EXPECT_NE(fr.selects, nullptr) << d.name;
     EXPECT_NE(fr.judge, nullptr) << d.name;
@@ -22,6 +25,21 @@ TEST(ProtocolReading, EveryFamilyHasItsOwnCompleteReading) {
       EXPECT_FALSE(fr.project_folder.empty()) << d.name;
     }
   }
+}
+
+// Each host's own default: Gemini CLI 60 s, deel-local-cli 15 s, Antigravity its profile's (30 s).
+TEST(ProtocolReading, DefaultHookTimeoutIsTheHosts) {
+  using pinta::hosts::Family;
+  EXPECT_EQ(family_reading(Family::kGemini).hook_timeout_ms("gemini-0.61"), 60000);
+  EXPECT_EQ(family_reading(Family::kDeel).hook_timeout_ms("deel-1.17"), 15000);
+  EXPECT_EQ(family_reading(Family::kAntigravity).hook_timeout_ms("antigravity-2.0"), 30000);
+}
+
+TEST(ProtocolReading, SampleArgsByShape) {
+  EXPECT_EQ(sample_args(ToolArgs::kShell, "/w"), (json{{"command", "ls -la"}}));
+  EXPECT_EQ(sample_args(ToolArgs::kWriteFile, "/w").value("file_path", ""), "/w/notes.txt");
+  EXPECT_TRUE(sample_args(ToolArgs::kEdit, "/w").contains("old_string"));
+  EXPECT_EQ(sample_args(ToolArgs::kPath, "/w"), (json{{"file_path", "/w/notes.txt"}}));
 }
 
 TEST(ProtocolReading, SharedHelpers) {

@@ -3,16 +3,30 @@
 // check of pinta/hosts/reply_check.h.
 #include <array>
 
+#include "pinta/hosts/antigravity/antigravity.h"
 #include "pinta/hosts/reply_check.h"
 #include "reading.h"
 
 namespace pinta::conformance::protocol {
 namespace {
+namespace agy = pinta::hosts::agy;
 using pinta::hosts::Family;
 
 constexpr Family f = Family::kAntigravity;
 
-constexpr std::array<std::string_view, 3> kTools = {"run_command", "write_to_file", "view_file"};
+// Tool names seen in Antigravity's hook payloads (shared/reference/antigravity-hooks.md, "Tool
+// names seen").
+constexpr std::array<ToolSample, 3> kTools = {{{"run_command", ToolArgs::kShell},
+                                              {"write_to_file", ToolArgs::kWriteFile},
+                                              {"view_file", ToolArgs::kPath}}};
+
+// The host's version profile says its default (AGY §5.5; `timeout` in seconds, default 30 in
+// every profile measured so far: shared/reference/antigravity-hooks.md).
+int hook_timeout_ms(const std::string& host) {
+  static const auto profiles = agy::load_profiles(agy::default_profile_dir());
+  const agy::Profile* p = profiles ? agy::find_profile(*profiles, host) : nullptr;
+  return (p ? p->timeout_default_seconds : agy::Profile{}.timeout_default_seconds) * 1000;
+}
 
 bool selects(const ProtocolHook&, const std::string&) { return true; }
 
@@ -34,7 +48,7 @@ void judge(const Run& run, std::vector<Finding>& fs) {
 
 }  // namespace
 
-// AGY §5.5: 30 s when a hook states no timeout.
-extern const FamilyReading kAntigravityReading = {f, nullptr, "", 30000, kTools, selects, true, judge};
+extern const FamilyReading kAntigravityReading = {f,       nullptr, "", hook_timeout_ms,
+                                                  kTools,  selects, true, judge};
 
 }  // namespace pinta::conformance::protocol

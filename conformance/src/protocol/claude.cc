@@ -20,8 +20,16 @@ using pinta::hosts::Family;
 constexpr Family f = Family::kClaude;
 
 // Claude Code 2.1.332's tools (the 12 it offers the model; shared/reference/real-hosts.md).
-constexpr std::array<std::string_view, 7> kTools = {"Bash", "Write", "Edit", "Read",
-                                                    "Grep", "Glob", "WebFetch"};
+constexpr std::array<ToolSample, 7> kTools = {{{"Bash", ToolArgs::kShell},
+                                              {"Write", ToolArgs::kWriteFile},
+                                              {"Edit", ToolArgs::kEdit},
+                                              {"Read", ToolArgs::kPath},
+                                              {"Grep", ToolArgs::kPath},
+                                              {"Glob", ToolArgs::kPath},
+                                              {"WebFetch", ToolArgs::kPath}}};
+
+// The CLI's own default for a hook that states no timeout (pinta::hosts::claude::HookCommand).
+int hook_timeout_ms(const std::string&) { return static_cast<int>(cl::HookCommand{}.timeout_ms); }
 
 bool selects(const ProtocolHook& h, const std::string& tool) {
   return cl::matcher_matches(h.event, h.matcher, tool);
@@ -174,7 +182,6 @@ void judge(const Run& run, std::vector<Finding>& fs) {
 // holding the pipes (docs/hosts/claude-code-2.1.md, scenario pre-late-output: a deny printed 1 s
 // after the exit was not read; the tool ran): waits_for_pipes false.
 extern const FamilyReading kClaudeReading = {
-    f, claude_hooks, ".claude", static_cast<int>(cl::HookCommand{}.timeout_ms), kTools, selects,
-    false, judge};
+    f, claude_hooks, ".claude", hook_timeout_ms, kTools, selects, false, judge};
 
 }  // namespace pinta::conformance::protocol

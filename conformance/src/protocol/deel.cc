@@ -16,7 +16,16 @@ using pinta::hosts::Family;
 
 constexpr Family f = Family::kDeel;
 
-constexpr std::array<std::string_view, 6> kTools = {"Bash", "Write", "Edit", "Read", "Grep", "Glob"};
+// deel-local-cli's tools take Claude Code's names (seed 004 l.247: a `Read` pattern and
+// `TodoWrite`; l.604: `Grep`).
+constexpr std::array<ToolSample, 6> kTools = {{{"Bash", ToolArgs::kShell},
+                                              {"Write", ToolArgs::kWriteFile},
+                                              {"Edit", ToolArgs::kEdit},
+                                              {"Read", ToolArgs::kPath},
+                                              {"Grep", ToolArgs::kPath},
+                                              {"Glob", ToolArgs::kPath}}};
+
+int hook_timeout_ms(const std::string&) { return static_cast<int>(deel::kDefaultTimeoutMs); }
 
 bool selects(const ProtocolHook& h, const std::string& tool) {
   auto m = deel::make_matcher(deel::ojson(h.matcher.empty() ? "*" : h.matcher));
@@ -74,6 +83,6 @@ void judge(const Run& run, std::vector<Finding>& fs) {
 }  // namespace
 
 extern const FamilyReading kDeelReading = {
-    f, deel_hooks, ".deel", static_cast<int>(deel::kDefaultTimeoutMs), kTools, selects, true, judge};
+    f, deel_hooks, ".deel", hook_timeout_ms, kTools, selects, true, judge};
 
 }  // namespace pinta::conformance::protocol

@@ -20,10 +20,22 @@ using pinta::hosts::Family;
 
 constexpr Family f = Family::kGemini;
 
-constexpr std::array<std::string_view, 11> kTools = {
-    "write_file",   "run_shell_command", "replace",         "read_file",
-    "glob",         "search_file_content", "list_directory", "read_many_files",
-    "web_fetch",    "google_web_search", "save_memory"};
+// Gemini CLI 0.61's built-in tools, as its hooks see tool_name (shared/reference/
+// gemini-cli-0.61-hooks.md: the matcher experiments x12 on write_file and read_file, the payload
+// table of §7).
+constexpr std::array<ToolSample, 11> kTools = {{{"write_file", ToolArgs::kWriteFile},
+                                               {"run_shell_command", ToolArgs::kShell},
+                                               {"replace", ToolArgs::kEdit},
+                                               {"read_file", ToolArgs::kPath},
+                                               {"glob", ToolArgs::kPath},
+                                               {"search_file_content", ToolArgs::kPath},
+                                               {"list_directory", ToolArgs::kPath},
+                                               {"read_many_files", ToolArgs::kPath},
+                                               {"web_fetch", ToolArgs::kPath},
+                                               {"google_web_search", ToolArgs::kPath},
+                                               {"save_memory", ToolArgs::kPath}}};
+
+int hook_timeout_ms(const std::string&) { return gem::kDefaultTimeoutMs; }
 
 bool selects(const ProtocolHook& h, const std::string& tool) {
   gem::PlanContext ctx;
@@ -140,6 +152,6 @@ void judge(const Run& run, std::vector<Finding>& fs) {
 }  // namespace
 
 extern const FamilyReading kGeminiReading = {
-    f, gemini_hooks, ".gemini", gem::kDefaultTimeoutMs, kTools, selects, true, judge};
+    f, gemini_hooks, ".gemini", hook_timeout_ms, kTools, selects, true, judge};
 
 }  // namespace pinta::conformance::protocol

@@ -23,6 +23,20 @@ const FamilyReading& family_reading(pinta::hosts::Family f) {
   return *kReadings[static_cast<std::size_t>(f)];
 }
 
+json sample_args(ToolArgs a, const std::string& ws) {
+  switch (a) {
+    case ToolArgs::kWriteFile:
+      return {{"file_path", ws + "/notes.txt"}, {"content", "hello\n"}};
+    case ToolArgs::kShell:
+      return {{"command", "ls -la"}};
+    case ToolArgs::kEdit:
+      return {{"file_path", ws + "/notes.txt"}, {"old_string", "hello"}, {"new_string", "bye"}};
+    case ToolArgs::kPath:
+      break;
+  }
+  return {{"file_path", ws + "/notes.txt"}};
+}
+
 bool nonblank(const std::string& s) { return s.find_first_not_of(" \t\r\n") != std::string::npos; }
 
 bool has_json_line(const std::string& out) {

@@ -36,6 +36,15 @@ struct Run {
   bool exit0, exit2;                // it exited with status 0 / 2
 };
 
+// The args a sample call of a tool carries (what the payload's tool input holds).
+enum class ToolArgs { kWriteFile, kShell, kEdit, kPath };
+struct ToolSample {
+  std::string_view name;
+  ToolArgs args;
+};
+// The sample args of `a` for a project at `ws` (a notes.txt in it, `ls -la`).
+json sample_args(ToolArgs a, const std::string& ws);
+
 struct FamilyReading {
   pinta::hosts::Family family;
   // --config: the registrations of the user's file as `host` (a host of this family) reads them;
@@ -44,9 +53,12 @@ struct FamilyReading {
   // The folder a project keeps this host's file in (".gemini"): the hooks of such a file run in
   // the project; "" when there is none.
   std::string_view project_folder;
-  int hook_timeout_ms;  // the host's timeout for a hook that states none (--hook)
-  // Tools a matcher may select on a tool event, in the order tried (the first selected is used).
-  std::span<const std::string_view> tools;
+  // The host's timeout in ms for a hook that states none (--hook), on `host` (a host of this
+  // family: a version profile may set its own).
+  int (*hook_timeout_ms)(const std::string& host);
+  // Tools a matcher may select on a tool event, in the order tried (the first selected is used),
+  // each with the args a sample call of it carries.
+  std::span<const ToolSample> tools;
   // Whether registration `h`'s matcher selects `tool` (on a tool event).
   bool (*selects)(const ProtocolHook& h, const std::string& tool);
   // The host reads a hook's output until both pipes close (PROTO-2 applies); false: it reads at
