@@ -98,13 +98,11 @@ UnitQueue plan_units(const std::vector<const Case*>& sel, const std::vector<std:
   return q;
 }
 
-int AloneGate::enter(std::atomic<bool>& cancel) { return enter(cancel, Clock::time_point()); }
-
 int AloneGate::enter(std::atomic<bool>& cancel, Clock::time_point start) {
   std::unique_lock<std::mutex> l(m_);
   cv_.wait(l, [&] { return !alone_; });
   cancel = stopped_;
-  active_[next_id_] = {&cancel, start == Clock::time_point() ? Clock::now() : start};
+  active_[next_id_] = {&cancel, start};
   return next_id_++;
 }
 

@@ -59,9 +59,8 @@ class AloneGate {
   using Clock = std::chrono::steady_clock;
   explicit AloneGate(Clock::duration old = std::chrono::seconds(1)) : old_(old) {}
   // Waits while a unit runs alone; returns the id for leave(). `start` is when the unit counts
-  // as started (tests pass one; the runner takes the time it enters).
-  int enter(std::atomic<bool>& cancel);
-  int enter(std::atomic<bool>& cancel, Clock::time_point start);
+  // as started (the time it enters; tests pass their own).
+  int enter(std::atomic<bool>& cancel, Clock::time_point start = Clock::now());
   void leave(int id);
   void stop_all();
   void enter_alone();
