@@ -13,8 +13,11 @@
 # with each child's peak RSS (wait4), then: whether the collector-up runs' spans all arrived and
 # how long after the last event; `pinta-gemini --pinta-flush` delivering 10,000 queued spans (time,
 # its peak RSS) and a 2 GiB sparse queue file (peak RSS); 64 concurrent writers x
-# PINTA_BENCH_PAR_EVENTS (10), PINTA_BENCH_PAR_ROUNDS (20) times in a rotating order, with the collector down and up (p99, max;
-# /bin/true under the same load for reference, and the ratios); an outage of PINTA_BENCH_OUTAGE_S (20) s with 5 events, then the collector back and
+# PINTA_BENCH_PAR_EVENTS (10), PINTA_BENCH_PAR_ROUNDS (20) times in a rotating order, each mode in
+# a data dir one event set up before (as after an install's first event), with the collector down and up (p99, max;
+# /bin/true under the same load for reference, and the ratios; where each mode's time went: on a
+# CPU, waiting for one, asleep, and page faults, from each event's /proc/PID/schedstat and rusage);
+# for information, 64 writers whose first events set up a new data dir, against /bin/true; an outage of PINTA_BENCH_OUTAGE_S (20) s with 5 events, then the collector back and
 # no further event (needs python3 for a collector on a fixed port).
 # Targets: collector up <= 1.2x /bin/true, collector down <= 1.3x, every span delivered, last one within
 # 1 s of the last event; never answers <= collector up (ratio <= 1.1 allowing noise); adapter peak
@@ -175,12 +178,18 @@ cat >"$work/par.c" <<'C'
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 extern char **environ;
 static long long now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1000000000LL + t.tv_nsec; }
-/* par WORKERS EVENTS PAYLOAD ARGV...: WORKERS processes each run ARGV EVENTS times; prints ns. */
+/* par WORKERS EVENTS PAYLOAD ARGV...: WORKERS processes each run ARGV EVENTS times; prints, per
+   event, its latency, then what the event's process was doing in it: its time on a CPU and its
+   time runnable but waiting for one (/proc/PID/schedstat, read while it is a zombie, before it is
+   reaped), and its page faults. The rest of the latency it was asleep (a lock, I/O, a child) or
+   not yet or no longer running: the spawn before its exec, this worker's own wait for a CPU
+   after the exit. All in ns but the faults. */
 int main(int argc, char **argv) {
   int workers = atoi(argv[1]), events = atoi(argv[2]);
   int devnull = open("/dev/null", O_WRONLY);
@@ -193,8 +202,13 @@ int main(int argc, char **argv) {
       posix_spawn_file_actions_adddup2(&fa, devnull, 2);
       pid_t pid; long long t0 = now();
       if (posix_spawn(&pid, argv[4], &fa, NULL, argv + 4, environ) != 0) _exit(1);
-      int st; waitpid(pid, &st, 0);
-      printf("%lld\n", now() - t0); fflush(stdout);
+      siginfo_t si; waitid(P_PID, pid, &si, WEXITED | WNOWAIT);
+      long long t1 = now(), oncpu = -1, runq = -1;
+      char path[64]; snprintf(path, sizeof path, "/proc/%d/schedstat", (int)pid);
+      FILE *f = fopen(path, "r");
+      if (f) { if (fscanf(f, "%lld %lld", &oncpu, &runq) != 2) oncpu = runq = -1; fclose(f); }
+      int st; struct rusage ru; wait4(pid, &st, 0, &ru);
+      printf("%lld\t%lld\t%lld\t%ld\n", t1 - t0, oncpu, runq, ru.ru_minflt); fflush(stdout);
       posix_spawn_file_actions_destroy(&fa); close(fd);
     }
     _exit(0);
@@ -205,34 +219,48 @@ int main(int argc, char **argv) {
 C
 cc -O2 -o "$work/par" "$work/par.c"
 par_events=${PINTA_BENCH_PAR_EVENTS:-10}
-# PINTA_BENCH_PAR_ROUNDS (20) rounds, each with fresh data dirs (a round's first wave creates the
-# files and starts the flusher), pooled. A round of the three modes takes about half a second, so
-# the tails rest on 12,800 events per mode: with 3 rounds (1,920 events) the p99 was a round's
-# 7th-slowest event and the ratio swung 1.2-3.5x from run to run on this 2-core machine, while 20
-# rounds of the same build agree within ~0.2x. The three modes run in a rotating order (down,
-# /bin/true, up; then /bin/true, up, down; ...), so none always follows another: what a mode leaves
-# running (a collector-down flusher in back-off, a collector-up flusher delivering) falls on each
-# of the others alike.
+# PINTA_BENCH_PAR_ROUNDS (20) rounds, pooled, each adapter mode in a data dir of its own that one
+# event, alone, has set up just before: the state every event after a user's first meets (the
+# files exist; a flusher runs: delivering, or in back-off with the collector down). A round of the
+# three modes takes about half a second, so the tails rest on 12,800 events per mode: with 3
+# rounds (1,920 events) the p99 was a round's 7th-slowest event and the ratio swung 1.2-3.5x from
+# run to run on this 2-core machine. The three modes run in a rotating order (down, /bin/true, up;
+# then /bin/true, up, down; ...), so none always follows another: what a mode leaves running (a
+# collector-down flusher in back-off, a collector-up flusher delivering) falls on each of the
+# others alike.
+# Until 2026-12-07 each round's 64 writers set up a brand-new data dir themselves, all at once:
+# 640 of a mode's 12,800 events were such first events, and they were its whole tail (64 processes
+# creating the same new files in one new directory wait on the directory's lock behind whichever
+# of them the scheduler preempted: docs/benchmarks-history.md, 2026-12-07). A user's data dir is
+# new once per install, so that case is measured apart below, as information: PINTA_BENCH_FIRST_ROUNDS
+# (20) rounds of 64 writers into a data dir their first events create, against /bin/true.
 par_rounds=${PINTA_BENCH_PAR_ROUNDS:-20}
-: >"$work/par.txt"; : >"$work/par-true.txt"; : >"$work/par-up.txt"
-par_lines=0; par_unwritten=0; par_up_queued=0
+first_rounds=${PINTA_BENCH_FIRST_ROUNDS:-20}
+: >"$work/par.txt"; : >"$work/par-true.txt"; : >"$work/par-up.txt"; : >"$work/first.txt"; : >"$work/first-true.txt"
+par_lines=0; par_unwritten=0; par_up_queued=0; first_lines=0
 # Collector up for the 64 writers: a logging collector of its own, so its spans are counted apart.
 "$fake" --script "$work/up.json" --port-file "$work/upw.port" --log "$work/upw.log" >/dev/null 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do [ -s "$work/upw.port" ] && break; sleep 0.05; done
 upw=$(cat "$work/upw.port")
+writers() {  # writers DATA_DIR PORT EVENTS OUT: 64 adapters x EVENTS events, latencies to OUT
+  env -i HOME="$work/home" PATH=/usr/bin:/bin GEMINI_PLUGIN_DATA="$1" \
+    GEMINI_PLUGIN_OPTION_ENDPOINT="http://127.0.0.1:$2/v1/traces" PINTA_QUEUE_MAX_SPANS=100000 \
+    "$work/par" 64 "$3" "$work/p.json" "$adapter" --agent gemini --event AfterTool >>"$4"
+}
+setup_event() {  # setup_event DATA_DIR PORT: the install's first event, alone
+  env -i HOME="$work/home" PATH=/usr/bin:/bin GEMINI_PLUGIN_DATA="$1" \
+    GEMINI_PLUGIN_OPTION_ENDPOINT="http://127.0.0.1:$2/v1/traces" PINTA_QUEUE_MAX_SPANS=100000 \
+    "$adapter" --agent gemini --event AfterTool <"$work/p.json" >/dev/null
+}
 par_mode() {  # par_mode down|true|up ROUND
   case "$1" in
-    down)
-      env -i HOME="$work/home" PATH=/usr/bin:/bin GEMINI_PLUGIN_DATA="$work/par-data-$2" \
-        GEMINI_PLUGIN_OPTION_ENDPOINT="http://127.0.0.1:$down/v1/traces" PINTA_QUEUE_MAX_SPANS=100000 \
-        "$work/par" 64 "$par_events" "$work/p.json" "$adapter" --agent gemini --event AfterTool >>"$work/par.txt" ;;
+    down) setup_event "$work/par-data-$2" "$down"
+          writers "$work/par-data-$2" "$down" "$par_events" "$work/par.txt" ;;
     # The same 64-way load with /bin/true: what the machine alone makes of 64 concurrent processes.
     true) "$work/par" 64 "$par_events" "$work/p.json" /bin/true >>"$work/par-true.txt" ;;
-    up)
-      env -i HOME="$work/home" PATH=/usr/bin:/bin GEMINI_PLUGIN_DATA="$work/par-up-$2" \
-        GEMINI_PLUGIN_OPTION_ENDPOINT="http://127.0.0.1:$upw/v1/traces" PINTA_QUEUE_MAX_SPANS=100000 \
-        "$work/par" 64 "$par_events" "$work/p.json" "$adapter" --agent gemini --event AfterTool >>"$work/par-up.txt" ;;
+    up) setup_event "$work/par-up-$2" "$upw"
+        writers "$work/par-up-$2" "$upw" "$par_events" "$work/par-up.txt" ;;
   esac
 }
 modes=(down true up)
@@ -245,9 +273,24 @@ for r in $(seq "$par_rounds"); do
   u=$(stat -c %s "$work/par-data-$r/failed-spans.unwritten" 2>/dev/null || echo 0)
   par_unwritten=$((par_unwritten + u))
 done
+# 64 writers whose first events set up a new data dir, all at once (collector down), against the
+# same 64-way load of /bin/true: the measure of the rounds above until 2026-12-07.
+for r in $(seq "$first_rounds"); do
+  if [ $((r % 2)) = 1 ]; then
+    writers "$work/first-$r" "$down" "$par_events" "$work/first.txt"
+    "$work/par" 64 "$par_events" "$work/p.json" /bin/true >>"$work/first-true.txt"
+  else
+    "$work/par" 64 "$par_events" "$work/p.json" /bin/true >>"$work/first-true.txt"
+    writers "$work/first-$r" "$down" "$par_events" "$work/first.txt"
+  fi
+  n=$(cat "$work/first-$r"/failed-spans.jsonl "$work/first-$r"/failed-spans.slot.* \
+        "$work/first-$r"/failed-spans.side.* 2>/dev/null | grep -c '' || true)
+  first_lines=$((first_lines + n))
+done
 # Collector up: every event's span delivered, or still queued for the next flush (nothing lost);
 # the flushers get up to 30 s to deliver.
-par_want=$(( 64 * par_events * par_rounds ))
+par_events_n=$(( 64 * par_events * par_rounds ))  # measured events per mode
+par_want=$(( par_events_n + par_rounds ))  # spans per mode: those and each round's setup event
 upw_count() { { grep -o '\\"spanId\\":\\"[0-9a-f]\{16\}\\"' "$work/upw.log" 2>/dev/null || true; } | sort -u | wc -l; }
 t_w=$(date +%s%N); par_up_got=$(upw_count)
 while [ "$par_up_got" -lt "$par_want" ] && [ $(( ($(date +%s%N) - t_w) / 1000000 )) -lt 30000 ]; do
@@ -262,6 +305,22 @@ pct() { sort -n "${2:-$work/par.txt}" | awk -v q="$1" '{ v[NR] = $1 } END { i = 
 par_n=$(wc -l <"$work/par.txt"); par_p50=$(pct 0.5); par_p99=$(pct 0.99); par_max=$(pct 1)
 true_p50=$(pct 0.5 "$work/par-true.txt"); true_p99=$(pct 0.99 "$work/par-true.txt"); true_max=$(pct 1 "$work/par-true.txt")
 up_p50=$(pct 0.5 "$work/par-up.txt"); up_p99=$(pct 0.99 "$work/par-up.txt"); up_max=$(pct 1 "$work/par-up.txt")
+first_p99=$(pct 0.99 "$work/first.txt"); first_max=$(pct 1 "$work/first.txt")
+first_true_p99=$(pct 0.99 "$work/first-true.txt"); first_true_max=$(pct 1 "$work/first-true.txt")
+# Where an event's time went under the 64-way load (par's columns): over every event, its mean time
+# on a CPU and its page faults; over the slowest 1 %, their latency split into time on a CPU, time
+# runnable and waiting for one (the scheduler), and the rest ("asleep": a lock, I/O, a child, or
+# the spawning worker's own wait for a CPU around the process's life).
+anatomy() {
+  sort -t"$(printf '\t')" -k1,1n "$1" | awk -F'\t' '
+    { lat[NR] = $1; cpu[NR] = $2; rq[NR] = $3; flt[NR] = $4; c += $2; f += $4 }
+    END {
+      k = int(NR / 100); if (k < 1) k = 1
+      for (i = NR - k + 1; i <= NR; i++) { l += lat[i]; tc += cpu[i]; tq += rq[i] }
+      printf "on-CPU %.2f ms, %d faults an event; slowest 1 %%: %.1f ms = on-CPU %.2f + waiting for a CPU %.1f + asleep %.1f",
+        c / NR / 1e6, f / NR, l / k / 1e6, tc / k / 1e6, tq / k / 1e6, (l - tc - tq) / k / 1e6
+    }'
+}
 
 # Outage then recovery (default back-off settings): the collector (a fixed port: python3's
 # http.server) is down while 5 events queue spans, stays down PINTA_BENCH_OUTAGE_S seconds
@@ -332,11 +391,22 @@ report=$(
   printf '%-60s %8s  %s\n' "64 writers, collector up: p99 <= 1.5x /bin/true p99" "${up_rel}x" "$(verdict "$up_rel" 1.5) ($up_p99 vs $true_p99 ms)"
   printf '%-60s %8s  %s\n' "64 writers, collector up: max <= 1.5x /bin/true max" "${up_relmax}x" "$(verdict "$up_relmax" 1.5) ($up_max vs $true_max ms)"
   if [ "$par_lines" -eq "$par_want" ] && [ "$par_unwritten" -eq 0 ]; then lost_v=PASS; else lost_v=MISS; fi
-  printf '%-60s %8s  %s\n' "64 writers, collector down: every span queued ($par_want)" "$par_lines" "$lost_v (unwritten bytes $par_unwritten)"
+  printf '%-60s %8s  %s\n' "64 writers, collector down: every span queued ($par_want)" "$par_lines" "$lost_v (unwritten bytes $par_unwritten; $par_events_n events + $par_rounds setup events)"
   if [ $((par_up_got + par_up_queued)) -ge "$par_want" ]; then lost_v=PASS; else lost_v=MISS; fi
   printf '%-60s %8s  %s\n' "64 writers, collector up: delivered + queued = $par_want" "$((par_up_got + par_up_queued))" "$lost_v ($par_up_got delivered, $par_up_queued queued)"
   echo "  (64 writers: $par_rounds rounds, $par_n events per mode; p50 collector down $par_p50 ms, up $up_p50 ms;"
   echo "   /bin/true under the same 64-way load: p50 $true_p50 ms, p99 $true_p99 ms, max $true_max ms)"
+  first_want=$(( 64 * par_events * first_rounds ))
+  if [ "$first_lines" -eq "$first_want" ]; then lost_v=PASS; else lost_v=MISS; fi
+  printf '%-60s %8s  %s\n' "64 writers setting up a new data dir: every span queued" "$first_lines" "$lost_v (of $first_want)"
+  printf '%-60s %8s  %s\n' "64 writers setting up a new data dir: p99 / /bin/true p99" "$(rel "$first_p99" "$first_true_p99")x" "INFO ($first_p99 vs $first_true_p99 ms; $first_rounds rounds)"
+  printf '%-60s %8s  %s\n' "64 writers setting up a new data dir: max / /bin/true max" "$(rel "$first_max" "$first_true_max")x" "INFO ($first_max vs $first_true_max ms)"
+  echo "  where the time went (each event's own process; the flusher and the collector are apart):"
+  echo "    /bin/true:      $(anatomy "$work/par-true.txt")"
+  echo "    collector down: $(anatomy "$work/par.txt")"
+  echo "    collector up:   $(anatomy "$work/par-up.txt")"
+  echo "    /bin/true beside the new-dir rounds: $(anatomy "$work/first-true.txt")"
+  echo "    writers setting up a new data dir:  $(anatomy "$work/first.txt")"
   if [ "$outage_got" -lt 0 ]; then
     printf '%-60s %8s  %s\n' "$outage_line" "-" "SKIP (no python3 for the fixed-port collector)"
   elif [ "$outage_got" -eq 5 ]; then
