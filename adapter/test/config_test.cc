@@ -69,7 +69,9 @@ TEST_F(EnvFileLoadTest, ValuesReachTheEnvironmentAsParsed) {
   EXPECT_STREQ(std::getenv("PINTA_T_D"), "se\"cond");
   EXPECT_EQ(std::getenv("PINTA_T_BAD"), nullptr);
   for (const auto& [k, v] : parsed.entries)
-    if (k != "PINTA_T_D") EXPECT_STREQ(std::getenv(k.c_str()), v.c_str()) << k;
+    if (k != "PINTA_T_D") {
+      EXPECT_STREQ(std::getenv(k.c_str()), v.c_str()) << k;
+    }
   for (const char* k : {"PINTA_T_Q", "PINTA_T_L", "PINTA_T_U", "PINTA_T_D"}) ::unsetenv(k);
 }
 

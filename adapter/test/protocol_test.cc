@@ -25,7 +25,9 @@ TEST(Protocol, AgentLabelSelectsFamily) {
 TEST(Protocol, EveryRegisteredLabelSelectsItsFamily) {
   for (const auto& d : hosts::families())
     for (auto label : d.agent_labels)
-      if (!label.empty()) EXPECT_EQ(family_for_agent(label), d.id) << label;
+      if (!label.empty()) {
+        EXPECT_EQ(family_for_agent(label), d.id) << label;
+      }
 }
 
 TEST(Protocol, UnknownAgentReplyIsSafeOnPreToolUse) {

@@ -84,7 +84,9 @@ TEST(Registry, ShippedHostsInReportOrder) {
   const auto all = names(r, false);
   EXPECT_NE(std::find(all.begin(), all.end(), "docs"), all.end());
   for (const auto& h : r)
-    if (h.name == "docs") EXPECT_FALSE(h.graded);
+    if (h.name == "docs") {
+      EXPECT_FALSE(h.graded);
+    }
 }
 
 TEST(Registry, FamiliesAreLookupsNotNames) {
@@ -126,7 +128,9 @@ TEST(Registry, NewProfileFileIsNewHost) {
   EXPECT_EQ(at("antigravity-2.1"), at("antigravity-2.0") + 1);
   EXPECT_LT(at("antigravity-2.1"), at("deel-1.17"));
   for (const auto& h : r) {
-    if (h.name == "antigravity-2.1") EXPECT_EQ(h.family, Family::kAntigravity);
+    if (h.name == "antigravity-2.1") {
+      EXPECT_EQ(h.family, Family::kAntigravity);
+    }
     if (h.name == "gemini-0.70") {
       EXPECT_EQ(h.family, Family::kGemini);
       EXPECT_EQ(stdfs::path(h.profile).filename(), "gemini-0.70.json");

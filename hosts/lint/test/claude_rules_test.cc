@@ -165,7 +165,9 @@ TEST_F(ClaudeRules, UnknownKey) {
   auto f = pre("{\"matchr\": \"Bash\", \"hooks\": [" + hook("myhook", ", \"timout\": 5") + "]}");
   ASSERT_EQ(count(f, "unknown-key"), 2) << dump(f);
   for (const auto& x : f)
-    if (x.rule == "unknown-key") EXPECT_NE(x.message.find("did you mean"), std::string::npos);
+    if (x.rule == "unknown-key") {
+      EXPECT_NE(x.message.find("did you mean"), std::string::npos);
+    }
   EXPECT_EQ(count(pre("{\"matcher\": \"Bash\", \"hooks\": [" +
                       hook("myhook", ", \"timeout\": 5, \"statusMessage\": \"x\"") + "]}"),
                   "unknown-key"),

@@ -130,7 +130,9 @@ TEST(GeminiVersionMap, TreeProfilesAreContiguous) {
     EXPECT_LE((std::vector<long>{r.from[0], r.from[1]}),
               (std::vector<long>{r.through[0], r.through[1]}))
         << r.name;
-    if (r.through.size() == 3u) EXPECT_LE(r.from, r.through) << r.name;
+    if (r.through.size() == 3u) {
+      EXPECT_LE(r.from, r.through) << r.name;
+    }
     rs.push_back(r);
   }
   ASSERT_GE(rs.size(), 2u);
