@@ -313,8 +313,9 @@ first_true_p99=$(pct 0.99 "$work/first-true.txt"); first_true_max=$(pct 1 "$work
 # the spawning worker's own wait for a CPU around the process's life).
 anatomy() {
   sort -t"$(printf '\t')" -k1,1n "$1" | awk -F'\t' '
-    { lat[NR] = $1; cpu[NR] = $2; rq[NR] = $3; flt[NR] = $4; c += $2; f += $4 }
+    { lat[NR] = $1; cpu[NR] = $2; rq[NR] = $3; flt[NR] = $4; c += $2; f += $4; if ($2 < 0) none = 1 }
     END {
+      if (NR == 0 || none) { print "not measured (no /proc/PID/schedstat: a kernel without CONFIG_SCHED_INFO)"; exit }
       k = int(NR / 100); if (k < 1) k = 1
       for (i = NR - k + 1; i <= NR; i++) { l += lat[i]; tc += cpu[i]; tq += rq[i] }
       printf "on-CPU %.2f ms, %d faults an event; slowest 1 %%: %.1f ms = on-CPU %.2f + waiting for a CPU %.1f + asleep %.1f",
