@@ -243,15 +243,20 @@ par_lines=0; par_unwritten=0; par_up_queued=0; first_lines=0
 pids+=($!)
 for _ in $(seq 100); do [ -s "$work/upw.port" ] && break; sleep 0.05; done
 upw=$(cat "$work/upw.port")
+in_data_dir() {  # in_data_dir DATA_DIR PORT CMD...: CMD with the adapter's telemetry settings
+  local dir=$1 port=$2
+  shift 2
+  env -i HOME="$work/home" PATH=/usr/bin:/bin GEMINI_PLUGIN_DATA="$dir" \
+    GEMINI_PLUGIN_OPTION_ENDPOINT="http://127.0.0.1:$port/v1/traces" PINTA_QUEUE_MAX_SPANS=100000 "$@"
+}
 writers() {  # writers DATA_DIR PORT EVENTS OUT: 64 adapters x EVENTS events, latencies to OUT
-  env -i HOME="$work/home" PATH=/usr/bin:/bin GEMINI_PLUGIN_DATA="$1" \
-    GEMINI_PLUGIN_OPTION_ENDPOINT="http://127.0.0.1:$2/v1/traces" PINTA_QUEUE_MAX_SPANS=100000 \
-    "$work/par" 64 "$3" "$work/p.json" "$adapter" --agent gemini --event AfterTool >>"$4"
+  in_data_dir "$1" "$2" "$work/par" 64 "$3" "$work/p.json" "$adapter" --agent gemini --event AfterTool >>"$4"
 }
 setup_event() {  # setup_event DATA_DIR PORT: the install's first event, alone
-  env -i HOME="$work/home" PATH=/usr/bin:/bin GEMINI_PLUGIN_DATA="$1" \
-    GEMINI_PLUGIN_OPTION_ENDPOINT="http://127.0.0.1:$2/v1/traces" PINTA_QUEUE_MAX_SPANS=100000 \
-    "$adapter" --agent gemini --event AfterTool <"$work/p.json" >/dev/null
+  in_data_dir "$1" "$2" "$adapter" --agent gemini --event AfterTool <"$work/p.json" >/dev/null
+}
+queued() {  # queued DATA_DIR: the spans its queue holds (the file, overflow slots, side files)
+  cat "$1"/failed-spans.jsonl "$1"/failed-spans.slot.* "$1"/failed-spans.side.* 2>/dev/null | grep -c '' || true
 }
 par_mode() {  # par_mode down|true|up ROUND
   case "$1" in
@@ -267,8 +272,7 @@ modes=(down true up)
 for r in $(seq "$par_rounds"); do
   for k in 0 1 2; do par_mode "${modes[$(( (r + k) % 3 ))]}" "$r"; done
   # Queued = the queue file, its overflow slots and side files (folded in by the next pass).
-  n=$(cat "$work/par-data-$r"/failed-spans.jsonl "$work/par-data-$r"/failed-spans.slot.* \
-        "$work/par-data-$r"/failed-spans.side.* 2>/dev/null | grep -c '' || true)
+  n=$(queued "$work/par-data-$r")
   par_lines=$((par_lines + n))
   u=$(stat -c %s "$work/par-data-$r/failed-spans.unwritten" 2>/dev/null || echo 0)
   par_unwritten=$((par_unwritten + u))
@@ -283,8 +287,7 @@ for r in $(seq "$first_rounds"); do
     "$work/par" 64 "$par_events" "$work/p.json" /bin/true >>"$work/first-true.txt"
     writers "$work/first-$r" "$down" "$par_events" "$work/first.txt"
   fi
-  n=$(cat "$work/first-$r"/failed-spans.jsonl "$work/first-$r"/failed-spans.slot.* \
-        "$work/first-$r"/failed-spans.side.* 2>/dev/null | grep -c '' || true)
+  n=$(queued "$work/first-$r")
   first_lines=$((first_lines + n))
 done
 # Collector up: every event's span delivered, or still queued for the next flush (nothing lost);
@@ -297,8 +300,7 @@ while [ "$par_up_got" -lt "$par_want" ] && [ $(( ($(date +%s%N) - t_w) / 1000000
   sleep 0.1; par_up_got=$(upw_count)
 done
 for r in $(seq "$par_rounds"); do
-  n=$(cat "$work/par-up-$r"/failed-spans.jsonl "$work/par-up-$r"/failed-spans.slot.* \
-        "$work/par-up-$r"/failed-spans.side.* 2>/dev/null | grep -c '' || true)
+  n=$(queued "$work/par-up-$r")
   par_up_queued=$((par_up_queued + n))
 done
 pct() { sort -n "${2:-$work/par.txt}" | awk -v q="$1" '{ v[NR] = $1 } END { i = int(NR * q + 0.999999); if (i < 1) i = 1; printf "%.1f", v[i] / 1e6 }'; }

@@ -11,13 +11,12 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
-
-#include "pinta/hosts/family.h"
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "pinta/common/process.h"
+#include "pinta/hosts/family.h"
 
 namespace pinta::emu {
 
