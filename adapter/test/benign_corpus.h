@@ -1,7 +1,10 @@
 // Benign strings that redaction must leave exactly as they are: code, configuration, hashes,
 // UUIDs, base64 blobs, CLI flags and assignments whose names merely contain a secret word. The
 // false-positive rate of redact_string on this corpus is measured by redact_test (at most 2%) and
-// reported in docs/benchmarks.md.
+// reported in docs/benchmarks.md. ordinary_traffic() is what coding agents' tools print every day
+// (git, lock files, package managers, builds, containers, minified JS, base64 images): with the
+// strings of fixtures/ it is the corpus of the 1 % budget of issue 48
+// (RedactBenign.FalsePositiveRateOnOrdinaryTrafficIsAtMostOnePercent).
 #pragma once
 
 #include <string>
@@ -151,6 +154,116 @@ inline std::vector<std::string> corpus() {
       "EAA is an abbreviation",
       "cio_region=eu",
       "keyboard layout: us",
+  };
+}
+
+// Tool output of ordinary work, one string per tool result or line, as the hosts send it.
+inline std::vector<std::string> ordinary_traffic() {
+  return {
+      // git
+      "commit 3766929f0b5e8d7c1a2b4c6d8e0f1a3b5c7d9e1f\nAuthor: Jane Developer <jane@example.com>\n"
+      "Date:   Mon Dec 7 05:12:44 2026 +0000\n\n    review mends: bench-telemetry runs its adapter env\n",
+      "3766929 review mends: bench-telemetry runs its adapter env and queue count from one helper each",
+      "c00c821 .ci/run: fuzz-smoke keeps its 7-minute budget (measured 317-325 s)",
+      "Merge: 1a2b3c4 5d6e7f8\nAuthor: CI Bot <ci-bot@users.noreply.github.com>",
+      " adapter/src/redact/redact.cc | 412 ++++++++++++++++++++++++-----\n 3 files changed, 380 insertions(+), 32 deletions(-)",
+      "diff --git a/src/app.ts b/src/app.ts\nindex 83db48f..bf269f4 100644\n--- a/src/app.ts\n+++ b/src/app.ts",
+      "HEAD is now at 9fceb02d0ae598e95dc970b74767f19372d61af8 fix: handle empty payloads",
+      "Switched to a new branch 'feature/redact-generic-detectors-48'",
+      "remote: Resolving deltas: 100% (1024/1024), completed with 37 local objects.",
+      "To github.com:example-org/example-repo.git\n   1a2b3c4..5d6e7f8  main -> main",
+      "https://github.com/example-org/example-repo/blob/9fceb02d0ae598e95dc970b74767f19372d61af8/src/main.cc#L42",
+      "https://github.com/example-org/example-repo/pull/412/commits/4e1243bd22c66e76c2ba9eddc1f91394e57f9f83",
+      "^4e1243b (Jane Developer 2026-11-30 14:02:11 +0000 118)   return redact(value);",
+      "gpg: Signature made Mon Dec  7 05:12:44 2026 UTC using EDDSA key ID 4AEE18F83AFDEB23",
+      // lock files and package managers
+      R"("node_modules/react-dom": {"version": "18.2.0", "resolved": "https://registry.npmjs.org/react-dom/-/react-dom-18.2.0.tgz", "integrity": "sha512-arLSmz5djjRbTuoNv6+xxvucuJPppD7TcPcvBlnLKIH88YRUmpVXEyefWUdxxX9ifE9Balpf4XnVB/801UQL/w=="})",
+      "typescript@^5.3.3:\n  version \"5.3.3\"\n  resolved \"https://registry.yarnpkg.com/typescript/-/typescript-5.3.3.tgz#b3ce6ba258e72e6305ba66f019c79b2a37f1d3ba\"\n"
+      "  integrity sha512-GVTYNd8jWtXWYHEIBHh3foq5FOhxAwFk2+pUXTd/oVQXTyAsDn9A8RjiuW3i+KR8rhIxwA4waWXGC/DRK3AAdA==",
+      "  /@babel/core@7.23.6:\n    resolution: {integrity: sha512-49wxYh8yEGRgYq9ZpXDF/0LhLv+slQtQyAL+P7Gy7WmPTDHJx9fLhkLUqN+4IawOy1qGMExQyPnlS9Q9BceOJg==}",
+      "golang.org/x/sys v0.15.0 h1:ZBp+0iZyO/e41nPfreLTIgRX7F9tkH/lVLJ3N0zTkBI=",
+      "github.com/stretchr/testify v1.8.4/go.mod h1:34/qEjNLZHNyU0QRUqReqbS5hC3Shk1B4lOk5RkFHQo=",
+      "[[package]]\nname = \"serde\"\nversion = \"1.0.193\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\n"
+      "checksum = \"9f609d7fc7cadc9ad4dbaff8bed5bf2cdff35958c496d6052ab5346855eac388\"",
+      "requests==2.31.0 \\\n    --hash=sha256:58cd2187c01e70e6e26505bca751777aa9f2ee0b7f4300988b709f44e013003f",
+      "added 1245 packages, and audited 1246 packages in 32s\n\n214 packages are looking for funding",
+      "Successfully installed numpy-1.26.2 pandas-2.1.4 python-dateutil-2.8.2 pytz-2023.3.post1",
+      "Downloading https://files.pythonhosted.org/packages/a4/2b/3a3b5c5e7b3c4f9f1e6b2d8d0a1c3e5f7/torch-2.1.2-cp311-cp311-manylinux1_x86_64.whl (670.2 MB)",
+      // builds, tests, paths
+      "/usr/lib/python3/dist-packages/yaml/_yaml.cpython-311-x86_64-linux-gnu.so",
+      "/usr/lib/debug/.build-id/bb/041ebded782553e04c1ad5d90a1a7058b4af43.debug",
+      "/home/user/.gemini/tmp/project/chats/session-2026-12-02T10-10-7b3e9f20.jsonl",
+      "/tmp/pinta-real-host-c3mHyY/home/.gemini/tmp/ws",
+      "/home/user/.cache/pip/wheels/7b/3f/9a/4e1c8d2b6f0a9e7d5c3b1a2f4e6d8c0b9a7f5e3d1c2b4a6/",
+      "node_modules/.pnpm/@types+node@20.10.5/node_modules/@types/node/index.d.ts",
+      "    at Object.<anonymous> (/home/user/app/node_modules/jest-circus/build/utils.js:298:28)",
+      "  File \"/home/user/app/.venv/lib/python3.11/site-packages/django/core/handlers/exception.py\", line 55, in inner",
+      "PASS  src/components/__tests__/Header.test.tsx (5.214 s)",
+      "--- PASS: TestRedactGenericDetectors (0.02s)",
+      "dist/assets/index-D8kLm2Qp.css   12.41 kB │ gzip: 3.10 kB\ndist/assets/index-BkZ3pQ9x.js   142.87 kB │ gzip: 45.96 kB",
+      "static/js/main.8f3a9c2e4b1d6f7a.js  187.3 kB  build/static/js/main.8f3a9c2e4b1d6f7a.js.map",
+      "[100%] Linking CXX executable tests/redact_test\n[100%] Built target redact_test",
+      "ok  \tgithub.com/example-org/example-repo/internal/redact\t0.412s\tcoverage: 91.2% of statements",
+      "x86_64-linux-gnu-gcc -pthread -Wno-unused-result -fwrapv -O2 -Wall -fPIC -I/usr/include/python3.11 -c src/ext.c",
+      // containers and clouds
+      "REPOSITORY   TAG       IMAGE ID       CREATED        SIZE\nnginx        1.25      a6bd71f48f68   2 weeks ago    187MB",
+      "Digest: sha256:10d1f5b58f74683ad34eb29287e07dab1e90f10af243f151bb50aa5dbb4d62ee\nStatus: Downloaded newer image for nginx:1.25",
+      "NAME                          READY   STATUS    RESTARTS   AGE\napi-7d9f8c6b5-x2x7q           1/1     Running   0          3d2h",
+      "arn:aws:iam::123456789012:role/service-role/lambda-execution-role-8k2j4h",
+      "{\"RequestId\": \"c6a5f4b1-2d3e-4f5a-8b9c-0d1e2f3a4b5c\", \"InstanceId\": \"i-0abcd1234efab5678\"}",
+      "< x-amz-id-2: uP8BSBAXCDNj1XzJQc5OOO88eTiJtElPydn+xWywr9Q=1HNeOiZeFu7gP1lxi5tdAwGcB9i2xR+Q\n< x-amz-request-id: 4442587FB7D0A2F9",
+      "< Content-MD5: vo+AGC4MmDkW2nM4wsHAQA==\n< ETag: \"686897696a7c876b7e\"",
+      "256 SHA256:Rf7MJRGKaRm3Kj58onbM6EW5LFG+jhx3skYs3nXzw2U jane@laptop (ED25519)",
+      "github.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl",
+      // APIs and AI tools: ids that look random but are identifiers
+      R"({"id": "msg_01XFDUDYJgAACzvnptvVoYEL", "type": "message", "role": "assistant"})",
+      R"({"type": "tool_use", "id": "toolu_01A09q90qw90lq917835lq9", "name": "get_weather"})",
+      R"({"tool_call_id": "call_Fp2bX8Jq3nKm6tRv9yWz1AcD", "role": "tool"})",
+      R"({"id": "chatcmpl-8Xk2nLq9Vb3mTp7Rw1Yz4Hc6Jd0F", "object": "chat.completion"})",
+      R"({"node_id": "PR_kwDOA8WJ1M5Fyxx0", "number": 412, "state": "open"})",
+      R"({"node_id": "MDEwOlJlcG9zaXRvcnkxMjk2MjY5", "full_name": "octocat/Hello-World"})",
+      R"({"traceId": "4bf92f3577b34da6a3ce929d0e0e4736", "spanId": "00f067aa0ba902b7"})",
+      R"({"id": "evt_1OZb3kLkdIwHu7ixsN3Jr2Qp", "object": "event", "type": "payment_intent.succeeded"})",
+      R"({"requestId": "01HGW2N7EHJ5Z8R4X0YQKC3T9M", "status": 200})",
+      // minified JS
+      "!function(e,t){\"object\"==typeof exports&&\"undefined\"!=typeof module?module.exports=t():\"function\"==typeof define&&define.amd?define(t):(e=e||self).Vue=t()}(this,function(){\"use strict\";var e=Object.freeze({});",
+      "var n=Object.defineProperty,r=Object.getOwnPropertyDescriptor,o=Object.getOwnPropertyNames,a=Object.prototype.hasOwnProperty;function getServerSideProps2(e){return e.__reactInternalInstance$k8s9d7f6g5}",
+      "const XMLHttpRequestUpload=window.XMLHttpRequestUpload,createElementNS2024=document.createElementNS;export{Xe as a,Ze as b};",
+      "//# sourceMappingURL=data:application/json;charset=utf-8;base64,eyJ2ZXJzaW9uIjozLCJzb3VyY2VzIjpbImFwcC50cyJdLCJtYXBwaW5ncyI6IkFBQUEifQ==",
+      R"({"version":3,"sources":["app.ts"],"mappings":"AAAA,SAASA,EAAEC,GAAG;AACd,OAAOA,EAAE,CAAC"})",
+      // base64 images, wrapped and not
+      "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQAgMAAABinRfyAAAACVBMVEXAAAAAgAD///+K/HwIAAAA\n"
+      "JUlEQVQI12NYBQQM2IgGBQ4mCIEQW7oyK4phampkGIQAc1G1AQCRxCNbyW92oQAAAABJRU5ErkJg\ngg==",
+      "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQAgMAAABinRfyAAAACVBMVEXAAAAAgAD///+K/HwIAAAAJUlEQVQI12NYBQQM2IgGBQ4mCIEQW7oyK4phampkGIQAc1G1AQCRxCNbyW92oQAAAABJRU5ErkJggg==",
+      "background-image: url(data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQAgMAAABinRfyAAAACVBMVEXAAAAAgAD///+K/HwIAAAAJUlEQVQI12NYBQQM2IgGBQ4mCIEQW7oyK4phampkGIQAc1G1AQCRxCNbyW92oQAAAABJRU5ErkJggg==);",
+      // prose and code
+      "The redactor runs after the reply, in the flusher, so the host never waits on it.",
+      "Use `redis-cli -a` only with a password from the environment; see docs/security.md.",
+      "password_policy = PasswordPolicy(min_length=12, require_digit=True)",
+      "<add key=\"ClientValidationEnabled\" value=\"true\" />",
+      "<password-strength-meter min=\"12\"></password-strength-meter>",
+      "ENV NODE_ENV production",
+      "define('WP_DEBUG', false);",
+      "https://example.com/search?q=redaction+entropy&page=2&code=js",
+  };
+}
+
+// Shapes that look random and must stay exactly as they are.
+inline std::vector<std::string> must_stay() {
+  return {
+      "9fceb02d0ae598e95dc970b74767f19372d61af8",
+      "commit 4e1243bd22c66e76c2ba9eddc1f91394e57f9f83",
+      "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+      "550e8400-e29b-41d4-a716-446655440000",
+      "{\"conversationId\":\"a92be0d9-af14-4e03-bcae-c3b13571e09f\"}",
+      "01ARZ3NDEKTSV4RRFFQ69G5FAV",
+      "/home/user/.gemini/antigravity/brain/5c6d7e8f-9a0b-4c1d-8e2f-3a4b5c6d7e8f/.system_generated/logs/transcript.jsonl",
+      "/tmp/claude-diff-1demhmq2/ups-ctx/home/.claude/projects/-tmp-claude-diff-1demhmq2-ups-ctx-proj/a92be0d9-af14-4e03-bcae-c3b13571e09f.jsonl",
+      "C:\\Users\\dev\\AppData\\Local\\Temp\\build-1234\\obj\\Release\\net8.0\\MyApp.AssemblyInfo.cs",
+      "sha512-arLSmz5djjRbTuoNv6+xxvucuJPppD7TcPcvBlnLKIH88YRUmpVXEyefWUdxxX9ifE9Balpf4XnVB/801UQL/w==",
+      "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQAgMAAABinRfyAAAACVBMVEXAAAAAgAD///+K/HwIAAAAJUlEQVQI12NYBQQM2IgGBQ4mCIEQW7oyK4phampkGIQAc1G1AQCRxCNbyW92oQAAAABJRU5ErkJggg==",
+      "toolu_01A09q90qw90lq917835lq9",
+      "msg_01XFDUDYJgAACzvnptvVoYEL",
   };
 }
 

@@ -4,11 +4,18 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <ctime>
 #include <string>
 #include <vector>
 
 #include "benign_corpus.h"
+#include "planted_secrets.h"
 #include "pinta/adapter/redact.h"
 
 namespace pinta::adapter {
@@ -86,6 +93,29 @@ TEST(RedactScaling, WorkIsLinearOnHostileText) {
       "pass=",
       "x_session_id: ",
       "-passin pass:",
+      // Issue 48: the escaped view, the context and shape detectors.
+      "curl -u a:",
+      "=",
+      "a=",
+      "QUJD",
+      "Zq7vK2mW9xLp4RtN8cYb+/",
+      "\\n",
+      "\\u0026sig=",
+      "&amp;token=",
+      "%26code%3D",
+      "\\\\",
+      "password2=",
+      "<password>x",
+      "define('DB_PASSWORD', ",
+      "redis-cli -a ",
+      "?code=",
+      "https://Zq7vK2mW9xLp4RtN8cYb@",
+      "sk_a.b.",
+      "a_b-c.d$",
+      "api_keys: [\"",
+      "ENV API_TOKEN ",
+      "USER u\nPASS ",
+      "MIIEowIBAAKCAQEA\n",
   };
   constexpr std::size_t kSmall = 64 * 1024;
   // The same amount of benign prose through the same rules, in this run: what the redactor costs
@@ -100,9 +130,12 @@ TEST(RedactScaling, WorkIsLinearOnHostileText) {
     // And a bound on the work itself, relative to prose of the same size in the same run (it
     // replaced an absolute 5 s per MB, which an ASan build on a busy machine exceeded): a hostile
     // unit may cost more than prose (its matches are masked). Measured 2026-12-06, RelWithDebInfo:
-    // at most 37x ('curl -u a:', 0.5 s for 512 KiB), most units 2-13x.
+    // at most 37x ('curl -u a:', 0.5 s for 512 KiB), most units 2-13x; with the context and shape
+    // detectors (issue 48) the same run is printed below.
     EXPECT_LT(big / prose, 100.0) << "'" << unit << "': " << big << " s for 512 KiB, prose "
                                  << prose << " s";
+    std::printf("RedactScaling %-40s %.1fx prose (8x input: %.1fx)\n", ("'" + unit + "'").c_str(), big / prose,
+                big / small);
   }
 }
 
@@ -118,6 +151,64 @@ TEST(RedactBenign, FalsePositiveRateIsAtMostTwoPercent) {
   }
   EXPECT_LE(changed * 100, corpus.size() * 2) << changed << " of " << corpus.size();
   EXPECT_GE(corpus.size(), 50u);
+}
+
+// Every string of the project's captured and constructed host payloads (fixtures/: real tool
+// traffic of four hosts, keys included) with the benign corpus: at most 1 % of the strings over 16
+// characters altered (issue 48's budget), and the shapes that look random but are no secret
+// (git SHAs, UUIDs, paths) never. Truncation is left out (max_bytes 0): it is no false positive.
+std::vector<std::string> fixture_strings() {
+  std::vector<std::string> out;
+  const char* src = std::getenv("PINTA_SOURCE_DIR");
+  // PINTA_SOURCE_DIR under ctest; the source tree this file is in otherwise.
+  const std::filesystem::path root =
+      (src ? std::filesystem::path(src) : std::filesystem::path(__FILE__).parent_path().parent_path().parent_path()) /
+      "fixtures";
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(root, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    if (!it->is_regular_file() || it->path().extension() != ".json") continue;
+    std::ifstream f(it->path(), std::ios::binary);
+    std::stringstream text;
+    text << f.rdbuf();
+    const json doc = json::parse(text.str(), nullptr, false);
+    if (doc.is_discarded()) continue;
+    std::vector<const json*> todo = {&doc};
+    while (!todo.empty()) {
+      const json* j = todo.back();
+      todo.pop_back();
+      if (j->is_string()) out.push_back(j->get<std::string>());
+      if (!j->is_structured()) continue;
+      for (auto e = j->begin(); e != j->end(); ++e) {
+        if (j->is_object()) out.push_back(e.key());
+        todo.push_back(&*e);
+      }
+    }
+  }
+  return out;
+}
+
+TEST(RedactBenign, FalsePositiveRateOnOrdinaryTrafficIsAtMostOnePercent) {
+  std::vector<std::string> strings = fixture_strings();
+  EXPECT_GE(strings.size(), 1000u) << "fixtures/ not found";
+  for (const std::string& s : benign::corpus()) strings.push_back(s);
+  for (const std::string& s : benign::ordinary_traffic()) strings.push_back(s);
+  std::size_t considered = 0, changed = 0;
+  for (const std::string& s : strings) {
+    if (s.size() <= 16) continue;
+    ++considered;
+    const std::string out = redact_string(s, 0);
+    if (out == s) continue;
+    ++changed;
+    std::printf("altered: %.200s\n     -> %.200s\n", s.c_str(), out.c_str());
+  }
+  std::printf("RedactBenign: %zu of %zu ordinary strings over 16 characters altered (%.3f %%)\n", changed,
+              considered, 100.0 * static_cast<double>(changed) / static_cast<double>(considered));
+  EXPECT_LE(changed * 100, considered) << changed << " of " << considered;
+}
+
+TEST(RedactBenign, ShasUuidsPathsAndPublicBlobsStay) {
+  for (const std::string& s : benign::must_stay()) EXPECT_EQ(redact_string(s), s) << s;
 }
 
 TEST(RedactBenign, TheReportedStringsAreUntouched) {
@@ -211,8 +302,9 @@ TEST(RedactSecretNames, SecretNamesInTextAreRedacted) {
       EXPECT_EQ(redact_string(out), out) << text;
     }
   }
+  // (A random-looking value is redacted whatever its name since issue 48: the shape detector.)
   for (const std::string& name : kLookAlikeNames) {
-    const std::string text = name + "=" + value;
+    const std::string text = name + "=plain-value-12";
     EXPECT_EQ(redact_string(text), text);
   }
 }
@@ -286,6 +378,137 @@ TEST(RedactStructure, PgpassPrefilterSkipsTimesAndJsonButNeverALine) {
   }
   EXPECT_EQ(redact_string("pg: db.example.com:*:*:admin:s3cr3tPw"),
             "pg: db.example.com:*:*:admin:[REDACTED:pgpass]");
+}
+
+// ---- issue 48: detection that does not need to know the vendor --------------------------------
+
+// The vendor rules off for one test: what is caught then is caught by context and shape alone.
+struct VendorRulesOff {
+  VendorRulesOff() { set_vendor_rules_for_testing(false); }
+  ~VendorRulesOff() { set_vendor_rules_for_testing(true); }
+};
+
+// Formats, structures and names no rule names (planted::generic_corpus, every example of issue 48)
+// and made-up vendor formats (planted::made_up_vendor_corpus): with the provider rules switched
+// off, every secret is still gone. 0 of 138 leak; before issue 48, 83 of the generic corpus's 88
+// entries leaked with the rules on.
+TEST(RedactGeneric, FormatsNoRuleNamesAreCaughtByContextAndShapeAlone) {
+  VendorRulesOff off;
+  std::size_t n = 0, leaked = 0;
+  for (const auto& set : {planted::generic_corpus(), planted::made_up_vendor_corpus()}) {
+    for (const auto& p : set) {
+      ++n;
+      const std::string out = redact_string(p.text);
+      if (out.find(p.secret) != std::string::npos) {
+        ++leaked;
+        ADD_FAILURE() << p.text << "\n→ " << out;
+      }
+      EXPECT_EQ(redact_string(out), out) << p.text;
+    }
+  }
+  EXPECT_GE(n, 130u);
+  EXPECT_EQ(leaked, 0u);
+}
+
+// The held-out half: the provider formats the rules do know (legacy and structural corpus), every
+// other entry, redacted with the rules switched off. The misses are hand-written values that are
+// not random (xoxa-2-abcdefghij1234, sk-aB3aB3…, twenty capitals of an AWS key id): measured
+// 2026-12-07, 49 of 60 caught (all 120: 98). The floor keeps that from regressing.
+TEST(RedactGeneric, HeldOutHalfOfTheProviderFormatsWithoutTheirRules) {
+  const std::set<std::string> generic_types = {
+      "private_key", "password_hash", "jwt", "pgpass", "netrc", "cli_password", "bearer", "api_key_header",
+      "authorization", "cookie", "seed_phrase", "env_assignment", "secret_field", "query_credential",
+      "high_entropy_secret", "url_credentials", "connection_string", "high_entropy", "prefixed_token",
+      "base64_secret"};
+  std::vector<planted::Planted> vendor;
+  for (const auto& p : planted::corpus())
+    if (!generic_types.count(p.type)) vendor.push_back(p);
+  VendorRulesOff off;
+  std::size_t held_out = 0, caught = 0;
+  for (std::size_t i = 1; i < vendor.size(); i += 2) {
+    ++held_out;
+    const std::string out = redact_string(vendor[i].text);
+    if (out.find(vendor[i].secret) == std::string::npos) ++caught;
+    else std::printf("held out, not caught: %s\n", vendor[i].text.c_str());
+  }
+  std::printf("RedactGeneric: %zu of %zu held-out provider entries caught without their rules\n", caught, held_out);
+  EXPECT_GE(held_out, 50u);
+  EXPECT_GE(caught * 100, held_out * 75) << caught << " of " << held_out;
+}
+
+// Word boundaries on the unescaped text: a token right after an escaped \n, a SAS `sig` after Go's
+// \u0026, an escaped JSON document inside a string, HTML and percent escapes. Each leaked before.
+TEST(RedactGeneric, BoundariesAreThoseOfTheUnescapedText) {
+  const std::string ghp = "ghp_" + planted::fake(planted::kA, 36, "esc-ghp");
+  const std::string sig = planted::fake(planted::kB64, 43, "esc-sig");
+  const std::string pw = planted::fake(planted::kA, 14, "esc-pw");
+  for (const std::string& text :
+       {R"(line one\n)" + ghp + R"(\nline three)", R"(\")" + ghp + R"(\")",
+        R"(https://a.blob.core.windows.net/c?sv=2022\u0026sig=)" + sig + R"(\u0026se=2030)",
+        R"({\"password\": \")" + pw + R"(\"})", R"({\\\"password\\\": \\\")" + pw + R"(\\\"})",
+        "<a href=\"/x?a=1&amp;password=" + pw + "\">", "next=%2Fcb%3Fa%3D1%26password%3D" + pw}) {
+    const std::string out = redact_string(text);
+    for (const std::string& secret : {ghp, sig, pw}) EXPECT_EQ(out.find(secret), std::string::npos) << text << "\n→ " << out;
+    EXPECT_NE(out.find("[REDACTED:"), std::string::npos) << text;
+    EXPECT_EQ(redact_string(out), out) << text;
+    EXPECT_FALSE(redaction_is_identity(text)) << text;
+  }
+  // A cut takes whole escape sequences: the text around stays as it was.
+  EXPECT_EQ(redact_string(R"(a\n)" + ghp + R"(\nb)"), R"(a\n[REDACTED:github_token]\nb)");
+  EXPECT_EQ(redact_string(R"({\"password\": \")" + pw + R"(\"})"), R"({\"password\": [REDACTED:secret_field]})");
+}
+
+TEST(RedactGeneric, SecretNamesWithQualifiersPluralsAndDigits) {
+  for (const std::string name :
+       {"password2", "password_confirmation", "passwordConfirmation", "DB_PASSWORD_PROD", "SECRET_KEY_BASE",
+        "api_keys", "api_keys[]", "apiKeys", "creds", "APP_KEY", "Ocp-Apim-Subscription-Key", "x-functions-key",
+        "SMTP_PW", "dbPasswordProd", "client_secret_value", "STRIPE_SECRET_KEY_LIVE", "private_keys", "token2"}) {
+    EXPECT_TRUE(is_secret_name(name)) << name;
+  }
+  for (const std::string name :
+       {"password_policy", "password_hash", "password_file", "password_length", "token_type", "max_tokens",
+        "total_tokens", "primary_key", "keys", "sort_keys", "secret_count", "monkeys", "oauth2", "keyboard",
+        "passwords_match_message", "author2", "pwd_dir_old"}) {
+    EXPECT_FALSE(is_secret_name(name)) << name;
+  }
+}
+
+TEST(RedactGeneric, JsonValuesUnderASecretNameWhateverTheirNesting) {
+  const json in = {{"tool_input",
+                    {{"api_keys", {"k3yOne0001", "k3yTwo0002"}},
+                     {"client_secret", {{"value", "s3cr3tValue"}, {"id", "cs-1"}}},
+                     {"passwords", {{{"value", "pw0001"}}}},
+                     {"tokens", {1, 2}},
+                     {"auth", {{"data", "Zq7vK2mW"}}}}}};
+  const json out = redact_json(in);
+  const std::string dumped = out.dump();
+  for (const std::string secret : {"k3yOne0001", "k3yTwo0002", "s3cr3tValue", "pw0001", "Zq7vK2mW"})
+    EXPECT_EQ(dumped.find(secret), std::string::npos) << secret << " in " << dumped;
+  EXPECT_EQ(out["tool_input"]["client_secret"]["id"], "cs-1");
+  EXPECT_EQ(out["tool_input"]["tokens"], json({1, 2}));
+  EXPECT_EQ(redact_json(out), out);
+}
+
+// The shape detector's own guards: a PEM body without armour, base64 of a .env and of a
+// user:password pair are secrets; base64 of plain text, an image, a certificate and an SSH public
+// key are not.
+TEST(RedactGeneric, Base64IsJudgedByWhatItDecodesTo) {
+  const std::string env = planted::base64("DB_PASSWORD=" + planted::fake(planted::kA, 18, "b64-1") + "\n");
+  EXPECT_EQ(redact_string("value: " + env), "value: [REDACTED:base64_secret]");
+  const std::string pair = planted::base64("deploy:" + planted::fake(planted::kA, 12, "b64-2"));
+  EXPECT_EQ(redact_string("auth " + pair), "auth [REDACTED:base64_secret]");
+  const std::string der = planted::der_private_key_b64("b64-3", 300);
+  std::string wrapped;
+  for (std::size_t i = 0; i < der.size(); i += 64) wrapped += der.substr(i, 64) + "\n";
+  const std::string out = redact_string(wrapped);
+  EXPECT_EQ(out.find(der.substr(70, 40)), std::string::npos) << out;
+  EXPECT_EQ(out.find(der.substr(0, 40)), std::string::npos) << out;
+  for (const std::string& benign : std::vector<std::string>{
+           planted::base64("Hello, World! This is a base64 blob of ordinary text."),
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl ci@host",
+        "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEb8Q5mJ3nK2LpVx7RtY9wZc4Hf6Ua1Sd0Ge3Xi8Oj"}) {
+    EXPECT_EQ(redact_string(benign), benign);
+  }
 }
 
 }  // namespace

@@ -165,9 +165,15 @@ TEST(RedactJson, WalksValuesAndSkipsIdentifiers) {
              {"tool_input", {{"command", "export API_KEY=abc123 && run"}, {tok, {1, tok, true}}}},
              {"n", 3}};
   json out = redact_json(in);
-  EXPECT_EQ(out["session_id"], tok);
-  EXPECT_EQ(out["cwd"], in["cwd"]);
-  EXPECT_EQ(out["workspacePaths"], in["workspacePaths"]);
+  // Identifier fields are not masked for their name (session_id is a secret name elsewhere), but
+  // their values pass the redactor like every other string (issue 48: a secret planted in one of
+  // them was forwarded as is).
+  EXPECT_EQ(out["session_id"], "[REDACTED:github_token]");
+  EXPECT_EQ(out["cwd"], "/work/[REDACTED:aws_access_key_id]");
+  EXPECT_EQ(out["workspacePaths"], json::array({"[REDACTED:github_token]"}));
+  EXPECT_EQ(redact_json(json{{"session_id", "7f3c2a4e-1b2d-4b1d-9a0e-123456789abc"}})["session_id"],
+            "7f3c2a4e-1b2d-4b1d-9a0e-123456789abc");
+  EXPECT_EQ(redact_json(json{{"x", {{"session_id", "abc12345"}}}})["x"]["session_id"], "[REDACTED:secret_field]");
   EXPECT_EQ(out["tool_input"]["command"], "export API_KEY=[REDACTED:env_assignment] && run");
   // A token used as a key is redacted like a value (it reached invocations.jsonl raw before).
   EXPECT_FALSE(out["tool_input"].contains(tok));

@@ -1,5 +1,7 @@
 #include "pinta/adapter/redact.h"
 
+#include "generic.h"
+
 #include <re2/re2.h>
 
 #include <algorithm>
@@ -204,13 +206,56 @@ bool path_like(std::string_view v) {
 
 }  // namespace
 
-bool is_secret_name(std::string_view key) {
-  const NameSegments seg = segment_name(key);
+namespace {
+
+bool secret_tail(const NameSegments& seg) {
   const std::string_view name(seg.text, seg.n);
   for (std::string_view word : kSecretNameSuffixes) {
     if (ends_with(name, word)) return true;
   }
   return !secret_word_of(seg).empty();
+}
+
+// Sets one trailing qualifier aside (kSecretNameQualifiers, digits, a plural s); false when the
+// name ends in none.
+bool drop_qualifier(NameSegments& seg) {
+  std::size_t n = seg.n;
+  while (n > 0 && seg.text[n - 1] >= '0' && seg.text[n - 1] <= '9') --n;
+  if (n < seg.n && n > 0) {
+    seg.n = n;
+    return true;
+  }
+  std::size_t last = seg.n;
+  while (last > 0 && !seg.starts[last - 1]) --last;
+  if (last > 1) {
+    const std::string_view tail(seg.text + last - 1, seg.n - last + 1);
+    for (std::string_view q : kSecretNameQualifiers) {
+      if (tail == q) {
+        seg.n = last - 1;
+        return true;
+      }
+    }
+  }
+  const std::string_view name(seg.text, seg.n);
+  for (std::string_view plural : {"keys", "passwords", "passphrases", "passcodes"}) {
+    if (ends_with(name, plural)) {
+      --seg.n;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool is_secret_name(std::string_view key) {
+  NameSegments seg = segment_name(key);
+  for (int strip = 0; strip <= 3; ++strip) {
+    if (seg.n == 0) return false;
+    if (secret_tail(seg)) return true;
+    if (strip == 3 || !drop_qualifier(seg)) return false;
+  }
+  return false;
 }
 
 bool is_secret_value(std::string_view key, std::string_view value) {
@@ -297,6 +342,56 @@ bool authorization_value(std::string_view v) {
 }
 // A whole multi-word value (cookie header, seed phrase) that is not a placeholder.
 bool whole_value(std::string_view v) { return unquote(v).size() >= 4 && !is_placeholder_value(v); }
+// A CLI's password argument: anything but a placeholder (`-p ''`, `-a $REDIS_PASS`, `*`).
+bool cli_value(std::string_view v) { return unquote(v).size() >= 1 && !is_placeholder_value(v); }
+// <name>value</name> and the like, groups (name, value): a secret name and a value with text.
+bool named_text(const re2::StringPiece* g) {
+  const std::string_view v = piece(g[2]);
+  if (v.find_first_not_of(" \t\r\n") == std::string_view::npos) return false;
+  std::string_view trimmed = v.substr(v.find_first_not_of(" \t\r\n"));
+  trimmed = trimmed.substr(0, trimmed.find_last_not_of(" \t\r\n") + 1);
+  return is_secret_name(piece(g[1])) && is_secret_value(piece(g[1]), trimmed);
+}
+// URL query and fragment parameters that carry a credential whatever their vendor (OAuth `code`
+// and `access_token`, Azure SAS `sig` and Functions `code`, AWS/GCS presigned `X-Amz-Signature` /
+// `X-Goog-Signature`, `key`, `token`, `ticket`, `jwt`), or any secret name (is_secret_name).
+// The short, generic names need a value that looks like a credential: 8+ characters with a
+// digit or both letter cases (`?code=200`, `?key=name` stay).
+bool query_credential(const re2::StringPiece* g) {
+  std::string name(piece(g[1]));
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string_view v = piece(g[2]);
+  if (is_placeholder_value(v)) return false;
+  static constexpr std::array<std::string_view, 14> kWeak = {
+      "code", "sig", "signature", "key", "k", "st", "sk", "sid", "session", "hmac", "ticket",
+      "sas", "jwt", "x-amz-signature"};
+  bool weak = false;
+  for (std::string_view w : kWeak) weak = weak || name == w || ends_with(name, std::string("-") + std::string(w));
+  if (weak || name == "x-goog-signature") {
+    return v.size() >= 8 && (has_digit(v) || has_upper_and_lower(v) || v.find('%') != std::string_view::npos);
+  }
+  return is_secret_name(name) && is_secret_value(name, v);
+}
+// Whether the text has `?name=`, `&name=` or `#name=` (name: 1-64 characters of the rule's
+// class): the query rule needs it, and `&&`, `a & b` in shell and code do not have it.
+bool query_chain(std::string_view s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '?' && s[i] != '&' && s[i] != '#') continue;
+    std::size_t j = i + 1;
+    while (j < s.size() && j - i <= 64 &&
+           (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_' || s[j] == '.' || s[j] == '-' ||
+            s[j] == '[' || s[j] == ']'))
+      ++j;
+    if (j > i + 1 && j - i <= 65 && j < s.size() && s[j] == '=') return true;
+  }
+  return false;
+}
+// A URL's user part with no password (`https://<token>@host`): a token, not a user name.
+bool url_token(std::string_view v) {
+  if (is_placeholder_value(v)) return false;
+  if (v.size() >= 16 && has_digit(v) && has_alpha(v)) return true;
+  return generic::classify(v) != generic::Shape::kNone;
+}
 
 // A base64 text that decodes to a PEM private key (kubeconfig client-key-data, k8s Secrets).
 bool base64_private_key(std::string_view s) {
@@ -367,21 +462,22 @@ bool pgpass_line(const re2::StringPiece* g) {
 // An assigned value: quoted, or a run up to whitespace or a shell separator, without the trailing
 // punctuation that closes the surrounding code (`f(token=None)`, `{secret=x}`, `a=b, c=d`).
 #define PINTA_ENV_VALUE \
-  R"(("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$;&|,)\]}>][^\s"';&|]*?)[,.)\]}>:]*(?:[\s"';&|]|\z))"
+  R"(("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$;&|,)\]}>][^\s"';&|]*?)[,.)\]}>:/]*(?:[\s"';&|]|\z))"
 // The name part of a secret-named assignment, captured: anything that ends in one of the secret
 // words (kSecretNameSuffixes and kSecretNameWords, as a pattern; `pass` also stands for passw…,
 // `key` for every *key). The pattern only finds candidates: is_secret_name() decides on the whole
 // name (so `bypass=`, `author:`, `sort_key=` are found and let go).
 #define PINTA_SECRET_NAME                                                                      \
-  R"((?i)\b([A-Za-z0-9_.-]*?(?:pass(?:word|wd|phrase|code)?|pwd|secret|token|key|key[_.-]?id|)" \
-  R"(key[_.-]?data|credentials?|authorization|auth|cookie|dsn|otp|mnemonic|)"                    \
-  R"((?:seed|recovery)[ _.-]?phrase|session[ _.-]?id|database[ _.-]?url|connection[ _.-]?string|connstr)))"
+  R"((?i)\b([A-Za-z0-9_.-]*?(?:pass(?:word|wd|phrase|code)?|pwd?|secret|token|key|key[_.-]?id|)" \
+  R"(key[_.-]?data|cred(?:entials?|s)?|authorization|auth|cookie|dsn|otp|mnemonic|)"              \
+  R"((?:seed|recovery)[ _.-]?phrase|session[ _.-]?id|database[ _.-]?url|connection[ _.-]?string|connstr))" \
+  R"((?:[_.-]?[A-Za-z0-9]+){0,3}))"
 // A --flag name that may name a secret; secret_flag() decides.
 #define PINTA_FLAG_NAME \
   R"(([A-Za-z0-9_-]*?(?:pass(?:word|wd|phrase|code)?|pwd|secret|token|key|credentials?|auth|cookie|dsn|otp)))"
 #define PINTA_FLAG_LITERALS {"pass", "pwd", "secret", "token", "key", "credential", "auth", "cookie", "dsn", "otp"}
 #define PINTA_NAME_LITERALS                                                                     \
-  {"pass", "pwd", "secret", "token", "key", "credential", "auth", "cookie", "dsn", "otp",         \
+  {"pass", "pw", "secret", "token", "key", "cred", "auth", "cookie", "dsn", "otp",               \
    "mnemonic", "phrase", "session", "database", "connection", "connstr"}
 
 // The rules, in order. Order matters: specific formats first, so `GITHUB_TOKEN=ghp_…` is reported
@@ -416,6 +512,9 @@ constexpr Rule kRules[] = {
      R"(discord(?:app)?\.com/api/webhooks/[0-9]+/([A-Za-z0-9_-]{20,}))", 1, {"discord"}},
     {nullptr, R"(([A-Za-z][A-Za-z0-9+.-]*)://([^\s/?#@\[\]:"'<>]*:[^\s/?#"'<>]+)@)", 2, {"://"},
      false, nullptr, url_type},
+    // A token as the whole user part (`https://<token>@host`, any vendor): a user name stays.
+    {nullptr, R"(([A-Za-z][A-Za-z0-9+.-]*)://([^\s/?#@\[\]:"'<>]{8,})@)", 2, {"://"}, false, url_token,
+     url_type},
     // A bare secret access key right after its key id (CSV exports, `aws configure` echoes).
     {"aws_secret",
      R"(\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b["'\x60]?[\s,;:|=]{1,8}["'\x60]?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|\z))",
@@ -532,7 +631,7 @@ constexpr Rule kRules[] = {
     // ~/.netrc: machine host login user password secret.
     {"netrc", R"((?i)\bmachine\s+\S+\s+login\s+\S+\s+password\s+([^\s"']+))", 1, {"machine"}, true},
     // OpenSSL pass phrase arguments: -pass/-passin/-passout pass:secret.
-    {"cli_password", R"((?i)\s-pass(?:in|out)?\s+pass:([^\s"']+))", 1, {"pass:"}, true},
+    {"cli_password", R"((?i)\s-pass(?:in|out|word)?\s+pass:([^\s"']+))", 1, {"pass:"}, true},
     {"bearer",
      R"((?i)authorization["']?\s*[:=]\s*["']?\s*(?:bearer|token|basic)\s+([A-Za-z0-9._~+/=-]+))", 1,
      {"authorization"}, true},
@@ -569,6 +668,75 @@ constexpr Rule kRules[] = {
     {"cli_password",
      R"(\bcurl\b[^\n|;&]*?\s(?:-u\s*|--user[=\s]\s*)["']?[^\s:"'\[]*:([^\s"'@\[\x{2026}$][^\s"']*))",
      1, {"curl"}},
+    // The password arguments of common CLIs, each from the tool's own documentation: redis-cli
+    // `-a <password>` (redis.io/docs/connect/cli), sqlcmd/bcp `-P password` (learn.microsoft.com
+    // sqlcmd utility), `az login -p` (az login reference: --password -p), keytool/jarsigner
+    // `-storepass`/`-keypass` (JDK keytool docs), OpenLDAP `-w passwd` (ldapsearch(1)), zip/unzip
+    // `-P password` (zip(1); unzip's -p is "pipe"), 7-Zip `-p{password}`, PuTTY plink/pscp `-pw`,
+    // MongoDB shells and tools `-p <password>`, mosquitto_pub/sub `-P`, ipmitool `-P`, Net-SNMP
+    // `-A`/`-X` (auth and privacy pass phrases), influx 1.x `-password`, smbclient `-U user%pass`,
+    // FreeRDP `/p:`, sqlplus `user/password@db`, htpasswd `-b file user password`, Windows
+    // `net user <name> <password>`, FTP's `PASS` command (RFC 959 §4.1.1).
+    {"cli_password", R"(\bredis-cli\b[^\n|;&]*?\s-a[ \t]+("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))", 1, {"redis-cli"}, false, cli_value},
+    {"cli_password", R"(\b(?:sqlcmd|bcp|osql|isql)\b[^\n|;&]*?\s-P[ \t]*("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))", 1,
+     {"sqlcmd", "bcp", "osql", "isql"}, false, cli_value},
+    {"cli_password", R"(\baz[ \t]+login\b[^\n|;&]*?\s-p[ \t]+("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))", 1, {"az"}, false, cli_value},
+    {"cli_password",
+     R"(\b(?:keytool|jarsigner)\b[^\n|;&]*?\s-(?:storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass|new)[ \t]+("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))",
+     1, {"keytool", "jarsigner"}, false, cli_value},
+    {"cli_password", R"(\bldap[a-z]+\b[^\n|;&]*?\s-w[ \t]*("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))", 1, {"ldap"}, false, cli_value},
+    {"cli_password", R"(\b(?:zip|unzip)\b[^\n|;&]*?\s-P[ \t]*("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))", 1, {"zip"}, false, cli_value},
+    {"cli_password", R"(\b7z[ar]?\b[^\n|;&]*?\s-p([^\s"'\[\x{2026}$-][^\s"']*))", 1, {"7z"}, false, cli_value},
+    {"cli_password", R"(\b(?:plink|pscp|psftp)\b[^\n|;&]*?\s-pw[ \t]+("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))", 1, {"plink", "pscp", "psftp"},
+     false, cli_value},
+    {"cli_password",
+     R"(\b(?:mongosh|mongo|mongodump|mongorestore|mongoexport|mongoimport|mongostat|mongotop|mongofiles)\b[^\n|;&]*?\s-p[ \t]+("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))",
+     1, {"mongo"}, false, cli_value},
+    {"cli_password", R"(\b(?:mosquitto_(?:pub|sub|rr)|ipmitool)\b[^\n|;&]*?\s-P[ \t]+("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))", 1,
+     {"mosquitto_", "ipmitool"}, false, cli_value},
+    {"cli_password", R"(\bsnmp[a-z]*\b[^\n|;&]*?\s-[AX][ \t]+("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))", 1, {"snmp"}, false, cli_value},
+    {"cli_password", R"(\binflux\b[^\n|;&]*?\s-password[ \t]+("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))", 1, {"influx"}, false, cli_value},
+    {"cli_password", R"(\bsmbclient\b[^\n|;&]*?\s(?:-U|--user)[ \t=]*[^\s%"']+%([^\s"']+))", 1, {"smbclient"},
+     false, cli_value},
+    {"cli_password", R"((?i)\bx?freerdp\b[^\n|;&]*?\s/p:("[^"]*"|[^\s"']+))", 1, {"freerdp"}, true, cli_value},
+    {"cli_password", R"(\bsqlplus\b[^\n|;&]*?\s[A-Za-z0-9_$#]+/("[^"]*"|[^\s@/"']+))", 1, {"sqlplus"}, false,
+     cli_value},
+    {"cli_password", R"(\bhtpasswd\b[^\n|;&]*?\s-[a-zA-Z]*b[a-zA-Z]*[ \t]+(?:-\S+[ \t]+)*\S+[ \t]+\S+[ \t]+("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))",
+     1, {"htpasswd"}, false, cli_value},
+    {"cli_password", R"((?i)\bnet[ \t]+user[ \t]+("[^"]*"|[^\s/"']+)[ \t]+("[^"]*"|[^\s/"'*][^\s"']*))", 2,
+     {"net"}, true, cli_value},
+    {"cli_password", R"((?m)^[ \t>-]*USER[ \t]+\S+[ \t\r]*\n(?:[^\n]*\n){0,4}?[ \t>-]*PASS[ \t]+([^\s]+))", 1,
+     {"PASS"}, false, cli_value},
+    // `aws configure set aws_secret_access_key V`, `npm config set //r/:_authToken V`,
+    // `dotnet user-secrets set "Db:Password" V`, `git config user.password V`: a secret name, then
+    // its value.
+    {"cli_password",
+     R"((?i)\b(?:configure|config|user-secrets)[ \t]+set[ \t]+(?:-{1,2}[A-Za-z-]+[ \t]+)*["']?([A-Za-z0-9_.:/@-]+)["']?[ \t]+("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))",
+     2, {"configure", "config", "user-secrets"}, true, nullptr, nullptr, named_assignment},
+    // XML: <password>v</password>, <add key="ApiKey" value="v"/>, <entry name="secret" value="v">.
+    {"secret_field",
+     R"(<([A-Za-z_][A-Za-z0-9_.:-]*)(?:\s[^<>]*)?>([^<>]+)</)", 2, PINTA_NAME_LITERALS, true,
+     nullptr, nullptr, named_text, "<"},
+    {"secret_field",
+     R"((?i)\b(?:key|name)[ \t]*=[ \t]*["']([^"'<>]+)["'][ \t]+value[ \t]*=[ \t]*("[^"]*"|'[^']*'))", 2,
+     {"value"}, true, nullptr, nullptr, named_assignment, "="},
+    // PHP define('DB_PASSWORD', 'v').
+    {"secret_field",
+     R"((?i)\bdefine[ \t]*\([ \t]*["']([^"']+)["'][ \t]*,[ \t]*("[^"]*"|'[^']*'|[^\s,)]+))", 2,
+     {"define"}, true, nullptr, nullptr, named_assignment},
+    // Dockerfile ENV/ARG in the space form (ENV API_TOKEN v: the value runs to the end of the line).
+    {"env_assignment", R"((?m)^[ \t]*(?:ENV|ARG)[ \t]+([A-Za-z_][A-Za-z0-9_.-]*)[ \t]+([^\s=\\][^\r\n]*))", 2,
+     {"ENV", "ARG"}, false, nullptr, nullptr, named_text},
+    // A list or an object under a secret name in JSON/YAML text: "api_keys": ["a", "b"],
+    // "client_secret": {"value": "v"}.
+    {"secret_field",
+     PINTA_SECRET_NAME
+     R"(["']?[ \t]*[:=][ \t]*\[[ \t\r\n]*((?:"[^"\n]*"|'[^'\n]*')(?:[ \t\r\n]*,[ \t\r\n]*(?:"[^"\n]*"|'[^'\n]*'))*))",
+     2, PINTA_NAME_LITERALS, true, nullptr, nullptr, named_assignment, "["},
+    {"secret_field",
+     PINTA_SECRET_NAME
+     R"(["']?[ \t]*:[ \t]*\{[ \t\r\n]*["']?(?i:value|secret|key|data|current|plaintext|token|password)["']?[ \t]*:[ \t]*("[^"\n]*"|'[^'\n]*'|[^\s,}"']+))",
+     2, PINTA_NAME_LITERALS, true, nullptr, nullptr, named_assignment, "{"},
     // NAME=value where NAME ends in a secret word (DB_PASSWORD=, api_key=, ?password=, sig keys).
     {"env_assignment", PINTA_SECRET_NAME R"(["']?[ \t]*(?::=|=>|=)[ \t]*)" PINTA_ENV_VALUE, 2,
      PINTA_NAME_LITERALS, true, nullptr, nullptr, named_assignment, "=:"},
@@ -577,6 +745,9 @@ constexpr Rule kRules[] = {
      PINTA_SECRET_NAME
      R"(["']?[ \t]*:[ \t]*("[^"\n]*"|'[^'\n]*'|[^\s"'\[\x{2026}$,;)\]}>][^\s"',;)\]}>]{5,}))",
      2, PINTA_NAME_LITERALS, true, nullptr, nullptr, named_colon, ":"},
+    // Credential query and fragment parameters (?code=, &sig=, #access_token=, X-Amz-Signature=).
+    {"query_credential", R"([?&#]([A-Za-z0-9_.\[\]-]+)=([^&#\s"'<>\[\x{2026}$][^&#\s"'<>]*))", 2,
+     {"?", "&", "#"}, false, nullptr, nullptr, query_credential, "=", query_chain},
     // A random-looking value right after the word secret / token / password in prose or logs
     // ("the client secret is 8f3k…", "auth token 9a8b…").
     {"high_entropy_secret",
@@ -715,27 +886,53 @@ RuleSet candidate_rules(std::string_view s) {
   return out;
 }
 
-// Applies one rule; returns whether anything was replaced. One left-to-right pass: after a match
-// (taken or rejected by `accept`) the search resumes at its end, never inside it, so a text that
-// repeats a rule's prefix (`sk-sk-sk-…`, 150 KB) costs one scan, not one scan per repetition
-// (resuming one byte further on made such a text quadratic: 30 s for 150 KB).
-bool apply(std::size_t rule_index, std::string& s, WorkBudget* budget) {
+// Whether each rule is a provider format (off in set_vendor_rules_for_testing(false)): every rule
+// but the vendor-agnostic ones (structure, names, flags, headers, URLs, JWTs, PEM armour).
+constexpr bool vendor_type(const char* type) {
+  if (type == nullptr) return false;  // URL userinfo and connection strings
+  for (std::string_view generic :
+       {"private_key", "password_hash", "jwt", "pgpass", "netrc", "cli_password", "bearer",
+        "api_key_header", "authorization", "cookie", "seed_phrase", "env_assignment", "secret_field",
+        "query_credential", "high_entropy_secret"}) {
+    if (std::string_view(type) == generic) return false;
+  }
+  return true;
+}
+const RuleSet kVendorRules = [] {
+  RuleSet r;
+  for (std::size_t i = 0; i < kRuleCount; ++i)
+    if (vendor_type(kRules[i].type)) r.set(i);
+  return r;
+}();
+bool g_vendor_rules = true;
+
+// The rules that may match `t`: their prefilter says so, and they are switched on.
+RuleSet enabled_candidates(std::string_view t) {
+  RuleSet c = candidate_rules(t);
+  if (!g_vendor_rules) c &= ~kVendorRules;
+  return c;
+}
+
+// The matches of one rule in `t`, in order and not overlapping (what becomes a marker). One
+// left-to-right pass: after a match (taken or rejected by `accept`) the search resumes at its end,
+// never inside it, so a text that repeats a rule's prefix (`sk-sk-sk-…`, 150 KB) costs one scan,
+// not one scan per repetition (resuming one byte further on made such a text quadratic: 30 s for
+// 150 KB).
+void rule_cuts(std::size_t rule_index, std::string_view t, WorkBudget* budget, std::vector<generic::Cut>& cuts) {
   const Rule& rule = kRules[rule_index];
   const RE2& re = compiled(rule_index);
-  if (!re.ok()) return false;
+  if (!re.ok()) return;
   const int ngroups = re.NumberOfCapturingGroups() + 1;
   std::array<re2::StringPiece, 8> groups;
-  if (ngroups > static_cast<int>(groups.size())) return false;
-  const re2::StringPiece text(s.data(), s.size());
-  std::string out;
+  if (ngroups > static_cast<int>(groups.size())) return;
+  const re2::StringPiece text(t.data(), t.size());
   std::size_t pos = 0, copied = 0;
-  bool changed = false;
   std::size_t matches = 0;
-  while (pos <= s.size() &&
-         re.Match(text, pos, s.size(), RE2::UNANCHORED, groups.data(), ngroups)) {
+  while (pos <= t.size() &&
+         re.Match(text, pos, t.size(), RE2::UNANCHORED, groups.data(), ngroups)) {
     const re2::StringPiece whole = groups[0];
     const re2::StringPiece target = groups[static_cast<std::size_t>(rule.group)];
-    const std::size_t start = static_cast<std::size_t>(whole.data() - s.data());
+    const std::size_t start = static_cast<std::size_t>(whole.data() - t.data());
     const std::size_t end = start + whole.size();
     pos = end > start ? end : end + 1;
     // Many matches: look at the clock now and then (a match costs ~1 µs at most).
@@ -745,36 +942,78 @@ bool apply(std::size_t rule_index, std::string& s, WorkBudget* budget) {
         (rule.accept_match && !rule.accept_match(groups.data()))) {
       continue;
     }
-    const std::size_t t_start = static_cast<std::size_t>(target.data() - s.data());
+    const std::size_t t_start = static_cast<std::size_t>(target.data() - t.data());
     if (t_start < copied) continue;
-    out.append(s, copied, t_start - copied);
-    out += "[REDACTED:";
-    out += rule.type_of ? rule.type_of(groups.data()) : std::string_view(rule.type);
-    out += ']';
+    cuts.push_back({t_start, t_start + target.size(),
+                    rule.type_of ? rule.type_of(groups.data()) : std::string_view(rule.type)});
     copied = t_start + target.size();
-    changed = true;
   }
-  if (!changed) return false;
-  out.append(s, copied, std::string::npos);
-  s = std::move(out);
-  return true;
 }
 
-// All rules, repeated until nothing changes (normally one extra pass at most), so the result is
-// a fixed point and redaction is idempotent by construction. Each pass is linear in the text
-// (one prefilter scan, then one RE2 scan per rule whose literal occurs), and there are at most 4.
-// When the budget runs out the text is not returned half-redacted: the caller gets nullopt.
-std::optional<std::string> redact_secrets(std::string_view in, WorkBudget* budget) {
+// Replaces the cuts (in the coordinates of `view`, or of `s` itself when view is null) by their
+// markers. A cut in the view takes the original bytes of every escape it covers.
+void splice(std::string& s, const std::vector<generic::Cut>& cuts, const generic::View* view) {
+  std::string out;
+  out.reserve(s.size());
+  std::size_t copied = 0;
+  for (const generic::Cut& c : cuts) {
+    const std::size_t a = view ? view->map[c.start] : c.start;
+    const std::size_t b = view ? view->map[c.end] : c.end;
+    if (b <= a || a < copied) continue;
+    out.append(s, copied, a - copied);
+    out += "[REDACTED:";
+    out += c.type;
+    out += ']';
+    copied = b;
+  }
+  out.append(s, copied, std::string::npos);
+  s = std::move(out);
+}
+
+std::optional<std::string> redact_secrets(std::string_view in, WorkBudget* budget, int depth = 0);
+
+// The shape detector's cuts for `t`; base64 tokens are decoded at the top level only, and their
+// text redacted one level down (so the work stays linear).
+void shape_cuts(std::string_view t, int depth, WorkBudget* budget, std::vector<generic::Cut>& cuts) {
+  generic::shape_scan(t, depth == 0, cuts, [&](std::string_view decoded) {
+    const std::optional<std::string> r = redact_secrets(decoded, budget, depth + 1);
+    return !r || *r != decoded;
+  });
+}
+
+// All detectors, repeated until nothing changes (normally one extra pass at most), so the result
+// is a fixed point and redaction is idempotent by construction. Each pass is linear in the text
+// (the escaped view, one prefilter scan, one RE2 scan per rule whose literal occurs, one token
+// scan), and there are at most 4. When the budget runs out the text is not returned
+// half-redacted: the caller gets nullopt.
+std::optional<std::string> redact_secrets(std::string_view in, WorkBudget* budget, int depth) {
   std::string s(in);
+  generic::View view;
+  std::vector<generic::Cut> cuts;
   for (int round = 0; round < 4; ++round) {
     bool changed = false;
-    RuleSet candidates = candidate_rules(s);
+    bool escaped = generic::make_view(s, view);
+    std::string_view t = escaped ? std::string_view(view.text) : std::string_view(s);
+    RuleSet candidates = enabled_candidates(t);
     for (std::size_t i = 0; i < kRuleCount; ++i) {
       if (!candidates.test(i)) continue;
       if (budget != nullptr && budget->expired()) return std::nullopt;
-      if (!apply(i, s, budget)) continue;
+      cuts.clear();
+      rule_cuts(i, t, budget, cuts);
+      if (cuts.empty()) continue;
+      splice(s, cuts, escaped ? &view : nullptr);
       changed = true;
-      candidates = candidate_rules(s);  // the text changed: look again (rare)
+      // The text changed: look again (rare).
+      escaped = generic::make_view(s, view);
+      t = escaped ? std::string_view(view.text) : std::string_view(s);
+      candidates = enabled_candidates(t);
+    }
+    if (budget != nullptr && budget->expired()) return std::nullopt;
+    cuts.clear();
+    shape_cuts(t, depth, budget, cuts);
+    if (!cuts.empty()) {
+      splice(s, cuts, escaped ? &view : nullptr);
+      changed = true;
     }
     if (!changed) break;
   }
@@ -833,8 +1072,17 @@ bool WorkBudget::expired() noexcept {
 
 bool redaction_is_identity(std::string_view s, std::size_t max_bytes) {
   if (max_bytes > 0 && s.size() > max_bytes) return false;
-  return candidate_rules(s).none();  // redact_secrets applies candidate rules only
+  // redact_secrets applies candidate rules and the shape detector only, both on the view.
+  generic::View view;
+  const bool escaped = generic::make_view(s, view);
+  const std::string_view t = escaped ? std::string_view(view.text) : s;
+  if (enabled_candidates(t).any()) return false;
+  std::vector<generic::Cut> cuts;
+  shape_cuts(t, 0, nullptr, cuts);
+  return cuts.empty();
 }
+
+void set_vendor_rules_for_testing(bool on) { g_vendor_rules = on; }
 
 std::string redact_string(std::string_view s, std::size_t max_bytes, WorkBudget* budget) {
   if (budget != nullptr && budget->expired()) return std::string(kDeadlineMarker);
@@ -900,10 +1148,21 @@ std::optional<std::string> redact_field(std::string_view key, std::string_view v
   return std::string(kSecretFieldMarker);
 }
 
+std::string_view inherited_secret_name(std::string_view parent, std::string_view key) {
+  if (parent.empty()) return key;
+  if (key.empty()) return parent;  // an array element under a secret name (api_keys: [...])
+  // A generic member of an object under a secret name (client_secret: {value: ...}).
+  static constexpr std::array<std::string_view, 10> kGeneric = {
+      "value", "val", "current", "data", "plaintext", "raw", "primary", "secondary", "default", "values"};
+  for (std::string_view g : kGeneric)
+    if (equal_ci_words(key, g)) return parent;
+  return key;
+}
+
 nlohmann::json redact_json(const nlohmann::json& j, const RedactOptions& options) {
   WorkBudget own(options.time_budget);
   WorkBudget* budget = options.budget != nullptr ? options.budget : &own;
-  auto skipped = [&](const std::string& key) {
+  auto skipped = [&](std::string_view key) {
     return std::find(options.skip_top_level_keys.begin(), options.skip_top_level_keys.end(), key) !=
            options.skip_top_level_keys.end();
   };
@@ -912,26 +1171,23 @@ nlohmann::json redact_json(const nlohmann::json& j, const RedactOptions& options
   struct Frame {
     const nlohmann::json* in;
     nlohmann::json* out;
+    std::string_view secret;  // the secret name the container sits under ("" none)
   };
   nlohmann::json out;
   std::vector<Frame> stack;
-  auto place = [&](const nlohmann::json& v, nlohmann::json& slot, std::string_view key, bool top) {
+  // `name`: the name that decides whether a string is masked whole (its key, or the secret name
+  // it inherits); identifier fields of the top level are never masked for their name, but their
+  // values pass the redactor like any other string.
+  auto place = [&](const nlohmann::json& v, nlohmann::json& slot, std::string_view name, bool identifier) {
     if (v.is_string()) {
       const auto& str = v.get_ref<const std::string&>();
-      if (top && skipped(std::string(key))) {
-        slot = str;
-      } else if (auto masked = redact_field(key, str)) {
-        slot = std::move(*masked);
-      } else {
-        slot = redact_string(str, options.max_string_bytes, budget);
-      }
+      std::optional<std::string> masked;
+      if (!identifier) masked = redact_field(name, str);
+      slot = masked ? std::move(*masked) : redact_string(str, options.max_string_bytes, budget);
     } else if (v.is_object() || v.is_array()) {
-      if (top && skipped(std::string(key))) {
-        slot = v;
-      } else {
-        slot = v.is_object() ? nlohmann::json::object() : nlohmann::json::array();
-        stack.push_back({&v, &slot});
-      }
+      slot = v.is_object() ? nlohmann::json::object() : nlohmann::json::array();
+      const bool secret = !identifier && !name.empty() && is_secret_name(name);
+      stack.push_back({&v, &slot, secret ? name : std::string_view()});
     } else {
       slot = v;
     }
@@ -939,20 +1195,21 @@ nlohmann::json redact_json(const nlohmann::json& j, const RedactOptions& options
   auto fill = [&](const Frame& f, bool top) {
     if (f.in->is_object()) {
       for (auto it = f.in->begin(); it != f.in->end(); ++it) {
-        std::string key = top && skipped(it.key()) ? it.key() : redact_string(it.key(), 256, budget);
+        const bool identifier = top && skipped(it.key());
+        std::string key = redaction_is_identity(it.key(), 256) ? it.key() : redact_string(it.key(), 256, budget);
         if (f.out->contains(key)) continue;
-        place(it.value(), (*f.out)[key], it.key(), top);
+        place(it.value(), (*f.out)[key], inherited_secret_name(f.secret, it.key()), identifier);
       }
     } else {
       // Sized first, so the slots (which pending frames point to) never move.
       *f.out = nlohmann::json::array_t(f.in->size());
       std::size_t i = 0;
-      for (const auto& e : *f.in) place(e, (*f.out)[i++], {}, false);
+      for (const auto& e : *f.in) place(e, (*f.out)[i++], f.secret, false);
     }
   };
   if (j.is_object() || j.is_array()) {
     out = j.is_object() ? nlohmann::json::object() : nlohmann::json::array();
-    fill(Frame{&j, &out}, true);
+    fill(Frame{&j, &out, {}}, true);
     // A vector of pending frames keeps the walk iterative (no deep recursion).
     while (!stack.empty()) {
       Frame f = stack.back();
