@@ -28,13 +28,124 @@ TEST(EnvFile, ParsesCommentsExportAndQuotes) {
   EXPECT_EQ(p.bad_lines, (std::vector<size_t>{7, 8, 9}));
 }
 
+// Issue 43: a file saved with a UTF-8 byte order mark (Notepad, PowerShell 5 `Out-File -Encoding
+// utf8`) lost its first line, the BOM being read as part of its key; with PINTA_GUARD_ENDPOINT
+// there, no guard at all. A BOM at any line start is skipped (a file appended to another brings
+// its own), CRLF line ends are read as LF. Failed before: line 1 (and line 3) were bad lines.
+TEST(EnvFile, AByteOrderMarkAtALineStartIsSkipped) {
+  auto p = parse_env_file(
+      "\xEF\xBB\xBFPINTA_GUARD_ENDPOINT=https://guard.example/v1\r\nPINTA_RELAY_TOKEN=\"tok\"\r\n"
+      "\xEF\xBB\xBF" "export PINTA_GUARD_TIMEOUT_MS=200\r\n");
+  EXPECT_TRUE(p.bad_lines.empty());
+  EXPECT_EQ(p.entries, (std::vector<std::pair<std::string, std::string>>{
+                           {"PINTA_GUARD_ENDPOINT", "https://guard.example/v1"},
+                           {"PINTA_RELAY_TOKEN", "tok"},
+                           {"PINTA_GUARD_TIMEOUT_MS", "200"}}));
+  // Inside a value it is the value's (only a line start is skipped).
+  p = parse_env_file("A=\xEF\xBB\xBFx\n");
+  ASSERT_EQ(p.entries.size(), 1u);
+  EXPECT_EQ(p.entries[0].second, "\xEF\xBB\xBFx");
+}
+
 class EnvFileLoadTest : public ::testing::Test {
  protected:
   void TearDown() override {
-    for (auto k : {"PINTA_T_A", "PINTA_T_B", "PINTA_T_C"}) ::unsetenv(k);
+    for (auto k : {"PINTA_T_A", "PINTA_T_B", "PINTA_T_C", "OTHER_T_D"}) ::unsetenv(k);
   }
   testing::TempDir dir_;
 };
+
+// The loader, on the file Notepad writes: BOM, CRLF. Failed before: PINTA_T_A was not set.
+TEST_F(EnvFileLoadTest, AFileWithAByteOrderMarkSetsItsFirstLine) {
+  const std::string path = dir_.sub("bom.env");
+  ASSERT_TRUE(fs::atomic_write(path, "\xEF\xBB\xBFPINTA_T_A=first\r\nPINTA_T_B=second\r\n", 0600).ok());
+  auto r = load_env_file(path);
+  EXPECT_EQ(r.outcome, EnvFileOutcome::kLoaded);
+  EXPECT_TRUE(r.utf8_bom);
+  EXPECT_TRUE(r.bad_lines.empty());
+  EXPECT_EQ(r.detail, "");
+  EXPECT_STREQ(std::getenv("PINTA_T_A"), "first");
+  EXPECT_STREQ(std::getenv("PINTA_T_B"), "second");
+}
+
+// UTF-16 text (PowerShell 5's default `>` / `Out-File`, Notepad's "Unicode") is refused whole with
+// a detail that says so, with or without its byte order mark, either byte order; nothing of it
+// is applied. Failed before: "loaded", every line a skipped line, and the detail only counted them.
+TEST_F(EnvFileLoadTest, Utf16IsRefusedWithADetailThatSaysSo) {
+  const std::string text = "PINTA_T_A=x\r\n";
+  auto utf16 = [&](bool big_endian, bool bom) {
+    std::string out;
+    if (bom) out += big_endian ? "\xFE\xFF" : "\xFF\xFE";
+    for (char c : text) {
+      if (big_endian) out.push_back('\0');
+      out.push_back(c);
+      if (!big_endian) out.push_back('\0');
+    }
+    return out;
+  };
+  for (bool big_endian : {false, true})
+    for (bool bom : {true, false}) {
+      SCOPED_TRACE(std::string(big_endian ? "UTF-16BE" : "UTF-16LE") + (bom ? " with BOM" : " without BOM"));
+      const std::string path = dir_.sub("u16.env");
+      ASSERT_TRUE(fs::atomic_write(path, utf16(big_endian, bom), 0600).ok());
+      auto r = load_env_file(path);
+      EXPECT_EQ(r.outcome, EnvFileOutcome::kUnreadable);
+      EXPECT_TRUE(r.utf16);
+      EXPECT_NE(r.detail.find("UTF-16"), std::string::npos) << r.detail;
+      EXPECT_NE(r.detail.find("save it as UTF-8"), std::string::npos) << r.detail;
+      EXPECT_EQ(std::getenv("PINTA_T_A"), nullptr);
+    }
+}
+
+// Each skipped line is reported with its number and why, and with the variable it meant when
+// that can be told: a name with an invisible or look-alike character in it is shown with the
+// character spelled out. Never a value, and never text that may not be a key (no '=', or spaces
+// or punctuation before '='), which could be a pasted secret. Failed before: only a count.
+TEST_F(EnvFileLoadTest, SkippedLinesAreNamedByNumberAndKeyNeverByValue) {
+  const std::string path = dir_.sub("bad.env");
+  ASSERT_TRUE(fs::atomic_write(path,
+                               "\xE2\x80\x8BPINTA_T_A=secret-1\n"     // 1: a zero-width space
+                               "PINTA_T_B=\"secret-2\n"              // 2: quote not closed
+                               "sk_live_secret3\n"                   // 3: no '='
+                               "# fine\n"
+                               "my token=secret-4\n"                 // 5: not name-like
+                               "OTHER_T_D='secret-5' x\n"            // 6: after the quote
+                               "Bearer/abc+def=secret-6\n"           // 7: not name-like
+                               "PINTA_T_\xD0\x90=secret-7\n"          // 8: a Cyrillic A
+                               "PINTA_T\x01_C=secret-8\n"             // 9: a control byte
+                               "PINTA_T_C=ok\n",
+                               0600)
+                  .ok());
+  auto r = load_env_file(path);
+  ASSERT_EQ(r.outcome, EnvFileOutcome::kLoaded);
+  EXPECT_STREQ(std::getenv("PINTA_T_C"), "ok");
+  struct Want {
+    size_t line;
+    std::string key;
+    std::string_view why;
+    bool ours;
+  };
+  const std::vector<Want> want = {
+      {1, "<U+200B>PINTA_T_A", "not a variable name", true},
+      {2, "PINTA_T_B", "quote not closed (a value ends on its own line)", true},
+      {3, "", "no '=' (not KEY=value)", false},
+      {5, "", "not a variable name", false},
+      {6, "OTHER_T_D", "text after the closing quote", false},
+      {7, "", "not a variable name", false},
+      {8, "PINTA_T_<U+0410>", "not a variable name", true},
+      {9, "PINTA_T<0x01>_C", "not a variable name", true},
+  };
+  ASSERT_EQ(r.bad_lines.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    SCOPED_TRACE("line " + std::to_string(want[i].line));
+    EXPECT_EQ(r.bad_lines[i].line, want[i].line);
+    EXPECT_EQ(r.bad_lines[i].key, want[i].key);
+    EXPECT_EQ(r.bad_lines[i].why, want[i].why);
+    EXPECT_EQ(r.bad_lines[i].ours, want[i].ours);
+    EXPECT_EQ(r.bad_lines[i].key.find("secret"), std::string::npos);
+  }
+  EXPECT_EQ(r.detail, "8 malformed line(s) skipped (lines 1, 2, 3, 5, 6, 7, 8, 9)");
+}
 
 TEST_F(EnvFileLoadTest, SetsOnlyUnsetKeysLastDuplicateWins) {
   std::string path = dir_.sub("e.env");
@@ -61,7 +172,7 @@ TEST_F(EnvFileLoadTest, ValuesReachTheEnvironmentAsParsed) {
   const EnvFileParse parsed = parse_env_file(text);
   auto r = load_env_file(path);
   ASSERT_EQ(r.outcome, EnvFileOutcome::kLoaded);
-  EXPECT_EQ(r.detail, "2 malformed line(s) skipped");
+  EXPECT_EQ(r.detail, "2 malformed line(s) skipped (lines 5, 7)");
   EXPECT_EQ(r.applied, (std::vector<std::string_view>{"PINTA_T_Q", "PINTA_T_L", "PINTA_T_U", "PINTA_T_D"}));
   EXPECT_STREQ(std::getenv("PINTA_T_Q"), "a \"quoted\" $x\n\tz\\q");
   EXPECT_STREQ(std::getenv("PINTA_T_L"), "lit \\n $y");

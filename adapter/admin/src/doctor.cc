@@ -500,14 +500,68 @@ void check_deel(const DoctorOptions& o, DoctorReport& r) {
 // ---- Env file, endpoints, data dir
 // ---------------------------------------------------------------
 
+// The env file as the adapter loads it (load_env_file, the same function). A line the adapter
+// skips is not ok: what it meant to set is not set (issue 43: a BOM made the first line, the
+// guard endpoint, a skipped line while doctor said "[ok] env file loaded"). Each skipped line is
+// named by its number and, where it can be told, the variable it meant; never by its value.
+// A skipped line that names one of the adapter's own variables (PINTA_*, GEMINI_PLUGIN_*, OTEL_*,
+// SSL_CERT_*) is broken, any other one a warning.
 void check_env(const DoctorOptions& o, DoctorReport& r) {
   auto load = adapter::load_env_file(o.env_file);
   using O = adapter::EnvFileOutcome;
   json d = {{"path", o.env_file}, {"applied", load.applied}};
   switch (load.outcome) {
-    case O::kLoaded:
-      add(r, "env", "ok", "env file " + o.env_file + " loaded", "", d);
+    case O::kLoaded: {
+      if (load.bad_lines.empty()) {
+        add(r, "env", "ok",
+            "env file " + o.env_file + " loaded" +
+                (load.utf8_bom ? " (the UTF-8 byte order mark at its start is skipped)" : ""),
+            "", d);
+        break;
+      }
+      const bool ours = std::any_of(load.bad_lines.begin(), load.bad_lines.end(),
+                                    [](const adapter::EnvFileBadLine& b) { return b.ours; });
+      std::string numbers;
+      for (const auto& b : load.bad_lines) {
+        if (numbers.size() > 60) {
+          numbers += ", …";
+          break;
+        }
+        numbers += (numbers.empty() ? "" : ", ") + std::to_string(b.line);
+      }
+      d["skipped_lines"] = load.bad_lines.size();
+      add(r, "env", ours ? "broken" : "warn",
+          "env file " + o.env_file + " loaded, but " + std::to_string(load.bad_lines.size()) +
+              " malformed line(s) are skipped (line " + numbers + "): what they set is not set",
+          "fix or delete each skipped line below (KEY=value, docs/contract.md ENV-2)", d);
+      constexpr size_t kShown = 20;
+      for (size_t i = 0; i < load.bad_lines.size() && i < kShown; ++i) {
+        const auto& b = load.bad_lines[i];
+        const std::string at = "env file line " + std::to_string(b.line);
+        std::string message = at, fix;
+        if (!b.key.empty()) message += " (" + b.key + ")";
+        message += " is skipped: " + std::string(b.why);
+        if (b.why == "not a variable name" && !b.key.empty())
+          fix = "retype the name on line " + std::to_string(b.line) +
+                ": it holds invisible or non-ASCII characters, shown as <U+…> / <0x…>";
+        else if (b.why == "not a variable name")
+          fix = "line " + std::to_string(b.line) +
+                ": the text before '=' must be a name ([A-Za-z_][A-Za-z0-9_]*)";
+        else if (!b.key.empty())
+          fix = "rewrite line " + std::to_string(b.line) + " as " + b.key + "=value";
+        else
+          fix = "make line " + std::to_string(b.line) + " KEY=value or a # comment, or delete it";
+        json ld = {{"path", o.env_file}, {"line", b.line}, {"why", std::string(b.why)}};
+        if (!b.key.empty()) ld["key"] = b.key;
+        add(r, "env", b.ours ? "broken" : "warn", message, fix, ld);
+      }
+      if (load.bad_lines.size() > kShown)
+        add(r, "env", ours ? "broken" : "warn",
+            "and " + std::to_string(load.bad_lines.size() - kShown) + " more skipped line(s) in " +
+                o.env_file,
+            "fix or delete them (KEY=value, docs/contract.md ENV-2)", d);
       break;
+    }
     case O::kAbsent:
       add(r, "env", "info", "no env file at " + o.env_file, "", d);
       break;
@@ -516,6 +570,17 @@ void check_env(const DoctorOptions& o, DoctorReport& r) {
           "chmod 600 " + o.env_file, d);
       break;
     case O::kUnreadable:
+      if (load.utf16) {
+        add(r, "env", "broken",
+            "env file " + o.env_file +
+                " is UTF-16 text, which the adapter does not read: none of its settings apply "
+                "(no guard, no telemetry from it)",
+            "save it as UTF-8: iconv -f UTF-16 -t UTF-8 " + o.env_file + " > " + o.env_file +
+                ".new && mv " + o.env_file + ".new " + o.env_file +
+                " (in PowerShell: Set-Content -Encoding utf8; in an editor: Save as, UTF-8)",
+            d);
+        break;
+      }
       add(r, "env", "broken", "env file " + o.env_file + " is unreadable: " + load.detail,
           "check the permissions of " + o.env_file, d);
       break;

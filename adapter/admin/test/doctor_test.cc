@@ -241,6 +241,94 @@ TEST(Doctor, WorldWritableEnvFileIsBroken) {
   EXPECT_EQ(b[0].fix, "chmod 600 " + s.home + "/.gemini/pinta-gemini.env");
 }
 
+// ---- The env file: what the adapter skips is not ok (issue 43 item 6) ------------------------
+
+namespace {
+std::vector<Finding> env_findings(const DoctorReport& r, const std::string& level) {
+  std::vector<Finding> out;
+  for (const auto& f : r.findings)
+    if (f.area == "env" && f.level == level) out.push_back(f);
+  return out;
+}
+}  // namespace
+
+// A file saved with a UTF-8 byte order mark and CRLF (Notepad, PowerShell 5 `Out-File -Encoding
+// utf8`) sets its first line, the guard endpoint. Failed before: "[ok] env file loaded" while the
+// endpoint was not set (the BOM made line 1 a skipped line).
+TEST(Doctor, EnvFileWithAByteOrderMarkSetsItsFirstLine) {
+  Home s;
+  write_text(s.home + "/.gemini/pinta-gemini.env",
+             "\xEF\xBB\xBFPINTA_GUARD_ENDPOINT=http://127.0.0.1:1/guard\r\nPINTA_RELAY_TOKEN=t\r\n",
+             0600);
+  const DoctorReport r = s.doctor();
+  const char* endpoint = std::getenv("PINTA_GUARD_ENDPOINT");
+  EXPECT_STREQ(endpoint, "http://127.0.0.1:1/guard");
+  EXPECT_TRUE(env_findings(r, "warn").empty()) << r.to_text();
+  EXPECT_TRUE(env_findings(r, "broken").empty()) << r.to_text();
+  auto ok = env_findings(r, "ok");
+  ASSERT_EQ(ok.size(), 1u) << r.to_text();
+  EXPECT_NE(ok[0].message.find("byte order mark"), std::string::npos) << ok[0].message;
+  ::unsetenv("PINTA_GUARD_ENDPOINT");
+  ::unsetenv("PINTA_RELAY_TOKEN");
+}
+
+// Every skipped line is a finding that names its line and, where it can be told, its variable,
+// never its value: broken when it is one of the adapter's own (a dropped setting), a warning
+// otherwise; the file's own finding is not ok either. Failed before: "[ok] env file ... loaded".
+TEST(Doctor, SkippedEnvLinesAreNotOkAndNamedWithoutTheirValues) {
+  Home s;
+  write_text(s.home + "/.gemini/pinta-gemini.env",
+             "PINTA_GUARD_ENDPOINT=\"http://127.0.0.1:1/secret-path\n"  // 1: quote not closed
+             "sk_live_secret_token\n"                                  // 2: no '='
+             "\xE2\x80\x8BPINTA_RELAY_TOKEN=secret-token\n"             // 3: zero-width space
+             "MY_TOOL_SETTING='secret-x' y\n"                          // 4: text after the quote
+             "PINTA_GUARD_TIMEOUT_MS=300\n",
+             0600);
+  const DoctorReport r = s.doctor();
+  EXPECT_TRUE(r.broken());
+  const std::string text = r.to_text(), json_text = r.to_json().dump();
+  EXPECT_EQ(text.find("secret"), std::string::npos) << text;
+  EXPECT_EQ(json_text.find("secret"), std::string::npos) << json_text;
+  EXPECT_TRUE(env_findings(r, "ok").empty()) << text;
+  auto b = env_findings(r, "broken");
+  ASSERT_EQ(b.size(), 3u) << text;  // the file, line 1, line 3
+  EXPECT_NE(b[0].message.find("4 malformed line(s)"), std::string::npos) << b[0].message;
+  EXPECT_NE(b[0].message.find("line 1, 2, 3, 4"), std::string::npos) << b[0].message;
+  EXPECT_EQ(b[1].message, "env file line 1 (PINTA_GUARD_ENDPOINT) is skipped: quote not closed (a value ends on its own line)");
+  EXPECT_EQ(b[1].detail["line"], 1);
+  EXPECT_EQ(b[1].detail["key"], "PINTA_GUARD_ENDPOINT");
+  EXPECT_EQ(b[2].message, "env file line 3 (<U+200B>PINTA_RELAY_TOKEN) is skipped: not a variable name");
+  EXPECT_FALSE(b[2].fix.empty());
+  auto w = env_findings(r, "warn");
+  ASSERT_EQ(w.size(), 2u) << text;
+  EXPECT_EQ(w[0].message, "env file line 2 is skipped: no '=' (not KEY=value)");
+  EXPECT_EQ(w[1].message, "env file line 4 (MY_TOOL_SETTING) is skipped: text after the closing quote");
+  EXPECT_STREQ(std::getenv("PINTA_GUARD_TIMEOUT_MS"), "300");
+  for (const char* n : {"PINTA_GUARD_TIMEOUT_MS", "PINTA_GUARD_ENDPOINT", "PINTA_RELAY_TOKEN"})
+    ::unsetenv(n);
+}
+
+// A UTF-16 file is broken, with a one-line fix. Failed before: "[ok] env file ... loaded" (every
+// line skipped).
+TEST(Doctor, Utf16EnvFileIsBrokenWithTheFix) {
+  Home s;
+  std::string u16 = "\xFF\xFE";
+  for (char c : std::string("PINTA_GUARD_ENDPOINT=http://127.0.0.1:1/guard\r\n")) {
+    u16.push_back(c);
+    u16.push_back('\0');
+  }
+  const std::string path = s.home + "/.gemini/pinta-gemini.env";
+  write_text(path, u16, 0600);
+  const DoctorReport r = s.doctor();
+  EXPECT_EQ(std::getenv("PINTA_GUARD_ENDPOINT"), nullptr);
+  auto b = env_findings(r, "broken");
+  ASSERT_EQ(b.size(), 1u) << r.to_text();
+  EXPECT_NE(b[0].message.find("UTF-16"), std::string::npos) << b[0].message;
+  EXPECT_NE(b[0].fix.find("UTF-8"), std::string::npos) << b[0].fix;
+  EXPECT_NE(b[0].fix.find("iconv -f UTF-16 -t UTF-8 " + path), std::string::npos) << b[0].fix;
+  EXPECT_EQ(b[0].fix.find('\n'), std::string::npos);
+}
+
 TEST(Doctor, RetryQueueLengthAndLastError) {
   Home s;
   write_text(s.home + "/.gemini/pinta-gemini-data/failed-spans.jsonl",

@@ -57,12 +57,27 @@ struct EnvEntry {
   std::string_view key, value;
 };
 
+// U+FEFF as UTF-8: the byte order mark Notepad and PowerShell 5 (`Out-File -Encoding utf8`) put at
+// the start of a file. Not skipped, it made the first line's key "\xEF\xBB\xBFPINTA_…", a
+// malformed line: the first setting was dropped (issue 43: with PINTA_GUARD_ENDPOINT first, no
+// guard at all).
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+// Why a line was skipped (EnvFileBadLine::why).
+constexpr std::string_view kNoEquals = "no '=' (not KEY=value)";
+constexpr std::string_view kNotAName = "not a variable name";
+constexpr std::string_view kQuoteNotClosed = "quote not closed (a value ends on its own line)";
+constexpr std::string_view kTextAfterQuote = "text after the closing quote";
+
 // The parser, in place: `buf` is the file's text, owned by the caller; each entry's key and value
 // view it. A double-quoted value's escapes are resolved by writing the value over its own raw
 // text (never longer than the raw text), so no entry allocates; a file of 100,000 keys is parsed
 // with a few vector growths (docs/contract.md ENV-1, linear and cheap before the reply).
-template <class OnEntry>
-void scan_env_file(std::string& buf, std::vector<size_t>& bad_lines, OnEntry&& on_entry) {
+//
+// `on_bad(line number, text before '=' or "", why)` is called for each skipped line; the text
+// before '=' is what the line meant as its key (never its value).
+template <class OnEntry, class OnBad>
+void scan_env_file(std::string& buf, OnEntry&& on_entry, OnBad&& on_bad) {
   std::string_view content(buf);
   size_t line_no = 0;
   while (!content.empty()) {
@@ -70,18 +85,21 @@ void scan_env_file(std::string& buf, std::vector<size_t>& bad_lines, OnEntry&& o
     std::string_view line = content.substr(0, nl);
     content.remove_prefix(nl == std::string_view::npos ? content.size() : nl + 1);
     ++line_no;
+    // A byte order mark at a line start is not part of the line (the file's first line, or the
+    // first line of a file appended to another).
+    while (line.substr(0, 3) == kUtf8Bom) line.remove_prefix(3);
     line = trim(line);
     if (line.empty() || line.front() == '#') continue;
     if (line.substr(0, 7) == "export " || line.substr(0, 7) == "export\t") line = trim(line.substr(7));
     size_t eq = line.find('=');
     if (eq == std::string_view::npos) {
-      bad_lines.push_back(line_no);
+      on_bad(line_no, std::string_view(), kNoEquals);
       continue;
     }
     std::string_view key = trim(line.substr(0, eq));
     std::string_view raw = trim(line.substr(eq + 1));
     if (!valid_key(key)) {
-      bad_lines.push_back(line_no);
+      on_bad(line_no, key, kNotAName);
       continue;
     }
     std::string_view value;
@@ -114,7 +132,7 @@ void scan_env_file(std::string& buf, std::vector<size_t>& bad_lines, OnEntry&& o
       // Only whitespace or a comment may follow the closing quote.
       std::string_view rest = closed ? trim(raw.substr(i + 1)) : std::string_view("x");
       if (!closed || !(rest.empty() || rest.front() == '#')) {
-        bad_lines.push_back(line_no);
+        on_bad(line_no, key, closed ? kTextAfterQuote : kQuoteNotClosed);
         continue;
       }
       value = std::string_view(out0, static_cast<size_t>(out - out0));
@@ -132,11 +150,78 @@ void scan_env_file(std::string& buf, std::vector<size_t>& bad_lines, OnEntry&& o
 EnvFileParse parse_env_file(std::string_view content) {
   EnvFileParse out;
   std::string buf(content);
-  scan_env_file(buf, out.bad_lines, [&](const EnvEntry& e) {
-    out.entries.emplace_back(std::string(e.key), std::string(e.value));
-  });
+  scan_env_file(
+      buf, [&](const EnvEntry& e) { out.entries.emplace_back(std::string(e.key), std::string(e.value)); },
+      [&](size_t line, std::string_view, std::string_view) { out.bad_lines.push_back(line); });
   return out;
 }
+
+namespace {
+
+// Whether the adapter reads variables of this name (a dropped line of one is a dropped setting).
+bool our_variable(std::string_view name) {
+  for (std::string_view prefix : {"PINTA_", "GEMINI_PLUGIN_", "OTEL_", "SSL_CERT_"})
+    if (name.substr(0, prefix.size()) == prefix) return true;
+  return false;
+}
+
+// The text before '=' of a malformed line as doctor may show it: a name with invisible or
+// non-ASCII characters in it (a zero-width space, a BOM, a look-alike letter, a control byte),
+// each written as <U+XXXX> (valid UTF-8) or <0xHH>. "" when the text is not such a name (spaces,
+// punctuation, too long): then it may be something else than a key, e.g. a pasted token, and is
+// not shown. `plain` gets the name without the odd characters.
+std::string shown_key(std::string_view raw, std::string& plain) {
+  static const char kHex[] = "0123456789ABCDEF";
+  std::string shown;
+  plain.clear();
+  if (raw.size() > 128) return {};
+  for (size_t i = 0; i < raw.size();) {
+    const auto c = static_cast<unsigned char>(raw[i]);
+    const bool name_byte = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    if (name_byte) {
+      shown.push_back(static_cast<char>(c));
+      plain.push_back(static_cast<char>(c));
+      ++i;
+      continue;
+    }
+    if (c >= 0x20 && c < 0x7F) return {};  // space or punctuation: not a name with odd bytes
+    // A whole UTF-8 sequence as its code point, anything else byte by byte.
+    size_t len = c >= 0xF0 && c < 0xF5 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 1;
+    uint32_t cp = len == 4 ? c & 0x07u : len == 3 ? c & 0x0Fu : c & 0x1Fu;
+    bool valid = len > 1 && i + len <= raw.size() && c < 0xF5;
+    for (size_t k = 1; valid && k < len; ++k) {
+      const auto cc = static_cast<unsigned char>(raw[i + k]);
+      valid = (cc & 0xC0) == 0x80;
+      cp = (cp << 6) | (cc & 0x3Fu);
+    }
+    valid = valid && !(len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) &&
+            !(len == 4 && (cp < 0x10000 || cp > 0x10FFFF));
+    if (valid) {
+      shown += "<U+";
+      for (int shift = cp > 0xFFFF ? 20 : 12; shift >= 0; shift -= 4) shown.push_back(kHex[(cp >> shift) & 0xF]);
+      shown += ">";
+      i += len;
+    } else {
+      shown += "<0x";
+      shown.push_back(kHex[c >> 4]);
+      shown.push_back(kHex[c & 0xF]);
+      shown += ">";
+      ++i;
+    }
+  }
+  if (!valid_key(plain)) return {};
+  return shown;
+}
+
+// The file is UTF-16 (or UTF-32) text: a UTF-16 byte order mark, or a NUL byte among its first
+// two bytes (no BOM: "P\0I\0…" little-endian, "\0P\0I…" big-endian). Never text an env file holds.
+bool looks_utf16(std::string_view t) {
+  if (t.size() < 2) return false;
+  const auto b0 = static_cast<unsigned char>(t[0]), b1 = static_cast<unsigned char>(t[1]);
+  return (b0 == 0xFF && b1 == 0xFE) || (b0 == 0xFE && b1 == 0xFF) || b0 == 0 || b1 == 0;
+}
+
+}  // namespace
 
 std::string default_env_file_path() {
   std::string home = fs::home_dir();
@@ -181,9 +266,28 @@ EnvFileLoad load_env_file(const std::string& path) {
     r.detail = content.error().message;
     return r;
   }
-  std::vector<size_t> bad_lines;
+  // Not UTF-8: a UTF-16 file parses as one NUL-ridden line per line, every one dropped (the
+  // guard endpoint with them). Refused whole, with a detail that says what to do (doctor shows it;
+  // the adapter itself stays silent).
+  if (looks_utf16(*content)) {
+    r.outcome = EnvFileOutcome::kUnreadable;
+    r.utf16 = true;
+    r.detail = "UTF-16 text, not UTF-8: nothing in it applies (save it as UTF-8)";
+    return r;
+  }
+  r.utf8_bom = std::string_view(*content).substr(0, 3) == kUtf8Bom;
   std::vector<EnvEntry> entries;
-  scan_env_file(*content, bad_lines, [&](const EnvEntry& e) { entries.push_back(e); });
+  scan_env_file(
+      *content, [&](const EnvEntry& e) { entries.push_back(e); },
+      [&](size_t line, std::string_view key_text, std::string_view why) {
+        EnvFileBadLine bad;
+        bad.line = line;
+        bad.why = why;
+        std::string plain;
+        bad.key = shown_key(key_text, plain);
+        bad.ours = !bad.key.empty() && our_variable(plain);
+        r.bad_lines.push_back(std::move(bad));
+      });
 
   // Linear in the file, whatever it holds (docs/contract.md ENV-1): later duplicates win inside
   // the file, the real environment always wins over the file, and the new entries are added by
@@ -258,7 +362,13 @@ EnvFileLoad load_env_file(const std::string& path) {
   }
   content->clear();
   r.outcome = EnvFileOutcome::kLoaded;
-  if (!bad_lines.empty()) r.detail = std::to_string(bad_lines.size()) + " malformed line(s) skipped";
+  if (!r.bad_lines.empty()) {
+    r.detail = std::to_string(r.bad_lines.size()) + " malformed line(s) skipped (line";
+    r.detail += r.bad_lines.size() > 1 ? "s " : " ";
+    for (size_t i = 0; i < r.bad_lines.size() && i < 10; ++i)
+      r.detail += (i > 0 ? ", " : "") + std::to_string(r.bad_lines[i].line);
+    r.detail += r.bad_lines.size() > 10 ? ", …)" : ")";
+  }
   return r;
 }
 

@@ -21,7 +21,23 @@ struct EnvFileParse {
 
 // Pure parser: `KEY=value`, optional `export `, blank lines and `#` comments, values unquoted
 // (trailing ` #comment` stripped, trimmed), '…' (literal) or "…" (\n \t \" \\ \$ escapes).
+// A UTF-8 byte order mark (U+FEFF) at the start of a line is skipped (editors on Windows write one
+// at the start of the file; `cat a.env b.env` puts the second one at a line start), CR before LF
+// too. Encodings other than UTF-8 are load_env_file's concern (this parser sees bytes).
 EnvFileParse parse_env_file(std::string_view content);
+
+// A line the parser skipped and why, for doctor (docs/contract.md ENV-2). It never holds a value
+// (values can be secrets): `key` is the variable the line meant to set, shown only when it can be
+// told (a name, perhaps with invisible or non-ASCII characters in it, written as <U+XXXX> or
+// <0xHH>); "" when it cannot (no '=', or the text before '=' is not name-like: that text could be
+// a pasted token).
+struct EnvFileBadLine {
+  size_t line = 0;         // 1-based
+  std::string key;         // as described above; "" when not told
+  std::string_view why;    // static text: "no '='", "not a variable name", ...
+  bool ours = false;       // the name (invisible characters left out) is one the adapter reads
+                           // (PINTA_*, GEMINI_PLUGIN_*, OTEL_*, SSL_CERT_*): a setting was dropped
+};
 
 enum class EnvFileOutcome { kLoaded, kAbsent, kInsecure, kUnreadable };
 struct EnvFileLoad {
@@ -30,6 +46,13 @@ struct EnvFileLoad {
   // Keys set from the file: views of the names in the process environment, which is never freed.
   std::vector<std::string_view> applied;
   std::string detail;                // why ignored, for the debug log / doctor
+  // kLoaded: the lines skipped (malformed), in file order. Only a file with such lines pays for
+  // this (the common path allocates nothing here).
+  std::vector<EnvFileBadLine> bad_lines;
+  bool utf8_bom = false;  // kLoaded: a UTF-8 byte order mark at the start was skipped
+  // kUnreadable because the file is UTF-16 text (a UTF-16 byte order mark, or a NUL byte among
+  // its first two bytes): nothing in it applies; `detail` says to save it as UTF-8.
+  bool utf16 = false;
 };
 
 // Default path: $HOME/.gemini/pinta-gemini.env ("" when there is no home).

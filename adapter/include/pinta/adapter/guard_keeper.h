@@ -44,6 +44,7 @@ struct KeeperPlace {
   std::string socket_path;  // "" when no keeper can be used (no data dir, path too long, not https)
   std::string lock_path;
   std::string key;  // http::tls_trust_key of the guard's origin
+  std::string data_dir;  // where both live; it may not exist yet (start_keeper_if_needed makes it)
 };
 
 // Where the keeper for the https guard `url` lives in `data_dir`:
@@ -80,7 +81,10 @@ int keeper_pid(const KeeperPlace& place);
 
 // Starts a keeper for `place` in a detached process (detach.h) unless one holds its lock. The
 // keeper opens its guard connection at once (`warm_request`: the request whose origin to connect
-// to; it is not sent). Never throws; false when none was started.
+// to; it is not sent). A data dir that does not exist yet is created first, as every writer in it
+// creates it (fs::make_private_dir: 0700, missing parents too, then checked: one that someone
+// else made first is refused, docs/contract.md ENV-4, ENV-9); a guard-only setup (no telemetry, no
+// debug log) has nothing else that would. Never throws; false when none was started.
 bool start_keeper_if_needed(const KeeperPlace& place, const http::Request& warm_request,
                             const KeeperOptions& options) noexcept;
 
