@@ -24,8 +24,13 @@
 # C client as the network floor, and peers on the same payloads: a bash + curl + jq hook (the
 # DefenseClaw style), a python3 -S floor, the Node floor; on the gate event and a telemetry event.
 #
+# The gate is also timed against an independent guard, ci/loopback-guard.c (written apart from the
+# inline one and from the adapter's HTTP code: a whole request read, a fixed verdict framed by
+# Content-Length), answering DENY and ALLOW to a realistic run_shell_command BeforeTool payload.
+#
 # Prints medians (p90, p99 for the guard runs), ratios and the targets (adapter <= 1.2x /bin/true,
-# gate with an instant guard <= 1.2x (Claude Code mode too, allow and deny), https gate <= 2x http gate, never-answering guard <= 50 ms +
+# gate with an instant guard <= 1.2x (Claude Code mode too, allow and deny; the independent guard,
+# deny and allow, with the p99 ratio beside), https gate <= 2x http gate, never-answering guard <= 50 ms +
 # start-up, 1 MB and 10 MB inputs get the deny, bash+curl >= 10x ours, interpreter floors as information, peak RSS <= 4 MiB) with PASS/MISS. A MISS is reported, never fatal: the exit status
 # is non-zero only when something could not run at all.
 set -euo pipefail
@@ -119,9 +124,9 @@ int main(int argc, char **argv) {
   int rounds = atoi(argv[2]), warmup = atoi(argv[3]);
   FILE *spec = fopen(argv[1], "r");
   if (!spec) { perror(argv[1]); return 1; }
-  struct prog progs[16]; int np = 0;
+  struct prog progs[32]; int np = 0;  /* a spec line past 32 would be dropped */
   char *line = NULL; size_t cap = 0;
-  while (np < 16 && getline(&line, &cap, spec) > 0) {
+  while (np < 32 && getline(&line, &cap, spec) > 0) {
     line[strcspn(line, "\n")] = 0;
     char **av = calloc(64, sizeof *av); int ac = 0;
     char *in = strtok(strdup(line), "\t");
@@ -501,6 +506,16 @@ if [ "$decision" = "DENY" ]; then echo '{"decision":"deny","reason":"guard"}'; e
 SH
 chmod +x "$work/curl-hook.sh"
 
+# The independent guard (issue 43 item 7): its own file, compiled here like the other helpers.
+cc -O2 -o "$work/loopback-guard" "$root/ci/loopback-guard.c" ||
+  { echo "bench: cannot compile ci/loopback-guard.c" >&2; exit 1; }
+# A BeforeTool run_shell_command payload as Gemini CLI 0.61 sends it (fields as in
+# fixtures/gemini/0.61.0/BeforeTool/y_run_shell_command.json), with a command of a realistic size.
+bt_shell="$work/gemini-beforetool-shell.json"
+cat >"$bt_shell" <<'JSON'
+{"session_id":"1d28880c-4f6e-4b8a-9c1d-2e3f4a5b6c7d","transcript_path":"/home/user/.gemini/tmp/project/chats/session-2026-12-02T10-10-1d28880c.jsonl","cwd":"/home/user/project","hook_event_name":"BeforeTool","timestamp":"2026-12-02T10:10:12.004Z","tool_name":"run_shell_command","tool_input":{"command":"git fetch origin && git rebase origin/main && npm ci --no-audit && npm test -- --runInBand 2>&1 | tail -n 50","description":"Rebase on main, install dependencies and run the test suite","dir_path":"."}}
+JSON
+
 tls_ok=0
 if cc -O2 -DWITH_TLS -o "$work/bench-guard" "$work/bench-guard.c" -lssl -lcrypto -pthread 2>/dev/null; then
   tls_ok=1
@@ -534,6 +549,12 @@ start_server() {  # name, command...
 start_server cguard "$work/bench-guard"
 start_server cnever "$work/bench-guard" --never
 start_server cdeny "$work/bench-guard" --deny
+# loopback-guard prints its port on stdout; it leaves by itself after 10 idle minutes.
+"$work/loopback-guard" --idle-ms 600000 '{"decision":"DENY","reason":"blocked by the bench guard"}' \
+  >"$work/lg-deny.port" 2>/dev/null &
+server_pids+=($!)
+"$work/loopback-guard" --idle-ms 600000 '{"decision":"ALLOW"}' >"$work/lg-allow.port" 2>/dev/null &
+server_pids+=($!)
 [ "$tls_ok" = 1 ] && start_server ctls "$work/bench-guard" --tls "$work/leaf.pem" "$work/leaf.key" --stats "$work/ctls.stats"
 have_fake=0
 if [ -x "$fake" ]; then
@@ -544,6 +565,7 @@ if [ -x "$fake" ]; then
 fi
 for _ in $(seq 200); do
   [ -s "$work/cguard.port" ] && [ -s "$work/cnever.port" ] && [ -s "$work/cdeny.port" ] &&
+    [ -s "$work/lg-deny.port" ] && [ -s "$work/lg-allow.port" ] &&
     { [ "$tls_ok" = 0 ] || [ -s "$work/ctls.port" ]; } &&
     { [ "$have_fake" = 0 ] || [ -s "$work/fake.port" ]; } && break
   sleep 0.05
@@ -574,6 +596,10 @@ add "adapter BeforeTool, instant guard (C)" "$bt" "PINTA_GUARD_ENDPOINT=http://1
 add "minimal C client -> instant guard (C)" "$bt" "$work/mini-client" "$(port cguard)"
 add "adapter claude-code PreToolUse, instant guard (C)" "$cc_bt" "PINTA_GUARD_ENDPOINT=http://127.0.0.1:$(port cguard)/guard" "${cc_gate[@]}"
 add "adapter claude-code PreToolUse, deny guard (C)" "$cc_bt" "PINTA_GUARD_ENDPOINT=http://127.0.0.1:$(port cdeny)/guard" "${cc_gate[@]}"
+add "adapter BeforeTool run_shell_command, independent guard DENY" "$bt_shell" "PINTA_GUARD_ENDPOINT=http://127.0.0.1:$(port lg-deny)/guard" "${gate[@]}"
+add "adapter BeforeTool run_shell_command, independent guard ALLOW" "$bt_shell" "PINTA_GUARD_ENDPOINT=http://127.0.0.1:$(port lg-allow)/guard" "${gate[@]}"
+lg_deny=$(PINTA_GUARD_ENDPOINT="http://127.0.0.1:$(port lg-deny)/guard" HOME="$work" "${gate[@]}" <"$bt_shell" 2>&1; echo "exit $?")
+lg_allow=$(PINTA_GUARD_ENDPOINT="http://127.0.0.1:$(port lg-allow)/guard" HOME="$work" "${gate[@]}" <"$bt_shell" 2>&1; echo "exit $?")
 cc_allow=$(PINTA_GUARD_ENDPOINT="http://127.0.0.1:$(port cguard)/guard" HOME="$work" "${cc_gate[@]}" <"$cc_bt" 2>&1; echo "exit $?")
 cc_deny=$(PINTA_GUARD_ENDPOINT="http://127.0.0.1:$(port cdeny)/guard" HOME="$work" "${cc_gate[@]}" <"$cc_bt" 2>&1; echo "exit $?")
 if [ "$have_fake" = 1 ]; then
@@ -666,6 +692,23 @@ row() { guard_rows+=("$1|$2|$3|$4"); }  # target, measured, verdict, note
 r=$(ratio "$(g "adapter BeforeTool, instant guard (C)")" "$(g /bin/true)")
 fl=$(ratio "$(g "minimal C client -> instant guard (C)")" "$(g /bin/true)")
 row "gate, instant guard (C) <= 1.2x /bin/true" "${r}x" "$(verdict "$r" '<=' 1.2)" "(minimal C client: ${fl}x)"
+# The independent guard (ci/loopback-guard.c) on a run_shell_command payload: the median ratio is
+# the target; the p99 ratio (ours against /bin/true's own p99, same run) is printed beside it. The
+# reply is checked once: the guard's deny reason as Gemini's deny, and an allow that is not a deny.
+lg_row() {  # verdict word, program name, reply pattern (a case pattern: quotes in it are literal), reply
+  local r p v n
+  r=$(ratio "$(g "$2")" "$(g /bin/true)")
+  p=$(ratio "${gp99["gate:$2"]:-nan}" "${gp99["gate:/bin/true"]:-nan}")
+  case "$4" in
+    $3) v=$(verdict "$r" '<=' 1.2); n="(p99 ${p}x /bin/true's p99; $(g "$2") ms vs $(g /bin/true) ms; reply checked)" ;;
+    *) v=MISS; n="(unexpected reply: $(printf '%s' "$4" | tr '\n' ' ' | head -c 120))" ;;
+  esac
+  row "gate run_shell_command, independent C guard $1 <= 1.2x /bin/true" "${r}x" "$v" "$n"
+}
+lg_row DENY "adapter BeforeTool run_shell_command, independent guard DENY" \
+  '*"decision":"deny"*"blocked by the bench guard"*exit 0' "$lg_deny"
+case "$lg_allow" in *'"decision":"deny"'*) lg_allow="deny: $lg_allow" ;; esac
+lg_row ALLOW "adapter BeforeTool run_shell_command, independent guard ALLOW" '{*}?exit 0' "$lg_allow"
 # Claude Code mode (CLAUDE-1, CLAUDE-2): allow = exit 0 and no output; a guard DENY = the
 # permissionDecision deny reply. The reply is checked once, the cost in the interleaved run.
 r=$(ratio "$(g "adapter claude-code PreToolUse, instant guard (C)")" "$(g /bin/true)")
