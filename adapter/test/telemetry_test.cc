@@ -247,6 +247,74 @@ TEST(Encode, SecretsAreRedactedIdentifiersAreNot) {
   EXPECT_NE(body.find("/w/keep"), std::string::npos);
 }
 
+// Issue 48: identifier attributes come only from the fields the family's schema defines as
+// identifiers, and even they pass the redactor. deel spreads the tool's arguments at the top
+// level: arguments named like another host's identifiers are arguments there (before, all ten
+// were copied into attributes as they were); a token used as a tool name is redacted in
+// gen_ai.tool.name and in the Bronze tool_name alike.
+std::string attr(const json& span, const std::string& key) {
+  for (const json& kv : span["attributes"])
+    if (kv["key"] == key) return kv["value"].value("stringValue", kv["value"].dump());
+  return "<absent>";
+}
+
+TEST(Encode, DeelArgumentsNamedLikeIdentifiersAreRedacted) {
+  const std::string tok = "ghp_16C7e42F292c6912E7710c838347Ae178B4a";
+  const std::string random = "Zq7vK2mW9xLp4RtN8cYbQ3sD";
+  json payload = {{"자리", "도구전"}, {"도구", "Bash"}};
+  for (const char* k : {"cwd", "transcript_path", "timestamp", "hook", "hook_event_name", "conversationId",
+                        "transcriptPath", "artifactDirectoryPath", "workspacePaths", "tool_name"}) {
+    payload[k] = "x " + tok;
+  }
+  payload["session_id"] = "hunter2pw";
+  payload["command"] = "echo " + random;
+  const CanonicalEvent ev = normalize(Family::kDeel, "deel", "PreToolUse", payload);
+  json span;
+  const std::string body = encode_one(ev, nullptr, &span);
+  EXPECT_EQ(body.find(tok), std::string::npos) << body;
+  EXPECT_EQ(body.find(random), std::string::npos) << body;
+  EXPECT_EQ(body.find("hunter2pw"), std::string::npos) << body;
+  EXPECT_EQ(attr(span, "deel.session_id"), "[REDACTED:secret_field]");
+  EXPECT_EQ(attr(span, "deel.cwd"), "x [REDACTED:github_token]");
+  EXPECT_EQ(attr(span, "deel.도구"), "Bash");
+}
+
+TEST(Encode, ToolNamesAndIdentifiersPassTheRedactor) {
+  const std::string tok = "ghp_16C7e42F292c6912E7710c838347Ae178B4a";
+  for (Family f : {Family::kGemini, Family::kClaude}) {
+    json payload = {{"session_id", "a92be0d9-af14-4e03-bcae-c3b13571e09f"},
+                    {"cwd", "/home/user/project"},
+                    {"transcript_path", "/home/user/.claude/projects/p/a92be0d9-af14-4e03-bcae-c3b13571e09f.jsonl"},
+                    {"hook_event_name", f == Family::kGemini ? "BeforeTool" : "PreToolUse"},
+                    {"tool_name", tok},
+                    {"tool_input", {{"command", "ls"}}}};
+    if (f == Family::kClaude) payload["tool_use_id"] = "toolu_01A09q90qw90lq917835lq9";
+    const std::string prefix(family_prefix(f));
+    const CanonicalEvent ev =
+        normalize(f, prefix, f == Family::kGemini ? "BeforeTool" : "PreToolUse", payload);
+    json span;
+    const std::string body = encode_one(ev, nullptr, &span);
+    EXPECT_EQ(body.find(tok), std::string::npos) << body;
+    EXPECT_EQ(attr(span, "gen_ai.tool.name"), "[REDACTED:github_token]");
+    EXPECT_EQ(attr(span, prefix + ".tool_name"), "[REDACTED:github_token]");
+    // The family's identifiers keep their values (a UUID, paths, a tool call id): not masked for
+    // their name, and nothing in them for the redactor.
+    EXPECT_EQ(attr(span, prefix + ".session_id"), "a92be0d9-af14-4e03-bcae-c3b13571e09f");
+    EXPECT_EQ(attr(span, "gen_ai.conversation.id"), "a92be0d9-af14-4e03-bcae-c3b13571e09f");
+    EXPECT_EQ(attr(span, prefix + ".cwd"), "/home/user/project");
+    if (f == Family::kClaude) {
+      EXPECT_EQ(attr(span, "gen_ai.tool.call.id"), "toolu_01A09q90qw90lq917835lq9");
+    }
+  }
+  // An identifier of the family's schema with a secret in it is redacted too.
+  json payload = {{"session_id", "s " + tok}, {"hook_event_name", "BeforeAgent"}, {"prompt", "hi"}};
+  const CanonicalEvent ev = normalize(Family::kGemini, "gemini", "BeforeAgent", payload);
+  json span;
+  const std::string body = encode_one(ev, nullptr, &span);
+  EXPECT_EQ(body.find(tok), std::string::npos) << body;
+  EXPECT_EQ(attr(span, "gemini.session_id"), "s [REDACTED:github_token]");
+}
+
 TEST(Encode, HugeStringsAreTruncatedAndStillValid) {
   json payload = {{"prompt", std::string(300000, 'x')}};
   CanonicalEvent ev = normalize(Family::kGemini, "gemini", "BeforeAgent", payload);

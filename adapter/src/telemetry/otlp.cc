@@ -111,8 +111,11 @@ void put_redacted(std::string& out, const json& root, WorkBudget* budget) {
     json::const_iterator it;
     bool first = true;
     std::vector<std::string> rewritten_keys;  // keys that redaction changed, written once each
+    std::string_view secret;  // the secret name the container sits under ("" none)
   };
   std::vector<Frame> stack;
+  // `key`: the name that decides whether a string is masked whole (its own key, or the secret
+  // name it inherits: array elements and generic members under a secret name, as redact_json).
   auto put_scalar = [&](const json& v, std::string_view key) -> bool {
     switch (v.type()) {
       case json::value_t::string: put_field_string(out, key, v.get_ref<const std::string&>(), budget); return true;
@@ -125,12 +128,13 @@ void put_redacted(std::string& out, const json& root, WorkBudget* budget) {
       default: out += v.dump(); return true;  // floats: nlohmann's shortest round-trip form
     }
   };
-  auto open = [&](const json& v) {
+  auto open = [&](const json& v, std::string_view name) {
     out.push_back(v.is_object() ? '{' : '[');
-    stack.push_back(Frame{&v, v.begin(), true, {}});
+    const bool secret = !name.empty() && is_secret_name(name);
+    stack.push_back(Frame{&v, v.begin(), true, {}, secret ? name : std::string_view()});
   };
   if (put_scalar(root, {})) return;
-  open(root);
+  open(root, {});
   while (!stack.empty()) {
     Frame& f = stack.back();
     if (f.it == f.v->end()) {
@@ -139,7 +143,7 @@ void put_redacted(std::string& out, const json& root, WorkBudget* budget) {
       continue;
     }
     const json& child = *f.it;
-    std::string_view key;
+    std::string_view key = f.secret;  // an array element inherits its array's secret name
     if (f.v->is_object()) {
       key = f.it.key();
       std::string rk = redaction_is_identity(key, 256) ? std::string(key) : redact_string(key, 256, budget);
@@ -158,8 +162,9 @@ void put_redacted(std::string& out, const json& root, WorkBudget* budget) {
       out.push_back(',');
     }
     f.first = false;
+    const std::string_view name = f.v->is_object() ? inherited_secret_name(f.secret, key) : key;
     ++f.it;
-    if (!put_scalar(child, key)) open(child);  // may reallocate `stack`: f is not used after
+    if (!put_scalar(child, name)) open(child, name);  // may reallocate `stack`: f is not used after
   }
 }
 
@@ -182,15 +187,17 @@ void put_kv_int(std::string& out, bool& first, std::string_view key, int64_t val
 }
 
 // Typed AnyValue text for one top-level payload field (Bronze flatten, SPEC §9.3).
-// `skip_redaction`: identifier fields (SPEC §11 skip-list) are copied as they are. Strings are
-// capped at `max_bytes` (the attribute value length limit).
-void put_any_value(std::string& out, std::string_view key, const json& v, bool skip_redaction,
+// `identifier`: a field the family's schema defines as an identifier (session id, cwd, …): it
+// passes the redactor like every value but is not masked for its name (session_id is a secret
+// name elsewhere; issue 48: nothing is copied from the payload unredacted). Strings are capped at
+// `max_bytes` (the attribute value length limit).
+void put_any_value(std::string& out, std::string_view key, const json& v, bool identifier,
                    WorkBudget* budget, std::size_t max_bytes) {
   switch (v.type()) {
     case json::value_t::string: {
       const auto& s = v.get_ref<const std::string&>();
       out += "{\"stringValue\":";
-      if (skip_redaction) put_escaped(out, s);
+      if (identifier) put_redacted_string(out, s, budget, max_bytes);
       else put_field_string(out, key, s, budget, max_bytes);
       out += "}";
       return;
@@ -216,13 +223,8 @@ void put_any_value(std::string& out, std::string_view key, const json& v, bool s
       // text as a whole then goes through redact_string too (secrets spread over several JSON
       // tokens, and the length cap; idempotent on the rest).
       std::string text;
-      if (skip_redaction) {
-        text = v.dump(-1, ' ', false, json::error_handler_t::replace);
-        if (text.size() > max_bytes) text = redact_string(text, max_bytes, budget);
-      } else {
-        put_redacted(text, v, budget);
-        if (!redaction_is_identity(text, max_bytes)) text = redact_string(text, max_bytes, budget);
-      }
+      put_redacted(text, v, budget);
+      if (!redaction_is_identity(text, max_bytes)) text = redact_string(text, max_bytes, budget);
       out += "{\"stringValue\":";
       put_escaped(out, text);
       out += "}";
@@ -258,8 +260,18 @@ std::string_view genai_provider_name(const CanonicalEvent& ev) {
   return it->get_ref<const std::string&>().rfind("gemini-", 0) == 0 ? "gcp.gen_ai" : "";
 }
 
-bool is_identifier_key(std::string_view key) {
-  return std::find(kIdentifierKeys.begin(), kIdentifierKeys.end(), key) != kIdentifierKeys.end();
+// Whether a top-level payload field is an identifier in the family's own schema
+// (hosts::PayloadShape): the event name, session id, cwd, transcript path, tool call id, and the
+// tool name where the tool call is at the top level. deel spreads the tool's arguments as
+// top-level members beside 자리 and 도구 (DEEL l.427), so an argument named `cwd`, `session_id`
+// or `timestamp` is an argument there, not an identifier (issue 48).
+bool is_identifier_key(Family f, std::string_view key) {
+  const hosts::PayloadShape& shape = hosts::descriptor(f).payload;
+  for (std::string_view id : {shape.event_key, shape.session_id, shape.cwd, shape.transcript_path,
+                              shape.tool_call_id, shape.tool_object.empty() ? shape.tool_name : std::string_view()}) {
+    if (!id.empty() && id == key) return true;
+  }
+  return false;
 }
 
 std::string guard_decision_name(GuardVerdict::Decision d) {
@@ -551,7 +563,7 @@ std::string encode_span(const SpanInput& input, const SpanIds& ids, const SpanLi
       out += first ? "{\"key\":" : ",{\"key\":";
       put_escaped(out, key);
       out += ",\"value\":";
-      put_any_value(out, it.key(), it.value(), is_identifier_key(it.key()), budget,
+      put_any_value(out, it.key(), it.value(), is_identifier_key(ev.family, it.key()), budget,
                     limits.max_value_bytes);
       out += "}";
       if (out.size() > limits.max_span_bytes || budget->ran_out()) {
