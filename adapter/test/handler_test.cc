@@ -363,20 +363,35 @@ TEST(GuardIntegrity, AnInputOverTheCapIsJudgedOnWhatArrived) {
   EXPECT_EQ(od.reply, "no");
 }
 
-TEST(GuardIntegrity, APrefixWithoutAToolNameIsNotJudgedUnlessDenyIsAsked) {
+// A prefix whose tool name was cut off was allowed without asking the guard before (GUARD-14,
+// issue "Guard integrity, round 3"): the guard is asked with what is known and told the name is
+// missing; PINTA_GUARD_ON_UNJUDGEABLE=deny denies it without asking.
+TEST(GuardIntegrity, APrefixWithoutAToolNameIsStillJudged) {
   DenyAll d;
   InputLimits small;
   small.max_bytes = 2048;
   const std::string payload =
       R"({"tool_input":{"command":")" + std::string(10000, 'x') + R"("},"tool_name":"run_shell_command"})";
   auto o = handle(args("gemini", "BeforeTool"), read_event_from_bytes(payload, small), d.services);
-  EXPECT_EQ(o.reply, "{}");
-  EXPECT_EQ(d.guard.calls, 0);
+  EXPECT_EQ(json::parse(o.reply)["decision"], "deny");
+  EXPECT_EQ(d.guard.calls, 1);
+  EXPECT_EQ(d.guard.last_tool, "");
+  // With the name watched (as the adapter reads stdin) and the rest scanned, the name is known.
+  small.tool_name = tool_name_path(Family::kGemini);
+  small.scan_past_cap = true;
+  RawInput watched = read_event_from_bytes(payload, small);
+  ASSERT_EQ(watched.status, InputStatus::kTooLarge);
+  auto named = handle(args("gemini", "BeforeTool"), std::move(watched), d.services);
+  EXPECT_EQ(json::parse(named.reply)["decision"], "deny");
+  EXPECT_EQ(d.guard.last_tool, "run_shell_command");
+  EXPECT_EQ(d.guard.calls, 2);
   d.services.deny_unjudgeable = true;
+  small = InputLimits{};
+  small.max_bytes = 2048;
   auto o2 = handle(args("gemini", "BeforeTool"), read_event_from_bytes(payload, small), d.services);
   EXPECT_EQ(json::parse(o2.reply)["decision"], "deny");
   EXPECT_EQ(json::parse(o2.reply)["reason"], std::string(kUnjudgeableReason));
-  EXPECT_EQ(d.guard.calls, 0);
+  EXPECT_EQ(d.guard.calls, 2);
   // The setting never touches other events, nor whole payloads.
   EXPECT_EQ(handle(args("gemini", "AfterTool"), read_event_from_bytes(payload, small), d.services).reply, "{}");
   RawInput empty;
@@ -489,6 +504,101 @@ TEST(GuardIntegrityAllFamilies, WholeDeepHugeAndInvalidUtf8PayloadsReachTheGuard
   }
 }
 
+// The tool name after the arguments (Antigravity writes toolCall.args before toolCall.name: sorted
+// keys), and the arguments cut at the input cap, refused by the parser (NaN, 1e400), past the value
+// budget (1.1 M small values) or never finished (a stalled stdin): 7 of 7 were allowed on
+// Antigravity before (issue "Guard integrity, round 3"). Each shape on every family, name last.
+nlohmann::ordered_json name_last_payload(Family f, const std::string& tool, const std::string& args_json) {
+  const auto& d = hosts::descriptor(f);
+  const auto& sh = d.payload;
+  nlohmann::ordered_json p = nlohmann::ordered_json::object();
+  if (!sh.event_key.empty()) p[std::string(sh.event_key)] = std::string(d.gate_event);
+  if (!sh.session_id.empty()) p[std::string(sh.session_id)] = "s1";
+  // @ARGS@ stands for the arguments' text, spliced in after dumping.
+  if (!sh.tool_input.empty()) {
+    nlohmann::ordered_json call = nlohmann::ordered_json::object();
+    call[std::string(sh.tool_input)] = "@ARGS@";
+    call[std::string(sh.tool_name)] = tool;
+    if (sh.tool_object.empty()) {
+      for (auto it = call.begin(); it != call.end(); ++it) p[it.key()] = it.value();
+    } else {
+      p[std::string(sh.tool_object)] = call;
+    }
+  } else {
+    p["@SPREAD@"] = 0;  // deel: the arguments are members of the payload itself
+    p[std::string(sh.tool_name)] = tool;
+  }
+  (void)args_json;
+  return p;
+}
+
+std::string splice_args(Family f, const std::string& tool, const std::string& args_json) {
+  std::string text = name_last_payload(f, tool, args_json).dump();
+  size_t at = text.find("\"@ARGS@\"");
+  if (at != std::string::npos) return text.replace(at, 8, args_json);
+  at = text.find("\"@SPREAD@\":0");
+  // deel: the object's members without its braces
+  return text.replace(at, 12, args_json.substr(1, args_json.size() - 2));
+}
+
+InputLimits watched(Family f, size_t max_bytes = 32u << 20) {
+  InputLimits l;
+  l.max_bytes = max_bytes;
+  l.tool_name = tool_name_path(f);
+  l.scan_past_cap = true;
+  return l;
+}
+
+TEST(GuardIntegrityAllFamilies, ANameAfterTheArgumentsIsFoundWhateverBecameOfThem) {
+  for (const auto& d : hosts::families()) {
+    const Family f = d.id;
+    const std::string label = label_of(f), gate(d.gate_event), name(d.name);
+    const Args a = args(label.c_str(), gate.c_str());
+    struct Shape {
+      std::string what;
+      std::string args_json;
+      size_t cap;
+    };
+    std::string many = R"({"command":"rm -rf ~","v":[)";
+    for (int i = 0; i < 1100000; ++i) many += i == 0 ? "0" : ",0";
+    many += "]}";
+    const std::vector<Shape> shapes = {
+        {"cut at the cap", R"({"command":"rm -rf ~","pad":")" + std::string(300000, 'p') + "\"}", 65536},
+        {"NaN", R"({"command":"rm -rf ~","score":NaN,"z":1})", 32u << 20},
+        {"1e400", R"({"command":"rm -rf ~","score":1e400})", 32u << 20},
+        {"-Infinity", R"({"score":-Infinity,"command":"rm -rf ~"})", 32u << 20},
+        {"1.1 M values", many, 32u << 20},
+    };
+    for (const auto& shape : shapes) {
+      DenyAll g;
+      const std::string payload = splice_args(f, "run_command", shape.args_json);
+      RawInput in = read_event_from_bytes(payload, watched(f, shape.cap));
+      ASSERT_TRUE(in.tool_name.has_value()) << name << " " << shape.what;
+      expect_deny(f, handle(a, std::move(in), g.services), "no", name + " " + shape.what);
+      EXPECT_EQ(g.guard.calls, 1) << name << " " << shape.what;
+      EXPECT_EQ(g.guard.last_tool, "run_command") << name << " " << shape.what;
+    }
+    {
+      // The host stops writing in the middle of the arguments and keeps the pipe open: no name
+      // ever arrives, and the guard is still asked (with the name missing).
+      int fds[2];
+      ASSERT_EQ(::pipe(fds), 0);
+      const std::string payload = splice_args(f, "run_command", R"({"command":"rm -rf ~","pad":"aaaa"})");
+      const std::string part = payload.substr(0, payload.find("aaaa"));
+      ASSERT_EQ(::write(fds[1], part.data(), part.size()), static_cast<ssize_t>(part.size()));
+      InputLimits l = watched(f);
+      l.deadline = std::chrono::milliseconds(100);
+      RawInput in = read_event(fds[0], l);
+      ::close(fds[0]);
+      ::close(fds[1]);
+      ASSERT_EQ(in.status, InputStatus::kTimeout) << name;
+      DenyAll g;
+      expect_deny(f, handle(a, std::move(in), g.services), "no", name + " stalled");
+      EXPECT_EQ(g.guard.calls, 1) << name;
+    }
+  }
+}
+
 // Claude Code 2.1.x (real-hosts.md "Claude Code 2.1.332"): allow = exit 0 and no output; DENY =
 // the hookSpecificOutput deny on stdout, exit 0; REVIEW + ask mode = permissionDecision "ask";
 // every other event silent; garbage silent; never exit 2.
@@ -537,11 +647,18 @@ TEST(Handler, ClaudeCodeAllowIsSilentDenyIsHookSpecificOutput) {
     EXPECT_EQ(o.exit_status, 0) << e;
   }
   EXPECT_EQ(g.calls, calls);  // the guard judges the gate only
-  for (auto garbage : {"", "not json", "[1,2]", "{\"a\":"}) {
+  for (auto garbage : {"", "not json", "[1,2]"}) {
     Outcome o = handle(args("claude-code", "PreToolUse"), ok(garbage), s);
     EXPECT_EQ(o.reply, "") << garbage;
     EXPECT_EQ(o.exit_status, 0) << garbage;
   }
+  // An object cut short is a tool call that arrived in part: put to the guard, name or not
+  // (GUARD-14), and its deny is the hookSpecificOutput line.
+  const int before = g.calls;
+  Outcome cut = handle(args("claude-code", "PreToolUse"), ok("{\"a\":"), s);
+  EXPECT_EQ(g.calls, before + 1);
+  EXPECT_EQ(json::parse(cut.reply)["hookSpecificOutput"]["permissionDecision"], "deny");
+  EXPECT_EQ(cut.exit_status, 0);
 }
 
 // No silent default family: an unregistered --agent gets the fail-safe reply (safe for every

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -120,6 +121,74 @@ TEST(Input, TimesOutOnIncompleteInputLeftOpen) {
 TEST(Input, ClosedDescriptorIsAnIoError) {
   auto r = read_event(987, limits());  // not an open descriptor: poll reports POLLNVAL, read EBADF
   EXPECT_EQ(r.status, InputStatus::kIoError);
+}
+
+// ---- the tool name, found as the bytes go by (GUARD-14) ----------------------------------------
+
+std::optional<std::string> name_in(std::string_view text, NamePath path, size_t cap = 32u << 20,
+                                   bool scan = true) {
+  InputLimits l;
+  l.max_bytes = cap;
+  l.tool_name = path;
+  l.scan_past_cap = scan;
+  return read_event_from_bytes(text, l).tool_name;
+}
+
+TEST(InputName, TheWatchedMemberIsReadWhereverItStands) {
+  const NamePath top{"tool_name", {}};
+  const NamePath agy{"toolCall", "name"};
+  EXPECT_EQ(name_in(R"({"tool_name":"run_shell_command"})", top), "run_shell_command");
+  EXPECT_EQ(name_in(R"({"a":{"tool_name":"inner"},"b":["tool_name","x"],"tool_name":"real"})", top), "real");
+  EXPECT_EQ(name_in(R"({"toolCall":{"args":{"name":"evil","x":{"name":"deeper"}},"name":"run_command"}})", agy),
+            "run_command");
+  // A key that only contains the name as text, a value that looks like a member: not the member.
+  EXPECT_EQ(name_in(R"({"x":"\"tool_name\":\"fake\"","tool_name_2":"no"})", top), std::nullopt);
+  EXPECT_EQ(name_in(R"({"name":"not under toolCall","toolCall":{"args":{}}})", agy), std::nullopt);
+  // Escapes: in the key (a parser reads the same member) and in the value (decoded).
+  EXPECT_EQ(name_in(R"({"tool\u005fname":"esc\u0061ped \"q\""})", top), "escaped \"q\"");
+  // The last one wins, as for a JSON parser; a name that is not a string leaves none.
+  EXPECT_EQ(name_in(R"({"tool_name":"first","tool_name":"second"})", top), "second");
+  EXPECT_EQ(name_in(R"({"tool_name":7})", top), std::nullopt);
+  // Nothing watched: nothing found.
+  EXPECT_EQ(name_in(R"({"tool_name":"x"})", NamePath{}), std::nullopt);
+}
+
+TEST(InputName, FoundAcrossAnySplitAndPastTheCap) {
+  const NamePath agy{"toolCall", "name"};
+  const std::string text = R"({"toolCall":{"args":{"CommandLine":")" + std::string(200000, 'a') +
+                           R"(\"x"},"name":"run_command"}})";
+  // Past the cap: found when the rest is scanned, not when reading stops at the cap.
+  InputLimits l;
+  l.max_bytes = 4096;
+  l.tool_name = agy;
+  l.scan_past_cap = true;
+  RawInput in = read_event_from_bytes(text, l);
+  EXPECT_EQ(in.status, InputStatus::kTooLarge);
+  EXPECT_EQ(in.bytes.size(), 4096u);
+  EXPECT_EQ(in.tool_name, "run_command");
+  EXPECT_EQ(name_in(text, agy, 4096, /*scan=*/false), std::nullopt);
+  // Any split of the bytes gives the same name.
+  const std::string small = R"({"toolCall":{"args":{"a":"b\\\"c"},"na\u006de":"run_\"command"}})";
+  for (size_t step : {1u, 2u, 3u, 7u}) {
+    ObjectBoundary b(256, agy);
+    for (size_t i = 0; i < small.size(); i += step) (void)b.feed(std::string_view(small).substr(i, step));
+    ASSERT_TRUE(b.watched().has_value()) << step;
+    EXPECT_EQ(decode_json_string_text(*b.watched()), "run_\"command") << step;
+  }
+  // A name longer than the cap is kept cut, and says so.
+  InputLimits w;
+  w.tool_name = NamePath{"tool_name", {}};
+  RawInput big = read_event_from_bytes(R"({"tool_name":")" + std::string(20000, 'n') + "\"}", w);
+  ASSERT_TRUE(big.tool_name.has_value());
+  EXPECT_TRUE(big.name_cut);
+  EXPECT_EQ(big.tool_name->size(), kMaxWatchedNameBytes);
+}
+
+TEST(InputName, BrokenEscapesDecodeToWhatCanBeRead) {
+  EXPECT_EQ(decode_json_string_text("plain"), "plain");
+  EXPECT_EQ(decode_json_string_text("cut \\u00"), "cut ");
+  EXPECT_EQ(decode_json_string_text("lone \\ud800 x"), "lone \xEF\xBF\xBD x");
+  EXPECT_EQ(decode_json_string_text("bad \xff"), "bad \xEF\xBF\xBD");
 }
 
 }  // namespace

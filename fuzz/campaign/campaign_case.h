@@ -23,11 +23,25 @@ enum GuardMode {
   kGuardNever,
   kGuardClose,
   kGuardRefused,
+  kGuardDenyCapped,     // a deny-all guard behind a 16 KiB body limit (413 past it; GUARD-16)
+  kGuardDenyDecorated,  // a DENY with status 403, NaN in it and a second document after it (GUARD-6)
   kGuardModes
 };
 inline constexpr const char* kGuardNames[] = {"none",     "allow",   "deny", "review-ask",
                                               "http-500", "garbage", "slow", "never-answers",
-                                              "closes",   "refused"};
+                                              "closes",   "refused", "deny-capped",
+                                              "deny-decorated"};
+static_assert(sizeof kGuardNames / sizeof *kGuardNames == kGuardModes);
+// The modes whose guard denies every call it can read.
+inline constexpr bool guard_denies(GuardMode m) {
+  return m == kGuardDeny || m == kGuardDenyCapped || m == kGuardDenyDecorated;
+}
+// The modes where a first request can meet a fault, so that the minimal request follows (GUARD-16):
+// the guard may be asked twice.
+inline constexpr bool guard_may_be_asked_twice(GuardMode m) {
+  return m == kGuard500 || m == kGuardGarbage || m == kGuardSlow || m == kGuardNever ||
+         m == kGuardClose || m == kGuardDenyCapped;
+}
 enum CollectorMode {
   kCollectorNone,
   kCollectorOk,

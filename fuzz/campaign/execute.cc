@@ -36,6 +36,16 @@ Reply guard_reply(GuardMode m) {
   switch (m) {
     case kGuardDeny:
       return json_reply(200, {{"decision", "DENY"}, {"reason", kDenyReason}});
+    case kGuardDenyCapped: {
+      Reply capped = json_reply(200, {{"decision", "DENY"}, {"reason", kDenyReason}});
+      capped.max_request_body = 16u << 10;
+      return capped;
+    }
+    case kGuardDenyDecorated:
+      r.status = 403;
+      r.body = std::string(R"({"decision":"DENY\n","reason":")") + kDenyReason +
+               R"(","score":NaN,"ms":1e400})" + "\n{\"next\":1}\n";
+      return r;
     case kGuardReviewAsk:
       return json_reply(200, {{"decision", "REVIEW"}, {"reason", kReviewReason}});
     case kGuard500:

@@ -139,7 +139,7 @@ Case make_case(const std::vector<Fixture>& fixtures, Host host, uint64_t seed, b
   }
   std::string bytes = fx.bytes;
   json doc = json::parse(bytes, nullptr, false);
-  switch (rng() % 12) {
+  switch (rng() % 16) {
     case 0:
       c.mutation = "none";
       break;
@@ -283,7 +283,7 @@ std::string adversarial_tool_input(std::mt19937_64& rng, std::string* kind) {
     }
     return open + "1" + close;
   };
-  switch (rng() % 12) {
+  switch (rng() % 16) {
     case 0: *kind = "deep"; return "{" + command + ",\"pad\":" + nest(257 + rng() % 40000, rng() & 1) + "}";
     case 1: *kind = "deep-first"; return "{\"pad\":" + nest(257 + rng() % 2000, true) + "," + command + "}";
     case 2: {
@@ -321,6 +321,33 @@ std::string adversarial_tool_input(std::mt19937_64& rng, std::string* kind) {
       return "{" + command + ",\"v\":\"a\x01\x02\"}";
     }
     case 9: *kind = "duplicate-keys"; return "{\"command\":\"ls\"," + command + ",\"command\":\"rm -rf ~\"}";
+    case 12: {
+      // Names the model chooses: 4,096 of 1,000 bytes made an 8.3 MB guard request (GUARD-15).
+      *kind = "name-bomb";
+      std::string s = "{" + command;
+      for (size_t i = 0, n = 1000 + rng() % 4096; i < n; ++i)
+        s += ",\"n" + std::to_string(i) + std::string(200 + rng() % 1000, 'k') + "\":1";
+      return s + "}";
+    }
+    case 13: {
+      // Control characters cost six bytes each once escaped (4,096 such names made 53 MB).
+      *kind = "escape-bomb";
+      std::string s = "{" + command;
+      for (size_t i = 0, n = 1000 + rng() % 100000; i < n; ++i)
+        s += ",\"\\u0001\\u0002" + std::to_string(i) + "\":\"\\\"\\\\\\u001f\"";
+      return s + "}";
+    }
+    case 14: {
+      // What Python's json.dumps writes and no JSON parser takes: the members after it are lost
+      // unless read as strings (GUARD-14).
+      *kind = "non-json-numbers";
+      static const char* const tokens[] = {"NaN", "Infinity", "-Infinity", "1e400", "-1e999", "undefined"};
+      return "{\"score\":" + std::string(tokens[rng() % 6]) + "," + command + "}";
+    }
+    case 15: {
+      *kind = "command-tail-past-cut";  // what runs last is after 70 KB of spaces
+      return "{\"command\":\"echo " + std::string(70000 + rng() % 200000, ' ') + "; rm -rf ~\"}";
+    }
     case 10: {
       *kind = "random";
       return random_value(rng, 6).dump(-1, ' ', false, json::error_handler_t::replace);
@@ -341,13 +368,20 @@ Case make_adversarial_case(Host host, uint64_t seed) {
   const std::string tool_input = adversarial_tool_input(rng, &kind);
   c.mutation = "adversarial:" + kind;
   c.event = std::string(pinta::hosts::descriptor(host).gate_event);
+  // One run in three writes the tool name after the arguments, as Antigravity does (sorted keys:
+  // toolCall.args before toolCall.name), so that what becomes of the arguments (cut at the cap,
+  // refused, never finished) cannot take the name with it (GUARD-14).
+  const bool name_last = rng() % 3 == 0;
+  if (name_last) c.mutation += "+name-last";
   if (host == Host::kGemini) {
     // Gemini CLI 0.61 writes createBaseInput's fields, then tool_name, then tool_input (GEM§7).
-    c.stdin_bytes = R"({"session_id":"s","transcript_path":"/t.json","cwd":"/w","hook_event_name":"BeforeTool","timestamp":"2026-01-01T00:00:00Z","tool_name":"run_shell_command","tool_input":)" +
-                    tool_input + "}";
+    const std::string head = R"({"session_id":"s","transcript_path":"/t.json","cwd":"/w","hook_event_name":"BeforeTool","timestamp":"2026-01-01T00:00:00Z",)";
+    c.stdin_bytes = name_last ? head + R"("tool_input":)" + tool_input + R"(,"tool_name":"run_shell_command"})"
+                              : head + R"("tool_name":"run_shell_command","tool_input":)" + tool_input + "}";
   } else if (host == Host::kAntigravity) {
-    c.stdin_bytes = R"({"conversationId":"c","workspacePaths":["/w"],"toolCall":{"name":"run_command","args":)" +
-                    tool_input + "}}";
+    const std::string head = R"({"conversationId":"c","workspacePaths":["/w"],"toolCall":{)";
+    c.stdin_bytes = name_last ? head + R"("args":)" + tool_input + R"(,"name":"run_command"}})"
+                              : head + R"("name":"run_command","args":)" + tool_input + "}}";
   } else {
     // Any other family: its payload shape from the registry (pinta/hosts/family.h), the tool
     // name before the arguments. A family whose tool input is the rest of the object
@@ -359,9 +393,10 @@ Case make_adversarial_case(Host host, uint64_t seed) {
     if (!sh.session_id.empty()) head += key(sh.session_id) + R"(:"s",)";
     if (!sh.cwd.empty() && !sh.cwd_first_of_array) head += key(sh.cwd) + R"(:"/w",)";
     if (!sh.tool_call_id.empty()) head += key(sh.tool_call_id) + R"(:"toolu_1",)";
-    std::string tool = key(sh.tool_name) + R"(:"Bash",)" +
-                       (sh.tool_input.empty() ? std::string(R"("input")") : key(sh.tool_input)) +
-                       ":" + tool_input;
+    const std::string name = key(sh.tool_name) + R"(:"Bash")";
+    const std::string input =
+        (sh.tool_input.empty() ? std::string(R"("input")") : key(sh.tool_input)) + ":" + tool_input;
+    std::string tool = name_last ? input + "," + name : name + "," + input;
     c.stdin_bytes = sh.tool_object.empty() ? head + tool + "}"
                                            : head + key(sh.tool_object) + ":{" + tool + "}}";
   }
@@ -379,7 +414,9 @@ Case make_adversarial_case(Host host, uint64_t seed) {
       break;
     default: c.mode = Stdin::kClosed; break;
   }
-  c.guard = kGuardDeny;
+  // A deny-all guard, also behind a body limit or answering its DENY decorated (GUARD-16, GUARD-6).
+  static constexpr GuardMode kDenyModes[] = {kGuardDeny, kGuardDeny, kGuardDenyCapped, kGuardDenyDecorated};
+  c.guard = kDenyModes[rng() % 4];
   c.guard_timeout_ms = 5000;
   return c;
 }

@@ -13,7 +13,7 @@ using pinta::fuzz::Host;
 std::string expected_reply(Host host, const Case& c, bool consulted) {
   // The JSON-line hosts' exact replies (docs/contract.md FMT-4): deny and ask as SPEC§7.3 /
   // AGY§7.1 give them. Other families are judged by kind and reason only (expected_kind).
-  if (consulted && c.guard == kGuardDeny) {
+  if (consulted && guard_denies(c.guard)) {
     json d = {{"decision", "deny"}, {"reason", kDenyReason}};
     if (host == Host::kGemini) d["systemMessage"] = kDenyReason;
     return d.dump();
@@ -28,7 +28,7 @@ namespace {
 // What the reply must mean: the guard's deny, its review as an ask (where the host has one), or
 // no objection.
 ReplyKind expected_kind(Host host, const Case& c, bool consulted) {
-  if (consulted && c.guard == kGuardDeny) return ReplyKind::kDeny;
+  if (consulted && guard_denies(c.guard)) return ReplyKind::kDeny;
   if (consulted && c.guard == kGuardReviewAsk && pinta::hosts::descriptor(host).ask_on_gate)
     return ReplyKind::kAsk;
   return ReplyKind::kAllow;
@@ -72,10 +72,12 @@ std::string violation(const Options& o, Host host, const Case& c, const Observed
   if (!rc.framing.empty()) return "not-one-line";
   if (!rc.shape.empty()) return "reply-shape";
   if (ob.guard_requests > 0 && !pinta::fuzz::gate_event(host, c.event)) return "guard-off-gate";
-  if (ob.guard_requests > 1) return "guard-asked-twice";
+  // A readable verdict is asked for once; a fault of the first request may bring the minimal
+  // request (GUARD-16), never a third.
+  if (ob.guard_requests > (guard_may_be_asked_twice(c.guard) ? 2 : 1)) return "guard-asked-twice";
   if (o.adversarial) {
     // GUARD-14: the model shaped this tool input; the guard must be asked and its deny obeyed.
-    if (ob.guard_requests != 1) return "guard-not-asked";
+    if (ob.guard_requests == 0) return "guard-not-asked";
     if (!reply_as_expected(host, c, true, rc, r.out)) return "allow-under-deny-guard";
     return "";
   }
@@ -86,9 +88,9 @@ std::string violation(const Options& o, Host host, const Case& c, const Observed
   // failing open is then the contract. So an allow reply after a consulted guard is accepted
   // when the reply came no sooner than that deadline (a 100k-run campaign at --jobs 16 on 2
   // cores saw 3 such runs; none reproduced when re-run).
-  const bool failed_open = ob.guard_requests == 1 && reply_as_expected(host, c, false, rc, r.out) &&
+  const bool failed_open = ob.guard_requests >= 1 && reply_as_expected(host, c, false, rc, r.out) &&
                            replied_after.count() >= kGuardTimeoutMs;
-  if (!failed_open && !reply_as_expected(host, c, ob.guard_requests == 1, rc, r.out))
+  if (!failed_open && !reply_as_expected(host, c, ob.guard_requests >= 1, rc, r.out))
     return c.guard == kGuardNone ? "not-allow-without-guard" : "reply-ignores-guard";
   if (!c.planted.empty() &&
       (r.out.find(c.planted) != std::string::npos || r.err.find(c.planted) != std::string::npos))

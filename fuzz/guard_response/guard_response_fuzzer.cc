@@ -1,11 +1,11 @@
 // Harness: guard response parser (pinta/adapter/guard.h parse_guard_response, guard_deny_reason).
 // Properties, for any reply body (untrusted: the guard is a remote service):
 //  1. total and deterministic;
-//  2. fail-open is explicit: a body that is not a JSON object even after the repairs of GUARD-6
-//     (lone-surrogate escapes and invalid UTF-8 → U+FFFD) gives kUnavailable, and every
+//  2. fail-open is explicit: a verdict is only read from a body that names a decision, and every
 //     kUnavailable carries a non-empty `error`; and leniency keeps a verdict: a repaired body
-//     whose "decision" is a string reading DENY (any case, spaces or tabs around) is a kDeny,
-//     whatever its other fields hold;
+//     (lone-surrogate escapes and invalid UTF-8 → U+FFFD) whose "decision" is a string reading
+//     DENY (any case, whitespace or NULs around) is a kDeny, whatever its other fields hold, and
+//     stays one with any bytes after it (GUARD-6);
 //  3. the caps hold: reason and user_message at most kGuardMaxReasonBytes, matched_rule at most
 //     kGuardMaxRuleBytes, and they are valid UTF-8;
 //  4. a deny turns into a non-empty reason and, through deny_reply, into a reply the independent
@@ -35,14 +35,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     changed = ad::repair_utf8(repaired) || changed;
     if (changed) j = nlohmann::json::parse(repaired, nullptr, false);
   }
-  if (j.is_discarded() || !j.is_object())
-    FUZZ_CHECK(v.decision == ad::GuardVerdict::Decision::kUnavailable, "non-object accepted");
+  if (v.decision != ad::GuardVerdict::Decision::kUnavailable)
+    FUZZ_CHECK(body.find("decision") != std::string_view::npos, "a verdict from a body without one");
   if (j.is_object() && j.contains("decision") && j["decision"].is_string()) {
     std::string d = j["decision"].get<std::string>();
-    while (!d.empty() && (d.front() == ' ' || d.front() == '\t')) d.erase(0, 1);
-    while (!d.empty() && (d.back() == ' ' || d.back() == '\t')) d.pop_back();
+    auto space = [](char c) {
+      return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0' || c == '\v' || c == '\f';
+    };
+    while (!d.empty() && space(d.front())) d.erase(0, 1);
+    while (!d.empty() && space(d.back())) d.pop_back();
     for (char& c : d) c = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 32) : c;
-    if (d == "DENY") FUZZ_CHECK(v.decision == ad::GuardVerdict::Decision::kDeny, "a DENY was dropped");
+    if (d == "DENY") {
+      FUZZ_CHECK(v.decision == ad::GuardVerdict::Decision::kDeny, "a DENY was dropped");
+      const std::string followed = repaired + "\n{\"decision\":\"ALLOW\"} trailing";
+      FUZZ_CHECK(ad::parse_guard_response(followed).decision == ad::GuardVerdict::Decision::kDeny,
+                 "bytes after a DENY dropped it");
+    }
   }
   if (v.decision == ad::GuardVerdict::Decision::kUnavailable)
     FUZZ_CHECK(!v.error.empty(), "unavailable without error");

@@ -31,6 +31,10 @@
 //     install twice = byte-identical home, uninstall gives back the foreign content;
 // 19. installer (Gemini): settings.json with foreign keys and hooks and foreign extensions are
 //     never touched, foreign extension-enablement entries kept, idempotent, uninstall restores.
+// 20. guard request (GUARD-15): for any family, any tool input a model could write (long runs of
+//     quotes, backslashes, control characters, non-ASCII; many or long names; nesting), any bound
+//     and both forms, the request text is within its bound, is the body, keeps the command
+//     argument and the tool name, and the minimal form is ASCII.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -54,6 +58,7 @@
 #include "pinta/admin/claude_code.h"
 #include "pinta/admin/install.h"
 #include "pinta/adapter/config.h"
+#include "pinta/adapter/guard.h"
 #include "pinta/adapter/handler.h"
 #include "pinta/adapter/redact.h"
 #include "pinta/adapter/span_queue.h"
@@ -1096,6 +1101,62 @@ RC_GTEST_PROP(InstallMerge, DeelKeepsTheUsersHooksAndUninstallRestoresThem, ()) 
   reinstall_then_uninstall(o, installed, before);
   RC_CLASSIFY(existed, "existing file");
   RC_CLASSIFY(flat, "flat array");
+}
+
+// A string a model could write: a run of one hostile unit, then a short tail.
+std::string hostile_string(size_t max_run) {
+  static const std::vector<std::string> units = {"a", "\"", "\\", "\x01", "\n", "\xC3\xA9",
+                                                 "\xF0\x9F\x98\x80", " ", "\u2028"};
+  const std::string unit = *rc::gen::elementOf(units);
+  const size_t n = *rc::gen::inRange<size_t>(0, max_run);
+  std::string s;
+  s.reserve(unit.size() * n + 8);
+  for (size_t i = 0; i < n; ++i) s += unit;
+  const std::string tail = *rc::gen::string<std::string>();
+  if (ad::valid_utf8(tail)) s += tail;
+  return s;
+}
+
+RC_GTEST_PROP(GuardRequest, IsWithinItsBoundForAnyToolInput, ()) {
+  const auto& d = *rc::gen::elementOf(std::vector<pinta::hosts::FamilyDescriptor>(
+      pinta::hosts::families().begin(), pinta::hosts::families().end()));
+  const std::string command(d.payload.command_args[0]);
+  json args = json::object();
+  args[command] = hostile_string(100000);
+  const size_t members = *rc::gen::inRange<size_t>(0, 3000);
+  const size_t key_run = *rc::gen::inRange<size_t>(1, 1200);
+  for (size_t i = 0; i < members; ++i) {
+    json value = i % 7 == 0 ? json::array({hostile_string(2000), json::array({i, hostile_string(50)})})
+                            : json(hostile_string(i % 50 == 0 ? 50000 : 200));
+    args[std::to_string(i) + hostile_string(key_run)] = std::move(value);
+  }
+  const std::string tool = *rc::gen::elementOf(std::vector<std::string>{"run_command", "Bash", hostile_string(3000)});
+  json payload = json::object();
+  const auto& sh = d.payload;
+  if (!sh.tool_input.empty()) {
+    json call = {{std::string(sh.tool_name), tool}, {std::string(sh.tool_input), args}};
+    if (sh.tool_object.empty()) payload.update(call); else payload[std::string(sh.tool_object)] = call;
+  } else {
+    payload = args;
+    payload[std::string(sh.tool_name)] = tool;
+  }
+  const ad::CanonicalEvent ev = ad::normalize(d.id, d.agent_labels[0], d.gate_event, payload);
+  const size_t bound = *rc::gen::inRange<size_t>(ad::kGuardMinRequestBytes, ad::kGuardDefaultMaxRequestBytes + 1);
+  const bool minimal = *rc::gen::arbitrary<bool>();
+  const ad::GuardRequest r = ad::build_guard_request(
+      ev, "0000000000000001", bound, minimal ? ad::RequestForm::kMinimal : ad::RequestForm::kFull);
+  RC_ASSERT(r.text.size() <= (minimal ? std::min(bound, ad::kGuardMinimalRequestBytes) : bound));
+  const json sent = json::parse(r.text, nullptr, false);
+  RC_ASSERT(!sent.is_discarded());
+  RC_ASSERT(sent == r.body);
+  const json& in = sent["input"];
+  RC_ASSERT(in["toolInput"].contains(command));
+  RC_ASSERT(json::parse(in["rawTextFields"]["toolInput"].get<std::string>()) == in["toolInput"]);
+  if (tool.size() < 100 && ad::valid_utf8(tool)) RC_ASSERT(in["toolName"] == tool);
+  if (minimal) {
+    for (char c : r.text) RC_ASSERT(static_cast<unsigned char>(c) < 0x80);
+  }
+  RC_CLASSIFY(r.truncated, "cut");
 }
 
 TEST(Properties, ProfilesAreAvailable) {

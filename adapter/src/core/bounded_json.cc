@@ -1,5 +1,8 @@
 #include "pinta/adapter/bounded_json.h"
 
+#include <cmath>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 namespace pinta::adapter {
@@ -205,6 +208,105 @@ bool scalar_char(char c) {
 }
 
 }  // namespace
+
+namespace {
+
+bool is_delimiter(char c) {
+  return c == '{' || c == '}' || c == '[' || c == ']' || c == ':' || c == ',' || c == '"' ||
+         c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+// RFC 8259 §6 number grammar, and finite as a double (what nlohmann accepts).
+bool json_number(std::string_view t) {
+  size_t i = 0;
+  auto digits = [&] {
+    size_t from = i;
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+    return i > from;
+  };
+  if (i < t.size() && t[i] == '-') ++i;
+  if (i < t.size() && t[i] == '0') {
+    ++i;
+  } else if (!digits()) {
+    return false;
+  }
+  if (i < t.size() && t[i] == '.') {
+    ++i;
+    if (!digits()) return false;
+  }
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  if (i != t.size()) return false;
+  const std::string copy(t);
+  const double d = std::strtod(copy.c_str(), nullptr);
+  return std::isfinite(d);
+}
+
+}  // namespace
+
+bool quote_bare_tokens(std::string& text) {
+  std::string out;
+  bool changed = false;
+  size_t copied = 0;  // text[0, copied) is in `out` (once something changed)
+  bool in_string = false, escape = false;
+  size_t i = 0;
+  while (i < text.size()) {
+    const char c = text[i];
+    if (in_string) {
+      if (escape) {
+        escape = false;
+      } else if (c == '\\') {
+        escape = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      ++i;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      ++i;
+      continue;
+    }
+    if (is_delimiter(c)) {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < text.size() && !is_delimiter(text[end])) ++end;
+    std::string_view token(text.data() + i, end - i);
+    if (token == "true" || token == "false" || token == "null" || json_number(token)) {
+      i = end;
+      continue;
+    }
+    if (!changed) out.reserve(text.size() + 64);
+    changed = true;
+    out.append(text, copied, i - copied);
+    out.push_back('"');
+    for (char t : token) {
+      const auto u = static_cast<unsigned char>(t);
+      if (t == '\\') {
+        out.append("\\\\");
+      } else if (u < 0x20 || u == 0x7F) {
+        static const char kHex[] = "0123456789abcdef";
+        out.append("\\u00");
+        out.push_back(kHex[u >> 4]);
+        out.push_back(kHex[u & 0xF]);
+      } else {
+        out.push_back(t);
+      }
+    }
+    out.push_back('"');
+    copied = i = end;
+  }
+  if (!changed) return false;
+  out.append(text, copied, std::string::npos);
+  text.swap(out);
+  return true;
+}
 
 bool complete_prefix(std::string& text) {
   // Where each open container is: what it waits for next.

@@ -158,6 +158,12 @@ std::string_view fail_safe_for(const Args& args) noexcept {
   return fail_safe_reply(*family, args.event);
 }
 
+NamePath tool_name_path(Family family) noexcept {
+  const hosts::PayloadShape& shape = hosts::descriptor(family).payload;
+  if (shape.tool_object.empty()) return NamePath{shape.tool_name, {}};
+  return NamePath{shape.tool_object, shape.tool_name};
+}
+
 namespace {
 
 // Payloads up to this size are parsed by nlohmann's DOM parser (at most ~1 M values: bounded);
@@ -221,6 +227,10 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
           bool repaired = repair_lone_surrogates(input.bytes);
           if (judged) repaired = repair_utf8(input.bytes) || repaired;
           if (repaired) payload = nlohmann::json::parse(input.bytes, nullptr, false);
+          // NaN, Infinity, 1e400 (a number no double holds) among the arguments: read as
+          // strings, so the members after them are not lost to the guard (GUARD-14).
+          if (payload.is_discarded() && judged && quote_bare_tokens(input.bytes))
+            payload = nlohmann::json::parse(input.bytes, nullptr, false);
         }
         whole = !payload.is_discarded();
       }
@@ -233,6 +243,8 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
           if (judged) (void)repair_utf8(input.bytes);
         }
         BoundedParse bounded = parse_bounded(input.bytes, kMaxPayloadDepth);
+        if (!bounded.complete && judged && quote_bare_tokens(input.bytes))
+          bounded = parse_bounded(input.bytes, kMaxPayloadDepth);
         out.cut_values = bounded.cut_values;
         whole = bounded.complete;
         payload = std::move(bounded.value);
@@ -244,6 +256,7 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
     } else if (judged && partial_view_possible(input.status) && !input.bytes.empty()) {
       // The members that arrived, an argument cut by the cap with its start (complete_prefix).
       (void)complete_prefix(input.bytes);
+      (void)quote_bare_tokens(input.bytes);
       (void)repair_lone_surrogates(input.bytes);
       (void)repair_utf8(input.bytes);
       BoundedParse bounded = parse_bounded(input.bytes, kMaxPayloadDepth);
@@ -271,6 +284,11 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
     // same event (no copy of the payload).
     {
       CanonicalEvent normalized = normalize(family, args.agent, args.event, std::move(payload));
+      // A payload read only in part, or cut by the value budget, may have lost its tool name
+      // with the cut (Antigravity writes toolCall.args before toolCall.name): the reader saw the
+      // name go by (input.h NamePath).
+      if (normalized.tool_name.empty() && input.tool_name && !input.tool_name->empty())
+        normalized.tool_name = std::move(*input.tool_name);
       normalized.payload_incomplete = !whole;
       normalized.cut_values = out.cut_values;
       out.event = std::make_shared<const CanonicalEvent>(std::move(normalized));
@@ -283,13 +301,13 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
     const GuardVerdict* verdict_ptr = nullptr;
     // One id for the guard request and the span (the guard's decision log and the trace join on it).
     if (services.guard != nullptr || services.spans != nullptr) out.span_id = new_span_id();
-    // A payload that arrived only in part is judged when its tool name was read; without one
-    // there is no tool call to put to the guard (GUARD-14).
-    const bool unreadable = !whole && ev.tool_name.empty();
-    if (judged && unreadable) {
-      out.note = "stdin: " + std::string(input_status_name(input.status)) + "; no tool name";
-      if (services.deny_unjudgeable) deny_unjudgeable();
-    } else if (judged && !unreadable) {
+    // A payload that arrived only in part is judged even when no tool name could be read: the
+    // guard is asked with what is known, and the request says the name is missing (GUARD-14).
+    const bool nameless = judged && !whole && ev.tool_name.empty();
+    if (nameless) out.note = "stdin: " + std::string(input_status_name(input.status)) + "; no tool name";
+    if (nameless && services.deny_unjudgeable) {
+      deny_unjudgeable();
+    } else if (judged) {
       verdict = services.guard->check(ev, out.span_id,
                                      guard_deadline(services, std::chrono::steady_clock::now()));
       verdict_ptr = &verdict;

@@ -13,6 +13,7 @@
 
 #include "pinta/adapter/config.h"
 #include "pinta/adapter/debug_log.h"
+#include "pinta/adapter/guard.h"
 #include "pinta/adapter/handler.h"
 #include "pinta/adapter/host_mode.h"
 #include "pinta/adapter/input.h"
@@ -134,9 +135,21 @@ int main(int argc, char** argv) {
     EnvFileLoad env_file = load_env_file(default_env_file_path());
     AdapterConfig config = config_from_environment();
 
+    // Only gate events (Gemini BeforeTool, Antigravity PreToolUse; SPEC §7.2) read the guard
+    // settings and build a client; every other event pays one table lookup.
+    const std::optional<Family> family = family_for_agent(args.agent);
+    const ReplyRow* gate_row = args.has_agent && family ? find_reply_row(*family, args.event) : nullptr;
+    GuardConfig guard_config;
+    if (gate_row != nullptr && gate_row->gate) guard_config = guard_config_from_environment();
+
     InputLimits limits;
     limits.deadline = config.stdin_timeout;
     limits.max_bytes = config.max_input_bytes;
+    if (guard_config.enabled) {
+      // The reader finds the tool name wherever it stands, past the input cap too (GUARD-14).
+      limits.tool_name = tool_name_path(*family);
+      limits.scan_past_cap = true;
+    }
     auto read_started = std::chrono::steady_clock::now();
     RawInput input = read_event(STDIN_FILENO, limits);
     // The guard budget counts this process's own work, not the host's stdin (guard_deadline).
@@ -149,21 +162,14 @@ int main(int argc, char** argv) {
     services.host_cannot_prompt = &agy_parent_cannot_prompt;  // read on REVIEW + ask only
     std::string review_mode = "allow";
     // --- guard wiring ---
-    // Only gate events (Gemini BeforeTool, Antigravity PreToolUse; SPEC §7.2) read the guard
-    // settings and build a client; every other event pays one table lookup.
     std::unique_ptr<GuardClient> guard;
-    const std::optional<Family> family = family_for_agent(args.agent);
-    const ReplyRow* gate_row = args.has_agent && family ? find_reply_row(*family, args.event) : nullptr;
-    if (gate_row != nullptr && gate_row->gate) {
-      GuardConfig guard_config = guard_config_from_environment();
-      if (guard_config.enabled) {
-        guard_config.data_dir = config.data_dir;  // "" when refused (ENV-9): no TLS session kept
-        services.guard_timeout = guard_config.timeout;
-        review_mode = guard_config.review_mode;
-        services.deny_unjudgeable = guard_config.deny_unjudgeable;
-        guard = make_http_guard_client(std::move(guard_config));
-        services.guard = guard.get();
-      }
+    if (guard_config.enabled) {
+      guard_config.data_dir = config.data_dir;  // "" when refused (ENV-9): no TLS session kept
+      services.guard_timeout = guard_config.timeout;
+      review_mode = guard_config.review_mode;
+      services.deny_unjudgeable = guard_config.deny_unjudgeable;
+      guard = make_http_guard_client(std::move(guard_config));
+      services.guard = guard.get();
     }
     // --- end guard wiring ---
     // --- telemetry wiring ---

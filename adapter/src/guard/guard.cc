@@ -8,13 +8,17 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <algorithm>
+#include <cstdint>
 #include <optional>
+#include <vector>
 #include <utility>
 
 #include "pinta/adapter/bounded_json.h"
 #include "pinta/adapter/guard_keeper.h"
 #include "pinta/adapter/handler.h"
 #include "pinta/adapter/http.h"
+#include "pinta/adapter/input.h"
 #include "pinta/common/fs.h"
 #include "pinta/common/env.h"
 
@@ -37,12 +41,6 @@ std::string cap_utf8(std::string s, size_t max) {
   while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
   s.resize(cut);
   return s;
-}
-
-// JSON text that cannot throw on invalid UTF-8 (the payload was parsed, so it is valid already;
-// replace is belt and braces).
-std::string dump(const nlohmann::json& j) {
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 bool ascii_iequals(std::string_view a, std::string_view b) {
@@ -206,44 +204,42 @@ class HttpGuardClient final : public GuardClient {
                      Deadline deadline) override {
     GuardVerdict v;
     try {
-      http::Request req;
-      req.method = "POST";
-      req.url = config_.endpoint;
-      req.headers.emplace_back("Content-Type", "application/json");
-      req.headers.emplace_back("Accept", "application/json");
-      if (!config_.relay_token.empty())
-        req.headers.emplace_back("x-pinta-relay-token", config_.relay_token);
-      GuardRequest request = build_guard_request(event, span_id);
-      if (request.truncated && config_.deny_unjudgeable) {
+      GuardRequest full =
+          build_guard_request(event, span_id, config_.max_request_bytes, RequestForm::kFull);
+      if (full.truncated && config_.deny_unjudgeable) {
         v.decision = GuardVerdict::Decision::kDeny;
         v.reason = std::string(kUnjudgeableReason);
         return v;
       }
-      req.body = dump(request.body);
-      req.max_response_bytes = kGuardMaxResponseBytes;
-      req.tls_sessions = sessions_.get();
       MinimalTimerSlack slack;
-      Result<http::Response> resp = make_error(ErrorCode::kUnavailable, "not sent");
-      KeeperExchange via_keeper;
-      if (!keeper_.socket_path.empty()) via_keeper = send_via_keeper(keeper_, req, deadline);
-      if (via_keeper.reached) {
-        resp = std::move(via_keeper.response);
-      } else {
-        resp = http::send(req, deadline);
-        // Worth a keeper: a guard that answered, and one that did not answer in time — the kept
-        // connection saves the handshake that may be what did not fit the budget, so the next
-        // event is judged (GUARD-13: "out of budget"). A refused or unresolvable guard is not.
-        asked_directly_ = static_cast<bool>(resp) || resp.error().code == ErrorCode::kTimeout;
+      // A request the minimal one would not shrink or plainify (small, ASCII) gets the whole
+      // budget; a larger one leaves a quarter of it for the minimal request (GUARD-16).
+      const bool second_chance = full.text.size() > kGuardMinimalRequestBytes / 2 ||
+                                 std::any_of(full.text.begin(), full.text.end(), [](char c) {
+                                   return static_cast<unsigned char>(c) >= 0x80;
+                                 });
+      Deadline first = deadline;
+      if (second_chance && !deadline.is_never()) {
+        const auto left = deadline.at() - Deadline::Clock::now();
+        if (left > Deadline::Clock::duration::zero()) first = Deadline(deadline.at() - left / 4);
       }
-      if (!resp) {
-        v.error = std::string(error_code_name(resp.error().code)) + ": " + resp.error().message;
+      std::string fault;
+      if (exchange(std::move(full.text), first, v, fault)) return v;
+      if (!second_chance || fault_is_configuration_ || deadline.expired()) {
+        v = GuardVerdict{};
+        v.error = std::move(fault);
         return v;
       }
-      if (resp->status != 200) {
-        v.error = "status " + std::to_string(resp->status);
+      GuardRequest minimal =
+          build_guard_request(event, span_id, config_.max_request_bytes, RequestForm::kMinimal);
+      std::string second_fault;
+      if (exchange(std::move(minimal.text), deadline, v, second_fault)) {
+        v.error = "full request: " + fault + "; the minimal request was answered";
         return v;
       }
-      return parse_guard_response(resp->body);
+      v = GuardVerdict{};
+      v.error = "full request: " + fault + "; minimal request: " + second_fault;
+      return v;
     } catch (...) {
       v = GuardVerdict{};
       v.error = "internal error";
@@ -252,10 +248,49 @@ class HttpGuardClient final : public GuardClient {
   }
 
  private:
+  // One request and its reading. True with `v` set when the guard gave a verdict; false with
+  // `fault` saying why not.
+  bool exchange(std::string body, Deadline deadline, GuardVerdict& v, std::string& fault) {
+    http::Request req;
+    req.method = "POST";
+    req.url = config_.endpoint;
+    req.headers.emplace_back("Content-Type", "application/json");
+    req.headers.emplace_back("Accept", "application/json");
+    if (!config_.relay_token.empty())
+      req.headers.emplace_back("x-pinta-relay-token", config_.relay_token);
+    req.body = std::move(body);
+    req.max_response_bytes = kGuardMaxResponseBytes;
+    req.tls_sessions = sessions_.get();
+    Result<http::Response> resp = make_error(ErrorCode::kUnavailable, "not sent");
+    KeeperExchange via_keeper;
+    if (!keeper_.socket_path.empty()) via_keeper = send_via_keeper(keeper_, req, deadline);
+    if (via_keeper.reached) {
+      resp = std::move(via_keeper.response);
+    } else {
+      resp = http::send(req, deadline);
+      // Worth a keeper: a guard that answered, and one that did not answer in time — the kept
+      // connection saves the handshake that may be what did not fit the budget, so the next
+      // event is judged (GUARD-13: "out of budget"). A refused or unresolvable guard is not.
+      asked_directly_ =
+          asked_directly_ || static_cast<bool>(resp) || resp.error().code == ErrorCode::kTimeout;
+    }
+    if (!resp) {
+      // A URL or header the client refuses is the deployment's fault: no request can fix it.
+      fault_is_configuration_ = resp.error().code == ErrorCode::kInvalidArgument;
+      fault = std::string(error_code_name(resp.error().code)) + ": " + resp.error().message;
+      return false;
+    }
+    v = read_guard_reply(resp->status, resp->body);
+    if (v.decision != GuardVerdict::Decision::kUnavailable) return true;
+    fault = std::move(v.error);
+    return false;
+  }
+
   GuardConfig config_;
   std::unique_ptr<DataDirTlsSessions> sessions_;  // https endpoints only
   KeeperPlace keeper_;                            // https with a data dir and the keeper on
   bool asked_directly_ = false;
+  bool fault_is_configuration_ = false;
 };
 
 }  // namespace
@@ -287,6 +322,24 @@ GuardConfig guard_config_from_environment() {
       c.note = "PINTA_GUARD_TIMEOUT_MS is not a number of milliseconds; using 50";
     }
   }
+  std::string_view max_request = env("PINTA_GUARD_MAX_REQUEST_BYTES");
+  if (!max_request.empty()) {
+    uint64_t n = 0;
+    bool ok = max_request.size() <= 12;
+    for (char ch : max_request) ok = ok && ch >= '0' && ch <= '9';
+    if (ok) {
+      for (char ch : max_request) n = n * 10 + static_cast<uint64_t>(ch - '0');
+      c.max_request_bytes = static_cast<size_t>(
+          std::clamp<uint64_t>(n, kGuardMinRequestBytes, kGuardMaxRequestBytesCap));
+      if (c.max_request_bytes != n) {
+        c.note += (c.note.empty() ? "" : "; ");
+        c.note += "PINTA_GUARD_MAX_REQUEST_BYTES clamped to " + std::to_string(c.max_request_bytes);
+      }
+    } else {
+      c.note += (c.note.empty() ? "" : "; ");
+      c.note += "PINTA_GUARD_MAX_REQUEST_BYTES is not a number of bytes; using 65536";
+    }
+  }
   std::string_view unjudgeable = env("PINTA_GUARD_ON_UNJUDGEABLE");
   if (unjudgeable == "deny") {
     c.deny_unjudgeable = true;
@@ -306,146 +359,361 @@ GuardConfig guard_config_from_environment() {
 
 namespace {
 
-// Builds the view of guard_view() (guard.h) within one shared text budget.
+// What a value costs in the request, in bytes (GUARD-15). A view's string appears twice: once in
+// toolInput and once inside rawTextFields.toolInput, the view's JSON text escaped again; other
+// fields appear once. `ascii`: the request is sent with every non-ASCII character escaped.
+struct Costs {
+  bool ascii = false;
+  int copies = 2;
+
+  // One byte of a string's contents.
+  size_t byte(unsigned char c) const {
+    if (copies == 2) {
+      if (c == '"' || c == '\\') return 6;  // \" then \\\"
+      if (c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t') return 5;
+      if (c < 0x20) return 13;              // \u0001 then \\u0001
+      if (c >= 0x80) return ascii ? 7 : 2;  // \u00e9 then \\u00e9: 13 for two bytes
+      return 2;
+    }
+    if (c == '"' || c == '\\') return 2;
+    if (c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t') return 2;
+    if (c < 0x20) return 6;
+    if (c >= 0x80) return ascii ? 3 : 1;
+    return 1;
+  }
+  // A string's two quotes, and one punctuation character ({ } [ ] : ,).
+  size_t quotes() const { return copies == 2 ? 6 : 2; }
+  size_t punct() const { return static_cast<size_t>(copies); }
+
+  // The cost of s, or of its first bytes until the cost passes `stop` (then a value > stop).
+  size_t text(std::string_view s, size_t stop = SIZE_MAX) const {
+    size_t c = quotes();
+    for (char ch : s) {
+      c += byte(static_cast<unsigned char>(ch));
+      if (c > stop) return c;
+    }
+    return c;
+  }
+  // The exact cost of a small JSON value (a number, a marker object).
+  size_t fragment(const nlohmann::json& j) const {
+    std::string t = j.dump(-1, ' ', ascii, nlohmann::json::error_handler_t::replace);
+    size_t c = t.size();
+    if (copies == 2)
+      for (char ch : t) c += Costs{true, 1}.byte(static_cast<unsigned char>(ch));
+    return c;
+  }
+};
+
+bool utf8_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+// s within `budget` (its cost, quotes included): whole when it fits; else its head and its tail
+// (what runs last) around "…[truncated N bytes]…", cut at UTF-8 boundaries. `cut` counts a cut.
+std::string head_and_tail(std::string_view s, size_t budget, const Costs& costs, bool& cut) {
+  if (costs.text(s, budget) <= budget) return std::string(s);
+  cut = true;
+  // The marker's cost with the most digits N can have.
+  const std::string widest = "\xE2\x80\xA6[truncated " + std::to_string(s.size()) + " bytes]\xE2\x80\xA6";
+  const size_t fixed = costs.text(widest);
+  const size_t room = budget > fixed ? budget - fixed : 0;
+  size_t head = 0, spent = 0;
+  while (head < s.size() && spent + costs.byte(static_cast<unsigned char>(s[head])) <= room / 2) {
+    spent += costs.byte(static_cast<unsigned char>(s[head]));
+    ++head;
+  }
+  while (head > 0 && head < s.size() && utf8_continuation(s[head])) --head;
+  spent = 0;
+  for (size_t i = 0; i < head; ++i) spent += costs.byte(static_cast<unsigned char>(s[i]));
+  size_t tail = s.size();  // the tail is s[tail, size)
+  while (tail > head && spent + costs.byte(static_cast<unsigned char>(s[tail - 1])) <= room) {
+    spent += costs.byte(static_cast<unsigned char>(s[tail - 1]));
+    --tail;
+  }
+  while (tail < s.size() && utf8_continuation(s[tail])) ++tail;
+  std::string out;
+  out.reserve(head + (s.size() - tail) + widest.size());
+  out.append(s.substr(0, head));
+  out.append("\xE2\x80\xA6[truncated ").append(std::to_string(tail - head)).append(" bytes]\xE2\x80\xA6");
+  out.append(s.substr(tail));
+  return out;
+}
+
+// Builds the view of guard_view() (guard.h) within one budget of request bytes.
 class ViewBuilder {
  public:
-  nlohmann::json view(const nlohmann::json& v, int depth) {
-    using nlohmann::json;
-    switch (v.type()) {
-      case json::value_t::string: return text(v.get_ref<const std::string&>(), kGuardViewMaxString);
-      case json::value_t::object: {
-        if (depth >= kGuardViewMaxDepth) return marker(v.size() + 1);
-        json out = json::object();
-        // The top level keeps every argument name (up to kGuardViewMaxNames), whatever the budget.
-        const bool top = depth == 0;
-        const size_t max_members = top ? kGuardViewMaxNames : kGuardViewMaxMembers;
-        size_t n = 0;
-        for (auto it = v.begin(); it != v.end(); ++it, ++n) {
-          if (n >= max_members || (!top && left_ == 0)) {
-            out[kTruncatedKey] = v.size() - n;
-            ++markers_;
-            break;
-          }
-          std::string key = it.key().size() > 1024 ? cut_text(it.key(), 1024) : it.key();
-          take(key.size());
-          out[key] = view(it.value(), depth + 1);
-        }
-        return out;
-      }
-      case json::value_t::array: {
-        if (depth >= kGuardViewMaxDepth) return marker(v.size() + 1);
-        json out = json::array();
-        size_t n = 0;
-        for (const auto& e : v) {
-          if (n >= kGuardViewMaxMembers || left_ == 0) {
-            out.push_back(marker(v.size() - n));
-            break;
-          }
-          take(8);
-          out.push_back(view(e, depth + 1));
-          ++n;
-        }
-        return out;
-      }
-      case json::value_t::binary: return marker(1);
-      default:
-        take(8);
-        return v;  // numbers, booleans, null (discarded cannot occur in a parsed DOM)
+  ViewBuilder(const ViewOptions& options, int copies)
+      : costs_{options.ascii, copies}, priority_(options.priority) {
+    marker_cost_ = costs_.fragment(nlohmann::json{{kTruncatedKey, size_t{999999999999}}});
+    // The least a value can be shown as: a marker, or a string cut to nothing but its marker.
+    min_value_ = std::max(marker_cost_,
+                          costs_.text("\xE2\x80\xA6[truncated 999999999999 bytes]\xE2\x80\xA6"));
+  }
+
+  nlohmann::json build(const nlohmann::json& v, size_t budget) {
+    size_t left = budget;
+    if (left < min_value_) {
+      ++markers_;
+      return nlohmann::json{{kTruncatedKey, count(v)}};
     }
+    return view(v, 0, left);
   }
   size_t markers() const { return markers_; }
 
  private:
-  nlohmann::json marker(size_t n) {
+  static size_t count(const nlohmann::json& v) {
+    return v.is_structured() ? v.size() + 1 : 1;
+  }
+  static void spend(size_t& left, size_t n) { left = n >= left ? 0 : left - n; }
+
+  nlohmann::json marker(size_t n, size_t& left) {
     ++markers_;
+    spend(left, marker_cost_);
     return nlohmann::json{{kTruncatedKey, n}};
   }
-  void take(size_t n) { left_ = n >= left_ ? 0 : left_ - n; }
-  // s cut to `keep` bytes at a UTF-8 boundary, with the suffix naming what was left out.
-  std::string cut_text(const std::string& s, size_t keep) {
-    size_t cut = std::min(keep, s.size());
-    while (cut > 0 && cut < s.size() && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-    ++markers_;
-    return s.substr(0, cut) + "\xE2\x80\xA6[truncated " + std::to_string(s.size() - cut) + " bytes]";
-  }
-  nlohmann::json text(const std::string& s, size_t cap) {
-    size_t keep = std::min(cap, left_);
-    if (s.size() <= keep) {
-      take(s.size());
-      return s;
+
+  nlohmann::json view(const nlohmann::json& v, int depth, size_t& left) {
+    using nlohmann::json;
+    switch (v.type()) {
+      case json::value_t::string: {
+        bool cut = false;
+        std::string out = head_and_tail(v.get_ref<const std::string&>(), left, costs_, cut);
+        if (cut) ++markers_;
+        spend(left, costs_.text(out));
+        return out;
+      }
+      case json::value_t::object:
+      case json::value_t::array:
+        if (depth >= kGuardViewMaxDepth) return marker(count(v), left);
+        return container(v, depth, left);
+      case json::value_t::binary: return marker(1, left);
+      default: {
+        const size_t c = costs_.fragment(v);  // numbers, booleans, null
+        if (c > left) return marker(1, left);
+        spend(left, c);
+        return v;
+      }
     }
-    take(keep);
-    return cut_text(s, keep);
   }
 
-  size_t left_ = kGuardViewMaxBytes;
+  // An object or array: members in turn, each within its share of what is left, a marker for
+  // what did not fit. At the top level the command arguments go first (each up to half of what is
+  // left); the others share the rest in key order, at least kMinShare each while it lasts.
+  nlohmann::json container(const nlohmann::json& v, int depth, size_t& left) {
+    using nlohmann::json;
+    const bool object = v.is_object();
+    json out = object ? json::object() : json::array();
+    spend(left, 2 * costs_.punct());
+    const size_t reserve = marker_cost_ + costs_.punct();  // for the closing marker
+    std::vector<json::const_iterator> order;
+    order.reserve(std::min(v.size(), kGuardViewMaxMembers));
+    size_t first_others = 0;
+    if (object && depth == 0) {
+      for (std::string_view name : priority_) {
+        auto it = v.find(std::string(name));
+        if (it != v.end()) order.push_back(it);
+      }
+      first_others = order.size();
+    }
+    size_t taken = 0;
+    size_t remaining = v.size();
+    auto it = v.begin();
+    for (size_t i = 0;; ++i) {
+      json::const_iterator member;
+      bool priority = false;
+      if (i < first_others) {
+        member = order[i];
+        priority = true;
+      } else {
+        while (it != v.end() && first_others != 0 &&
+               std::find(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(first_others), it) !=
+                   order.begin() + static_cast<std::ptrdiff_t>(first_others)) {
+          ++it;
+        }
+        if (it == v.end()) break;
+        member = it++;
+      }
+      if (taken >= kGuardViewMaxMembers || left < reserve + min_value_ + costs_.punct()) break;
+      const size_t usable = left - reserve;
+      size_t share = priority ? usable / 2 : std::max(usable / remaining, kMinShare);
+      share = std::clamp(share, min_value_ + costs_.punct(), usable);
+      size_t sub = share - costs_.punct();  // the comma
+      std::string key;
+      if (object) {
+        bool cut = false;
+        const size_t key_room = std::min(kMaxKeyCost, sub / 2);
+        key = head_and_tail(member.key(), key_room, costs_, cut);
+        if (cut) ++markers_;
+        const size_t key_cost = costs_.text(key) + costs_.punct();  // the colon
+        if (key_cost + min_value_ > sub) break;
+        sub -= key_cost;
+      }
+      const size_t before = sub;
+      json value = view(member.value(), depth + 1, sub);
+      const size_t used = (share - before) + (before - sub);
+      spend(left, used);
+      if (object) {
+        out[key] = std::move(value);
+      } else {
+        out.push_back(std::move(value));
+      }
+      ++taken;
+      --remaining;
+    }
+    if (taken < v.size()) {
+      ++markers_;
+      spend(left, marker_cost_);
+      if (object) {
+        out[kTruncatedKey] = v.size() - taken;
+      } else {
+        out.push_back(json{{kTruncatedKey, v.size() - taken}});
+      }
+    }
+    return out;
+  }
+
+  static constexpr size_t kMinShare = 64;     // what each argument gets at least while it lasts
+  static constexpr size_t kMaxKeyCost = 512;  // a key over this keeps its head and tail
+
+  Costs costs_;
+  std::span<const std::string_view> priority_;
+  size_t marker_cost_ = 0;
+  size_t min_value_ = 0;
   size_t markers_ = 0;
 };
 
+std::string dump_as(const nlohmann::json& j, bool ascii) {
+  return j.dump(-1, ' ', ascii, nlohmann::json::error_handler_t::replace);
+}
+
+// A string field outside the view (tool name, session id, cwd, ...), cut to what costs
+// kGuardFieldMaxBytes of the request (a quarter of that in the minimal request).
+std::string bounded_field(std::string_view s, bool ascii, size_t& markers) {
+  bool cut = false;
+  std::string out = head_and_tail(s, ascii ? kGuardFieldMaxBytes / 4 : kGuardFieldMaxBytes,
+                                  Costs{ascii, 1}, cut);
+  if (cut) ++markers;
+  return out;
+}
+
 }  // namespace
 
-GuardView guard_view(const nlohmann::json& value) {
-  ViewBuilder b;
+GuardView guard_view(const nlohmann::json& value, const ViewOptions& options) {
+  ViewBuilder b(options, 2);
   GuardView out;
-  out.value = b.view(value, 0);
+  out.value = b.build(value, options.budget);
   out.markers = b.markers();
   return out;
 }
 
-GuardRequest build_guard_request(const CanonicalEvent& event, const std::string& span_id) {
-  GuardRequest out;
-  GuardView tool_input =
-      guard_view(event.tool_input.is_null() ? nlohmann::json::object() : event.tool_input);
-  size_t markers = tool_input.markers;
-  // The tool name is the model's too: bounded like any argument (it is never dropped).
-  std::string tool_name = event.tool_name;
-  if (tool_name.size() > 4096) {
-    GuardView name = guard_view(nlohmann::json(tool_name.substr(0, 4096 + 64)));
-    tool_name = name.value.get<std::string>();
-    ++markers;
-  }
-  nlohmann::json raw_text = {{"toolInput", dump(tool_input.value)}};
+GuardRequest build_guard_request(const CanonicalEvent& event, const std::string& span_id,
+                                 size_t max_bytes, RequestForm form) {
+  const bool minimal = form == RequestForm::kMinimal;
+  const bool ascii = minimal;
+  const size_t bound = minimal ? std::min(max_bytes, kGuardMinimalRequestBytes) : max_bytes;
+  size_t markers = 0;
+  // The strings outside the view are the model's too (the tool name) or the host's: bounded.
   nlohmann::json input = {
-      {"spanId", span_id},       {"toolName", tool_name},
-      {"toolInput", std::move(tool_input.value)}, {"agent", std::string(family_prefix(event.family))},
-      {"hook", event.hook},      {"sessionId", event.session_id},
-      {"cwd", event.cwd},
+      {"spanId", span_id},
+      {"toolName", bounded_field(event.tool_name, ascii, markers)},
+      {"agent", std::string(family_prefix(event.family))},
+      {"hook", bounded_field(event.hook, ascii, markers)},
+      {"sessionId", bounded_field(event.session_id, ascii, markers)},
+      {"cwd", bounded_field(event.cwd, ascii, markers)},
   };
-  if (event.family == Family::kGemini) {
+  const nlohmann::json* mcp_context = nullptr;
+  if (event.family == Family::kGemini && event.raw.is_object()) {
     // Gemini CLI 0.61 BeforeTool: mcp_context {server_name, tool_name, command?, args?, cwd?, url?,
     // tcp?} on MCP tools only (gemini-cli-0.61-hooks.md §7 payload table). Passed as sent, within
     // the same bounds as the tool input.
-    if (event.raw.is_object()) {
-      auto it = event.raw.find("mcp_context");
-      if (it != event.raw.end() && it->is_object()) {
-        GuardView mcp = guard_view(*it);
-        markers += mcp.markers;
-        raw_text["mcpContext"] = dump(mcp.value);
-        input["mcpContext"] = std::move(mcp.value);
-      }
-      auto orig = event.raw.find("original_request_name");
-      if (orig != event.raw.end() && orig->is_string()) {
-        GuardView name = guard_view(*orig);
-        markers += name.markers;
-        input["originalRequestName"] = std::move(name.value);
-      }
-    }
+    auto it = event.raw.find("mcp_context");
+    if (it != event.raw.end() && it->is_object()) mcp_context = &*it;
+    auto orig = event.raw.find("original_request_name");
+    if (orig != event.raw.end() && orig->is_string())
+      input["originalRequestName"] = bounded_field(orig->get_ref<const std::string&>(), ascii, markers);
   } else if (event.family == Family::kAntigravity) {
     // Antigravity: toolCall.args keys are PascalCase (CommandLine, TargetFile, AbsolutePath, ...;
     // antigravity-hooks.md "Args keys seen"), kept as sent; MCP tools arrive as
     // mcp_<server>_<tool>.
-    input["product"] = event.product;
+    input["product"] = bounded_field(event.product, ascii, markers);
   }
-  input["rawTextFields"] = std::move(raw_text);
-  out.truncated = markers != 0 || event.payload_incomplete || event.cut_values != 0;
-  if (out.truncated) {
-    // GUARD-14: the guard judges a view, and is told so (and what kind of cut it was).
-    input["truncated"] = true;
-    input["truncation"] = {{"payloadComplete", !event.payload_incomplete},
-                           {"cutByDepth", event.cut_values},
-                           {"viewMarkers", markers}};
+  const bool name_missing = event.tool_name.empty() && event.payload_incomplete;
+  // The fixed part, with the widest truncation object it can carry: what the views may not use.
+  nlohmann::json skeleton = input;
+  skeleton["toolInput"] = nlohmann::json::object();
+  skeleton["rawTextFields"] = {{"toolInput", "{}"}};
+  if (mcp_context != nullptr) {
+    skeleton["mcpContext"] = nlohmann::json::object();
+    skeleton["rawTextFields"]["mcpContext"] = "{}";
   }
-  out.body = nlohmann::json{{"input", std::move(input)}};
+  skeleton["truncated"] = true;
+  skeleton["truncation"] = {{"payloadComplete", false},   {"cutByDepth", size_t{999999999999}},
+                            {"viewMarkers", size_t{999999999999}}, {"toolNameMissing", true},
+                            {"minimalRequest", true}};
+  const size_t fixed = dump_as(nlohmann::json{{"input", skeleton}}, ascii).size() + 64;
+  const nlohmann::json empty = nlohmann::json::object();
+  const nlohmann::json& tool_input = event.tool_input.is_null() ? empty : event.tool_input;
+  ViewOptions options;
+  options.ascii = ascii;
+  options.priority = hosts::descriptor(event.family).payload.command_args;
+  size_t view_budget = bound > fixed ? bound - fixed : 0;
+  GuardRequest out;
+  for (int attempt = 0;; ++attempt) {
+    size_t view_markers = markers;
+    nlohmann::json body_input = input;
+    nlohmann::json raw_text = nlohmann::json::object();
+    size_t tool_budget = view_budget;
+    if (mcp_context != nullptr) {
+      ViewOptions mcp_options = options;
+      mcp_options.priority = {};
+      mcp_options.budget = view_budget / 4;
+      GuardView mcp = guard_view(*mcp_context, mcp_options);
+      view_markers += mcp.markers;
+      std::string mcp_text = dump_as(mcp.value, ascii);
+      const size_t used = Costs{ascii, 2}.fragment(mcp.value);
+      tool_budget = view_budget > used ? view_budget - used : 0;
+      raw_text["mcpContext"] = std::move(mcp_text);
+      body_input["mcpContext"] = std::move(mcp.value);
+    }
+    options.budget = tool_budget;
+    GuardView view = guard_view(tool_input, options);
+    view_markers += view.markers;
+    raw_text["toolInput"] = dump_as(view.value, ascii);
+    body_input["toolInput"] = std::move(view.value);
+    body_input["rawTextFields"] = std::move(raw_text);
+    out.truncated = view_markers != 0 || event.payload_incomplete || event.cut_values != 0;
+    if (out.truncated) {
+      // GUARD-14: the guard judges a view, and is told so (and what kind of cut it was).
+      body_input["truncated"] = true;
+      nlohmann::json truncation = {{"payloadComplete", !event.payload_incomplete},
+                                   {"cutByDepth", event.cut_values},
+                                   {"viewMarkers", view_markers}};
+      if (name_missing) truncation["toolNameMissing"] = true;
+      if (minimal) truncation["minimalRequest"] = true;
+      body_input["truncation"] = std::move(truncation);
+    }
+    out.body = nlohmann::json{{"input", std::move(body_input)}};
+    out.text = dump_as(out.body, ascii);
+    // The accounting above is exact or errs high; this is the hard bound all the same.
+    if (out.text.size() <= bound || view_budget == 0 || attempt >= 3) break;
+    const size_t over = out.text.size() - bound;
+    view_budget = view_budget > 2 * over + 256 ? view_budget - 2 * over - 256 : 0;
+  }
+  if (out.text.size() > bound) {
+    // Never reached by the accounting; if it were, the views give way to their markers (the
+    // fields around them are bounded far below the smallest bound).
+    nlohmann::json& in = out.body["input"];
+    in["toolInput"] = nlohmann::json{{kTruncatedKey, tool_input.size() + 1}};
+    in["rawTextFields"] = {{"toolInput", dump_as(in["toolInput"], ascii)}};
+    if (mcp_context != nullptr) {
+      in["mcpContext"] = nlohmann::json{{kTruncatedKey, mcp_context->size() + 1}};
+      in["rawTextFields"]["mcpContext"] = dump_as(in["mcpContext"], ascii);
+    }
+    in["truncated"] = true;
+    if (!in.contains("truncation"))
+      in["truncation"] = {{"payloadComplete", !event.payload_incomplete},
+                          {"cutByDepth", event.cut_values}, {"viewMarkers", 1}};
+    out.truncated = true;
+    out.text = dump_as(out.body, ascii);
+  }
   return out;
 }
 
@@ -453,21 +721,60 @@ nlohmann::json guard_request_body(const CanonicalEvent& event, const std::string
   return build_guard_request(event, span_id).body;
 }
 
+namespace {
+
+// The body as a JSON value, read leniently where that can only keep a verdict (GUARD-6): repaired
+// escapes and UTF-8, bare tokens (NaN, Infinity, 1e400) as strings, and, when something follows
+// the first object (a second document, a newline and a log line), that object alone.
+nlohmann::json read_reply_json(std::string_view body) {
+  nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
+  if (!j.is_discarded()) return j;
+  std::string text(body);
+  // A BOM, whitespace and NULs before the document are not part of it.
+  size_t from = 0;
+  for (;;) {
+    if (text.compare(from, 3, "\xEF\xBB\xBF") == 0) {
+      from += 3;
+    } else if (from < text.size() && (text[from] == '\0' || text[from] == ' ' || text[from] == '\t' ||
+                                      text[from] == '\r' || text[from] == '\n')) {
+      ++from;
+    } else {
+      break;
+    }
+  }
+  text.erase(0, from);
+  bool changed = from != 0;
+  changed = repair_lone_surrogates(text) || changed;
+  changed = repair_utf8(text) || changed;
+  if (changed) {
+    j = nlohmann::json::parse(text, nullptr, false);
+    if (!j.is_discarded()) return j;
+  }
+  if (quote_bare_tokens(text)) {
+    j = nlohmann::json::parse(text, nullptr, false);
+    if (!j.is_discarded()) return j;
+  }
+  ObjectBoundary boundary(kMaxPayloadDepth);
+  if (boundary.feed(text) == ObjectBoundary::State::kComplete) {
+    text.resize(boundary.end());
+    j = nlohmann::json::parse(text, nullptr, false);
+  }
+  return j;
+}
+
+bool verdict_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0' || c == '\v' || c == '\f';
+}
+
+}  // namespace
+
 GuardVerdict parse_guard_response(std::string_view body) {
   GuardVerdict v;
   if (body.size() > kGuardMaxResponseBytes) {
     v.error = "reply over the size cap";
     return v;
   }
-  nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
-  if (j.is_discarded()) {
-    // A reason cut mid-emoji by JavaScript (a lone-surrogate escape) or raw invalid UTF-8 must not
-    // turn a DENY into "no verdict": repair to U+FFFD and read again (GUARD-6).
-    std::string repaired(body);
-    bool changed = repair_lone_surrogates(repaired);
-    changed = repair_utf8(repaired) || changed;
-    if (changed) j = nlohmann::json::parse(repaired, nullptr, false);
-  }
+  nlohmann::json j = read_reply_json(body);
   if (j.is_discarded() || !j.is_object()) {
     v.error = "reply is not a JSON object";
     return v;
@@ -478,8 +785,8 @@ GuardVerdict parse_guard_response(std::string_view body) {
     return v;
   }
   std::string_view decision = d->get_ref<const std::string&>();
-  while (!decision.empty() && (decision.front() == ' ' || decision.front() == '\t')) decision.remove_prefix(1);
-  while (!decision.empty() && (decision.back() == ' ' || decision.back() == '\t')) decision.remove_suffix(1);
+  while (!decision.empty() && verdict_space(decision.front())) decision.remove_prefix(1);
+  while (!decision.empty() && verdict_space(decision.back())) decision.remove_suffix(1);
   GuardVerdict::Decision parsed;
   if (ascii_iequals(decision, "ALLOW")) {
     parsed = GuardVerdict::Decision::kAllow;
@@ -521,6 +828,22 @@ GuardVerdict parse_guard_response(std::string_view body) {
   }
   v.decision = parsed;
   return v;
+}
+
+GuardVerdict read_guard_reply(int status, std::string_view body) {
+  GuardVerdict v = parse_guard_response(body);
+  const bool success = status >= 200 && status <= 299;
+  if (success && v.decision != GuardVerdict::Decision::kUnavailable) return v;
+  // A 403 (or any status) whose body says DENY or REVIEW is the guard's verdict: a guard that
+  // refuses with its reason has decided; reading it as "unavailable" would allow the call.
+  if (v.decision == GuardVerdict::Decision::kDeny || v.decision == GuardVerdict::Decision::kReview)
+    return v;
+  GuardVerdict fault;
+  fault.error = "status " + std::to_string(status) +
+                (v.decision == GuardVerdict::Decision::kAllow ? " with an ALLOW body"
+                 : v.error.empty()                          ? std::string()
+                                                            : ": " + v.error);
+  return fault;
 }
 
 std::unique_ptr<GuardClient> make_http_guard_client(GuardConfig config) {

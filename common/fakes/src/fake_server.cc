@@ -180,6 +180,12 @@ bool reply_from_json(const nlohmann::json& j, Reply& out, std::string& error) {
         return false;
       }
       (key == "neverAnswer" ? out.never_answer : out.close_without_reply) = value.get<bool>();
+    } else if (key == "maxRequestBody") {
+      if (!value.is_number_unsigned()) {
+        error = "reply.maxRequestBody must be a non-negative integer";
+        return false;
+      }
+      out.max_request_body = value.get<size_t>();
     } else if (key == "raw") {
       if (!value.is_string()) {
         error = "reply.raw must be a string";
@@ -280,6 +286,14 @@ struct FakeServer::Impl {
     }
     cv.notify_all();
     if (obs) obs(rec, index);
+    if (reply.max_request_body != 0 && req.body.size() > reply.max_request_body) {
+      res.status = 413;
+      res.set_content(
+          "<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n"
+          "<center><h1>413 Request Entity Too Large</h1></center>\r\n</body>\r\n</html>\r\n",
+          "text/html");
+      return;
+    }
 
     SockStream* strm = t_stream;
     if (reply.delay.count() > 0 || reply.never_answer) {

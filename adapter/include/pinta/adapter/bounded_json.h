@@ -45,6 +45,13 @@ BoundedParse parse_bounded(std::string_view text, int max_depth,
 // the text changed (false for a complete value or text that never opened a container). Linear.
 bool complete_prefix(std::string& text);
 
+// Turns every bare token outside strings that is not JSON (NaN, Infinity, -Infinity, undefined, a
+// number no double holds such as 1e400, stray words) into a JSON string of itself, so that a
+// parser reads past it instead of stopping there: Python's json.dumps writes NaN and Infinity by
+// default, and the model can put such a token in a tool argument. Valid tokens are untouched.
+// Returns whether anything changed. Linear.
+bool quote_bare_tokens(std::string& text);
+
 // Replaces every byte sequence that is not well-formed UTF-8 (RFC 3629: no overlongs, no
 // surrogates, nothing over U+10FFFF, no truncated sequence) with U+FFFD. Returns whether anything
 // changed. Linear; touches nothing when the text is already valid.

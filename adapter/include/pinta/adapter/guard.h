@@ -10,6 +10,7 @@
 #include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,19 @@
 #include "pinta/adapter/seams.h"
 
 namespace pinta::adapter {
+
+// The bound on a guard request, in bytes of the JSON text sent, escapes counted (GUARD-15):
+// PINTA_GUARD_MAX_REQUEST_BYTES, default 64 KiB (under nginx's 1 MiB client_max_body_size and
+// near Express json()'s 100 kB default), clamped to [8 KiB, 2 MiB] (a guard quoting the largest
+// request twice in its reply stays under the reply cap).
+inline constexpr size_t kGuardDefaultMaxRequestBytes = 64u << 10;
+inline constexpr size_t kGuardMinRequestBytes = 8u << 10;
+inline constexpr size_t kGuardMaxRequestBytesCap = 2u << 20;
+// The minimal request, the second chance after a fault the full request may have caused
+// (GUARD-16): at most this many bytes, ASCII only.
+inline constexpr size_t kGuardMinimalRequestBytes = 4u << 10;
+// Strings outside the tool input (tool name, session id, cwd, hook, agent) are cut to this.
+inline constexpr size_t kGuardFieldMaxBytes = 1024;
 
 struct GuardConfig {
   bool enabled = false;     // PINTA_GUARD_ENDPOINT set (non-empty) and not PINTA_GUARD_DISABLED
@@ -33,6 +47,8 @@ struct GuardConfig {
   // PINTA_GUARD_ON_UNJUDGEABLE=deny (default `guard`): a tool call the guard could be shown only as
   // a truncated view (GUARD-14) is denied without asking, for deployments that put security first.
   bool deny_unjudgeable = false;
+  // PINTA_GUARD_MAX_REQUEST_BYTES: the request bound (GUARD-15), clamped.
+  size_t max_request_bytes = kGuardDefaultMaxRequestBytes;
   std::string
       note;  // why a setting was ignored (bad timeout, unknown review mode), for the debug log
 
@@ -48,9 +64,9 @@ struct GuardConfig {
 GuardConfig guard_config_from_environment();
 
 // Caps on what the guard may send back (a guard reply is untrusted input). The body cap is far
-// above any verdict so that a guard quoting the request (whose tool input is a bounded view, at
-// most kGuardViewMaxBytes of text, JSON-escaped twice) in its reason and userMessage still gets its
-// verdict read: the model must not be able to push a DENY over the cap (GUARD-14).
+// above any verdict so that a guard quoting the request (at most max_request_bytes) in its reason
+// and userMessage still gets its verdict read: the model must not be able to push a DENY over the
+// cap (GUARD-14).
 inline constexpr size_t kGuardMaxResponseBytes = 8u << 20;
 inline constexpr size_t kGuardMaxReasonBytes = 1024;  // reason and userMessage, each
 inline constexpr size_t kGuardMaxRuleBytes = 256;
@@ -61,37 +77,55 @@ inline constexpr size_t kGuardMaxRuleBytes = 256;
 // copy lets text policies match any argument, MCP ones included (SPEC §8).
 nlohmann::json guard_request_body(const CanonicalEvent& event, const std::string& span_id);
 
-// The bounded view of a tool input the guard is shown (GUARD-14). The view keeps every top-level
-// argument name (up to kGuardViewMaxNames), cuts strings over kGuardViewMaxString bytes (UTF-8
-// safe, with the suffix "…[truncated N bytes]"), containers below kGuardViewMaxDepth levels or
-// past kGuardViewMaxMembers members ({"…truncated": n} stands for what was left out), and stops
-// taking text once kGuardViewMaxBytes of strings and keys are in. Work is linear in the view, not
-// in the input, so a 10 MB tool input is judged inside the guard's budget.
-inline constexpr size_t kGuardViewMaxBytes = 256u << 10;
-inline constexpr size_t kGuardViewMaxString = 64u << 10;
+// The bounded view of a tool input the guard is shown (GUARD-14, GUARD-15), built within a budget
+// counted in request bytes: each byte of a string costs what it costs in the request, once as
+// toolInput and once more, escaped again, inside rawTextFields.toolInput. The family's command
+// arguments (PayloadShape::command_args: the command, paths, written text) take the budget
+// first, each up to half of what is left; every other argument gets a fair share of the rest, in
+// the input's key order. A string over its share keeps its head and its tail (what runs last)
+// around "…[truncated N bytes]…" (UTF-8 safe); containers below kGuardViewMaxDepth levels, past
+// kGuardViewMaxMembers members or past the budget end in {"…truncated": n}. Work is linear in
+// the view, not in the input, so a 10 MB tool input is judged inside the guard's budget.
 inline constexpr size_t kGuardViewMaxMembers = 1000;
-inline constexpr size_t kGuardViewMaxNames = 4096;
 inline constexpr int kGuardViewMaxDepth = 64;
 struct GuardView {
   nlohmann::json value;
   size_t markers = 0;  // places where something was cut (0: the view is the input)
 };
-GuardView guard_view(const nlohmann::json& value);
+struct ViewOptions {
+  size_t budget = kGuardDefaultMaxRequestBytes / 2;  // request bytes the view may take
+  bool ascii = false;                                // the request is sent ASCII-escaped
+  std::span<const std::string_view> priority;        // top-level names that take the budget first
+};
+GuardView guard_view(const nlohmann::json& value, const ViewOptions& options = {});
 
-// The request body and whether the guard sees less than the host sent (payload incomplete, nesting
-// cut, or a cut view: then the body carries "truncated": true and a "truncation" object).
+// Which request: the full one (within GuardConfig::max_request_bytes), or the minimal one.
+enum class RequestForm { kFull, kMinimal };
+
+// The request body, its JSON text (what is sent: never over the bound) and whether the guard sees
+// less than the host sent (payload incomplete, nesting cut, no tool name, or a cut view: then the
+// body carries "truncated": true and a "truncation" object).
 struct GuardRequest {
   nlohmann::json body;
+  std::string text;
   bool truncated = false;
 };
-GuardRequest build_guard_request(const CanonicalEvent& event, const std::string& span_id);
+GuardRequest build_guard_request(const CanonicalEvent& event, const std::string& span_id,
+                                 size_t max_bytes = kGuardDefaultMaxRequestBytes,
+                                 RequestForm form = RequestForm::kFull);
 
-// Parses a 200 reply body, leniently where that can only keep a verdict (GUARD-6): lone-surrogate
-// escapes and invalid UTF-8 become U+FFFD, a reason or userMessage of another type is ignored (a
-// DENY stays a DENY), the decision is matched case-insensitively after trimming spaces. A body
-// that is not a JSON object, or has no known decision → kUnavailable with `error` set. Strings are
-// cut to the caps above (UTF-8-safe).
+// Parses a reply body, leniently wherever that can only keep a verdict (GUARD-6): lone-surrogate
+// escapes and invalid UTF-8 become U+FFFD; NaN, Infinity and numbers no double holds are read as
+// strings; bytes after the first complete object are ignored; a reason or userMessage of another
+// type is ignored (a DENY stays a DENY); the decision is matched case-insensitively after trimming
+// whitespace and NULs. A body with no readable object or no known decision → kUnavailable with
+// `error` set. Strings are cut to the caps above (UTF-8-safe).
 GuardVerdict parse_guard_response(std::string_view body);
+
+// What an HTTP status and body mean (GUARD-6, GUARD-16): a 2xx with a readable verdict is that
+// verdict; any other status is a verdict only when its body holds a readable DENY or REVIEW (a
+// guard that answers 403 with a DENY has denied); everything else is kUnavailable.
+GuardVerdict read_guard_reply(int status, std::string_view body);
 
 // guard_deny_reason (the deny reason shown to the host) is in seams.h, beside GuardVerdict: the
 // handler (pinta::adapter_core) writes every deny with it.

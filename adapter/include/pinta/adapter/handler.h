@@ -37,6 +37,10 @@ bool repair_lone_surrogates(std::string& json_text);
 // The reply that must be printed if anything at all goes wrong from here on (no allocation).
 std::string_view fail_safe_for(const Args& args) noexcept;
 
+// Where the family's payload holds the tool name (its PayloadShape), for the stdin reader
+// (InputLimits::tool_name, GUARD-14).
+NamePath tool_name_path(Family family) noexcept;
+
 struct Services {
   const Clock* clock = nullptr;   // required
   GuardClient* guard = nullptr;   // null: guard not configured → allow

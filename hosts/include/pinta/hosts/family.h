@@ -53,6 +53,10 @@ struct PayloadShape {
   std::string_view tool_input;       // "" = every member but event_key and tool_name (deel)
   std::string_view tool_call_id;     // the host's id of the tool call
   std::string_view turn_start_event; // the event that opens a user turn (a new trace)
+  // The tool arguments that say what runs or what is touched (a command, a path, written text,
+  // a URL): the guard request gives them its byte budget first, whatever the key order
+  // (docs/contract.md GUARD-15).
+  std::span<const std::string_view> command_args;
 };
 
 // Where the host finds hook files (documentation and the doctor's wording; the loaders in
@@ -102,9 +106,21 @@ inline constexpr std::array<std::string_view, 2> kGeminiTools = {"BeforeTool", "
 // GEM§6: a deny blocks on BeforeTool, AfterTool and BeforeAgent.
 inline constexpr std::array<std::string_view, 3> kGeminiBlocking = {"BeforeTool", "AfterTool",
                                                                     "BeforeAgent"};
+// GEM§7 tool_input of the built-in tools: run_shell_command {command, dir_path}, write_file and
+// replace {file_path, content | old_string, new_string}, read_file {absolute_path | file_path},
+// web_fetch {prompt}, google_web_search {query}.
+inline constexpr std::array<std::string_view, 9> kGeminiCommandArgs = {
+    "command", "file_path", "absolute_path", "dir_path", "content", "new_string", "url", "prompt",
+    "query"};
 // ---- Antigravity (shared/reference/antigravity-hooks.md, AGY) ------------------------------
 inline constexpr std::array<std::string_view, 2> kAgyTools = {"PreToolUse", "PostToolUse"};
 inline constexpr std::array<std::string_view, 1> kAgyBlocking = {"PreToolUse"};  // AGY§7.1
+// AGY§8 "Args keys seen": run_command CommandLine, Cwd; view_file AbsolutePath; write_to_file /
+// edit_file TargetFile (+ the written text, CodeContent / ReplacementContent); list_dir
+// DirectoryPath; call_mcp_tool ToolName.
+inline constexpr std::array<std::string_view, 8> kAgyCommandArgs = {
+    "CommandLine", "TargetFile", "AbsolutePath", "Cwd", "CodeContent", "ReplacementContent",
+    "DirectoryPath", "ToolName"};
 // ---- deel-local-cli 1.17.1 (seed 004 package/src/safety/hooks.js, DEEL l.n) ------------------
 // DEEL l.213-218 (자리표): the Korean names deel-local-cli itself uses.
 inline constexpr std::array<EventAlias, 4> kDeelAliases = {{{"도구전", "PreToolUse"},
@@ -115,6 +131,10 @@ inline constexpr std::array<std::string_view, 2> kDeelTools = {"PreToolUse", "Po
 // DEEL l.221: the blocking points are 도구전 and 말전.
 inline constexpr std::array<std::string_view, 2> kDeelBlocking = {"PreToolUse",
                                                                   "UserPromptSubmit"};
+// DEEL l.596-605 (확인인자): its rules read Bash's `command`, the file tools' `file_path`,
+// WebFetch's `url`, Grep's `pattern`.
+inline constexpr std::array<std::string_view, 5> kDeelCommandArgs = {"command", "file_path", "url",
+                                                                     "pattern", "content"};
 // ---- Claude Code 2.1.x (shared/reference/real-hosts.md "Claude Code 2.1.332", CC; the public
 // hooks reference https://code.claude.com/docs/en/hooks, CCDOC) --------------------------------
 inline constexpr std::array<std::string_view, 3> kClaudeTools = {"PreToolUse", "PostToolUse",
@@ -123,6 +143,10 @@ inline constexpr std::array<std::string_view, 3> kClaudeTools = {"PreToolUse", "
 // PermissionRequest, UserPromptSubmit, Stop, SubagentStop; elsewhere stderr is only shown.
 inline constexpr std::array<std::string_view, 5> kClaudeBlocking = {
     "PreToolUse", "PermissionRequest", "UserPromptSubmit", "Stop", "SubagentStop"};
+// CCDOC "PreToolUse input": Bash {command}, Write {file_path, content}, Edit {file_path,
+// old_string, new_string}, Read {file_path}, WebFetch {url, prompt}.
+inline constexpr std::array<std::string_view, 6> kClaudeCommandArgs = {
+    "command", "file_path", "content", "new_string", "url", "prompt"};
 
 }  // namespace family_data
 
@@ -135,7 +159,7 @@ inline constexpr FamilyDescriptor kFamilies[] = {
      family_data::kGeminiTools, "BeforeTool", family_data::kGeminiBlocking,
      // GEM§7 base input: session_id, transcript_path, cwd, hook_event_name, timestamp.
      {"hook_event_name", "session_id", "cwd", false, "transcript_path", "", "tool_name",
-      "tool_input", "", "BeforeAgent"},
+      "tool_input", "", "BeforeAgent", family_data::kGeminiCommandArgs},
      // GEM§4.5: stdout.trim()||stderr.trim() is parsed as JSON whatever the exit status; plain
      // text with exit 2 is a deny with that text (so the block message is stdout, else stderr).
      ReplyReading::kJsonStdout, 2, MessageStream::kStdoutAndStderr, /*ask_on_gate=*/true,
@@ -152,7 +176,7 @@ inline constexpr FamilyDescriptor kFamilies[] = {
      family_data::kAgyTools, "PreToolUse", family_data::kAgyBlocking,
      // AGY§8 common fields: conversationId, workspacePaths[], transcriptPath; toolCall {name,args}.
      {"", "conversationId", "workspacePaths", true, "transcriptPath", "toolCall", "name", "args",
-      "", "PreInvocation"},
+      "", "PreInvocation", family_data::kAgyCommandArgs},
      // AGY§6.2: protojson-decoded JSON on stdout; a non-zero exit is a failed hook.
      ReplyReading::kJsonStdout, 0, MessageStream::kNone, /*ask_on_gate=*/true,
      {"~/.gemini/config/hooks.json", "<workspace>/.agents/hooks.json (trusted workspaces)", ""},
@@ -163,7 +187,7 @@ inline constexpr FamilyDescriptor kFamilies[] = {
      "", event_lists::kDeel, event_lists::kDeelInstalled, family_data::kDeelAliases,
      family_data::kDeelTools, "PreToolUse", family_data::kDeelBlocking,
      // DEEL l.427, 자리돌리기 l.480: JSON.stringify({자리, 도구, ...rest}); no session, no cwd.
-     {"자리", "", "", false, "", "", "도구", "", "", "UserPromptSubmit"},
+     {"자리", "", "", false, "", "", "도구", "", "", "UserPromptSubmit", family_data::kDeelCommandArgs},
      // DEEL l.444-457: exit 0 passes, exit 2 blocks at a blocking point with stdout (+stderr)
      // as the message; any output at all is shown to the user (l.431-434).
      ReplyReading::kExitStatus, 2, MessageStream::kStdoutAndStderr, /*ask_on_gate=*/false,
@@ -178,7 +202,7 @@ inline constexpr FamilyDescriptor kFamilies[] = {
      // CC hook stdin: session_id, transcript_path, cwd, hook_event_name; tool_name, tool_input,
      // tool_use_id on the tool events.
      {"hook_event_name", "session_id", "cwd", false, "transcript_path", "", "tool_name",
-      "tool_input", "tool_use_id", "UserPromptSubmit"},
+      "tool_input", "tool_use_id", "UserPromptSubmit", family_data::kClaudeCommandArgs},
      // CC (measured): exit 0 + hookSpecificOutput JSON on stdout decides; exit 2 blocks with
      // stderr as the message (`PreToolUse:Bash hook error: … <stderr>`).
      ReplyReading::kBoth, 2, MessageStream::kStderr, /*ask_on_gate=*/true,

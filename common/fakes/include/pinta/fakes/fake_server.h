@@ -29,9 +29,13 @@ struct Reply {
   bool never_answer = false;           // hold the request until the server stops
   bool close_without_reply = false;    // drop the connection without a status line
   std::string raw;                     // when non-empty: these raw bytes are the whole response
+  // When non-zero: a request whose body is longer gets nginx's answer to a body over
+  // client_max_body_size instead (413 with an HTML page), as a guard behind a proxy would.
+  size_t max_request_body = 0;
 };
 // JSON form used by scripts and the CLI: {"status":200,"body":"..."|{...},"contentType":"...",
-// "headers":{"k":"v"},"delayMs":0,"neverAnswer":false,"closeWithoutReply":false,"raw":"..."}.
+// "headers":{"k":"v"},"delayMs":0,"neverAnswer":false,"closeWithoutReply":false,"raw":"...",
+// "maxRequestBody":0}.
 // A JSON object/array `body` is serialized compactly.
 bool reply_from_json(const nlohmann::json& j, Reply& out, std::string& error);
 
