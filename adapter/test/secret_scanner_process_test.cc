@@ -1,7 +1,9 @@
 // Redaction checked by an independent scanner, process level: the built pinta-gemini gets
-// planted secrets (adapter/test/planted_secrets.h: >= 200 secrets, >= 150 formats) in every payload
-// position — top-level values, nested arrays, object keys, tool arguments of both host families,
-// structured credential fields — with the collector down and the debug log on; then a flusher
+// planted secrets (adapter/test/planted_secrets.h: >= 250 secrets, >= 200 formats and structures,
+// among them every example of issue 48) in every payload position — top-level values, nested
+// arrays, object keys, prompts, tool inputs and tool outputs of all four host families (deel's
+// spread arguments too), structured credential fields — with the collector down and the debug
+// log on; then a flusher
 // delivers to a fake collector. Everything the adapter wrote (spans as the collector received
 // them, the queue, the debug log, stdout, stderr) is scanned by secretlint with its recommended
 // preset (pinned, installed by ci/npm-secretlint.sh; SKIPPED with the reason when npm is
@@ -240,6 +242,42 @@ std::vector<std::pair<std::string, json>> payloads() {
                         {"tool_name", "read_file"},
                         {"tool_input", {{"file_path", "/w/.env"}}},
                         {"tool_response", {{"llmContent", nested}, {"keys", keyed}}}});
+  // Prompts and tool calls of every family (issue 48: each format in tool inputs, tool outputs
+  // and prompts on every host). The prompt is every planted text, one per line.
+  std::string prompt;
+  for (const auto& p : corpus) prompt += p.text + "\n";
+  out.emplace_back("gemini:BeforeAgent", json{{"session_id", "s-scan"},
+                                              {"hook_event_name", "BeforeAgent"},
+                                              {"prompt", prompt}});
+  out.emplace_back("claude-code:UserPromptSubmit", json{{"session_id", "s-scan"},
+                                                        {"hook_event_name", "UserPromptSubmit"},
+                                                        {"prompt", prompt}});
+  out.emplace_back("claude-code:PreToolUse", json{{"session_id", "s-scan"},
+                                                  {"hook_event_name", "PreToolUse"},
+                                                  {"tool_name", "Bash"},
+                                                  {"tool_use_id", "toolu_01A09q90qw90lq917835lq9"},
+                                                  {"tool_input", {{"command", prompt}, {"env", keyed}}}});
+  out.emplace_back("claude-code:PostToolUse", json{{"session_id", "s-scan"},
+                                                   {"hook_event_name", "PostToolUse"},
+                                                   {"tool_name", "Read"},
+                                                   {"tool_input", {{"file_path", "/w/.env"}}},
+                                                   {"tool_response", {{"content", nested}, {"keys", keyed}}}});
+  // deel spreads the tool's arguments beside 자리 and 도구 (DEEL l.427): arguments named like
+  // another host's identifiers carry planted secrets too.
+  for (std::size_t start = 0; start < corpus.size(); start += 60) {
+    json d = {{"자리", "도구전"}, {"도구", "Bash"}};
+    for (std::size_t i = start; i < std::min(corpus.size(), start + 60); ++i)
+      d["arg_" + std::to_string(i)] = corpus[i].text;
+    out.emplace_back("deel:PreToolUse", d);
+  }
+  json spread = {{"자리", "도구후"}, {"도구", "Write"}, {"content", nested}, {"keys", keyed}};
+  for (std::size_t i = 0; i < std::min<std::size_t>(corpus.size(), 10); ++i) {
+    const char* names[] = {"cwd", "session_id", "timestamp", "transcript_path", "tool_name", "hook",
+                           "hook_event_name", "conversationId", "transcriptPath", "workspacePaths"};
+    spread[names[i]] = corpus[corpus.size() - 1 - i].text;
+  }
+  out.emplace_back("deel:PostToolUse", spread);
+  out.emplace_back("deel:UserPromptSubmit", json{{"자리", "말전"}, {"도구", nullptr}, {"prompt", prompt}});
   // Antigravity tool arguments (camelCase family).
   out.emplace_back("antigravity:PreToolUse",
                    json{{"conversationId", "c-scan"},
@@ -276,7 +314,7 @@ TEST_F(SecretScanner, SecondScannerFindsThePlantedSecretsUnredacted) {
 void SecretScanner::write_outputs(const TempDir& written) {
 
   const auto corpus = planted::corpus();
-  ASSERT_GE(corpus.size(), 200u);
+  ASSERT_GE(corpus.size(), 250u);
   const auto down = env(refused_url());
   std::string out, err;
   for (const auto& [which, payload] : payloads()) {
