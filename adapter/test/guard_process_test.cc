@@ -21,9 +21,12 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "fake_server_helpers.h"
@@ -230,7 +233,8 @@ TEST_F(GuardProcess, FailuresFailOpenWithinTheBudget) {
       never,
       garbage,
       close,
-      reply(500, R"({"decision":"DENY"})"),
+      // A 5xx without a verdict (a 5xx whose body holds a DENY is that DENY since GUARD-16).
+      reply(500, R"({"error":"internal"})"),
       reply(200, "{not json"),
       // Over the 8 MiB reply cap (GUARD-6; a 200 KB DENY is read since GUARD-14).
       reply(200, R"({"decision":"DENY","pad":")" + std::string(9u << 20, 'x') + "\"}")};
@@ -1180,7 +1184,9 @@ TEST_F(GuardProcess, EveryFamilysGateIsJudgedAndAnsweredInItsOwnProtocol) {
     EXPECT_EQ(ca.kind, hosts::ReplyKind::kAllow) << name;
     EXPECT_EQ(a.exit_code.value_or(-1), 0) << name;
     EXPECT_EQ(a.err, "") << name;
-    for (const std::string garbage : {"", "not json", "{\"a\":", "\xff\xfe"}) {
+    // (An object cut short, `{"a":`, is a tool call that arrived in part: it is put to the guard,
+    // GUARD-14; NoInputShapeOrGuardReplyWithADenyIsAnAllow covers such inputs.)
+    for (const std::string garbage : {"", "not json", "\xff\xfe"}) {
       const auto g = run(label, gate, garbage, guard_env(deny));
       const auto cg = hosts::check_reply(d.id, gate, {g.out, g.exit_code, g.err});
       EXPECT_TRUE(cg.ok()) << name << ": " << cg.why();
@@ -1225,6 +1231,128 @@ TEST_F(GuardProcess, ClaudeCodeAllowIsSilentAndDenyIsTheHookSpecificOutputLine) 
     EXPECT_EQ(o.out, "") << ev;
     EXPECT_EQ(o.exit_code.value_or(-1), 0) << ev;
     EXPECT_EQ(o.err, "") << ev;
+  }
+}
+
+// GUARD-13, ENV-4 (issue 43 item 6): in a guard-only setup (no telemetry, no debug log) nothing
+// else creates the data dir, and the keeper used to need it to exist: its lock could not be
+// opened, no keeper ever started, and a guard beyond one handshake judged nothing (issue: 0 of 8
+// denies; 7 of 8 once the dir was made by hand). The keeper now creates the dir as every writer
+// does (0700, missing parents too) and starts. Failed before: no keeper socket, no data dir.
+TEST_F(GuardKeeper, StartsWhenTheDataDirDoesNotExistYetAndCreatesIt) {
+  DelayProxy proxy(server_->port(), 250ms);
+  auto e = env(*server_);
+  const std::string parent = data_->sub("not-yet");
+  const std::string data = parent + "/data";
+  e["GEMINI_PLUGIN_DATA"] = data;
+  e["PINTA_GUARD_ENDPOINT"] = "https://127.0.0.1:" + std::to_string(proxy.port()) + "/guard";
+  e["PINTA_GUARD_TIMEOUT_MS"] = "750";
+  EXPECT_EQ(contract(run("gemini", "BeforeTool", kGeminiBeforeTool, e)), json::object())
+      << "the first event cannot be judged in time: it fails open";
+  ASSERT_TRUE(eventually([&] { return !keeper_socket(data).empty(); }, 10000ms))
+      << "a keeper starts although the data dir did not exist";
+  for (const std::string& dir : {parent, data}) {
+    struct stat st {};
+    ASSERT_EQ(::lstat(dir.c_str(), &st), 0) << dir;
+    EXPECT_TRUE(S_ISDIR(st.st_mode)) << dir;
+    EXPECT_EQ(st.st_mode & 0777, 0700u) << dir;
+    EXPECT_EQ(st.st_uid, ::geteuid()) << dir;
+  }
+  for (int i = 0; i < 4; ++i) {
+    auto r = run("gemini", "BeforeTool", kGeminiBeforeTool, e);
+    EXPECT_EQ(contract(r), kDenied) << "event " << i + 2 << " after " << r.exited_after.count() / 1000 << " ms";
+  }
+}
+
+// Issue "Guard integrity, round 3": against a guard that denies everything, no input shape, size or
+// encoding, and no guard reply that carries a readable DENY, yields an allow — through the built
+// adapter, on every family: the tool name after cut or refused arguments, name and escape bombs,
+// a guard behind nginx's 1 MiB and Express's 100 kB body limits (and a stricter 16 KiB one), and
+// DENYs decorated as real guards write them. Each was an allow before.
+TEST_F(GuardProcess, NoInputShapeOrGuardReplyWithADenyIsAnAllow) {
+  auto capped = [](size_t limit) {
+    fakes::Reply r = reply(200, R"({"decision":"DENY","reason":"no"})");
+    r.max_request_body = limit;
+    return r;
+  };
+  std::vector<std::pair<std::string, std::unique_ptr<fakes::FakeServer>>> guards;
+  guards.emplace_back("deny", std::make_unique<fakes::FakeServer>(std::vector<fakes::Reply>{}, reply(200, R"({"decision":"DENY","reason":"no"})")));
+  guards.emplace_back("1 MiB body limit", std::make_unique<fakes::FakeServer>(std::vector<fakes::Reply>{}, capped(1u << 20)));
+  guards.emplace_back("100 kB body limit", std::make_unique<fakes::FakeServer>(std::vector<fakes::Reply>{}, capped(100000)));
+  guards.emplace_back("16 KiB body limit", std::make_unique<fakes::FakeServer>(std::vector<fakes::Reply>{}, capped(16u << 10)));
+  for (const char* body : {R"({"decision":"DENY","reason":"no","score":NaN})",
+                           R"({"decision":"DENY","reason":"no","score":1e400})",
+                           "{\"decision\":\"DENY\",\"reason\":\"no\"}\n{\"log\":1}",
+                           R"({"decision":"DENY\n","reason":"no"})"})
+    guards.emplace_back(std::string("decorated ") + body,
+                        std::make_unique<fakes::FakeServer>(std::vector<fakes::Reply>{}, reply(200, body)));
+  for (int status : {201, 403})
+    guards.emplace_back("status " + std::to_string(status),
+                        std::make_unique<fakes::FakeServer>(std::vector<fakes::Reply>{}, reply(status, R"({"decision":"DENY","reason":"no"})")));
+
+  std::string names = R"({"command":"rm -rf ~")";
+  for (int i = 0; i < 4096; ++i) names += ",\"n" + std::to_string(i) + std::string(1000, 'k') + "\":1";
+  names += "}";
+  std::string escapes = R"({"command":"rm -rf ~")";
+  for (int i = 0; i < 100000; ++i) escapes += ",\"\\u0001\\u0002" + std::to_string(i) + "\":\"\\u0003\"";
+  escapes += "}";
+  const std::vector<std::pair<std::string, std::string>> inputs = {
+      {"whole", R"({"command":"rm -rf ~"})"},
+      {"60 KB argument", R"({"command":"rm -rf ~","p":")" + std::string(60000, 'x') + "\"}"},
+      {"10 MB argument", R"({"command":"rm -rf ~ )" + std::string(10u << 20, 'a') + "\"}"},
+      {"4096 names of 1000 bytes", names},
+      {"100k control-character names", escapes},
+  };
+  for (const auto& d : hosts::families()) {
+    const std::string label(d.agent_labels[0]), gate(d.gate_event), name(d.name);
+    for (const auto& [guard_name, guard] : guards) {
+      for (const auto& [what, args] : inputs) {
+        // The decorated replies are about reading the verdict: one input is enough for them.
+        if (guard_name.rfind("decorated", 0) == 0 || guard_name.rfind("status", 0) == 0) {
+          if (what != "whole") continue;
+        }
+        const auto r = run(label, gate, gate_payload(d.id, args), guard_env(*guard));
+        const std::string at = name + " / " + guard_name + " / " + what;
+        ASSERT_TRUE(r.started) << r.spawn_error;
+        EXPECT_EQ(r.err, "") << at;
+        const auto c = hosts::check_reply(d.id, gate, {r.out, r.exit_code, r.err});
+        EXPECT_TRUE(c.ok()) << at << ": " << c.why();
+        EXPECT_EQ(c.kind, hosts::ReplyKind::kDeny) << at << " out=" << r.out.substr(0, 200);
+      }
+    }
+    // The tool name after the arguments (as Antigravity writes it), the arguments cut at the
+    // input cap (4 KiB here), refused by the parser, or past the value budget.
+    const auto& sh = d.payload;
+    auto key = [](std::string_view k) { return json(std::string(k)).dump(); };
+    auto name_last = [&](const std::string& args) {
+      std::string head = "{";
+      if (!sh.event_key.empty()) head += key(sh.event_key) + ":" + key(d.gate_event) + ",";
+      const std::string input =
+          (sh.tool_input.empty() ? std::string(R"("input")") : key(sh.tool_input)) + ":" + args;
+      const std::string tool = input + "," + key(sh.tool_name) + R"(:"Bash")";
+      return sh.tool_object.empty() ? head + tool + "}" : head + key(sh.tool_object) + ":{" + tool + "}}";
+    };
+    std::string values = R"({"command":"rm -rf ~","v":[0)";
+    for (int i = 0; i < 1100000; ++i) values += ",0";
+    values += "]}";
+    for (const auto& [what, args, env] : std::vector<std::tuple<std::string, std::string, std::map<std::string, std::string>>>{
+             {"cut at the cap", R"({"command":"rm -rf ~","p":")" + std::string(100000, 'p') + "\"}", {{"PINTA_MAX_INPUT_BYTES", "4096"}}},
+             {"NaN", R"({"command":"rm -rf ~","score":NaN})", {}},
+             {"1e400", R"({"score":1e400,"command":"rm -rf ~"})", {}},
+             {"1.1 M values", values, {}}}) {
+      std::map<std::string, std::string> e = guard_env(*guards[0].second);
+      for (const auto& [k, v] : env) e[k] = v;
+      const size_t before = guards[0].second->request_count();
+      const auto r = run(label, gate, name_last(args), e);
+      const std::string at = name + " / name last / " + what;
+      const auto c = hosts::check_reply(d.id, gate, {r.out, r.exit_code, r.err});
+      EXPECT_TRUE(c.ok()) << at << ": " << c.why();
+      EXPECT_EQ(c.kind, hosts::ReplyKind::kDeny) << at << " out=" << r.out.substr(0, 200);
+      ASSERT_EQ(guards[0].second->request_count(), before + 1) << at;
+      const auto sent = json::parse(guards[0].second->requests().back().body, nullptr, false);
+      EXPECT_EQ(sent["input"]["toolName"], "Bash") << at;
+      EXPECT_LE(guards[0].second->requests().back().body.size(), 65536u) << at;
+    }
   }
 }
 

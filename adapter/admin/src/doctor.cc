@@ -638,7 +638,10 @@ struct GuardFailure {
 GuardFailure classify_guard_error(const std::string& error) {
   GuardFailure f;
   if (error.rfind("status ", 0) == 0) {
-    f.status = std::atoi(error.c_str() + 7);
+    // A 2xx without a readable verdict ("status 200: reply has no decision") is "answered, but
+    // not with a verdict" (status 0 here); any other status is the refusal itself (GUARD-16).
+    const int status = std::atoi(error.c_str() + 7);
+    if (status < 200 || status > 299) f.status = status;
     return f;
   }
   if (error == "internal error") {  // the client's catch-all: no answer to judge
@@ -661,6 +664,35 @@ GuardFailure classify_guard_error(const std::string& error) {
 // pinta-doctor-probe). Only the deadline differs (probe_timeout_ms, so that a slow guard can be
 // told from a dead one; the time is then held against PINTA_GUARD_TIMEOUT_MS), and no keeper or
 // TLS session file is used (doctor writes nothing in the data dir).
+// A guard behind a body limit (nginx client_max_body_size, Express json()) refuses the largest
+// requests the adapter sends; the adapter then judges such calls on the minimal request only
+// (GUARD-16), which a deployment cannot see. Asked once with a request near the bound.
+void check_guard_body_limit(const DoctorOptions& o, const pinta::adapter::GuardConfig& g,
+                            pinta::adapter::GuardClient& client, pinta::adapter::CanonicalEvent ev,
+                            DoctorReport& r) {
+  namespace ad = pinta::adapter;
+  ev.tool_input["content"] = std::string(g.max_request_bytes, 'x');  // cut to fit the bound
+  const ad::GuardVerdict v = client.check(
+      ev, ad::new_span_id(), Deadline::after(std::chrono::milliseconds(o.probe_timeout_ms)));
+  json d = {{"url", g.endpoint}, {"max_request_bytes", g.max_request_bytes}};
+  if (v.decision != ad::GuardVerdict::Decision::kUnavailable && v.error.rfind("full request: ", 0) != 0) {
+    add(r, "endpoint", "ok",
+        "guard takes requests of " + std::to_string(g.max_request_bytes) +
+            " bytes (PINTA_GUARD_MAX_REQUEST_BYTES): large tool calls are shown in full view",
+        "", d);
+    return;
+  }
+  d["error"] = v.error;
+  const bool minimal_answered = v.decision != ad::GuardVerdict::Decision::kUnavailable;
+  add(r, "endpoint", "warn",
+      "guard refused a request of " + std::to_string(g.max_request_bytes) + " bytes (" + v.error +
+          "): tool calls with large arguments are judged on the 4 KiB minimal request" +
+          (minimal_answered ? "" : ", or fail open when that fails too"),
+      "raise the body limit in front of the guard (nginx client_max_body_size, Express json({limit})) "
+      "or lower PINTA_GUARD_MAX_REQUEST_BYTES (docs/contract.md GUARD-15, GUARD-16)",
+      d);
+}
+
 void check_guard(const DoctorOptions& o, DoctorReport& r) {
   namespace ad = pinta::adapter;
   ad::GuardConfig g = ad::guard_config_from_environment();
@@ -735,6 +767,7 @@ void check_guard(const DoctorOptions& o, DoctorReport& r) {
           "move the guard closer or make it faster, or raise PINTA_GUARD_TIMEOUT_MS", d);
     else
       add(r, "endpoint", "ok", msg, "", d);
+    check_guard_body_limit(o, g, *client, ev, r);
     return;
   }
   d["error"] = v.error;
@@ -752,7 +785,8 @@ void check_guard(const DoctorOptions& o, DoctorReport& r) {
     d["status"] = f.status;
     add(r, "endpoint", "broken",
         "guard " + url + " answered HTTP " + std::to_string(f.status) +
-            " (only 200 carries a verdict): every guard check fails open (every tool call allowed)",
+            " (only 2xx carries a verdict, or a DENY at any status): every guard check fails open "
+            "(every tool call allowed)",
         "check the guard's URL path and logs", d);
   } else if (f.no_answer) {
     add(r, "endpoint", "broken",
@@ -763,8 +797,12 @@ void check_guard(const DoctorOptions& o, DoctorReport& r) {
         d);
   } else {
     d["status"] = 200;
+    // "status 200: reply has no decision" → "reply has no decision"
+    std::string why = v.error;
+    if (why.rfind("status ", 0) == 0 && why.find(": ") != std::string::npos)
+      why = why.substr(why.find(": ") + 2);
     add(r, "endpoint", "broken",
-        "guard " + url + " answered 200 but not with a verdict (" + v.error +
+        "guard " + url + " answered 200 but not with a verdict (" + why +
             "): every guard check fails open (every tool call allowed)",
         "the guard must answer {\"decision\":\"ALLOW\"|\"DENY\"|\"REVIEW\"} (docs/contract.md GUARD-6)",
         d);

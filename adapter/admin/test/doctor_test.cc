@@ -448,7 +448,7 @@ TEST(Doctor, GuardReachableIsOkWithStatusAndTiming) {
       seen = true;
     }
   EXPECT_TRUE(seen) << r.to_text();
-  ASSERT_EQ(guard.request_count(), 1u);
+  ASSERT_EQ(guard.request_count(), 2u);  // the probe and the body-limit probe
   EXPECT_EQ(guard.requests()[0].path, "/guard");
 }
 
@@ -792,9 +792,12 @@ TEST(DoctorEndpoints, GuardIsAskedAsAGateEventAsksIt) {
   ScopedEnv t("PINTA_RELAY_TOKEN", "relay-123");
   auto r = s.probe();
   auto ok = endpoint_findings(r, "ok");
-  ASSERT_EQ(ok.size(), 1u) << all_text(r);
+  ASSERT_EQ(ok.size(), 2u) << all_text(r);
   EXPECT_EQ(ok[0].detail["decision"], "DENY");  // any verdict means the guard works
-  ASSERT_EQ(guard.request_count(), 1u);
+  // The probe, then the body-limit probe (a request near the bound).
+  ASSERT_EQ(guard.request_count(), 2u);
+  EXPECT_GT(guard.requests()[1].body.size(), 60000u);
+  EXPECT_LE(guard.requests()[1].body.size(), 65536u);
   const auto req = guard.requests()[0];
   EXPECT_EQ(req.header("x-pinta-relay-token"), "relay-123");
   EXPECT_EQ(req.header("content-type"), "application/json");
@@ -823,7 +826,7 @@ TEST(DoctorEndpoints, GuardRefusalsAndNonVerdictsAreBrokenWithTheFix) {
        "check PINTA_RELAY_TOKEN: this guard does not accept it"},
       {{403, "{}"}, false, "refused the request (HTTP 403, no x-pinta-relay-token sent)",
        "check PINTA_RELAY_TOKEN: it is not set"},
-      {{404, "{}"}, true, "answered HTTP 404 (only 200 carries a verdict)", "URL path"},
+      {{404, "{}"}, true, "answered HTTP 404 (only 2xx carries a verdict", "URL path"},
       {{500, "{}"}, true, "answered HTTP 500", "logs"},
       {{200, R"({"verdict":"ok"})"}, true, "answered 200 but not with a verdict (reply has no decision)",
        "GUARD-6"},
@@ -874,7 +877,7 @@ TEST(DoctorEndpoints, RelayTokenThatCannotBeAHeaderIsBroken) {
       warned |= f.message.find("PINTA_RELAY_TOKEN ") == 0;
     EXPECT_TRUE(warned) << all_text(r);
   }
-  EXPECT_EQ(guard.request_count(), 2u);
+  EXPECT_EQ(guard.request_count(), 4u);  // each probe, then its body-limit probe
 }
 
 // Collector headers the client refuses (a control character in the API key or a decoded header
@@ -922,4 +925,24 @@ TEST(DoctorEndpoints, CollectorRefusingTheCredentialsIsBroken) {
   ASSERT_EQ(b.size(), 1u);
   EXPECT_NE(b[0].message.find("answered 401"), std::string::npos) << b[0].message;
   EXPECT_NE(b[0].fix.find("OTEL_EXPORTER_OTLP_HEADERS"), std::string::npos) << b[0].fix;
+}
+
+// A guard behind a body limit smaller than the request bound: every large tool call is judged on
+// the minimal request only (GUARD-16). Doctor says so, with the fix; a roomy proxy is ok.
+TEST(DoctorEndpoints, AGuardBehindASmallBodyLimitIsAWarning) {
+  Home s;
+  pinta::fakes::Reply capped{200, R"({"decision":"ALLOW"})"};
+  capped.max_request_body = 16u << 10;
+  pinta::fakes::FakeServer guard({}, capped);
+  ScopedEnv e("PINTA_GUARD_ENDPOINT", guard.url("/guard"));
+  auto r = s.probe();
+  auto w = endpoint_findings(r, "warn");
+  ASSERT_EQ(w.size(), 1u) << all_text(r);
+  EXPECT_NE(w[0].message.find("refused a request of 65536 bytes (full request: status 413"), std::string::npos)
+      << w[0].message;
+  EXPECT_NE(w[0].fix.find("PINTA_GUARD_MAX_REQUEST_BYTES"), std::string::npos) << w[0].fix;
+  EXPECT_TRUE(broken(r, "endpoint").empty()) << all_text(r);
+  ScopedEnv m("PINTA_GUARD_MAX_REQUEST_BYTES", "16000");
+  auto r2 = s.probe();
+  EXPECT_TRUE(endpoint_findings(r2, "warn").empty()) << all_text(r2);
 }

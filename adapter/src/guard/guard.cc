@@ -531,10 +531,13 @@ class ViewBuilder {
         if (it == v.end()) break;
         member = it++;
       }
-      if (taken >= kGuardViewMaxMembers || left < reserve + min_value_ + costs_.punct()) break;
+      if (taken >= kGuardViewMaxMembers || left < reserve + 2 * costs_.punct() + costs_.quotes()) break;
       const size_t usable = left - reserve;
-      size_t share = priority ? usable / 2 : std::max(usable / remaining, kMinShare);
-      share = std::clamp(share, min_value_ + costs_.punct(), usable);
+      // A command argument takes what it needs, leaving the others kMinShare each (at most half);
+      // the others share what is left, at least kMinShare each while it lasts.
+      size_t share = priority ? usable - std::min((remaining - 1) * kMinShare, usable / 2)
+                              : std::max(usable / remaining, kMinShare);
+      share = std::min(share, usable);
       size_t sub = share - costs_.punct();  // the comma
       std::string key;
       if (object) {
@@ -543,9 +546,11 @@ class ViewBuilder {
         key = head_and_tail(member.key(), key_room, costs_, cut);
         if (cut) ++markers_;
         const size_t key_cost = costs_.text(key) + costs_.punct();  // the colon
-        if (key_cost + min_value_ > sub) break;
+        if (key_cost >= sub) break;
         sub -= key_cost;
       }
+      // The value must fit whole, or leave room for what stands for it when cut.
+      if (sub < min_value_ && !fits_whole(member.value(), sub)) break;
       const size_t before = sub;
       json value = view(member.value(), depth + 1, sub);
       const size_t used = (share - before) + (before - sub);
@@ -570,7 +575,14 @@ class ViewBuilder {
     return out;
   }
 
-  static constexpr size_t kMinShare = 64;     // what each argument gets at least while it lasts
+  // Whether v, a scalar, is shown whole within `room` (containers may need a marker: no).
+  bool fits_whole(const nlohmann::json& v, size_t room) const {
+    if (v.is_string()) return costs_.text(v.get_ref<const std::string&>(), room) <= room;
+    if (v.is_structured() || v.is_binary()) return false;
+    return costs_.fragment(v) <= room;
+  }
+
+  static constexpr size_t kMinShare = 128;    // what each argument gets at least while it lasts
   static constexpr size_t kMaxKeyCost = 512;  // a key over this keeps its head and tail
 
   Costs costs_;
@@ -636,19 +648,11 @@ GuardRequest build_guard_request(const CanonicalEvent& event, const std::string&
     input["product"] = bounded_field(event.product, ascii, markers);
   }
   const bool name_missing = event.tool_name.empty() && event.payload_incomplete;
-  // The fixed part, with the widest truncation object it can carry: what the views may not use.
-  nlohmann::json skeleton = input;
-  skeleton["toolInput"] = nlohmann::json::object();
-  skeleton["rawTextFields"] = {{"toolInput", "{}"}};
-  if (mcp_context != nullptr) {
-    skeleton["mcpContext"] = nlohmann::json::object();
-    skeleton["rawTextFields"]["mcpContext"] = "{}";
-  }
-  skeleton["truncated"] = true;
-  skeleton["truncation"] = {{"payloadComplete", false},   {"cutByDepth", size_t{999999999999}},
-                            {"viewMarkers", size_t{999999999999}}, {"toolNameMissing", true},
-                            {"minimalRequest", true}};
-  const size_t fixed = dump_as(nlohmann::json{{"input", skeleton}}, ascii).size() + 64;
+  // The fixed part: the fields above, and room for the members added below with their widest
+  // values ("toolInput":{}, "rawTextFields":{"toolInput":"{}","mcpContext":"{}"}, "mcpContext":{},
+  // "truncated":true and the truncation object, and {"input":…}: 248 bytes, ASCII or not). The views get
+  // the rest; the text is measured once built, so this only has to be close.
+  const size_t fixed = dump_as(input, ascii).size() + 320;
   const nlohmann::json empty = nlohmann::json::object();
   const nlohmann::json& tool_input = event.tool_input.is_null() ? empty : event.tool_input;
   ViewOptions options;
