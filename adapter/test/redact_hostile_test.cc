@@ -489,6 +489,18 @@ TEST(RedactGeneric, JsonValuesUnderASecretNameWhateverTheirNesting) {
   EXPECT_EQ(redact_json(out), out);
 }
 
+// The list and nested-object rules are compiled only when a bracket opens after a secret name
+// (JSON text has brackets and secret-sounding words nearly everywhere); that prefilter never skips
+// a text the rule takes, our own `name: [REDACTED:…]` included.
+TEST(RedactGeneric, OpeningPrefilterNeverSkipsAListOrObject) {
+  for (const std::string text :
+       {"api_keys: [\"k3yOne0001\"]", "x.api_keys = ['k3yOne0001', 'k3yTwo0002']", "\"api_keys\" :[ \"a1\" ]",
+        "client_secret: {value: s3cr3tValue}", "{\"client_secret\": {\"value\": \"s3cr3tValue\"}}",
+        "passwords:\t[\n\"pw0001\"]", "token: [REDACTED:x]", "auth: {data: 1}"}) {
+    EXPECT_TRUE(redaction_prefilter_misses(text).empty()) << text;
+  }
+}
+
 // The shape detector's own guards: a PEM body without armour, base64 of a .env and of a
 // user:password pair are secrets; base64 of plain text, an image, a certificate and an SSH public
 // key are not.

@@ -84,6 +84,21 @@ inline bool unescape_once(std::string_view in, const std::uint32_t* in_map, View
   const std::size_t n = in.size();
   std::size_t i = 0;
   while (i < n) {
+    // A run without `\`, `&` or `%` is copied whole (the common case: one append, one fill).
+    std::size_t run = i;
+    while (run < n && in[run] != '\\' && in[run] != '&' && in[run] != '%') ++run;
+    if (run > i) {
+      out.text.append(in.data() + i, run - i);
+      const std::size_t at = out.map.size();
+      out.map.resize(at + (run - i));
+      if (in_map == nullptr) {
+        for (std::size_t k = 0; k < run - i; ++k) out.map[at + k] = static_cast<std::uint32_t>(i + k);
+      } else {
+        std::copy(in_map + i, in_map + run, out.map.begin() + static_cast<std::ptrdiff_t>(at));
+      }
+      i = run;
+      if (i == n) break;
+    }
     const char c = in[i];
     if (c == '\\' && i + 1 < n) {
       const char e = in[i + 1];

@@ -386,6 +386,36 @@ bool query_chain(std::string_view s) {
   }
   return false;
 }
+// Whether some `open` bracket follows a secret name and its `:` (or `=`, when `equals`), as the
+// list and nested-object rules need (`"api_keys": [`, `client_secret: {`): JSON text has brackets
+// everywhere, and a secret-sounding word somewhere in it, so without this their patterns would be
+// compiled for nearly every span. The name is the whole run of [A-Za-z0-9_.-] before the
+// separator, which is where the rules' name starts (their leftmost match).
+bool secret_opening(std::string_view s, char open, bool equals) {
+  for (std::size_t at = s.find(open); at != std::string_view::npos; at = s.find(open, at + 1)) {
+    // What follows: a quoted string for a list, a quote or a member name for an object (so our
+    // own `name: [REDACTED:…]` is no opening).
+    std::size_t j = at + 1;
+    while (j < s.size() && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r' || s[j] == '\n')) ++j;
+    if (j == s.size() || !(s[j] == '"' || s[j] == '\'' || (open == '{' && std::isalpha(static_cast<unsigned char>(s[j])))))
+      continue;
+    std::size_t i = at;
+    while (i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t')) --i;
+    if (i == 0 || !(s[i - 1] == ':' || (equals && s[i - 1] == '='))) continue;
+    --i;
+    while (i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t')) --i;
+    if (i > 0 && (s[i - 1] == '"' || s[i - 1] == '\'')) --i;
+    const std::size_t end = i;
+    while (i > 0 && end - i < 256 &&
+           (std::isalnum(static_cast<unsigned char>(s[i - 1])) || s[i - 1] == '_' || s[i - 1] == '.' ||
+            s[i - 1] == '-'))
+      --i;
+    if (end > i && is_secret_name(s.substr(i, end - i))) return true;
+  }
+  return false;
+}
+bool secret_list_opening(std::string_view s) { return secret_opening(s, '[', true); }
+bool secret_object_opening(std::string_view s) { return secret_opening(s, '{', false); }
 // A URL's user part with no password (`https://<token>@host`): a token, not a user name.
 bool url_token(std::string_view v) {
   if (is_placeholder_value(v)) return false;
@@ -471,7 +501,7 @@ bool pgpass_line(const re2::StringPiece* g) {
   R"((?i)\b([A-Za-z0-9_.-]*?(?:pass(?:word|wd|phrase|code)?|pwd?|secret|token|key|key[_.-]?id|)" \
   R"(key[_.-]?data|cred(?:entials?|s)?|authorization|auth|cookie|dsn|otp|mnemonic|)"              \
   R"((?:seed|recovery)[ _.-]?phrase|session[ _.-]?id|database[ _.-]?url|connection[ _.-]?string|connstr))" \
-  R"((?:[_.-]?[A-Za-z0-9]+){0,3}))"
+  R"([A-Za-z0-9_.-]*))"
 // A --flag name that may name a secret; secret_flag() decides.
 #define PINTA_FLAG_NAME \
   R"(([A-Za-z0-9_-]*?(?:pass(?:word|wd|phrase|code)?|pwd|secret|token|key|credentials?|auth|cookie|dsn|otp)))"
@@ -680,7 +710,7 @@ constexpr Rule kRules[] = {
     {"cli_password", R"(\bredis-cli\b[^\n|;&]*?\s-a[ \t]+("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))", 1, {"redis-cli"}, false, cli_value},
     {"cli_password", R"(\b(?:sqlcmd|bcp|osql|isql)\b[^\n|;&]*?\s-P[ \t]*("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))", 1,
      {"sqlcmd", "bcp", "osql", "isql"}, false, cli_value},
-    {"cli_password", R"(\baz[ \t]+login\b[^\n|;&]*?\s-p[ \t]+("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))", 1, {"az"}, false, cli_value},
+    {"cli_password", R"(\baz login\b[^\n|;&]*?\s-p[ \t]+("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))", 1, {"az login"}, false, cli_value},
     {"cli_password",
      R"(\b(?:keytool|jarsigner)\b[^\n|;&]*?\s-(?:storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass|new)[ \t]+("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))",
      1, {"keytool", "jarsigner"}, false, cli_value},
@@ -703,23 +733,23 @@ constexpr Rule kRules[] = {
      cli_value},
     {"cli_password", R"(\bhtpasswd\b[^\n|;&]*?\s-[a-zA-Z]*b[a-zA-Z]*[ \t]+(?:-\S+[ \t]+)*\S+[ \t]+\S+[ \t]+("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))",
      1, {"htpasswd"}, false, cli_value},
-    {"cli_password", R"((?i)\bnet[ \t]+user[ \t]+("[^"]*"|[^\s/"']+)[ \t]+("[^"]*"|[^\s/"'*][^\s"']*))", 2,
-     {"net"}, true, cli_value},
+    {"cli_password", R"((?i)\bnet user[ \t]+("[^"]*"|[^\s/"']+)[ \t]+("[^"]*"|[^\s/"'*][^\s"']*))", 2,
+     {"net user"}, true, cli_value},
     {"cli_password", R"((?m)^[ \t>-]*USER[ \t]+\S+[ \t\r]*\n(?:[^\n]*\n){0,4}?[ \t>-]*PASS[ \t]+([^\s]+))", 1,
      {"PASS"}, false, cli_value},
     // `aws configure set aws_secret_access_key V`, `npm config set //r/:_authToken V`,
     // `dotnet user-secrets set "Db:Password" V`, `git config user.password V`: a secret name, then
     // its value.
     {"cli_password",
-     R"((?i)\b(?:configure|config|user-secrets)[ \t]+set[ \t]+(?:-{1,2}[A-Za-z-]+[ \t]+)*["']?([A-Za-z0-9_.:/@-]+)["']?[ \t]+("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))",
-     2, {"configure", "config", "user-secrets"}, true, nullptr, nullptr, named_assignment},
+     R"((?i)\b(?:configure|config|user-secrets) set[ \t]+(?:-{1,2}[A-Za-z-]+[ \t]+)*["']?([A-Za-z0-9_.:/@-]+)["']?[ \t]+("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))",
+     2, {"configure set", "config set", "user-secrets set"}, true, nullptr, nullptr, named_assignment},
     // XML: <password>v</password>, <add key="ApiKey" value="v"/>, <entry name="secret" value="v">.
     {"secret_field",
      R"(<([A-Za-z_][A-Za-z0-9_.:-]*)(?:\s[^<>]*)?>([^<>]+)</)", 2, PINTA_NAME_LITERALS, true,
      nullptr, nullptr, named_text, "<"},
     {"secret_field",
-     R"((?i)\b(?:key|name)[ \t]*=[ \t]*["']([^"'<>]+)["'][ \t]+value[ \t]*=[ \t]*("[^"]*"|'[^']*'))", 2,
-     {"value"}, true, nullptr, nullptr, named_assignment, "="},
+     R"((?i)\b(?:key|name)[ \t]*=[ \t]*["']([^"'<>]+)["'][ \t]+value=("[^"]*"|'[^']*'))", 2,
+     {"value="}, true, nullptr, nullptr, named_assignment},
     // PHP define('DB_PASSWORD', 'v').
     {"secret_field",
      R"((?i)\bdefine[ \t]*\([ \t]*["']([^"']+)["'][ \t]*,[ \t]*("[^"]*"|'[^']*'|[^\s,)]+))", 2,
@@ -732,11 +762,11 @@ constexpr Rule kRules[] = {
     {"secret_field",
      PINTA_SECRET_NAME
      R"(["']?[ \t]*[:=][ \t]*\[[ \t\r\n]*((?:"[^"\n]*"|'[^'\n]*')(?:[ \t\r\n]*,[ \t\r\n]*(?:"[^"\n]*"|'[^'\n]*'))*))",
-     2, PINTA_NAME_LITERALS, true, nullptr, nullptr, named_assignment, "["},
+     2, PINTA_NAME_LITERALS, true, nullptr, nullptr, named_assignment, "[", secret_list_opening},
     {"secret_field",
      PINTA_SECRET_NAME
      R"(["']?[ \t]*:[ \t]*\{[ \t\r\n]*["']?(?i:value|secret|key|data|current|plaintext|token|password)["']?[ \t]*:[ \t]*("[^"\n]*"|'[^'\n]*'|[^\s,}"']+))",
-     2, PINTA_NAME_LITERALS, true, nullptr, nullptr, named_assignment, "{"},
+     2, PINTA_NAME_LITERALS, true, nullptr, nullptr, named_assignment, "{", secret_object_opening},
     // NAME=value where NAME ends in a secret word (DB_PASSWORD=, api_key=, ?password=, sig keys).
     {"env_assignment", PINTA_SECRET_NAME R"(["']?[ \t]*(?::=|=>|=)[ \t]*)" PINTA_ENV_VALUE, 2,
      PINTA_NAME_LITERALS, true, nullptr, nullptr, named_assignment, "=:"},
@@ -872,7 +902,10 @@ RuleSet candidate_rules(std::string_view s) {
       if (const char* needs = kRules[e.rule].needs_one_of; needs != nullptr) {
         bool found = false;
         for (const char* c = needs; *c != '\0' && !found; ++c) found = present.test(static_cast<unsigned char>(*c));
-        if (!found) continue;
+        if (!found) {
+          ruled_out.set(e.rule);  // a property of the whole text: not asked again
+          continue;
+        }
       }
       const std::string_view at = s.substr(i, e.literal.size());
       if (!(e.ci ? equal_ci(at, e.literal) : at == e.literal)) continue;
