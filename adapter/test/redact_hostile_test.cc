@@ -390,8 +390,8 @@ struct VendorRulesOff {
 
 // Formats, structures and names no rule names (planted::generic_corpus, every example of issue 48)
 // and made-up vendor formats (planted::made_up_vendor_corpus): with the provider rules switched
-// off, every secret is still gone. 0 of 138 leak; before issue 48, 83 of the generic corpus's 88
-// entries leaked with the rules on.
+// off, every secret is still gone. 0 of 138 leak; the redactor before issue 48, with all its rules
+// on, let 76 of the 88 generic entries and 41 of the 50 made-up ones through.
 TEST(RedactGeneric, FormatsNoRuleNamesAreCaughtByContextAndShapeAlone) {
   VendorRulesOff off;
   std::size_t n = 0, leaked = 0;

@@ -26,14 +26,15 @@ using planted::rep;
 using planted::pem;
 using planted::kKeyBody;
 
+// Issue 48: >= 200 formats and structures (measured 2026-12-07: 299 entries, 283 formats).
 TEST(Redact, CorpusIsLargeEnough) {
-  EXPECT_GE(corpus().size(), 200u);
+  EXPECT_GE(corpus().size(), 250u);
   std::set<std::string> formats, types;
   for (const auto& p : corpus()) {
     formats.insert(p.type + ":" + p.secret.substr(0, 4));
     types.insert(p.type);
   }
-  EXPECT_GE(formats.size(), 150u);
+  EXPECT_GE(formats.size(), 200u);
   EXPECT_GE(types.size(), 100u);
 }
 
