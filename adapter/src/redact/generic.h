@@ -501,21 +501,22 @@ inline bool random_body(std::string_view body, bool prefixed) {
     return prefixed && alnum >= kMinPrefixedHex && digit > 0 && digit < alnum && h >= 3.0 &&
            body.find_first_of("-_.$") == std::string_view::npos;
   }
-  // A name joined with - _ . $: half or more of its letters and digits in plain segments (all
-  // lowercase letters, or lowercase and digits up to 8 characters: real, host, x86, crc32c), as in
-  // pinta-real-host-c3mHyY, cpython-311-x86_64-linux-gnu, gcloud-crc32c-linux-x86_64. A random
-  // URL-safe body's segments carry capitals (LeJbeLO6XQ_87xZsU79es-…).
+  // A name joined with - _ . $: half or more of its letters and digits in plain segments (one
+  // letter case, with digits only up to 8 characters: real, host, x86, crc32c, PKIX, P256), as in
+  // pinta-real-host-c3mHyY, cpython-311-x86_64-linux-gnu, PKIX_ECDSA_P256_SHA_256. A random
+  // URL-safe body's segments mix the cases (LeJbeLO6XQ_87xZsU79es-…).
   if (other > 0) {
     std::size_t plain = 0, k = 0;
     while (k < n) {
       std::size_t e = k;
-      bool upper_seen = false, digit_seen = false;
+      bool upper_seen = false, lower_seen = false, digit_seen = false;
       while (e < n && is_alnum(static_cast<unsigned char>(body[e]))) {
         upper_seen = upper_seen || is_upper(static_cast<unsigned char>(body[e]));
+        lower_seen = lower_seen || is_lower(static_cast<unsigned char>(body[e]));
         digit_seen = digit_seen || is_digit(static_cast<unsigned char>(body[e]));
         ++e;
       }
-      if (e > k && !upper_seen && (!digit_seen || e - k <= 8)) plain += e - k;
+      if (e > k && !(upper_seen && lower_seen) && (!digit_seen || e - k <= 8)) plain += e - k;
       k = e + 1;
     }
     if (plain * 2 >= alnum) return false;

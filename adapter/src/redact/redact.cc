@@ -250,10 +250,19 @@ bool drop_qualifier(NameSegments& seg) {
 
 bool is_secret_name(std::string_view key) {
   NameSegments seg = segment_name(key);
+  // A qualifier that is a whole property after a dot belongs to code (token.prev, secret.next):
+  // only `value` is set aside there (client_secret.value); config.api_keys is still a name.
+  const std::size_t dot = key.rfind('.');
+  bool dotted_tail = false;
+  if (dot != std::string_view::npos) {
+    std::string tail(key.substr(dot + 1));
+    for (char& c : tail) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (std::string_view q : kSecretNameQualifiers) dotted_tail = dotted_tail || (tail == q && q != "value" && q != "val");
+  }
   for (int strip = 0; strip <= 3; ++strip) {
     if (seg.n == 0) return false;
     if (secret_tail(seg)) return true;
-    if (strip == 3 || !drop_qualifier(seg)) return false;
+    if (strip == 3 || (dotted_tail && strip == 0) || !drop_qualifier(seg)) return false;
   }
   return false;
 }
@@ -410,7 +419,14 @@ bool secret_opening(std::string_view s, char open, bool equals) {
            (std::isalnum(static_cast<unsigned char>(s[i - 1])) || s[i - 1] == '_' || s[i - 1] == '.' ||
             s[i - 1] == '-'))
       --i;
-    if (end > i && is_secret_name(s.substr(i, end - i))) return true;
+    // The patterns' name needs one of their words (PINTA_NAME_LITERALS); whether the whole name is
+    // secret is for their accept, so this stays a necessary condition of the regex alone.
+    std::string name(s.substr(i, end - i));
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (std::string_view w : {"pass", "pw", "secret", "token", "key", "cred", "auth", "cookie", "dsn", "otp",
+                               "mnemonic", "phrase", "session", "database", "connection", "connstr"}) {
+      if (name.find(w) != std::string::npos) return true;
+    }
   }
   return false;
 }
