@@ -2,8 +2,10 @@
 # Whole-process wall-time benchmark of the adapter, as a host pays for it on every hook event.
 #
 # Usage: ci/bench.sh [--runs N] [--quick] [--markdown FILE] [--adapter PATH]
-# (ends with ci/bench-telemetry.sh: the collector scenarios and the queue drain, and the conformance
-# lane of ci/bench-conformance.sh: `conformance run --host all` of our adapter, <= 10 s)
+# (ends with ci/bench-telemetry.sh: the collector scenarios and the queue drain,
+# ci/bench-guard-bound.py: the guard request bound and the deny rate of model-sized inputs at 50 ms,
+# and the conformance lane of ci/bench-conformance.sh: `conformance run --host all` of our adapter,
+# <= 10 s)
 #
 # Builds nothing: expects build/bin/pinta-gemini (or --adapter PATH). Runs, interleaved round
 # robin (so drift in machine load hits every program alike), N times each (default 200,
@@ -863,6 +865,15 @@ tel_args=(--runs "$runs")
 [ -n "$markdown" ] && tel_args+=(--markdown "$markdown")
 PINTA_BUILD_DIR="$(dirname "$(dirname "$adapter")")" bash "$root/ci/bench-telemetry.sh" "${tel_args[@]}" ||
   echo "bench: telemetry benchmark could not run" >&2
+# The guard request bound (GUARD-15, GUARD-16): inputs whose request size the model chooses, at the
+# default 50 ms budget, against deny-all guards (plain and behind a 100 kB body limit): the deny
+# rate and the largest request either guard received.
+echo
+gb_runs=10
+[ "$runs" -le 60 ] && gb_runs=3
+gb_args=(--runs "$gb_runs" --bin "$(dirname "$adapter")")
+[ -n "$markdown" ] && gb_args+=(--markdown "$markdown")
+python3 "$root/ci/bench-guard-bound.py" "${gb_args[@]}" || echo "bench: guard request bound benchmark could not run" >&2
 # Conformance lane: wall time of `conformance run --host all --strict` for our adapter (median of 3
 # runs with --quick, else 5; target <= 10 s on 2 cores). The slow zoo members: ci/bench-conformance.sh.
 echo
