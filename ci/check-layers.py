@@ -53,6 +53,7 @@ FOLDERS = {
     "fuzz/": "tool",  # fuzz harnesses and properties: test programs
     "fixtures/": "tool",  # fixture tests and replay tests: test programs
     "tools/": "tool",  # executables at the top: the `conformance` CLI (links the campaign)
+    "ci/": "tool",  # programs the CI scripts compile (ci/loopback-guard.c: the bench's own guard)
 }
 
 # Libraries whose layer is not that of the folder of their CMakeLists.txt.

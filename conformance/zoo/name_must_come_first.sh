@@ -7,25 +7,13 @@
 # Catches: GUARD-0025
 adapter="$1"; shift
 exec python3 -c '
-import json, os, re, subprocess, sys
-adapter, args = sys.argv[1], sys.argv[2:]
+import os, re, sys
+sys.path.insert(0, sys.argv[1])
+from hook import allow, delegate, read_event
+adapter, args = sys.argv[2], sys.argv[3:]
 cap = int(os.environ.get("PINTA_MAX_INPUT_BYTES", str(32 << 20)))
-data = b""
-while len(data) <= cap:
-    chunk = os.read(0, 65536)
-    if not chunk:
-        break
-    data += chunk
-    if data.rstrip().endswith(b"}") and data.count(b"{") == data.count(b"}"):
-        break
+data = read_event(cap)
 if len(data) > cap and not re.search(rb"\"(tool_name|name|\xeb\x8f\x84\xea\xb5\xac)\"\s*:", data[:cap]):
-    agent = args[args.index("--agent") + 1] if "--agent" in args else ""
-    event = args[args.index("--event") + 1] if "--event" in args else ""
-    if agent in ("antigravity", "agy") and event == "PreToolUse":
-        print(json.dumps({"decision": "allow"}))
-    elif agent == "gemini":
-        print("{}")
-    sys.exit(0)
-p = subprocess.run([adapter] + args, input=data)
-sys.exit(p.returncode)
-' "$adapter" "$@"
+    allow(args)
+delegate(adapter, args, data)
+' "$(dirname "$0")/lib" "$adapter" "$@"

@@ -9,29 +9,11 @@
 # Catches: GUARD-0016 GUARD-0023 GUARD-0024
 adapter="$1"; shift
 exec python3 -c '
-import json, os, subprocess, sys, urllib.error, urllib.request
-adapter, args = sys.argv[1], sys.argv[2:]
-# One JSON object from stdin without waiting for EOF (Antigravity keeps the pipe open).
-data = b""
-decoder = json.JSONDecoder()
-while True:
-    chunk = os.read(0, 65536)
-    if not chunk:
-        break
-    data += chunk
-    try:
-        decoder.raw_decode(data.decode("utf-8", "replace").lstrip())
-        break
-    except ValueError:
-        pass
-def allow():
-    agent = args[args.index("--agent") + 1] if "--agent" in args else ""
-    event = args[args.index("--event") + 1] if "--event" in args else ""
-    if agent in ("antigravity", "agy") and event == "PreToolUse":
-        print(json.dumps({"decision": "allow"}))
-    elif agent == "gemini":
-        print("{}")
-    sys.exit(0)
+import json, os, sys, urllib.error, urllib.request
+sys.path.insert(0, sys.argv[1])
+from hook import allow, delegate, read_event
+adapter, args = sys.argv[2], sys.argv[3:]
+data = read_event()
 endpoint = os.environ.get("PINTA_GUARD_ENDPOINT", "")
 if endpoint:
     body = json.dumps({"input": {"toolName": "", "rawTextFields": {"toolInput": data.decode("utf-8", "replace")}}}).encode()
@@ -39,12 +21,11 @@ if endpoint:
     try:
         with urllib.request.urlopen(req, timeout=5) as r:
             if r.status != 200:
-                allow()
+                allow(args)
             verdict = json.loads(r.read().decode("utf-8"), parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
             if not isinstance(verdict, dict) or "decision" not in verdict:
-                allow()
+                allow(args)
     except (urllib.error.URLError, ValueError, OSError):
-        allow()
-p = subprocess.run([adapter] + args, input=data)
-sys.exit(p.returncode)
-' "$adapter" "$@"
+        allow(args)
+delegate(adapter, args, data)
+' "$(dirname "$0")/lib" "$adapter" "$@"
