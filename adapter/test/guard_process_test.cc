@@ -1307,9 +1307,15 @@ TEST_F(GuardProcess, NoInputShapeOrGuardReplyWithADenyIsAnAllow) {
     const std::string label(d.agent_labels[0]), gate(d.gate_event), name(d.name);
     for (const auto& [guard_name, guard] : guards) {
       for (const auto& [what, args] : inputs) {
-        // The decorated replies are about reading the verdict: one input is enough for them.
+        // The decorated replies are about reading the verdict: one input is enough for them. The
+        // body limits meet a request of at most 64 KiB whatever the input's size: a 60 KB argument
+        // and the escape names reach them; the multi-megabyte inputs run against the plain guard
+        // (it keeps the test short under the sanitizers).
         if (guard_name.rfind("decorated", 0) == 0 || guard_name.rfind("status", 0) == 0) {
           if (what != "whole") continue;
+        } else if (guard_name != "deny" && what != "60 KB argument" &&
+                   what != "100k control-character names") {
+          continue;
         }
         const auto r = run(label, gate, gate_payload(d.id, args), guard_env(*guard));
         const std::string at = name + " / " + guard_name + " / " + what;
