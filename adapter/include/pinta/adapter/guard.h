@@ -1,8 +1,11 @@
 // File: pinta/adapter/guard.h
 // The guard gate (seed SPEC §7.2, §8): on gate events only (Gemini BeforeTool,
 // Antigravity PreToolUse) the adapter POSTs the tool call to PINTA_GUARD_ENDPOINT and turns the
-// verdict into the host's reply. Fail-open: timeout, refusal, non-200, an oversize or malformed
-// body all give Decision::kUnavailable, which the hot path treats as allow.
+// verdict into the host's reply. Fail-open on guard faults only (GUARD-5): what the tool input can
+// provoke is handled by a bounded request (GUARD-15) and, after any fault, the minimal request
+// (GUARD-16); a DENY is read at any status and wherever the body lets it be read (GUARD-6).
+// What is left (refused, unreachable, out of budget, no readable verdict) is
+// Decision::kUnavailable, which the hot path treats as allow.
 //
 // Values first (GuardConfig, the request body builder, the response parser), then the client.
 #pragma once

@@ -31,7 +31,7 @@ struct GuardVerdict {
   std::string reason;
   std::string user_message;
   std::string matched_rule;
-  std::string error;  // why kUnavailable (timeout, refused, non-200, malformed) — fail-open
+  std::string error;  // why kUnavailable (timeout, refused, a status without a verdict, malformed) — fail-open
 };
 
 // The text a host shows for a verdict (seed SPEC §7.3): userMessage ?? reason ?? `fallback`.
