@@ -8,6 +8,7 @@
 adapter="$1"; shift
 exec python3 -c '
 import os, re, sys
+sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, sys.argv[1])
 from hook import allow, delegate, read_event
 adapter, args = sys.argv[2], sys.argv[3:]
