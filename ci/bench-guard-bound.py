@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
-"""The guard request bound, measured (docs/contract.md GUARD-15, GUARD-16; issue "Guard integrity,
-round 3").
+"""The guard request bound, measured (docs/contract.md GUARD-15, GUARD-16).
 
 Usage: ci/bench-guard-bound.py [--runs N] [--markdown FILE] [--bin DIR]
 

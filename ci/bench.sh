@@ -508,7 +508,7 @@ if [ "$decision" = "DENY" ]; then echo '{"decision":"deny","reason":"guard"}'; e
 SH
 chmod +x "$work/curl-hook.sh"
 
-# The independent guard (issue 43 item 7): its own file, compiled here like the other helpers.
+# The independent guard: its own file, compiled here like the other helpers.
 cc -O2 -o "$work/loopback-guard" "$root/ci/loopback-guard.c" ||
   { echo "bench: cannot compile ci/loopback-guard.c" >&2; exit 1; }
 # A BeforeTool run_shell_command payload as Gemini CLI 0.61 sends it (fields as in

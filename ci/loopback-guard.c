@@ -1,6 +1,6 @@
-/* ci/loopback-guard.c: an independent guard on loopback for the gate bench (ci/bench.sh, issue 43
- * item 7: "the gate event with an instant guard <= 1.2x /bin/true, measured with an independent C
- * loopback guard, not only the bench's own").
+/* ci/loopback-guard.c: an independent guard on loopback for the gate bench (ci/bench.sh,
+ * so that the gate event with an instant guard (<= 1.2x /bin/true) is measured against a C
+ * loopback guard written apart from the bench's own).
  *
  * Written apart from the bench's inline guard (bench.sh's bench-guard.c) and from the adapter's
  * HTTP code, so that neither side's framing shortcuts can flatter the figure: it reads a whole

@@ -3,7 +3,7 @@
 // false-positive rate of redact_string on this corpus is measured by redact_test (at most 2%) and
 // reported in docs/benchmarks.md. ordinary_traffic() is what coding agents' tools print every day
 // (git, lock files, package managers, builds, containers, minified JS, base64 images): with the
-// strings of fixtures/ it is the corpus of the 1 % budget of issue 48
+// strings of fixtures/ it is the corpus of the 1 % false-positive budget
 // (RedactBenign.FalsePositiveRateOnOrdinaryTrafficIsAtMostOnePercent).
 #pragma once
 

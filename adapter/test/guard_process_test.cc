@@ -1234,9 +1234,9 @@ TEST_F(GuardProcess, ClaudeCodeAllowIsSilentAndDenyIsTheHookSpecificOutputLine) 
   }
 }
 
-// GUARD-13, ENV-4 (issue 43 item 6): in a guard-only setup (no telemetry, no debug log) nothing
+// GUARD-13, ENV-4: in a guard-only setup (no telemetry, no debug log) nothing
 // else creates the data dir, and the keeper used to need it to exist: its lock could not be
-// opened, no keeper ever started, and a guard beyond one handshake judged nothing (issue: 0 of 8
+// opened, no keeper ever started, and a guard beyond one handshake judged nothing (0 of 8
 // denies; 7 of 8 once the dir was made by hand). The keeper now creates the dir as every writer
 // does (0700, missing parents too) and starts. Failed before: no keeper socket, no data dir.
 TEST_F(GuardKeeper, StartsWhenTheDataDirDoesNotExistYetAndCreatesIt) {

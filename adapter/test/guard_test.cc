@@ -195,7 +195,7 @@ TEST(GuardResponse, ParsingTable) {
       {"\xff\xfe", Decision::kUnavailable, "", "", ""},
       {"<html><body>502 Bad Gateway</body></html>", Decision::kUnavailable, "", "", ""},
       {R"({"decision":"DENY" "reason":"no comma"})", Decision::kUnavailable, "", "", ""},
-      // A DENY the adapter would not read before (GUARD-6; issue "Guard integrity, round 3"):
+      // A DENY the adapter would not read before (GUARD-6):
       // Python's json.dumps writes NaN and Infinity, numbers no double holds, bytes after the
       // object, whitespace and NULs around the value.
       {R"({"decision":"DENY","score":NaN})", Decision::kDeny, "", "", ""},
@@ -517,7 +517,7 @@ bool ascii_only(std::string_view s) {
 }
 
 // Inputs whose request size the model chose before: 4,096 names of 1,000 bytes made an 8.3 MB
-// request, 4,096 control-character names 53 MB (issue "Guard integrity, round 3").
+// request, 4,096 control-character names 53 MB (measured with a deny-all guard before this change).
 std::vector<std::pair<std::string, nlohmann::json>> hostile_inputs(const std::string& command) {
   std::vector<std::pair<std::string, nlohmann::json>> out;
   out.emplace_back("10 MB argument", nlohmann::json{{command, "rm -rf ~ " + std::string(10u << 20, 'a')}});
@@ -592,7 +592,7 @@ TEST(GuardRequestBound, AnOrdinaryRequestIsUnchangedAndTheMinimalOneIsItsAsciiFo
   }
 }
 
-// Blind spots of the old view (issue "Guard integrity, round 3"): a command whose tail was past the
+// Blind spots of the old view (measured with a deny-all guard before this change): a command whose tail was past the
 // cut reached the guard as `echo …[truncated]`; four 64 KiB arguments sorting before `command`
 // pushed the command out of the view.
 TEST(GuardRequestBound, TheCommandComesFirstAndACutKeepsWhatRunsLast) {

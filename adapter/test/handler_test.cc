@@ -364,7 +364,7 @@ TEST(GuardIntegrity, AnInputOverTheCapIsJudgedOnWhatArrived) {
 }
 
 // A prefix whose tool name was cut off was allowed without asking the guard before (GUARD-14,
-// issue "Guard integrity, round 3"): the guard is asked with what is known and told the name is
+// a deny-all guard showed it): the guard is asked with what is known and told the name is
 // missing; PINTA_GUARD_ON_UNJUDGEABLE=deny denies it without asking.
 TEST(GuardIntegrity, APrefixWithoutAToolNameIsStillJudged) {
   DenyAll d;
@@ -507,7 +507,7 @@ TEST(GuardIntegrityAllFamilies, WholeDeepHugeAndInvalidUtf8PayloadsReachTheGuard
 // The tool name after the arguments (Antigravity writes toolCall.args before toolCall.name: sorted
 // keys), and the arguments cut at the input cap, refused by the parser (NaN, 1e400), past the value
 // budget (1.1 M small values) or never finished (a stalled stdin): 7 of 7 were allowed on
-// Antigravity before (issue "Guard integrity, round 3"). Each shape on every family, name last.
+// Antigravity before (measured with a deny-all guard before this change). Each shape on every family, name last.
 nlohmann::ordered_json name_last_payload(Family f, const std::string& tool, const std::string& args_json) {
   const auto& d = hosts::descriptor(f);
   const auto& sh = d.payload;

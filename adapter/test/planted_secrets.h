@@ -242,7 +242,7 @@ inline std::string der_private_key_b64(const std::string& salt, std::size_t rand
   return base64(der);
 }
 
-// Formats, structures and names that no rule of the table names (issue 48: 639 of 1,026 such
+// Formats, structures and names that no rule of the table names (639 of 1,026 such
 // placements reached the collector). Each value is made at test time; every entry is caught by
 // the context or shape detector alone (RedactGeneric.HeldOutCorpusWithoutVendorRules).
 inline std::vector<Planted> generic_corpus() {
@@ -251,7 +251,7 @@ inline std::vector<Planted> generic_corpus() {
     v.push_back({std::move(text), std::move(secret), std::move(type)});
   };
   const std::string kUrlB64 = kA + "-_";
-  // Token formats issued 2024-2026 that the rules do not name (issue 48, the 22 of 49).
+  // Token formats issued 2024-2026 that the rules do not name (22 of 49 leaked before these detectors).
   const std::string sb = "sb_secret_" + fake(kUrlB64, 31, "g-sb");
   add("SUPABASE_SERVICE_ROLE=" + sb, sb, "prefixed_token");
   add("use " + sb + " for the admin client", sb, "prefixed_token");
@@ -339,7 +339,7 @@ inline std::vector<Planted> generic_corpus() {
       "query_credential");
   const std::string oauth_code = fake(kUrlB64, 40, "g-code");
   add("GET /callback?code=" + oauth_code + "&state=xyz", oauth_code, "query_credential");
-  // Names, syntaxes and flags (issue 48: all 25 leaked).
+  // Names, syntaxes and flags (all 25 leaked).
   const std::string pv = fake(kA, 16, "g-pv");
   add("password_confirmation: " + pv, pv, "secret_field");
   add("{\"password_confirmation\": \"" + fake(kA, 14, "g-pc") + "\"}", fake(kA, 14, "g-pc"), "secret_field");

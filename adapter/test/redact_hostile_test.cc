@@ -131,7 +131,7 @@ TEST(RedactScaling, WorkIsLinearOnHostileText) {
     // replaced an absolute 5 s per MB, which an ASan build on a busy machine exceeded): a hostile
     // unit may cost more than prose (its matches are masked). Measured 2026-12-06, RelWithDebInfo:
     // at most 37x ('curl -u a:', 0.5 s for 512 KiB), most units 2-13x; with the context and shape
-    // detectors (issue 48) the same run is printed below.
+    // detectors the same run is printed below.
     EXPECT_LT(big / prose, 100.0) << "'" << unit << "': " << big << " s for 512 KiB, prose "
                                  << prose << " s";
     std::printf("RedactScaling %-40s %.1fx prose (8x input: %.1fx)\n", ("'" + unit + "'").c_str(), big / prose,
@@ -155,7 +155,7 @@ TEST(RedactBenign, FalsePositiveRateIsAtMostTwoPercent) {
 
 // Every string of the project's captured and constructed host payloads (fixtures/: real tool
 // traffic of four hosts, keys included) with the benign corpus: at most 1 % of the strings over 16
-// characters altered (issue 48's budget), and the shapes that look random but are no secret
+// characters altered (the false-positive budget), and the shapes that look random but are no secret
 // (git SHAs, UUIDs, paths) never. Truncation is left out (max_bytes 0): it is no false positive.
 std::vector<std::string> fixture_strings() {
   std::vector<std::string> out;
@@ -302,7 +302,7 @@ TEST(RedactSecretNames, SecretNamesInTextAreRedacted) {
       EXPECT_EQ(redact_string(out), out) << text;
     }
   }
-  // (A random-looking value is redacted whatever its name since issue 48: the shape detector.)
+  // (A random-looking value is redacted whatever its name by the shape detector.)
   for (const std::string& name : kLookAlikeNames) {
     const std::string text = name + "=plain-value-12";
     EXPECT_EQ(redact_string(text), text);
@@ -380,7 +380,7 @@ TEST(RedactStructure, PgpassPrefilterSkipsTimesAndJsonButNeverALine) {
             "pg: db.example.com:*:*:admin:[REDACTED:pgpass]");
 }
 
-// ---- issue 48: detection that does not need to know the vendor --------------------------------
+// ---- detection that does not need to know the vendor --------------------------------
 
 // The vendor rules off for one test: what is caught then is caught by context and shape alone.
 struct VendorRulesOff {
@@ -388,9 +388,9 @@ struct VendorRulesOff {
   ~VendorRulesOff() { set_vendor_rules_for_testing(true); }
 };
 
-// Formats, structures and names no rule names (planted::generic_corpus, every example of issue 48)
+// Formats, structures and names no rule names (planted::generic_corpus, every example of the formats that leaked before)
 // and made-up vendor formats (planted::made_up_vendor_corpus): with the provider rules switched
-// off, every secret is still gone. 0 of 138 leak; the redactor before issue 48, with all its rules
+// off, every secret is still gone. 0 of 138 leak; the redactor before these detectors, with all its rules
 // on, let 76 of the 88 generic entries and 41 of the 50 made-up ones through.
 TEST(RedactGeneric, FormatsNoRuleNamesAreCaughtByContextAndShapeAlone) {
   VendorRulesOff off;

@@ -167,7 +167,7 @@ TEST(RedactJson, WalksValuesAndSkipsIdentifiers) {
              {"n", 3}};
   json out = redact_json(in);
   // Identifier fields are not masked for their name (session_id is a secret name elsewhere), but
-  // their values pass the redactor like every other string (issue 48: a secret planted in one of
+  // their values pass the redactor like every other string (a secret planted in one of
   // them was forwarded as is).
   EXPECT_EQ(out["session_id"], "[REDACTED:github_token]");
   EXPECT_EQ(out["cwd"], "/work/[REDACTED:aws_access_key_id]");

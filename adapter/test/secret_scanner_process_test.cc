@@ -1,6 +1,6 @@
 // Redaction checked by an independent scanner, process level: the built pinta-gemini gets
 // planted secrets (adapter/test/planted_secrets.h: >= 250 secrets, >= 200 formats and structures,
-// among them every example of issue 48) in every payload position — top-level values, nested
+// among them every example of the formats that leaked before) in every payload position — top-level values, nested
 // arrays, object keys, prompts, tool inputs and tool outputs of all four host families (deel's
 // spread arguments too), structured credential fields — with the collector down and the debug
 // log on; then a flusher
@@ -242,7 +242,7 @@ std::vector<std::pair<std::string, json>> payloads() {
                         {"tool_name", "read_file"},
                         {"tool_input", {{"file_path", "/w/.env"}}},
                         {"tool_response", {{"llmContent", nested}, {"keys", keyed}}}});
-  // Prompts and tool calls of every family (issue 48: each format in tool inputs, tool outputs
+  // Prompts and tool calls of every family (each format in tool inputs, tool outputs
   // and prompts on every host). The prompt is every planted text, one per line.
   std::string prompt;
   for (const auto& p : corpus) prompt += p.text + "\n";

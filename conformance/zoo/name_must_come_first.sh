@@ -1,6 +1,6 @@
 #!/bin/sh
 # Zoo: our adapter ($1) plus one flaw: a tool call is judged only when its name arrived before
-# the input cap (PINTA_MAX_INPUT_BYTES), as before issue "Guard integrity, round 3": a host that
+# the input cap (PINTA_MAX_INPUT_BYTES), as the adapter once did: a host that
 # writes the name after the arguments (Antigravity's toolCall.args before toolCall.name) and a cut
 # argument mean "no tool name", and the call is allowed without asking the guard.
 # Breaks: GUARD-0025 (the tool name after cut arguments)

@@ -6,7 +6,7 @@
 //  2. idempotent: redact(redact(x)) == redact(x);
 //  3. never longer than max(limit, input) and valid UTF-8 stays valid UTF-8;
 //  4. redact_json keeps the document's shape (same keys, same types); an identifier key's value is
-//     redacted as a string, never masked for its name (issue 48).
+//     redacted as a string, never masked for its name.
 // Input layout: secret byte, separator byte, limit byte, then "prefix\0suffix" text.
 #include <array>
 #include <string>

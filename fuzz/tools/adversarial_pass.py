@@ -80,7 +80,7 @@ def cases():
     yield 'claude: invalid UTF-8 in a key', 'claude', claude('{' + CMD + ',"k\udcff":1}')
     yield 'claude: 10 MB command', 'claude', claude('{"command":"rm -rf ~ ' + 'a' * (10 << 20) + '"}')
     yield 'agy 10 MB, stdin left open', 'agy-open', agy('{"CommandLine":"rm -rf ~ ' + 'a' * (10 << 20) + '"}')
-    # Round 3 (issue "Guard integrity, round 3"): the tool name after the arguments, as Antigravity
+    # Round 3 (measured with a deny-all guard before this change): the tool name after the arguments, as Antigravity
     # writes it (sorted keys), with the arguments cut, refused or never finished.
     yield 'agy name last, cut at the cap', 'agy', agy_name_last('{"CommandLine":"rm -rf ~","p":"' + 'a' * (33 << 20) + '"}')
     yield 'agy name last, NaN', 'agy', agy_name_last('{"CommandLine":"rm -rf ~","score":NaN}')

@@ -501,7 +501,7 @@ void check_deel(const DoctorOptions& o, DoctorReport& r) {
 // ---------------------------------------------------------------
 
 // The env file as the adapter loads it (load_env_file, the same function). A line the adapter
-// skips is not ok: what it meant to set is not set (issue 43: a BOM made the first line, the
+// skips is not ok: what it meant to set is not set (a BOM made the first line, the
 // guard endpoint, a skipped line while doctor said "[ok] env file loaded"). Each skipped line is
 // named by its number and, where it can be told, the variable it meant; never by its value.
 // A skipped line that names one of the adapter's own variables (PINTA_*, GEMINI_PLUGIN_*, OTEL_*,

@@ -241,7 +241,7 @@ TEST(Doctor, WorldWritableEnvFileIsBroken) {
   EXPECT_EQ(b[0].fix, "chmod 600 " + s.home + "/.gemini/pinta-gemini.env");
 }
 
-// ---- The env file: what the adapter skips is not ok (issue 43 item 6) ------------------------
+// ---- The env file: what the adapter skips is not ok ------------------------
 
 namespace {
 std::vector<Finding> env_findings(const DoctorReport& r, const std::string& level) {

@@ -59,7 +59,7 @@ struct EnvEntry {
 
 // U+FEFF as UTF-8: the byte order mark Notepad and PowerShell 5 (`Out-File -Encoding utf8`) put at
 // the start of a file. Not skipped, it made the first line's key "\xEF\xBB\xBFPINTA_…", a
-// malformed line: the first setting was dropped (issue 43: with PINTA_GUARD_ENDPOINT first, no
+// malformed line: the first setting was dropped (with PINTA_GUARD_ENDPOINT first, no
 // guard at all).
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 

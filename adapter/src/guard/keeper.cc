@@ -670,7 +670,7 @@ bool start_keeper_if_needed(const KeeperPlace& place, const http::Request& warm_
     if (place.socket_path.empty()) return false;
     int fd = fs::open_private(place.lock_path, O_RDWR | O_CREAT, 0600);  // no link followed, ours only
     // No data dir yet: nothing else writes one when telemetry and the debug log are off, and a
-    // guard beyond one handshake is judged only through a keeper (issue 43: 0 of 8 denies until
+    // guard beyond one handshake is judged only through a keeper (0 of 8 denies until
     // the dir existed). Made as every writer makes it, after the reply (this runs in after_reply).
     if (fd < 0 && errno == ENOENT && !place.data_dir.empty() && fs::make_private_dir(place.data_dir).ok())
       fd = fs::open_private(place.lock_path, O_RDWR | O_CREAT, 0600);

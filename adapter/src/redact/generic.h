@@ -1,5 +1,5 @@
 // File: adapter/src/redact/generic.h (internal to redact.cc)
-// Detection that does not need to know the vendor (issue 48), beside the rule table:
+// Detection that does not need to know the vendor, beside the rule table:
 //  - the escaped view: the text with its escapes undone (`\n`, `\"`, `\u0026`, `&amp;`, `%26`, up
 //    to three levels deep), with a map from each byte of the view back to the original, so every
 //    detector sees word boundaries where a reader would (a token right after an escaped `\n`) and

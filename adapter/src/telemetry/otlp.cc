@@ -189,7 +189,7 @@ void put_kv_int(std::string& out, bool& first, std::string_view key, int64_t val
 // Typed AnyValue text for one top-level payload field (Bronze flatten, SPEC §9.3).
 // `identifier`: a field the family's schema defines as an identifier (session id, cwd, …): it
 // passes the redactor like every value but is not masked for its name (session_id is a secret
-// name elsewhere; issue 48: nothing is copied from the payload unredacted). Strings are capped at
+// name elsewhere; nothing is copied from the payload unredacted). Strings are capped at
 // `max_bytes` (the attribute value length limit).
 void put_any_value(std::string& out, std::string_view key, const json& v, bool identifier,
                    WorkBudget* budget, std::size_t max_bytes) {
@@ -264,7 +264,7 @@ std::string_view genai_provider_name(const CanonicalEvent& ev) {
 // (hosts::PayloadShape): the event name, session id, cwd, transcript path, tool call id, and the
 // tool name where the tool call is at the top level. deel spreads the tool's arguments as
 // top-level members beside 자리 and 도구 (DEEL l.427), so an argument named `cwd`, `session_id`
-// or `timestamp` is an argument there, not an identifier (issue 48).
+// or `timestamp` is an argument there, not an identifier.
 bool is_identifier_key(Family f, std::string_view key) {
   const hosts::PayloadShape& shape = hosts::descriptor(f).payload;
   for (std::string_view id : {shape.event_key, shape.session_id, shape.cwd, shape.transcript_path,

@@ -38,7 +38,7 @@ inline constexpr std::size_t kMaxStringBytes = 102400;
 
 // Top-level payload keys that are identifiers in some host's schema (the debug log's default):
 // their values are not masked for their name (`session_id` is a secret name elsewhere), but they
-// pass the redactor like every other string (issue 48: a host that spreads tool arguments at the
+// pass the redactor like every other string (a host that spreads tool arguments at the
 // top level, deel, would otherwise forward an argument named `cwd` or `session_id` as is). Spans
 // take the identifier fields of the event's own family (hosts::PayloadShape), not this list.
 inline constexpr std::array<std::string_view, 11> kIdentifierKeys = {
