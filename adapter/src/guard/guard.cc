@@ -30,6 +30,17 @@ const char* env(const char* name) {
   return v != nullptr ? v : "";
 }
 
+// A setting of at most `max_digits` decimal digits and nothing else, or none.
+std::optional<uint64_t> decimal(std::string_view v, size_t max_digits) {
+  if (v.empty() || v.size() > max_digits) return std::nullopt;
+  uint64_t n = 0;
+  for (char ch : v) {
+    if (ch < '0' || ch > '9') return std::nullopt;
+    n = n * 10 + static_cast<uint64_t>(ch - '0');
+  }
+  return n;
+}
+
 bool truthy(std::string_view v) {
   return v == "1" || v == "true" || v == "TRUE" || v == "True" || v == "yes";
 }
@@ -305,11 +316,9 @@ GuardConfig guard_config_from_environment() {
   c.keeper = keeper_enabled_from_environment();
   std::string_view t = env("PINTA_GUARD_TIMEOUT_MS");
   if (!t.empty()) {
-    int64_t ms = 0;
-    bool ok = t.size() <= 9;
-    for (char ch : t) ok = ok && ch >= '0' && ch <= '9';
-    if (ok) {
-      for (char ch : t) ms = ms * 10 + (ch - '0');
+    const std::optional<uint64_t> parsed = decimal(t, 9);
+    if (parsed) {
+      auto ms = static_cast<int64_t>(*parsed);
       if (ms < GuardConfig::kMinTimeoutMs) {
         ms = GuardConfig::kMinTimeoutMs;
         c.note = "PINTA_GUARD_TIMEOUT_MS raised to 1";
@@ -324,11 +333,9 @@ GuardConfig guard_config_from_environment() {
   }
   std::string_view max_request = env("PINTA_GUARD_MAX_REQUEST_BYTES");
   if (!max_request.empty()) {
-    uint64_t n = 0;
-    bool ok = max_request.size() <= 12;
-    for (char ch : max_request) ok = ok && ch >= '0' && ch <= '9';
-    if (ok) {
-      for (char ch : max_request) n = n * 10 + static_cast<uint64_t>(ch - '0');
+    const std::optional<uint64_t> parsed = decimal(max_request, 12);
+    if (parsed) {
+      const uint64_t n = *parsed;
       c.max_request_bytes = static_cast<size_t>(
           std::clamp<uint64_t>(n, kGuardMinRequestBytes, kGuardMaxRequestBytesCap));
       if (c.max_request_bytes != n) {
