@@ -176,6 +176,13 @@ def calls(text, name):
     return out
 
 
+def family_folders(root):
+    """The family folders of hosts/include/pinta/hosts/families.def (the one list)."""
+    path = os.path.join(root, "hosts/include/pinta/hosts/families.def")
+    with open(path, encoding="utf-8") as f:
+        return re.findall(r"^PINTA_FAMILY\(\w+,\s*(\w+),", f.read(), re.M)
+
+
 def check_links(root, files, injected_links):
     libs = {}  # target -> layer
     alias = {}
@@ -194,10 +201,14 @@ def check_links(root, files, injected_links):
                 alias[words[0]] = words[2]
             elif not words[0].startswith("${"):
                 libs[words[0]] = TARGET_LAYERS.get(words[0], layer_of(folder))
-        for args in calls(text, "target_link_libraries"):
-            words = re.findall(r"[A-Za-z_][A-Za-z0-9_:+.-]*", args)
-            if words:
-                links += [(words[0], w) for w in words[1:]]
+        for call in calls(text, "target_link_libraries"):
+            # A link inside `foreach(f IN LISTS PINTA_FAMILY_FOLDERS)` names each family's target.
+            expanded = [call.replace("${f}", f) for f in family_folders(root)] if "${f}" in call \
+                else [call]
+            for args in expanded:
+                words = re.findall(r"[A-Za-z_][A-Za-z0-9_:+.-]*", args)
+                if words:
+                    links += [(words[0], w) for w in words[1:]]
     links += injected_links
     problems = []
     for lib, word in links:

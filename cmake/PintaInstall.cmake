@@ -17,14 +17,15 @@ endif()
 install(TARGETS ${PINTA_INSTALLED_PROGRAMS} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 set(pinta_share ${CMAKE_INSTALL_DATADIR}/pinta-gemini)
-# Antigravity version profiles: hostemu antigravity, doctor, install, conformance (agy hosts).
-install(DIRECTORY hosts/antigravity/profiles/ DESTINATION ${pinta_share}/antigravity/profiles
-  FILES_MATCHING PATTERN "*.json")
-# Gemini CLI version profiles and session scenarios: `hostemu drift`, `hostemu gemini session --profile`.
-install(DIRECTORY hosts/gemini/profiles/ DESTINATION ${pinta_share}/gemini/profiles
-  FILES_MATCHING PATTERN "*.json")
-install(DIRECTORY emulator/hosts/gemini/test/sessions/ DESTINATION ${pinta_share}/gemini/sessions
-  FILES_MATCHING PATTERN "*.json")
+# Each family's version profiles (hosts/<folder>/profiles/, where it has them): its emulator, the
+# doctor, install, conformance (one host per profile). A family's other data is installed by its
+# own CMakeLists.txt.
+foreach(f IN LISTS PINTA_FAMILY_FOLDERS)
+  if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/hosts/${f}/profiles)
+    install(DIRECTORY hosts/${f}/profiles/ DESTINATION ${pinta_share}/${f}/profiles
+      FILES_MATCHING PATTERN "*.json")
+  endif()
+endforeach()
 # Conformance cases: `conformance run|list|show|docs`.
 install(DIRECTORY conformance/cases/ DESTINATION ${pinta_share}/conformance/cases
   FILES_MATCHING PATTERN "*.case.json")

@@ -181,8 +181,8 @@ TEST(Handler, DeelAllowIsSilentAndDenyExitsTwoOnPreToolUseOnly) {
   EXPECT_EQ(o.exit_status, 0);
 }
 
-bool cannot_prompt() noexcept { return true; }
-bool can_prompt() noexcept { return false; }
+bool cannot_prompt(const pinta::hosts::PrintMode&) noexcept { return true; }
+bool can_prompt(const pinta::hosts::PrintMode&) noexcept { return false; }
 
 // synara PR #1096: under `agy -p` an ask fails every tool call, so a REVIEW stays allow there even
 // with PINTA_GUARD_REVIEW=ask; interactive agy and Gemini CLI still get the ask.

@@ -8,22 +8,29 @@
 
 #include "pinta/common/fs.h"
 #include "pinta/common/test_support.h"
+#include "pinta/hosts/family.h"
 
 namespace pinta::adapter {
 namespace {
 
+// The registry's print mode for agy (its descriptor's evidence).
+const hosts::PrintMode& kAgy = hosts::descriptor(hosts::Family::kAntigravity).print_mode;
+bool print_mode(const std::vector<std::string_view>& args) {
+  return args_select_print_mode(kAgy, args);
+}
+
 TEST(HostMode, AgyFlags) {
   using V = std::vector<std::string_view>;
-  EXPECT_TRUE(agy_args_print_mode(V{"-p", "hi"}));
-  EXPECT_TRUE(agy_args_print_mode(V{"--model", "x", "--print", "hi"}));
-  EXPECT_TRUE(agy_args_print_mode(V{"--prompt=hi"}));
-  EXPECT_TRUE(agy_args_print_mode(V{"-p=hi"}));
-  EXPECT_FALSE(agy_args_print_mode(V{}));
-  EXPECT_FALSE(agy_args_print_mode(V{"-i", "hi"}));
-  EXPECT_FALSE(agy_args_print_mode(V{"--prompt-interactive", "hi"}));
-  EXPECT_FALSE(agy_args_print_mode(V{"--print-timeout", "2m"}));
-  EXPECT_FALSE(agy_args_print_mode(V{"--mode", "accept-edits"}));
-  EXPECT_FALSE(agy_args_print_mode(V{"--", "-p"}));  // after `--`: an argument, not a flag
+  EXPECT_TRUE(print_mode(V{"-p", "hi"}));
+  EXPECT_TRUE(print_mode(V{"--model", "x", "--print", "hi"}));
+  EXPECT_TRUE(print_mode(V{"--prompt=hi"}));
+  EXPECT_TRUE(print_mode(V{"-p=hi"}));
+  EXPECT_FALSE(print_mode(V{}));
+  EXPECT_FALSE(print_mode(V{"-i", "hi"}));
+  EXPECT_FALSE(print_mode(V{"--prompt-interactive", "hi"}));
+  EXPECT_FALSE(print_mode(V{"--print-timeout", "2m"}));
+  EXPECT_FALSE(print_mode(V{"--mode", "accept-edits"}));
+  EXPECT_FALSE(print_mode(V{"--", "-p"}));  // after `--`: an argument, not a flag
 }
 
 class FakeProc : public ::testing::Test {
@@ -39,7 +46,7 @@ class FakeProc : public ::testing::Test {
                                                     std::to_string(ppid) + " 1 1 0 -1 4194304 0")
                     .ok());
   }
-  bool walk(int pid) { return agy_ancestor_in_print_mode(pid, root_.path().c_str()); }
+  bool walk(int pid) { return ancestor_in_print_mode(kAgy, pid, root_.path().c_str()); }
   testing::TempDir root_;
 };
 

@@ -10,6 +10,8 @@ namespace {
 
 using nlohmann::json;
 
+const auto kAgyProducts = pinta::hosts::descriptor(Family::kAntigravity).payload.products;
+
 TEST(Normalize, GeminiBeforeTool) {
   // Verbatim shape of gemini-cli-0.61-hooks.md §7 [exp e01_payload].
   json p = json::parse(R"({"session_id":"s1","transcript_path":"/h/.gemini/tmp/ws/chats/x.jsonl","cwd":"/w",
@@ -105,12 +107,12 @@ TEST(Normalize, WrongTypesAreAbsentNotErrors) {
 }
 
 TEST(Normalize, ProductFromTranscriptPath) {
-  EXPECT_EQ(product_from_transcript_path("/h/.gemini/antigravity-cli/brain/1/x/transcript_full.jsonl"), "agy");
-  EXPECT_EQ(product_from_transcript_path("/h/.gemini/antigravity/brain/1/x/transcript.jsonl"), "antigravity2");
-  EXPECT_EQ(product_from_transcript_path("/h/.gemini/antigravity-ide/brain/1/t.jsonl"), "antigravity2");
-  EXPECT_EQ(product_from_transcript_path("C:\\Users\\u\\.gemini\\antigravity-cli\\brain\\1\\t.jsonl"), "agy");
-  EXPECT_EQ(product_from_transcript_path("/tmp/antigravity-clix/t"), "unknown");
-  EXPECT_EQ(product_from_transcript_path(""), "unknown");
+  EXPECT_EQ(product_from_transcript_path(kAgyProducts, "/h/.gemini/antigravity-cli/brain/1/x/transcript_full.jsonl"), "agy");
+  EXPECT_EQ(product_from_transcript_path(kAgyProducts, "/h/.gemini/antigravity/brain/1/x/transcript.jsonl"), "antigravity2");
+  EXPECT_EQ(product_from_transcript_path(kAgyProducts, "/h/.gemini/antigravity-ide/brain/1/t.jsonl"), "antigravity2");
+  EXPECT_EQ(product_from_transcript_path(kAgyProducts, "C:\\Users\\u\\.gemini\\antigravity-cli\\brain\\1\\t.jsonl"), "agy");
+  EXPECT_EQ(product_from_transcript_path(kAgyProducts, "/tmp/antigravity-clix/t"), "unknown");
+  EXPECT_EQ(product_from_transcript_path(kAgyProducts, ""), "unknown");
 }
 
 }  // namespace

@@ -108,7 +108,7 @@ TEST(CaseParser, GeminiShorthandIsEveryGeminiProfileColumn) {
   EXPECT_EQ(c->hosts, want);
   for (const char* h : {"gemini-0.26", "gemini-0.35", "gemini-0.37", "gemini-0.61"})
     EXPECT_EQ(std::count(c->hosts.begin(), c->hosts.end(), h), 1) << h;
-  EXPECT_FALSE(conf::is_gemini_host("gemini-0.99"));  // no such profile column
+  EXPECT_FALSE(pinta::hosts::host_family("gemini-0.99"));  // no such profile column
 }
 
 TEST(CaseParser, AcceptsHostParentAndAbsentAttributes) {

@@ -49,17 +49,19 @@ int serve_until_signal(const std::string& who, Start start) {
   return 0;
 }
 
-void add_antigravity_commands(CLI::App& app, Action& action);
-void add_gemini_commands(CLI::App& app, Action& action);
-void add_deel_commands(CLI::App& app, Action& action);
 void add_model_server_commands(CLI::App& app, Action& action);
 // `hostemu replay`: fixtures through an adapter as one host would run it (replay_cli.cc).
 void add_replay_commands(CLI::App& app, Action& action);
 // `hostemu lint` and `hostemu explain`: every host's hook files (lint_cli.cc).
 void add_lint_commands(CLI::App& app, Action& action);
-// `hostemu drift`: a published real host version against the emulator's profile (drift_cli.cc).
-void add_drift_commands(CLI::App& app, Action& action);
-// `hostemu claude run` and `hostemu claude model-server`: Claude Code 2.1.332 (claude_cli.cc).
-void add_claude_commands(CLI::App& app, Action& action);
+
+// A family's own subcommands (emulator/hosts/<folder>/src/cli.cc), registered through
+// families.def: a family without them does not link.
+#define PINTA_FAMILY(Id, folder, name) \
+  namespace folder {                   \
+  void add_commands(CLI::App& app, Action& action); \
+  }
+#include "pinta/hosts/families.def"
+#undef PINTA_FAMILY
 
 }  // namespace pinta::hostemu

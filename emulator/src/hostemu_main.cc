@@ -102,14 +102,12 @@ int main(int argc, char** argv) {
   CLI::App app{"hostemu: run hooks the way a host does", "hostemu"};
   app.require_subcommand(1);
   Action action;
-  add_antigravity_commands(app, action);
-  add_gemini_commands(app, action);
-  add_deel_commands(app, action);
+#define PINTA_FAMILY(Id, folder, name) pinta::hostemu::folder::add_commands(app, action);
+#include "pinta/hosts/families.def"
+#undef PINTA_FAMILY
   add_model_server_commands(app, action);
   add_replay_commands(app, action);
   add_lint_commands(app, action);
-  add_drift_commands(app, action);
-  add_claude_commands(app, action);
   Deferred deferred;
   defer_checks(&app, deferred);
   try {

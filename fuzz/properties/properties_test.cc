@@ -938,7 +938,7 @@ RC_GTEST_PROP(InstallMerge, GeminiLeavesForeignSettingsAndExtensionsAlone, ()) {
   for (const auto& k : *rc::gen::container<std::vector<std::string>>(rc::gen::resize(4, gen_name())))
     settings[k] = to_ojson(*rc::gen::resize(5, gen_json(2)));
   ojson hooks = ojson::object();
-  for (const auto& e : *rc::gen::container<std::set<std::string>>(rc::gen::elementOf(adm::gemini_events())))
+  for (const auto& e : *rc::gen::container<std::set<std::string>>(rc::gen::elementOf(adm::installed_events(adm::Host::kGemini))))
     hooks[e] = ojson::array({ojson{{"matcher", ""},
                                    {"hooks", ojson::array({ojson{{"name", *gen_name()},
                                                                  {"type", "command"},

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "pinta/common/data_dir.h"
+#include "pinta/hosts/family_model.h"
 
 namespace pinta::hosts {
 namespace {
@@ -48,60 +49,45 @@ void add_profiles(Family family, const std::string& dir, std::vector<HostInfo>& 
   }
 }
 
-// ---- Family host lists, in report order ----------------------------------------------------
-// A family (its descriptor: pinta/hosts/family.h) lists its hosts from its data. Adding a family:
-// its descriptor, a folder hosts/<family>/ with its facts and one entry here.
-
-struct Dirs {
-  const std::string& gemini;
-  const std::string& antigravity;
-};
-struct Registration {
-  Family family;
-  void (*list)(const Dirs& dirs, std::vector<HostInfo>& out);
-};
-
-const Registration kHostLists[] = {
-    // Gemini CLI: one host per version profile (hosts/gemini/profiles/gemini-0.XX.json).
-    {Family::kGemini,
-     [](const Dirs& d, std::vector<HostInfo>& out) { add_profiles(Family::kGemini, d.gemini, out); }},
-    // Antigravity: one host per version profile (hosts/antigravity/profiles/*.json).
-    {Family::kAntigravity,
-     [](const Dirs& d, std::vector<HostInfo>& out) {
-       add_profiles(Family::kAntigravity, d.antigravity, out);
-     }},
-    // deel-local-cli 1.17 (seed 004): one version, no profiles (emulator/hosts/deel).
-    {Family::kDeel,
-     [](const Dirs&, std::vector<HostInfo>& out) {
-       out.push_back(HostInfo{"deel-1.17", Family::kDeel, "", true});
-     }},
-    // Claude Code 2.1.x (shared/reference/real-hosts.md, "Claude Code 2.1.332"): one version, no
-    // profiles; run by its emulator (emulator/hosts/claude/) through HostRunner.
-    {Family::kClaude,
-     [](const Dirs&, std::vector<HostInfo>& out) {
-       out.push_back(HostInfo{"claude-code-2.1", Family::kClaude, "", true});
-     }},
-};
-static_assert(sizeof kHostLists / sizeof kHostLists[0] == kFamilyCount,
-              "every registered family (pinta/hosts/family.h) lists its hosts here");
-
 }  // namespace
 
-std::string gemini_profile_dir() {
-  return data::find_dir("PINTA_GEMINI_PROFILES", "gemini/profiles", "hosts/gemini/profiles");
-}
-std::string antigravity_profile_dir() {
-  return data::find_dir("PINTA_AGY_PROFILES", "antigravity/profiles",
-                        "hosts/antigravity/profiles");
+// Each family's model (hosts/<folder>/src/model.cc), in registration order.
+#define PINTA_FAMILY(Id, folder, name) namespace folder { extern const FamilyModel kModel; }
+#include "pinta/hosts/families.def"
+#undef PINTA_FAMILY
+namespace {
+const FamilyModel* const kModels[] = {
+#define PINTA_FAMILY(Id, folder, name) &folder::kModel,
+#include "pinta/hosts/families.def"
+#undef PINTA_FAMILY
+};
+static_assert(std::size(kModels) == kFamilyCount);
+}  // namespace
+
+std::string profile_dir(Family f) {
+  const HostSource src = descriptor(f).hosts;
+  if (src.profiles_source.empty()) return {};
+  return data::find_dir(std::string(src.profiles_env).c_str(), src.profiles_share,
+                        src.profiles_source);
 }
 
-std::vector<HostInfo> read_registry(const std::string& gemini_profiles,
-                                    const std::string& antigravity_profiles) {
+std::vector<std::string> profile_dirs() {
+  std::vector<std::string> dirs;
+  for (const auto& d : families()) dirs.push_back(profile_dir(d.id));
+  return dirs;
+}
+
+std::vector<HostInfo> read_registry(const std::vector<std::string>& dirs) {
   std::vector<HostInfo> out;
-  const Dirs dirs{gemini_profiles, antigravity_profiles};
-  for (const auto& r : kHostLists) {
+  for (const auto& d : families()) {
     std::vector<HostInfo> mine;
-    r.list(dirs, mine);
+    const HostSource src = d.hosts;
+    if (!src.fixed_host.empty()) {
+      mine.push_back(HostInfo{std::string(src.fixed_host), d.id, "", true});
+    } else {
+      const auto i = static_cast<std::size_t>(d.id);
+      add_profiles(d.id, i < dirs.size() ? dirs[i] : std::string(), mine);
+    }
     for (auto& h : mine) {
       const bool dup = std::any_of(out.begin(), out.end(),
                                    [&](const HostInfo& o) { return o.name == h.name; });
@@ -112,8 +98,7 @@ std::vector<HostInfo> read_registry(const std::string& gemini_profiles,
 }
 
 const std::vector<HostInfo>& registry() {
-  static const std::vector<HostInfo> r = read_registry(gemini_profile_dir(),
-                                                       antigravity_profile_dir());
+  static const std::vector<HostInfo> r = read_registry(profile_dirs());
   return r;
 }
 
@@ -138,8 +123,6 @@ std::optional<Family> host_family(const std::string& host) {
   if (!h) return std::nullopt;
   return h->family;
 }
-bool is_gemini_host(const std::string& host) { return host_family(host) == Family::kGemini; }
-bool is_deel_host(const std::string& host) { return host_family(host) == Family::kDeel; }
 bool is_exit_code_host(const std::string& host) {
   const auto f = host_family(host);
   return f && answers_by_exit_status(*f);
@@ -165,5 +148,7 @@ std::string host_list(const char* sep) {
   for (const auto& h : all_hosts()) s += (s.empty() ? "" : sep) + h;
   return s;
 }
+
+const FamilyModel& model(Family f) { return *kModels[static_cast<std::size_t>(f)]; }
 
 }  // namespace pinta::hosts

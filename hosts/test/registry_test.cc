@@ -49,8 +49,7 @@ TEST(Registry, ShippedHostsInReportOrder) {
   // unless the env vars point elsewhere).
   ::unsetenv("PINTA_AGY_PROFILES");
   ::unsetenv("PINTA_GEMINI_PROFILES");
-  const auto r = pinta::hosts::read_registry(pinta::hosts::gemini_profile_dir(),
-                                             pinta::hosts::antigravity_profile_dir());
+  const auto r = pinta::hosts::read_registry(pinta::hosts::profile_dirs());
   const std::vector<std::string> want = {
       "gemini-0.35", "gemini-0.37",     "gemini-0.61", "agy-1.0", "agy-1.1", "agy-1.2.1-darwin-arm64",
       "agy-1.2",     "antigravity-2.0", "deel-1.17"};
@@ -90,10 +89,10 @@ TEST(Registry, ShippedHostsInReportOrder) {
 }
 
 TEST(Registry, FamiliesAreLookupsNotNames) {
-  EXPECT_TRUE(pinta::hosts::is_gemini_host("gemini-0.61"));
-  EXPECT_TRUE(pinta::hosts::is_gemini_host("gemini-0.35"));
-  EXPECT_FALSE(pinta::hosts::is_gemini_host("agy-1.1"));
-  EXPECT_TRUE(pinta::hosts::is_deel_host("deel-1.17"));
+  EXPECT_EQ(pinta::hosts::host_family("gemini-0.61"), Family::kGemini);
+  EXPECT_EQ(pinta::hosts::host_family("gemini-0.35"), Family::kGemini);
+  EXPECT_EQ(pinta::hosts::host_family("agy-1.1"), Family::kAntigravity);
+  EXPECT_EQ(pinta::hosts::host_family("deel-1.17"), Family::kDeel);
   EXPECT_EQ(pinta::hosts::family_of("antigravity-2.0"), "antigravity");
   EXPECT_EQ(pinta::hosts::family_of("docs"), "antigravity");
   EXPECT_EQ(pinta::hosts::family_of("gemini-0.40"), "gemini");
@@ -115,11 +114,18 @@ TEST(Registry, FamiliesAreLookupsNotNames) {
 TEST(Registry, NewProfileFileIsNewHost) {
   TempDir t;
   const stdfs::path agy = t.path / "agy", gem = t.path / "gemini";
-  stdfs::copy(pinta::hosts::antigravity_profile_dir(), agy);
-  stdfs::copy(pinta::hosts::gemini_profile_dir(), gem);
+  stdfs::copy(pinta::hosts::profile_dir(Family::kAntigravity), agy);
+  stdfs::copy(pinta::hosts::profile_dir(Family::kGemini), gem);
+  // Dirs indexed by Family: the fixed-host families need none.
+  auto dirs = [](const stdfs::path& g, const stdfs::path& a) {
+    std::vector<std::string> v(pinta::hosts::kFamilyCount);
+    v[static_cast<size_t>(Family::kGemini)] = g.string();
+    v[static_cast<size_t>(Family::kAntigravity)] = a.string();
+    return v;
+  };
   copy_profile(agy / "antigravity-2.0.json", agy / "antigravity-2.1.json", "antigravity-2.1");
   copy_profile(gem / "gemini-0.61.json", gem / "gemini-0.70.json", "gemini-0.70");
-  const auto r = pinta::hosts::read_registry(gem.string(), agy.string());
+  const auto r = pinta::hosts::read_registry(dirs(gem, agy));
   const auto n = names(r, true);
   auto at = [&](const std::string& h) { return std::find(n.begin(), n.end(), h) - n.begin(); };
   ASSERT_LT(at("antigravity-2.1"), static_cast<long>(n.size()));
@@ -138,9 +144,8 @@ TEST(Registry, NewProfileFileIsNewHost) {
   }
   // A file that is no profile contributes no host; a missing dir none either.
   std::ofstream(agy / "zz-broken.json") << "{not json";
-  EXPECT_EQ(names(pinta::hosts::read_registry(gem.string(), agy.string()), true), n);
-  const auto none = pinta::hosts::read_registry((t.path / "absent").string(),
-                                                (t.path / "absent").string());
+  EXPECT_EQ(names(pinta::hosts::read_registry(dirs(gem, agy)), true), n);
+  const auto none = pinta::hosts::read_registry(dirs(t.path / "absent", t.path / "absent"));
   EXPECT_EQ(names(none, true), (std::vector<std::string>{"deel-1.17", "claude-code-2.1"}));
 }
 

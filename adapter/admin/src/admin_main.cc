@@ -177,11 +177,9 @@ int main(int argc, char** argv) {
   else
     for (const auto& c : plan->changes)
       std::cout << (c.after ? (c.before ? "updated " : "created ") : "removed ") << c.path << "\n";
-  if (cmd == "install" && *h == Host::kGemini)
-    std::cout << "restart Gemini CLI to load the hooks\n";
-  if (cmd == "install" && *h == Host::kClaude)  // settings are read at session start
-    std::cout << "start a new Claude Code session to load the hooks\n";
-  if (cmd == "install" && *h == Host::kDeel)  // hooks are read once per session (seed 004 repl.js l.72-79)
-    std::cout << "restart deel-local-cli to load the hooks\n";
+  // When the host reads its hook files (the family's ConfigFiles::after_install).
+  if (const std::string_view next = pinta::hosts::descriptor(*h).config.after_install;
+      cmd == "install" && !next.empty())
+    std::cout << next << "\n";
   return 0;
 }

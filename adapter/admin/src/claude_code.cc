@@ -248,7 +248,7 @@ Result<Plan> plan_claude_code_install(const InstallOptions& o) {
 
 // ---- doctor --------------------------------------------------------------------------------------
 
-void check_claude_code(const DoctorOptions& o, DoctorReport& r) {
+void check_claude(const DoctorOptions& o, DoctorReport& r) {
   auto add = [&](std::string level, std::string message, std::string fix = "",
                  nlohmann::json detail = nlohmann::json::object()) {
     r.findings.push_back(Finding{"claude-code", std::move(level), std::move(message),

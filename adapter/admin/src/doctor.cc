@@ -52,7 +52,7 @@ bool executable(const std::string& p) { return ::access(p.c_str(), X_OK) == 0; }
 
 
 // The events install registers (pinta/hosts/events.h via install.h).
-const std::vector<std::string>& kGeminiEvents = gemini_events();
+const std::vector<std::string>& kGeminiEvents = installed_events(Host::kGemini);
 
 bool is_ours(const std::string& cmd, const char* agent) {
   return contains(cmd, std::string("--agent ") + agent) && contains(cmd, "pinta-gemini");
@@ -1174,10 +1174,11 @@ DoctorReport run_doctor(const DoctorOptions& options) {
     o.data_dir = d && *d ? d : fs::join(o.home, ".gemini/pinta-gemini-data");
   }
   const bool all = o.host.empty();
-  if (all || o.host == "gemini") check_gemini(o, r);
-  if (all || o.host == "antigravity") check_antigravity(o, r);
-  if (all || o.host == "deel") check_deel(o, r);
-  if (all || o.host == "claude-code") check_claude_code(o, r);
+  // Each family's check_<folder> (families.def), in registration order.
+#define PINTA_FAMILY(Id, folder, name) \
+  if (all || o.host == name) check_##folder(o, r);
+#include "pinta/hosts/families.def"
+#undef PINTA_FAMILY
   check_lint(o, r);
   check_endpoints(o, r);
   check_data(o, r);

@@ -15,7 +15,6 @@
 #include "pinta/admin/json_edit.h"
 #include "pinta/common/version.h"
 #include "pinta/common/fs.h"
-#include "pinta/hosts/events.h"
 #include "pinta/hosts/antigravity/antigravity.h"
 
 namespace pinta::admin {
@@ -160,7 +159,7 @@ Status check_options(const InstallOptions& o) {
 
 ojson gemini_hooks(const InstallOptions& o) {
   ojson hooks = ojson::object();
-  for (const auto& e : gemini_events()) {
+  for (const auto& e : installed_events(Host::kGemini)) {
     ojson handler = {{"name", kHookName},
                      {"type", "command"},
                      {"command", gemini_command(o.adapter_path, e)},
@@ -324,7 +323,7 @@ Result<Plan> plan_antigravity_install(const InstallOptions& o) {
                               join_names(already_broken) + "; every hook in it is dropped there");
   }
   // SessionStart only where every profile loads it (it is dropped at parse on 1.0.5, §8 table).
-  std::vector<std::string> events = antigravity_events();
+  std::vector<std::string> events = installed_events(Host::kAntigravity);
   const std::string original = before->has_value() ? **before : std::string(jsonedit::kFreshFile);
   for (int attempt = 0; attempt < 2; ++attempt) {
     auto merged = set_root_member(original, kHookName, antigravity_spec(o, events, nullptr));
@@ -540,7 +539,7 @@ Result<std::string> add_deel_handlers(std::string text, const InstallOptions& o)
     if (d->root().kind == Node::Kind::kObject && d->root().members.empty())
       text = d->set_member(d->root(), "hooks", ojson::object());  // an empty file: the usual map
   }
-  for (const auto& e : deel_events()) {
+  for (const auto& e : installed_events(Host::kDeel)) {
     auto d = Doc::scan(text);
     if (!d) return d.error();
     const Node* c = deel_container(*d);
@@ -641,26 +640,15 @@ std::string host_choices() {
   return s;
 }
 
-// The installed event lists are the host registry's (pinta/hosts/events.h, with their evidence).
-template <size_t N>
-std::vector<std::string> to_strings(const std::array<std::string_view, N>& a) {
-  return std::vector<std::string>(a.begin(), a.end());
-}
-
-const std::vector<std::string>& gemini_events() {
-  static const std::vector<std::string> k = to_strings(pinta::hosts::event_lists::kGeminiInstalled);
-  return k;
-}
-
-const std::vector<std::string>& antigravity_events() {
-  static const std::vector<std::string> k =
-      to_strings(pinta::hosts::event_lists::kAntigravityInstalled);
-  return k;
-}
-
-const std::vector<std::string>& deel_events() {
-  static const std::vector<std::string> k = to_strings(pinta::hosts::event_lists::kDeelInstalled);
-  return k;
+// The events install registers: the family's descriptor (its `installed`, with the evidence).
+const std::vector<std::string>& installed_events(Host host) {
+  static const auto lists = [] {
+    std::array<std::vector<std::string>, hosts::kFamilyCount> v;
+    for (const auto& d : hosts::families())
+      v[static_cast<size_t>(d.id)].assign(d.installed.begin(), d.installed.end());
+    return v;
+  }();
+  return lists[static_cast<size_t>(host)];
 }
 
 std::string deel_command(const std::string& adapter_path, const std::string& event) {
@@ -700,36 +688,122 @@ std::string antigravity_hooks_path(const InstallOptions& o) {
   return fs::join(o.home, ".gemini/config/hooks.json");
 }
 
-Result<Plan> plan_install(const InstallOptions& options) {
-  InstallOptions o = options;
-  if (o.gemini_home.empty()) o.gemini_home = o.home;
-  if (auto s = check_options(o); !s) return s.error();
-  if (o.host == Host::kGemini) {
-    auto p = plan_gemini_install(o);
-    if (!p) return p;
-    std::string dir = gemini_extension_dir(o);
-    add_state(o, *p, {fs::join(dir, "hooks")}, false);
-    return p;
-  }
-  if (o.host == Host::kDeel) {
-    auto p = plan_deel_install(o);
-    if (!p) return p;
-    std::string path = deel_hooks_path(o);
-    add_state(o, *p, {fs::dirname(path)}, !fs::exists(path), path);
-    return p;
-  }
-  if (o.host == Host::kClaude) {
-    auto p = plan_claude_code_install(o);
-    if (!p) return p;
-    std::string path = claude_code_settings_path(o);
-    add_state(o, *p, {fs::dirname(path)}, !fs::exists(path), path);
-    return p;
-  }
+namespace {
+
+// ---- Each family's install and uninstall, dispatched through families.def -----------------------
+// A family's plan_install_<folder> (the hook file(s) it writes, with the state that lets uninstall
+// undo exactly that) and plan_uninstall_<folder> (the family's part of the undo). A family without
+// them does not build: there is no fallback family's file.
+
+Result<Plan> plan_install_gemini(const InstallOptions& o) {
+  auto p = plan_gemini_install(o);
+  if (!p) return p;
+  std::string dir = gemini_extension_dir(o);
+  add_state(o, *p, {fs::join(dir, "hooks")}, false);
+  return p;
+}
+
+Result<Plan> plan_install_deel(const InstallOptions& o) {
+  auto p = plan_deel_install(o);
+  if (!p) return p;
+  std::string path = deel_hooks_path(o);
+  add_state(o, *p, {fs::dirname(path)}, !fs::exists(path), path);
+  return p;
+}
+
+Result<Plan> plan_install_claude(const InstallOptions& o) {
+  auto p = plan_claude_code_install(o);
+  if (!p) return p;
+  std::string path = claude_code_settings_path(o);
+  add_state(o, *p, {fs::dirname(path)}, !fs::exists(path), path);
+  return p;
+}
+
+Result<Plan> plan_install_antigravity(const InstallOptions& o) {
   auto p = plan_antigravity_install(o);
   if (!p) return p;
   std::string path = antigravity_hooks_path(o);
   add_state(o, *p, {fs::dirname(path)}, !fs::exists(path), path);
   return p;
+}
+
+Status plan_uninstall_gemini(const InstallOptions& o, const State&, Plan& plan) {
+  std::string dir = gemini_extension_dir(o);
+  for (const char* f : {"gemini-extension.json", "hooks/hooks.json"}) {
+    std::string path = fs::join(dir, f);
+    auto before = read_optional(path);
+    if (!before) return before.error();
+    add_change(plan, path, *before, std::nullopt, false);
+  }
+  plan.remove_dirs.push_back(fs::join(dir, "hooks"));
+  plan.remove_dirs.push_back(dir);
+  std::string enablement = fs::join(o.gemini_home, ".gemini/extensions/extension-enablement.json");
+  auto en_text = read_optional(enablement);
+  if (en_text && en_text->has_value()) {
+    auto en = parse_object(enablement, **en_text);
+    if (!en) return en.error();
+    if (en->contains(kHookName)) {
+      auto after = remove_root_member(**en_text, kHookName);
+      if (!after) return after.error();
+      add_change(plan, enablement, *en_text, *after, false);
+      auto bak = fs::read_file(enablement + ".pinta-bak");
+      if (bak && *bak == *after) plan.changes.back().remove_backup = true;
+    }
+  }
+  return {};
+}
+
+Status plan_uninstall_deel(const InstallOptions& o, const State& s, Plan& plan) {
+  auto p = plan_deel_uninstall(o, s);
+  if (!p) return p.error();
+  plan = std::move(*p);
+  return {};
+}
+
+Status plan_uninstall_claude(const InstallOptions& o, const State& s, Plan& plan) {
+  std::string path = claude_code_settings_path(o);
+  auto before = read_optional(path);
+  if (!before) return before.error();
+  if (before->has_value()) {
+    bool only_ours = false;
+    auto after = claude_code_remove_ours(**before, &only_ours);
+    if (!after) return make_error(ErrorCode::kParse, path + ":" + after.error().message);
+    if (*after != **before) add_uninstall_change(plan, s, path, **before, *after, only_ours);
+  }
+  return {};
+}
+
+Status plan_uninstall_antigravity(const InstallOptions& o, const State& s, Plan& plan) {
+  std::string path = antigravity_hooks_path(o);
+  auto before = read_optional(path);
+  if (!before) return before.error();
+  if (before->has_value()) {
+    auto root = parse_object(path, **before);
+    if (!root) return root.error();
+    if (root->contains(kHookName)) {
+      auto after = remove_root_member(**before, kHookName);
+      if (!after) return after.error();
+      root->erase(kHookName);
+      add_uninstall_change(plan, s, path, **before, *after, root->empty());
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<Plan> plan_install(const InstallOptions& options) {
+  InstallOptions o = options;
+  if (o.gemini_home.empty()) o.gemini_home = o.home;
+  if (auto s = check_options(o); !s) return s.error();
+  switch (o.host) {
+#define PINTA_FAMILY(Id, folder, name) \
+  case Host::k##Id:                    \
+    return plan_install_##folder(o);
+#include "pinta/hosts/families.def"
+#undef PINTA_FAMILY
+  }
+  return make_error(ErrorCode::kInvalidArgument, "no such host");
 }
 
 Result<Plan> plan_uninstall(const InstallOptions& options) {
@@ -741,59 +815,16 @@ Result<Plan> plan_uninstall(const InstallOptions& options) {
   auto state = read_state(o);
   if (!state) return state.error();
   State s = state->value_or(State{});
-  if (o.host == Host::kGemini) {
-    std::string dir = gemini_extension_dir(o);
-    for (const char* f : {"gemini-extension.json", "hooks/hooks.json"}) {
-      std::string path = fs::join(dir, f);
-      auto before = read_optional(path);
-      if (!before) return before.error();
-      add_change(plan, path, *before, std::nullopt, false);
-    }
-    plan.remove_dirs.push_back(fs::join(dir, "hooks"));
-    plan.remove_dirs.push_back(dir);
-    std::string enablement =
-        fs::join(o.gemini_home, ".gemini/extensions/extension-enablement.json");
-    auto en_text = read_optional(enablement);
-    if (en_text && en_text->has_value()) {
-      auto en = parse_object(enablement, **en_text);
-      if (!en) return en.error();
-      if (en->contains(kHookName)) {
-        auto after = remove_root_member(**en_text, kHookName);
-        if (!after) return after.error();
-        add_change(plan, enablement, *en_text, *after, false);
-        auto bak = fs::read_file(enablement + ".pinta-bak");
-        if (bak && *bak == *after) plan.changes.back().remove_backup = true;
-      }
-    }
-  } else if (o.host == Host::kDeel) {
-    auto p = plan_deel_uninstall(o, s);
-    if (!p) return p.error();
-    plan = std::move(*p);
-  } else if (o.host == Host::kClaude) {
-    std::string path = claude_code_settings_path(o);
-    auto before = read_optional(path);
-    if (!before) return before.error();
-    if (before->has_value()) {
-      bool only_ours = false;
-      auto after = claude_code_remove_ours(**before, &only_ours);
-      if (!after) return make_error(ErrorCode::kParse, path + ":" + after.error().message);
-      if (*after != **before) add_uninstall_change(plan, s, path, **before, *after, only_ours);
-    }
-  } else {
-    std::string path = antigravity_hooks_path(o);
-    auto before = read_optional(path);
-    if (!before) return before.error();
-    if (before->has_value()) {
-      auto root = parse_object(path, **before);
-      if (!root) return root.error();
-      if (root->contains(kHookName)) {
-        auto after = remove_root_member(**before, kHookName);
-        if (!after) return after.error();
-        root->erase(kHookName);
-        add_uninstall_change(plan, s, path, **before, *after, root->empty());
-      }
-    }
+  Status done = make_error(ErrorCode::kInvalidArgument, "no such host");
+  switch (o.host) {
+#define PINTA_FAMILY(Id, folder, name)               \
+  case Host::k##Id:                                  \
+    done = plan_uninstall_##folder(o, s, plan);      \
+    break;
+#include "pinta/hosts/families.def"
+#undef PINTA_FAMILY
   }
+  if (!done) return done.error();
   auto st = read_optional(state_path(o));
   if (st && st->has_value()) add_change(plan, state_path(o), *st, std::nullopt, false);
   for (auto it = s.created_dirs.rbegin(); it != s.created_dirs.rend(); ++it)

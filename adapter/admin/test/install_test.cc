@@ -53,7 +53,7 @@ TEST(GeminiInstall, WritesExtensionWithEightEventsAndMsTimeouts) {
   EXPECT_TRUE(m["version"].is_string());
   json h = json::parse(read_text(dir + "/hooks/hooks.json"))["hooks"];
   ASSERT_EQ(h.size(), 8u);
-  for (const auto& e : gemini_events()) {
+  for (const auto& e : installed_events(Host::kGemini)) {
     ASSERT_TRUE(h.contains(e)) << e;
     const json& def = h[e][0];
     EXPECT_EQ(def.contains("matcher"), e == "BeforeTool" || e == "AfterTool") << e;
@@ -343,7 +343,7 @@ TEST(DeelInstall, FreshHomeGetsClaudeShapeWithPassOnFailureAndRoundTripsToNothin
   EXPECT_EQ(deel_hooks_path(o), path);
   json h = json::parse(read_text(path))["hooks"];
   ASSERT_EQ(h.size(), 4u);
-  for (const auto& e : deel_events()) {
+  for (const auto& e : installed_events(Host::kDeel)) {
     ASSERT_TRUE(h.contains(e)) << e;
     ASSERT_EQ(h[e].size(), 1u) << e;
     EXPECT_EQ(h[e][0]["matcher"], "*") << e;

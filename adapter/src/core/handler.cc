@@ -321,11 +321,14 @@ Outcome handle(const Args& args, RawInput input, Services& services, const std::
         }
         case GuardVerdict::Decision::kReview:
           out.guard_decision = "review";
-          // `agy -p` cannot answer a prompt: an ask fails the tool call there (synara PR #1096),
-          // so REVIEW stays allow, as it does by default (docs/contract.md GUARD-8).
-          if (review_mode == "ask" && family == Family::kAntigravity &&
-              services.host_cannot_prompt != nullptr && services.host_cannot_prompt()) {
-            out.note = "PINTA_GUARD_REVIEW=ask not applied: agy print mode cannot answer ask";
+          // A host in print mode cannot answer a prompt: an ask fails the tool call there (the
+          // family's PrintMode, with its evidence), so REVIEW stays allow, as it does by default
+          // (docs/contract.md GUARD-8).
+          if (const hosts::PrintMode& print = hosts::descriptor(family).print_mode;
+              review_mode == "ask" && !print.program.empty() &&
+              services.host_cannot_prompt != nullptr && services.host_cannot_prompt(print)) {
+            out.note = "PINTA_GUARD_REVIEW=ask not applied: " + std::string(print.program) +
+                       " print mode cannot answer ask";
           } else if (review_mode == "ask") {
             out.reply = ask_reply(family, args.event, guard_verdict_text(verdict, "guard_review"));
           }

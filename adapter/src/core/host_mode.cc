@@ -1,6 +1,6 @@
-// Print-mode detection for Antigravity's `agy` (see pinta/adapter/host_mode.h). agy runs a hook as
-// `sh -c <command>`, so the adapter's parent is the shell or agy itself; the walk stops at the
-// first process named agy. Plain read(2) on procfs: no allocation beyond the small buffers, no
+// Print-mode detection (see pinta/adapter/host_mode.h). A host runs a hook as `sh -c <command>`,
+// so the adapter's parent is the shell or the host itself; the walk stops at the first process
+// named as the mode's program. Plain read(2) on procfs: no allocation beyond the small buffers, no
 // exceptions, nothing written anywhere.
 #include "pinta/adapter/host_mode.h"
 
@@ -56,10 +56,12 @@ std::string_view base_name(std::string_view path) noexcept {
 
 }  // namespace
 
-bool agy_args_print_mode(const std::vector<std::string_view>& args) noexcept {
+bool args_select_print_mode(const hosts::PrintMode& mode,
+                            const std::vector<std::string_view>& args) noexcept {
   for (std::string_view a : args) {
     if (a == "--") return false;
-    for (std::string_view flag : {"-p", "--print", "--prompt"}) {
+    for (std::string_view flag : mode.flags) {
+      if (flag.empty()) continue;
       if (a == flag) return true;
       if (a.size() > flag.size() && a.substr(0, flag.size()) == flag && a[flag.size()] == '=')
         return true;
@@ -68,7 +70,9 @@ bool agy_args_print_mode(const std::vector<std::string_view>& args) noexcept {
   return false;
 }
 
-bool agy_ancestor_in_print_mode(int pid, const char* proc_root) noexcept {
+bool ancestor_in_print_mode(const hosts::PrintMode& mode, int pid,
+                            const char* proc_root) noexcept {
+  if (mode.program.empty()) return false;
   try {
     std::string cmdline, stat;
     for (int depth = 0; depth < kMaxDepth && pid > 1; ++depth) {
@@ -82,8 +86,9 @@ bool agy_ancestor_in_print_mode(int pid, const char* proc_root) noexcept {
         if (nul == std::string_view::npos) break;
         rest.remove_prefix(nul + 1);
       }
-      if (!argv.empty() && base_name(argv[0]) == "agy")
-        return agy_args_print_mode(std::vector<std::string_view>(argv.begin() + 1, argv.end()));
+      if (!argv.empty() && base_name(argv[0]) == mode.program)
+        return args_select_print_mode(mode,
+                                      std::vector<std::string_view>(argv.begin() + 1, argv.end()));
       if (!read_small_file(dir + "/stat", stat)) return false;
       int parent = parent_of(stat);
       if (parent <= 0 || parent == pid) return false;
@@ -95,8 +100,8 @@ bool agy_ancestor_in_print_mode(int pid, const char* proc_root) noexcept {
   return false;
 }
 
-bool agy_parent_cannot_prompt() noexcept {
-  return agy_ancestor_in_print_mode(static_cast<int>(::getppid()));
+bool parent_cannot_prompt(const hosts::PrintMode& mode) noexcept {
+  return ancestor_in_print_mode(mode, static_cast<int>(::getppid()));
 }
 
 }  // namespace pinta::adapter

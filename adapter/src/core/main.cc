@@ -159,7 +159,7 @@ int main(int argc, char** argv) {
     services.clock = &system_clock();
     services.work_started = work_started;
     services.keep_debug_copies = config.debug;
-    services.host_cannot_prompt = &agy_parent_cannot_prompt;  // read on REVIEW + ask only
+    services.host_cannot_prompt = &parent_cannot_prompt;  // read on REVIEW + ask only
     std::string review_mode = "allow";
     // --- guard wiring ---
     std::unique_ptr<GuardClient> guard;

@@ -13,7 +13,8 @@ std::string str_field(const json& obj, const char* key) {
 
 }  // namespace
 
-std::string product_from_transcript_path(std::string_view path) {
+std::string product_from_transcript_path(std::span<const hosts::ProductMarker> products,
+                                        std::string_view path) {
   auto has = [&](std::string_view dir) {
     // Match a whole path component, with either separator (Windows hosts use '\').
     for (char sep : {'/', '\\'}) {
@@ -26,8 +27,8 @@ std::string product_from_transcript_path(std::string_view path) {
     return false;
   };
   if (path.empty()) return "unknown";
-  if (has("antigravity-cli")) return "agy";
-  if (has("antigravity") || has("antigravity-ide")) return "antigravity2";
+  for (const auto& m : products)
+    if (has(m.folder)) return std::string(m.product);
   return "unknown";
 }
 
@@ -78,7 +79,7 @@ CanonicalEvent normalize(Family family, std::string_view agent, std::string_view
       if (!e.tool_name.empty() || !rest.empty()) e.tool_input = std::move(rest);
     }
   }
-  if (family == Family::kAntigravity) e.product = product_from_transcript_path(e.transcript_path);
+  if (!shape.products.empty()) e.product = product_from_transcript_path(shape.products, e.transcript_path);
   e.raw = std::move(payload);
   return e;
 }
@@ -90,7 +91,7 @@ json to_json(const CanonicalEvent& e) {
             {"transcript_path", e.transcript_path}, {"tool_name", e.tool_name},
             {"tool_input", e.tool_input}};
   if (!e.tool_call_id.empty()) j["tool_call_id"] = e.tool_call_id;
-  if (e.family == Family::kAntigravity) j["product"] = e.product;
+  if (!hosts::descriptor(e.family).payload.products.empty()) j["product"] = e.product;
   return j;
 }
 

@@ -639,21 +639,23 @@ GuardRequest build_guard_request(const CanonicalEvent& event, const std::string&
       {"cwd", bounded_field(event.cwd, ascii, markers)},
   };
   const nlohmann::json* mcp_context = nullptr;
-  if (event.family == Family::kGemini && event.raw.is_object()) {
-    // Gemini CLI 0.61 BeforeTool: mcp_context {server_name, tool_name, command?, args?, cwd?, url?,
-    // tcp?} on MCP tools only (gemini-cli-0.61-hooks.md §7 payload table). Passed as sent, within
-    // the same bounds as the tool input.
-    auto it = event.raw.find("mcp_context");
-    if (it != event.raw.end() && it->is_object()) mcp_context = &*it;
-    auto orig = event.raw.find("original_request_name");
-    if (orig != event.raw.end() && orig->is_string())
-      input["originalRequestName"] = bounded_field(orig->get_ref<const std::string&>(), ascii, markers);
-  } else if (event.family == Family::kAntigravity) {
-    // Antigravity: toolCall.args keys are PascalCase (CommandLine, TargetFile, AbsolutePath, ...;
-    // antigravity-hooks.md "Args keys seen"), kept as sent; MCP tools arrive as
-    // mcp_<server>_<tool>.
-    input["product"] = bounded_field(event.product, ascii, markers);
+  // The family's members passed as sent, within the same bounds as the tool input (the
+  // descriptor's PayloadShape, with their evidence: e.g. an MCP tool's server context and its
+  // original name), and the product where the family has one. Tool input keys are kept as sent.
+  const hosts::PayloadShape& shape = hosts::descriptor(event.family).payload;
+  if (event.raw.is_object()) {
+    if (!shape.context_object.empty()) {
+      auto it = event.raw.find(shape.context_object);
+      if (it != event.raw.end() && it->is_object()) mcp_context = &*it;
+    }
+    if (!shape.original_name.empty()) {
+      auto orig = event.raw.find(shape.original_name);
+      if (orig != event.raw.end() && orig->is_string())
+        input["originalRequestName"] =
+            bounded_field(orig->get_ref<const std::string&>(), ascii, markers);
+    }
   }
+  if (!shape.products.empty()) input["product"] = bounded_field(event.product, ascii, markers);
   const bool name_missing = event.tool_name.empty() && event.payload_incomplete;
   // The fixed part: the fields above, and room for the members added below with their widest
   // values ("toolInput":{}, "rawTextFields":{"toolInput":"{}","mcpContext":"{}"}, "mcpContext":{},

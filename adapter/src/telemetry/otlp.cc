@@ -243,19 +243,17 @@ void put_any_value(std::string& out, std::string_view key, const json& v, bool i
 // application is the host.
 std::string_view genai_agent_name(Family f) { return hosts::descriptor(f).display_name; }
 
-// gen_ai.provider.name, only where the host's provider is known. `gcp.gen_ai` is the registry's
-// value for "any Google generative AI endpoint ... when specific backend is unknown": Gemini CLI
-// talks to Google's Gemini API, Vertex AI or Code Assist, and a hook cannot tell which (GEM§7 has
-// no such field). Antigravity also offers models of other vendors; its payload's `modelName`
-// (AGY§8 common fields) is used only when it names a Gemini model. deel-local-cli's payload says
-// nothing about a model (seed 004 hooks.js l.427): no provider. Claude Code also runs against
-// Bedrock and Vertex AI and its payload names no provider: none. The fixed values are the
-// registry's (pinta/hosts/family.h, `provider`).
+// gen_ai.provider.name, only where the host's provider is known: the registry's fixed value
+// (FamilyDescriptor::provider, with its evidence), else the payload's model name
+// (PayloadShape::model_name) when it names a Gemini model: `gcp.gen_ai` is the semconv value for
+// "any Google generative AI endpoint ... when specific backend is unknown". A family with
+// neither gets none.
 std::string_view genai_provider_name(const CanonicalEvent& ev) {
   if (const std::string_view fixed = hosts::descriptor(ev.family).provider; !fixed.empty())
     return fixed;
-  if (ev.family != Family::kAntigravity || !ev.raw.is_object()) return {};
-  const auto it = ev.raw.find("modelName");
+  const std::string_view model_key = hosts::descriptor(ev.family).payload.model_name;
+  if (model_key.empty() || !ev.raw.is_object()) return {};
+  const auto it = ev.raw.find(model_key);
   if (it == ev.raw.end() || !it->is_string()) return {};
   return it->get_ref<const std::string&>().rfind("gemini-", 0) == 0 ? "gcp.gen_ai" : "";
 }
@@ -499,8 +497,9 @@ std::string encode_span(const SpanInput& input, const SpanIds& ids, const SpanLi
   add_string("ingest.type", prefix);
   add_string(prefix + ".hook", redaction_is_identity(ev.hook, 1024) ? ev.hook : redact_string(ev.hook, 1024, budget));
   add_string(prefix + ".agent", redaction_is_identity(ev.agent, 1024) ? ev.agent : redact_string(ev.agent, 1024, budget));
-  if (ev.family == Family::kAntigravity && !ev.product.empty() && ev.product != "unknown") {
-    add_string("antigravity.product", ev.product);
+  if (!hosts::descriptor(ev.family).payload.products.empty() && !ev.product.empty() &&
+      ev.product != "unknown") {
+    add_string(prefix + ".product", ev.product);
   }
   // GenAI semantic conventions (see genai_agent_name). execute_tool only on a tool event whose tool
   // is named: gen_ai.tool.name is Required on that operation. Only Claude Code sends a tool call id

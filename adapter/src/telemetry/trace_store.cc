@@ -166,10 +166,11 @@ bool starts_new_trace(const CanonicalEvent& event) {
   // Gemini BeforeAgent; deel-local-cli 말전 (UserPromptSubmit, once per user turn, seed 004
   // hooks.js l.213-221); Claude Code UserPromptSubmit; Antigravity PreInvocation, and only its
   // first invocation of the turn (invocationNum 0).
-  if (event.hook != hosts::descriptor(event.family).payload.turn_start_event) return false;
-  if (event.family != Family::kAntigravity) return true;
+  const hosts::PayloadShape& shape = hosts::descriptor(event.family).payload;
+  if (event.hook != shape.turn_start_event) return false;
+  if (shape.turn_start_counter.empty()) return true;
   if (!event.raw.is_object()) return false;
-  auto it = event.raw.find("invocationNum");
+  auto it = event.raw.find(shape.turn_start_counter);
   return it != event.raw.end() && it->is_number_integer() && it->get<int64_t>() == 0;
 }
 

@@ -48,7 +48,11 @@ void judge(const Run& run, std::vector<Finding>& fs) {
 
 }  // namespace
 
-extern const FamilyReading kAntigravityReading = {f,       nullptr, "", hook_timeout_ms,
+// Registered through families.def (reading.cc).
+namespace readings::antigravity {
+extern const FamilyReading kReading = {f,       nullptr, "", hook_timeout_ms,
                                                   kTools,  selects, true, judge};
+}  // namespace readings::antigravity
+
 
 }  // namespace pinta::conformance::protocol

@@ -181,7 +181,11 @@ void judge(const Run& run, std::vector<Finding>& fs) {
 // Claude Code reads a hook's output when the hook exits and does not wait for a child still
 // holding the pipes (docs/hosts/claude-code-2.1.md, scenario pre-late-output: a deny printed 1 s
 // after the exit was not read; the tool ran): waits_for_pipes false.
-extern const FamilyReading kClaudeReading = {
+// Registered through families.def (reading.cc).
+namespace readings::claude {
+extern const FamilyReading kReading = {
     f, claude_hooks, ".claude", hook_timeout_ms, kTools, selects, false, judge};
+}  // namespace readings::claude
+
 
 }  // namespace pinta::conformance::protocol

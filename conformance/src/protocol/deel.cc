@@ -82,7 +82,11 @@ void judge(const Run& run, std::vector<Finding>& fs) {
 
 }  // namespace
 
-extern const FamilyReading kDeelReading = {
+// Registered through families.def (reading.cc).
+namespace readings::deel {
+extern const FamilyReading kReading = {
     f, deel_hooks, ".deel", hook_timeout_ms, kTools, selects, true, judge};
+}  // namespace readings::deel
+
 
 }  // namespace pinta::conformance::protocol

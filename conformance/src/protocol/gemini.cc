@@ -151,7 +151,11 @@ void judge(const Run& run, std::vector<Finding>& fs) {
 
 }  // namespace
 
-extern const FamilyReading kGeminiReading = {
+// Registered through families.def (reading.cc).
+namespace readings::gemini {
+extern const FamilyReading kReading = {
     f, gemini_hooks, ".gemini", hook_timeout_ms, kTools, selects, true, judge};
+}  // namespace readings::gemini
+
 
 }  // namespace pinta::conformance::protocol

@@ -8,13 +8,21 @@
 
 namespace pinta::conformance::protocol {
 
-// One per registered family, in the registry's order (pinta/hosts/family.h: kFamilies); each
-// is defined in protocol/<folder>.cc.
-extern const FamilyReading kGeminiReading, kAntigravityReading, kDeelReading, kClaudeReading;
+// One per registered family, in the registry's order (hosts/families.def); each is defined in
+// protocol/<folder>.cc as readings::<folder>::kReading.
+#define PINTA_FAMILY(Id, folder, name) \
+  namespace readings::folder {         \
+  extern const FamilyReading kReading; \
+  }
+#include "pinta/hosts/families.def"
+#undef PINTA_FAMILY
 
 namespace {
-const FamilyReading* const kReadings[] = {&kGeminiReading, &kAntigravityReading, &kDeelReading,
-                                          &kClaudeReading};
+const FamilyReading* const kReadings[] = {
+#define PINTA_FAMILY(Id, folder, name) &readings::folder::kReading,
+#include "pinta/hosts/families.def"
+#undef PINTA_FAMILY
+};
 static_assert(std::size(kReadings) == pinta::hosts::kFamilyCount,
               "every registered family needs a protocol reading (conformance/src/protocol/)");
 }  // namespace

@@ -195,7 +195,7 @@ Result<std::vector<Profile>> load_profiles(const std::string& dir) {
 }
 
 std::string default_profile_dir() {
-  return pinta::hosts::antigravity_profile_dir();
+  return pinta::hosts::profile_dir(pinta::hosts::Family::kAntigravity);
 }
 
 const Profile* find_profile(const std::vector<Profile>& profiles, const std::string& name) {

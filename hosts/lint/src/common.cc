@@ -538,6 +538,16 @@ std::string human_duration_ms(double ms) {
   return o.str();
 }
 
+std::string fmt_ms(double ms) {
+  std::ostringstream o;
+  o << ms << " ms";
+  return o.str();
+}
+
+Result<std::vector<ExplainSection>> bad_request(const std::string& m) {
+  return make_error(ErrorCode::kInvalidArgument, m);
+}
+
 }  // namespace detail
 
 // ---- output -----------------------------------------------------------------------------------

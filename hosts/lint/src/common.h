@@ -139,11 +139,22 @@ class Locator {
   std::map<std::string, PositionIndex> idx_;
 };
 
-// ---- Claude Code (claude.cc) ------------------------------------------------------------------
+// ---- explain helpers (common.cc) and each family's explain_<folder> (lint_<folder>.cc) ---------
+
+std::string fmt_ms(double ms);
+Result<std::vector<ExplainSection>> bad_request(const std::string& m);
+Result<std::vector<ExplainSection>> explain_gemini(const ExplainRequest& rq,
+                                                   const LintOptions& options, Locator& loc);
+Result<std::vector<ExplainSection>> explain_antigravity(const ExplainRequest& rq,
+                                                        const LintOptions& options, Locator& loc);
+Result<std::vector<ExplainSection>> explain_deel(const ExplainRequest& rq,
+                                                 const LintOptions& options, Locator& loc);
+
+// ---- Claude Code (lint_claude.cc) ---------------------------------------------------------------
 
 void lint_claude(const std::string& path, const std::string& text, const LintOptions& o,
                  Sink& sink);
 Result<std::vector<ExplainSection>> explain_claude(const ExplainRequest& request,
-                                                   const LintOptions& options);
+                                                   const LintOptions& options, Locator& loc);
 
 }  // namespace pinta::hostlint::detail

@@ -144,19 +144,23 @@ Result<std::vector<Finding>> lint_text(const std::string& path, const std::strin
   }
   const PositionIndex index = PositionIndex::build(text);
   Sink sink{path, &index, {}};
+  // Each family's lint_<folder> (families.def); one that can fail the whole file returns a Status.
+  auto run = [&](auto&& lint) -> Status {
+    if constexpr (std::is_void_v<decltype(lint())>) {
+      lint();
+      return {};
+    } else {
+      return lint();
+    }
+  };
   switch (host) {
-    case Host::kGemini:
-      lint_gemini(path, text, options, sink);
-      break;
-    case Host::kAntigravity:
-      if (auto r = lint_antigravity(path, text, options, sink); !r) return r.error();
-      break;
-    case Host::kDeel:
-      lint_deel(path, text, options, sink);
-      break;
-    case Host::kClaude:
-      lint_claude(path, text, options, sink);
-      break;
+#define PINTA_FAMILY(Id, folder, name)                                                   \
+  case Host::k##Id:                                                                      \
+    if (auto r = run([&] { return lint_##folder(path, text, options, sink); }); !r)      \
+      return r.error();                                                                  \
+    break;
+#include "pinta/hosts/families.def"
+#undef PINTA_FAMILY
   }
   std::stable_sort(sink.out.begin(), sink.out.end(), [](const Finding& a, const Finding& b) {
     return std::tie(a.pos.line, a.pos.col) < std::tie(b.pos.line, b.pos.col);

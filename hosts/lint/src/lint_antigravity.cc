@@ -404,4 +404,147 @@ Status lint_antigravity(const std::string& path, const std::string& text, const 
   return {};
 }
 
+
+// ---- explain: the hooks that fire for one event, in run order (hostemu explain) ----------
+
+namespace {
+
+std::string agy_on_failure(const agy::Profile& p, agy::Event e) {
+  if (e == agy::Event::kPreToolUse)
+    return "non-zero exit: " + p.pretooluse_nonzero_exit + "; timeout: " + p.pretooluse_timeout +
+           "; non-JSON stdout: " + p.pretooluse_nonjson +
+           "; empty stdout: " + p.pretooluse_empty_stdout + "; {}: " + p.pretooluse_empty_object;
+  if (e == agy::Event::kPreInvocation)
+    return "failure: " + p.preinvocation_failure + " (" +
+           (p.preinvocation_failure == "logged" ? "fail-open" : "not fail-open") + ")";
+  return "failure is logged, no effect (fail-open)";
+}
+
+std::string agy_layer(const std::string& path, const std::string& home) {
+  std::string p = normalize(path);
+  if (ends_with(p, "/.gemini/config/hooks.json") && p.rfind(normalize(home), 0) == 0) return "user";
+  if (ends_with(p, "/.agents/hooks.json")) return "project";
+  if (p.find("/plugins/") != std::string::npos) return "plugin";
+  if (ends_with(p, "/.gemini/antigravity-cli/hooks.json")) return "legacy";
+  if (ends_with(p, "/.gemini/antigravity-ide/hooks.json")) return "user (ide)";
+  return "other";
+}
+
+// Antigravity: what one loaded file holds for the event that this profile never runs, with why.
+void agy_not_run(const agy::FileStatus& f, const agy::Profile& p, agy::Event ev,
+                 const std::string& event, Locator& loc, ExplainSection& s) {
+  auto text = pinta::fs::read_file(f.path);
+  if (!text) return;
+  auto hf = agy::parse_hooks_json(*text, p, f.path);
+  if (!hf) return;
+  auto where = [&](const std::string& ptr) { return loc.where(f.path, ptr); };
+  // Shape notes first; a handler they already explain is not listed again.
+  std::vector<std::string> noted_at;
+  for (const auto& n : hf->notes)
+    if ((n.kind == "wrapped-lifecycle" || n.kind == "flat-tool-event") &&
+        n.pointer.find("/" + event) != std::string::npos) {
+      s.dropped.push_back(where(n.pointer) + n.message);
+      noted_at.push_back(n.pointer);
+    }
+  auto noted = [&](const std::string& ptr) {
+    for (const auto& n : noted_at)
+      if (ptr.rfind(n, 0) == 0) return true;
+    return false;
+  };
+  for (const auto& nh : hf->hooks)
+    for (const auto& e : nh.events) {
+      if (e.event != ev) continue;
+      for (const auto& g : e.groups) {
+        bool bad_matcher = agy::is_tool_event(e.event) && !agy::matcher_valid(g.matcher);
+        for (const auto& h : g.hooks) {
+          if (!nh.enabled)
+            s.dropped.push_back(where(h.pointer) + "hook '" + nh.name +
+                                "' has enabled: false");
+          else if (h.type == "command" && h.command.empty() && !noted(h.pointer))
+            s.dropped.push_back(where(h.pointer) + "command hook without a command");
+          else if (bad_matcher && p.invalid_matcher == "no-match")
+            s.dropped.push_back(where(g.pointer + "/matcher") + "matcher '" + g.matcher +
+                                "' is not a valid RE2 pattern: this profile never runs it");
+        }
+      }
+    }
+}
+
+// The group's matcher: the handler pointer is …/<g>/hooks/<h> on tool events.
+std::string agy_group_matcher(const agy::PlannedRun& r) {
+  std::string matcher;
+  auto t = pinta::fs::read_file(r.file);
+  auto j = t ? ojson::parse(*t, nullptr, false) : ojson();
+  const ojson* g = at_pointer(j, parent_pointer(parent_pointer(r.pointer)));
+  if (g && g->is_object())
+    for (auto it = g->begin(); it != g->end(); ++it)
+      if (ascii_lower(it.key()) == "matcher" && it.value().is_string())  // keys fold case
+        matcher = it.value().get<std::string>();
+  return matcher;
+}
+
+// Antigravity under one profile: the files it reads, what it drops, the hooks it runs.
+ExplainSection agy_section(const ExplainRequest& rq, const agy::Profile& p, agy::Event ev,
+                           Locator& loc) {
+  agy::PlanRequest pr;
+  pr.home = rq.home;
+  pr.workspace = rq.workspace;
+  pr.event = ev;
+  pr.tool = rq.tool;
+  pr.launch_dir = rq.workspace.empty() ? rq.home : rq.workspace;
+  auto plan = agy::plan(p, pr);
+  ExplainSection s;
+  s.host = "antigravity " + p.name;
+  for (const auto& f : plan.files)
+    if (f.status == "rejected")
+      s.notes.push_back(f.path + " is rejected: " + f.error);
+    else if (f.status == "not-read" && pinta::fs::exists(f.path))
+      s.notes.push_back(f.path + " exists but this profile does not read it");
+  if (auto why = agy::hooks_not_run_reason(p)) s.notes.push_back(*why);
+  // What this profile loads for the event but never runs, with why.
+  for (const auto& f : plan.files)
+    if (f.status == "loaded") agy_not_run(f, p, ev, rq.event, loc, s);
+  int n = 0;
+  for (const auto& r : plan.run) {
+    ExplainedHook e;
+    e.order = ++n;
+    e.layer = agy_layer(r.file, rq.home);
+    e.file = r.file;
+    e.pos = loc.at(r.file, r.pointer);
+    e.command = r.command;
+    e.name = r.id;
+    if (agy::is_tool_event(ev)) e.matcher = agy_group_matcher(r);
+    e.timeout = std::to_string(r.timeout_seconds) + " s";
+    e.on_failure = agy_on_failure(p, ev);
+    s.hooks.push_back(e);
+  }
+  return s;
+}
+
+}  // namespace
+
+
+// Antigravity: one section per profile (the one asked for, else every profile).
+Result<std::vector<ExplainSection>> explain_antigravity(const ExplainRequest& rq,
+                                                        const LintOptions& options, Locator& loc) {
+  std::vector<ExplainSection> out;
+  auto profs = agy::load_profiles(options.profiles_dir.empty() ? agy::default_profile_dir()
+                                                               : options.profiles_dir);
+  if (!profs) return profs.error();
+  auto ev = agy::parse_event(rq.event);
+  if (!ev) return bad_request("unknown Antigravity event '" + rq.event + "'");
+  if (!rq.tool.empty() && !agy::is_tool_event(*ev))
+    return bad_request("--tool only applies to PreToolUse/PostToolUse");
+  std::vector<const agy::Profile*> chosen;
+  if (!rq.profile.empty()) {
+    auto* p = agy::find_profile(*profs, rq.profile);
+    if (!p) return bad_request("unknown Antigravity profile '" + rq.profile + "'");
+    chosen.push_back(p);
+  } else {
+    for (const auto& p : *profs) chosen.push_back(&p);
+  }
+  for (const auto* p : chosen) out.push_back(agy_section(rq, *p, *ev, loc));
+  return out;
+}
+
 }  // namespace pinta::hostlint::detail

@@ -271,4 +271,74 @@ void lint_deel(const std::string& path, const std::string& text, const LintOptio
   deel_duplicate_findings(place, home, f, sink);
 }
 
+
+// ---- explain: the hooks that fire for one event, in run order (hostemu explain) ----------
+
+namespace {
+
+// deel-local-cli: what a failure of hook `h` of `event` does.
+std::string deel_on_failure(const std::string& event, const deel::Hook& h) {
+  return deel::is_blocking_event(event)
+             ? (h.pass_on_failure
+                    ? "exit 2 blocks; other failures (non-zero exit, timeout, spawn error) pass "
+                      "(onError: pass)"
+                    : "fail-closed: exit 2 or any failure (non-zero exit, timeout, spawn error) "
+                      "blocks")
+             : "fail-open: " + event + " does not block; failures are reported only";
+}
+
+}  // namespace
+
+
+// deel-local-cli: the PC and project files as loaded for the workspace, and the hooks selected.
+Result<std::vector<ExplainSection>> explain_deel(const ExplainRequest& rq,
+                                                 const LintOptions& options, Locator& loc) {
+  std::vector<ExplainSection> out;
+  auto ev = deel::resolve_event(ojson(rq.event));
+  if (!ev) return bad_request("unknown deel-local-cli event '" + rq.event + "'");
+  if (!rq.tool.empty() && !deel::is_tool_event(*ev))
+    return bad_request("--tool only applies to PreToolUse/PostToolUse");
+  deel::LoadRequest lr;
+  lr.home = rq.home;
+  lr.workspace = rq.workspace.empty() ? rq.home : rq.workspace;
+  lr.cwd = lr.workspace;
+  for (const char* k : {"DEEL_HOME", "DEEL_HOOKS"}) {
+    if (auto it = options.env.find(k); it != options.env.end()) lr.env[k] = it->second;
+  }
+  lr.trusted = rq.deel_trusted.value_or(false);
+  auto l = deel::load(lr);
+  ExplainSection s;
+  s.host = std::string("deel-local-cli ") + deel::kHostVersion;
+  if (!l.enabled) s.notes.push_back("hooks are off (" + l.disabled_by.value_or("") + ")");
+  if (l.untrusted_project)
+    s.notes.push_back(l.project.path + " is not read: the folder is not trusted");
+  for (const auto* f : {&l.pc, &l.project})
+    if (f->error) s.notes.push_back(f->path + ": " + *f->error);
+  if (l.overflow) s.notes.push_back("more than 32 hooks: the rest are dropped");
+  for (const auto* f : {&l.pc, &l.project})
+    for (size_t i = 0; i < f->dropped.size() && i < f->dropped_at.size(); ++i)
+      if (f->dropped[i].rfind(*ev, 0) == 0)  // "<event>: why" (seed L271-276)
+        s.dropped.push_back(loc.where(f->path, f->dropped_at[i]) + f->dropped[i]);
+  std::optional<std::string> tool;
+  if (!rq.tool.empty()) tool = rq.tool;
+  int n = 0;
+  for (const deel::Hook* h : deel::select(l.hooks, *ev, tool)) {
+    ExplainedHook e;
+    e.order = ++n;
+    e.layer = h->source == "프로젝트" ? "project" : "user";
+    e.file = h->source == "프로젝트" ? l.project.path : l.pc.path;
+    e.pos = loc.at(e.file, h->pointer);
+    e.command = h->command;
+    e.name = h->name.value_or("");
+    e.matcher = h->matcher;
+    e.timeout = deel::js_number_text(h->timeout_ms / 1000) + " s";
+    e.on_failure = deel_on_failure(*ev, *h);
+    s.hooks.push_back(e);
+  }
+  if (s.hooks.size() > 1)
+    s.notes.push_back("run one after another; the first block stops the rest");
+  out.push_back(s);
+  return out;
+}
+
 }  // namespace pinta::hostlint::detail

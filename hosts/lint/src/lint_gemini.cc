@@ -408,4 +408,99 @@ void lint_gemini(const std::string& path, const std::string& text, const LintOpt
   gemini_duplicate_findings(layer, home, res, sink);
 }
 
+
+// ---- explain: the hooks that fire for one event, in run order (hostemu explain) ----------
+
+namespace {
+
+// Gemini CLI 0.61 failure handling (reference §4.4-§4.6, §6).
+std::string gemini_on_failure(const std::string& event) {
+  bool ignored = event == "SessionStart" || event == "SessionEnd" || event == "PreCompress" ||
+                 event == "Notification";
+  if (ignored)
+    return "fail-open: the output's decision is ignored for " + event +
+           "; a failure (non-zero exit, timeout) is only warned about";
+  return "JSON on stdout decides whatever the exit code; plain text: exit 0 allow, exit 1 allow "
+         "with a warning, exit >=2 (also 127 command not found) deny with the text as reason; "
+         "timeout or signal with no output: fail-open (warning only)";
+}
+
+std::string gemini_layer_of(const std::string& origin, const gem::LoadOptions& lo) {
+  std::string p = normalize(origin);
+  if (p == normalize(lo.home + "/.gemini/settings.json")) return "user";
+  if (p == normalize(lo.workspace + "/.gemini/settings.json")) return "project";
+  if (p.find("/.gemini/extensions/") != std::string::npos) return "extension";
+  if (ends_with(p, "system-defaults.json")) return "system-defaults";
+  return "system";
+}
+
+// Gemini CLI: what the loader discarded for the event, or hooksConfig.disabled lists.
+void gemini_dropped(const ExplainRequest& rq, const gem::LoadResult& loaded, Locator& loc,
+                    ExplainSection& s) {
+  // Written for this event but discarded at load, or listed in hooksConfig.disabled.
+  for (const auto& is : loaded.issues) {
+    if (is.pointer.find("/" + rq.event + "/") == std::string::npos) continue;
+    s.dropped.push_back(loc.where(is.origin, is.pointer) + is.message);
+  }
+  if (auto it = loaded.by_event.find(rq.event); it != loaded.by_event.end())
+    for (const auto& h : it->second)
+      if (!h.enabled)
+        s.dropped.push_back(loc.where(h.origin, h.pointer) + "'" +
+                            (h.spec.name.empty() ? h.spec.command : h.spec.name) +
+                            "' is listed in hooksConfig.disabled");
+}
+
+}  // namespace
+
+
+// Gemini CLI: the settings and extensions loaded as for the workspace, and the event's plan.
+Result<std::vector<ExplainSection>> explain_gemini(const ExplainRequest& rq,
+                                                   const LintOptions& options, Locator& loc) {
+  std::vector<ExplainSection> out;
+  if (!gem::is_event_name(rq.event)) return bad_request("unknown Gemini CLI event '" + rq.event + "'");
+  bool tool_event = rq.event == "BeforeTool" || rq.event == "AfterTool";
+  if (!rq.tool.empty() && !tool_event) return bad_request("--tool only applies to BeforeTool/AfterTool");
+  gem::LoadOptions lo;
+  lo.home = rq.home;
+  lo.workspace = rq.workspace.empty() ? rq.home : rq.workspace;
+  lo.headless = false;
+  if (!options.env.empty()) lo.cli_env = options.env;
+  auto loaded = gem::load_hooks(lo);
+  ExplainSection s;
+  s.host = "gemini-cli " + std::string(gem::kHostVersion);
+  if (loaded.fatal_exit) {
+    s.notes.push_back("Gemini CLI would not start (exit " + std::to_string(*loaded.fatal_exit) +
+                      "): " + loaded.fatal_message);
+    out.push_back(s);
+    return out;
+  }
+  if (!loaded.hooks_enabled) s.notes.push_back("hooksConfig.enabled is false: no hook runs");
+  if (!loaded.trusted)
+    s.notes.push_back("the workspace is not trusted: settings hooks are not loaded");
+  gem::PlanContext ctx;
+  if (!rq.tool.empty()) ctx.tool_name = rq.tool;
+  auto plan = gem::plan_event(loaded, rq.event, ctx);
+  if (plan.error) s.notes.push_back("every " + rq.event + " hook is skipped: " + *plan.error);
+  gemini_dropped(rq, loaded, loc, s);
+  if (plan.hooks.size() > 1)
+    s.notes.push_back(plan.sequential ? "run one after another (sequential)"
+                                      : "run in parallel; outputs merged in this order");
+  int n = 0;
+  for (const auto& h : plan.hooks) {
+    ExplainedHook e;
+    e.order = ++n;
+    e.layer = gemini_layer_of(h.origin, lo);
+    e.file = h.origin;
+    e.pos = loc.at(h.origin, h.pointer);
+    e.command = h.spec.command;
+    e.name = h.spec.name;
+    e.matcher = h.has_matcher ? h.matcher : "";
+    e.timeout = fmt_ms(h.spec.timeout_ms);
+    e.on_failure = gemini_on_failure(rq.event);
+    s.hooks.push_back(e);
+  }
+  out.push_back(s);
+  return out;
+}
+
 }  // namespace pinta::hostlint::detail

@@ -56,9 +56,10 @@ struct Services {
   // (main clears it when PINTA_GEMINI_DEBUG is off: two deep copies of a payload of up to 100 KiB
   // on every event otherwise).
   bool keep_debug_copies = true;
-  // Asked only when a guard REVIEW would become `ask` on Antigravity: true when the host cannot
-  // answer a prompt (agy print mode, host_mode.h), and REVIEW then stays allow. null: never.
-  bool (*host_cannot_prompt)() noexcept = nullptr;
+  // Asked only when a guard REVIEW would become `ask` on a family with a print mode (its
+  // descriptor's PrintMode): true when the host cannot answer a prompt (host_mode.h), and REVIEW
+  // then stays allow. null: never.
+  bool (*host_cannot_prompt)(const hosts::PrintMode& mode) noexcept = nullptr;
   // PINTA_GUARD_ON_UNJUDGEABLE=deny: a gate event whose tool call cannot be put to the guard
   // (no object, or no tool name in what arrived) is denied instead of allowed (GUARD-14); the
   // guard client applies the same setting to truncated views.

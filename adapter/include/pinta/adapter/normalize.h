@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <span>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -13,7 +14,7 @@
 namespace pinta::adapter {
 
 struct CanonicalEvent {
-  Family family = Family::kGemini;
+  Family family{};  // always set by normalize()
   std::string agent;            // the --agent label as given (gemini, antigravity, agy, ...)
   std::string hook;             // the --event value as given
   bool known_event = false;     // the host is known to send this event (protocol table)
@@ -27,7 +28,9 @@ struct CanonicalEvent {
   std::string tool_name;        // gemini tool_name | antigravity toolCall.name (may be absent)
   nlohmann::json tool_input;    // gemini tool_input | antigravity toolCall.args; null if absent
   std::string tool_call_id;     // the host's tool call id (Claude Code tool_use_id), "" if none
-  std::string product;          // antigravity only: agy | antigravity2 | unknown (SPEC §9.4, DG11)
+  std::string product;          // where the family reads it from the transcript path
+                                // (PayloadShape::products): agy | antigravity2 |
+                                // unknown (SPEC §9.4, DG11)
   nlohmann::json raw;           // the whole payload object, untouched
   // Set by the handler, not by normalize(): the payload was not read whole (input cap, EOF or
   // deadline inside the object, bytes after it, not JSON past some point), so this event holds
@@ -43,7 +46,8 @@ CanonicalEvent normalize(Family family, std::string_view agent, std::string_view
 
 // agy → `.../antigravity-cli/brain/...`; Antigravity 2.0 app → `.../antigravity/brain/...`,
 // IDE → `.../antigravity-ide/...` (SPEC §9.4; shared/reference/antigravity-hooks.md §8).
-std::string product_from_transcript_path(std::string_view path);
+std::string product_from_transcript_path(std::span<const hosts::ProductMarker> products,
+                                        std::string_view path);
 
 // The canonical event as JSON (for the debug log and tests).
 nlohmann::json to_json(const CanonicalEvent& e);

@@ -1,6 +1,7 @@
 // File: pinta/adapter/protocol.h
 // What each host expects on stdout, per event: the one table of replies (allow / fail-safe, deny),
-// kept as data with the evidence for every row. Everything that prints a decision reads it.
+// built at compile time from the family registry (each family's descriptor holds its rows, its
+// reply forms and their evidence). Everything that prints a decision reads it.
 #pragma once
 
 #include <optional>
@@ -40,10 +41,10 @@ int deny_exit_status(Family f) noexcept;
 std::string_view canonical_event(Family f, std::string_view event) noexcept;
 
 struct ReplyRow {
-  Family family;
+  Family family{};
   std::string_view event;   // the host's own event name, case-sensitive
-  bool gate;                // guard is consulted (Gemini BeforeTool, Antigravity PreToolUse)
-  bool deny_allowed;        // a deny reply is meaningful and safe on this event
+  bool gate = false;        // guard is consulted (the family's gate event)
+  bool deny_allowed = false;  // a deny reply is meaningful and safe on this event
   std::string_view allow;   // allow / no-opinion reply, also the fail-safe reply ("" = no output)
   std::string_view evidence;
 };
@@ -57,9 +58,10 @@ const ReplyRow* find_reply_row(Family f, std::string_view event) noexcept;
 std::string_view fail_safe_reply(Family f, std::string_view event) noexcept;
 // Fail-safe for when not even the agent is known (missing, empty or unregistered --agent).
 inline constexpr std::string_view kUnknownHostReply = "{}";
-// The fail-safe reply when the family is not known (fail_safe_for): `{}`, except on PreToolUse
-// where `{}` would be a deny for Antigravity (AGY§6.2) and `{"decision":"allow"}` is read as
-// allow by Gemini CLI (GEM§5) too.
+// The fail-safe reply when the family is not known (fail_safe_for): `{}`, except on PreToolUse,
+// where `{}` is read as a deny by a protojson host (Antigravity, AGY§6.2) and an explicit
+// `{"decision":"allow"}` is read as allow by every JSON-line host (Gemini CLI: GEM§5).
+inline constexpr std::string_view kUnknownHostGateReply = R"({"decision":"allow"})";
 std::string_view unknown_agent_reply(std::string_view event) noexcept;
 
 // Deny reply in the host's format; falls back to the allow reply on events where a deny has no

@@ -25,8 +25,6 @@ using json = nlohmann::json;
 // shorthand "all" in a case means every JSON-line host (all but deel-1.17).
 using pinta::hosts::all_hosts;
 using pinta::hosts::family_of;
-using pinta::hosts::is_deel_host;
-using pinta::hosts::is_gemini_host;
 // How a host spawns a hook and reads its reply (pinta/emulator/host_runner.h).
 using pinta::emu::absolute_command;
 using pinta::emu::HookCall;

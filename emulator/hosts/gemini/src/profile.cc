@@ -10,7 +10,7 @@
 
 namespace pinta::emu::gemini {
 
-std::string default_profile_dir() { return pinta::hosts::gemini_profile_dir(); }
+std::string default_profile_dir() { return pinta::hosts::profile_dir(pinta::hosts::Family::kGemini); }
 
 std::string profile_path(const std::string& name_or_file) {
   if (name_or_file.find('/') != std::string::npos ||

@@ -26,17 +26,18 @@ struct HostInfo {
   std::string graded_as;
 };
 
-// Where each family's version profiles are (pinta::data::find_dir: the env var when set, the
-// installed share dir, the source tree).
-std::string gemini_profile_dir();       // $PINTA_GEMINI_PROFILES, share/gemini/profiles
-std::string antigravity_profile_dir();  // $PINTA_AGY_PROFILES, share/antigravity/profiles
+// Where a family's version profiles are (its descriptor's HostSource through
+// pinta::data::find_dir: the env var when set, the installed share dir, the source tree); "" for
+// a family with one fixed host.
+std::string profile_dir(Family f);
+// profile_dir() of every family, indexed by Family.
+std::vector<std::string> profile_dirs();
 
-// Every host of every registered family, read from the given profile dirs, in report order:
-// families in registration order (pinta/hosts/family.h), each family's profiles in file
-// name order. Unreadable dirs or files contribute no host (the suite then reports the host as
-// unknown); a profile file is a host named by its "name" field.
-std::vector<HostInfo> read_registry(const std::string& gemini_profiles,
-                                    const std::string& antigravity_profiles);
+// Every host of every registered family, in report order: families in registration order
+// (pinta/hosts/family.h), each family's profiles (from dirs[Family], as profile_dirs()) in file
+// name order, or its one fixed host. Unreadable dirs or files contribute no host (the suite then
+// reports the host as unknown); a profile file is a host named by its "name" field.
+std::vector<HostInfo> read_registry(const std::vector<std::string>& dirs);
 // read_registry() of the default dirs, read once per process.
 const std::vector<HostInfo>& registry();
 // The graded hosts' names, in report order.
@@ -46,8 +47,6 @@ const HostInfo* find_host(const std::string& host);
 // `host`'s family, or nullopt when the registry has no host of that name: there is no default
 // family, so a caller names the unknown host in its error instead of running it as some family.
 std::optional<Family> host_family(const std::string& host);
-bool is_gemini_host(const std::string& host);
-bool is_deel_host(const std::string& host);      // deel-local-cli (its emulator's runner)
 // The host answers by exit status (its family's ReplyReading is kExitStatus: deel-local-cli).
 bool is_exit_code_host(const std::string& host);
 // The host reads exactly one JSON line on stdout (kJsonStdout): the hosts of contract OUT-1.

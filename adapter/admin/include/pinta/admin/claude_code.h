@@ -48,6 +48,6 @@ Result<Plan> plan_claude_code_install(const InstallOptions& options);
 
 // Doctor: the user, project and local settings files: readable, hooks not disabled, ours
 // registered for each event once, our program present and executable.
-void check_claude_code(const DoctorOptions& options, DoctorReport& report);
+void check_claude(const DoctorOptions& options, DoctorReport& report);
 
 }  // namespace pinta::admin

@@ -71,9 +71,7 @@ std::string antigravity_command(const std::string& adapter_path, const std::stri
 std::string deel_command(const std::string& adapter_path, const std::string& event);
 
 // Event lists (seed SPEC §3.3; antigravity adds SessionStart where supported).
-const std::vector<std::string>& gemini_events();
-const std::vector<std::string>& antigravity_events();
-const std::vector<std::string>& deel_events();
+const std::vector<std::string>& installed_events(Host host);
 
 // Where each host's file lives for `options`.
 std::string gemini_extension_dir(const InstallOptions& options);

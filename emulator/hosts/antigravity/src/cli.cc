@@ -245,7 +245,12 @@ int run_fire(const std::vector<agy::Profile>& profs, const AgyOpts& o) {
 
 }  // namespace
 
-void add_antigravity_commands(CLI::App& app, Action& action) {
+}  // namespace pinta::hostemu
+
+namespace pinta::hostemu::antigravity {
+
+// The family's `hostemu` subcommands (registered through families.def, hostemu_main.cc).
+void add_commands(CLI::App& app, Action& action) {
   auto o = std::make_shared<AgyOpts>();
   auto* ag = app.add_subcommand("antigravity", "Antigravity (agy) host emulator");
   ag->require_subcommand(1);
@@ -277,4 +282,4 @@ void add_antigravity_commands(CLI::App& app, Action& action) {
   });
 }
 
-}  // namespace pinta::hostemu
+}  // namespace pinta::hostemu::antigravity

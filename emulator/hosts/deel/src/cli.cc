@@ -16,11 +16,16 @@
 
 extern char** environ;  // NOLINT
 
-namespace deel = pinta::emu::deel;
+namespace demu = pinta::emu::deel;
 
 namespace pinta::hostemu {
 
-void add_deel_commands(CLI::App& app, Action& action) {
+}  // namespace pinta::hostemu
+
+namespace pinta::hostemu::deel {
+
+// The family's `hostemu` subcommands (registered through families.def, hostemu_main.cc).
+void add_commands(CLI::App& app, Action& action) {
   struct Opts {
     std::string home, workspace, event, tool, check_file;
     bool tool_set = false, trusted = false, no_hooks = false;
@@ -49,7 +54,7 @@ void add_deel_commands(CLI::App& app, Action& action) {
   d->final_callback([o, &action] {
     action = [o]() -> int {
       if (*o->docs_cmd) {
-        return print_or_check_docs("deel", deel::render_docs(), o->check_file);
+        return print_or_check_docs("deel", demu::render_docs(), o->check_file);
       }
       static const std::vector<std::pair<std::string, std::string>> events = {
           {"PreToolUse", "도구전"},
@@ -60,7 +65,7 @@ void add_deel_commands(CLI::App& app, Action& action) {
       for (const auto& [en, ko] : events)
         if (o->event == en || o->event == ko) korean = ko;
       if (korean.empty()) return usage_error("unknown event '" + o->event + "'");
-      deel::LoadRequest rq;
+      demu::LoadRequest rq;
       for (const auto& kv : o->env) {
         auto eq = kv.find('=');
         if (eq == std::string::npos || eq == 0)
@@ -72,9 +77,9 @@ void add_deel_commands(CLI::App& app, Action& action) {
         return usage_error("--workspace " + o->workspace + " is not a directory");
       std::string input((std::istreambuf_iterator<char>(std::cin)),
                         std::istreambuf_iterator<char>());
-      deel::ojson payload = deel::ojson::object();
+      demu::ojson payload = demu::ojson::object();
       if (input.find_first_not_of(" \t\r\n") != std::string::npos) {
-        payload = deel::ojson::parse(input, nullptr, false);
+        payload = demu::ojson::parse(input, nullptr, false);
         if (payload.is_discarded()) return usage_error("stdin: the payload is not JSON");
       }
       // deel runs in the workspace: root = W, process.cwd() = W.
@@ -85,10 +90,10 @@ void add_deel_commands(CLI::App& app, Action& action) {
       rq.home = o->home;
       rq.trusted = o->trusted;
       rq.no_hooks = o->no_hooks;
-      auto loaded = deel::load(rq);
+      auto loaded = demu::load(rq);
       // Hooks inherit the host's environment; the host's home is H.
       // process.env.HOME = H: replaced in place (or appended), the parent's order kept.
-      deel::EnvPairs env;
+      demu::EnvPairs env;
       bool home_set = false;
       for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
         std::string kv(*e);
@@ -107,11 +112,11 @@ void add_deel_commands(CLI::App& app, Action& action) {
       auto spawner = pinta::proc::make_spawner();
       std::optional<std::string> tool;
       if (o->tool_opt->count()) tool = o->tool;
-      auto outcome = deel::run_event(loaded.hooks, korean, tool, payload, *spawner, env);
-      std::cout << deel::report_json(loaded, &outcome) << "\n";
+      auto outcome = demu::run_event(loaded.hooks, korean, tool, payload, *spawner, env);
+      std::cout << demu::report_json(loaded, &outcome) << "\n";
       return 0;
     };
   });
 }
 
-}  // namespace pinta::hostemu
+}  // namespace pinta::hostemu::deel

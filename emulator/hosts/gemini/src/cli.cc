@@ -31,7 +31,16 @@ void parse_timeout(const std::string& text, gem::HookSpec& spec) {
 
 }  // namespace
 
-void add_gemini_commands(CLI::App& app, Action& action) {
+}  // namespace pinta::hostemu
+
+namespace pinta::hostemu {
+void add_drift_commands(CLI::App& app, Action& action);  // drift_cli.cc: Gemini CLI releases
+}  // namespace pinta::hostemu
+
+namespace pinta::hostemu::gemini {
+
+// The family's `hostemu` subcommands (registered through families.def, hostemu_main.cc).
+void add_commands(CLI::App& app, Action& action) {
   struct Opts {
     std::string event, command, timeout, source = "user", name, plans_dir, cwd;
     std::vector<std::string> env;
@@ -231,6 +240,7 @@ void add_gemini_commands(CLI::App& app, Action& action) {
       return 0;
     };
   });
+  add_drift_commands(app, action);
 }
 
-}  // namespace pinta::hostemu
+}  // namespace pinta::hostemu::gemini

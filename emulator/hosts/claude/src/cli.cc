@@ -48,7 +48,12 @@ int run_claude(const RunArgs& a) {
 
 }  // namespace
 
-void add_claude_commands(CLI::App& app, Action& action) {
+}  // namespace pinta::hostemu
+
+namespace pinta::hostemu::claude {
+
+// The family's `hostemu` subcommands (registered through families.def, hostemu_main.cc).
+void add_commands(CLI::App& app, Action& action) {
   auto* claude = app.add_subcommand("claude", "Claude Code 2.1.332 host emulator");
   claude->require_subcommand(1);
   auto a = std::make_shared<RunArgs>();
@@ -79,4 +84,4 @@ void add_claude_commands(CLI::App& app, Action& action) {
   });
 }
 
-}  // namespace pinta::hostemu
+}  // namespace pinta::hostemu::claude

@@ -98,7 +98,7 @@ void add_drift_commands(CLI::App& app, Action& action) {
         return usage_error("drift: --version must be an exact version such as 0.40.1: " +
                            o->version);
       if (o->jobs < 1 || o->jobs > 8) return usage_error("drift: --jobs must be 1..8");
-      const std::string profiles_dir = pinta::hosts::gemini_profile_dir();
+      const std::string profiles_dir = pinta::hosts::profile_dir(pinta::hosts::Family::kGemini);
       std::string profile_path = o->profile;
       if (profile_path.empty()) {
         auto p = gem::profile_for_version(profiles_dir, o->version);

@@ -607,7 +607,7 @@ void lint_claude(const std::string& path, const std::string& text, const LintOpt
 }
 
 Result<std::vector<ExplainSection>> explain_claude(const ExplainRequest& rq,
-                                                   const LintOptions& options) {
+                                                   const LintOptions& options, Locator&) {
   (void)options;
   if (std::string bad = request_error(rq); !bad.empty())
     return make_error(ErrorCode::kInvalidArgument, bad);
