@@ -437,6 +437,39 @@ constexpr double kMaxMeanRun = 3.3;
 // Word share: random base62 tokens have a median of 0.15-0.2 and a 99th percentile of 0.53-0.65
 // (20-40 characters); identifiers 0.68-0.95 (Argv0IsTheGivenNameOrThePath 0.68).
 constexpr double kMaxWordShare = 0.6;
+// One letter case: a run of letters is a whole run of capitals or of lowercase, so random base36
+// runs are longer (3.6 letters on average) and most of them hold a vowel: word share median 0.3,
+// 99th percentile 0.79 at 24 characters, 0.75 at 32, 0.70 at 40, 0.64-0.66 at 58, 0.62-0.64 at
+// 64; 99.9th 0.92, 0.84-0.88, 0.82, 0.74, 0.72 (20,000 random tokens per length, upper and lower
+// case, 2026-12-07). The base62 bound rejected 5-12 % of random base36 tokens of 24-32 characters
+// (an age key's body has 0.64). From 24 characters the bound is that 0.1st percentile, at most
+// 0.8 (names joined without a separator: urlsafe_b64decode 0.81, element_i18nattrs 0.81); shorter
+// bodies keep the base62 bound, where random and names overlap.
+double max_word_share_one_case(std::size_t n) {
+  if (n < kMinSingleCase) return kMaxWordShare;
+  return std::min(0.8, std::max(0.72, 1.06 - 0.0055 * static_cast<double>(n)));
+}
+
+// A hex body in segments after a vendor prefix (PMAK-<24>-<34>, lsv2_pt_<32>_<10>,
+// sgp_<16>_<40>): every segment hex of 8+ digits, one of 24+, 32+ in all, digits and letters
+// mixed, 3.0+ bits per character. A UUID (8-4-4-4-12) has 4-digit segments and stays an
+// identifier after any prefix (session-<uuid>); so do dates, versions and counters (short or
+// decimal segments).
+bool hex_segments(std::string_view body) {
+  std::size_t total = 0, longest = 0, digits = 0, k = 0;
+  std::string joined;
+  while (k < body.size()) {
+    std::size_t e = k;
+    while (e < body.size() && is_hex(static_cast<unsigned char>(body[e]))) ++e;
+    if (e - k < 8 || (e < body.size() && body[e] != '-' && body[e] != '_')) return false;
+    for (std::size_t i = k; i < e; ++i) digits += is_digit(static_cast<unsigned char>(body[i]));
+    joined.append(body.data() + k, e - k);
+    total += e - k;
+    longest = std::max(longest, e - k);
+    k = e + 1;
+  }
+  return total >= kMinPrefixedHex && longest >= 24 && digits > 0 && digits < total && shannon(joined) >= 3.0;
+}
 
 // Whether `body` (a token without its prefix) is random-looking. `prefixed`: a vendor prefix came
 // before it (shorter bodies and hex count then).
@@ -474,14 +507,30 @@ bool random_body(std::string_view body, bool prefixed) {
       }
       k = e + 1;
     }
-    if (segments >= 3 && typed * 2 >= segments) return false;
+    // ... unless a segment is a random body of its own after a vendor prefix (Slack's
+    // xoxb-<team>-<user>-<24 random>): ids, then the secret, which decides.
+    if (segments >= 3 && typed * 2 >= segments) {
+      if (!prefixed) return false;
+      bool random_segment = false;
+      for (std::size_t a = 0; a < n && !random_segment;) {
+        std::size_t e = a;
+        while (e < n && is_alnum(static_cast<unsigned char>(body[e]))) ++e;
+        const std::string_view seg = body.substr(a, e - a);
+        random_segment = seg.size() >= kMinPrefixedBody &&
+                         seg.find_first_not_of("0123456789abcdefABCDEF") != std::string_view::npos &&
+                         random_body(seg, true);
+        a = e + 1;
+      }
+      return random_segment;
+    }
   }
   if (has_alphabet_run(body)) return false;
   const double h = shannon(body);
   const double log_n = std::log2(static_cast<double>(n));
   if (hex == alnum) {  // bare hex: hashes, ids, SHAs, UUIDs
-    return prefixed && alnum >= kMinPrefixedHex && digit > 0 && digit < alnum && h >= 3.0 &&
-           body.find_first_of("-_.$") == std::string_view::npos;
+    if (!prefixed) return false;
+    if (body.find_first_of("-_.$") != std::string_view::npos) return hex_segments(body);
+    return alnum >= kMinPrefixedHex && digit > 0 && digit < alnum && h >= 3.0;
   }
   // A name joined with - _ . $: half or more of its letters and digits in plain segments (one
   // letter case, with digits only up to 8 characters: real, host, x86, crc32c, PKIX, P256), as in
@@ -504,15 +553,18 @@ bool random_body(std::string_view body, bool prefixed) {
     if (plain * 2 >= alnum) return false;
   }
   const Wordiness w = wordiness(body);
-  if (w.word_share > kMaxWordShare) return false;
   // Both letter cases in earnest (the rarer one at least 15 % of the letters): base62/base64.
   // Else one case and digits, with the thresholds of base36 (Qx9-qtev870sveo49… is lowercase).
   if (std::min(lower, upper) * 20 >= (lower + upper) * 3) {
+    if (w.word_share > kMaxWordShare) return false;
     if (n < (prefixed ? kMinPrefixedBody : kMinMixed)) return false;
     if (h < std::min(4.5, log_n - 1.0) - (prefixed ? 0.3 : 0.0)) return false;
     return w.mean_run <= kMaxMeanRun;
   }
   // One letter case and digits (base36, Crockford base32).
+  // (The one-case bound only where there is truly one case: camelCase with a few capitals,
+  // reactInternalInstance, keeps the bound of words.)
+  if (w.word_share > (std::min(lower, upper) == 0 ? max_word_share_one_case(n) : kMaxWordShare)) return false;
   if (n < (prefixed ? kMinPrefixedBody : kMinSingleCase)) return false;
   if (digit * 10 < alnum || digit * 10 > alnum * 9) return false;
   // A ULID (26 Crockford base32 characters, a timestamp first) is an identifier.
@@ -529,6 +581,25 @@ Shape classify(std::string_view t) {
   if (t.size() < kMinPrefixedBody) return Shape::kNone;
   const Prefixed p = split_prefix(t);
   if (p.prefix_len > 0 && p.id_only) return Shape::kNone;
+  // A short word glued to 32+ hex digits without a separator (Twilio SK<32 hex>, Databricks
+  // dapi<32 hex>): the word ends at the last character that is no hex digit, and has 2-8 letters.
+  if (p.prefix_len == 0) {
+    const std::size_t last = t.find_last_not_of("0123456789abcdefABCDEF");
+    if (last != std::string_view::npos && last >= 1 && last < 8) {
+      const std::string_view word = t.substr(0, last + 1), body = t.substr(last + 1);
+      std::string lower_word;
+      bool letters = true;
+      for (unsigned char c : word) {
+        letters = letters && (is_lower(c) || is_upper(c));
+        lower_word += static_cast<char>(c | 0x20);
+      }
+      std::size_t digits = 0;
+      for (unsigned char c : body) digits += is_digit(c);
+      if (letters && !id_word(lower_word) && body.size() >= kMinPrefixedHex && digits > 0 &&
+          digits < body.size() && shannon(body) >= 3.0)
+        return Shape::kPrefixed;
+    }
+  }
   // GitHub's GraphQL node ids (PR_kwDOA8WJ1M5Fyxx0, U_kgDOBz…): a type, then msgpack that starts
   // kgDO / kwDO.
   if (p.prefix_len > 0 && p.prefix_len <= 5 &&
