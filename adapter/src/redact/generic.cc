@@ -349,6 +349,18 @@ int b64_value(unsigned char c) {
   return -1;
 }
 
+// Whether every byte of `s` is of the base64 alphabet (with `=`), standard or URL-safe: one
+// table look-up per byte (find_first_not_of with a 65-character set searched that set per byte,
+// a quarter of the time of redacting 1 MB of base64).
+bool only_b64(std::string_view s, bool url_safe) {
+  for (unsigned char c : s) {
+    if (is_alnum(c) || c == '=') continue;
+    if (url_safe ? (c == '-' || c == '_') : (c == '+' || c == '/')) continue;
+    return false;
+  }
+  return true;
+}
+
 // The bytes of a base64 (standard or URL-safe) token, at most `limit` of them; false when it is
 // not base64 (a character outside the alphabet, or a length no encoder produces).
 bool b64_decode(std::string_view t, std::size_t limit, std::string& out) {
@@ -709,9 +721,7 @@ void base64_blocks(std::string_view t, std::vector<std::pair<std::size_t, std::s
                           std::vector<Cut>& cuts) {
   auto b64_line = [](std::string_view l) {
     if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-    return l.size() >= 40 &&
-           l.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") ==
-               std::string_view::npos;
+    return l.size() >= 40 && only_b64(l, false);
   };
   std::size_t at = 0;
   while (at < t.size()) {
@@ -848,9 +858,7 @@ void shape_scan(std::string_view t, bool decode, std::vector<Cut>& cuts, SecretT
     // one that starts with `/`), else the token whole.
     // Base64 of a file, a certificate or public key, or of text without a secret (a PNG has
     // `///` in it, a JPEG starts with `/9j/`): whole, never a path.
-    if (decode && tok.size() >= 24 &&
-        tok.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") ==
-            std::string_view::npos) {
+    if (decode && tok.size() >= 24 && only_b64(tok, false)) {
       std::string d;
       if (b64_decode(tok, 1 << 20, d) && d.size() >= 8 &&
           (file_magic(d) || der_kind(d) == 2 || ssh_public_blob(d))) {
@@ -894,12 +902,8 @@ void shape_scan(std::string_view t, bool decode, std::vector<Cut>& cuts, SecretT
         }
       }
       std::string_view type;
-      const bool b64 = piece.find_first_not_of(
-                           "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") ==
-                       std::string_view::npos;
-      const bool b64url = piece.find_first_not_of(
-                              "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=") ==
-                          std::string_view::npos;
+      const bool b64 = only_b64(piece, false);
+      const bool b64url = only_b64(piece, true);
       if (shape == Shape::kPrefixed) {
         type = "prefixed_token";
       } else if (decode && (b64 || b64url) && piece.size() >= 16 &&
