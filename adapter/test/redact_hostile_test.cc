@@ -525,6 +525,27 @@ TEST(RedactGeneric, OpeningPrefilterNeverSkipsAListOrObject) {
   }
 }
 
+// The NAME=value, name: value, --flag, XML and prose-token rules are compiled only when their scans say they
+// can match (their literals `key`, `token`, `pass` are in most source code); those scans never
+// skip a text the rule's regex takes, and ordinary source code compiles none of them.
+TEST(RedactGeneric, AssignmentFlagAndTagPrefiltersNeverSkipAMatch) {
+  for (const std::string text :
+       {"DB_PASSWORD=s3cr3tValue", "export API_KEY = 'k3yOne0001'", "\"api_key\"=k3yOne0001", "token := abc12345",
+        "seed phrase = w1 w2 w3", "session id=abc12345", "x.secret=>abc12345", "pw\t=\tabc12345",
+        "run --api-key=k3yOne0001", "run --password s3cr3tValue", "a---token x1", "--KEY=abc",
+        "<password>s3cr3t</password>", "<x a='1'>v</", "the secret is \"Zq7vK2mW9xLp4RtN8cYb\"",
+        "token\n\fZq7vK2mW9xLp4RtN8cYb", "api key: Zq7vK2mW9xLp4RtN8cYb", "DB_PASSWORD: s3cr3tValue",
+        "\"client_secret\" :\t\"abc\"", "session id: abc12345"}) {
+    EXPECT_TRUE(redaction_prefilter_misses(text).empty()) << text;
+  }
+  const std::string source =
+      "static int parse_line(const char *line, char *key, size_t cap) {\n  size_t n = strcspn(line, \"=\");\n"
+      "  if (n == 0 || n >= cap) return -1;\n  memcpy(key, line, n);\n  key[n] = 0;\n  return 0;\n}\n"
+      "/* token counts: the tokenizer splits each key once. */ #include <stdio.h>\n";
+  EXPECT_TRUE(redaction_is_identity(source));
+  EXPECT_EQ(redact_string(source), source);
+}
+
 // The shape detector's own guards: a PEM body without armour, base64 of a .env and of a
 // user:password pair are secrets; base64 of plain text, an image, a certificate and an SSH public
 // key are not.

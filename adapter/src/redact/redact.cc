@@ -430,6 +430,101 @@ bool secret_opening(std::string_view s, char open, bool equals) {
   }
   return false;
 }
+// The may_match scans of the rules below whose literals are common words (`key`, `token`,
+// `pass`): on ordinary text (source code, logs) the literal occurs but the rule cannot match, and
+// compiling their patterns was most of a telemetry event with a 2 KB tool response (~1.3 M of
+// 2.5 M instructions: the NAME=value rule alone ~0.25 ms; ci/bench.sh, independent collector).
+// Each is a necessary condition of its regex alone (accept predicates aside), and linear.
+bool ascii_alnum(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+bool name_char(char c) { return ascii_alnum(c) || c == '_' || c == '.' || c == '-'; }
+// Whether `hay` holds one of `words` (lowercase ASCII), ignoring ASCII case; no allocation.
+bool contains_ci(std::string_view hay, std::initializer_list<std::string_view> words) {
+  for (std::string_view w : words) {
+    if (w.size() > hay.size()) continue;
+    for (std::size_t i = 0; i + w.size() <= hay.size(); ++i) {
+      std::size_t k = 0;
+      while (k < w.size() && (hay[i + k] | 0x20) == w[k]) ++k;
+      if (k == w.size()) return true;
+    }
+  }
+  return false;
+}
+// NAME=value (also `:=`, `=>`) and name: value: before some `op` come [ \t]*, an optional quote
+// and a name holding one of the secret words (PINTA_NAME_LITERALS). The name is the run of
+// [A-Za-z0-9_.-] there, with the run before it when one space joins them (`seed phrase`,
+// `session id`).
+bool secret_name_before(std::string_view s, char op) {
+  for (std::size_t at = s.find(op); at != std::string_view::npos; at = s.find(op, at + 1)) {
+    std::size_t i = at;
+    if (op == '=' && i > 0 && s[i - 1] == ':') --i;
+    while (i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t')) --i;
+    if (i > 0 && (s[i - 1] == '"' || s[i - 1] == '\'')) --i;
+    const std::size_t end = i;
+    while (i > 0 && name_char(s[i - 1])) --i;
+    if (i == end) continue;
+    // The one space a name may hold is inside seed/recovery phrase, session id, database url,
+    // connection string: the run after it starts with the second word.
+    if (i > 1 && s[i - 1] == ' ' && name_char(s[i - 2])) {
+      std::string head(s.substr(i, std::min<std::size_t>(end - i, 6)));
+      for (char& c : head) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (head.starts_with("phrase") || head.starts_with("id") || head.starts_with("url") ||
+          head.starts_with("string")) {
+        --i;
+        while (i > 0 && name_char(s[i - 1])) --i;
+      }
+    }
+    if (contains_ci(s.substr(i, end - i), {"pass", "pw", "secret", "token", "key", "cred", "auth", "cookie", "dsn",
+                                           "otp", "mnemonic", "phrase", "session", "database", "connection",
+                                           "connstr"}))
+      return true;
+  }
+  return false;
+}
+bool secret_assignment_chain(std::string_view s) { return secret_name_before(s, '='); }
+bool secret_colon_chain(std::string_view s) { return secret_name_before(s, ':'); }
+// --flag: a run of [A-Za-z0-9_-] holding `--`, then one of the flag words (PINTA_FLAG_LITERALS).
+bool secret_flag_chain(std::string_view s) {
+  std::size_t i = s.find("--");
+  if (i == std::string_view::npos) return false;
+  while (i > 0 && (ascii_alnum(s[i - 1]) || s[i - 1] == '_' || s[i - 1] == '-')) --i;
+  while (i < s.size()) {
+    auto flag_char = [&](std::size_t k) { return ascii_alnum(s[k]) || s[k] == '_' || s[k] == '-'; };
+    if (!flag_char(i)) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < s.size() && flag_char(j)) ++j;
+    const std::size_t dashes = s.substr(i, j - i).find("--");
+    if (dashes != std::string_view::npos &&
+        contains_ci(s.substr(i + dashes + 2, j - i - dashes - 2),
+                    {"pass", "pwd", "secret", "token", "key", "credential", "auth", "cookie", "dsn", "otp"}))
+      return true;
+    i = j;
+  }
+  return false;
+}
+// A value after a secret word in prose: whitespace, an optional quote, then 16+ characters of
+// [A-Za-z0-9_+/=.~-].
+bool spaced_long_token(std::string_view s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\f' && c != '\r') continue;
+    std::size_t j = i + 1;
+    if (j < s.size() && (s[j] == '"' || s[j] == '\'')) ++j;
+    const std::size_t from = j;
+    while (j < s.size() && (ascii_alnum(s[j]) || s[j] == '_' || s[j] == '+' || s[j] == '/' || s[j] == '=' ||
+                            s[j] == '.' || s[j] == '~' || s[j] == '-'))
+      ++j;
+    if (j - from >= 16) return true;
+    if (j > i + 1) i = j - 1;
+  }
+  return false;
+}
+// <name>value</: a closing tag.
+bool closing_tag(std::string_view s) { return s.find("</") != std::string_view::npos; }
 bool secret_list_opening(std::string_view s) { return secret_opening(s, '[', true); }
 bool secret_object_opening(std::string_view s) { return secret_opening(s, '{', false); }
 // A URL's user part with no password (`https://<token>@host`): a token, not a user name.
@@ -697,10 +792,10 @@ constexpr Rule kRules[] = {
      1, {"mnemonic", "phrase"}, true, whole_value},
     // --flag=value and --flag value where the flag names a secret (is_secret_name, or --key).
     {"cli_password", R"((?i)--)" PINTA_FLAG_NAME "=" PINTA_VALUE, 2, PINTA_FLAG_LITERALS, true,
-     nullptr, nullptr, secret_flag},
+     nullptr, nullptr, secret_flag, nullptr, secret_flag_chain},
     {"cli_password",
      R"((?i)--)" PINTA_FLAG_NAME R"([ \t]+("[^"]*"|'[^'"]*'|[^\s"'\[\x{2026}$-][^\s"']*))", 2,
-     PINTA_FLAG_LITERALS, true, nullptr, nullptr, secret_flag_spaced},
+     PINTA_FLAG_LITERALS, true, nullptr, nullptr, secret_flag_spaced, nullptr, secret_flag_chain},
     // docker login -p secret (docker's -p is the password; elsewhere -p is a port or a path).
     {"cli_password",
      R"(\bdocker\s+login\b[^\n|;&]*?\s-p\s*("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))", 1,
@@ -762,7 +857,7 @@ constexpr Rule kRules[] = {
     // XML: <password>v</password>, <add key="ApiKey" value="v"/>, <entry name="secret" value="v">.
     {"secret_field",
      R"(<([A-Za-z_][A-Za-z0-9_.:-]*)(?:\s[^<>]*)?>([^<>]+)</)", 2, PINTA_NAME_LITERALS, true,
-     nullptr, nullptr, named_text, "<"},
+     nullptr, nullptr, named_text, "<", closing_tag},
     {"secret_field",
      R"((?i)\b(?:key|name)[ \t]*=[ \t]*["']([^"'<>]+)["'][ \t]+value=("[^"]*"|'[^']*'))", 2,
      {"value="}, true, nullptr, nullptr, named_assignment},
@@ -785,12 +880,12 @@ constexpr Rule kRules[] = {
      2, PINTA_NAME_LITERALS, true, nullptr, nullptr, named_assignment, "{", secret_object_opening},
     // NAME=value where NAME ends in a secret word (DB_PASSWORD=, api_key=, ?password=, sig keys).
     {"env_assignment", PINTA_SECRET_NAME R"(["']?[ \t]*(?::=|=>|=)[ \t]*)" PINTA_ENV_VALUE, 2,
-     PINTA_NAME_LITERALS, true, nullptr, nullptr, named_assignment, "=:"},
+     PINTA_NAME_LITERALS, true, nullptr, nullptr, named_assignment, "=", secret_assignment_chain},
     // name: value (YAML, JSON text, headers).
     {"secret_field",
      PINTA_SECRET_NAME
      R"(["']?[ \t]*:[ \t]*("[^"\n]*"|'[^'\n]*'|[^\s"'\[\x{2026}$,;)\]}>][^\s"',;)\]}>]{5,}))",
-     2, PINTA_NAME_LITERALS, true, nullptr, nullptr, named_colon, ":"},
+     2, PINTA_NAME_LITERALS, true, nullptr, nullptr, named_colon, ":", secret_colon_chain},
     // Credential query and fragment parameters (?code=, &sig=, #access_token=, X-Amz-Signature=).
     {"query_credential", R"([?&#]([A-Za-z0-9_.\[\]-]+)=([^&#\s"'<>\[\x{2026}$][^&#\s"'<>]*))", 2,
      {"?", "&", "#"}, false, nullptr, nullptr, query_credential, "=", query_chain},
@@ -798,7 +893,7 @@ constexpr Rule kRules[] = {
     // ("the client secret is 8f3k…", "auth token 9a8b…").
     {"high_entropy_secret",
      R"((?i)\b(?:secret|token|password|passwd|api[ _-]?key|access[ _-]?key)(?:\s+(?:is|was|of|for|value|key))?\s*[:=]?\s+["']?([A-Za-z0-9_+/=.~-]{16,}))",
-     1, {"secret", "token", "passw", "key"}, true, high_entropy},
+     1, {"secret", "token", "passw", "key"}, true, high_entropy, nullptr, nullptr, nullptr, spaced_long_token},
 };
 
 #undef PINTA_VALUE
