@@ -933,6 +933,7 @@ struct LiteralIndex {
     std::string_view literal;
     std::size_t rule = 0;
     bool ci = false;
+    unsigned char second = 0;  // the literal's second byte (0: a one-byte literal)
   };
   static constexpr std::size_t kCapacity = kRuleCount * std::tuple_size_v<decltype(Rule::any_of)> * 2;
   std::array<std::uint16_t, 257> start{};  // entries[start[b], start[b + 1]) begin with byte b
@@ -945,10 +946,27 @@ struct LiteralIndex {
     const unsigned bit = (static_cast<unsigned>(a) << 8) | b;
     return (pairs[bit >> 6] >> (bit & 63)) & 1u;
   }
+  // The entries that begin with byte a, ordered by their second byte (one-byte literals first).
   constexpr std::span<const Entry> by_first(unsigned char b) const {
     return {entries.data() + start[b], static_cast<std::size_t>(start[b + 1] - start[b])};
   }
 };
+
+// The entries of `bucket` whose second byte is `second` (a binary search: a letter's bucket holds
+// dozens of entries, and walking all of them at every position where a literal may begin was
+// most of the prefilter's cost, ~155 instructions per byte of ordinary text).
+constexpr std::span<const LiteralIndex::Entry> with_second(std::span<const LiteralIndex::Entry> bucket,
+                                                           unsigned char second) {
+  std::size_t lo = 0, hi = bucket.size();
+  while (lo < hi) {
+    const std::size_t mid = (lo + hi) / 2;
+    if (bucket[mid].second < second) lo = mid + 1;
+    else hi = mid;
+  }
+  std::size_t end = lo;
+  while (end < bucket.size() && bucket[end].second == second) ++end;
+  return bucket.subspan(lo, end - lo);
+}
 
 constexpr LiteralIndex kLiteralIndex = [] {
   LiteralIndex idx;
@@ -960,9 +978,10 @@ constexpr LiteralIndex kLiteralIndex = [] {
         if (lit == nullptr || *lit == '\0') continue;
         const std::string_view l(lit);
         const auto first = static_cast<unsigned char>(l[0]);
-        f(first, LiteralIndex::Entry{l, r, kRules[r].ci});
+        const auto second = l.size() > 1 ? static_cast<unsigned char>(l[1]) : static_cast<unsigned char>(0);
+        f(first, LiteralIndex::Entry{l, r, kRules[r].ci, second});
         if (kRules[r].ci && first >= 'a' && first <= 'z') {
-          f(static_cast<unsigned char>(first - 'a' + 'A'), LiteralIndex::Entry{l, r, true});
+          f(static_cast<unsigned char>(first - 'a' + 'A'), LiteralIndex::Entry{l, r, true, second});
         }
       }
     }
@@ -972,6 +991,18 @@ constexpr LiteralIndex kLiteralIndex = [] {
   for (std::size_t b = 0; b < 256; ++b) count[b + 1] = static_cast<std::uint16_t>(count[b + 1] + count[b]);
   idx.start = count;
   each([&](unsigned char b, const LiteralIndex::Entry& e) { idx.entries[count[b]++] = e; });
+  // Each bucket by second byte (insertion sort: stable, so the rule order within a key is kept).
+  for (std::size_t b = 0; b < 256; ++b) {
+    for (std::size_t k = idx.start[b] + 1u; k < idx.start[b + 1]; ++k) {
+      const LiteralIndex::Entry e = idx.entries[k];
+      std::size_t j = k;
+      while (j > idx.start[b] && idx.entries[j - 1].second > e.second) {
+        idx.entries[j] = idx.entries[j - 1];
+        --j;
+      }
+      idx.entries[j] = e;
+    }
+  }
   auto set_pair = [&](unsigned a, unsigned b) {
     const unsigned bit = (a << 8) | b;
     idx.pairs[bit >> 6] |= std::uint64_t{1} << (bit & 63);
@@ -1008,23 +1039,33 @@ RuleSet candidate_rules(std::string_view s) {
     if (!idx.may_begin(static_cast<unsigned char>(s[i]),
                        i + 1 < s.size() ? static_cast<unsigned char>(s[i + 1]) : 0))
       continue;
-    for (const auto& e : idx.by_first(static_cast<unsigned char>(s[i]))) {
-      if (out.test(e.rule) || ruled_out.test(e.rule) || e.literal.size() > s.size() - i) continue;
+    auto visit = [&](const LiteralIndex::Entry& e) {
+      if (out.test(e.rule) || ruled_out.test(e.rule) || e.literal.size() > s.size() - i) return;
       if (const char* needs = kRules[e.rule].needs_one_of; needs != nullptr) {
         bool found = false;
         for (const char* c = needs; *c != '\0' && !found; ++c) found = present.test(static_cast<unsigned char>(*c));
         if (!found) {
           ruled_out.set(e.rule);  // a property of the whole text: not asked again
-          continue;
+          return;
         }
       }
       const std::string_view at = s.substr(i, e.literal.size());
-      if (!(e.ci ? equal_ci(at, e.literal) : at == e.literal)) continue;
+      if (!(e.ci ? equal_ci(at, e.literal) : at == e.literal)) return;
       if (const auto may = kRules[e.rule].may_match; may != nullptr && !may(s)) {
         ruled_out.set(e.rule);
-        continue;
+        return;
       }
       out.set(e.rule);
+    };
+    const auto bucket = idx.by_first(static_cast<unsigned char>(s[i]));
+    // One-byte literals, then the literals whose second byte is the next byte (as it is, and in
+    // lower case for the case-insensitive ones, which are written in lower case).
+    for (const auto& e : with_second(bucket, 0)) visit(e);
+    if (i + 1 < s.size() && s[i + 1] != '\0') {
+      const auto next = static_cast<unsigned char>(s[i + 1]);
+      for (const auto& e : with_second(bucket, next)) visit(e);
+      if (next >= 'A' && next <= 'Z')
+        for (const auto& e : with_second(bucket, static_cast<unsigned char>(next - 'A' + 'a'))) visit(e);
     }
   }
   return out;
