@@ -8,7 +8,7 @@
 //    URL query parameters) and the password flags of common CLIs (a table with evidence);
 //  - shape: random-looking tokens by length, alphabet and entropy, vendor-prefix shapes
 //    (`<word>_<random>`), URL userinfo, base64 that decodes to text holding a secret, DER private
-//    keys without their armour (adapter/src/redact/generic.h);
+//    keys without their armour (adapter/src/redact/generic.cc);
 // all three run on the text with its escapes undone (`\n`, `\"`, `\u0026`, `&amp;`: word
 // boundaries fall where a reader sees them), and a match replaces the original bytes whole by
 // `[REDACTED:<type>]`. Strings longer than kMaxStringBytes are then cut UTF-8-safely and end in
