@@ -418,8 +418,9 @@ TEST(RedactGeneric, FormatsNoRuleNamesAreCaughtByContextAndShapeAlone) {
 // Measured 2026-12-07: 53 of 66 entries (35 of 44 formats); both halves 104 of 120 (before the
 // one-case word bound, hex segments after a prefix, a random segment among ids and a word glued
 // to hex: 47 of 66 and 30 of 44 formats, 97 of 120; the earlier split by entry read 46 of 60).
-// The 13 misses: 8 hand-written values that are not random (AKIAIOSFODNN7EXAMPLE, xoxa-2-abcdefghij1234, sk-aB3aB3…, a reversed alphabet, 0123456789),
-// which no shape can tell from a name; and 5 random ones: a 20-character one-case AWS key id
+// The 13 misses: 8 hand-written values that are not random (AKIAIOSFODNN7EXAMPLE,
+// xoxa-2-abcdefghij1234, sk-aB3aB3…, a reversed alphabet, 0123456789), which no shape can tell
+// from a name; and 5 random ones: a 20-character one-case AWS key id
 // (below the 24-character floor of one-case tokens), a 1Password secret key (one-case groups,
 // read as a joined name), a base62 Tencent key with word share 0.61 (the 1-2 % tail of random
 // tokens above the 0.6 bound), a Mailchimp key (bare hex, then -us21) and a Cloudflare origin CA
