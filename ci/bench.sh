@@ -28,12 +28,22 @@
 #
 # The gate is also timed against an independent guard, ci/loopback-guard.c (written apart from the
 # inline one and from the adapter's HTTP code: a whole request read, a fixed verdict framed by
-# Content-Length), answering DENY and ALLOW to a realistic run_shell_command BeforeTool payload.
+# Content-Length), answering DENY and ALLOW to a realistic run_shell_command BeforeTool payload;
+# the telemetry event against an independent collector, ci/loopback-collector.c (whole requests,
+# Content-Length or chunked, keep-alive; counts the spans it receives), on an AfterTool payload
+# with a 2 KB tool response.
+#
+# Redaction cost (build/bin/pinta-redact-bench: the redactor on its whole stdin, no cap, no
+# deadline): 1 MB of prose and 1 MB of adversarial repeats (`curl -u a: ` x n, one 1 MB base64
+# line, 1 MB of `=`, `a=` x n), each as a ratio to the prose in the same run, with peak RSS; 4 MB
+# of the curl and base64 inputs against their 1 MB (linear: 4x).
 #
 # Prints medians (p90, p99 for the guard runs), ratios and the targets (adapter <= 1.2x /bin/true,
 # gate with an instant guard <= 1.2x (Claude Code mode too, allow and deny; the independent guard,
 # deny and allow, with the p99 ratio beside), https gate <= 2x http gate, never-answering guard <= 50 ms +
-# start-up, 1 MB and 10 MB inputs get the deny, bash+curl >= 10x ours, interpreter floors as information, peak RSS <= 4 MiB) with PASS/MISS. A MISS is reported, never fatal: the exit status
+# start-up, 1 MB and 10 MB inputs get the deny, bash+curl >= 10x ours, interpreter floors as information, peak RSS <= 4 MiB,
+# telemetry with the independent collector <= 1.2x /bin/true and every span delivered, redaction of each adversarial
+# 1 MB <= 10x prose, 4 MB <= 5x its 1 MB, peak RSS of 1 MB <= 16 MiB, the flusher's bound) with PASS/MISS. A MISS is reported, never fatal: the exit status
 # is non-zero only when something could not run at all.
 set -euo pipefail
 
@@ -508,9 +518,32 @@ if [ "$decision" = "DENY" ]; then echo '{"decision":"deny","reason":"guard"}'; e
 SH
 chmod +x "$work/curl-hook.sh"
 
-# The independent guard: its own file, compiled here like the other helpers.
+# The independent guard and collector: their own files, compiled here like the other helpers.
 cc -O2 -o "$work/loopback-guard" "$root/ci/loopback-guard.c" ||
   { echo "bench: cannot compile ci/loopback-guard.c" >&2; exit 1; }
+cc -O2 -o "$work/loopback-collector" "$root/ci/loopback-collector.c" ||
+  { echo "bench: cannot compile ci/loopback-collector.c" >&2; exit 1; }
+# An AfterTool read_file payload as Gemini CLI 0.61 sends it (fields as in
+# fixtures/gemini/0.61.0/AfterTool), with a tool response of 2 KB of source text.
+at2k="$work/gemini-aftertool-2k.json"
+python3 - "$at2k" <<'PY'
+import json, sys
+lines = ["#include <stdio.h>", "", "/* Reads a configuration file and prints each key once. */",
+         "static int parse_line(const char *line, char *key, size_t cap) {",
+         "  size_t n = strcspn(line, \"=\");", "  if (n == 0 || n >= cap) return -1;",
+         "  memcpy(key, line, n);", "  key[n] = 0;", "  return 0;", "}", ""]
+text = ""
+i = 0
+while len(text) < 2048:
+    text += lines[i % len(lines)].replace("key", "key%d" % (i // len(lines))) + "\n"
+    i += 1
+payload = {"session_id": "1d28880c-4f6e-4b8a-9c1d-2e3f4a5b6c7d",
+           "transcript_path": "/home/user/.gemini/tmp/project/chats/session-2026-12-02T10-10-1d28880c.jsonl",
+           "cwd": "/home/user/project", "hook_event_name": "AfterTool", "timestamp": "2026-12-02T10:10:13.118Z",
+           "tool_name": "read_file", "tool_input": {"absolute_path": "/home/user/project/src/config.c"},
+           "tool_response": {"llmContent": text[:2048], "returnDisplay": ""}}
+open(sys.argv[1], "w").write(json.dumps(payload, separators=(",", ":")))
+PY
 # A BeforeTool run_shell_command payload as Gemini CLI 0.61 sends it (fields as in
 # fixtures/gemini/0.61.0/BeforeTool/y_run_shell_command.json), with a command of a realistic size.
 bt_shell="$work/gemini-beforetool-shell.json"
@@ -557,6 +590,8 @@ start_server cdeny "$work/bench-guard" --deny
 server_pids+=($!)
 "$work/loopback-guard" --idle-ms 600000 '{"decision":"ALLOW"}' >"$work/lg-allow.port" 2>/dev/null &
 server_pids+=($!)
+"$work/loopback-collector" --idle-ms 600000 --stats "$work/lc.stats" >"$work/lc.port" 2>/dev/null &
+server_pids+=($!)
 [ "$tls_ok" = 1 ] && start_server ctls "$work/bench-guard" --tls "$work/leaf.pem" "$work/leaf.key" --stats "$work/ctls.stats"
 have_fake=0
 if [ -x "$fake" ]; then
@@ -567,14 +602,14 @@ if [ -x "$fake" ]; then
 fi
 for _ in $(seq 200); do
   [ -s "$work/cguard.port" ] && [ -s "$work/cnever.port" ] && [ -s "$work/cdeny.port" ] &&
-    [ -s "$work/lg-deny.port" ] && [ -s "$work/lg-allow.port" ] &&
+    [ -s "$work/lg-deny.port" ] && [ -s "$work/lg-allow.port" ] && [ -s "$work/lc.port" ] &&
     { [ "$tls_ok" = 0 ] || [ -s "$work/ctls.port" ]; } &&
     { [ "$have_fake" = 0 ] || [ -s "$work/fake.port" ]; } && break
   sleep 0.05
 done
 port() { cat "$work/$1.port"; }
-mkdir -p "$work/d-tls" "$work/d-keep" "$work/d-tel" "$work/d-shared"
-chmod 700 "$work/d-tls" "$work/d-keep" "$work/d-tel"
+mkdir -p "$work/d-tls" "$work/d-keep" "$work/d-tel" "$work/d-tel2k" "$work/d-shared"
+chmod 700 "$work/d-tls" "$work/d-keep" "$work/d-tel" "$work/d-tel2k"
 chmod 777 "$work/d-shared"  # refused as a data dir (ENV-9): no TLS session kept, every handshake full
 
 bt="$work/gemini-beforetool.json"
@@ -623,6 +658,7 @@ tnames=("${gnames[@]}"); gnames=(); spec=tel; : >"$work/spec-tel.tsv"
 at="$work/gemini-aftertool.json"
 add "/bin/true" "$at" /bin/true
 add "adapter AfterTool, collector up" "$at" "GEMINI_PLUGIN_DATA=$work/d-tel" "GEMINI_PLUGIN_OPTION_ENDPOINT=http://127.0.0.1:$(port cguard)/v1/traces" "$adapter" --agent gemini --event AfterTool
+add "adapter AfterTool 2 KB response, independent collector" "$at2k" "GEMINI_PLUGIN_DATA=$work/d-tel2k" "GEMINI_PLUGIN_OPTION_ENDPOINT=http://127.0.0.1:$(port lc)/v1/traces" "$adapter" --agent gemini --event AfterTool
 [ "$have_curl" = 1 ] && add "bash+curl+jq hook -> collector" "$at" "PEER_URL=http://127.0.0.1:$(port cguard)/v1/traces" "$work/curl-hook.sh"
 [ -n "$python" ] && add "python3 -S floor (read, json.loads, {})" "$at" "$python" -S -c 'import sys,json; json.loads(sys.stdin.read()); sys.stdout.write("{}\n")'
 [ -n "$node" ] && add "node floor (read, JSON.parse, {})" "$at" "$node" "$work/hook.js"
@@ -654,6 +690,47 @@ add "adapter BeforeTool 10 MB, deny guard (C)" "$bt_huge" "PINTA_GUARD_ENDPOINT=
 gnames=("${tnames[@]}")
 huge_verdict=$(PINTA_GUARD_ENDPOINT="http://127.0.0.1:$(port cdeny)/guard" HOME="$work" "${gate[@]}" <"$bt_huge" 2>&1 || true)
 
+# Redaction cost: pinta-redact-bench on 1 MB of prose and of adversarial repeats, and 4 MB of two
+# of them (linearity). Prose: sentences of common English words (a fixed seed).
+spec=redact; : >"$work/spec-redact.tsv"; tnames=("${gnames[@]}"); gnames=()
+redact_bench="$(dirname "$adapter")/pinta-redact-bench"
+have_rb=0
+if [ -x "$redact_bench" ]; then
+  have_rb=1
+  python3 - "$work" <<'PY'
+import base64, random, sys
+w, N = sys.argv[1], 1 << 20
+rnd = random.Random(7)
+words = ("the of and to in is that for it as was with be by on not he this are or his from at which "
+         "but have an they you were her she there been one all we their has would when if so no out up "
+         "into do can more other about time some what only new them could these may first then any like "
+         "now over also after did made many before must through back years where much your way well down "
+         "should because each just those people how too little state good very make world still own see "
+         "work long get here between both life being under never day same another know while last might "
+         "great old year off come since against go came right used take three").split()
+prose = []
+size = 0
+while size < N:
+    s = " ".join(rnd.choice(words) for _ in range(rnd.randint(8, 20))).capitalize() + ". "
+    if rnd.random() < 0.1: s += "\n\n"
+    prose.append(s); size += len(s)
+def fit(unit, n=N): return (unit * (n // len(unit) + 1))[:n]
+files = {"prose": "".join(prose)[:N], "curl": fit("curl -u a: "), "curl4": fit("curl -u a: ", 4 * N),
+         "b64": base64.b64encode(rnd.randbytes(N)).decode()[:N],
+         "b644": base64.b64encode(rnd.randbytes(4 * N)).decode()[:4 * N],
+         "eq": "=" * N, "assign": fit("a=")}
+for name, text in files.items(): open(f"{w}/r-{name}.txt", "w").write(text)
+PY
+  add "redact 1 MB prose" "$work/r-prose.txt" "$redact_bench"
+  add "redact 1 MB curl -u a: x n" "$work/r-curl.txt" "$redact_bench"
+  add "redact 1 MB base64, one line" "$work/r-b64.txt" "$redact_bench"
+  add "redact 1 MB of =" "$work/r-eq.txt" "$redact_bench"
+  add "redact 1 MB a= x n" "$work/r-assign.txt" "$redact_bench"
+  add "redact 4 MB curl -u a: x n" "$work/r-curl4.txt" "$redact_bench"
+  add "redact 4 MB base64, one line" "$work/r-b644.txt" "$redact_bench"
+fi
+rnames=("${gnames[@]}"); gnames=("${tnames[@]}")
+
 echo "bench: guard and peers: ${#gnames[@]} programs (gate), ${#telnames[@]} (telemetry) x $runs runs, interleaved..."
 runs_for() { (cd "$work" && "${scrub[@]}" "$work/timer" "$work/spec-$1.tsv" "$2" 3) >"$work/runs-$1.tsv"; }
 runs_for gate "$runs" || { echo "bench: the gate run failed" >&2; exit 1; }
@@ -663,6 +740,28 @@ runs_for never "$never_runs" || { echo "bench: the never-answers run failed" >&2
 runs_for big "$never_runs" || { echo "bench: the 1 MB gate run failed" >&2; exit 1; }
 huge_runs=$(( runs < 10 ? runs : 10 ))
 runs_for huge "$huge_runs" || { echo "bench: the 10 MB gate run failed" >&2; exit 1; }
+redact_runs=$(( runs < 20 ? runs : 20 ))
+declare -A rrss
+if [ "$have_rb" = 1 ]; then
+  runs_for redact "$redact_runs" || { echo "bench: the redaction run failed" >&2; exit 1; }
+  # Peak RSS: the program's own VmHWM, one run per input (wait4's figure for a spawned child
+  # starts at the timer's own RSS, which holds every payload).
+  i=0
+  while IFS=$'\t' read -r f prog; do
+    read -r _ "rrss[${rnames[i]}]" < <("$prog" <"$f")
+    i=$((i + 1))
+  done <"$work/spec-redact.tsv"
+else
+  : >"$work/runs-redact.tsv"
+fi
+# The independent collector's count: every telemetry event's span (runs + 3 warm-up rounds), the
+# last ones delivered by a flusher after the run (waited for up to 10 s).
+lc_want=$(( runs + 3 )); lc_spans=0
+for _ in $(seq 200); do
+  read -r _ lc_spans <"$work/lc.stats" 2>/dev/null || true
+  [ "${lc_spans:-0}" -ge "$lc_want" ] && break
+  sleep 0.05
+done
 
 qstats() {  # file, index → "median p90 p99" (ms)
   awk -F'\t' -v p="$2" '$1 == p { print $3 }' "$1" | sort -n | awk '
@@ -676,8 +775,9 @@ qstats() {  # file, index → "median p90 p99" (ms)
 }
 declare -A gmed gp99
 guard_table=()
-for kind in gate tel never big huge; do
-  case $kind in gate) n=("${gnames[@]}") ;; tel) n=("${telnames[@]}") ;; never) n=("adapter BeforeTool, no guard configured (never run)" "adapter BeforeTool, guard never answers") ;;
+for kind in gate tel never big huge redact; do
+  case $kind in gate) n=("${gnames[@]}") ;; tel) n=("${telnames[@]}") ;; redact) n=(${rnames[@]+"${rnames[@]}"}) ;;
+    never) n=("adapter BeforeTool, no guard configured (never run)" "adapter BeforeTool, guard never answers") ;;
     big) n=("adapter BeforeTool 1 MB, no guard configured" "adapter BeforeTool 1 MB, deny guard (C)") ;;
     huge) n=("adapter BeforeTool 10 MB, no guard configured" "adapter BeforeTool 10 MB, deny guard (C)") ;; esac
   for i in "${!n[@]}"; do
@@ -783,6 +883,30 @@ peer_rows() {  # label, peer name, limit
 }
 r=$(ratio "$ours_t" "$(t /bin/true)")
 row "telemetry, collector up <= 1.2x /bin/true" "${r}x" "$(verdict "$r" '<=' 1.2)" "($ours_t ms vs $(t /bin/true) ms)"
+lc_t=$(t "adapter AfterTool 2 KB response, independent collector")
+r=$(ratio "$lc_t" "$(t /bin/true)")
+p=$(ratio "${gp99["tel:adapter AfterTool 2 KB response, independent collector"]:-nan}" "${gp99["tel:/bin/true"]:-nan}")
+v=$(verdict "$r" '<=' 1.2); [ "${lc_spans:-0}" -ge "$lc_want" ] || v=MISS
+row "telemetry AfterTool 2 KB response, independent C collector <= 1.2x /bin/true" "${r}x" "$v" "(p99 ${p}x /bin/true's p99; $lc_t ms vs $(t /bin/true) ms; the collector received ${lc_spans:-0} of $lc_want spans)"
+if [ "$have_rb" = 1 ]; then
+  rd() { echo "${gmed["redact:$1"]:-nan}"; }
+  prose=$(rd "redact 1 MB prose")
+  for name in "curl -u a: x n" "base64, one line" "of =" "a= x n"; do
+    r=$(ratio "$(rd "redact 1 MB $name")" "$prose")
+    row "redaction, 1 MB $name <= 10x 1 MB prose" "${r}x" "$(verdict "$r" '<=' 10)" "($(rd "redact 1 MB $name") ms vs $prose ms; peak RSS ${rrss["redact 1 MB $name"]} KiB; $redact_runs runs)"
+  done
+  for name in "curl -u a: x n" "base64, one line"; do
+    r=$(ratio "$(rd "redact 4 MB $name")" "$(rd "redact 1 MB $name")")
+    row "redaction, 4 MB $name <= 5x its 1 MB (linear: 4x)" "${r}x" "$(verdict "$r" '<=' 5)" "($(rd "redact 4 MB $name") ms; peak RSS ${rrss["redact 4 MB $name"]} KiB)"
+  done
+  rmax=0
+  for name in "prose" "curl -u a: x n" "base64, one line" "of =" "a= x n"; do
+    x=${rrss["redact 1 MB $name"]:-0}; [ "$x" -gt "$rmax" ] && rmax=$x
+  done
+  row "redaction peak RSS, 1 MB inputs <= 16384 KiB (the flusher's bound)" "$rmax KiB" "$(verdict "$rmax" '<=' 16384)" "(prose ${rrss["redact 1 MB prose"]} KiB, VmHWM; a span attribute redacts at most 100 KiB + 64 KiB of a value)"
+else
+  row "redaction cost" "-" "SKIP" "(no $redact_bench: cmake --build build --target pinta-redact-bench)"
+fi
 if [ "$have_curl" = 1 ]; then peer_rows "bash+curl+jq hook" "bash+curl+jq hook -> instant guard (C)" "bash+curl+jq hook -> collector" 10
 else row "bash+curl+jq hook" "-" "SKIP" "(curl or jq missing: bash ci/install-deps.sh)"; fi
 if [ -n "$python" ]; then peer_rows "python3 -S floor" "python3 -S floor (read, json.loads, {})" "" info

@@ -234,6 +234,47 @@ TEST(DebugLog, RecordHasTheDocumentedFields) {
   EXPECT_EQ(r["argv"].size(), 5u);
 }
 
+// Identifier fields of the debug log's payload are those of the event's family (identifiers.h):
+// never masked for their name, yet redacted like every value. deel spreads the tool's arguments
+// at the top level (DEEL l.427), so an argument named session_id or cwd is masked there as
+// anywhere else; a token in a Gemini identifier field is still redacted.
+TEST(DebugLog, IdentifiersAreThoseOfTheFamilysSchemaAndAreRedacted) {
+  Services s{&system_clock()};
+  EnvFileLoad env;
+  const std::string tok = "ghp_" + std::string("16C7e42F292c6912E7710c838347Ae178B4a");
+  const char* gv[] = {"pinta-gemini", "--agent", "gemini", "--event", "AfterTool"};
+  const json g = debug_record(
+      env, 5, gv,
+      handle(parse_args(5, gv),
+             ok(R"({"session_id":"abc12345","cwd":")" + tok + R"(","tool_name":"run_shell_command","password":"hunter2pass"})"),
+             s),
+      std::chrono::microseconds(1));
+  EXPECT_EQ(g["payload"]["session_id"], "abc12345");
+  EXPECT_EQ(g["payload"]["cwd"], "[REDACTED:github_token]");
+  EXPECT_EQ(g["payload"]["tool_name"], "run_shell_command");
+  EXPECT_EQ(g["payload"]["password"], "[REDACTED:secret_field]");
+  EXPECT_EQ(g["normalized"]["session_id"], "abc12345");
+  EXPECT_EQ(g["normalized"]["cwd"], "[REDACTED:github_token]");
+  const char* dv[] = {"pinta-gemini", "--agent", "deel", "--event", "PreToolUse"};
+  const json d = debug_record(
+      env, 5, dv,
+      handle(parse_args(5, dv),
+             ok(R"({"자리":"PreToolUse","도구":"Bash","session_id":"abc12345","cwd":")" + tok +
+                R"(","command":"ls"})"),
+             s),
+      std::chrono::microseconds(1));
+  EXPECT_EQ(d["payload"]["도구"], "Bash");
+  EXPECT_EQ(d["payload"]["자리"], "PreToolUse");
+  EXPECT_EQ(d["payload"]["session_id"], "[REDACTED:secret_field]");
+  EXPECT_EQ(d["payload"]["cwd"], "[REDACTED:github_token]");
+  EXPECT_EQ(d["payload"]["command"], "ls");
+  EXPECT_EQ(d.dump().find(tok), std::string::npos);
+  EXPECT_EQ(d.dump().find("abc12345"), std::string::npos);
+  // Not parsed into an event: no identifiers at all.
+  const json n = debug_record(env, 5, gv, handle(parse_args(5, gv), ok("[1]"), s), std::chrono::microseconds(1));
+  EXPECT_TRUE(n["payload"].is_null());
+}
+
 // The debug log is bounded: past the cap it is rotated to invocations.jsonl.1 (one generation).
 TEST(DebugLog, RotatesPastTheCapKeepingOneGeneration) {
   pinta::testing::TempDir d;

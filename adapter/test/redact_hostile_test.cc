@@ -410,31 +410,54 @@ TEST(RedactGeneric, FormatsNoRuleNamesAreCaughtByContextAndShapeAlone) {
   EXPECT_EQ(leaked, 0u);
 }
 
-// The held-out half: the provider formats the rules do know (legacy and structural corpus), every
-// other entry, redacted with the rules switched off. The misses are hand-written values that are
-// not random (xoxa-2-abcdefghij1234, sk-aB3aB3…, twenty capitals of an AWS key id) and hex bodies
-// split by dashes after a prefix (PMAK-…-…, lsv2_pt_…_…): measured 2026-12-07, 46 of 60 caught
-// (all 120: 97). The floor keeps that from regressing.
+// The held-out half: the provider formats of the planted corpus (legacy, structural and generic
+// entries whose marker names a vendor), split in two by format: the distinct formats in name
+// order, every other one held out. The held-out formats' entries are redacted with every provider
+// rule switched off, so only the context and shape detectors can catch them. PINTA_HELD_OUT=all
+// counts both halves (information).
+// Measured 2026-12-07: 53 of 66 entries (35 of 44 formats); both halves 104 of 120 (before the
+// one-case word bound, hex segments after a prefix, a random segment among ids and a word glued
+// to hex: 47 of 66 and 30 of 44 formats, 97 of 120; the earlier split by entry read 46 of 60).
+// The 13 misses: 8 hand-written values that are not random (AKIAIOSFODNN7EXAMPLE,
+// xoxa-2-abcdefghij1234, sk-aB3aB3…, a reversed alphabet, 0123456789), which no shape can tell
+// from a name; and 5 random ones: a 20-character one-case AWS key id
+// (below the 24-character floor of one-case tokens), a 1Password secret key (one-case groups,
+// read as a joined name), a base62 Tencent key with word share 0.61 (the 1-2 % tail of random
+// tokens above the 0.6 bound), a Mailchimp key (bare hex, then -us21) and a Cloudflare origin CA
+// key (hex after the dotted v1.0-).
 TEST(RedactGeneric, HeldOutHalfOfTheProviderFormatsWithoutTheirRules) {
   const std::set<std::string> generic_types = {
       "private_key", "password_hash", "jwt", "pgpass", "netrc", "cli_password", "bearer", "api_key_header",
       "authorization", "cookie", "seed_phrase", "env_assignment", "secret_field", "query_credential",
       "high_entropy_secret", "url_credentials", "connection_string", "high_entropy", "prefixed_token",
       "base64_secret"};
-  std::vector<planted::Planted> vendor;
+  std::set<std::string> formats;
   for (const auto& p : planted::corpus())
-    if (!generic_types.count(p.type)) vendor.push_back(p);
+    if (!generic_types.count(p.type)) formats.insert(p.type);
+  std::set<std::string> held_out_formats;
+  const bool all = std::getenv("PINTA_HELD_OUT") != nullptr && std::string(std::getenv("PINTA_HELD_OUT")) == "all";
+  std::size_t k = 0;
+  for (const std::string& f : formats)
+    if (all || k++ % 2 == 1) held_out_formats.insert(f);
   VendorRulesOff off;
   std::size_t held_out = 0, caught = 0;
-  for (std::size_t i = 1; i < vendor.size(); i += 2) {
+  std::set<std::string> formats_missed;
+  for (const auto& p : planted::corpus()) {
+    if (!held_out_formats.count(p.type)) continue;
     ++held_out;
-    const std::string out = redact_string(vendor[i].text);
-    if (out.find(vendor[i].secret) == std::string::npos) ++caught;
-    else std::printf("held out, not caught: %s\n", vendor[i].text.c_str());
+    const std::string out = redact_string(p.text);
+    if (out.find(p.secret) == std::string::npos) {
+      ++caught;
+    } else {
+      formats_missed.insert(p.type);
+      std::printf("held out, not caught: %s (%s)\n", p.text.c_str(), p.type.c_str());
+    }
   }
-  std::printf("RedactGeneric: %zu of %zu held-out provider entries caught without their rules\n", caught, held_out);
+  std::printf("RedactGeneric: %zu of %zu held-out entries (%zu of %zu formats) caught without the provider rules\n",
+              caught, held_out, held_out_formats.size() - formats_missed.size(), held_out_formats.size());
+  EXPECT_GE(held_out_formats.size() * 2 + 1, formats.size());
   EXPECT_GE(held_out, 50u);
-  EXPECT_GE(caught * 100, held_out * 75) << caught << " of " << held_out;
+  EXPECT_GE(caught * 100, held_out * 80) << caught << " of " << held_out;
 }
 
 // Word boundaries on the unescaped text: a token right after an escaped \n, a SAS `sig` after Go's
@@ -501,6 +524,27 @@ TEST(RedactGeneric, OpeningPrefilterNeverSkipsAListOrObject) {
         "passwords:\t[\n\"pw0001\"]", "token: [REDACTED:x]", "auth: {data: 1}"}) {
     EXPECT_TRUE(redaction_prefilter_misses(text).empty()) << text;
   }
+}
+
+// The NAME=value, name: value, --flag, XML and prose-token rules are compiled only when their scans say they
+// can match (their literals `key`, `token`, `pass` are in most source code); those scans never
+// skip a text the rule's regex takes, and ordinary source code compiles none of them.
+TEST(RedactGeneric, AssignmentFlagAndTagPrefiltersNeverSkipAMatch) {
+  for (const std::string text :
+       {"DB_PASSWORD=s3cr3tValue", "export API_KEY = 'k3yOne0001'", "\"api_key\"=k3yOne0001", "token := abc12345",
+        "seed phrase = w1 w2 w3", "session id=abc12345", "x.secret=>abc12345", "pw\t=\tabc12345",
+        "run --api-key=k3yOne0001", "run --password s3cr3tValue", "a---token x1", "--KEY=abc",
+        "<password>s3cr3t</password>", "<x a='1'>v</", "the secret is \"Zq7vK2mW9xLp4RtN8cYb\"",
+        "token\n\fZq7vK2mW9xLp4RtN8cYb", "api key: Zq7vK2mW9xLp4RtN8cYb", "DB_PASSWORD: s3cr3tValue",
+        "\"client_secret\" :\t\"abc\"", "session id: abc12345"}) {
+    EXPECT_TRUE(redaction_prefilter_misses(text).empty()) << text;
+  }
+  const std::string source =
+      "static int parse_line(const char *line, char *key, size_t cap) {\n  size_t n = strcspn(line, \"=\");\n"
+      "  if (n == 0 || n >= cap) return -1;\n  memcpy(key, line, n);\n  key[n] = 0;\n  return 0;\n}\n"
+      "/* token counts: the tokenizer splits each key once. */ #include <stdio.h>\n";
+  EXPECT_TRUE(redaction_is_identity(source));
+  EXPECT_EQ(redact_string(source), source);
 }
 
 // The shape detector's own guards: a PEM body without armour, base64 of a .env and of a

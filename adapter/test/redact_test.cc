@@ -4,6 +4,9 @@
 #include "pinta/adapter/redact.h"
 
 #include <gtest/gtest.h>
+
+#include <array>
+#include <string_view>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
@@ -165,15 +168,20 @@ TEST(RedactJson, WalksValuesAndSkipsIdentifiers) {
              {"workspacePaths", {tok}},
              {"tool_input", {{"command", "export API_KEY=abc123 && run"}, {tok, {1, tok, true}}}},
              {"n", 3}};
-  json out = redact_json(in);
+  const std::array<std::string_view, 4> ids = {"session_id", "cwd", "hook_event_name", "workspacePaths"};
+  RedactOptions with_ids;
+  with_ids.skip_top_level_keys = ids;
+  json out = redact_json(in, with_ids);
   // Identifier fields are not masked for their name (session_id is a secret name elsewhere), but
   // their values pass the redactor like every other string (a secret planted in one of
   // them was forwarded as is).
   EXPECT_EQ(out["session_id"], "[REDACTED:github_token]");
   EXPECT_EQ(out["cwd"], "/work/[REDACTED:aws_access_key_id]");
   EXPECT_EQ(out["workspacePaths"], json::array({"[REDACTED:github_token]"}));
-  EXPECT_EQ(redact_json(json{{"session_id", "7f3c2a4e-1b2d-4b1d-9a0e-123456789abc"}})["session_id"],
+  EXPECT_EQ(redact_json(json{{"session_id", "7f3c2a4e-1b2d-4b1d-9a0e-123456789abc"}}, with_ids)["session_id"],
             "7f3c2a4e-1b2d-4b1d-9a0e-123456789abc");
+  // Without identifiers named (the default), a top-level session_id is a secret name like any.
+  EXPECT_EQ(redact_json(json{{"session_id", "abc12345"}})["session_id"], "[REDACTED:secret_field]");
   EXPECT_EQ(redact_json(json{{"x", {{"session_id", "abc12345"}}}})["x"]["session_id"], "[REDACTED:secret_field]");
   EXPECT_EQ(out["tool_input"]["command"], "export API_KEY=[REDACTED:env_assignment] && run");
   // A token used as a key is redacted like a value (it reached invocations.jsonl raw before).
@@ -183,7 +191,7 @@ TEST(RedactJson, WalksValuesAndSkipsIdentifiers) {
   EXPECT_EQ(out["tool_input"].dump().find(tok), std::string::npos);
   EXPECT_EQ(out["n"], 3);
   // Nested identifier-named keys are not skipped: only top-level ones are identifiers.
-  EXPECT_EQ(redact_json(json{{"x", {{"cwd", tok}}}})["x"]["cwd"], "[REDACTED:github_token]");
+  EXPECT_EQ(redact_json(json{{"x", {{"cwd", tok}}}}, with_ids)["x"]["cwd"], "[REDACTED:github_token]");
   EXPECT_EQ(redact_json(json(tok)), "[REDACTED:github_token]");
   EXPECT_EQ(redact_json(json::array({tok})), json::array({"[REDACTED:github_token]"}));
 }

@@ -328,10 +328,12 @@ RC_GTEST_PROP(EnvFile, LinesAreIndependent, (const std::string& a0, const std::s
 // A rule's whole-text prefilter (Rule::may_match) is a necessary condition: on text built from
 // the characters its scan looks at, it never says "cannot match" where the regex matches.
 RC_GTEST_PROP(Redact, PrefiltersNeverSkipAMatch, ()) {
-  // Tokens that end in `:` make colon chains (host:port:db:user:password) common.
+  // Tokens that end in `:` make colon chains (host:port:db:user:password) common; secret words,
+  // `=`, `--`, tags and a 16-character token exercise the name, flag, tag and prose-token scans.
   const auto pieces = *rc::gen::container<std::vector<std::string>>(rc::gen::element<std::string>(
       "h:", "5432:", "1:", "*:", "db:", "u.s-e_r:", "p@ss", "/p", "/", ":", "\"", "'", " ", "\t",
-      "\n", "\v", "\f", "\r", "x", "::"));
+      "\n", "\v", "\f", "\r", "x", "::", "=", ":=", "=>", "--", "-", "_", ".", "KEY", "token",
+      "Pass", "seed", "phrase", "session", "id", "<a>", "</", "<", ">", "Zq7vK2mW9xLp4RtN"));
   std::string s;
   for (const auto& p : pieces) s += p;
   RC_ASSERT(pinta::adapter::redaction_prefilter_misses(s).empty());

@@ -67,14 +67,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     nlohmann::json doc = {{"session_id", prefix},
                           {"tool_input", {{"command", planted}, {"n", 1}}},
                           {"list", {planted, true}}};
-    nlohmann::json red = redact_json(doc);
+    static constexpr std::array<std::string_view, 1> kIds = {"session_id"};
+    RedactOptions ids;
+    ids.skip_top_level_keys = kIds;
+    nlohmann::json red = redact_json(doc, ids);
     FUZZ_CHECK(red["session_id"] == redact_string(prefix), "identifier value not redacted as a string");
     FUZZ_CHECK(red.size() == doc.size() && red["tool_input"].size() == 2 && red["list"].size() == 2,
                "shape changed");
     FUZZ_CHECK(red["tool_input"]["n"] == 1 && red["list"][1] == true, "non-string value changed");
     const std::string dumped = red["tool_input"].dump() + red["list"].dump();
     FUZZ_CHECK(dumped.find(secret) == std::string::npos, "secret survived redact_json");
-    FUZZ_CHECK(redact_json(red) == red, "redact_json not idempotent");
+    FUZZ_CHECK(redact_json(red, ids) == red, "redact_json not idempotent");
     // A secret used as an object key is redacted like a value (it reached invocations.jsonl raw).
     const nlohmann::json keyed = {{"tool_response", {{planted, 1}, {"k", {{planted, "v"}}}}}};
     FUZZ_CHECK(redact_json(keyed).dump().find(secret) == std::string::npos,

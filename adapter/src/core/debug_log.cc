@@ -7,15 +7,25 @@
 #include <cstdio>
 #include <string>
 
+#include "pinta/adapter/identifiers.h"
 #include "pinta/adapter/redact.h"
 #include "pinta/common/fs.h"
 
 namespace pinta::adapter {
 
 // Secrets in argv, payload, normalized event, note and reply are masked (seed SPEC §11) before
-// the record exists, so nothing unredacted can reach the file.
+// the record exists, so nothing unredacted can reach the file. Identifier fields (never masked
+// for their name, redacted like every value) are those of the event's own family for the
+// payload (identifiers.h; none when the payload did not parse into an event), and the canonical
+// event's own for the normalized copy.
 nlohmann::json debug_record(const EnvFileLoad& env_file, int argc, const char* const* argv,
                             const Outcome& outcome, std::chrono::microseconds duration) {
+  IdentifierKeys payload_ids;
+  if (outcome.event) payload_ids = payload_identifier_keys(outcome.event->family);
+  RedactOptions payload_options;
+  payload_options.skip_top_level_keys = payload_ids.span();
+  RedactOptions normalized_options;
+  normalized_options.skip_top_level_keys = kCanonicalIdentifierKeys;
   nlohmann::json args = nlohmann::json::array();
   for (int i = 0; i < argc; ++i) args.push_back(redact_string(argv[i] ? argv[i] : ""));
   const char* env_outcomes[] = {"loaded", "absent", "insecure", "unreadable"};
@@ -28,8 +38,8 @@ nlohmann::json debug_record(const EnvFileLoad& env_file, int argc, const char* c
                         {"detail", env_file.detail}}},
           {"input", std::string(input_status_name(outcome.input))},
           {"note", redact_string(outcome.note)},
-          {"payload", redact_json(outcome.payload)},
-          {"normalized", redact_json(outcome.normalized)},
+          {"payload", redact_json(outcome.payload, payload_options)},
+          {"normalized", redact_json(outcome.normalized, normalized_options)},
           {"guard", outcome.guard_decision},
           {"guard_error", redact_string(outcome.guard_error)},
           {"span_id", outcome.span_id},

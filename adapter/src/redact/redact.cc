@@ -430,6 +430,101 @@ bool secret_opening(std::string_view s, char open, bool equals) {
   }
   return false;
 }
+// The may_match scans of the rules below whose literals are common words (`key`, `token`,
+// `pass`): on ordinary text (source code, logs) the literal occurs but the rule cannot match, and
+// compiling their patterns was most of a telemetry event with a 2 KB tool response (~1.3 M of
+// 2.5 M instructions: the NAME=value rule alone ~0.25 ms; ci/bench.sh, independent collector).
+// Each is a necessary condition of its regex alone (accept predicates aside), and linear.
+bool ascii_alnum(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+bool name_char(char c) { return ascii_alnum(c) || c == '_' || c == '.' || c == '-'; }
+// Whether `hay` holds one of `words` (lowercase ASCII), ignoring ASCII case; no allocation.
+bool contains_ci(std::string_view hay, std::initializer_list<std::string_view> words) {
+  for (std::string_view w : words) {
+    if (w.size() > hay.size()) continue;
+    for (std::size_t i = 0; i + w.size() <= hay.size(); ++i) {
+      std::size_t k = 0;
+      while (k < w.size() && (hay[i + k] | 0x20) == w[k]) ++k;
+      if (k == w.size()) return true;
+    }
+  }
+  return false;
+}
+// NAME=value (also `:=`, `=>`) and name: value: before some `op` come [ \t]*, an optional quote
+// and a name holding one of the secret words (PINTA_NAME_LITERALS). The name is the run of
+// [A-Za-z0-9_.-] there, with the run before it when one space joins them (`seed phrase`,
+// `session id`).
+bool secret_name_before(std::string_view s, char op) {
+  for (std::size_t at = s.find(op); at != std::string_view::npos; at = s.find(op, at + 1)) {
+    std::size_t i = at;
+    if (op == '=' && i > 0 && s[i - 1] == ':') --i;
+    while (i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t')) --i;
+    if (i > 0 && (s[i - 1] == '"' || s[i - 1] == '\'')) --i;
+    const std::size_t end = i;
+    while (i > 0 && name_char(s[i - 1])) --i;
+    if (i == end) continue;
+    // The one space a name may hold is inside seed/recovery phrase, session id, database url,
+    // connection string: the run after it starts with the second word.
+    if (i > 1 && s[i - 1] == ' ' && name_char(s[i - 2])) {
+      std::string head(s.substr(i, std::min<std::size_t>(end - i, 6)));
+      for (char& c : head) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (head.starts_with("phrase") || head.starts_with("id") || head.starts_with("url") ||
+          head.starts_with("string")) {
+        --i;
+        while (i > 0 && name_char(s[i - 1])) --i;
+      }
+    }
+    if (contains_ci(s.substr(i, end - i), {"pass", "pw", "secret", "token", "key", "cred", "auth", "cookie", "dsn",
+                                           "otp", "mnemonic", "phrase", "session", "database", "connection",
+                                           "connstr"}))
+      return true;
+  }
+  return false;
+}
+bool secret_assignment_chain(std::string_view s) { return secret_name_before(s, '='); }
+bool secret_colon_chain(std::string_view s) { return secret_name_before(s, ':'); }
+// --flag: a run of [A-Za-z0-9_-] holding `--`, then one of the flag words (PINTA_FLAG_LITERALS).
+bool secret_flag_chain(std::string_view s) {
+  std::size_t i = s.find("--");
+  if (i == std::string_view::npos) return false;
+  while (i > 0 && (ascii_alnum(s[i - 1]) || s[i - 1] == '_' || s[i - 1] == '-')) --i;
+  while (i < s.size()) {
+    auto flag_char = [&](std::size_t k) { return ascii_alnum(s[k]) || s[k] == '_' || s[k] == '-'; };
+    if (!flag_char(i)) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < s.size() && flag_char(j)) ++j;
+    const std::size_t dashes = s.substr(i, j - i).find("--");
+    if (dashes != std::string_view::npos &&
+        contains_ci(s.substr(i + dashes + 2, j - i - dashes - 2),
+                    {"pass", "pwd", "secret", "token", "key", "credential", "auth", "cookie", "dsn", "otp"}))
+      return true;
+    i = j;
+  }
+  return false;
+}
+// A value after a secret word in prose: whitespace, an optional quote, then 16+ characters of
+// [A-Za-z0-9_+/=.~-].
+bool spaced_long_token(std::string_view s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\f' && c != '\r') continue;
+    std::size_t j = i + 1;
+    if (j < s.size() && (s[j] == '"' || s[j] == '\'')) ++j;
+    const std::size_t from = j;
+    while (j < s.size() && (ascii_alnum(s[j]) || s[j] == '_' || s[j] == '+' || s[j] == '/' || s[j] == '=' ||
+                            s[j] == '.' || s[j] == '~' || s[j] == '-'))
+      ++j;
+    if (j - from >= 16) return true;
+    if (j > i + 1) i = j - 1;
+  }
+  return false;
+}
+// <name>value</: a closing tag.
+bool closing_tag(std::string_view s) { return s.find("</") != std::string_view::npos; }
 bool secret_list_opening(std::string_view s) { return secret_opening(s, '[', true); }
 bool secret_object_opening(std::string_view s) { return secret_opening(s, '{', false); }
 // A URL's user part with no password (`https://<token>@host`): a token, not a user name.
@@ -697,10 +792,10 @@ constexpr Rule kRules[] = {
      1, {"mnemonic", "phrase"}, true, whole_value},
     // --flag=value and --flag value where the flag names a secret (is_secret_name, or --key).
     {"cli_password", R"((?i)--)" PINTA_FLAG_NAME "=" PINTA_VALUE, 2, PINTA_FLAG_LITERALS, true,
-     nullptr, nullptr, secret_flag},
+     nullptr, nullptr, secret_flag, nullptr, secret_flag_chain},
     {"cli_password",
      R"((?i)--)" PINTA_FLAG_NAME R"([ \t]+("[^"]*"|'[^'"]*'|[^\s"'\[\x{2026}$-][^\s"']*))", 2,
-     PINTA_FLAG_LITERALS, true, nullptr, nullptr, secret_flag_spaced},
+     PINTA_FLAG_LITERALS, true, nullptr, nullptr, secret_flag_spaced, nullptr, secret_flag_chain},
     // docker login -p secret (docker's -p is the password; elsewhere -p is a port or a path).
     {"cli_password",
      R"(\bdocker\s+login\b[^\n|;&]*?\s-p\s*("[^"]*"|'[^']*'|[^\s"'\[\x{2026}$-][^\s"']*))", 1,
@@ -762,7 +857,7 @@ constexpr Rule kRules[] = {
     // XML: <password>v</password>, <add key="ApiKey" value="v"/>, <entry name="secret" value="v">.
     {"secret_field",
      R"(<([A-Za-z_][A-Za-z0-9_.:-]*)(?:\s[^<>]*)?>([^<>]+)</)", 2, PINTA_NAME_LITERALS, true,
-     nullptr, nullptr, named_text, "<"},
+     nullptr, nullptr, named_text, "<", closing_tag},
     {"secret_field",
      R"((?i)\b(?:key|name)[ \t]*=[ \t]*["']([^"'<>]+)["'][ \t]+value=("[^"]*"|'[^']*'))", 2,
      {"value="}, true, nullptr, nullptr, named_assignment},
@@ -785,12 +880,12 @@ constexpr Rule kRules[] = {
      2, PINTA_NAME_LITERALS, true, nullptr, nullptr, named_assignment, "{", secret_object_opening},
     // NAME=value where NAME ends in a secret word (DB_PASSWORD=, api_key=, ?password=, sig keys).
     {"env_assignment", PINTA_SECRET_NAME R"(["']?[ \t]*(?::=|=>|=)[ \t]*)" PINTA_ENV_VALUE, 2,
-     PINTA_NAME_LITERALS, true, nullptr, nullptr, named_assignment, "=:"},
+     PINTA_NAME_LITERALS, true, nullptr, nullptr, named_assignment, "=", secret_assignment_chain},
     // name: value (YAML, JSON text, headers).
     {"secret_field",
      PINTA_SECRET_NAME
      R"(["']?[ \t]*:[ \t]*("[^"\n]*"|'[^'\n]*'|[^\s"'\[\x{2026}$,;)\]}>][^\s"',;)\]}>]{5,}))",
-     2, PINTA_NAME_LITERALS, true, nullptr, nullptr, named_colon, ":"},
+     2, PINTA_NAME_LITERALS, true, nullptr, nullptr, named_colon, ":", secret_colon_chain},
     // Credential query and fragment parameters (?code=, &sig=, #access_token=, X-Amz-Signature=).
     {"query_credential", R"([?&#]([A-Za-z0-9_.\[\]-]+)=([^&#\s"'<>\[\x{2026}$][^&#\s"'<>]*))", 2,
      {"?", "&", "#"}, false, nullptr, nullptr, query_credential, "=", query_chain},
@@ -798,7 +893,7 @@ constexpr Rule kRules[] = {
     // ("the client secret is 8f3k…", "auth token 9a8b…").
     {"high_entropy_secret",
      R"((?i)\b(?:secret|token|password|passwd|api[ _-]?key|access[ _-]?key)(?:\s+(?:is|was|of|for|value|key))?\s*[:=]?\s+["']?([A-Za-z0-9_+/=.~-]{16,}))",
-     1, {"secret", "token", "passw", "key"}, true, high_entropy},
+     1, {"secret", "token", "passw", "key"}, true, high_entropy, nullptr, nullptr, nullptr, spaced_long_token},
 };
 
 #undef PINTA_VALUE
@@ -838,6 +933,7 @@ struct LiteralIndex {
     std::string_view literal;
     std::size_t rule = 0;
     bool ci = false;
+    unsigned char second = 0;  // the literal's second byte (0: a one-byte literal)
   };
   static constexpr std::size_t kCapacity = kRuleCount * std::tuple_size_v<decltype(Rule::any_of)> * 2;
   std::array<std::uint16_t, 257> start{};  // entries[start[b], start[b + 1]) begin with byte b
@@ -850,10 +946,27 @@ struct LiteralIndex {
     const unsigned bit = (static_cast<unsigned>(a) << 8) | b;
     return (pairs[bit >> 6] >> (bit & 63)) & 1u;
   }
+  // The entries that begin with byte a, ordered by their second byte (one-byte literals first).
   constexpr std::span<const Entry> by_first(unsigned char b) const {
     return {entries.data() + start[b], static_cast<std::size_t>(start[b + 1] - start[b])};
   }
 };
+
+// The entries of `bucket` whose second byte is `second` (a binary search: a letter's bucket holds
+// dozens of entries, and walking all of them at every position where a literal may begin was
+// most of the prefilter's cost, ~155 instructions per byte of ordinary text).
+constexpr std::span<const LiteralIndex::Entry> with_second(std::span<const LiteralIndex::Entry> bucket,
+                                                           unsigned char second) {
+  std::size_t lo = 0, hi = bucket.size();
+  while (lo < hi) {
+    const std::size_t mid = (lo + hi) / 2;
+    if (bucket[mid].second < second) lo = mid + 1;
+    else hi = mid;
+  }
+  std::size_t end = lo;
+  while (end < bucket.size() && bucket[end].second == second) ++end;
+  return bucket.subspan(lo, end - lo);
+}
 
 constexpr LiteralIndex kLiteralIndex = [] {
   LiteralIndex idx;
@@ -865,9 +978,10 @@ constexpr LiteralIndex kLiteralIndex = [] {
         if (lit == nullptr || *lit == '\0') continue;
         const std::string_view l(lit);
         const auto first = static_cast<unsigned char>(l[0]);
-        f(first, LiteralIndex::Entry{l, r, kRules[r].ci});
+        const auto second = l.size() > 1 ? static_cast<unsigned char>(l[1]) : static_cast<unsigned char>(0);
+        f(first, LiteralIndex::Entry{l, r, kRules[r].ci, second});
         if (kRules[r].ci && first >= 'a' && first <= 'z') {
-          f(static_cast<unsigned char>(first - 'a' + 'A'), LiteralIndex::Entry{l, r, true});
+          f(static_cast<unsigned char>(first - 'a' + 'A'), LiteralIndex::Entry{l, r, true, second});
         }
       }
     }
@@ -877,6 +991,18 @@ constexpr LiteralIndex kLiteralIndex = [] {
   for (std::size_t b = 0; b < 256; ++b) count[b + 1] = static_cast<std::uint16_t>(count[b + 1] + count[b]);
   idx.start = count;
   each([&](unsigned char b, const LiteralIndex::Entry& e) { idx.entries[count[b]++] = e; });
+  // Each bucket by second byte (insertion sort: stable, so the rule order within a key is kept).
+  for (std::size_t b = 0; b < 256; ++b) {
+    for (std::size_t k = idx.start[b] + 1u; k < idx.start[b + 1]; ++k) {
+      const LiteralIndex::Entry e = idx.entries[k];
+      std::size_t j = k;
+      while (j > idx.start[b] && idx.entries[j - 1].second > e.second) {
+        idx.entries[j] = idx.entries[j - 1];
+        --j;
+      }
+      idx.entries[j] = e;
+    }
+  }
   auto set_pair = [&](unsigned a, unsigned b) {
     const unsigned bit = (a << 8) | b;
     idx.pairs[bit >> 6] |= std::uint64_t{1} << (bit & 63);
@@ -913,23 +1039,33 @@ RuleSet candidate_rules(std::string_view s) {
     if (!idx.may_begin(static_cast<unsigned char>(s[i]),
                        i + 1 < s.size() ? static_cast<unsigned char>(s[i + 1]) : 0))
       continue;
-    for (const auto& e : idx.by_first(static_cast<unsigned char>(s[i]))) {
-      if (out.test(e.rule) || ruled_out.test(e.rule) || e.literal.size() > s.size() - i) continue;
+    auto visit = [&](const LiteralIndex::Entry& e) {
+      if (out.test(e.rule) || ruled_out.test(e.rule) || e.literal.size() > s.size() - i) return;
       if (const char* needs = kRules[e.rule].needs_one_of; needs != nullptr) {
         bool found = false;
         for (const char* c = needs; *c != '\0' && !found; ++c) found = present.test(static_cast<unsigned char>(*c));
         if (!found) {
           ruled_out.set(e.rule);  // a property of the whole text: not asked again
-          continue;
+          return;
         }
       }
       const std::string_view at = s.substr(i, e.literal.size());
-      if (!(e.ci ? equal_ci(at, e.literal) : at == e.literal)) continue;
+      if (!(e.ci ? equal_ci(at, e.literal) : at == e.literal)) return;
       if (const auto may = kRules[e.rule].may_match; may != nullptr && !may(s)) {
         ruled_out.set(e.rule);
-        continue;
+        return;
       }
       out.set(e.rule);
+    };
+    const auto bucket = idx.by_first(static_cast<unsigned char>(s[i]));
+    // One-byte literals, then the literals whose second byte is the next byte (as it is, and in
+    // lower case for the case-insensitive ones, which are written in lower case).
+    for (const auto& e : with_second(bucket, 0)) visit(e);
+    if (i + 1 < s.size() && s[i + 1] != '\0') {
+      const auto next = static_cast<unsigned char>(s[i + 1]);
+      for (const auto& e : with_second(bucket, next)) visit(e);
+      if (next >= 'A' && next <= 'Z')
+        for (const auto& e : with_second(bucket, static_cast<unsigned char>(next - 'A' + 'a'))) visit(e);
     }
   }
   return out;

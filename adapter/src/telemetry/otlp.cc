@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "pinta/adapter/identifiers.h"
 #include "pinta/adapter/redact.h"
 #include "pinta/common/env.h"
 #include "pinta/common/text.h"
@@ -256,20 +257,6 @@ std::string_view genai_provider_name(const CanonicalEvent& ev) {
   const auto it = ev.raw.find(model_key);
   if (it == ev.raw.end() || !it->is_string()) return {};
   return it->get_ref<const std::string&>().rfind("gemini-", 0) == 0 ? "gcp.gen_ai" : "";
-}
-
-// Whether a top-level payload field is an identifier in the family's own schema
-// (hosts::PayloadShape): the event name, session id, cwd, transcript path, tool call id, and the
-// tool name where the tool call is at the top level. deel spreads the tool's arguments as
-// top-level members beside 자리 and 도구 (DEEL l.427), so an argument named `cwd`, `session_id`
-// or `timestamp` is an argument there, not an identifier.
-bool is_identifier_key(Family f, std::string_view key) {
-  const hosts::PayloadShape& shape = hosts::descriptor(f).payload;
-  for (std::string_view id : {shape.event_key, shape.session_id, shape.cwd, shape.transcript_path,
-                              shape.tool_call_id, shape.tool_object.empty() ? shape.tool_name : std::string_view()}) {
-    if (!id.empty() && id == key) return true;
-  }
-  return false;
 }
 
 std::string guard_decision_name(GuardVerdict::Decision d) {
@@ -544,6 +531,7 @@ std::string encode_span(const SpanInput& input, const SpanIds& ids, const SpanLi
   }
   // One slot is kept for pinta.span.truncated, so a truncated span always says why.
   const std::size_t payload_limit = limits.max_attributes > 0 ? limits.max_attributes - 1 : 0;
+  const IdentifierKeys identifiers = payload_identifier_keys(ev.family);
   if (ev.raw.is_object()) {
     for (auto it = ev.raw.begin(); it != ev.raw.end(); ++it) {
       if (count >= payload_limit || out.size() >= limits.max_span_bytes || budget->expired()) {
@@ -562,7 +550,7 @@ std::string encode_span(const SpanInput& input, const SpanIds& ids, const SpanLi
       out += first ? "{\"key\":" : ",{\"key\":";
       put_escaped(out, key);
       out += ",\"value\":";
-      put_any_value(out, it.key(), it.value(), is_identifier_key(ev.family, it.key()), budget,
+      put_any_value(out, it.key(), it.value(), identifiers.contains(it.key()), budget,
                     limits.max_value_bytes);
       out += "}";
       if (out.size() > limits.max_span_bytes || budget->ran_out()) {

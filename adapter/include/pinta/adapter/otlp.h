@@ -79,9 +79,10 @@ struct SpanIds {
 inline constexpr std::string_view kGenAiSemconvVersion = "1.41.1";
 
 // One OTLP Span (JSON mapping) for one hook event. Every string that comes from the payload is
-// redacted (pinta::adapter::redact_*) before it is put in; identifier fields (kIdentifierKeys) are
-// copied as they are (SPEC §11 skip-list). Attributes: ingest.type, <prefix>.hook, <prefix>.agent,
-// <prefix>.<key> per top-level payload field (Bronze, §9.3: strings/numbers/bools typed, objects,
+// redacted (pinta::adapter::redact_*) before it is put in, identifier fields included: those the
+// family's schema defines (identifiers.h) are only never masked for their name (SPEC §11
+// skip-list); nothing is copied from the payload unredacted. Attributes: ingest.type,
+// <prefix>.hook, <prefix>.agent, <prefix>.<key> per top-level payload field (Bronze, §9.3: strings/numbers/bools typed, objects,
 // arrays and null as their JSON text), antigravity.product (when known), pinta.guard.decision and
 // pinta.guard.matched_rule (when a guard verdict exists); beside them the OpenTelemetry GenAI
 // semantic-convention attributes (kGenAiSemconvVersion; docs/contract.md OTLP-3a):

@@ -8,7 +8,7 @@
 //    URL query parameters) and the password flags of common CLIs (a table with evidence);
 //  - shape: random-looking tokens by length, alphabet and entropy, vendor-prefix shapes
 //    (`<word>_<random>`), URL userinfo, base64 that decodes to text holding a secret, DER private
-//    keys without their armour (adapter/src/redact/generic.h);
+//    keys without their armour (adapter/src/redact/generic.cc);
 // all three run on the text with its escapes undone (`\n`, `\"`, `\u0026`, `&amp;`: word
 // boundaries fall where a reader sees them), and a match replaces the original bytes whole by
 // `[REDACTED:<type>]`. Strings longer than kMaxStringBytes are then cut UTF-8-safely and end in
@@ -35,16 +35,6 @@
 namespace pinta::adapter {
 
 inline constexpr std::size_t kMaxStringBytes = 102400;
-
-// Top-level payload keys that are identifiers in some host's schema (the debug log's default):
-// their values are not masked for their name (`session_id` is a secret name elsewhere), but they
-// pass the redactor like every other string (a host that spreads tool arguments at the
-// top level, deel, would otherwise forward an argument named `cwd` or `session_id` as is). Spans
-// take the identifier fields of the event's own family (hosts::PayloadShape), not this list.
-inline constexpr std::array<std::string_view, 11> kIdentifierKeys = {
-    "hook",   "hook_event_name",     "tool_name",       "session_id",
-    "conversationId", "cwd",        "transcript_path", "transcriptPath",
-    "artifactDirectoryPath", "workspacePaths", "timestamp"};
 
 // Names (object keys, NAME= and name: assignments, header names, --flags) whose value is a
 // secret. A name is split into lowercase segments at `_`, `-`, `.`, spaces and camelCase humps
@@ -107,7 +97,9 @@ class WorkBudget {
 inline constexpr std::chrono::milliseconds kDefaultRedactBudget{200};
 
 struct RedactOptions {
-  std::span<const std::string_view> skip_top_level_keys = kIdentifierKeys;
+  // Top-level keys that are identifiers (never masked for their name, redacted like every value):
+  // none unless the caller names them (identifiers.h: those of the payload's family).
+  std::span<const std::string_view> skip_top_level_keys = {};
   std::size_t max_string_bytes = kMaxStringBytes;
   std::chrono::milliseconds time_budget = kDefaultRedactBudget;  // used when budget is null
   WorkBudget* budget = nullptr;
