@@ -11,6 +11,8 @@
 
 #include "matcher_context.h"
 #include "pinta/common/fs.h"
+#include "pinta/hosts/hosts.h"
+#include "pinta/hosts/reply_check.h"
 
 namespace pinta::conformance {
 namespace {
@@ -100,6 +102,14 @@ std::string v_effect(const json& v, const std::string& at) {
   return nonempty_string(v) || nonempty_strings(v)
              ? ""
              : at + " must be a host effect or a non-empty array of them";
+}
+// expect.verdict: what the host makes of the reply, by its one reply check
+// (pinta/hosts/reply_check.h): "any" (accepted, whatever it decides) or the kind(s) it must be.
+bool verdict_kind(const json& v) { return v == "allow" || v == "deny" || v == "ask"; }
+std::string v_verdict(const json& v, const std::string& at) {
+  const bool ok = v == "any" || verdict_kind(v) ||
+                  (v.is_array() && !v.empty() && std::all_of(v.begin(), v.end(), verdict_kind));
+  return ok ? "" : at + " must be \"any\", \"allow\", \"deny\", \"ask\" or an array of the last three";
 }
 std::string v_count(const json& v, const std::string& at) {
   return count_spec(v) ? "" : at + kCountSpec;
@@ -409,6 +419,28 @@ void e_reply_lacks(const json& v, RunContext& r) {
         r.fail("reply carries forbidden field '" + key.get<std::string>() +
                "': " + canonical(r.reply));
 }
+// The verdict of the one reply check (pinta/hosts/reply_check.h) of the host's family on this
+// event: a shared case's expectation by meaning, the same for every family.
+void e_verdict(const json& v, RunContext& r) {
+  const auto f = pinta::hosts::host_family(r.host);
+  if (!f) {
+    r.fail("verdict: the registry has no host " + r.host);
+    return;
+  }
+  const auto& raw = r.out.raw;
+  const auto rc = pinta::hosts::check_reply(*f, r.event, {raw.out, raw.exit_code, raw.err});
+  if (!rc.ok()) {
+    r.fail("verdict: " + std::string(pinta::hosts::family_name(*f)) + " does not accept the reply on " +
+           r.event + ": " + rc.why() + "; stdout = \"" + show_bytes(raw.out, 200) + "\"");
+    return;
+  }
+  const char* kind = rc.kind == pinta::hosts::ReplyKind::kDeny  ? "deny"
+                     : rc.kind == pinta::hosts::ReplyKind::kAsk ? "ask"
+                                                                : "allow";
+  const bool ok = v == "any" || v == kind ||
+                  (v.is_array() && std::find(v.begin(), v.end(), json(kind)) != v.end());
+  if (!ok) r.fail("verdict: the reply is " + std::string(kind) + ", expected " + v.dump());
+}
 void e_effect(const json& v, RunContext& r) {
   const auto& out = r.out;
   bool ok =
@@ -702,6 +734,7 @@ const std::vector<Matcher>& registry() {
       run_kind("reply", v_reply, e_reply, AV::kStdout),
       run_kind("reply_has", v_object, e_reply_has, AV::kStdout),
       run_kind("reply_lacks", v_names, e_reply_lacks, AV::kStdout),
+      run_kind("verdict", v_verdict, e_verdict, AV::kStdout),
       run_kind("effect", v_effect, e_effect, AV::kEffect),
       run_kind("effect_message_contains", v_nonempty_string, e_effect_message_contains,
                AV::kEffect),

@@ -31,6 +31,7 @@
 #include "pinta/common/fs.h"
 #include "pinta/common/process.h"
 #include "pinta/conformance/conformance.h"
+#include "pinta/conformance/features.h"
 #include "pinta/conformance/matchers.h"
 #include "pinta/emulator/host_runner.h"
 #include "pinta/hosts/reply_check.h"
@@ -48,7 +49,18 @@ json pick(const json& v, const std::string& host) {
   if (v.contains(host)) return v[host];
   auto f = family_of(host);
   if (v.contains(f)) return v[f];
+  if (v.contains("*")) return v["*"];  // the shared value, where a family gave its own
   return json();  // not applicable to this host
+}
+
+std::vector<std::string> host_events(const json& ev, const std::string& host) {
+  if (!ev.is_string()) return {};
+  const std::string& name = ev.get_ref<const std::string&>();
+  const EventRole* role = find_event_role(name);
+  if (!role) return {name};
+  const auto f = pinta::hosts::host_family(host);
+  if (!f) return {};
+  return role->events(pinta::hosts::descriptor(*f));
 }
 
 std::string subst(std::string s, const std::map<std::string, std::string>& vars) {
@@ -369,6 +381,18 @@ class UnitRun {
     if (!start_fakes(ho)) return ho;
 #endif
     json steps = r.contains("steps") ? r["steps"] : json::array({json::object()});
+    // A case whose event is a sequence (every-installed): one run per event of this host's.
+    if (!r.contains("steps"))
+      if (const json ev = pick(r.value("event", json()), host_); ev.is_string())
+        if (const EventRole* role = find_event_role(ev.get<std::string>()); role && role->many) {
+          steps = json::array();
+          for (const auto& e : detail::host_events(ev, host_)) steps.push_back({{"event", e}});
+        }
+    if (steps.empty()) {
+      ho.state = "unsupported";
+      ho.failures.push_back("no event for " + host_);
+      return ho;
+    }
     int repeat = r.value("repeat", 1);
     int timeout_ms = r.value("timeout_ms", 5000);
     const size_t total = static_cast<size_t>(std::max(repeat, 0)) * steps.size();
@@ -404,13 +428,15 @@ class UnitRun {
         json s = r;
         s.erase("steps");
         for (auto it = st.begin(); it != st.end(); ++it) s[it.key()] = it.value();
-        json ev = pick(s.value("event", json()), host_);
-        if (!ev.is_string()) {
+        // A literal event as given, a role (pinta/conformance/features.h) through this host's
+        // family descriptor; a case without one for this family does not apply.
+        const auto ev = detail::host_events(pick(s.value("event", json()), host_), host_);
+        if (ev.size() != 1) {
           ho.state = "unsupported";
           ho.failures.push_back("no event for " + host_);
           return ho;
         }
-        if (!run_step(s, ev.get<std::string>(), timeout_ms, ho)) return ho;
+        if (!run_step(s, ev.front(), timeout_ms, ho)) return ho;
         if (median_decided(total)) break;
       }
       if (median_decided(total)) break;
@@ -617,8 +643,9 @@ class UnitRun {
     ho.runs.push_back(run);
     ho.effect = out.effect;
     run_index_ = static_cast<int>(ho.runs.size()) - 1;
-    check_run(s.value("expect", json::object()), out, ho);
+    check_run(s.value("expect", json::object()), out, event, ho);
     outs_.push_back(std::move(out));
+    events_.push_back(event);
     return true;
   }
 
@@ -648,13 +675,14 @@ class UnitRun {
   }
 
   // The per-run kinds of `expect` (a step's, or the case's on every run) against one run.
-  void check_run(const json& expect, const HookOutcome& out, HostOutcome& ho) {
+  void check_run(const json& expect, const HookOutcome& out, const std::string& event,
+                 HostOutcome& ho) {
     json reply;
     // OUT-1 framing, by the one reply check (pinta/hosts/reply_check.h).
     const std::string why = pinta::hosts::check_json_line(out.raw.out, &reply);
     framing_why_ = why;
-    RunContext ctx{host_, out, reply, why.empty(), why, [&](const std::string& m) { fail(ho, m); },
-                   &baseline_ms_};
+    RunContext ctx{host_, event, out, reply, why.empty(), why,
+                   [&](const std::string& m) { fail(ho, m); }, &baseline_ms_};
     for (auto it = expect.begin(); it != expect.end(); ++it) {
       const Matcher* m = find_matcher(it.key(), false);
       json v = pick(it.value(), host_);
@@ -678,7 +706,7 @@ class UnitRun {
     const json& expect = c_.raw["expect"];
     for (size_t i = 0; i < outs_.size(); ++i) {
       run_index_ = static_cast<int>(i);  // runs and outs_ are pushed together
-      check_run(expect, outs_[i], ho);
+      check_run(expect, outs_[i], events_[i], ho);
     }
     run_index_ = -1;
     std::vector<Recorded> guard_reqs, coll_reqs;
@@ -722,6 +750,7 @@ class UnitRun {
   std::string home_, ws_, data_, env_file_;
   std::map<std::string, std::string> vars_;
   std::vector<HookOutcome> outs_;
+  std::vector<std::string> events_;  // each run's event (outs_ and events_ are pushed together)
   std::vector<double> baseline_ms_;  // timed cases: a no-op hook's closed time after each run
   std::string check_;  // the expectation being evaluated, for fail()
   json expected_;      // its expected value (this host's pick)
