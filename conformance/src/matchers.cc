@@ -86,6 +86,9 @@ std::string v_bool(const json& v, const std::string& at) {
 std::string v_nonneg_int(const json& v, const std::string& at) {
   return nonneg_int(v) ? "" : at + " must be a non-negative integer";
 }
+std::string v_wait_requests(const json& v, const std::string& at) {
+  return v == "each_run" || nonneg_int(v) ? "" : at + " must be \"each_run\" or a non-negative integer";
+}
 std::string v_ms(const json& v, const std::string& at) {
   return nonneg_int(v) ? "" : at + " must be an integer (ms)";
 }
@@ -619,9 +622,15 @@ void e_collector(const json& v, UnitContext& u);
 
 // ---- collector kinds (over the spans of the collector's requests) -------------------------------
 
+// "each_run": at least one span per run of the unit (a case run through a sequence of events,
+// "every-installed", makes as many runs as the host's family installs events).
+std::string v_spans(const json& v, const std::string& at) {
+  return v == "each_run" || count_spec(v) ? "" : at + " must be \"each_run\" or a count: N or {\"min\": N, \"max\": M}";
+}
 void e_spans(const json& v, CollectorContext& c) {
   std::string want;
-  if (!count_ok(v, c.spans.size(), want))
+  const json spec = v == "each_run" ? json{{"min", c.unit.outs.size()}} : v;
+  if (!count_ok(spec, c.spans.size(), want))
     c.fail("collector got " + std::to_string(c.spans.size()) + " span(s)" +
            (c.accepted_only ? " in accepted requests" : "") + ", expected " + want);
 }
@@ -753,8 +762,8 @@ const std::vector<Matcher>& registry() {
       unit_kind("median_ms", v_median_ms, e_median_ms),
       // expect.collector, in this order over its spans.
       collector_kind("accepted_only", v_bool, nullptr),
-      collector_kind("wait_requests", v_nonneg_int, nullptr),
-      collector_kind("spans", v_count, e_spans),
+      collector_kind("wait_requests", v_wait_requests, nullptr),
+      collector_kind("spans", v_spans, e_spans),
       collector_kind("valid_otlp", v_true, e_valid_otlp),
       collector_kind("path", v_path, e_path),
       collector_kind("content_type", v_nonempty_string, e_content_type),

@@ -712,9 +712,12 @@ class UnitRun {
     std::vector<Recorded> guard_reqs, coll_reqs;
 #ifdef PINTA_CONFORMANCE_HAVE_FAKES
     // expect.collector.wait_requests: how many requests to wait for before judging them.
-    if (collector_ && expect.contains("collector"))
-      collector_->wait_for_requests(pick(expect["collector"], host_).value("wait_requests", 1),
+    if (collector_ && expect.contains("collector")) {
+      // "each_run": one request per run of this unit.
+      const json w = pick(expect["collector"], host_).value("wait_requests", json(1));
+      collector_->wait_for_requests(w == "each_run" ? outs_.size() : w.get<size_t>(),
                                     std::chrono::milliseconds(1000));
+    }
     guard_reqs = recorded(guard_.get(), guard_spec_);
     coll_reqs = recorded(collector_.get(), collector_spec_);
 #endif
