@@ -266,7 +266,7 @@ bool merges_by_name(const std::string& key) { return key == "attributes" || key 
 
 // Puts `family`'s own value for obj[key] beside the shared one: obj[key] becomes per host, the
 // family's value under its name and the shared one under "*" (pinta::conformance::detail::pick).
-// "" or why not: a value stated twice would leave one of the two unchecked.
+// "" or why not.
 std::string merge_family_value(json& obj, const std::string& key, const std::string& family,
                                const json& v) {
   if (!obj.contains(key)) {
@@ -279,7 +279,9 @@ std::string merge_family_value(json& obj, const std::string& key, const std::str
   const json shared = overlaid ? cur.value("*", json()) : cur;
   if (overlaid && cur.contains(family)) return key + " is given twice for " + family;
   json mine = v;
-  if (!shared.is_null()) {
+  // A family's own payload ("input") replaces the shared one, which states it by meaning for
+  // every other family; any other value stated twice would leave one of the two unchecked.
+  if (!shared.is_null() && key != "input") {
     if (!merges_by_name(key) || !shared.is_object() || !v.is_object())
       return key + " is stated by the shared case already";
     for (auto it = shared.begin(); it != shared.end(); ++it) {

@@ -23,6 +23,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <span>
 #include <sstream>
 #include <thread>
 
@@ -536,6 +537,18 @@ class UnitRun {
     json spec = s.value("input", json::object({{"default", true}}));
     spec = pick(spec, host_);
     if (spec.is_null()) spec = json::object({{"default", true}});
+    // "command": the text of what the tool call runs, by meaning: it becomes the tool argument
+    // that says what runs for this host's family (payload.command_args' first), under the
+    // host's default tool.
+    if (spec.is_object() && spec.contains("command")) {
+      const auto f = pinta::hosts::host_family(host_);
+      const auto& args = f ? pinta::hosts::descriptor(*f).payload.command_args
+                           : std::span<const std::string_view>{};
+      if (args.empty()) return unresolved(ho, "input.command: " + host_ + " names no command argument"), false;
+      if (!spec.contains("tool_args")) spec["tool_args"] = json::object();
+      spec["tool_args"][std::string(args.front())] = spec["command"];
+      spec.erase("command");
+    }
     if (spec.contains("json")) {
       in.payload = spec["json"];
     } else if (spec.contains("text")) {

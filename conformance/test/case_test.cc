@@ -19,6 +19,7 @@
 #include "pinta/conformance/conformance.h"
 #include "pinta/conformance/features.h"
 #include "pinta/conformance/matchers.h"
+#include "pinta/conformance/output.h"
 #include "../src/matcher_context.h"
 
 namespace conf = pinta::conformance;
@@ -619,6 +620,46 @@ TEST(FamilyValues, AndCaseFoldersAreCheckedWhenTheCasesLoad) {
     EXPECT_NE(cases.error().message.find(b.mentions), std::string::npos)
         << cases.error().message << "  (wanted: " << b.mentions << ")";
     EXPECT_EQ(cases.error().message.find('\n'), std::string::npos);
+  }
+}
+
+// A shared case states what the tool call runs by meaning ("input": {"command": ...}); each host
+// gets it as its family's first command argument (payload.command_args) under its default tool,
+// unless the family gives its own payload in shared-cases.json.
+TEST(SharedInput, ACommandByMeaningIsTheFamilysCommandArgument) {
+  pinta::testing::TempDir dir;
+  write(dir.path() + "/REDACT/REDACT-9001.case.json",
+        R"({"id":"REDACT-9001","area":"REDACT","title":"t","requirement":"r","source":"s",)"
+        R"("level":"must","requires":["gate"],"event":"gate",)"
+        R"("input":{"default":true,"command":"echo by-meaning"},"expect":{"exit_code":0}})");
+  write(dir.path() + "/claude-code/shared-cases.json",
+        R"({"REDACT-9001":{"input":{"default":true,"tool":"Bash","tool_args":{"command":"echo own"}}}})");
+  auto cases = conf::load_cases(dir.path());
+  ASSERT_TRUE(cases) << cases.error().message;
+  conf::RunOptions o;
+  o.adapter = "cat #";  // echoes the payload; the appended --agent/--event become a comment
+  o.hosts = {"gemini-0.61", "agy-1.2", "deel-1.17", "claude-code-2.1"};
+  o.fixtures_dir = kSrc + "/fixtures";
+  o.profiles_dir = kSrc + "/hosts/antigravity/profiles";
+  auto s = conf::run_cases(*cases, o, nullptr);
+  ASSERT_EQ(s.cases.size(), 1u);
+  ASSERT_EQ(s.cases[0].hosts.size(), 4u);
+  for (const auto& h : s.cases[0].hosts) {
+    SCOPED_TRACE(h.host);
+    ASSERT_EQ(h.runs.size(), 1u);
+    bool cut = false;
+    const auto payload =
+        conf::json::parse(conf::unescape_shown(h.runs[0]["stdin"].get<std::string>(), &cut));
+    ASSERT_FALSE(cut);
+    if (h.host == "claude-code-2.1") {
+      EXPECT_EQ(payload["tool_input"]["command"], "echo own");  // the family's own payload
+    } else if (h.host == "agy-1.2") {
+      EXPECT_EQ(payload["toolCall"]["args"]["CommandLine"], "echo by-meaning");
+    } else if (h.host == "deel-1.17") {
+      EXPECT_EQ(payload["command"], "echo by-meaning");
+    } else {
+      EXPECT_EQ(payload["tool_input"]["command"], "echo by-meaning");
+    }
   }
 }
 
