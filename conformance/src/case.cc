@@ -18,11 +18,11 @@ static const std::set<std::string> kAreas = {"OUT",    "EXIT",  "FMT", "INPUT", 
                                              "REDACT", "TRACE", "ENV", "PERF",  "DEEL",  "CLAUDE"};
 // Keys a case may carry; anything else is a typo and rejected.
 static const std::set<std::string> kCaseKeys = {
-    "id",     "area",       "title",      "requirement", "source",        "level",
-    "xfail",  "event",      "agent",      "input",       "stdin",         "requires",
-    "family", "env",        "env_file",   "guard",       "collector",     "steps",
-    "expect", "repeat",     "timeout_ms", "extra_args",  "notes",         "env_file_mode",
-    "omit_event", "host_parent", "one_host_per_family", "hosts"};
+    "id",         "area",        "title",      "requirement", "source",   "level",
+    "xfail",      "event",       "agent",      "input",       "stdin",    "requires",
+    "family",     "hosts",       "env",        "env_file",    "guard",    "collector",
+    "steps",      "expect",      "repeat",     "timeout_ms",  "extra_args", "notes",
+    "env_file_mode", "omit_event", "host_parent", "one_host_per_family"};
 
 bool Case::needs_fakes() const {
   if (raw.contains("guard") || raw.contains("collector")) return true;
@@ -164,8 +164,8 @@ Result<Case> parse_case(const std::string& text, const std::string& file) {
   const pinta::hosts::FamilyDescriptor* fam = nullptr;
   if (j.contains("family")) {
     if (!j["family"].is_string() || !(fam = family_descriptor(j["family"].get<std::string>())))
-      return bad(file, "family must name a registered family (" + pinta::hosts::family_names() +
-                           ")");
+      return bad(file,
+                 "family must name a registered family (" + pinta::hosts::family_names() + ")");
     c.family = j["family"].get<std::string>();
     if (!has_features(*fam, c.required))
       return bad(file, "family " + c.family + " lacks a feature the case requires");
@@ -173,8 +173,9 @@ Result<Case> parse_case(const std::string& text, const std::string& file) {
     if (j.contains("hosts"))
       return bad(file, "hosts: only a family case names hosts (a shared case requires features)");
     if (!j.contains("requires"))
-      return bad(file, "a shared case needs \"requires\" (features; [] for every family), a "
-                       "family case \"family\"");
+      return bad(file,
+                 "a shared case needs \"requires\" (features; [] for every family), a "
+                 "family case \"family\"");
     if (auto p = per_host_path(j, ""); !p.empty())
       return bad(file, "per-host value at " + p.substr(1) +
                            " in a shared case: state it by meaning, and a family's own value in "
@@ -285,7 +286,8 @@ std::string merge_family_value(json& obj, const std::string& key, const std::str
     if (!merges_by_name(key) || !shared.is_object() || !v.is_object())
       return key + " is stated by the shared case already";
     for (auto it = shared.begin(); it != shared.end(); ++it) {
-      if (v.contains(it.key())) return key + "." + it.key() + " is stated by the shared case already";
+      if (v.contains(it.key()))
+        return key + "." + it.key() + " is stated by the shared case already";
       mine[it.key()] = it.value();
     }
   }
@@ -323,7 +325,8 @@ Status merge_family_file(const std::string& file, const std::string& family,
     if (!e.contains("expect")) continue;
     const json& x = e["expect"];
     if (!x.is_object() || x.empty()) return bad(file, id + ".expect must be a non-empty object");
-    if (auto why = validate_expect(x, kInCaseExpect); !why.empty()) return bad(file, id + ": " + why);
+    if (auto why = validate_expect(x, kInCaseExpect); !why.empty())
+      return bad(file, id + ": " + why);
     json& expect = c->raw["expect"];
     for (auto k = x.begin(); k != x.end(); ++k) {
       std::string why;
@@ -436,10 +439,10 @@ std::string render_cases_doc(const std::vector<Case>& cases) {
        "The ctest entry conformance_docs_fresh fails when this file is stale. -->\n\n"
        "Each case checks one requirement of the hook-adapter contract (docs/contract.md; the ID "
        "prefix is the contract section). `must` cases decide the exit status of `conformance run`; "
-       "`should` cases only with `--strict`. A shared case (`conformance/cases/<AREA>/`) runs under "
-       "every host whose family has the features it requires (below; docs/contract.md \"How cases "
-       "select hosts\"), a family's own case (`conformance/cases/<family>/<AREA>/`) under that "
-       "family's hosts. Hosts are the host registry's (`hosts/`): `gemini-0.XX` a Gemini CLI "
+       "`should` cases only with `--strict`. A shared case (`conformance/cases/<AREA>/`) runs "
+       "under every host whose family has the features it requires (below; docs/contract.md "
+       "\"How cases select hosts\"), a family's own case (`conformance/cases/<family>/<AREA>/`) "
+       "under that family's hosts. Hosts are the host registry's (`hosts/`): `gemini-0.XX` a Gemini CLI "
        "version profile (`hosts/gemini/profiles`), `deel-1.17` deel-local-cli 1.17, "
        "`claude-code-2.1` Claude Code 2.1, the others Antigravity profiles "
        "(`hosts/antigravity/profiles`).\n\n";
@@ -452,7 +455,8 @@ std::string render_cases_doc(const std::vector<Case>& cases) {
        "(`conformance/src/features.cc`):\n\n| Feature | Meaning |\n|---|---|\n";
   for (const auto& f : features())
     o << "| `" << f.name << "` | " << md_cell(std::string(f.meaning)) << " |\n";
-  o << "\nEvents a shared case names by meaning:\n\n| Event | Meaning | Requires |\n|---|---|---|\n";
+  o << "\nEvents a shared case names by meaning:\n\n"
+       "| Event | Meaning | Requires |\n|---|---|---|\n";
   for (const auto& r : event_roles())
     o << "| `" << r.name << "` | " << md_cell(std::string(r.meaning)) << " | "
       << (r.feature.empty() ? std::string("-") : "`" + std::string(r.feature) + "`") << " |\n";
@@ -461,7 +465,8 @@ std::string render_cases_doc(const std::vector<Case>& cases) {
     if (c.area != area) {
       area = c.area;
       o << "\n## " << area
-        << "\n\n| ID | Level | Selects | Hosts | Requirement | Source |\n|---|---|---|---|---|---|\n";
+        << "\n\n| ID | Level | Selects | Hosts | Requirement | Source |\n"
+           "|---|---|---|---|---|---|\n";
     }
     std::string sel;
     if (!c.family.empty()) {

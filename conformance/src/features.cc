@@ -32,9 +32,11 @@ constexpr std::array kFeatures = {
             }},
     Feature{"ask", "the host has a native \"ask the user\" on its gate (ask_on_gate)",
             [](const FamilyDescriptor& d) { return has_gate(d) && d.ask_on_gate; }},
-    Feature{"tool-after", "the host sends an event after the tool ran (a tool event besides the gate)",
+    Feature{"tool-after",
+            "the host sends an event after the tool ran (a tool event besides the gate)",
             [](const FamilyDescriptor& d) { return !tool_after(d).empty(); }},
-    Feature{"turn-start", "the host sends an event that opens a user turn (payload.turn_start_event)",
+    Feature{"turn-start",
+            "the host sends an event that opens a user turn (payload.turn_start_event)",
             [](const FamilyDescriptor& d) { return !d.payload.turn_start_event.empty(); }},
     Feature{"json-line",
             "the host reads exactly one JSON object line on stdout at exit 0, on every event, and "
@@ -44,19 +46,21 @@ constexpr std::array kFeatures = {
             "the host reads a verdict from a JSON object on stdout at exit 0 (reads: kJsonStdout "
             "or kBoth)",
             [](const FamilyDescriptor& d) { return d.reads != ReplyReading::kExitStatus; }},
-    Feature{"exit-status",
-            "a blocking exit status (block_status) with a message stream is a verdict, and an allow "
-            "is no output (reads: kExitStatus or kBoth)",
-            [](const FamilyDescriptor& d) {
-              return d.reads != ReplyReading::kJsonStdout && d.block_status != 0;
-            }},
+    Feature{
+        "exit-status",
+        "a blocking exit status (block_status) with a message stream is a verdict, and an allow "
+        "is no output (reads: kExitStatus or kBoth)",
+        [](const FamilyDescriptor& d) {
+          return d.reads != ReplyReading::kJsonStdout && d.block_status != 0;
+        }},
     Feature{"session-id", "the payload carries a session id (payload.session_id)",
             [](const FamilyDescriptor& d) { return !d.payload.session_id.empty(); }},
     Feature{"cwd", "the payload carries the working directory (payload.cwd)",
             [](const FamilyDescriptor& d) { return !d.payload.cwd.empty(); }},
     Feature{"transcript", "the payload names the session transcript (payload.transcript_path)",
             [](const FamilyDescriptor& d) { return !d.payload.transcript_path.empty(); }},
-    Feature{"tool-call-id", "the payload carries the host's id of the tool call (payload.tool_call_id)",
+    Feature{"tool-call-id",
+            "the payload carries the host's id of the tool call (payload.tool_call_id)",
             [](const FamilyDescriptor& d) { return !d.payload.tool_call_id.empty(); }},
 };
 

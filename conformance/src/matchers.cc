@@ -87,7 +87,8 @@ std::string v_nonneg_int(const json& v, const std::string& at) {
   return nonneg_int(v) ? "" : at + " must be a non-negative integer";
 }
 std::string v_wait_requests(const json& v, const std::string& at) {
-  return v == "each_run" || nonneg_int(v) ? "" : at + " must be \"each_run\" or a non-negative integer";
+  return v == "each_run" || nonneg_int(v) ? ""
+                                          : at + " must be \"each_run\" or a non-negative integer";
 }
 std::string v_ms(const json& v, const std::string& at) {
   return nonneg_int(v) ? "" : at + " must be an integer (ms)";
@@ -112,7 +113,8 @@ bool verdict_kind(const json& v) { return v == "allow" || v == "deny" || v == "a
 std::string v_verdict(const json& v, const std::string& at) {
   const bool ok = v == "any" || verdict_kind(v) ||
                   (v.is_array() && !v.empty() && std::all_of(v.begin(), v.end(), verdict_kind));
-  return ok ? "" : at + " must be \"any\", \"allow\", \"deny\", \"ask\" or an array of the last three";
+  return ok ? ""
+            : at + " must be \"any\", \"allow\", \"deny\", \"ask\" or an array of the last three";
 }
 std::string v_count(const json& v, const std::string& at) {
   return count_spec(v) ? "" : at + kCountSpec;
@@ -433,8 +435,9 @@ void e_verdict(const json& v, RunContext& r) {
   const auto& raw = r.out.raw;
   const auto rc = pinta::hosts::check_reply(*f, r.event, {raw.out, raw.exit_code, raw.err});
   if (!rc.ok()) {
-    r.fail("verdict: " + std::string(pinta::hosts::family_name(*f)) + " does not accept the reply on " +
-           r.event + ": " + rc.why() + "; stdout = \"" + show_bytes(raw.out, 200) + "\"");
+    r.fail("verdict: " + std::string(pinta::hosts::family_name(*f)) +
+           " does not accept the reply on " + r.event + ": " + rc.why() + "; stdout = \"" +
+           show_bytes(raw.out, 200) + "\"");
     return;
   }
   const char* kind = rc.kind == pinta::hosts::ReplyKind::kDeny  ? "deny"
@@ -625,7 +628,9 @@ void e_collector(const json& v, UnitContext& u);
 // "each_run": at least one span per run of the unit (a case run through a sequence of events,
 // "every-installed", makes as many runs as the host's family installs events).
 std::string v_spans(const json& v, const std::string& at) {
-  return v == "each_run" || count_spec(v) ? "" : at + " must be \"each_run\" or a count: N or {\"min\": N, \"max\": M}";
+  return v == "each_run" || count_spec(v)
+             ? ""
+             : at + " must be \"each_run\" or a count: N or {\"min\": N, \"max\": M}";
 }
 void e_spans(const json& v, CollectorContext& c) {
   std::string want;

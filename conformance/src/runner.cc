@@ -544,7 +544,8 @@ class UnitRun {
       const auto f = pinta::hosts::host_family(host_);
       const auto& args = f ? pinta::hosts::descriptor(*f).payload.command_args
                            : std::span<const std::string_view>{};
-      if (args.empty()) return unresolved(ho, "input.command: " + host_ + " names no command argument"), false;
+      if (args.empty())
+        return unresolved(ho, "input.command: " + host_ + " names no command argument"), false;
       if (!spec.contains("tool_args")) spec["tool_args"] = json::object();
       spec["tool_args"][std::string(args.front())] = spec["command"];
       spec.erase("command");
@@ -694,8 +695,14 @@ class UnitRun {
     // OUT-1 framing, by the one reply check (pinta/hosts/reply_check.h).
     const std::string why = pinta::hosts::check_json_line(out.raw.out, &reply);
     framing_why_ = why;
-    RunContext ctx{host_, event, out, reply, why.empty(), why,
-                   [&](const std::string& m) { fail(ho, m); }, &baseline_ms_};
+    RunContext ctx{host_,
+                   event,
+                   out,
+                   reply,
+                   why.empty(),
+                   why,
+                   [&](const std::string& m) { fail(ho, m); },
+                   &baseline_ms_};
     for (auto it = expect.begin(); it != expect.end(); ++it) {
       const Matcher* m = find_matcher(it.key(), false);
       json v = pick(it.value(), host_);

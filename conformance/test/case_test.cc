@@ -14,13 +14,13 @@
 #include <sstream>
 #include <string>
 
+#include "../src/matcher_context.h"
 #include "pinta/common/fs.h"
 #include "pinta/common/test_support.h"
 #include "pinta/conformance/conformance.h"
 #include "pinta/conformance/features.h"
 #include "pinta/conformance/matchers.h"
 #include "pinta/conformance/output.h"
-#include "../src/matcher_context.h"
 
 namespace conf = pinta::conformance;
 
@@ -38,8 +38,8 @@ std::string minimal(const std::string& expect) {
 std::string family_case(const std::string& family, const std::string& event,
                         const std::string& expect, const std::string& extra = "") {
   return R"({"id":"OUT-9999","area":"OUT","title":"t","requirement":"r","source":"s",)"
-         R"("level":"must","family":")" + family + R"(","event":")" + event + "\"," + extra +
-         R"("expect":)" + expect + "}";
+         R"("level":"must","family":")" +
+         family + R"(","event":")" + event + "\"," + extra + R"("expect":)" + expect + "}";
 }
 
 }  // namespace
@@ -110,7 +110,8 @@ TEST(CaseParser, AcceptsAMinimalCase) {
 
 // "family": "gemini" is every Gemini CLI column: the 0.61 emulator and each version profile's host.
 TEST(CaseParser, AFamilyCaseRunsUnderEveryHostOfItsFamily) {
-  auto c = conf::parse_case(family_case("gemini", "BeforeTool", R"({"exit_code":0})"), "x.case.json");
+  auto c =
+      conf::parse_case(family_case("gemini", "BeforeTool", R"({"exit_code":0})"), "x.case.json");
   ASSERT_TRUE(c) << c.error().message;
   EXPECT_EQ(c->family, "gemini");
   // Every graded registry host named gemini-*, in report order (a new profile file with its own
@@ -437,7 +438,8 @@ std::set<std::string> inherited(const std::vector<conf::Case>& cases,
     if (!c.family.empty() || !conf::has_features(d, c.required)) continue;
     bool resolves = true;
     auto check = [&](const conf::json& ev) {
-      const conf::EventRole* r = ev.is_string() ? conf::find_event_role(ev.get<std::string>()) : nullptr;
+      const conf::EventRole* r =
+          ev.is_string() ? conf::find_event_role(ev.get<std::string>()) : nullptr;
       if (!r || r->events(d).empty() || (!r->many && r->events(d).size() != 1)) resolves = false;
     };
     if (c.raw.contains("event")) check(c.raw["event"]);
@@ -468,7 +470,8 @@ TEST(Features, EachSelectsTheHostsOfTheFamiliesThatHaveIt) {
   EXPECT_EQ(hosts_with({"json-reply"}).size(),
             hosts_of_families({F::kGemini, F::kAntigravity, F::kClaude}));
   EXPECT_EQ(hosts_with({"exit-status"}).size(), hosts_of_families({F::kDeel, F::kClaude}));
-  EXPECT_EQ(hosts_with({"ask"}).size(), hosts_of_families({F::kGemini, F::kAntigravity, F::kClaude}));
+  EXPECT_EQ(hosts_with({"ask"}).size(),
+            hosts_of_families({F::kGemini, F::kAntigravity, F::kClaude}));
   EXPECT_EQ(hosts_with({"session-id"}).size(),
             hosts_of_families({F::kGemini, F::kAntigravity, F::kClaude}));
   EXPECT_EQ(hosts_with({"tool-call-id"}).size(), hosts_of_families({F::kClaude}));
@@ -480,7 +483,8 @@ TEST(Features, EachSelectsTheHostsOfTheFamiliesThatHaveIt) {
 TEST(Features, EventRolesResolveThroughTheDescriptor) {
   for (const auto& d : pinta::hosts::families()) {
     SCOPED_TRACE(std::string(d.name));
-    EXPECT_EQ(conf::find_event_role("gate")->events(d), std::vector<std::string>{std::string(d.gate_event)});
+    EXPECT_EQ(conf::find_event_role("gate")->events(d),
+              std::vector<std::string>{std::string(d.gate_event)});
     EXPECT_EQ(conf::find_event_role("turn-start")->events(d),
               std::vector<std::string>{std::string(d.payload.turn_start_event)});
     const auto after = conf::find_event_role("tool-after")->events(d);
@@ -498,8 +502,11 @@ TEST(Features, EventRolesResolveThroughTheDescriptor) {
   // The runner's resolution, per host: the same events.
   for (const auto& h : conf::all_hosts()) {
     const auto& d = pinta::hosts::descriptor(*pinta::hosts::host_family(h));
-    EXPECT_EQ(conf::detail::host_events("gate", h), std::vector<std::string>{std::string(d.gate_event)}) << h;
-    EXPECT_EQ(conf::detail::host_events("BeforeTool", h), std::vector<std::string>{"BeforeTool"}) << h;
+    EXPECT_EQ(conf::detail::host_events("gate", h),
+              std::vector<std::string>{std::string(d.gate_event)})
+        << h;
+    EXPECT_EQ(conf::detail::host_events("BeforeTool", h), std::vector<std::string>{"BeforeTool"})
+        << h;
   }
 }
 
@@ -538,8 +545,9 @@ TEST(Features, EveryFamilyInheritsTheSharedCasesItsFeaturesSelect) {
     EXPECT_FALSE(mine.empty()) << d.name;
     for (const auto& c : *cases) {
       if (!c.family.empty()) continue;
-      const bool runs = std::any_of(c.hosts.begin(), c.hosts.end(),
-                                    [&](const std::string& h) { return conf::family_of(h) == d.name; });
+      const bool runs = std::any_of(c.hosts.begin(), c.hosts.end(), [&](const std::string& h) {
+        return conf::family_of(h) == d.name;
+      });
       EXPECT_EQ(runs, mine.count(c.id) == 1) << c.id << " under " << d.name;
     }
   }
@@ -586,7 +594,8 @@ TEST(FamilyValues, AreMergedForTheFamilyOnly) {
   const auto& e = c.raw["expect"];
   EXPECT_EQ(pick(e["reply"], "gemini-0.61"), conf::json::object());
   EXPECT_TRUE(pick(e["reply"], "agy-1.2").is_null());
-  EXPECT_EQ(pick(e["collector"]["attributes"], "gemini-0.61"), conf::json({{"a", "1"}, {"b", "2"}}));
+  EXPECT_EQ(pick(e["collector"]["attributes"], "gemini-0.61"),
+            conf::json({{"a", "1"}, {"b", "2"}}));
   EXPECT_EQ(pick(e["collector"]["attributes"], "agy-1.2"), conf::json({{"a", "1"}}));
   EXPECT_EQ(pick(c.raw["input"], "gemini-0.61")["tool"], "read_file");
   EXPECT_EQ(pick(e["verdict"], "agy-1.2"), "allow");
@@ -596,17 +605,19 @@ TEST(FamilyValues, AndCaseFoldersAreCheckedWhenTheCasesLoad) {
   struct Bad {
     std::string file, text, mentions;
   };
-  const std::string family_case_text =
-      family_case("gemini", "BeforeTool", R"({"exit_code":0})");
+  const std::string family_case_text = family_case("gemini", "BeforeTool", R"({"exit_code":0})");
   const Bad bad[] = {
-      {"gemini/shared-cases.json", R"({"GUARD-9002":{"expect":{"reply":{}}}})", "no case \"GUARD-9002\""},
+      {"gemini/shared-cases.json", R"({"GUARD-9002":{"expect":{"reply":{}}}})",
+       "no case \"GUARD-9002\""},
       {"deel/shared-cases.json", R"({"GUARD-9001":{"expect":{"exit_code":2}}})",
        "GUARD-9001 does not run under deel"},
       {"gemini/shared-cases.json", R"({"GUARD-9001":{"expect":{"verdict":"deny"}}})",
        "expect.verdict is stated by the shared case already"},
-      {"gemini/shared-cases.json", R"({"GUARD-9001":{"expect":{"collector":{"attributes":{"a":"2"}}}}})",
+      {"gemini/shared-cases.json",
+       R"({"GUARD-9001":{"expect":{"collector":{"attributes":{"a":"2"}}}}})",
        "attributes.a is stated by the shared case already"},
-      {"gemini/shared-cases.json", R"({"GUARD-9001":{"event":"BeforeTool"}})", "unknown field \"event\""},
+      {"gemini/shared-cases.json", R"({"GUARD-9001":{"event":"BeforeTool"}})",
+       "unknown field \"event\""},
       {"gemini/shared-cases.json", R"({"GUARD-9001":{"expect":{"reply":"x"}}})", "expect.reply"},
       {"antigravity/OUT/OUT-9999.case.json", family_case_text,
        "a case in cases/antigravity/ must name \"family\": \"antigravity\""},
@@ -632,8 +643,9 @@ TEST(SharedInput, ACommandByMeaningIsTheFamilysCommandArgument) {
         R"({"id":"REDACT-9001","area":"REDACT","title":"t","requirement":"r","source":"s",)"
         R"("level":"must","requires":["gate"],"event":"gate",)"
         R"("input":{"default":true,"command":"echo by-meaning"},"expect":{"exit_code":0}})");
-  write(dir.path() + "/claude-code/shared-cases.json",
-        R"({"REDACT-9001":{"input":{"default":true,"tool":"Bash","tool_args":{"command":"echo own"}}}})");
+  write(
+      dir.path() + "/claude-code/shared-cases.json",
+      R"({"REDACT-9001":{"input":{"default":true,"tool":"Bash","tool_args":{"command":"echo own"}}}})");
   auto cases = conf::load_cases(dir.path());
   ASSERT_TRUE(cases) << cases.error().message;
   conf::RunOptions o;

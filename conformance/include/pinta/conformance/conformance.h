@@ -32,9 +32,9 @@ using pinta::emu::HookInput;
 using pinta::emu::HookOutcome;
 using pinta::emu::HostRunner;
 // A case value given per host: a non-empty object whose keys are all families ("gemini",
-// "antigravity") or hosts ("agy-1.1", …), e.g. {"gemini": {}, "antigravity": {"decision": "allow"}},
-// and "*" for every other host. Only a family case writes one; a shared case's are made by the
-// loader from the families' cases/<family>/shared-cases.json.
+// "antigravity") or hosts ("agy-1.1", …), e.g. {"gemini": {}, "antigravity": {"decision":
+// "allow"}}, and "*" for every other host. Only a family case writes one; a shared case's are made
+// by the loader from the families' cases/<family>/shared-cases.json.
 bool is_per_host(const json& v);
 // The values a case gives for the hosts: the one value, or each host's (pointers into v).
 std::vector<const json*> per_host_values(const json& v);

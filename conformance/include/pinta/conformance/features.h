@@ -31,7 +31,8 @@ std::span<const Feature> features();
 // The feature named `name`, or nullptr (an unknown feature is a load error).
 const Feature* find_feature(std::string_view name);
 // Whether the family has every feature named in `required` (names must be known).
-bool has_features(const pinta::hosts::FamilyDescriptor& d, const std::vector<std::string>& required);
+bool has_features(const pinta::hosts::FamilyDescriptor& d,
+                  const std::vector<std::string>& required);
 
 // An event named by its meaning in a shared case ("event": "gate"). A role resolves to one event
 // of the family, or (`many`) to a sequence of events the case is run through, one run each.
