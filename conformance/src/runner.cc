@@ -579,6 +579,8 @@ class UnitRun {
       json m = json::parse(subst(spec["merge"].dump(), vars_));
       in.payload.merge_patch(m);
     }
+    // "bom": the payload as the host would send it, behind a UTF-8 byte order mark.
+    if (!in.raw && spec.value("bom", false)) in.raw = "\xEF\xBB\xBF" + in.payload.dump();
     if (in.raw && spec.value("append_newline", false)) *in.raw += "\n";
     return true;
   }

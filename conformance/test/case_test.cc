@@ -675,6 +675,33 @@ TEST(SharedInput, ACommandByMeaningIsTheFamilysCommandArgument) {
   }
 }
 
+// "bom": the host's default payload behind a byte order mark (OUT-0005 for a family that gives no
+// fixture of its own).
+TEST(SharedInput, ABomPrefixedPayloadByMeaning) {
+  auto c = conf::parse_case(
+      R"({"id":"OUT-9998","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
+      R"("requires":["gate"],"event":"gate","input":{"default":true,"bom":true},)"
+      R"("expect":{"exit_code":0}})",
+      "x.case.json");
+  ASSERT_TRUE(c) << c.error().message;
+  const std::vector<conf::Case> cases = {*c};
+  conf::RunOptions o;
+  o.adapter = "cat #";
+  o.hosts = {"gemini-0.61", "claude-code-2.1"};
+  o.fixtures_dir = kSrc + "/fixtures";
+  o.profiles_dir = kSrc + "/hosts/antigravity/profiles";
+  auto s = conf::run_cases(cases, o, nullptr);
+  ASSERT_EQ(s.cases.size(), 1u);
+  ASSERT_EQ(s.cases[0].hosts.size(), 2u);
+  for (const auto& h : s.cases[0].hosts) {
+    SCOPED_TRACE(h.host);
+    ASSERT_EQ(h.runs.size(), 1u);
+    const std::string shown = h.runs[0]["stdin"].get<std::string>();
+    EXPECT_EQ(shown.rfind("\\xef\\xbb\\xbf{", 0), 0u) << shown;
+    EXPECT_TRUE(conf::json::parse(shown.substr(12), nullptr, false).is_object()) << shown;
+  }
+}
+
 // agy 1.2.1/1.2.2 on macOS arm64 load hooks but never run them (antigravity-cli#1008): under that
 // host no case is graded, even one any adapter passes, and the matrix says so.
 TEST(HooksNotRun, AHostThatNeverRunsHooksNeverPasses) {
