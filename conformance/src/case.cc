@@ -8,6 +8,7 @@
 
 #include "pinta/common/fs.h"
 #include "pinta/conformance/conformance.h"
+#include "pinta/conformance/features.h"
 #include "pinta/conformance/matchers.h"
 
 namespace pinta::conformance {
@@ -17,11 +18,11 @@ static const std::set<std::string> kAreas = {"OUT",    "EXIT",  "FMT", "INPUT", 
                                              "REDACT", "TRACE", "ENV", "PERF",  "DEEL",  "CLAUDE"};
 // Keys a case may carry; anything else is a typo and rejected.
 static const std::set<std::string> kCaseKeys = {
-    "id",     "area",       "title",      "requirement", "source",        "level",
-    "hosts",  "xfail",      "event",      "agent",       "input",         "stdin",
-    "env",    "env_file",   "guard",      "collector",   "steps",         "expect",
-    "repeat", "timeout_ms", "extra_args", "notes",       "env_file_mode", "omit_event",
-    "host_parent"};
+    "id",         "area",        "title",      "requirement", "source",   "level",
+    "xfail",      "event",       "agent",      "input",       "stdin",    "requires",
+    "family",     "hosts",       "env",        "env_file",    "guard",    "collector",
+    "steps",      "expect",      "repeat",     "timeout_ms",  "extra_args", "notes",
+    "env_file_mode", "omit_event", "host_parent", "one_host_per_family"};
 
 bool Case::needs_fakes() const {
   if (raw.contains("guard") || raw.contains("collector")) return true;
@@ -45,14 +46,19 @@ static Error bad(const std::string& file, const std::string& what) {
   return make_error(ErrorCode::kInvalidArgument, file + ": " + line);
 }
 
+// A key of a per-host value: a family's name, a host's, or "*" (every other host: the shared value
+// a family's own value was merged over, see merge_family_value).
+static bool host_key(const std::string& k) {
+  if (k == "*") return true;
+  for (const auto& d : pinta::hosts::families())
+    if (d.name == k) return true;
+  return std::find(all_hosts().begin(), all_hosts().end(), k) != all_hosts().end();
+}
+
 bool is_per_host(const json& v) {
   if (!v.is_object() || v.empty()) return false;
-  for (auto it = v.begin(); it != v.end(); ++it) {
-    const std::string& k = it.key();
-    if (k != "gemini" && k != "antigravity" &&
-        std::find(all_hosts().begin(), all_hosts().end(), k) == all_hosts().end())
-      return false;
-  }
+  for (auto it = v.begin(); it != v.end(); ++it)
+    if (!host_key(it.key())) return false;
   return true;
 }
 
@@ -65,6 +71,49 @@ std::vector<const json*> per_host_values(const json& v) {
   }
   return out;
 }
+
+namespace {
+
+const pinta::hosts::FamilyDescriptor* family_descriptor(const std::string& name) {
+  for (const auto& d : pinta::hosts::families())
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
+// The first per-host value in a shared case (its path), or "": a shared case states meaning,
+// and a family's own values live in cases/<family>/shared-cases.json.
+std::string per_host_path(const json& v, const std::string& at) {
+  if (is_per_host(v)) return at;
+  if (v.is_object())
+    for (auto it = v.begin(); it != v.end(); ++it)
+      if (auto p = per_host_path(it.value(), at + "." + it.key()); !p.empty()) return p;
+  if (v.is_array())
+    for (size_t i = 0; i < v.size(); ++i)
+      if (auto p = per_host_path(v[i], at + "[" + std::to_string(i) + "]"); !p.empty()) return p;
+  return "";
+}
+
+// A shared case's event: a role (pinta/conformance/features.h) whose feature the case requires;
+// "" or why not.
+std::string check_role(const json& ev, const std::vector<std::string>& required, bool top,
+                       bool has_steps, const std::string& at) {
+  if (!ev.is_string()) return at + " must be an event role";
+  const EventRole* r = find_event_role(ev.get<std::string>());
+  if (!r) {
+    std::string roles;
+    for (const auto& x : event_roles()) roles += (roles.empty() ? "" : "|") + std::string(x.name);
+    return at + " " + ev.dump() + " is not an event role (" + roles +
+           "); a literal event belongs in a family case (cases/<family>/<AREA>/)";
+  }
+  if (!r->feature.empty() &&
+      std::find(required.begin(), required.end(), r->feature) == required.end())
+    return at + " " + ev.dump() + " needs \"requires\" to hold \"" + std::string(r->feature) + "\"";
+  if (r->many && (!top || has_steps))
+    return at + " " + ev.dump() + " is a sequence of events: the case's own event, without steps";
+  return "";
+}
+
+}  // namespace
 
 Result<Case> parse_case(const std::string& text, const std::string& file) {
   json j = json::parse(text, nullptr, false);
@@ -99,31 +148,79 @@ Result<Case> parse_case(const std::string& text, const std::string& file) {
     if (!j["xfail"].is_string()) return bad(file, "xfail must be a reason string");
     c.xfail = j["xfail"].get<std::string>();
   }
-  // hosts: list of host names or the shorthands "all" and a family's name ("gemini",
-  // "antigravity", "deel", "claude-code").
-  if (!j.contains("hosts") || !j["hosts"].is_array() || j["hosts"].empty())
-    return bad(file, "hosts must be a non-empty array");
-  std::set<std::string> hs;
-  for (const auto& h : j["hosts"]) {
-    if (!h.is_string()) return bad(file, "hosts entries must be strings");
-    std::string s = h.get<std::string>();
-    if (s == "all") {
-      // Every host of the JSON-line protocol (its family's ReplyReading); an exit-code host
-      // (deel-local-cli, contract DEEL) or Claude Code (allow = no output) is named by its own
-      // cases, and the JSON-line cases do not apply there.
-      for (const auto& x : all_hosts())
-        if (pinta::hosts::is_json_line_host(x)) hs.insert(x);
-    } else if (auto fam = pinta::hosts::family_named(s); fam && s != "agy") {
-      // A family: every graded host of it in the registry (each version profile is a host).
-      for (const auto& x : pinta::hosts::hosts_of(*fam)) hs.insert(x);
-    } else if (std::find(all_hosts().begin(), all_hosts().end(), s) != all_hosts().end()) {
-      hs.insert(s);
-    } else {
-      return bad(file, "unknown host '" + s + "'");
+  // Which hosts: a shared case by the features it requires, a family case by its family.
+  if (j.contains("requires")) {
+    if (!j["requires"].is_array()) return bad(file, "requires must be an array of features");
+    for (const auto& f : j["requires"]) {
+      if (!f.is_string()) return bad(file, "requires entries must be strings");
+      if (!find_feature(f.get<std::string>())) {
+        std::string names;
+        for (const auto& x : features()) names += (names.empty() ? "" : "|") + std::string(x.name);
+        return bad(file, "unknown feature " + f.dump() + " in requires (" + names + ")");
+      }
+      c.required.push_back(f.get<std::string>());
     }
   }
-  for (const auto& x : all_hosts())
-    if (hs.count(x)) c.hosts.push_back(x);
+  const pinta::hosts::FamilyDescriptor* fam = nullptr;
+  if (j.contains("family")) {
+    if (!j["family"].is_string() || !(fam = family_descriptor(j["family"].get<std::string>())))
+      return bad(file,
+                 "family must name a registered family (" + pinta::hosts::family_names() + ")");
+    c.family = j["family"].get<std::string>();
+    if (!has_features(*fam, c.required))
+      return bad(file, "family " + c.family + " lacks a feature the case requires");
+  } else {
+    if (j.contains("hosts"))
+      return bad(file, "hosts: only a family case names hosts (a shared case requires features)");
+    if (!j.contains("requires"))
+      return bad(file,
+                 "a shared case needs \"requires\" (features; [] for every family), a "
+                 "family case \"family\"");
+    if (auto p = per_host_path(j, ""); !p.empty())
+      return bad(file, "per-host value at " + p.substr(1) +
+                           " in a shared case: state it by meaning, and a family's own value in "
+                           "cases/<family>/shared-cases.json");
+    const bool steps = j.contains("steps") && j["steps"].is_array();
+    if (j.contains("event"))
+      if (auto why = check_role(j["event"], c.required, true, steps, "event"); !why.empty())
+        return bad(file, why);
+    if (steps)
+      for (size_t i = 0; i < j["steps"].size(); ++i)
+        if (j["steps"][i].is_object() && j["steps"][i].contains("event"))
+          if (auto why = check_role(j["steps"][i]["event"], c.required, false, true,
+                                    "steps[" + std::to_string(i) + "].event");
+              !why.empty())
+            return bad(file, why);
+  }
+  // A family case may keep to some of its family's hosts (a reproducer of one host's finding).
+  std::set<std::string> only;
+  if (fam && j.contains("hosts")) {
+    if (!j["hosts"].is_array() || j["hosts"].empty())
+      return bad(file, "hosts must be a non-empty array");
+    for (const auto& h : j["hosts"]) {
+      if (!h.is_string() || family_of(h.get<std::string>()) != c.family ||
+          std::find(all_hosts().begin(), all_hosts().end(), h.get<std::string>()) ==
+              all_hosts().end())
+        return bad(file, "unknown host " + h.dump() + " of family " + c.family);
+      only.insert(h.get<std::string>());
+    }
+  }
+  if (j.contains("one_host_per_family") && !j["one_host_per_family"].is_boolean())
+    return bad(file, "one_host_per_family must be true or false");
+  const bool one_each = j.value("one_host_per_family", false);
+  for (const auto& h : all_hosts()) {
+    const auto hf = pinta::hosts::host_family(h);
+    if (!hf) continue;
+    const auto& d = pinta::hosts::descriptor(*hf);
+    if (fam ? d.id != fam->id : !has_features(d, c.required)) continue;
+    if (!only.empty() && !only.count(h)) continue;
+    // One host per family: its newest graded one (the last in report order).
+    if (one_each && !c.hosts.empty() && pinta::hosts::host_family(c.hosts.back()) == hf)
+      c.hosts.back() = h;
+    else
+      c.hosts.push_back(h);
+  }
+  if (c.hosts.empty()) return bad(file, "no graded host has the features the case requires");
   if (!j.contains("expect") || !j["expect"].is_object() || j["expect"].empty())
     return bad(file, "expect must be a non-empty object");
   // Expectations: the kinds of the matcher registry (pinta/conformance/matchers.h), each value
@@ -163,6 +260,92 @@ Result<Case> parse_case(const std::string& text, const std::string& file) {
   return c;
 }
 
+namespace {
+
+// Collector kinds whose value is a map of names: a family's map is merged over the shared one.
+bool merges_by_name(const std::string& key) { return key == "attributes" || key == "resource"; }
+
+// Puts `family`'s own value for obj[key] beside the shared one: obj[key] becomes per host, the
+// family's value under its name and the shared one under "*" (pinta::conformance::detail::pick).
+// "" or why not.
+std::string merge_family_value(json& obj, const std::string& key, const std::string& family,
+                               const json& v) {
+  if (!obj.contains(key)) {
+    obj[key] = json::object({{family, v}});
+    return "";
+  }
+  json& cur = obj[key];
+  // A shared case holds no per-host value (parse_case), so one here is an earlier family's merge.
+  const bool overlaid = is_per_host(cur);
+  const json shared = overlaid ? cur.value("*", json()) : cur;
+  if (overlaid && cur.contains(family)) return key + " is given twice for " + family;
+  json mine = v;
+  // A family's own payload ("input") replaces the shared one, which states it by meaning for
+  // every other family; any other value stated twice would leave one of the two unchecked.
+  if (!shared.is_null() && key != "input") {
+    if (!merges_by_name(key) || !shared.is_object() || !v.is_object())
+      return key + " is stated by the shared case already";
+    for (auto it = shared.begin(); it != shared.end(); ++it) {
+      if (v.contains(it.key()))
+        return key + "." + it.key() + " is stated by the shared case already";
+      mine[it.key()] = it.value();
+    }
+  }
+  if (!overlaid) cur = json::object({{"*", shared}});
+  cur[family] = std::move(mine);
+  return "";
+}
+
+// cases/<family>/shared-cases.json: the family's own values for shared cases (its byte-exact
+// replies and effects, its payloads), by case id: {"GUARD-0001": {"expect": {...}, "input": ...}}.
+Status merge_family_file(const std::string& file, const std::string& family,
+                         std::vector<Case>& cases) {
+  auto text = pinta::fs::read_file(file);
+  if (!text) return make_error(ErrorCode::kIo, file + ": " + text.error().message);
+  json j = json::parse(*text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return bad(file, "not a JSON object");
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string& id = it.key();
+    const json& e = it.value();
+    auto c = std::find_if(cases.begin(), cases.end(), [&](const Case& x) { return x.id == id; });
+    if (c == cases.end()) return bad(file, "no case " + json(id).dump());
+    if (!c->family.empty()) return bad(file, id + " is a family case: its values belong in it");
+    if (std::none_of(c->hosts.begin(), c->hosts.end(),
+                     [&](const std::string& h) { return family_of(h) == family; }))
+      return bad(file, id + " does not run under " + family + " (its requires)");
+    if (!e.is_object() || e.empty()) return bad(file, id + " must be a non-empty object");
+    for (auto k = e.begin(); k != e.end(); ++k)
+      if (k.key() != "expect" && k.key() != "input")
+        return bad(file, id + ": unknown field " + json(k.key()).dump() + " (expect, input)");
+    if (e.contains("input")) {
+      if (!e["input"].is_object()) return bad(file, id + ".input must be an object");
+      if (auto why = merge_family_value(c->raw, "input", family, e["input"]); !why.empty())
+        return bad(file, id + ": " + why);
+    }
+    if (!e.contains("expect")) continue;
+    const json& x = e["expect"];
+    if (!x.is_object() || x.empty()) return bad(file, id + ".expect must be a non-empty object");
+    if (auto why = validate_expect(x, kInCaseExpect); !why.empty())
+      return bad(file, id + ": " + why);
+    json& expect = c->raw["expect"];
+    for (auto k = x.begin(); k != x.end(); ++k) {
+      std::string why;
+      if (k.key() == "collector") {
+        if (!expect.contains("collector")) expect["collector"] = json::object();
+        for (auto s = k.value().begin(); s != k.value().end() && why.empty(); ++s)
+          why = merge_family_value(expect["collector"], s.key(), family, s.value());
+      } else {
+        why = merge_family_value(expect, k.key(), family, k.value());
+      }
+      if (!why.empty()) return bad(file, id + ": expect." + why);
+    }
+    c->family_values.push_back(family);
+  }
+  return {};
+}
+
+}  // namespace
+
 Result<std::vector<Case>> load_cases(const std::string& dir) {
   std::vector<Case> out;
   std::error_code ec;
@@ -185,10 +368,23 @@ Result<std::vector<Case>> load_cases(const std::string& dir) {
       return bad(f, "file name must be " + c->id + ".case.json");
     if (fs::path(f).parent_path().filename().string() != c->area)
       return bad(f, "case must live in cases/" + c->area + "/");
+    // Where a case lives says what it is: cases/<AREA>/ a shared case, cases/<family>/<AREA>/
+    // one family's case (docs/contract.md "How cases select hosts").
+    const std::string up = fs::path(f).parent_path().parent_path().filename().string();
+    // The suite's own family cases all live in their family's folder (ctest
+    // conformance_case_test); a user's directory (a campaign reproducer) may be flat.
+    const bool in_family_dir = family_descriptor(up) != nullptr;
+    if (in_family_dir && c->family != up)
+      return bad(f, "a case in cases/" + up + "/ must name \"family\": \"" + up + "\"");
     if (!ids.insert(c->id).second) return bad(f, "duplicate id " + c->id);
     out.push_back(std::move(*c));
   }
   std::sort(out.begin(), out.end(), [](const Case& a, const Case& b) { return a.id < b.id; });
+  for (const auto& d : pinta::hosts::families()) {
+    const std::string file = (fs::path(dir) / d.name / "shared-cases.json").string();
+    if (!fs::exists(file, ec)) continue;
+    if (auto st = merge_family_file(file, std::string(d.name), out); !st) return st.error();
+  }
   return out;
 }
 
@@ -243,29 +439,54 @@ std::string render_cases_doc(const std::vector<Case>& cases) {
        "The ctest entry conformance_docs_fresh fails when this file is stale. -->\n\n"
        "Each case checks one requirement of the hook-adapter contract (docs/contract.md; the ID "
        "prefix is the contract section). `must` cases decide the exit status of `conformance run`; "
-       "`should` cases only with `--strict`. Hosts are the host registry's (`hosts/`): "
-       "`gemini-0.XX` a Gemini CLI version profile (`hosts/gemini/profiles`), `deel-1.17` "
-       "deel-local-cli 1.17, `claude-code-2.1` Claude Code 2.1, the others Antigravity profiles "
+       "`should` cases only with `--strict`. A shared case (`conformance/cases/<AREA>/`) runs "
+       "under every host whose family has the features it requires (below; docs/contract.md "
+       "\"How cases select hosts\"), a family's own case (`conformance/cases/<family>/<AREA>/`) "
+       "under that family's hosts. Hosts are the host registry's (`hosts/`): `gemini-0.XX` a Gemini CLI "
+       "version profile (`hosts/gemini/profiles`), `deel-1.17` deel-local-cli 1.17, "
+       "`claude-code-2.1` Claude Code 2.1, the others Antigravity profiles "
        "(`hosts/antigravity/profiles`).\n\n";
   std::map<std::string, int> per_area;
   for (const auto& c : cases) per_area[c.area]++;
   o << "| Area | Cases |\n|---|---|\n";
   for (const auto& [a, n] : per_area) o << "| " << a << " | " << n << " |\n";
   o << "\nTotal: " << cases.size() << " cases.\n";
+  o << "\nFeatures a shared case may require, each computed from the family descriptor "
+       "(`conformance/src/features.cc`):\n\n| Feature | Meaning |\n|---|---|\n";
+  for (const auto& f : features())
+    o << "| `" << f.name << "` | " << md_cell(std::string(f.meaning)) << " |\n";
+  o << "\nEvents a shared case names by meaning:\n\n"
+       "| Event | Meaning | Requires |\n|---|---|---|\n";
+  for (const auto& r : event_roles())
+    o << "| `" << r.name << "` | " << md_cell(std::string(r.meaning)) << " | "
+      << (r.feature.empty() ? std::string("-") : "`" + std::string(r.feature) + "`") << " |\n";
   std::string area;
   for (const auto& c : cases) {
     if (c.area != area) {
       area = c.area;
       o << "\n## " << area
-        << "\n\n| ID | Level | Hosts | Requirement | Source |\n|---|---|---|---|---|\n";
+        << "\n\n| ID | Level | Selects | Hosts | Requirement | Source |\n"
+           "|---|---|---|---|---|---|\n";
+    }
+    std::string sel;
+    if (!c.family.empty()) {
+      sel = "family " + c.family;
+    } else {
+      for (const auto& f : c.required) sel += (sel.empty() ? "" : ", ") + f;
+      sel = sel.empty() ? "every family" : "requires " + sel;
+      if (!c.family_values.empty()) {
+        std::string fv;
+        for (const auto& f : c.family_values) fv += (fv.empty() ? "" : ", ") + f;
+        sel += "; own values: " + fv;
+      }
     }
     std::string hosts;
     if (c.hosts.size() == all_hosts().size())
       hosts = "all";
     else
       for (const auto& h : c.hosts) hosts += (hosts.empty() ? "" : ", ") + h;
-    o << "| " << c.id << " | " << c.level << (c.xfail ? " (xfail)" : "") << " | " << hosts << " | "
-      << md_cell(c.requirement) << " | " << md_cell(c.source) << " |\n";
+    o << "| " << c.id << " | " << c.level << (c.xfail ? " (xfail)" : "") << " | " << sel << " | "
+      << hosts << " | " << md_cell(c.requirement) << " | " << md_cell(c.source) << " |\n";
   }
   return o.str();
 }

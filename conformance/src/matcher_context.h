@@ -26,6 +26,7 @@ struct Recorded {
 // One run: the adapter's outcome under the host and its reply line, parsed once.
 struct RunContext {
   const std::string& host;
+  const std::string& event;  // the event the host sent (a role already resolved)
   const HookOutcome& out;
   const json& reply;       // the reply object when `one`
   bool one;                // stdout is one JSON object line (pinta/hosts/reply_check.h)
@@ -89,9 +90,12 @@ struct CollectorContext {
 };
 
 namespace detail {
-// A value that may be given per family ({"gemini":…,"antigravity":…}) or per host: this host's
-// (null: not applicable).
+// A value that may be given per family ({"gemini":…,"antigravity":…}) or per host: this host's,
+// else "*"'s (null: not applicable).
 json pick(const json& v, const std::string& host);
+// The events a case's event value means for this host: a literal as given, a role
+// (pinta/conformance/features.h) through the host's family descriptor (none when it has none).
+std::vector<std::string> host_events(const json& ev, const std::string& host);
 // ${NAME} substitution.
 std::string subst(std::string s, const std::map<std::string, std::string>& vars);
 // The bytes as text: valid UTF-8 as itself, \n, \\, and \xNN for control bytes and invalid or

@@ -11,6 +11,8 @@
 
 #include "matcher_context.h"
 #include "pinta/common/fs.h"
+#include "pinta/hosts/hosts.h"
+#include "pinta/hosts/reply_check.h"
 
 namespace pinta::conformance {
 namespace {
@@ -84,6 +86,10 @@ std::string v_bool(const json& v, const std::string& at) {
 std::string v_nonneg_int(const json& v, const std::string& at) {
   return nonneg_int(v) ? "" : at + " must be a non-negative integer";
 }
+std::string v_wait_requests(const json& v, const std::string& at) {
+  return v == "each_run" || nonneg_int(v) ? ""
+                                          : at + " must be \"each_run\" or a non-negative integer";
+}
 std::string v_ms(const json& v, const std::string& at) {
   return nonneg_int(v) ? "" : at + " must be an integer (ms)";
 }
@@ -100,6 +106,15 @@ std::string v_effect(const json& v, const std::string& at) {
   return nonempty_string(v) || nonempty_strings(v)
              ? ""
              : at + " must be a host effect or a non-empty array of them";
+}
+// expect.verdict: what the host makes of the reply, by its one reply check
+// (pinta/hosts/reply_check.h): "any" (accepted, whatever it decides) or the kind(s) it must be.
+bool verdict_kind(const json& v) { return v == "allow" || v == "deny" || v == "ask"; }
+std::string v_verdict(const json& v, const std::string& at) {
+  const bool ok = v == "any" || verdict_kind(v) ||
+                  (v.is_array() && !v.empty() && std::all_of(v.begin(), v.end(), verdict_kind));
+  return ok ? ""
+            : at + " must be \"any\", \"allow\", \"deny\", \"ask\" or an array of the last three";
 }
 std::string v_count(const json& v, const std::string& at) {
   return count_spec(v) ? "" : at + kCountSpec;
@@ -409,6 +424,29 @@ void e_reply_lacks(const json& v, RunContext& r) {
         r.fail("reply carries forbidden field '" + key.get<std::string>() +
                "': " + canonical(r.reply));
 }
+// The verdict of the one reply check (pinta/hosts/reply_check.h) of the host's family on this
+// event: a shared case's expectation by meaning, the same for every family.
+void e_verdict(const json& v, RunContext& r) {
+  const auto f = pinta::hosts::host_family(r.host);
+  if (!f) {
+    r.fail("verdict: the registry has no host " + r.host);
+    return;
+  }
+  const auto& raw = r.out.raw;
+  const auto rc = pinta::hosts::check_reply(*f, r.event, {raw.out, raw.exit_code, raw.err});
+  if (!rc.ok()) {
+    r.fail("verdict: " + std::string(pinta::hosts::family_name(*f)) +
+           " does not accept the reply on " + r.event + ": " + rc.why() + "; stdout = \"" +
+           show_bytes(raw.out, 200) + "\"");
+    return;
+  }
+  const char* kind = rc.kind == pinta::hosts::ReplyKind::kDeny  ? "deny"
+                     : rc.kind == pinta::hosts::ReplyKind::kAsk ? "ask"
+                                                                : "allow";
+  const bool ok = v == "any" || v == kind ||
+                  (v.is_array() && std::find(v.begin(), v.end(), json(kind)) != v.end());
+  if (!ok) r.fail("verdict: the reply is " + std::string(kind) + ", expected " + v.dump());
+}
 void e_effect(const json& v, RunContext& r) {
   const auto& out = r.out;
   bool ok =
@@ -587,9 +625,17 @@ void e_collector(const json& v, UnitContext& u);
 
 // ---- collector kinds (over the spans of the collector's requests) -------------------------------
 
+// "each_run": at least one span per run of the unit (a case run through a sequence of events,
+// "every-installed", makes as many runs as the host's family installs events).
+std::string v_spans(const json& v, const std::string& at) {
+  return v == "each_run" || count_spec(v)
+             ? ""
+             : at + " must be \"each_run\" or a count: N or {\"min\": N, \"max\": M}";
+}
 void e_spans(const json& v, CollectorContext& c) {
   std::string want;
-  if (!count_ok(v, c.spans.size(), want))
+  const json spec = v == "each_run" ? json{{"min", c.unit.outs.size()}} : v;
+  if (!count_ok(spec, c.spans.size(), want))
     c.fail("collector got " + std::to_string(c.spans.size()) + " span(s)" +
            (c.accepted_only ? " in accepted requests" : "") + ", expected " + want);
 }
@@ -702,6 +748,7 @@ const std::vector<Matcher>& registry() {
       run_kind("reply", v_reply, e_reply, AV::kStdout),
       run_kind("reply_has", v_object, e_reply_has, AV::kStdout),
       run_kind("reply_lacks", v_names, e_reply_lacks, AV::kStdout),
+      run_kind("verdict", v_verdict, e_verdict, AV::kStdout),
       run_kind("effect", v_effect, e_effect, AV::kEffect),
       run_kind("effect_message_contains", v_nonempty_string, e_effect_message_contains,
                AV::kEffect),
@@ -720,8 +767,8 @@ const std::vector<Matcher>& registry() {
       unit_kind("median_ms", v_median_ms, e_median_ms),
       // expect.collector, in this order over its spans.
       collector_kind("accepted_only", v_bool, nullptr),
-      collector_kind("wait_requests", v_nonneg_int, nullptr),
-      collector_kind("spans", v_count, e_spans),
+      collector_kind("wait_requests", v_wait_requests, nullptr),
+      collector_kind("spans", v_spans, e_spans),
       collector_kind("valid_otlp", v_true, e_valid_otlp),
       collector_kind("path", v_path, e_path),
       collector_kind("content_type", v_nonempty_string, e_content_type),

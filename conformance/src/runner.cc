@@ -23,6 +23,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <span>
 #include <sstream>
 #include <thread>
 
@@ -31,6 +32,7 @@
 #include "pinta/common/fs.h"
 #include "pinta/common/process.h"
 #include "pinta/conformance/conformance.h"
+#include "pinta/conformance/features.h"
 #include "pinta/conformance/matchers.h"
 #include "pinta/emulator/host_runner.h"
 #include "pinta/hosts/reply_check.h"
@@ -48,7 +50,18 @@ json pick(const json& v, const std::string& host) {
   if (v.contains(host)) return v[host];
   auto f = family_of(host);
   if (v.contains(f)) return v[f];
+  if (v.contains("*")) return v["*"];  // the shared value, where a family gave its own
   return json();  // not applicable to this host
+}
+
+std::vector<std::string> host_events(const json& ev, const std::string& host) {
+  if (!ev.is_string()) return {};
+  const std::string& name = ev.get_ref<const std::string&>();
+  const EventRole* role = find_event_role(name);
+  if (!role) return {name};
+  const auto f = pinta::hosts::host_family(host);
+  if (!f) return {};
+  return role->events(pinta::hosts::descriptor(*f));
 }
 
 std::string subst(std::string s, const std::map<std::string, std::string>& vars) {
@@ -369,6 +382,18 @@ class UnitRun {
     if (!start_fakes(ho)) return ho;
 #endif
     json steps = r.contains("steps") ? r["steps"] : json::array({json::object()});
+    // A case whose event is a sequence (every-installed): one run per event of this host's.
+    if (!r.contains("steps"))
+      if (const json ev = pick(r.value("event", json()), host_); ev.is_string())
+        if (const EventRole* role = find_event_role(ev.get<std::string>()); role && role->many) {
+          steps = json::array();
+          for (const auto& e : detail::host_events(ev, host_)) steps.push_back({{"event", e}});
+        }
+    if (steps.empty()) {
+      ho.state = "unsupported";
+      ho.failures.push_back("no event for " + host_);
+      return ho;
+    }
     int repeat = r.value("repeat", 1);
     int timeout_ms = r.value("timeout_ms", 5000);
     const size_t total = static_cast<size_t>(std::max(repeat, 0)) * steps.size();
@@ -404,13 +429,15 @@ class UnitRun {
         json s = r;
         s.erase("steps");
         for (auto it = st.begin(); it != st.end(); ++it) s[it.key()] = it.value();
-        json ev = pick(s.value("event", json()), host_);
-        if (!ev.is_string()) {
+        // A literal event as given, a role (pinta/conformance/features.h) through this host's
+        // family descriptor; a case without one for this family does not apply.
+        const auto ev = detail::host_events(pick(s.value("event", json()), host_), host_);
+        if (ev.size() != 1) {
           ho.state = "unsupported";
           ho.failures.push_back("no event for " + host_);
           return ho;
         }
-        if (!run_step(s, ev.get<std::string>(), timeout_ms, ho)) return ho;
+        if (!run_step(s, ev.front(), timeout_ms, ho)) return ho;
         if (median_decided(total)) break;
       }
       if (median_decided(total)) break;
@@ -510,6 +537,19 @@ class UnitRun {
     json spec = s.value("input", json::object({{"default", true}}));
     spec = pick(spec, host_);
     if (spec.is_null()) spec = json::object({{"default", true}});
+    // "command": the text of what the tool call runs, by meaning: it becomes the tool argument
+    // that says what runs for this host's family (payload.command_args' first), under the
+    // host's default tool.
+    if (spec.is_object() && spec.contains("command")) {
+      const auto f = pinta::hosts::host_family(host_);
+      const auto& args = f ? pinta::hosts::descriptor(*f).payload.command_args
+                           : std::span<const std::string_view>{};
+      if (args.empty())
+        return unresolved(ho, "input.command: " + host_ + " names no command argument"), false;
+      if (!spec.contains("tool_args")) spec["tool_args"] = json::object();
+      spec["tool_args"][std::string(args.front())] = spec["command"];
+      spec.erase("command");
+    }
     if (spec.contains("json")) {
       in.payload = spec["json"];
     } else if (spec.contains("text")) {
@@ -539,6 +579,8 @@ class UnitRun {
       json m = json::parse(subst(spec["merge"].dump(), vars_));
       in.payload.merge_patch(m);
     }
+    // "bom": the payload as the host would send it, behind a UTF-8 byte order mark.
+    if (!in.raw && spec.value("bom", false)) in.raw = "\xEF\xBB\xBF" + in.payload.dump();
     if (in.raw && spec.value("append_newline", false)) *in.raw += "\n";
     return true;
   }
@@ -617,8 +659,9 @@ class UnitRun {
     ho.runs.push_back(run);
     ho.effect = out.effect;
     run_index_ = static_cast<int>(ho.runs.size()) - 1;
-    check_run(s.value("expect", json::object()), out, ho);
+    check_run(s.value("expect", json::object()), out, event, ho);
     outs_.push_back(std::move(out));
+    events_.push_back(event);
     return true;
   }
 
@@ -648,12 +691,19 @@ class UnitRun {
   }
 
   // The per-run kinds of `expect` (a step's, or the case's on every run) against one run.
-  void check_run(const json& expect, const HookOutcome& out, HostOutcome& ho) {
+  void check_run(const json& expect, const HookOutcome& out, const std::string& event,
+                 HostOutcome& ho) {
     json reply;
     // OUT-1 framing, by the one reply check (pinta/hosts/reply_check.h).
     const std::string why = pinta::hosts::check_json_line(out.raw.out, &reply);
     framing_why_ = why;
-    RunContext ctx{host_, out, reply, why.empty(), why, [&](const std::string& m) { fail(ho, m); },
+    RunContext ctx{host_,
+                   event,
+                   out,
+                   reply,
+                   why.empty(),
+                   why,
+                   [&](const std::string& m) { fail(ho, m); },
                    &baseline_ms_};
     for (auto it = expect.begin(); it != expect.end(); ++it) {
       const Matcher* m = find_matcher(it.key(), false);
@@ -678,15 +728,18 @@ class UnitRun {
     const json& expect = c_.raw["expect"];
     for (size_t i = 0; i < outs_.size(); ++i) {
       run_index_ = static_cast<int>(i);  // runs and outs_ are pushed together
-      check_run(expect, outs_[i], ho);
+      check_run(expect, outs_[i], events_[i], ho);
     }
     run_index_ = -1;
     std::vector<Recorded> guard_reqs, coll_reqs;
 #ifdef PINTA_CONFORMANCE_HAVE_FAKES
     // expect.collector.wait_requests: how many requests to wait for before judging them.
-    if (collector_ && expect.contains("collector"))
-      collector_->wait_for_requests(pick(expect["collector"], host_).value("wait_requests", 1),
+    if (collector_ && expect.contains("collector")) {
+      // "each_run": one request per run of this unit.
+      const json w = pick(expect["collector"], host_).value("wait_requests", json(1));
+      collector_->wait_for_requests(w == "each_run" ? outs_.size() : w.get<size_t>(),
                                     std::chrono::milliseconds(1000));
+    }
     guard_reqs = recorded(guard_.get(), guard_spec_);
     coll_reqs = recorded(collector_.get(), collector_spec_);
 #endif
@@ -722,6 +775,7 @@ class UnitRun {
   std::string home_, ws_, data_, env_file_;
   std::map<std::string, std::string> vars_;
   std::vector<HookOutcome> outs_;
+  std::vector<std::string> events_;  // each run's event (outs_ and events_ are pushed together)
   std::vector<double> baseline_ms_;  // timed cases: a no-op hook's closed time after each run
   std::string check_;  // the expectation being evaluated, for fail()
   json expected_;      // its expected value (this host's pick)

@@ -1,21 +1,26 @@
 // The case files and their parser ("Cases are data"): every case loads, IDs are
-// AREA-NNNN in cases/<AREA>/, every area has its section in docs/contract.md and every contract
-// section has cases; the parser rejects what the runner could not check (unknown fields,
-// unknown expectations, values no run can fail) with one line naming the file and the field.
+// AREA-NNNN in cases/<AREA>/ (shared) or cases/<family>/<AREA>/ (one family's), every area has
+// its section in docs/contract.md and every contract section has cases; shared cases select
+// hosts by feature and name events by meaning, so a family inherits them by its descriptor; the
+// parser rejects what the runner could not check (unknown fields, unknown expectations, values no
+// run can fail) with one line naming the file and the field.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 
+#include "../src/matcher_context.h"
 #include "pinta/common/fs.h"
 #include "pinta/common/test_support.h"
 #include "pinta/conformance/conformance.h"
+#include "pinta/conformance/features.h"
 #include "pinta/conformance/matchers.h"
-#include "../src/matcher_context.h"
+#include "pinta/conformance/output.h"
 
 namespace conf = pinta::conformance;
 
@@ -23,10 +28,18 @@ namespace {
 
 const std::string kSrc = PINTA_SOURCE_DIR;
 
+// A shared case on the gate of every JSON-line host.
 std::string minimal(const std::string& expect) {
   return R"({"id":"OUT-9999","area":"OUT","title":"t","requirement":"r","source":"s",)"
-         R"("level":"must","hosts":["all"],"event":"BeforeTool","expect":)" +
+         R"("level":"must","requires":["json-line","gate"],"event":"gate","expect":)" +
          expect + "}";
+}
+// One family's case (its literal event, per-host values of its own).
+std::string family_case(const std::string& family, const std::string& event,
+                        const std::string& expect, const std::string& extra = "") {
+  return R"({"id":"OUT-9999","area":"OUT","title":"t","requirement":"r","source":"s",)"
+         R"("level":"must","family":")" +
+         family + R"(","event":")" + event + "\"," + extra + R"("expect":)" + expect + "}";
 }
 
 }  // namespace
@@ -87,19 +100,20 @@ TEST(CaseParser, AcceptsAMinimalCase) {
   auto c = conf::parse_case(minimal(R"({"stdout":"one_json_line","exit_code":0})"), "x.case.json");
   ASSERT_TRUE(c) << c.error().message;
   EXPECT_EQ(c->id, "OUT-9999");
-  // "all" is every JSON-line host: all but deel-1.17 (exit-code protocol) and claude-code-2.1
-  // (silence or a JSON line), whose protocols have their own cases.
+  EXPECT_TRUE(c->family.empty());
+  // json-line: every host that reads one JSON line (contract OUT-1): not deel-1.17 (exit status)
+  // nor claude-code-2.1 (silence or a JSON line), whose families have their own cases.
   EXPECT_EQ(c->hosts.size(), conf::all_hosts().size() - 2);
   EXPECT_EQ(std::count(c->hosts.begin(), c->hosts.end(), "deel-1.17"), 0);
   EXPECT_EQ(std::count(c->hosts.begin(), c->hosts.end(), "claude-code-2.1"), 0);
 }
 
-// "gemini" is every Gemini CLI column: the 0.61 emulator and each version profile's host.
-TEST(CaseParser, GeminiShorthandIsEveryGeminiProfileColumn) {
-  std::string text = minimal(R"({"exit_code":0})");
-  text.replace(text.find(R"(["all"])"), 7, R"(["gemini"])");
-  auto c = conf::parse_case(text, "x.case.json");
+// "family": "gemini" is every Gemini CLI column: the 0.61 emulator and each version profile's host.
+TEST(CaseParser, AFamilyCaseRunsUnderEveryHostOfItsFamily) {
+  auto c =
+      conf::parse_case(family_case("gemini", "BeforeTool", R"({"exit_code":0})"), "x.case.json");
   ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->family, "gemini");
   // Every graded registry host named gemini-*, in report order (a new profile file with its own
   // hook rules adds one; one "graded_as" another host does not), and only those.
   std::vector<std::string> want;
@@ -111,10 +125,21 @@ TEST(CaseParser, GeminiShorthandIsEveryGeminiProfileColumn) {
   EXPECT_FALSE(pinta::hosts::host_family("gemini-0.99"));  // no such profile column
 }
 
+// A family case may keep to some of its hosts (the campaign's reproducer of one host's finding).
+TEST(CaseParser, AFamilyCaseMayKeepToSomeOfItsHosts) {
+  auto c = conf::parse_case(family_case("antigravity", "PreToolUse", R"({"exit_code":0})",
+                                        R"("hosts":["agy-1.2","agy-1.0"],)"),
+                            "x.case.json");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->hosts, (std::vector<std::string>{"agy-1.0", "agy-1.2"}));
+}
+
 TEST(CaseParser, AcceptsHostParentAndAbsentAttributes) {
-  std::string text = minimal(R"({"collector":{"attributes_absent":["gen_ai.operation.name"]}})");
-  text.insert(text.size() - 1, R"(,"host_parent":{"antigravity":["agy","-p"]})");
-  auto c = conf::parse_case(text, "x.case.json");
+  auto c = conf::parse_case(
+      family_case("antigravity", "PreToolUse",
+                  R"({"collector":{"attributes_absent":["gen_ai.operation.name"]}})",
+                  R"("host_parent":{"antigravity":["agy","-p"]},)"),
+      "x.case.json");
   ASSERT_TRUE(c) << c.error().message;
   EXPECT_EQ(c->raw["host_parent"]["antigravity"][1], "-p");
 }
@@ -145,29 +170,62 @@ TEST(CaseParser, RejectsWhatTheRunnerCouldNotCheck) {
        "expect.collector.attributes_absent"},
       {minimal("{}"), "expect must be a non-empty object"},
       {R"({"id":"OUT-1","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
-       R"("hosts":["all"],"event":"E","expect":{"exit_code":0}})",
+       R"("requires":["gate"],"event":"gate","expect":{"exit_code":0}})",
        "is not AREA-NNNN"},
       {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"may",)"
-       R"("hosts":["all"],"event":"E","expect":{"exit_code":0}})",
+       R"("requires":["gate"],"event":"gate","expect":{"exit_code":0}})",
        "level must be"},
       {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
-       R"("hosts":["all"],"event":"E","steps":[{"expect":{"nope":1}}],"expect":{"exit_code":0}})",
+       R"("requires":["gate"],"event":"gate","steps":[{"expect":{"nope":1}}],"expect":{"exit_code":0}})",
        "OUT-0001: steps[0]: unknown expectation 'nope'"},
       {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
-       R"("hosts":["gemini-9"],"event":"E","expect":{"exit_code":0}})",
-       "unknown host 'gemini-9'"},
+       R"("requires":["gaet"],"event":"gate","expect":{"exit_code":0}})",
+       "unknown feature \"gaet\""},
       {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
-       R"("hosts":["all"],"event":"E","expect":{"exit_code":0},"extra":1})",
+       R"("hosts":["all"],"event":"gate","expect":{"exit_code":0}})",
+       "only a family case names hosts"},
+      {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
+       R"("event":"gate","expect":{"exit_code":0}})",
+       "a shared case needs \"requires\""},
+      {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
+       R"("requires":["gate"],"event":"BeforeTool","expect":{"exit_code":0}})",
+       "event \"BeforeTool\" is not an event role"},
+      {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
+       R"("requires":[],"event":"gate","expect":{"exit_code":0}})",
+       "needs \"requires\" to hold \"gate\""},
+      {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
+       R"("requires":["gate"],"event":"gate","steps":[{"event":"every-installed"}],)"
+       R"("expect":{"exit_code":0}})",
+       "steps[0].event \"every-installed\" is a sequence of events"},
+      {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
+       R"("requires":["gate"],"event":"gate","input":{"gemini":{"tool":"x"}},)"
+       R"("expect":{"exit_code":0}})",
+       "per-host value at input in a shared case"},
+      {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
+       R"("family":"codex","event":"gate","expect":{"exit_code":0}})",
+       "family must name a registered family"},
+      {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
+       R"("family":"deel","requires":["json-line"],"event":"PreToolUse","expect":{"exit_code":0}})",
+       "family deel lacks a feature the case requires"},
+      {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
+       R"("requires":["json-line","exit-status"],"event":"unknown-event","expect":{"exit_code":0}})",
+       "no graded host has the features"},
+      {family_case("gemini", "BeforeTool", R"({"exit_code":0})", R"("hosts":["agy-1.2"],)"),
+       "unknown host \"agy-1.2\" of family gemini"},
+      {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
+       R"("requires":["gate"],"hosts":["agy-1.2"],"event":"gate","expect":{"exit_code":0}})",
+       "only a family case names hosts"},
+      {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
+       R"("requires":["gate"],"event":"gate","expect":{"exit_code":0},"extra":1})",
        "unknown field \"extra\""},
       {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
-       R"("hosts":["all"],"event":"E","expect":{"exit_code":0},"host_parent":[]})",
+       R"("requires":["gate"],"event":"gate","expect":{"exit_code":0},"host_parent":[]})",
        "host_parent must be"},
       {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
-       R"("hosts":["all"],"event":"E","expect":{"exit_code":0},"host_parent":"agy -p"})",
+       R"("requires":["gate"],"event":"gate","expect":{"exit_code":0},"host_parent":"agy -p"})",
        "host_parent must be"},
-      {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
-       R"("hosts":["all"],"event":"E","expect":{"exit_code":0},)"
-       R"("host_parent":{"antigravity":["agy",""]}})",
+      {family_case("antigravity", "PreToolUse", R"({"exit_code":0})",
+                   R"("host_parent":{"antigravity":["agy",""]},)"),
        "host_parent must be"},
   };
   for (const auto& b : bad) {
@@ -339,6 +397,308 @@ TEST(MatcherRegistry, EveryKindIsExercisedByACaseAZooMemberCatches) {
     EXPECT_TRUE(used.count(conf::check_name(m)))
         << "no case a zoo member catches uses `" << conf::check_name(m)
         << "`: add one, and a conformance/zoo member whose flaw fails it";
+  }
+}
+
+// ---- Selection by feature ---------------------------------------------------------------------
+
+namespace {
+
+// The graded hosts whose family has every feature in `required`, in report order.
+std::vector<std::string> hosts_with(const std::vector<std::string>& required) {
+  std::vector<std::string> out;
+  for (const auto& h : conf::all_hosts())
+    if (auto f = pinta::hosts::host_family(h);
+        f && conf::has_features(pinta::hosts::descriptor(*f), required))
+      out.push_back(h);
+  return out;
+}
+size_t hosts_of_families(std::initializer_list<pinta::hosts::Family> fs) {
+  size_t n = 0;
+  for (auto f : fs) n += pinta::hosts::hosts_of(f).size();
+  return n;
+}
+
+// A family as the next one would be registered: Gemini CLI's descriptor under another name and
+// labels (a JSON-line host with a gate, tool events and a turn start). No case names it.
+pinta::hosts::FamilyDescriptor synthetic_json_line_family() {
+  pinta::hosts::FamilyDescriptor d = pinta::hosts::descriptor(pinta::hosts::Family::kGemini);
+  d.name = "synthetic";
+  d.display_name = "Synthetic CLI";
+  d.agent_labels = {"synthetic", "", "", ""};
+  return d;
+}
+
+// The shared cases a family with descriptor d inherits: those whose features it has and whose
+// event roles all resolve to its events.
+std::set<std::string> inherited(const std::vector<conf::Case>& cases,
+                                const pinta::hosts::FamilyDescriptor& d) {
+  std::set<std::string> out;
+  for (const auto& c : cases) {
+    if (!c.family.empty() || !conf::has_features(d, c.required)) continue;
+    bool resolves = true;
+    auto check = [&](const conf::json& ev) {
+      const conf::EventRole* r =
+          ev.is_string() ? conf::find_event_role(ev.get<std::string>()) : nullptr;
+      if (!r || r->events(d).empty() || (!r->many && r->events(d).size() != 1)) resolves = false;
+    };
+    if (c.raw.contains("event")) check(c.raw["event"]);
+    for (const auto& st : c.raw.value("steps", conf::json::array()))
+      if (st.contains("event")) check(st["event"]);
+    if (resolves) out.insert(c.id);
+  }
+  return out;
+}
+
+}  // namespace
+
+// Each feature is computed from the descriptor; the hosts it selects today, by family.
+TEST(Features, EachSelectsTheHostsOfTheFamiliesThatHaveIt) {
+  using F = pinta::hosts::Family;
+  std::set<std::string> names;
+  for (const auto& f : conf::features()) {
+    EXPECT_TRUE(names.insert(std::string(f.name)).second) << f.name;
+    EXPECT_FALSE(f.meaning.empty()) << f.name;
+    EXPECT_EQ(conf::find_feature(f.name), &f);
+  }
+  EXPECT_EQ(conf::find_feature("no-such-feature"), nullptr);
+  const size_t every = conf::all_hosts().size();
+  EXPECT_EQ(hosts_with({}).size(), every);
+  for (const char* all : {"gate", "guard", "tool-after", "turn-start"})
+    EXPECT_EQ(hosts_with({all}).size(), every) << all;
+  EXPECT_EQ(hosts_with({"json-line"}).size(), hosts_of_families({F::kGemini, F::kAntigravity}));
+  EXPECT_EQ(hosts_with({"json-reply"}).size(),
+            hosts_of_families({F::kGemini, F::kAntigravity, F::kClaude}));
+  EXPECT_EQ(hosts_with({"exit-status"}).size(), hosts_of_families({F::kDeel, F::kClaude}));
+  EXPECT_EQ(hosts_with({"ask"}).size(),
+            hosts_of_families({F::kGemini, F::kAntigravity, F::kClaude}));
+  EXPECT_EQ(hosts_with({"session-id"}).size(),
+            hosts_of_families({F::kGemini, F::kAntigravity, F::kClaude}));
+  EXPECT_EQ(hosts_with({"tool-call-id"}).size(), hosts_of_families({F::kClaude}));
+  EXPECT_EQ(hosts_with({"json-line", "exit-status"}).size(), 0u);
+  EXPECT_EQ(hosts_with({"json-reply", "exit-status"}), hosts_with({"tool-call-id"}));
+}
+
+// Event roles resolve through each family's descriptor; a role names no host's event itself.
+TEST(Features, EventRolesResolveThroughTheDescriptor) {
+  for (const auto& d : pinta::hosts::families()) {
+    SCOPED_TRACE(std::string(d.name));
+    EXPECT_EQ(conf::find_event_role("gate")->events(d),
+              std::vector<std::string>{std::string(d.gate_event)});
+    EXPECT_EQ(conf::find_event_role("turn-start")->events(d),
+              std::vector<std::string>{std::string(d.payload.turn_start_event)});
+    const auto after = conf::find_event_role("tool-after")->events(d);
+    ASSERT_EQ(after.size(), 1u);
+    EXPECT_TRUE(pinta::hosts::is_tool_event(d.id, after[0]) && after[0] != d.gate_event);
+    EXPECT_EQ(conf::find_event_role("unknown-event")->events(d),
+              std::vector<std::string>{std::string(conf::kUnknownEvent)});
+    EXPECT_EQ(conf::find_event_role("every-installed")->events(d).size(), d.installed.size());
+    EXPECT_EQ(conf::find_event_role("every-non-gate")->events(d).size(), d.installed.size() - 1);
+    for (const auto& r : conf::event_roles()) {
+      EXPECT_FALSE(pinta::hosts::sends_event(d.id, r.name)) << r.name;
+      if (!r.feature.empty()) EXPECT_NE(conf::find_feature(r.feature), nullptr) << r.name;
+    }
+  }
+  // The runner's resolution, per host: the same events.
+  for (const auto& h : conf::all_hosts()) {
+    const auto& d = pinta::hosts::descriptor(*pinta::hosts::host_family(h));
+    EXPECT_EQ(conf::detail::host_events("gate", h),
+              std::vector<std::string>{std::string(d.gate_event)})
+        << h;
+    EXPECT_EQ(conf::detail::host_events("BeforeTool", h), std::vector<std::string>{"BeforeTool"})
+        << h;
+  }
+}
+
+// The suite's own cases: no shared case names a family or a host; each family case lives in its
+// family's folder; and every family inherits the shared cases its features select.
+TEST(Features, EveryFamilyInheritsTheSharedCasesItsFeaturesSelect) {
+  auto cases = conf::load_cases(kSrc + "/conformance/cases");
+  ASSERT_TRUE(cases) << cases.error().message;
+  size_t shared = 0;
+  for (const auto& c : *cases) {
+    const std::string rel = c.file.substr(c.file.find("/conformance/cases/") + 19);
+    if (c.family.empty()) {
+      ++shared;
+      EXPECT_EQ(rel, c.area + "/" + c.id + ".case.json");
+      auto want = hosts_with(c.required);
+      if (c.raw.value("one_host_per_family", false)) {  // the newest of each family
+        std::vector<std::string> newest;
+        for (const auto& h : want)
+          if (!newest.empty() && conf::family_of(newest.back()) == conf::family_of(h))
+            newest.back() = h;
+          else
+            newest.push_back(h);
+        want = newest;
+      }
+      EXPECT_EQ(c.hosts, want) << c.id;
+    } else {
+      EXPECT_EQ(rel, c.family + "/" + c.area + "/" + c.id + ".case.json");
+      for (const auto& h : c.hosts) EXPECT_EQ(conf::family_of(h), c.family) << c.id;
+    }
+  }
+  EXPECT_GE(shared, 95u);
+  // Each registered family inherits exactly the shared cases whose features it has, and they run
+  // under every graded host of it.
+  for (const auto& d : pinta::hosts::families()) {
+    const auto mine = inherited(*cases, d);
+    EXPECT_FALSE(mine.empty()) << d.name;
+    for (const auto& c : *cases) {
+      if (!c.family.empty()) continue;
+      const bool runs = std::any_of(c.hosts.begin(), c.hosts.end(), [&](const std::string& h) {
+        return conf::family_of(h) == d.name;
+      });
+      EXPECT_EQ(runs, mine.count(c.id) == 1) << c.id << " under " << d.name;
+    }
+  }
+  // A family that is not registered yet, with Gemini CLI's features, inherits every shared case
+  // Gemini CLI runs, with no edit to a case file.
+  const auto gemini = inherited(*cases, pinta::hosts::descriptor(pinta::hosts::Family::kGemini));
+  EXPECT_EQ(inherited(*cases, synthetic_json_line_family()), gemini);
+  EXPECT_GE(gemini.size(), 90u);
+  // The same family read by exit status (no JSON line) keeps the cases that need no JSON line.
+  auto exit_only = synthetic_json_line_family();
+  exit_only.reads = pinta::hosts::ReplyReading::kExitStatus;
+  const auto kept = inherited(*cases, exit_only);
+  EXPECT_LT(kept.size(), gemini.size());
+  for (const auto& id : kept) EXPECT_TRUE(gemini.count(id)) << id;
+  EXPECT_TRUE(kept.count("OTLP-0016") && kept.count("OTLP-0017"));
+}
+
+namespace {
+
+void write(const std::string& path, const std::string& text) {
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  std::ofstream(path) << text;
+}
+const char* kShared =
+    R"({"id":"GUARD-9001","area":"GUARD","title":"t","requirement":"r","source":"s",)"
+    R"("level":"must","requires":["json-line","gate"],"event":"gate",)"
+    R"("expect":{"exit_code":0,"verdict":"allow","collector":{"attributes":{"a":"1"}}}})";
+
+}  // namespace
+
+// cases/<family>/shared-cases.json: a family's own values for shared cases, merged in for its
+// hosts only; the shared value stays for every other family ("*").
+TEST(FamilyValues, AreMergedForTheFamilyOnly) {
+  pinta::testing::TempDir dir;
+  write(dir.path() + "/GUARD/GUARD-9001.case.json", kShared);
+  write(dir.path() + "/gemini/shared-cases.json",
+        R"({"GUARD-9001":{"input":{"tool":"read_file"},"expect":{"reply":{},)"
+        R"("collector":{"attributes":{"b":"2"}}}}})");
+  auto cases = conf::load_cases(dir.path());
+  ASSERT_TRUE(cases) << cases.error().message;
+  const auto& c = cases->front();
+  EXPECT_EQ(c.family_values, std::vector<std::string>{"gemini"});
+  using conf::detail::pick;
+  const auto& e = c.raw["expect"];
+  EXPECT_EQ(pick(e["reply"], "gemini-0.61"), conf::json::object());
+  EXPECT_TRUE(pick(e["reply"], "agy-1.2").is_null());
+  EXPECT_EQ(pick(e["collector"]["attributes"], "gemini-0.61"),
+            conf::json({{"a", "1"}, {"b", "2"}}));
+  EXPECT_EQ(pick(e["collector"]["attributes"], "agy-1.2"), conf::json({{"a", "1"}}));
+  EXPECT_EQ(pick(c.raw["input"], "gemini-0.61")["tool"], "read_file");
+  EXPECT_EQ(pick(e["verdict"], "agy-1.2"), "allow");
+}
+
+TEST(FamilyValues, AndCaseFoldersAreCheckedWhenTheCasesLoad) {
+  struct Bad {
+    std::string file, text, mentions;
+  };
+  const std::string family_case_text = family_case("gemini", "BeforeTool", R"({"exit_code":0})");
+  const Bad bad[] = {
+      {"gemini/shared-cases.json", R"({"GUARD-9002":{"expect":{"reply":{}}}})",
+       "no case \"GUARD-9002\""},
+      {"deel/shared-cases.json", R"({"GUARD-9001":{"expect":{"exit_code":2}}})",
+       "GUARD-9001 does not run under deel"},
+      {"gemini/shared-cases.json", R"({"GUARD-9001":{"expect":{"verdict":"deny"}}})",
+       "expect.verdict is stated by the shared case already"},
+      {"gemini/shared-cases.json",
+       R"({"GUARD-9001":{"expect":{"collector":{"attributes":{"a":"2"}}}}})",
+       "attributes.a is stated by the shared case already"},
+      {"gemini/shared-cases.json", R"({"GUARD-9001":{"event":"BeforeTool"}})",
+       "unknown field \"event\""},
+      {"gemini/shared-cases.json", R"({"GUARD-9001":{"expect":{"reply":"x"}}})", "expect.reply"},
+      {"antigravity/OUT/OUT-9999.case.json", family_case_text,
+       "a case in cases/antigravity/ must name \"family\": \"antigravity\""},
+  };
+  for (const auto& b : bad) {
+    pinta::testing::TempDir dir;
+    write(dir.path() + "/GUARD/GUARD-9001.case.json", kShared);
+    write(dir.path() + "/" + b.file, b.text);
+    auto cases = conf::load_cases(dir.path());
+    ASSERT_FALSE(cases) << b.file << ": " << b.text;
+    EXPECT_NE(cases.error().message.find(b.mentions), std::string::npos)
+        << cases.error().message << "  (wanted: " << b.mentions << ")";
+    EXPECT_EQ(cases.error().message.find('\n'), std::string::npos);
+  }
+}
+
+// A shared case states what the tool call runs by meaning ("input": {"command": ...}); each host
+// gets it as its family's first command argument (payload.command_args) under its default tool,
+// unless the family gives its own payload in shared-cases.json.
+TEST(SharedInput, ACommandByMeaningIsTheFamilysCommandArgument) {
+  pinta::testing::TempDir dir;
+  write(dir.path() + "/REDACT/REDACT-9001.case.json",
+        R"({"id":"REDACT-9001","area":"REDACT","title":"t","requirement":"r","source":"s",)"
+        R"("level":"must","requires":["gate"],"event":"gate",)"
+        R"("input":{"default":true,"command":"echo by-meaning"},"expect":{"exit_code":0}})");
+  write(
+      dir.path() + "/claude-code/shared-cases.json",
+      R"({"REDACT-9001":{"input":{"default":true,"tool":"Bash","tool_args":{"command":"echo own"}}}})");
+  auto cases = conf::load_cases(dir.path());
+  ASSERT_TRUE(cases) << cases.error().message;
+  conf::RunOptions o;
+  o.adapter = "cat #";  // echoes the payload; the appended --agent/--event become a comment
+  o.hosts = {"gemini-0.61", "agy-1.2", "deel-1.17", "claude-code-2.1"};
+  o.fixtures_dir = kSrc + "/fixtures";
+  o.profiles_dir = kSrc + "/hosts/antigravity/profiles";
+  auto s = conf::run_cases(*cases, o, nullptr);
+  ASSERT_EQ(s.cases.size(), 1u);
+  ASSERT_EQ(s.cases[0].hosts.size(), 4u);
+  for (const auto& h : s.cases[0].hosts) {
+    SCOPED_TRACE(h.host);
+    ASSERT_EQ(h.runs.size(), 1u);
+    bool cut = false;
+    const auto payload =
+        conf::json::parse(conf::unescape_shown(h.runs[0]["stdin"].get<std::string>(), &cut));
+    ASSERT_FALSE(cut);
+    if (h.host == "claude-code-2.1") {
+      EXPECT_EQ(payload["tool_input"]["command"], "echo own");  // the family's own payload
+    } else if (h.host == "agy-1.2") {
+      EXPECT_EQ(payload["toolCall"]["args"]["CommandLine"], "echo by-meaning");
+    } else if (h.host == "deel-1.17") {
+      EXPECT_EQ(payload["command"], "echo by-meaning");
+    } else {
+      EXPECT_EQ(payload["tool_input"]["command"], "echo by-meaning");
+    }
+  }
+}
+
+// "bom": the host's default payload behind a byte order mark (OUT-0005 for a family that gives no
+// fixture of its own).
+TEST(SharedInput, ABomPrefixedPayloadByMeaning) {
+  auto c = conf::parse_case(
+      R"({"id":"OUT-9998","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
+      R"("requires":["gate"],"event":"gate","input":{"default":true,"bom":true},)"
+      R"("expect":{"exit_code":0}})",
+      "x.case.json");
+  ASSERT_TRUE(c) << c.error().message;
+  const std::vector<conf::Case> cases = {*c};
+  conf::RunOptions o;
+  o.adapter = "cat #";
+  o.hosts = {"gemini-0.61", "claude-code-2.1"};
+  o.fixtures_dir = kSrc + "/fixtures";
+  o.profiles_dir = kSrc + "/hosts/antigravity/profiles";
+  auto s = conf::run_cases(cases, o, nullptr);
+  ASSERT_EQ(s.cases.size(), 1u);
+  ASSERT_EQ(s.cases[0].hosts.size(), 2u);
+  for (const auto& h : s.cases[0].hosts) {
+    SCOPED_TRACE(h.host);
+    ASSERT_EQ(h.runs.size(), 1u);
+    const std::string shown = h.runs[0]["stdin"].get<std::string>();
+    EXPECT_EQ(shown.rfind("\\xef\\xbb\\xbf{", 0), 0u) << shown;
+    EXPECT_TRUE(conf::json::parse(shown.substr(12), nullptr, false).is_object()) << shown;
   }
 }
 

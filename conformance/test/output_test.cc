@@ -245,7 +245,7 @@ TEST(RunRecord, ACutStreamIsMarkedEvenWhenEscapesFillTheCap) {
   conf::Case c;
   auto parsed = conf::parse_case(
       R"({"id":"OUT-9999","area":"OUT","title":"t","requirement":"r","source":"s",)"
-      R"("level":"must","hosts":["gemini-0.61"],"event":"BeforeTool","expect":{"stdout":"empty"}})",
+      R"("level":"must","family":"gemini","event":"BeforeTool","expect":{"stdout":"empty"}})",
       "x.case.json");
   ASSERT_TRUE(parsed) << parsed.error().message;
   const std::vector<conf::Case> cases = {*parsed};
@@ -280,7 +280,7 @@ conf::Case make_case(const std::string& id, const std::string& expect_json) {
   const std::string area = id.substr(0, id.find('-'));
   auto c = conf::parse_case(R"({"id":")" + id + R"(","area":")" + area +
                                 R"(","title":"t","requirement":"r","source":"s","level":"must",)"
-                                R"("hosts":["gemini-0.61"],"event":"BeforeTool","expect":)" +
+                                R"("family":"gemini","event":"BeforeTool","expect":)" +
                                 expect_json + "}",
                             id + ".case.json");
   EXPECT_TRUE(c) << c.error().message;
@@ -293,7 +293,7 @@ conf::Case make_case_on(const std::string& id, const std::string& event,
   const std::string area = id.substr(0, id.find('-'));
   auto c = conf::parse_case(R"({"id":")" + id + R"(","area":")" + area +
                                 R"(","title":"t","requirement":"r","source":"s","level":"must",)"
-                                R"("hosts":["gemini-0.61"],"event":")" + event + "\"," + extra +
+                                R"("family":"gemini","event":")" + event + "\"," + extra +
                                 R"("expect":)" + expect_json + "}",
                             id + ".case.json");
   EXPECT_TRUE(c) << c.error().message;

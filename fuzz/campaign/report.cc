@@ -53,11 +53,13 @@ json reproducer_case(const Options& o, Host host, int n, const std::string& v, c
                                 std::to_string(o.seed) + ", mutation " + c.mutation + ")."},
             {"source", "fuzz/campaign (process-level campaign)"},
             {"level", "must"},
-            {"hosts", json::array({case_host(o.host)})},
+            {"family", fam},
             {"event", c.event},
             {"stdin", stdin_name(c.mode)},
             {"input", {{"hex", hex(c.stdin_bytes)}}},
             {"expect", expect}};
+  // A family case (conformance/cases/<family>/ in the suite): the one host it was found under.
+  if (case_host(o.host) != fam) k["hosts"] = json::array({case_host(o.host)});
   if (c.capped_home) k["env_file"] = "PINTA_MAX_INPUT_BYTES=4096\n";
   k["env"] = json::object();
   if (c.stdin_timeout_ms > 0)

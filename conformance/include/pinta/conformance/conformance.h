@@ -21,8 +21,8 @@ namespace pinta::conformance {
 
 using json = nlohmann::json;
 
-// Concrete hosts a case can run under: the host list of pinta::hosts (pinta/hosts/hosts.h). The
-// shorthand "all" in a case means every JSON-line host (all but deel-1.17).
+// Concrete hosts a case can run under: the host list of pinta::hosts (pinta/hosts/hosts.h). A
+// case selects them by the features it requires or by its family (pinta/conformance/features.h).
 using pinta::hosts::all_hosts;
 using pinta::hosts::family_of;
 // How a host spawns a hook and reads its reply (pinta/emulator/host_runner.h).
@@ -32,7 +32,9 @@ using pinta::emu::HookInput;
 using pinta::emu::HookOutcome;
 using pinta::emu::HostRunner;
 // A case value given per host: a non-empty object whose keys are all families ("gemini",
-// "antigravity") or hosts ("agy-1.1", …), e.g. {"gemini": {}, "antigravity": {"decision": "allow"}}.
+// "antigravity") or hosts ("agy-1.1", …), e.g. {"gemini": {}, "antigravity": {"decision":
+// "allow"}}, and "*" for every other host. Only a family case writes one; a shared case's are made
+// by the loader from the families' cases/<family>/shared-cases.json.
 bool is_per_host(const json& v);
 // The values a case gives for the hosts: the one value, or each host's (pointers into v).
 std::vector<const json*> per_host_values(const json& v);
@@ -44,7 +46,14 @@ struct Case {
   std::string requirement;           // the sentence the case checks
   std::string source;                // SPEC§n / GEM§n / AGY§n / issue URL
   std::string level;                 // "must" | "should"
+  // "requires": the features a host's family must have (pinta/conformance/features.h).
+  std::vector<std::string> required;
+  // "family": the family whose own case this is (it lives in cases/<family>/<AREA>/), or "" for a
+  // shared case, which runs under every family with the required features.
+  std::string family;
   std::vector<std::string> hosts;    // expanded, in all_hosts() order
+  // The families whose cases/<family>/shared-cases.json adds values to this shared case.
+  std::vector<std::string> family_values;
   std::optional<std::string> xfail;  // reason, when the case is expected to fail
   std::string file;                  // path it was loaded from
   json raw;                          // the whole case object (steps, input, expect, ...)
@@ -53,7 +62,8 @@ struct Case {
 
 // Parses one case file's text; errors are one line naming the file and the field.
 Result<Case> parse_case(const std::string& text, const std::string& file);
-// Loads every *.case.json under dir (recursively), sorted by id; duplicate ids are an error.
+// Loads every *.case.json under dir (recursively), sorted by id, and merges each family's
+// cases/<family>/shared-cases.json into the shared cases it names; duplicate ids are an error.
 Result<std::vector<Case>> load_cases(const std::string& dir);
 
 struct RunOptions {
