@@ -636,6 +636,57 @@ TEST(GuardRequestBound, TheBoundIsConfigurableWithinItsClamp) {
   EXPECT_LE(build_guard_request(ev, "0000000000000001", 20000).text.size(), 20000u);
 }
 
+// A tool input whose whole request fits the bound is sent as it is (one dump, no view built),
+// even when one argument is over the share a cut view would give it; one byte of cost over the
+// bound and it is the bounded, flagged view. Both sides of that edge, for plain bytes and for
+// the costliest escapes, in both forms: never over the bound, never cut without saying so.
+TEST(GuardRequestBound, AnInputThatFitsIsSentWholeAndTheEdgeHoldsTheBound) {
+  const nlohmann::json first_big = {{"a_notes", std::string(30000, 'n')}, {"command", "ls"}, {"z", "1"}};
+  GuardRequest r = build_guard_request(gemini_tool(first_big), "0000000000000001");
+  EXPECT_FALSE(r.truncated);
+  EXPECT_EQ(r.body["input"]["toolInput"], first_big);
+  EXPECT_LE(r.text.size(), kGuardDefaultMaxRequestBytes);
+  for (const auto& d : hosts::families()) {
+    const std::string command = command_arg(d.id);
+    for (const std::string unit : {std::string("a"), std::string("\""), std::string("\x01"), std::string("\xC3\xA9")}) {
+      for (RequestForm form : {RequestForm::kFull, RequestForm::kMinimal}) {
+        const size_t bound = form == RequestForm::kMinimal ? kGuardMinimalRequestBytes : kGuardMinRequestBytes;
+        bool saw_whole = false, saw_cut = false;
+        // Whether the request for n units was cut; every property checked on the way.
+        auto cut_at = [&](size_t n) {
+          std::string value;
+          for (size_t i = 0; i < n; ++i) value += unit;
+          const nlohmann::json args = {{command, value}, {"n", 12345}, {"flag", true}};
+          GuardRequest q = build_guard_request(family_event(d.id, args), "0000000000000001",
+                                               kGuardMinRequestBytes, form);
+          const std::string label = std::string(d.name) + " n=" + std::to_string(n) + " unit " +
+                                    std::to_string(static_cast<unsigned char>(unit[0]));
+          EXPECT_LE(q.text.size(), bound) << label;
+          const auto& in = q.body["input"];
+          EXPECT_EQ(nlohmann::json::parse(q.text), q.body) << label;
+          EXPECT_EQ(nlohmann::json::parse(in["rawTextFields"]["toolInput"].get<std::string>()), in["toolInput"]) << label;
+          if (q.truncated) {
+            saw_cut = true;
+            EXPECT_EQ(in["truncated"], true) << label;
+            EXPECT_NE(in["toolInput"][command].get<std::string>().find("[truncated "), std::string::npos) << label;
+          } else {
+            saw_whole = true;
+            EXPECT_EQ(in["toolInput"], args) << label;
+            EXPECT_FALSE(in.contains("truncation")) << label;
+          }
+          return q.truncated;
+        };
+        // Coarse steps to the first cut, then every size just below it: the edge byte by byte.
+        constexpr size_t kStep = 37;
+        size_t n = 0;
+        while (n * unit.size() <= bound && !cut_at(n)) n += kStep;
+        for (size_t m = n >= kStep ? n - kStep + 1 : 0; m < n; ++m) (void)cut_at(m);
+        EXPECT_TRUE(saw_whole && saw_cut) << d.name;
+      }
+    }
+  }
+}
+
 TEST(GuardRequestBound, AMissingToolNameIsSaid) {
   CanonicalEvent ev = gemini_tool({{"command", "rm -rf ~"}}, "");
   ev.payload_incomplete = true;
