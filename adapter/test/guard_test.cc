@@ -38,7 +38,7 @@ TEST(GuardConfig, UnsetEndpointMeansDisabled) {
   GuardConfig c = guard_config_from_environment();
   EXPECT_FALSE(c.enabled);
   EXPECT_EQ(c.endpoint, "");
-  EXPECT_EQ(c.timeout, 50ms);
+  EXPECT_EQ(c.policy.timeout, 50ms);
 }
 
 TEST(GuardConfig, ReadsEverySetting) {
@@ -51,8 +51,8 @@ TEST(GuardConfig, ReadsEverySetting) {
   EXPECT_TRUE(c.enabled);
   EXPECT_EQ(c.endpoint, "https://guard.example/v1/check");
   EXPECT_EQ(c.relay_token, "tok-1");
-  EXPECT_EQ(c.timeout, 120ms);
-  EXPECT_EQ(c.review_mode, "ask");
+  EXPECT_EQ(c.policy.timeout, 120ms);
+  EXPECT_EQ(c.policy.review, GuardPolicy::Review::kAsk);
   EXPECT_EQ(c.note, "");
 }
 
@@ -80,7 +80,7 @@ TEST(GuardConfig, TimeoutIsClampedAndBadValuesFallBack) {
                  Case{"12ms", 50ms, true}, Case{"99999999999999", 50ms, true}}) {
     env.set("PINTA_GUARD_TIMEOUT_MS", c.value);
     GuardConfig g = guard_config_from_environment();
-    EXPECT_EQ(g.timeout, c.want) << c.value;
+    EXPECT_EQ(g.policy.timeout, c.want) << c.value;
     EXPECT_EQ(!g.note.empty(), c.noted) << c.value << " " << g.note;
   }
 }
@@ -90,7 +90,7 @@ TEST(GuardConfig, UnknownReviewModeIsAllow) {
   env.set("PINTA_GUARD_ENDPOINT", "http://127.0.0.1:1/");
   env.set("PINTA_GUARD_REVIEW", "deny");
   GuardConfig g = guard_config_from_environment();
-  EXPECT_EQ(g.review_mode, "allow");
+  EXPECT_EQ(g.policy.review, GuardPolicy::Review::kAllow);
   EXPECT_FALSE(g.note.empty());
 }
 
@@ -365,12 +365,12 @@ TEST(GuardView, AnIncompletePayloadIsFlaggedAsSuch) {
 TEST(GuardConfig, OnUnjudgeableIsGuardOrDeny) {
   EnvGuard env;
   env.set("PINTA_GUARD_ENDPOINT", "http://127.0.0.1:9/g");
-  EXPECT_FALSE(guard_config_from_environment().deny_unjudgeable);
+  EXPECT_FALSE(guard_config_from_environment().policy.deny_unjudgeable);
   env.set("PINTA_GUARD_ON_UNJUDGEABLE", "deny");
-  EXPECT_TRUE(guard_config_from_environment().deny_unjudgeable);
+  EXPECT_TRUE(guard_config_from_environment().policy.deny_unjudgeable);
   env.set("PINTA_GUARD_ON_UNJUDGEABLE", "bogus");
   GuardConfig c = guard_config_from_environment();
-  EXPECT_FALSE(c.deny_unjudgeable);
+  EXPECT_FALSE(c.policy.deny_unjudgeable);
   EXPECT_NE(c.note.find("PINTA_GUARD_ON_UNJUDGEABLE"), std::string::npos);
 }
 
@@ -474,7 +474,7 @@ TEST(GuardView, UnjudgeableDenyModeDeniesATruncatedViewWithoutAsking) {
   GuardConfig c;
   c.enabled = true;
   c.endpoint = server.url("/api/guard");
-  c.deny_unjudgeable = true;
+  c.policy.deny_unjudgeable = true;
   auto client = make_http_guard_client(c);
   GuardVerdict v = client->check(gemini_tool({{"command", std::string(1u << 20, 'x')}}), "0000000000000001",
                                  Deadline::after(std::chrono::milliseconds(5000)));
@@ -617,18 +617,18 @@ TEST(GuardRequestBound, TheCommandComesFirstAndACutKeepsWhatRunsLast) {
 TEST(GuardRequestBound, TheBoundIsConfigurableWithinItsClamp) {
   EnvGuard env;
   env.set("PINTA_GUARD_ENDPOINT", "http://127.0.0.1:9/g");
-  EXPECT_EQ(guard_config_from_environment().max_request_bytes, kGuardDefaultMaxRequestBytes);
+  EXPECT_EQ(guard_config_from_environment().policy.max_request_bytes, kGuardDefaultMaxRequestBytes);
   ::setenv("PINTA_GUARD_MAX_REQUEST_BYTES", "20000", 1);
-  EXPECT_EQ(guard_config_from_environment().max_request_bytes, 20000u);
+  EXPECT_EQ(guard_config_from_environment().policy.max_request_bytes, 20000u);
   ::setenv("PINTA_GUARD_MAX_REQUEST_BYTES", "10", 1);
   GuardConfig c = guard_config_from_environment();
-  EXPECT_EQ(c.max_request_bytes, kGuardMinRequestBytes);
+  EXPECT_EQ(c.policy.max_request_bytes, kGuardMinRequestBytes);
   EXPECT_NE(c.note.find("PINTA_GUARD_MAX_REQUEST_BYTES"), std::string::npos);
   ::setenv("PINTA_GUARD_MAX_REQUEST_BYTES", "999999999999", 1);
-  EXPECT_EQ(guard_config_from_environment().max_request_bytes, kGuardMaxRequestBytesCap);
+  EXPECT_EQ(guard_config_from_environment().policy.max_request_bytes, kGuardMaxRequestBytesCap);
   ::setenv("PINTA_GUARD_MAX_REQUEST_BYTES", "64k", 1);
   c = guard_config_from_environment();
-  EXPECT_EQ(c.max_request_bytes, kGuardDefaultMaxRequestBytes);
+  EXPECT_EQ(c.policy.max_request_bytes, kGuardDefaultMaxRequestBytes);
   EXPECT_NE(c.note.find("PINTA_GUARD_MAX_REQUEST_BYTES"), std::string::npos);
   ::unsetenv("PINTA_GUARD_MAX_REQUEST_BYTES");
   // The bound holds for a tool input of any size at a configured bound.
@@ -648,7 +648,7 @@ TEST(GuardRequestBound, AnInputThatFitsIsSentWholeAndTheEdgeHoldsTheBound) {
   EXPECT_LE(r.text.size(), kGuardDefaultMaxRequestBytes);
   for (const auto& d : hosts::families()) {
     const std::string command = command_arg(d.id);
-    for (const std::string unit : {std::string("a"), std::string("\""), std::string("\x01"), std::string("\xC3\xA9")}) {
+    for (const std::string& unit : {std::string("a"), std::string("\""), std::string("\x01"), std::string("\xC3\xA9")}) {
       for (RequestForm form : {RequestForm::kFull, RequestForm::kMinimal}) {
         const size_t bound = form == RequestForm::kMinimal ? kGuardMinimalRequestBytes : kGuardMinRequestBytes;
         bool saw_whole = false, saw_cut = false;

@@ -216,8 +216,8 @@ class HttpGuardClient final : public GuardClient {
     GuardVerdict v;
     try {
       GuardRequest full =
-          build_guard_request(event, span_id, config_.max_request_bytes, RequestForm::kFull);
-      if (full.truncated && config_.deny_unjudgeable) {
+          build_guard_request(event, span_id, config_.policy.max_request_bytes, RequestForm::kFull);
+      if (full.truncated && config_.policy.deny_unjudgeable) {
         v.decision = GuardVerdict::Decision::kDeny;
         v.reason = std::string(kUnjudgeableReason);
         return v;
@@ -242,7 +242,7 @@ class HttpGuardClient final : public GuardClient {
         return v;
       }
       GuardRequest minimal =
-          build_guard_request(event, span_id, config_.max_request_bytes, RequestForm::kMinimal);
+          build_guard_request(event, span_id, config_.policy.max_request_bytes, RequestForm::kMinimal);
       std::string second_fault;
       if (exchange(std::move(minimal.text), deadline, v, second_fault)) {
         v.error = "full request: " + fault + "; the minimal request was answered";
@@ -306,6 +306,71 @@ class HttpGuardClient final : public GuardClient {
 
 }  // namespace
 
+namespace {
+
+// A note for the debug log, after any before it.
+void add_note(std::string& notes, const std::string& note) {
+  notes += (notes.empty() ? "" : "; ");
+  notes += note;
+}
+
+// PINTA_GUARD_TIMEOUT_MS: whole milliseconds, clamped to [kMinTimeoutMs, kMaxTimeoutMs].
+void read_timeout(std::string_view t, GuardPolicy& p, std::string& note) {
+  if (t.empty()) return;
+  const std::optional<uint64_t> parsed = decimal(t, 9);
+  if (!parsed) {
+    add_note(note, "PINTA_GUARD_TIMEOUT_MS is not a number of milliseconds; using " +
+                       std::to_string(GuardPolicy::kDefaultTimeoutMs));
+    return;
+  }
+  auto ms = static_cast<int64_t>(*parsed);
+  if (ms < GuardPolicy::kMinTimeoutMs) {
+    ms = GuardPolicy::kMinTimeoutMs;
+    add_note(note, "PINTA_GUARD_TIMEOUT_MS raised to " + std::to_string(ms));
+  } else if (ms > GuardPolicy::kMaxTimeoutMs) {
+    ms = GuardPolicy::kMaxTimeoutMs;
+    add_note(note, "PINTA_GUARD_TIMEOUT_MS lowered to " + std::to_string(ms));
+  }
+  p.timeout = std::chrono::milliseconds(ms);
+}
+
+// PINTA_GUARD_MAX_REQUEST_BYTES: bytes, clamped to [kGuardMinRequestBytes, kGuardMaxRequestBytesCap].
+void read_max_request(std::string_view v, GuardPolicy& p, std::string& note) {
+  if (v.empty()) return;
+  const std::optional<uint64_t> parsed = decimal(v, 12);
+  if (!parsed) {
+    add_note(note, "PINTA_GUARD_MAX_REQUEST_BYTES is not a number of bytes; using " +
+                       std::to_string(kGuardDefaultMaxRequestBytes));
+    return;
+  }
+  p.max_request_bytes = static_cast<size_t>(
+      std::clamp<uint64_t>(*parsed, kGuardMinRequestBytes, kGuardMaxRequestBytesCap));
+  if (p.max_request_bytes != *parsed)
+    add_note(note, "PINTA_GUARD_MAX_REQUEST_BYTES clamped to " + std::to_string(p.max_request_bytes));
+}
+
+// The four settings of the gate, each read here and nowhere else.
+GuardPolicy guard_policy_from_environment(std::string& note) {
+  GuardPolicy p;
+  read_timeout(env("PINTA_GUARD_TIMEOUT_MS"), p, note);
+  read_max_request(env("PINTA_GUARD_MAX_REQUEST_BYTES"), p, note);
+  std::string_view unjudgeable = env("PINTA_GUARD_ON_UNJUDGEABLE");
+  if (unjudgeable == "deny") {
+    p.deny_unjudgeable = true;
+  } else if (!unjudgeable.empty() && unjudgeable != "guard") {
+    add_note(note, "PINTA_GUARD_ON_UNJUDGEABLE must be guard or deny; using guard");
+  }
+  std::string_view review = env("PINTA_GUARD_REVIEW");
+  if (review == "ask") {
+    p.review = GuardPolicy::Review::kAsk;
+  } else if (!review.empty() && review != "allow") {
+    add_note(note, "PINTA_GUARD_REVIEW must be allow or ask; using allow");
+  }
+  return p;
+}
+
+}  // namespace
+
 GuardConfig guard_config_from_environment() {
   GuardConfig c;
   const char* endpoint = env("PINTA_GUARD_ENDPOINT");
@@ -314,53 +379,7 @@ GuardConfig guard_config_from_environment() {
   c.enabled = !truthy(env("PINTA_GUARD_DISABLED"));
   c.relay_token = env("PINTA_RELAY_TOKEN");
   c.keeper = keeper_enabled_from_environment();
-  std::string_view t = env("PINTA_GUARD_TIMEOUT_MS");
-  if (!t.empty()) {
-    const std::optional<uint64_t> parsed = decimal(t, 9);
-    if (parsed) {
-      auto ms = static_cast<int64_t>(*parsed);
-      if (ms < GuardConfig::kMinTimeoutMs) {
-        ms = GuardConfig::kMinTimeoutMs;
-        c.note = "PINTA_GUARD_TIMEOUT_MS raised to 1";
-      } else if (ms > GuardConfig::kMaxTimeoutMs) {
-        ms = GuardConfig::kMaxTimeoutMs;
-        c.note = "PINTA_GUARD_TIMEOUT_MS lowered to 10000";
-      }
-      c.timeout = std::chrono::milliseconds(ms);
-    } else {
-      c.note = "PINTA_GUARD_TIMEOUT_MS is not a number of milliseconds; using 50";
-    }
-  }
-  std::string_view max_request = env("PINTA_GUARD_MAX_REQUEST_BYTES");
-  if (!max_request.empty()) {
-    const std::optional<uint64_t> parsed = decimal(max_request, 12);
-    if (parsed) {
-      const uint64_t n = *parsed;
-      c.max_request_bytes = static_cast<size_t>(
-          std::clamp<uint64_t>(n, kGuardMinRequestBytes, kGuardMaxRequestBytesCap));
-      if (c.max_request_bytes != n) {
-        c.note += (c.note.empty() ? "" : "; ");
-        c.note += "PINTA_GUARD_MAX_REQUEST_BYTES clamped to " + std::to_string(c.max_request_bytes);
-      }
-    } else {
-      c.note += (c.note.empty() ? "" : "; ");
-      c.note += "PINTA_GUARD_MAX_REQUEST_BYTES is not a number of bytes; using 65536";
-    }
-  }
-  std::string_view unjudgeable = env("PINTA_GUARD_ON_UNJUDGEABLE");
-  if (unjudgeable == "deny") {
-    c.deny_unjudgeable = true;
-  } else if (!unjudgeable.empty() && unjudgeable != "guard") {
-    c.note += (c.note.empty() ? "" : "; ");
-    c.note += "PINTA_GUARD_ON_UNJUDGEABLE must be guard or deny; using guard";
-  }
-  std::string_view review = env("PINTA_GUARD_REVIEW");
-  if (review == "ask") {
-    c.review_mode = "ask";
-  } else if (!review.empty() && review != "allow") {
-    c.note += (c.note.empty() ? "" : "; ");
-    c.note += "PINTA_GUARD_REVIEW must be allow or ask; using allow";
-  }
+  c.policy = guard_policy_from_environment(c.note);
   return c;
 }
 
