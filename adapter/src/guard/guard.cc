@@ -741,6 +741,8 @@ bool shown_whole(const nlohmann::json& v, int depth, const Costs& costs, size_t&
   switch (v.type()) {
     case json::value_t::string: {
       const std::string& s = v.get_ref<const std::string&>();
+      // Every byte costs at least one per copy: a string far over the budget is told at once.
+      if (s.size() > left / static_cast<size_t>(costs.copies)) return false;
       return spend(costs.text(s, left));
     }
     case json::value_t::object:
