@@ -91,7 +91,9 @@ enum class RequestForm { kFull, kMinimal };
 
 // The request body, its JSON text (what is sent: never over the bound) and whether the guard sees
 // less than the host sent (payload incomplete, nesting cut, no tool name, or a cut view: then the
-// body carries "truncated": true and a "truncation" object).
+// body carries "truncated": true and a "truncation" object). A tool input (and MCP context) whose
+// whole request fits the bound, within the view's depth, member and name limits, is sent as it
+// is, after one dump measured against the bound; otherwise the bounded views of guard_view().
 struct GuardRequest {
   nlohmann::json body;
   std::string text;
