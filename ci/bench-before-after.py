@@ -10,10 +10,13 @@ minimal in-process HTTP guard: ALLOW), the Antigravity gate event with the same 
 gate event with the collector configured (its span queued for the flusher). Prints medians, p90
 and the ratio of each adapter to /bin/true and new/old. Spawning is os.posix_spawn with the payload
 on a pipe; the Python overhead is the same for every program and cancels out in the ratios only
-approximately, so read the new/old column, not the absolute figures.
+approximately, so read the new/old column, not the absolute figures. A second table gives each
+program's own CPU time (user + system, from wait4: exact, and far less moved than wall time by
+other work on a busy machine) and its page faults, medians, with new/old.
 """
 import http.server
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -59,12 +62,12 @@ def run_once(argv, env, payload):
     except BrokenPipeError:
         pass
     os.close(w)
-    _, status = os.waitpid(pid, 0)
+    _, status, usage = os.wait4(pid, 0)
     t1 = time.perf_counter_ns()
     os.close(out)
     if status != 0:
         raise SystemExit('bench-before-after: %s exited with status %d' % (argv[0], status))
-    return (t1 - t0) / 1e6
+    return (t1 - t0) / 1e6, (usage.ru_utime + usage.ru_stime) * 1e3, usage.ru_minflt
 
 
 def main():
@@ -81,11 +84,20 @@ def main():
     server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Guard)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     port = server.server_address[1]
-    with tempfile.TemporaryDirectory() as tmp:
+    # The flushers the collector scenario starts may still be writing when the run ends.
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
         homes = {}
         for name in ('old', 'new'):
             homes[name] = os.path.join(tmp, name)
             os.makedirs(os.path.join(homes[name], 'data'), mode=0o700)
+        # Both run as installed, from copies made alike here: the file a linker wrote cost 10-20 %
+        # more CPU per exec than a cp of the same bytes (docs/benchmarks-history.md).
+        exes = {}
+        for name, path in (('old', old), ('new', new)):
+            exes[name] = os.path.join(tmp, name + '-bin')
+            shutil.copyfile(path, exes[name])
+            os.chmod(exes[name], 0o755)
+        old, new = exes['old'], exes['new']
         base = {'PATH': '/usr/bin:/bin'}
         scenarios = [
             ('AfterTool, no config', ['--agent', 'gemini', '--event', 'AfterTool'], GEMINI_AT, {}),
@@ -98,17 +110,34 @@ def main():
         ]
         print('%-34s %10s %10s %10s %8s %8s %8s' % ('scenario', '/bin/true', 'old', 'new', 'old/true',
                                                     'new/true', 'new/old'))
+        cpu_rows = []
         for label, argv, payload, extra in scenarios:
             times = {'true': [], 'old': [], 'new': []}
+            cpu = {'true': [], 'old': [], 'new': []}
+            faults = {'true': [], 'old': [], 'new': []}
             for _ in range(runs):
-                times['true'].append(run_once(['/bin/true'], base, payload))
-                for name, exe in (('old', old), ('new', new)):
-                    env = dict(base, HOME=homes[name], GEMINI_PLUGIN_DATA=os.path.join(homes[name], 'data'), **extra)
-                    times[name].append(run_once([exe] + argv, env, payload))
+                for name, cmd, env in [('true', ['/bin/true'], base)] + [
+                        (name, [exe] + argv,
+                         dict(base, HOME=homes[name], GEMINI_PLUGIN_DATA=os.path.join(homes[name], 'data'), **extra))
+                        for name, exe in (('old', old), ('new', new))]:
+                    wall, own, flt = run_once(cmd, env, payload)
+                    times[name].append(wall)
+                    cpu[name].append(own)
+                    faults[name].append(flt)
             med = {k: statistics.median(v) for k, v in times.items()}
             print('%-34s %8.3fms %8.3fms %8.3fms %7.2fx %7.2fx %7.3fx' % (
                 label, med['true'], med['old'], med['new'], med['old'] / med['true'], med['new'] / med['true'],
                 med['new'] / med['old']))
+            c = {k: statistics.median(v) for k, v in cpu.items()}
+            f = {k: statistics.median(v) for k, v in faults.items()}
+            cpu_rows.append('%-34s %8.3fms %8.3fms %8.3fms %7.3fx %6d %6d %6d' % (
+                label, c['true'], c['old'], c['new'], c['new'] / c['old'] if c['old'] else float('nan'),
+                f['true'], f['old'], f['new']))
+        print()
+        print('%-34s %10s %10s %10s %8s %6s %6s %6s' % ('own CPU time, page faults', '/bin/true', 'old', 'new',
+                                                       'new/old', 'flt', 'old', 'new'))
+        for row in cpu_rows:
+            print(row)
     server.shutdown()
     return 0
 

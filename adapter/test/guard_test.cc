@@ -38,7 +38,7 @@ TEST(GuardConfig, UnsetEndpointMeansDisabled) {
   GuardConfig c = guard_config_from_environment();
   EXPECT_FALSE(c.enabled);
   EXPECT_EQ(c.endpoint, "");
-  EXPECT_EQ(c.timeout, 50ms);
+  EXPECT_EQ(c.policy.timeout, 50ms);
 }
 
 TEST(GuardConfig, ReadsEverySetting) {
@@ -51,8 +51,8 @@ TEST(GuardConfig, ReadsEverySetting) {
   EXPECT_TRUE(c.enabled);
   EXPECT_EQ(c.endpoint, "https://guard.example/v1/check");
   EXPECT_EQ(c.relay_token, "tok-1");
-  EXPECT_EQ(c.timeout, 120ms);
-  EXPECT_EQ(c.review_mode, "ask");
+  EXPECT_EQ(c.policy.timeout, 120ms);
+  EXPECT_EQ(c.policy.review, GuardPolicy::Review::kAsk);
   EXPECT_EQ(c.note, "");
 }
 
@@ -80,7 +80,7 @@ TEST(GuardConfig, TimeoutIsClampedAndBadValuesFallBack) {
                  Case{"12ms", 50ms, true}, Case{"99999999999999", 50ms, true}}) {
     env.set("PINTA_GUARD_TIMEOUT_MS", c.value);
     GuardConfig g = guard_config_from_environment();
-    EXPECT_EQ(g.timeout, c.want) << c.value;
+    EXPECT_EQ(g.policy.timeout, c.want) << c.value;
     EXPECT_EQ(!g.note.empty(), c.noted) << c.value << " " << g.note;
   }
 }
@@ -90,7 +90,7 @@ TEST(GuardConfig, UnknownReviewModeIsAllow) {
   env.set("PINTA_GUARD_ENDPOINT", "http://127.0.0.1:1/");
   env.set("PINTA_GUARD_REVIEW", "deny");
   GuardConfig g = guard_config_from_environment();
-  EXPECT_EQ(g.review_mode, "allow");
+  EXPECT_EQ(g.policy.review, GuardPolicy::Review::kAllow);
   EXPECT_FALSE(g.note.empty());
 }
 
@@ -365,12 +365,12 @@ TEST(GuardView, AnIncompletePayloadIsFlaggedAsSuch) {
 TEST(GuardConfig, OnUnjudgeableIsGuardOrDeny) {
   EnvGuard env;
   env.set("PINTA_GUARD_ENDPOINT", "http://127.0.0.1:9/g");
-  EXPECT_FALSE(guard_config_from_environment().deny_unjudgeable);
+  EXPECT_FALSE(guard_config_from_environment().policy.deny_unjudgeable);
   env.set("PINTA_GUARD_ON_UNJUDGEABLE", "deny");
-  EXPECT_TRUE(guard_config_from_environment().deny_unjudgeable);
+  EXPECT_TRUE(guard_config_from_environment().policy.deny_unjudgeable);
   env.set("PINTA_GUARD_ON_UNJUDGEABLE", "bogus");
   GuardConfig c = guard_config_from_environment();
-  EXPECT_FALSE(c.deny_unjudgeable);
+  EXPECT_FALSE(c.policy.deny_unjudgeable);
   EXPECT_NE(c.note.find("PINTA_GUARD_ON_UNJUDGEABLE"), std::string::npos);
 }
 
@@ -474,7 +474,7 @@ TEST(GuardView, UnjudgeableDenyModeDeniesATruncatedViewWithoutAsking) {
   GuardConfig c;
   c.enabled = true;
   c.endpoint = server.url("/api/guard");
-  c.deny_unjudgeable = true;
+  c.policy.deny_unjudgeable = true;
   auto client = make_http_guard_client(c);
   GuardVerdict v = client->check(gemini_tool({{"command", std::string(1u << 20, 'x')}}), "0000000000000001",
                                  Deadline::after(std::chrono::milliseconds(5000)));
@@ -617,23 +617,74 @@ TEST(GuardRequestBound, TheCommandComesFirstAndACutKeepsWhatRunsLast) {
 TEST(GuardRequestBound, TheBoundIsConfigurableWithinItsClamp) {
   EnvGuard env;
   env.set("PINTA_GUARD_ENDPOINT", "http://127.0.0.1:9/g");
-  EXPECT_EQ(guard_config_from_environment().max_request_bytes, kGuardDefaultMaxRequestBytes);
+  EXPECT_EQ(guard_config_from_environment().policy.max_request_bytes, kGuardDefaultMaxRequestBytes);
   ::setenv("PINTA_GUARD_MAX_REQUEST_BYTES", "20000", 1);
-  EXPECT_EQ(guard_config_from_environment().max_request_bytes, 20000u);
+  EXPECT_EQ(guard_config_from_environment().policy.max_request_bytes, 20000u);
   ::setenv("PINTA_GUARD_MAX_REQUEST_BYTES", "10", 1);
   GuardConfig c = guard_config_from_environment();
-  EXPECT_EQ(c.max_request_bytes, kGuardMinRequestBytes);
+  EXPECT_EQ(c.policy.max_request_bytes, kGuardMinRequestBytes);
   EXPECT_NE(c.note.find("PINTA_GUARD_MAX_REQUEST_BYTES"), std::string::npos);
   ::setenv("PINTA_GUARD_MAX_REQUEST_BYTES", "999999999999", 1);
-  EXPECT_EQ(guard_config_from_environment().max_request_bytes, kGuardMaxRequestBytesCap);
+  EXPECT_EQ(guard_config_from_environment().policy.max_request_bytes, kGuardMaxRequestBytesCap);
   ::setenv("PINTA_GUARD_MAX_REQUEST_BYTES", "64k", 1);
   c = guard_config_from_environment();
-  EXPECT_EQ(c.max_request_bytes, kGuardDefaultMaxRequestBytes);
+  EXPECT_EQ(c.policy.max_request_bytes, kGuardDefaultMaxRequestBytes);
   EXPECT_NE(c.note.find("PINTA_GUARD_MAX_REQUEST_BYTES"), std::string::npos);
   ::unsetenv("PINTA_GUARD_MAX_REQUEST_BYTES");
   // The bound holds for a tool input of any size at a configured bound.
   CanonicalEvent ev = gemini_tool({{"command", std::string(1u << 20, 'x')}});
   EXPECT_LE(build_guard_request(ev, "0000000000000001", 20000).text.size(), 20000u);
+}
+
+// A tool input whose whole request fits the bound is sent as it is (one dump, no view built),
+// even when one argument is over the share a cut view would give it; one byte of cost over the
+// bound and it is the bounded, flagged view. Both sides of that edge, for plain bytes and for
+// the costliest escapes, in both forms: never over the bound, never cut without saying so.
+TEST(GuardRequestBound, AnInputThatFitsIsSentWholeAndTheEdgeHoldsTheBound) {
+  const nlohmann::json first_big = {{"a_notes", std::string(30000, 'n')}, {"command", "ls"}, {"z", "1"}};
+  GuardRequest r = build_guard_request(gemini_tool(first_big), "0000000000000001");
+  EXPECT_FALSE(r.truncated);
+  EXPECT_EQ(r.body["input"]["toolInput"], first_big);
+  EXPECT_LE(r.text.size(), kGuardDefaultMaxRequestBytes);
+  for (const auto& d : hosts::families()) {
+    const std::string command = command_arg(d.id);
+    for (const std::string& unit : {std::string("a"), std::string("\""), std::string("\x01"), std::string("\xC3\xA9")}) {
+      for (RequestForm form : {RequestForm::kFull, RequestForm::kMinimal}) {
+        const size_t bound = form == RequestForm::kMinimal ? kGuardMinimalRequestBytes : kGuardMinRequestBytes;
+        bool saw_whole = false, saw_cut = false;
+        // Whether the request for n units was cut; every property checked on the way.
+        auto cut_at = [&](size_t n) {
+          std::string value;
+          for (size_t i = 0; i < n; ++i) value += unit;
+          const nlohmann::json args = {{command, value}, {"n", 12345}, {"flag", true}};
+          GuardRequest q = build_guard_request(family_event(d.id, args), "0000000000000001",
+                                               kGuardMinRequestBytes, form);
+          const std::string label = std::string(d.name) + " n=" + std::to_string(n) + " unit " +
+                                    std::to_string(static_cast<unsigned char>(unit[0]));
+          EXPECT_LE(q.text.size(), bound) << label;
+          const auto& in = q.body["input"];
+          EXPECT_EQ(nlohmann::json::parse(q.text), q.body) << label;
+          EXPECT_EQ(nlohmann::json::parse(in["rawTextFields"]["toolInput"].get<std::string>()), in["toolInput"]) << label;
+          if (q.truncated) {
+            saw_cut = true;
+            EXPECT_EQ(in["truncated"], true) << label;
+            EXPECT_NE(in["toolInput"][command].get<std::string>().find("[truncated "), std::string::npos) << label;
+          } else {
+            saw_whole = true;
+            EXPECT_EQ(in["toolInput"], args) << label;
+            EXPECT_FALSE(in.contains("truncation")) << label;
+          }
+          return q.truncated;
+        };
+        // Coarse steps to the first cut, then every size just below it: the edge byte by byte.
+        constexpr size_t kStep = 37;
+        size_t n = 0;
+        while (n * unit.size() <= bound && !cut_at(n)) n += kStep;
+        for (size_t m = n >= kStep ? n - kStep + 1 : 0; m < n; ++m) (void)cut_at(m);
+        EXPECT_TRUE(saw_whole && saw_cut) << d.name;
+      }
+    }
+  }
 }
 
 TEST(GuardRequestBound, AMissingToolNameIsSaid) {

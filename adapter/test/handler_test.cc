@@ -79,7 +79,7 @@ TEST(Handler, BadInputGivesFailSafe) {
 TEST(GuardDeadline, CountsTheEventsOwnWorkAndAReplyReserve) {
   using namespace std::chrono;
   Services s{&system_clock()};
-  s.guard_timeout = 50ms;
+  s.guard_policy.timeout = 50ms;
   const auto now = steady_clock::now();
   // Unset: the whole budget from the call.
   EXPECT_EQ(guard_deadline(s, now).at(), now + 50ms);
@@ -90,7 +90,7 @@ TEST(GuardDeadline, CountsTheEventsOwnWorkAndAReplyReserve) {
   s.work_started = now - 80ms;
   EXPECT_EQ(guard_deadline(s, now).at(), now + 50ms - kGuardMaxHeadStart);
   // A small budget keeps 90 % of itself.
-  s.guard_timeout = 5ms;
+  s.guard_policy.timeout = 5ms;
   EXPECT_EQ(guard_deadline(s, now).at(), now + 5ms - 500us);
   // A start in the future (clock misuse) is ignored.
   s.work_started = now + 1s;
@@ -101,7 +101,7 @@ TEST(GuardDeadline, TheHandlerPassesItToTheGuard) {
   using namespace std::chrono;
   FakeGuard g;
   Services s{&system_clock(), &g};
-  s.guard_timeout = 50ms;
+  s.guard_policy.timeout = 50ms;
   s.work_started = steady_clock::now() - 1s;  // long ago: the capped head start applies
   const auto before = steady_clock::now();
   handle(args("gemini", "BeforeTool"), ok(R"({"tool_name":"x","tool_input":{}})"), s);
@@ -426,7 +426,7 @@ TEST(GuardIntegrity, APrefixWithoutAToolNameIsStillJudged) {
   EXPECT_EQ(json::parse(named.reply)["decision"], "deny");
   EXPECT_EQ(d.guard.last_tool, "run_shell_command");
   EXPECT_EQ(d.guard.calls, 2);
-  d.services.deny_unjudgeable = true;
+  d.services.guard_policy.deny_unjudgeable = true;
   small = InputLimits{};
   small.max_bytes = 2048;
   auto o2 = handle(args("gemini", "BeforeTool"), read_event_from_bytes(payload, small), d.services);

@@ -375,7 +375,6 @@ class Replayer {
                              const std::string& bytes, const json& payload, const Scratch& s,
                              std::string* error) {
     emu::HostRunnerOptions ro;
-    ro.profiles_dir = agy::default_profile_dir();
     auto runner = emu::make_host_runner(o_.host, ro, *error);
     if (!runner) return {};
     emu::HookCall call;

@@ -20,7 +20,6 @@
 #include "pinta/conformance/conformance.h"
 #include "pinta/conformance/output.h"
 #include "pinta/conformance/protocol.h"
-#include "pinta/emulator/antigravity/antigravity.h"
 #include "pinta/emulator/gemini/gemini.h"
 #include "pinta/hosts/family.h"
 #include "pinta/hosts/hosts.h"
@@ -448,7 +447,6 @@ int run_protocol_profile(Cli& c, pinta::conformance::ConsoleStyle style) {
   ro.hook = c.hook;
   ro.adapter = c.hook.empty() ? ro.config : c.hook;
   ro.fixtures_dir = c.fixtures_dir;
-  ro.profiles_dir = pinta::emu::agy::default_profile_dir();
   ro.program = c.program;
   if (std::none_of(pcases.begin(), pcases.end(), [&](const Case& k) { return selected(k, ro); }))
     return usage("no hook matches --filter '" + ro.filter + "'");
@@ -488,7 +486,6 @@ int run_contract(Cli& c, const std::vector<pinta::conformance::Case>& cases,
   if (ro.complete && c.run->count("--max-framing-failures") == 0) ro.max_framing_failures = 0;
   ro.run_deadline_given = c.run->count("--run-deadline") > 0;
   ro.fixtures_dir = c.fixtures_dir;
-  ro.profiles_dir = pinta::emu::agy::default_profile_dir();
   bool any = false;
   size_t excluded = 0;
   for (const auto& k : cases) {

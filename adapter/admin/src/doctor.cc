@@ -671,13 +671,13 @@ void check_guard_body_limit(const DoctorOptions& o, const pinta::adapter::GuardC
                             pinta::adapter::GuardClient& client, pinta::adapter::CanonicalEvent ev,
                             DoctorReport& r) {
   namespace ad = pinta::adapter;
-  ev.tool_input["content"] = std::string(g.max_request_bytes, 'x');  // cut to fit the bound
+  ev.tool_input["content"] = std::string(g.policy.max_request_bytes, 'x');  // cut to fit the bound
   const ad::GuardVerdict v = client.check(
       ev, ad::new_span_id(), Deadline::after(std::chrono::milliseconds(o.probe_timeout_ms)));
-  json d = {{"url", g.endpoint}, {"max_request_bytes", g.max_request_bytes}};
+  json d = {{"url", g.endpoint}, {"max_request_bytes", g.policy.max_request_bytes}};
   if (v.decision != ad::GuardVerdict::Decision::kUnavailable && v.error.rfind("full request: ", 0) != 0) {
     add(r, "endpoint", "ok",
-        "guard takes requests of " + std::to_string(g.max_request_bytes) +
+        "guard takes requests of " + std::to_string(g.policy.max_request_bytes) +
             " bytes (PINTA_GUARD_MAX_REQUEST_BYTES): large tool calls are shown in full view",
         "", d);
     return;
@@ -685,7 +685,7 @@ void check_guard_body_limit(const DoctorOptions& o, const pinta::adapter::GuardC
   d["error"] = v.error;
   const bool minimal_answered = v.decision != ad::GuardVerdict::Decision::kUnavailable;
   add(r, "endpoint", "warn",
-      "guard refused a request of " + std::to_string(g.max_request_bytes) + " bytes (" + v.error +
+      "guard refused a request of " + std::to_string(g.policy.max_request_bytes) + " bytes (" + v.error +
           "): tool calls with large arguments are judged on the 4 KiB minimal request" +
           (minimal_answered ? "" : ", or fail open when that fails too"),
       "raise the body limit in front of the guard (nginx client_max_body_size, Express json({limit})) "
@@ -751,7 +751,7 @@ void check_guard(const DoctorOptions& o, DoctorReport& r) {
       ev, ad::new_span_id(), Deadline::after(std::chrono::milliseconds(o.probe_timeout_ms)));
   const double ms = elapsed_ms(t0);
   const std::string url = g.endpoint;
-  json d = {{"url", url}, {"ms", ms}, {"budget_ms", g.timeout.count()},
+  json d = {{"url", url}, {"ms", ms}, {"budget_ms", g.policy.timeout.count()},
             {"relay_token", !g.relay_token.empty()}};
   using D = ad::GuardVerdict::Decision;
   if (v.decision != D::kUnavailable) {
@@ -760,9 +760,9 @@ void check_guard(const DoctorOptions& o, DoctorReport& r) {
     d["decision"] = decision;
     const std::string msg = "guard " + url + " answered " + decision + " in " + ms_text(ms) +
                             " ms (a probe read_file call)";
-    if (ms > static_cast<double>(g.timeout.count()))
+    if (ms > static_cast<double>(g.policy.timeout.count()))
       add(r, "endpoint", "warn",
-          msg + ", over the " + std::to_string(g.timeout.count()) +
+          msg + ", over the " + std::to_string(g.policy.timeout.count()) +
               " ms guard budget (PINTA_GUARD_TIMEOUT_MS): hooks fail open",
           "move the guard closer or make it faster, or raise PINTA_GUARD_TIMEOUT_MS", d);
     else

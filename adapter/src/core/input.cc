@@ -185,6 +185,9 @@ ObjectBoundary::State ObjectBoundary::feed(std::string_view chunk) {
 }
 
 std::string decode_json_string_text(std::string_view raw) {
+  // Printable ASCII without escapes (every tool name a host sends) is its own value: no parse.
+  auto plain = [](char c) { return c >= 0x20 && c < 0x7F && c != '\\' && c != '"'; };
+  if (std::all_of(raw.begin(), raw.end(), plain)) return std::string(raw);
   std::string text;
   text.reserve(raw.size() + 2);
   text.push_back('"');

@@ -160,14 +160,11 @@ int main(int argc, char** argv) {
     services.work_started = work_started;
     services.keep_debug_copies = config.debug;
     services.host_cannot_prompt = &parent_cannot_prompt;  // read on REVIEW + ask only
-    std::string review_mode = "allow";
     // --- guard wiring ---
     std::unique_ptr<GuardClient> guard;
     if (guard_config.enabled) {
       guard_config.data_dir = config.data_dir;  // "" when refused (ENV-9): no TLS session kept
-      services.guard_timeout = guard_config.timeout;
-      review_mode = guard_config.review_mode;
-      services.deny_unjudgeable = guard_config.deny_unjudgeable;
+      services.guard_policy = guard_config.policy;  // the hot path and the client read one value
       guard = make_http_guard_client(std::move(guard_config));
       services.guard = guard.get();
     }
@@ -178,7 +175,7 @@ int main(int argc, char** argv) {
     QueueSpanSink span_sink(telemetry, /*deferred=*/true);
     if (telemetry.enabled()) services.spans = &span_sink;
     // --- end telemetry wiring ---
-    Outcome outcome = handle(args, std::move(input), services, review_mode);
+    Outcome outcome = handle(args, std::move(input), services);
     write_reply(outcome.reply, outcome.exit_status);
     // --- after reply (detach stdio, start the flusher) ---
     // The span goes to the on-disk queue now, after the reply; delivery happens in a detached

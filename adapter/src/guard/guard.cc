@@ -216,8 +216,8 @@ class HttpGuardClient final : public GuardClient {
     GuardVerdict v;
     try {
       GuardRequest full =
-          build_guard_request(event, span_id, config_.max_request_bytes, RequestForm::kFull);
-      if (full.truncated && config_.deny_unjudgeable) {
+          build_guard_request(event, span_id, config_.policy.max_request_bytes, RequestForm::kFull);
+      if (full.truncated && config_.policy.deny_unjudgeable) {
         v.decision = GuardVerdict::Decision::kDeny;
         v.reason = std::string(kUnjudgeableReason);
         return v;
@@ -242,7 +242,7 @@ class HttpGuardClient final : public GuardClient {
         return v;
       }
       GuardRequest minimal =
-          build_guard_request(event, span_id, config_.max_request_bytes, RequestForm::kMinimal);
+          build_guard_request(event, span_id, config_.policy.max_request_bytes, RequestForm::kMinimal);
       std::string second_fault;
       if (exchange(std::move(minimal.text), deadline, v, second_fault)) {
         v.error = "full request: " + fault + "; the minimal request was answered";
@@ -306,6 +306,71 @@ class HttpGuardClient final : public GuardClient {
 
 }  // namespace
 
+namespace {
+
+// A note for the debug log, after any before it.
+void add_note(std::string& notes, const std::string& note) {
+  notes += (notes.empty() ? "" : "; ");
+  notes += note;
+}
+
+// PINTA_GUARD_TIMEOUT_MS: whole milliseconds, clamped to [kMinTimeoutMs, kMaxTimeoutMs].
+void read_timeout(std::string_view t, GuardPolicy& p, std::string& note) {
+  if (t.empty()) return;
+  const std::optional<uint64_t> parsed = decimal(t, 9);
+  if (!parsed) {
+    add_note(note, "PINTA_GUARD_TIMEOUT_MS is not a number of milliseconds; using " +
+                       std::to_string(GuardPolicy::kDefaultTimeoutMs));
+    return;
+  }
+  auto ms = static_cast<int64_t>(*parsed);
+  if (ms < GuardPolicy::kMinTimeoutMs) {
+    ms = GuardPolicy::kMinTimeoutMs;
+    add_note(note, "PINTA_GUARD_TIMEOUT_MS raised to " + std::to_string(ms));
+  } else if (ms > GuardPolicy::kMaxTimeoutMs) {
+    ms = GuardPolicy::kMaxTimeoutMs;
+    add_note(note, "PINTA_GUARD_TIMEOUT_MS lowered to " + std::to_string(ms));
+  }
+  p.timeout = std::chrono::milliseconds(ms);
+}
+
+// PINTA_GUARD_MAX_REQUEST_BYTES: bytes, clamped to [kGuardMinRequestBytes, kGuardMaxRequestBytesCap].
+void read_max_request(std::string_view v, GuardPolicy& p, std::string& note) {
+  if (v.empty()) return;
+  const std::optional<uint64_t> parsed = decimal(v, 12);
+  if (!parsed) {
+    add_note(note, "PINTA_GUARD_MAX_REQUEST_BYTES is not a number of bytes; using " +
+                       std::to_string(kGuardDefaultMaxRequestBytes));
+    return;
+  }
+  p.max_request_bytes = static_cast<size_t>(
+      std::clamp<uint64_t>(*parsed, kGuardMinRequestBytes, kGuardMaxRequestBytesCap));
+  if (p.max_request_bytes != *parsed)
+    add_note(note, "PINTA_GUARD_MAX_REQUEST_BYTES clamped to " + std::to_string(p.max_request_bytes));
+}
+
+// The four settings of the gate, each read here and nowhere else.
+GuardPolicy guard_policy_from_environment(std::string& note) {
+  GuardPolicy p;
+  read_timeout(env("PINTA_GUARD_TIMEOUT_MS"), p, note);
+  read_max_request(env("PINTA_GUARD_MAX_REQUEST_BYTES"), p, note);
+  std::string_view unjudgeable = env("PINTA_GUARD_ON_UNJUDGEABLE");
+  if (unjudgeable == "deny") {
+    p.deny_unjudgeable = true;
+  } else if (!unjudgeable.empty() && unjudgeable != "guard") {
+    add_note(note, "PINTA_GUARD_ON_UNJUDGEABLE must be guard or deny; using guard");
+  }
+  std::string_view review = env("PINTA_GUARD_REVIEW");
+  if (review == "ask") {
+    p.review = GuardPolicy::Review::kAsk;
+  } else if (!review.empty() && review != "allow") {
+    add_note(note, "PINTA_GUARD_REVIEW must be allow or ask; using allow");
+  }
+  return p;
+}
+
+}  // namespace
+
 GuardConfig guard_config_from_environment() {
   GuardConfig c;
   const char* endpoint = env("PINTA_GUARD_ENDPOINT");
@@ -314,53 +379,7 @@ GuardConfig guard_config_from_environment() {
   c.enabled = !truthy(env("PINTA_GUARD_DISABLED"));
   c.relay_token = env("PINTA_RELAY_TOKEN");
   c.keeper = keeper_enabled_from_environment();
-  std::string_view t = env("PINTA_GUARD_TIMEOUT_MS");
-  if (!t.empty()) {
-    const std::optional<uint64_t> parsed = decimal(t, 9);
-    if (parsed) {
-      auto ms = static_cast<int64_t>(*parsed);
-      if (ms < GuardConfig::kMinTimeoutMs) {
-        ms = GuardConfig::kMinTimeoutMs;
-        c.note = "PINTA_GUARD_TIMEOUT_MS raised to 1";
-      } else if (ms > GuardConfig::kMaxTimeoutMs) {
-        ms = GuardConfig::kMaxTimeoutMs;
-        c.note = "PINTA_GUARD_TIMEOUT_MS lowered to 10000";
-      }
-      c.timeout = std::chrono::milliseconds(ms);
-    } else {
-      c.note = "PINTA_GUARD_TIMEOUT_MS is not a number of milliseconds; using 50";
-    }
-  }
-  std::string_view max_request = env("PINTA_GUARD_MAX_REQUEST_BYTES");
-  if (!max_request.empty()) {
-    const std::optional<uint64_t> parsed = decimal(max_request, 12);
-    if (parsed) {
-      const uint64_t n = *parsed;
-      c.max_request_bytes = static_cast<size_t>(
-          std::clamp<uint64_t>(n, kGuardMinRequestBytes, kGuardMaxRequestBytesCap));
-      if (c.max_request_bytes != n) {
-        c.note += (c.note.empty() ? "" : "; ");
-        c.note += "PINTA_GUARD_MAX_REQUEST_BYTES clamped to " + std::to_string(c.max_request_bytes);
-      }
-    } else {
-      c.note += (c.note.empty() ? "" : "; ");
-      c.note += "PINTA_GUARD_MAX_REQUEST_BYTES is not a number of bytes; using 65536";
-    }
-  }
-  std::string_view unjudgeable = env("PINTA_GUARD_ON_UNJUDGEABLE");
-  if (unjudgeable == "deny") {
-    c.deny_unjudgeable = true;
-  } else if (!unjudgeable.empty() && unjudgeable != "guard") {
-    c.note += (c.note.empty() ? "" : "; ");
-    c.note += "PINTA_GUARD_ON_UNJUDGEABLE must be guard or deny; using guard";
-  }
-  std::string_view review = env("PINTA_GUARD_REVIEW");
-  if (review == "ask") {
-    c.review_mode = "ask";
-  } else if (!review.empty() && review != "allow") {
-    c.note += (c.note.empty() ? "" : "; ");
-    c.note += "PINTA_GUARD_REVIEW must be allow or ask; using allow";
-  }
+  c.policy = guard_policy_from_environment(c.note);
   return c;
 }
 
@@ -410,6 +429,9 @@ struct Costs {
     return c;
   }
 };
+
+// A name in a view over this cost keeps its head and its tail.
+constexpr size_t kViewMaxKeyCost = 512;
 
 bool utf8_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
@@ -549,7 +571,7 @@ class ViewBuilder {
       std::string key;
       if (object) {
         bool cut = false;
-        const size_t key_room = std::min(kMaxKeyCost, sub / 2);
+        const size_t key_room = std::min(kViewMaxKeyCost, sub / 2);
         key = head_and_tail(member.key(), key_room, costs_, cut);
         if (cut) ++markers_;
         const size_t key_cost = costs_.text(key) + costs_.punct();  // the colon
@@ -589,8 +611,7 @@ class ViewBuilder {
     return costs_.fragment(v) <= room;
   }
 
-  static constexpr size_t kMinShare = 128;    // what each argument gets at least while it lasts
-  static constexpr size_t kMaxKeyCost = 512;  // a key over this keeps its head and tail
+  static constexpr size_t kMinShare = 128;  // what each argument gets at least while it lasts
 
   Costs costs_;
   std::span<const std::string_view> priority_;
@@ -623,47 +644,177 @@ GuardView guard_view(const nlohmann::json& value, const ViewOptions& options) {
   return out;
 }
 
+namespace {
+
+// The fields outside the views (spanId, toolName, agent, hook, sessionId, cwd, and
+// originalRequestName or product): the model's too (the tool name) or the host's, so each is
+// bounded; a cut one counts in `markers`.
+nlohmann::json request_fields(const CanonicalEvent& event, const std::string& span_id, bool ascii,
+                              size_t& markers) {
+  // Members set one by one: an initializer list copies each value once more.
+  nlohmann::json input = nlohmann::json::object();
+  input["spanId"] = span_id;
+  input["toolName"] = bounded_field(event.tool_name, ascii, markers);
+  input["agent"] = std::string(family_prefix(event.family));
+  input["hook"] = bounded_field(event.hook, ascii, markers);
+  input["sessionId"] = bounded_field(event.session_id, ascii, markers);
+  input["cwd"] = bounded_field(event.cwd, ascii, markers);
+  // The family's members passed as sent (its PayloadShape, with their evidence: e.g. an MCP
+  // tool's original name), and the product where the family has one. Tool input keys stay as
+  // sent.
+  const hosts::PayloadShape& shape = hosts::descriptor(event.family).payload;
+  if (!shape.original_name.empty() && event.raw.is_object()) {
+    auto orig = event.raw.find(shape.original_name);
+    if (orig != event.raw.end() && orig->is_string())
+      input["originalRequestName"] = bounded_field(orig->get_ref<const std::string&>(), ascii, markers);
+  }
+  if (!shape.products.empty()) input["product"] = bounded_field(event.product, ascii, markers);
+  return input;
+}
+
+// The family's context object for the tool call (PayloadShape::context_object, e.g. an MCP
+// tool's server context), passed as sent within the same bounds as the tool input. Null when the
+// family has none or the event carries none.
+const nlohmann::json* mcp_context_of(const CanonicalEvent& event) {
+  const std::string_view key = hosts::descriptor(event.family).payload.context_object;
+  if (key.empty() || !event.raw.is_object()) return nullptr;
+  auto it = event.raw.find(key);
+  return it != event.raw.end() && it->is_object() ? &*it : nullptr;
+}
+
+// The request from its fields and views: rawTextFields holds each view's JSON text, and a view
+// that is not the whole input is said (GUARD-14). `view_markers` counts every cut, fields' too.
+GuardRequest assemble_request(nlohmann::json input, nlohmann::json tool_view,
+                              const nlohmann::json* mcp_view, size_t view_markers,
+                              const CanonicalEvent& event, bool minimal) {
+  const bool ascii = minimal;
+  nlohmann::json raw_text = nlohmann::json::object();
+  if (mcp_view != nullptr) {
+    raw_text["mcpContext"] = dump_as(*mcp_view, ascii);
+    input["mcpContext"] = *mcp_view;
+  }
+  raw_text["toolInput"] = dump_as(tool_view, ascii);
+  input["toolInput"] = std::move(tool_view);
+  input["rawTextFields"] = std::move(raw_text);
+  GuardRequest out;
+  out.truncated = view_markers != 0 || event.payload_incomplete || event.cut_values != 0;
+  if (out.truncated) {
+    // GUARD-14: the guard judges a view, and is told so (and what kind of cut it was).
+    input["truncated"] = true;
+    nlohmann::json truncation = {{"payloadComplete", !event.payload_incomplete},
+                                 {"cutByDepth", event.cut_values},
+                                 {"viewMarkers", view_markers}};
+    if (event.tool_name.empty() && event.payload_incomplete) truncation["toolNameMissing"] = true;
+    if (minimal) truncation["minimalRequest"] = true;
+    input["truncation"] = std::move(truncation);
+  }
+  out.body = nlohmann::json{{"input", std::move(input)}};
+  out.text = dump_as(out.body, ascii);
+  return out;
+}
+
+// The cost of a number, boolean or null in the request, both copies, erring high: the widest
+// text a double prints as ("-2.2250738585072014e-308") is 24 bytes.
+size_t scalar_cost(const nlohmann::json& v, const Costs& costs) {
+  using nlohmann::json;
+  size_t chars = 25;
+  switch (v.type()) {
+    case json::value_t::null:
+    case json::value_t::boolean: chars = 5; break;
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned: chars = 20; break;
+    default: break;
+  }
+  return chars * static_cast<size_t>(costs.copies);
+}
+
+// Whether `v` is its own view: no container at kGuardViewMaxDepth levels or past
+// kGuardViewMaxMembers members, no name the view would cut, nothing but JSON values, and a cost
+// within `left` (spent from it, erring high). Stops at the first thing that fails, so the work is
+// bounded by `left`, not by the input.
+bool shown_whole(const nlohmann::json& v, int depth, const Costs& costs, size_t& left) {
+  using nlohmann::json;
+  auto spend = [&left](size_t n) {
+    if (n > left) return false;
+    left -= n;
+    return true;
+  };
+  switch (v.type()) {
+    case json::value_t::string: {
+      const std::string& s = v.get_ref<const std::string&>();
+      // Every byte costs at least one per copy: a string far over the budget is told at once.
+      if (s.size() > left / static_cast<size_t>(costs.copies)) return false;
+      return spend(costs.text(s, left));
+    }
+    case json::value_t::object:
+    case json::value_t::array: {
+      if (depth >= kGuardViewMaxDepth || v.size() > kGuardViewMaxMembers) return false;
+      if (!spend(2 * costs.punct())) return false;
+      if (v.is_object()) {
+        for (auto it = v.begin(); it != v.end(); ++it) {
+          const size_t key = costs.text(it.key(), kViewMaxKeyCost);
+          if (key > kViewMaxKeyCost || !spend(key + 2 * costs.punct()) ||
+              !shown_whole(it.value(), depth + 1, costs, left))
+            return false;
+        }
+      } else {
+        for (const json& e : v)
+          if (!spend(costs.punct()) || !shown_whole(e, depth + 1, costs, left)) return false;
+      }
+      return true;
+    }
+    case json::value_t::binary:
+    case json::value_t::discarded: return false;
+    default: return spend(scalar_cost(v, costs));
+  }
+}
+
+// Room for the members around the fields and views, with their widest values: "toolInput":{},
+// "rawTextFields":{"toolInput":"{}","mcpContext":"{}"}, "mcpContext":{}, "truncated":true and the
+// truncation object, and {"input":…} take 248 bytes, ASCII or not.
+constexpr size_t kRequestFrame = 320;
+
+// What the fields cost in the request (their JSON text; every field is a string), and room for
+// the members added around the views ("toolInput", "rawTextFields", "mcpContext", "truncated",
+// the truncation object, {"input":…}).
+size_t fields_cost(const nlohmann::json& input, bool ascii) {
+  const Costs once{ascii, 1};
+  size_t c = kRequestFrame;
+  for (auto it = input.begin(); it != input.end(); ++it)
+    c += once.text(it.key()) + once.text(it->get_ref<const std::string&>()) + 2;
+  return c;
+}
+
+}  // namespace
+
 GuardRequest build_guard_request(const CanonicalEvent& event, const std::string& span_id,
                                  size_t max_bytes, RequestForm form) {
   const bool minimal = form == RequestForm::kMinimal;
   const bool ascii = minimal;
   const size_t bound = minimal ? std::min(max_bytes, kGuardMinimalRequestBytes) : max_bytes;
-  size_t markers = 0;
-  // The strings outside the view are the model's too (the tool name) or the host's: bounded.
-  nlohmann::json input = {
-      {"spanId", span_id},
-      {"toolName", bounded_field(event.tool_name, ascii, markers)},
-      {"agent", std::string(family_prefix(event.family))},
-      {"hook", bounded_field(event.hook, ascii, markers)},
-      {"sessionId", bounded_field(event.session_id, ascii, markers)},
-      {"cwd", bounded_field(event.cwd, ascii, markers)},
-  };
-  const nlohmann::json* mcp_context = nullptr;
-  // The family's members passed as sent, within the same bounds as the tool input (the
-  // descriptor's PayloadShape, with their evidence: e.g. an MCP tool's server context and its
-  // original name), and the product where the family has one. Tool input keys are kept as sent.
-  const hosts::PayloadShape& shape = hosts::descriptor(event.family).payload;
-  if (event.raw.is_object()) {
-    if (!shape.context_object.empty()) {
-      auto it = event.raw.find(shape.context_object);
-      if (it != event.raw.end() && it->is_object()) mcp_context = &*it;
-    }
-    if (!shape.original_name.empty()) {
-      auto orig = event.raw.find(shape.original_name);
-      if (orig != event.raw.end() && orig->is_string())
-        input["originalRequestName"] =
-            bounded_field(orig->get_ref<const std::string&>(), ascii, markers);
-    }
-  }
-  if (!shape.products.empty()) input["product"] = bounded_field(event.product, ascii, markers);
-  const bool name_missing = event.tool_name.empty() && event.payload_incomplete;
-  // The fixed part: the fields above, and room for the members added below with their widest
-  // values ("toolInput":{}, "rawTextFields":{"toolInput":"{}","mcpContext":"{}"}, "mcpContext":{},
-  // "truncated":true and the truncation object, and {"input":…}: 248 bytes, ASCII or not). The views get
-  // the rest; the text is measured once built, so this only has to be close.
-  const size_t fixed = dump_as(input, ascii).size() + 320;
+  const nlohmann::json* mcp_context = mcp_context_of(event);
   const nlohmann::json empty = nlohmann::json::object();
   const nlohmann::json& tool_input = event.tool_input.is_null() ? empty : event.tool_input;
+  size_t markers = 0;
+  nlohmann::json input = request_fields(event, span_id, ascii, markers);
+  {
+    // The common case: the tool input (and MCP context) fit whole. They are their own view, sent
+    // as they are, after one measured dump (GUARD-15: the text is checked against the bound).
+    const size_t fixed = fields_cost(input, ascii);
+    size_t left = bound > fixed ? bound - fixed : 0;
+    const Costs twice{ascii, 2};
+    if (shown_whole(tool_input, 0, twice, left) &&
+        (mcp_context == nullptr || shown_whole(*mcp_context, 0, twice, left))) {
+      GuardRequest whole =
+          assemble_request(std::move(input), tool_input, mcp_context, markers, event, minimal);
+      if (whole.text.size() <= bound) return whole;
+      markers = 0;  // the fields again, for the bounded views below
+      input = request_fields(event, span_id, ascii, markers);
+    }
+  }
+  // The fixed part: the fields above and the frame around them. The views get the rest; the text
+  // is measured once built, so this only has to be close.
+  const size_t fixed = dump_as(input, ascii).size() + kRequestFrame;
   ViewOptions options;
   options.ascii = ascii;
   options.priority = hosts::descriptor(event.family).payload.command_args;
@@ -671,40 +822,22 @@ GuardRequest build_guard_request(const CanonicalEvent& event, const std::string&
   GuardRequest out;
   for (int attempt = 0;; ++attempt) {
     size_t view_markers = markers;
-    nlohmann::json body_input = input;
-    nlohmann::json raw_text = nlohmann::json::object();
     size_t tool_budget = view_budget;
+    std::optional<GuardView> mcp;
     if (mcp_context != nullptr) {
       ViewOptions mcp_options = options;
       mcp_options.priority = {};
       mcp_options.budget = view_budget / 4;
-      GuardView mcp = guard_view(*mcp_context, mcp_options);
-      view_markers += mcp.markers;
-      std::string mcp_text = dump_as(mcp.value, ascii);
-      const size_t used = Costs{ascii, 2}.fragment(mcp.value);
+      mcp = guard_view(*mcp_context, mcp_options);
+      view_markers += mcp->markers;
+      const size_t used = Costs{ascii, 2}.fragment(mcp->value);
       tool_budget = view_budget > used ? view_budget - used : 0;
-      raw_text["mcpContext"] = std::move(mcp_text);
-      body_input["mcpContext"] = std::move(mcp.value);
     }
     options.budget = tool_budget;
     GuardView view = guard_view(tool_input, options);
     view_markers += view.markers;
-    raw_text["toolInput"] = dump_as(view.value, ascii);
-    body_input["toolInput"] = std::move(view.value);
-    body_input["rawTextFields"] = std::move(raw_text);
-    out.truncated = view_markers != 0 || event.payload_incomplete || event.cut_values != 0;
-    if (out.truncated) {
-      // GUARD-14: the guard judges a view, and is told so (and what kind of cut it was).
-      body_input["truncated"] = true;
-      nlohmann::json truncation = {{"payloadComplete", !event.payload_incomplete},
-                                   {"cutByDepth", event.cut_values},
-                                   {"viewMarkers", view_markers}};
-      if (name_missing) truncation["toolNameMissing"] = true;
-      if (minimal) truncation["minimalRequest"] = true;
-      body_input["truncation"] = std::move(truncation);
-    }
-    out.body = nlohmann::json{{"input", std::move(body_input)}};
-    out.text = dump_as(out.body, ascii);
+    out = assemble_request(input, std::move(view.value), mcp ? &mcp->value : nullptr, view_markers,
+                           event, minimal);
     // The accounting above is exact or errs high; this is the hard bound all the same.
     if (out.text.size() <= bound || view_budget == 0 || attempt >= 3) break;
     const size_t over = out.text.size() - bound;

@@ -38,7 +38,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr std::string_view kMagic = "pinta-guard-keeper 1";
-constexpr int64_t kMaxBudgetUs = 10'000'000;  // GuardConfig::kMaxTimeoutMs
+constexpr int64_t kMaxBudgetUs = 10'000'000;  // GuardPolicy::kMaxTimeoutMs (seams.h)
 constexpr int64_t kMaxHeaders = 256;
 
 // ---- framing ------------------------------------------------------------------------------

@@ -22,13 +22,7 @@
 
 namespace pinta::adapter {
 
-// The bound on a guard request, in bytes of the JSON text sent, escapes counted (GUARD-15):
-// PINTA_GUARD_MAX_REQUEST_BYTES, default 64 KiB (under nginx's 1 MiB client_max_body_size and
-// near Express json()'s 100 kB default), clamped to [8 KiB, 2 MiB] (a guard quoting the largest
-// request twice in its reply stays under the reply cap).
-inline constexpr size_t kGuardDefaultMaxRequestBytes = 64u << 10;
-inline constexpr size_t kGuardMinRequestBytes = 8u << 10;
-inline constexpr size_t kGuardMaxRequestBytesCap = 2u << 20;
+// The request bound (kGuardDefaultMaxRequestBytes and its clamp) is in seams.h, with GuardPolicy.
 // The minimal request, the second chance after a fault the full request may have caused
 // (GUARD-16): at most this many bytes, ASCII only.
 inline constexpr size_t kGuardMinimalRequestBytes = 4u << 10;
@@ -39,27 +33,17 @@ struct GuardConfig {
   bool enabled = false;     // PINTA_GUARD_ENDPOINT set (non-empty) and not PINTA_GUARD_DISABLED
   std::string endpoint;     // PINTA_GUARD_ENDPOINT (http:// or https://)
   std::string relay_token;  // PINTA_RELAY_TOKEN → header x-pinta-relay-token (omitted if empty)
-  std::chrono::milliseconds timeout{kDefaultTimeoutMs};  // PINTA_GUARD_TIMEOUT_MS, clamped
-  std::string review_mode = "allow";                     // PINTA_GUARD_REVIEW: allow | ask
+  // The timeout, review mode, unjudgeable mode and request bound (seams.h): main hands the same
+  // value to the hot path (Services::guard_policy).
+  GuardPolicy policy;
   // The (trusted) data dir, where an https guard's TLS session is kept between processes
   // (GUARD-9); "" keeps none. Set by the caller (main: AdapterConfig::data_dir), not from here.
   std::string data_dir;
   // PINTA_GUARD_KEEPER (default on): an https guard's connection is held open between events by
   // the guard keeper in the data dir (guard_keeper.h, GUARD-13).
   bool keeper = true;
-  // PINTA_GUARD_ON_UNJUDGEABLE=deny (default `guard`): a tool call the guard could be shown only as
-  // a truncated view (GUARD-14) is denied without asking, for deployments that put security first.
-  bool deny_unjudgeable = false;
-  // PINTA_GUARD_MAX_REQUEST_BYTES: the request bound (GUARD-15), clamped.
-  size_t max_request_bytes = kGuardDefaultMaxRequestBytes;
   std::string
       note;  // why a setting was ignored (bad timeout, unknown review mode), for the debug log
-
-  static constexpr int64_t kDefaultTimeoutMs = 50;  // SPEC §8
-  static constexpr int64_t kMinTimeoutMs = 1;
-  // Hosts wait for the hook (Gemini CLI default hook timeout 60 s, gemini-cli-0.61-hooks.md §4.4);
-  // a guard that needs more than 10 s would make every tool call crawl.
-  static constexpr int64_t kMaxTimeoutMs = 10000;
 };
 
 // Reads the (env-file-merged) environment. Cheap: a few getenv calls; no allocation beyond the
@@ -107,7 +91,9 @@ enum class RequestForm { kFull, kMinimal };
 
 // The request body, its JSON text (what is sent: never over the bound) and whether the guard sees
 // less than the host sent (payload incomplete, nesting cut, no tool name, or a cut view: then the
-// body carries "truncated": true and a "truncation" object).
+// body carries "truncated": true and a "truncation" object). A tool input (and MCP context) whose
+// whole request fits the bound, within the view's depth, member and name limits, is sent as it
+// is, after one dump measured against the bound; otherwise the bounded views of guard_view().
 struct GuardRequest {
   nlohmann::json body;
   std::string text;

@@ -45,8 +45,9 @@ struct Services {
   const Clock* clock = nullptr;   // required
   GuardClient* guard = nullptr;   // null: guard not configured → allow
   SpanSink* spans = nullptr;      // null: telemetry off
-  // The guard's whole budget (DNS + connect + TLS + send + read), from PINTA_GUARD_TIMEOUT_MS.
-  std::chrono::milliseconds guard_timeout{50};
+  // The gate's settings (seams.h), as the guard client has them: the budget (guard_deadline),
+  // what a REVIEW becomes, and what an unjudgeable tool call becomes. Defaults when no guard.
+  GuardPolicy guard_policy;
   // When this event's own work began, with the wait for the host's stdin left out (main sets it
   // to its start plus the time read_event spent). The budget bounds what the hook adds to the
   // host's wait, so the work already done before the guard call and a reserve for writing the
@@ -60,10 +61,6 @@ struct Services {
   // descriptor's PrintMode): true when the host cannot answer a prompt (host_mode.h), and REVIEW
   // then stays allow. null: never.
   bool (*host_cannot_prompt)(const hosts::PrintMode& mode) noexcept = nullptr;
-  // PINTA_GUARD_ON_UNJUDGEABLE=deny: a gate event whose tool call cannot be put to the guard
-  // (no object, or no tool name in what arrived) is denied instead of allowed (GUARD-14); the
-  // guard client applies the same setting to truncated views.
-  bool deny_unjudgeable = false;
 };
 
 // The deny reason when PINTA_GUARD_ON_UNJUDGEABLE=deny refuses a tool call the guard cannot judge.
@@ -71,7 +68,7 @@ inline constexpr std::string_view kUnjudgeableReason =
     "pinta: this tool call cannot be shown to the guard whole (too large, too deep or malformed); "
     "denied by PINTA_GUARD_ON_UNJUDGEABLE=deny";
 
-// The deadline of the guard call made at `now`: `now + guard_timeout`, less the event's own work
+// The deadline of the guard call made at `now`: `now + guard_policy.timeout`, less the event's own work
 // before the call plus a reply reserve (kGuardReplyReserve), that head start capped at
 // kGuardMaxHeadStart and at a tenth of the budget, so a payload that is slow to parse never
 // leaves the guard less than 90 % of its budget (docs/contract.md GUARD-4).
@@ -104,6 +101,10 @@ struct Outcome {
 };
 
 // Decides the reply. Never throws for any input (exceptions inside are turned into the fail-safe).
-Outcome handle(const Args& args, RawInput input, Services& services, const std::string& review_mode = "allow");
+Outcome handle(const Args& args, RawInput input, Services& services);
+// The same, with the review mode given as PINTA_GUARD_REVIEW's text ("ask"; anything else is
+// allow), which replaces services.guard_policy.review: for callers that set no GuardPolicy (the
+// fuzz harnesses).
+Outcome handle(const Args& args, RawInput input, Services& services, std::string_view review_mode);
 
 }  // namespace pinta::adapter

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -40,6 +41,38 @@ std::string guard_verdict_text(const GuardVerdict& verdict, std::string_view fal
 inline std::string guard_deny_reason(const GuardVerdict& verdict) {
   return guard_verdict_text(verdict, "guard_deny");
 }
+
+// The bound on a guard request, in bytes of the JSON text sent, escapes counted (GUARD-15):
+// PINTA_GUARD_MAX_REQUEST_BYTES, default 64 KiB (under nginx's 1 MiB client_max_body_size and
+// near Express json()'s 100 kB default), clamped to [8 KiB, 2 MiB] (a guard quoting the largest
+// request twice in its reply stays under the reply cap).
+inline constexpr size_t kGuardDefaultMaxRequestBytes = 64u << 10;
+inline constexpr size_t kGuardMinRequestBytes = 8u << 10;
+inline constexpr size_t kGuardMaxRequestBytesCap = 2u << 20;
+
+// What the deployment asks of the guard gate: one value, read once from the environment
+// (guard_config_from_environment, guard.h) and handed whole to the hot path (Services) and the
+// guard client (GuardConfig). Its defaults are the only ones.
+struct GuardPolicy {
+  static constexpr int64_t kDefaultTimeoutMs = 50;  // SPEC §8
+  static constexpr int64_t kMinTimeoutMs = 1;
+  // Hosts wait for the hook (Gemini CLI default hook timeout 60 s, gemini-cli-0.61-hooks.md §4.4);
+  // a guard that needs more than 10 s would make every tool call crawl.
+  static constexpr int64_t kMaxTimeoutMs = 10000;
+
+  enum class Review { kAllow, kAsk };
+
+  // PINTA_GUARD_TIMEOUT_MS, clamped: the guard's whole budget (DNS + connect + TLS + send + read).
+  std::chrono::milliseconds timeout{kDefaultTimeoutMs};
+  // PINTA_GUARD_REVIEW: allow (default) | ask — what a REVIEW verdict becomes (GUARD-8).
+  Review review = Review::kAllow;
+  // PINTA_GUARD_ON_UNJUDGEABLE=deny (default `guard`): a tool call the guard could be shown only
+  // as a truncated view, or not at all (no object, no tool name), is denied without asking
+  // (GUARD-14), for deployments that put security first.
+  bool deny_unjudgeable = false;
+  // PINTA_GUARD_MAX_REQUEST_BYTES: the request bound (GUARD-15), clamped.
+  size_t max_request_bytes = kGuardDefaultMaxRequestBytes;
+};
 
 class GuardClient {
  public:

@@ -111,7 +111,7 @@ struct RunOptions {
   bool run_deadline_given = false;
   static constexpr int kRerunConfirmations = 3;
   std::string fixtures_dir;  // fixtures/ (for "fixture" inputs and default payloads)
-  std::string profiles_dir;  // Antigravity profiles
+  std::string profiles_dir;  // another version-profile folder for the host runners ("" their own)
   bool verbose = false;
   // For the reports' rerun commands: how this program was invoked and which cases it loaded
   // (empty: the built-in default, left out of the command).

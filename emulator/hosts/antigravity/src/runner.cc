@@ -94,15 +94,18 @@ std::unique_ptr<HostRunner> make_antigravity(const std::string& host,
   static std::mutex mu;
   static std::map<std::string, std::vector<agy::Profile>> cache;
   std::lock_guard<std::mutex> lock(mu);
-  auto it = cache.find(options.profiles_dir);
+  // The family's own profile folder unless the caller names another (the registry's HostSource).
+  const std::string dir =
+      options.profiles_dir.empty() ? agy::default_profile_dir() : options.profiles_dir;
+  auto it = cache.find(dir);
   if (it == cache.end()) {
-    auto ps = agy::load_profiles(options.profiles_dir);
+    auto ps = agy::load_profiles(dir);
     if (!ps) {
-      error = "cannot load Antigravity profiles from " + options.profiles_dir + ": " +
+      error = "cannot load Antigravity profiles from " + dir + ": " +
               ps.error().message;
       return nullptr;
     }
-    it = cache.emplace(options.profiles_dir, std::move(*ps)).first;
+    it = cache.emplace(dir, std::move(*ps)).first;
   }
   const agy::Profile* p = agy::find_profile(it->second, host);
   if (!p) {

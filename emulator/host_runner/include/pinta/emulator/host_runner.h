@@ -74,7 +74,7 @@ class HostRunner {
 // Where a runner finds its host data.
 struct HostRunnerOptions {
   std::string fixtures_dir;  // fixtures/ (Gemini default payloads: the first y_ fixture per event)
-  std::string profiles_dir;  // Antigravity profiles
+  std::string profiles_dir;  // another version-profile folder for the host's family ("" its own)
 };
 
 // Returns nullptr with `error` set when the host is unknown or its profile cannot be loaded.
