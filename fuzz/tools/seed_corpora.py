@@ -40,33 +40,32 @@ def _array(path: pathlib.Path, name: str) -> list:
 
 def _registry_tables() -> tuple[list[str], list[str]]:
     """adapter_input's selector tables, in the order fuzz/common/host_table.h builds them from the
-    family registry (hosts/include/pinta/hosts/family.h, events.h): every family's --agent labels
-    then unknown labels; every family's events then its aliases (first spelling kept), then
-    unknown names."""
-    inc = ROOT / "hosts/include/pinta/hosts"
-    fam = (inc / "family.h").read_text(encoding="utf-8")
-    ev = (inc / "events.h").read_text(encoding="utf-8")
-    body = fam[fam.index("kFamilies[] = {"):]
-    rows = re.findall(r'\{Family::k\w+,\s*"[^"]*",\s*"[^"]*",\s*(?://[^\n]*\n\s*)*\{([^}]*)\}(.*?)event_lists::(\w+),\s*'
-                      r'event_lists::\w+,\s*(family_data::\w+|\{\})', body, re.S)
-    if not rows:
-        raise SystemExit("seed_corpora: no family rows in hosts/include/pinta/hosts/family.h")
+    family registry (the list hosts/include/pinta/hosts/families.def, each family's descriptor in
+    hosts/<folder>/include/pinta/hosts/<folder>/family.h): every family's --agent labels then
+    unknown labels; every family's events then its aliases (first spelling kept), then unknown
+    names."""
+    listing = (ROOT / "hosts/include/pinta/hosts/families.def").read_text(encoding="utf-8")
+    folders = re.findall(r"^PINTA_FAMILY\(\w+,\s*(\w+),", listing, re.M)
+    if not folders:
+        raise SystemExit("seed_corpora: no family in hosts/include/pinta/hosts/families.def")
     agents: list[str] = []
     events: list[str] = []
-    for labels, _, events_name, aliases_name in rows:
-        agents += [l for l in re.findall(r'"([^"]*)"', labels) if l]
-        m = re.search(r"\b" + events_name + r"\s*=\s*(\{.*?\});", ev, re.S)
-        names = re.findall(r'"([^"]*)"', m.group(1)) if m else []
-        if not m or not names:  # e.g. kDeelInstalled = kDeel
-            raise SystemExit(f"seed_corpora: no event list {events_name} in events.h")
-        for e in names:
+    for folder in folders:
+        path = ROOT / f"hosts/{folder}/include/pinta/hosts/{folder}/family.h"
+        text = path.read_text(encoding="utf-8")
+        d = re.search(r"kDescriptor\s*=\s*\{\s*Family::k\w+,\s*\"[^\"]*\",\s*\"[^\"]*\",\s*"
+                      r"(?://[^\n]*\n\s*)*\{([^}]*)\}", text, re.S)
+        m = re.search(r"\bkEvents\s*=\s*(\{.*?\});", text, re.S)
+        if not d or not m:
+            raise SystemExit(f"seed_corpora: no descriptor or kEvents in {path}")
+        agents += [l for l in re.findall(r'"([^"]*)"', d.group(1)) if l]
+        for e in re.findall(r'"([^"]*)"', m.group(1)):
             if e not in events:
                 events.append(e)
-        if aliases_name != "{}":
-            am = re.search(aliases_name.split("::")[1] + r"\s*=\s*\{\{(.*?)\}\};", fam, re.S)
-            for alias, _event in re.findall(r'\{"([^"]*)",\s*"([^"]*)"\}', am.group(1) if am else ""):
-                if alias not in events:
-                    events.append(alias)
+        am = re.search(r"\bkAliases\s*=\s*\{\{(.*?)\}\};", text, re.S)
+        for alias, _event in re.findall(r'\{"([^"]*)",\s*"([^"]*)"\}', am.group(1) if am else ""):
+            if alias not in events:
+                events.append(alias)
     agents += ["", "Gemini", "claude_code", "x"]
     for u in ["", "beforetool", "Nope", "pretooluse"]:
         if u not in events:
