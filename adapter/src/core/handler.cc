@@ -145,17 +145,15 @@ Args parse_args(int argc, const char* const* argv) {
   }
   // Hosts that also accept other names for their events (deel-local-cli: Korean) are answered
   // under the canonical name, so the reply table, guard and span see one spelling.
-  if (a.has_agent) {
-    if (auto f = family_for_agent(a.agent)) a.event = canonical_event(*f, a.event);
-  }
+  if (a.has_agent) a.family = family_for_agent(a.agent);
+  if (a.family) a.event = canonical_event(*a.family, a.event);
   return a;
 }
 
 std::string_view fail_safe_for(const Args& args) noexcept {
-  const std::optional<Family> family = family_for_agent(args.agent);
   // Missing, empty or unregistered --agent: no family is assumed (unknown_agent_reply).
-  if (!args.has_agent || !family) return unknown_agent_reply(args.event);
-  return fail_safe_reply(*family, args.event);
+  if (!args.family) return unknown_agent_reply(args.event);
+  return fail_safe_reply(*args.family, args.event);
 }
 
 NamePath tool_name_path(Family family) noexcept {
@@ -312,7 +310,7 @@ void deny_unjudgeable(Family family, const Args& args, const ReplyRow& row, Outc
 // could not be judged for any reason is denied (GUARD-14).
 void deny_after_internal_error(const Args& args, Outcome& out) {
   try {
-    const Family family = family_for_agent(args.agent).value();
+    const Family family = args.family.value();
     out.reply = deny_reply(family, args.event, kUnjudgeableReason);
     const ReplyRow* row = find_reply_row(family, args.event);
     if (row != nullptr && row->deny_allowed) out.exit_status = deny_exit_status(family);
@@ -336,7 +334,7 @@ Outcome handle(const Args& args, RawInput input, Services& services) {
       out.note = "missing --agent";
       return out;
     }
-    const std::optional<Family> known = family_for_agent(args.agent);
+    const std::optional<Family> known = args.family;
     if (!known) {
       // No family is assumed for a label no family registers (FMT-1): the fail-safe reply, and
       // the debug log says why.

@@ -137,7 +137,7 @@ int main(int argc, char** argv) {
 
     // Only gate events (Gemini BeforeTool, Antigravity PreToolUse; SPEC §7.2) read the guard
     // settings and build a client; every other event pays one table lookup.
-    const std::optional<Family> family = family_for_agent(args.agent);
+    const std::optional<Family> family = args.family;
     const ReplyRow* gate_row = args.has_agent && family ? find_reply_row(*family, args.event) : nullptr;
     GuardConfig guard_config;
     if (gate_row != nullptr && gate_row->gate) guard_config = guard_config_from_environment();

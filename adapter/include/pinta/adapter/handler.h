@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,9 @@ namespace pinta::adapter {
 struct Args {
   std::string_view agent;
   std::string_view event;
+  // The family of `agent`, parsed once here (the registry's labels, exact): none for a missing,
+  // empty or unregistered label. Everything after parse_args reads this, never the label.
+  std::optional<Family> family;
   bool has_agent = false;
   bool has_event = false;
   std::vector<std::string_view> unknown;  // unexpected arguments (kept for the debug log)
