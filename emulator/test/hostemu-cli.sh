@@ -49,7 +49,7 @@ expect unknown-subcommand-with-option '^hostemu: unknown subcommand frob( |$)' f
 expect unknown-nested-subcommand '^hostemu: unknown subcommand frob for hostemu gemini' gemini frob
 expect unknown-option '^hostemu: unknown option --bogus for hostemu gemini run-hook' gemini run-hook --bogus
 expect unknown-top-option '^hostemu: unknown option --bogus' --bogus
-expect no-subcommand '^hostemu: a subcommand is required \(antigravity, ' 
+expect no-subcommand '^hostemu: a subcommand is required \(gemini, ' 
 expect nested-no-subcommand '^hostemu: `hostemu gemini` needs a subcommand \(run-hook, ' gemini
 # The Gemini version -> profile mapping on the command line (docs/gemini-versions.md): a release
 # outside the profiled range is an error naming the range, never a silent pick; a profile name
