@@ -639,13 +639,9 @@ void check_data(const DoctorOptions& o, DoctorReport& r) {
       "check the collector endpoint; the queue drains on the next successful export", d);
 }
 
-}  // namespace
-
-namespace {
-
-// `hostemu lint` on the hook files the checks above read (each family's lint_files, in
+// `hostemu lint` on the hook files the family checks read (each family's lint_files, in
 // registration order): its errors, one finding each (area "lint", level warn: the file's own hooks
-// are affected; ours are judged by the host checks).
+// are affected; ours are judged by the family checks).
 void check_lint(const DoctorOptions& o, DoctorReport& r) {
   namespace hl = pinta::hostlint;
   std::set<std::string> seen;

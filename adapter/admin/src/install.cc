@@ -99,7 +99,6 @@ Result<std::optional<State>> read_state(const InstallOptions& o) {
   return std::optional<State>{s};
 }
 
-
 }  // namespace
 
 // ---- Shared with the families' files (admin_internal.h) -----------------------------------------
