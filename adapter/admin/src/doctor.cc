@@ -1,7 +1,8 @@
 // pinta-gemini doctor: reads the user's files the way each host would and says what would fire.
+// Each family's checks are its own (src/<folder>.cc, FamilyAdmin::check); here are the env file,
+// the endpoints, the data dir, the lint over every family's hook files, and the report.
 #include "pinta/admin/doctor.h"
 
-#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include <set>
 #include <sstream>
 
+#include "admin_internal.h"
 #include "pinta/adapter/guard.h"
 #include "pinta/adapter/guard_keeper.h"
 #include "pinta/adapter/handler.h"
@@ -21,23 +23,16 @@
 #include "pinta/adapter/config.h"
 #include "pinta/adapter/http.h"
 #include "pinta/adapter/span_queue.h"
-#include "pinta/admin/claude_code.h"
 #include "pinta/admin/install.h"
 #include "pinta/common/fs.h"
 #include "pinta/hostlint/lint.h"
-#include "pinta/hosts/antigravity/antigravity.h"
-#include "pinta/hosts/deel/deel.h"
-#include "pinta/hosts/gemini/gemini.h"
 
 namespace pinta::admin {
-namespace {
 
 using json = nlohmann::json;
-namespace gem = pinta::hosts::gemini;
-namespace agy = pinta::hosts::agy;
 
 void add(DoctorReport& r, std::string area, std::string level, std::string message,
-         std::string fix = "", json detail = json::object()) {
+         std::string fix, json detail) {
   r.findings.push_back(Finding{std::move(area), std::move(level), std::move(message),
                                std::move(fix), std::move(detail)});
 }
@@ -48,454 +43,11 @@ bool contains(const std::string& hay, const std::string& needle) {
 
 bool executable(const std::string& p) { return ::access(p.c_str(), X_OK) == 0; }
 
-// ---- Gemini CLI 0.61.0 -------------------------------------------------------------------------
-
-
-// The events install registers (pinta/hosts/events.h via install.h).
-const std::vector<std::string>& kGeminiEvents = installed_events(Host::kGemini);
-
 bool is_ours(const std::string& cmd, const char* agent) {
   return contains(cmd, std::string("--agent ") + agent) && contains(cmd, "pinta-gemini");
 }
 
-// A command hook Gemini CLI registers from one file, with its event and display name.
-struct GHook {
-  std::string event, name, command, file;
-};
-// The hooks Gemini CLI 0.61.0 registers from one file, read by its own loader (hosts/gemini
-// load_hooks_file: a settings.json, or an extension's hooks/hooks.json).
-void collect_gemini(const gem::LoadResult& loaded, std::vector<GHook>& out) {
-  for (const auto& [event, hooks] : loaded.by_event)
-    for (const auto& h : hooks) out.push_back({event, h.spec.name, h.spec.command, h.origin});
-}
-
-// Where Gemini CLI 0.61.0 reads hooks for this home and workspace (§1.1, §1.6).
-struct GeminiPaths {
-  std::string home, user_settings, ws_settings, ext_root, ours_dir;
-  bool ws_is_home = false;  // the workspace is the home: one settings file, read once
-};
-GeminiPaths gemini_paths(const DoctorOptions& o) {
-  GeminiPaths p;
-  p.home = o.gemini_home;
-  p.user_settings = fs::join(p.home, ".gemini/settings.json");
-  p.ws_settings = fs::join(o.workspace, ".gemini/settings.json");
-  char a[PATH_MAX], b[PATH_MAX];
-  if (::realpath(o.workspace.c_str(), a) && ::realpath(p.home.c_str(), b))
-    p.ws_is_home = std::string(a) == b;
-  p.ext_root = fs::join(p.home, ".gemini/extensions");
-  p.ours_dir = fs::join(p.ext_root, "pinta-gemini");
-  return p;
-}
-
-// The user and workspace settings.json files: the command hooks the CLI registers from them
-// (comments stripped, $VARs resolved, §1.2), and the files that name our adapter at all — also
-// where the CLI drops the entry (an unknown event name, a handler written flat: lint says why), so
-// that such a registration reads as "would not fire", never as "not installed".
-struct GeminiSettings {
-  std::vector<GHook> hooks;
-  std::vector<std::string> naming_us;
-};
-GeminiSettings gemini_settings(const GeminiPaths& p) {
-  GeminiSettings out;
-  for (const auto& path : {p.user_settings, p.ws_is_home ? std::string() : p.ws_settings}) {
-    if (path.empty() || !fs::exists(path)) continue;
-    auto text = fs::read_file(path);
-    if (!text) continue;
-    collect_gemini(gem::load_hooks_file(*text, path, false), out.hooks);
-    if (is_ours(*text, "gemini")) out.naming_us.push_back(path);
-  }
-  return out;
-}
-
-// Legacy / never-read locations (§1.1: no code path reads .gemini/hooks.json).
-void warn_stale_gemini_files(const DoctorOptions& o, const GeminiPaths& p, DoctorReport& r) {
-  for (const auto& path :
-       {fs::join(p.home, ".gemini/hooks.json"), fs::join(o.workspace, ".gemini/hooks.json")}) {
-    auto text = fs::read_file(path);
-    if (text && contains(*text, "pinta-gemini"))
-      add(r, "gemini", "warn",
-          "stale pinta-gemini entry in " + path + ": Gemini CLI never reads this file",
-          "remove the pinta-gemini entries from " + path);
-  }
-}
-
-// The command hooks of every extension (ours and any other that runs our adapter); an unloadable
-// hooks.json of ours is reported.
-std::vector<GHook> gemini_extension_hooks(const GeminiPaths& p, DoctorReport& r) {
-  std::vector<GHook> out;
-  DIR* d = ::opendir(p.ext_root.c_str());
-  if (d == nullptr) return out;
-  while (dirent* e = ::readdir(d)) {
-    std::string n = e->d_name;
-    if (n == "." || n == "..") continue;
-    std::string hp = fs::join(fs::join(p.ext_root, n), "hooks/hooks.json");
-    auto text = fs::read_file(hp);
-    if (!text) continue;
-    gem::LoadResult loaded = gem::load_hooks_file(*text, hp, true);
-    const bool unloadable =
-        loaded.fatal_exit ||
-        std::any_of(loaded.issues.begin(), loaded.issues.end(),
-                    [](const gem::LoadIssue& i) { return i.kind == "invalid-hooks-root"; });
-    if (unloadable) {
-      if (n == "pinta-gemini")
-        add(r, "gemini", "broken",
-            hp + " is not loadable (invalid JSON or \"hooks\" not an object)",
-            "run: pinta-gemini install --host gemini");
-      continue;
-    }
-    collect_gemini(loaded, out);
-  }
-  ::closedir(d);
-  return out;
-}
-
-// Our extension's manifest and enablement (§1.6). Returns true when extension-enablement.json
-// disables it here (reported; the planner then finds no hook either).
-bool check_gemini_extension(const DoctorOptions& o, const GeminiPaths& p, DoctorReport& r) {
-  std::string mp = fs::join(p.ours_dir, "gemini-extension.json");
-  auto mt = fs::read_file(mp);
-  json m = mt ? json::parse(*mt, nullptr, false) : json();
-  if (!m.is_object() || !m.contains("name") || !m.contains("version") || !m["name"].is_string() ||
-      m["name"].get<std::string>().empty()) {
-    add(r, "gemini", "broken",
-        mp + " is missing or lacks name/version: the extension is skipped (§1.6)",
-        "run: pinta-gemini install --host gemini");
-  }
-  auto et = fs::read_file(fs::join(p.ext_root, "extension-enablement.json"));
-  if (!et) return false;
-  json en = json::parse(*et, nullptr, false);
-  if (!en.is_object() || gemini_extension_enabled(en, "pinta-gemini", o.workspace)) return false;
-  add(r, "gemini", "broken",
-      "the pinta-gemini extension is disabled for " + o.workspace + " (extension-enablement.json)",
-      "run: gemini extensions enable pinta-gemini  (or pinta-gemini install --host gemini)");
-  return true;
-}
-
-// The first of our hook commands whose program is not executable, reported.
-void check_gemini_commands(const std::vector<GHook>& ours, DoctorReport& r) {
-  for (const auto& h : ours) {
-    std::string prog = split_command_program(h.command).first;
-    if (!executable(prog)) {
-      add(r, "gemini", "broken",
-          "hook command runs " + prog + ", which is not an executable (" + h.file + ")",
-          "run: pinta-gemini install --host gemini");
-      return;
-    }
-  }
-}
-
-// Would it fire: the Gemini CLI 0.61.0 loader and planner the emulator runs, on the user's files
-// (hosts/gemini: settings merge + syntax errors §1.2, trust §1.4, hooksConfig §1.3,
-// extensions §1.6, matcher + dedup §1.7/§3), interactive run (no headless trust exit). Planned
-// as a trusted folder (what the CLI asks for on first start); an untrusted one is reported, since
-// it silently drops every settings.json hook (§1.2 step 7).
-void check_gemini_fires(const DoctorOptions& o, const GeminiPaths& p,
-                        const std::vector<std::string>& settings_naming_us,
-                        bool disabled_by_enablement, DoctorReport& r) {
-  gem::LoadOptions lo;
-  lo.home = p.home;
-  lo.workspace = o.workspace;
-  lo.headless = false;
-  if (!settings_naming_us.empty() && !gem::load_hooks(lo).trusted)
-    add(r, "gemini", "warn",
-        o.workspace + " is not a trusted folder: Gemini CLI skips the pinta-gemini hooks in " +
-            settings_naming_us[0],
-        "trust the folder in Gemini CLI, or run: pinta-gemini install --host gemini (extension)");
-  lo.trusted = true;
-  gem::LoadResult lr = gem::load_hooks(lo);
-  if (lr.fatal_exit) {
-    add(r, "gemini", "broken",
-        "Gemini CLI 0.61.0 exits " + std::to_string(*lr.fatal_exit) + " before any hook: " +
-            lr.fatal_message,
-        *lr.fatal_exit == 52 ? "fix the JSON syntax of the settings file named above"
-                             : "trust the folder (gemini /permissions) or set "
-                               "security.folderTrust.enabled to false");
-    return;
-  }
-  if (!lr.hooks_enabled) {
-    add(r, "gemini", "broken",
-        "hooksConfig.enabled is false: no hook runs, extensions included (§1.3)",
-        "set \"hooksConfig\": {\"enabled\": true} in " + p.user_settings);
-    return;
-  }
-  std::vector<std::string> missing;
-  json fires = json::object();
-  bool reported_twice = false, reported_disabled = false;
-  for (const auto& e : kGeminiEvents) {
-    gem::PlanContext pc;
-    if (e == "BeforeTool" || e == "AfterTool") pc.tool_name = "write_file";
-    if (e == "SessionStart") pc.trigger = "startup";
-    if (e == "SessionEnd") pc.trigger = "exit";
-    if (e == "PreCompress") pc.trigger = "auto";
-    gem::Plan plan = gem::plan_event(lr, e, pc);
-    int n = 0;
-    std::vector<std::string> files;
-    for (const auto& h : plan.hooks)
-      if (is_ours(h.spec.command, "gemini")) {
-        ++n;
-        files.push_back(h.origin);
-      }
-    fires[e] = n;
-    if (plan.error) {
-      add(r, "gemini", "broken", "Gemini CLI 0.61.0 cannot plan " + e + ": " + *plan.error,
-          "make every matcher on " + e + " a string");
-      continue;
-    }
-    if (n == 0) {
-      missing.push_back(e);
-      auto it = lr.by_event.find(e);
-      if (it != lr.by_event.end() && !reported_disabled)
-        for (const auto& h : it->second)
-          if (is_ours(h.spec.command, "gemini") && !h.enabled) {
-            add(r, "gemini", "broken",
-                "hooksConfig.disabled lists our hook (" +
-                    (h.spec.name.empty() ? h.spec.command : h.spec.name) + ")",
-                "remove it from hooksConfig.disabled in " + p.user_settings);
-            reported_disabled = true;
-            break;
-          }
-    } else if (n > 1 && !reported_twice) {
-      // Dedup key is name:command (§1.7): two entries with different keys both run.
-      add(r, "gemini", "broken",
-          "pinta-gemini fires " + std::to_string(n) + " times on " + e + " (registered in " +
-              files[0] + " and " + files[1] + ")",
-          "remove the pinta-gemini hooks from " +
-              (contains(files[0], "/extensions/") ? files[1] : files[0]));
-      reported_twice = true;
-    }
-  }
-  if (!missing.empty() && !reported_disabled && !disabled_by_enablement) {
-    std::string s;
-    for (const auto& m : missing) s += (s.empty() ? "" : ", ") + m;
-    add(r, "gemini", "broken", "pinta-gemini would not fire on: " + s,
-        "run: pinta-gemini install --host gemini", {{"fires", fires}});
-  }
-  if (settings_naming_us.empty() && missing.empty() && !reported_twice)
-    add(r, "gemini", "ok",
-        "pinta-gemini extension registered at " + p.ours_dir + "; it would fire on all " +
-            std::to_string(kGeminiEvents.size()) + " events (Gemini CLI 0.61.0 loader)",
-        "", {{"fires", fires}});
-}
-
-void check_gemini(const DoctorOptions& o, DoctorReport& r) {
-  const GeminiPaths p = gemini_paths(o);
-  add(r, "gemini", "info",
-      "Gemini CLI 0.61.0 reads hooks from " + p.user_settings +
-          (p.ws_is_home ? "" : ", " + p.ws_settings) + ", and " + p.home +
-          "/.gemini/extensions/*/hooks/hooks.json",
-      "", {{"version", "0.61.0"}});
-  const GeminiSettings settings = gemini_settings(p);
-  warn_stale_gemini_files(o, p, r);
-  const std::vector<GHook> ext_hooks = gemini_extension_hooks(p, r);
-  const bool installed = fs::exists(p.ours_dir);
-  std::vector<GHook> ours;
-  for (const auto* hooks : {&ext_hooks, &settings.hooks})
-    for (const auto& h : *hooks)
-      if (is_ours(h.command, "gemini")) ours.push_back(h);
-  if (!installed && settings.naming_us.empty()) {
-    add(r, "gemini", "info", "pinta-gemini is not installed for Gemini CLI", "",
-        {{"installed", false}});
-    return;
-  }
-  const bool disabled_by_enablement = installed && check_gemini_extension(o, p, r);
-  check_gemini_commands(ours, r);
-  check_gemini_fires(o, p, settings.naming_us, disabled_by_enablement, r);
-}
-
-// ---- Antigravity
-// ---------------------------------------------------------------------------------
-
-void check_antigravity(const DoctorOptions& o, DoctorReport& r) {
-  auto profiles =
-      agy::load_profiles(o.profile_dir.empty() ? agy::default_profile_dir() : o.profile_dir);
-  if (!profiles) {
-    add(r, "antigravity", "warn",
-        "cannot load the emulator's Antigravity profiles: " + profiles.error().message,
-        "reinstall pinta-gemini (the profiles belong in <prefix>/share/pinta-gemini/antigravity/"
-        "profiles) or set PINTA_AGY_PROFILES to a directory of profiles");
-    return;
-  }
-  bool any_ours = false;
-  for (const auto& path : {fs::join(o.home, ".gemini/config/hooks.json"),
-                           fs::join(o.workspace, ".agents/hooks.json")}) {
-    auto t = fs::read_file(path);
-    if (t && contains(*t, "--agent antigravity")) any_ours = true;
-  }
-  for (const auto& path : {fs::join(o.home, ".gemini/antigravity-cli/hooks.json"),
-                           fs::join(o.home, ".gemini/hooks.json")}) {
-    auto t = fs::read_file(path);
-    if (t && contains(*t, "--agent antigravity"))
-      add(r, "antigravity", "warn",
-          "stale pinta-gemini entry at legacy path " + path +
-              " (read by early or unverified builds only)",
-          "remove the \"pinta-gemini\" key from " + path);
-  }
-  if (!any_ours) {
-    add(r, "antigravity", "info", "pinta-gemini is not installed for Antigravity", "",
-        {{"installed", false}});
-    return;
-  }
-  for (const auto& p : *profiles) {
-    json files = json::array();
-    std::map<std::string, int> fired;
-    bool rejected_ours = false;
-    std::string rejected_path, reject_error;
-    for (auto ev : agy::all_events()) {
-      agy::PlanRequest req;
-      req.home = o.home;
-      req.workspace = o.workspace;
-      req.event = ev;
-      req.tool = "write_file";
-      auto plan = agy::plan(p, req);
-      for (const auto& f : plan.files) {
-        if (ev == agy::Event::kPreToolUse)
-          files.push_back({{"path", f.path}, {"status", f.status}, {"error", f.error}});
-        if (f.status == "rejected") {
-          auto t = fs::read_file(f.path);
-          if (t && contains(*t, "--agent antigravity")) {
-            rejected_ours = true;
-            rejected_path = f.path;
-            reject_error = f.error;
-          }
-        }
-      }
-      int n = 0;
-      for (const auto& run : plan.run)
-        if (is_ours(run.command, "antigravity")) ++n;
-      fired[agy::event_name(ev)] = n;
-    }
-    json detail = {{"profile", p.name}, {"files", files}, {"fires", fired}};
-    if (auto why = agy::hooks_not_run_reason(p)) {
-      // A build that loads hooks but never runs them (profile switch hooks_run): nothing we can
-      // fix in a file, so a warning, never "would fire".
-      detail["hooksRun"] = false;
-      add(r, "antigravity", "warn", "[" + p.name + "] hooks are loaded but never run: " + *why,
-          "use an agy build that runs hooks (see docs/hosts/antigravity.md)", detail);
-      continue;
-    }
-    if (rejected_ours) {
-      add(r, "antigravity", "broken",
-          "[" + p.name + "] " + rejected_path + " is rejected as a whole: " + reject_error,
-          "fix the error above or run: pinta-gemini install --host antigravity", detail);
-      continue;
-    }
-    bool none = true, twice = false;
-    for (auto& [ev, n] : fired) {
-      if (n > 0) none = false;
-      if (n > 1) twice = true;
-    }
-    if (none)
-      add(r, "antigravity", "broken",
-          "[" + p.name + "] pinta-gemini is registered but would not fire",
-          "run: pinta-gemini install --host antigravity", detail);
-    else if (twice)
-      add(r, "antigravity", "broken",
-          "[" + p.name + "] pinta-gemini fires more than once per event (registered twice)",
-          "keep one \"pinta-gemini\" entry: global ~/.gemini/config/hooks.json or "
-          ".agents/hooks.json",
-          detail);
-    else {
-      std::string on, off;
-      for (auto& [ev, n] : fired) (n > 0 ? on : off) += (n > 0 ? on : off).empty() ? ev : ", " + ev;
-      add(r, "antigravity", "ok",
-          "[" + p.name + "] pinta-gemini would fire on " + on +
-              (off.empty() ? std::string() : " (not on " + off + ")"),
-          "", detail);
-    }
-  }
-}
-
-// ---- deel-local-cli 1.17 ---------------------------------------------------------------------
-// deel's own loader (hosts/deel: deel::load = seed 004 hooks.js 훅읽기, the code the emulator runs)
-// on the user's files.
-// Whether deel trusts the workspace is decided by its safety/trust.js, which is not in the seed:
-// the project file is loaded as if trusted and reported as "read only in a trusted folder".
-
-bool deel_ours(const hosts::deel::Hook& h) {
-  return (h.name && *h.name == kHookName) || contains(h.command, "--agent deel");
-}
-
-void check_deel(const DoctorOptions& o, DoctorReport& r) {
-  namespace deel = pinta::hosts::deel;
-  deel::LoadRequest rq;
-  rq.workspace = o.workspace;
-  rq.home = o.home;
-  char cwd[4096];
-  rq.cwd = ::getcwd(cwd, sizeof cwd) ? cwd : o.workspace;
-  for (const char* k : {"DEEL_HOME", "DEEL_HOOKS"}) {
-    const char* v = std::getenv(k);  // NOLINT(concurrency-mt-unsafe): single-threaded CLI
-    if (v) rq.env[k] = v;
-  }
-  rq.trusted = true;
-  deel::Loaded l = deel::load(rq);
-  auto ours_in = [](const deel::FileRead& f) {
-    return std::any_of(f.hooks.begin(), f.hooks.end(), deel_ours);
-  };
-  auto file_mentions_us = [](const deel::FileRead& f) {
-    auto t = fs::read_file(f.path);
-    return t && contains(*t, "--agent deel");
-  };
-  const bool in_pc = ours_in(l.pc) || file_mentions_us(l.pc);
-  const bool in_project = ours_in(l.project) || file_mentions_us(l.project);
-  json detail = {{"pcFile", l.pc.path}, {"projectFile", l.project.path}};
-  if (!in_pc && !in_project) {
-    add(r, "deel", "info", "pinta-gemini is not installed for deel-local-cli", "",
-        {{"installed", false}});
-    return;
-  }
-  if (!l.enabled) {
-    add(r, "deel", "broken",
-        "deel-local-cli hooks are disabled (" + l.disabled_by.value_or("") + "): nothing fires",
-        "unset DEEL_HOOKS (off, 0 and false disable every hook)", detail);
-    return;
-  }
-  for (const deel::FileRead* f : {&l.pc, &l.project}) {
-    if (f->error && file_mentions_us(*f))
-      add(r, "deel", "broken", f->path + " cannot be read by deel-local-cli: " + *f->error,
-          "fix the JSON or run: pinta-gemini install --host deel", detail);
-    for (const auto& why : f->dropped)
-      add(r, "deel", "warn", f->path + ": deel-local-cli drops a handler: " + why,
-          "fix or remove that entry", detail);
-  }
-  if (in_project)
-    add(r, "deel", "warn",
-        l.project.path + " is read only when deel-local-cli trusts the folder " + o.workspace,
-        "trust the folder in deel-local-cli, or run: pinta-gemini install --host deel", detail);
-  if (l.overflow)
-    add(r, "deel", "warn", "more than 32 hooks: deel-local-cli runs only the first 32",
-        "remove unused hooks", detail);
-  for (const auto& h : l.hooks)
-    if (deel_ours(h) && !h.pass_on_failure)
-      add(r, "deel", "warn",
-          "a pinta-gemini handler for " + h.event +
-              " has no \"onError\": \"pass\": if the adapter cannot start, deel blocks the call",
-          "run: pinta-gemini install --host deel", detail);
-  std::map<std::string, int> fired;
-  for (const char* ev : {"도구전", "도구후", "말전", "턴끝"}) {
-    int n = 0;
-    for (const deel::Hook* h : deel::select(l.hooks, ev, std::string("Bash")))
-      if (deel_ours(*h)) ++n;
-    fired[ev] = n;
-  }
-  detail["fires"] = fired;
-  std::string on, off;
-  bool twice = false;
-  for (auto& [ev, n] : fired) {
-    std::string& list = n > 0 ? on : off;
-    list += (list.empty() ? "" : ", ") + ev;
-    twice = twice || n > 1;
-  }
-  if (on.empty())
-    add(r, "deel", "broken", "pinta-gemini is registered for deel-local-cli but would not fire",
-        "run: pinta-gemini install --host deel", detail);
-  else if (twice)
-    add(r, "deel", "broken", "pinta-gemini fires more than once per event (registered twice)",
-        "keep one registration: ~/.deel/hooks.json or <workspace>/.deel/hooks.json", detail);
-  else
-    add(r, "deel", "ok",
-        "pinta-gemini would fire on " + on + (off.empty() ? std::string() : " (not on " + off + ")"),
-        "", detail);
-}
+namespace {
 
 // ---- Env file, endpoints, data dir
 // ---------------------------------------------------------------
@@ -1087,51 +639,33 @@ void check_data(const DoctorOptions& o, DoctorReport& r) {
       "check the collector endpoint; the queue drains on the next successful export", d);
 }
 
-}  // namespace
-
-bool gemini_extension_enabled(const json& enablement, const std::string& name,
-                              const std::string& cwd) {
-  // One implementation of the CLI's rules: hosts/gemini's (the emulator runs the same).
-  return gem::extension_enabled(gem::ojson::parse(enablement.dump()), name, cwd);
-}
-
-namespace {
-
-// `hostemu lint` on the hook files the checks above read: its errors, one finding each (area
-// "lint", level warn: the file's own hooks are affected; ours are judged by the host checks).
+// `hostemu lint` on the hook files the family checks read (each family's lint_files, in
+// registration order): its errors, one finding each (area "lint", level warn: the file's own hooks
+// are affected; ours are judged by the family checks).
 void check_lint(const DoctorOptions& o, DoctorReport& r) {
   namespace hl = pinta::hostlint;
-  const char* deel_home = std::getenv("DEEL_HOME");  // NOLINT(concurrency-mt-unsafe)
-  const std::vector<std::pair<hl::Host, std::string>> files = {
-      {hl::Host::kGemini, fs::join(o.gemini_home, ".gemini/settings.json")},
-      {hl::Host::kGemini, fs::join(o.workspace, ".gemini/settings.json")},
-      {hl::Host::kAntigravity, fs::join(o.home, ".gemini/config/hooks.json")},
-      {hl::Host::kAntigravity, fs::join(o.workspace, ".agents/hooks.json")},
-      {hl::Host::kDeel, deel_home && *deel_home ? fs::join(deel_home, "hooks.json")
-                                                : fs::join(o.home, ".deel/hooks.json")},
-      {hl::Host::kDeel, fs::join(o.workspace, ".deel/hooks.json")},
-      {hl::Host::kClaude, fs::join(o.home, ".claude/settings.json")},
-      {hl::Host::kClaude, fs::join(o.workspace, ".claude/settings.json")},
-      {hl::Host::kClaude, fs::join(o.workspace, ".claude/settings.local.json")}};
   std::set<std::string> seen;
-  for (const auto& [host, path] : files) {
+  for (const auto& family : hosts::families()) {
+    const hl::Host host = family.id;
     if (!o.host.empty() && o.host != hl::host_name(host)) continue;
-    if (!fs::exists(path) || !seen.insert(hl::host_name(host) + std::string(":") + path).second)
-      continue;
-    hl::LintOptions lo;
-    lo.host = host;
-    lo.home = host == hl::Host::kGemini ? o.gemini_home : o.home;
-    lo.workspace = o.workspace;
-    lo.profiles_dir = o.profile_dir;
-    auto findings = hl::lint_paths({path}, lo);
-    if (!findings) continue;  // unreadable: the host checks report it
-    for (const auto& f : *findings)
-      if (f.severity == hl::Severity::kError)
-        add(r, "lint", "warn",
-            f.file + ":" + std::to_string(f.pos.line) + ":" + std::to_string(f.pos.col) + ": " +
-                f.rule + ": " + f.message,
-            f.hint + " (docs/lint.md#" + f.rule + ")",
-            {{"file", f.file}, {"line", f.pos.line}, {"col", f.pos.col}, {"rule", f.rule}});
+    for (const auto& [path, home] : family_admin(host).lint_files.value(o)) {
+      if (!fs::exists(path) || !seen.insert(hl::host_name(host) + std::string(":") + path).second)
+        continue;
+      hl::LintOptions lo;
+      lo.host = host;
+      lo.home = home;
+      lo.workspace = o.workspace;
+      lo.profiles_dir = o.profile_dir;
+      auto findings = hl::lint_paths({path}, lo);
+      if (!findings) continue;  // unreadable: the host checks report it
+      for (const auto& f : *findings)
+        if (f.severity == hl::Severity::kError)
+          add(r, "lint", "warn",
+              f.file + ":" + std::to_string(f.pos.line) + ":" + std::to_string(f.pos.col) + ": " +
+                  f.rule + ": " + f.message,
+              f.hint + " (docs/lint.md#" + f.rule + ")",
+              {{"file", f.file}, {"line", f.pos.line}, {"col", f.pos.col}, {"rule", f.rule}});
+    }
   }
 }
 
@@ -1174,11 +708,9 @@ DoctorReport run_doctor(const DoctorOptions& options) {
     o.data_dir = d && *d ? d : fs::join(o.home, ".gemini/pinta-gemini-data");
   }
   const bool all = o.host.empty();
-  // Each family's check_<folder> (families.def), in registration order.
-#define PINTA_FAMILY(Id, folder, name) \
-  if (all || o.host == name) check_##folder(o, r);
-#include "pinta/hosts/families.def"
-#undef PINTA_FAMILY
+  // Each family's check (families.def), in registration order.
+  for (const auto& family : hosts::families())
+    if (all || o.host == family.name) family_admin(family.id).check.value(o, r);
   check_lint(o, r);
   check_endpoints(o, r);
   check_data(o, r);

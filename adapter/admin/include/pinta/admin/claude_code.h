@@ -10,7 +10,8 @@
 // "command":"…","timeout":N}]}]}}, timeout in seconds; the events seen: SessionStart,
 // UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Stop, SessionEnd.
 //
-// Kept apart from the other hosts' installers so it can be registered as one host family.
+// Defined in src/claude.cc, Claude Code's part of the admin tool (its FamilyAdmin,
+// src/admin_internal.h).
 #pragma once
 
 #include <string>

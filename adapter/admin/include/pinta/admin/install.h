@@ -25,11 +25,15 @@ Result<Host> parse_host(const std::string& name);
 // "gemini, antigravity, deel or claude-code": the --host values, for help and errors.
 std::string host_choices();
 
+// Two fields are one family's own: gemini_home and deel_home, the homes those hosts read from an
+// environment variable of their own (filled by admin_main from the environment, so that install
+// itself reads none); a family's file reads them, the shared code only defaults gemini_home.
 struct InstallOptions {
-  Host host = Host::kGemini;
+  // Required: plan_install and plan_uninstall refuse an unset host (no family is the default).
+  std::optional<Host> host;
   std::string home;          // $HOME
   std::string gemini_home;   // Gemini CLI's homedir(): $GEMINI_CLI_HOME, else home
-  std::string workspace;     // antigravity/deel/claude-code --workspace DIR (empty: the user file)
+  std::string workspace;     // --workspace DIR: a family's project file (empty: the user file)
   std::string deel_home;     // deel-local-cli's $DEEL_HOME, absolute (empty: ~/.deel)
   std::string adapter_path;  // absolute path of pinta-gemini
   std::string profile_dir;   // Antigravity emulator profiles (verification)
@@ -64,7 +68,8 @@ Status apply(const Plan& plan);
 // Line diff (unified style, whole file as one hunk with context) of every change.
 std::string render_diff(const Plan& plan);
 
-// The shell command hosts run for one event (exposed for tests and doctor).
+// The shell command hosts run for one event (exposed for tests and doctor; each defined in its
+// family's src/<folder>.cc, as are the paths below).
 std::string gemini_command(const std::string& adapter_path, const std::string& event);
 std::string antigravity_command(const std::string& adapter_path, const std::string& event,
                                 bool* path_has_space = nullptr);

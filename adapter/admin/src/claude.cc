@@ -1,4 +1,5 @@
-// Claude Code installer and doctor checks (see claude_code.h for the evidence).
+// Claude Code's part of the admin tool (FamilyAdmin, admin_internal.h): its installer and doctor
+// checks (see pinta/admin/claude_code.h for the evidence).
 #include "pinta/admin/claude_code.h"
 
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "admin_internal.h"
 #include "pinta/admin/install.h"
 #include "pinta/admin/json_edit.h"
 #include "pinta/common/fs.h"
@@ -16,7 +18,6 @@
 namespace pinta::admin {
 namespace {
 
-using ojson = nlohmann::ordered_json;
 using jsonedit::Doc;
 using jsonedit::Node;
 
@@ -246,7 +247,7 @@ Result<Plan> plan_claude_code_install(const InstallOptions& o) {
   return plan;
 }
 
-// ---- doctor --------------------------------------------------------------------------------------
+// ---- doctor -------------------------------------------------------------------------------------
 
 void check_claude(const DoctorOptions& o, DoctorReport& r) {
   auto add = [&](std::string level, std::string message, std::string fix = "",
@@ -347,5 +348,46 @@ void check_claude(const DoctorOptions& o, DoctorReport& r) {
   else
     add("ok", "pinta-gemini is registered for every Claude Code event", "", detail);
 }
+
+namespace {
+
+Result<Plan> install_plan(const InstallOptions& o) {
+  auto p = plan_claude_code_install(o);
+  if (!p) return p;
+  std::string path = claude_code_settings_path(o);
+  add_state(o, *p, {fs::dirname(path)}, !fs::exists(path), path);
+  return p;
+}
+
+Status uninstall_plan(const InstallOptions& o, const State& s, Plan& plan) {
+  std::string path = claude_code_settings_path(o);
+  auto before = read_optional(path);
+  if (!before) return before.error();
+  if (before->has_value()) {
+    bool only_ours = false;
+    auto after = claude_code_remove_ours(**before, &only_ours);
+    if (!after) return make_error(ErrorCode::kParse, path + ":" + after.error().message);
+    if (*after != **before) add_uninstall_change(plan, s, path, **before, *after, only_ours);
+  }
+  return {};
+}
+
+// `hostemu lint` on the user's, the project's and the local settings files.
+std::vector<LintFile> lint_files(const DoctorOptions& o) {
+  return {{fs::join(o.home, ".claude/settings.json"), o.home},
+          {fs::join(o.workspace, ".claude/settings.json"), o.home},
+          {fs::join(o.workspace, ".claude/settings.local.json"), o.home}};
+}
+
+}  // namespace
+
+namespace claude {
+extern const FamilyAdmin kAdmin{.plan_install = install_plan,
+                                .plan_uninstall = uninstall_plan,
+                                .check = check_claude,
+                                .lint_files = lint_files,
+                                .workspace_refused = "",
+                                .state_under_dot_gemini = false};
+}  // namespace claude
 
 }  // namespace pinta::admin
