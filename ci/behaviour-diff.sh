@@ -20,6 +20,10 @@
 #   BEHAVIOUR_DIFF_EXCLUDE  case id prefixes left out of the conformance runs, space-separated;
 #                  default "PERF-": latency budgets decide on a loaded machine, not on behaviour
 #   BEHAVIOUR_DIFF_JOBS     conformance -j (default 2)
+#   BEHAVIOUR_DIFF_CASES    a cases dir both conformance runs read (--cases), instead of each
+#                  build's built-in cases: e.g. an older checkout's cases, with two bin dirs that
+#                  share that build's conformance and hostemu and differ in pinta-gemini only, to
+#                  compare adapters alone
 #   KEEP=DIR       keep the normalized outputs in DIR (old/ and new/) instead of a temp dir
 set -uo pipefail
 
@@ -91,7 +95,9 @@ run_build() {  # BIN_DIR OUT_DIR
   # (--complete), so that both reports hold the same cases; an older build has no such stop.
   local complete=()
   "$bin/conformance" run --help 2>/dev/null | grep -q -- '--complete' && complete=(--complete)
-  "$bin/conformance" run --adapter "$bin/pinta-gemini" --host all -j "$jobs" --quiet \
+  local cases=()
+  [[ -n "${BEHAVIOUR_DIFF_CASES:-}" ]] && cases=(--cases "$BEHAVIOUR_DIFF_CASES" --fixtures "$fixtures")
+  "$bin/conformance" ${cases[@]+"${cases[@]}"} run --adapter "$bin/pinta-gemini" --host all -j "$jobs" --quiet \
     --run-deadline 0 "${exclude[@]}" ${complete[@]+"${complete[@]}"} --report "$out/conformance" \
     >"$out/conformance.log" 2>&1
   rc=$?
