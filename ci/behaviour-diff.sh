@@ -54,9 +54,10 @@ export TMPDIR="${TMPDIR:-/tmp}"
 if [[ -n "${KEEP:-}" ]]; then
   work="$KEEP"
   mkdir -p "$work"
+  trap 'stop_guard' EXIT
 else
   work=$(mktemp -d "${TMPDIR:-/tmp}/behaviour-diff-XXXXXX")
-  trap 'rm -rf "$work"' EXIT
+  trap 'stop_guard; rm -rf "$work"' EXIT
 fi
 
 # report.json without time and without the build's own paths; sorted keys, one value per line.
@@ -85,14 +86,21 @@ print(json.dumps(walk(rep), indent=1, sort_keys=True, ensure_ascii=False))
 EOF
 }
 
-# A fake guard that denies every request, for the deny pass; prints its URL (empty: none started).
+# A fake guard that denies every request, for the deny pass: sets guard_url (empty: none started)
+# and guard_pid (stopped by stop_guard, and on exit).
+guard_pid="" guard_url=""
+stop_guard() {
+  if [[ -n "$guard_pid" ]]; then kill "$guard_pid" 2>/dev/null; wait "$guard_pid" 2>/dev/null; fi
+  guard_pid=""
+}
 start_guard() {  # BIN_DIR OUT_DIR
   local server="$1/pinta-fake-server" script="$fixtures/golden/deny/guard.json"
+  guard_url=""
   [[ -x "$server" && -r "$script" ]] || return 0
   "$server" --script "$script" --port-file "$2/guard.port" >/dev/null 2>&1 &
   guard_pid=$!
   for _ in $(seq 100); do [[ -s "$2/guard.port" ]] && break; sleep 0.05; done
-  [[ -s "$2/guard.port" ]] && echo "http://127.0.0.1:$(cat "$2/guard.port")/"
+  [[ -s "$2/guard.port" ]] && guard_url="http://127.0.0.1:$(cat "$2/guard.port")/"
 }
 
 replay_hosts() {  # HOSTEMU: the hosts its `replay --host` accepts ("--host TEXT [REQUIRED] a|b|…")
@@ -126,7 +134,8 @@ run_build() {  # BIN_DIR OUT_DIR
   [[ -n "$hosts" ]] || { echo "behaviour-diff: no replay hosts in '$bin/hostemu replay --help'" >&2; exit 2; }
   local passes=(allow) url=""
   if [[ $deny_pass -eq 1 ]]; then
-    url=$(start_guard "$bin" "$out")
+    start_guard "$bin" "$out"
+    url="$guard_url"
     [[ -n "$url" ]] || { echo "behaviour-diff: no fake guard from $bin/pinta-fake-server" >&2; exit 2; }
     passes+=(deny)
   fi
@@ -144,7 +153,7 @@ run_build() {  # BIN_DIR OUT_DIR
       } >>"$out/replay.txt"
     done
   done
-  if [[ -n "${guard_pid:-}" ]]; then kill "$guard_pid" 2>/dev/null; wait "$guard_pid" 2>/dev/null; guard_pid=""; fi
+  stop_guard
 }
 
 # The deny pass only when both builds have it (a build before it would differ on every line).

@@ -27,7 +27,8 @@
 //   contract  no signal / timeout, nothing on stderr, and the reply framed as the host reads it
 //             (pinta/hosts/reply_check.h: exactly one stdout line holding a JSON object on the
 //             JSON-line hosts, docs/contract.md OUT-*, EXIT-*; DEEL-1..3; CLAUDE-1..2);
-//   fail-safe n_ fixtures: the host's effect equals the effect of the fail-safe reply for that
+//   fail-safe n_ fixtures, allow pass only (under the deny guard a cut payload is judged on what
+//             arrived, GUARD-14): the host's effect equals the effect of the fail-safe reply for that
 //             host/event (docs/contract.md FMT-4: `{"decision":"allow"}` on Antigravity PreToolUse,
 //             `{}` elsewhere; no output at all where the host's allow is silence, deel-local-cli
 //             and Claude Code), computed by running that reply through the same host;
