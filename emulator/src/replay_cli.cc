@@ -345,6 +345,50 @@ class Replayer {
  public:
   explicit Replayer(const Options& o) : o_(o) {}
 
+  // The fixtures of this host's family named by the PATH arguments (a directory is walked, its
+  // golden/, tools/ and test/ folders left out), sorted, each once; a message on a bad PATH.
+  std::string collect_fixtures(std::vector<Fixture>* fixtures, size_t* other_family) const {
+    for (const auto& path : o_.paths) {
+      std::error_code ec;
+      if (stdfs::is_directory(path, ec)) {
+        std::vector<Fixture> found;
+        for (auto it = stdfs::recursive_directory_iterator(path, ec);
+             !ec && it != stdfs::recursive_directory_iterator(); it.increment(ec)) {
+          std::string leaf = it->path().filename().string();
+          if (it->is_directory(ec) && (leaf == "golden" || leaf == "tools" || leaf == "test")) {
+            it.disable_recursion_pending();
+            continue;
+          }
+          if (!it->is_regular_file(ec) || it->path().extension() != ".json") continue;
+          auto f = parse_fixture_path(it->path());
+          if (!f) continue;  // not a fixture (e.g. MANIFEST.json)
+          if (f->family != family_) {
+            ++*other_family;
+            continue;
+          }
+          found.push_back(*f);
+        }
+        if (ec) return "cannot walk " + path + ": " + ec.message();
+        fixtures->insert(fixtures->end(), found.begin(), found.end());
+      } else if (stdfs::is_regular_file(path, ec)) {
+        auto f = parse_fixture_path(path);
+        if (!f)
+          return path + " is not at <" + folder_names() + ">/<version>/<event>/{y,n,i}_<name>";
+        if (f->family != family_)
+          return path + " is a " + f->family + " fixture, not for --host " + o_.host;
+        fixtures->push_back(*f);
+      } else {
+        return "no such file or directory: " + path;
+      }
+    }
+    std::sort(fixtures->begin(), fixtures->end(),
+              [](const Fixture& a, const Fixture& b) { return a.file < b.file; });
+    fixtures->erase(std::unique(fixtures->begin(), fixtures->end(),
+                                [](const Fixture& a, const Fixture& b) { return a.file == b.file; }),
+                    fixtures->end());
+    return {};
+  }
+
   int run() {
     // ---- arguments ----
     const auto hosts = replay_hosts();
@@ -378,46 +422,8 @@ class Replayer {
     }
     std::vector<Fixture> fixtures;
     size_t other_family = 0;
-    for (const auto& path : o_.paths) {
-      std::error_code ec;
-      if (stdfs::is_directory(path, ec)) {
-        std::vector<Fixture> found;
-        for (auto it = stdfs::recursive_directory_iterator(path, ec);
-             !ec && it != stdfs::recursive_directory_iterator(); it.increment(ec)) {
-          std::string leaf = it->path().filename().string();
-          if (it->is_directory(ec) && (leaf == "golden" || leaf == "tools" || leaf == "test")) {
-            it.disable_recursion_pending();
-            continue;
-          }
-          if (!it->is_regular_file(ec) || it->path().extension() != ".json") continue;
-          auto f = parse_fixture_path(it->path());
-          if (!f) continue;  // not a fixture (e.g. MANIFEST.json)
-          if (f->family != family_) {
-            ++other_family;
-            continue;
-          }
-          found.push_back(*f);
-        }
-        if (ec) return usage_error("replay: cannot walk " + path + ": " + ec.message());
-        fixtures.insert(fixtures.end(), found.begin(), found.end());
-      } else if (stdfs::is_regular_file(path, ec)) {
-        auto f = parse_fixture_path(path);
-        if (!f)
-          return usage_error("replay: " + path +
-                             " is not at <" + folder_names() + ">/<version>/<event>/{y,n,i}_<name>");
-        if (f->family != family_)
-          return usage_error("replay: " + path + " is a " + f->family + " fixture, not for --host " +
-                             o_.host);
-        fixtures.push_back(*f);
-      } else {
-        return usage_error("replay: no such file or directory: " + path);
-      }
-    }
-    std::sort(fixtures.begin(), fixtures.end(),
-              [](const Fixture& a, const Fixture& b) { return a.file < b.file; });
-    fixtures.erase(std::unique(fixtures.begin(), fixtures.end(),
-                               [](const Fixture& a, const Fixture& b) { return a.file == b.file; }),
-                   fixtures.end());
+    if (std::string e = collect_fixtures(&fixtures, &other_family); !e.empty())
+      return usage_error("replay: " + e);
     if (fixtures.empty())
       return usage_error("replay: no " + family_ + " fixtures under the given PATH (" +
                          std::to_string(other_family) + " of another host family skipped)");
