@@ -8,8 +8,13 @@
 #     built-in cases), as report.json with everything that measures time stripped (seconds,
 #     *_ms timings, medians, "N ms" in failure lines) and the build's own paths replaced (bin dir,
 #     the per-case temp dirs), plus the run's exit status;
-#   * `hostemu replay` of the fixtures under every host that build's hostemu knows, against the
-#     replay goldens (both builds replay the same FIXTURES_DIR), with each run's exit status.
+#   * `hostemu replay` of the fixtures under every host that build's hostemu knows (both builds
+#     replay the same FIXTURES_DIR), with each run's exit status: each build writes its goldens into
+#     a fresh directory of its own (--update-golden --golden-dir), so what is compared is every
+#     fixture's line (the reply, what the host does with it, contract and fail-safe checks) whatever
+#     the golden layout of either build; the checked-in goldens are the fixtures_replay_* ctests'.
+#     When both builds know `--deny-guard`, the deny pass too, under each build's pinta-fake-server
+#     answering FIXTURES_DIR/golden/deny/guard.json.
 #   Prints "no differences" (exit 0) or a unified diff old -> new (exit 1). 2: bad usage or a build
 #   without one of the programs.
 #   Do not rebuild either BIN_DIR while it runs. Guard cases answer within the adapter's 50 ms
@@ -53,9 +58,10 @@ export TMPDIR="${TMPDIR:-/tmp}"
 if [[ -n "${KEEP:-}" ]]; then
   work="$KEEP"
   mkdir -p "$work"
+  trap 'stop_guard' EXIT
 else
   work=$(mktemp -d "${TMPDIR:-/tmp}/behaviour-diff-XXXXXX")
-  trap 'rm -rf "$work"' EXIT
+  trap 'stop_guard; rm -rf "$work"' EXIT
 fi
 
 # report.json without time and without the build's own paths; sorted keys, one value per line.
@@ -82,6 +88,23 @@ with open(path, encoding="utf-8", errors="replace") as f:
     rep = json.load(f)
 print(json.dumps(walk(rep), indent=1, sort_keys=True, ensure_ascii=False))
 EOF
+}
+
+# A fake guard that denies every request, for the deny pass: sets guard_url (empty: none started)
+# and guard_pid (stopped by stop_guard, and on exit).
+guard_pid="" guard_url=""
+stop_guard() {
+  if [[ -n "$guard_pid" ]]; then kill "$guard_pid" 2>/dev/null; wait "$guard_pid" 2>/dev/null; fi
+  guard_pid=""
+}
+start_guard() {  # BIN_DIR OUT_DIR
+  local server="$1/pinta-fake-server" script="$fixtures/golden/deny/guard.json"
+  guard_url=""
+  [[ -x "$server" && -r "$script" ]] || return 0
+  "$server" --script "$script" --port-file "$2/guard.port" >/dev/null 2>&1 &
+  guard_pid=$!
+  for _ in $(seq 100); do [[ -s "$2/guard.port" ]] && break; sleep 0.05; done
+  [[ -s "$2/guard.port" ]] && guard_url="http://127.0.0.1:$(cat "$2/guard.port")/"
 }
 
 replay_hosts() {  # HOSTEMU: the hosts its `replay --host` accepts ("--host TEXT [REQUIRED] a|b|…")
@@ -115,16 +138,36 @@ run_build() {  # BIN_DIR OUT_DIR
   hosts=$(replay_hosts "$bin/hostemu")
   # No host read from the help: the replay half would compare nothing and report no difference.
   [[ -n "$hosts" ]] || { echo "behaviour-diff: no replay hosts in '$bin/hostemu replay --help'" >&2; exit 2; }
-  for host in $hosts; do
-    [[ "$host" == all ]] && continue
-    {
-      echo "== hostemu replay --host $host"
-      "$bin/hostemu" replay --host "$host" --adapter "$bin/pinta-gemini" "$fixtures" 2>&1 |
-        sed "s|$bin|<BIN>|g"
-      echo "exit ${PIPESTATUS[0]}"
-    } >>"$out/replay.txt"
+  local passes=(allow) url=""
+  if [[ $deny_pass -eq 1 ]]; then
+    start_guard "$bin" "$out"
+    url="$guard_url"
+    [[ -n "$url" ]] || { echo "behaviour-diff: no fake guard from $bin/pinta-fake-server" >&2; exit 2; }
+    passes+=(deny)
+  fi
+  for pass in "${passes[@]}"; do
+    local guard=()
+    [[ "$pass" == deny ]] && guard=(--deny-guard "$url")
+    for host in $hosts; do
+      [[ "$host" == all ]] && continue
+      {
+        echo "== hostemu replay --host $host ($pass)"
+        "$bin/hostemu" replay --host "$host" --adapter "$bin/pinta-gemini" ${guard[@]+"${guard[@]}"} \
+          --update-golden --golden-dir "$out/golden" "$fixtures" 2>&1 |
+          sed -e "s|$bin|<BIN>|g" -e 's/, [0-9]* goldens written//'
+        echo "exit ${PIPESTATUS[0]}"
+      } >>"$out/replay.txt"
+    done
   done
+  stop_guard
 }
+
+# The deny pass only when both builds have it (a build before it would differ on every line).
+deny_pass=1
+for b in "${bins[@]}"; do
+  "$b/hostemu" replay --help 2>/dev/null | grep -q -- '--deny-guard' || deny_pass=0
+done
+[[ $deny_pass -eq 1 ]] || echo "behaviour-diff: a build without replay --deny-guard: the deny pass is left out" >&2
 
 run_build "${bins[0]}" "$work/old"
 run_build "${bins[1]}" "$work/new"

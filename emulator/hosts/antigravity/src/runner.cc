@@ -117,17 +117,18 @@ std::unique_ptr<HostRunner> make_antigravity(const std::string& host,
 
 // Antigravity: the host's effect on the step; the tool's args as the host runs them,
 // "<unchanged>" when the reply did not rewrite them (keeps goldens small and says the one thing
-// that matters).
+// that matters). A step without args runs with `{}`: that too is unchanged, so the allow reply's
+// effect is one golden whatever the payload (the replay's derived default).
 json agy_golden(const HookOutcome& o, const json& payload) {
   json e = {{"effect", o.effect}};
   if (!o.detail.contains("effect")) return e;
   e["host_effect"] = o.detail["effect"];
   json& after = e["host_effect"]["argsAfter"];
-  const json* before = nullptr;
+  json before = json::object();
   if (payload.contains("toolCall") && payload["toolCall"].is_object() &&
       payload["toolCall"].contains("args"))
-    before = &payload["toolCall"]["args"];
-  if (!after.is_null() && before != nullptr && after == *before) after = "<unchanged>";
+    before = payload["toolCall"]["args"];
+  if (!after.is_null() && after == before) after = "<unchanged>";
   return e;
 }
 
