@@ -606,7 +606,7 @@ json report_json(const std::vector<cl::HookCommand>& plan, const PlanRun& run) {
               {"additionalContext", o.additional_context},
               {"updatedInput", o.updated_input ? *o.updated_input : json(nullptr)},
               {"modelContext", o.model_context}};
-  // Only when there are any: the replay goldens (fixtures/golden/shared/claude/) predate it.
+  // Only when there are any: the replay goldens (fixtures/golden/deny/claude/) hold no such key.
   if (!o.warnings.empty()) out["warnings"] = o.warnings;
   return {{"loaded", loaded}, {"results", results}, {"outcome", out}};
 }
