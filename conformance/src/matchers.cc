@@ -83,9 +83,6 @@ std::string v_true(const json& v, const std::string& at) {
 std::string v_bool(const json& v, const std::string& at) {
   return v.is_boolean() ? "" : at + " must be true or false";
 }
-std::string v_nonneg_int(const json& v, const std::string& at) {
-  return nonneg_int(v) ? "" : at + " must be a non-negative integer";
-}
 std::string v_wait_requests(const json& v, const std::string& at) {
   return v == "each_run" || nonneg_int(v) ? ""
                                           : at + " must be \"each_run\" or a non-negative integer";
