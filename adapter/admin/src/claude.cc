@@ -82,6 +82,20 @@ Result<Doc> scan_object(const std::string& text) {
   return d;
 }
 
+// `text` without the "hooks" members named in `emptied` that are now empty arrays (an event we
+// emptied; one the user has since refilled stays).
+Result<std::string> drop_emptied_events(std::string text, const std::vector<std::string>& emptied) {
+  for (const auto& e : emptied) {
+    auto d = scan_object(text);
+    if (!d) return d.error();
+    const Node& hooks = *d->member(d->root(), "hooks");
+    auto i = d->member_index(hooks, e);
+    const Node* v = d->member(hooks, e);
+    if (i && v->kind == Node::Kind::kArray && v->elements.empty()) text = d->remove_member(hooks, *i);
+  }
+  return text;
+}
+
 }  // namespace
 
 const std::vector<std::string>& claude_code_events() {
@@ -143,14 +157,9 @@ Result<std::string> claude_code_add_ours(const std::string& original,
     if (!next) break;
     text = std::move(*next);
   }
-  for (const auto& e : emptied) {
-    auto d = scan_object(text);
-    if (!d) return d.error();
-    const Node& hooks = *d->member(d->root(), "hooks");
-    auto i = d->member_index(hooks, e);
-    const Node* v = d->member(hooks, e);
-    if (i && v->kind == Node::Kind::kArray && v->elements.empty()) text = d->remove_member(hooks, *i);
-  }
+  auto dropped = drop_emptied_events(std::move(text), emptied);
+  if (!dropped) return dropped.error();
+  text = std::move(*dropped);
   for (const auto& e : events) {
     const ojson want = handler_for(adapter_path, e);
     for (;;) {  // stale handlers of ours for this event (another adapter path, another timeout)
@@ -201,14 +210,9 @@ Result<std::string> claude_code_remove_ours(const std::string& original, bool* o
     text = std::move(*next);
   }
   bool touched = !emptied.empty();
-  for (const auto& e : emptied) {  // events we emptied
-    auto d = scan_object(text);
-    if (!d) return d.error();
-    const Node& hooks = *d->member(d->root(), "hooks");
-    auto i = d->member_index(hooks, e);
-    const Node* v = d->member(hooks, e);
-    if (i && v->kind == Node::Kind::kArray && v->elements.empty()) text = d->remove_member(hooks, *i);
-  }
+  auto dropped = drop_emptied_events(std::move(text), emptied);  // events we emptied
+  if (!dropped) return dropped.error();
+  text = std::move(*dropped);
   if (touched) {  // and "hooks" when we emptied it
     auto d = scan_object(text);
     if (!d) return d.error();
