@@ -32,6 +32,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "loopback-listen.h"
+
 enum { kBuf = 1 << 16 };
 
 static int idle_ms = 60000;
@@ -208,19 +210,8 @@ int main(int argc, char **argv) {
   }
   if (idle_ms <= 0) return 2;
   signal(SIGPIPE, SIG_IGN);
-  int ls = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  struct sockaddr_in a;
-  memset(&a, 0, sizeof a);
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t alen = sizeof a;
-  if (ls < 0 || bind(ls, (struct sockaddr *)&a, sizeof a) != 0 || listen(ls, 128) != 0 ||
-      getsockname(ls, (struct sockaddr *)&a, &alen) != 0) {
-    perror("loopback-collector");
-    return 1;
-  }
-  printf("%d\n", ntohs(a.sin_port));
-  fflush(stdout);
+  int ls = listen_loopback("loopback-collector");
+  if (ls < 0) return 1;
   write_stats();
   static struct conn c;
   for (;;) {
