@@ -74,7 +74,8 @@ inline constexpr FamilyDescriptor kDescriptor = {
     ReplyReading::kBoth, 2, MessageStream::kStderr, /*ask_on_gate=*/true,
     {"~/.claude/settings.json",
      "<project>/.claude/settings.json, <project>/.claude/settings.local.json", "--settings FILE",
-     // CCDOC: settings are read at session start.
+     // The hooks are read when a session starts (what `install` has always told the user; not
+     // measured against a running session).
      "start a new Claude Code session to load the hooks"},
     "shared/reference/real-hosts.md (Claude Code 2.1.332); https://code.claude.com/docs/en/hooks",
     10000,  // seconds in the file (CCDOC "timeout"); far below its 600 s default

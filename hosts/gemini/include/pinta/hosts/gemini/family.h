@@ -70,7 +70,7 @@ inline constexpr FamilyDescriptor kDescriptor = {
     {"~/.gemini/settings.json (and /etc/gemini-cli/settings.json)",
      "<project>/.gemini/settings.json, extension hooks.json",
      "GEMINI_CLI_HOME, GEMINI_CLI_SYSTEM_SETTINGS_PATH",
-     // GEM§2: settings and extensions are read at start-up.
+     // GEM§1.7: the hook registry is built once at startup; settings edits need a restart.
      "restart Gemini CLI to load the hooks"},
     "shared/reference/gemini-cli-0.61-hooks.md",
     10000,  // GEM§2.2: milliseconds
