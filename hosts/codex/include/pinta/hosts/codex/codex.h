@@ -1,0 +1,77 @@
+// File: pinta/hosts/codex/codex.h
+// OpenAI Codex CLI 0.171 as data: its hook events, the config layers hooks come from (hooks.json
+// and `[hooks]` in config.toml, user and trusted project, plugins), hook trust (the
+// `[hooks.state]` table and its hashes), matcher semantics and the planner (which commands run for
+// one event). Reads files, spawns nothing. The runner (spawning, timeouts, the strict reply parser,
+// what the model reads) is emulator/hosts/codex. Every rule with its evidence:
+// docs/hosts/codex-0.171.md. CX = shared/reference/real-hosts.md (Codex 0.171.0, measured);
+// CXSRC = openai/codex codex-rs/hooks (source).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pinta/common/result.h"
+
+namespace pinta::hosts::codex {
+
+inline constexpr const char* kVersion = "0.171.0";
+
+// Every hook event 0.171.0 knows, in its order.
+const std::vector<std::string>& events();
+bool is_event(const std::string& name);
+
+// The name a tool call is matched by (CX: every shell tool is `Bash`; MCP tools
+// `mcp__server__tool`), plus the aliases that also match it (apply_patch: `Write`, `Edit`).
+std::vector<std::string> match_names(const std::string& tool_name);
+
+// Matcher semantics (CX): "" and "*" match every tool; a matcher of only [A-Za-z0-9_|] is a list
+// of exact names split on "|"; anything else an unanchored regular expression (`^Bash` matches
+// `BashOutput`). An invalid regular expression: the group is skipped with a warning.
+enum class MatcherKind { kAll, kNames, kRegex, kInvalid };
+MatcherKind matcher_kind(const std::string& matcher);
+bool matcher_matches(const std::string& matcher, const std::string& tool_name);
+
+// Where hooks come from. Every layer's hooks are merged and all run (CX).
+struct Sources {
+  std::string codex_home;  // $CODEX_HOME, else ~/.codex: hooks.json, config.toml
+  std::string project;     // the project root: <project>/.codex/ (read when trusted)
+  bool project_trusted = false;  // the project's trust level in config.toml `[projects."<path>"]`
+  std::vector<std::string> plugin_dirs;  // each plugin's root (hooks/hooks.json)
+  bool bypass_trust = false;             // --dangerously-bypass-hook-trust
+};
+
+struct HookHandler {
+  std::string event, matcher, command;
+  std::string source;   // user-json | user-toml | project-json | project-toml | plugin | managed
+  std::string file;     // the file it came from
+  std::string pointer;  // its place there: /hooks/<event>/<group>/hooks/<n>
+  int group_index = 0, handler_index = 0;
+  long timeout_ms = 600000;  // `timeout` in seconds; default 600 s
+  std::optional<std::string> status_message;
+  std::string trust_key;   // "<config path>:<event>:<group index>:<handler index>"
+  std::string trust_hash;  // "sha256:…" over the handler's normalised form (CXSRC)
+  bool trusted = false;    // its hash is recorded in [hooks.state] (or managed)
+};
+
+struct LoadedHooks {
+  std::vector<HookHandler> handlers;  // every handler found, trusted or not, in layer order
+  std::vector<std::string> warnings;  // files or groups skipped (unparsable, invalid regex, …)
+};
+
+// A missing file is no error; an unparsable one is skipped with a warning (as the host does).
+Result<LoadedHooks> load_hooks(const Sources& sources);
+
+// The key and hash `[hooks.state]` records to trust one handler.
+std::string trust_key(const std::string& config_path, const std::string& event, int group,
+                      int handler);
+std::string trust_hash(const HookHandler& handler);
+
+// The handlers that run for one event and tool (tool "" on events without one): trusted (or
+// bypass_trust), matching, in layer order; they run concurrently.
+std::vector<HookHandler> plan(const LoadedHooks& hooks, const std::string& event,
+                              const std::string& tool_name, bool bypass_trust);
+
+}  // namespace pinta::hosts::codex
