@@ -8,6 +8,7 @@
 
 #include "pinta/common/text.h"
 #include "pinta/emulator/codex/codex.h"
+#include "pinta/hosts/codex/replies.h"
 
 namespace pinta::emu::codex {
 
@@ -114,136 +115,10 @@ using pinta::text::trim;
 // writes here; U+0085/U+00A0/U+2000… are not trimmed (a hook that ends with one is read as is).
 std::string rust_trim(const std::string& s) { return trim(s, " \t\n\v\f\r"); }
 
-std::optional<std::string> trimmed_non_empty(const std::string& s) {
-  std::string t = rust_trim(s);
-  if (t.empty()) return std::nullopt;
-  return t;
-}
-
-// ---- The reply structs (CXSRC schema.rs *CommandOutputWire, all deny_unknown_fields) ----------
-
-// serde: Option<String> takes a string or null; bool a boolean only (null is an error);
-// Option<Enum> null or one of the names.
-bool opt_string(const json& v) { return v.is_null() || v.is_string(); }
-bool enum_of(const json& v, std::initializer_list<const char*> names, bool nullable) {
-  if (nullable && v.is_null()) return true;
-  if (!v.is_string()) return false;
-  for (const char* n : names)
-    if (v == n) return true;
-  return false;
-}
-
-// CXSRC schema.rs HookEventNameWire: the names a hookSpecificOutput.hookEventName may carry. The
-// parser never compares it with the event (a known name of another event is accepted).
-bool event_name_wire(const json& v) {
-  return enum_of(v,
-                 {"PreToolUse", "PermissionRequest", "PostToolUse", "SessionStart",
-                  "UserPromptSubmit", "Stop", "SubagentStart", "SubagentStop"},
-                 false);
-}
-
-// Checks object `o` against fields {name → check}; the first problem, or "".
-using Check = bool (*)(const json&);
-std::string fields_problem(const json& o, const std::string& where,
-                           const std::map<std::string, Check>& fields,
-                           const std::vector<std::string>& required = {}) {
-  for (auto it = o.begin(); it != o.end(); ++it) {
-    auto f = fields.find(it.key());
-    if (f == fields.end()) return "unknown field `" + where + it.key() + "`";
-    if (f->second && !f->second(it.value())) return "invalid type or value for `" + where + it.key() + "`";
-  }
-  for (const auto& r : required)
-    if (!o.contains(r)) return "missing field `" + where + r + "`";
-  return "";
-}
-
-bool any_value(const json&) { return true; }
-bool is_bool(const json& v) { return v.is_boolean(); }
-
-std::map<std::string, Check> universal_fields() {
-  // CXSRC schema.rs HookUniversalOutputWire (flattened into every reply struct).
-  return {{"continue", is_bool},
-          {"stopReason", opt_string},
-          {"suppressOutput", is_bool},
-          {"systemMessage", opt_string}};
-}
-
-// hookSpecificOutput: null (= absent) or an object of `fields` with hookEventName required.
-std::string hso_problem(const json& reply, const std::map<std::string, Check>& fields) {
-  if (!reply.contains("hookSpecificOutput") || reply["hookSpecificOutput"].is_null()) return "";
-  const json& h = reply["hookSpecificOutput"];
-  if (!h.is_object()) return "invalid type for `hookSpecificOutput`";
-  auto all = fields;
-  all["hookEventName"] = event_name_wire;
-  return fields_problem(h, "hookSpecificOutput.", all, {"hookEventName"});
-}
+// CXSRC events/common.rs trimmed_non_empty.
+std::optional<std::string> trimmed_non_empty(const std::string& s) { return cx::trimmed_reason(s); }
 
 }  // namespace
-
-std::optional<std::string> wire_problem(const std::string& event, const json& reply) {
-  if (!reply.is_object()) return "not a JSON object";
-  auto top = universal_fields();
-  std::string p;
-  const bool block_events = event == "PostToolUse" || event == "UserPromptSubmit" ||
-                            event == "Stop" || event == "SubagentStop";
-  if (event == "PreToolUse") {
-    // CXSRC schema.rs PreToolUseCommandOutputWire: decision approve|block, reason, and
-    // hookSpecificOutput {permissionDecision allow|deny|ask, permissionDecisionReason,
-    // updatedInput, additionalContext}.
-    top["decision"] = [](const json& v) { return enum_of(v, {"approve", "block"}, true); };
-    top["reason"] = opt_string;
-    top["hookSpecificOutput"] = nullptr;
-    p = fields_problem(reply, "", top);
-    if (p.empty())
-      p = hso_problem(reply, {{"permissionDecision",
-                               [](const json& v) { return enum_of(v, {"allow", "deny", "ask"}, true); }},
-                              {"permissionDecisionReason", opt_string},
-                              {"updatedInput", any_value},
-                              {"additionalContext", opt_string}});
-  } else if (event == "PermissionRequest") {
-    // CXSRC schema.rs PermissionRequestCommandOutputWire: hookSpecificOutput.decision
-    // {behavior allow|deny (required), updatedInput, updatedPermissions, message, interrupt}.
-    top["hookSpecificOutput"] = nullptr;
-    p = fields_problem(reply, "", top);
-    if (p.empty()) p = hso_problem(reply, {{"decision", nullptr}});
-    if (p.empty() && reply.contains("hookSpecificOutput") &&
-        reply["hookSpecificOutput"].is_object() &&
-        reply["hookSpecificOutput"].contains("decision") &&
-        !reply["hookSpecificOutput"]["decision"].is_null()) {
-      const json& d = reply["hookSpecificOutput"]["decision"];
-      if (!d.is_object()) return std::string("invalid type for `hookSpecificOutput.decision`");
-      p = fields_problem(d, "hookSpecificOutput.decision.",
-                         {{"behavior", [](const json& v) { return enum_of(v, {"allow", "deny"}, false); }},
-                          {"updatedInput", any_value},
-                          {"updatedPermissions", any_value},
-                          {"message", opt_string},
-                          {"interrupt", is_bool}},
-                         {"behavior"});
-    }
-  } else if (block_events) {
-    // CXSRC schema.rs PostToolUse / UserPromptSubmit / Stop (SubagentStop) output wires:
-    // decision "block" only, reason; PostToolUse and UserPromptSubmit a hookSpecificOutput.
-    top["decision"] = [](const json& v) { return enum_of(v, {"block"}, true); };
-    top["reason"] = opt_string;
-    if (event == "PostToolUse" || event == "UserPromptSubmit") top["hookSpecificOutput"] = nullptr;
-    p = fields_problem(reply, "", top);
-    if (p.empty() && event == "PostToolUse")
-      p = hso_problem(reply, {{"additionalContext", opt_string}, {"updatedMCPToolOutput", any_value}});
-    if (p.empty() && event == "UserPromptSubmit")
-      p = hso_problem(reply, {{"additionalContext", opt_string}});
-  } else if (event == "SessionStart" || event == "SubagentStart") {
-    // CXSRC schema.rs SessionStartCommandOutputWire: hookSpecificOutput {additionalContext}.
-    top["hookSpecificOutput"] = nullptr;
-    p = fields_problem(reply, "", top);
-    if (p.empty()) p = hso_problem(reply, {{"additionalContext", opt_string}});
-  } else {
-    // PreCompact / PostCompact (CXSRC events/compact.rs: a block decision is invalid JSON there):
-    // the universal fields only.
-    p = fields_problem(reply, "", top);
-  }
-  if (p.empty()) return std::nullopt;
-  return p;
-}
 
 proc::SpawnRequest spawn_request(const cx::HookHandler& h, const std::string& input,
                                  const std::string& cwd,
@@ -320,7 +195,7 @@ std::optional<json> parse_reply(const std::string& event, const std::string& std
     problem = "not a JSON object";
     return std::nullopt;
   }
-  problem = wire_problem(event, j);
+  problem = cx::reply_wire_problem(event, j);
   if (problem) return std::nullopt;
   return j;
 }
@@ -375,59 +250,28 @@ void add_context(Reading& r, const std::string& c) {
   r.contexts.push_back(c);
 }
 
-// CXSRC output_parser.rs parse_pre_tool_use + events/pre_tool_use.rs parse_completed.
+// CXSRC output_parser.rs parse_pre_tool_use + events/pre_tool_use.rs parse_completed. The
+// reply's validity is pinta::hosts::codex::reply_rejection (the same check the model uses).
 void read_pre_tool_use(const json& j, Reading& r) {
   const Universal u = universal(j);
   if (u.system_message) r.entries.push_back({"warning", *u.system_message});
-  const json hso = present(j, "hookSpecificOutput") ? j["hookSpecificOutput"] : json::object();
-  const json pd = hso.contains("permissionDecision") ? hso["permissionDecision"] : json();
-  const bool has_reason = present(hso, "permissionDecisionReason");
-  const bool has_updated = present(hso, "updatedInput");
-  // The hookSpecificOutput decision is read when it carries any of its three fields; otherwise
-  // the legacy top-level decision/reason.
-  const bool specific = !pd.is_null() || has_reason || has_updated;
-  std::optional<std::string> invalid;
-  // CX (measured): continue/stopReason/suppressOutput on PreToolUse make the run Failed.
-  if (!u.cont) invalid = "PreToolUse hook returned unsupported continue:false";
-  else if (u.stop_reason)
-    invalid = "PreToolUse hook returned unsupported stopReason";
-  else if (u.suppress) invalid = "PreToolUse hook returned unsupported suppressOutput";
-  const auto reason = str(hso, "permissionDecisionReason");
-  if (!invalid && specific) {
-    if (has_updated && pd != "allow")
-      invalid = "PreToolUse hook returned updatedInput without permissionDecision:allow";
-    else if (pd == "allow" && !has_updated)
-      invalid = "PreToolUse hook returned unsupported permissionDecision:allow";  // CX
-    else if (pd == "ask")
-      invalid = "PreToolUse hook returned unsupported permissionDecision:ask";  // CX
-    else if (pd == "deny" && !(reason && trimmed_non_empty(*reason)))
-      invalid =  // CX: a deny without a reason runs the command
-          "PreToolUse hook returned permissionDecision:deny without a non-empty "
-          "permissionDecisionReason";
-    else if (pd.is_null() && has_reason)
-      invalid = "PreToolUse hook returned permissionDecisionReason without permissionDecision";
-  } else if (!invalid) {
-    const json d = j.contains("decision") ? j["decision"] : json();
-    const auto why = str(j, "reason");
-    if (d == "approve") invalid = "PreToolUse hook returned unsupported decision:approve";
-    else if (d == "block" && !(why && trimmed_non_empty(*why)))
-      invalid = "PreToolUse hook returned decision:block without a non-empty reason";
-    else if (d.is_null() && present(j, "reason"))
-      invalid = "PreToolUse hook returned reason without decision";
-  }
-  if (invalid) {
+  if (auto invalid = cx::reply_rejection("PreToolUse", j)) {
+    // CX: a deny without a reason, `ask`, continue/stopReason/suppressOutput: Failed, it runs.
     fail(r, *invalid);
     r.invalid_problem = invalid;
     return;
   }
+  const json hso = present(j, "hookSpecificOutput") ? j["hookSpecificOutput"] : json::object();
+  const json pd = hso.contains("permissionDecision") ? hso["permissionDecision"] : json();
+  // The hookSpecificOutput decision when it carries any of its three fields, else the legacy one.
+  const bool specific = !pd.is_null() || present(hso, "permissionDecisionReason") ||
+                        present(hso, "updatedInput");
   if (auto c = str(hso, "additionalContext")) add_context(r, *c);
   std::optional<std::string> block;
-  if (specific) {
-    if (pd == "deny") block = trimmed_non_empty(*reason);
-  } else if (j.contains("decision") && j["decision"] == "block") {
-    // CX (measured): the legacy {"decision":"block","reason"} blocks.
-    block = trimmed_non_empty(*str(j, "reason"));
-  }
+  if (specific && pd == "deny")
+    block = trimmed_non_empty(*str(hso, "permissionDecisionReason"));
+  else if (!specific && j.contains("decision") && j["decision"] == "block")
+    block = trimmed_non_empty(*str(j, "reason"));  // CX: the legacy block blocks
   if (block) {
     r.status = "blocked";
     r.should_block = true;
@@ -442,102 +286,78 @@ void read_pre_tool_use(const json& j, Reading& r) {
 void read_permission_request(const json& j, Reading& r) {
   const Universal u = universal(j);
   if (u.system_message) r.entries.push_back({"warning", *u.system_message});
-  std::optional<std::string> invalid;
-  if (!u.cont) invalid = "PermissionRequest hook returned unsupported continue:false";
-  else if (u.stop_reason) invalid = "PermissionRequest hook returned unsupported stopReason";
-  else if (u.suppress) invalid = "PermissionRequest hook returned unsupported suppressOutput";
+  if (auto invalid = cx::reply_rejection("PermissionRequest", j)) {
+    fail(r, *invalid);
+    r.invalid_problem = invalid;
+    return;
+  }
   const json hso = present(j, "hookSpecificOutput") ? j["hookSpecificOutput"] : json::object();
-  const json d = present(hso, "decision") ? hso["decision"] : json();
-  if (!invalid && d.is_object()) {
-    if (present(d, "updatedInput"))
-      invalid = "PermissionRequest hook returned unsupported updatedInput";
-    else if (present(d, "updatedPermissions"))
-      invalid = "PermissionRequest hook returned unsupported updatedPermissions";
-    else if (d.value("interrupt", false))
-      invalid = "PermissionRequest hook returned unsupported interrupt:true";
+  if (!present(hso, "decision")) return;
+  const json& d = hso["decision"];
+  if (d["behavior"] == "allow") {
+    r.permission = "allow";
+    return;
+  }
+  auto m = str(d, "message");
+  std::optional<std::string> msg = m ? trimmed_non_empty(*m) : std::nullopt;
+  r.permission = "deny";
+  r.permission_message = msg.value_or("PermissionRequest hook denied approval");
+  r.status = "blocked";
+  r.entries.push_back({"feedback", *r.permission_message});
+}
+
+// The decision:block + reason events (CXSRC output_parser.rs parse_post_tool_use,
+// parse_user_prompt_submit, parse_stop; events/post_tool_use.rs, user_prompt_submit.rs, stop.rs):
+// continue:false is honoured first, then a rejected reply fails, then a block.
+void read_block_event(const std::string& event, const json& j, Reading& r) {
+  const Universal u = universal(j);
+  if (u.system_message) r.entries.push_back({"warning", *u.system_message});
+  const bool block = j.contains("decision") && j["decision"] == "block";
+  const auto reason = str(j, "reason");
+  const auto invalid = cx::reply_rejection(event, j);
+  const json hso = present(j, "hookSpecificOutput") ? j["hookSpecificOutput"] : json::object();
+  // Context is kept unless the reply is rejected (even with continue:false).
+  if (!invalid)
+    if (auto c = str(hso, "additionalContext")) add_context(r, *c);
+  if (!u.cont) {
+    r.status = "stopped";
+    r.should_stop = true;
+    r.stop_reason = u.stop_reason;
+    if (event == "PostToolUse") {
+      // post_tool_use.rs: the stop text (default below) is recorded and fed back to the model,
+      // the reply's reason in its place when it has one.
+      const std::string stop_text = u.stop_reason.value_or("PostToolUse hook stopped execution");
+      r.entries.push_back({"stop", stop_text});
+      auto fb = reason ? trimmed_non_empty(*reason) : std::nullopt;
+      r.feedback.push_back(fb.value_or(stop_text));
+    } else if (u.stop_reason) {
+      r.entries.push_back({"stop", *u.stop_reason});
+    }
+    return;
   }
   if (invalid) {
     fail(r, *invalid);
     r.invalid_problem = invalid;
     return;
   }
-  if (!d.is_object()) return;
-  if (d["behavior"] == "allow") {
-    r.permission = "allow";
-  } else {
-    auto m = str(d, "message");
-    std::optional<std::string> msg = m ? trimmed_non_empty(*m) : std::nullopt;
-    r.permission = "deny";
-    r.permission_message = msg.value_or("PermissionRequest hook denied approval");
-    r.status = "blocked";
-    r.entries.push_back({"feedback", *r.permission_message});
-  }
-}
-
-// The decision:block + reason events (CXSRC output_parser.rs parse_post_tool_use,
-// parse_user_prompt_submit, parse_stop; events/post_tool_use.rs, user_prompt_submit.rs, stop.rs).
-void read_block_event(const std::string& event, const json& j, Reading& r) {
-  const Universal u = universal(j);
-  if (u.system_message) r.entries.push_back({"warning", *u.system_message});
-  const bool block = j.contains("decision") && j["decision"] == "block";
-  const auto reason = str(j, "reason");
-  std::optional<std::string> invalid_block;
-  if (block && !(reason && trimmed_non_empty(*reason)))
-    invalid_block = event + " hook returned decision:block without a non-empty reason";
-  std::optional<std::string> invalid;
+  if (!block) return;
+  r.status = "blocked";
+  r.should_block = true;
   if (event == "PostToolUse") {
-    if (u.suppress) invalid = "PostToolUse hook returned unsupported suppressOutput";
-    if (!block && u.cont && reason) invalid_block = "PostToolUse hook returned reason without decision";
-  }
-  const json hso = present(j, "hookSpecificOutput") ? j["hookSpecificOutput"] : json::object();
-  const auto ctx = str(hso, "additionalContext");
-  if (event == "PostToolUse") {
-    if (!invalid && !invalid_block && ctx) add_context(r, *ctx);
-    if (!u.cont) {
-      r.status = "stopped";
-      r.should_stop = true;
-      r.stop_reason = u.stop_reason;
-      const std::string stop_text = u.stop_reason.value_or("PostToolUse hook stopped execution");
-      r.entries.push_back({"stop", stop_text});
-      auto fb = reason ? trimmed_non_empty(*reason) : std::nullopt;
-      r.feedback.push_back(fb.value_or(stop_text));
-    } else if (invalid) {
-      fail(r, *invalid);
-      r.invalid_problem = invalid;
-    } else if (invalid_block) {
-      fail(r, *invalid_block);
-      r.invalid_problem = invalid_block;
-    } else if (block) {
-      r.status = "blocked";
-      r.should_block = true;
-      r.block_reason = reason;
-      r.entries.push_back({"feedback", *reason});
-      r.feedback.push_back(*reason);
-    }
-    return;
-  }
-  if (event == "UserPromptSubmit" && !invalid_block && ctx) add_context(r, *ctx);
-  if (!u.cont) {
-    r.status = "stopped";
+    // The reason as given goes back to the model; the tool already ran.
+    r.block_reason = reason;
+    r.entries.push_back({"feedback", *reason});
+    r.feedback.push_back(*reason);
+  } else if (event == "UserPromptSubmit") {
+    // user_prompt_submit.rs: a block stops the turn with the reason as given.
+    r.block_reason = reason;
     r.should_stop = true;
-    r.stop_reason = u.stop_reason;
-    if (u.stop_reason) r.entries.push_back({"stop", *u.stop_reason});
-  } else if (invalid_block) {
-    fail(r, *invalid_block);
-    r.invalid_problem = invalid_block;
-  } else if (block) {
-    r.status = "blocked";
-    r.should_block = true;
+    r.stop_reason = reason;
+    r.entries.push_back({"feedback", *reason});
+  } else {
+    // stop.rs: the trimmed reason is the prompt Codex continues with.
     r.block_reason = trimmed_non_empty(*reason);
     r.entries.push_back({"feedback", *r.block_reason});
-    // UserPromptSubmit: a block stops the turn with the reason (user_prompt_submit.rs: the
-    // reason as given, untrimmed).
-    if (event == "UserPromptSubmit") {
-      r.should_stop = true;
-      r.stop_reason = reason;
-      r.block_reason = reason;
-      r.entries.back().text = *reason;
-    }
   }
 }
 

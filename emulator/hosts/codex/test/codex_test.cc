@@ -8,6 +8,8 @@
 #include "pinta/common/process.h"
 #include "pinta/common/test_support.h"
 #include "pinta/emulator/codex/codex.h"
+#include "pinta/hosts/codex/replies.h"
+#include "pinta/hosts/family_model.h"
 
 namespace cx = pinta::hosts::codex;
 namespace ce = pinta::emu::codex;
@@ -358,16 +360,16 @@ TEST(CodexRun, PromptSessionAndCompactEvents) {  // CXSRC user_prompt_submit.rs,
 }
 
 TEST(CodexWire, ProblemsNameTheField) {
-  EXPECT_FALSE(ce::wire_problem("PreToolUse", json::object()));
-  EXPECT_EQ(ce::wire_problem("PreToolUse", json{{"x", 1}}).value_or(""), "unknown field `x`");
-  EXPECT_EQ(ce::wire_problem("Stop", json{{"hookSpecificOutput", json::object()}}).value_or(""),
+  EXPECT_FALSE(cx::reply_wire_problem("PreToolUse", json::object()));
+  EXPECT_EQ(cx::reply_wire_problem("PreToolUse", json{{"x", 1}}).value_or(""), "unknown field `x`");
+  EXPECT_EQ(cx::reply_wire_problem("Stop", json{{"hookSpecificOutput", json::object()}}).value_or(""),
             "unknown field `hookSpecificOutput`");
-  EXPECT_EQ(ce::wire_problem("PostToolUse", json{{"hookSpecificOutput", {{"additionalContext", "c"}}}})
+  EXPECT_EQ(cx::reply_wire_problem("PostToolUse", json{{"hookSpecificOutput", {{"additionalContext", "c"}}}})
                 .value_or(""),
             "missing field `hookSpecificOutput.hookEventName`");
-  EXPECT_FALSE(ce::wire_problem("PostToolUse", json{{"hookSpecificOutput", nullptr}}));
-  EXPECT_TRUE(ce::wire_problem("Stop", json{{"decision", "approve"}}).has_value());
-  EXPECT_TRUE(ce::wire_problem("PreCompact", json{{"reason", "r"}}).has_value());
+  EXPECT_FALSE(cx::reply_wire_problem("PostToolUse", json{{"hookSpecificOutput", nullptr}}));
+  EXPECT_TRUE(cx::reply_wire_problem("Stop", json{{"decision", "approve"}}).has_value());
+  EXPECT_TRUE(cx::reply_wire_problem("PreCompact", json{{"reason", "r"}}).has_value());
 }
 
 TEST(CodexSpawn, BashWholeSecondsAndPluginRoot) {
@@ -386,4 +388,31 @@ TEST(CodexSpawn, BashWholeSecondsAndPluginRoot) {
   EXPECT_EQ(env["CLAUDE_PLUGIN_ROOT"], "/plugins/guard");
   EXPECT_EQ(env["A"], "1");
   EXPECT_EQ(ce::hook_environment(h, {{"A", "1"}}).size(), 1u);
+}
+
+// The family's model (pinta::hosts, what the conformance suite and the replay ask) and the
+// emulator read replies with one check: every reply the emulator fails, the model rejects.
+TEST(CodexModel, ShapeAgreesWithTheEmulator) {
+  const auto& m = pinta::hosts::model(pinta::hosts::Family::kCodex);
+  for (const auto& [text, failure] : kRejectedPre) {
+    SCOPED_TRACE(text);
+    json j = json::parse(text, nullptr, false);
+    if (j.is_discarded()) continue;  // framing, not shape
+    pinta::hosts::ReplyKind k = pinta::hosts::ReplyKind::kAllow;
+    EXPECT_NE(m.shape("PreToolUse", j, &k), "");
+  }
+  pinta::hosts::ReplyKind k = pinta::hosts::ReplyKind::kAllow;
+  EXPECT_EQ(m.shape("PreToolUse",
+                    json::parse(R"({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}})"),
+                    &k),
+            "");
+  EXPECT_EQ(k, pinta::hosts::ReplyKind::kDeny);
+  k = pinta::hosts::ReplyKind::kAllow;
+  EXPECT_EQ(m.shape("PreToolUse", json{{"continue", true}, {"suppressOutput", false}}, &k), "");
+  EXPECT_EQ(k, pinta::hosts::ReplyKind::kAllow);
+  EXPECT_NE(m.shape("SessionStart", json{{"decision", "block"}, {"reason", "r"}}, &k), "");
+  EXPECT_EQ(m.shape("Stop", json{{"decision", "block"}, {"reason", "r"}}, &k), "");
+  EXPECT_EQ(k, pinta::hosts::ReplyKind::kDeny);
+  EXPECT_NE(m.shape("Stop", json{{"decision", "block"}}, &k), "");
+  EXPECT_EQ(m.shape("SessionEnd", json{{"anything", 1}}, &k), "");
 }

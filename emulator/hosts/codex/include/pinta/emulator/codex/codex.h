@@ -89,10 +89,6 @@ proc::SpawnRequest spawn_request(const hosts::codex::HookHandler& h, const std::
                                  const std::map<std::string, std::string>& env);
 HookRun hook_run(const hosts::codex::HookHandler& h, const proc::SpawnResult& result);
 
-// Why `reply` (an exit-0 stdout parsed as a JSON object) does not deserialize into the event's
-// reply struct (unknown field, wrong type, unknown enum value), or nullopt.
-std::optional<std::string> wire_problem(const std::string& event, const nlohmann::json& reply);
-
 // One finished run read as the event's parser reads it (pure).
 Reading read_run(const std::string& event, const HookRun& run);
 
