@@ -8,6 +8,7 @@
 // CXSRC = openai/codex codex-rs/hooks (source).
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -68,6 +69,7 @@ struct HookHandler {
   long timeout_ms = 600000;  // the same in milliseconds
   bool is_async = false;     // `async`
   std::optional<std::string> status_message;
+  std::optional<std::uint64_t> context_limit;  // `additionalContextLimit`, where the event keeps it
   bool managed = false;  // a managed (system) layer: runs without trust
   bool enabled = true;   // `[hooks.state."<key>"] enabled = false` turns it off, even with bypass
   std::string trust_key;   // "<config path>:<event>:<group index>:<handler index>"
