@@ -104,9 +104,9 @@ std::optional<std::string> unsupported_universal(std::string_view event, const j
 }  // namespace
 
 std::optional<std::string> reply_wire_problem(std::string_view event, const json& reply) {
-  // The SessionEnd event is not in the engine snapshot read; its output is not read
+  // SessionEnd and Interrupt are not in the engine snapshot read; their output is not read
   // (hosts/codex family.h), so nothing in it can fail.
-  if (event == "SessionEnd") return std::nullopt;
+  if (event == "SessionEnd" || event == "Interrupt") return std::nullopt;
   if (!reply.is_object()) return "not a JSON object";
   Fields top = universal_fields();
   std::string p;
@@ -245,7 +245,7 @@ std::string shape(std::string_view event, const json& j, ReplyKind* kind) {
   const std::string after = gate ? " (a failed run: the command runs)" : " (a failed run)";
   if (auto p = reply_wire_problem(event, j)) return "Codex rejects the reply: " + *p + after;
   if (auto p = reply_rejection(event, j)) return "Codex rejects the reply: " + *p + after;
-  if (event == "SessionEnd") return "";
+  if (event == "SessionEnd" || event == "Interrupt") return "";
   const json hso = present(j, "hookSpecificOutput") ? j["hookSpecificOutput"] : json::object();
   if (gate) {
     const json pd = hso.contains("permissionDecision") ? hso["permissionDecision"] : json();

@@ -225,7 +225,7 @@ Universal universal(const json& j) {
   return u;
 }
 
-const char* invalid_json_text(const std::string& event) {
+std::string invalid_json_text(const std::string& event) {
   // CXSRC events/*.rs parse_completed: the error each event records for stdout that looks like
   // JSON but is not its reply.
   if (event == "PreToolUse") return "hook returned invalid pre-tool-use JSON output";
@@ -236,8 +236,8 @@ const char* invalid_json_text(const std::string& event) {
   if (event == "SubagentStart") return "hook returned invalid subagent start JSON output";
   if (event == "Stop") return "hook returned invalid stop hook JSON output";
   if (event == "SubagentStop") return "hook returned invalid subagent stop hook JSON output";
-  if (event == "PreCompact") return "hook returned invalid PreCompact hook JSON output";
-  return "hook returned invalid PostCompact hook JSON output";
+  // compact.rs words it with the event's name; the events the snapshot lacks are assumed to.
+  return "hook returned invalid " + event + " hook JSON output";
 }
 
 void fail(Reading& r, const std::string& text) {
@@ -361,6 +361,13 @@ void read_block_event(const std::string& event, const json& j, Reading& r) {
   }
 }
 
+// SessionEnd and Interrupt (0.171.0 lists both, 1 s default timeout; the engine snapshot read
+// has neither): their output is not read (hosts/codex family.h: "the session is over; output is
+// ignored"); a non-zero exit is a failure like everywhere else. PreModelRequest and
+// PostModelRequest, also listed by 0.171.0 and also absent from the snapshot, are read with the
+// universal fields only (pinta::hosts::codex::reply_wire_problem).
+bool output_ignored(const std::string& event) { return event == "SessionEnd" || event == "Interrupt"; }
+
 }  // namespace
 
 Reading read_run(const std::string& event, const HookRun& run) {
@@ -371,17 +378,16 @@ Reading read_run(const std::string& event, const HookRun& run) {
     fail(r, *run.error);
     return r;
   }
-  // The SessionEnd event is not in the source snapshot's engine: its output is not read
-  // (hosts/codex family.h: "the session is over; output is ignored"); a non-zero exit is a
-  // failure like everywhere else.
   const bool compact = event == "PreCompact" || event == "PostCompact";
   if (!run.exit_code) {
     fail(r, compact ? "hook process terminated without an exit code" : "hook exited without a status code");
     return r;
   }
   const int code = *run.exit_code;
-  if (code == 2 && !compact && event != "SessionStart" && event != "SubagentStart" &&
-      event != "SessionEnd") {
+  const bool reads_exit2 = event == "PreToolUse" || event == "PermissionRequest" ||
+                           event == "PostToolUse" || event == "UserPromptSubmit" ||
+                           event == "Stop" || event == "SubagentStop";
+  if (code == 2 && reads_exit2) {
     // CX (measured): exit 2 + stderr blocks with stderr (trimmed) as the reason; exit 2 with an
     // empty stderr is a Failed run and the tool runs. CXSRC: the same on every event that reads
     // exit 2 (PreToolUse, PermissionRequest, PostToolUse, UserPromptSubmit, Stop, SubagentStop).
@@ -424,7 +430,7 @@ Reading read_run(const std::string& event, const HookRun& run) {
     fail(r, err.value_or("hook exited with code " + std::to_string(code)));
     return r;
   }
-  if (event == "SessionEnd") return r;
+  if (output_ignored(event)) return r;
   const std::string trimmed = rust_trim(run.stdout_text);
   if (trimmed.empty()) return r;  // CX: exit 0 and no output: as without the hook
   std::optional<std::string> problem;
@@ -587,7 +593,17 @@ PlanRun run_plan(const std::vector<cx::HookHandler>& plan, const std::string& ev
   PlanRun pr;
   for (auto& f : futures) pr.runs.push_back(f.get());
   for (const auto& r : pr.runs) pr.readings.push_back(read_run(event, r));
-  pr.outcome = decide(event, payload, pr.runs, pr.readings);
+  // CXSRC dispatcher.rs execute_handlers: `async` handlers are started beside the others but not
+  // waited for; their output is queued for a later turn and takes no part in this event's
+  // outcome (the emulator waits for them, so their runs are still reported).
+  std::vector<HookRun> runs;
+  std::vector<Reading> readings;
+  for (size_t i = 0; i < plan.size(); ++i)
+    if (!plan[i].is_async) {
+      runs.push_back(pr.runs[i]);
+      readings.push_back(pr.readings[i]);
+    }
+  pr.outcome = decide(event, payload, runs, readings);
   return pr;
 }
 
@@ -611,7 +627,7 @@ json report_json(const std::vector<cx::HookHandler>& plan, const PlanRun& run) {
   for (const auto& h : plan)
     loaded.push_back({{"event", h.event}, {"matcher", h.matcher}, {"command", h.command},
                       {"timeoutSec", std::max<long>(1, h.timeout_ms / 1000)},
-                      {"source", h.source}, {"file", h.file}});
+                      {"source", h.source}, {"file", h.file}, {"async", h.is_async}});
   json results = json::array();
   for (size_t i = 0; i < run.runs.size(); ++i) {
     const HookRun& r = run.runs[i];

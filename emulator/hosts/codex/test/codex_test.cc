@@ -228,6 +228,16 @@ TEST(CodexRun, ConcurrentHooksFirstReasonInPlanOrderAndLastFinishedRewrite) {
   EXPECT_FALSE(mixed.outcome.updated_input.has_value());
 }
 
+TEST(CodexRun, AsyncHandlersTakeNoPartInTheOutcome) {  // CXSRC dispatcher.rs
+  auto a = handler("PreToolUse", "echo late >&2; exit 2");
+  a.is_async = true;
+  auto r = run("PreToolUse", {a, handler("PreToolUse", "true")});
+  ASSERT_EQ(r.runs.size(), 2u);
+  EXPECT_EQ(r.runs[0].exit_code.value_or(-1), 2);
+  EXPECT_TRUE(r.outcome.tool_runs);
+  EXPECT_FALSE(r.outcome.blocked);
+}
+
 TEST(CodexRun, TimeoutIsAFailedRunInWholeSecondsAndCoversThePipes) {  // CX, CXSRC
   auto r = run("PreToolUse",
                {handler("PreToolUse", "echo no >&2; sleep 20; exit 2", 1500)});
