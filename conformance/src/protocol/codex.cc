@@ -108,13 +108,14 @@ void judge(const Run& run, std::vector<Finding>& fs) {
                                  first_failure(o) + "`) and reads nothing from it; " + goes_on +
                                  ". Pass with exit 0 and no output, block with 2 + stderr"});
   if (exit2 && !reads_exit2(ev))
-    fs.push_back({"PROTO-5", "exit 2 on " + ev + ", which cannot block: Codex records a Failed " +
-                                 "run (`hook exited with code 2`)"});
+    fs.push_back({"PROTO-5", "exit 2 on " + ev + ", which cannot block: Codex records a " +
+                                 "Failed run (`hook exited with code 2`)"});
   // CX: exit 2 with an empty stderr is not a block but a Failed run: on PreToolUse the call runs.
+  // Not a reasonless block (PROTO-6, a should) but no answer at all: PROTO-3.
   if (exit2 && reads_exit2(ev) && !nonblank(r.err))
-    fs.push_back({"PROTO-6", "exit 2 without a message on stderr: Codex does not block, it " +
-                                 "records a Failed run (`" + first_failure(o) + "`) and " +
-                                 goes_on});
+    fs.push_back({"PROTO-3", std::string("exit 2 without a message on stderr: Codex does not ") +
+                                 "block, it records a Failed run (`" + first_failure(o) + "`) and " +
+                                 goes_on + "; a block needs its reason on stderr"});
   if (!exit0) return;
   const std::string read = detail_text(o, "stdoutRead");
   const std::string problem = detail_text(o, "problem");
@@ -128,14 +129,25 @@ void judge(const Run& run, std::vector<Finding>& fs) {
     // The reply parsed, but Codex rejects what it says (CX: a deny without a reason, `ask`,
     // allow without updatedInput, continue/stopReason/suppressOutput on PreToolUse; CXSRC: a
     // block without a reason on any event).
-    const std::string why = first_failure(o);
-    const bool reasonless = why.find("without a non-empty") != std::string::npos;
-    fs.push_back({reasonless ? "PROTO-6" : "PROTO-5",
-                  "Codex rejects the reply (`" + why + "`): a Failed run, " + goes_on});
+    // A reasonless deny is no block at all here (not PROTO-6's weaker "says why"): PROTO-5.
+    fs.push_back({"PROTO-5", "Codex rejects the reply (`" + first_failure(o) + "`): a Failed run, " +
+                                 goes_on});
   } else if (o.effect == "failed" && read == "text") {
     // CXSRC stop.rs: Stop and SubagentStop read no plain text; it fails the run.
     fs.push_back({"PROTO-4", "prints text on " + ev + ": Codex reads only a JSON reply here and " +
                                  "records a Failed run"});
+  } else if (o.effect == "denied" && ev == "PermissionRequest") {
+    // CXSRC output_parser.rs permission_request_decision: a deny without a message is honoured,
+    // and the model is told only "PermissionRequest hook denied approval".
+    const json reply = json::parse(r.out, nullptr, false);
+    const json d = reply.is_object() ? reply.value("hookSpecificOutput", json::object()) : json();
+    const json dec = d.is_object() ? d.value("decision", json()) : json();
+    const std::string msg = dec.is_object() && dec.contains("message") && dec["message"].is_string()
+                                ? dec["message"].get<std::string>()
+                                : std::string();
+    if (reply.is_object() && !nonblank(msg))
+      fs.push_back({"PROTO-6", "denies without a message: Codex says only `PermissionRequest hook "
+                               "denied approval`"});
   } else if (o.effect == "text_ignored") {
     // CX: plain text at exit 0 is ignored (the run completes). A JSON reply among the lines is
     // lost, though.
