@@ -3,7 +3,7 @@
 //       [--project-trusted] < payload.json
 //     runs the hooks Codex would run for one event (pinta::hosts::codex load_hooks + plan) and
 //     prints {"loaded":[…],"results":[…],"outcome":{…}} (emulator/hosts/codex).
-// One block per subcommand in add_commands.
+// One function per subcommand, each called from add_commands.
 #include <iostream>
 #include <iterator>
 #include <memory>
@@ -67,26 +67,32 @@ int run_codex(const CodexRunArgs& a) {
 
 namespace pinta::hostemu::codex {
 
+namespace {
+
+// `codex run`: kept in its own block, apart from the other subcommands.
+void add_run_command(CLI::App* codex, Action& action) {
+  auto a = std::make_shared<CodexRunArgs>();
+  auto* run = codex->add_subcommand("run", "run the hooks of one event as Codex does");
+  run->add_option("--codex-home", a->codex_home, "CODEX_HOME (hooks.json, config.toml)")
+      ->required();
+  run->add_option("--project", a->project, "project root (.codex/hooks.json, .codex/config.toml)")
+      ->required();
+  run->add_option("--event", a->event, "hook event name, e.g. PreToolUse")->required();
+  run->add_option("--tool", a->tool, "matcher target (default: from the payload)");
+  run->add_flag("--bypass-trust", a->bypass_trust,
+                "run untrusted hooks too (--dangerously-bypass-hook-trust)");
+  run->add_flag("--project-trusted", a->project_trusted,
+                "read the project's .codex/ layer (a trusted project)");
+  run->callback([a, &action] { action = [a] { return run_codex(*a); }; });
+}
+
+}  // namespace
+
 // The family's `hostemu` subcommands (registered through families.def, hostemu_main.cc).
 void add_commands(CLI::App& app, Action& action) {
-  auto* codex = app.add_subcommand("codex", "Codex CLI 0.171 host emulator");
+  auto* codex = app.add_subcommand("codex", "Codex CLI 0.171.0 host emulator");
   codex->require_subcommand(1);
-
-  {  // run
-    auto a = std::make_shared<CodexRunArgs>();
-    auto* run = codex->add_subcommand("run", "run the hooks of one event as Codex does");
-    run->add_option("--codex-home", a->codex_home, "CODEX_HOME (hooks.json, config.toml)")
-        ->required();
-    run->add_option("--project", a->project, "project root (.codex/hooks.json, .codex/config.toml)")
-        ->required();
-    run->add_option("--event", a->event, "hook event name, e.g. PreToolUse")->required();
-    run->add_option("--tool", a->tool, "matcher target (default: from the payload)");
-    run->add_flag("--bypass-trust", a->bypass_trust,
-                  "run untrusted hooks too (--dangerously-bypass-hook-trust)");
-    run->add_flag("--project-trusted", a->project_trusted,
-                  "read the project's .codex/ layer (a trusted project)");
-    run->callback([a, &action] { action = [a] { return run_codex(*a); }; });
-  }
+  add_run_command(codex, action);
 }
 
 }  // namespace pinta::hostemu::codex
