@@ -6,7 +6,6 @@
 #include <future>
 #include <set>
 
-#include "pinta/common/text.h"
 #include "pinta/emulator/codex/codex.h"
 #include "pinta/hosts/codex/replies.h"
 
@@ -109,11 +108,8 @@ std::string lossy_utf8(const std::string& in) {
   return out;
 }
 
-using pinta::text::trim;
-
-// Rust's str::trim: Unicode White_Space at both ends. ASCII whitespace covers every reply a hook
-// writes here; U+0085/U+00A0/U+2000… are not trimmed (a hook that ends with one is read as is).
-std::string rust_trim(const std::string& s) { return trim(s, " \t\n\v\f\r"); }
+// Rust's str::trim (Unicode White_Space at both ends), as Codex trims stdout and stderr.
+std::string rust_trim(const std::string& s) { return cx::rust_trim(s); }
 
 // CXSRC events/common.rs trimmed_non_empty.
 std::optional<std::string> trimmed_non_empty(const std::string& s) { return cx::trimmed_reason(s); }
@@ -186,7 +182,8 @@ namespace {
 // deserialized into the event's struct; any failure is "no parse".
 std::optional<json> parse_reply(const std::string& event, const std::string& stdout_text,
                                 std::optional<std::string>& problem) {
-  json j = json::parse(rust_trim(stdout_text), nullptr, false);
+  const std::string t = rust_trim(stdout_text);
+  json j = cx::serde_parses(t) ? json::parse(t, nullptr, false) : json(json::value_t::discarded);
   if (j.is_discarded()) {
     problem = "not valid JSON";
     return std::nullopt;
@@ -202,8 +199,8 @@ std::optional<json> parse_reply(const std::string& event, const std::string& std
 
 // CXSRC output_parser.rs looks_like_json: stdout starting (after leading whitespace) with { or [.
 bool looks_like_json(const std::string& s) {
-  auto p = s.find_first_not_of(" \t\n\v\f\r");
-  return p != std::string::npos && (s[p] == '{' || s[p] == '[');
+  const std::string t = rust_trim(s);
+  return !t.empty() && (t[0] == '{' || t[0] == '[');
 }
 
 std::optional<std::string> str(const json& j, const char* k) {

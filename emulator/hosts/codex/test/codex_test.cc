@@ -382,6 +382,32 @@ TEST(CodexWire, ProblemsNameTheField) {
   EXPECT_TRUE(cx::reply_wire_problem("PreCompact", json{{"reason", "r"}}).has_value());
 }
 
+// Where serde_json and Rust's trim differ from nlohmann's parser and an ASCII trim.
+TEST(CodexWire, SerdeParsingAndRustTrim) {
+  EXPECT_TRUE(cx::serde_parses("{}"));
+  EXPECT_FALSE(cx::serde_parses("\xEF\xBB\xBF{}"));
+  EXPECT_TRUE(cx::serde_parses(std::string(127, '[') + std::string(127, ']')));
+  EXPECT_FALSE(cx::serde_parses(std::string(128, '[') + std::string(128, ']')));
+  EXPECT_TRUE(cx::serde_parses("{\"a\":\"" + std::string(300, '[') + "\"}"));
+  EXPECT_EQ(cx::rust_trim("\xC2\xA0 why\xE2\x80\xA8\n"), "why");
+  EXPECT_EQ(cx::rust_trim("\xEF\xBB\xBFx"), "\xEF\xBB\xBFx");
+  EXPECT_FALSE(cx::trimmed_reason("\xE3\x80\x80 \t").has_value());
+  // A deny behind a byte order mark is no JSON to Codex: not even JSON-like, so plain text.
+  auto bom = run("PreToolUse",
+                 {handler("PreToolUse", R"(printf '\357\273\277{"decision":"block","reason":"r"}')")});
+  EXPECT_EQ(bom.readings[0].stdout_read, "text");
+  EXPECT_TRUE(bom.outcome.tool_runs);
+  // Nesting past serde_json's limit: the reply fails.
+  const std::string deep = "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\",\"updatedInput\":" +
+                           std::string(130, '[') + std::string(130, ']') + "}}";
+  auto d = run("PreToolUse", {handler("PreToolUse", "printf '%s' '" + deep + "'")});
+  EXPECT_EQ(d.outcome.failures,
+            std::vector<std::string>{"hook returned invalid pre-tool-use JSON output"});
+  // A reason padded with Unicode spaces is trimmed as Rust trims it.
+  auto nb = run("PreToolUse", {handler("PreToolUse", R"(printf '\302\240no\342\200\250' >&2; exit 2)")});
+  EXPECT_EQ(nb.outcome.block_reason.value_or(""), "no");
+}
+
 TEST(CodexSpawn, BashWholeSecondsAndPluginRoot) {
   auto h = handler("PreToolUse", "true", 2500);
   auto rq = ce::spawn_request(h, "{}", "/tmp", {});
