@@ -166,12 +166,15 @@ HookRun hook_run(const cx::HookHandler& h, const proc::SpawnResult& res) {
 }
 
 std::string stdin_json(const std::string& event, const json& payload) {
-  if (!payload.is_object()) return payload.dump();
+  // Codex's strings are Rust strings, valid UTF-8 by construction: a case's invalid bytes are
+  // sent as U+FFFD, as they would have reached Codex's own input already decoded.
+  auto text = [](const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); };
+  if (!payload.is_object()) return text(payload);
   ojson o = ojson::object();
   for (const auto& k : input_fields(event))
-    if (payload.contains(k)) o[k] = ojson::parse(payload[k].dump());
+    if (payload.contains(k)) o[k] = ojson::parse(text(payload[k]));
   for (auto it = payload.begin(); it != payload.end(); ++it)
-    if (!o.contains(it.key())) o[it.key()] = ojson::parse(it.value().dump());
+    if (!o.contains(it.key())) o[it.key()] = ojson::parse(text(it.value()));
   // serde_json::to_string: compact, UTF-8 as is, no trailing newline.
   return o.dump(-1, ' ', false, ojson::error_handler_t::replace);
 }
@@ -402,8 +405,11 @@ Reading read_run(const std::string& event, const HookRun& run) {
     }
     r.entries.push_back({"feedback", *reason});
     if (event == "PostToolUse") {
-      // post_tool_use.rs: the feedback goes to the model; the run stays Completed.
+      // post_tool_use.rs: the feedback goes to the model as a decision:block's does; the run is
+      // recorded as Completed (not Blocked).
       r.feedback.push_back(*reason);
+      r.should_block = true;
+      r.block_reason = reason;
       return r;
     }
     r.status = "blocked";

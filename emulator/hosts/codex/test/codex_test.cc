@@ -269,6 +269,9 @@ TEST(CodexRun, StdinCwdAndDecoding) {  // CX payload order; CXSRC command_runner
   EXPECT_EQ(sent,
             R"({"session_id":"s1","turn_id":"t1","transcript_path":null,"cwd":"/tmp","hook_event_name":"PreToolUse","model":"m","permission_mode":"bypassPermissions","tool_name":"Bash","tool_input":{"command":"echo ran"},"tool_use_id":"call_1","extra":"x"})");
   EXPECT_EQ(where, d.path() + "\n");
+  // Invalid UTF-8 in a case's payload goes out as U+FFFD (Codex's strings are valid UTF-8).
+  EXPECT_EQ(ce::stdin_json("Stop", json{{"prompt", "a\xFF" "b"}, {"session_id", "s"}}),
+            "{\"session_id\":\"s\",\"prompt\":\"a\xEF\xBF\xBD" "b\"}");
   EXPECT_EQ(r.outcome.block_reason.value_or(""), "bad \xEF\xBF\xBD byte");
 }
 
@@ -311,6 +314,7 @@ TEST(CodexRun, PostToolUseFeedback) {  // CXSRC events/post_tool_use.rs
   EXPECT_TRUE(r.outcome.blocked);
   EXPECT_EQ(r.outcome.model_text.value_or(""), "one\n\ntwo");
   EXPECT_EQ(r.readings[1].status, "completed");
+  EXPECT_EQ(r.outcome.block_reason.value_or(""), "one");
   auto bad = reply("PostToolUse", R"({"reason":"why"})");
   EXPECT_EQ(bad.outcome.failures,
             std::vector<std::string>{"PostToolUse hook returned reason without decision"});
