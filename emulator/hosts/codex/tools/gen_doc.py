@@ -118,14 +118,51 @@ def replies_table():
     return "\n".join(rows)
 
 
+def clip(text, n=70):
+    text = text.replace("\n", "\\n").replace("|", "\\|").replace("`", "'")
+    return text if len(text) <= n else text[:n] + "…"
+
+
+def showed(e):
+    """What the real CLI showed in one recorded run (a scenario's `expected`), in a few words."""
+    if "files" not in e:  # the generated lane: one recorded run per session
+        return "%d generated sessions, each hook's run recorded" % len(e)
+    read = [r[1] for r in e.get("read", [])]
+    blocked = [r for r in read if r.startswith(("Command blocked", "Tool call blocked"))]
+    own = [r for r in read if not r.startswith(("Chunk ID", "Exit code", "Command blocked",
+                                                "Tool call blocked"))]
+    out = []
+    if not e.get("events"):
+        out.append("no hook ran")
+    if blocked:
+        out.append("the call did not run; the model read `%s`" % clip(blocked[-1]))
+    if e.get("files"):
+        out.append("the command ran" + ("" if e["files"] == ["ran"] else
+                                        " (files: %s)" % ", ".join(e["files"])))
+    if own:
+        out.append("the model read `%s` as the result" % clip(own[0]))
+    if not read and not e.get("requests"):
+        out.append("no model request")
+    elif not read and not blocked and not e.get("files"):
+        out.append("%d model request(s)" % e.get("requests", 0))
+    for t in e.get("told", [])[:1]:
+        out.append("the model was told `%s`" % clip(t, 50))
+    for n in e.get("notices", [])[:1]:
+        out.append("warning `%s`" % clip(n, 60))
+    if e.get("marks"):
+        out.append("marks %s" % ", ".join("`%s`" % clip(m, 20) for m in e["marks"][:10]))
+    return "; ".join(out) or "—"
+
+
 def load_scenarios():
+    """name -> (what it asks, what the real CLI showed)."""
     out = {}
     if not os.path.isdir(SCENARIOS):
         return out
     for f in sorted(os.listdir(SCENARIOS)):
         if f.endswith(".json"):
             s = json.load(open(os.path.join(SCENARIOS, f), encoding="utf-8"))
-            out[s.get("name", f[:-5])] = s.get("evidence", "")
+            out[s.get("name", f[:-5])] = (s.get("evidence", ""), showed(s.get("expected", {})))
     return out
 
 
@@ -178,12 +215,13 @@ def index_table(scenarios, cites):
         by.setdefault(name, [])
         if section not in by[name]:
             by[name].append(section)
-    rows = ["| scenario | what the real CLI showed | cited under |", "|---|---|---|"]
-    for name, ev in scenarios.items():
-        rows.append("| `%s` | %s | %s |" % (name, ev.replace("|", "\\|"),
-                                            ", ".join(by.get(name, [])) or "—"))
+    rows = ["| scenario | what it asks | what the real CLI showed (recorded) | cited under |",
+            "|---|---|---|---|"]
+    for name, (ask, seen) in scenarios.items():
+        rows.append("| `%s` | %s | %s | %s |" % (name, ask.replace("|", "\\|"), seen,
+                                                 ", ".join(by.get(name, [])) or "—"))
     if not scenarios:
-        rows.append("| — | no scenario yet in emulator/hosts/codex/test/scenarios/ | — |")
+        rows.append("| — | no scenario yet in emulator/hosts/codex/test/scenarios/ | — | — |")
     return "\n".join(rows)
 
 
