@@ -102,10 +102,12 @@ TEST(CaseParser, AcceptsAMinimalCase) {
   EXPECT_EQ(c->id, "OUT-9999");
   EXPECT_TRUE(c->family.empty());
   // json-line: every host that reads one JSON line (contract OUT-1): not deel-1.17 (exit status)
-  // nor claude-code-2.1 (silence or a JSON line), whose families have their own cases.
-  EXPECT_EQ(c->hosts.size(), conf::all_hosts().size() - 2);
+  // nor claude-code-2.1 nor codex-0.171 (silence or a JSON line), whose families have their own
+  // cases.
+  EXPECT_EQ(c->hosts.size(), conf::all_hosts().size() - 3);
   EXPECT_EQ(std::count(c->hosts.begin(), c->hosts.end(), "deel-1.17"), 0);
   EXPECT_EQ(std::count(c->hosts.begin(), c->hosts.end(), "claude-code-2.1"), 0);
+  EXPECT_EQ(std::count(c->hosts.begin(), c->hosts.end(), "codex-0.171"), 0);
 }
 
 // "family": "gemini" is every Gemini CLI column: the 0.61 emulator and each version profile's host.
@@ -202,8 +204,18 @@ TEST(CaseParser, RejectsWhatTheRunnerCouldNotCheck) {
        R"("expect":{"exit_code":0}})",
        "per-host value at input in a shared case"},
       {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
-       R"("family":"codex","event":"gate","expect":{"exit_code":0}})",
+       R"("family":"no-such-family","event":"gate","expect":{"exit_code":0}})",
        "family must name a registered family"},
+      // A family's own area (its folder in capitals) is its cases' only.
+      {R"({"id":"CODEX-0001","area":"CODEX","title":"t","requirement":"r","source":"s",)"
+       R"("level":"must","requires":["gate"],"event":"gate","expect":{"exit_code":0}})",
+       "area CODEX is family codex's: a shared case belongs to a shared area"},
+      {R"({"id":"CODEX-0001","area":"CODEX","title":"t","requirement":"r","source":"s",)"
+       R"("level":"must","family":"claude-code","event":"PreToolUse","expect":{"exit_code":0}})",
+       "area CODEX is family codex's: the case must say"},
+      {R"({"id":"NOSUCH-0001","area":"NOSUCH","title":"t","requirement":"r","source":"s",)"
+       R"("level":"must","requires":["gate"],"event":"gate","expect":{"exit_code":0}})",
+       "unknown area 'NOSUCH'"},
       {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
        R"("family":"deel","requires":["json-line"],"event":"PreToolUse","expect":{"exit_code":0}})",
        "family deel lacks a feature the case requires"},
@@ -468,13 +480,15 @@ TEST(Features, EachSelectsTheHostsOfTheFamiliesThatHaveIt) {
     EXPECT_EQ(hosts_with({all}).size(), every) << all;
   EXPECT_EQ(hosts_with({"json-line"}).size(), hosts_of_families({F::kGemini, F::kAntigravity}));
   EXPECT_EQ(hosts_with({"json-reply"}).size(),
-            hosts_of_families({F::kGemini, F::kAntigravity, F::kClaude}));
-  EXPECT_EQ(hosts_with({"exit-status"}).size(), hosts_of_families({F::kDeel, F::kClaude}));
+            hosts_of_families({F::kGemini, F::kAntigravity, F::kClaude, F::kCodex}));
+  EXPECT_EQ(hosts_with({"exit-status"}).size(),
+            hosts_of_families({F::kDeel, F::kClaude, F::kCodex}));
+  // Codex has no ask on its gate (hosts/codex/include/pinta/hosts/codex/family.h).
   EXPECT_EQ(hosts_with({"ask"}).size(),
             hosts_of_families({F::kGemini, F::kAntigravity, F::kClaude}));
   EXPECT_EQ(hosts_with({"session-id"}).size(),
-            hosts_of_families({F::kGemini, F::kAntigravity, F::kClaude}));
-  EXPECT_EQ(hosts_with({"tool-call-id"}).size(), hosts_of_families({F::kClaude}));
+            hosts_of_families({F::kGemini, F::kAntigravity, F::kClaude, F::kCodex}));
+  EXPECT_EQ(hosts_with({"tool-call-id"}).size(), hosts_of_families({F::kClaude, F::kCodex}));
   EXPECT_EQ(hosts_with({"json-line", "exit-status"}).size(), 0u);
   EXPECT_EQ(hosts_with({"json-reply", "exit-status"}), hosts_with({"tool-call-id"}));
 }
