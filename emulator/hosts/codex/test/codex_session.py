@@ -75,7 +75,8 @@ class Run:
     added for, in hooks.json, or in config.toml when hooks_json_raw is given."""
 
     CAPTURE_EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest",
-                      "PostToolUse", "Stop"]
+                      "PostToolUse", "PreCompact", "PostCompact", "SubagentStart", "SubagentStop",
+                      "Stop", "SessionEnd"]
 
     def __init__(self, root, sc):
         self.root, self.sc = root, sc

@@ -12,7 +12,8 @@ fires) appends what the CLI wrote to its stdin. What a run did is reduced to an 
   told      every text in the model's requests carrying the scenarios' marker "HK" (hook
             context, a Stop hook's prompt), in first-seen order
   requests  how many model requests were answered (a blocked prompt: 0; a Stop block: one more)
-  events    the hook events fired, in order; payloads: the first payload of each (normalised)
+  events    the hook events fired: [event, count] in the order each first fired; payloads:
+            every distinct payload of each event (normalised: ids, times, the temp root)
   marks     what the scenario's hooks appended to $M (which hooks ran), sorted
   notices   the CLI's warnings (--json "error" items, e.g. an invalid matcher), sorted
 Checks: (1) the real outcome equals the one recorded in the scenario file ("expected"; --record
@@ -28,6 +29,7 @@ exec_command `touch ran` then "done"], "hooks"?, "hooks_json_raw"?, "toml_hooks"
 import argparse, collections, concurrent.futures as cf, json, os, random, re, shutil, subprocess
 import sys, tempfile, time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import codex_session as cs  # noqa: E402
 
@@ -91,10 +93,19 @@ def outcome(run):
                 t = norm(t, root)
                 if "HK" in t and t not in told:
                     told.append(t)
-    events = [p["hook_event_name"] for p in run.payloads]
-    payloads = {}
+    # Parallel tool calls of one turn run their hooks in either order: events are counted in the
+    # order each first fired, and payloads kept per event as a sorted set.
+    events = []
     for p in run.payloads:
-        payloads.setdefault(p["hook_event_name"], norm_json(p, root))
+        ev = p["hook_event_name"]
+        if any(e[0] == ev for e in events):
+            next(e for e in events if e[0] == ev)[1] += 1
+        else:
+            events.append([ev, 1])
+    payloads = collections.defaultdict(set)
+    for p in run.payloads:
+        payloads[p["hook_event_name"]].add(json.dumps(norm_json(p, root), ensure_ascii=False))
+    payloads = {ev: [json.loads(x) for x in sorted(v)] for ev, v in payloads.items()}
     marks = read_marks(run)
     notices, final = [], None
     for line in run.stdout.splitlines():
@@ -163,12 +174,19 @@ def replay(run, hostemu):
 
 
 def compare_emulator(run, got, emu, emu_marks):
+    """The emulator's outcome of each payload (emulator/hosts/codex report_json: toolRuns, blocked,
+    stopped, modelText, additionalContexts, updatedInput) against what the real CLI did."""
     name = run.sc["name"]
     diffs = []
     root = run.root
     read = dict((c, t) for c, t in got["read"])
-    posted = {p.get("tool_use_id") for p in run.payloads if p["hook_event_name"] == "PostToolUse"}
+    posts = {p.get("tool_use_id"): p for p in run.payloads if p["hook_event_name"] == "PostToolUse"}
     stops = [i for i, p in enumerate(run.payloads) if p["hook_event_name"] == "Stop"]
+    told = "\n".join(got["told"])
+
+    def ran_output(text):  # the command's own output (exec_command / apply_patch), not a hook's
+        return text is not None and text.startswith(("Chunk ID: ", "Exit code: "))
+
     for i, (pl, em) in enumerate(zip(run.payloads, emu)):
         ev = pl["hook_event_name"]
         where = "%s #%d (%s)" % (name, i, ev)
@@ -176,25 +194,46 @@ def compare_emulator(run, got, emu, emu_marks):
             diffs.append(where + ": hostemu codex run failed: " + em["error"])
             continue
         o = em.get("outcome", {})
-        blocked = bool(o.get("blocked"))
+        text = norm(o["modelText"], root) if o.get("modelText") is not None else None
+        tid = pl.get("tool_use_id")
         if ev == "PreToolUse":
-            tid = pl.get("tool_use_id")
-            text = read.get(tid)
-            real_blocked = tid not in posted and text is not None and \
-                not text.startswith(("Chunk ID", "Exit code"))
-            if blocked != real_blocked:
-                diffs.append(where + ": blocked emulator=%s real=%s (the model read %r)" % (blocked, real_blocked, text))
-            elif blocked and norm(o.get("toolResult") or "", root) != text:
-                diffs.append(where + ": the model read emulator=%r real=%r" % (o.get("toolResult"), text))
-        if ev == "UserPromptSubmit" and blocked != (got["requests"] == 0):
-            diffs.append(where + ": prompt blocked emulator=%s real=%s" % (blocked, got["requests"] == 0))
+            real_runs = tid in posts or ran_output(read.get(tid))
+            if bool(o.get("toolRuns", True)) != real_runs:
+                diffs.append(where + ": the call runs emulator=%s real=%s (the model read %r)"
+                             % (o.get("toolRuns"), real_runs, read.get(tid)))
+            elif not real_runs and text != read.get(tid):
+                diffs.append(where + ": the model read emulator=%r real=%r" % (text, read.get(tid)))
+            upd = o.get("updatedInput")
+            if upd is not None and real_runs and tid in posts and posts[tid].get("tool_input") != upd:
+                diffs.append(where + ": updatedInput %r, the call ran with %r" % (upd, posts[tid].get("tool_input")))
+        if ev == "PostToolUse":
+            real = read.get(tid)
+            if text is not None and text != real:
+                diffs.append(where + ": the model read emulator=%r real=%r" % (text, real))
+            if text is None and real is not None and not ran_output(real):
+                diffs.append(where + ": emulator leaves the output, the model read %r" % real)
+        if ev == "UserPromptSubmit":
+            emu_dropped = bool(o.get("blocked")) or bool(o.get("stopped"))
+            if emu_dropped != (got["requests"] == 0):
+                diffs.append(where + ": prompt dropped emulator=%s real=%s" % (emu_dropped, got["requests"] == 0))
         if ev == "Stop":
             again = stops.index(i) + 1 < len(stops)
-            if blocked != again:
-                diffs.append(where + ": model sent back emulator=%s real=%s" % (blocked, again))
-        for t in o.get("modelContext") or []:
-            if "HK" in t and norm(t, root) not in got["told"] and norm(t, root) not in read.values():
+            emu_again = bool(o.get("blocked")) and not o.get("stopped")
+            if emu_again != again:
+                diffs.append(where + ": model sent back emulator=%s real=%s" % (emu_again, again))
+            elif again and text is not None and text not in told:
+                diffs.append(where + ": the model was never told the continuation %r" % text)
+        for t in o.get("additionalContexts") or []:
+            t = norm(t, root)
+            if t.strip() and t not in told:
                 diffs.append(where + ": the emulator says the model was told %r; real never was" % t)
+    for t in got["told"]:
+        if t.startswith("<hook_prompt"):
+            continue  # a Stop continuation: checked above
+        said = any(t in norm(c, root) or norm(c, root) in t for em in emu if "error" not in em
+                   for c in em.get("outcome", {}).get("additionalContexts") or [])
+        if not said:
+            diffs.append("%s: the model was told %r; the emulator predicted no such context" % (name, t))
     if emu_marks != got["marks"]:
         diffs.append("%s: hooks that ran ($M) emulator=%r real=%r" % (name, emu_marks, got["marks"]))
     return diffs
@@ -253,7 +292,8 @@ def main():
     ap.add_argument("--hostemu", required=True)
     ap.add_argument("--codex", help="the real native codex (default: ci/npm-codex.sh installs it)")
     ap.add_argument("--scenarios", help="directory of scenario JSON files")
-    ap.add_argument("--only", help="run only the scenarios whose name contains this")
+    ap.add_argument("--only", help="run only the scenarios whose name contains one of these "
+                                   "(comma-separated)")
     ap.add_argument("--generated", type=int, default=8, help="generated sessions (seeded)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--long", action="store_true", help="64 generated sessions instead")
@@ -273,7 +313,7 @@ def main():
         for f in sorted(os.listdir(a.scenarios)):
             if f.endswith(".json") and f != "generated.json":
                 sc = json.load(open(os.path.join(a.scenarios, f)))
-                if not a.only or a.only in sc["name"]:
+                if not a.only or any(w in sc["name"] for w in a.only.split(",")):
                     sc.setdefault("turns", DEFAULT_TURNS)
                     scs.append(sc)
                     files[sc["name"]] = os.path.join(a.scenarios, f)

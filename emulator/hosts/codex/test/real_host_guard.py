@@ -25,6 +25,7 @@ Exit 0: every check passed; 1: failures (printed); 77: SKIPPED (the CLI cannot b
 """
 import argparse, concurrent.futures as cf, json, os, shutil, socket, subprocess, sys, tempfile, time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import codex_session as cs  # noqa: E402
 
