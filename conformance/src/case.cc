@@ -468,10 +468,20 @@ std::string render_cases_doc(const std::vector<Case>& cases) {
        "`should` cases only with `--strict`. A shared case (`conformance/cases/<AREA>/`) runs "
        "under every host whose family has the features it requires (below; docs/contract.md "
        "\"How cases select hosts\"), a family's own case (`conformance/cases/<family>/<AREA>/`) "
-       "under that family's hosts. Hosts are the host registry's (`hosts/`): `gemini-0.XX` a Gemini CLI "
-       "version profile (`hosts/gemini/profiles`), `deel-1.17` deel-local-cli 1.17, "
-       "`claude-code-2.1` Claude Code 2.1, the others Antigravity profiles "
-       "(`hosts/antigravity/profiles`).\n\n";
+       "under that family's hosts. Hosts are the host registry's (`hosts/`; the Gemini CLI and "
+       "Antigravity ones are version profiles, `hosts/gemini/profiles` and "
+       "`hosts/antigravity/profiles`), by family:";
+  // The hosts of each registered family, from the registry: a new family's hosts are named here
+  // without an edit.
+  const char* sep = " ";
+  for (const auto& d : pinta::hosts::families()) {
+    std::string hs;
+    for (const auto& h : all_hosts())
+      if (pinta::hosts::host_family(h) == d.id) hs += (hs.empty() ? "`" : ", `") + h + "`";
+    o << sep << d.display_name << " (`" << d.name << "`): " << (hs.empty() ? "none" : hs);
+    sep = "; ";
+  }
+  o << ".\n\n";
   std::map<std::string, int> per_area;
   for (const auto& c : cases) per_area[c.area]++;
   o << "| Area | Cases |\n|---|---|\n";
