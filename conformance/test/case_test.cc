@@ -209,6 +209,16 @@ TEST(CaseParser, RejectsWhatTheRunnerCouldNotCheck) {
       {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
        R"("family":"no-such-host","event":"gate","expect":{"exit_code":0}})",
        "family must name a registered family"},
+      // A family's own area (its folder in capitals) is its cases' only.
+      {R"({"id":"CODEX-0001","area":"CODEX","title":"t","requirement":"r","source":"s",)"
+       R"("level":"must","requires":["gate"],"event":"gate","expect":{"exit_code":0}})",
+       "area CODEX is family codex's: a shared case belongs to a shared area"},
+      {R"({"id":"CODEX-0001","area":"CODEX","title":"t","requirement":"r","source":"s",)"
+       R"("level":"must","family":"claude-code","event":"PreToolUse","expect":{"exit_code":0}})",
+       "area CODEX is family codex's: the case must say"},
+      {R"({"id":"NOSUCH-0001","area":"NOSUCH","title":"t","requirement":"r","source":"s",)"
+       R"("level":"must","requires":["gate"],"event":"gate","expect":{"exit_code":0}})",
+       "unknown area 'NOSUCH'"},
       {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
        R"("family":"deel","requires":["json-line"],"event":"PreToolUse","expect":{"exit_code":0}})",
        "family deel lacks a feature the case requires"},

@@ -426,3 +426,36 @@ TEST(ResponsesServer, ScriptValidationNamesTheField) {
   EXPECT_TRUE(ok->has_when_exhausted);
   EXPECT_EQ(ok->when_exhausted.output[0]["arguments"], "{}");
 }
+
+// `hostemu codex model-server` serves the Responses dialect: prints its port, answers a streamed
+// request with the scripted turn and logs it with the tool outputs it carried.
+TEST(ResponsesServerCli, PrintsPortServesAndLogs) {
+  if (!std::filesystem::exists(pinta::testing::bin_dir() + "/hostemu"))
+    GTEST_SKIP() << "hostemu not built";
+  pinta::testing::TempDir t;
+  std::string script = t.sub("turns.json"), log = t.sub("log.jsonl");
+  { std::ofstream(script) << R"({"turns":[{"content":[{"type":"text","text":"hello"}]}]})"; }
+  const std::string body =
+      R"({"model":"m","stream":true,"input":[{"type":"function_call_output","call_id":"c","output":"seen"}]})";
+  auto sp = pinta::proc::make_spawner();
+  std::string sh = "set -e; " + pinta::testing::bin_dir() + "/hostemu codex model-server --script " +
+                   script + " --log " + log + " > " + t.sub("out") +
+                   " & pid=$!; for i in $(seq 100); do [ -s " + t.sub("out") +
+                   " ] && break; sleep 0.05; done; port=$(cut -d' ' -f2 " + t.sub("out") +
+                   "); curl -s -H 'Authorization: Bearer k' -d '" + body +
+                   "' \"http://127.0.0.1:$port/v1/responses\"; kill $pid; wait $pid";
+  pinta::proc::SpawnRequest req;
+  req.argv = {"sh", "-c", sh};
+  req.timeout = std::chrono::milliseconds(20000);
+  auto r = sp->run(req);
+  ASSERT_TRUE(r.exit_code.has_value()) << r.spawn_error;
+  EXPECT_EQ(*r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("event: response.completed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("hello"), std::string::npos);
+  std::ifstream in(log);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  json rec = json::parse(line);
+  EXPECT_EQ(rec["status"], 200);
+  EXPECT_EQ(rec["toolOutputs"], json::parse(R"([{"call_id":"c","output":"seen"}])"));
+}
