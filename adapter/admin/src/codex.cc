@@ -1,15 +1,1110 @@
-// PINTA-PLACEHOLDER: replaced by the admin helper.
+// Codex CLI 0.171's part of the admin tool (FamilyAdmin, admin_internal.h): the installer (our
+// hooks in hooks.json, their trust in config.toml) and the doctor checks; the evidence is in
+// pinta/admin/codex.h.
+#include "pinta/admin/codex.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <cstdlib>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+
 #include "admin_internal.h"
+#include "pinta/admin/install.h"
+#include "pinta/admin/json_edit.h"
+#include "pinta/common/fs.h"
+#include "pinta/hosts/codex/codex.h"
+#include "pinta/hosts/codex/family.h"
 
 namespace pinta::admin {
 namespace {
-Result<Plan> install_plan(const InstallOptions&) {
-  return make_error(ErrorCode::kInvalidArgument, "codex: install not built yet");
+
+namespace cx = pinta::hosts::codex;
+using jsonedit::Doc;
+using jsonedit::Node;
+
+constexpr const char* kArea = "codex";
+constexpr const char* kAgent = "codex";
+// Seconds (CX: Codex's `timeout` unit). The adapter answers within its own budget; this only
+// bounds a hung process.
+constexpr int kTimeoutSeconds = hosts::descriptor(hosts::Family::kCodex).install_timeout_ms / 1000;
+
+// The largest file install reads (hooks.json, config.toml are a few KiB).
+constexpr size_t kMaxFile = 4u << 20;
+
+// ---- files ----------------------------------------------------------------------------------
+
+// Existing regular file → its text; absent → nullopt; anything else (unreadable, a directory, a
+// FIFO) → one line naming the file.
+Result<std::optional<std::string>> read_user_file(const std::string& path) {
+  if (::access(path.c_str(), F_OK) != 0) return std::optional<std::string>{};
+  auto t = fs::read_regular_file(path, kMaxFile);
+  if (!t) return make_error(ErrorCode::kIo, path + ": cannot be read (" + t.error().message + ")");
+  return std::optional<std::string>{std::move(*t)};
 }
-Status uninstall_plan(const InstallOptions&, const State&, Plan&) { return {}; }
-void check_codex(const DoctorOptions&, DoctorReport&) {}
-std::vector<LintFile> lint_files(const DoctorOptions&) { return {}; }
+
+// `p` with its longest existing prefix resolved (symbolic links, `..`), the rest appended.
+std::string canonical_prefix(const std::string& p) {
+  std::string head = p, tail;
+  while (!head.empty() && head != "/") {
+    char buf[PATH_MAX];
+    if (::realpath(head.c_str(), buf)) return tail.empty() ? buf : fs::join(buf, tail);
+    std::string base = head.substr(head.rfind('/') + 1);
+    tail = tail.empty() ? base : fs::join(base, tail);
+    head = fs::dirname(head);
+  }
+  return p;
+}
+
+// ---- hooks.json -----------------------------------------------------------------------------
+
+bool handler_is_ours(const ojson& h) {
+  if (!h.is_object()) return false;
+  auto c = h.find("command");
+  return c != h.end() && c->is_string() && codex_is_ours(c->get<std::string>());
+}
+
+ojson handler_for(const std::string& adapter_path, const std::string& event) {
+  return {{"type", "command"},
+          {"command", codex_command(adapter_path, event)},
+          {"timeout", kTimeoutSeconds}};
+}
+
+ojson group_for(const std::string& adapter_path, const std::string& event) {
+  return {{"matcher", "*"}, {"hooks", ojson::array({handler_for(adapter_path, event)})}};
+}
+
+bool group_holds(const ojson& g, const ojson& handler) {
+  if (!g.is_object() || !g.contains("hooks") || !g["hooks"].is_array()) return false;
+  return std::any_of(g["hooks"].begin(), g["hooks"].end(),
+                     [&](const ojson& h) { return h == handler; });
+}
+
+Result<Doc> scan_hooks(const std::string& text) {
+  auto d = Doc::scan(text);
+  if (!d) return d.error();
+  if (d->root().kind != Node::Kind::kObject)
+    return make_error(ErrorCode::kParse, "1:1: the hooks file is not a JSON object");
+  const Node* hooks = d->member(d->root(), "hooks");
+  if (hooks && hooks->kind != Node::Kind::kObject)
+    return make_error(ErrorCode::kParse,
+                      jsonedit::line_col(d->text(), hooks->begin) + ": \"hooks\" is not an object");
+  return d;
+}
+
+// One handler of ours taken out of event list `groups` (not `keep`); a group left empty goes with
+// it. nullopt when there is none.
+std::optional<std::string> remove_one(const Doc& d, const Node& groups, const ojson* keep) {
+  if (groups.kind != Node::Kind::kArray) return std::nullopt;
+  for (size_t i = 0; i < groups.elements.size(); ++i) {
+    const Node& g = d.node(groups.elements[i]);
+    if (g.kind != Node::Kind::kObject) continue;
+    const Node* inner = d.member(g, "hooks");
+    if (!inner || inner->kind != Node::Kind::kArray) continue;
+    for (size_t j = 0; j < inner->elements.size(); ++j) {
+      ojson h = d.value(d.node(inner->elements[j]));
+      if (!handler_is_ours(h) || (keep && h == *keep)) continue;
+      return inner->elements.size() == 1 ? d.remove_element(groups, i)
+                                          : d.remove_element(*inner, j);
+    }
+  }
+  return std::nullopt;
+}
+
+// Takes ours out of every event for which `drop(event)` holds; the events it emptied go too.
+Result<std::string> remove_ours_where(std::string text, bool (*drop)(const std::string&),
+                                      bool* touched) {
+  std::vector<std::string> emptied;
+  for (;;) {
+    auto d = scan_hooks(text);
+    if (!d) return d.error();
+    const Node* hooks = d->member(d->root(), "hooks");
+    if (!hooks) break;
+    std::optional<std::string> next;
+    for (const auto& m : hooks->members) {
+      if (!drop(m.key)) continue;
+      if ((next = remove_one(*d, d->node(m.value), nullptr))) {
+        if (std::find(emptied.begin(), emptied.end(), m.key) == emptied.end())
+          emptied.push_back(m.key);
+        break;
+      }
+    }
+    if (!next) break;
+    text = std::move(*next);
+  }
+  for (const auto& e : emptied) {  // an event we emptied (one refilled since stays)
+    auto d = scan_hooks(text);
+    if (!d) return d.error();
+    const Node& hooks = *d->member(d->root(), "hooks");
+    auto i = d->member_index(hooks, e);
+    const Node* v = d->member(hooks, e);
+    if (i && v->kind == Node::Kind::kArray && v->elements.empty())
+      text = d->remove_member(hooks, *i);
+  }
+  if (touched) *touched = !emptied.empty();
+  return text;
+}
+
+bool not_installed(const std::string& event) {
+  const auto& ev = installed_events(Host::kCodex);
+  return std::find(ev.begin(), ev.end(), event) == ev.end();
+}
+bool any_event(const std::string&) { return true; }
+
+// ---- config.toml: a line scanner ------------------------------------------------------------
+// Just enough TOML to edit config.toml in place: every line classified (blank, comment, table
+// header, key = value with its continuation lines), keys decoded, string values decoded. What it
+// cannot classify is an error, so a file it does not understand is refused, never rewritten.
+
+struct TomlLine {
+  enum class Kind { kBlank, kComment, kTable, kArrayTable, kKeyVal };
+  Kind kind = Kind::kBlank;
+  size_t begin = 0, end = 0;  // the line (a key = value: through its last continuation line)
+  size_t next = 0;            // the start of the following line (after the line break)
+  int line = 0;               // 1-based
+  std::vector<std::string> path;   // a header's path; a key's full path (its table's + its own)
+  size_t table = 0;                // a key: the number of leading path parts that are its table's
+  size_t value_begin = 0, value_end = 0;
+  std::string text;  // the comment line's text
+};
+
+class TomlScanner {
+ public:
+  explicit TomlScanner(const std::string& s) : s_(s) {}
+
+  Result<std::vector<TomlLine>> scan() {
+    std::vector<TomlLine> out;
+    std::vector<std::string> table;
+    if (s_.compare(0, 3, "\xEF\xBB\xBF") == 0) i_ = 3;
+    while (i_ < s_.size()) {
+      TomlLine l;
+      l.begin = i_;
+      l.line = line_;
+      ws();
+      if (eol()) {
+        l.kind = TomlLine::Kind::kBlank;
+      } else if (peek() == '#') {
+        l.kind = TomlLine::Kind::kComment;
+        size_t c = i_;
+        comment();
+        l.text = s_.substr(c, i_ - c);
+      } else if (peek() == '[') {
+        bool array = s_.compare(i_, 2, "[[") == 0;
+        i_ += array ? 2 : 1;
+        if (auto k = key(l.path); !k) return k.error();
+        if (s_.compare(i_, array ? 2 : 1, array ? "]]" : "]") != 0) return fail("expected ]");
+        i_ += array ? 2 : 1;
+        l.kind = array ? TomlLine::Kind::kArrayTable : TomlLine::Kind::kTable;
+        table = l.path;
+      } else {
+        std::vector<std::string> k;
+        if (auto r = key(k); !r) return r.error();
+        if (peek() != '=') return fail("expected = after a key");
+        ++i_;
+        ws();
+        l.value_begin = i_;
+        if (auto v = value(); !v) return v.error();
+        l.value_end = i_;
+        l.kind = TomlLine::Kind::kKeyVal;
+        l.path = table;
+        l.table = table.size();
+        l.path.insert(l.path.end(), k.begin(), k.end());
+      }
+      ws();
+      if (peek() == '#') comment();
+      l.end = i_;
+      if (!eol()) return fail("unexpected text after the value");
+      if (i_ < s_.size() && s_[i_] == '\r') ++i_;
+      if (i_ < s_.size() && s_[i_] == '\n') {
+        ++i_;
+        ++line_;
+      }
+      l.next = i_;
+      out.push_back(std::move(l));
+    }
+    return out;
+  }
+
+  // The string at `at` (basic or literal, one line), decoded; nullopt when it is something else.
+  static std::optional<std::string> string_at(const std::string& s, size_t at) {
+    TomlScanner t(s);
+    t.i_ = at;
+    std::string v;
+    if (at >= s.size() || (s[at] != '"' && s[at] != '\'') || s.compare(at, 3, "\"\"\"") == 0 ||
+        s.compare(at, 3, "'''") == 0)
+      return std::nullopt;
+    if (!t.quoted(v)) return std::nullopt;
+    return v;
+  }
+
+ private:
+  char peek() const { return i_ < s_.size() ? s_[i_] : '\0'; }
+  bool eol() const { return i_ >= s_.size() || s_[i_] == '\n' || s_.compare(i_, 2, "\r\n") == 0; }
+  void ws() {
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t')) ++i_;
+  }
+  void comment() {
+    while (!eol()) ++i_;
+  }
+  Error fail(const std::string& what) const {
+    return make_error(ErrorCode::kParse, std::to_string(line_) + ": " + what);
+  }
+  // ws, newlines and comments (inside an array).
+  void ws_nl() {
+    for (;;) {
+      ws();
+      if (peek() == '#') comment();
+      if (i_ < s_.size() && (s_[i_] == '\n' || s_.compare(i_, 2, "\r\n") == 0)) {
+        i_ += s_[i_] == '\r' ? 2 : 1;
+        ++line_;
+        continue;
+      }
+      return;
+    }
+  }
+
+  static void put_utf8(std::string& out, unsigned long cp) {
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  }
+
+  // A one-line basic ("…", escapes) or literal ('…') string at i_, decoded into `out`.
+  bool quoted(std::string& out) {
+    char q = s_[i_++];
+    while (i_ < s_.size() && s_[i_] != q) {
+      char c = s_[i_];
+      if (c == '\n' || c == '\r') return false;
+      if (q == '"' && c == '\\') {
+        if (i_ + 1 >= s_.size()) return false;
+        char e = s_[i_ + 1];
+        i_ += 2;
+        switch (e) {
+          case 'b': out += '\b'; break;
+          case 't': out += '\t'; break;
+          case 'n': out += '\n'; break;
+          case 'f': out += '\f'; break;
+          case 'r': out += '\r'; break;
+          case 'e': out += '\x1b'; break;
+          case '"': out += '"'; break;
+          case '\\': out += '\\'; break;
+          case 'u':
+          case 'U': {
+            size_t n = e == 'u' ? 4 : 8;
+            if (i_ + n > s_.size()) return false;
+            unsigned long cp = 0;
+            for (size_t k = 0; k < n; ++k) {
+              char h = s_[i_ + k];
+              if (!std::isxdigit(static_cast<unsigned char>(h))) return false;
+              cp = cp * 16 + static_cast<unsigned long>(std::isdigit(static_cast<unsigned char>(h))
+                                                            ? h - '0'
+                                                            : (std::tolower(h) - 'a' + 10));
+            }
+            if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+            put_utf8(out, cp);
+            i_ += n;
+            break;
+          }
+          default: return false;
+        }
+        continue;
+      }
+      out += c;
+      ++i_;
+    }
+    if (i_ >= s_.size()) return false;
+    ++i_;
+    return true;
+  }
+
+  // A dotted key at i_ (whitespace around its parts), then the whitespace after it.
+  Status key(std::vector<std::string>& out) {
+    for (;;) {
+      ws();
+      std::string part;
+      if (peek() == '"' || peek() == '\'') {
+        if (!quoted(part)) return fail("a quoted key is not closed on its line");
+      } else {
+        size_t b = i_;
+        while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) ||
+                                  s_[i_] == '_' || s_[i_] == '-'))
+          ++i_;
+        if (b == i_) return fail("expected a key");
+        part = s_.substr(b, i_ - b);
+      }
+      out.push_back(std::move(part));
+      ws();
+      if (peek() != '.') return {};
+      ++i_;
+    }
+  }
+
+  // A multi-line string at i_ (its opening delimiter `d`, """ or '''), through its closing one.
+  Status multiline(const char* d) {
+    i_ += 3;
+    for (;;) {
+      if (i_ >= s_.size()) return fail("a multi-line string is not closed");
+      if (s_[i_] == '\n') ++line_;
+      if (d[0] == '"' && s_[i_] == '\\') {
+        i_ += 2;
+        continue;
+      }
+      if (s_.compare(i_, 3, d) == 0) {
+        i_ += 3;
+        for (int extra = 0; extra < 2 && i_ < s_.size() && s_[i_] == d[0]; ++extra) ++i_;
+        return {};
+      }
+      ++i_;
+    }
+  }
+
+  Status value(int depth = 0) {
+    if (depth > 64) return fail("values nested too deeply");
+    char c = peek();
+    if (s_.compare(i_, 3, "\"\"\"") == 0) return multiline("\"\"\"");
+    if (s_.compare(i_, 3, "'''") == 0) return multiline("'''");
+    if (c == '"' || c == '\'') {
+      std::string ignored;
+      if (!quoted(ignored)) return fail("a string is not closed on its line");
+      return {};
+    }
+    if (c == '[') {  // an array: values, commas, newlines and comments
+      ++i_;
+      for (;;) {
+        ws_nl();
+        if (peek() == ']') {
+          ++i_;
+          return {};
+        }
+        if (auto v = value(depth + 1); !v) return v;
+        ws_nl();
+        if (peek() == ',') {
+          ++i_;
+          continue;
+        }
+        if (peek() == ']') {
+          ++i_;
+          return {};
+        }
+        return fail("expected , or ] in an array");
+      }
+    }
+    if (c == '{') {  // an inline table (newlines allowed: TOML 1.1)
+      ++i_;
+      ws_nl();
+      if (peek() == '}') {
+        ++i_;
+        return {};
+      }
+      for (;;) {
+        std::vector<std::string> k;
+        ws_nl();
+        if (auto r = key(k); !r) return r;
+        if (peek() != '=') return fail("expected = in an inline table");
+        ++i_;
+        ws();
+        if (auto v = value(depth + 1); !v) return v;
+        ws_nl();
+        if (peek() == ',') {
+          ++i_;
+          ws_nl();
+          if (peek() == '}') {
+            ++i_;
+            return {};
+          }
+          continue;
+        }
+        if (peek() == '}') {
+          ++i_;
+          return {};
+        }
+        return fail("expected , or } in an inline table");
+      }
+    }
+    // A bare scalar: a number, boolean, date or time (a date and a time may be space-separated).
+    size_t b = i_;
+    auto scalar_char = [](char ch) {
+      return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == ':' || ch == '.' ||
+             ch == '+' || ch == '-';
+    };
+    while (i_ < s_.size()) {
+      if (scalar_char(s_[i_])) {
+        ++i_;
+      } else if (s_[i_] == ' ' && i_ - b == 10 && i_ + 1 < s_.size() &&
+                 std::isdigit(static_cast<unsigned char>(s_[i_ + 1]))) {
+        ++i_;  // 1979-05-27 07:32:00
+      } else {
+        break;
+      }
+    }
+    if (b == i_) return fail("expected a value");
+    return {};
+  }
+
+  const std::string& s_;
+  size_t i_ = 0;
+  int line_ = 1;
+};
+
+// Our block in config.toml starts with one of these comment lines (the one that says what
+// uninstall takes back with it), followed by our tables.
+constexpr const char* kMarkPlain =
+    "# pinta-gemini: trust for its Codex hooks (pinta-gemini uninstall --host codex removes this "
+    "block)";
+constexpr const char* kMarkBreak =
+    "# pinta-gemini: trust for its Codex hooks (pinta-gemini uninstall --host codex removes this "
+    "block and the line break before it)";
+constexpr const char* kMarkFile =
+    "# pinta-gemini: trust for its Codex hooks (pinta-gemini uninstall --host codex removes this "
+    "file when nothing else is in it)";
+
+bool is_mark(const std::string& c) { return c == kMarkPlain || c == kMarkBreak || c == kMarkFile; }
+
+bool starts_with(const std::vector<std::string>& path, const std::vector<std::string>& prefix) {
+  return path.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), path.begin());
+}
+
+// A basic string for TOML: quotes, backslashes and control characters escaped.
+std::string toml_quote(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20 || c == 0x7F) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04X", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+// The scanned lines, and where our block is: [begin, end) in bytes, its mark.
+struct TomlDoc {
+  std::vector<TomlLine> lines;
+  struct Block {
+    size_t first = 0, last = 0;  // line indices, inclusive
+    std::string mark;
+  };
+  std::vector<Block> blocks;
+};
+
+bool in_state_table(const TomlLine& l) {
+  static const std::vector<std::string> kState = {"hooks", "state"};
+  if (l.kind == TomlLine::Kind::kTable) return l.path.size() == 3 && starts_with(l.path, kState);
+  return l.kind == TomlLine::Kind::kKeyVal && l.table == 3 && starts_with(l.path, kState);
+}
+
+Result<TomlDoc> scan_toml(const std::string& text) {
+  TomlDoc d;
+  auto lines = TomlScanner(text).scan();
+  if (!lines) return lines.error();
+  d.lines = std::move(*lines);
+  for (size_t i = 0; i < d.lines.size(); ++i) {
+    const TomlLine& l = d.lines[i];
+    if (l.kind != TomlLine::Kind::kComment || l.begin != text.find('#', l.begin) ||
+        !is_mark(l.text))
+      continue;
+    TomlDoc::Block b{i, i, l.text};
+    while (b.last + 1 < d.lines.size() && in_state_table(d.lines[b.last + 1])) ++b.last;
+    d.blocks.push_back(b);
+    i = b.last;
+  }
+  return d;
+}
+
+// Where `hooks` / `hooks.state` cannot take a table of ours: written as a value (an inline table,
+// an array) or as an array of tables. "" when they can.
+std::string toml_refusal(const TomlDoc& d) {
+  const std::vector<std::string> hooks = {"hooks"}, state = {"hooks", "state"};
+  for (const auto& l : d.lines) {
+    bool value = l.kind == TomlLine::Kind::kKeyVal && (l.path == hooks || l.path == state);
+    bool array = l.kind == TomlLine::Kind::kArrayTable && (l.path == hooks || l.path == state);
+    if (value || array)
+      return std::to_string(l.line) + ": " + (l.path.size() == 1 ? "hooks" : "hooks.state") +
+             (value ? " is written as an inline value" : " is an array of tables") +
+             "; Codex's hook trust cannot be added without rewriting it (write it as "
+             "[hooks.state.\"…\"] tables, then re-run)";
+  }
+  return "";
+}
+
+std::string eol_of(const std::string& text) {
+  size_t n = text.find('\n');
+  return n != std::string::npos && n > 0 && text[n - 1] == '\r' ? "\r\n" : "\n";
+}
+
+struct Splice {
+  size_t begin, end;
+  std::string with;
+};
+
+std::string apply_splices(std::string text, std::vector<Splice> s) {
+  std::sort(s.begin(), s.end(), [](const Splice& a, const Splice& b) { return a.begin > b.begin; });
+  for (const auto& x : s) text.replace(x.begin, x.end - x.begin, x.with);
+  return text;
+}
+
+// The trusted_hash (and enabled) recorded for each key: tables and dotted keys under
+// hooks.state (what Codex reads from the user layer, CXSRC config_rules.rs).
+struct TrustState {
+  std::optional<std::string> hash;
+  bool disabled = false;
+};
+std::map<std::string, TrustState> trust_states(const std::string& text, const TomlDoc& d) {
+  std::map<std::string, TrustState> out;
+  const std::vector<std::string> state = {"hooks", "state"};
+  for (const auto& l : d.lines) {
+    if (l.kind != TomlLine::Kind::kKeyVal || l.path.size() != 4 || !starts_with(l.path, state))
+      continue;
+    if (l.path[3] == "trusted_hash") {
+      if (auto v = TomlScanner::string_at(text, l.value_begin)) out[l.path[2]].hash = *v;
+    } else if (l.path[3] == "enabled") {
+      out[l.path[2]].disabled = text.compare(l.value_begin, 5, "false") == 0;
+    }
+  }
+  return out;
+}
+
+// ---- doctor helpers -------------------------------------------------------------------------
+
+struct OurHook {
+  std::string file, event, command;
+  int group = 0, handler = 0;
+  std::string key, hash;
+};
+
 }  // namespace
+
+// ---- public ---------------------------------------------------------------------------------
+
+std::string codex_home_dir(const std::string& home) {
+  const char* v = std::getenv("CODEX_HOME");  // NOLINT(concurrency-mt-unsafe): single-threaded CLI
+  if (!v || !*v) return fs::join(home, ".codex");
+  std::string p = v;
+  if (p[0] != '/') {
+    char cwd[PATH_MAX];
+    if (::getcwd(cwd, sizeof cwd)) p = fs::join(cwd, p);
+  }
+  return canonical_prefix(p);  // CXSRC: a set CODEX_HOME is canonicalised
+}
+
+std::string codex_hooks_path(const InstallOptions& o) {
+  if (!o.workspace.empty()) return fs::join(canonical_prefix(o.workspace), ".codex/hooks.json");
+  return fs::join(codex_home_dir(o.home), "hooks.json");
+}
+
+std::string codex_config_path(const InstallOptions& o) {
+  return fs::join(codex_home_dir(o.home), "config.toml");
+}
+
+std::string codex_command(const std::string& adapter_path, const std::string& event) {
+  return shell_quote(adapter_path) + " --agent " + kAgent + " --event " + event;
+}
+
+bool codex_is_ours(const std::string& command) {
+  return is_ours(command, kAgent) && [&] {
+    auto [prog, rest] = split_command_program(command);
+    const std::string want = std::string(" --agent ") + kAgent + " --event ";
+    if (rest.rfind(want, 0) != 0) return false;
+    std::string ev = rest.substr(want.size());
+    return !ev.empty() && std::all_of(ev.begin(), ev.end(), [](char c) {
+      return std::isalpha(static_cast<unsigned char>(c));
+    });
+  }();
+}
+
+Result<std::string> codex_add_ours(const std::string& original, const std::string& adapter_path) {
+  std::string text = original;
+  {
+    auto d = scan_hooks(text);
+    if (!d) return d.error();
+    if (!d->member(d->root(), "hooks")) text = d->set_member(d->root(), "hooks", ojson::object());
+  }
+  // Ours under events we no longer register (a former install) go first.
+  auto pruned = remove_ours_where(std::move(text), not_installed, nullptr);
+  if (!pruned) return pruned.error();
+  text = std::move(*pruned);
+  for (const auto& e : installed_events(Host::kCodex)) {
+    const ojson want = handler_for(adapter_path, e);
+    for (;;) {  // stale handlers of ours for this event (another adapter path, another timeout)
+      auto d = scan_hooks(text);
+      if (!d) return d.error();
+      const Node* list = d->member(*d->member(d->root(), "hooks"), e);
+      if (!list) break;
+      auto next = remove_one(*d, *list, &want);
+      if (!next) break;
+      text = std::move(*next);
+    }
+    auto d = scan_hooks(text);
+    if (!d) return d.error();
+    const Node& hooks = *d->member(d->root(), "hooks");
+    const Node* list = d->member(hooks, e);
+    if (list && list->kind == Node::Kind::kArray) {
+      ojson groups = d->value(*list);
+      if (std::none_of(groups.begin(), groups.end(),
+                       [&](const ojson& g) { return group_holds(g, want); }))
+        text = d->append_element(*list, group_for(adapter_path, e));
+    } else if (!list || d->value(*list).is_null()) {
+      text = d->set_member(hooks, e, ojson::array({group_for(adapter_path, e)}));
+    } else {
+      return make_error(ErrorCode::kParse, jsonedit::line_col(d->text(), list->begin) +
+                                               ": \"hooks\"." + e + " is not an array");
+    }
+  }
+  return text;
+}
+
+Result<std::string> codex_remove_ours(const std::string& original, bool* only_ours_left) {
+  bool touched = false;
+  auto r = remove_ours_where(original, any_event, &touched);
+  if (!r) return r.error();
+  std::string text = std::move(*r);
+  if (touched) {  // and "hooks" when we emptied it
+    auto d = scan_hooks(text);
+    if (!d) return d.error();
+    auto i = d->member_index(d->root(), "hooks");
+    if (i && d->node(d->root().members[*i].value).members.empty())
+      text = d->remove_member(d->root(), *i);
+  }
+  if (only_ours_left) {
+    auto d = scan_hooks(text);
+    *only_ours_left = d && d->root().members.empty();
+  }
+  return text;
+}
+
+Result<std::vector<CodexTrust>> codex_trust_entries(const std::string& hooks_path,
+                                                    const std::string& hooks_text) {
+  auto d = scan_hooks(hooks_text);
+  if (!d) return d.error();
+  ojson v = ojson::parse(hooks_text, nullptr, false);
+  std::vector<CodexTrust> out;
+  if (v.is_discarded() || !v.contains("hooks")) return out;
+  for (auto& [event, groups] : v["hooks"].items()) {
+    if (!groups.is_array() || !cx::is_event(event)) continue;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      const ojson& group = groups[g];
+      if (!group.is_object() || !group.contains("hooks") || !group["hooks"].is_array()) continue;
+      for (size_t h = 0; h < group["hooks"].size(); ++h) {
+        const ojson& handler = group["hooks"][h];
+        if (!handler_is_ours(handler)) continue;
+        cx::HookHandler hh;
+        hh.event = event;
+        if (group.contains("matcher") && group["matcher"].is_string())
+          hh.matcher = group["matcher"].get<std::string>();
+        hh.command = handler["command"].get<std::string>();
+        if (handler.contains("timeout") && handler["timeout"].is_number_unsigned())
+          hh.timeout_ms = handler["timeout"].get<long>() * 1000;
+        if (handler.contains("statusMessage") && handler["statusMessage"].is_string())
+          hh.status_message = handler["statusMessage"].get<std::string>();
+        hh.source = "user-json";
+        hh.file = hooks_path;
+        hh.group_index = static_cast<int>(g);
+        hh.handler_index = static_cast<int>(h);
+        hh.trust_key = cx::trust_key(hooks_path, event, hh.group_index, hh.handler_index);
+        out.push_back({hh.trust_key, cx::trust_hash(hh), event});
+      }
+    }
+  }
+  return out;
+}
+
+// Our block(s) rebuilt: the tables of other hooks files kept as they are, this file's replaced by
+// `tables`; the first block keeps its place and mark, the others go. Empty: the block goes.
+void rebuild_blocks(const std::string& text, const TomlDoc& d, const std::string& hooks_path,
+                    const std::string& tables, std::vector<Splice>& edits, std::string* mark) {
+  const std::string prefix = hooks_path + ":";
+  std::string kept;
+  for (const auto& b : d.blocks) {
+    bool owned = false;
+    for (size_t i = b.first + 1; i <= b.last; ++i) {
+      const TomlLine& l = d.lines[i];
+      if (l.kind == TomlLine::Kind::kTable) owned = l.path[2].rfind(prefix, 0) == 0;
+      if (!owned) kept += text.substr(l.begin, l.next - l.begin);
+    }
+  }
+  // A kept table at the very end of the file has no line break: one before what follows.
+  const std::string nl = eol_of(text);
+  if (!kept.empty() && kept.back() != '\n' && !tables.empty()) kept += nl;
+  for (size_t b = 0; b < d.blocks.size(); ++b) {
+    const auto& bl = d.blocks[b];
+    std::string with;
+    if (b == 0 && !(kept + tables).empty()) with = bl.mark + nl + kept + tables;
+    edits.push_back({d.lines[bl.first].begin, d.lines[bl.last].next, with});
+  }
+  if (mark) *mark = d.blocks.empty() ? "" : d.blocks.front().mark;
+}
+
+Result<std::string> codex_set_trust(const std::optional<std::string>& toml,
+                                    const std::string& hooks_path,
+                                    const std::vector<CodexTrust>& entries) {
+  for (const auto& e : entries)
+    if (e.key.empty() || e.hash.rfind("sha256:", 0) != 0)
+      return make_error(ErrorCode::kInternal, " no trust hash for our " + e.event + " hook");
+  const std::string text = toml.value_or("");
+  auto d = scan_toml(text);
+  if (!d) return d.error();
+  if (std::string why = toml_refusal(*d); !why.empty()) return make_error(ErrorCode::kParse, why);
+  const std::string nl = eol_of(text);
+  std::vector<Splice> edits;
+  std::set<std::string> in_user_tables;
+  auto in_block = [&](size_t i) {
+    return std::any_of(d->blocks.begin(), d->blocks.end(),
+                       [&](const TomlDoc::Block& b) { return i >= b.first && i <= b.last; });
+  };
+  for (const auto& e : entries) {
+    const std::vector<std::string> mine = {"hooks", "state", e.key};
+    for (size_t i = 0; i < d->lines.size(); ++i) {
+      const TomlLine& l = d->lines[i];
+      if (in_block(i) || !starts_with(l.path, mine)) continue;
+      if (l.kind == TomlLine::Kind::kTable && l.path == mine) {
+        // The user's own table for this key (say, trusted in /hooks): its trusted_hash is set in
+        // place, or added under the header.
+        in_user_tables.insert(e.key);
+        size_t k = i + 1;
+        for (; k < d->lines.size() && d->lines[k].kind != TomlLine::Kind::kTable &&
+               d->lines[k].kind != TomlLine::Kind::kArrayTable;
+             ++k) {
+          const TomlLine& kv = d->lines[k];
+          if (kv.kind == TomlLine::Kind::kKeyVal && kv.path.size() == 4 &&
+              kv.path[3] == "trusted_hash")
+            break;
+        }
+        if (k < d->lines.size() && d->lines[k].kind == TomlLine::Kind::kKeyVal)
+          edits.push_back({d->lines[k].value_begin, d->lines[k].value_end, toml_quote(e.hash)});
+        else
+          edits.push_back({l.next, l.next,
+                           (l.next == l.end ? nl : "") + "trusted_hash = " + toml_quote(e.hash) + nl});
+      } else if (l.kind == TomlLine::Kind::kKeyVal && l.table == 3) {
+        continue;  // a key of that table
+      } else {
+        return make_error(ErrorCode::kParse,
+                          std::to_string(l.line) + ": the trust of our hook " + e.key +
+                              " is written in a form install does not edit; remove that entry, "
+                              "then re-run");
+      }
+    }
+  }
+  std::string tables;
+  for (const auto& e : entries) {
+    if (in_user_tables.count(e.key)) continue;
+    tables += "[hooks.state." + toml_quote(e.key) + "]" + nl;
+    tables += "trusted_hash = " + toml_quote(e.hash) + nl;
+  }
+  if (!d->blocks.empty()) {
+    rebuild_blocks(text, *d, hooks_path, tables, edits, nullptr);
+  } else if (!tables.empty()) {
+    if (!toml) {
+      edits.push_back({0, 0, std::string(kMarkFile) + nl + tables});
+    } else if (text.empty() || text.back() == '\n') {
+      edits.push_back({text.size(), text.size(), std::string(kMarkPlain) + nl + tables});
+    } else {
+      edits.push_back({text.size(), text.size(), nl + kMarkBreak + nl + tables});
+    }
+  }
+  std::string out = apply_splices(text, std::move(edits));
+  if (auto check = scan_toml(out); !check)
+    return make_error(ErrorCode::kInternal, " the edited file would not scan as TOML");
+  return out;
+}
+
+Result<std::optional<std::string>> codex_remove_trust(const std::string& text,
+                                                      const std::string& hooks_path) {
+  auto d = scan_toml(text);
+  if (!d) return d.error();
+  if (d->blocks.empty()) return std::optional<std::string>{text};
+  std::vector<Splice> edits;
+  std::string mark;
+  rebuild_blocks(text, *d, hooks_path, "", edits, &mark);
+  Splice& first = edits.front();
+  if (first.with.empty() && mark == kMarkBreak && first.end == text.size() && first.begin > 0 &&
+      text[first.begin - 1] == '\n')  // the line break it added at the end
+    first.begin -= first.begin >= 2 && text[first.begin - 2] == '\r' ? 2 : 1;
+  std::string out = apply_splices(text, std::move(edits));
+  if (mark == kMarkFile && out.empty()) return std::optional<std::string>{};
+  return std::optional<std::string>{out};
+}
+
+// ---- doctor ---------------------------------------------------------------------------------
+
+void check_codex(const DoctorOptions& o, DoctorReport& r) {
+  auto add = [&](std::string level, std::string message, std::string fix = "",
+                 nlohmann::json detail = nlohmann::json::object()) {
+    r.findings.push_back(Finding{kArea, std::move(level), std::move(message), std::move(fix),
+                                 std::move(detail)});
+  };
+  const std::string home = codex_home_dir(o.home);
+  const std::string config = fs::join(home, "config.toml");
+  const bool has_project = !o.workspace.empty() && canonical_prefix(o.workspace) != home &&
+                           fs::join(canonical_prefix(o.workspace), ".codex") != home;
+  const std::string project = has_project ? canonical_prefix(o.workspace) : "";
+
+  // The user's config.toml: trust, the project's trust level, hooks written there.
+  std::map<std::string, TrustState> trust;
+  bool project_trusted = false;
+  std::vector<std::string> toml_hook_files;
+  auto read_toml = [&](const std::string& path, bool user) {
+    auto t = read_user_file(path);
+    if (!t) {
+      add("broken", t.error().message + ": Codex cannot load its configuration",
+          "check its permissions");
+      return;
+    }
+    if (!t->has_value()) return;
+    auto d = scan_toml(**t);
+    if (!d) {
+      add("broken", path + ":" + d.error().message + " (not TOML this check can read)",
+          "fix the line; `codex` reports its own parse error on start");
+      return;
+    }
+    bool hooks_here = false;
+    for (const auto& l : d->lines) {
+      if (l.path.size() >= 2 && l.path[0] == "hooks" && cx::is_event(l.path[1])) hooks_here = true;
+      if (user && l.kind == TomlLine::Kind::kKeyVal && has_project && l.path.size() == 3 &&
+          l.path[0] == "projects" && l.path[2] == "trust_level" &&
+          canonical_prefix(l.path[1]) == project)
+        project_trusted = TomlScanner::string_at(**t, l.value_begin) == std::string("trusted");
+    }
+    if (hooks_here) toml_hook_files.push_back(path);
+    if (user) trust = trust_states(**t, *d);
+  };
+  read_toml(config, true);
+  if (has_project) read_toml(fs::join(project, ".codex/config.toml"), false);
+
+  struct Layer {
+    std::string path, scope;
+  };
+  std::vector<Layer> layers = {{fs::join(home, "hooks.json"), "user"}};
+  if (has_project) layers.push_back({fs::join(project, ".codex/hooks.json"), "project"});
+  std::vector<OurHook> ours;
+  std::map<std::string, int> others;  // event -> other hooks that run beside ours
+  std::vector<std::string> programs;
+  bool mentions_any = false;
+  for (const auto& layer : layers) {
+    auto t = read_user_file(layer.path);
+    if (!t) {
+      add("warn", t.error().message + ": Codex skips its hooks", "check its permissions");
+      continue;
+    }
+    if (!t->has_value()) continue;
+    const bool mentions = (*t)->find(std::string("--agent ") + kAgent) != std::string::npos;
+    mentions_any = mentions_any || mentions;
+    auto entries = codex_trust_entries(layer.path, **t);
+    ojson v = ojson::parse(**t, nullptr, false);
+    if (!entries || v.is_discarded()) {
+      add(mentions ? "broken" : "warn",
+          layer.path + ":" + (entries ? std::string(" not valid JSON") : entries.error().message) +
+              ": Codex skips this file, none of its hooks run",
+          "fix the JSON at that position");
+      continue;
+    }
+    if (layer.scope == "project" && !project_trusted && (mentions || v.contains("hooks")))
+      add(mentions ? "broken" : "info",
+          layer.path + ": Codex reads a project's .codex/ only when the project is trusted, and " +
+              project + " is not trusted in " + config + ": its hooks do not run",
+          "trust the project when Codex asks on start (or install without --workspace)");
+    for (auto& [event, groups] : v["hooks"].items()) {
+      if (!groups.is_array()) continue;
+      for (size_t g = 0; g < groups.size(); ++g) {
+        if (!groups[g].is_object() || !groups[g].contains("hooks") ||
+            !groups[g]["hooks"].is_array())
+          continue;
+        for (size_t h = 0; h < groups[g]["hooks"].size(); ++h)
+          if (!handler_is_ours(groups[g]["hooks"][h])) others[event] += 1;
+      }
+    }
+    for (const auto& e : *entries) {
+      OurHook hk;
+      hk.file = layer.path;
+      hk.event = e.event;
+      hk.key = e.key;
+      hk.hash = e.hash;
+      ours.push_back(hk);
+    }
+    for (auto& [event, groups] : v["hooks"].items())
+      if (groups.is_array())
+        for (const auto& g : groups)
+          if (g.is_object() && g.contains("hooks") && g["hooks"].is_array())
+            for (const auto& h : g["hooks"])
+              if (handler_is_ours(h)) {
+                std::string cmd = h["command"].get<std::string>();
+                std::string prog = split_command_program(cmd).first;
+                if (std::find(programs.begin(), programs.end(), prog) == programs.end())
+                  programs.push_back(prog);
+                std::string named = cmd.substr(cmd.rfind(' ') + 1);
+                if (named != event)
+                  add("broken",
+                      layer.path + ": a pinta-gemini hook under " + event + " says --event " + named,
+                      "run: pinta-gemini install --host codex");
+              }
+  }
+  for (const auto& f : toml_hook_files)
+    add("info", f + " also defines hooks ([hooks.<Event>]): Codex runs them beside hooks.json's",
+        "", {{"file", f}});
+
+  if (ours.empty()) {
+    if (!mentions_any)
+      add("info", "pinta-gemini is not installed for Codex", "", {{"installed", false}});
+    else
+      add("broken", "pinta-gemini is named in a Codex hooks file but registers no hook",
+          "run: pinta-gemini install --host codex");
+    return;
+  }
+  for (const auto& p : programs)
+    if (p.empty() || p[0] != '/' || ::access(p.c_str(), X_OK) != 0)
+      add("broken", "the hook program " + p + " is missing or not executable: every hook fails",
+          "reinstall pinta-gemini, then run: pinta-gemini install --host codex");
+
+  // Trust (CX: an untrusted or stale hook is skipped without a word).
+  std::string untrusted, stale, disabled;
+  std::map<std::string, int> fires;
+  for (const auto& h : ours) {
+    auto it = trust.find(h.key);
+    const TrustState* s = it == trust.end() ? nullptr : &it->second;
+    std::string where = h.event + (h.file == layers[0].path ? "" : " (project)");
+    if (s && s->disabled) {
+      disabled += (disabled.empty() ? "" : ", ") + where;
+    } else if (!s || !s->hash) {
+      untrusted += (untrusted.empty() ? "" : ", ") + where;
+    } else if (*s->hash != h.hash) {
+      stale += (stale.empty() ? "" : ", ") + where;
+    } else {
+      fires[h.event] += 1;
+    }
+  }
+  nlohmann::json detail = {{"config", config}};
+  if (!untrusted.empty())
+    add("broken",
+        "pinta-gemini's Codex hook is not trusted for " + untrusted +
+            ": Codex skips an untrusted hook without a word, so the guard never runs there",
+        "run: pinta-gemini install --host codex (records the trust in " + config +
+            "), or trust it in Codex's /hooks",
+        detail);
+  if (!stale.empty())
+    add("broken",
+        "pinta-gemini's Codex hook trust is stale for " + stale +
+            " (the hook or its place changed since it was trusted): Codex skips it without a "
+            "word, so the guard never runs there",
+        "run: pinta-gemini install --host codex, or trust it again in Codex's /hooks", detail);
+  if (!disabled.empty())
+    add("broken",
+        "pinta-gemini's Codex hook is disabled (enabled = false in " + config + ") for " +
+            disabled + ": the guard never runs there",
+        "enable it in Codex's /hooks", detail);
+
+  std::string missing, twice;
+  for (const auto& e : installed_events(Host::kCodex)) {
+    int n = fires.count(e) ? fires[e] : 0;
+    if (n == 0) missing += (missing.empty() ? "" : ", ") + e;
+    if (n > 1) twice += (twice.empty() ? "" : ", ") + e;
+  }
+  nlohmann::json d2 = {{"fires", fires}, {"others", others}};
+  if (!twice.empty())
+    add("warn",
+        "pinta-gemini runs more than once for " + twice +
+            " (the user and the project hooks.json both hold it)",
+        "keep one registration: uninstall --host codex [--workspace DIR]", d2);
+  for (const auto& [event, n] : others)
+    if (n > 0 && fires.count(event))
+      add("info",
+          std::to_string(n) + " other hook(s) on " + event +
+              " run beside ours (Codex runs matching hooks concurrently; any one's deny blocks)",
+          "", {{"event", event}, {"count", n}});
+  if (!missing.empty())
+    add(untrusted.empty() && stale.empty() && disabled.empty() ? "warn" : "broken",
+        "pinta-gemini does not run for Codex's " + missing,
+        "run: pinta-gemini install --host codex", d2);
+  else
+    add("ok", "pinta-gemini is registered and trusted for every Codex event", "", d2);
+}
+
+namespace {
+
+Result<Plan> install_plan(const InstallOptions& o) {
+  const std::string hooks = codex_hooks_path(o), config = codex_config_path(o);
+  const auto nothing = [](const Error& e, const std::string& path) {
+    return make_error(e.code, path + ":" + e.message + "; nothing written");
+  };
+  auto before = read_user_file(hooks);
+  if (!before) return make_error(ErrorCode::kIo, before.error().message + "; nothing written");
+  auto after = codex_add_ours(before->value_or(jsonedit::kFreshFile), o.adapter_path);
+  if (!after) return nothing(after.error(), hooks);
+  auto entries = codex_trust_entries(hooks, *after);
+  if (!entries) return nothing(entries.error(), hooks);
+  auto toml = read_user_file(config);
+  if (!toml) return make_error(ErrorCode::kIo, toml.error().message + "; nothing written");
+  auto trusted = codex_set_trust(*toml, hooks, *entries);
+  if (!trusted) return nothing(trusted.error(), config);
+  Plan plan;
+  add_change(plan, hooks, *before, *after, true);
+  add_change(plan, config, *toml, *trusted, false);
+  if (!o.workspace.empty())
+    plan.warnings.push_back(hooks +
+                            " is a project file: Codex reads it only when the project is trusted, "
+                            "and everyone who opens the project runs it");
+  plan.warnings.push_back("trusted " + std::to_string(entries->size()) + " hooks in " + config +
+                          " (Codex runs an untrusted hook never; install is your consent, "
+                          "uninstall takes the trust back)");
+  add_state(o, plan, {fs::dirname(hooks), fs::dirname(config)}, !before->has_value(), hooks);
+  return plan;
+}
+
+Status uninstall_plan(const InstallOptions& o, const State& s, Plan& plan) {
+  const std::string hooks = codex_hooks_path(o), config = codex_config_path(o);
+  auto before = read_user_file(hooks);
+  if (!before) return before.error();
+  auto toml = read_user_file(config);
+  if (!toml) return toml.error();
+  if (before->has_value()) {
+    bool only_ours = false;
+    auto after = codex_remove_ours(**before, &only_ours);
+    if (!after) return make_error(ErrorCode::kParse, hooks + ":" + after.error().message);
+    if (*after != **before) add_uninstall_change(plan, s, hooks, **before, *after, only_ours);
+  }
+  if (toml->has_value()) {
+    auto after = codex_remove_trust(**toml, hooks);
+    if (!after) return make_error(ErrorCode::kParse, config + ":" + after.error().message);
+    add_change(plan, config, *toml, *after, false);
+  }
+  return {};
+}
+
+// `hostemu lint` on the files Codex reads hooks from: hooks.json and config.toml, user then
+// project.
+std::vector<LintFile> lint_files(const DoctorOptions& o) {
+  const std::string home = codex_home_dir(o.home);
+  std::vector<LintFile> out = {{fs::join(home, "hooks.json"), o.home},
+                               {fs::join(home, "config.toml"), o.home}};
+  if (!o.workspace.empty()) {
+    out.push_back({fs::join(o.workspace, ".codex/hooks.json"), o.home});
+    out.push_back({fs::join(o.workspace, ".codex/config.toml"), o.home});
+  }
+  return out;
+}
+
+}  // namespace
+
 namespace codex {
 extern const FamilyAdmin kAdmin{.plan_install = install_plan,
                                 .plan_uninstall = uninstall_plan,
@@ -18,4 +1113,5 @@ extern const FamilyAdmin kAdmin{.plan_install = install_plan,
                                 .workspace_refused = "",
                                 .state_under_dot_gemini = false};
 }  // namespace codex
+
 }  // namespace pinta::admin
