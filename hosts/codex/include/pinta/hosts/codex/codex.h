@@ -19,9 +19,17 @@ namespace pinta::hosts::codex {
 
 inline constexpr const char* kVersion = "0.171.0";
 
-// Every hook event 0.171.0 knows, in its order.
+// Every hook event 0.171.0 knows, in the order discovery walks them (measured with the app-server's
+// `hooks/list`: PreModelRequest … Interrupt, 14 events). An unknown event key is ignored silently.
 const std::vector<std::string>& events();
 bool is_event(const std::string& name);
+// The label an event has in trust keys and hashes: "PreToolUse" → "pre_tool_use" ("" if unknown).
+std::string event_key_label(const std::string& event);
+// Whether the event's groups are filtered by their matcher; on the others the matcher is ignored
+// (dropped before hashing, never reported invalid).
+bool event_uses_matcher(const std::string& event);
+// A handler's timeout when it has no `timeout` (seconds; 600, but 1 on SessionEnd and Interrupt).
+long default_timeout_sec(const std::string& event);
 
 // The name a tool call is matched by (CX: every shell tool is `Bash`; MCP tools
 // `mcp__server__tool`), plus the aliases that also match it (apply_patch: `Write`, `Edit`).
@@ -36,23 +44,35 @@ bool matcher_matches(const std::string& matcher, const std::string& tool_name);
 
 // Where hooks come from. Every layer's hooks are merged and all run (CX).
 struct Sources {
+  std::string system_dir;  // the system layer (managed: always trusted), "/etc/codex" on the
+                           // host; empty: none (the default, so that tests stay hermetic)
   std::string codex_home;  // $CODEX_HOME, else ~/.codex: hooks.json, config.toml
   std::string project;     // the project root: <project>/.codex/ (read when trusted)
   bool project_trusted = false;  // the project's trust level in config.toml `[projects."<path>"]`
-  std::vector<std::string> plugin_dirs;  // each plugin's root (hooks/hooks.json)
+  std::vector<std::string> plugin_dirs;  // each plugin's root (hooks/hooks.json); its id is the
+                                         // folder's name unless plugin_ids gives one
+  std::vector<std::string> plugin_ids;   // parallel to plugin_dirs ("name@marketplace"), optional
   bool bypass_trust = false;             // --dangerously-bypass-hook-trust
 };
 
+enum class TrustStatus { kManaged, kTrusted, kModified, kUntrusted };
+
 struct HookHandler {
   std::string event, matcher, command;
+  bool has_matcher = false;  // false: no matcher (or one the event ignores): matches everything
   std::string source;   // user-json | user-toml | project-json | project-toml | plugin | managed
   std::string file;     // the file it came from
   std::string pointer;  // its place there: /hooks/<event>/<group>/hooks/<n>
   int group_index = 0, handler_index = 0;
-  long timeout_ms = 600000;  // `timeout` in seconds; default 600 s
+  long timeout_sec = 600;     // `timeout` in seconds (at least 1); default_timeout_sec(event)
+  long timeout_ms = 600000;  // the same in milliseconds
+  bool is_async = false;     // `async`
   std::optional<std::string> status_message;
+  bool managed = false;  // a managed (system) layer: runs without trust
+  bool enabled = true;   // `[hooks.state."<key>"] enabled = false` turns it off, even with bypass
   std::string trust_key;   // "<config path>:<event>:<group index>:<handler index>"
   std::string trust_hash;  // "sha256:…" over the handler's normalised form (CXSRC)
+  TrustStatus trust_status = TrustStatus::kUntrusted;
   bool trusted = false;    // its hash is recorded in [hooks.state] (or managed)
 };
 
@@ -64,13 +84,17 @@ struct LoadedHooks {
 // A missing file is no error; an unparsable one is skipped with a warning (as the host does).
 Result<LoadedHooks> load_hooks(const Sources& sources);
 
-// The key and hash `[hooks.state]` records to trust one handler.
+// The key and hash `[hooks.state]` records to trust one handler. The key's event part is the
+// event's key label ("pre_tool_use"); `event` may be given either way.
 std::string trust_key(const std::string& config_path, const std::string& event, int group,
                       int handler);
 std::string trust_hash(const HookHandler& handler);
 
-// The handlers that run for one event and tool (tool "" on events without one): trusted (or
-// bypass_trust), matching, in layer order; they run concurrently.
+// The handlers that run for one event and tool: enabled, trusted (or managed, or bypass_trust),
+// matching, in layer order; they run concurrently. `tool_name` is what the event's matcher is
+// tested against: the tool (tool events, with match_names' aliases), the source on SessionStart
+// (startup|resume|clear), the trigger on PreCompact/PostCompact (manual|auto), the agent type on
+// SubagentStart/SubagentStop; events that ignore matchers ignore it.
 std::vector<HookHandler> plan(const LoadedHooks& hooks, const std::string& event,
                               const std::string& tool_name, bool bypass_trust);
 
