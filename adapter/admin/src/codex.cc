@@ -711,11 +711,17 @@ Result<std::vector<CodexTrust>> codex_trust_entries(const std::string& hooks_pat
         if (!handler_is_ours(handler)) continue;
         cx::HookHandler hh;
         hh.event = event;
-        if (group.contains("matcher") && group["matcher"].is_string())
+        if (group.contains("matcher") && group["matcher"].is_string() &&
+            cx::event_uses_matcher(event)) {
           hh.matcher = group["matcher"].get<std::string>();
+          hh.has_matcher = true;
+        }
         hh.command = handler["command"].get<std::string>();
+        hh.timeout_sec = cx::default_timeout_sec(event);
         if (handler.contains("timeout") && handler["timeout"].is_number_unsigned())
-          hh.timeout_ms = handler["timeout"].get<long>() * 1000;
+          hh.timeout_sec = std::max<long>(1, handler["timeout"].get<long>());
+        hh.timeout_ms = hh.timeout_sec * 1000;
+        hh.is_async = handler.contains("async") && handler["async"] == true;
         if (handler.contains("statusMessage") && handler["statusMessage"].is_string())
           hh.status_message = handler["statusMessage"].get<std::string>();
         hh.source = "user-json";
@@ -1026,7 +1032,8 @@ void check_codex(const DoctorOptions& o, DoctorReport& r) {
             " (the user and the project hooks.json both hold it)",
         "keep one registration: uninstall --host codex [--workspace DIR]", d2);
   for (const auto& [event, n] : others)
-    if (n > 0 && fires.count(event))
+    if (n > 0 && std::any_of(ours.begin(), ours.end(),
+                             [&](const OurHook& h) { return h.event == event; }))
       add("info",
           std::to_string(n) + " other hook(s) on " + event +
               " run beside ours (Codex runs matching hooks concurrently; any one's deny blocks)",
@@ -1057,7 +1064,11 @@ Result<Plan> install_plan(const InstallOptions& o) {
   auto trusted = codex_set_trust(*toml, hooks, *entries);
   if (!trusted) return nothing(trusted.error(), config);
   Plan plan;
-  add_change(plan, hooks, *before, *after, true);
+  // The user's original is kept once (apply never overwrites a backup); a file that already holds
+  // ours is install's own (created by it, or backed up by the install that first edited it).
+  const bool original = before->has_value() &&
+                        (*before)->find(std::string("--agent ") + kAgent) == std::string::npos;
+  add_change(plan, hooks, *before, *after, original);
   add_change(plan, config, *toml, *trusted, false);
   if (!o.workspace.empty())
     plan.warnings.push_back(hooks +
