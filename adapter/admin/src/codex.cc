@@ -903,6 +903,15 @@ void check_codex(const DoctorOptions& o, DoctorReport& r) {
   };
   std::vector<Layer> layers = {{fs::join(home, "hooks.json"), "user"}};
   if (has_project) layers.push_back({fs::join(project, ".codex/hooks.json"), "project"});
+  {  // where Codex reads hooks: every layer's hooks all run (CX)
+    std::string where = layers[0].path + " and [hooks] in " + config + " (user)";
+    if (has_project)
+      where += "; " + layers[1].path + " and [hooks] in " + project +
+               "/.codex/config.toml (project, read only when the project is trusted: " +
+               (project_trusted ? "it is" : "it is not") + ")";
+    add("info", "Codex reads hooks from " + where + "; trust from " + config, "",
+        {{"codex_home", home}, {"project_trusted", project_trusted}});
+  }
   std::vector<OurHook> ours;
   std::map<std::string, int> others;  // event -> other hooks that run beside ours
   std::vector<std::string> programs;
