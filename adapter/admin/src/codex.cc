@@ -170,7 +170,7 @@ struct TomlLine {
   std::vector<std::string> path;   // a header's path; a key's full path (its table's + its own)
   size_t table = 0;                // a key: the number of leading path parts that are its table's
   size_t value_begin = 0, value_end = 0;
-  std::string text;  // the comment line's text
+  std::string text;  // the comment: a comment line's, or the one after a header or value
 };
 
 class TomlScanner {
@@ -216,7 +216,11 @@ class TomlScanner {
         l.path.insert(l.path.end(), k.begin(), k.end());
       }
       ws();
-      if (peek() == '#') comment();
+      if (peek() == '#') {  // a comment after a header or value (a table of ours is marked so)
+        size_t c = i_;
+        comment();
+        l.text = s_.substr(c, i_ - c);
+      }
       l.end = i_;
       if (!eol()) return fail("unexpected text after the value");
       if (i_ < s_.size() && s_[i_] == '\r') ++i_;
@@ -499,36 +503,47 @@ std::string toml_quote(const std::string& s) {
   return out + "\"";
 }
 
-// The scanned lines, and where our block is: [begin, end) in bytes, its mark.
+// Each table of ours carries this comment on its header line, so it stays ours wherever it is
+// and whatever is written next to it (Codex's /hooks writes tables of its own to this file).
+constexpr const char* kOwn = "# pinta-gemini";
+
+// The scanned lines, our mark lines and our tables (a header marked kOwn and the keys under it).
 struct TomlDoc {
   std::vector<TomlLine> lines;
-  struct Block {
+  std::vector<size_t> marks;  // line indices
+  struct Table {
     size_t first = 0, last = 0;  // line indices, inclusive
-    std::string mark;
+    std::string key;
   };
-  std::vector<Block> blocks;
+  std::vector<Table> owned;
+  bool is_owned(size_t line) const {
+    return std::any_of(owned.begin(), owned.end(),
+                       [&](const Table& t) { return line >= t.first && line <= t.last; });
+  }
 };
 
-bool in_state_table(const TomlLine& l) {
-  static const std::vector<std::string> kState = {"hooks", "state"};
-  if (l.kind == TomlLine::Kind::kTable) return l.path.size() == 3 && starts_with(l.path, kState);
-  return l.kind == TomlLine::Kind::kKeyVal && l.table == 3 && starts_with(l.path, kState);
-}
-
 Result<TomlDoc> scan_toml(const std::string& text) {
+  static const std::vector<std::string> kState = {"hooks", "state"};
   TomlDoc d;
   auto lines = TomlScanner(text).scan();
   if (!lines) return lines.error();
   d.lines = std::move(*lines);
   for (size_t i = 0; i < d.lines.size(); ++i) {
     const TomlLine& l = d.lines[i];
-    if (l.kind != TomlLine::Kind::kComment || l.begin != text.find('#', l.begin) ||
-        !is_mark(l.text))
+    if (l.kind == TomlLine::Kind::kComment && l.begin == text.find('#', l.begin) &&
+        is_mark(l.text))
+      d.marks.push_back(i);
+    if (l.kind != TomlLine::Kind::kTable || l.path.size() != 3 || !starts_with(l.path, kState) ||
+        l.text != kOwn)
       continue;
-    TomlDoc::Block b{i, i, l.text};
-    while (b.last + 1 < d.lines.size() && in_state_table(d.lines[b.last + 1])) ++b.last;
-    d.blocks.push_back(b);
-    i = b.last;
+    TomlDoc::Table t{i, i, l.path[2]};
+    while (t.last + 1 < d.lines.size()) {
+      const TomlLine& k = d.lines[t.last + 1];
+      if (k.kind != TomlLine::Kind::kKeyVal || k.table != 3 || k.path[2] != t.key) break;
+      ++t.last;
+    }
+    d.owned.push_back(t);
+    i = t.last;
   }
   return d;
 }
@@ -736,54 +751,26 @@ Result<std::vector<CodexTrust>> codex_trust_entries(const std::string& hooks_pat
   return out;
 }
 
-// Our block(s) rebuilt: the tables of other hooks files kept as they are, this file's replaced by
-// `tables`; the first block keeps its place and mark, the others go. Empty: the block goes.
-void rebuild_blocks(const std::string& text, const TomlDoc& d, const std::string& hooks_path,
-                    const std::string& tables, std::vector<Splice>& edits, std::string* mark) {
-  const std::string prefix = hooks_path + ":";
-  std::string kept;
-  for (const auto& b : d.blocks) {
-    bool owned = false;
-    for (size_t i = b.first + 1; i <= b.last; ++i) {
-      const TomlLine& l = d.lines[i];
-      if (l.kind == TomlLine::Kind::kTable) owned = l.path[2].rfind(prefix, 0) == 0;
-      if (!owned) kept += text.substr(l.begin, l.next - l.begin);
-    }
-  }
-  // A kept table at the very end of the file has no line break: one before what follows.
-  const std::string nl = eol_of(text);
-  if (!kept.empty() && kept.back() != '\n' && !tables.empty()) kept += nl;
-  for (size_t b = 0; b < d.blocks.size(); ++b) {
-    const auto& bl = d.blocks[b];
-    std::string with;
-    if (b == 0 && !(kept + tables).empty()) with = bl.mark + nl + kept + tables;
-    edits.push_back({d.lines[bl.first].begin, d.lines[bl.last].next, with});
-  }
-  if (mark) *mark = d.blocks.empty() ? "" : d.blocks.front().mark;
-}
-
-Result<std::string> codex_set_trust(const std::optional<std::string>& toml,
-                                    const std::string& hooks_path,
-                                    const std::vector<CodexTrust>& entries) {
+// `text` with our trust for `hooks_path` set to `entries` (none: taken out). Our other hooks file's
+// tables and everything of the user's stay where they are; the mark goes with our last table.
+Result<std::string> edit_trust(const std::string& text, bool file_exists,
+                               const std::string& hooks_path,
+                               const std::vector<CodexTrust>& entries) {
   for (const auto& e : entries)
     if (e.key.empty() || e.hash.rfind("sha256:", 0) != 0)
       return make_error(ErrorCode::kInternal, " no trust hash for our " + e.event + " hook");
-  const std::string text = toml.value_or("");
   auto d = scan_toml(text);
   if (!d) return d.error();
-  if (std::string why = toml_refusal(*d); !why.empty()) return make_error(ErrorCode::kParse, why);
+  if (!entries.empty())
+    if (std::string why = toml_refusal(*d); !why.empty()) return make_error(ErrorCode::kParse, why);
   const std::string nl = eol_of(text);
   std::vector<Splice> edits;
   std::set<std::string> in_user_tables;
-  auto in_block = [&](size_t i) {
-    return std::any_of(d->blocks.begin(), d->blocks.end(),
-                       [&](const TomlDoc::Block& b) { return i >= b.first && i <= b.last; });
-  };
   for (const auto& e : entries) {
     const std::vector<std::string> mine = {"hooks", "state", e.key};
     for (size_t i = 0; i < d->lines.size(); ++i) {
       const TomlLine& l = d->lines[i];
-      if (in_block(i) || !starts_with(l.path, mine)) continue;
+      if (d->is_owned(i) || !starts_with(l.path, mine)) continue;
       if (l.kind == TomlLine::Kind::kTable && l.path == mine) {
         // The user's own table for this key (say, trusted in /hooks): its trusted_hash is set in
         // place, or added under the header.
@@ -815,13 +802,31 @@ Result<std::string> codex_set_trust(const std::optional<std::string>& toml,
   std::string tables;
   for (const auto& e : entries) {
     if (in_user_tables.count(e.key)) continue;
-    tables += "[hooks.state." + toml_quote(e.key) + "]" + nl;
+    tables += "[hooks.state." + toml_quote(e.key) + "] " + kOwn + nl;
     tables += "trusted_hash = " + toml_quote(e.hash) + nl;
   }
-  if (!d->blocks.empty()) {
-    rebuild_blocks(text, *d, hooks_path, tables, edits, nullptr);
-  } else if (!tables.empty()) {
-    if (!toml) {
+  // Our tables for this hooks file: the first is replaced by the new ones, the rest go.
+  const std::string prefix = hooks_path + ":";
+  size_t others = 0;
+  bool placed = false;
+  for (const auto& t : d->owned) {
+    if (t.key.rfind(prefix, 0) != 0) {
+      ++others;
+      continue;
+    }
+    std::string with = placed ? "" : tables;
+    edits.push_back({d->lines[t.first].begin, d->lines[t.last].next, with});
+    placed = true;
+  }
+  const bool any_ours = others > 0 || !tables.empty();
+  if (!placed && !tables.empty()) {
+    if (!d->marks.empty()) {  // after the mark and the tables of ours that follow it
+      size_t i = d->marks.front() + 1;
+      while (i < d->lines.size() && d->is_owned(i)) ++i;
+      size_t at = d->lines[i - 1].next;
+      std::string lead = at == d->lines[i - 1].end ? nl : "";  // the last line had no break
+      edits.push_back({at, at, lead + tables});
+    } else if (!file_exists) {
       edits.push_back({0, 0, std::string(kMarkFile) + nl + tables});
     } else if (text.empty() || text.back() == '\n') {
       edits.push_back({text.size(), text.size(), std::string(kMarkPlain) + nl + tables});
@@ -829,27 +834,40 @@ Result<std::string> codex_set_trust(const std::optional<std::string>& toml,
       edits.push_back({text.size(), text.size(), nl + kMarkBreak + nl + tables});
     }
   }
+  for (size_t m = 0; m < d->marks.size(); ++m) {  // a second mark, or the mark of nothing, goes
+    if (m == 0 && any_ours) continue;
+    const TomlLine& l = d->lines[d->marks[m]];
+    edits.push_back({l.begin, l.next, ""});
+  }
   std::string out = apply_splices(text, std::move(edits));
+  if (!any_ours && !d->marks.empty() && d->lines[d->marks.front()].text == kMarkBreak &&
+      out.size() + 1 <= text.size() && text.compare(0, out.size(), out) == 0 && !out.empty() &&
+      out.back() == '\n') {
+    // The block that added a line break at the end is gone and nothing followed it: so is the
+    // break (only when the text is now a prefix of what it was, i.e. nothing else moved).
+    out.pop_back();
+    if (!out.empty() && out.back() == '\r') out.pop_back();
+  }
   if (auto check = scan_toml(out); !check)
     return make_error(ErrorCode::kInternal, " the edited file would not scan as TOML");
   return out;
+}
+
+Result<std::string> codex_set_trust(const std::optional<std::string>& toml,
+                                    const std::string& hooks_path,
+                                    const std::vector<CodexTrust>& entries) {
+  return edit_trust(toml.value_or(""), toml.has_value(), hooks_path, entries);
 }
 
 Result<std::optional<std::string>> codex_remove_trust(const std::string& text,
                                                       const std::string& hooks_path) {
   auto d = scan_toml(text);
   if (!d) return d.error();
-  if (d->blocks.empty()) return std::optional<std::string>{text};
-  std::vector<Splice> edits;
-  std::string mark;
-  rebuild_blocks(text, *d, hooks_path, "", edits, &mark);
-  Splice& first = edits.front();
-  if (first.with.empty() && mark == kMarkBreak && first.end == text.size() && first.begin > 0 &&
-      text[first.begin - 1] == '\n')  // the line break it added at the end
-    first.begin -= first.begin >= 2 && text[first.begin - 2] == '\r' ? 2 : 1;
-  std::string out = apply_splices(text, std::move(edits));
-  if (mark == kMarkFile && out.empty()) return std::optional<std::string>{};
-  return std::optional<std::string>{out};
+  const bool created = !d->marks.empty() && d->lines[d->marks.front()].text == kMarkFile;
+  auto out = edit_trust(text, true, hooks_path, {});
+  if (!out) return out.error();
+  if (created && out->empty()) return std::optional<std::string>{};
+  return std::optional<std::string>{*out};
 }
 
 // ---- doctor ---------------------------------------------------------------------------------

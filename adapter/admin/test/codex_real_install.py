@@ -144,7 +144,7 @@ def main():
         ran, tool = session()
         check(ran == [] and tool, "untrusted: no hook runs (ran: %s)" % ran)
 
-        key = '[hooks.state."%s:pre_tool_use:0:0"]\ntrusted_hash = "sha256:' % os.path.join(
+        key = '[hooks.state."%s:pre_tool_use:0:0"] # pinta-gemini\ntrusted_hash = "sha256:' % os.path.join(
             codex_home, "hooks.json")
         at = installed.find(key)
         check(at >= 0, "config.toml holds PreToolUse's trust under its key")

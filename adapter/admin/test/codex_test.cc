@@ -132,7 +132,7 @@ TEST(CodexInstall, FreshHomeGetsEveryEventTrustedAndRoundTripsToNothing) {
     // The trust table Codex looks up: the key names hooks.json, the event's label, 0:0.
     std::string key = cx::trust_key(hooks_of(o), e, 0, 0);
     EXPECT_NE(key.find(":" + cx::event_key_label(e) + ":0:0"), std::string::npos) << key;
-    EXPECT_EQ(count(toml, "[hooks.state.\"" + key + "\"]\ntrusted_hash = \"sha256:"), 1) << toml;
+    EXPECT_EQ(count(toml, "[hooks.state.\"" + key + "\"] # pinta-gemini\ntrusted_hash = \"sha256:"), 1) << toml;
   }
   // Codex's loader finds every one of ours trusted with the current hash.
   auto loaded = loaded_ours(o.home + "/.codex");
@@ -212,7 +212,7 @@ TEST(CodexInstall, CodexHomeFromTheEnvironmentIsCanonicalInTheTrustKey) {
   char real[PATH_MAX];
   ASSERT_TRUE(::realpath(t.sub("real-codex").c_str(), real));
   std::string toml = read_text(std::string(real) + "/config.toml");
-  EXPECT_NE(toml.find("[hooks.state.\"" + std::string(real) + "/hooks.json:pre_tool_use:0:0\"]"),
+  EXPECT_NE(toml.find("[hooks.state.\"" + std::string(real) + "/hooks.json:pre_tool_use:0:0\"] # pinta-gemini"),
             std::string::npos)
       << toml;
   EXPECT_FALSE(std::filesystem::exists(o.home + "/.codex"));
@@ -239,7 +239,7 @@ TEST(CodexTrustToml, EveryShapeRoundTripsByteForByte) {
     ASSERT_TRUE(set) << s << ": " << set.error().message;
     EXPECT_EQ(set->rfind(s, 0), 0u) << "the user's bytes come first, unchanged: " << *set;
     EXPECT_EQ(count(*set, "trusted_hash = \"sha256:aa\""), 1) << *set;
-    EXPECT_EQ(count(*set, "[hooks.state.\"/h/.codex/hooks.json:stop:0:0\"]"), 1) << *set;
+    EXPECT_EQ(count(*set, "[hooks.state.\"/h/.codex/hooks.json:stop:0:0\"] # pinta-gemini"), 1) << *set;
     if (s.find("\r\n") != std::string::npos) {
       EXPECT_EQ(count(*set, "\n"), count(*set, "\r\n")) << "CRLF kept: " << *set;
     }
@@ -295,6 +295,23 @@ TEST(CodexTrustToml, TheOtherHooksFilesTrustStaysInOurBlock) {
   auto d = codex_remove_trust(**c, user);
   ASSERT_TRUE(d && d->has_value());
   EXPECT_EQ(**d, "x = 1\n");
+}
+
+TEST(CodexTrustToml, TablesCodexWritesBesideOursAreNeverTakenForOurs) {
+  // Codex's /hooks appends the trust of the user's own hooks (same hooks.json) after ours.
+  const std::string hooks = "/h/.codex/hooks.json";
+  auto a = codex_set_trust(std::string("x = 1"), hooks,
+                           {{hooks + ":stop:1:0", "sha256:ours", "Stop"}});
+  ASSERT_TRUE(a);
+  const std::string theirs = "[hooks.state.\"/h/.codex/hooks.json:stop:0:0\"]\ntrusted_hash = \"sha256:theirs\"\n";
+  auto b = codex_set_trust(*a + theirs, hooks, {{hooks + ":stop:1:0", "sha256:new", "Stop"}});
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_EQ(count(*b, "sha256:theirs"), 1) << *b;
+  EXPECT_EQ(count(*b, "sha256:new"), 1) << *b;
+  EXPECT_EQ(count(*b, "sha256:ours"), 0) << *b;
+  auto c = codex_remove_trust(*b, hooks);
+  ASSERT_TRUE(c && c->has_value());
+  EXPECT_EQ(**c, "x = 1\n" + theirs) << "theirs stays; only the break ours needed is left";
 }
 
 TEST(CodexTrustToml, ShapesThatCannotTakeOurTableAreRefusedInOneLine) {

@@ -61,19 +61,20 @@ struct CodexTrust {
 Result<std::vector<CodexTrust>> codex_trust_entries(const std::string& hooks_path,
                                                     const std::string& hooks_text);
 
-// config.toml with our trust for the hooks file `hooks_path` set to exactly `entries`: our marked
-// block (a comment line of ours, then one table per entry; the tables of our other hooks file, user
-// or project, kept) written in place of the first one or appended; a table the user already has
-// for one of these keys gets its trusted_hash value replaced in place. Every other byte stays.
-// nullopt in = no file. Error kParse "<line>: what" on text that is not TOML this scanner reads,
-// on `hooks` or `hooks.state` written as an inline value or an array of tables (no table can be
-// added to it), and on the trust of our key written in another form.
+// config.toml with our trust for the hooks file `hooks_path` set to exactly `entries`: one table
+// per entry, its header marked `# pinta-gemini`, in place of this file's former tables of ours, or
+// after our mark line (a comment saying what uninstall takes back), or appended with the mark; a
+// table the user already has for one of these keys gets its trusted_hash value replaced in place.
+// Our tables for the other hooks file (user or project) and every other byte stay. nullopt in = no
+// file. Error kParse "<line>: what" on text that is not TOML this scanner reads, on `hooks` or
+// `hooks.state` written as an inline value or an array of tables (no table can be added to it),
+// and on the trust of our key written in another form.
 Result<std::string> codex_set_trust(const std::optional<std::string>& toml,
                                     const std::string& hooks_path,
                                     const std::vector<CodexTrust>& entries);
-// config.toml without our trust for `hooks_path` (the block goes when nothing else of ours is in
-// it, with the line break it added; the file, nullopt, when install created it and nothing else
-// is left). A table of the user's that install only updated stays.
+// config.toml without our trust for `hooks_path` (the mark goes with our last table, with the
+// line break it added at the end; the file, nullopt, when install created it and nothing else is
+// left). A table of the user's that install only updated stays.
 Result<std::optional<std::string>> codex_remove_trust(const std::string& toml,
                                                       const std::string& hooks_path);
 
