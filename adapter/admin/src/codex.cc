@@ -933,7 +933,7 @@ void check_codex(const DoctorOptions& o, DoctorReport& r) {
   std::vector<OurHook> ours;
   std::map<std::string, int> others;  // event -> other hooks that run beside ours
   std::vector<std::string> programs;
-  bool mentions_any = false;
+  bool mentions_any = false, project_skipped = false;
   for (const auto& layer : layers) {
     auto t = read_user_file(layer.path);
     if (!t) {
@@ -957,6 +957,11 @@ void check_codex(const DoctorOptions& o, DoctorReport& r) {
           layer.path + ": Codex reads a project's .codex/ only when the project is trusted, and " +
               project + " is not trusted in " + config + ": its hooks do not run",
           "trust the project when Codex asks on start (or install without --workspace)");
+    // A project Codex does not trust has its .codex/ skipped whole: nothing there runs.
+    if (layer.scope == "project" && !project_trusted) {
+      project_skipped = project_skipped || mentions;
+      continue;
+    }
     for (auto& [event, groups] : v["hooks"].items()) {
       if (!groups.is_array()) continue;
       for (size_t g = 0; g < groups.size(); ++g) {
@@ -997,6 +1002,7 @@ void check_codex(const DoctorOptions& o, DoctorReport& r) {
         "", {{"file", f}});
 
   if (ours.empty()) {
+    if (project_skipped) return;  // said above: the untrusted project's copy is all there is
     if (!mentions_any)
       add("info", "pinta-gemini is not installed for Codex", "", {{"installed", false}});
     else

@@ -408,6 +408,10 @@ TEST(CodexInstall, UnreadableFileIsRefused) {
   EXPECT_NE(p.error().message.find("config.toml: cannot be read"), std::string::npos);
 }
 
+namespace {
+bool has(const DoctorReport& r, const std::string& level, const std::string& text);
+}  // namespace
+
 // ---- workspace ----------------------------------------------------------------------------------
 
 TEST(CodexInstall, WorkspaceWritesTheProjectFileAndTrustsItInTheUserConfig) {
@@ -444,6 +448,15 @@ TEST(CodexInstall, WorkspaceWritesTheProjectFileAndTrustsItInTheUserConfig) {
     return f.level == "broken" && f.message.find("is not trusted in") != std::string::npos;
   });
   EXPECT_TRUE(untrusted_project) << r.to_text();
+  EXPECT_FALSE(has(r, "warn", "more than once")) << "the untrusted project's copy does not run";
+  // Trusted, the project's copy runs too: twice per event.
+  const std::string installed = read_text(config_of(o));
+  write_text(config_of(o), installed + "[projects.\"" + std::string(real) + "\"]\ntrust_level = \"trusted\"\n");
+  DoctorReport twice;
+  check_codex(d, twice);
+  EXPECT_TRUE(has(twice, "warn", "runs more than once")) << twice.to_text();
+  EXPECT_FALSE(has(twice, "broken", "trust")) << twice.to_text();
+  write_text(config_of(o), installed);
   run(plan_uninstall(w));
   EXPECT_EQ(read_text(config_of(o)), user_toml);
   EXPECT_FALSE(std::filesystem::exists(project_hooks));
