@@ -45,10 +45,10 @@ bool matcher_matches(const std::string& matcher, const std::string& tool_name);
 
 // Where hooks come from. Every layer's hooks are merged and all run (CX).
 struct Sources {
-  std::string system_dir;  // the system layer (managed: always trusted), "/etc/codex" on the
-                           // host; empty: none (the default, so that tests stay hermetic)
-  std::string codex_home;  // $CODEX_HOME, else ~/.codex: hooks.json, config.toml
-  std::string project;     // the project root: <project>/.codex/ (read when trusted)
+  std::string system_dir;        // the system layer (managed: always trusted), "/etc/codex" on the
+                                 // host; empty: none (the default, so that tests stay hermetic)
+  std::string codex_home;        // $CODEX_HOME, else ~/.codex: hooks.json, config.toml
+  std::string project;           // the project root: <project>/.codex/ (read when trusted)
   bool project_trusted = false;  // the project's trust level in config.toml `[projects."<path>"]`
   std::vector<std::string> plugin_dirs;  // each plugin's root (hooks/hooks.json); its id is the
                                          // folder's name unless plugin_ids gives one
@@ -65,17 +65,17 @@ struct HookHandler {
   std::string file;     // the file it came from
   std::string pointer;  // its place there: /hooks/<event>/<group>/hooks/<n>
   int group_index = 0, handler_index = 0;
-  long timeout_sec = 600;     // `timeout` in seconds (at least 1); default_timeout_sec(event)
+  long timeout_sec = 600;    // `timeout` in seconds (at least 1); default_timeout_sec(event)
   long timeout_ms = 600000;  // the same in milliseconds
   bool is_async = false;     // `async`
   std::optional<std::string> status_message;
   std::optional<std::uint64_t> context_limit;  // `additionalContextLimit`, where the event keeps it
-  bool managed = false;  // a managed (system) layer: runs without trust
-  bool enabled = true;   // `[hooks.state."<key>"] enabled = false` turns it off, even with bypass
+  bool managed = false;                        // a managed (system) layer: runs without trust
+  bool enabled = true;     // `[hooks.state."<key>"] enabled = false` turns it off, even with bypass
   std::string trust_key;   // "<config path>:<event>:<group index>:<handler index>"
   std::string trust_hash;  // "sha256:…" over the handler's normalised form (CXSRC)
   TrustStatus trust_status = TrustStatus::kUntrusted;
-  bool trusted = false;    // its hash is recorded in [hooks.state] (or managed)
+  bool trusted = false;  // its hash is recorded in [hooks.state] (or managed)
 };
 
 struct LoadedHooks {
