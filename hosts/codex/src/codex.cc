@@ -73,7 +73,8 @@ struct RawGroup {
 using RawEvents = std::vector<std::pair<const EventInfo*, std::vector<RawGroup>>>;
 
 // serde's verdicts on a value of the wrong shape: the whole file fails (HL "failed to parse hooks
-// config …: invalid type …"). Returns "" when fine.
+// config …: invalid type …"). Each check returns "" when fine; `where` gets the failing value's
+// JSON pointer (for lint's positions).
 std::string want_string(const json& v, const char* what) {
   return v.is_string() ? "" : std::string("invalid type for `") + what + "`, expected a string";
 }
@@ -91,10 +92,13 @@ std::string want_opt_u64(const json& v, const char* what, std::optional<std::uin
   return std::string("invalid type for `") + what + "`, expected u64";
 }
 
-std::string parse_handler(const json& h, RawHandler& out) {
+std::string parse_handler(const json& h, const std::string& ptr, RawHandler& out,
+                          std::string& where) {
+  where = ptr;
   if (!h.is_object()) return "a handler must be a table/object";
   auto t = h.find("type");
   if (t == h.end()) return "missing field `type`";
+  where = ptr + "/type";
   if (!t->is_string()) return "invalid type for `type`, expected a string";
   out.type = t->get<std::string>();
   if (out.type == "prompt" || out.type == "agent") return "";
@@ -102,7 +106,9 @@ std::string parse_handler(const json& h, RawHandler& out) {
     // HL: `server` and `tool` are required; such a hook calls an MCP tool (not modelled here).
     for (const char* k : {"server", "tool"}) {
       auto it = h.find(k);
+      where = ptr;
       if (it == h.end()) return std::string("missing field `") + k + "`";
+      where = ptr + "/" + k;
       if (auto e = want_string(*it, k); !e.empty()) return e;
     }
     return "";
@@ -110,52 +116,76 @@ std::string parse_handler(const json& h, RawHandler& out) {
   if (out.type != "command")
     return "unknown variant `" + out.type +
            "`, expected one of `command`, `mcp_tool`, `prompt`, `agent`";
+  where = ptr;
   auto c = h.find("command");
   if (c == h.end()) return "missing field `command`";
+  where = ptr + "/command";
   if (auto e = want_string(*c, "command"); !e.empty()) return e;
   out.command = c->get<std::string>();
-  if (auto it = h.find("commandWindows"); it != h.end())
-    if (auto e = want_opt_string(*it, "commandWindows"); !e.empty()) return e;
-  if (auto it = h.find("timeout"); it != h.end())
-    if (auto e = want_opt_u64(*it, "timeout", out.timeout); !e.empty()) return e;
-  if (auto it = h.find("additionalContextLimit"); it != h.end())
-    if (auto e = want_opt_u64(*it, "additionalContextLimit", out.context_limit); !e.empty())
-      return e;
-  if (auto it = h.find("async"); it != h.end()) {
-    if (!it->is_boolean()) return "invalid type for `async`, expected a boolean";
-    out.is_async = it->get<bool>();
+  std::optional<std::uint64_t> unused;
+  for (const char* k :
+       {"commandWindows", "timeout", "additionalContextLimit", "async", "statusMessage"}) {
+    auto it = h.find(k);
+    if (it == h.end()) continue;
+    where = ptr + "/" + k;
+    std::string e;
+    if (std::string(k) == "timeout")
+      e = want_opt_u64(*it, k, out.timeout);
+    else if (std::string(k) == "additionalContextLimit")
+      e = want_opt_u64(*it, k, out.context_limit);
+    else if (std::string(k) == "async")
+      e = it->is_boolean() ? "" : "invalid type for `async`, expected a boolean";
+    else
+      e = want_opt_string(*it, k);
+    if (!e.empty()) return e;
   }
-  if (auto it = h.find("statusMessage"); it != h.end()) {
-    if (auto e = want_opt_string(*it, "statusMessage"); !e.empty()) return e;
-    if (it->is_string()) out.status_message = it->get<std::string>();
-  }
+  if (auto it = h.find("async"); it != h.end()) out.is_async = it->get<bool>();
+  if (auto it = h.find("statusMessage"); it != h.end() && it->is_string())
+    out.status_message = it->get<std::string>();
+  where.clear();
   return "";
+}
+
+std::string event_token(const std::string& k) {  // RFC 6901
+  std::string o;
+  for (char c : k)
+    o += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+  return o;
 }
 
 // The event table (hooks.json's "hooks" or config.toml's [hooks]). Unknown event keys are ignored
 // without a word (HL: "Foo" produced neither hook nor warning); `state` is config.toml's.
-std::string parse_events(const json& hooks, RawEvents& out) {
+std::string parse_events(const json& hooks, RawEvents& out, std::string& where) {
+  where = "/hooks";
   if (hooks.is_array() && hooks.empty()) return "";  // HL: serde reads `[]` as an empty struct
   if (!hooks.is_object()) return "invalid type for `hooks`, expected a map";
   for (const auto& e : kEvents) {
     auto it = hooks.find(e.name);
     if (it == hooks.end()) continue;
-    if (it->is_null()) return std::string("invalid type for `") + e.name + "`, expected a sequence";
+    const std::string eptr = "/hooks/" + event_token(e.name);
+    where = eptr;
     if (!it->is_array())
       return std::string("invalid type for `") + e.name + "`, expected a sequence";
     std::vector<RawGroup> groups;
-    for (const auto& g : *it) {
+    for (size_t gi = 0; gi < it->size(); ++gi) {
+      const json& g = (*it)[gi];
+      const std::string gptr = eptr + "/" + std::to_string(gi);
+      where = gptr;
       if (!g.is_object()) return "a matcher group must be a table/object";
       RawGroup rg;
       if (auto m = g.find("matcher"); m != g.end()) {
+        where = gptr + "/matcher";
         if (auto err = want_opt_string(*m, "matcher"); !err.empty()) return err;
         if (m->is_string()) rg.matcher = m->get<std::string>();
       }
       if (auto hs = g.find("hooks"); hs != g.end()) {
+        where = gptr + "/hooks";
         if (!hs->is_array()) return "invalid type for `hooks`, expected a sequence";
-        for (const auto& h : *hs) {
+        for (size_t hi = 0; hi < hs->size(); ++hi) {
           RawHandler rh;
-          if (auto err = parse_handler(h, rh); !err.empty()) return err;
+          if (auto err = parse_handler((*hs)[hi], gptr + "/hooks/" + std::to_string(hi), rh, where);
+              !err.empty())
+            return err;
           rg.hooks.push_back(std::move(rh));
         }
       }
@@ -163,12 +193,14 @@ std::string parse_events(const json& hooks, RawEvents& out) {
     }
     out.emplace_back(&e, std::move(groups));
   }
+  where.clear();
   return "";
 }
 
 // hooks.json: {"description"?, "hooks"} and nothing else (HL: `unknown field `version`, expected
 // `description` or `hooks``); duplicate keys fail as serde's "duplicate field" does (HL).
-std::string parse_hooks_json(const std::string& text, RawEvents& out) {
+std::string parse_hooks_json(const std::string& text, RawEvents& out, std::string& where) {
+  where.clear();
   bool duplicate = false;
   std::vector<std::set<std::string>> keys;
   json::parser_callback_t cb = [&](int, json::parse_event_t ev, json& parsed) {
@@ -188,24 +220,42 @@ std::string parse_hooks_json(const std::string& text, RawEvents& out) {
   if (duplicate) return "duplicate field";
   if (!j.is_object()) return "invalid type, expected struct HooksFile";
   for (auto it = j.begin(); it != j.end(); ++it)
-    if (it.key() != "description" && it.key() != "hooks")
+    if (it.key() != "description" && it.key() != "hooks") {
+      where = "/" + event_token(it.key());
       return "unknown field `" + it.key() + "`, expected `description` or `hooks`";
-  if (auto d = j.find("description"); d != j.end())
+    }
+  if (auto d = j.find("description"); d != j.end()) {
+    where = "/description";
     if (auto e = want_opt_string(*d, "description"); !e.empty()) return e;
+  }
+  where.clear();
   auto h = j.find("hooks");
   if (h == j.end()) return "";
-  return parse_events(*h, out);
+  return parse_events(*h, out, where);
 }
 
-json toml_to_json(const toml::node& n) {
+// A TOML value as JSON (integers ≥ 0 unsigned, as serde sees u64 fields); with `pos`, each
+// value's line and column by JSON pointer.
+json toml_to_json(const toml::node& n, const std::string& ptr = "",
+                  std::map<std::string, std::pair<int, int>>* pos = nullptr) {
+  if (pos)
+    (*pos)[ptr] = {static_cast<int>(n.source().begin.line),
+                   static_cast<int>(n.source().begin.column)};
   if (auto t = n.as_table()) {
     json o = json::object();
-    for (const auto& [k, v] : *t) o[std::string(k.str())] = toml_to_json(v);
+    for (const auto& [k, v] : *t) {
+      std::string key(k.str());
+      if (pos)  // the key's own position, for findings about the key
+        (*pos)[ptr + "/" + event_token(key) + "#key"] = {static_cast<int>(k.source().begin.line),
+                                                         static_cast<int>(k.source().begin.column)};
+      o[key] = toml_to_json(v, ptr + "/" + event_token(key), pos);
+    }
     return o;
   }
   if (auto a = n.as_array()) {
     json o = json::array();
-    for (const auto& v : *a) o.push_back(toml_to_json(v));
+    size_t i = 0;
+    for (const auto& v : *a) o.push_back(toml_to_json(v, ptr + "/" + std::to_string(i++), pos));
     return o;
   }
   if (auto s = n.as_string()) return s->get();
@@ -445,7 +495,7 @@ Status load_layer(const std::string& dir, const std::string& kind, bool managed,
     auto text = read_hooks_text(json_path, out);
     if (!text) {
       // warned
-    } else if (auto err = parse_hooks_json(*text, json_events); !err.empty()) {
+    } else if (std::string where, err = parse_hooks_json(*text, json_events, where); !err.empty()) {
       out.warnings.push_back("failed to parse hooks config " + json_path + ": " + err);
       json_events.clear();
     }
@@ -461,7 +511,8 @@ Status load_layer(const std::string& dir, const std::string& kind, bool managed,
   if (!toml->hooks.is_null()) {
     json events = toml->hooks;
     if (events.is_object()) events.erase("state");
-    if (auto err = parse_events(events, toml_events); !err.empty())
+    std::string where;
+    if (auto err = parse_events(events, toml_events, where); !err.empty())
       return make_error(ErrorCode::kParse, toml_path + ": [hooks]: " + err);
   }
   auto count = [](const RawEvents& ev) {
@@ -686,7 +737,8 @@ Result<LoadedHooks> load_hooks(const Sources& sources) {
     RawEvents ev;
     auto text = read_hooks_text(path, out);
     if (!text) continue;
-    if (auto err = parse_hooks_json(*text, ev); !err.empty()) {
+    std::string where;
+    if (auto err = parse_hooks_json(*text, ev, where); !err.empty()) {
       out.warnings.push_back("failed to parse hooks config " + path + ": " + err);
       continue;
     }
@@ -723,6 +775,52 @@ std::vector<HookHandler> plan(const LoadedHooks& hooks, const std::string& event
     out.push_back(h);
   }
   return out;
+}
+
+std::optional<FileProblem> hooks_json_problem(const std::string& text) {
+  if (!valid_utf8(text)) return FileProblem{"", "stream did not contain valid UTF-8"};
+  RawEvents ev;
+  std::string where;
+  std::string err = parse_hooks_json(text, ev, where);
+  if (err.empty()) return std::nullopt;
+  return FileProblem{where, err};
+}
+
+Result<TomlHooks> read_toml_hooks(const std::string& text, const std::string& path) {
+  TomlHooks out;
+  toml::table tbl;
+  try {
+    tbl = toml::parse(text, path);
+  } catch (const toml::parse_error& e) {
+    const auto& b = e.source().begin;
+    return make_error(ErrorCode::kParse, path + ":" + std::to_string(b.line) + ":" +
+                                             std::to_string(b.column) + ": " +
+                                             std::string(e.description()));
+  }
+  if (auto h = tbl["hooks"]; h) {
+    out.hooks = toml_to_json(*h.node(), "/hooks", &out.positions);
+    json events = out.hooks;
+    if (events.is_object()) events.erase("state");
+    RawEvents ev;
+    std::string where;
+    if (std::string err = parse_events(events, ev, where); !err.empty())
+      out.problem = FileProblem{where, err};
+  }
+  return out;
+}
+
+bool project_trusted(const std::string& codex_home, const std::string& project) {
+  std::string path = codex_home + "/config.toml";
+  if (!is_file(path)) return false;
+  auto text = pinta::fs::read_file(path);
+  if (!text) return false;
+  try {
+    toml::table tbl = toml::parse(*text, path);
+    auto level = tbl["projects"][project]["trust_level"].value<std::string>();
+    return level && *level == "trusted";
+  } catch (const toml::parse_error&) {
+    return false;
+  }
 }
 
 }  // namespace pinta::hosts::codex

@@ -581,3 +581,40 @@ TEST(CodexPlan, MatchersPerEvent) {
   // Without bypass and without trust nothing runs (CX: skipped without a word).
   EXPECT_TRUE(cx::plan(*l, "PreToolUse", "Bash", false).empty());
 }
+
+// What lint positions: the failing value's pointer (HL verdicts), [hooks] positions in TOML.
+TEST(CodexLintSupport, ProblemsAndPositions) {
+  EXPECT_FALSE(cx::hooks_json_problem(hooks_json(R"("Stop":[])")));
+  auto p = cx::hooks_json_problem(
+      hooks_json(R"("PreToolUse":[{"hooks":[{"type":"command","command":"a","timeout":"30"}]}])"));
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->pointer, "/hooks/PreToolUse/0/hooks/0/timeout");
+  p = cx::hooks_json_problem(R"({"version":1,"hooks":{}})");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->pointer, "/version");
+  p = cx::hooks_json_problem(
+      "{\"hooks\":{\"Stop\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"\xff\"}]}]}}");
+  ASSERT_TRUE(p);
+  EXPECT_NE(p->message.find("UTF-8"), std::string::npos);
+
+  auto t =
+      cx::read_toml_hooks("model = \"m\"\n\n[[hooks.PreToolUse]]\nmatcher = 5\n", "/x/config.toml");
+  ASSERT_TRUE(t);
+  ASSERT_TRUE(t->problem);
+  EXPECT_EQ(t->problem->pointer, "/hooks/PreToolUse/0/matcher");
+  EXPECT_EQ(t->positions.at("/hooks/PreToolUse/0/matcher"), (std::pair<int, int>{4, 11}));
+  auto bad = cx::read_toml_hooks("[hooks\n", "/x/config.toml");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().code, pinta::ErrorCode::kParse);
+}
+
+TEST(CodexLintSupport, ProjectTrustLevel) {
+  Dirs d;
+  std::string proj = (d.root / "proj").string();
+  EXPECT_FALSE(cx::project_trusted(d.home(), proj));
+  d.write("home/config.toml", "[projects.\"" + proj + "\"]\ntrust_level = \"untrusted\"\n");
+  EXPECT_FALSE(cx::project_trusted(d.home(), proj));
+  d.write("home/config.toml", "[projects.\"" + proj + "\"]\ntrust_level = \"trusted\"\n");
+  EXPECT_TRUE(cx::project_trusted(d.home(), proj));
+  EXPECT_FALSE(cx::project_trusted(d.home(), proj + "/sub"));
+}

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -99,5 +100,28 @@ std::string trust_hash(const HookHandler& handler);
 // SubagentStart/SubagentStop; events that ignore matchers ignore it.
 std::vector<HookHandler> plan(const LoadedHooks& hooks, const std::string& event,
                               const std::string& tool_name, bool bypass_trust);
+
+// ---- for lint: why a file is refused, positions in config.toml --------------------------------
+
+struct FileProblem {
+  std::string pointer;  // JSON pointer of the offending value ("" = the file as a whole)
+  std::string message;  // serde's complaint, as Codex logs it
+};
+// Why Codex reads none of this hooks.json (not UTF-8, not JSON, a BOM, a value of the wrong type,
+// an unknown top-level key, a duplicate key, an unknown handler type); nullopt: it reads it.
+std::optional<FileProblem> hooks_json_problem(const std::string& text);
+
+struct TomlHooks {
+  nlohmann::json hooks;  // config.toml's [hooks] table as JSON (null: none)
+  std::map<std::string, std::pair<int, int>> positions;  // "/hooks/…" pointer → line, column
+  std::optional<FileProblem> problem;  // a [hooks] value of the wrong type: Codex does not start
+};
+// config.toml's text. Error (kParse, "path:line:col: …") when it is not TOML (or not UTF-8):
+// Codex does not start then.
+Result<TomlHooks> read_toml_hooks(const std::string& text, const std::string& path);
+
+// Whether <codex_home>/config.toml has [projects."<project>"] trust_level = "trusted" (the exact
+// folder; CX: only then is <project>/.codex/ read).
+bool project_trusted(const std::string& codex_home, const std::string& project);
 
 }  // namespace pinta::hosts::codex
