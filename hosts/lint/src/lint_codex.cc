@@ -556,6 +556,11 @@ std::string on_failure_of(const std::string& event) {
   return "cannot block: failures are logged (fail-open)";
 }
 
+// ~/.codex/ and <project>/.codex/ (CX): hooks.json and config.toml.
+const PathDetector kDetector(Host::kCodex, [](const std::string& p) {
+  return ends_with(p, "/.codex/hooks.json") || ends_with(p, "/.codex/config.toml");
+});
+
 }  // namespace
 
 Status lint_codex(const std::string& path, const std::string& text, const LintOptions& o,

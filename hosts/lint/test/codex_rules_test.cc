@@ -26,7 +26,6 @@ class CodexRules : public pinta::hostlint::testing::LintRulesTest {
   void SetUp() override {
     LintRulesTest::SetUp();
     if (HasFatalFailure()) return;
-    opts_.host = hl::Host::kCodex;  // Codex's paths are not detected: --host codex
     opts_.env["CODEX_HOME"] = home_ + "/.codex";
   }
   std::string user_json() const { return home_ + "/" + kUser; }
@@ -51,6 +50,12 @@ class CodexRules : public pinta::hostlint::testing::LintRulesTest {
            "\", \"hooks\": [{\"type\": \"command\", \"command\": \"myhook\"" + extra + "}]}";
   }
 };
+
+TEST_F(CodexRules, DetectedFromItsPaths) {
+  EXPECT_EQ(*hl::detect_host("/h/.codex/hooks.json", "{}"), hl::Host::kCodex);
+  EXPECT_EQ(*hl::detect_host("/w/.codex/config.toml", "model = 1"), hl::Host::kCodex);
+  EXPECT_FALSE(hl::detect_host("/t/config.toml", "model = 1"));
+}
 
 TEST_F(CodexRules, CleanTrustedFileHasNoFinding) {
   auto f = pre("");
