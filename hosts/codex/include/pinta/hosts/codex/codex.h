@@ -8,6 +8,8 @@
 // CXSRC = openai/codex codex-rs/hooks (source).
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -44,10 +46,10 @@ bool matcher_matches(const std::string& matcher, const std::string& tool_name);
 
 // Where hooks come from. Every layer's hooks are merged and all run (CX).
 struct Sources {
-  std::string system_dir;  // the system layer (managed: always trusted), "/etc/codex" on the
-                           // host; empty: none (the default, so that tests stay hermetic)
-  std::string codex_home;  // $CODEX_HOME, else ~/.codex: hooks.json, config.toml
-  std::string project;     // the project root: <project>/.codex/ (read when trusted)
+  std::string system_dir;        // the system layer (managed: always trusted), "/etc/codex" on the
+                                 // host; empty: none (the default, so that tests stay hermetic)
+  std::string codex_home;        // $CODEX_HOME, else ~/.codex: hooks.json, config.toml
+  std::string project;           // the project root: <project>/.codex/ (read when trusted)
   bool project_trusted = false;  // the project's trust level in config.toml `[projects."<path>"]`
   std::vector<std::string> plugin_dirs;  // each plugin's root (hooks/hooks.json); its id is the
                                          // folder's name unless plugin_ids gives one
@@ -64,16 +66,17 @@ struct HookHandler {
   std::string file;     // the file it came from
   std::string pointer;  // its place there: /hooks/<event>/<group>/hooks/<n>
   int group_index = 0, handler_index = 0;
-  long timeout_sec = 600;     // `timeout` in seconds (at least 1); default_timeout_sec(event)
+  long timeout_sec = 600;    // `timeout` in seconds (at least 1); default_timeout_sec(event)
   long timeout_ms = 600000;  // the same in milliseconds
   bool is_async = false;     // `async`
   std::optional<std::string> status_message;
-  bool managed = false;  // a managed (system) layer: runs without trust
-  bool enabled = true;   // `[hooks.state."<key>"] enabled = false` turns it off, even with bypass
+  std::optional<std::uint64_t> context_limit;  // `additionalContextLimit`, where the event keeps it
+  bool managed = false;                        // a managed (system) layer: runs without trust
+  bool enabled = true;     // `[hooks.state."<key>"] enabled = false` turns it off, even with bypass
   std::string trust_key;   // "<config path>:<event>:<group index>:<handler index>"
   std::string trust_hash;  // "sha256:…" over the handler's normalised form (CXSRC)
   TrustStatus trust_status = TrustStatus::kUntrusted;
-  bool trusted = false;    // its hash is recorded in [hooks.state] (or managed)
+  bool trusted = false;  // its hash is recorded in [hooks.state] (or managed)
 };
 
 struct LoadedHooks {
@@ -97,5 +100,28 @@ std::string trust_hash(const HookHandler& handler);
 // SubagentStart/SubagentStop; events that ignore matchers ignore it.
 std::vector<HookHandler> plan(const LoadedHooks& hooks, const std::string& event,
                               const std::string& tool_name, bool bypass_trust);
+
+// ---- for lint: why a file is refused, positions in config.toml --------------------------------
+
+struct FileProblem {
+  std::string pointer;  // JSON pointer of the offending value ("" = the file as a whole)
+  std::string message;  // serde's complaint, as Codex logs it
+};
+// Why Codex reads none of this hooks.json (not UTF-8, not JSON, a BOM, a value of the wrong type,
+// an unknown top-level key, a duplicate key, an unknown handler type); nullopt: it reads it.
+std::optional<FileProblem> hooks_json_problem(const std::string& text);
+
+struct TomlHooks {
+  nlohmann::json hooks;  // config.toml's [hooks] table as JSON (null: none)
+  std::map<std::string, std::pair<int, int>> positions;  // "/hooks/…" pointer → line, column
+  std::optional<FileProblem> problem;  // a [hooks] value of the wrong type: Codex does not start
+};
+// config.toml's text. Error (kParse, "path:line:col: …") when it is not TOML (or not UTF-8):
+// Codex does not start then.
+Result<TomlHooks> read_toml_hooks(const std::string& text, const std::string& path);
+
+// Whether <codex_home>/config.toml has [projects."<project>"] trust_level = "trusted" (the exact
+// folder; CX: only then is <project>/.codex/ read).
+bool project_trusted(const std::string& codex_home, const std::string& project);
 
 }  // namespace pinta::hosts::codex
