@@ -12,6 +12,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <filesystem>
 #include <set>
 
 #include "admin_internal.h"
@@ -69,10 +70,16 @@ bool handler_is_ours(const ojson& h) {
   return c != h.end() && c->is_string() && codex_is_ours(c->get<std::string>());
 }
 
+// The timeout written for `event`: ours, or the event's ceiling where Codex clamps a larger one
+// with a warning at every start (SessionEnd: 3 s, measured on 0.171.0 hooks/list by hosts/codex).
+int timeout_for(const std::string& event) {
+  return event == "SessionEnd" ? std::min(kTimeoutSeconds, 3) : kTimeoutSeconds;
+}
+
 ojson handler_for(const std::string& adapter_path, const std::string& event) {
   return {{"type", "command"},
           {"command", codex_command(adapter_path, event)},
-          {"timeout", kTimeoutSeconds}};
+          {"timeout", timeout_for(event)}};
 }
 
 ojson group_for(const std::string& adapter_path, const std::string& event) {
@@ -713,40 +720,45 @@ Result<std::vector<CodexTrust>> codex_trust_entries(const std::string& hooks_pat
                                                     const std::string& hooks_text) {
   auto d = scan_hooks(hooks_text);
   if (!d) return d.error();
-  ojson v = ojson::parse(hooks_text, nullptr, false);
+  // The hash is the loader's (hosts/codex, which computes it as 0.171.0 does: the matcher only
+  // where the event reads one, the timeout clamped, …), over the text as Codex will read it: a
+  // private copy in a temp directory, since nothing is written before the plan is applied.
+  std::error_code ec;
+  std::string tmpl = (std::filesystem::temp_directory_path(ec) / "pinta-codex-XXXXXX").string();
+  if (!::mkdtemp(tmpl.data()))
+    return make_error(ErrorCode::kIo, " cannot make a temp directory to check the hooks file");
+  const std::string copy = fs::join(tmpl, "hooks.json");
+  auto written = fs::atomic_write(copy, hooks_text, 0600);
+  cx::Sources src;
+  src.codex_home = tmpl;
+  auto loaded = written ? cx::load_hooks(src) : Result<cx::LoadedHooks>(written.error());
+  ::unlink(copy.c_str());
+  ::rmdir(tmpl.c_str());
+  if (!loaded) return make_error(loaded.error().code, " " + loaded.error().message);
   std::vector<CodexTrust> out;
-  if (v.is_discarded() || !v.contains("hooks")) return out;
-  for (auto& [event, groups] : v["hooks"].items()) {
-    if (!groups.is_array() || !cx::is_event(event)) continue;
-    for (size_t g = 0; g < groups.size(); ++g) {
-      const ojson& group = groups[g];
-      if (!group.is_object() || !group.contains("hooks") || !group["hooks"].is_array()) continue;
-      for (size_t h = 0; h < group["hooks"].size(); ++h) {
-        const ojson& handler = group["hooks"][h];
-        if (!handler_is_ours(handler)) continue;
-        cx::HookHandler hh;
-        hh.event = event;
-        if (group.contains("matcher") && group["matcher"].is_string() &&
-            cx::event_uses_matcher(event)) {
-          hh.matcher = group["matcher"].get<std::string>();
-          hh.has_matcher = true;
-        }
-        hh.command = handler["command"].get<std::string>();
-        hh.timeout_sec = cx::default_timeout_sec(event);
-        if (handler.contains("timeout") && handler["timeout"].is_number_unsigned())
-          hh.timeout_sec = std::max<long>(1, handler["timeout"].get<long>());
-        hh.timeout_ms = hh.timeout_sec * 1000;
-        hh.is_async = handler.contains("async") && handler["async"] == true;
-        if (handler.contains("statusMessage") && handler["statusMessage"].is_string())
-          hh.status_message = handler["statusMessage"].get<std::string>();
-        hh.source = "user-json";
-        hh.file = hooks_path;
-        hh.group_index = static_cast<int>(g);
-        hh.handler_index = static_cast<int>(h);
-        hh.trust_key = cx::trust_key(hooks_path, event, hh.group_index, hh.handler_index);
-        out.push_back({hh.trust_key, cx::trust_hash(hh), event});
-      }
-    }
+  for (const auto& h : loaded->handlers) {
+    if (h.file != copy || !codex_is_ours(h.command)) continue;
+    out.push_back({cx::trust_key(hooks_path, h.event, h.group_index, h.handler_index),
+                   h.trust_hash, h.event});
+  }
+  // Every hook of ours in the text must be one Codex loads: else it would never run.
+  size_t written_ours = 0;
+  ojson v = ojson::parse(hooks_text, nullptr, false);
+  if (!v.is_discarded() && v.contains("hooks") && v["hooks"].is_object())
+    for (auto& [event, groups] : v["hooks"].items())
+      if (groups.is_array())
+        for (const auto& g : groups)
+          if (g.is_object() && g.contains("hooks") && g["hooks"].is_array())
+            for (const auto& hh : g["hooks"])
+              if (handler_is_ours(hh)) ++written_ours;
+  if (out.size() != written_ours) {
+    std::string why = loaded->warnings.empty() ? "" : ": " + loaded->warnings.front();
+    for (size_t at; (at = why.find(copy)) != std::string::npos;) why.replace(at, copy.size(), hooks_path);
+    for (auto& c : why)
+      if (c == '\n') c = ' ';
+    return make_error(ErrorCode::kParse, " Codex would not load " +
+                                             std::to_string(written_ours - out.size()) +
+                                             " of our hooks from it" + why);
   }
   return out;
 }
@@ -945,11 +957,17 @@ void check_codex(const DoctorOptions& o, DoctorReport& r) {
     mentions_any = mentions_any || mentions;
     auto entries = codex_trust_entries(layer.path, **t);
     ojson v = ojson::parse(**t, nullptr, false);
-    if (!entries || v.is_discarded()) {
+    if (auto scanned = scan_hooks(**t); !scanned || v.is_discarded()) {
       add(mentions ? "broken" : "warn",
-          layer.path + ":" + (entries ? std::string(" not valid JSON") : entries.error().message) +
+          layer.path + ":" + (scanned ? std::string(" not valid JSON") : scanned.error().message) +
               ": Codex skips this file, none of its hooks run",
           "fix the JSON at that position");
+      continue;
+    }
+    if (!entries) {  // valid JSON that Codex's loader does not take (whole or for ours)
+      add("broken", layer.path + ":" + entries.error().message + ": those hooks never run",
+          "fix the file (hostemu lint --host codex " + layer.path +
+              " names each problem), then run: pinta-gemini install --host codex");
       continue;
     }
     if (layer.scope == "project" && !project_trusted && (mentions || v.contains("hooks")))

@@ -128,7 +128,8 @@ TEST(CodexInstall, FreshHomeGetsEveryEventTrustedAndRoundTripsToNothing) {
     const json& handler = h[e][0]["hooks"][0];
     EXPECT_EQ(handler, json({{"type", "command"},
                              {"command", "'/opt/pinta/bin/pinta-gemini' --agent codex --event " + e},
-                             {"timeout", 10}}));  // seconds: `timeoutSec` is not honoured (CX)
+                             {"timeout", e == "SessionEnd" ? 3 : 10}}))  // seconds (CX), under
+        << e;  // SessionEnd's 3 s ceiling (above it Codex clamps with a warning at every start)
     // The trust table Codex looks up: the key names hooks.json, the event's label, 0:0.
     std::string key = cx::trust_key(hooks_of(o), e, 0, 0);
     EXPECT_NE(key.find(":" + cx::event_key_label(e) + ":0:0"), std::string::npos) << key;
@@ -353,6 +354,12 @@ TEST(CodexInstall, FilesItCannotEditAreRefusedWithOneLineAndNothingWritten) {
       {"hooks not an object",
        [](const InstallOptions& o) { write_text(hooks_of(o), "{\"hooks\": []}\n"); }, "hooks.json:1:",
        "\"hooks\" is not an object"},
+      {"a hooks.json Codex refuses whole",
+       [](const InstallOptions& o) {
+         write_text(hooks_of(o), R"({"hooks":{"Stop":[{"hooks":[{"type":"command","command":5}]}]}})");
+       },
+       "hooks.json: Codex would not load 11 of our hooks from it: failed to parse hooks config " ,
+       "nothing written"},
       {"invalid TOML",
        [](const InstallOptions& o) { write_text(config_of(o), "model = \n"); }, "config.toml:1:",
        "expected a value"},
