@@ -587,33 +587,10 @@ std::string apply_splices(std::string text, std::vector<Splice> s) {
   return text;
 }
 
-// The trusted_hash (and enabled) recorded for each key: tables and dotted keys under
-// hooks.state (what Codex reads from the user layer, CXSRC config_rules.rs).
-struct TrustState {
-  std::optional<std::string> hash;
-  bool disabled = false;
-};
-std::map<std::string, TrustState> trust_states(const std::string& text, const TomlDoc& d) {
-  std::map<std::string, TrustState> out;
-  const std::vector<std::string> state = {"hooks", "state"};
-  for (const auto& l : d.lines) {
-    if (l.kind != TomlLine::Kind::kKeyVal || l.path.size() != 4 || !starts_with(l.path, state))
-      continue;
-    if (l.path[3] == "trusted_hash") {
-      if (auto v = TomlScanner::string_at(text, l.value_begin)) out[l.path[2]].hash = *v;
-    } else if (l.path[3] == "enabled") {
-      out[l.path[2]].disabled = text.compare(l.value_begin, 5, "false") == 0;
-    }
-  }
-  return out;
-}
-
 // ---- doctor helpers -------------------------------------------------------------------------
 
 struct OurHook {
-  std::string file, event, command;
-  int group = 0, handler = 0;
-  std::string key, hash;
+  std::string file, event;
 };
 
 }  // namespace
@@ -777,15 +754,16 @@ Result<std::string> edit_trust(const std::string& text, bool file_exists,
     if (std::string why = toml_refusal(*d); !why.empty()) return make_error(ErrorCode::kParse, why);
   const std::string nl = eol_of(text);
   std::vector<Splice> edits;
-  std::set<std::string> in_user_tables;
+  std::set<std::string> in_user_tables;  // keys whose table (ours or the user's) is edited in place
   for (const auto& e : entries) {
     const std::vector<std::string> mine = {"hooks", "state", e.key};
     for (size_t i = 0; i < d->lines.size(); ++i) {
       const TomlLine& l = d->lines[i];
-      if (d->is_owned(i) || !starts_with(l.path, mine)) continue;
+      if (!starts_with(l.path, mine)) continue;
       if (l.kind == TomlLine::Kind::kTable && l.path == mine) {
-        // The user's own table for this key (say, trusted in /hooks): its trusted_hash is set in
-        // place, or added under the header.
+        // The table for this key, ours or the user's (say, trusted in /hooks): its trusted_hash is
+        // set in place, or added under the header; what else is in it (`enabled = false` from
+        // /hooks) stays.
         in_user_tables.insert(e.key);
         size_t k = i + 1;
         for (; k < d->lines.size() && d->lines[k].kind != TomlLine::Kind::kTable &&
@@ -817,12 +795,13 @@ Result<std::string> edit_trust(const std::string& text, bool file_exists,
     tables += "[hooks.state." + toml_quote(e.key) + "] " + kOwn + nl;
     tables += "trusted_hash = " + toml_quote(e.hash) + nl;
   }
-  // Our tables for this hooks file: the first is replaced by the new ones, the rest go.
+  // Our tables for this hooks file that no entry keeps (a former place of our hook): the first is
+  // replaced by the new ones, the rest go.
   const std::string prefix = hooks_path + ":";
   size_t others = 0;
   bool placed = false;
   for (const auto& t : d->owned) {
-    if (t.key.rfind(prefix, 0) != 0) {
+    if (t.key.rfind(prefix, 0) != 0 || in_user_tables.count(t.key)) {
       ++others;
       continue;
     }
@@ -896,8 +875,7 @@ void check_codex(const DoctorOptions& o, DoctorReport& r) {
                            fs::join(canonical_prefix(o.workspace), ".codex") != home;
   const std::string project = has_project ? canonical_prefix(o.workspace) : "";
 
-  // The user's config.toml: trust, the project's trust level, hooks written there.
-  std::map<std::string, TrustState> trust;
+  // The user's config.toml: the project's trust level, hooks written there.
   bool project_trusted = false;
   std::vector<std::string> toml_hook_files;
   auto read_toml = [&](const std::string& path, bool user) {
@@ -923,7 +901,6 @@ void check_codex(const DoctorOptions& o, DoctorReport& r) {
         project_trusted = TomlScanner::string_at(**t, l.value_begin) == std::string("trusted");
     }
     if (hooks_here) toml_hook_files.push_back(path);
-    if (user) trust = trust_states(**t, *d);
   };
   read_toml(config, true);
   if (has_project) read_toml(fs::join(project, ".codex/config.toml"), false);
@@ -994,8 +971,6 @@ void check_codex(const DoctorOptions& o, DoctorReport& r) {
       OurHook hk;
       hk.file = layer.path;
       hk.event = e.event;
-      hk.key = e.key;
-      hk.hash = e.hash;
       ours.push_back(hk);
     }
     for (auto& [event, groups] : v["hooks"].items())
@@ -1033,21 +1008,34 @@ void check_codex(const DoctorOptions& o, DoctorReport& r) {
       add("broken", "the hook program " + p + " is missing or not executable: every hook fails",
           "reinstall pinta-gemini, then run: pinta-gemini install --host codex");
 
-  // Trust (CX: an untrusted or stale hook is skipped without a word).
+  // Trust as Codex decides it: the hosts/codex loader over the same layers (CX: an untrusted or
+  // stale hook is skipped without a word; `enabled = false` turns one off).
+  cx::Sources src;
+  src.codex_home = home;
+  if (has_project) {
+    src.project = project;
+    src.project_trusted = project_trusted;
+  }
+  auto loaded = cx::load_hooks(src);
+  if (!loaded) {
+    add("broken", "Codex cannot load its hooks: " + loaded.error().message,
+        "fix that file, then run: pinta-gemini install --host codex");
+    return;
+  }
   std::string untrusted, stale, disabled;
   std::map<std::string, int> fires;
-  for (const auto& h : ours) {
-    auto it = trust.find(h.key);
-    const TrustState* s = it == trust.end() ? nullptr : &it->second;
-    std::string where = h.event + (h.file == layers[0].path ? "" : " (project)");
-    if (s && s->disabled) {
+  for (const auto& h : loaded->handlers) {
+    if (!codex_is_ours(h.command)) continue;
+    std::string where = h.event + (h.source.rfind("project", 0) == 0 ? " (project)" : "");
+    if (!h.enabled) {
       disabled += (disabled.empty() ? "" : ", ") + where;
-    } else if (!s || !s->hash) {
-      untrusted += (untrusted.empty() ? "" : ", ") + where;
-    } else if (*s->hash != h.hash) {
+    } else if (h.trust_status == cx::TrustStatus::kTrusted ||
+               h.trust_status == cx::TrustStatus::kManaged) {
+      fires[h.event] += 1;
+    } else if (h.trust_status == cx::TrustStatus::kModified) {
       stale += (stale.empty() ? "" : ", ") + where;
     } else {
-      fires[h.event] += 1;
+      untrusted += (untrusted.empty() ? "" : ", ") + where;
     }
   }
   nlohmann::json detail = {{"config", config}};
@@ -1099,6 +1087,55 @@ void check_codex(const DoctorOptions& o, DoctorReport& r) {
 
 namespace {
 
+// The planned files as Codex will read them, checked with the hosts/codex loader before anything is
+// written: config.toml must load (toml++, as strict as Codex's parser: a table defined twice, say)
+// and every hook of ours must come out trusted with its current hash. The copies go to a temp
+// directory, our keys renamed to the copy's path. Returns how many of ours the user keeps
+// disabled (`enabled = false`: their choice, said, not undone).
+Result<int> verify_planned(const std::string& hooks_path, const std::string& hooks_text,
+                           const std::string& config_path, const std::string& config_text) {
+  std::error_code ec;
+  std::string dir = (std::filesystem::temp_directory_path(ec) / "pinta-codex-XXXXXX").string();
+  if (!::mkdtemp(dir.data()))
+    return make_error(ErrorCode::kIo, " cannot make a temp directory to check the plan");
+  const std::string hooks_copy = fs::join(dir, "hooks.json"), config_copy = fs::join(dir, "config.toml");
+  auto quoted = [](const std::string& p) {
+    std::string q = toml_quote(p + ":");
+    return q.substr(0, q.size() - 1);  // without the closing quote: a key's start
+  };
+  std::string config = config_text;
+  const std::string from = quoted(hooks_path), to = quoted(hooks_copy);
+  for (size_t at = 0; (at = config.find(from, at)) != std::string::npos; at += to.size())
+    config.replace(at, from.size(), to);
+  cx::Sources src;
+  src.codex_home = dir;
+  Result<cx::LoadedHooks> loaded = make_error(ErrorCode::kIo, " cannot write the temp copies");
+  if (fs::atomic_write(hooks_copy, hooks_text, 0600) && fs::atomic_write(config_copy, config, 0600))
+    loaded = cx::load_hooks(src);
+  ::unlink(hooks_copy.c_str());
+  ::unlink(config_copy.c_str());
+  ::rmdir(dir.c_str());
+  auto real_paths = [&](std::string m) {
+    for (const auto& [a, b] : {std::pair{hooks_copy, hooks_path}, std::pair{config_copy, config_path}})
+      for (size_t at; (at = m.find(a)) != std::string::npos;) m.replace(at, a.size(), b);
+    for (auto& c : m)
+      if (c == '\n') c = ' ';
+    return m;
+  };
+  if (!loaded) return make_error(loaded.error().code, " " + real_paths(loaded.error().message));
+  int disabled = 0, skipped = 0;
+  for (const auto& h : loaded->handlers) {
+    if (!codex_is_ours(h.command)) continue;
+    if (!h.enabled) ++disabled;
+    else if (h.trust_status != cx::TrustStatus::kTrusted) ++skipped;
+  }
+  if (skipped > 0)
+    return make_error(ErrorCode::kInternal, " " + std::to_string(skipped) +
+                                                " of our hooks would still be untrusted after "
+                                                "install; nothing written");
+  return disabled;
+}
+
 Result<Plan> install_plan(const InstallOptions& o) {
   const std::string hooks = codex_hooks_path(o), config = codex_config_path(o);
   const auto nothing = [](const Error& e, const std::string& path) {
@@ -1114,6 +1151,8 @@ Result<Plan> install_plan(const InstallOptions& o) {
   if (!toml) return make_error(ErrorCode::kIo, toml.error().message + "; nothing written");
   auto trusted = codex_set_trust(*toml, hooks, *entries);
   if (!trusted) return nothing(trusted.error(), config);
+  auto disabled = verify_planned(hooks, *after, config, *trusted);
+  if (!disabled) return nothing(disabled.error(), config);
   Plan plan;
   // The user's original is kept once (apply never overwrites a backup); a file that already holds
   // ours is install's own (created by it, or backed up by the install that first edited it).
@@ -1128,6 +1167,10 @@ Result<Plan> install_plan(const InstallOptions& o) {
   plan.warnings.push_back("trusted " + std::to_string(entries->size()) + " hooks in " + config +
                           " (Codex runs an untrusted hook never; install is your consent, "
                           "uninstall takes the trust back)");
+  if (*disabled > 0)
+    plan.warnings.push_back(std::to_string(*disabled) + " of our hooks stay disabled (enabled = "
+                            "false in " + config + ", set in Codex's /hooks): the guard does not "
+                            "run there until you enable them");
   add_state(o, plan, {fs::dirname(hooks), fs::dirname(config)}, !before->has_value(), hooks);
   return plan;
 }

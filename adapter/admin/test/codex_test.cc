@@ -363,6 +363,9 @@ TEST(CodexInstall, FilesItCannotEditAreRefusedWithOneLineAndNothingWritten) {
       {"invalid TOML",
        [](const InstallOptions& o) { write_text(config_of(o), "model = \n"); }, "config.toml:1:",
        "expected a value"},
+      {"a table defined twice (Codex's parser refuses the file)",
+       [](const InstallOptions& o) { write_text(config_of(o), "[tui]\nx = 1\n[tui]\ny = 2\n"); },
+       "config.toml:3:", "nothing written"},
       {"inline hooks.state",
        [](const InstallOptions& o) { write_text(config_of(o), "hooks = { state = {} }\n"); },
        "config.toml:1:", "inline value"},
@@ -401,7 +404,9 @@ TEST(CodexInstall, FilesItCannotEditAreRefusedWithOneLineAndNothingWritten) {
     EXPECT_NE(m.find(c.says), std::string::npos) << c.name << ": " << m;
     EXPECT_EQ(m.find('\n'), std::string::npos) << c.name << ": " << m;
     EXPECT_EQ(names(), before_names) << c.name;
-    if (!fifo) EXPECT_EQ(snapshot(o.home), before) << c.name;
+    if (!fifo) {
+      EXPECT_EQ(snapshot(o.home), before) << c.name;
+    }
   }
 }
 
@@ -539,9 +544,20 @@ TEST(CodexDoctor, InstalledUntrustedStaleAndMissing) {
   write_text(config_of(o), toml);
 
   // Disabled in /hooks.
-  write_text(config_of(o), toml + "[hooks.state.\"" + cx::trust_key(hooks_of(o), "PreToolUse", 0, 0) +
-                               "\"]\nenabled = false\n");
+  const std::string header = "[hooks.state.\"" + cx::trust_key(hooks_of(o), "PreToolUse", 0, 0) +
+                             "\"] # pinta-gemini\n";
+  ASSERT_NE(toml.find(header), std::string::npos) << toml;
+  std::string off = toml;
+  off.insert(off.find(header) + header.size(), "enabled = false\n");  // as /hooks writes it
+  write_text(config_of(o), off);
   EXPECT_TRUE(has(doctor(o), "broken", "disabled")) << doctor(o).to_text();
+  // Re-running install keeps the user's choice and says so.
+  auto keep = plan_install(o);
+  ASSERT_TRUE(keep) << keep.error().message;
+  EXPECT_TRUE(keep->changes.empty()) << render_diff(*keep);
+  EXPECT_TRUE(std::any_of(keep->warnings.begin(), keep->warnings.end(), [](const std::string& w) {
+    return w.rfind("1 of our hooks stay disabled", 0) == 0;
+  }));
   write_text(config_of(o), toml);
 
   // Invalid JSON: Codex skips the file.
