@@ -1177,19 +1177,22 @@ Result<Plan> install_plan(const InstallOptions& o) {
 
 Status uninstall_plan(const InstallOptions& o, const State& s, Plan& plan) {
   const std::string hooks = codex_hooks_path(o), config = codex_config_path(o);
+  const auto nothing = [](ErrorCode code, const std::string& message) {
+    return make_error(code, message + "; nothing written");
+  };
   auto before = read_user_file(hooks);
-  if (!before) return before.error();
+  if (!before) return nothing(ErrorCode::kIo, before.error().message);
   auto toml = read_user_file(config);
-  if (!toml) return toml.error();
+  if (!toml) return nothing(ErrorCode::kIo, toml.error().message);
   if (before->has_value()) {
     bool only_ours = false;
     auto after = codex_remove_ours(**before, &only_ours);
-    if (!after) return make_error(ErrorCode::kParse, hooks + ":" + after.error().message);
+    if (!after) return nothing(ErrorCode::kParse, hooks + ":" + after.error().message);
     if (*after != **before) add_uninstall_change(plan, s, hooks, **before, *after, only_ours);
   }
   if (toml->has_value()) {
     auto after = codex_remove_trust(**toml, hooks);
-    if (!after) return make_error(ErrorCode::kParse, config + ":" + after.error().message);
+    if (!after) return nothing(ErrorCode::kParse, config + ":" + after.error().message);
     add_change(plan, config, *toml, *after, false);
   }
   return {};

@@ -410,6 +410,20 @@ TEST(CodexInstall, FilesItCannotEditAreRefusedWithOneLineAndNothingWritten) {
   }
 }
 
+TEST(CodexInstall, UninstallRefusesAConfigItCannotReadAndChangesNothing) {
+  TempDir t;
+  auto o = cx_options(t);
+  run(plan_install(o));
+  write_text(config_of(o), read_text(config_of(o)) + "broken = \n");
+  auto before = snapshot(o.home);
+  auto p = plan_uninstall(o);
+  ASSERT_FALSE(p);
+  EXPECT_NE(p.error().message.find("config.toml:"), std::string::npos) << p.error().message;
+  EXPECT_NE(p.error().message.find("nothing written"), std::string::npos) << p.error().message;
+  EXPECT_EQ(p.error().message.find('\n'), std::string::npos);
+  EXPECT_EQ(snapshot(o.home), before);
+}
+
 TEST(CodexInstall, UnreadableFileIsRefused) {
   if (::geteuid() == 0) GTEST_SKIP() << "root reads a 000 file; the FIFO and directory cases cover it";
   TempDir t;

@@ -56,8 +56,10 @@ Result<std::string> codex_remove_ours(const std::string& text, bool* only_ours_l
 struct CodexTrust {
   std::string key, hash, event;
 };
-// The trust entries of our handlers in hooks.json text `hooks_text` read from `hooks_path`
-// (pinta::hosts::codex::trust_key / trust_hash). Error when the text does not parse.
+// The trust entries of our handlers in hooks.json text `hooks_text` read from `hooks_path`: the
+// hosts/codex loader's handlers over a temp copy (its hash, its group and handler index), keyed
+// with pinta::hosts::codex::trust_key on the real path. Error when the text does not parse, or
+// when the loader would not load every hook of ours from it (Codex would never run those).
 Result<std::vector<CodexTrust>> codex_trust_entries(const std::string& hooks_path,
                                                     const std::string& hooks_text);
 
@@ -79,7 +81,14 @@ Result<std::optional<std::string>> codex_remove_trust(const std::string& toml,
                                                       const std::string& hooks_path);
 
 // Doctor: each layer Codex reads hooks from, ours registered for every installed event once and
-// trusted with the current hash, the project trusted, other hooks that run beside ours.
+// trusted with the current hash (the hosts/codex loader's trust status: untrusted, stale or
+// disabled is broken, the guard never runs there), the project trusted, other hooks that run
+// beside ours, [hooks] also in config.toml.
+//
+// install (FamilyAdmin, src/codex.cc): hooks.json edited, the trust set, and the plan checked with
+// the hosts/codex loader over copies of the planned files before anything is written (config.toml
+// loads, every hook of ours comes out trusted); it says "trusted N hooks in <config.toml>": the
+// user's running install is their consent to the trust, uninstall takes it back.
 void check_codex(const DoctorOptions& options, DoctorReport& report);
 
 }  // namespace pinta::admin
