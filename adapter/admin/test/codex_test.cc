@@ -172,6 +172,9 @@ TEST(CodexInstall, MergesAmongUserFilesKeepingEveryByteOfTheirs) {
   ASSERT_TRUE(loaded.count("PreToolUse"));
   EXPECT_EQ(loaded["PreToolUse"].group_index, 1);
   EXPECT_EQ(loaded["PreToolUse"].trust_status, cx::TrustStatus::kTrusted);
+  auto again = plan_install(o);
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_TRUE(again->changes.empty()) << render_diff(*again);
   run(plan_uninstall(o));
   EXPECT_EQ(snapshot(o.home), before);  // byte for byte; the backup went with it
 }
