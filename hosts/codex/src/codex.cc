@@ -12,6 +12,7 @@
 #include <cctype>
 #include <climits>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <set>
@@ -682,8 +683,21 @@ std::string trust_hash(const HookHandler& handler) {
                  handler.status_message, handler.context_limit);
 }
 
-Result<LoadedHooks> load_hooks(const Sources& sources) {
+Result<LoadedHooks> load_hooks(const Sources& given) {
   LoadedHooks out;
+  // Trust keys carry the file's absolute path as Codex prints it (HL keys): folders are used
+  // lexically normalised, without a trailing slash.
+  auto clean = [](const std::string& dir) {
+    if (dir.empty()) return dir;
+    std::string d = std::filesystem::path(dir).lexically_normal().string();
+    while (d.size() > 1 && d.back() == '/') d.pop_back();
+    return d;
+  };
+  Sources sources = given;
+  sources.system_dir = clean(given.system_dir);
+  sources.codex_home = clean(given.codex_home);
+  sources.project = clean(given.project);
+  for (auto& d : sources.plugin_dirs) d = clean(d);
   // Trust state: the user config.toml only (CXSRC config_rules.rs hook_states_from_stack: user,
   // session-flag and in-memory layers; keys trimmed; a malformed entry is skipped).
   std::map<std::string, State> states;

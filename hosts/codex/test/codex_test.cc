@@ -618,3 +618,17 @@ TEST(CodexLintSupport, ProjectTrustLevel) {
   EXPECT_TRUE(cx::project_trusted(d.home(), proj));
   EXPECT_FALSE(cx::project_trusted(d.home(), proj + "/sub"));
 }
+
+// Folders are used normalised: a trailing slash or "." does not change the trust key.
+TEST(CodexLayers, FoldersNormalised) {
+  Dirs d;
+  d.write("home/hooks.json",
+          hooks_json(R"("Stop":[{"hooks":[{"type":"command","command":"a"}]}])"));
+  cx::Sources s = d.sources();
+  s.codex_home = d.home() + "/./";
+  auto l = cx::load_hooks(s);
+  ASSERT_TRUE(l);
+  ASSERT_EQ(l->handlers.size(), 1u);
+  EXPECT_EQ(l->handlers[0].trust_key, d.home() + "/hooks.json:stop:0:0");
+  EXPECT_EQ(l->handlers[0].file, d.home() + "/hooks.json");
+}

@@ -94,10 +94,10 @@ std::string trust_key(const std::string& config_path, const std::string& event, 
 std::string trust_hash(const HookHandler& handler);
 
 // The handlers that run for one event and tool: enabled, trusted (or managed, or bypass_trust),
-// matching, in layer order; they run concurrently. `tool_name` is what the event's matcher is
-// tested against: the tool (tool events, with match_names' aliases), the source on SessionStart
-// (startup|resume|clear), the trigger on PreCompact/PostCompact (manual|auto), the agent type on
-// SubagentStart/SubagentStop; events that ignore matchers ignore it.
+// matching, in layer order; they run concurrently (CX). `tool_name` is what the event's matcher is
+// tested against: on tool events the tool, with match_names' aliases; on the other matcher events
+// the value as given (SessionStart: its source, `startup` for a new `codex exec`, measured by
+// test/trust_e2e.sh); events without a matcher ignore it.
 std::vector<HookHandler> plan(const LoadedHooks& hooks, const std::string& event,
                               const std::string& tool_name, bool bypass_trust);
 
