@@ -7,7 +7,6 @@
 
 #include <re2/re2.h>
 #include <sys/stat.h>
-#include <toml++/toml.h>  // Debian 12 libtomlplusplus-dev 3.3 (no toml.hpp)
 
 #include <cctype>
 #include <climits>
@@ -19,6 +18,7 @@
 
 #include "pinta/common/fs.h"
 #include "pinta/common/sha256.h"
+#include "toml_doc.h"
 
 namespace pinta::hosts::codex {
 namespace {
@@ -235,40 +235,6 @@ std::string parse_hooks_json(const std::string& text, RawEvents& out, std::strin
   return parse_events(*h, out, where);
 }
 
-// A TOML value as JSON (integers ≥ 0 unsigned, as serde sees u64 fields); with `pos`, each
-// value's line and column by JSON pointer.
-json toml_to_json(const toml::node& n, const std::string& ptr = "",
-                  std::map<std::string, std::pair<int, int>>* pos = nullptr) {
-  if (pos)
-    (*pos)[ptr] = {static_cast<int>(n.source().begin.line),
-                   static_cast<int>(n.source().begin.column)};
-  if (auto t = n.as_table()) {
-    json o = json::object();
-    for (const auto& [k, v] : *t) {
-      std::string key(k.str());
-      if (pos)  // the key's own position, for findings about the key
-        (*pos)[ptr + "/" + event_token(key) + "#key"] = {static_cast<int>(k.source().begin.line),
-                                                         static_cast<int>(k.source().begin.column)};
-      o[key] = toml_to_json(v, ptr + "/" + event_token(key), pos);
-    }
-    return o;
-  }
-  if (auto a = n.as_array()) {
-    json o = json::array();
-    size_t i = 0;
-    for (const auto& v : *a) o.push_back(toml_to_json(v, ptr + "/" + std::to_string(i++), pos));
-    return o;
-  }
-  if (auto s = n.as_string()) return s->get();
-  if (auto i = n.as_integer()) {
-    std::int64_t v = i->get();
-    return v >= 0 ? json(static_cast<std::uint64_t>(v)) : json(v);
-  }
-  if (auto f = n.as_floating_point()) return f->get();
-  if (auto b = n.as_boolean()) return b->get();
-  return json("<datetime>");  // never a valid hook field
-}
-
 struct TomlFile {
   bool exists = false;
   json hooks;                         // [hooks] as JSON, null when absent
@@ -285,17 +251,10 @@ Result<TomlFile> read_config_toml(const std::string& path) {
   auto text = pinta::fs::read_file(path);
   if (!text) return make_error(text.error().code, path + ": " + text.error().message);
   out.exists = true;
-  toml::table tbl;
-  try {
-    tbl = toml::parse(*text, path);
-  } catch (const toml::parse_error& e) {
-    const auto& b = e.source().begin;
-    return make_error(ErrorCode::kParse, path + ":" + std::to_string(b.line) + ":" +
-                                             std::to_string(b.column) + ": " +
-                                             std::string(e.description()));
-  }
-  if (auto h = tbl["hooks"]; h) {
-    out.hooks = toml_to_json(*h.node());
+  auto doc = detail::parse_toml(*text, path, false);
+  if (!doc) return doc.error();
+  if (auto h = doc->root.find("hooks"); h != doc->root.end()) {
+    out.hooks = *h;
     if (out.hooks.is_object()) {
       if (auto s = out.hooks.find("state"); s != out.hooks.end() && s->is_object())
         for (auto it = s->begin(); it != s->end(); ++it) out.state[it.key()] = it.value();
@@ -802,17 +761,12 @@ std::optional<FileProblem> hooks_json_problem(const std::string& text) {
 
 Result<TomlHooks> read_toml_hooks(const std::string& text, const std::string& path) {
   TomlHooks out;
-  toml::table tbl;
-  try {
-    tbl = toml::parse(text, path);
-  } catch (const toml::parse_error& e) {
-    const auto& b = e.source().begin;
-    return make_error(ErrorCode::kParse, path + ":" + std::to_string(b.line) + ":" +
-                                             std::to_string(b.column) + ": " +
-                                             std::string(e.description()));
-  }
-  if (auto h = tbl["hooks"]; h) {
-    out.hooks = toml_to_json(*h.node(), "/hooks", &out.positions);
+  auto doc = detail::parse_toml(text, path, true);
+  if (!doc) return doc.error();
+  if (auto h = doc->root.find("hooks"); h != doc->root.end()) {
+    out.hooks = *h;
+    for (auto& [ptr, where] : doc->positions)
+      if (ptr.rfind("/hooks", 0) == 0) out.positions.emplace(ptr, where);
     json events = out.hooks;
     if (events.is_object()) events.erase("state");
     RawEvents ev;
@@ -828,13 +782,15 @@ bool project_trusted(const std::string& codex_home, const std::string& project) 
   if (!is_file(path)) return false;
   auto text = pinta::fs::read_file(path);
   if (!text) return false;
-  try {
-    toml::table tbl = toml::parse(*text, path);
-    auto level = tbl["projects"][project]["trust_level"].value<std::string>();
-    return level && *level == "trusted";
-  } catch (const toml::parse_error&) {
-    return false;
-  }
+  auto doc = detail::parse_toml(*text, path, false);
+  if (!doc) return false;
+  const json& r = doc->root;
+  auto p = r.find("projects");
+  if (p == r.end() || !p->is_object()) return false;
+  auto e = p->find(project);
+  if (e == p->end() || !e->is_object()) return false;
+  auto l = e->find("trust_level");
+  return l != e->end() && l->is_string() && *l == "trusted";
 }
 
 }  // namespace pinta::hosts::codex
