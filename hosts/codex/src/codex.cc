@@ -298,7 +298,13 @@ std::string hash_of(const EventInfo& e, const std::optional<std::string>& matche
   id["event_name"] = e.label;
   if (matcher) id["matcher"] = *matcher;
   id["hooks"] = json::array({h});
-  return "sha256:" + pinta::sha256_hex(id.dump(-1, ' ', false, json::error_handler_t::strict));
+  // Text from a file is valid UTF-8 (read_hooks_text, toml++); a caller's handler may not be, and
+  // Codex could not have loaded it: no hash then.
+  try {
+    return "sha256:" + pinta::sha256_hex(id.dump(-1, ' ', false, json::error_handler_t::strict));
+  } catch (const json::exception&) {
+    return "";
+  }
 }
 
 // Appends one file's handlers. Returns an error only for the condition that stops the host's

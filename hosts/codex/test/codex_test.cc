@@ -632,3 +632,13 @@ TEST(CodexLayers, FoldersNormalised) {
   EXPECT_EQ(l->handlers[0].trust_key, d.home() + "/hooks.json:stop:0:0");
   EXPECT_EQ(l->handlers[0].file, d.home() + "/hooks.json");
 }
+
+TEST(CodexTrust, NoHashForTextCodexCannotLoad) {
+  cx::HookHandler h;
+  h.event = "PreToolUse";
+  h.command = "a\xff";
+  EXPECT_EQ(cx::trust_hash(h), "");
+  h.event = "NoSuchEvent";
+  h.command = "a";
+  EXPECT_EQ(cx::trust_hash(h), "");
+}
