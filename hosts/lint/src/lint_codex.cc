@@ -425,8 +425,9 @@ void trust_findings(Out& out, const std::string& path, const Place& place) {
   const std::string f = normalize(path);
   for (const auto& h : loaded->handlers) {
     if (normalize(h.file) != f) continue;
-    const std::string entry =
-        "[hooks.state.\"" + h.trust_key + "\"]\ntrusted_hash = \"" + h.trust_hash + "\"";
+    // One line (a finding's hint is printed on one): the table and its value.
+    const std::string entry = "the table [hooks.state.\"" + h.trust_key +
+                              "\"] with trusted_hash = \"" + h.trust_hash + "\"";
     if (!h.enabled) {
       out.add(Severity::kWarning, "hook-disabled", h.pointer,
               "[hooks.state] in " + place.codex_home +
@@ -440,12 +441,12 @@ void trust_findings(Out& out, const std::string& path, const Place& place) {
               "/config.toml has no [hooks.state] entry for "
               "it, so Codex skips it without a word (unless run with "
               "--dangerously-bypass-hook-trust)",
-          "trust it in Codex (/hooks), or add to " + place.codex_home + "/config.toml: " + entry);
+          "trust it in Codex (/hooks), or add to " + place.codex_home + "/config.toml " + entry);
     } else if (h.trust_status == cx::TrustStatus::kModified) {
       out.add(Severity::kWarning, "hook-disabled", h.pointer,
               "its trusted_hash in [hooks.state] is stale (the hook changed since it was "
               "trusted): Codex skips it without a word",
-              "trust it again (/hooks), or set in " + place.codex_home + "/config.toml: " + entry);
+              "trust it again (/hooks), or set in " + place.codex_home + "/config.toml " + entry);
     }
   }
 }
