@@ -30,7 +30,8 @@ std::string event_key_label(const std::string& event);
 // Whether the event's groups are filtered by their matcher; on the others the matcher is ignored
 // (dropped before hashing, never reported invalid).
 bool event_uses_matcher(const std::string& event);
-// A handler's timeout when it has no `timeout` (seconds; 600, but 1 on SessionEnd and Interrupt).
+// A handler's timeout when it has no `timeout` (seconds; 600, but 1 on SessionEnd and Interrupt,
+// whose hooks get 3 s at most: a larger one is clamped with a warning, measured).
 long default_timeout_sec(const std::string& event);
 
 // The name a tool call is matched by (CX: every shell tool is `Bash`; MCP tools
@@ -39,7 +40,8 @@ std::vector<std::string> match_names(const std::string& tool_name);
 
 // Matcher semantics (CX): "" and "*" match every tool; a matcher of only [A-Za-z0-9_|] is a list
 // of exact names split on "|"; anything else an unanchored regular expression (`^Bash` matches
-// `BashOutput`). An invalid regular expression: the group is skipped with a warning.
+// `BashOutput`; Rust's regex crate, for which RE2 stands in: the differences are in codex.cc). An
+// invalid regular expression: the group is skipped with a warning.
 enum class MatcherKind { kAll, kNames, kRegex, kInvalid };
 MatcherKind matcher_kind(const std::string& matcher);
 bool matcher_matches(const std::string& matcher, const std::string& tool_name);
@@ -54,7 +56,8 @@ struct Sources {
   std::vector<std::string> plugin_dirs;  // each plugin's root (hooks/hooks.json); its id is the
                                          // folder's name unless plugin_ids gives one
   std::vector<std::string> plugin_ids;   // parallel to plugin_dirs ("name@marketplace"), optional
-  bool bypass_trust = false;             // --dangerously-bypass-hook-trust
+  bool bypass_trust = false;  // --dangerously-bypass-hook-trust: for the caller's plan() call
+                              // (load_hooks reports every hook with its trust state either way)
 };
 
 enum class TrustStatus { kManaged, kTrusted, kModified, kUntrusted };
