@@ -198,6 +198,17 @@ std::string parse_events(const json& hooks, RawEvents& out, std::string& where) 
   return "";
 }
 
+// A name serde reads as a field somewhere in a hooks.json: a duplicate of one fails the file, a
+// duplicate of any other key is ignored (HL: "duplicate field `Stop`" fails; repeated unknown
+// keys load). Over-approximation: the name is not checked against the object it is in.
+bool field_name(const std::string& k) {
+  static const std::set<std::string> fields = {
+      "description",    "hooks",   "matcher", "type",          "command",
+      "commandWindows", "timeout", "async",   "statusMessage", "additionalContextLimit",
+      "server",         "tool"};
+  return fields.count(k) > 0 || is_event(k);
+}
+
 // hooks.json: {"description"?, "hooks"} and nothing else (HL: `unknown field `version`, expected
 // `description` or `hooks``); duplicate keys fail as serde's "duplicate field" does (HL).
 std::string parse_hooks_json(const std::string& text, RawEvents& out, std::string& where) {
@@ -210,7 +221,8 @@ std::string parse_hooks_json(const std::string& text, RawEvents& out, std::strin
     else if (ev == json::parse_event_t::object_end)
       keys.pop_back();
     else if (ev == json::parse_event_t::key && !keys.empty() &&
-             !keys.back().insert(parsed.get<std::string>()).second)
+             !keys.back().insert(parsed.get<std::string>()).second &&
+             field_name(parsed.get<std::string>()))
       duplicate = true;
     return true;
   };
@@ -219,6 +231,7 @@ std::string parse_hooks_json(const std::string& text, RawEvents& out, std::strin
   json j = json::parse(text, cb, false);
   if (j.is_discarded()) return "not valid JSON";
   if (duplicate) return "duplicate field";
+  if (j.is_array() && j.empty()) return "";  // HL: serde reads `[]` as an empty struct
   if (!j.is_object()) return "invalid type, expected struct HooksFile";
   for (auto it = j.begin(); it != j.end(); ++it)
     if (it.key() != "description" && it.key() != "hooks") {

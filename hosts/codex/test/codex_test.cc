@@ -395,6 +395,10 @@ TEST(CodexErrors, BrokenHooksJsonSkippedWithWarning) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"{not json", "bad JSON"},
       {"", "empty file"},
+      {hooks_json(R"("Stop":[{"hooks":[{"type":"command","command":"a","async":null}]}])"),
+       "async null"},
+      {R"({"hooks":null})", "hooks null"},
+      {R"({"description":5,"hooks":{}})", "description number"},
       {hooks_json(R"("PreToolUse":[{"hooks":[{"type":"command","command":"a","timeout":"30"}]}])"),
        "timeout string"},
       {hooks_json(R"("PreToolUse":[{"hooks":[{"type":"command","command":"a","timeout":-1}]}])"),
@@ -424,11 +428,13 @@ TEST(CodexErrors, BrokenHooksJsonSkippedWithWarning) {
   }
 }
 
-// HL: accepted shapes: `{}` and `{"hooks": []}` are empty; unknown keys inside groups and
-// handlers are ignored; prompt/agent hooks and blank commands are skipped with a warning; mcp_tool
-// hooks load without a warning (they call an MCP tool: not in `handlers`).
+// HL: accepted shapes: `{}`, `[]` and `{"hooks": []}` are empty; repeated unknown keys load;
+// unknown keys inside groups and handlers are ignored; prompt/agent hooks and blank commands are
+// skipped with a warning; mcp_tool hooks load without a warning (they call an MCP tool: not in
+// `handlers`).
 TEST(CodexErrors, AcceptedOddShapes) {
-  for (const char* text : {"{}", R"({"hooks":[]})", R"({"description":"d"})"}) {
+  for (const char* text : {"{}", "[]", R"({"hooks":[]})", R"({"description":"d"})",
+                           R"({"hooks":{"Foo":1,"Foo":2}})"}) {
     Dirs d;
     d.write("home/hooks.json", text);
     auto l = cx::load_hooks(d.sources());
