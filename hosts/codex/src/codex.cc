@@ -663,11 +663,14 @@ std::string trust_hash(const HookHandler& handler) {
 
 Result<LoadedHooks> load_hooks(const Sources& given) {
   LoadedHooks out;
-  // Trust keys carry the file's absolute path as Codex prints it (HL keys): folders are used
-  // lexically normalised, without a trailing slash.
+  // Trust keys carry the file's path as Codex prints it: CODEX_HOME with its symbolic links
+  // resolved, without "." segments or a trailing slash (HL: CODEX_HOME=<link>/./ gave keys under
+  // the link's target). Folders are used so, the other layers' alike.
   auto clean = [](const std::string& dir) {
     if (dir.empty()) return dir;
-    std::string d = std::filesystem::path(dir).lexically_normal().string();
+    std::error_code ec;
+    std::filesystem::path c = std::filesystem::weakly_canonical(dir, ec);
+    std::string d = ec ? std::filesystem::path(dir).lexically_normal().string() : c.string();
     while (d.size() > 1 && d.back() == '/') d.pop_back();
     return d;
   };

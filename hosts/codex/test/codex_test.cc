@@ -648,3 +648,18 @@ TEST(CodexTrust, NoHashForTextCodexCannotLoad) {
   h.command = "a";
   EXPECT_EQ(cx::trust_hash(h), "");
 }
+
+// HL: with CODEX_HOME=<link>/./ 0.171.0 keyed the hook under the link's target.
+TEST(CodexLayers, CodexHomeThroughASymlink) {
+  Dirs d;
+  d.write("home/hooks.json",
+          hooks_json(R"("Stop":[{"hooks":[{"type":"command","command":"a"}]}])"));
+  sfs::create_directory_symlink(d.root / "home", d.root / "link");
+  cx::Sources s;
+  s.codex_home = (d.root / "link").string() + "/./";
+  auto l = cx::load_hooks(s);
+  ASSERT_TRUE(l);
+  ASSERT_EQ(l->handlers.size(), 1u);
+  EXPECT_EQ(l->handlers[0].trust_key,
+            sfs::weakly_canonical(d.root / "home").string() + "/hooks.json:stop:0:0");
+}

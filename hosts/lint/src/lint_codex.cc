@@ -128,11 +128,18 @@ struct Place {
   bool read = true;        // false: a project Codex does not trust
 };
 
+// A path as Codex names it in trust keys: symbolic links resolved (HL), else lexically normal.
+std::string canon(const std::string& path) {
+  std::error_code ec;
+  sfs::path c = sfs::weakly_canonical(path, ec);
+  return ec ? normalize(path) : normalize(c.string());
+}
+
 Place place_of(const std::string& path, const LintOptions& o) {
   Place p;
   std::string ch = env_or(o, "CODEX_HOME");
-  p.codex_home = normalize(!ch.empty() ? ch : home_of(o) + "/.codex");
-  const std::string f = normalize(path);
+  p.codex_home = canon(!ch.empty() ? ch : home_of(o) + "/.codex");
+  const std::string f = canon(path);
   if (f == p.codex_home + "/hooks.json" || f == p.codex_home + "/config.toml") {
     p.layer = "user";
   } else if (ends_with(f, "/.codex/hooks.json") || ends_with(f, "/.codex/config.toml")) {
@@ -422,9 +429,9 @@ void trust_findings(Out& out, const std::string& path, const Place& place) {
   }
   auto loaded = cx::load_hooks(s);
   if (!loaded) return;  // the user's config.toml does not load: its own lint says so
-  const std::string f = normalize(path);
+  const std::string f = canon(path);
   for (const auto& h : loaded->handlers) {
-    if (normalize(h.file) != f) continue;
+    if (canon(h.file) != f) continue;
     // One line (a finding's hint is printed on one): the table and its value.
     const std::string entry = "the table [hooks.state.\"" + h.trust_key +
                               "\"] with trusted_hash = \"" + h.trust_hash + "\"";
