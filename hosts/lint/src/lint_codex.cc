@@ -14,7 +14,6 @@
 #include <cstring>
 #include <filesystem>
 #include <set>
-#include <sstream>
 
 #include "common.h"
 #include "pinta/common/fs.h"
