@@ -55,9 +55,9 @@ std::string shape(std::string_view event, const json& j, ReplyKind* kind) {
   if (!h.contains("hookEventName") || h["hookEventName"] != event)
     return "Codex rejects the reply: hookSpecificOutput.hookEventName differs from the event";
   if (!gate) return "";
-  if (std::string k =
-          unknown_key(h, {"hookEventName", "permissionDecision", "permissionDecisionReason",
-                          "updatedInput", "additionalContext"});
+  if (std::string k = unknown_key(h, {"hookEventName", "permissionDecision",
+                                      "permissionDecisionReason", "updatedInput",
+                                      "additionalContext"});
       !k.empty())
     return "Codex rejects the reply: unknown field hookSpecificOutput." + k;
   if (!h.contains("permissionDecision")) return "";
@@ -67,7 +67,8 @@ std::string shape(std::string_view event, const json& j, ReplyKind* kind) {
       return "Codex rejects the reply: deny without a reason (the command runs)";
     *kind = ReplyKind::kDeny;
   } else if (d == "allow") {
-    if (!h.contains("updatedInput")) return "Codex rejects the reply: allow without updatedInput";
+    if (!h.contains("updatedInput"))
+      return "Codex rejects the reply: allow without updatedInput";
     *kind = ReplyKind::kAllow;
   } else if (d == "ask") {
     return "Codex rejects the reply: ask is not supported (the command runs)";
