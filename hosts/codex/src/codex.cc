@@ -7,17 +7,18 @@
 
 #include <re2/re2.h>
 #include <sys/stat.h>
-#include <toml++/toml.h>  // Debian 12 libtomlplusplus-dev 3.3 (no toml.hpp)
 
 #include <cctype>
 #include <climits>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <set>
 
 #include "pinta/common/fs.h"
 #include "pinta/common/sha256.h"
+#include "toml_doc.h"
 
 namespace pinta::hosts::codex {
 namespace {
@@ -197,6 +198,17 @@ std::string parse_events(const json& hooks, RawEvents& out, std::string& where) 
   return "";
 }
 
+// A name serde reads as a field somewhere in a hooks.json: a duplicate of one fails the file, a
+// duplicate of any other key is ignored (HL: "duplicate field `Stop`" fails; repeated unknown
+// keys load). Over-approximation: the name is not checked against the object it is in.
+bool field_name(const std::string& k) {
+  static const std::set<std::string> fields = {
+      "description",    "hooks",   "matcher", "type",          "command",
+      "commandWindows", "timeout", "async",   "statusMessage", "additionalContextLimit",
+      "server",         "tool"};
+  return fields.count(k) > 0 || is_event(k);
+}
+
 // hooks.json: {"description"?, "hooks"} and nothing else (HL: `unknown field `version`, expected
 // `description` or `hooks``); duplicate keys fail as serde's "duplicate field" does (HL).
 std::string parse_hooks_json(const std::string& text, RawEvents& out, std::string& where) {
@@ -209,7 +221,8 @@ std::string parse_hooks_json(const std::string& text, RawEvents& out, std::strin
     else if (ev == json::parse_event_t::object_end)
       keys.pop_back();
     else if (ev == json::parse_event_t::key && !keys.empty() &&
-             !keys.back().insert(parsed.get<std::string>()).second)
+             !keys.back().insert(parsed.get<std::string>()).second &&
+             field_name(parsed.get<std::string>()))
       duplicate = true;
     return true;
   };
@@ -218,6 +231,7 @@ std::string parse_hooks_json(const std::string& text, RawEvents& out, std::strin
   json j = json::parse(text, cb, false);
   if (j.is_discarded()) return "not valid JSON";
   if (duplicate) return "duplicate field";
+  if (j.is_array() && j.empty()) return "";  // HL: serde reads `[]` as an empty struct
   if (!j.is_object()) return "invalid type, expected struct HooksFile";
   for (auto it = j.begin(); it != j.end(); ++it)
     if (it.key() != "description" && it.key() != "hooks") {
@@ -232,40 +246,6 @@ std::string parse_hooks_json(const std::string& text, RawEvents& out, std::strin
   auto h = j.find("hooks");
   if (h == j.end()) return "";
   return parse_events(*h, out, where);
-}
-
-// A TOML value as JSON (integers ≥ 0 unsigned, as serde sees u64 fields); with `pos`, each
-// value's line and column by JSON pointer.
-json toml_to_json(const toml::node& n, const std::string& ptr = "",
-                  std::map<std::string, std::pair<int, int>>* pos = nullptr) {
-  if (pos)
-    (*pos)[ptr] = {static_cast<int>(n.source().begin.line),
-                   static_cast<int>(n.source().begin.column)};
-  if (auto t = n.as_table()) {
-    json o = json::object();
-    for (const auto& [k, v] : *t) {
-      std::string key(k.str());
-      if (pos)  // the key's own position, for findings about the key
-        (*pos)[ptr + "/" + event_token(key) + "#key"] = {static_cast<int>(k.source().begin.line),
-                                                         static_cast<int>(k.source().begin.column)};
-      o[key] = toml_to_json(v, ptr + "/" + event_token(key), pos);
-    }
-    return o;
-  }
-  if (auto a = n.as_array()) {
-    json o = json::array();
-    size_t i = 0;
-    for (const auto& v : *a) o.push_back(toml_to_json(v, ptr + "/" + std::to_string(i++), pos));
-    return o;
-  }
-  if (auto s = n.as_string()) return s->get();
-  if (auto i = n.as_integer()) {
-    std::int64_t v = i->get();
-    return v >= 0 ? json(static_cast<std::uint64_t>(v)) : json(v);
-  }
-  if (auto f = n.as_floating_point()) return f->get();
-  if (auto b = n.as_boolean()) return b->get();
-  return json("<datetime>");  // never a valid hook field
 }
 
 struct TomlFile {
@@ -284,17 +264,10 @@ Result<TomlFile> read_config_toml(const std::string& path) {
   auto text = pinta::fs::read_file(path);
   if (!text) return make_error(text.error().code, path + ": " + text.error().message);
   out.exists = true;
-  toml::table tbl;
-  try {
-    tbl = toml::parse(*text, path);
-  } catch (const toml::parse_error& e) {
-    const auto& b = e.source().begin;
-    return make_error(ErrorCode::kParse, path + ":" + std::to_string(b.line) + ":" +
-                                             std::to_string(b.column) + ": " +
-                                             std::string(e.description()));
-  }
-  if (auto h = tbl["hooks"]; h) {
-    out.hooks = toml_to_json(*h.node());
+  auto doc = detail::parse_toml(*text, path, false);
+  if (!doc) return doc.error();
+  if (auto h = doc->root.find("hooks"); h != doc->root.end()) {
+    out.hooks = *h;
     if (out.hooks.is_object()) {
       if (auto s = out.hooks.find("state"); s != out.hooks.end() && s->is_object())
         for (auto it = s->begin(); it != s->end(); ++it) out.state[it.key()] = it.value();
@@ -338,7 +311,13 @@ std::string hash_of(const EventInfo& e, const std::optional<std::string>& matche
   id["event_name"] = e.label;
   if (matcher) id["matcher"] = *matcher;
   id["hooks"] = json::array({h});
-  return "sha256:" + pinta::sha256_hex(id.dump(-1, ' ', false, json::error_handler_t::strict));
+  // Text from a file is valid UTF-8 (read_hooks_text, toml++); a caller's handler may not be, and
+  // Codex could not have loaded it: no hash then.
+  try {
+    return "sha256:" + pinta::sha256_hex(id.dump(-1, ' ', false, json::error_handler_t::strict));
+  } catch (const json::exception&) {
+    return "";
+  }
 }
 
 // Appends one file's handlers. Returns an error only for the condition that stops the host's
@@ -682,8 +661,24 @@ std::string trust_hash(const HookHandler& handler) {
                  handler.status_message, handler.context_limit);
 }
 
-Result<LoadedHooks> load_hooks(const Sources& sources) {
+Result<LoadedHooks> load_hooks(const Sources& given) {
   LoadedHooks out;
+  // Trust keys carry the file's path as Codex prints it: CODEX_HOME with its symbolic links
+  // resolved, without "." segments or a trailing slash (HL: CODEX_HOME=<link>/./ gave keys under
+  // the link's target). Folders are used so, the other layers' alike.
+  auto clean = [](const std::string& dir) {
+    if (dir.empty()) return dir;
+    std::error_code ec;
+    std::filesystem::path c = std::filesystem::weakly_canonical(dir, ec);
+    std::string d = ec ? std::filesystem::path(dir).lexically_normal().string() : c.string();
+    while (d.size() > 1 && d.back() == '/') d.pop_back();
+    return d;
+  };
+  Sources sources = given;
+  sources.system_dir = clean(given.system_dir);
+  sources.codex_home = clean(given.codex_home);
+  sources.project = clean(given.project);
+  for (auto& d : sources.plugin_dirs) d = clean(d);
   // Trust state: the user config.toml only (CXSRC config_rules.rs hook_states_from_stack: user,
   // session-flag and in-memory layers; keys trimmed; a malformed entry is skipped).
   std::map<std::string, State> states;
@@ -788,17 +783,12 @@ std::optional<FileProblem> hooks_json_problem(const std::string& text) {
 
 Result<TomlHooks> read_toml_hooks(const std::string& text, const std::string& path) {
   TomlHooks out;
-  toml::table tbl;
-  try {
-    tbl = toml::parse(text, path);
-  } catch (const toml::parse_error& e) {
-    const auto& b = e.source().begin;
-    return make_error(ErrorCode::kParse, path + ":" + std::to_string(b.line) + ":" +
-                                             std::to_string(b.column) + ": " +
-                                             std::string(e.description()));
-  }
-  if (auto h = tbl["hooks"]; h) {
-    out.hooks = toml_to_json(*h.node(), "/hooks", &out.positions);
+  auto doc = detail::parse_toml(text, path, true);
+  if (!doc) return doc.error();
+  if (auto h = doc->root.find("hooks"); h != doc->root.end()) {
+    out.hooks = *h;
+    for (auto& [ptr, where] : doc->positions)
+      if (ptr.rfind("/hooks", 0) == 0) out.positions.emplace(ptr, where);
     json events = out.hooks;
     if (events.is_object()) events.erase("state");
     RawEvents ev;
@@ -814,13 +804,15 @@ bool project_trusted(const std::string& codex_home, const std::string& project) 
   if (!is_file(path)) return false;
   auto text = pinta::fs::read_file(path);
   if (!text) return false;
-  try {
-    toml::table tbl = toml::parse(*text, path);
-    auto level = tbl["projects"][project]["trust_level"].value<std::string>();
-    return level && *level == "trusted";
-  } catch (const toml::parse_error&) {
-    return false;
-  }
+  auto doc = detail::parse_toml(*text, path, false);
+  if (!doc) return false;
+  const json& r = doc->root;
+  auto p = r.find("projects");
+  if (p == r.end() || !p->is_object()) return false;
+  auto e = p->find(project);
+  if (e == p->end() || !e->is_object()) return false;
+  auto l = e->find("trust_level");
+  return l != e->end() && l->is_string() && *l == "trusted";
 }
 
 }  // namespace pinta::hosts::codex

@@ -395,6 +395,10 @@ TEST(CodexErrors, BrokenHooksJsonSkippedWithWarning) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"{not json", "bad JSON"},
       {"", "empty file"},
+      {hooks_json(R"("Stop":[{"hooks":[{"type":"command","command":"a","async":null}]}])"),
+       "async null"},
+      {R"({"hooks":null})", "hooks null"},
+      {R"({"description":5,"hooks":{}})", "description number"},
       {hooks_json(R"("PreToolUse":[{"hooks":[{"type":"command","command":"a","timeout":"30"}]}])"),
        "timeout string"},
       {hooks_json(R"("PreToolUse":[{"hooks":[{"type":"command","command":"a","timeout":-1}]}])"),
@@ -424,11 +428,13 @@ TEST(CodexErrors, BrokenHooksJsonSkippedWithWarning) {
   }
 }
 
-// HL: accepted shapes: `{}` and `{"hooks": []}` are empty; unknown keys inside groups and
-// handlers are ignored; prompt/agent hooks and blank commands are skipped with a warning; mcp_tool
-// hooks load without a warning (they call an MCP tool: not in `handlers`).
+// HL: accepted shapes: `{}`, `[]` and `{"hooks": []}` are empty; repeated unknown keys load;
+// unknown keys inside groups and handlers are ignored; prompt/agent hooks and blank commands are
+// skipped with a warning; mcp_tool hooks load without a warning (they call an MCP tool: not in
+// `handlers`).
 TEST(CodexErrors, AcceptedOddShapes) {
-  for (const char* text : {"{}", R"({"hooks":[]})", R"({"description":"d"})"}) {
+  for (const char* text : {"{}", "[]", R"({"hooks":[]})", R"({"description":"d"})",
+                           R"({"hooks":{"Foo":1,"Foo":2}})"}) {
     Dirs d;
     d.write("home/hooks.json", text);
     auto l = cx::load_hooks(d.sources());
@@ -617,4 +623,43 @@ TEST(CodexLintSupport, ProjectTrustLevel) {
   d.write("home/config.toml", "[projects.\"" + proj + "\"]\ntrust_level = \"trusted\"\n");
   EXPECT_TRUE(cx::project_trusted(d.home(), proj));
   EXPECT_FALSE(cx::project_trusted(d.home(), proj + "/sub"));
+}
+
+// Folders are used normalised: a trailing slash or "." does not change the trust key.
+TEST(CodexLayers, FoldersNormalised) {
+  Dirs d;
+  d.write("home/hooks.json",
+          hooks_json(R"("Stop":[{"hooks":[{"type":"command","command":"a"}]}])"));
+  cx::Sources s = d.sources();
+  s.codex_home = d.home() + "/./";
+  auto l = cx::load_hooks(s);
+  ASSERT_TRUE(l);
+  ASSERT_EQ(l->handlers.size(), 1u);
+  EXPECT_EQ(l->handlers[0].trust_key, d.home() + "/hooks.json:stop:0:0");
+  EXPECT_EQ(l->handlers[0].file, d.home() + "/hooks.json");
+}
+
+TEST(CodexTrust, NoHashForTextCodexCannotLoad) {
+  cx::HookHandler h;
+  h.event = "PreToolUse";
+  h.command = "a\xff";
+  EXPECT_EQ(cx::trust_hash(h), "");
+  h.event = "NoSuchEvent";
+  h.command = "a";
+  EXPECT_EQ(cx::trust_hash(h), "");
+}
+
+// HL: with CODEX_HOME=<link>/./ 0.171.0 keyed the hook under the link's target.
+TEST(CodexLayers, CodexHomeThroughASymlink) {
+  Dirs d;
+  d.write("home/hooks.json",
+          hooks_json(R"("Stop":[{"hooks":[{"type":"command","command":"a"}]}])"));
+  sfs::create_directory_symlink(d.root / "home", d.root / "link");
+  cx::Sources s;
+  s.codex_home = (d.root / "link").string() + "/./";
+  auto l = cx::load_hooks(s);
+  ASSERT_TRUE(l);
+  ASSERT_EQ(l->handlers.size(), 1u);
+  EXPECT_EQ(l->handlers[0].trust_key,
+            sfs::weakly_canonical(d.root / "home").string() + "/hooks.json:stop:0:0");
 }

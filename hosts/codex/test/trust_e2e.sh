@@ -31,9 +31,10 @@ base_config >"$root/home/config.toml"
 run untrusted
 entry=$(HOME=$root CODEX_HOME=$root/home "$hostemu" lint --host codex --home "$root" \
   "$root/home/hooks.json" --format json | python3 -c '
-import json, sys
+import json, re, sys
 hint = json.load(sys.stdin)["findings"][0]["hint"]
-print(hint[hint.index("[hooks.state"):])')
+table, value = re.search(r"(\[hooks\.state\..*\]) with (trusted_hash = \"sha256:[0-9a-f]+\")", hint).groups()
+print(table + "\n" + value)')
 { base_config; echo "$entry"; } >"$root/home/config.toml"
 run trusted
 { base_config; echo "$entry" | sed 's/sha256:[0-9a-f]*/sha256:00/'; } >"$root/home/config.toml"

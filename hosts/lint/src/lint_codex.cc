@@ -14,7 +14,6 @@
 #include <cstring>
 #include <filesystem>
 #include <set>
-#include <sstream>
 
 #include "common.h"
 #include "pinta/common/fs.h"
@@ -128,11 +127,18 @@ struct Place {
   bool read = true;        // false: a project Codex does not trust
 };
 
+// A path as Codex names it in trust keys: symbolic links resolved (HL), else lexically normal.
+std::string canon(const std::string& path) {
+  std::error_code ec;
+  sfs::path c = sfs::weakly_canonical(path, ec);
+  return ec ? normalize(path) : normalize(c.string());
+}
+
 Place place_of(const std::string& path, const LintOptions& o) {
   Place p;
   std::string ch = env_or(o, "CODEX_HOME");
-  p.codex_home = normalize(!ch.empty() ? ch : home_of(o) + "/.codex");
-  const std::string f = normalize(path);
+  p.codex_home = canon(!ch.empty() ? ch : home_of(o) + "/.codex");
+  const std::string f = canon(path);
   if (f == p.codex_home + "/hooks.json" || f == p.codex_home + "/config.toml") {
     p.layer = "user";
   } else if (ends_with(f, "/.codex/hooks.json") || ends_with(f, "/.codex/config.toml")) {
@@ -422,11 +428,12 @@ void trust_findings(Out& out, const std::string& path, const Place& place) {
   }
   auto loaded = cx::load_hooks(s);
   if (!loaded) return;  // the user's config.toml does not load: its own lint says so
-  const std::string f = normalize(path);
+  const std::string f = canon(path);
   for (const auto& h : loaded->handlers) {
-    if (normalize(h.file) != f) continue;
-    const std::string entry =
-        "[hooks.state.\"" + h.trust_key + "\"]\ntrusted_hash = \"" + h.trust_hash + "\"";
+    if (canon(h.file) != f) continue;
+    // One line (a finding's hint is printed on one): the table and its value.
+    const std::string entry = "the table [hooks.state.\"" + h.trust_key +
+                              "\"] with trusted_hash = \"" + h.trust_hash + "\"";
     if (!h.enabled) {
       out.add(Severity::kWarning, "hook-disabled", h.pointer,
               "[hooks.state] in " + place.codex_home +
@@ -440,12 +447,12 @@ void trust_findings(Out& out, const std::string& path, const Place& place) {
               "/config.toml has no [hooks.state] entry for "
               "it, so Codex skips it without a word (unless run with "
               "--dangerously-bypass-hook-trust)",
-          "trust it in Codex (/hooks), or add to " + place.codex_home + "/config.toml: " + entry);
+          "trust it in Codex (/hooks), or add to " + place.codex_home + "/config.toml " + entry);
     } else if (h.trust_status == cx::TrustStatus::kModified) {
       out.add(Severity::kWarning, "hook-disabled", h.pointer,
               "its trusted_hash in [hooks.state] is stale (the hook changed since it was "
               "trusted): Codex skips it without a word",
-              "trust it again (/hooks), or set in " + place.codex_home + "/config.toml: " + entry);
+              "trust it again (/hooks), or set in " + place.codex_home + "/config.toml " + entry);
     }
   }
 }

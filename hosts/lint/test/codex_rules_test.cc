@@ -173,7 +173,8 @@ TEST_F(CodexRules, TrustState) {
   const auto* x = find(f, "hook-disabled");
   EXPECT_EQ(x->pos.line, 3);
   EXPECT_NE(x->hint.find(user_json() + ":pre_tool_use:1:0"), std::string::npos) << x->hint;
-  EXPECT_NE(x->hint.find("trusted_hash = \"sha256:"), std::string::npos) << x->hint;
+  EXPECT_NE(x->hint.find("with trusted_hash = \"sha256:"), std::string::npos) << x->hint;
+  EXPECT_EQ(x->hint.find('\n'), std::string::npos) << x->hint;  // one line
   // The same file with a changed timeout: the recorded hash is stale.
   f = lint(kUser,
            "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"*\", \"hooks\": [{\"type\": "

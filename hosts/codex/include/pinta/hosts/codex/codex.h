@@ -30,7 +30,8 @@ std::string event_key_label(const std::string& event);
 // Whether the event's groups are filtered by their matcher; on the others the matcher is ignored
 // (dropped before hashing, never reported invalid).
 bool event_uses_matcher(const std::string& event);
-// A handler's timeout when it has no `timeout` (seconds; 600, but 1 on SessionEnd and Interrupt).
+// A handler's timeout when it has no `timeout` (seconds; 600, but 1 on SessionEnd and Interrupt,
+// whose hooks get 3 s at most: a larger one is clamped with a warning, measured).
 long default_timeout_sec(const std::string& event);
 
 // The name a tool call is matched by (CX: every shell tool is `Bash`; MCP tools
@@ -39,7 +40,8 @@ std::vector<std::string> match_names(const std::string& tool_name);
 
 // Matcher semantics (CX): "" and "*" match every tool; a matcher of only [A-Za-z0-9_|] is a list
 // of exact names split on "|"; anything else an unanchored regular expression (`^Bash` matches
-// `BashOutput`). An invalid regular expression: the group is skipped with a warning.
+// `BashOutput`; Rust's regex crate, for which RE2 stands in: the differences are in codex.cc). An
+// invalid regular expression: the group is skipped with a warning.
 enum class MatcherKind { kAll, kNames, kRegex, kInvalid };
 MatcherKind matcher_kind(const std::string& matcher);
 bool matcher_matches(const std::string& matcher, const std::string& tool_name);
@@ -54,7 +56,8 @@ struct Sources {
   std::vector<std::string> plugin_dirs;  // each plugin's root (hooks/hooks.json); its id is the
                                          // folder's name unless plugin_ids gives one
   std::vector<std::string> plugin_ids;   // parallel to plugin_dirs ("name@marketplace"), optional
-  bool bypass_trust = false;             // --dangerously-bypass-hook-trust
+  bool bypass_trust = false;  // --dangerously-bypass-hook-trust: for the caller's plan() call
+                              // (load_hooks reports every hook with its trust state either way)
 };
 
 enum class TrustStatus { kManaged, kTrusted, kModified, kUntrusted };
@@ -94,10 +97,10 @@ std::string trust_key(const std::string& config_path, const std::string& event, 
 std::string trust_hash(const HookHandler& handler);
 
 // The handlers that run for one event and tool: enabled, trusted (or managed, or bypass_trust),
-// matching, in layer order; they run concurrently. `tool_name` is what the event's matcher is
-// tested against: the tool (tool events, with match_names' aliases), the source on SessionStart
-// (startup|resume|clear), the trigger on PreCompact/PostCompact (manual|auto), the agent type on
-// SubagentStart/SubagentStop; events that ignore matchers ignore it.
+// matching, in layer order; they run concurrently (CX). `tool_name` is what the event's matcher is
+// tested against: on tool events the tool, with match_names' aliases; on the other matcher events
+// the value as given (SessionStart: its source, `startup` for a new `codex exec`, measured by
+// test/trust_e2e.sh); events without a matcher ignore it.
 std::vector<HookHandler> plan(const LoadedHooks& hooks, const std::string& event,
                               const std::string& tool_name, bool bypass_trust);
 

@@ -18,9 +18,10 @@ inline constexpr std::array<std::string_view, 11> kEvents = {
 // Every event: each is normalized and spanned (a hook costs about a millisecond); the gate is the
 // only one that asks the guard.
 inline constexpr std::array<std::string_view, 11> kInstalled = kEvents;
-// CX: PreToolUse, PermissionRequest and PostToolUse carry tool_name and tool_input.
-inline constexpr std::array<std::string_view, 3> kTools = {"PreToolUse", "PermissionRequest",
-                                                           "PostToolUse"};
+// CX: PreToolUse, PermissionRequest and PostToolUse carry tool_name and tool_input. The first
+// after the gate is the event after the tool ran (conformance's `tool-after` role).
+inline constexpr std::array<std::string_view, 3> kTools = {"PreToolUse", "PostToolUse",
+                                                           "PermissionRequest"};
 // CX: exit 2 + stderr or a JSON block is honoured on PreToolUse (the call does not run),
 // PermissionRequest (decision.behavior deny), PostToolUse, UserPromptSubmit, Stop and
 // SubagentStop ({"decision":"block","reason"}).
