@@ -11,13 +11,14 @@
 #include <cctype>
 #include <climits>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <set>
-#include <toml++/toml.h>  // Debian 12 libtomlplusplus-dev 3.3 (no toml.hpp)
 
 #include "pinta/common/fs.h"
 #include "pinta/common/sha256.h"
+#include "toml_doc.h"
 
 namespace pinta::hosts::codex {
 namespace {
@@ -27,24 +28,25 @@ struct EventInfo {
   const char* label;     // trust keys and hashes (CXSRC lib.rs hook_event_key_label; HL keys)
   bool matcher;          // HL: an invalid matcher warns and skips the group on these only
   long default_timeout;  // HL: timeoutSec without `timeout`
+  long max_timeout;      // HL: larger ones are clamped with a warning (0: no limit)
   bool context_limit;    // HL: additionalContextLimit kept (elsewhere: warning, dropped)
 };
 // HL: discovery order (displayOrder) of one file with every event.
 constexpr EventInfo kEvents[] = {
-    {"PreModelRequest", "pre_model_request", false, 600, false},
-    {"PostModelRequest", "post_model_request", false, 600, false},
-    {"PreToolUse", "pre_tool_use", true, 600, true},
-    {"PermissionRequest", "permission_request", true, 600, false},
-    {"PostToolUse", "post_tool_use", true, 600, true},
-    {"PreCompact", "pre_compact", true, 600, false},
-    {"PostCompact", "post_compact", true, 600, false},
-    {"SessionStart", "session_start", true, 600, true},
-    {"SessionEnd", "session_end", true, 1, false},
-    {"UserPromptSubmit", "user_prompt_submit", false, 600, true},
-    {"SubagentStart", "subagent_start", true, 600, true},
-    {"SubagentStop", "subagent_stop", true, 600, false},
-    {"Stop", "stop", false, 600, false},
-    {"Interrupt", "interrupt", false, 1, false},
+    {"PreModelRequest", "pre_model_request", false, 600, 0, false},
+    {"PostModelRequest", "post_model_request", false, 600, 0, false},
+    {"PreToolUse", "pre_tool_use", true, 600, 0, true},
+    {"PermissionRequest", "permission_request", true, 600, 0, false},
+    {"PostToolUse", "post_tool_use", true, 600, 0, true},
+    {"PreCompact", "pre_compact", true, 600, 0, false},
+    {"PostCompact", "post_compact", true, 600, 0, false},
+    {"SessionStart", "session_start", true, 600, 0, true},
+    {"SessionEnd", "session_end", true, 1, 3, false},
+    {"UserPromptSubmit", "user_prompt_submit", false, 600, 0, true},
+    {"SubagentStart", "subagent_start", true, 600, 0, true},
+    {"SubagentStop", "subagent_stop", true, 600, 0, false},
+    {"Stop", "stop", false, 600, 0, false},
+    {"Interrupt", "interrupt", false, 1, 3, false},
 };
 
 const EventInfo* find_event(const std::string& name) {
@@ -72,7 +74,8 @@ struct RawGroup {
 using RawEvents = std::vector<std::pair<const EventInfo*, std::vector<RawGroup>>>;
 
 // serde's verdicts on a value of the wrong shape: the whole file fails (HL "failed to parse hooks
-// config …: invalid type …"). Returns "" when fine.
+// config …: invalid type …"). Each check returns "" when fine; `where` gets the failing value's
+// JSON pointer (for lint's positions).
 std::string want_string(const json& v, const char* what) {
   return v.is_string() ? "" : std::string("invalid type for `") + what + "`, expected a string";
 }
@@ -90,10 +93,13 @@ std::string want_opt_u64(const json& v, const char* what, std::optional<std::uin
   return std::string("invalid type for `") + what + "`, expected u64";
 }
 
-std::string parse_handler(const json& h, RawHandler& out) {
+std::string parse_handler(const json& h, const std::string& ptr, RawHandler& out,
+                          std::string& where) {
+  where = ptr;
   if (!h.is_object()) return "a handler must be a table/object";
   auto t = h.find("type");
   if (t == h.end()) return "missing field `type`";
+  where = ptr + "/type";
   if (!t->is_string()) return "invalid type for `type`, expected a string";
   out.type = t->get<std::string>();
   if (out.type == "prompt" || out.type == "agent") return "";
@@ -101,7 +107,9 @@ std::string parse_handler(const json& h, RawHandler& out) {
     // HL: `server` and `tool` are required; such a hook calls an MCP tool (not modelled here).
     for (const char* k : {"server", "tool"}) {
       auto it = h.find(k);
+      where = ptr;
       if (it == h.end()) return std::string("missing field `") + k + "`";
+      where = ptr + "/" + k;
       if (auto e = want_string(*it, k); !e.empty()) return e;
     }
     return "";
@@ -109,51 +117,76 @@ std::string parse_handler(const json& h, RawHandler& out) {
   if (out.type != "command")
     return "unknown variant `" + out.type +
            "`, expected one of `command`, `mcp_tool`, `prompt`, `agent`";
+  where = ptr;
   auto c = h.find("command");
   if (c == h.end()) return "missing field `command`";
+  where = ptr + "/command";
   if (auto e = want_string(*c, "command"); !e.empty()) return e;
   out.command = c->get<std::string>();
-  if (auto it = h.find("commandWindows"); it != h.end())
-    if (auto e = want_opt_string(*it, "commandWindows"); !e.empty()) return e;
-  if (auto it = h.find("timeout"); it != h.end())
-    if (auto e = want_opt_u64(*it, "timeout", out.timeout); !e.empty()) return e;
-  if (auto it = h.find("additionalContextLimit"); it != h.end())
-    if (auto e = want_opt_u64(*it, "additionalContextLimit", out.context_limit); !e.empty())
-      return e;
-  if (auto it = h.find("async"); it != h.end()) {
-    if (!it->is_boolean()) return "invalid type for `async`, expected a boolean";
-    out.is_async = it->get<bool>();
+  std::optional<std::uint64_t> unused;
+  for (const char* k :
+       {"commandWindows", "timeout", "additionalContextLimit", "async", "statusMessage"}) {
+    auto it = h.find(k);
+    if (it == h.end()) continue;
+    where = ptr + "/" + k;
+    std::string e;
+    if (std::string(k) == "timeout")
+      e = want_opt_u64(*it, k, out.timeout);
+    else if (std::string(k) == "additionalContextLimit")
+      e = want_opt_u64(*it, k, out.context_limit);
+    else if (std::string(k) == "async")
+      e = it->is_boolean() ? "" : "invalid type for `async`, expected a boolean";
+    else
+      e = want_opt_string(*it, k);
+    if (!e.empty()) return e;
   }
-  if (auto it = h.find("statusMessage"); it != h.end()) {
-    if (auto e = want_opt_string(*it, "statusMessage"); !e.empty()) return e;
-    if (it->is_string()) out.status_message = it->get<std::string>();
-  }
+  if (auto it = h.find("async"); it != h.end()) out.is_async = it->get<bool>();
+  if (auto it = h.find("statusMessage"); it != h.end() && it->is_string())
+    out.status_message = it->get<std::string>();
+  where.clear();
   return "";
+}
+
+std::string event_token(const std::string& k) {  // RFC 6901
+  std::string o;
+  for (char c : k)
+    o += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+  return o;
 }
 
 // The event table (hooks.json's "hooks" or config.toml's [hooks]). Unknown event keys are ignored
 // without a word (HL: "Foo" produced neither hook nor warning); `state` is config.toml's.
-std::string parse_events(const json& hooks, RawEvents& out) {
+std::string parse_events(const json& hooks, RawEvents& out, std::string& where) {
+  where = "/hooks";
   if (hooks.is_array() && hooks.empty()) return "";  // HL: serde reads `[]` as an empty struct
   if (!hooks.is_object()) return "invalid type for `hooks`, expected a map";
   for (const auto& e : kEvents) {
     auto it = hooks.find(e.name);
     if (it == hooks.end()) continue;
-    if (it->is_null()) return std::string("invalid type for `") + e.name + "`, expected a sequence";
-    if (!it->is_array()) return std::string("invalid type for `") + e.name + "`, expected a sequence";
+    const std::string eptr = "/hooks/" + event_token(e.name);
+    where = eptr;
+    if (!it->is_array())
+      return std::string("invalid type for `") + e.name + "`, expected a sequence";
     std::vector<RawGroup> groups;
-    for (const auto& g : *it) {
+    for (size_t gi = 0; gi < it->size(); ++gi) {
+      const json& g = (*it)[gi];
+      const std::string gptr = eptr + "/" + std::to_string(gi);
+      where = gptr;
       if (!g.is_object()) return "a matcher group must be a table/object";
       RawGroup rg;
       if (auto m = g.find("matcher"); m != g.end()) {
+        where = gptr + "/matcher";
         if (auto err = want_opt_string(*m, "matcher"); !err.empty()) return err;
         if (m->is_string()) rg.matcher = m->get<std::string>();
       }
       if (auto hs = g.find("hooks"); hs != g.end()) {
+        where = gptr + "/hooks";
         if (!hs->is_array()) return "invalid type for `hooks`, expected a sequence";
-        for (const auto& h : *hs) {
+        for (size_t hi = 0; hi < hs->size(); ++hi) {
           RawHandler rh;
-          if (auto err = parse_handler(h, rh); !err.empty()) return err;
+          if (auto err = parse_handler((*hs)[hi], gptr + "/hooks/" + std::to_string(hi), rh, where);
+              !err.empty())
+            return err;
           rg.hooks.push_back(std::move(rh));
         }
       }
@@ -161,61 +194,64 @@ std::string parse_events(const json& hooks, RawEvents& out) {
     }
     out.emplace_back(&e, std::move(groups));
   }
+  where.clear();
   return "";
+}
+
+// A name serde reads as a field somewhere in a hooks.json: a duplicate of one fails the file, a
+// duplicate of any other key is ignored (HL: "duplicate field `Stop`" fails; repeated unknown
+// keys load). Over-approximation: the name is not checked against the object it is in.
+bool field_name(const std::string& k) {
+  static const std::set<std::string> fields = {
+      "description",    "hooks",   "matcher", "type",          "command",
+      "commandWindows", "timeout", "async",   "statusMessage", "additionalContextLimit",
+      "server",         "tool"};
+  return fields.count(k) > 0 || is_event(k);
 }
 
 // hooks.json: {"description"?, "hooks"} and nothing else (HL: `unknown field `version`, expected
 // `description` or `hooks``); duplicate keys fail as serde's "duplicate field" does (HL).
-std::string parse_hooks_json(const std::string& text, RawEvents& out) {
+std::string parse_hooks_json(const std::string& text, RawEvents& out, std::string& where) {
+  where.clear();
   bool duplicate = false;
   std::vector<std::set<std::string>> keys;
   json::parser_callback_t cb = [&](int, json::parse_event_t ev, json& parsed) {
-    if (ev == json::parse_event_t::object_start) keys.emplace_back();
-    else if (ev == json::parse_event_t::object_end) keys.pop_back();
+    if (ev == json::parse_event_t::object_start)
+      keys.emplace_back();
+    else if (ev == json::parse_event_t::object_end)
+      keys.pop_back();
     else if (ev == json::parse_event_t::key && !keys.empty() &&
-             !keys.back().insert(parsed.get<std::string>()).second)
+             !keys.back().insert(parsed.get<std::string>()).second &&
+             field_name(parsed.get<std::string>()))
       duplicate = true;
     return true;
   };
+  if (text.compare(0, 3, "\xEF\xBB\xBF") == 0)
+    return "expected value at line 1 column 1";  // HL: a BOM
   json j = json::parse(text, cb, false);
   if (j.is_discarded()) return "not valid JSON";
   if (duplicate) return "duplicate field";
+  if (j.is_array() && j.empty()) return "";  // HL: serde reads `[]` as an empty struct
   if (!j.is_object()) return "invalid type, expected struct HooksFile";
   for (auto it = j.begin(); it != j.end(); ++it)
-    if (it.key() != "description" && it.key() != "hooks")
+    if (it.key() != "description" && it.key() != "hooks") {
+      where = "/" + event_token(it.key());
       return "unknown field `" + it.key() + "`, expected `description` or `hooks`";
-  if (auto d = j.find("description"); d != j.end())
+    }
+  if (auto d = j.find("description"); d != j.end()) {
+    where = "/description";
     if (auto e = want_opt_string(*d, "description"); !e.empty()) return e;
+  }
+  where.clear();
   auto h = j.find("hooks");
   if (h == j.end()) return "";
-  return parse_events(*h, out);
-}
-
-json toml_to_json(const toml::node& n) {
-  if (auto t = n.as_table()) {
-    json o = json::object();
-    for (const auto& [k, v] : *t) o[std::string(k.str())] = toml_to_json(v);
-    return o;
-  }
-  if (auto a = n.as_array()) {
-    json o = json::array();
-    for (const auto& v : *a) o.push_back(toml_to_json(v));
-    return o;
-  }
-  if (auto s = n.as_string()) return s->get();
-  if (auto i = n.as_integer()) {
-    std::int64_t v = i->get();
-    return v >= 0 ? json(static_cast<std::uint64_t>(v)) : json(v);
-  }
-  if (auto f = n.as_floating_point()) return f->get();
-  if (auto b = n.as_boolean()) return b->get();
-  return json("<datetime>");  // never a valid hook field
+  return parse_events(*h, out, where);
 }
 
 struct TomlFile {
   bool exists = false;
-  json hooks;                                  // [hooks] as JSON, null when absent
-  std::map<std::string, json> state;           // [hooks.state."<key>"]
+  json hooks;                         // [hooks] as JSON, null when absent
+  std::map<std::string, json> state;  // [hooks.state."<key>"]
 };
 
 // config.toml. Unlike hooks.json, a malformed config.toml (syntax, or a [hooks] value of the
@@ -228,17 +264,10 @@ Result<TomlFile> read_config_toml(const std::string& path) {
   auto text = pinta::fs::read_file(path);
   if (!text) return make_error(text.error().code, path + ": " + text.error().message);
   out.exists = true;
-  toml::table tbl;
-  try {
-    tbl = toml::parse(*text, path);
-  } catch (const toml::parse_error& e) {
-    const auto& b = e.source().begin;
-    return make_error(ErrorCode::kParse, path + ":" + std::to_string(b.line) + ":" +
-                                             std::to_string(b.column) + ": " +
-                                             std::string(e.description()));
-  }
-  if (auto h = tbl["hooks"]; h) {
-    out.hooks = toml_to_json(*h.node());
+  auto doc = detail::parse_toml(*text, path, false);
+  if (!doc) return doc.error();
+  if (auto h = doc->root.find("hooks"); h != doc->root.end()) {
+    out.hooks = *h;
     if (out.hooks.is_object()) {
       if (auto s = out.hooks.find("state"); s != out.hooks.end() && s->is_object())
         for (auto it = s->begin(); it != s->end(); ++it) out.state[it.key()] = it.value();
@@ -282,11 +311,18 @@ std::string hash_of(const EventInfo& e, const std::optional<std::string>& matche
   id["event_name"] = e.label;
   if (matcher) id["matcher"] = *matcher;
   id["hooks"] = json::array({h});
-  return "sha256:" + pinta::sha256_hex(id.dump(-1, ' ', false, json::error_handler_t::strict));
+  // Text from a file is valid UTF-8 (read_hooks_text, toml++); a caller's handler may not be, and
+  // Codex could not have loaded it: no hash then.
+  try {
+    return "sha256:" + pinta::sha256_hex(id.dump(-1, ' ', false, json::error_handler_t::strict));
+  } catch (const json::exception&) {
+    return "";
+  }
 }
 
 // Appends one file's handlers. Returns an error only for the condition that stops the host's
-// discovery as a whole (HL: a timeout over i64::MAX cannot be written as TOML and discovery panics).
+// discovery as a whole (HL: a timeout over i64::MAX cannot be written as TOML and discovery
+// panics).
 Status append_events(const LayerSource& src, const RawEvents& events,
                      const std::map<std::string, State>& states, LoadedHooks& out) {
   for (const auto& [e, groups] : events) {
@@ -315,10 +351,17 @@ Status append_events(const LayerSource& src, const RawEvents& events,
         }
         std::uint64_t timeout = r.timeout.value_or(static_cast<std::uint64_t>(e->default_timeout));
         if (timeout < 1) timeout = 1;  // CXSRC discovery.rs `.max(1)`; HL timeout 0 → 1
+        if (e->max_timeout > 0 && timeout > static_cast<std::uint64_t>(e->max_timeout)) {
+          // HL: "clamping SessionEnd hook timeout to 3s"; the hash is over the clamped value.
+          timeout = static_cast<std::uint64_t>(e->max_timeout);
+          out.warnings.push_back(std::string("clamping ") + e->name + " hook timeout to " +
+                                 std::to_string(e->max_timeout) + "s in " + src.path);
+        }
         if (timeout > static_cast<std::uint64_t>(INT64_MAX))
           return make_error(ErrorCode::kInvalidArgument,
-                            src.path + ": a `timeout` over 9223372036854775807 makes Codex's hook "
-                                       "discovery panic (it cannot be written as a TOML integer)");
+                            src.path +
+                                ": a `timeout` over 9223372036854775807 makes Codex's hook "
+                                "discovery panic (it cannot be written as a TOML integer)");
         std::optional<std::uint64_t> limit = r.context_limit;
         if (limit && !e->context_limit) {
           out.warnings.push_back(std::string("ignoring additionalContextLimit for ") + e->name +
@@ -343,14 +386,16 @@ Status append_events(const LayerSource& src, const RawEvents& events,
         h.pointer = "/hooks/" + std::string(e->name) + "/" + std::to_string(gi) + "/hooks/" +
                     std::to_string(hi);
         h.timeout_sec = static_cast<long>(timeout);
-        h.timeout_ms = timeout > 9000000000000ULL ? INT64_MAX / 2 : static_cast<long>(timeout) * 1000;
+        h.timeout_ms =
+            timeout > 9000000000000ULL ? INT64_MAX / 2 : static_cast<long>(timeout) * 1000;
         h.is_async = r.is_async;
         h.status_message = r.status_message;
         h.context_limit = limit;
         h.managed = src.managed;
-        h.trust_key = src.key_source + ":" + e->label + ":" + std::to_string(gi) + ":" +
-                      std::to_string(hi);
-        h.trust_hash = hash_of(*e, matcher, r.command, timeout, r.is_async, r.status_message, limit);
+        h.trust_key =
+            src.key_source + ":" + e->label + ":" + std::to_string(gi) + ":" + std::to_string(hi);
+        h.trust_hash =
+            hash_of(*e, matcher, r.command, timeout, r.is_async, r.status_message, limit);
         auto st = states.find(h.trust_key);
         // CXSRC discovery.rs hook_enabled / hook_trust_status; HL trust state probe.
         h.enabled = src.managed || st == states.end() || st->second.enabled != false;
@@ -362,13 +407,55 @@ Status append_events(const LayerSource& src, const RawEvents& events,
           h.trust_status = *st->second.trusted_hash == h.trust_hash ? TrustStatus::kTrusted
                                                                     : TrustStatus::kModified;
         }
-        h.trusted = h.trust_status == TrustStatus::kManaged ||
-                    h.trust_status == TrustStatus::kTrusted;
+        h.trusted =
+            h.trust_status == TrustStatus::kManaged || h.trust_status == TrustStatus::kTrusted;
         out.handlers.push_back(std::move(h));
       }
     }
   }
   return {};
+}
+
+// Strict UTF-8 (no overlong forms, surrogates or code points past U+10FFFF), as Rust's
+// read_to_string demands.
+bool valid_utf8(const std::string& s) {
+  size_t i = 0, n = s.size();
+  while (i < n) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t len = c < 0x80           ? 1
+                 : (c >> 5) == 0x6  ? 2
+                 : (c >> 4) == 0xE  ? 3
+                 : (c >> 3) == 0x1E ? 4
+                                    : 0;
+    if (len == 0 || i + len > n) return false;
+    unsigned long cp = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
+    for (size_t k = 1; k < len; ++k) {
+      unsigned char cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc >> 6) != 0x2) return false;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+        cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+      return false;
+    i += len;
+  }
+  return true;
+}
+
+// A hooks.json's text, or nullopt with the host's warning (HL: "failed to read hooks config …:
+// stream did not contain valid UTF-8").
+std::optional<std::string> read_hooks_text(const std::string& path, LoadedHooks& out) {
+  auto text = pinta::fs::read_file(path);
+  if (!text) {
+    out.warnings.push_back("failed to read hooks config " + path + ": " + text.error().message);
+    return std::nullopt;
+  }
+  if (!valid_utf8(*text)) {
+    out.warnings.push_back("failed to read hooks config " + path +
+                           ": stream did not contain valid UTF-8");
+    return std::nullopt;
+  }
+  return std::move(*text);
 }
 
 bool is_file(const std::string& p) {
@@ -384,11 +471,10 @@ Status load_layer(const std::string& dir, const std::string& kind, bool managed,
   RawEvents json_events, toml_events;
   std::string json_path = dir + "/hooks.json", toml_path = dir + "/config.toml";
   if (is_file(json_path)) {
-    auto text = pinta::fs::read_file(json_path);
+    auto text = read_hooks_text(json_path, out);
     if (!text) {
-      out.warnings.push_back("failed to read hooks config " + json_path + ": " +
-                             text.error().message);
-    } else if (auto err = parse_hooks_json(*text, json_events); !err.empty()) {
+      // warned
+    } else if (std::string where, err = parse_hooks_json(*text, json_events, where); !err.empty()) {
       out.warnings.push_back("failed to parse hooks config " + json_path + ": " + err);
       json_events.clear();
     }
@@ -404,7 +490,8 @@ Status load_layer(const std::string& dir, const std::string& kind, bool managed,
   if (!toml->hooks.is_null()) {
     json events = toml->hooks;
     if (events.is_object()) events.erase("state");
-    if (auto err = parse_events(events, toml_events); !err.empty())
+    std::string where;
+    if (auto err = parse_events(events, toml_events, where); !err.empty())
       return make_error(ErrorCode::kParse, toml_path + ": [hooks]: " + err);
   }
   auto count = [](const RawEvents& ev) {
@@ -456,8 +543,8 @@ long default_timeout_sec(const std::string& event) {
 // CX: every shell tool is `Bash`; CXSRC HookToolName::apply_patch: `apply_patch` with the matcher
 // aliases `Write` and `Edit`; MCP tools keep their `mcp__server__tool` name.
 std::vector<std::string> match_names(const std::string& tool_name) {
-  static const std::set<std::string> shell = {"Bash",        "shell",         "exec_command",
-                                              "local_shell", "shell_command", "unified_exec",
+  static const std::set<std::string> shell = {"Bash",          "shell",         "exec_command",
+                                              "local_shell",   "shell_command", "unified_exec",
                                               "container.exec"};
   if (shell.count(tool_name)) return {"Bash"};
   if (tool_name == "apply_patch") return {"apply_patch", "Write", "Edit"};
@@ -465,20 +552,70 @@ std::vector<std::string> match_names(const std::string& tool_name) {
 }
 
 // CXSRC events/common.rs is_match_all_matcher / is_exact_matcher / validate_matcher_pattern. The
-// host's regex is Rust's `regex` crate; RE2, whose syntax the crate follows, stands in. Where they
-// differ: the crate's \d \w \s \b are Unicode-aware (RE2's ASCII: no difference on tool names,
-// which are ASCII); the crate has nested classes and class set operations ([a-z&&[^x]], --, ~~),
-// which RE2 rejects or reads literally; both reject look-around and back-references.
+// host's regex is Rust's `regex` crate; RE2, whose syntax the crate follows, stands in, after
+// rust_to_re2 has rewritten what the two spell differently (HL, the 0.171.0 verdicts: `\<B`,
+// `B\>`, `(?<n>B)` valid; `\C`, `\Z`, look-around, back-references invalid). Left different:
+// the crate's \d \w \s \b are Unicode-aware (RE2's ASCII; tool names are ASCII), its class set
+// operations and nested classes ([a-z&&[^x]], [[a-z]]) which RE2 reads otherwise, nested
+// repetition (`a++`, valid in the crate) and counted repetitions over 1000 (RE2 rejects both).
+namespace {
+std::optional<std::string> rust_to_re2(const std::string& p) {
+  std::string out;
+  bool in_class = false;
+  for (size_t i = 0; i < p.size(); ++i) {
+    char c = p[i];
+    if (c == '\\' && i + 1 < p.size()) {
+      char n = p[i + 1];
+      if (n == 'C') return std::nullopt;  // the crate has no "any byte" escape
+      if (!in_class && (n == '<' || n == '>')) {
+        out += "\\b";  // start / end of a word (the crate); a word boundary is as near as RE2 goes
+      } else {
+        out += c;
+        out += n;
+      }
+      ++i;
+      continue;
+    }
+    if (in_class) {
+      if (c == ']') in_class = false;
+      out += c;
+      continue;
+    }
+    if (c == '[') {
+      in_class = true;
+      out += c;
+      if (i + 1 < p.size() && p[i + 1] == '^') out += p[++i];
+      if (i + 1 < p.size() && p[i + 1] == ']') out += p[++i];  // a literal ] first
+      continue;
+    }
+    if (c == '(' && p.compare(i, 3, "(?<") == 0 && i + 3 < p.size() && p[i + 3] != '=' &&
+        p[i + 3] != '!') {
+      out += "(?P<";  // named group: RE2 2022 knows only the (?P<name>…) spelling
+      i += 2;
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+std::unique_ptr<RE2> compile(const std::string& matcher) {
+  auto translated = rust_to_re2(matcher);
+  if (!translated) return nullptr;
+  RE2::Options o;
+  o.set_log_errors(false);
+  auto re = std::make_unique<RE2>(*translated, o);
+  return re->ok() ? std::move(re) : nullptr;
+}
+}  // namespace
+
 MatcherKind matcher_kind(const std::string& matcher) {
   if (matcher.empty() || matcher == "*") return MatcherKind::kAll;
   bool names = true;
   for (unsigned char c : matcher)
     if (!(std::isalnum(c) && c < 0x80) && c != '_' && c != '|') names = false;
   if (names) return MatcherKind::kNames;
-  RE2::Options o;
-  o.set_log_errors(false);
-  RE2 re(matcher, o);
-  return re.ok() ? MatcherKind::kRegex : MatcherKind::kInvalid;
+  return compile(matcher) ? MatcherKind::kRegex : MatcherKind::kInvalid;
 }
 
 bool matcher_matches(const std::string& matcher, const std::string& tool_name) {
@@ -498,10 +635,8 @@ bool matcher_matches(const std::string& matcher, const std::string& tool_name) {
       }
     }
     case MatcherKind::kRegex: {
-      RE2::Options o;
-      o.set_log_errors(false);
-      RE2 re(matcher, o);
-      return RE2::PartialMatch(tool_name, re);  // unanchored (CX: `^Bash` matches BashOutput)
+      auto re = compile(matcher);  // unanchored (CX: `^Bash` matches BashOutput)
+      return re && RE2::PartialMatch(tool_name, *re);
     }
     case MatcherKind::kInvalid:
       return false;
@@ -526,8 +661,24 @@ std::string trust_hash(const HookHandler& handler) {
                  handler.status_message, handler.context_limit);
 }
 
-Result<LoadedHooks> load_hooks(const Sources& sources) {
+Result<LoadedHooks> load_hooks(const Sources& given) {
   LoadedHooks out;
+  // Trust keys carry the file's path as Codex prints it: CODEX_HOME with its symbolic links
+  // resolved, without "." segments or a trailing slash (HL: CODEX_HOME=<link>/./ gave keys under
+  // the link's target). Folders are used so, the other layers' alike.
+  auto clean = [](const std::string& dir) {
+    if (dir.empty()) return dir;
+    std::error_code ec;
+    std::filesystem::path c = std::filesystem::weakly_canonical(dir, ec);
+    std::string d = ec ? std::filesystem::path(dir).lexically_normal().string() : c.string();
+    while (d.size() > 1 && d.back() == '/') d.pop_back();
+    return d;
+  };
+  Sources sources = given;
+  sources.system_dir = clean(given.system_dir);
+  sources.codex_home = clean(given.codex_home);
+  sources.project = clean(given.project);
+  for (auto& d : sources.plugin_dirs) d = clean(d);
   // Trust state: the user config.toml only (CXSRC config_rules.rs hook_states_from_stack: user,
   // session-flag and in-memory layers; keys trimmed; a malformed entry is skipped).
   std::map<std::string, State> states;
@@ -541,12 +692,16 @@ Result<LoadedHooks> load_hooks(const Sources& sources) {
       State s;
       bool ok = true;
       if (auto e = v.find("enabled"); e != v.end()) {
-        if (e->is_boolean()) s.enabled = e->get<bool>();
-        else ok = false;
+        if (e->is_boolean())
+          s.enabled = e->get<bool>();
+        else
+          ok = false;
       }
       if (auto h = v.find("trusted_hash"); h != v.end()) {
-        if (h->is_string()) s.trusted_hash = h->get<std::string>();
-        else ok = false;
+        if (h->is_string())
+          s.trusted_hash = h->get<std::string>();
+        else
+          ok = false;
       }
       size_t b = k.find_first_not_of(" \t\r\n"), e = k.find_last_not_of(" \t\r\n");
       if (!ok || b == std::string::npos) continue;
@@ -575,18 +730,19 @@ Result<LoadedHooks> load_hooks(const Sources& sources) {
     std::string path = root + "/hooks/hooks.json";
     if (!is_file(path)) continue;
     RawEvents ev;
-    auto text = pinta::fs::read_file(path);
-    if (!text) {
-      out.warnings.push_back("failed to read hooks config " + path + ": " + text.error().message);
-      continue;
-    }
-    if (auto err = parse_hooks_json(*text, ev); !err.empty()) {
+    auto text = read_hooks_text(path, out);
+    if (!text) continue;
+    std::string where;
+    if (auto err = parse_hooks_json(*text, ev, where); !err.empty()) {
       out.warnings.push_back("failed to parse hooks config " + path + ": " + err);
       continue;
     }
     // CXSRC declarations.rs plugin_hook_key_source: "<plugin id>:<path in the plugin>"; the
     // command sees PLUGIN_ROOT / CLAUDE_PLUGIN_ROOT substituted (after hashing).
-    LayerSource src{path, id + ":hooks/hooks.json", "plugin", false,
+    LayerSource src{path,
+                    id + ":hooks/hooks.json",
+                    "plugin",
+                    false,
                     {{"PLUGIN_ROOT", root}, {"CLAUDE_PLUGIN_ROOT", root}}};
     if (auto s = append_events(src, ev, states, out); !s) return s.error();
   }
@@ -601,8 +757,8 @@ std::vector<HookHandler> plan(const LoadedHooks& hooks, const std::string& event
   // Tool events match the tool's name and its aliases (CXSRC matcher_inputs); other matcher
   // events match the value as given (source, trigger, agent type).
   bool tool_event = event == "PreToolUse" || event == "PostToolUse" || event == "PermissionRequest";
-  std::vector<std::string> inputs = tool_event ? match_names(tool_name)
-                                               : std::vector<std::string>{tool_name};
+  std::vector<std::string> inputs =
+      tool_event ? match_names(tool_name) : std::vector<std::string>{tool_name};
   for (const auto& h : hooks.handlers) {
     if (h.event != e->name || !h.enabled) continue;
     if (!(h.trusted || bypass_trust)) continue;  // CX: skipped without a word
@@ -614,6 +770,49 @@ std::vector<HookHandler> plan(const LoadedHooks& hooks, const std::string& event
     out.push_back(h);
   }
   return out;
+}
+
+std::optional<FileProblem> hooks_json_problem(const std::string& text) {
+  if (!valid_utf8(text)) return FileProblem{"", "stream did not contain valid UTF-8"};
+  RawEvents ev;
+  std::string where;
+  std::string err = parse_hooks_json(text, ev, where);
+  if (err.empty()) return std::nullopt;
+  return FileProblem{where, err};
+}
+
+Result<TomlHooks> read_toml_hooks(const std::string& text, const std::string& path) {
+  TomlHooks out;
+  auto doc = detail::parse_toml(text, path, true);
+  if (!doc) return doc.error();
+  if (auto h = doc->root.find("hooks"); h != doc->root.end()) {
+    out.hooks = *h;
+    for (auto& [ptr, where] : doc->positions)
+      if (ptr.rfind("/hooks", 0) == 0) out.positions.emplace(ptr, where);
+    json events = out.hooks;
+    if (events.is_object()) events.erase("state");
+    RawEvents ev;
+    std::string where;
+    if (std::string err = parse_events(events, ev, where); !err.empty())
+      out.problem = FileProblem{where, err};
+  }
+  return out;
+}
+
+bool project_trusted(const std::string& codex_home, const std::string& project) {
+  std::string path = codex_home + "/config.toml";
+  if (!is_file(path)) return false;
+  auto text = pinta::fs::read_file(path);
+  if (!text) return false;
+  auto doc = detail::parse_toml(*text, path, false);
+  if (!doc) return false;
+  const json& r = doc->root;
+  auto p = r.find("projects");
+  if (p == r.end() || !p->is_object()) return false;
+  auto e = p->find(project);
+  if (e == p->end() || !e->is_object()) return false;
+  auto l = e->find("trust_level");
+  return l != e->end() && l->is_string() && *l == "trusted";
 }
 
 }  // namespace pinta::hosts::codex

@@ -134,6 +134,14 @@ class Locator {
 std::string fmt_ms(double ms);
 Result<std::vector<ExplainSection>> bad_request(const std::string& m);
 
+// Hook files a family recognises by their path (a normalized absolute path), for detect_host: a
+// family's lint_<folder>.cc registers one with a namespace-scope PathDetector object.
+using PathDetectorFn = bool (*)(const std::string& path);
+const std::vector<std::pair<Host, PathDetectorFn>>& path_detectors();
+struct PathDetector {
+  PathDetector(Host host, PathDetectorFn fn);
+};
+
 // Each family's lint and explain (lint_<folder>.cc), declared through families.def.
 #define PINTA_FAMILY(Id, folder, name)                                                        \
   Status lint_##folder(const std::string& path, const std::string& text, const LintOptions& o, \
