@@ -260,7 +260,14 @@ def weak_checks(run, got, emu, emu_marks):
         if ev == "PostToolUse":
             muts.append(("the text the model reads changed", lambda o: o.update(modelText="perturbed")))
         if ev in ("UserPromptSubmit", "Stop"):
-            muts.append(("the block flipped", lambda o: o.update(blocked=not o.get("blocked"), stopped=False)))
+            def flip(o, stop=(ev == "Stop")):
+                # UserPromptSubmit: the prompt dropped (blocked or stopped); Stop: sent back.
+                if stop:
+                    held = bool(o.get("blocked")) and not o.get("stopped")
+                else:
+                    held = bool(o.get("blocked")) or bool(o.get("stopped"))
+                o.update(blocked=not held, stopped=False)
+            muts.append(("the block flipped", flip))
         for label, mut in muts:
             bad = copy.deepcopy(emu)
             mut(bad[i].setdefault("outcome", {}))
