@@ -1,12 +1,12 @@
 // OpenAI Codex CLI's model (pinta/hosts/family_model.h) and its reply structs as checks
 // (pinta/hosts/codex/replies.h).
 #include <initializer_list>
+#include <utility>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
-#include "pinta/common/text.h"
 #include "pinta/hosts/codex/replies.h"
 #include "pinta/hosts/family.h"
 #include "pinta/hosts/family_model.h"
@@ -15,11 +15,77 @@ namespace pinta::hosts::codex {
 
 using nlohmann::json;
 
+namespace {
+
+// The code point of the UTF-8 sequence at s[i] and its length, or {-1, 1} for an invalid byte.
+std::pair<long, size_t> decode_at(const std::string& s, size_t i) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  const size_t len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
+  if (len == 0 || i + len > s.size()) return {-1, 1};
+  long cp = len == 1 ? b : b & (0x7F >> len);
+  for (size_t k = 1; k < len; ++k) {
+    const auto c = static_cast<unsigned char>(s[i + k]);
+    if ((c >> 6) != 2) return {-1, 1};
+    cp = (cp << 6) | (c & 0x3F);
+  }
+  return {cp, len};
+}
+
+// Unicode White_Space (Rust's char::is_whitespace).
+bool white_space(long cp) {
+  return (cp >= 0x09 && cp <= 0x0D) || cp == 0x20 || cp == 0x85 || cp == 0xA0 || cp == 0x1680 ||
+         (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F ||
+         cp == 0x205F || cp == 0x3000;
+}
+
+}  // namespace
+
+std::string rust_trim(const std::string& s) {
+  size_t begin = 0;
+  while (begin < s.size()) {
+    auto [cp, len] = decode_at(s, begin);
+    if (!white_space(cp)) break;
+    begin += len;
+  }
+  size_t end = s.size();
+  while (end > begin) {
+    size_t start = end - 1;  // back to the lead byte of the last sequence
+    while (start > begin && (static_cast<unsigned char>(s[start]) >> 6) == 2 && end - start < 4)
+      --start;
+    auto [cp, len] = decode_at(s, start);
+    if (start + len != end || !white_space(cp)) break;
+    end = start;
+  }
+  return s.substr(begin, end - begin);
+}
+
 std::optional<std::string> trimmed_reason(const std::string& s) {
-  // Rust's str::trim trims Unicode White_Space; the ASCII part covers what a reply holds here.
-  std::string t = pinta::text::trim(s, " \t\n\v\f\r");
+  std::string t = rust_trim(s);
   if (t.empty()) return std::nullopt;
   return t;
+}
+
+bool serde_parses(const std::string& text) {
+  if (text.rfind("\xEF\xBB\xBF", 0) == 0) return false;  // a BOM is no JSON to serde_json
+  // serde_json's recursion limit: the 128th nested [ or { fails. Brackets inside strings do not
+  // count.
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    else if (c == '[' || c == '{') {
+      if (++depth >= 128) return false;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return !json::parse(text, nullptr, false).is_discarded();
 }
 
 namespace {

@@ -1,4 +1,4 @@
-// `hostemu codex …`: the Codex CLI 0.171 host emulator on the command line.
+// `hostemu codex …`: the Codex CLI 0.171.0 host emulator on the command line.
 //   hostemu codex run --codex-home H --project P --event E [--tool T] [--bypass-trust]
 //       [--project-trusted] < payload.json
 //     runs the hooks Codex would run for one event (pinta::hosts::codex load_hooks + plan) and
@@ -74,7 +74,7 @@ namespace pinta::hostemu::codex {
 
 namespace {
 
-// `codex run`: kept in its own block, apart from the other subcommands.
+// `codex run`: kept in its own block, apart from `model-server`.
 void add_run_command(CLI::App* codex, Action& action) {
   auto a = std::make_shared<CodexRunArgs>();
   auto* run = codex->add_subcommand("run", "run the hooks of one event as Codex does");

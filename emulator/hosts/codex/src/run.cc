@@ -6,7 +6,6 @@
 #include <future>
 #include <set>
 
-#include "pinta/common/text.h"
 #include "pinta/emulator/codex/codex.h"
 #include "pinta/hosts/codex/replies.h"
 
@@ -109,11 +108,8 @@ std::string lossy_utf8(const std::string& in) {
   return out;
 }
 
-using pinta::text::trim;
-
-// Rust's str::trim: Unicode White_Space at both ends. ASCII whitespace covers every reply a hook
-// writes here; U+0085/U+00A0/U+2000… are not trimmed (a hook that ends with one is read as is).
-std::string rust_trim(const std::string& s) { return trim(s, " \t\n\v\f\r"); }
+// Rust's str::trim (Unicode White_Space at both ends), as Codex trims stdout and stderr.
+std::string rust_trim(const std::string& s) { return cx::rust_trim(s); }
 
 // CXSRC events/common.rs trimmed_non_empty.
 std::optional<std::string> trimmed_non_empty(const std::string& s) { return cx::trimmed_reason(s); }
@@ -170,12 +166,15 @@ HookRun hook_run(const cx::HookHandler& h, const proc::SpawnResult& res) {
 }
 
 std::string stdin_json(const std::string& event, const json& payload) {
-  if (!payload.is_object()) return payload.dump();
+  // Codex's strings are Rust strings, valid UTF-8 by construction: a case's invalid bytes are
+  // sent as U+FFFD, as they would have reached Codex's own input already decoded.
+  auto text = [](const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); };
+  if (!payload.is_object()) return text(payload);
   ojson o = ojson::object();
   for (const auto& k : input_fields(event))
-    if (payload.contains(k)) o[k] = ojson::parse(payload[k].dump());
+    if (payload.contains(k)) o[k] = ojson::parse(text(payload[k]));
   for (auto it = payload.begin(); it != payload.end(); ++it)
-    if (!o.contains(it.key())) o[it.key()] = ojson::parse(it.value().dump());
+    if (!o.contains(it.key())) o[it.key()] = ojson::parse(text(it.value()));
   // serde_json::to_string: compact, UTF-8 as is, no trailing newline.
   return o.dump(-1, ' ', false, ojson::error_handler_t::replace);
 }
@@ -186,7 +185,8 @@ namespace {
 // deserialized into the event's struct; any failure is "no parse".
 std::optional<json> parse_reply(const std::string& event, const std::string& stdout_text,
                                 std::optional<std::string>& problem) {
-  json j = json::parse(rust_trim(stdout_text), nullptr, false);
+  const std::string t = rust_trim(stdout_text);
+  json j = cx::serde_parses(t) ? json::parse(t, nullptr, false) : json(json::value_t::discarded);
   if (j.is_discarded()) {
     problem = "not valid JSON";
     return std::nullopt;
@@ -202,8 +202,8 @@ std::optional<json> parse_reply(const std::string& event, const std::string& std
 
 // CXSRC output_parser.rs looks_like_json: stdout starting (after leading whitespace) with { or [.
 bool looks_like_json(const std::string& s) {
-  auto p = s.find_first_not_of(" \t\n\v\f\r");
-  return p != std::string::npos && (s[p] == '{' || s[p] == '[');
+  const std::string t = rust_trim(s);
+  return !t.empty() && (t[0] == '{' || t[0] == '[');
 }
 
 std::optional<std::string> str(const json& j, const char* k) {
@@ -405,8 +405,11 @@ Reading read_run(const std::string& event, const HookRun& run) {
     }
     r.entries.push_back({"feedback", *reason});
     if (event == "PostToolUse") {
-      // post_tool_use.rs: the feedback goes to the model; the run stays Completed.
+      // post_tool_use.rs: the feedback goes to the model as a decision:block's does; the run is
+      // recorded as Completed (not Blocked).
       r.feedback.push_back(*reason);
+      r.should_block = true;
+      r.block_reason = reason;
       return r;
     }
     r.status = "blocked";

@@ -269,6 +269,9 @@ TEST(CodexRun, StdinCwdAndDecoding) {  // CX payload order; CXSRC command_runner
   EXPECT_EQ(sent,
             R"({"session_id":"s1","turn_id":"t1","transcript_path":null,"cwd":"/tmp","hook_event_name":"PreToolUse","model":"m","permission_mode":"bypassPermissions","tool_name":"Bash","tool_input":{"command":"echo ran"},"tool_use_id":"call_1","extra":"x"})");
   EXPECT_EQ(where, d.path() + "\n");
+  // Invalid UTF-8 in a case's payload goes out as U+FFFD (Codex's strings are valid UTF-8).
+  EXPECT_EQ(ce::stdin_json("Stop", json{{"prompt", "a\xFF" "b"}, {"session_id", "s"}}),
+            "{\"session_id\":\"s\",\"prompt\":\"a\xEF\xBF\xBD" "b\"}");
   EXPECT_EQ(r.outcome.block_reason.value_or(""), "bad \xEF\xBF\xBD byte");
 }
 
@@ -311,6 +314,7 @@ TEST(CodexRun, PostToolUseFeedback) {  // CXSRC events/post_tool_use.rs
   EXPECT_TRUE(r.outcome.blocked);
   EXPECT_EQ(r.outcome.model_text.value_or(""), "one\n\ntwo");
   EXPECT_EQ(r.readings[1].status, "completed");
+  EXPECT_EQ(r.outcome.block_reason.value_or(""), "one");
   auto bad = reply("PostToolUse", R"({"reason":"why"})");
   EXPECT_EQ(bad.outcome.failures,
             std::vector<std::string>{"PostToolUse hook returned reason without decision"});
@@ -380,6 +384,32 @@ TEST(CodexWire, ProblemsNameTheField) {
   EXPECT_FALSE(cx::reply_wire_problem("PostToolUse", json{{"hookSpecificOutput", nullptr}}));
   EXPECT_TRUE(cx::reply_wire_problem("Stop", json{{"decision", "approve"}}).has_value());
   EXPECT_TRUE(cx::reply_wire_problem("PreCompact", json{{"reason", "r"}}).has_value());
+}
+
+// Where serde_json and Rust's trim differ from nlohmann's parser and an ASCII trim.
+TEST(CodexWire, SerdeParsingAndRustTrim) {
+  EXPECT_TRUE(cx::serde_parses("{}"));
+  EXPECT_FALSE(cx::serde_parses("\xEF\xBB\xBF{}"));
+  EXPECT_TRUE(cx::serde_parses(std::string(127, '[') + std::string(127, ']')));
+  EXPECT_FALSE(cx::serde_parses(std::string(128, '[') + std::string(128, ']')));
+  EXPECT_TRUE(cx::serde_parses("{\"a\":\"" + std::string(300, '[') + "\"}"));
+  EXPECT_EQ(cx::rust_trim("\xC2\xA0 why\xE2\x80\xA8\n"), "why");
+  EXPECT_EQ(cx::rust_trim("\xEF\xBB\xBFx"), "\xEF\xBB\xBFx");
+  EXPECT_FALSE(cx::trimmed_reason("\xE3\x80\x80 \t").has_value());
+  // A deny behind a byte order mark is no JSON to Codex: not even JSON-like, so plain text.
+  auto bom = run("PreToolUse",
+                 {handler("PreToolUse", R"(printf '\357\273\277{"decision":"block","reason":"r"}')")});
+  EXPECT_EQ(bom.readings[0].stdout_read, "text");
+  EXPECT_TRUE(bom.outcome.tool_runs);
+  // Nesting past serde_json's limit: the reply fails.
+  const std::string deep = "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\",\"updatedInput\":" +
+                           std::string(130, '[') + std::string(130, ']') + "}}";
+  auto d = run("PreToolUse", {handler("PreToolUse", "printf '%s' '" + deep + "'")});
+  EXPECT_EQ(d.outcome.failures,
+            std::vector<std::string>{"hook returned invalid pre-tool-use JSON output"});
+  // A reason padded with Unicode spaces is trimmed as Rust trims it.
+  auto nb = run("PreToolUse", {handler("PreToolUse", R"(printf '\302\240no\342\200\250' >&2; exit 2)")});
+  EXPECT_EQ(nb.outcome.block_reason.value_or(""), "no");
 }
 
 TEST(CodexSpawn, BashWholeSecondsAndPluginRoot) {

@@ -25,7 +25,15 @@ std::optional<std::string> reply_wire_problem(std::string_view event, const nloh
 // Stop and SubagentStop a `continue:false` in the same reply is honoured before this is looked at.
 std::optional<std::string> reply_rejection(std::string_view event, const nlohmann::json& reply);
 
-// Rust's str::trim of a reason: nullopt when nothing but whitespace remains.
+// Rust's str::trim: s without Unicode White_Space at either end (ASCII whitespace, U+0085,
+// U+00A0, U+1680, U+2000..U+200A, U+2028, U+2029, U+202F, U+205F, U+3000; not U+FEFF).
+std::string rust_trim(const std::string& s);
+// A reason as Codex keeps it (events/common.rs trimmed_non_empty): rust_trim'd, nullopt when
+// nothing remains.
 std::optional<std::string> trimmed_reason(const std::string& s);
+// Whether serde_json parses `text` into a JSON value at all: nlohmann's parser also accepts a
+// leading UTF-8 byte order mark, which serde_json rejects, and nesting up to any depth, where
+// serde_json stops at 128 levels (RecursionLimitExceeded).
+bool serde_parses(const std::string& text);
 
 }  // namespace pinta::hosts::codex

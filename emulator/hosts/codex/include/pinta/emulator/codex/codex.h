@@ -62,8 +62,11 @@ struct Outcome {
                          // PostToolUse blocked (the reason fed back)
   bool stopped = false;  // continue:false honoured: the turn / session stops
   std::optional<std::string> block_reason, stop_reason;
-  // The text the model reads for this event, where CXSRC says it: PreToolUse's block message,
-  // PostToolUse's feedback, Stop/SubagentStop's continuation prompt.
+  // The text the model reads for this event: PreToolUse's block message (CX, exact: it replaces
+  // the tool's output); PostToolUse's feedback and Stop/SubagentStop's continuation prompt as
+  // CXSRC joins them (the framing core puts around them is not measured). A PermissionRequest
+  // deny reaches the model as the tool's rejection with permission_message (framing not
+  // measured either), so it has no model_text.
   std::optional<std::string> model_text;
   std::optional<std::string> permission_decision;  // PermissionRequest: allow | deny
   std::optional<std::string> permission_message;
