@@ -71,7 +71,7 @@ class Run:
     hooks: hooks.json's "hooks" object; hooks_json_raw: hooks.json written verbatim instead;
     toml_hooks: hooks written as [hooks] tables in config.toml; config_extra: raw TOML appended;
     bypass_trust (default true); prompt (default "go"); turns (Responses turns);
-    capture: the events a capture hook (matcher "", appending the stdin to capture.jsonl) is
+    capture: the events a capture hook (matcher "", copying its stdin to a file in capture/) is
     added for, in hooks.json, or in config.toml when hooks_json_raw is given."""
 
     CAPTURE_EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest",
@@ -83,13 +83,15 @@ class Run:
         self.codex_home = os.path.join(root, "codex-home")
         self.home = os.path.join(root, "home")
         self.proj = os.path.join(root, "proj")
-        self.cap = os.path.join(root, "capture.jsonl")
+        self.cap = os.path.join(root, "capture")  # one file per captured payload
         self.scratch = os.path.join(root, "scratch")  # $S: hooks keep state here (run once, …)
         self.marks = os.path.join(self.scratch, "marks.txt")  # $M: hooks append what they saw
         self.api_log = os.path.join(root, "api.jsonl")
 
     def capture_hooks(self):
-        cmd = '{ cat; echo; } >> "$PINTA_CODEX_CAP"'
+        # One file per hook run, named by its start time: the hooks of parallel tool calls run
+        # concurrently, and appends to one file could interleave.
+        cmd = 'cat > "$PINTA_CODEX_CAP/$(date +%s%N)-$$.json"'
         return {e: [{"matcher": "", "hooks": [{"type": "command", "command": cmd}]}]
                 for e in self.sc.get("capture", self.CAPTURE_EVENTS)}
 
@@ -97,9 +99,8 @@ class Run:
         for d in (self.codex_home, self.home, self.proj, self.scratch):
             shutil.rmtree(d, ignore_errors=True)
             os.makedirs(d)
-        for f in (self.cap,):
-            if os.path.exists(f):
-                os.remove(f)
+        shutil.rmtree(self.cap, ignore_errors=True)
+        os.makedirs(self.cap)
         sc = self.sc
         cap = self.capture_hooks()
         toml_hooks = {k: list(v) for k, v in sc.get("toml_hooks", {}).items()}
@@ -157,7 +158,7 @@ class Run:
             srv.send_signal(signal.SIGTERM)
             srv.wait()
         self.api = [json.loads(l) for l in open(self.api_log)] if os.path.exists(self.api_log) else []
-        raw = open(self.cap, "rb").read() if os.path.exists(self.cap) else b""
-        self.raw_payloads = [l for l in raw.split(b"\n") if l.strip()]
+        names = sorted(os.listdir(self.cap), key=lambda n: tuple(int(x) for x in n[:-5].split("-")))
+        self.raw_payloads = [open(os.path.join(self.cap, n), "rb").read() for n in names]
         self.payloads = [json.loads(l) for l in self.raw_payloads]
         return self

@@ -21,6 +21,9 @@ writes it): the oracle has not moved; (2) every captured payload, replayed in or
 `hostemu codex run` with the same files, predicts what the real CLI did: a PreToolUse block <=>
 the call did not run, and then the model's text; a UserPromptSubmit block <=> no model request; a
 Stop block <=> another Stop; every context text reached the model; the same hooks ran ($M).
+Each comparison must be able to fail: every payload's emulator outcome is also perturbed (the
+call's fate flipped, a text changed, a block flipped, a context invented) and a perturbation the
+comparison does not notice is reported as WEAK, a difference.
 Exit 0: no difference; 1: differences (printed); 77: SKIPPED (npm unreachable, reason printed).
 Scenario file: {"name", "evidence", "prompt"?, "turns": [Responses turns, default: one
 exec_command `touch ran` then "done"], "hooks"?, "hooks_json_raw"?, "toml_hooks"?,
@@ -160,7 +163,8 @@ def replay(run, hostemu):
         if run.sc.get("bypass_trust", True):
             args.append("--bypass-trust")
         env = run.env()
-        env["PINTA_CODEX_CAP"] = os.devnull
+        env["PINTA_CODEX_CAP"] = os.path.join(run.root, "replay-capture")
+        os.makedirs(env["PINTA_CODEX_CAP"], exist_ok=True)
         p = subprocess.run(args, input=json.dumps(pl, separators=(",", ":")), cwd=run.proj, env=env,
                            capture_output=True, text=True, errors="surrogateescape", timeout=900)
         if p.returncode != 0:
@@ -237,6 +241,39 @@ def compare_emulator(run, got, emu, emu_marks):
     if emu_marks != got["marks"]:
         diffs.append("%s: hooks that ran ($M) emulator=%r real=%r" % (name, emu_marks, got["marks"]))
     return diffs
+
+
+def weak_checks(run, got, emu, emu_marks):
+    """The comparison must be able to fail: each payload's emulator outcome, perturbed the way a
+    wrong emulator would be (a PreToolUse call's fate flipped, a PostToolUse text changed, a
+    prompt block or Stop block flipped, a context invented), must give a difference. Returns the
+    perturbations nothing caught."""
+    import copy
+    weak = []
+    for i, (pl, em) in enumerate(zip(run.payloads, emu)):
+        if "error" in em:
+            continue
+        ev = pl["hook_event_name"]
+        muts = [("a context invented", lambda o: o.setdefault("additionalContexts", []).append("perturbed context"))]
+        if ev == "PreToolUse":
+            muts.append(("the call's fate flipped", lambda o: o.update(toolRuns=not o.get("toolRuns", True))))
+        if ev == "PostToolUse":
+            muts.append(("the text the model reads changed", lambda o: o.update(modelText="perturbed")))
+        if ev in ("UserPromptSubmit", "Stop"):
+            def flip(o, stop=(ev == "Stop")):
+                # UserPromptSubmit: the prompt dropped (blocked or stopped); Stop: sent back.
+                if stop:
+                    held = bool(o.get("blocked")) and not o.get("stopped")
+                else:
+                    held = bool(o.get("blocked")) or bool(o.get("stopped"))
+                o.update(blocked=not held, stopped=False)
+            muts.append(("the block flipped", flip))
+        for label, mut in muts:
+            bad = copy.deepcopy(emu)
+            mut(bad[i].setdefault("outcome", {}))
+            if not compare_emulator(run, got, bad, emu_marks):
+                weak.append("%s #%d (%s): %s went unnoticed" % (run.sc["name"], i, ev, label))
+    return weak
 
 
 # ---- generated behaviours ----------------------------------------------------------------------
@@ -348,6 +385,7 @@ def main():
         if emu_ok:
             emu, emu_marks = replay(run, a.hostemu)
             diffs += compare_emulator(run, got, emu, emu_marks)
+            diffs += ["WEAK " + w for w in weak_checks(run, got, emu, emu_marks)]
         return run, got, diffs
 
     total = 0
