@@ -210,12 +210,12 @@ TEST(CaseParser, RejectsWhatTheRunnerCouldNotCheck) {
        R"("family":"no-such-host","event":"gate","expect":{"exit_code":0}})",
        "family must name a registered family"},
       // A family's own area (its folder in capitals) is its cases' only.
-      {R"({"id":"CODEX-0001","area":"CODEX","title":"t","requirement":"r","source":"s",)"
+      {R"({"id":"CLAUDE-0001","area":"CLAUDE","title":"t","requirement":"r","source":"s",)"
        R"("level":"must","requires":["gate"],"event":"gate","expect":{"exit_code":0}})",
-       "area CODEX is family codex's: a shared case belongs to a shared area"},
-      {R"({"id":"CODEX-0001","area":"CODEX","title":"t","requirement":"r","source":"s",)"
-       R"("level":"must","family":"claude-code","event":"PreToolUse","expect":{"exit_code":0}})",
-       "area CODEX is family codex's: the case must say"},
+       "area CLAUDE is family claude-code's: a shared case belongs to a shared area"},
+      {R"({"id":"CLAUDE-0001","area":"CLAUDE","title":"t","requirement":"r","source":"s",)"
+       R"("level":"must","family":"deel","event":"PreToolUse","expect":{"exit_code":0}})",
+       "area CLAUDE is family claude-code's: the case must say"},
       {R"({"id":"NOSUCH-0001","area":"NOSUCH","title":"t","requirement":"r","source":"s",)"
        R"("level":"must","requires":["gate"],"event":"gate","expect":{"exit_code":0}})",
        "unknown area 'NOSUCH'"},
