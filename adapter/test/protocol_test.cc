@@ -77,6 +77,32 @@ TEST(Protocol, DenyNeverPutsDecisionOnAntigravityLifecycleEvents) {
   }
 }
 
+// A reason that trims to nothing on any host (Unicode White_Space, as Rust's trim: Codex; U+FEFF
+// too, as JavaScript's trim) is replaced where the family replaces a blank reason: on Codex an
+// empty reason is a failed run and the command runs. Fuzz regressions:
+// fuzz/guard_response/regressions/codex_deny_reason_*_whitespace.
+TEST(Protocol, AReasonBlankInAnyHostsTrimIsReplaced) {
+  for (const auto& d : hosts::families()) {
+    const std::string_view if_blank = d.forms.blank_deny_reason;
+    if (if_blank.empty() || answers_by_exit_status(d.id)) continue;
+    for (const char* r : {" ", " \r ", "\v\f", "\xE3\x80\x80\xC2\xA0", "\xEF\xBB\xBF",
+                          "\xE2\x80\xA8\xE2\x80\x8A\xC2\x85"}) {
+      const std::string out = deny_reply(d.id, d.gate_event, r);
+      EXPECT_NE(out.find(std::string(if_blank)), std::string::npos) << d.name << ": " << out;
+    }
+    // Not blank: a visible character among the spaces, a zero-width space, invalid UTF-8.
+    for (const char* r : {" x ", "\xE2\x80\x8B", "\xFF"})
+      EXPECT_EQ(deny_reply(d.id, d.gate_event, r).find(std::string(if_blank)), std::string::npos)
+          << d.name << ": " << r;
+  }
+  // An exit-code host's message is never blank either.
+  for (const auto& d : hosts::families()) {
+    if (!answers_by_exit_status(d.id)) continue;
+    EXPECT_NE(deny_reply(d.id, d.gate_event, "\xE3\x80\x80").find("guard_deny"), std::string::npos)
+        << d.name;
+  }
+}
+
 TEST(Protocol, DenyReasonWithInvalidUtf8StillGivesValidJson) {
   std::string bad = "bad \xff\xfe bytes";
   json j = json::parse(deny_reply(Family::kAntigravity, "PreToolUse", bad));

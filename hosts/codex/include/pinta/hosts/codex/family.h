@@ -10,7 +10,9 @@
 
 namespace pinta::hosts::codex {
 
-// CX: the events the binary and its docs name.
+// CX: the events the binary and its docs name. 0.171.0 also knows PreModelRequest,
+// PostModelRequest and Interrupt (hosts/codex codex.h: 14 in its `hooks/list`); `install` does not
+// register them, and a run for one gets the unknown-event reply (no output).
 inline constexpr std::array<std::string_view, 11> kEvents = {
     "SessionStart", "UserPromptSubmit", "PreToolUse",   "PermissionRequest",
     "PostToolUse",  "PreCompact",       "PostCompact",  "SubagentStart",
@@ -37,7 +39,9 @@ inline constexpr std::array<std::string_view, 5> kCommandArgs = {"command", "fil
 // never a failure, so the allow is no output on every event; a deny is the one shape Codex
 // accepts, on the gate only.
 inline constexpr EventReply kReplies[] = {
-    {"SessionStart", false, "", "CX: no output goes on; stdout text is ignored."},
+    {"SessionStart", false, "",
+     "CX: no output goes on; plain stdout becomes model context (scenario sessionstart-text), "
+     "so nothing is printed."},
     {"UserPromptSubmit", false, "",
      "CX: a block stops the prompt; the guard judges tool calls only (SPEC§7.2)."},
     {"PreToolUse", true, "",
