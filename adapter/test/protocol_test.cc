@@ -77,10 +77,10 @@ TEST(Protocol, DenyNeverPutsDecisionOnAntigravityLifecycleEvents) {
   }
 }
 
-// A reason that trims to nothing on any host (Unicode White_Space, as Rust's trim: Codex; U+FEFF
-// too, as JavaScript's trim) is replaced where the family replaces a blank reason: on Codex an
-// empty reason is a failed run and the command runs. Fuzz regressions:
-// fuzz/guard_response/regressions/codex_deny_reason_*_whitespace.
+// A reason that trims to nothing on any host (Unicode White_Space, as Rust's trim; U+FEFF too, as
+// JavaScript's trim) is replaced where the family replaces a blank reason: a host that fails a
+// deny with an empty reason would run the command. Fuzz regressions:
+// fuzz/guard_response/regressions/*_deny_reason_*_whitespace.
 TEST(Protocol, AReasonBlankInAnyHostsTrimIsReplaced) {
   for (const auto& d : hosts::families()) {
     const std::string_view if_blank = d.forms.blank_deny_reason;
