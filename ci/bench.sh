@@ -39,7 +39,7 @@
 # of the curl and base64 inputs against their 1 MB (linear: 4x).
 #
 # Prints medians (p90, p99 for the guard runs), ratios and the targets (adapter <= 1.2x /bin/true,
-# gate with an instant guard <= 1.2x (Claude Code mode too, allow and deny; the independent guard,
+# gate with an instant guard <= 1.2x (every other registered family's gate too, allow and deny; the independent guard,
 # deny and allow, with the p99 ratio beside), https gate <= 2x http gate, never-answering guard <= 50 ms +
 # start-up, 1 MB and 10 MB inputs get the deny, bash+curl >= 10x ours, interpreter floors as information, peak RSS <= 4 MiB,
 # telemetry with the independent collector <= 1.2x /bin/true and every span delivered, redaction of each adversarial
