@@ -86,8 +86,9 @@ mkdir -p "$work/home" "$work/data"
 built_adapter=$adapter
 mkdir -p "$work/bin"
 cp -- "$adapter" "$work/bin/pinta-gemini"
-[ -x "$(dirname "$adapter")/pinta-fake-server" ] &&
-  cp -- "$(dirname "$adapter")/pinta-fake-server" "$work/bin/pinta-fake-server"
+for helper in pinta-fake-server pinta-redact-bench; do  # the other programs looked for beside it
+  [ -x "$(dirname "$adapter")/$helper" ] && cp -- "$(dirname "$adapter")/$helper" "$work/bin/$helper"
+done
 adapter="$work/bin/pinta-gemini"
 
 cat >"$work/gemini-aftertool.json" <<'JSON'
