@@ -429,7 +429,7 @@ FIXTURE_DIR = "codex/0.171.0"
 
 def write_fixtures(out, runs):
     """The captured payloads, byte-exact, one per (event, scenario): OUT/codex/0.171.0/<Event>/
-    y_captured_<scenario>.json, their entries merged into OUT/MANIFEST.json."""
+    y_captured_<scenario>.json, their entries merged into OUT/codex/MANIFEST.json."""
     import datetime, hashlib
     manifest = []
     for run in runs:
@@ -450,7 +450,7 @@ def write_fixtures(out, runs):
                                        "hook (hooks.json, matcher \"\") appended its stdin; session ids and temp paths "
                                        "are the recorded ones" % run.sc["name"],
                              "sha256": hashlib.sha256(raw).hexdigest()})
-    path = os.path.join(out, "MANIFEST.json")
+    path = os.path.join(out, "codex", "MANIFEST.json")  # the family's (fixtures/README.md)
     old = json.load(open(path, encoding="utf-8")) if os.path.exists(path) else []
     new_paths = {m["path"] for m in manifest}
     manifest += [m for m in old if m.get("path") not in new_paths]
