@@ -886,9 +886,9 @@ lg_row DENY "adapter BeforeTool run_shell_command, independent guard DENY" \
 case "$lg_allow" in *'"decision":"deny"'*) lg_allow="deny: $lg_allow" ;; esac
 lg_row ALLOW "adapter BeforeTool run_shell_command, independent guard ALLOW" '{*}?exit 0' "$lg_allow"
 # Every other family's gate (CLAUDE-1, CLAUDE-2; each family's own rule in docs/contract.md): the
-# allow under an instant ALLOW guard is the family's reply without a guard (Claude Code and Codex:
-# exit 0, no output); the deny under a DENY guard differs from it and carries the guard's reason
-# ("bench"): Claude Code's and Codex's permissionDecision deny with exit 0, deel's exit 2.
+# allow under an instant ALLOW guard is the family's reply without a guard (for the silent
+# families: exit 0, no output); the deny under a DENY guard differs from it and carries the guard's
+# reason ("bench"): a JSON deny with exit 0, or an exit-code family's block status.
 for fg in ${fam_gates[@]+"${fam_gates[@]}"}; do
   IFS='|' read -r name ev f allow deny none src <<<"$fg"
   if [ "$ev" = - ]; then row "$name gate" "-" "MISS" "($f)"; continue; fi

@@ -71,6 +71,10 @@ ENUMERATIONS = {
     "docs/conformance-cases.md": "generated: the hosts each case grades",
     # (What the fixture layer knows of a family, and its fixtures' index, are in the family's own
     # fixtures/<folder>/family.json and MANIFEST.json: fixtures/README.md.)
+    # Measured results, one line per bench row; the rows themselves come from the registry
+    # (ci/bench.sh loops over families.def and each family's fixtures), so a new family is
+    # measured without an edit, and its numbers are written here when a bench runs.
+    "docs/benchmarks.md": "results: each family's gate rows as measured",
 }
 
 SCOPE = ["common", "hosts", "adapter", "emulator", "conformance/src", "conformance/include",
