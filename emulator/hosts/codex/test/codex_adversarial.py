@@ -130,6 +130,8 @@ def codex_events(source):
         evs = re.findall(r'"(\w+)"', m.group(1))
     fx = os.path.join(source, "fixtures/codex")
     for ver in sorted(os.listdir(fx)) if os.path.isdir(fx) else []:
+        if not os.path.isdir(os.path.join(fx, ver)):
+            continue  # family.json, MANIFEST.json
         for e in sorted(os.listdir(os.path.join(fx, ver))):
             if e not in evs:
                 evs.append(e)
