@@ -1072,7 +1072,7 @@ void check_codex(const DoctorOptions& o, DoctorReport& r) {
         "keep one registration: uninstall --host codex [--workspace DIR]", d2);
   for (const auto& [event, n] : others)
     if (n > 0 && std::any_of(ours.begin(), ours.end(),
-                             [&](const OurHook& h) { return h.event == event; }))
+                             [&ev = event](const OurHook& h) { return h.event == ev; }))
       add("info",
           std::to_string(n) + " other hook(s) on " + event +
               " run beside ours (Codex runs matching hooks concurrently; any one's deny blocks)",
