@@ -39,7 +39,7 @@
 # of the curl and base64 inputs against their 1 MB (linear: 4x).
 #
 # Prints medians (p90, p99 for the guard runs), ratios and the targets (adapter <= 1.2x /bin/true,
-# gate with an instant guard <= 1.2x (Claude Code mode too, allow and deny; the independent guard,
+# gate with an instant guard <= 1.2x (every other registered family's gate too, allow and deny; the independent guard,
 # deny and allow, with the p99 ratio beside), https gate <= 2x http gate, never-answering guard <= 50 ms +
 # start-up, 1 MB and 10 MB inputs get the deny, bash+curl >= 10x ours, interpreter floors as information, peak RSS <= 4 MiB,
 # telemetry with the independent collector <= 1.2x /bin/true and every span delivered, redaction of each adversarial
@@ -86,8 +86,9 @@ mkdir -p "$work/home" "$work/data"
 built_adapter=$adapter
 mkdir -p "$work/bin"
 cp -- "$adapter" "$work/bin/pinta-gemini"
-[ -x "$(dirname "$adapter")/pinta-fake-server" ] &&
-  cp -- "$(dirname "$adapter")/pinta-fake-server" "$work/bin/pinta-fake-server"
+for helper in pinta-fake-server pinta-redact-bench; do  # the other programs looked for beside it
+  [ -x "$(dirname "$adapter")/$helper" ] && cp -- "$(dirname "$adapter")/$helper" "$work/bin/$helper"
+done
 adapter="$work/bin/pinta-gemini"
 
 cat >"$work/gemini-aftertool.json" <<'JSON'
@@ -624,12 +625,70 @@ chmod 777 "$work/d-shared"  # refused as a data dir (ENV-9): no TLS session kept
 
 bt="$work/gemini-beforetool.json"
 gate=("$adapter" --agent gemini --event BeforeTool)
-# Claude Code 2.1 PreToolUse as the real CLI sends it (fixtures/claude/2.1.332/PreToolUse).
-cc_bt="$work/claude-pretooluse.json"
-cat >"$cc_bt" <<'JSON'
-{"session_id":"25f3598c-343c-49de-add0-f6f92a8537fe","transcript_path":"/tmp/w/.claude/projects/-tmp-w/25f3598c-343c-49de-add0-f6f92a8537fe.jsonl","cwd":"/tmp/w","prompt_id":"feec67ef-60e3-47aa-b3c4-821946073622","permission_mode":"default","effort":{"level":"medium"},"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo hi","description":"d"},"tool_use_id":"toolu_s0_0"}
-JSON
-cc_gate=("$adapter" --agent claude-code --event PreToolUse)
+# The tool gate of every other registered family, from data, so that a new family gets its rows
+# without an edit here. The families: hosts/include/pinta/hosts/families.def (the registry: folder
+# and name; the name is the --agent label). Gemini's gate is the BeforeTool rows above. The
+# payload: the family's newest fixtures/<folder>/<version>/<gate event>/, its first y_captured_
+# file (what the real CLI sent), else its first y_ file. The gate event: the one the family's deny
+# golden lists (fixtures/golden/deny/<folder>/default.txt: the events a deny-all guard changes);
+# a family with no deny golden yet: the fixture event whose reply a deny-all guard changes.
+# Each family's allow and deny replies are checked once (reply_of), the cost in the interleaved run.
+reply_of() {  # payload, guard port ("" = none), agent, event → stdout and stderr, then "exit N"
+  local env=(HOME="$work" PINTA_GUARD_TIMEOUT_MS=5000)  # a loaded machine must not fail open here
+  [ -n "$2" ] && env+=(PINTA_GUARD_ENDPOINT="http://127.0.0.1:$2/guard")
+  (cd "$work" && "${scrub[@]}" "${env[@]}" timeout -k 1 10 "$adapter" --agent "$3" --event "$4" <"$1" 2>&1; echo "exit $?")
+}
+fixture_of() {  # event dir → its first y_captured_ file, else its first y_ file
+  local f
+  f=$(find "$1" -maxdepth 1 -name 'y_captured_*.json' 2>/dev/null | LC_ALL=C sort | head -n 1)
+  [ -n "$f" ] || f=$(find "$1" -maxdepth 1 -name 'y_*.json' 2>/dev/null | LC_ALL=C sort | head -n 1)
+  printf '%s' "$f"
+}
+fam_gates=()   # name|event|payload|allow reply|deny reply, or name|-|why for a family not benched
+while read -r folder name; do
+  [ "$name" = gemini ] && continue
+  vdir=$(find "$root/fixtures/$folder" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | sort -V | tail -n 1)
+  [ -n "$vdir" ] || { fam_gates+=("$name|-|no fixtures/$folder/<version>/"); continue; }
+  ev=""
+  golden="$root/fixtures/golden/deny/$folder/default.txt"
+  if [ -f "$golden" ]; then
+    while read -r e _; do
+      [ -n "$(fixture_of "$vdir/$e")" ] && { ev=$e; break; }
+    done < <(grep -v '^#' "$golden")
+  else
+    for d in $(find "$vdir" -mindepth 1 -maxdepth 1 -type d | LC_ALL=C sort); do
+      f=$(fixture_of "$d"); [ -n "$f" ] || continue
+      e=$(basename "$d")
+      [ "$(reply_of "$f" "" "$name" "$e")" != "$(reply_of "$f" "$(port cdeny)" "$name" "$e")" ] && { ev=$e; break; }
+    done
+  fi
+  [ -n "$ev" ] || { fam_gates+=("$name|-|no gate event (no deny golden line with a fixture; no fixture event a deny guard changes)"); continue; }
+  f=$(fixture_of "$vdir/$ev")
+  cp -- "$f" "$work/gate-$folder.json"
+  fam_gates+=("$name|$ev|$work/gate-$folder.json|$(reply_of "$f" "$(port cguard)" "$name" "$ev" | tr '\n|' '\r:')|$(reply_of "$f" "$(port cdeny)" "$name" "$ev" | tr '\n|' '\r:')|$(reply_of "$f" "" "$name" "$ev" | tr '\n|' '\r:')|${f#"$root/"}")
+done < <(sed -n 's/^PINTA_FAMILY([A-Za-z0-9_]*, *\([A-Za-z0-9_]*\), *"\([^"]*\)").*/\1 \2/p' "$root/hosts/include/pinta/hosts/families.def")
+declare -A gexit  # gate program name → the exit status its checked reply has (a deny may be exit 2)
+# The host's own reading of each family's deny, where the emulator is built beside the adapter:
+# `hostemu replay` of the same fixture under the deny guard, as the family's replay host (the one
+# named `<family>-<version>` in hostemu's list) plays it: its effect must be denied or blocked with
+# no contract failure. Goldens are not what is checked here (the bench guard's reason is its own).
+hostemu="$(dirname "$built_adapter")/hostemu"
+declare -A host_view  # family → "denied …" / "blocked …" as the host emulator read the deny
+if [ -x "$hostemu" ]; then
+  # Its list of replay hosts is in its answer to an unknown one (an error: exit 2).
+  replay_hosts=$({ "$hostemu" replay --host '?' --adapter x x 2>&1 || true; } | sed -n 's/.*(\(.*\)).*/\1/p' | tr '|' '\n')
+  for fg in ${fam_gates[@]+"${fam_gates[@]}"}; do
+    IFS='|' read -r name ev _ _ _ _ src <<<"$fg"
+    [ "$ev" = - ] && continue
+    h=$(grep -m 1 "^$name-[0-9]" <<<"$replay_hosts" || true)
+    [ -n "$h" ] || continue
+    out=$(cd "$work" && "${scrub[@]}" HOME="$work" timeout -k 1 30 "$hostemu" replay --host "$h" \
+      --adapter "$adapter" --deny-guard "http://127.0.0.1:$(port cdeny)" "$root/$src" 2>&1 || true)
+    v=$(sed -n 's/.*  -> \(denied\|blocked\)\(.*\)/\1\2/p' <<<"$out" | head -n 1 | head -c 100)
+    grep -q '[( ]0 contract' <<<"$out" || v=""
+    host_view[$name]="$h: ${v:-not denied: $(tr '\n' ' ' <<<"$out" | head -c 100)}"
+  done
+fi
 # Gate run: index → name; a program is only added when it can run here.
 gnames=(); : >"$work/spec-gate.tsv"
 add() {  # name, stdin, fields...
@@ -641,14 +700,18 @@ add "/bin/true" "$bt" /bin/true
 add "adapter BeforeTool, no guard configured" "$bt" "${gate[@]}"
 add "adapter BeforeTool, instant guard (C)" "$bt" "PINTA_GUARD_ENDPOINT=http://127.0.0.1:$(port cguard)/guard" "${gate[@]}"
 add "minimal C client -> instant guard (C)" "$bt" "$work/mini-client" "$(port cguard)"
-add "adapter claude-code PreToolUse, instant guard (C)" "$cc_bt" "PINTA_GUARD_ENDPOINT=http://127.0.0.1:$(port cguard)/guard" "${cc_gate[@]}"
-add "adapter claude-code PreToolUse, deny guard (C)" "$cc_bt" "PINTA_GUARD_ENDPOINT=http://127.0.0.1:$(port cdeny)/guard" "${cc_gate[@]}"
+for fg in ${fam_gates[@]+"${fam_gates[@]}"}; do
+  IFS='|' read -r name ev f allow deny _ <<<"$fg"
+  [ "$ev" = - ] && continue
+  add "adapter $name $ev, instant guard (C)" "$f" "PINTA_GUARD_ENDPOINT=http://127.0.0.1:$(port cguard)/guard" "$adapter" --agent "$name" --event "$ev"
+  add "adapter $name $ev, deny guard (C)" "$f" "PINTA_GUARD_ENDPOINT=http://127.0.0.1:$(port cdeny)/guard" "$adapter" --agent "$name" --event "$ev"
+  gexit["adapter $name $ev, instant guard (C)"]=${allow##*exit }
+  gexit["adapter $name $ev, deny guard (C)"]=${deny##*exit }
+done
 add "adapter BeforeTool run_shell_command, independent guard DENY" "$bt_shell" "PINTA_GUARD_ENDPOINT=http://127.0.0.1:$(port lg-deny)/guard" "${gate[@]}"
 add "adapter BeforeTool run_shell_command, independent guard ALLOW" "$bt_shell" "PINTA_GUARD_ENDPOINT=http://127.0.0.1:$(port lg-allow)/guard" "${gate[@]}"
 lg_deny=$(PINTA_GUARD_ENDPOINT="http://127.0.0.1:$(port lg-deny)/guard" HOME="$work" "${gate[@]}" <"$bt_shell" 2>&1; echo "exit $?")
 lg_allow=$(PINTA_GUARD_ENDPOINT="http://127.0.0.1:$(port lg-allow)/guard" HOME="$work" "${gate[@]}" <"$bt_shell" 2>&1; echo "exit $?")
-cc_allow=$(PINTA_GUARD_ENDPOINT="http://127.0.0.1:$(port cguard)/guard" HOME="$work" "${cc_gate[@]}" <"$cc_bt" 2>&1; echo "exit $?")
-cc_deny=$(PINTA_GUARD_ENDPOINT="http://127.0.0.1:$(port cdeny)/guard" HOME="$work" "${cc_gate[@]}" <"$cc_bt" 2>&1; echo "exit $?")
 if [ "$have_fake" = 1 ]; then
   add "adapter BeforeTool, pinta-fake-server guard" "$bt" "PINTA_GUARD_ENDPOINT=http://127.0.0.1:$(port fake)/guard" "${gate[@]}"
   add "minimal C client -> pinta-fake-server" "$bt" "$work/mini-client" "$(port fake)"
@@ -792,7 +855,8 @@ for kind in gate tel never big huge redact; do
     huge) n=("adapter BeforeTool 10 MB, no guard configured" "adapter BeforeTool 10 MB, deny guard (C)") ;; esac
   for i in "${!n[@]}"; do
     read -r m q r < <(qstats "$work/runs-$kind.tsv" "$i")
-    bad=$(awk -F'\t' -v p="$i" '$1 == p && $4 != 0 { c++ } END { print c + 0 }' "$work/runs-$kind.tsv")
+    want=0; [ "$kind" = gate ] && want=${gexit["${n[i]}"]:-0}  # a family's deny may be exit 2
+    bad=$(awk -F'\t' -v p="$i" -v w="$want" '$1 == p && $4 != w { c++ } END { print c + 0 }' "$work/runs-$kind.tsv")
     [ "$bad" -eq 0 ] || warnings+=("$kind: ${n[i]}: $bad runs exited non-zero")
     gmed["$kind:${n[i]}"]=$m; gp99["$kind:${n[i]}"]=$r
     guard_table+=("$kind|${n[i]}|$m|$q|$r")
@@ -821,16 +885,25 @@ lg_row DENY "adapter BeforeTool run_shell_command, independent guard DENY" \
   '*"decision":"deny"*"blocked by the bench guard"*exit 0' "$lg_deny"
 case "$lg_allow" in *'"decision":"deny"'*) lg_allow="deny: $lg_allow" ;; esac
 lg_row ALLOW "adapter BeforeTool run_shell_command, independent guard ALLOW" '{*}?exit 0' "$lg_allow"
-# Claude Code mode (CLAUDE-1, CLAUDE-2): allow = exit 0 and no output; a guard DENY = the
-# permissionDecision deny reply. The reply is checked once, the cost in the interleaved run.
-r=$(ratio "$(g "adapter claude-code PreToolUse, instant guard (C)")" "$(g /bin/true)")
-case "$cc_allow" in "exit 0") v=$(verdict "$r" '<=' 1.2); n="(reply: exit 0, no output)" ;;
-  *) v=MISS; n="(reply not the silent allow: $(printf '%s' "$cc_allow" | tr '\n' ' ' | head -c 120))" ;; esac
-row "claude-code gate, instant guard (C) <= 1.2x /bin/true" "${r}x" "$v" "$n"
-r=$(ratio "$(g "adapter claude-code PreToolUse, deny guard (C)")" "$(g /bin/true)")
-case "$cc_deny" in *'"permissionDecision":"deny"'*'exit 0') v=$(verdict "$r" '<=' 1.2); n="(reply: permissionDecision deny, exit 0)" ;;
-  *) v=MISS; n="(no deny reply: $(printf '%s' "$cc_deny" | tr '\n' ' ' | head -c 120))" ;; esac
-row "claude-code gate, deny guard (C) <= 1.2x /bin/true" "${r}x" "$v" "$n"
+# Every other family's gate (CLAUDE-1, CLAUDE-2; each family's own rule in docs/contract.md): the
+# allow under an instant ALLOW guard is the family's reply without a guard (for the silent
+# families: exit 0, no output); the deny under a DENY guard differs from it and carries the guard's
+# reason ("bench"): a JSON deny with exit 0, or an exit-code family's block status.
+for fg in ${fam_gates[@]+"${fam_gates[@]}"}; do
+  IFS='|' read -r name ev f allow deny none src <<<"$fg"
+  if [ "$ev" = - ]; then row "$name gate" "-" "MISS" "($f)"; continue; fi
+  flat() { printf '%s' "$1" | tr '\r' ' ' | head -c 120; }
+  r=$(ratio "$(g "adapter $name $ev, instant guard (C)")" "$(g /bin/true)")
+  if [ "$allow" = "$none" ]; then v=$(verdict "$r" '<=' 1.2); n="(reply: the allow, as without a guard: $(flat "$allow"); $ev, ${src})"
+  else v=MISS; n="(reply not the allow without a guard: $(flat "$allow") vs $(flat "$none"))"; fi
+  row "$name gate, instant guard (C) <= 1.2x /bin/true" "${r}x" "$v" "$n"
+  r=$(ratio "$(g "adapter $name $ev, deny guard (C)")" "$(g /bin/true)")
+  hv=${host_view[$name]:-no replay host}
+  if [ "$deny" != "$none" ] && [[ "$deny" == *bench* ]] && [[ "$hv" != *"not denied"* ]]; then
+    v=$(verdict "$r" '<=' 1.2); n="(reply: the guard's deny: $(flat "$deny"); $hv)"
+  else v=MISS; n="(no deny reply: $(flat "$deny"); $hv)"; fi
+  row "$name gate, deny guard (C) <= 1.2x /bin/true" "${r}x" "$v" "$n"
+done
 if [ "$have_fake" = 1 ]; then
   r=$(ratio "$(g "adapter BeforeTool, pinta-fake-server guard")" "$(g /bin/true)")
   fl=$(ratio "$(g "minimal C client -> pinta-fake-server")" "$(g /bin/true)")

@@ -26,6 +26,7 @@ main_packages=(
   nlohmann-json3-dev libcpp-httplib-dev
   libboost1.81-dev libboost-filesystem1.81-dev
   libre2-dev libpcre2-dev libcli11-dev libssl-dev ccache
+  libtomlplusplus-dev  # toml++ 3.3: hosts that keep hooks in a TOML config (host libraries only)
   ninja-build  # ci/build.sh: both cores busy across the named targets (Make runs them in turn)
 )
 # Tests and benchmarks on top of it.

@@ -7,9 +7,9 @@
 # Usage: ci/replay-fixtures.sh [--update-golden] [--pass allow|deny|both] [--host H] [--quiet]
 #                              ADAPTER [FIXTURES_DIR]
 #
-# Runs every host listed in FIXTURES_DIR/golden/hosts.txt (hosts of the registry that
-# `hostemu replay --help` lists), or only H: Gemini fixtures under the gemini-* hosts, deel fixtures
-# under deel-1.17, Antigravity fixtures under each Antigravity profile, and so on. Two passes
+# Runs, for every registered family (hosts/include/pinta/hosts/families.def) in order, the hosts its
+# FIXTURES_DIR/<folder>/family.json lists (replay_hosts: hosts of the registry that
+# `hostemu replay --help` lists), each on the family's fixtures; or only H. Two passes
 # (default both): `allow` without a guard, `deny` under a guard that denies every request
 # (pinta-fake-server on 127.0.0.1, port 0, answering with FIXTURES_DIR/golden/deny/guard.json),
 # each against its golden sets FIXTURES_DIR/golden/<pass>/<family folder>/ (fixtures/README.md;
@@ -46,9 +46,18 @@ hosts=()
 if [ -n "$only" ]; then
   hosts=("$only")
 else
-  [ -r "$fixtures/golden/hosts.txt" ] || { echo "replay-fixtures: no $fixtures/golden/hosts.txt" >&2; exit 2; }
-  while read -r h _; do case "$h" in ''|'#'*) ;; *) hosts+=("$h") ;; esac; done <"$fixtures/golden/hosts.txt"
-  [ ${#hosts[@]} -gt 0 ] || { echo "replay-fixtures: no host in $fixtures/golden/hosts.txt" >&2; exit 2; }
+  # The family folders in registration order, then each one's replay hosts (jq).
+  command -v jq >/dev/null || { echo "replay-fixtures: jq is needed to read family.json (ci/install-deps.sh)" >&2; exit 2; }
+  folders=$(sed -n 's/^PINTA_FAMILY([A-Za-z0-9]*, *\([a-z0-9_]*\),.*/\1/p' "$root/hosts/include/pinta/hosts/families.def")
+  [ -n "$folders" ] || { echo "replay-fixtures: no family in families.def" >&2; exit 2; }
+  for folder in $folders; do
+    [ -d "$fixtures/$folder" ] || continue
+    spec="$fixtures/$folder/family.json"
+    listed=$(jq -er '.replay_hosts | if length > 0 then .[] else error("empty") end' "$spec") ||
+      { echo "replay-fixtures: $spec lists no replay_hosts" >&2; exit 2; }
+    while read -r h; do hosts+=("$h"); done <<<"$listed"
+  done
+  [ ${#hosts[@]} -gt 0 ] || { echo "replay-fixtures: no family.json with replay_hosts under $fixtures" >&2; exit 2; }
 fi
 
 # The scripted DENY guard: started once, on a port the kernel picks, stopped on exit.

@@ -29,7 +29,7 @@ endforeach()
 # Conformance cases: `conformance run|list|show|docs`.
 install(DIRECTORY conformance/cases/ DESTINATION ${pinta_share}/conformance/cases
   FILES_MATCHING PATTERN "*.case.json")
-# Host payload fixtures (+ MANIFEST.json provenance and the replay goldens): the payloads of
+# Host payload fixtures (+ each family's family.json and MANIFEST.json provenance, the replay goldens): the payloads of
 # `conformance run`, the seeds of `pinta-fuzz-campaign`, `hostemu replay ... <share>/fixtures`.
 install(DIRECTORY fixtures/ DESTINATION ${pinta_share}/fixtures
   PATTERN CMakeLists.txt EXCLUDE PATTERN test EXCLUDE PATTERN tools EXCLUDE)

@@ -10,24 +10,16 @@
 #include "pinta/adapter/handler.h"
 #include "pinta/common/fs.h"
 #include "pinta/common/test_support.h"
+#include "handler_support.h"
 
 namespace pinta::adapter {
 namespace {
+using test::FakeGuard;
+using test::ok;
+using test::args;
 
 using nlohmann::json;
 
-struct FakeGuard : GuardClient {
-  GuardVerdict verdict;
-  int calls = 0;
-  std::string last_tool;
-  Deadline last_deadline = Deadline::never();
-  GuardVerdict check(const CanonicalEvent& e, const std::string&, Deadline d) override {
-    ++calls;
-    last_tool = e.tool_name;
-    last_deadline = d;
-    return verdict;
-  }
-};
 
 struct FakeSink : SpanSink {
   std::vector<std::string> replies;
@@ -38,12 +30,6 @@ struct FakeSink : SpanSink {
   }
 };
 
-RawInput ok(std::string s) { return read_event_from_bytes(s, InputLimits{}); }
-
-Args args(const char* agent, const char* event) {
-  const char* argv[] = {"pinta-gemini", "--agent", agent, "--event", event};
-  return parse_args(5, argv);
-}
 
 TEST(Args, BothFormsAndUnknowns) {
   const char* argv[] = {"x", "--agent=gemini", "--event", "BeforeTool", "--what", "--event"};
@@ -319,6 +305,9 @@ TEST(DebugLog, AFailedAppendLeavesNoTornLine) {
 
 namespace pinta::adapter {
 namespace {
+using test::FakeGuard;
+using test::ok;
+using test::args;
 
 TEST(Surrogates, LoneSurrogatesBecomeReplacementCharacter) {
   std::string s = R"({"a":"x\ud800y","b":"\udc00","c":"\ud83d\ude00","d":"\\ud800"})";
@@ -701,6 +690,7 @@ TEST(Handler, ClaudeCodeAllowIsSilentDenyIsHookSpecificOutput) {
   EXPECT_EQ(json::parse(cut.reply)["hookSpecificOutput"]["permissionDecision"], "deny");
   EXPECT_EQ(cut.exit_status, 0);
 }
+
 
 // No silent default family: an unregistered --agent gets the fail-safe reply (safe for every
 // host: {"decision":"allow"} on PreToolUse, {} elsewhere), is never put to the guard, and the

@@ -74,11 +74,17 @@ TEST(Normalize, ToolEventsPerHost) {
     if (e.tool_event)
       tool.insert(std::string(family_prefix(r.family)) + ":" + std::string(r.event));
   }
-  EXPECT_EQ(tool, (std::set<std::string>{"gemini:BeforeTool", "gemini:AfterTool",
-                                         "antigravity:PreToolUse", "antigravity:PostToolUse",
-                                         "deel:PreToolUse", "deel:PostToolUse",
-                                         "claude_code:PreToolUse", "claude_code:PostToolUse",
-                                         "claude_code:PostToolUseFailure"}));
+  // Exactly the events each family's descriptor lists as tool events (with their evidence).
+  std::set<std::string> want;
+  for (const auto& d : hosts::families())
+    for (const auto ev : d.tool_events) want.insert(std::string(d.prefix) + ":" + std::string(ev));
+  EXPECT_EQ(tool, want);
+  // The tool events of the first families, as measured (a check of the descriptors themselves).
+  for (const char* e : {"gemini:BeforeTool", "gemini:AfterTool", "antigravity:PreToolUse",
+                        "antigravity:PostToolUse", "deel:PreToolUse", "deel:PostToolUse",
+                        "claude_code:PreToolUse", "claude_code:PostToolUse",
+                        "claude_code:PostToolUseFailure"})
+    EXPECT_TRUE(tool.count(e)) << e;
   // Event names are case-sensitive (protocol table); an unknown event is never a tool event.
   EXPECT_FALSE(normalize(Family::kGemini, "gemini", "beforetool", json::object()).tool_event);
   EXPECT_FALSE(normalize(Family::kGemini, "gemini", "PreToolUse", json::object()).tool_event);

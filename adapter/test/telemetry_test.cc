@@ -522,6 +522,28 @@ json host_payload(Family f, std::string_view event, bool tool) {
     }
     case Family::kDeel:
       break;
+    default: {
+      // A family without a payload of its own here: one built from its descriptor's PayloadShape
+      // (the common fields and the tool call where the shape says they are).
+      const auto& sh = pinta::hosts::descriptor(f).payload;
+      json p = json::object();
+      auto put = [&p](std::string_view key, json v) {
+        if (!key.empty()) p[std::string(key)] = std::move(v);
+      };
+      put(sh.event_key, event);
+      put(sh.session_id, "019a7c1e-5b2d-7f30-9c41-8e2d6a4b1f07");
+      put(sh.cwd, sh.cwd_first_of_array ? json::array({"/w"}) : json("/w"));
+      put(sh.transcript_path, "/h/sessions/019a7c1e.jsonl");
+      put(sh.model_name, "model-x");
+      if (tool) {
+        json& call = sh.tool_object.empty() ? p : p[std::string(sh.tool_object)];
+        call[std::string(sh.tool_name)] = "Bash";
+        call[std::string(sh.tool_input)] = {
+            {"command", "export GITHUB_TOKEN=ghp_16C7e42F292c6912E7710c838347Ae178B4a"}};
+        put(sh.tool_call_id, "call_8f2KqL0mZ3xYv7Tn");
+      }
+      return p;
+    }
   }
   const std::string_view place = event == "PreToolUse"    ? "도구전"
                                  : event == "PostToolUse" ? "도구후"
@@ -548,15 +570,20 @@ TEST(GenAi, EveryEventOfEveryHost) {
     std::set<std::string> want = {"gen_ai.agent.name"};
     if (tool) want.insert({"gen_ai.operation.name", "gen_ai.tool.name"});
     // Claude Code's payload names no provider (it runs on Anthropic, Bedrock or Vertex).
-    if (r.family != Family::kDeel) want.insert("gen_ai.conversation.id");
+    const auto& shape = pinta::hosts::descriptor(r.family).payload;
+    if (!shape.session_id.empty()) want.insert("gen_ai.conversation.id");
     if (r.family == Family::kGemini || r.family == Family::kAntigravity) want.insert("gen_ai.provider.name");
-    if (tool && r.family == Family::kClaude) want.insert("gen_ai.tool.call.id");
+    if (tool && !shape.tool_call_id.empty()) want.insert("gen_ai.tool.call.id");
     EXPECT_EQ(keys_of(span, true), want) << what;
+    EXPECT_EQ(check::attribute(span, "gen_ai.agent.name"),
+              str(pinta::hosts::descriptor(r.family).display_name))
+        << what;
     const char* agent = r.family == Family::kGemini        ? "Gemini CLI"
                         : r.family == Family::kAntigravity ? "Antigravity"
                         : r.family == Family::kClaude      ? "Claude Code"
-                                                           : "deel-local-cli";
-    EXPECT_EQ(check::attribute(span, "gen_ai.agent.name"), str(agent)) << what;
+                        : r.family == Family::kDeel        ? "deel-local-cli"
+                                                           : nullptr;
+    if (agent) EXPECT_EQ(check::attribute(span, "gen_ai.agent.name"), str(agent)) << what;
     if (tool) {
       EXPECT_EQ(check::attribute(span, "gen_ai.operation.name"), str("execute_tool")) << what;
       const char* name = r.family == Family::kGemini        ? "run_shell_command"
@@ -589,11 +616,13 @@ TEST(GenAi, EveryEventOfEveryHost) {
     for (auto it = payload.begin(); it != payload.end(); ++it)
       bronze.insert(prefix + "." + it.key());
     EXPECT_EQ(keys_of(span, false), bronze) << what;
-    // Tool arguments stay in Bronze only, redacted; only Claude Code sends a tool call id.
+    // Tool arguments stay in Bronze only, redacted; the tool call id is the host's own.
     const std::string text = span.dump();
     EXPECT_EQ(text.find("ghp_16C7e42F292c6912E7710c838347Ae178B4a"), std::string::npos) << what;
-    if (tool && r.family == Family::kClaude)
-      EXPECT_EQ(check::attribute(span, "gen_ai.tool.call.id"), str("toolu_01ABCDEF")) << what;
+    if (tool && !shape.tool_call_id.empty())
+      EXPECT_EQ(check::attribute(span, "gen_ai.tool.call.id"),
+                str(payload[std::string(shape.tool_call_id)].get<std::string>()))
+          << what;
     else
       EXPECT_TRUE(check::attribute(span, "gen_ai.tool.call.id").is_null()) << what;
     EXPECT_TRUE(check::attribute(span, "gen_ai.tool.call.arguments").is_null()) << what;

@@ -34,7 +34,7 @@ if [ "${PINTA_CHECK_HIDDEN:-}" != 1 ]; then
   n_src=$(find "$src/conformance/cases" -name '*.case.json' | wc -l)
   n_inst=$(find "$share/conformance/cases" -name '*.case.json' 2>/dev/null | wc -l)
   [ "$n_src" = "$n_inst" ] || say "$n_inst conformance cases installed, $n_src in the source tree"
-  [ -f "$share/fixtures/MANIFEST.json" ] || say "fixtures/MANIFEST.json is not installed"
+  [ -f "$share/fixtures/gemini/MANIFEST.json" ] || say "fixtures/gemini/MANIFEST.json is not installed"
   [ -f "$share/fixtures/gemini/0.61.0/BeforeTool/n_nesting_300.json" ] ||
     say "the Gemini fixtures are not installed"
   [ -e "$share/fixtures/CMakeLists.txt" ] && say "fixtures/CMakeLists.txt is installed"

@@ -1,5 +1,6 @@
 // Case schema, loader, canonical JSON and the generated case catalogue (docs/conformance-cases.md).
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <regex>
@@ -14,8 +15,10 @@
 namespace pinta::conformance {
 namespace fs = std::filesystem;
 
-static const std::set<std::string> kAreas = {"OUT",    "EXIT",  "FMT", "INPUT", "GUARD", "OTLP",
-                                             "REDACT", "TRACE", "ENV", "PERF",  "DEEL",  "CLAUDE"};
+// The shared areas (docs/contract.md sections). A family's own area is its folder in capitals
+// (DEEL, CLAUDE, …: family_area), so a new family brings its area with its registry line.
+static const std::set<std::string> kAreas = {"OUT",   "EXIT",   "FMT",   "INPUT", "GUARD",
+                                             "OTLP",  "REDACT", "TRACE", "ENV",   "PERF"};
 // Keys a case may carry; anything else is a typo and rejected.
 static const std::set<std::string> kCaseKeys = {
     "id",         "area",        "title",      "requirement", "source",   "level",
@@ -23,6 +26,19 @@ static const std::set<std::string> kCaseKeys = {
     "family",     "hosts",       "env",        "env_file",    "guard",    "collector",
     "steps",      "expect",      "repeat",     "timeout_ms",  "extra_args", "notes",
     "env_file_mode", "omit_event", "host_parent", "one_host_per_family"};
+
+bool is_area(const std::string& area) {
+  if (kAreas.count(area)) return true;
+  for (const auto& d : pinta::hosts::families())
+    if (family_area(d) == area) return true;
+  return false;
+}
+
+std::string family_area(const pinta::hosts::FamilyDescriptor& d) {
+  std::string a(d.folder);
+  for (char& ch : a) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return a;
+}
 
 bool Case::needs_fakes() const {
   if (raw.contains("guard") || raw.contains("collector")) return true;
@@ -139,7 +155,10 @@ Result<Case> parse_case(const std::string& text, const std::string& file) {
   str("level", c.level);
   if (!std::regex_match(c.id, std::regex("[A-Z]+-[0-9]{4}")))
     return bad(file, "id '" + c.id + "' is not AREA-NNNN");
-  if (!kAreas.count(c.area)) return bad(file, "unknown area '" + c.area + "'");
+  const pinta::hosts::FamilyDescriptor* area_family = nullptr;
+  for (const auto& d : pinta::hosts::families())
+    if (family_area(d) == c.area) area_family = &d;
+  if (!kAreas.count(c.area) && !area_family) return bad(file, "unknown area '" + c.area + "'");
   if (c.id.substr(0, c.id.find('-')) != c.area)
     return bad(file, "id '" + c.id + "' does not start with its area '" + c.area + "'");
   if (c.level != "must" && c.level != "should")
@@ -169,7 +188,14 @@ Result<Case> parse_case(const std::string& text, const std::string& file) {
     c.family = j["family"].get<std::string>();
     if (!has_features(*fam, c.required))
       return bad(file, "family " + c.family + " lacks a feature the case requires");
+    if (area_family && area_family != fam)
+      return bad(file, "area " + c.area + " is family " + std::string(area_family->name) +
+                           "'s: the case must say \"family\": \"" +
+                           std::string(area_family->name) + "\"");
   } else {
+    if (area_family)
+      return bad(file, "area " + c.area + " is family " + std::string(area_family->name) +
+                           "'s: a shared case belongs to a shared area");
     if (j.contains("hosts"))
       return bad(file, "hosts: only a family case names hosts (a shared case requires features)");
     if (!j.contains("requires"))
@@ -442,10 +468,20 @@ std::string render_cases_doc(const std::vector<Case>& cases) {
        "`should` cases only with `--strict`. A shared case (`conformance/cases/<AREA>/`) runs "
        "under every host whose family has the features it requires (below; docs/contract.md "
        "\"How cases select hosts\"), a family's own case (`conformance/cases/<family>/<AREA>/`) "
-       "under that family's hosts. Hosts are the host registry's (`hosts/`): `gemini-0.XX` a Gemini CLI "
-       "version profile (`hosts/gemini/profiles`), `deel-1.17` deel-local-cli 1.17, "
-       "`claude-code-2.1` Claude Code 2.1, the others Antigravity profiles "
-       "(`hosts/antigravity/profiles`).\n\n";
+       "under that family's hosts. Hosts are the host registry's (`hosts/`; the Gemini CLI and "
+       "Antigravity ones are version profiles, `hosts/gemini/profiles` and "
+       "`hosts/antigravity/profiles`), by family:";
+  // The hosts of each registered family, from the registry: a new family's hosts are named here
+  // without an edit.
+  const char* sep = " ";
+  for (const auto& d : pinta::hosts::families()) {
+    std::string hs;
+    for (const auto& h : all_hosts())
+      if (pinta::hosts::host_family(h) == d.id) hs += (hs.empty() ? "`" : ", `") + h + "`";
+    o << sep << d.display_name << " (`" << d.name << "`): " << (hs.empty() ? "none" : hs);
+    sep = "; ";
+  }
+  o << ".\n\n";
   std::map<std::string, int> per_area;
   for (const auto& c : cases) per_area[c.area]++;
   o << "| Area | Cases |\n|---|---|\n";

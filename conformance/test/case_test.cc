@@ -18,6 +18,7 @@
 #include "pinta/common/fs.h"
 #include "pinta/common/test_support.h"
 #include "pinta/conformance/conformance.h"
+#include "pinta/hosts/family.h"
 #include "pinta/conformance/features.h"
 #include "pinta/conformance/matchers.h"
 #include "pinta/conformance/output.h"
@@ -103,7 +104,11 @@ TEST(CaseParser, AcceptsAMinimalCase) {
   EXPECT_TRUE(c->family.empty());
   // json-line: every host that reads one JSON line (contract OUT-1): not deel-1.17 (exit status)
   // nor claude-code-2.1 (silence or a JSON line), whose families have their own cases.
-  EXPECT_EQ(c->hosts.size(), conf::all_hosts().size() - 2);
+  std::vector<std::string> json_line;
+  for (const auto& h : conf::all_hosts())
+    if (pinta::hosts::descriptor(*pinta::hosts::family_by_name(conf::family_of(h))).reads == pinta::hosts::ReplyReading::kJsonStdout)
+      json_line.push_back(h);
+  EXPECT_EQ(c->hosts, json_line);
   EXPECT_EQ(std::count(c->hosts.begin(), c->hosts.end(), "deel-1.17"), 0);
   EXPECT_EQ(std::count(c->hosts.begin(), c->hosts.end(), "claude-code-2.1"), 0);
 }
@@ -202,8 +207,18 @@ TEST(CaseParser, RejectsWhatTheRunnerCouldNotCheck) {
        R"("expect":{"exit_code":0}})",
        "per-host value at input in a shared case"},
       {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
-       R"("family":"codex","event":"gate","expect":{"exit_code":0}})",
+       R"("family":"no-such-host","event":"gate","expect":{"exit_code":0}})",
        "family must name a registered family"},
+      // A family's own area (its folder in capitals) is its cases' only.
+      {R"({"id":"CLAUDE-0001","area":"CLAUDE","title":"t","requirement":"r","source":"s",)"
+       R"("level":"must","requires":["gate"],"event":"gate","expect":{"exit_code":0}})",
+       "area CLAUDE is family claude-code's: a shared case belongs to a shared area"},
+      {R"({"id":"CLAUDE-0001","area":"CLAUDE","title":"t","requirement":"r","source":"s",)"
+       R"("level":"must","family":"deel","event":"PreToolUse","expect":{"exit_code":0}})",
+       "area CLAUDE is family claude-code's: the case must say"},
+      {R"({"id":"NOSUCH-0001","area":"NOSUCH","title":"t","requirement":"r","source":"s",)"
+       R"("level":"must","requires":["gate"],"event":"gate","expect":{"exit_code":0}})",
+       "unknown area 'NOSUCH'"},
       {R"({"id":"OUT-0001","area":"OUT","title":"t","requirement":"r","source":"s","level":"must",)"
        R"("family":"deel","requires":["json-line"],"event":"PreToolUse","expect":{"exit_code":0}})",
        "family deel lacks a feature the case requires"},
@@ -466,15 +481,39 @@ TEST(Features, EachSelectsTheHostsOfTheFamiliesThatHaveIt) {
   EXPECT_EQ(hosts_with({}).size(), every);
   for (const char* all : {"gate", "guard", "tool-after", "turn-start"})
     EXPECT_EQ(hosts_with({all}).size(), every) << all;
+  // Each feature is the descriptor field it names, for whichever families are registered ...
+  using R = pinta::hosts::ReplyReading;
+  auto families_where = [](auto pred) {
+    std::vector<F> out;
+    for (const auto& d : pinta::hosts::families())
+      if (pred(d)) out.push_back(d.id);
+    return out;
+  };
+  using D = pinta::hosts::FamilyDescriptor;
+  auto sizes_agree = [&](const char* feature, auto pred) {
+    const std::vector<F> fams = families_where(pred);
+    size_t n = 0;
+    for (F f : fams) n += hosts_of_families({f});
+    EXPECT_EQ(hosts_with({feature}).size(), n) << feature;
+  };
+  sizes_agree("json-line", [](const D& d) { return d.reads == R::kJsonStdout; });
+  sizes_agree("json-reply", [](const D& d) { return d.reads != R::kExitStatus; });
+  sizes_agree("exit-status", [](const D& d) { return d.reads != R::kJsonStdout; });
+  sizes_agree("ask", [](const D& d) { return d.ask_on_gate; });
+  sizes_agree("session-id", [](const D& d) { return !d.payload.session_id.empty(); });
+  sizes_agree("tool-call-id", [](const D& d) { return !d.payload.tool_call_id.empty(); });
+  // ... and for the first four families, the measured facts themselves.
   EXPECT_EQ(hosts_with({"json-line"}).size(), hosts_of_families({F::kGemini, F::kAntigravity}));
-  EXPECT_EQ(hosts_with({"json-reply"}).size(),
-            hosts_of_families({F::kGemini, F::kAntigravity, F::kClaude}));
-  EXPECT_EQ(hosts_with({"exit-status"}).size(), hosts_of_families({F::kDeel, F::kClaude}));
-  EXPECT_EQ(hosts_with({"ask"}).size(),
-            hosts_of_families({F::kGemini, F::kAntigravity, F::kClaude}));
-  EXPECT_EQ(hosts_with({"session-id"}).size(),
-            hosts_of_families({F::kGemini, F::kAntigravity, F::kClaude}));
-  EXPECT_EQ(hosts_with({"tool-call-id"}).size(), hosts_of_families({F::kClaude}));
+  for (F f : {F::kGemini, F::kAntigravity, F::kClaude}) {
+    const size_t n = hosts_of_families({f});
+    for (const char* feat : {"json-reply", "ask", "session-id"}) {
+      const auto got = hosts_with({feat});
+      size_t in = 0;
+      for (const auto& h : got)
+        if (pinta::hosts::family_by_name(conf::family_of(h)) == f) ++in;
+      EXPECT_EQ(in, n) << feat;
+    }
+  }
   EXPECT_EQ(hosts_with({"json-line", "exit-status"}).size(), 0u);
   EXPECT_EQ(hosts_with({"json-reply", "exit-status"}), hosts_with({"tool-call-id"}));
 }

@@ -724,20 +724,17 @@ class Replayer {
     return true;
   }
 
-  // The host that writes the family's default.txt and exceptions.txt: the first of the family
-  // listed in <golden-dir>/hosts.txt, else its first replay host in registry order.
+  // The host that writes the family's default.txt and exceptions.txt: the first of the family's
+  // replay hosts in <fixtures root>/<folder>/family.json (fixtures/README.md), else its first
+  // replay host in registry order.
   std::string owner_of_family(const Fixture& f) const {
     std::vector<std::string> listed;
     bool ok = false;
-    std::string text = read_or_empty(
-        (o_.golden_dir.empty() ? f.root + "/golden" : o_.golden_dir) + "/hosts.txt", &ok);
-    for (size_t pos = 0; ok && pos < text.size();) {
-      size_t end = std::min(text.find('\n', pos), text.size());
-      std::string h = text.substr(pos, end - pos);
-      h = h.substr(0, h.find_first_of(" \t#\r"));
-      if (!h.empty()) listed.push_back(h);
-      pos = end + 1;
-    }
+    json spec = json::parse(read_or_empty(f.root + "/" + f.folder + "/family.json", &ok), nullptr,
+                            false);
+    if (ok && spec.is_object() && spec.contains("replay_hosts") && spec["replay_hosts"].is_array())
+      for (const auto& h : spec["replay_hosts"])
+        if (h.is_string()) listed.push_back(h.get<std::string>());
     for (const auto& h : replay_hosts()) listed.push_back(h);
     for (const auto& h : listed)
       if (pinta::hosts::host_family(h) == fam_) return h;

@@ -312,7 +312,7 @@ int cli_main(int argc, char** argv) {
       o.adapter = adapter_argv(v, &err);
       if (o.adapter.empty()) return usage(err);
     } else if (a == "--host") {
-      if (!value(&o.host)) return usage("--host needs gemini or antigravity");
+      if (!value(&o.host)) return usage("--host needs a family or a host");
     } else if (a == "--runs") {
       if (!value(&v) || !number(v, 1, &n)) return usage("--runs wants a positive integer");
       o.runs = n;

@@ -111,7 +111,11 @@ std::vector<Fixture> load_fixtures(const std::string& root, Host host) {
   std::error_code ec;
   if (!stdfs::is_directory(dir, ec)) return v;
   for (const auto& e : stdfs::recursive_directory_iterator(dir, ec)) {
-    if (!e.is_regular_file() || e.path().extension() != ".json") continue;
+    // Fixture files only, {y,n,i}_*.json (not the family's own family.json).
+    const std::string name = e.path().filename().string();
+    if (!e.is_regular_file() || e.path().extension() != ".json" || name.size() < 2 ||
+        name[1] != '_' || std::string("yni").find(name[0]) == std::string::npos)
+      continue;
     std::ifstream in(e.path(), std::ios::binary);
     v.push_back(
         {e.path().parent_path().filename().string(),

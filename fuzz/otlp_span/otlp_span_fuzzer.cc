@@ -34,6 +34,7 @@
 #include "pinta/adapter/otlp.h"
 #include "pinta/adapter/redact.h"
 #include "pinta/adapter/span_queue.h"
+#include "pinta/hosts/family.h"
 
 namespace {
 
@@ -78,7 +79,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (size_t i = 0; i < n; ++i) {
     One& o = events[i];
     const uint8_t fam = in.byte();
-    const ad::Family family = (fam & 1) ? ad::Family::kAntigravity : ad::Family::kGemini;
+    // Every registered family (pinta/hosts/family.h): a new family's spans are fuzzed by
+    // registering it.
+    const auto& fd = pinta::hosts::families()[fam % pinta::hosts::families().size()];
+    const ad::Family family = fd.id;
     std::string hook = (fam & 2) ? in.string(48) : std::string(kHooks[(fam >> 2) % kHooks.size()]);
     const uint8_t g = in.byte();
     o.has_guard = (g & 4) != 0;
@@ -92,8 +96,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text = in.string(8192);
     o.payload = json::parse(text, nullptr, false);
     if (!o.payload.is_object()) o.payload = json{{"text", text}};
-    o.ev = ad::normalize(family, family == ad::Family::kGemini ? "gemini" : "antigravity", hook,
-                         o.payload);
+    o.ev = ad::normalize(family, fd.agent_labels[0], hook, o.payload);
     // Ids are never all zero (OTLP: an all-zero traceId/spanId is invalid; the adapter makes them
     // from getrandom, so a zero id is not an input it can meet).
     o.ids = {hex((static_cast<uint64_t>(start) * 2654435761u + i) | 1u, 32), hex(0x1000 + i * 7919 + g, 16)};
@@ -116,7 +119,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(f.spans.size() == n, "decoded " + std::to_string(f.spans.size()) + " spans of " +
                                       std::to_string(n));
   for (const One& o : events) {
-    const std::string prefix = o.ev.family == ad::Family::kGemini ? "gemini" : "antigravity";
+    const std::string prefix(pinta::hosts::descriptor(o.ev.family).prefix);
     const json* found = nullptr;
     for (const json& s : f.spans)
       if (s.value("spanId", "") == o.ids.span_id) found = &s;

@@ -96,7 +96,10 @@ def write(entry: str, name: str, data: bytes) -> None:
 
 
 def main() -> None:
-    fixtures = sorted(p for p in (ROOT / "fixtures").rglob("*.json") if p.name != "MANIFEST.json")
+    # The fixture files only: <folder>/<version>/<event>/{y,n,i}_*.json (not MANIFEST.json, not a
+    # family's family.json, not the goldens' files).
+    fixtures = sorted(p for p in (ROOT / "fixtures").rglob("*.json")
+                      if len(p.relative_to(ROOT / "fixtures").parts) == 4 and p.name[:2] in ("y_", "n_", "i_"))
     for i, f in enumerate(fixtures):
         rel = f.relative_to(ROOT / "fixtures").parts  # host/version/Event/file
         host, event = rel[0], rel[2]

@@ -30,6 +30,40 @@ std::string escape(std::string_view s) {
   return nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+// Whether a reason is blank as any host reads it: every code point is white space by Unicode's
+// White_Space property (what Rust's str::trim removes: Codex CLI), or U+FEFF (also removed by
+// JavaScript's String.prototype.trim: Gemini CLI, Claude Code). Such a reason trims to nothing, and
+// Codex fails a deny whose reason is empty: the command runs (shared/reference/real-hosts.md,
+// "Codex 0.171.0 … hook rules"). Bytes that are not valid UTF-8 are not blank (they become U+FFFD).
+bool white_space(char32_t c) {
+  return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
+         (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F ||
+         c == 0x205F || c == 0x3000 || c == 0xFEFF;
+}
+
+bool blank(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto b0 = static_cast<unsigned char>(s[i]);
+    if (b0 < 0x80) {
+      if (!white_space(b0)) return false;
+      ++i;
+      continue;
+    }
+    // Every white space code point above ASCII has 2 or 3 bytes (U+0085 .. U+FEFF).
+    const std::size_t n = b0 >= 0xC2 && b0 <= 0xDF ? 2 : b0 >= 0xE0 && b0 <= 0xEF ? 3 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    char32_t c = b0 & (n == 2 ? 0x1F : 0x0F);
+    for (std::size_t k = 1; k < n; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if ((b & 0xC0) != 0x80) return false;
+      c = (c << 6) | (b & 0x3F);
+    }
+    if (!white_space(c)) return false;
+    i += n;
+  }
+  return true;
+}
+
 // A deny reason as plain text for an exit-code host: valid UTF-8 (bad bytes become U+FFFD, by
 // the same JSON escaper the other families use), no control characters but newline and tab (a
 // terminal must not be driven by the guard's text), never blank (that would read as "blocked, no
@@ -40,7 +74,7 @@ std::string plain_reason(std::string_view reason) {
     auto c = static_cast<unsigned char>(ch);
     if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) ch = ' ';
   }
-  if (out.find_first_not_of(" \t\n") == std::string::npos) return "guard_deny";
+  if (blank(out)) return "guard_deny";
   return out;
 }
 
@@ -103,8 +137,6 @@ std::string fill(std::string_view form, std::string_view event, std::string_view
   }
   return out;
 }
-
-bool blank(std::string_view s) { return s.find_first_not_of(" \t\n") == std::string_view::npos; }
 
 }  // namespace
 

@@ -1,6 +1,8 @@
-// The serving part both scripted model servers share (model_server.cc: Gemini's streaming API,
-// messages_server.cc: Anthropic's Messages API): cpp-httplib on 127.0.0.1 on a thread of its own,
-// every GET, POST and PUT given to one handler, stop() from any thread and wait() for it.
+// The base every scripted model server dialect shares (model_server.cc: Gemini's streaming API,
+// messages_server.cc: Anthropic's Messages API, responses_server.cc: OpenAI's Responses API):
+// cpp-httplib on 127.0.0.1 on a thread of its own, every GET, POST and PUT given to one handler,
+// stop() from any thread and wait() for it; the request log; the cursor over the scripted turns;
+// what every dialect records of a request before it judges it; and start() of a dialect's Impl.
 #pragma once
 
 #include <httplib.h>
@@ -9,9 +11,12 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "pinta/common/fs.h"
 #include "pinta/common/result.h"
@@ -64,5 +69,53 @@ class RequestLog {
   mutable std::mutex mu_;
   std::vector<Request> requests_;
 };
+
+// The scripted turns in order: each accepted request takes the next one; past the end every request
+// gets `when_exhausted` when the script has one, else nothing (the dialect answers its error).
+template <typename Turn>
+class TurnCursor {
+ public:
+  TurnCursor(std::vector<Turn> turns, std::optional<Turn> when_exhausted)
+      : turns_(std::move(turns)), when_exhausted_(std::move(when_exhausted)) {}
+  // The turn for this request; `index` is its position in the script (-1: beyond it).
+  std::optional<Turn> next(int& index) {
+    std::lock_guard<std::mutex> lock(mu_);
+    index = -1;
+    if (next_ < turns_.size()) {
+      index = static_cast<int>(next_);
+      return turns_[next_++];
+    }
+    return when_exhausted_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<Turn> turns_;
+  std::optional<Turn> when_exhausted_;
+  size_t next_ = 0;
+};
+
+// The fields every dialect's request record has, filled from what arrived: method, path, the query
+// as k=v&k=v, and the body parsed as JSON (null when it is not JSON).
+template <typename Record>
+void read_request(const httplib::Request& req, Record& rec) {
+  rec.method = req.method;
+  rec.path = req.path;
+  for (const auto& [k, v] : req.params) rec.query += (rec.query.empty() ? "" : "&") + k + "=" + v;
+  rec.body = nlohmann::json::parse(req.body, nullptr, false);
+  if (rec.body.is_discarded()) rec.body = nullptr;
+}
+
+// start() of a dialect: listens with `impl->handle` as the handler and keeps the server in
+// `impl->http` (declared last in Impl, so it stops before what the handler uses is destroyed).
+template <typename Impl>
+Result<std::unique_ptr<Impl>> serve_dialect(std::unique_ptr<Impl> impl, int port) {
+  Impl* p = impl.get();
+  auto http = LoopbackServer::start(
+      [p](const httplib::Request& req, httplib::Response& res) { p->handle(req, res); }, port);
+  if (!http) return http.error();
+  impl->http = std::move(*http);
+  return impl;
+}
 
 }  // namespace pinta::emu

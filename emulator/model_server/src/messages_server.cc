@@ -6,13 +6,7 @@
 
 #include <httplib.h>
 
-#include <chrono>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
-
 #include "pinta/common/fs.h"
-#include "pinta/common/thread_signals.h"
 
 namespace pinta::emu {
 namespace {
@@ -160,22 +154,19 @@ json MessagesRequest::to_json() const {
 
 struct MessagesServer::Impl {
   explicit Impl(MessagesScript s, std::string log_path)
-      : script(std::move(s)), log(std::move(log_path)) {}
-  MessagesScript script;
+      : cursor(std::move(s.turns), s.has_when_exhausted
+                                       ? std::optional<MessagesTurn>(std::move(s.when_exhausted))
+                                       : std::nullopt),
+        log(std::move(log_path)) {}
+  TurnCursor<MessagesTurn> cursor;
   RequestLog<MessagesRequest> log;
-  std::mutex mu;  // next_turn
-  size_t next_turn = 0;
   std::unique_ptr<LoopbackServer> http;  // last: stopped first, before what its handler uses
 
   void record(MessagesRequest r) { log.record(std::move(r)); }
 
   void handle(const httplib::Request& req, httplib::Response& res) {
     MessagesRequest rec;
-    rec.method = req.method;
-    rec.path = req.path;
-    for (const auto& [k, v] : req.params) rec.query += (rec.query.empty() ? "" : "&") + k + "=" + v;
-    rec.body = json::parse(req.body, nullptr, false);
-    if (rec.body.is_discarded()) rec.body = nullptr;
+    read_request(req, rec);
     auto fail = [&](int code, const std::string& why) {
       rec.status = code;
       rec.error = why;
@@ -189,20 +180,9 @@ struct MessagesServer::Impl {
     if (!rec.api_key_present) return fail(401, "missing x-api-key");
     if (!rec.body.is_object() || !rec.body.contains("messages") || !rec.body["messages"].is_array())
       return fail(400, "body is not a Messages request");
-    MessagesTurn turn;
-    bool have = false;
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      if (next_turn < script.turns.size()) {
-        rec.turn = static_cast<int>(next_turn);
-        turn = script.turns[next_turn++];
-        have = true;
-      } else if (script.has_when_exhausted) {
-        turn = script.when_exhausted;
-        have = true;
-      }
-    }
-    if (!have) return fail(500, "script exhausted");
+    auto next = cursor.next(rec.turn);
+    if (!next) return fail(500, "script exhausted");
+    const MessagesTurn& turn = *next;
     if (turn.error_code) return fail(turn.error_code, turn.error_message);
     std::string model = rec.body.value("model", std::string("claude-scripted"));
     rec.status = 200;
@@ -225,13 +205,9 @@ MessagesServer::MessagesServer(std::unique_ptr<Impl> impl) : impl_(std::move(imp
 
 Result<std::unique_ptr<MessagesServer>> MessagesServer::start(MessagesScript script, int port,
                                                               std::string log_path) {
-  auto impl = std::make_unique<Impl>(std::move(script), std::move(log_path));
-  Impl* p = impl.get();
-  auto http = LoopbackServer::start(
-      [p](const httplib::Request& req, httplib::Response& res) { p->handle(req, res); }, port);
-  if (!http) return http.error();
-  impl->http = std::move(*http);
-  return std::unique_ptr<MessagesServer>(new MessagesServer(std::move(impl)));
+  auto impl = serve_dialect(std::make_unique<Impl>(std::move(script), std::move(log_path)), port);
+  if (!impl) return impl.error();
+  return std::unique_ptr<MessagesServer>(new MessagesServer(std::move(*impl)));
 }
 
 MessagesServer::~MessagesServer() { stop(); }

@@ -6,15 +6,9 @@
 
 #include <httplib.h>
 
-#include <atomic>
-#include <chrono>
-#include <condition_variable>
-#include <mutex>
 #include <regex>
-#include <thread>
 
 #include "pinta/common/fs.h"
-#include "pinta/common/thread_signals.h"
 
 namespace pinta::emu {
 namespace {
@@ -161,22 +155,18 @@ json ModelRequest::to_json() const {
 
 struct ModelServer::Impl {
   explicit Impl(ModelScript s, std::string log_path)
-      : script(std::move(s)), log(std::move(log_path)) {}
-  ModelScript script;
+      : script(std::move(s)), cursor(std::move(script.turns), std::nullopt),
+        log(std::move(log_path)) {}
+  ModelScript script;  // its turns moved into the cursor
+  TurnCursor<ModelTurn> cursor;
   RequestLog<ModelRequest> log;
-  std::mutex mu;  // next_turn
-  size_t next_turn = 0;
   std::unique_ptr<LoopbackServer> http;  // last: stopped first, before what its handler uses
 
   void record(ModelRequest r) { log.record(std::move(r)); }
 
   void handle(const httplib::Request& req, httplib::Response& res) {
     ModelRequest rec;
-    rec.method = req.method;
-    rec.path = req.path;
-    for (const auto& [k, v] : req.params) rec.query += (rec.query.empty() ? "" : "&") + k + "=" + v;
-    rec.body = json::parse(req.body, nullptr, false);
-    if (rec.body.is_discarded()) rec.body = nullptr;
+    read_request(req, rec);
     auto fail = [&](int code, const std::string& why) {
       rec.status = code;
       rec.error = why;
@@ -216,17 +206,9 @@ struct ModelServer::Impl {
     if (req.get_param_value("alt") != "sse") return fail(400, "alt=sse required");
     if (!rec.body.is_object() || !rec.body.contains("contents") || !rec.body["contents"].is_array())
       return fail(400, "body is not a GenerateContentRequest");
-    ModelTurn turn;
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      if (next_turn >= script.turns.size()) {
-        rec.status = 502;
-      } else {
-        rec.turn = static_cast<int>(next_turn);
-        turn = script.turns[next_turn++];
-      }
-    }
-    if (rec.turn < 0) return fail(502, "script exhausted");
+    auto next = cursor.next(rec.turn);
+    if (!next) return fail(502, "script exhausted");
+    const ModelTurn& turn = *next;
     if (turn.error_code) {
       rec.status = turn.error_code;
       res.status = turn.error_code;
@@ -247,13 +229,9 @@ ModelServer::ModelServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Result<std::unique_ptr<ModelServer>> ModelServer::start(ModelScript script, int port,
                                                         std::string log_path) {
-  auto impl = std::make_unique<Impl>(std::move(script), std::move(log_path));
-  Impl* p = impl.get();
-  auto http = LoopbackServer::start(
-      [p](const httplib::Request& req, httplib::Response& res) { p->handle(req, res); }, port);
-  if (!http) return http.error();
-  impl->http = std::move(*http);
-  return std::unique_ptr<ModelServer>(new ModelServer(std::move(impl)));
+  auto impl = serve_dialect(std::make_unique<Impl>(std::move(script), std::move(log_path)), port);
+  if (!impl) return impl.error();
+  return std::unique_ptr<ModelServer>(new ModelServer(std::move(*impl)));
 }
 
 ModelServer::~ModelServer() { stop(); }

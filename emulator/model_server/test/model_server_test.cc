@@ -2,6 +2,7 @@
 // sees it (frames, parts, finishReason, usage only when scripted, auth, error envelope, prefix).
 #include "pinta/emulator/model_server.h"
 #include "pinta/emulator/messages_server.h"
+#include "pinta/emulator/responses_server.h"
 
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -288,4 +289,173 @@ TEST(MessagesServer, AnswersTurnsInOrderAndRecordsEveryRequest) {
   s.wait();  // returns once stop() ran
   stopper.join();
   EXPECT_FALSE(httplib::Client("127.0.0.1", s.port()).Get("/v1/models"));
+}
+
+namespace {
+
+// The SSE events of a Responses stream as parsed JSON, in order (`event:` line and `data:` agree).
+std::vector<json> responses_events(const std::string& body) {
+  std::vector<json> out;
+  size_t pos = 0;
+  while ((pos = body.find("event: ", pos)) != std::string::npos) {
+    size_t nl = body.find('\n', pos);
+    std::string name = body.substr(pos + 7, nl - pos - 7);
+    size_t data = body.find("data: ", nl);
+    size_t end = body.find("\n\n", data);
+    json e = json::parse(body.substr(data + 6, end - data - 6));
+    EXPECT_EQ(e["type"], name);
+    out.push_back(e);
+    pos = end;
+  }
+  return out;
+}
+
+}  // namespace
+
+// The Responses dialect (responses_server.h) over the same loopback base: a streamed turn is
+// response.created, one output_item.added/done pair per item (a text delta for messages) and
+// response.completed carrying the output and usage; function_call arguments go out as a JSON
+// text; the next request's function_call_output items are logged as toolOutputs; a missing
+// bearer, another path, a scripted error and the end of the script answer the OpenAI error shape.
+TEST(ResponsesServer, StreamsTurnsAndLogsTheToolOutputsTheModelRead) {
+  pinta::testing::TempDir dir;
+  const std::string log = dir.path() + "/requests.jsonl";
+  auto script = parse_responses_script(json::parse(R"({"turns":[
+      {"content":[{"type":"text","text":"running"},
+                  {"type":"function_call","name":"exec_command","arguments":{"cmd":"ls"},"id":"c1"},
+                  {"type":"custom_tool_call","name":"apply_patch","input":"*** Begin Patch"}]},
+      {"error":{"code":429,"message":"slow down"}},
+      {"content":[{"type":"text","text":"done"}]}]})"));
+  ASSERT_TRUE(script) << script.error().message;
+  auto srv = ResponsesServer::start(*script, 0, log);
+  ASSERT_TRUE(srv) << srv.error().message;
+  ResponsesServer& s = **srv;
+  EXPECT_EQ(s.base_url(), "http://127.0.0.1:" + std::to_string(s.port()) + "/v1");
+  httplib::Client c("127.0.0.1", s.port());
+  httplib::Headers bearer = {{"Authorization", "Bearer sk-test"}};
+  json body = {{"model", "gpt-test"}, {"stream", true},
+               {"input", {{{"type", "message"}, {"role", "user"},
+                           {"content", {{{"type", "input_text"}, {"text", "hi"}}}}}}}};
+
+  auto r1 = c.Post("/v1/responses", bearer, body.dump(), "application/json");
+  ASSERT_TRUE(r1);
+  EXPECT_EQ(r1->status, 200);
+  EXPECT_EQ(r1->get_header_value("Content-Type"), "text/event-stream");
+  auto ev = responses_events(r1->body);
+  ASSERT_EQ(ev.size(), 9u) << r1->body;
+  EXPECT_EQ(ev[0]["type"], "response.created");
+  EXPECT_EQ(ev[1]["type"], "response.output_item.added");
+  EXPECT_EQ(ev[2]["type"], "response.output_text.delta");
+  EXPECT_EQ(ev[2]["delta"], "running");
+  EXPECT_EQ(ev[3]["type"], "response.output_item.done");
+  EXPECT_EQ(ev[3]["item"]["content"][0]["text"], "running");
+  const json& call = ev[5]["item"];
+  EXPECT_EQ(call["type"], "function_call");
+  EXPECT_EQ(call["call_id"], "c1");
+  ASSERT_TRUE(call["arguments"].is_string());
+  EXPECT_EQ(json::parse(call["arguments"].get<std::string>()), json({{"cmd", "ls"}}));
+  EXPECT_EQ(ev[7]["item"]["type"], "custom_tool_call");
+  EXPECT_EQ(ev[7]["item"]["input"], "*** Begin Patch");
+  EXPECT_FALSE(ev[7]["item"]["call_id"].get<std::string>().empty());
+  EXPECT_EQ(ev[8]["type"], "response.completed");
+  EXPECT_EQ(ev[8]["response"]["status"], "completed");
+  EXPECT_EQ(ev[8]["response"]["output"].size(), 3u);
+  EXPECT_EQ(ev[8]["response"]["usage"]["total_tokens"], 15);
+
+  auto no_key = c.Post("/v1/responses", body.dump(), "application/json");
+  ASSERT_TRUE(no_key);
+  EXPECT_EQ(no_key->status, 401);
+  EXPECT_EQ(json::parse(no_key->body)["error"]["type"], "authentication_error");
+  auto other = c.Post("/v1/chat/completions", bearer, body.dump(), "application/json");
+  ASSERT_TRUE(other);
+  EXPECT_EQ(other->status, 404);
+
+  auto r2 = c.Post("/v1/responses", bearer, body.dump(), "application/json");
+  ASSERT_TRUE(r2);
+  EXPECT_EQ(r2->status, 429);
+  EXPECT_EQ(json::parse(r2->body)["error"]["message"], "slow down");
+
+  json next = body;
+  next["input"].push_back({{"type", "function_call_output"}, {"call_id", "c1"},
+                           {"output", "Command blocked by PreToolUse hook: no. Command: ls"}});
+  auto r3 = c.Post("/v1/responses", bearer, next.dump(), "application/json");
+  ASSERT_TRUE(r3);
+  EXPECT_EQ(r3->status, 200);
+  EXPECT_NE(r3->body.find("\"done\""), std::string::npos);
+  auto exhausted = c.Post("/v1/responses", bearer, body.dump(), "application/json");
+  ASSERT_TRUE(exhausted);
+  EXPECT_EQ(exhausted->status, 500);
+
+  auto reqs = s.requests();
+  ASSERT_EQ(reqs.size(), 6u);
+  EXPECT_EQ(reqs[0].turn, 0);
+  EXPECT_EQ(reqs[1].status, 401);
+  EXPECT_EQ(reqs[1].turn, -1);  // rejected requests consume no turn
+  EXPECT_EQ(reqs[2].status, 404);
+  EXPECT_EQ(reqs[3].turn, 1);
+  EXPECT_EQ(reqs[4].turn, 2);
+  EXPECT_EQ(reqs[5].error, "script exhausted");
+  std::ifstream in(log);
+  std::vector<json> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(json::parse(l));
+  ASSERT_EQ(lines.size(), 6u);
+  EXPECT_EQ(lines[0]["toolOutputs"], json::array());
+  EXPECT_EQ(lines[4]["toolOutputs"],
+            json::parse(R"([{"call_id":"c1","output":"Command blocked by PreToolUse hook: no. Command: ls"}])"));
+  EXPECT_EQ(lines[0].dump().find("sk-test"), std::string::npos);  // the key is never recorded
+}
+
+TEST(ResponsesServer, ScriptValidationNamesTheField) {
+  auto bad = [](const char* text) {
+    auto s = parse_responses_script(json::parse(text));
+    return s ? std::string("accepted") : s.error().message;
+  };
+  EXPECT_NE(bad(R"({})").find("turns"), std::string::npos);
+  EXPECT_NE(bad(R"({"turns":[{"content":[]}]})").find("turns[0]"), std::string::npos);
+  EXPECT_NE(bad(R"({"turns":[{"content":[{"type":"image"}]}]})").find("turns[0].content[0].type"),
+            std::string::npos);
+  EXPECT_NE(bad(R"({"turns":[{"content":[{"type":"function_call","name":"x","arguments":3}]}]})")
+                .find("arguments"),
+            std::string::npos);
+  EXPECT_NE(bad(R"({"turns":[{"error":{"code":418}}]})").find("error.code"), std::string::npos);
+  EXPECT_NE(bad(R"({"turns":[],"whenExhausted":{"content":[{"type":"text"}]}})").find("whenExhausted"),
+            std::string::npos);
+  auto ok = parse_responses_script(json::parse(
+      R"({"turns":[],"whenExhausted":{"content":[{"type":"function_call","name":"f","arguments":"{}"}]}})"));
+  ASSERT_TRUE(ok) << ok.error().message;
+  EXPECT_TRUE(ok->has_when_exhausted);
+  EXPECT_EQ(ok->when_exhausted.output[0]["arguments"], "{}");
+}
+
+// `hostemu codex model-server` serves the Responses dialect: prints its port, answers a streamed
+// request with the scripted turn and logs it with the tool outputs it carried.
+TEST(ResponsesServerCli, PrintsPortServesAndLogs) {
+  if (!std::filesystem::exists(pinta::testing::bin_dir() + "/hostemu"))
+    GTEST_SKIP() << "hostemu not built";
+  pinta::testing::TempDir t;
+  std::string script = t.sub("turns.json"), log = t.sub("log.jsonl");
+  { std::ofstream(script) << R"({"turns":[{"content":[{"type":"text","text":"hello"}]}]})"; }
+  const std::string body =
+      R"({"model":"m","stream":true,"input":[{"type":"function_call_output","call_id":"c","output":"seen"}]})";
+  auto sp = pinta::proc::make_spawner();
+  std::string sh = "set -e; " + pinta::testing::bin_dir() + "/hostemu codex model-server --script " +
+                   script + " --log " + log + " > " + t.sub("out") +
+                   " & pid=$!; for i in $(seq 100); do [ -s " + t.sub("out") +
+                   " ] && break; sleep 0.05; done; port=$(cut -d' ' -f2 " + t.sub("out") +
+                   "); curl -s -H 'Authorization: Bearer k' -d '" + body +
+                   "' \"http://127.0.0.1:$port/v1/responses\"; kill $pid; wait $pid";
+  pinta::proc::SpawnRequest req;
+  req.argv = {"sh", "-c", sh};
+  req.timeout = std::chrono::milliseconds(20000);
+  auto r = sp->run(req);
+  ASSERT_TRUE(r.exit_code.has_value()) << r.spawn_error;
+  EXPECT_EQ(*r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("event: response.completed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("hello"), std::string::npos);
+  std::ifstream in(log);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  json rec = json::parse(line);
+  EXPECT_EQ(rec["status"], 200);
+  EXPECT_EQ(rec["toolOutputs"], json::parse(R"([{"call_id":"c","output":"seen"}])"));
 }

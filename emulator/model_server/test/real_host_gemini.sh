@@ -15,7 +15,7 @@
 # unavailable; every check below passes or fails (a guard that is not consulted is a failure).
 # PINTA_CAPTURE_FIXTURES=1 also records the real hook stdin per event, byte-exact, into
 # $PINTA_CAPTURE_DIR (default: the source tree's fixtures/) as gemini/0.61.0/<Event>/y_captured_*.json,
-# adds their MANIFEST.json entries (provenance "captured from the real Gemini CLI 0.61.0") and runs
+# adds their gemini/MANIFEST.json entries (provenance "captured from the real Gemini CLI 0.61.0") and runs
 # fixtures/tools/update-manifest.sh. Run by hand, then replay them and commit with their goldens.
 # Host facts: shared/reference/real-hosts.md (offline driving), gemini-cli-0.61-hooks.md §1.6, §1.8.
 set -uo pipefail
@@ -222,7 +222,7 @@ for (const f of files) {
   if (!bytes.length || seen.has(h) || (kept[e] || []).length >= 2) continue;
   seen.add(h); (kept[e] = kept[e] || []).push(bytes);
 }
-const manifestPath = path.join(root, 'MANIFEST.json');
+const manifestPath = path.join(root, 'gemini', 'MANIFEST.json');  // the family's (fixtures/README.md)
 let manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
 const today = new Date().toISOString().slice(0, 10);
 for (const [e, list] of Object.entries(kept)) {

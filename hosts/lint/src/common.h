@@ -108,16 +108,6 @@ std::string unescape_token(const std::string& t);
 // Whether `k` is an event name of any host (case-insensitive).
 bool any_host_event(const std::string& k);
 
-// ---- Gemini CLI (lint_gemini.cc), Antigravity (lint_antigravity.cc), deel-local-cli (lint_deel.cc)
-
-void lint_gemini(const std::string& path, const std::string& text, const LintOptions& o,
-                 Sink& sink);
-Status lint_antigravity(const std::string& path, const std::string& text, const LintOptions& o,
-                        Sink& sink);
-void lint_deel(const std::string& path, const std::string& text, const LintOptions& o, Sink& sink);
-
-// ---- explain (explain.cc, claude.cc) ----------------------------------------------------------
-
 // Positions of hooks in their files, each file indexed once.
 class Locator {
  public:
@@ -143,18 +133,22 @@ class Locator {
 
 std::string fmt_ms(double ms);
 Result<std::vector<ExplainSection>> bad_request(const std::string& m);
-Result<std::vector<ExplainSection>> explain_gemini(const ExplainRequest& rq,
-                                                   const LintOptions& options, Locator& loc);
-Result<std::vector<ExplainSection>> explain_antigravity(const ExplainRequest& rq,
-                                                        const LintOptions& options, Locator& loc);
-Result<std::vector<ExplainSection>> explain_deel(const ExplainRequest& rq,
-                                                 const LintOptions& options, Locator& loc);
 
-// ---- Claude Code (lint_claude.cc) ---------------------------------------------------------------
+// Hook files a family recognises by their path (a normalized absolute path), for detect_host: a
+// family's lint_<folder>.cc registers one with a namespace-scope PathDetector object.
+using PathDetectorFn = bool (*)(const std::string& path);
+const std::vector<std::pair<Host, PathDetectorFn>>& path_detectors();
+struct PathDetector {
+  PathDetector(Host host, PathDetectorFn fn);
+};
 
-void lint_claude(const std::string& path, const std::string& text, const LintOptions& o,
-                 Sink& sink);
-Result<std::vector<ExplainSection>> explain_claude(const ExplainRequest& request,
-                                                   const LintOptions& options, Locator& loc);
+// Each family's lint and explain (lint_<folder>.cc), declared through families.def.
+#define PINTA_FAMILY(Id, folder, name)                                                        \
+  Status lint_##folder(const std::string& path, const std::string& text, const LintOptions& o, \
+                       Sink& sink);                                                            \
+  Result<std::vector<ExplainSection>> explain_##folder(const ExplainRequest& rq,               \
+                                                       const LintOptions& options, Locator& loc);
+#include "pinta/hosts/families.def"
+#undef PINTA_FAMILY
 
 }  // namespace pinta::hostlint::detail

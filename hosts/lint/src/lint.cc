@@ -67,6 +67,16 @@ bool any_host_event(const std::string& k) {
   return all.count(ascii_lower(k)) > 0;
 }
 
+namespace {
+std::vector<std::pair<Host, PathDetectorFn>>& detectors() {
+  static std::vector<std::pair<Host, PathDetectorFn>> d;
+  return d;
+}
+}  // namespace
+
+const std::vector<std::pair<Host, PathDetectorFn>>& path_detectors() { return detectors(); }
+PathDetector::PathDetector(Host host, PathDetectorFn fn) { detectors().emplace_back(host, fn); }
+
 }  // namespace detail
 
 using namespace detail;  // NOLINT(google-build-using-namespace)
@@ -91,6 +101,8 @@ Result<Host> detect_host(const std::string& path, const std::string& text) {
   // Claude Code's settings files (docs "Configuration"; real: settings-all-sources).
   if (ends_with(p, "/.claude/settings.json") || ends_with(p, "/.claude/settings.local.json"))
     return Host::kClaude;
+  for (const auto& [host, known] : path_detectors())  // families that register their paths
+    if (known(p)) return host;
   // By shape.
   auto j = ojson::parse(text, nullptr, false, true);
   auto cannot = [&](const std::string& why) -> Result<Host> {

@@ -555,7 +555,7 @@ void other_hook_notes(const ExplainRequest& rq, Locator& loc, ExplainSection& s)
 
 }  // namespace
 
-void lint_claude(const std::string& path, const std::string& text, const LintOptions& o,
+void lint_claude_file(const std::string& path, const std::string& text, const LintOptions& o,
                  Sink& sink) {
   const char* env_home = std::getenv("HOME");  // NOLINT(concurrency-mt-unsafe)
   const std::string home = normalize(!o.home.empty() ? o.home : env_home ? env_home : "");
@@ -638,6 +638,12 @@ Result<std::vector<ExplainSection>> explain_claude(const ExplainRequest& rq,
   explain_dropped(rq, *loaded, planned, loc, s);
   other_hook_notes(rq, loc, s);
   return std::vector<ExplainSection>{s};
+}
+
+Status lint_claude(const std::string& path, const std::string& text, const LintOptions& o,
+                   Sink& sink) {
+  lint_claude_file(path, text, o, sink);
+  return {};
 }
 
 }  // namespace pinta::hostlint::detail

@@ -232,7 +232,7 @@ void deel_duplicate_findings(const DeelPlace& place, const std::string& home,
 
 }  // namespace
 
-void lint_deel(const std::string& path, const std::string& text, const LintOptions& o, Sink& sink) {
+void lint_deel_file(const std::string& path, const std::string& text, const LintOptions& o, Sink& sink) {
   const std::string home = home_of(o);
   const DeelPlace place = deel_place(path, o, home);
   // read_one (seed L332-335): readFileSync + JSON.parse; a BOM or invalid JSON drops the file.
@@ -339,6 +339,12 @@ Result<std::vector<ExplainSection>> explain_deel(const ExplainRequest& rq,
     s.notes.push_back("run one after another; the first block stops the rest");
   out.push_back(s);
   return out;
+}
+
+Status lint_deel(const std::string& path, const std::string& text, const LintOptions& o,
+                   Sink& sink) {
+  lint_deel_file(path, text, o, sink);
+  return {};
 }
 
 }  // namespace pinta::hostlint::detail

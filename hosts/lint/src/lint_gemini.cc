@@ -383,7 +383,7 @@ void gemini_duplicate_findings(const GeminiLayer& layer, const std::string& home
 
 }  // namespace
 
-void lint_gemini(const std::string& path, const std::string& text, const LintOptions& o,
+void lint_gemini_file(const std::string& path, const std::string& text, const LintOptions& o,
                  Sink& sink) {
   const GeminiLayer layer = gemini_layer(path, o);
   const std::string home = home_of(o);
@@ -501,6 +501,12 @@ Result<std::vector<ExplainSection>> explain_gemini(const ExplainRequest& rq,
   }
   out.push_back(s);
   return out;
+}
+
+Status lint_gemini(const std::string& path, const std::string& text, const LintOptions& o,
+                   Sink& sink) {
+  lint_gemini_file(path, text, o, sink);
+  return {};
 }
 
 }  // namespace pinta::hostlint::detail

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "pinta/hostlint/lint.h"
+#include "pinta/hosts/family.h"
 #include "lint_fixture.h"
 
 namespace hl = pinta::hostlint;
@@ -45,7 +46,12 @@ TEST(ClaudeHostNames, ParsedThroughTheRegistry) {
   EXPECT_FALSE(hl::parse_host("claud"));
   EXPECT_FALSE(hl::parse_host(""));
   EXPECT_EQ(hl::host_name(hl::Host::kClaude), "claude-code");
-  EXPECT_EQ(hl::host_names(), "gemini|antigravity|deel|claude-code");
+  // Every registered family, in registration order.
+  std::string names;
+  for (const auto& d : pinta::hosts::families())
+    names += (names.empty() ? "" : "|") + std::string(d.name);
+  EXPECT_EQ(hl::host_names(), names);
+  EXPECT_NE(names.find("claude-code"), std::string::npos);
 }
 
 TEST_F(ClaudeRules, DetectedFromItsSettingsPaths) {

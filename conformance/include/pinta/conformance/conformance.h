@@ -60,6 +60,11 @@ struct Case {
   bool needs_fakes() const;
 };
 
+// Whether `area` is a case area: a shared one (docs/contract.md's sections) or a family's own,
+// family_area(d) for a registered family d (its cases only).
+bool is_area(const std::string& area);
+std::string family_area(const pinta::hosts::FamilyDescriptor& d);  // its folder in capitals
+
 // Parses one case file's text; errors are one line naming the file and the field.
 Result<Case> parse_case(const std::string& text, const std::string& file);
 // Loads every *.case.json under dir (recursively), sorted by id, and merges each family's

@@ -364,7 +364,7 @@ def main():
     ap.add_argument("--fixtures-out", metavar="FIXTURES_ROOT",
                     help="write the captured payloads as fixtures under this fixtures root (the source "
                          "tree's fixtures/): claude/2.1.332/<Event>/y_captured_<scenario>.json, one per "
-                         "event per scenario, their entries merged into its MANIFEST.json")
+                         "event per scenario, their entries merged into its claude/MANIFEST.json")
     a = ap.parse_args()
     a.hostemu = os.path.abspath(a.hostemu)  # the sessions run in other directories
     claude = a.claude or install_claude()
@@ -413,7 +413,7 @@ def write_fixtures(out, sessions):
     """The captured payloads, byte-exact (what the real CLI wrote to the hook's stdin), one per
     (event, scenario), as fixtures under the fixtures root `out`: OUT/claude/2.1.332/<Event>/
     y_captured_<scenario>.json, and their entries (fixtures/README.md conventions, paths relative
-    to OUT) merged into OUT/MANIFEST.json, replacing an entry with the same path. Afterwards:
+    to OUT) merged into OUT/claude/MANIFEST.json, replacing an entry with the same path. Afterwards:
     fixtures/tools/update-manifest.sh --check, then `hostemu replay --host claude-code-2.1
     --update-golden` for the new files' goldens."""
     import datetime, hashlib
@@ -436,7 +436,7 @@ def write_fixtures(out, sessions):
                                        "hook (--settings, matcher \"\") appended its stdin; session ids and temp paths "
                                        "are the recorded ones" % s.sc["name"],
                              "sha256": hashlib.sha256(raw).hexdigest()})
-    path = os.path.join(out, "MANIFEST.json")
+    path = os.path.join(out, "claude", "MANIFEST.json")  # the family's (fixtures/README.md)
     old = json.load(open(path, encoding="utf-8")) if os.path.exists(path) else []
     new_paths = {m["path"] for m in manifest}
     manifest += [m for m in old if m.get("path") not in new_paths]

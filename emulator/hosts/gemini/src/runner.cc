@@ -79,7 +79,7 @@ class GeminiRunner : public HostRunner {
 
   json default_payload(const std::string& event, const json& opts, const std::string&,
                        const std::string& workspace) override {
-    // The first y_ fixture for the event (GEM§7 shapes, fixtures/MANIFEST.json provenance).
+    // The first y_ fixture for the event (GEM§7 shapes, fixtures/gemini/MANIFEST.json provenance).
     std::string dir = fixtures_ + "/gemini/0.61.0/" + event;
     std::vector<std::string> ys;
     std::error_code ec;

@@ -1,0 +1,294 @@
+#!/usr/bin/env python3
+"""Keeps docs/hosts/codex-0.171.md tied to its evidence.
+
+The rule tables are written by hand (each row: a rule of Codex CLI 0.171.0 and, in its last
+column, its evidence). This script generates two parts of the document and checks the rest:
+  * the per-event reply table, from the family descriptor
+    (hosts/codex/include/pinta/hosts/codex/family.h, kReplies: what our adapter answers on each
+    event and why, with the descriptor's own evidence);
+  * the scenario index, from emulator/hosts/codex/test/scenarios/*.json (the scenarios the
+    real-CLI lane runs on the real 0.171.0 binary and on the emulator), each with what the real
+    CLI showed and the sections that cite it;
+and checks that
+  * every rule row names its evidence: a scenario, CX (shared/reference/real-hosts.md, measured),
+    CXSRC (a file of openai/codex codex-rs/hooks/, named), a fixture path or a conformance case;
+  * every scenario a rule cites (`name` after "scenario"/"scenarios") exists, and every scenario
+    is cited by at least one rule (no behaviour proven but undocumented);
+  * every conformance case a rule cites (CODEX-NNNN, GUARD-NNNN, …) exists;
+  * every repository path the document names exists.
+
+  gen_doc.py            rewrite the generated parts of the document
+  gen_doc.py --check    exit 1 (one line per problem) when a generated part is stale or a check
+                        fails
+"""
+import argparse, json, os, re, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.abspath(os.path.join(HERE, "../../../.."))
+SCENARIOS = os.path.join(HERE, "../test/scenarios")
+DESCRIPTOR = os.path.join(SRC, "hosts/codex/include/pinta/hosts/codex/family.h")
+CASES = os.path.join(SRC, "conformance/cases")
+DOC = os.path.join(SRC, "docs/hosts/codex-0.171.md")
+PARTS = {  # marker name -> generator
+    "replies": None,
+    "scenario-index": None,
+}
+NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+SCENARIO_CLAUSE = re.compile(r"scenarios?\s+((?:`[^`]+`(?:,\s*|\s+and\s+)?)+)")
+CASE_ID = re.compile(r"\b([A-Z]+-\d{4})\b")
+EVIDENCE = re.compile(r"\bCX\b|\bCXSRC\b|fixtures/|\bscenarios?\s+`|\b[A-Z]+-\d{4}\b")
+PATH = re.compile(r"(?<![\w/.-])((?:fixtures|emulator|hosts|docs|ci|conformance|adapter)/[\w./-]*[\w/])")
+
+
+def cpp_strings(text):
+    """The C++ string literals of `text` in order, adjacent ones joined (no escapes but \\" and \\\\)."""
+    out, i, joined = [], 0, False
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            j, s = i + 1, []
+            while text[j] != '"':
+                if text[j] == "\\":
+                    s.append(text[j + 1])
+                    j += 2
+                else:
+                    s.append(text[j])
+                    j += 1
+            lit = "".join(s)
+            if joined and out:
+                out[-1] += lit
+            else:
+                out.append(lit)
+            joined, i = True, j + 1
+        elif c.isspace():
+            i += 1
+        else:
+            joined = False
+            i += 1
+    return out
+
+
+def brace_groups(text):
+    """The contents of each top-level {…} of `text`, braces inside string literals ignored."""
+    out, depth, start, i = [], 0, 0, 0
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            i += 1
+            while text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif c == "{":
+            if depth == 0:
+                start = i + 1
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                out.append(text[start:i])
+        i += 1
+    return out
+
+
+def descriptor_replies():
+    """[(event, gate, reply, evidence)] from kReplies, in the descriptor's order."""
+    text = open(DESCRIPTOR, encoding="utf-8").read()
+    text = re.sub(r"//[^\n]*", "", text)
+    m = re.search(r"kReplies\[\]\s*=\s*\{(.*?)\n\};", text, re.S)
+    if not m:
+        raise ValueError("no kReplies table in %s" % os.path.relpath(DESCRIPTOR, SRC))
+    rows = []
+    for row in brace_groups(m.group(1)):
+        lits = cpp_strings(row)
+        gate = re.search(r",\s*(true|false)\s*,", re.sub(r'"(?:\\.|[^"\\])*"', '""', row))
+        if len(lits) != 3 or not gate:
+            raise ValueError("unreadable kReplies row: %s" % row.strip()[:80])
+        rows.append((lits[0], gate.group(1) == "true", lits[1], lits[2]))
+    return rows
+
+
+def replies_table():
+    rows = ["| event | our adapter answers | the guard decides | why (the descriptor's evidence) |",
+            "|---|---|---|---|"]
+    for event, gate, reply, ev in descriptor_replies():
+        answer = "`%s`" % reply if reply else "nothing, exit 0"
+        if gate:
+            answer += "; a guard DENY: the deny line, exit 0"
+        rows.append("| %s | %s | %s | %s |" % (event, answer, "yes" if gate else "no",
+                                               ev.replace("|", "\\|")))
+    return "\n".join(rows)
+
+
+def clip(text, n=70):
+    text = text.replace("\n", "\\n").replace("|", "\\|").replace("`", "'")
+    return text if len(text) <= n else text[:n] + "…"
+
+
+def showed(e):
+    """What the real CLI showed in one recorded run (a scenario's `expected`), in a few words."""
+    if "files" not in e:  # the generated lane: one recorded run per session
+        return "%d generated sessions, each hook's run recorded" % len(e)
+    read = [r[1] for r in e.get("read", [])]
+    blocked = [r for r in read if r.startswith(("Command blocked", "Tool call blocked"))]
+    own = [r for r in read if not r.startswith(("Chunk ID", "Exit code", "Command blocked",
+                                                "Tool call blocked"))]
+    out = []
+    if not e.get("events"):
+        out.append("no hook ran")
+    if blocked:
+        out.append("the call did not run; the model read `%s`" % clip(blocked[-1]))
+    if e.get("files"):
+        out.append("the command ran" + ("" if e["files"] == ["ran"] else
+                                        " (files: %s)" % ", ".join(e["files"])))
+    if own:
+        out.append("the model read `%s` as the result" % clip(own[0]))
+    if not read and not e.get("requests"):
+        out.append("no model request")
+    elif not read and not blocked and not e.get("files"):
+        out.append("%d model request(s)" % e.get("requests", 0))
+    for t in e.get("told", [])[:1]:
+        out.append("the model was told `%s`" % clip(t, 50))
+    for n in e.get("notices", [])[:1]:
+        out.append("warning `%s`" % clip(n, 60))
+    if e.get("marks"):
+        out.append("marks %s" % ", ".join("`%s`" % clip(m, 20) for m in e["marks"][:10]))
+    return "; ".join(out) or "—"
+
+
+def load_scenarios():
+    """name -> (what it asks, what the real CLI showed)."""
+    out = {}
+    if not os.path.isdir(SCENARIOS):
+        return out
+    for f in sorted(os.listdir(SCENARIOS)):
+        if f.endswith(".json"):
+            s = json.load(open(os.path.join(SCENARIOS, f), encoding="utf-8"))
+            out[s.get("name", f[:-5])] = (s.get("evidence", ""), showed(s.get("expected", {})))
+    return out
+
+
+def table_rows(text):
+    """(section, cells) for every rule row of a hand-written table (generated parts skipped)."""
+    section, skip = "", False
+    for line in text.split("\n"):
+        if line.startswith("<!-- ") and line.endswith(":begin -->"):
+            skip = True
+        elif line.startswith("<!-- ") and line.endswith(":end -->"):
+            skip = False
+        if skip:
+            continue
+        if line.startswith("## "):
+            section = line[3:].strip()
+        if not line.startswith("|") or line.startswith("|---"):
+            continue
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
+        if len(cells) < 2 or cells[-1] == "evidence":
+            continue
+        yield section, cells
+
+
+def citations(text):
+    cites, cases, bare = [], [], []
+    for section, cells in table_rows(text):
+        ev = cells[-1]
+        if not EVIDENCE.search(ev):
+            bare.append((section, cells[0]))
+        for clause in SCENARIO_CLAUSE.findall(ev):
+            for tok in re.findall(r"`([^`]+)`", clause):
+                if NAME.match(tok):
+                    cites.append((section, tok))
+        cases += [(section, c) for c in CASE_ID.findall(ev)]
+    return cites, cases, bare
+
+
+def case_ids():
+    ids = set()
+    for d, _, files in os.walk(CASES):
+        for f in files:
+            if f.endswith(".case.json"):
+                ids.add(f[: -len(".case.json")])
+    return ids
+
+
+def index_table(scenarios, cites):
+    by = {}
+    for section, name in cites:
+        by.setdefault(name, [])
+        if section not in by[name]:
+            by[name].append(section)
+    rows = ["| scenario | what it asks | what the real CLI showed (recorded) | cited under |",
+            "|---|---|---|---|"]
+    for name, (ask, seen) in scenarios.items():
+        rows.append("| `%s` | %s | %s | %s |" % (name, ask.replace("|", "\\|"), seen,
+                                                 ", ".join(by.get(name, [])) or "—"))
+    if not scenarios:
+        rows.append("| — | no scenario yet in emulator/hosts/codex/test/scenarios/ | — | — |")
+    return "\n".join(rows)
+
+
+def regenerate(text, parts, problems):
+    for name, body in parts.items():
+        begin, end = "<!-- %s:begin -->" % name, "<!-- %s:end -->" % name
+        if begin not in text or end not in text:
+            problems.append("the document has no %s … %s section" % (begin, end))
+            continue
+        head, rest = text.split(begin, 1)
+        _, tail = rest.split(end, 1)
+        text = head + begin + "\n" + body + "\n" + end + tail
+    return text
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--doc", default=DOC)
+    a = ap.parse_args()
+    try:
+        text = open(a.doc, encoding="utf-8").read()
+    except OSError as e:
+        print("gen_doc: cannot read %s: %s" % (a.doc, e.strerror), file=sys.stderr)
+        return 1
+    problems = []
+    scenarios = load_scenarios()
+    cites, cases, bare = citations(text)
+    for section, rule in bare:
+        problems.append("rule under '%s' names no evidence (a scenario, CX, CXSRC, a fixture or a "
+                        "case): %s" % (section, rule[:60]))
+    for section, name in cites:
+        if name not in scenarios:
+            problems.append("rule under '%s' cites `%s`, which is not a scenario in %s" %
+                            (section, name, os.path.relpath(SCENARIOS, SRC)))
+    cited = {n for _, n in cites}
+    for name in scenarios:
+        if name not in cited:
+            problems.append("scenario `%s` is cited by no rule" % name)
+    known = case_ids()
+    for section, cid in cases:
+        if cid not in known:
+            problems.append("rule under '%s' cites case %s, which does not exist" % (section, cid))
+    for p in sorted(set(PATH.findall(text))):
+        if not os.path.exists(os.path.join(SRC, p)):
+            problems.append("the document names %s, which does not exist" % p)
+    try:
+        replies = replies_table()
+    except (OSError, ValueError) as e:
+        problems.append("cannot read the descriptor's replies: %s" % e)
+        replies = None
+    parts = {"scenario-index": index_table(scenarios, cites)}
+    if replies is not None:
+        parts["replies"] = replies
+    new = regenerate(text, parts, problems)
+    if a.check:
+        if new != text:
+            problems.append("a generated part is stale: run emulator/hosts/codex/tools/gen_doc.py")
+        for p in problems:
+            print("codex doc: " + p)
+        return 1 if problems else 0
+    for p in problems:
+        print("codex doc: " + p, file=sys.stderr)
+    if new != text:
+        open(a.doc, "w", encoding="utf-8").write(new)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
