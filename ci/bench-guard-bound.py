@@ -22,17 +22,58 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOUND = 65536
 
-# Each family: --agent, gate event, and how its payload holds the tool call (the registry's
-# payload shapes, hosts/include/pinta/hosts/family.h).
-FAMILIES = [
-    ('gemini', 'BeforeTool', lambda a: '{"session_id":"s","cwd":"/w","hook_event_name":"BeforeTool",'
-                                      '"tool_name":"run_shell_command","tool_input":' + a + '}'),
-    ('antigravity', 'PreToolUse', lambda a: '{"conversationId":"c","workspacePaths":["/w"],'
-                                            '"toolCall":{"args":' + a + ',"name":"run_command"}}'),
-    ('deel', 'PreToolUse', lambda a: '{"자리":"도구전","도구":"Bash",' + a[1:]),
-    ('claude-code', 'PreToolUse', lambda a: '{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse",'
-                                            '"tool_name":"Bash","tool_input":' + a + '}'),
-]
+def read_families():
+    """Each registered family (hosts/include/pinta/hosts/families.def): its --agent label (the
+    family's name), its gate event (the first event of its deny golden,
+    fixtures/golden/deny/<folder>/default.txt) and a captured gate payload (its newest fixture
+    version's first y_captured_ file, else its first y_ file) whose tool call the inputs replace.
+    A family without a deny golden or a gate fixture is left out, and said so."""
+    import re
+    text = open(os.path.join(ROOT, 'hosts/include/pinta/hosts/families.def'), encoding='utf-8').read()
+    out, missing = [], []
+    for _, folder, name in re.findall(r'^PINTA_FAMILY\((\w+),\s*(\w+),\s*"([^"]+)"\)', text, re.M):
+        golden = os.path.join(ROOT, 'fixtures/golden/deny', folder, 'default.txt')
+        event = None
+        if os.path.exists(golden):
+            for line in open(golden, encoding='utf-8'):
+                if line.strip() and not line.startswith('#'):
+                    event = line.split(' ', 1)[0]
+                    break
+        base = os.path.join(ROOT, 'fixtures', folder)
+        versions = sorted((v for v in os.listdir(base) if os.path.isdir(os.path.join(base, v))),
+                          key=lambda v: [int(x) if x.isdigit() else x for x in re.split(r'(\d+)', v)]) \
+            if os.path.isdir(base) else []
+        payload = None
+        if event and versions:
+            d = os.path.join(base, versions[-1], event)
+            files = sorted(os.listdir(d)) if os.path.isdir(d) else []
+            pick = [f for f in files if f.startswith('y_captured_')] or [f for f in files if f.startswith('y_')]
+            if pick:
+                payload = json.load(open(os.path.join(d, pick[0]), encoding='utf-8'))
+        if payload is None or not isinstance(payload, dict):
+            missing.append(name)
+            continue
+        out.append((name, event, payload))
+    return out, missing
+
+
+def with_args(payload, args_text):
+    """The payload with its tool call's arguments replaced by args_text (a JSON object text), by
+    where the payload holds them: `tool_input`, a tool object's `args`, or, when neither, the
+    top-level members beside the payload's own (an exit-code host's flat shape)."""
+    marker = '"@@pinta-args@@"'
+    p = dict(payload)
+    if 'tool_input' in p:
+        p['tool_input'] = '@@pinta-args@@'
+        return json.dumps(p, ensure_ascii=False, separators=(',', ':')).replace(marker, args_text)
+    for k, v in p.items():
+        if isinstance(v, dict) and 'args' in v:
+            v = dict(v)
+            v['args'] = '@@pinta-args@@'
+            p[k] = v
+            return json.dumps(p, ensure_ascii=False, separators=(',', ':')).replace(marker, args_text)
+    head = json.dumps(p, ensure_ascii=False, separators=(',', ':'))[:-1]
+    return head + ',' + args_text[1:]
 
 
 def inputs():
@@ -96,6 +137,13 @@ def main():
         if not os.access(p, os.X_OK):
             print('bench-guard-bound: no executable %s (build first: bash ci/build.sh)' % p, file=sys.stderr)
             return 2
+    families, missing = read_families()
+    if missing:
+        print('bench-guard-bound: no deny golden or gate fixture for %s: left out' % ', '.join(missing))
+    if not families:
+        print('bench-guard-bound: no family has a gate fixture under fixtures/', file=sys.stderr)
+        return 2
+    print('families: ' + ', '.join('%s %s' % (n, e) for n, e, _ in families))
     deny = {'decision': 'DENY', 'reason': 'bench-deny'}
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -112,8 +160,8 @@ def main():
                 for gname, (_, port, log) in guards.items():
                     denied = total = 0
                     ms = []
-                    for agent, event, shape in FAMILIES:
-                        data = shape(args_text).encode('utf-8')
+                    for agent, event, payload in families:
+                        data = with_args(payload, args_text).encode('utf-8')
                         env = {'HOME': home, 'PATH': '/usr/bin:/bin',
                                'PINTA_GUARD_ENDPOINT': 'http://127.0.0.1:%s/guard' % port}
                         for _ in range(runs):
@@ -123,7 +171,7 @@ def main():
                             ms.append((time.monotonic() - t0) * 1000)
                             total += 1
                             out = p.stdout.decode('utf-8', 'replace')
-                            if agent == 'deel':
+                            if p.returncode != 0:  # an exit-code family blocks by status
                                 ok = p.returncode == 2 and 'bench-deny' in out
                             else:
                                 ok = p.returncode == 0 and '"deny"' in out and 'bench-deny' in out
