@@ -18,6 +18,7 @@
 
 #include "pinta/admin/doctor.h"
 #include "pinta/admin/install.h"
+#include "pinta/admin/json_edit.h"
 #include "pinta/common/result.h"
 #include "pinta/hosts/family.h"
 
@@ -40,6 +41,12 @@ Result<std::string> set_root_member(const std::string& text, const std::string& 
                                     const ojson& value);
 // `text` without the root object's members named `key` (every duplicate).
 Result<std::string> remove_root_member(std::string text, const std::string& key);
+// In a Claude-style event list `groups` ([{"matcher", "hooks": [handler...]}]) of the scanned
+// document `d`: the text with one handler for which `ours` holds taken out (skipping `keep`, the
+// one we want); a group left empty goes with it. nullopt when there is none. Used by the families
+// whose hook files have that shape.
+std::optional<std::string> remove_one_nested(const jsonedit::Doc& d, const jsonedit::Node& groups,
+                                             const ojson* keep, bool (*ours)(const ojson&));
 // Whether `s` needs no quoting in a shell command line (letters, digits, /._-+@%:,=).
 bool shell_safe(const std::string& s);
 // Adds the change of `path` from `before` to `after` unless they are equal; `backup`: keep the

@@ -104,23 +104,9 @@ Result<Doc> scan_hooks(const std::string& text) {
   return d;
 }
 
-// One handler of ours taken out of event list `groups` (not `keep`); a group left empty goes with
-// it. nullopt when there is none.
+// One handler of ours out of event list `groups` (admin_internal.h, remove_one_nested).
 std::optional<std::string> remove_one(const Doc& d, const Node& groups, const ojson* keep) {
-  if (groups.kind != Node::Kind::kArray) return std::nullopt;
-  for (size_t i = 0; i < groups.elements.size(); ++i) {
-    const Node& g = d.node(groups.elements[i]);
-    if (g.kind != Node::Kind::kObject) continue;
-    const Node* inner = d.member(g, "hooks");
-    if (!inner || inner->kind != Node::Kind::kArray) continue;
-    for (size_t j = 0; j < inner->elements.size(); ++j) {
-      ojson h = d.value(d.node(inner->elements[j]));
-      if (!handler_is_ours(h) || (keep && h == *keep)) continue;
-      return inner->elements.size() == 1 ? d.remove_element(groups, i)
-                                          : d.remove_element(*inner, j);
-    }
-  }
-  return std::nullopt;
+  return remove_one_nested(d, groups, keep, handler_is_ours);
 }
 
 // Takes ours out of every event for which `drop(event)` holds; the events it emptied go too.

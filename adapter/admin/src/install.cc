@@ -147,6 +147,25 @@ Result<std::string> remove_root_member(std::string text, const std::string& key)
   }
 }
 
+std::optional<std::string> remove_one_nested(const jsonedit::Doc& d, const jsonedit::Node& groups,
+                                             const ojson* keep, bool (*ours)(const ojson&)) {
+  using jsonedit::Node;
+  if (groups.kind != Node::Kind::kArray) return std::nullopt;
+  for (size_t i = 0; i < groups.elements.size(); ++i) {
+    const Node& g = d.node(groups.elements[i]);
+    if (g.kind != Node::Kind::kObject) continue;
+    const Node* inner = d.member(g, "hooks");
+    if (!inner || inner->kind != Node::Kind::kArray) continue;
+    for (size_t j = 0; j < inner->elements.size(); ++j) {
+      ojson h = d.value(d.node(inner->elements[j]));
+      if (!ours(h) || (keep && h == *keep)) continue;
+      return inner->elements.size() == 1 ? d.remove_element(groups, i)
+                                          : d.remove_element(*inner, j);
+    }
+  }
+  return std::nullopt;
+}
+
 bool shell_safe(const std::string& s) {
   if (s.empty()) return false;
   for (unsigned char c : s) {
