@@ -75,6 +75,9 @@ ENUMERATIONS = {
     # (ci/bench.sh loops over families.def and each family's fixtures), so a new family is
     # measured without an edit, and its numbers are written here when a bench runs.
     "docs/benchmarks.md": "results: each family's gate rows as measured",
+    # The log of past bench runs: each run appends its dated table (rows from the registry, as
+    # above); a new family edits none of it, the next run's entry names it.
+    "docs/benchmarks-history.md": "results log: each bench run's rows, appended per run",
 }
 
 SCOPE = ["common", "hosts", "adapter", "emulator", "conformance/src", "conformance/include",
