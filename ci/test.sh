@@ -10,8 +10,20 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+t0=$(date +%s)
 bash ci/install-deps.sh
+t1=$(date +%s)
 bash ci/build.sh
+t2=$(date +%s)
 rc=0
 ctest --test-dir build --output-on-failure --no-tests=error -j"$(nproc)" || rc=$?
+t3=$(date +%s)
+# Where stage 1's time went, for the CI log: the three phases, then the slowest tests by their
+# recorded cost (ctest's own cost file: name, runs, seconds).
+echo "ci/test.sh: install $((t1 - t0)) s, build $((t2 - t1)) s, ctest $((t3 - t2)) s"
+cost=build/Testing/Temporary/CTestCostData.txt
+if [ -f "$cost" ]; then
+  echo "ci/test.sh: slowest tests (s):"
+  awk '/^---/ { exit } NF == 3 { printf "  %7.1f  %s\n", $3, $1 }' "$cost" | sort -rn | head -15
+fi
 exit "$rc"
