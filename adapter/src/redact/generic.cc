@@ -443,6 +443,11 @@ bool ssh_public_blob(std::string_view d) {
 // 4.5 (base64) and 3.9; hex bodies need detect-secrets' 3.0 and a vendor prefix.
 constexpr std::size_t kMinMixed = 20;         // a bare token, both letter cases
 constexpr std::size_t kMinSingleCase = 24;    // a bare token, one letter case and digits
+// A bare token of capitals and digits only, without a separator (AWS key ids: 4 letters then 16,
+// 20 in all). Constants join their words with `_` (R_CKCORE_PCRELIMM8BY4, L2TP_L2SPECTYPE_NONE:
+// taken at 20 when the separator was allowed) and lowercase runs make names (slugs, package
+// names), so only this alphabet, unjoined, goes below 24.
+constexpr std::size_t kMinCapitals = 20;
 constexpr std::size_t kMinPrefixedBody = 16;  // the body after a vendor prefix
 constexpr std::size_t kMinPrefixedHex = 32;   // a hex body after a vendor prefix
 constexpr double kMaxMeanRun = 3.3;
@@ -457,8 +462,8 @@ constexpr double kMaxWordShare = 0.6;
 // (an age key's body has 0.64). From 24 characters the bound is that 0.1st percentile, at most
 // 0.8 (names joined without a separator: urlsafe_b64decode 0.81, element_i18nattrs 0.81); shorter
 // bodies keep the base62 bound, where random and names overlap.
-double max_word_share_one_case(std::size_t n) {
-  if (n < kMinSingleCase) return kMaxWordShare;
+double max_word_share_one_case(std::size_t n, std::size_t floor = kMinSingleCase) {
+  if (n < floor) return kMaxWordShare;
   return std::min(0.8, std::max(0.72, 1.06 - 0.0055 * static_cast<double>(n)));
 }
 
@@ -528,9 +533,13 @@ bool random_body(std::string_view body, bool prefixed) {
         std::size_t e = a;
         while (e < n && is_alnum(static_cast<unsigned char>(body[e]))) ++e;
         const std::string_view seg = body.substr(a, e - a);
-        random_segment = seg.size() >= kMinPrefixedBody &&
-                         seg.find_first_not_of("0123456789abcdefABCDEF") != std::string_view::npos &&
-                         random_body(seg, true);
+        // A hex segment counts as it does right after a prefix: 32+ digits, letters and
+        // numbers mixed (Slack's xapp-1-<id>-<number>-<64 hex>).
+        const bool hex_seg = seg.find_first_not_of("0123456789abcdefABCDEF") == std::string_view::npos;
+        random_segment = hex_seg ? seg.size() >= kMinPrefixedHex && seg.find_first_of("0123456789") != std::string_view::npos &&
+                                       seg.find_first_not_of("0123456789") != std::string_view::npos &&
+                                       shannon(seg) >= 3.0
+                                 : seg.size() >= kMinPrefixedBody && random_body(seg, true);
         a = e + 1;
       }
       return random_segment;
@@ -543,6 +552,43 @@ bool random_body(std::string_view body, bool prefixed) {
     if (!prefixed) return false;
     if (body.find_first_of("-_.$") != std::string_view::npos) return hex_segments(body);
     return alnum >= kMinPrefixedHex && digit > 0 && digit < alnum && h >= 3.0;
+  }
+  // A key in groups of capitals and digits joined by `-` (a 1Password secret key
+  // A3-<6>-<11>-<5>-<5>-<5>, licence and recovery keys): four or more groups of 4+ characters,
+  // digits in half the groups or more, and the groups joined random as a token of capitals and
+  // digits (the word measure on the groups as they stand), with the entropy floor of two letter
+  // cases, log2(L) - 1.0 (at most 3.9): about the 1st percentile of random groups of 25
+  // characters, the 0.1st of 34. Names have words and put their numbers in few groups: the cipher
+  // suites ECDHE-ECDSA-AES256-GCM-SHA384 (2 of 5 groups, 3.59 bits against 3.64) and
+  // ECDHE-ECDSA-CHACHA20-POLY1305 stay, as do constants, which join their words with `_`.
+  if (other > 0 && lower == 0) {
+    std::string joined;
+    std::size_t groups = 0, long_groups = 0, with_digit = 0, k = 0;
+    bool only_groups = true;
+    while (k <= n && only_groups) {
+      std::size_t e = k;
+      bool digit_seen = false;
+      while (e < n && (is_upper(static_cast<unsigned char>(body[e])) || is_digit(static_cast<unsigned char>(body[e])))) {
+        digit_seen = digit_seen || is_digit(static_cast<unsigned char>(body[e]));
+        ++e;
+      }
+      only_groups = e > k && (e == n || body[e] == '-');
+      ++groups;
+      long_groups += e - k >= 4;
+      with_digit += digit_seen;
+      joined.append(body.data() + k, e - k);
+      k = e + 1;
+    }
+    if (only_groups && long_groups >= 4) {
+      if (with_digit * 2 < groups || joined.size() < kMinCapitals || has_alphabet_run(joined)) return false;
+      std::size_t digits = 0;
+      for (unsigned char c : joined) digits += is_digit(c);
+      const double len = static_cast<double>(joined.size());
+      const Wordiness wg = wordiness(body);  // runs end at the dashes
+      return digits * 10 >= joined.size() && digits * 10 <= joined.size() * 9 &&
+             wg.word_share <= max_word_share_one_case(joined.size(), kMinCapitals) && wg.mean_run <= 5.0 &&
+             shannon(joined) >= std::min(3.9, std::log2(len) - 1.0);
+    }
   }
   // A name joined with - _ . $: half or more of its letters and digits in plain segments (one
   // letter case, with digits only up to 8 characters: real, host, x86, crc32c, PKIX, P256), as in
@@ -576,8 +622,10 @@ bool random_body(std::string_view body, bool prefixed) {
   // One letter case and digits (base36, Crockford base32).
   // (The one-case bound only where there is truly one case: camelCase with a few capitals,
   // reactInternalInstance, keeps the bound of words.)
-  if (w.word_share > (std::min(lower, upper) == 0 ? max_word_share_one_case(n) : kMaxWordShare)) return false;
-  if (n < (prefixed ? kMinPrefixedBody : kMinSingleCase)) return false;
+  const std::size_t one_case_floor = lower == 0 && other == 0 ? kMinCapitals : kMinSingleCase;
+  if (w.word_share > (std::min(lower, upper) == 0 ? max_word_share_one_case(n, one_case_floor) : kMaxWordShare))
+    return false;
+  if (n < (prefixed ? kMinPrefixedBody : one_case_floor)) return false;
   if (digit * 10 < alnum || digit * 10 > alnum * 9) return false;
   // A ULID (26 Crockford base32 characters, a timestamp first) is an identifier.
   if (n == 26 && lower == 0 && body[0] >= '0' && body[0] <= '7') return false;
@@ -585,6 +633,52 @@ bool random_body(std::string_view body, bool prefixed) {
   // Base36 runs are longer (letters are 72 % of the alphabet): median 2.5, 99th percentile 5.3
   // at 32 characters.
   return w.mean_run <= 5.0;
+}
+
+// <32+ hex, digits and letters mixed, 3.0+ bits>-<2-4 letters><1-3 digits>.
+bool hex_then_tag(std::string_view t) {
+  const std::size_t dash = t.rfind('-');
+  if (dash == std::string_view::npos || dash < kMinPrefixedHex) return false;
+  const std::string_view hex = t.substr(0, dash), tag = t.substr(dash + 1);
+  std::size_t letters = 0;
+  while (letters < tag.size() && (is_lower(static_cast<unsigned char>(tag[letters])) ||
+                                  is_upper(static_cast<unsigned char>(tag[letters]))))
+    ++letters;
+  const std::size_t digits = tag.size() - letters;
+  if (letters < 2 || letters > 4 || digits < 1 || digits > 3 ||
+      tag.substr(letters).find_first_not_of("0123456789") != std::string_view::npos)
+    return false;
+  std::size_t digit_count = 0;
+  for (unsigned char c : hex) {
+    if (!is_hex(c)) return false;
+    digit_count += is_digit(c);
+  }
+  return digit_count > 0 && digit_count < hex.size() && shannon(hex) >= 3.0;
+}
+
+// A version then a key: `v1.0-` (digits joined by dots, an optional v, then `-` or `_`) before
+// hex in two or more segments or a random body (Cloudflare's origin CA key v1.0-<24 hex>-<146
+// hex>). One hex run stays: 1.2.3-<git SHA> names a build.
+bool version_prefixed(std::string_view t) {
+  std::size_t i = (!t.empty() && (t[0] == 'v' || t[0] == 'V')) ? 1 : 0;
+  std::size_t dots = 0;
+  while (true) {
+    const std::size_t from = i;
+    while (i < t.size() && i - from < 4 && is_digit(static_cast<unsigned char>(t[i]))) ++i;
+    if (i == from) return false;
+    if (i < t.size() && t[i] == '.') {
+      ++dots;
+      ++i;
+      continue;
+    }
+    break;
+  }
+  if (dots == 0 || i >= t.size() || (t[i] != '-' && t[i] != '_')) return false;
+  const std::string_view body = t.substr(i + 1);
+  if (body.size() < kMinPrefixedBody || body.find('.') != std::string_view::npos) return false;
+  if (body.find_first_not_of("0123456789abcdefABCDEF-_") == std::string_view::npos)
+    return body.find_first_of("-_") != std::string_view::npos && hex_segments(body);
+  return random_body(body, true);
 }
 
 }  // namespace
@@ -612,6 +706,10 @@ Shape classify(std::string_view t) {
         return Shape::kPrefixed;
     }
   }
+  // 32+ hex digits then a routing tag: `-`, 2-4 letters, 1-3 digits (a datacenter or region:
+  // Mailchimp's <32 hex>-us21). A hash's own suffixes have no such tag: S3's multipart ETag
+  // <md5>-<parts> is digits, docker's <64 hex>-init and git's -dirty are letters.
+  if (p.prefix_len == 0 && hex_then_tag(t)) return Shape::kPrefixed;
   // GitHub's GraphQL node ids (PR_kwDOA8WJ1M5Fyxx0, U_kgDOBz…): a type, then msgpack that starts
   // kgDO / kwDO.
   if (p.prefix_len > 0 && p.prefix_len <= 5 &&
@@ -679,6 +777,13 @@ bool identifier_context(std::string_view t, std::size_t start) {
     while (k > 0 && is_digit(static_cast<unsigned char>(name[k - 1]))) --k;
     if (k < name.size() && k > 0 && name[k - 1] == '_') name.resize(k - 1);
   }
+  // A key's id is how a credential pair names its key (AWS_ACCESS_KEY_ID, `key id: AKIA…`): not
+  // an identifier of something else, so the shape detector judges it like any value.
+  const auto lower_at = [&](std::size_t k) { return static_cast<char>(t[k] | 0x20); };
+  if (name.ends_with("key_id") || name.ends_with("keyid") ||
+      (name == "id" && i >= 4 && lower_at(i - 4) == 'k' && lower_at(i - 3) == 'e' && lower_at(i - 2) == 'y' &&
+       (t[i - 1] == ' ' || t[i - 1] == '-')))
+    return false;
   static constexpr std::array<std::string_view, 16> kIdSuffixes = {
       "id", "_ids", "uuid", "guid", "hash", "etag", "digest", "checksum", "integrity", "sha", "sha1", "sha256",
       "sha512", "md5", "crc32c", "nonce"};
@@ -882,7 +987,7 @@ void shape_scan(std::string_view t, bool decode, std::vector<Cut>& cuts, SecretT
       // A dotted token (pat.<id>.<random>, s.<random>, a.b.c): whole, else piece by piece; a
       // random piece takes the whole dotted token.
       const bool dotted = piece.find('.') != std::string_view::npos;
-      Shape shape = dotted ? Shape::kNone : classify(piece);
+      Shape shape = version_prefixed(piece) ? Shape::kPrefixed : dotted ? Shape::kNone : classify(piece);
       if (dotted) {
         std::size_t k = 0;
         std::string_view prev;
