@@ -454,6 +454,12 @@ constexpr double kMaxMeanRun = 3.3;
 // Word share: random base62 tokens have a median of 0.15-0.2 and a 99th percentile of 0.53-0.65
 // (20-40 characters); identifiers 0.68-0.95 (Argv0IsTheGivenNameOrThePath 0.68).
 constexpr double kMaxWordShare = 0.6;
+// ... but with short runs (mean ≤ 3.0: random base62 has a median of 1.8; names of whole words
+// 3.1-5, Argv0IsTheGivenNameOrThePath 3.1) "words" are 3-5 letter runs that came up by chance
+// (KID, Xofms, Laovc, uvens in a Tencent key: 0.61, mean run 2.8): the bound is then 0.65, for a
+// token without separators (names joined by `_` have short runs too: OISTE_WISeKey_Global_Root_GC_CA).
+constexpr double kShortRuns = 3.0;
+constexpr double kMaxWordShareShortRuns = 0.65;
 // One letter case: a run of letters is a whole run of capitals or of lowercase, so random base36
 // runs are longer (3.6 letters on average) and most of them hold a vowel: word share median 0.3,
 // 99th percentile 0.79 at 24 characters, 0.75 at 32, 0.70 at 40, 0.64-0.66 at 58, 0.62-0.64 at
@@ -614,7 +620,7 @@ bool random_body(std::string_view body, bool prefixed) {
   // Both letter cases in earnest (the rarer one at least 15 % of the letters): base62/base64.
   // Else one case and digits, with the thresholds of base36 (Qx9-qtev870sveo49… is lowercase).
   if (std::min(lower, upper) * 20 >= (lower + upper) * 3) {
-    if (w.word_share > kMaxWordShare) return false;
+    if (w.word_share > (other == 0 && w.mean_run <= kShortRuns ? kMaxWordShareShortRuns : kMaxWordShare)) return false;
     if (n < (prefixed ? kMinPrefixedBody : kMinMixed)) return false;
     if (h < std::min(4.5, log_n - 1.0) - (prefixed ? 0.3 : 0.0)) return false;
     return w.mean_run <= kMaxMeanRun;
