@@ -248,6 +248,30 @@ inline std::vector<std::string> ordinary_traffic() {
   };
 }
 
+// Look-alikes of the generic shapes (capitals-and-digits ids, dash groups, hex with a suffix, a
+// version then hex, ids then hex), each measured to stay; also part of ordinary_traffic().
+inline std::vector<std::string> look_alikes() {
+  return {
+      "ECDHE-ECDSA-AES256-GCM-SHA384  TLSv1.2 Kx=ECDH     Au=ECDSA Enc=AESGCM(256)            Mac=AEAD",
+      "ECDHE-ECDSA-CHACHA20-POLY1305  TLSv1.2 Kx=ECDH     Au=ECDSA Enc=CHACHA20/POLY1305(256) Mac=AEAD",
+      "DHE-RSA-AES128-GCM-SHA256 ECDHE-RSA-AES256-SHA384 TLS_AES_256_GCM_SHA384",
+      "#define R_CKCORE_PCRELIMM8BY4       2\n#define R_CKCORE_PCRELIMM11BY2      3",
+      "\tL2TP_L2SPECTYPE_NONE,\n    GCRY_MD_GOSTR3411_94  = 308,",
+      "ETHTOOL_LINK_MODE_1000baseT1_Full_BIT = 68,",
+      "/usr/share/ca-certificates/mozilla/OISTE_WISeKey_Global_Root_GC_CA.crt",
+      "{3F2504E0-4F89-11D3-9A0C-0305E82C3301}",
+      "ETag: \"d41d8cd98f00b204e9800998ecf8427e-12\"",
+      "/var/lib/docker/overlay2/3f4e5d6c7b8a99887766554433221100ffeeddccbbaa00112233445566778899-init/diff",
+      "image: registry.example.com/app:1.2.3-9fceb02d0ae598e95dc970b74767f19372d61af8",
+      "go: downloading golang.org/x/tools v0.0.0-20231010123456-abcdef123456",
+      "{\"UserId\": \"AIDAJQABLZS4A3QDU576Q\", \"Account\": \"123456789012\", \"Arn\": \"arn:aws:iam::123456789012:user/dev\"}",
+      "{\"AssumedRoleId\": \"AROA3XFRBF535PLBIFPI4:session\"}",
+      "gpg: key 4AEE18F83AFDEB23: public key \"Jane Developer <jane@example.com>\" imported",
+      "Serial Number: C02XK0ABJGH5  Hardware UUID: 9B5B5C3E-1C2D-4E5F-8A9B-0C1D2E3F4A5B",
+      "ISO-8859-1 UTF-8 X-AMZ-CONTENT-SHA256 RFC-2616-SECTION-14",
+  };
+}
+
 // Shapes that look random and must stay exactly as they are.
 inline std::vector<std::string> must_stay() {
   return {

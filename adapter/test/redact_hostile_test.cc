@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <ctime>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -193,6 +194,7 @@ TEST(RedactBenign, FalsePositiveRateOnOrdinaryTrafficIsAtMostOnePercent) {
   EXPECT_GE(strings.size(), 1000u) << "fixtures/ not found";
   for (const std::string& s : benign::corpus()) strings.push_back(s);
   for (const std::string& s : benign::ordinary_traffic()) strings.push_back(s);
+  for (const std::string& s : benign::look_alikes()) strings.push_back(s);
   std::size_t considered = 0, changed = 0;
   for (const std::string& s : strings) {
     if (s.size() <= 16) continue;
@@ -567,6 +569,54 @@ TEST(RedactGeneric, Base64IsJudgedByWhatItDecodesTo) {
         "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEb8Q5mJ3nK2LpVx7RtY9wZc4Hf6Ua1Sd0Ge3Xi8Oj"}) {
     EXPECT_EQ(redact_string(benign), benign);
   }
+}
+
+// The classes of the held-out misses, each with fresh values of made-up formats (never the
+// held-out entries themselves), with the provider rules off: capitals-and-digits key ids of 20-23
+// characters, keys in dash-separated groups, hex with a region tag, a version then hex segments,
+// ids then a long hex segment, and bare base62 whose chance "words" pass the plain word bound. Each
+// class is caught in 90 % of its values or more (random tokens miss the entropy, digit and word
+// bounds now and then; measured 2026-12-07: 93 % of the capitals ids, 95 % of the product keys,
+// 99.8-100 % of the others), and their look-alikes in ordinary traffic stay.
+TEST(RedactGeneric, TheClassesOfTheHeldOutMissesAreCaughtAndTheirLookAlikesStay) {
+  VendorRulesOff off;
+  using planted::fake;
+  using planted::kH;
+  using planted::kU;
+  const std::vector<std::pair<std::string, std::function<std::string(const std::string&)>>> classes = {
+      {"capitals id", [](const std::string& s) { return "QZRB" + fake(kU, 16 + s.size() % 4, s); }},
+      {"dash groups",
+       [](const std::string& s) {
+         return "K7-" + fake(kU, 6, s + "a") + "-" + fake(kU, 11, s + "b") + "-" + fake(kU, 5, s + "c") + "-" +
+                fake(kU, 5, s + "d") + "-" + fake(kU, 5, s + "e");
+       }},
+      {"product key",
+       [](const std::string& s) {
+         return fake(kU, 5, s + "a") + "-" + fake(kU, 5, s + "b") + "-" + fake(kU, 5, s + "c") + "-" +
+                fake(kU, 5, s + "d") + "-" + fake(kU, 5, s + "e");
+       }},
+      {"hex, region tag", [](const std::string& s) { return fake(kH, 32, s) + "-eu" + std::to_string(s.size() % 9 + 1); }},
+      {"version, hex",
+       [](const std::string& s) { return "v2.3-" + fake(kH, 24, s + "a") + "-" + fake(kH, 96, s + "b"); }},
+      {"ids, hex",
+       [](const std::string& s) {
+         return "zapp-1-" + fake(planted::kD, 11, s + "a") + "-" + fake(planted::kD, 13, s + "b") + "-" +
+                fake(kH, 64, s + "c");
+       }},
+      {"base62", [](const std::string& s) { return fake(planted::kA, 24 + s.size() % 16, s); }},
+  };
+  for (const auto& [name, make] : classes) {
+    std::size_t caught = 0;
+    constexpr std::size_t kValues = 400;
+    for (std::size_t i = 0; i < kValues; ++i) {
+      const std::string secret = make(name + std::to_string(i));
+      const std::string out = redact_string("value " + secret + " end");
+      caught += out.find(secret) == std::string::npos;
+    }
+    std::printf("RedactGeneric class %-16s %zu of %zu caught\n", name.c_str(), caught, kValues);
+    EXPECT_GE(caught * 100, kValues * 90) << name;
+  }
+  for (const std::string& benign : benign::look_alikes()) EXPECT_EQ(redact_string(benign), benign);
 }
 
 }  // namespace

@@ -224,7 +224,11 @@ struct Wordiness {
   double mean_run = 0;
   double word_share = 0;
 };
-Wordiness wordiness(std::string_view s) {
+// `capitals`: the token is capitals and digits only, unjoined. A random run of capitals has a
+// vowel and no cluster over 4 most of the time (QZRBUCTX, JTCGDEF: 90 % of such a 20-character
+// key "in words"), so there a word needs what spelled words have: a third of its letters vowels
+// and no cluster over 3.
+Wordiness wordiness(std::string_view s, bool capitals = false) {
   std::size_t runs = 0, alnum = 0, in_words = 0;
   std::size_t i = 0;
   const std::size_t n = s.size();
@@ -261,13 +265,15 @@ Wordiness wordiness(std::string_view s) {
     if (!is_digit(c) && j - i >= 3 && j > lower_from) {
       bool v = false;
       int cluster = 0, worst = 0;
+      std::size_t vowels = 0;
       for (std::size_t k = lower_from; k < j; ++k) {
         const bool is_v = vowel(static_cast<unsigned char>(s[k]));
         v = v || is_v;
+        vowels += is_v;
         cluster = is_v ? 0 : cluster + 1;
         worst = std::max(worst, cluster);
       }
-      if (v && worst <= 4) in_words += j - i;
+      if (capitals ? vowels * 3 >= j - lower_from && worst <= 3 : v && worst <= 4) in_words += j - i;
     }
     i = j;
   }
@@ -552,6 +558,26 @@ bool random_body(std::string_view body, bool prefixed) {
     }
   }
   if (has_alphabet_run(body)) return false;
+  // A hash with words joined to it (docker's <64 hex>-init layer, <sha>-dirty): a name derived
+  // from a digest, as bare hex is, unless a vendor prefix came first. (A tag with digits is no
+  // word: <32 hex>-us21 is a key, hex_then_tag.)
+  if (!prefixed && other > 0) {
+    std::size_t k = 0, longest_hex = 0;
+    bool hash_and_words = true;
+    while (k < n && hash_and_words) {
+      std::size_t e = k;
+      bool only_hex = true, only_letters = true;
+      while (e < n && is_alnum(static_cast<unsigned char>(body[e]))) {
+        only_hex = only_hex && is_hex(static_cast<unsigned char>(body[e]));
+        only_letters = only_letters && !is_digit(static_cast<unsigned char>(body[e]));
+        ++e;
+      }
+      if (only_hex && e - k >= 24) longest_hex = std::max(longest_hex, e - k);
+      else hash_and_words = only_letters;
+      k = e + 1;
+    }
+    if (hash_and_words && longest_hex > 0) return false;
+  }
   const double h = shannon(body);
   const double log_n = std::log2(static_cast<double>(n));
   if (hex == alnum) {  // bare hex: hashes, ids, SHAs, UUIDs
@@ -616,7 +642,7 @@ bool random_body(std::string_view body, bool prefixed) {
     }
     if (plain * 2 >= alnum) return false;
   }
-  const Wordiness w = wordiness(body);
+  const Wordiness w = wordiness(body, lower == 0 && other == 0);
   // Both letter cases in earnest (the rarer one at least 15 % of the letters): base62/base64.
   // Else one case and digits, with the thresholds of base36 (Qx9-qtev870sveo49… is lowercase).
   if (std::min(lower, upper) * 20 >= (lower + upper) * 3) {
@@ -632,7 +658,11 @@ bool random_body(std::string_view body, bool prefixed) {
   if (w.word_share > (std::min(lower, upper) == 0 ? max_word_share_one_case(n, one_case_floor) : kMaxWordShare))
     return false;
   if (n < (prefixed ? kMinPrefixedBody : one_case_floor)) return false;
-  if (digit * 10 < alnum || digit * 10 > alnum * 9) return false;
+  // 10-90 % digits; capitals unjoined need one digit only (an AWS key id's 16 base32 characters
+  // after AKIA have none or one digit in 17 % of keys; 90 % of a random 20-23 character token of
+  // capitals and digits passed with the 10 % floor, 97 % with this one).
+  if (lower == 0 && other == 0 && n >= kMinCapitals ? digit == 0 : digit * 10 < alnum) return false;
+  if (digit * 10 > alnum * 9) return false;
   // A ULID (26 Crockford base32 characters, a timestamp first) is an identifier.
   if (n == 26 && lower == 0 && body[0] >= '0' && body[0] <= '7') return false;
   if (h < std::min(3.9, log_n - 1.25) - (prefixed ? 0.3 : 0.0)) return false;
