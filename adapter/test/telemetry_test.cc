@@ -315,6 +315,41 @@ TEST(Encode, ToolNamesAndIdentifiersPassTheRedactor) {
   EXPECT_EQ(attr(span, "gemini.session_id"), "s [REDACTED:github_token]");
 }
 
+// Nothing copied from the payload or the command line unredacted: with a token the provider
+// rules do not know (a made-up vendor prefix, caught by shape alone) in every top-level field,
+// in the tool name and in the event name, no attribute value and not the span name holds it, and
+// every string attribute is already a fixed point of the redactor.
+TEST(Encode, EveryStringOfTheSpanHasPassedTheRedactor) {
+  const std::string tok = "qrk_" + std::string("Zq7vK2mW9xLp4RtN8cYbQ3sDh6Jf");
+  for (Family f : {Family::kGemini, Family::kClaude, Family::kDeel}) {
+    json payload = {{"session_id", "s " + tok},     {"cwd", "/w/" + tok},         {"transcript_path", "/t/" + tok},
+                    {"hook_event_name", "x " + tok}, {"tool_name", tok},           {"tool_use_id", tok},
+                    {"tool_input", {{"command", tok}}}, {"자리", "도구전"},          {"도구", tok},
+                    {tok, "a key"}};
+    const std::string prefix(family_prefix(f));
+    const CanonicalEvent ev = normalize(f, prefix + tok, "PreToolUse" + tok, payload);
+    json span;
+    const std::string body = encode_one(ev, nullptr, &span);
+    EXPECT_EQ(body.find(tok), std::string::npos) << body;
+    EXPECT_EQ(body.find(tok.substr(4)), std::string::npos) << body;
+    for (const json& kv : span["attributes"]) {
+      if (!kv["value"].contains("stringValue")) continue;
+      const std::string v = kv["value"]["stringValue"];
+      EXPECT_EQ(redact_string(v), v) << kv.dump();
+    }
+    // The span name is the event name in snake case (lowercase, `_` at the humps): compared
+    // lowercase without the underscores.
+    auto folded = [](std::string_view s) {
+      std::string out;
+      for (char c : s)
+        if (c != '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return out;
+    };
+    const std::string name = span["name"];
+    EXPECT_EQ(folded(name).find(folded(tok.substr(4))), std::string::npos) << name;
+  }
+}
+
 TEST(Encode, HugeStringsAreTruncatedAndStillValid) {
   json payload = {{"prompt", std::string(300000, 'x')}};
   CanonicalEvent ev = normalize(Family::kGemini, "gemini", "BeforeAgent", payload);

@@ -482,7 +482,9 @@ std::string encode_span(const SpanInput& input, const SpanIds& ids, const SpanLi
     ++count;
   };
   add_string("ingest.type", prefix);
-  add_string(prefix + ".hook", redaction_is_identity(ev.hook, 1024) ? ev.hook : redact_string(ev.hook, 1024, budget));
+  // The event name (from --event) names the span too: the span name takes the redacted text.
+  const std::string hook = redaction_is_identity(ev.hook, 1024) ? ev.hook : redact_string(ev.hook, 1024, budget);
+  add_string(prefix + ".hook", hook);
   add_string(prefix + ".agent", redaction_is_identity(ev.agent, 1024) ? ev.agent : redact_string(ev.agent, 1024, budget));
   if (!hosts::descriptor(ev.family).payload.products.empty() && !ev.product.empty() &&
       ev.product != "unknown") {
@@ -577,7 +579,7 @@ std::string encode_span(const SpanInput& input, const SpanIds& ids, const SpanLi
   out += ",\"endTimeUnixNano\":\"";
   out += std::to_string(std::max(input.end_unix_nanos, input.start_unix_nanos));
   out += "\",\"kind\":1,\"name\":";  // SPAN_KIND_INTERNAL
-  put_escaped(out, prefix + "." + snake_case(ev.hook));
+  put_escaped(out, prefix + "." + snake_case(hook));
   out += ",\"spanId\":";
   put_escaped(out, ids.span_id);
   out += ",\"startTimeUnixNano\":\"";
