@@ -269,6 +269,10 @@ inline std::vector<std::string> look_alikes() {
       "gpg: key 4AEE18F83AFDEB23: public key \"Jane Developer <jane@example.com>\" imported",
       "Serial Number: C02XK0ABJGH5  Hardware UUID: 9B5B5C3E-1C2D-4E5F-8A9B-0C1D2E3F4A5B",
       "ISO-8859-1 UTF-8 X-AMZ-CONTENT-SHA256 RFC-2616-SECTION-14",
+      "#define TLS1_TXT_ECDH_ECDSA_WITH_AES_256_SHA384 \"ECDH-ECDSA-AES256-SHA384\"",
+      "#define TLS1_TXT_ECDH_ECDSA_WITH_CAMELLIA_256_CBC_SHA384 \"ECDH-ECDSA-CAMELLIA256-SHA384\"",
+      "GLAPI void GLAPIENTRY glMultiTexCoord1dARB(GLenum target, GLdouble s);",
+      "GLAPI void GLAPIENTRY glMultiTexCoord4fvARB(GLenum target, const GLfloat *v);",
   };
 }
 

@@ -224,11 +224,7 @@ struct Wordiness {
   double mean_run = 0;
   double word_share = 0;
 };
-// `capitals`: the token is capitals and digits only, unjoined. A random run of capitals has a
-// vowel and no cluster over 4 most of the time (QZRBUCTX, JTCGDEF: 90 % of such a 20-character
-// key "in words"), so there a word needs what spelled words have: a third of its letters vowels
-// and no cluster over 3.
-Wordiness wordiness(std::string_view s, bool capitals = false) {
+Wordiness wordiness(std::string_view s) {
   std::size_t runs = 0, alnum = 0, in_words = 0;
   std::size_t i = 0;
   const std::size_t n = s.size();
@@ -265,15 +261,13 @@ Wordiness wordiness(std::string_view s, bool capitals = false) {
     if (!is_digit(c) && j - i >= 3 && j > lower_from) {
       bool v = false;
       int cluster = 0, worst = 0;
-      std::size_t vowels = 0;
       for (std::size_t k = lower_from; k < j; ++k) {
         const bool is_v = vowel(static_cast<unsigned char>(s[k]));
         v = v || is_v;
-        vowels += is_v;
         cluster = is_v ? 0 : cluster + 1;
         worst = std::max(worst, cluster);
       }
-      if (capitals ? vowels * 3 >= j - lower_from && worst <= 3 : v && worst <= 4) in_words += j - i;
+      if (v && worst <= 4) in_words += j - i;
     }
     i = j;
   }
@@ -452,7 +446,10 @@ constexpr std::size_t kMinSingleCase = 24;    // a bare token, one letter case a
 // A bare token of capitals and digits only, without a separator (AWS key ids: 4 letters then 16,
 // 20 in all). Constants join their words with `_` (R_CKCORE_PCRELIMM8BY4, L2TP_L2SPECTYPE_NONE:
 // taken at 20 when the separator was allowed) and lowercase runs make names (slugs, package
-// names), so only this alphabet, unjoined, goes below 24.
+// names), so only this alphabet, unjoined, goes below 24, with the one-case word bound from 20.
+// Random tokens of 20-23 capitals and digits: 0 % caught before, 95.6-97 % now. The cost: names
+// of capitals joined without a separator pass too, OpenGL's function-pointer types
+// (PFNGLUNIFORM1UI64NVPROC: 46 of 476,211 lines of /usr/include/*/*.h).
 constexpr std::size_t kMinCapitals = 20;
 constexpr std::size_t kMinPrefixedBody = 16;  // the body after a vendor prefix
 constexpr std::size_t kMinPrefixedHex = 32;   // a hex body after a vendor prefix
@@ -463,9 +460,12 @@ constexpr double kMaxWordShare = 0.6;
 // ... but with short runs (mean ≤ 3.0: random base62 has a median of 1.8; names of whole words
 // 3.1-5, Argv0IsTheGivenNameOrThePath 3.1) "words" are 3-5 letter runs that came up by chance
 // (KID, Xofms, Laovc, uvens in a Tencent key: 0.61, mean run 2.8): the bound is then 0.65, for a
-// token without separators (names joined by `_` have short runs too: OISTE_WISeKey_Global_Root_GC_CA).
+// token of 28+ characters without separators (names joined by `_` have short runs too,
+// OISTE_WISeKey_Global_Root_GC_CA, and so do short camelCase names, glMultiTexCoord1dARB: 0.65,
+// mean run 2.9, 20 characters).
 constexpr double kShortRuns = 3.0;
 constexpr double kMaxWordShareShortRuns = 0.65;
+constexpr std::size_t kMinShortRunsLength = 28;
 // One letter case: a run of letters is a whole run of capitals or of lowercase, so random base36
 // runs are longer (3.6 letters on average) and most of them hold a vowel: word share median 0.3,
 // 99th percentile 0.79 at 24 characters, 0.75 at 32, 0.70 at 40, 0.64-0.66 at 58, 0.62-0.64 at
@@ -587,7 +587,8 @@ bool random_body(std::string_view body, bool prefixed) {
   }
   // A key in groups of capitals and digits joined by `-` (a 1Password secret key
   // A3-<6>-<11>-<5>-<5>-<5>, licence and recovery keys): four or more groups of 4+ characters,
-  // digits in half the groups or more, and the groups joined random as a token of capitals and
+  // digits in more than half the groups (ECDH-ECDSA-AES256-SHA384 has them in half: a cipher
+  // suite in OpenSSL's headers), and the groups joined random as a token of capitals and
   // digits (the word measure on the groups as they stand), with the entropy floor of two letter
   // cases, log2(L) - 1.0 (at most 3.9): about the 1st percentile of random groups of 25
   // characters, the 0.1st of 34. Names have words and put their numbers in few groups: the cipher
@@ -612,7 +613,7 @@ bool random_body(std::string_view body, bool prefixed) {
       k = e + 1;
     }
     if (only_groups && long_groups >= 4) {
-      if (with_digit * 2 < groups || joined.size() < kMinCapitals || has_alphabet_run(joined)) return false;
+      if (with_digit * 2 <= groups || joined.size() < kMinCapitals || has_alphabet_run(joined)) return false;
       std::size_t digits = 0;
       for (unsigned char c : joined) digits += is_digit(c);
       const double len = static_cast<double>(joined.size());
@@ -642,11 +643,13 @@ bool random_body(std::string_view body, bool prefixed) {
     }
     if (plain * 2 >= alnum) return false;
   }
-  const Wordiness w = wordiness(body, lower == 0 && other == 0);
+  const Wordiness w = wordiness(body);
   // Both letter cases in earnest (the rarer one at least 15 % of the letters): base62/base64.
   // Else one case and digits, with the thresholds of base36 (Qx9-qtev870sveo49… is lowercase).
   if (std::min(lower, upper) * 20 >= (lower + upper) * 3) {
-    if (w.word_share > (other == 0 && w.mean_run <= kShortRuns ? kMaxWordShareShortRuns : kMaxWordShare)) return false;
+    if (w.word_share > (other == 0 && n >= kMinShortRunsLength && w.mean_run <= kShortRuns ? kMaxWordShareShortRuns
+                                                                                         : kMaxWordShare))
+      return false;
     if (n < (prefixed ? kMinPrefixedBody : kMinMixed)) return false;
     if (h < std::min(4.5, log_n - 1.0) - (prefixed ? 0.3 : 0.0)) return false;
     return w.mean_run <= kMaxMeanRun;
@@ -659,8 +662,8 @@ bool random_body(std::string_view body, bool prefixed) {
     return false;
   if (n < (prefixed ? kMinPrefixedBody : one_case_floor)) return false;
   // 10-90 % digits; capitals unjoined need one digit only (an AWS key id's 16 base32 characters
-  // after AKIA have none or one digit in 17 % of keys; 90 % of a random 20-23 character token of
-  // capitals and digits passed with the 10 % floor, 97 % with this one).
+  // after AKIA have none or one digit in 17 % of keys; QZRB + 16-19 random capitals and digits:
+  // 88 % caught with the 10 % floor, 92.5 % with this one).
   if (lower == 0 && other == 0 && n >= kMinCapitals ? digit == 0 : digit * 10 < alnum) return false;
   if (digit * 10 > alnum * 9) return false;
   // A ULID (26 Crockford base32 characters, a timestamp first) is an identifier.
