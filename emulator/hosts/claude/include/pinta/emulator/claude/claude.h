@@ -58,8 +58,8 @@ std::map<std::string, std::string> hook_environment(const std::string& project,
                                                     const nlohmann::json& payload,
                                                     std::map<std::string, std::string> base);
 
-// How 2.1.332 spawns one planned command: /bin/sh -c COMMAND in cwd, `input` (the payload as one
-// compact JSON line) on stdin then EOF, SIGTERM to the process group at its timeout. run_hooks
+// How 2.1.332 spawns one planned command: /bin/sh -c COMMAND in cwd, `input` (the payload's bytes,
+// hosts::claude::stdin_bytes) on stdin then EOF, SIGTERM to the process group at its timeout. run_hooks
 // runs these; a caller with its own spawner (HostRunner) runs one and reads it with hook_run.
 proc::SpawnRequest spawn_request(const hosts::claude::HookCommand& h, const std::string& input,
                                  const std::string& cwd,
@@ -79,10 +79,10 @@ void reject_invalid_reply(HookRun& run);
 // (run_plan and the conformance runner apply it before decide).
 void reject_unreadable(const std::string& event, HookRun& run);
 
-// Runs every planned command concurrently (bash -c COMMAND, cwd = project, the payload as one
-// compact JSON line on stdin, then EOF) and waits for all. Results in plan order.
+// Runs every planned command concurrently (/bin/sh -c COMMAND, cwd = project, `input` on stdin,
+// then EOF) and waits for all. Results in plan order.
 std::vector<HookRun> run_hooks(const std::vector<hosts::claude::HookCommand>& plan,
-                               const nlohmann::json& payload, const std::string& cwd,
+                               const std::string& input, const std::string& cwd,
                                const std::map<std::string, std::string>& env);
 
 // Whether the host reads this stdout (of an exit-0 run) as a JSON reply: a JSON object once
@@ -98,8 +98,13 @@ struct PlanRun {
   std::vector<HookRun> runs;
   Outcome outcome;
 };
+// The hooks' stdin is hosts::claude::stdin_bytes(payload); the second form is given the bytes
+// (`hostemu claude run` keeps the order of the payload it was given).
 PlanRun run_plan(const std::vector<hosts::claude::HookCommand>& plan, const std::string& event,
                  const nlohmann::json& payload, const std::string& cwd,
+                 const std::map<std::string, std::string>& env);
+PlanRun run_plan(const std::vector<hosts::claude::HookCommand>& plan, const std::string& event,
+                 const nlohmann::json& payload, const std::string& input, const std::string& cwd,
                  const std::map<std::string, std::string>& env);
 
 // How the host reports one run (stream-json hook_response "outcome"): "success", "error" or
