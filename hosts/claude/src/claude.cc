@@ -347,8 +347,8 @@ std::vector<HookCommand> plan(const LoadedSettings& st, const std::string& event
   return out;
 }
 
-std::vector<HookCommand> plan(const LoadedSettings& st, const std::string& event,
-                              const json& payload) {
+std::vector<HookCommand> plan_for(const LoadedSettings& st, const std::string& event,
+                                  const json& payload) {
   auto out = plan(st, event, match_target(event, payload));
   std::erase_if(out, [&](const HookCommand& h) {
     return !h.if_rule.empty() && !if_matches(h.if_rule, payload);

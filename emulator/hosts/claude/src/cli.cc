@@ -40,7 +40,7 @@ int run_claude(const RunArgs& a) {
   src.extra = a.settings;
   auto loaded = cl::load_settings(src);
   if (!loaded) return usage_error("claude run: " + loaded.error().message);
-  auto plan = a.tool.empty() ? cl::plan(*loaded, a.event, payload)
+  auto plan = a.tool.empty() ? cl::plan_for(*loaded, a.event, payload)
                              : cl::plan(*loaded, a.event, a.tool);
   auto env = pinta::emu::claude::hook_environment(a.project, payload);
   auto run = pinta::emu::claude::run_plan(plan, a.event, payload, bytes, a.project, env);

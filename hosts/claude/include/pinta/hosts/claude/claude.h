@@ -102,8 +102,8 @@ std::vector<HookCommand> plan(const LoadedSettings& settings, const std::string&
                               const std::string& target);
 // The same for one payload: its matcher target, and a hook with an "if" rule runs only when the
 // payload's tool call matches it (if_matches).
-std::vector<HookCommand> plan(const LoadedSettings& settings, const std::string& event,
-                              const nlohmann::json& payload);
+std::vector<HookCommand> plan_for(const LoadedSettings& settings, const std::string& event,
+                                  const nlohmann::json& payload);
 
 // A permission rule as the "if" key reads it: `Tool` (any call of that tool) or `Tool(pattern)`.
 // For Bash the pattern is matched against the whole tool_input.command, `*` matching any run of
