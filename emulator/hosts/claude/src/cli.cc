@@ -44,6 +44,7 @@ int run_claude(const RunArgs& a) {
                              : cl::plan(*loaded, a.event, a.tool);
   auto env = pinta::emu::claude::hook_environment(a.project, payload);
   auto run = pinta::emu::claude::run_plan(plan, a.event, payload, bytes, a.project, env);
+  pinta::emu::claude::warn_once_per_session(run.outcome, a.project, payload);
   std::cout << pinta::emu::claude::report_json(plan, run).dump() << "\n";
   return 0;
 }

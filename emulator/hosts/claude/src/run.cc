@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include "pinta/common/fs.h"
 #include "pinta/common/process.h"
 #include "pinta/emulator/claude/claude.h"
 #include "pinta/common/sha256.h"
@@ -362,11 +363,14 @@ Outcome decide(const std::string& event, const json& payload,
     // not started, killed, timed out, its reply rejected, or exit 126/127 (not executable, not
     // found) without a JSON reply; a hook's own exit 1 or 3 is not.
     // real (timeout, timeout-per-hook-parallel): a timeout has its own text.
-    if (event == "PreToolUse" && r.timed_out)
+    if (event == "PreToolUse" && r.timed_out) {
       o.warnings.push_back("A hook didn't answer in time, so it didn't check this action.");
-    else if (event == "PreToolUse" &&
-             (r.no_verdict || ((r.exit == 126 || r.exit == 127) && !any_json)))
+      o.warned_commands.push_back(cmd);
+    } else if (event == "PreToolUse" &&
+               (r.no_verdict || ((r.exit == 126 || r.exit == 127) && !any_json))) {
       o.warnings.push_back("A hook gave no usable answer, so it didn't check this action.");
+      o.warned_commands.push_back(cmd);
+    }
     if (r.timed_out) continue;  // real (timeout): no verdict; stdout and stderr are not read
     // real (reply-invalid-*): a JSON reply outside the host's schema is not read at all.
     if (r.reply_rejected) continue;
@@ -734,6 +738,39 @@ PlanRun run_plan(const std::vector<cl::HookCommand>& plan, const std::string& ev
   for (auto& r : pr.runs) reject_unreadable(event, r);
   pr.outcome = decide(event, payload, plan, pr.runs);
   return pr;
+}
+
+void warn_once_per_session(Outcome& o, const std::string& project, const json& payload) {
+  if (o.warned_commands.empty()) return;
+  const std::string session = payload.is_object() && payload.contains("session_id") &&
+                                      payload["session_id"].is_string()
+                                  ? payload["session_id"].get<std::string>()
+                                  : "";
+  if (session.empty()) return;
+  std::string key = project;
+  for (char& c : key)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '-';
+  const std::filesystem::path dir =
+      std::filesystem::path("/tmp/claude-" + std::to_string(::getuid())) / key / session;
+  const auto file = dir / "pinta-hostemu-warned.json";
+  json warned = json::array();
+  if (auto text = pinta::fs::read_file(file.string())) {
+    auto j = json::parse(*text, nullptr, false);
+    if (j.is_array()) warned = j;
+  }
+  std::vector<std::string> keep_w, keep_c;
+  for (size_t i = 0; i < o.warnings.size(); ++i) {
+    const std::string& c = o.warned_commands[i];
+    if (std::find(warned.begin(), warned.end(), json(c)) != warned.end()) continue;
+    warned.push_back(c);
+    keep_w.push_back(o.warnings[i]);
+    keep_c.push_back(c);
+  }
+  o.warnings = std::move(keep_w);
+  o.warned_commands = std::move(keep_c);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  (void)pinta::fs::atomic_write(file.string(), warned.dump());
 }
 
 std::string hook_outcome(const HookRun& r) {

@@ -46,7 +46,16 @@ struct Outcome {
   std::vector<std::string> model_context;
   // Warnings the CLI shows the user for this event (PreToolUse: one per hook that gave no verdict).
   std::vector<std::string> warnings;
+  std::vector<std::string> warned_commands;  // the hook behind each warning
 };
+
+// real (pre-exit127-twice, pre-timeout-twice, pre-badreply-twice, pre-warn-once-per-session): a
+// hook warns of no verdict once per session; the same hook failing on a later tool call is
+// silent, another hook still warns. decide() judges one event; this drops the warnings of hooks
+// that already warned in the payload's session and records the new ones (in the host's own
+// per-session directory, /tmp/claude-<uid>/<project as a name>/<session>/). `hostemu claude run`
+// applies it.
+void warn_once_per_session(Outcome& o, const std::string& project, const nlohmann::json& payload);
 
 // The hook process environment: this process's environment plus what 2.1.332 adds
 // (CLAUDE_PROJECT_DIR, CLAUDECODE=1, CLAUDE_CODE_ENTRYPOINT, CLAUDE_CODE_SESSION_ID from the
