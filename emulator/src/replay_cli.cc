@@ -60,6 +60,7 @@
 #include "pinta/common/fs.h"
 #include "pinta/emulator/antigravity/antigravity.h"
 #include "pinta/emulator/host_runner.h"  // HostRunner: the one place per host that spawns a hook
+#include "pinta/hosts/claude/claude.h"
 #include "pinta/hosts/effects.h"
 #include "pinta/hosts/hosts.h"
 #include "pinta/hosts/reply_check.h"
@@ -593,7 +594,17 @@ class Replayer {
     }
     std::string command = adapter_ + " --agent " + family_ + " --event " + f.event;
     std::string error;
-    auto o = run_host(command, f.event, bytes, payload, s, &error);
+    // CC (docs/hosts/claude-code-2.1.md, "Stdin bytes"): a payload captured from the host (kind
+    // y: one line, recorded without its newline) is replayed as the host writes it, in its key
+    // order and with the newline (emulator_claude_stdin_bytes_test: the same bytes plus "\n");
+    // constructed fixtures (i_, n_) keep their own bytes.
+    std::string host_bytes = bytes;
+    if (family_ == "claude-code" && f.kind == 'y') {
+      auto ordered = nlohmann::ordered_json::parse(bytes, nullptr, false);
+      if (!ordered.is_discarded() && ordered.is_object())
+        host_bytes = pinta::hosts::claude::stdin_bytes(ordered);
+    }
+    auto o = run_host(command, f.event, host_bytes, payload, s, &error);
     if (!error.empty()) {
       res.internal_error = true;
       res.internal_message = error;

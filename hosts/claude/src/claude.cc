@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "pinta/common/fs.h"
 #include "pinta/common/text.h"
 #include "pinta/hosts/claude/claude.h"
+#include "pinta/hosts/node/js.h"
 #include "pinta/hosts/node/js_regex.h"
 
 namespace pinta::hosts::claude {
@@ -229,6 +231,9 @@ void read_hooks(const json& j, const std::string& source, const std::string& fil
         c.file = file;
         // An event name of the list needs no JSON-pointer escaping.
         c.pointer = "/hooks/" + event + "/" + std::to_string(gi) + "/hooks/" + std::to_string(hi);
+        // real (pre-if-key, pre-async-key): the "if" and "async" keys.
+        if (h.contains("if") && h["if"].is_string()) c.if_rule = h["if"].get<std::string>();
+        c.async = h.contains("async") && h["async"].is_boolean() && h["async"].get<bool>();
         // docs: "timeout" in seconds, default 600 s for command hooks.
         if (h.contains("timeout") && h["timeout"].is_number() && h["timeout"].get<double>() > 0)
           c.timeout_ms = static_cast<long>(h["timeout"].get<double>() * 1000.0);
@@ -340,6 +345,132 @@ std::vector<HookCommand> plan(const LoadedSettings& st, const std::string& event
     out.push_back(h);
   }
   return out;
+}
+
+std::vector<HookCommand> plan_for(const LoadedSettings& st, const std::string& event,
+                                  const json& payload) {
+  auto out = plan(st, event, match_target(event, payload));
+  std::erase_if(out, [&](const HookCommand& h) {
+    return !h.if_rule.empty() && !if_matches(h.if_rule, payload);
+  });
+  return out;
+}
+
+namespace {
+
+// `*` matches any run of characters (newlines too); everything else itself.
+bool wildcard(const std::string& pat, const std::string& s) {
+  size_t p = 0, i = 0, star = std::string::npos, mark = 0;
+  while (i < s.size()) {
+    if (p < pat.size() && pat[p] == '*') {
+      star = p++;
+      mark = i;
+    } else if (p < pat.size() && pat[p] == s[i]) {
+      ++p, ++i;
+    } else if (star != std::string::npos) {
+      p = star + 1;
+      i = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pat.size() && pat[p] == '*') ++p;
+  return p == pat.size();
+}
+
+}  // namespace
+
+bool if_matches(const std::string& rule, const json& payload) {
+  const std::string tool = payload.is_object() && payload.contains("tool_name") &&
+                                   payload["tool_name"].is_string()
+                               ? payload["tool_name"].get<std::string>()
+                               : "";
+  const size_t open = rule.find('(');
+  const std::string name = trim(rule.substr(0, open));
+  if (name != tool) return false;
+  if (open == std::string::npos) return true;
+  if (rule.back() != ')') return false;
+  std::string pat = rule.substr(open + 1, rule.size() - open - 2);
+  if (pat.empty() || pat == "*") return true;
+  const json in = payload.contains("tool_input") && payload["tool_input"].is_object()
+                      ? payload["tool_input"]
+                      : json::object();
+  std::string subject;
+  for (const char* k : {"command", "file_path", "path", "url", "pattern"})
+    if (in.contains(k) && in[k].is_string()) {
+      subject = in[k].get<std::string>();
+      break;
+    }
+  if (pat.size() >= 2 && pat.compare(pat.size() - 2, 2, ":*") == 0)
+    return subject.rfind(pat.substr(0, pat.size() - 2), 0) == 0;
+  return wildcard(pat, subject);
+}
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+// The payload's key order as 2.1.332 builds it (real: the y_captured_* fixtures, one order per
+// event across 300 captured payloads): the common fields, then hook_event_name, then the event's.
+const std::vector<std::string>& common_keys() {
+  static const std::vector<std::string> k = {"session_id", "transcript_path", "cwd",
+                                             "prompt_id",  "permission_mode", "agent_id",
+                                             "agent_type", "effort",          "hook_event_name"};
+  return k;
+}
+
+const std::vector<std::string>& event_keys(const std::string& event) {
+  static const std::map<std::string, std::vector<std::string>> k = {
+      {"SessionStart", {"source"}},
+      {"UserPromptSubmit", {"prompt"}},
+      {"PreToolUse", {"tool_name", "tool_input", "tool_use_id"}},
+      {"PostToolUse", {"tool_name", "tool_input", "tool_response", "tool_use_id", "duration_ms"}},
+      {"PostToolUseFailure",
+       {"tool_name", "tool_input", "tool_use_id", "error", "is_interrupt", "duration_ms"}},
+      {"Stop", {"stop_hook_active", "last_assistant_message", "background_tasks", "session_crons"}},
+      {"SubagentStop",
+       {"stop_hook_active", "agent_transcript_path", "last_assistant_message", "background_tasks",
+        "session_crons"}},
+      {"SessionEnd", {"reason"}},
+      {"PreCompact", {"trigger", "custom_instructions"}}};
+  static const std::vector<std::string> none;
+  auto it = k.find(event);
+  return it == k.end() ? none : it->second;
+}
+
+// `in` with the keys of `order` first (those present), then the rest as given.
+ojson reordered(const ojson& in, const std::vector<std::string>& order) {
+  ojson out = ojson::object();
+  for (const auto& key : order)
+    if (auto it = in.find(key); it != in.end()) out[key] = *it;
+  for (const auto& [key, v] : in.items())
+    if (!out.contains(key)) out[key] = v;
+  return out;
+}
+
+}  // namespace
+
+std::string stdin_bytes(const ojson& payload) {
+  if (!payload.is_object()) return node::js_stringify(payload) + "\n";
+  const std::string event = payload.contains("hook_event_name") && payload["hook_event_name"].is_string()
+                                ? payload["hook_event_name"].get<std::string>()
+                                : "";
+  std::vector<std::string> order = common_keys();
+  const auto& tail = event_keys(event);
+  order.insert(order.end(), tail.begin(), tail.end());
+  ojson out = reordered(payload, order);
+  if (out.contains("effort") && out["effort"].is_object())
+    out["effort"] = reordered(out["effort"], {"level"});
+  // real (post-* fixtures): the Bash tool's result object.
+  if (out.contains("tool_response") && out["tool_response"].is_object())
+    out["tool_response"] = reordered(
+        out["tool_response"], {"stdout", "stderr", "interrupted", "isImage", "noOutputExpected"});
+  return node::js_stringify(out) + "\n";
+}
+
+std::string stdin_bytes(const nlohmann::json& payload) {
+  // nlohmann::json keeps no order; the host table orders what it names (the rest sorted).
+  return stdin_bytes(ojson::parse(payload.dump()));
 }
 
 }  // namespace pinta::hosts::claude

@@ -69,6 +69,7 @@ std::string describe_effect(std::string_view, const std::string& k, const std::s
   if (k == "denied") return "denied; the model is told: " + clip_line(m, 120);
   if (k == "asked") return "asks (print mode: denied with the reason): " + clip_line(m, 120);
   if (k == "allowed") return "allowed by the hook";
+  if (k == "deferred") return "deferred: the tool does not run and the session ends there";
   if (k == "blocking_error") return "blocking error (exit 2); the model is told: " + clip_line(m, 120);
   if (k == "error_shown") return "exit 2 where the event cannot block: stderr shown to the user";
   if (k == "hook_error") return "non-blocking hook error (shown to the user): " + clip_line(m, 80);

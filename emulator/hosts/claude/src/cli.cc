@@ -31,17 +31,20 @@ int run_claude(const RunArgs& a) {
   auto payload = nlohmann::json::parse(input, nullptr, false);
   if (payload.is_discarded() || !payload.is_object())
     return usage_error("claude run: stdin is not a JSON object");
+  // The hooks read the host's bytes; nested objects the host does not order (tool_input) keep
+  // the order given.
+  const std::string bytes = cl::stdin_bytes(nlohmann::ordered_json::parse(input));
   cl::SettingsSources src;
   src.home = a.home;
   src.project = a.project;
   src.extra = a.settings;
   auto loaded = cl::load_settings(src);
   if (!loaded) return usage_error("claude run: " + loaded.error().message);
-  std::string target = a.tool;
-  if (target.empty()) target = cl::match_target(a.event, payload);
-  auto plan = cl::plan(*loaded, a.event, target);
+  auto plan = a.tool.empty() ? cl::plan_for(*loaded, a.event, payload)
+                             : cl::plan(*loaded, a.event, a.tool);
   auto env = pinta::emu::claude::hook_environment(a.project, payload);
-  auto run = pinta::emu::claude::run_plan(plan, a.event, payload, a.project, env);
+  auto run = pinta::emu::claude::run_plan(plan, a.event, payload, bytes, a.project, env);
+  pinta::emu::claude::warn_once_per_session(run.outcome, a.project, payload);
   std::cout << pinta::emu::claude::report_json(plan, run).dump() << "\n";
   return 0;
 }

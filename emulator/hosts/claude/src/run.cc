@@ -1,14 +1,21 @@
 // Claude Code 2.1.332 hook runner and outcome. Evidence per rule: "real:" names the scenario in
 // test/scenarios/ (run on the real binary and on this emulator, no difference); "docs:" the public
 // hooks reference (code.claude.com/docs/en/hooks).
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
 #include <future>
 #include <set>
 #include <thread>
 
+#include "pinta/common/fs.h"
 #include "pinta/common/process.h"
 #include "pinta/emulator/claude/claude.h"
+#include "pinta/common/sha256.h"
 #include "pinta/common/text.h"
+#include "pinta/hosts/node/js.h"
 
 namespace pinta::emu::claude {
 
@@ -22,12 +29,54 @@ std::map<std::string, std::string> hook_environment(const std::string& project,
 
 std::map<std::string, std::string> hook_environment(const std::string& project, const json& payload,
                                                     std::map<std::string, std::string> env) {
-  // real (env scenario; shared/reference/real-hosts.md): the parent's environment plus these.
+  // real (env-vars, ss-env-file; shared/reference/real-hosts.md): the parent's environment plus
+  // these.
+  auto str = [&](const char* k) {
+    return payload.is_object() && payload.contains(k) && payload[k].is_string()
+               ? payload[k].get<std::string>()
+               : std::string();
+  };
+  const std::string session = str("session_id");
+  std::string key = project;  // the project as a directory name: each non-alphanumeric is "-"
+  for (char& c : key)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '-';
+  const std::string run_dir = "/tmp/claude-" + std::to_string(::getuid()) + "/" + key + "/" + session;
   env["CLAUDE_PROJECT_DIR"] = project;
   env["CLAUDECODE"] = "1";
   env["CLAUDE_CODE_ENTRYPOINT"] = "sdk-cli";
-  if (payload.is_object() && payload.contains("session_id") && payload["session_id"].is_string())
-    env["CLAUDE_CODE_SESSION_ID"] = payload["session_id"].get<std::string>();
+  if (!session.empty()) env["CLAUDE_CODE_SESSION_ID"] = session;
+  env["AI_AGENT"] = std::string("claude-code_") + [] {
+    std::string v = cl::kVersion;
+    std::replace(v.begin(), v.end(), '.', '-');
+    return v;
+  }() + "_harness";
+  env["CLAUDE_CODE_CHILD_SESSION"] = "1";
+  env["CLAUDE_CODE_SESSION_ATTENDED"] = "0";
+  env["COREPACK_ENABLE_AUTO_PIN"] = "0";
+  env["NoDefaultCurrentDirectoryInExePath"] = "1";
+  env["CLAUDE_CODE_CHILD_NOTES_DIR"] = run_dir + "/started";
+  env["CLAUDE_PID"] = std::to_string(::getpid());  // the host's own process
+  // Set on the real CLI to its messaging endpoint; the values are not measured and nothing
+  // listens here.
+  env["CLAUDE_CODE_MESSAGING_SOCKET"] = run_dir + "/messaging.sock";
+  env["CLAUDE_CODE_MESSAGING_TOKEN"] = "emulated";
+  // CLAUDE_EFFORT: the payload's effort level, where the payload has one (not on SessionStart).
+  if (payload.is_object() && payload.contains("effort") && payload["effort"].is_object() &&
+      payload["effort"].contains("level") && payload["effort"]["level"].is_string())
+    env["CLAUDE_EFFORT"] = payload["effort"]["level"].get<std::string>();
+  else
+    env.erase("CLAUDE_EFFORT");
+  // SessionStart: CLAUDE_ENV_FILE, ~/.claude/session-env/<session>/sessionstart-hook-<n>.sh (n:
+  // the hook's place in the plan, run_hooks sets it); what a hook writes there is sourced before
+  // each later Bash tool call (not hooks). Home is where the payload's transcript lives.
+  if (str("hook_event_name") == "SessionStart" && !session.empty()) {
+    std::string home = str("transcript_path");
+    const size_t at = home.rfind("/.claude/projects/");
+    home = at == std::string::npos ? (env.count("HOME") ? env["HOME"] : "") : home.substr(0, at);
+    env["CLAUDE_ENV_FILE"] = home + "/.claude/session-env/" + session + "/sessionstart-hook-0.sh";
+  } else {
+    env.erase("CLAUDE_ENV_FILE");
+  }
   env["PWD"] = project;
   return env;
 }
@@ -85,7 +134,7 @@ proc::SpawnRequest spawn_request(const cl::HookCommand& h, const std::string& in
   r.argv = {"/bin/sh", "-c", h.command};
   r.env = env;
   r.cwd = cwd;
-  r.stdin_data = input;  // real: one compact JSON line, no newline, then EOF
+  r.stdin_data = input;  // real (stdin-bytes): cl::stdin_bytes, one JSON line and "\n", then EOF
   r.stdin_mode = proc::StdinMode::kCloseAfterWrite;
   r.timeout = std::chrono::milliseconds(h.timeout_ms);
   r.timeout_signal = SIGTERM;
@@ -116,14 +165,23 @@ HookRun hook_run(const cl::HookCommand& h, const proc::SpawnResult& res) {
   return out;
 }
 
-std::vector<HookRun> run_hooks(const std::vector<cl::HookCommand>& plan, const json& payload,
+std::vector<HookRun> run_hooks(const std::vector<cl::HookCommand>& plan, const std::string& input,
                                const std::string& cwd,
                                const std::map<std::string, std::string>& env) {
   // real (parallel scenario): every matching command starts at once; the event waits for all.
-  const std::string input = payload.dump();
   std::vector<std::future<HookRun>> futures;
-  for (const auto& h : plan) {
-    futures.push_back(std::async(std::launch::async, [&h, &input, &cwd, &env] {
+  for (size_t i = 0; i < plan.size(); ++i) {
+    const auto& h = plan[i];
+    // real (ss-env-file, env-vars): each SessionStart hook has its own env file, numbered by its
+    // place; the host creates the directory.
+    auto own_env = env;
+    if (auto it = own_env.find("CLAUDE_ENV_FILE"); it != own_env.end()) {
+      const auto dir = std::filesystem::path(it->second).parent_path();
+      it->second = (dir / ("sessionstart-hook-" + std::to_string(i) + ".sh")).string();
+      std::error_code ec;
+      std::filesystem::create_directories(dir, ec);
+    }
+    futures.push_back(std::async(std::launch::async, [&h, &input, &cwd, env = std::move(own_env)] {
       if (h.command.empty()) {
         // real (settings-empty-command): an empty command starts nothing; Node's spawn refuses
         // it and the hook is reported failed (a non-blocking error).
@@ -157,10 +215,14 @@ std::string hook_name(const std::string& event, const json& payload) {
 
 using pinta::text::trim;
 
-// real (pre-json-ws, pre-json-trailing, pre-badjson): stdout that is a JSON object after
-// trimming is a JSON reply; anything else is plain text.
+// The reply text as the host reads it: String.prototype.trim, which also removes a UTF-8 BOM
+// (U+FEFF is JavaScript white space; real: pre-bom-deny honours a deny printed after a BOM).
+std::string reply_text(const std::string& out) { return pinta::hosts::node::js_trim(out); }
+
+// real (pre-json-ws, pre-json-trailing, pre-badjson, pre-bom-deny): stdout that is a JSON object
+// after trimming is a JSON reply; anything else is plain text.
 std::optional<json> json_reply(const std::string& out) {
-  std::string t = trim(out);
+  std::string t = reply_text(out);
   if (t.empty() || t.front() != '{') return std::nullopt;
   json j = json::parse(t, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return std::nullopt;
@@ -171,8 +233,59 @@ std::string str_field(const json& j, const char* k) {
   return j.is_object() && j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : "";
 }
 
-bool is_tool_event(const std::string& e) {
-  return e == "PreToolUse" || e == "PostToolUse" || e == "PostToolUseFailure";
+// real (post-block-noreason, stop-block-noreason, ups-block-noreason, pre-legacy-block-noreason):
+// a block without a reason reads this.
+const char* const kDefaultReason = "Blocked by hook";
+
+std::string or_default(const std::string& reason) {
+  return reason.empty() ? kDefaultReason : reason;
+}
+
+// JavaScript string length (UTF-16 code units) of UTF-8 text, and the first `units` of them.
+size_t js_length(const std::string& s) {
+  size_t n = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if ((c & 0xC0) != 0x80) n += c >= 0xF0 ? 2 : 1;
+  }
+  return n;
+}
+
+std::string js_prefix(const std::string& s, size_t units) {
+  size_t n = 0, i = 0;
+  for (; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if ((c & 0xC0) == 0x80) continue;
+    const size_t w = c >= 0xF0 ? 2 : 1;
+    if (n + w > units) break;
+    n += w;
+  }
+  return s.substr(0, i);
+}
+
+// real (post-ctx-large, ups-ctx-large, post-ctx-threshold): additionalContext longer than 10,000
+// characters (JavaScript length, not bytes: 6,000 "ü" are kept) is saved to a file and the model
+// gets a notice with its size in KB (length / 1024, one decimal) and the first 2,000 characters.
+// The file is <transcript dir>/tool-results/hook-<id>-<Event>-<32 hex>-additionalContext.txt; the
+// real id (the tool_use_id; another UUID on UserPromptSubmit) and hex are not reproducible (not a
+// hash of the text or command), so the emulator names it by the text's SHA-256 and writes no file.
+std::string persisted_context(const std::string& ctx, const std::string& event, const json& payload) {
+  const size_t len = js_length(ctx);
+  if (len <= 10000) return ctx;
+  auto str = [&](const char* k) {
+    return payload.is_object() && payload.contains(k) && payload[k].is_string()
+               ? payload[k].get<std::string>()
+               : std::string();
+  };
+  std::string dir = str("transcript_path");
+  if (dir.size() > 6 && dir.compare(dir.size() - 6, 6, ".jsonl") == 0) dir.resize(dir.size() - 6);
+  const std::string id = !str("tool_use_id").empty() ? str("tool_use_id") : str("prompt_id");
+  char kb[32];
+  std::snprintf(kb, sizeof kb, "%.1f", static_cast<double>(len) / 1024.0);
+  return "<persisted-output>\nOutput too large (" + std::string(kb) +
+         "KB). Full output saved to: " + dir + "/tool-results/hook-" + id + "-" + event + "-" +
+         pinta::sha256_hex(ctx).substr(0, 32) + "-additionalContext.txt\n\nPreview (first 2KB):\n" +
+         js_prefix(ctx, 2000) + "\n...\n</persisted-output>";
 }
 
 }  // namespace
@@ -185,15 +298,17 @@ Outcome decide(const std::string& event, const json& payload,
   const std::string name = hook_name(event, payload);
   std::vector<std::string> messages;
   std::optional<std::string> deny_text, ask_text;
-  // real (fuzz lane): replies are read in the order the hooks finish (SessionStart's joined
-  // context lists them so).
+  // real (fuzz lane; pre-two-deny-last-wins, pre-two-deny-last-wins-rev, pre-two-upd-last-wins):
+  // replies are read in the order the hooks finish, and where one value replaces another (the
+  // deny reason, updatedInput) the hook that finishes last wins. A race is decided by timing: the
+  // emulator measures when each hook exited, so scenarios declare their order with sleeps.
   std::vector<size_t> order;
   for (size_t i = 0; i < runs.size() && i < plan.size(); ++i) order.push_back(i);
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return runs[a].finished_us < runs[b].finished_us; });
   std::vector<std::string> joined_ctx;
   // real (fuzz lane): a JSON reply's systemMessage, additionalContext and continue/stopReason are
-  // read whatever the exit code; its decisions only on exit 0.
+  // read whatever the exit code.
   auto read_common = [&](const json& reply) {
     if (reply.contains("continue") && reply["continue"].is_boolean() && !reply["continue"]) {
       o.continue_ = false;  // real (pre-continue-false): the session ends after this step
@@ -205,14 +320,17 @@ Outcome decide(const std::string& event, const json& payload,
     json hso = reply.contains("hookSpecificOutput") && reply["hookSpecificOutput"].is_object()
                    ? reply["hookSpecificOutput"]
                    : json::object();
-    std::string ctx = str_field(hso, "additionalContext");
-    if (ctx.empty()) return false;
-    o.additional_context.push_back(ctx);
-    if (event == "SessionStart" || event == "SubagentStart") {
-      // real (ss-ctx, fuzz lane; subagent-start): SessionStart's and SubagentStart's contexts
-      // are joined under one bare-event label (SubagentStart's reach the subagent only).
+    const std::string raw_ctx = str_field(hso, "additionalContext");
+    if (raw_ctx.empty()) return false;
+    o.additional_context.push_back(raw_ctx);
+    const std::string ctx = persisted_context(raw_ctx, event, payload);
+    if (event == "SessionStart" || event == "SubagentStart" || event == "PreToolUse") {
+      // real (ss-ctx, fuzz lane; subagent-start; pre-two-ctx): these events' contexts are joined
+      // under one label in finish order (SessionStart's and SubagentStart's bare-event,
+      // PreToolUse's the hook name; SubagentStart's reach the subagent only).
       joined_ctx.push_back(ctx);
     } else {
+      // real (post-two-ctx): one labelled text per hook.
       o.model_context.push_back(name + " hook additional context: " + ctx);
     }
     // real (stop-ctx, fuzz lane; subagent-stop-ctx): Stop/SubagentStop context sends the model
@@ -220,26 +338,55 @@ Outcome decide(const std::string& event, const json& payload,
     if (event == "Stop" || event == "SubagentStop") o.blocked = true;
     return true;
   };
+  // PreToolUse's permission decision of one reply: permissionDecision, where the legacy
+  // `decision:"block"` beats it and `decision:"approve"` stands in when it is absent
+  // (pre-block-beats-allow, pre-decision-block, pre-decision-approve).
+  auto pre_decision = [&](const json& reply, std::string& reason) {
+    json hso = reply.contains("hookSpecificOutput") && reply["hookSpecificOutput"].is_object()
+                   ? reply["hookSpecificOutput"]
+                   : json::object();
+    std::string pd = str_field(hso, "permissionDecision");
+    reason = str_field(hso, "permissionDecisionReason");
+    const std::string decision = str_field(reply, "decision");
+    if (decision == "block") pd = "deny", reason = str_field(reply, "reason");
+    if (pd.empty() && decision == "approve") pd = "allow", reason = str_field(reply, "reason");
+    return pd;
+  };
   for (size_t i : order) {
     const HookRun& r = runs[i];
     const std::string& cmd = plan[i].command;
-    // real (reply-invalid-*, pre-json-wrong-event, timeout, exit-signal, settings-empty-command):
-    // on PreToolUse each hook that gave no verdict (not a plain non-zero exit) is a warning.
-    if (r.no_verdict && event == "PreToolUse")
+    // real (async key): an "async" hook runs in the background; nothing it answers is applied.
+    if (plan[i].async) continue;
+    auto any_json = r.timed_out || r.reply_rejected ? std::nullopt : json_reply(r.stdout_text);
+    // real (reply-invalid-*, pre-json-wrong-event, timeout, exit-signal, settings-empty-command,
+    // pre-exit127-cmd, pre-exit126): on PreToolUse each hook that gave no verdict is a warning:
+    // not started, killed, timed out, its reply rejected, or exit 126/127 (not executable, not
+    // found) without a JSON reply; a hook's own exit 1 or 3 is not.
+    // real (timeout, timeout-per-hook-parallel): a timeout has its own text.
+    if (event == "PreToolUse" && r.timed_out) {
+      o.warnings.push_back("A hook didn't answer in time, so it didn't check this action.");
+      o.warned_commands.push_back(cmd);
+    } else if (event == "PreToolUse" &&
+               (r.no_verdict || ((r.exit == 126 || r.exit == 127) && !any_json))) {
       o.warnings.push_back("A hook gave no usable answer, so it didn't check this action.");
+      o.warned_commands.push_back(cmd);
+    }
     if (r.timed_out) continue;  // real (timeout): no verdict; stdout and stderr are not read
     // real (reply-invalid-*): a JSON reply outside the host's schema is not read at all.
     if (r.reply_rejected) continue;
     const std::string err = r.stderr_text.empty() ? "No stderr output" : r.stderr_text;
-    auto any_json = json_reply(r.stdout_text);
     if (r.exit == 2) {
-      // real/docs: exit 2 is a blocking error carrying stderr; any JSON on stdout is ignored
-      // (pre-exit2-json).
+      // real/docs: exit 2 is a blocking error carrying stderr; a JSON allow on stdout does not
+      // lift it (pre-exit2-json), a JSON deny gives its own reason (pre-exit2-deny-json).
       const std::string detail = "[" + cmd + "]: " + err;
       if (event == "PreToolUse") {
         o.blocked = true;
         o.permission_decision = "deny";
-        if (!deny_text) deny_text = name + " hook error: " + detail;
+        std::string reason;
+        if (any_json && pre_decision(*any_json, reason) == "deny")
+          deny_text = name + " hook error: " + or_default(reason);
+        else
+          deny_text = name + " hook error: " + detail;
       } else if (event == "PostToolUse" || event == "PostToolUseFailure") {
         o.blocked = true;
         o.model_context.push_back(name + " hook blocking error from command: \"" + cmd + "\": " +
@@ -257,19 +404,18 @@ Outcome decide(const std::string& event, const json& payload,
       if (any_json) read_common(*any_json);
       continue;
     }
-    if (r.exit != 0) {  // real/docs: other exits are non-blocking errors
-      if (any_json) read_common(*any_json);
-      continue;
-    }
-    auto j = json_reply(r.stdout_text);
-    if (!j) {
-      // real (ups-ctx, ss-stdout): plain stdout becomes context only for these two events.
-      std::string t = trim(r.stdout_text);
-      if (!t.empty() && (event == "UserPromptSubmit" || event == "SessionStart"))
+    if (!any_json) {
+      // real (ups-ctx, ss-stdout): plain stdout at exit 0 becomes context only for these two
+      // events; at another exit it is not used (post-exit1, ups-exit1).
+      std::string t = reply_text(r.stdout_text);
+      if (r.exit == 0 && !t.empty() && (event == "UserPromptSubmit" || event == "SessionStart"))
         o.model_context.push_back(name + " hook success: " + t);
       continue;
     }
-    const json& reply = *j;
+    // real (pre-deny-exit1, pre-deny-exit3, pre-deny-exit127, pre-ask-exit1,
+    // pre-legacy-block-exit1, post-block-exit1, ups-block-exit1): a JSON reply is read whole at
+    // any exit code but 2, its decisions too (the run is still reported as an error).
+    const json& reply = *any_json;
     const bool has_ctx = read_common(reply);
     json hso = reply.contains("hookSpecificOutput") && reply["hookSpecificOutput"].is_object()
                    ? reply["hookSpecificOutput"]
@@ -277,47 +423,50 @@ Outcome decide(const std::string& event, const json& payload,
     const std::string decision = str_field(reply, "decision");
     const std::string reason = str_field(reply, "reason");
     if (event == "PreToolUse") {
-      std::string pd = str_field(hso, "permissionDecision");
-      std::string pr = str_field(hso, "permissionDecisionReason");
-      // real (pre-decision-block, pre-decision-approve): the older decision field maps
-      // block → deny and approve → allow, its reason the reason.
-      if (pd.empty() && decision == "block") pd = "deny", pr = reason;
-      if (pd.empty() && decision == "approve") pd = "allow", pr = reason;
+      std::string pr;
+      const std::string pd = pre_decision(reply, pr);
       if (pd == "deny") {
         o.blocked = true;
-        if (!deny_text) deny_text = name + " hook error: " + (pr.empty() ? "Blocked by hook" : pr);
+        deny_text = name + " hook error: " + or_default(pr);
       } else if (pd == "ask") {
         // real (pre-ask-noreason): without a reason the text names the hook.
-        if (!ask_text) ask_text = pr.empty() ? "Hook " + name + " asked for confirmation for this tool" : pr;
+        ask_text = pr.empty() ? "Hook " + name + " asked for confirmation for this tool" : pr;
       }
       if (!pd.empty()) {
-        // docs: with several hooks the strictest decision wins: deny > ask > allow.
-        auto rank = [](const std::string& d) { return d == "deny" ? 3 : d == "ask" ? 2 : d == "allow" ? 1 : 0; };
+        // docs: with several hooks the strictest decision wins: deny > ask > allow. Where defer
+        // ranks is not measured (placed between ask and allow).
+        auto rank = [](const std::string& d) {
+          return d == "deny" ? 4 : d == "ask" ? 3 : d == "defer" ? 2 : d == "allow" ? 1 : 0;
+        };
         if (!o.permission_decision || rank(pd) > rank(*o.permission_decision))
           o.permission_decision = pd;
       }
-      if (pd == "allow" && hso.contains("updatedInput") && hso["updatedInput"].is_object() &&
-          !o.updated_input)
+      // real (pre-allow-upd, pre-upd-no-decision, pre-two-upd-last-wins): updatedInput applies
+      // with allow or with no decision at all; the last hook to finish wins.
+      if ((pd.empty() || pd == "allow") && hso.contains("updatedInput") &&
+          hso["updatedInput"].is_object())
         o.updated_input = hso["updatedInput"];
     } else if (decision == "block") {
       if (event == "PostToolUse" || event == "PostToolUseFailure") {
         o.blocked = true;  // real (post-block): the reason goes to the model beside the result
         o.model_context.insert(o.model_context.end() - (has_ctx ? 1 : 0),
-                               name + " hook blocking error from command: \"" + cmd + "\": " + reason);
+                               name + " hook blocking error from command: \"" + cmd + "\": " +
+                                   or_default(reason));
       } else if (event == "UserPromptSubmit") {
         o.blocked = true;  // real (ups-block-json)
       } else if (event == "Stop" || event == "SubagentStop") {
         // real (stop-block-json, subagent-stop-block): the reason twice, as feedback (labelled
         // "Stop" for SubagentStop too) and as a blocking error under the hook's own name.
         o.blocked = true;
-        o.model_context.push_back("Stop hook feedback:\n" + reason + "\n");
-        o.model_context.push_back(name + " hook blocking error from command: \"" + cmd + "\": " + reason);
+        o.model_context.push_back("Stop hook feedback:\n" + or_default(reason) + "\n");
+        o.model_context.push_back(name + " hook blocking error from command: \"" + cmd + "\": " +
+                                  or_default(reason));
       }
     }
   }
   if (event == "PreToolUse") {
     if (o.permission_decision == "deny") {
-      o.tool_result = deny_text.value_or(name + " hook error: Blocked by hook");
+      o.tool_result = deny_text.value_or(name + " hook error: " + kDefaultReason);
       o.blocked = true;
       o.updated_input.reset();
     } else if (o.permission_decision == "ask") {
@@ -326,20 +475,28 @@ Outcome decide(const std::string& event, const json& payload,
       o.blocked = true;
       o.tool_result = ask_text.value_or("");
       o.updated_input.reset();
+    } else if (o.permission_decision == "defer") {
+      // real (pre-defer): the tool does not run and the session ends there (result
+      // terminal_reason "tool_deferred"; no tool_result, no Stop hooks).
+      o.blocked = true;
+      o.continue_ = false;
+      o.updated_input.reset();
     }
     if (o.tool_result) o.model_context.insert(o.model_context.begin(), *o.tool_result);
   }
   if (!joined_ctx.empty()) {
     std::string joined;
     for (size_t i = 0; i < joined_ctx.size(); ++i) joined += (i ? "\n" : "") + joined_ctx[i];
-    o.model_context.push_back(event + " hook additional context: " + joined);
+    o.model_context.push_back((event == "PreToolUse" ? name : event) +
+                              " hook additional context: " + joined);
   }
-  if (!messages.empty()) {
+  // real (ups-continue-false-sm): a prompt stopped by continue:false shows only the stop text,
+  // not the systemMessage.
+  if (!messages.empty() && !(event == "UserPromptSubmit" && !o.continue_)) {
     std::string m;
     for (size_t i = 0; i < messages.size(); ++i) m += (i ? "\n" : "") + messages[i];
     o.system_message = m;
   }
-  (void)is_tool_event;
   return o;
 }
 
@@ -510,7 +667,7 @@ std::optional<std::string> schema_problem(const ojson& j) {
 // runs). At exit 0 the hook's own stderr is dropped; at another exit it follows.
 void reject_invalid_reply(HookRun& r) {
   if (r.exit == 2 || r.timed_out) return;
-  std::string t = trim(r.stdout_text);
+  std::string t = reply_text(r.stdout_text);
   if (t.empty() || t.front() != '{') return;
   auto j = ojson::parse(t, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return;
@@ -534,7 +691,7 @@ void reject_invalid_reply(HookRun& r) {
 // hookSpecificOutput, only the fields the named event's schema has (the rest is dropped).
 void reject_wrong_event(const std::string& event, HookRun& r) {
   if (r.exit != 0 || r.timed_out) return;
-  std::string t = trim(r.stdout_text);
+  std::string t = reply_text(r.stdout_text);
   if (t.empty() || t.front() != '{') return;
   auto j = nlohmann::ordered_json::parse(t, nullptr, false);
   if (j.is_discarded() || !j.is_object() || !j.contains("hookSpecificOutput") ||
@@ -570,11 +727,50 @@ void reject_unreadable(const std::string& event, HookRun& r) {
 PlanRun run_plan(const std::vector<cl::HookCommand>& plan, const std::string& event,
                  const json& payload, const std::string& cwd,
                  const std::map<std::string, std::string>& env) {
+  return run_plan(plan, event, payload, cl::stdin_bytes(payload), cwd, env);
+}
+
+PlanRun run_plan(const std::vector<cl::HookCommand>& plan, const std::string& event,
+                 const json& payload, const std::string& input, const std::string& cwd,
+                 const std::map<std::string, std::string>& env) {
   PlanRun pr;
-  pr.runs = run_hooks(plan, payload, cwd, env);
+  pr.runs = run_hooks(plan, input, cwd, env);
   for (auto& r : pr.runs) reject_unreadable(event, r);
   pr.outcome = decide(event, payload, plan, pr.runs);
   return pr;
+}
+
+void warn_once_per_session(Outcome& o, const std::string& project, const json& payload) {
+  if (o.warned_commands.empty()) return;
+  const std::string session = payload.is_object() && payload.contains("session_id") &&
+                                      payload["session_id"].is_string()
+                                  ? payload["session_id"].get<std::string>()
+                                  : "";
+  if (session.empty()) return;
+  std::string key = project;
+  for (char& c : key)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '-';
+  const std::filesystem::path dir =
+      std::filesystem::path("/tmp/claude-" + std::to_string(::getuid())) / key / session;
+  const auto file = dir / "pinta-hostemu-warned.json";
+  json warned = json::array();
+  if (auto text = pinta::fs::read_file(file.string())) {
+    auto j = json::parse(*text, nullptr, false);
+    if (j.is_array()) warned = j;
+  }
+  std::vector<std::string> keep_w, keep_c;
+  for (size_t i = 0; i < o.warnings.size(); ++i) {
+    const std::string& c = o.warned_commands[i];
+    if (std::find(warned.begin(), warned.end(), json(c)) != warned.end()) continue;
+    warned.push_back(c);
+    keep_w.push_back(o.warnings[i]);
+    keep_c.push_back(c);
+  }
+  o.warnings = std::move(keep_w);
+  o.warned_commands = std::move(keep_c);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  (void)pinta::fs::atomic_write(file.string(), warned.dump());
 }
 
 std::string hook_outcome(const HookRun& r) {

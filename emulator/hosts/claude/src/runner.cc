@@ -16,8 +16,8 @@ using nlohmann::json;
 using pinta::hosts::Family;
 
 // Claude Code 2.1.332 (emu::claude, docs/hosts/claude-code-2.1.md): the hook as the one command of
-// the event's plan, spawned as the host spawns it (/bin/sh -c, cwd = the project, the payload as
-// one compact JSON line then EOF, the host's environment additions), read as the host reads it
+// the event's plan, spawned as the host spawns it (/bin/sh -c, cwd = the project, the payload's bytes as
+// the host writes them then EOF, the host's environment additions), read as the host reads it
 // (run_plan's reading: the schema and wrong-event rejections, then decide). The effect names what the host
 // did with the run; the full outcome (what the model is told) is in the detail.
 class ClaudeRunner : public HostRunner {
@@ -34,7 +34,7 @@ class ClaudeRunner : public HostRunner {
     const json& payload = call.input.payload;
     const auto env = cc::hook_environment(
         call.cwd, payload, std::map<std::string, std::string>(call.env.begin(), call.env.end()));
-    out.raw = sp.run(cc::spawn_request(h, payload.dump(), call.cwd, env));
+    out.raw = sp.run(cc::spawn_request(h, pinta::hosts::claude::stdin_bytes(payload), call.cwd, env));
     out.stdin_sent = sp.sent();
     out.detail["spawn"] = spawn_json(out.raw);
     cc::PlanRun pr;
@@ -111,7 +111,8 @@ class ClaudeRunner : public HostRunner {
   //   error_shown     exit 2 where the event cannot block: stderr shown to the user only (ss-exit2)
   //   hook_error      any other status, or a JSON reply outside the host's schema: a non-blocking
   //                   error (post-exit1, ups-exit1, reply-invalid-*)
-  //   denied / asked / allowed   PreToolUse's permission decision at exit 0 (CC: the JSON deny)
+  //   denied / asked / allowed / deferred   PreToolUse's permission decision, read at any exit
+  //                   but 2 (CC: the JSON deny; pre-deny-exit1; pre-defer)
   //   stopped         continue:false: the session ends after this step (pre-continue-false, ...)
   //   blocked         another JSON decision that blocks (post-block, stop-block-json, …)
   //   json_read       any other JSON reply (context, systemMessage)
@@ -135,15 +136,21 @@ class ClaudeRunner : public HostRunner {
       out.effect_message = o.tool_result                        ? *o.tool_result
                            : blocks && !o.model_context.empty() ? joined(o.model_context)
                                                                 : r.stderr_text;
-    } else if (r.exit != 0 || r.reply_rejected) {
+    } else if (r.reply_rejected) {
       // A reply outside the host's schema is a non-blocking error too (reply-invalid-*).
       out.effect = "hook_error";
       out.effect_message = r.stderr_text;
     } else if (o.permission_decision) {
-      out.effect = *o.permission_decision == "deny"  ? "denied"
-                   : *o.permission_decision == "ask" ? "asked"
-                                                     : "allowed";
+      // Read at any exit code but 2 (pre-deny-exit1, pre-deny-exit127, pre-ask-exit1).
+      out.effect = *o.permission_decision == "deny"    ? "denied"
+                   : *o.permission_decision == "ask"   ? "asked"
+                   : *o.permission_decision == "defer" ? "deferred"
+                                                       : "allowed";
       out.effect_message = o.tool_result.value_or("");
+    } else if (r.exit != 0 && !(o.blocked && pinta::emu::claude::is_json_reply(r.stdout_text))) {
+      // A non-blocking error; a JSON block is still read (post-block-exit1, ups-block-exit1).
+      out.effect = "hook_error";
+      out.effect_message = r.stderr_text;
     } else if (blank) {
       out.effect = "no_opinion";
     } else if (!pinta::emu::claude::is_json_reply(r.stdout_text)) {

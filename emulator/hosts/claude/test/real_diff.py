@@ -153,6 +153,10 @@ def text_of(obj):
     return "\n".join(out)
 
 
+def persisted_name(text):
+    return re.sub(r"/tool-results/hook-[^\s/]*-additionalContext\.txt", "/tool-results/hook-*-additionalContext.txt", text)
+
+
 def compare(s):
     diffs = []
     behaviours = 0
@@ -173,12 +177,19 @@ def compare(s):
                 if isinstance(b, dict) and b.get("type") == "tool_result":
                     c = b["content"]
                     tool_results[b["tool_use_id"]] = c if isinstance(c, str) else text_of(c)
-    no_verdict = collections.Counter(x["hook_no_verdict"].get("tool_use_id") for x in stream
-                                     if x.get("tag") == "hook_no_verdict")
+    no_verdict = collections.defaultdict(collections.Counter)  # tool_use_id -> warning texts
+    for x in stream:
+        if x.get("tag") == "hook_no_verdict":
+            no_verdict[x["hook_no_verdict"].get("tool_use_id")][x.get("content")] += 1
+    # permissionDecision "defer": the session ends with the call neither run nor denied.
+    deferred = result.get("terminal_reason") == "tool_deferred"
+    generated = s.sc.get("evidence") == "generated"
     says = collections.Counter(x["content"] for x in stream if x.get("type") == "system"
                                and x.get("subtype") == "informational" and " says: " in x.get("content", ""))
     ups_blocked = any(x.get("prompt_submit_outcome", {}).get("kind") == "blocked_by_hook" for x in stream)
-    all_requests_text = "\n".join(text_of(r.get("body")) for r in s.api)
+    # A persisted context's file name carries an id and 32 hex digits the real CLI draws itself
+    # (post-ctx-large): compared without them.
+    all_requests_text = persisted_name("\n".join(text_of(r.get("body")) for r in s.api))
     last_text = text_of(s.api[-1]["body"]) if s.api else ""
     expect_says = collections.Counter()
     predicted_hook_texts = collections.Counter()
@@ -213,6 +224,7 @@ def compare(s):
         for t in o["modelContext"]:
             if ev == "PreToolUse" and t == o["toolResult"]:
                 continue
+            t = persisted_name(t)
             if not o["continue"]:
                 continue  # the session ends here: nothing more reaches the model
             label = " hook additional context: "
@@ -230,16 +242,23 @@ def compare(s):
             halted = True
         if ev == "PreToolUse":
             tid = pl.get("tool_use_id")
-            warned = len(o.get("warnings", []))  # the report leaves out an empty list
+            warned = collections.Counter(o.get("warnings", []))  # the report leaves out an empty list
             if warned != no_verdict[tid]:
-                diffs.append(where + ": no-verdict warnings emulator=%d real=%d" % (warned, no_verdict[tid]))
-            real_blocked = tid in denials
+                diffs.append(where + ": no-verdict warnings emulator=%r real=%r" % (dict(warned), dict(no_verdict[tid])))
+            ran = any(p["hook_event_name"] in ("PostToolUse", "PostToolUseFailure") and p.get("tool_use_id") == tid
+                      for p in s.payloads)
+            real_deferred = deferred and not ran and tid not in denials and tid not in tool_results
+            if (o["permissionDecision"] == "defer") != real_deferred:
+                diffs.append(where + ": deferred emulator=%s real=%s" % (o["permissionDecision"] == "defer", real_deferred))
+            real_blocked = tid in denials or real_deferred
             if o["blocked"] != real_blocked:
                 diffs.append(where + ": blocked emulator=%s real=%s" % (o["blocked"], real_blocked))
-            elif real_blocked:
+            elif real_blocked and not real_deferred:
+                # Several blocking hooks: the last to finish gives the text. Scenarios declare
+                # their order by timing; generated hooks race (no sleep), so only one is checked.
                 n_blockers = sum(1 for r in em["results"] if r["exit"] == 2 or '"deny"' in r["stdout"]
                                  or '"block"' in r["stdout"] or '"ask"' in r["stdout"])
-                if n_blockers <= 1 and o["toolResult"] != tool_results.get(tid):
+                if (n_blockers <= 1 or not generated) and o["toolResult"] != tool_results.get(tid):
                     diffs.append(where + ": tool_result emulator=%r real=%r" % (o["toolResult"], tool_results.get(tid)))
             if o["updatedInput"] is not None:
                 post = next((p for p in s.payloads if p["hook_event_name"] in ("PostToolUse", "PostToolUseFailure")

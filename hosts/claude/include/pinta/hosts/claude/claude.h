@@ -37,6 +37,15 @@ bool matcher_matches(const std::string& event, const std::string& matcher,
 // nullopt when the matcher is read as a regular expression. The mode test matcher_matches uses.
 std::optional<std::vector<std::string>> matcher_names(const std::string& matcher);
 
+// The bytes 2.1.332 writes to a hook's stdin for this payload: JSON.stringify of the object in the
+// host's own key order (session_id, transcript_path, cwd, prompt_id, permission_mode, agent_id,
+// agent_type, effort, hook_event_name, then the event's fields in its order; tool_response and
+// effort in theirs), then "\n". Keys the host table does not name follow in the order given;
+// tool_input keeps the order given (the model's). Real: every y_captured_* fixture under
+// fixtures/claude/2.1.332/ and the stdin-bytes scenario.
+std::string stdin_bytes(const nlohmann::ordered_json& payload);
+std::string stdin_bytes(const nlohmann::json& payload);
+
 // Where settings come from. Precedence (highest first): managed policy, --settings files,
 // .claude/settings.local.json, .claude/settings.json, ~/.claude/settings.json. Hooks are not
 // overridden by precedence: every source's hooks run.
@@ -53,6 +62,10 @@ struct SettingsSources {
 struct HookCommand {
   std::string event, matcher, command, source;  // source: user|project|local|flag|policy
   long timeout_ms = 600000;                      // "timeout" seconds; default 600 s
+  // "if": a permission rule (`Bash(rm *)`) the tool call must match for the hook to run (tool
+  // events); empty: always. "async": true runs it in the background, its reply not applied.
+  std::string if_rule;
+  bool async = false;
   std::string file;     // the settings file it came from ("--settings" for inline JSON)
   std::string pointer;  // its JSON pointer there: /hooks/<event>/<group>/hooks/<n>
 };
@@ -87,5 +100,16 @@ Result<LoadedSettings> load_settings(const SettingsSources& sources);
 // applied, identical command strings run once (the first occurrence's timeout kept).
 std::vector<HookCommand> plan(const LoadedSettings& settings, const std::string& event,
                               const std::string& target);
+// The same for one payload: its matcher target, and a hook with an "if" rule runs only when the
+// payload's tool call matches it (if_matches).
+std::vector<HookCommand> plan_for(const LoadedSettings& settings, const std::string& event,
+                                  const nlohmann::json& payload);
+
+// A permission rule as the "if" key reads it: `Tool` (any call of that tool) or `Tool(pattern)`.
+// For Bash the pattern is matched against the whole tool_input.command, `*` matching any run of
+// characters (a legacy `prefix:*` is a prefix); for other tools against tool_input.file_path
+// (else path, url, pattern). Real (pre-if-key): `Bash(rm *)` runs for `rm -f x`, not for
+// `echo ran`. Only Bash is measured.
+bool if_matches(const std::string& rule, const nlohmann::json& payload);
 
 }  // namespace pinta::hosts::claude

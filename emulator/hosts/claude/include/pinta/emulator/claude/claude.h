@@ -46,7 +46,16 @@ struct Outcome {
   std::vector<std::string> model_context;
   // Warnings the CLI shows the user for this event (PreToolUse: one per hook that gave no verdict).
   std::vector<std::string> warnings;
+  std::vector<std::string> warned_commands;  // the hook behind each warning
 };
+
+// real (pre-exit127-twice, pre-timeout-twice, pre-badreply-twice, pre-warn-once-per-session): a
+// hook warns of no verdict once per session; the same hook failing on a later tool call is
+// silent, another hook still warns. decide() judges one event; this drops the warnings of hooks
+// that already warned in the payload's session and records the new ones (in the host's own
+// per-session directory, /tmp/claude-<uid>/<project as a name>/<session>/). `hostemu claude run`
+// applies it.
+void warn_once_per_session(Outcome& o, const std::string& project, const nlohmann::json& payload);
 
 // The hook process environment: this process's environment plus what 2.1.332 adds
 // (CLAUDE_PROJECT_DIR, CLAUDECODE=1, CLAUDE_CODE_ENTRYPOINT, CLAUDE_CODE_SESSION_ID from the
@@ -58,8 +67,8 @@ std::map<std::string, std::string> hook_environment(const std::string& project,
                                                     const nlohmann::json& payload,
                                                     std::map<std::string, std::string> base);
 
-// How 2.1.332 spawns one planned command: /bin/sh -c COMMAND in cwd, `input` (the payload as one
-// compact JSON line) on stdin then EOF, SIGTERM to the process group at its timeout. run_hooks
+// How 2.1.332 spawns one planned command: /bin/sh -c COMMAND in cwd, `input` (the payload's bytes,
+// hosts::claude::stdin_bytes) on stdin then EOF, SIGTERM to the process group at its timeout. run_hooks
 // runs these; a caller with its own spawner (HostRunner) runs one and reads it with hook_run.
 proc::SpawnRequest spawn_request(const hosts::claude::HookCommand& h, const std::string& input,
                                  const std::string& cwd,
@@ -79,10 +88,10 @@ void reject_invalid_reply(HookRun& run);
 // (run_plan and the conformance runner apply it before decide).
 void reject_unreadable(const std::string& event, HookRun& run);
 
-// Runs every planned command concurrently (bash -c COMMAND, cwd = project, the payload as one
-// compact JSON line on stdin, then EOF) and waits for all. Results in plan order.
+// Runs every planned command concurrently (/bin/sh -c COMMAND, cwd = project, `input` on stdin,
+// then EOF) and waits for all. Results in plan order.
 std::vector<HookRun> run_hooks(const std::vector<hosts::claude::HookCommand>& plan,
-                               const nlohmann::json& payload, const std::string& cwd,
+                               const std::string& input, const std::string& cwd,
                                const std::map<std::string, std::string>& env);
 
 // Whether the host reads this stdout (of an exit-0 run) as a JSON reply: a JSON object once
@@ -98,8 +107,13 @@ struct PlanRun {
   std::vector<HookRun> runs;
   Outcome outcome;
 };
+// The hooks' stdin is hosts::claude::stdin_bytes(payload); the second form is given the bytes
+// (`hostemu claude run` keeps the order of the payload it was given).
 PlanRun run_plan(const std::vector<hosts::claude::HookCommand>& plan, const std::string& event,
                  const nlohmann::json& payload, const std::string& cwd,
+                 const std::map<std::string, std::string>& env);
+PlanRun run_plan(const std::vector<hosts::claude::HookCommand>& plan, const std::string& event,
+                 const nlohmann::json& payload, const std::string& input, const std::string& cwd,
                  const std::map<std::string, std::string>& env);
 
 // How the host reports one run (stream-json hook_response "outcome"): "success", "error" or
