@@ -30,6 +30,9 @@ the main agent's requests race for the turns.
 import argparse, collections, concurrent.futures as cf, json, os, random, re, shutil, signal
 import subprocess, sys, tempfile, time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "lanes"))
+import real_slice  # noqa: E402  (emulator/lanes: the README's slice or the full sweep)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.environ.get("PINTA_SOURCE_DIR") or os.path.abspath(os.path.join(HERE, "../../../.."))
 CAPTURE_CMD = 'cat >> "${PINTA_CLAUDE_CAP:-/dev/null}"; echo >> "${PINTA_CLAUDE_CAP:-/dev/null}"'
@@ -394,6 +397,8 @@ def main():
                 sc = json.load(open(os.path.join(a.scenarios, f)))
                 if not a.only or a.only in sc["name"]:
                     scs.append(sc)
+        if not a.only and not a.fixtures_out:  # a capture records every scenario
+            scs = real_slice.select(scs, lane="claude_real_diff")
     rng = random.Random(a.fuzz_seed)
     scs += [gen_session(rng, i, a.fuzz_per_event) for i in range(a.fuzz_sessions)]
     base = a.keep or tempfile.mkdtemp(prefix="claude-diff-")

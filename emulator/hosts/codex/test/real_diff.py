@@ -35,6 +35,8 @@ import sys, tempfile, time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import codex_session as cs  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "lanes"))
+import real_slice  # noqa: E402  (emulator/lanes: the README's slice or the full sweep)
 
 DEFAULT_TURNS = [
     {"content": [{"type": "function_call", "name": "exec_command", "arguments": {"cmd": "touch ran"}}]},
@@ -354,6 +356,8 @@ def main():
                     sc.setdefault("turns", DEFAULT_TURNS)
                     scs.append(sc)
                     files[sc["name"]] = os.path.join(a.scenarios, f)
+        if not a.only and not a.record and not a.fixtures_out:  # records cover every scenario
+            scs = real_slice.select(scs, lane="codex_real_diff")
     n_gen = 64 if a.long else a.generated
     rng = random.Random(a.seed)
     gen = [gen_session(rng, i) for i in range(n_gen)]
