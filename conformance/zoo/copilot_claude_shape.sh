@@ -3,9 +3,9 @@
 # in the Claude hookSpecificOutput shape, as Claude Code and Codex read a deny. Copilot ignores
 # hookSpecificOutput in the native format: the call runs (shared/reference/real-hosts.md,
 # "Codex 0.171.0, Copilot 1.0.102, … hook rules"; CPM scenario c-pre-hso-deny).
-# Breaks: COPILOT-0002, COPILOT-0010, COPILOT-0016 and GUARD-0001 under Copilot (contract COPILOT-3:
-# the top-level deny)
-# Catches: COPILOT-0002 COPILOT-0010 COPILOT-0016 GUARD-0001
+# Breaks: COPILOT-0002, COPILOT-0009 (its ask the same way), COPILOT-0010, COPILOT-0016 and
+# GUARD-0001 under Copilot (contract COPILOT-3, COPILOT-4: the top-level pair)
+# Catches: COPILOT-0002 COPILOT-0009 COPILOT-0010 COPILOT-0016 GUARD-0001
 adapter="$1"; shift
 case " $* " in *" copilot "*|*" copilot-claude "*) ;; *) exec "$adapter" "$@";; esac
 out="$("$adapter" "$@")"; rc=$?
