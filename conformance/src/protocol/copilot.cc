@@ -16,9 +16,17 @@ bool selects(const ProtocolHook& h, const std::string& tool) {
   return cp::matcher_matches(cp::Format::kNative, h.matcher, tool);
 }
 void judge(const Run&, std::vector<Finding>&) {}
+// The call after a preToolUse run (emulator/hosts/copilot/src/runner.cc): a deny (exit 2
+// included) or an errored run (any other non-zero exit, a crash or a signal: fail-closed, CP)
+// keeps it from running; `ask` puts it to the user (in -p: a deny).
+const char* gate_call(const HookOutcome& o) {
+  if (o.effect == "denied" || o.effect == "errored") return "blocks";
+  return o.effect == "asked" ? "asks" : "runs";
+}
 }  // namespace
 namespace readings::copilot {
 extern const FamilyReading kReading = {pinta::hosts::Family::kCopilot, nullptr, ".github",
-                                       hook_timeout_ms, kTools, selects, true, judge};
+                                       hook_timeout_ms, kTools, selects, true, judge,
+                                       gate_call};
 }  // namespace readings::copilot
 }  // namespace pinta::conformance::protocol
