@@ -73,7 +73,9 @@ TEST(ProtocolMatrix, EachHostsReadingOfTheSameReply) {
       auto f = want.find(std::string(d.name));
       if (f == want.end()) continue;
       auto w = f->second.find(cmd);
-      if (w != f->second.end()) EXPECT_EQ(c.verdict, w->second) << "effect " << c.effect;
+      if (w != f->second.end()) {
+        EXPECT_EQ(c.verdict, w->second) << "effect " << c.effect;
+      }
     }
   }
   // Every family but one whose emulator does not run hooks yet: at least 5 x 6 verdicts.
