@@ -2,10 +2,10 @@
 // --matrix`): per host family that would load a hook, what its reply does to the tool call, each
 // cell the family's own runner and reading (protocol/reading.h FamilyReading::gate_call).
 #include <gtest/gtest.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
-#include <cstdio>
-#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
@@ -100,37 +100,32 @@ TEST(ProtocolMatrix, EachHostsReadingOfTheSameReply) {
 TEST(ProtocolMatrix, AConfigOnlyItsReadersLoad) {
   char dir[] = "/tmp/pinta-matrix-XXXXXX";
   ASSERT_NE(::mkdtemp(dir), nullptr);
-  const std::string folder = std::string(dir) + "/.deel";
-  ASSERT_EQ(::mkdir(folder.c_str(), 0700), 0);
-  {
-    FILE* f = ::fopen((folder + "/hooks.json").c_str(), "w");
-    ASSERT_NE(f, nullptr);
-    ::fputs(R"([{"때":"도구전","이름":"stop","명령":"echo no; exit 2"}])", f);
-    ::fclose(f);
-  }
+  const std::filesystem::path folder = std::filesystem::path(dir) / ".deel";
+  std::filesystem::create_directories(folder);
+  std::ofstream(folder / "hooks.json") << R"([{"때":"도구전","이름":"stop","명령":"echo no; exit 2"}])";
   ProtocolOptions po;
-  po.config = folder + "/hooks.json";
+  po.config = (folder / "hooks.json").string();
   RunOptions o;
   o.fixtures_dir = std::string(PINTA_SOURCE_DIR) + "/fixtures";
   auto rows = protocol_matrix(po, o);
-  std::string rm = std::string("rm -rf ") + dir;
-  if (!rows) {
-    (void)::system(rm.c_str());
-    FAIL() << rows.error().message;
-  }
-  bool loaded = false;
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  ASSERT_TRUE(rows) << rows.error().message;
+  // One family reads a deel-local-cli hooks.json; exit 2 at its tool gate blocks there.
+  size_t loaded = 0;
   for (const auto& r : *rows)
     for (size_t i = 0; i < r.cells.size(); ++i) {
-      const auto& d = pinta::hosts::families()[i];
-      if (d.gate_event == "도구전") {  // the one family whose file this is
-        EXPECT_EQ(r.cells[i].verdict, "blocks") << r.cells[i].effect;
-        loaded = true;
-      } else if (r.cells[i].verdict != "blocks" && r.cells[i].verdict != "runs") {
-        EXPECT_FALSE(r.cells[i].why.empty()) << d.name;
+      const auto& c = r.cells[i];
+      if (c.verdict == "blocks" || c.verdict == "runs" || c.verdict == "asks") {
+        EXPECT_EQ(c.verdict, "blocks") << c.host << " " << c.effect;
+        ++loaded;
+      } else {
+        EXPECT_FALSE(c.why.empty()) << c.host << ": a column without a verdict says why";
       }
     }
-  EXPECT_TRUE(loaded);
-  (void)::system(rm.c_str());
+  EXPECT_EQ(loaded, 1u);
+  const std::string text = render_matrix(*rows);
+  EXPECT_NE(text.find("echo no; exit 2"), std::string::npos) << text;
 }
 
 }  // namespace
