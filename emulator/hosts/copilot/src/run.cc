@@ -286,8 +286,12 @@ PlanRun run_plan(const std::vector<cp::HookHandler>& plan, const std::string& ev
     // The payload's own bytes for a hook of its format; the other format's shape derived.
     const bool same = h.format == given || ev == "permissionRequest";
     const std::string input = same && !raw.empty() ? raw : stdin_for(ev, payload, given, h.format);
-    auto run = hook_run(h, spawner->run(spawn_request(h, input, project,
-                                                      hook_environment(h, project, base_env))));
+    auto env = hook_environment(h, project, base_env);
+    // CPM c-otel-deny: with OpenTelemetry on, command hooks get the payload's traceparent as
+    // COPILOT_TRACEPARENT.
+    if (payload.contains("traceparent") && payload["traceparent"].is_string())
+      env["COPILOT_TRACEPARENT"] = payload["traceparent"].get<std::string>();
+    auto run = hook_run(h, spawner->run(spawn_request(h, input, project, env)));
     auto rd = read_run(ev, h.format, run);
     pr.runs.push_back(run);
     pr.readings.push_back(rd);
