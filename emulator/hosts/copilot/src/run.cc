@@ -170,6 +170,14 @@ std::map<std::string, std::string> hook_environment(const cp::HookHandler& h,
   env["GIT_CONFIG_COUNT"] = "1";
   env["GIT_CONFIG_KEY_0"] = "safe.bareRepository";
   env["GIT_CONFIG_VALUE_0"] = "explicit";
+  // A plugin's hooks find their files through PLUGIN_ROOT (CPDOC "Plugins"; not measured: the
+  // lane installs no plugin): the folder holding hooks.json, or the one above hooks/hooks.json.
+  if (h.source == "plugin" && slash != std::string::npos) {
+    std::string root = h.file.substr(0, slash);
+    if (root.size() >= 6 && root.compare(root.size() - 6, 6, "/hooks") == 0)
+      root.resize(root.size() - 6);
+    env["PLUGIN_ROOT"] = root;
+  }
   for (const auto& [k, v] : h.env) env[k] = v;  // CPDOC: the entry's `env`
   return env;
 }
