@@ -37,12 +37,12 @@ SRC = os.environ.get("PINTA_SOURCE_DIR") or os.path.abspath(os.path.join(HERE, "
 MODEL = "gpt-4.1"
 ARGS = ["--allow-all-tools", "--no-auto-update"]
 
-CAMEL_EVENTS = ["sessionStart", "userPromptSubmitted", "preToolUse", "permissionRequest",
+CAMEL_EVENTS = ["sessionStart", "userPromptSubmitted", "userPromptTransformed", "preToolUse", "permissionRequest",
                 "postToolUse", "postToolUseFailure", "agentStop", "subagentStart", "subagentStop",
                 "errorOccurred", "preCompact", "notification", "sessionEnd"]
 PASCAL_EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest",
                  "PostToolUse", "PostToolUseFailure", "Stop", "SubagentStart", "SubagentStop",
-                 "PreCompact", "Notification", "SessionEnd"]
+                 "PreCompact", "Notification", "ErrorOccurred", "SessionEnd"]
 
 
 def install_copilot():
