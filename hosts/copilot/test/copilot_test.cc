@@ -215,16 +215,19 @@ TEST(CopilotLoader, MatchersPerFormatAndTheEmptyGroupMatcher) {
                   {"matcher":"*","hooks":[{"command":"echo c-star"}]},
                   {"hooks":[{"command":"echo c-none"}]},
                   {"matcher":"Ba","hooks":[{"command":"echo c-Ba"}]}]}})");
-  t.write("home/.copilot/settings.json", R"({"hooks":{"PostToolUse":[
-    {"matcher":"","hooks":[{"command":"echo dropped"}]},{"hooks":[{"command":"echo dropped-too"}]}]}})");
+  t.write("home/.copilot/hooks/post.json", R"({"hooks":{"PostToolUse":[
+    {"matcher":"","hooks":[{"command":"echo skipped"}]},{"hooks":[{"command":"echo kept"}]}]}})");
+  t.write("home/.copilot/settings.json", R"({"hooks":{"PostToolUse":[{"hooks":[{"command":"echo ok"}]}],
+    "SessionEnd":[{"matcher":"","hooks":[{"command":"echo dropped"}]}]}})");
   auto loaded = cp::load_hooks(t.sources(false));
   ASSERT_TRUE(loaded);
   // CPM c-matcher-*, c-matcher-nested, p-matcher-*.
   EXPECT_EQ(commands(cp::plan(*loaded, "preToolUse", "bash")),
             (std::vector<std::string>{"echo n-bash", "echo nested-bash", "echo c-Bash",
                                       "echo c-star", "echo c-none"}));
-  // CPM p-matcher-empty: a group matcher "" drops the event's whole list.
-  EXPECT_TRUE(cp::plan(*loaded, "postToolUse", "bash").empty());
+  // CPM p-matcher-empty: in a hook file a group matcher "" skips that group alone;
+  // src-claude-empty-matcher: in a settings file it drops the whole file.
+  EXPECT_EQ(commands(cp::plan(*loaded, "postToolUse", "bash")), (std::vector<std::string>{"echo kept"}));
   EXPECT_EQ(cp::runtime_tool_name("Bash"), "bash");
   EXPECT_EQ(cp::runtime_tool_name("Read"), "view");
   EXPECT_EQ(cp::runtime_tool_name("mcp_tool"), "mcp_tool");
