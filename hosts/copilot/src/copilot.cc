@@ -196,10 +196,12 @@ std::optional<HookHandler> read_entry(const ojson& e, const std::string& event, 
 // formats, each key with its own: CPM mixed-file); unknown keys are ignored (CPM
 // src-unknown-event). A key's list holds flat entries or Claude-style groups
 // {"matcher","hooks":[…]}; the matcher's semantics follow the key's format (CPM c-matcher-nested).
-// A group whose matcher is "" is a settings error that drops the event's whole list (CPM
-// p-matcher-empty).
-void read_hooks_object(const ojson& hooks, const std::string& source, const std::string& file,
-                       LoadedHooks& out) {
+// A group whose matcher is "" never runs: in a hook file it alone is skipped (CPM
+// p-matcher-empty); in a settings file it is a settings error that drops the whole file (CPM
+// src-claude-empty-matcher): returns false then.
+bool read_hooks_object(const ojson& hooks, const std::string& source, const std::string& file,
+                       bool settings, LoadedHooks& out) {
+  std::vector<HookHandler> found;
   for (auto it = hooks.begin(); it != hooks.end(); ++it) {
     const std::string& event = it.key();
     const auto format = event_format(event);
@@ -209,8 +211,6 @@ void read_hooks_object(const ojson& hooks, const std::string& source, const std:
       out.warnings.push_back(file + base + ": not a list, skipped");
       continue;
     }
-    std::vector<HookHandler> list;
-    bool dropped = false;
     size_t i = 0;
     for (const auto& item : it.value()) {
       const std::string ptr = base + "/" + std::to_string(i++);
@@ -218,10 +218,10 @@ void read_hooks_object(const ojson& hooks, const std::string& source, const std:
         const bool has_m = item.contains("matcher") && item["matcher"].is_string();
         const std::string m = has_m ? item["matcher"].get<std::string>() : std::string();
         if (has_m && m.empty()) {
-          out.warnings.push_back(file + ptr + "/matcher: matcher cannot be empty (the event's "
-                                              "hooks are not loaded)");
-          dropped = true;
-          break;
+          out.warnings.push_back(file + ptr + "/matcher: matcher cannot be empty" +
+                                 (settings ? " (the file is not loaded)" : " (the group is skipped)"));
+          if (settings) return false;
+          continue;
         }
         size_t j = 0;
         for (const auto& inner : item["hooks"]) {
@@ -230,7 +230,7 @@ void read_hooks_object(const ojson& hooks, const std::string& source, const std:
           if (!h) continue;
           h->matcher = m;
           h->has_matcher = has_m;
-          list.push_back(std::move(*h));
+          found.push_back(std::move(*h));
         }
         continue;
       }
@@ -240,11 +240,11 @@ void read_hooks_object(const ojson& hooks, const std::string& source, const std:
         h->matcher = item["matcher"].get<std::string>();
         h->has_matcher = true;
       }
-      list.push_back(std::move(*h));
+      found.push_back(std::move(*h));
     }
-    if (!dropped)
-      for (auto& h : list) out.handlers.push_back(std::move(h));
   }
+  for (auto& h : found) out.handlers.push_back(std::move(h));
+  return true;
 }
 
 // One hook file (policy, ~/.copilot/hooks/, .github/hooks/, a plugin's hooks.json): a file that
@@ -270,7 +270,7 @@ void read_hook_file(const std::string& path, const std::string& source, LoadedHo
     out.warnings.push_back(path + ": hooks is not an object, skipped");
     return;
   }
-  read_hooks_object(doc["hooks"], source, path, out);
+  read_hooks_object(doc["hooks"], source, path, settings, out);
 }
 
 // The *.json files of a folder in directory (readdir) order, as the CLI lists them (CPM: files

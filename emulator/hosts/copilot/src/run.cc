@@ -170,6 +170,14 @@ std::map<std::string, std::string> hook_environment(const cp::HookHandler& h,
   env["GIT_CONFIG_COUNT"] = "1";
   env["GIT_CONFIG_KEY_0"] = "safe.bareRepository";
   env["GIT_CONFIG_VALUE_0"] = "explicit";
+  // A plugin's hooks find their files through PLUGIN_ROOT (CPDOC "Plugins"; not measured: the
+  // lane installs no plugin): the folder holding hooks.json, or the one above hooks/hooks.json.
+  if (h.source == "plugin" && slash != std::string::npos) {
+    std::string root = h.file.substr(0, slash);
+    if (root.size() >= 6 && root.compare(root.size() - 6, 6, "/hooks") == 0)
+      root.resize(root.size() - 6);
+    env["PLUGIN_ROOT"] = root;
+  }
   for (const auto& [k, v] : h.env) env[k] = v;  // CPDOC: the entry's `env`
   return env;
 }
@@ -286,8 +294,12 @@ PlanRun run_plan(const std::vector<cp::HookHandler>& plan, const std::string& ev
     // The payload's own bytes for a hook of its format; the other format's shape derived.
     const bool same = h.format == given || ev == "permissionRequest";
     const std::string input = same && !raw.empty() ? raw : stdin_for(ev, payload, given, h.format);
-    auto run = hook_run(h, spawner->run(spawn_request(h, input, project,
-                                                      hook_environment(h, project, base_env))));
+    auto env = hook_environment(h, project, base_env);
+    // CPM c-otel-deny: with OpenTelemetry on, command hooks get the payload's traceparent as
+    // COPILOT_TRACEPARENT.
+    if (payload.contains("traceparent") && payload["traceparent"].is_string())
+      env["COPILOT_TRACEPARENT"] = payload["traceparent"].get<std::string>();
+    auto run = hook_run(h, spawner->run(spawn_request(h, input, project, env)));
     auto rd = read_run(ev, h.format, run);
     pr.runs.push_back(run);
     pr.readings.push_back(rd);

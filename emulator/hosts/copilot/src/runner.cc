@@ -24,20 +24,23 @@ class CopilotRunner : public HostRunner {
     cp::HookHandler h;
     h.event = call.event;
     h.canonical = cp::canonical_event(call.event);
-    h.format = format_;
+    // A PascalCase event is a Claude-style registration whatever the host label (the protocol
+    // profile grades both formats of one file on one host).
+    const cp::Format format = cp::event_format(call.event).value_or(format_);
+    h.format = format;
     h.bash = call.command;
     h.timeout_sec = std::max(1, (call.timeout_ms + 999) / 1000);
     h.file = call.cwd + "/.github/hooks/pinta.json";
     h.source = "repo";
     const auto env = hook_environment(h, call.cwd, {call.env.begin(), call.env.end()});
     const json& payload = call.input.payload;
-    const std::string input = stdin_for(h.canonical, payload, format_, format_);
+    const std::string input = stdin_for(h.canonical, payload, format, format);
     out.raw = sp.run(spawn_request(h, input, call.cwd, env));
     out.stdin_sent = sp.sent();
     out.detail["spawn"] = spawn_json(out.raw);
     PlanRun pr;
     pr.runs.push_back(hook_run(h, out.raw));
-    const auto rd = read_run(h.canonical, format_, pr.runs.front());
+    const auto rd = read_run(h.canonical, format, pr.runs.front());
     pr.readings.push_back(rd);
     // The outcome as run_plan decides it, over the run already made.
     struct Replay : proc::Spawner {
@@ -45,7 +48,7 @@ class CopilotRunner : public HostRunner {
       proc::SpawnResult run(const proc::SpawnRequest&) override { return r; }
     } replay;
     replay.r = out.raw;
-    pr.outcome = run_plan({h}, h.canonical, payload, format_, input, call.cwd, {}, &replay).outcome;
+    pr.outcome = run_plan({h}, h.canonical, payload, format, input, call.cwd, {}, &replay).outcome;
     const json report = report_json({h}, pr);
     out.detail["result"] = report["results"][0];
     out.detail["outcome"] = report["outcome"];
@@ -58,6 +61,7 @@ class CopilotRunner : public HostRunner {
     // The native payload 1.0.102 writes (fixtures/copilot/1.0.102/<event>/, CPM c-baseline),
     // converted to the Claude-style shape for a `copilot-claude` host (p-baseline).
     const std::string ev = cp::canonical_event(event).empty() ? event : cp::canonical_event(event);
+    const cp::Format fmt = cp::event_format(event).value_or(format_);
     const std::string session = opts.contains("session") && opts["session"].is_string()
                                     ? opts["session"].get<std::string>()
                                     : "bb3e1073-506b-47c4-ab26-74ee1fb83d09";
@@ -66,7 +70,7 @@ class CopilotRunner : public HostRunner {
     json p = {{"sessionId", session}, {"timestamp", 1796659347664LL}, {"cwd", cwd}};
     std::string tool = opts.contains("tool") && opts["tool"].is_string()
                            ? opts["tool"].get<std::string>() : "bash";
-    if (format_ == cp::Format::kClaudeStyle) tool = cp::runtime_tool_name(tool);
+    if (fmt == cp::Format::kClaudeStyle) tool = cp::runtime_tool_name(tool);
     const json args = opts.contains("tool_args") ? opts["tool_args"]
                                                  : json{{"command", "ls -la"}, {"description", "list"}};
     if (ev == "preToolUse" || ev == "postToolUse" || ev == "postToolUseFailure") {
@@ -92,7 +96,7 @@ class CopilotRunner : public HostRunner {
       p["stop_hook_active"] = false;
     }
     if (ev == "sessionEnd") p["reason"] = "complete";
-    if (format_ == cp::Format::kNative || ev == "permissionRequest") return p;
+    if (fmt == cp::Format::kNative || ev == "permissionRequest") return p;
     return json::parse(stdin_for(ev, p, cp::Format::kNative, cp::Format::kClaudeStyle));
   }
 
@@ -135,11 +139,10 @@ json copilot_golden(const HookOutcome& o, const json&) {
   return e;
 }
 
-std::unique_ptr<HostRunner> make_copilot(const std::string& host, const HostRunnerOptions&,
+// One host, copilot-1.0: native by default, a PascalCase event is a Claude-style registration.
+std::unique_ptr<HostRunner> make_copilot(const std::string&, const HostRunnerOptions&,
                                          std::string&) {
-  return std::make_unique<CopilotRunner>(host.find("claude") != std::string::npos
-                                             ? cp::Format::kClaudeStyle
-                                             : cp::Format::kNative);
+  return std::make_unique<CopilotRunner>(cp::Format::kNative);
 }
 
 }  // namespace
