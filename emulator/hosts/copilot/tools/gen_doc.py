@@ -169,13 +169,13 @@ def showed(e):
     read = [r[1] for r in e.get("read", []) if isinstance(r, list) and len(r) > 1]
     denied = [r for r in read if r.startswith("Denied by preToolUse hook")]
     out = []
-    if not e.get("events"):
-        out.append("no hook ran")
+    if not e.get("events") and not e.get("marks"):
+        out.append("no hook event recorded")
     if denied:
         out.append("the call did not run; the model read `%s`" % clip(denied[-1]))
-    if e.get("files"):
+    elif "ran" in e.get("files", []):  # the scripted bash call's side effect
         out.append("the call ran")
-    elif not denied and "files" in e:
+    elif "files" in e:
         out.append("no side effect")
     for n in e.get("notices", [])[:1]:
         out.append("notice `%s`" % clip(n, 60))
