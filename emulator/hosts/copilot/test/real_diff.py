@@ -12,13 +12,14 @@ reduced to an outcome:
   told       every text in the model's requests carrying the scenarios' marker "HK" (hook
              context), in first-seen order
   requests   how many model requests were answered
-  events     the hook events fired, [event, count] in the order each first fired, by the name the
-             capture hook was registered under; payloads: every distinct payload of each
+  events     the hook events fired, [event, count] in lifecycle order, by the name the capture
+             hook was registered under; payloads: every distinct payload of each
              (normalised: ids, times, trace ids, the temp root)
   marks      what the scenario's hooks appended to $M (which hooks ran), in order: Copilot runs
              the hooks of one event one after another
-  transcript the CLI's stdout, notices its stderr (less the closing usage lines), rc its status
-  otel       (scenarios with "otel") the host's hook.start/hook.end span events, in order, and
+  transcript the CLI's stdout as one line (whitespace collapsed), notices its stderr (less the
+             closing usage lines), rc its status
+  otel       (scenarios with "otel") the host's hook.start/hook.end span events, in order per event, and
              whether each payload's traceparent names the invoke_agent span as parent
 Checks: (1) the real outcome equals the one recorded in the scenario file ("expected"; --record
 writes it): the oracle has not moved; (2) once `hostemu copilot run` exists, every captured
@@ -105,6 +106,12 @@ def otel_view(run):
             evs.append([e["name"][len("github.copilot."):], a.get("github.copilot.hook.type"),
                         a.get("github.copilot.hook.decision"), a.get("github.copilot.hook.tool_names")])
     ids = {(s["traceId"], s["spanId"]) for s in agent}
+    # Per event type in its own order: the start of userPromptSubmitted's hooks was seen before
+    # the end of sessionStart's in one run and after it in another.
+    by_type = collections.OrderedDict()
+    for name, typ, decision, tools in evs:
+        by_type.setdefault(typ, []).append([name, decision, tools])
+    evs = sorted([t, v] for t, v in by_type.items())
     parents = []
     for label, p in zip(run.labels, run.payloads):
         tp = p.get("traceparent") if isinstance(p, dict) else None
@@ -112,6 +119,13 @@ def otel_view(run):
             _, trace, span, _ = tp.split("-")
             parents.append([label, (trace, span) in ids])
     return {"hookEvents": evs, "traceparentParentIsInvokeAgent": parents}
+
+
+def sorted_events(counts):
+    """[event, count] in the lifecycle order of the capture lists: sessionStart's hooks and
+    userPromptSubmitted's run concurrently (either was seen first), so firing order is not kept."""
+    order = cs.CAMEL_EVENTS + cs.PASCAL_EVENTS
+    return sorted(([e, n] for e, n in counts), key=lambda x: (order.index(x[0]) if x[0] in order else len(order), x[0]))
 
 
 def outcome(run):
@@ -131,20 +145,18 @@ def outcome(run):
                 t = norm(t, root)
                 if "HK" in t and t not in told:
                     told.append(t)
-    events = []
-    for label in run.labels:
-        if any(e[0] == label for e in events):
-            next(e for e in events if e[0] == label)[1] += 1
-        else:
-            events.append([label, 1])
+    events = sorted_events(collections.Counter(run.labels).items())
     payloads = collections.defaultdict(set)
     for label, p in zip(run.labels, run.payloads):
         payloads[label].add(json.dumps(norm_json(p, root), ensure_ascii=False))
     payloads = {ev: [json.loads(x) for x in sorted(v)] for ev, v in payloads.items()}
     notices = [norm(l.rstrip(), root) for l in run.stderr.splitlines()
                if l.strip() and not USAGE_LINE.match(l)]
-    # A tool line ends in its duration when it took seconds ("● touch (shell)   30s").
-    transcript = [re.sub(r"\s{2,}\d+s$", "", norm(l.rstrip(), root)) for l in run.stdout.splitlines() if l.strip()]
+    # One line of text: the CLI wraps its output at a width, so where a line breaks depends on the
+    # length of the temp root. A tool line ends in its duration when it took seconds
+    # ("● touch (shell)   30s").
+    lines = [re.sub(r"\s{2,}\d+s$", "", l.rstrip()) for l in run.stdout.splitlines()]
+    transcript = norm(re.sub(r"\s+", " ", " ".join(lines)).strip(), root)
     got = {"files": sorted(os.listdir(run.proj)), "read": read, "told": told, "requests": len(ok),
            "events": events, "marks": read_marks(run), "transcript": transcript, "notices": notices,
            "rc": run.rc, "payloads": payloads}
