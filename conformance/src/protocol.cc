@@ -10,6 +10,7 @@
 #include <atomic>
 #include <filesystem>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -100,6 +101,31 @@ const protocol::ToolSample* tool_for(Family f, const ProtocolHook& h) {
   for (const auto& t : fr.tools)
     if (fr.selects(h, std::string(t.name))) return &t;
   return nullptr;
+}
+
+// One run of registration `h` as its host runs it: in its project folder (or `home` for --hook),
+// with `home` as HOME and a realistic payload for its event (for a tool event, a tool its
+// matcher selects). `call` is left holding what was sent.
+HookOutcome run_registration(pinta::emu::HostRunner& runner, Family f, const ProtocolHook& h,
+                             const std::string& home, HookCall& call) {
+  const std::string ws =
+      h.origin.empty() ? home : project_dir_of(h.origin.substr(0, h.origin.find('#')));
+  call.host = h.host;
+  call.event = h.event;
+  call.command = h.command;
+  call.cwd = ws;
+  call.timeout_ms = h.timeout_ms;
+  call.pipe_grace_ms = 1000;
+  for (const char* k : {"PATH", "LANG", "LC_ALL", "TMPDIR"})
+    if (const char* v = ::getenv(k)) call.env[k] = v;  // NOLINT(concurrency-mt-unsafe)
+  call.env["HOME"] = home;
+  json opts = json::object();
+  if (const auto* tool = tool_for(f, h)) {
+    opts["tool"] = std::string(tool->name);
+    opts["tool_args"] = protocol::sample_args(tool->args, ws);
+  }
+  call.input.payload = runner.default_payload(h.event, opts, home, ws);
+  return runner.run(call);
 }
 
 }  // namespace
@@ -225,25 +251,8 @@ RunSummary run_protocol(const std::vector<Case>& cases, const std::vector<Protoc
         // A scratch HOME (a hook's own files stay out of the user's), the project as cwd.
         std::string tmp = (stdfs::temp_directory_path() / "pinta-proto-XXXXXX").string();
         if (!::mkdtemp(tmp.data())) tmp.clear();
-        const std::string ws =
-            h.origin.empty() ? tmp : project_dir_of(h.origin.substr(0, h.origin.find('#')));
         HookCall call;
-        call.host = h.host;
-        call.event = h.event;
-        call.command = h.command;
-        call.cwd = ws;
-        call.timeout_ms = h.timeout_ms;
-        call.pipe_grace_ms = 1000;
-        for (const char* k : {"PATH", "LANG", "LC_ALL", "TMPDIR"})
-          if (const char* v = ::getenv(k)) call.env[k] = v;  // NOLINT(concurrency-mt-unsafe)
-        call.env["HOME"] = tmp;
-        json opts = json::object();
-        if (const auto* tool = tool_for(*fam, h)) {
-          opts["tool"] = std::string(tool->name);
-          opts["tool_args"] = protocol::sample_args(tool->args, ws);
-        }
-        call.input.payload = runner->default_payload(h.event, opts, tmp, ws);
-        auto out = runner->run(call);
+        auto out = run_registration(*runner, *fam, h, tmp, call);
         if (!out.raw.started) {
           ho.state = "unresolved";
           ho.failures.push_back("the hook did not start: " + out.raw.spawn_error);
@@ -292,6 +301,137 @@ RunSummary run_protocol(const std::vector<Case>& cases, const std::vector<Protoc
   }
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return s;
+}
+
+Result<std::vector<MatrixRow>> protocol_matrix(const ProtocolOptions& po, const RunOptions& o) {
+  struct Unit {
+    size_t row, col;
+    ProtocolHook hook;
+  };
+  const auto& fams = pinta::hosts::families();
+  std::vector<MatrixRow> rows;
+  std::vector<MatrixCell> head(fams.size());
+  std::vector<Unit> units;
+  std::vector<std::set<std::string>> seen(fams.size());  // one run per family and command
+  auto row_of = [&](const std::string& cmd) {
+    for (size_t i = 0; i < rows.size(); ++i)
+      if (rows[i].command == cmd) return i;
+    rows.push_back({cmd, {}});
+    return rows.size() - 1;
+  };
+  for (size_t k = 0; k < fams.size(); ++k) {
+    const auto& d = fams[k];
+    const auto hosts = pinta::hosts::hosts_of(d.id);
+    head[k].host = hosts.empty() ? std::string(d.name) : hosts.back();
+    const auto& fr = protocol::family_reading(d.id);
+    std::vector<ProtocolHook> hooks;
+    if (!po.hook.empty()) {
+      ProtocolHook h;
+      h.host = head[k].host;
+      h.event = std::string(d.gate_event);
+      h.command = po.hook;
+      h.timeout_ms = fr.hook_timeout_ms(h.host);
+      hooks.push_back(std::move(h));
+    } else if (!fr.read_config) {
+      head[k].verdict = "?";
+      head[k].why = "its hooks are graded one command at a time (--hook)";
+      continue;
+    } else if (auto r = fr.read_config(po, head[k].host); r) {
+      hooks = std::move(*r);
+    } else {
+      head[k].why = r.error().message;  // this host does not read the file
+      continue;
+    }
+    for (auto& h : hooks)
+      if (pinta::hosts::gate_event(d.id, h.event) && seen[k].insert(h.command).second)
+        units.push_back({row_of(h.command), k, std::move(h)});
+  }
+  if (rows.empty())
+    return make_error(ErrorCode::kInvalidArgument,
+                      "--matrix: no host family loads a command hook on its gate event from " +
+                          (po.hook.empty() ? "--config " + po.config : "--hook"));
+  for (auto& r : rows) r.cells = head;
+  for (auto& r : rows)  // loaded elsewhere, not here: "" with no reason is "not registered"
+    for (auto& c : r.cells)
+      if (c.verdict.empty() && c.why.empty()) c.why = "no command hook on the gate event";
+  std::mutex mu;
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next++) < units.size();) {
+      const Unit& u = units[i];
+      const auto f = fams[u.col].id;
+      const auto& fr = protocol::family_reading(f);
+      MatrixCell cell = head[u.col];
+      std::string err;
+      auto runner = pinta::emu::make_host_runner(u.hook.host, {o.fixtures_dir, o.profiles_dir}, err);
+      if (!runner) {
+        cell.verdict = "?";
+        cell.why = err;
+      } else if (auto no = runner->hooks_not_run()) {
+        cell.verdict = "?";
+        cell.why = *no;
+      } else if (!fr.gate_call) {
+        cell.verdict = "?";
+        cell.why = "the family's reading does not say what happens to the call";
+      } else {
+        std::string tmp = (stdfs::temp_directory_path() / "pinta-proto-XXXXXX").string();
+        if (!::mkdtemp(tmp.data())) tmp.clear();
+        HookCall call;
+        const auto out = run_registration(*runner, f, u.hook, tmp, call);
+        cell.effect = out.effect;
+        if (!out.raw.started) {
+          cell.verdict = "?";
+          cell.why = "the hook did not start: " + out.raw.spawn_error;
+        } else {
+          cell.verdict = fr.gate_call(out);
+          cell.why = out.effect_message;
+        }
+        std::error_code ec;
+        if (!tmp.empty()) stdfs::remove_all(tmp, ec);
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      rows[u.row].cells[u.col] = std::move(cell);
+    }
+  };
+  const int jobs = std::max(1, std::min<int>(o.jobs > 0 ? o.jobs : 4, static_cast<int>(units.size())));
+  std::vector<std::thread> ts;
+  for (int j = 0; j < jobs; ++j) ts.emplace_back(worker);
+  for (auto& t : ts) t.join();
+  return rows;
+}
+
+std::string render_matrix(const std::vector<MatrixRow>& rows) {
+  if (rows.empty()) return "";
+  std::vector<std::string> heads = {"hook"};
+  for (const auto& c : rows.front().cells) heads.push_back(c.host);
+  std::vector<std::vector<std::string>> table = {heads};
+  for (const auto& r : rows) {
+    std::vector<std::string> line = {r.command.size() > 48 ? r.command.substr(0, 47) + "~"
+                                                            : r.command};
+    for (const auto& c : r.cells) line.push_back(c.verdict.empty() ? "-" : c.verdict);
+    table.push_back(std::move(line));
+  }
+  std::vector<size_t> width(heads.size(), 0);
+  for (const auto& l : table)
+    for (size_t i = 0; i < l.size(); ++i) width[i] = std::max(width[i], l[i].size());
+  std::ostringstream out;
+  out << "Cross-host matrix: the tool call after each hook's reply on its host's gate event\n";
+  for (const auto& l : table) {
+    for (size_t i = 0; i < l.size(); ++i)
+      out << l[i] << (i + 1 < l.size() ? std::string(width[i] - l[i].size() + 2, ' ') : "");
+    out << "\n";
+  }
+  out << "blocks: the call does not run; runs: it runs; asks: a person decides; -: the host does "
+         "not load this hook on its gate event; ?: not read here\n";
+  // Why a whole column is empty or unread: once per host.
+  for (size_t i = 0; i < rows.front().cells.size(); ++i) {
+    const auto& c = rows.front().cells[i];
+    bool same = true;
+    for (const auto& r : rows) same = same && r.cells[i].verdict == c.verdict &&
+                                      (c.verdict.empty() || c.verdict == "?") && r.cells[i].why == c.why;
+    if (same && !c.why.empty()) out << "  " << c.host << ": " << c.why << "\n";
+  }
+  return out.str();
 }
 
 }  // namespace pinta::conformance

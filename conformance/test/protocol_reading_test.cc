@@ -20,6 +20,7 @@ TEST(ProtocolReading, EveryFamilyHasItsOwnCompleteReading) {
     EXPECT_FALSE(fr.tools.empty()) << d.name;
     EXPECT_NE(fr.selects, nullptr) << d.name;
     EXPECT_NE(fr.judge, nullptr) << d.name;
+    EXPECT_NE(fr.gate_call, nullptr) << d.name << ": the cross-host matrix needs its reading";
     // A family that reads a config file names the project folder it lives in.
     if (fr.read_config) {
       EXPECT_FALSE(fr.project_folder.empty()) << d.name;

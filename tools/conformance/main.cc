@@ -122,6 +122,7 @@ struct Cli {
   std::string host = "all", report, host_names;
   std::string profile = "contract", config, hook;
   std::vector<std::string> proto_events;
+  bool matrix = false;
   bool no_rerun = false, quiet = false;
   std::string format = "text";
   // list, show, docs
@@ -162,6 +163,9 @@ void add_run_command(CLI::App& app, Cli& c) {
                   "settings.json (with --host claude-code-2.1)");
   run->add_option("--hook", c.hook, "protocol: one hook command line, run on every event of --host");
   run->add_option("--event", c.proto_events, "protocol: only this event (repeatable)");
+  run->add_flag("--matrix", c.matrix,
+                "protocol: also show the cross-host matrix: for each hook on a gate event, per "
+                "host family that would load it, whether its reply blocks the call or lets it run");
   run->add_flag("--strict", c.ro.strict, "SHOULD cases count too");
   run->add_flag("--no-rerun", c.no_rerun,
                 "no second run, alone, of units cut by a deadline or failed on latency");
@@ -248,8 +252,9 @@ int check_command_line(CLI::App& app, const Cli& c, const std::string& subs) {
       return usage("--profile protocol grades the hooks of --config or --hook, not --adapter");
     if (c.config.empty() == c.hook.empty())
       return usage("--profile protocol needs one of --config FILE|DIR and --hook CMD");
-  } else if (*c.run && (!c.config.empty() || !c.hook.empty() || !c.proto_events.empty())) {
-    return usage("--config, --hook and --event belong to --profile protocol");
+  } else if (*c.run &&
+             (!c.config.empty() || !c.hook.empty() || !c.proto_events.empty() || c.matrix)) {
+    return usage("--config, --hook, --event and --matrix belong to --profile protocol");
   } else if (*c.run && c.run->count("--adapter") == 0) {
     return usage("--adapter is required");
   }
@@ -455,6 +460,11 @@ int run_protocol_profile(Cli& c, pinta::conformance::ConsoleStyle style) {
     console.on_case(co, n, total);
   });
   console.finish();
+  if (c.matrix) {
+    auto m = protocol_matrix(po, ro);
+    if (!m) return usage(m.error().message);
+    std::cout << "\n" << render_matrix(*m) << std::flush;
+  }
   return finish_run(s, console, 0, c);
 }
 

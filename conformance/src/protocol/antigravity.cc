@@ -46,12 +46,20 @@ void judge(const Run& run, std::vector<Finding>& fs) {
     fs.push_back({"PROTO-5", rc.shape});
 }
 
+// The call after a PreToolUse run (emulator/hosts/antigravity/src/run.cc: denied, tool_failed and
+// cli_exited end the call; the headless profiles already turn an unanswerable ask into
+// tool_failed).
+const char* gate_call(const HookOutcome& o) {
+  if (o.effect == "denied" || o.effect == "tool_failed" || o.effect == "cli_exited") return "blocks";
+  return o.effect == "asked" ? "asks" : "runs";
+}
+
 }  // namespace
 
 // Registered through families.def (reading.cc).
 namespace readings::antigravity {
-extern const FamilyReading kReading = {f,       nullptr, "", hook_timeout_ms,
-                                                  kTools,  selects, true, judge};
+extern const FamilyReading kReading = {f,      nullptr, "",   hook_timeout_ms, kTools,
+                                       selects, true,   judge, gate_call};
 }  // namespace readings::antigravity
 
 

@@ -176,6 +176,16 @@ void judge(const Run& run, std::vector<Finding>& fs) {
   }
 }
 
+// The call after a PreToolUse run (emulator/hosts/claude/src/runner.cc): a deny, exit 2 (a
+// blocking error), a top-level block or `continue: false` keep it from running; an ask is put to
+// the user; a hook error, text or no output let it run.
+const char* gate_call(const HookOutcome& o) {
+  if (o.effect == "denied" || o.effect == "blocking_error" || o.effect == "blocked" ||
+      o.effect == "stopped")
+    return "blocks";
+  return o.effect == "asked" ? "asks" : "runs";
+}
+
 }  // namespace
 
 // Claude Code reads a hook's output when the hook exits and does not wait for a child still
@@ -184,7 +194,7 @@ void judge(const Run& run, std::vector<Finding>& fs) {
 // Registered through families.def (reading.cc).
 namespace readings::claude {
 extern const FamilyReading kReading = {
-    f, claude_hooks, ".claude", hook_timeout_ms, kTools, selects, false, judge};
+    f, claude_hooks, ".claude", hook_timeout_ms, kTools, selects, false, judge, gate_call};
 }  // namespace readings::claude
 
 

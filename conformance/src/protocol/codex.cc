@@ -165,6 +165,12 @@ void judge(const Run& run, std::vector<Finding>& fs) {
   }
 }
 
+// The call after a PreToolUse run (emulator/hosts/codex/src/runner.cc: `denied` is exactly "the
+// tool did not run"); a Failed run, a timeout or anything else lets it run (CX).
+const char* gate_call(const HookOutcome& o) {
+  return o.effect == "denied" || o.effect == "stopped" ? "blocks" : "runs";
+}
+
 }  // namespace
 
 // Codex waits for the hook's exit and both pipes to close, within the hook's timeout (CXSRC
@@ -173,7 +179,7 @@ void judge(const Run& run, std::vector<Finding>& fs) {
 // Registered through families.def (reading.cc).
 namespace readings::codex {
 extern const FamilyReading kReading = {
-    f, codex_hooks, ".codex", hook_timeout_ms, kTools, selects, true, judge};
+    f, codex_hooks, ".codex", hook_timeout_ms, kTools, selects, true, judge, gate_call};
 }  // namespace readings::codex
 
 }  // namespace pinta::conformance::protocol

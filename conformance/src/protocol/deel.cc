@@ -80,12 +80,18 @@ void judge(const Run& run, std::vector<Finding>& fs) {
     fs.push_back({"PROTO-6", "exit 2 without a reason on stdout"});
 }
 
+// The call after a 도구전 run (emulator/hosts/deel/src/runner.cc): blocked by exit 2, or
+// blocked_broken by a failed hook (deel is fail-closed at its blocking points).
+const char* gate_call(const HookOutcome& o) {
+  return o.effect == "blocked" || o.effect == "blocked_broken" ? "blocks" : "runs";
+}
+
 }  // namespace
 
 // Registered through families.def (reading.cc).
 namespace readings::deel {
 extern const FamilyReading kReading = {
-    f, deel_hooks, ".deel", hook_timeout_ms, kTools, selects, true, judge};
+    f, deel_hooks, ".deel", hook_timeout_ms, kTools, selects, true, judge, gate_call};
 }  // namespace readings::deel
 
 

@@ -149,12 +149,19 @@ void judge(const Run& run, std::vector<Finding>& fs) {
     fs.push_back({"PROTO-6", "blocks without a reason (no reason field, nothing on stderr)"});
 }
 
+// The call after a BeforeTool run (emulator/hosts/gemini/src/runner.cc): a deny or block
+// decision, also as text output (text_denied); a failed hook is a warning and the call runs.
+const char* gate_call(const HookOutcome& o) {
+  if (o.effect == "denied" || o.effect == "text_denied") return "blocks";
+  return o.effect == "asked" ? "asks" : "runs";
+}
+
 }  // namespace
 
 // Registered through families.def (reading.cc).
 namespace readings::gemini {
 extern const FamilyReading kReading = {
-    f, gemini_hooks, ".gemini", hook_timeout_ms, kTools, selects, true, judge};
+    f, gemini_hooks, ".gemini", hook_timeout_ms, kTools, selects, true, judge, gate_call};
 }  // namespace readings::gemini
 
 

@@ -66,6 +66,10 @@ struct FamilyReading {
   bool waits_for_pipes;
   // PROTO-3..6 over one run that ended (PROTO-1 and PROTO-2 are the same for every family).
   void (*judge)(const Run& run, std::vector<Finding>& fs);
+  // What the host does with the tool call after one run of a hook on its gate event, read from
+  // the runner's effect in the family's own terms: "blocks" (the call does not run), "asks" (a
+  // person decides) or "runs" (the cross-host matrix, protocol_matrix).
+  const char* (*gate_call)(const HookOutcome& o);
 };
 
 // The reading of family f (every registered family has one).

@@ -73,4 +73,24 @@ void protocol_cases(const std::vector<ProtocolHook>& hooks, std::vector<Case>& o
 RunSummary run_protocol(const std::vector<Case>& cases, const std::vector<ProtocolHook>& hooks,
                         const RunOptions& o, const CaseDone& on_case);
 
+// The cross-host matrix (`--matrix`): for each command hook registered on a gate event, what each
+// host family that would load it does with the tool call after the hook's reply there, each read
+// by the family's own runner (the call blocked, run, or put to a person). A family loads --config
+// when its reading reads the file (FamilyReading::read_config) and registers the command on its
+// gate event; --hook is run on every family's gate event.
+struct MatrixCell {
+  std::string host;     // the family's newest graded host
+  std::string verdict;  // "blocks", "runs", "asks"; "" not loaded here; "?" not read (why says)
+  std::string effect;   // the host runner's effect kind, in the family's own terms
+  std::string why;      // why not loaded or not read; else the host's message, if any
+};
+struct MatrixRow {
+  std::string command;
+  std::vector<MatrixCell> cells;  // one per registered family, in registry order
+};
+// Errors: no family loads a gate-event hook from --config.
+Result<std::vector<MatrixRow>> protocol_matrix(const ProtocolOptions& po, const RunOptions& o);
+// The matrix as a text table (one row a hook, one column a host) with its legend.
+std::string render_matrix(const std::vector<MatrixRow>& rows);
+
 }  // namespace pinta::conformance
