@@ -164,13 +164,20 @@ void check_handler(Sink& sink, const std::string& ptr, const ojson& h, const std
   if (is_adapter(cmd)) {
     const std::string agent = agent_of(cmd);
     const std::string want = cp::agent_label(format);
-    const bool claude_code = agent == "claude-code" || agent == "claude";
-    if (claude_code && format == cp::Format::kClaudeStyle) {
+    // Another family's label whose deny is a permissionDecision (Claude Code's hookSpecificOutput
+    // form): Copilot reads it under a PascalCase event (CPM p-pre-hso-deny, p-pre-toplevel-deny).
+    const auto fam = pinta::hosts::family_for_label(agent);
+    const bool foreign_decision =
+        fam && *fam != pinta::hosts::Family::kCopilot &&
+        pinta::hosts::descriptor(*fam).forms.deny.value.find(
+            "\"permissionDecision\":\"deny\"") != std::string_view::npos;
+    if (foreign_decision && format == cp::Format::kClaudeStyle) {
       // CPM p-pre-hso-deny: hookSpecificOutput denies under a PascalCase event; the payload is
       // Claude's shape with Copilot's argument names (p-edit-tools).
       sink.add(Severity::kWarning, "adapter-agent", cptr,
                "pinta-gemini --agent " + agent + " under " + key +
-                   ": its deny blocks here, but its spans name Claude Code, not Copilot",
+                   ": its deny blocks here, but its spans name " +
+                   std::string(pinta::hosts::descriptor(*fam).display_name) + ", not Copilot",
                "write --agent " + want + " (pinta-gemini install --host copilot writes a native "
                "file with --agent copilot)");
     } else {

@@ -64,7 +64,8 @@ TEST_F(CopilotRules, UnknownEventPerFormat) {
                 "\"Stop\": []}}");
   EXPECT_EQ(count(f, "unknown-event"), 2) << dump(f);
   ASSERT_NE(find(f, "unknown-event"), nullptr);
-  EXPECT_NE(dump(f).find("did you mean 'UserPromptSubmit'"), std::string::npos) << dump(f);
+  EXPECT_NE(dump(f).find("did you mean 'Stop'"), std::string::npos) << dump(f);
+  EXPECT_NE(dump(f).find("did you mean 'userPromptSubmitted'"), std::string::npos) << dump(f);
 }
 
 TEST_F(CopilotRules, FilesCopilotDropsWithoutANotice) {
