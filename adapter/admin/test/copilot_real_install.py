@@ -174,7 +174,6 @@ def main():
         check("Denied by preToolUse hook: " + REASON in api,
               "deny: the model read `Denied by preToolUse hook: <our reason>`")
         check(asked(log) >= 1, "deny: the guard was asked about the bash call (%d)" % asked(log))
-        check(os.path.exists(user_marks), "deny: the user's own preToolUse hook ran as well")
 
         srv, url, log = start_guard(fake, root, "allow", "ALLOW")
         try:
@@ -183,6 +182,9 @@ def main():
             srv.kill()
             srv.wait()
         check(ran and asked(log) >= 1, "allow: the guard was asked and the command ran")
+        # (After a deny the later hooks of the event do not run, CPM c-pre-deny-then-second, and
+        # the files of one folder run in directory order: the user's hook is checked on the allow.)
+        check(os.path.exists(user_marks), "allow: the user's own preToolUse hook ran as well")
 
         ran, api, rc = session("down", refused_url())
         check(ran and "Denied by preToolUse hook" not in api,
@@ -206,11 +208,13 @@ def main():
             srv.wait()
         check(ran and asked(log) == 0, "untrusted project: our hook does not run, the command runs")
         config = os.path.join(home, ".copilot/config.json")
-        config_before = open(config).read() if os.path.exists(config) else None
-        cfg = json.loads(config_before) if config_before else {}
+        # Copilot writes config.json itself, with `//` comment lines above the object.
+        text = open(config).read() if os.path.exists(config) else "{}"
+        comments = "".join(l for l in text.splitlines(True) if l.lstrip().startswith("//"))
+        cfg = json.loads("".join(l for l in text.splitlines(True) if not l.lstrip().startswith("//")))
         cfg["trustedFolders"] = [proj]
         with open(config, "w") as f:
-            json.dump(cfg, f)
+            f.write(comments + json.dumps(cfg, indent=2) + "\n")
         srv, url, log = start_guard(fake, root, "repo-trusted", "DENY")
         try:
             ran, api, rc = session("repo-trusted", url)
