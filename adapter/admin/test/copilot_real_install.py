@@ -33,6 +33,9 @@ sys.path.insert(0, os.path.join(SRC, "emulator/hosts/copilot/test"))
 import copilot_session  # noqa: E402  (install_copilot, model_server_command, the run environment)
 
 REASON = "pinta real-install lane: denied"
+# CPM c-baseline: the events a `-p` run with one bash call fires that install registers
+# (permissionRequest fires too, and is not registered).
+FIRED = ["sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "agentStop", "sessionEnd"]
 TURNS = [
     {"content": [{"type": "function_call", "name": "bash",
                   "arguments": {"command": "touch ran", "description": "touch"}}]},
@@ -114,7 +117,7 @@ def main():
     def run_admin(*args):
         return subprocess.run([admin, *args], env=admin_env, capture_output=True, text=True)
 
-    def session(name, guard_url):
+    def session(name, guard_url, extra=None):
         """One `copilot -p` run; (ran, model_read, exit status)."""
         marker = os.path.join(proj, "ran")
         if os.path.exists(marker):
@@ -135,6 +138,7 @@ def main():
                    "COPILOT_PROVIDER_API_KEY": "sk-scripted", "COPILOT_AUTO_UPDATE": "false",
                    "PINTA_GUARD_ENDPOINT": guard_url, "PINTA_GUARD_TIMEOUT_MS": "2000",
                    "GEMINI_PLUGIN_DATA": os.path.join(root, "data")}
+            env.update(extra or {})
             with open(os.devnull) as dn:
                 p = subprocess.run([copilot, "-p", "go"] + copilot_session.ARGS, cwd=proj, env=env,
                                    stdin=dn, capture_output=True, text=True, timeout=180)
@@ -177,7 +181,7 @@ def main():
 
         srv, url, log = start_guard(fake, root, "allow", "ALLOW")
         try:
-            ran, api, rc = session("allow", url)
+            ran, api, rc = session("allow", url, {"PINTA_GEMINI_DEBUG": "1"})
         finally:
             srv.kill()
             srv.wait()
@@ -185,6 +189,17 @@ def main():
         # (After a deny the later hooks of the event do not run, CPM c-pre-deny-then-second, and
         # the files of one folder run in directory order: the user's hook is checked on the allow.)
         check(os.path.exists(user_marks), "allow: the user's own preToolUse hook ran as well")
+        # Our adapter's own record of each run (PINTA_GEMINI_DEBUG: data dir invocations.jsonl).
+        inv = os.path.join(root, "data", "invocations.jsonl")
+        events = []
+        if os.path.exists(inv):
+            for line in open(inv):
+                argv = (json.loads(line).get("argv") or []) if line.strip() else []
+                if "--agent" in argv and "--event" in argv:
+                    if argv[argv.index("--agent") + 1] == "copilot":
+                        events.append(argv[argv.index("--event") + 1])
+        check(all(e in events for e in FIRED),
+              "allow: our adapter ran as --agent copilot for %s (ran for: %s)" % (", ".join(FIRED), events))
 
         ran, api, rc = session("down", refused_url())
         check(ran and "Denied by preToolUse hook" not in api,
