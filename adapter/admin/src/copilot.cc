@@ -175,8 +175,8 @@ bool env_true(const char* k) {
 
 // Whether Copilot reads the repository's hooks at `workspace` (CPM src-repo-trusted-config:
 // `trustedFolders` in ~/.copilot/config.json, the same key in settings.json is not honoured;
-// src-repo-env-optin, src-repo-allow-all-env). An ancestor in the list counts too (CPDOC: a trusted
-// folder's subfolders are trusted; not measured here). `why`: what decided.
+// src-repo-env-optin, src-repo-allow-all-env). An ancestor in the list counts too (GitHub's "Configure
+// GitHub Copilot CLI": trust covers the files in and below a folder; not measured here). `why`: what decided.
 bool repo_trusted(const std::string& copilot_home, const std::string& workspace, std::string& why) {
   if (env_true("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS") || env_true("COPILOT_ALLOW_ALL")) {
     why = "an environment opt-in (GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS or COPILOT_ALLOW_ALL)";

@@ -222,8 +222,11 @@ TEST(CopilotInstall, WorkspaceWritesTheRepositoryFileWhichRunsOnlyInATrustedFold
   // CPM src-repo-trusted-settings: trustedFolders in settings.json is not honoured.
   write_text(o.home + "/.copilot/settings.json", json({{"trustedFolders", {w.workspace}}}).dump());
   EXPECT_TRUE(has(doctor(o.home, w.workspace), "broken", "not trusted"));
-  // CPM src-repo-trusted-config: config.json's trustedFolders is.
-  write_text(o.home + "/.copilot/config.json", json({{"trustedFolders", {w.workspace}}}).dump());
+  // CPM src-repo-trusted-config: config.json's trustedFolders is (the file as Copilot 1.0.102
+  // writes it, `//` comment lines first: seen by the real-install lane).
+  write_text(o.home + "/.copilot/config.json",
+             "// User settings belong in settings.json.\n// This file is managed automatically.\n" +
+                 json({{"trustedFolders", {w.workspace}}}).dump(2) + "\n");
   auto trusted = doctor(o.home, w.workspace);
   EXPECT_FALSE(trusted.broken()) << trusted.to_text();
   EXPECT_TRUE(has(trusted, "ok", "registered for every")) << trusted.to_text();

@@ -43,7 +43,8 @@ std::string copilot_home_of(const LintOptions& o) {
 
 // CPM src-repo-trusted-config (`trustedFolders` in config.json; settings.json's is not honoured,
 // src-repo-trusted-settings), src-repo-env-optin, src-repo-allow-all-env. A listed ancestor counts
-// (CPDOC: subfolders of a trusted folder are trusted).
+// (GitHub's "Configure GitHub Copilot CLI": trust covers the files in and below a folder; not
+// measured here).
 bool trusted(const std::string& copilot_home, const std::string& repo, const LintOptions& o) {
   if (env_or(o, "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS") == "true" ||
       env_or(o, "COPILOT_ALLOW_ALL") == "true")
