@@ -27,9 +27,11 @@ NATIVE = ["sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "a
 CLAUDE = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"]
 SNAKE = {"sessionStart": "session_start", "userPromptSubmitted": "user_prompt_submitted",
          "preToolUse": "pre_tool_use", "postToolUse": "post_tool_use", "agentStop": "agent_stop",
-         "sessionEnd": "session_end", "SessionStart": "session_start",
-         "UserPromptSubmit": "user_prompt_submit", "PreToolUse": "pre_tool_use",
-         "PostToolUse": "post_tool_use", "Stop": "stop", "SessionEnd": "session_end"}
+         "sessionEnd": "session_end",
+         # The Claude-style spellings are aliases: the span is named by the native event.
+         "SessionStart": "session_start", "UserPromptSubmit": "user_prompt_submitted",
+         "PreToolUse": "pre_tool_use", "PostToolUse": "post_tool_use", "Stop": "agent_stop",
+         "SessionEnd": "session_end"}
 
 
 class Collector:
@@ -91,7 +93,7 @@ def check(run, label, events, ours, adapter_env):
         name = "copilot." + SNAKE[e]
         got = by_name.get(name, [])
         if len(got) != 1:
-            fails.append("%s: %d spans named %s (want 1)" % (label, len(got), name))
+            fails.append("%s: %d spans named %s (want 1; got %s)" % (label, len(got), name, sorted(by_name)))
             continue
         s = got[0]
         if e in ("sessionStart", "SessionStart"):
