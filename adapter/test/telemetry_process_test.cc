@@ -30,6 +30,7 @@
 #include "pinta/common/process.h"
 #include "pinta/common/test_support.h"
 #include "pinta/fakes/fake_server.h"
+#include "pinta/hosts/family.h"
 #include "planted_secrets.h"
 
 namespace pinta::adapter {
@@ -1071,6 +1072,80 @@ TEST_F(Telemetry, PlantedSecretsNeverLeaveUnredacted) {
     EXPECT_EQ(text.find("relay-token-plant-Zq9"), std::string::npos) << where;
   }
   EXPECT_NE(bodies.find("[REDACTED:"), std::string::npos);
+}
+
+// docs/contract.md TRACE: every label of every family whose host hands its hooks a W3C trace
+// context. The exported span is a child of the host's span (traceId and parentSpanId are the
+// host's; its spanId its own); the environment's value wins over the payload's; a malformed value
+// is ignored without a word (exit 0, nothing on stderr) and the span is a root span of our own
+// trace, as without a host context.
+TEST_F(Telemetry, TheSpanJoinsTheHostsTraceWhereTheHostPassesOne) {
+  FakeServer collector;
+  const std::string env_trace = "4bf92f3577b34da6a3ce929d0e0e4736", env_span = "00f067aa0ba902b7";
+  const std::string pay_trace = "0af7651916cd43dd8448eb211c80319c", pay_span = "b7ad6b7169203331";
+  const std::string env_tp = "00-" + env_trace + "-" + env_span + "-01";
+  const std::string pay_tp = "00-" + pay_trace + "-" + pay_span + "-01";
+  std::set<std::string> seen;
+  // The one span the last run exported.
+  auto next_span = [&]() -> json {
+    if (!wait_spans(collector, seen.size() + 1)) return nullptr;
+    for (auto& [id, span] : received(collector))
+      if (seen.insert(id).second) return span;
+    return nullptr;
+  };
+  size_t runs = 0;
+  for (const auto& d : hosts::families()) {
+    for (auto label : d.agent_labels) {
+      if (label.empty()) continue;
+      const hosts::PayloadShape& shape = hosts::payload_shape(d.id, label);
+      if (shape.trace_parent_env.empty() && shape.trace_parent_key.empty()) continue;
+      SCOPED_TRACE(std::string(label));
+      const std::string agent(label), event(d.gate_event);
+      auto payload = [&](const std::string& tp) {
+        json p = json::object();
+        if (!shape.session_id.empty()) p[std::string(shape.session_id)] = "s-" + agent;
+        if (!shape.trace_parent_key.empty()) p[std::string(shape.trace_parent_key)] = tp;
+        return p;
+      };
+      auto env_with = [&](const std::string& tp) {
+        auto env = base_env(collector.url("/v1/traces"));
+        if (!shape.trace_parent_env.empty()) env[std::string(shape.trace_parent_env)] = tp;
+        return env;
+      };
+      auto run_one = [&](const std::string& env_value, const std::string& payload_value) {
+        auto r = run(agent, event, payload(payload_value), env_with(env_value));
+        EXPECT_TRUE(r.started) << r.spawn_error;
+        EXPECT_EQ(r.exit_code, 0);
+        EXPECT_EQ(r.err, "");
+        ++runs;
+        return next_span();
+      };
+      // Where the host puts it: each source alone, then both (the environment wins).
+      const bool has_env = !shape.trace_parent_env.empty(), has_key = !shape.trace_parent_key.empty();
+      json span = run_one(has_env ? env_tp : "", has_key ? pay_tp : "");
+      ASSERT_TRUE(span.is_object());
+      EXPECT_EQ(span["traceId"], has_env ? env_trace : pay_trace);
+      EXPECT_EQ(span["parentSpanId"], has_env ? env_span : pay_span);
+      EXPECT_NE(span["spanId"], span["parentSpanId"]);
+      if (has_env && has_key) {
+        span = run_one("00-" + env_trace + "-" + env_span + "-1", pay_tp);  // malformed env
+        ASSERT_TRUE(span.is_object());
+        EXPECT_EQ(span["traceId"], pay_trace);
+        EXPECT_EQ(span["parentSpanId"], pay_span);
+      }
+      // Malformed everywhere (upper case, all-zero ids): a root span of our own trace.
+      for (const std::string& bad : {"00-" + std::string(32, '0') + "-" + env_span + "-01",
+                                     "00-" + env_trace + "-" + std::string(16, '0') + "-01",
+                                     "00-4BF92F3577B34DA6A3CE929D0E0E4736-" + env_span + "-01"}) {
+        span = run_one(bad, bad);
+        ASSERT_TRUE(span.is_object());
+        EXPECT_FALSE(span.contains("parentSpanId")) << span.dump();
+        EXPECT_NE(span["traceId"], env_trace);
+        EXPECT_NE(span["traceId"], std::string(32, '0'));
+      }
+    }
+  }
+  EXPECT_GT(runs, 0u) << "no registered family passes a trace context";
 }
 
 }  // namespace

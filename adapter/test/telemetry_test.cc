@@ -2287,5 +2287,146 @@ TEST(Ids, UlidTraceIdsCarryTheTimeAndSpanIdsAreHex) {
   EXPECT_EQ(seen.size(), 1000u);
 }
 
+// ---- the host's trace context (docs/contract.md TRACE) ----
+
+constexpr std::string_view kHostTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
+constexpr std::string_view kHostSpan = "00f067aa0ba902b7";
+const std::string kTraceParent = "00-" + std::string(kHostTrace) + "-" + std::string(kHostSpan) + "-01";
+
+TEST(TraceParent, AVersion00ValueGivesTheHostsIds) {
+  HostParent p;
+  ASSERT_TRUE(parse_traceparent(kTraceParent, p));
+  EXPECT_EQ(p.trace_id, kHostTrace);
+  EXPECT_EQ(p.span_id, kHostSpan);
+  // The flags are read for form only: an unsampled host span is still the parent.
+  ASSERT_TRUE(parse_traceparent("00-" + std::string(kHostTrace) + "-" + std::string(kHostSpan) + "-00", p));
+  ASSERT_TRUE(parse_traceparent("00-" + std::string(kHostTrace) + "-" + std::string(kHostSpan) + "-ff", p));
+}
+
+TEST(TraceParent, AnythingElseIsNotATraceContextAndLeavesTheOutputAlone) {
+  const std::string t(kHostTrace), s(kHostSpan);
+  const std::vector<std::string> bad = {
+      "",
+      "00",
+      kTraceParent.substr(0, 54),                        // one byte short
+      kTraceParent + "0",                                // one byte long
+      kTraceParent + "-extra",                           // a later version's extra field
+      " " + kTraceParent.substr(1),                      // leading space, same length
+      kTraceParent.substr(0, 54) + " ",                  // trailing space, same length
+      "01-" + t + "-" + s + "-01",                       // another version
+      "ff-" + t + "-" + s + "-01",                       // the invalid version
+      "0a-" + t + "-" + s + "-01",
+      "00-" + std::string(32, '0') + "-" + s + "-01",    // all-zero trace id
+      "00-" + t + "-" + std::string(16, '0') + "-01",    // all-zero parent id
+      "00-4BF92F3577B34DA6A3CE929D0E0E4736-" + s + "-01",  // upper case
+      "00-" + t + "-00F067AA0BA902B7-01",
+      "00-" + t + "-" + s + "-0G",                       // flags not hex
+      "00-" + t + "-" + s + "-0A",
+      "00_" + t + "-" + s + "-01",                       // wrong separators
+      "00-" + t + "_" + s + "-01",
+      "00-" + t + "-" + s + "_01",
+      "00-" + t.substr(0, 31) + "g-" + s + "-01",        // a non-hex digit in each id
+      "00-" + t + "-" + s.substr(0, 15) + "z-01",
+      "00-" + t.substr(0, 31) + "--" + s + "-01",        // the separator moved
+      std::string("00-") + t.substr(0, 16) + std::string(1, '\0') + t.substr(17) + "-" + s + "-01",
+  };
+  for (const auto& v : bad) {
+    HostParent p{"kept", "kept"};
+    EXPECT_FALSE(parse_traceparent(v, p)) << json(v).dump(-1, ' ', false, json::error_handler_t::replace);
+    EXPECT_EQ(p.trace_id, "kept");
+    EXPECT_EQ(p.span_id, "kept");
+  }
+}
+
+TEST(TraceParent, WorkIsBoundedWhateverTheLength) {
+  // A value longer than 55 bytes is rejected on its length, even one that starts as a valid one.
+  std::string huge(1u << 20, '0');
+  huge.replace(0, kTraceParent.size(), kTraceParent);
+  HostParent p;
+  EXPECT_FALSE(parse_traceparent(huge, p));
+}
+
+// Every label of every family whose payload shape names a trace source: the environment's value
+// wins over the payload's; a malformed or absent one falls through to the other; neither gives
+// nothing. A label without a source ignores a traceparent wherever it is.
+TEST(TraceParent, HostParentReadsWhereTheFamilySaysEnvironmentFirst) {
+  const std::string other = "00-" + std::string(32, 'a') + "-" + std::string(16, 'b') + "-01";
+  size_t labels_with_a_source = 0;
+  for (const auto& d : hosts::families()) {
+    for (auto label : d.agent_labels) {
+      if (label.empty()) continue;
+      const hosts::PayloadShape& shape = hosts::payload_shape(d.id, label);
+      SCOPED_TRACE(std::string(label));
+      auto event = [&](json payload) {
+        return normalize(d.id, label, std::string(d.gate_event), std::move(payload));
+      };
+      // Every member name a host might use, so a label without a source proves it reads none.
+      json with_payload = {{"traceparent", other}, {"TRACEPARENT", other}};
+      if (!shape.trace_parent_key.empty()) with_payload[std::string(shape.trace_parent_key)] = other;
+      std::map<std::string, std::string> env = {{"TRACEPARENT", kTraceParent}};
+      if (!shape.trace_parent_env.empty()) env[std::string(shape.trace_parent_env)] = kTraceParent;
+      if (shape.trace_parent_env.empty() && shape.trace_parent_key.empty()) {
+        EXPECT_FALSE(host_parent(event(with_payload), env_of(env)));
+        continue;
+      }
+      ++labels_with_a_source;
+      if (!shape.trace_parent_env.empty()) {
+        auto p = host_parent(event(with_payload), env_of(env));
+        ASSERT_TRUE(p);
+        EXPECT_EQ(p->trace_id, kHostTrace);  // the environment's, not the payload's
+        EXPECT_EQ(p->span_id, kHostSpan);
+        // A malformed environment value is passed over for the payload's.
+        env[std::string(shape.trace_parent_env)] = kTraceParent + " ";
+        auto q = host_parent(event(with_payload), env_of(env));
+        if (!shape.trace_parent_key.empty()) {
+          ASSERT_TRUE(q);
+          EXPECT_EQ(q->trace_id, std::string(32, 'a'));
+        } else {
+          EXPECT_FALSE(q);
+        }
+      }
+      if (!shape.trace_parent_key.empty()) {
+        const std::string key(shape.trace_parent_key);
+        auto p = host_parent(event({{key, kTraceParent}}), env_of({}));
+        ASSERT_TRUE(p);
+        EXPECT_EQ(p->span_id, kHostSpan);
+        // Not a string, malformed, nested instead of top level: nothing.
+        for (const json& bad : {json{{key, 1}}, json{{key, json::array({kTraceParent})}},
+                                json{{key, kTraceParent.substr(1)}}, json{{key, nullptr}},
+                                json{{"toolArgs", {{key, kTraceParent}}}}, json{{"tool_input", {{key, kTraceParent}}}}}) {
+          EXPECT_FALSE(host_parent(event(bad), env_of({}))) << bad.dump();
+        }
+      }
+      EXPECT_FALSE(host_parent(event(json::object()), env_of({})));
+      EXPECT_FALSE(host_parent(event(json::array()), env_of({})));
+    }
+  }
+  // Some registered family passes a trace context (a test that loops over none checks nothing).
+  EXPECT_GT(labels_with_a_source, 0u);
+}
+
+// The span of an event with a host parent: the host's trace id, parentSpanId = the host's span,
+// our own span id; without one, no parentSpanId at all. Both pass the independent OTLP checker.
+TEST(TraceParent, TheSpanIsAChildOfTheHostsSpan) {
+  json payload = {{"session_id", "s"}, {"tool_name", "t"}, {"tool_input", json::object()}};
+  CanonicalEvent ev = normalize(Family::kGemini, "gemini", "BeforeTool", payload);
+  SpanInput in;
+  in.event = &ev;
+  in.start_unix_nanos = 1764670211342000000;
+  in.end_unix_nanos = in.start_unix_nanos + 1000;
+  const std::string own = new_span_id();
+  for (bool child : {true, false}) {
+    otlp::SpanIds ids{std::string(kHostTrace), own, child ? std::string(kHostSpan) : std::string()};
+    json span = json::parse(otlp::encode_span(in, ids));
+    EXPECT_EQ(span["traceId"], kHostTrace);
+    EXPECT_EQ(span["spanId"], own);
+    if (child) EXPECT_EQ(span["parentSpanId"], kHostSpan);
+    else EXPECT_FALSE(span.contains("parentSpanId"));
+    const std::string res = otlp::resource_attributes(otlp::local_resource(ev.family));
+    check::Findings f = check::check_request(otlp::encode_request({SpanRecord{res, span.dump()}}));
+    EXPECT_TRUE(f.ok()) << ::testing::PrintToString(f.errors);
+  }
+}
+
 }  // namespace
 }  // namespace pinta::adapter

@@ -580,6 +580,10 @@ std::string encode_span(const SpanInput& input, const SpanIds& ids, const SpanLi
   out += std::to_string(std::max(input.end_unix_nanos, input.start_unix_nanos));
   out += "\",\"kind\":1,\"name\":";  // SPAN_KIND_INTERNAL
   put_escaped(out, prefix + "." + snake_case(hook));
+  if (!ids.parent_span_id.empty()) {
+    out += ",\"parentSpanId\":";
+    put_escaped(out, ids.parent_span_id);
+  }
   out += ",\"spanId\":";
   put_escaped(out, ids.span_id);
   out += ",\"startTimeUnixNano\":\"";

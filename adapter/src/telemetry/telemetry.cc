@@ -97,11 +97,18 @@ void QueueSpanSink::write(const SpanInput& input) {
     if (input.event == nullptr || !options_.enabled()) return;
     const CanonicalEvent& ev = *input.event;
     const int64_t now_ms = input.start_unix_nanos / 1000000;
-    TraceOptions topts;
-    topts.dir = options_.data_dir;
     std::string trace_error;
-    TraceLookup trace = trace_for(topts, session_key(ev), starts_new_trace(ev), now_ms, &trace_error);
-    otlp::SpanIds ids{trace.trace_id, span_id_of(input)};
+    otlp::SpanIds ids;
+    if (auto parent = host_parent(ev, [](const char* name) { return std::getenv(name); })) {
+      // The host's trace (docs/contract.md TRACE-4): our span is a child of the host's span, and
+      // the session's stored trace is left alone.
+      ids = {std::move(parent->trace_id), span_id_of(input), std::move(parent->span_id)};
+    } else {
+      TraceOptions topts;
+      topts.dir = options_.data_dir;
+      TraceLookup trace = trace_for(topts, session_key(ev), starts_new_trace(ev), now_ms, &trace_error);
+      ids = {std::move(trace.trace_id), span_id_of(input), {}};
+    }
     span_id_ = ids.span_id;
     const std::string line =
         otlp::queue_line(ids.span_id, otlp::resource_attributes(otlp::local_resource(ev.family)),

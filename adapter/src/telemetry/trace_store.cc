@@ -183,6 +183,42 @@ std::string new_trace_id(int64_t now_unix_ms) {
 }
 
 
+bool parse_traceparent(std::string_view text, HostParent& out) {
+  // W3C Trace Context level 1, "traceparent Header Field Values": version 00 is exactly 55 bytes.
+  if (text.size() != 55 || text.substr(0, 3) != "00-" || text[35] != '-' || text[52] != '-') return false;
+  auto lower_hex = [](std::string_view s) {
+    bool nonzero = false;
+    for (char c : s) {
+      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return std::pair{false, false};
+      nonzero |= c != '0';
+    }
+    return std::pair{true, nonzero};
+  };
+  const std::string_view trace = text.substr(3, 32), parent = text.substr(36, 16);
+  const auto [trace_hex, trace_set] = lower_hex(trace);
+  const auto [parent_hex, parent_set] = lower_hex(parent);
+  if (!trace_hex || !trace_set || !parent_hex || !parent_set || !lower_hex(text.substr(53, 2)).first) return false;
+  out.trace_id.assign(trace);
+  out.span_id.assign(parent);
+  return true;
+}
+
+std::optional<HostParent> host_parent(const CanonicalEvent& event,
+                                      const std::function<const char*(const char*)>& getenv) {
+  const hosts::PayloadShape& shape = hosts::payload_shape(event.family, event.agent);
+  HostParent p;
+  if (!shape.trace_parent_env.empty() && getenv) {
+    const std::string name(shape.trace_parent_env);
+    // strnlen: a value longer than a traceparent is rejected without reading it all.
+    if (const char* v = getenv(name.c_str()); v != nullptr && parse_traceparent({v, ::strnlen(v, 56)}, p)) return p;
+  }
+  if (!shape.trace_parent_key.empty() && event.raw.is_object()) {
+    auto it = event.raw.find(shape.trace_parent_key);
+    if (it != event.raw.end() && it->is_string() && parse_traceparent(it->get_ref<const std::string&>(), p)) return p;
+  }
+  return std::nullopt;
+}
+
 TraceLookup trace_for(const TraceOptions& options, const std::string& session_key, bool force_new,
                       int64_t now_ms, std::string* error) {
   TraceLookup out;

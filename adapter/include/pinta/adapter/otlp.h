@@ -68,10 +68,12 @@ ResourceInfo local_resource(Family family);
 // OTLP KeyValue list of the resource, as JSON text.
 std::string resource_attributes(const ResourceInfo& r);
 
-// The ids of one span. trace_id: 32 lowercase hex, span_id: 16 lowercase hex.
+// The ids of one span. trace_id: 32 lowercase hex, span_id: 16 lowercase hex; parent_span_id:
+// the host's span it is a child of (16 lowercase hex), "" for a root span.
 struct SpanIds {
   std::string trace_id;
   std::string span_id;
+  std::string parent_span_id;
 };
 
 // The OpenTelemetry semantic-conventions release the gen_ai.* span attributes follow (v1.41.1:

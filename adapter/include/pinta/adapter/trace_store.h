@@ -11,11 +11,16 @@
 // The file has one entry per line so a lookup is a substring search, not a parse of the whole
 // map; the entry's `updated` time is refreshed at most once per refresh_ms (a write per event
 // would cost an fsync on the hot path).
+//
+// A host that hands its hooks a W3C trace context (host_parent) puts our span in its trace
+// instead: the store is then neither read nor written for that event.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "pinta/adapter/handler.h"
 #include "pinta/adapter/normalize.h"
@@ -39,6 +44,26 @@ bool starts_new_trace(const CanonicalEvent& event);
 // 16 random bytes → 32 lowercase hex, from a ULID (48-bit ms time + 80 random bits).
 std::string new_trace_id(int64_t now_unix_ms);
 // Span ids: new_span_id() in handler.h (the handler makes one per event for guard and span).
+
+// The host's span a hook event's span is a child of (docs/contract.md TRACE-4): the host's trace id
+// (32 lowercase hex) and its span id (16 lowercase hex), neither all zeros.
+struct HostParent {
+  std::string trace_id;
+  std::string span_id;
+};
+
+// A W3C Trace Context `traceparent`, version 00 only: exactly 55 bytes
+// `00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>`, lowercase hex, neither id all zeros (the
+// flags are checked for form only). Anything else (another version, upper case, surrounding
+// space, a longer value) is not a trace context: false, `out` untouched. Looks at 55 bytes at most.
+bool parse_traceparent(std::string_view text, HostParent& out);
+
+// Where the host put its trace context for `event`: its family's payload shape names the hook's
+// environment variable (trace_parent_env, read first: the host sets it, the payload's text is
+// built from the model's output) and the payload's top-level string member (trace_parent_key).
+// The first valid one wins; malformed or absent ones are ignored without a word. nullopt: none.
+std::optional<HostParent> host_parent(const CanonicalEvent& event,
+                                      const std::function<const char*(const char*)>& getenv);
 
 struct TraceLookup {
   std::string trace_id;

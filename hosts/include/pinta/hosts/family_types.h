@@ -108,6 +108,12 @@ struct PayloadShape {
   // the first marker whose folder is a whole component of the path names it, else "unknown".
   // Empty: the family has no product attribute.
   std::span<const ProductMarker> products = {};
+  // Where the host hands a hook its W3C trace context, the `traceparent` of the host's own span
+  // (our span becomes its child, docs/contract.md TRACE-4): an environment variable of the hook
+  // process and/or a top-level string member of the payload ("" = not sent). When both hold a
+  // valid value the environment's wins.
+  std::string_view trace_parent_env = {};
+  std::string_view trace_parent_key = {};
 };
 
 // A host program that runs hooks in a print (non-interactive) mode where a native "ask" cannot be

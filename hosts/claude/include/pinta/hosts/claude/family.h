@@ -68,7 +68,13 @@ inline constexpr FamilyDescriptor kDescriptor = {
     {.event_key = "hook_event_name", .session_id = "session_id", .cwd = "cwd",
      .transcript_path = "transcript_path", .tool_name = "tool_name", .tool_input = "tool_input",
      .tool_call_id = "tool_use_id", .turn_start_event = "UserPromptSubmit",
-     .command_args = kCommandArgs},
+     .command_args = kCommandArgs,
+     // Measured on 2.1.332 (docs/hosts/claude-code-2.1.md, "Trace context"): with its traces on
+     // (CLAUDE_CODE_ENABLE_TELEMETRY, CLAUDE_CODE_ENHANCED_TELEMETRY_BETA, OTEL_TRACES_EXPORTER)
+     // and CLAUDE_CODE_PROPAGATE_TRACEPARENT=1, hooks of UserPromptSubmit, PreToolUse,
+     // PostToolUse and Stop get TRACEPARENT = its `claude_code.interaction` span; never in the
+     // payload.
+     .trace_parent_env = "TRACEPARENT"},
     // CC (measured): exit 0 + hookSpecificOutput JSON on stdout decides; exit 2 blocks with
     // stderr as the message (`PreToolUse:Bash hook error: … <stderr>`).
     ReplyReading::kBoth, 2, MessageStream::kStderr, /*ask_on_gate=*/true,

@@ -117,6 +117,14 @@ inline constexpr EventReply kReplies[] = {
     {"sessionEnd", false, "", "CPDOC: output is not processed."},
 };
 
+// With the host's OpenTelemetry on (COPILOT_OTEL_ENABLED=true), a hook gets the W3C trace
+// context of the host's `invoke_agent` span, in the environment and in the payload, in both
+// formats (CP; docs/hosts/copilot-1.0.md, scenarios c-otel-allow, p-otel-deny: the payload's
+// `traceparent` is its last member in the native format, after `cwd` in the Claude-style one, and
+// equals COPILOT_TRACEPARENT). The environment is read first (docs/contract.md TRACE-4).
+inline constexpr std::string_view kTraceParentEnv = "COPILOT_TRACEPARENT";
+inline constexpr std::string_view kTraceParentKey = "traceparent";
+
 // The Claude-style format's payload (CP: `{"hook_event_name":"PreToolUse","session_id",
 // "timestamp":"<ISO>","cwd","tool_name":"Bash","tool_input":{…}}`; CPDOC: transcript_path on
 // Stop, SubagentStop and PreCompact; no tool call id in either format).
@@ -124,7 +132,8 @@ inline constexpr PayloadShape kClaudeStylePayload = {
     .event_key = "hook_event_name", .session_id = "session_id", .cwd = "cwd",
     .transcript_path = "transcript_path", .tool_name = "tool_name", .tool_input = "tool_input",
     .tool_call_id = "", .turn_start_event = "userPromptSubmitted",
-    .command_args = kClaudeCommandArgs};
+    .command_args = kClaudeCommandArgs, .trace_parent_env = kTraceParentEnv,
+    .trace_parent_key = kTraceParentKey};
 
 inline constexpr FamilyDescriptor kDescriptor = {
     Family::kCopilot, "copilot", "GitHub Copilot CLI", {"copilot", "copilot-claude", "", ""},
@@ -138,7 +147,8 @@ inline constexpr FamilyDescriptor kDescriptor = {
     // name: the adapter reads the PascalCase spelling as it).
     {.event_key = "", .session_id = "sessionId", .cwd = "cwd", .transcript_path = "transcriptPath",
      .tool_name = "toolName", .tool_input = "toolArgs", .tool_call_id = "",
-     .turn_start_event = "userPromptSubmitted", .command_args = kCommandArgs},
+     .turn_start_event = "userPromptSubmitted", .command_args = kCommandArgs,
+     .trace_parent_env = kTraceParentEnv, .trace_parent_key = kTraceParentKey},
     // CP: exit 0 + JSON on stdout decides; exit 2 denies with `hook exited with code 2` (stderr
     // is not passed on: no message stream).
     ReplyReading::kBoth, 2, MessageStream::kNone,
