@@ -515,11 +515,15 @@ TEST(Features, EachSelectsTheHostsOfTheFamiliesThatHaveIt) {
     }
   }
   EXPECT_EQ(hosts_with({"json-line", "exit-status"}).size(), 0u);
-  // Every host that sends a tool call id reads both stdout and the exit status; the converse is
-  // no rule (a host may read both and send no id).
-  const auto both = hosts_with({"json-reply", "exit-status"});
+  // Features compose by AND: json-reply with exit-status is the hosts that read both.
+  size_t both = 0;
+  for (F f : families_where([](const D& d) { return d.reads == R::kBoth; }))
+    both += hosts_of_families({f});
+  const auto reads_both = hosts_with({"json-reply", "exit-status"});
+  EXPECT_EQ(reads_both.size(), both);
+  // Every host that sends a tool call id reads both; not every host that reads both sends one.
   for (const auto& h : hosts_with({"tool-call-id"}))
-    EXPECT_NE(std::find(both.begin(), both.end(), h), both.end()) << h;
+    EXPECT_NE(std::find(reads_both.begin(), reads_both.end(), h), reads_both.end()) << h;
 }
 
 // Event roles resolve through each family's descriptor; a role names no host's event itself.
