@@ -1142,10 +1142,11 @@ TEST_F(GuardProcess, HttpsGuardTrustsTheHashedCaDirectoryWithoutTheBundle) {
 // adapter puts its gate event's tool call to the guard, whole, deep or huge, and the reply is,
 // by the one reply check (pinta/hosts/reply_check.h, written from the host references), the
 // host's deny under a DENY, its allow under an ALLOW, and the fail-safe allow on garbage, never
-// with stderr output. A new family is covered by registering it.
-std::string gate_payload(hosts::Family f, const std::string& args_json) {
+// with stderr output. A new family is covered by registering it; so is each `--agent` label with
+// a payload shape of its own (the payload is built from the label's shape).
+std::string gate_payload(hosts::Family f, const std::string& args_json, std::string_view label = {}) {
   const auto& d = hosts::descriptor(f);
-  const auto& sh = d.payload;
+  const auto& sh = hosts::payload_shape(f, label);
   auto key = [](std::string_view k) { return json(std::string(k)).dump(); };
   std::string head = "{";
   if (!sh.event_key.empty()) head += key(sh.event_key) + ":" + key(d.gate_event) + ",";
@@ -1165,36 +1166,40 @@ TEST_F(GuardProcess, EveryFamilysGateIsJudgedAndAnsweredInItsOwnProtocol) {
   const std::string huge = R"({"command":"rm -rf ~","content":")" + std::string(3 << 20, 'c') + "\"}";
   size_t asked = 0;
   for (const auto& d : hosts::families()) {
-    const std::string label(d.agent_labels[0]), gate(d.gate_event), name(d.name);
-    for (const auto& [what, args] :
-         std::vector<std::pair<std::string, std::string>>{{"whole", R"({"command":"rm -rf ~"})"},
-                                                          {"deep", deep},
-                                                          {"huge", huge}}) {
-      const auto r = run(label, gate, gate_payload(d.id, args), guard_env(deny));
-      ASSERT_TRUE(r.started) << r.spawn_error;
-      EXPECT_EQ(r.err, "") << name << " " << what;
-      const auto c = hosts::check_reply(d.id, gate, {r.out, r.exit_code, r.err});
-      EXPECT_TRUE(c.ok()) << name << " " << what << ": " << c.why() << " out=" << r.out.substr(0, 200);
-      EXPECT_EQ(c.kind, hosts::ReplyKind::kDeny) << name << " " << what << " out=" << r.out.substr(0, 200);
-      EXPECT_EQ(deny.requests().size(), ++asked) << name << " " << what;
+    for (std::size_t li = 0; li < d.agent_labels.size(); ++li) {
+      if (li > 0 && d.label_payloads[li] == nullptr) continue;
+      const std::string label(d.agent_labels[li]), gate(d.gate_event),
+          name(std::string(d.name) + " " + label);
+      for (const auto& [what, args] :
+           std::vector<std::pair<std::string, std::string>>{{"whole", R"({"command":"rm -rf ~"})"},
+                                                            {"deep", deep},
+                                                            {"huge", huge}}) {
+        const auto r = run(label, gate, gate_payload(d.id, args, label), guard_env(deny));
+        ASSERT_TRUE(r.started) << r.spawn_error;
+        EXPECT_EQ(r.err, "") << name << " " << what;
+        const auto c = hosts::check_reply(d.id, gate, {r.out, r.exit_code, r.err});
+        EXPECT_TRUE(c.ok()) << name << " " << what << ": " << c.why() << " out=" << r.out.substr(0, 200);
+        EXPECT_EQ(c.kind, hosts::ReplyKind::kDeny) << name << " " << what << " out=" << r.out.substr(0, 200);
+        EXPECT_EQ(deny.requests().size(), ++asked) << name << " " << what;
+      }
+      const auto a = run(label, gate, gate_payload(d.id, R"({"command":"ls"})", label), guard_env(allow));
+      const auto ca = hosts::check_reply(d.id, gate, {a.out, a.exit_code, a.err});
+      EXPECT_TRUE(ca.ok()) << name << ": " << ca.why();
+      EXPECT_EQ(ca.kind, hosts::ReplyKind::kAllow) << name;
+      EXPECT_EQ(a.exit_code.value_or(-1), 0) << name;
+      EXPECT_EQ(a.err, "") << name;
+      // (An object cut short, `{"a":`, is a tool call that arrived in part: it is put to the guard,
+      // GUARD-14; NoInputShapeOrGuardReplyWithADenyIsAnAllow covers such inputs.)
+      for (const std::string garbage : {"", "not json", "\xff\xfe"}) {
+        const auto g = run(label, gate, garbage, guard_env(deny));
+        const auto cg = hosts::check_reply(d.id, gate, {g.out, g.exit_code, g.err});
+        EXPECT_TRUE(cg.ok()) << name << ": " << cg.why();
+        EXPECT_EQ(cg.kind, hosts::ReplyKind::kAllow) << name;
+        EXPECT_EQ(g.exit_code.value_or(-1), 0) << name;
+        EXPECT_EQ(g.err, "") << name;
+      }
+      EXPECT_EQ(deny.requests().size(), asked) << name << ": garbage reached the guard";
     }
-    const auto a = run(label, gate, gate_payload(d.id, R"({"command":"ls"})"), guard_env(allow));
-    const auto ca = hosts::check_reply(d.id, gate, {a.out, a.exit_code, a.err});
-    EXPECT_TRUE(ca.ok()) << name << ": " << ca.why();
-    EXPECT_EQ(ca.kind, hosts::ReplyKind::kAllow) << name;
-    EXPECT_EQ(a.exit_code.value_or(-1), 0) << name;
-    EXPECT_EQ(a.err, "") << name;
-    // (An object cut short, `{"a":`, is a tool call that arrived in part: it is put to the guard,
-    // GUARD-14; NoInputShapeOrGuardReplyWithADenyIsAnAllow covers such inputs.)
-    for (const std::string garbage : {"", "not json", "\xff\xfe"}) {
-      const auto g = run(label, gate, garbage, guard_env(deny));
-      const auto cg = hosts::check_reply(d.id, gate, {g.out, g.exit_code, g.err});
-      EXPECT_TRUE(cg.ok()) << name << ": " << cg.why();
-      EXPECT_EQ(cg.kind, hosts::ReplyKind::kAllow) << name;
-      EXPECT_EQ(g.exit_code.value_or(-1), 0) << name;
-      EXPECT_EQ(g.err, "") << name;
-    }
-    EXPECT_EQ(deny.requests().size(), asked) << name << ": garbage reached the guard";
   }
 }
 

@@ -80,32 +80,35 @@ TEST_F(AdapterProcess, HostileStdinGetsTheFailSafeReplyForEveryHost) {
 // Over the family registry (pinta/hosts/family.h): for every family's gate event, another of its
 // events and an event it does not send, hostile stdin gets what the host reads as "no objection"
 // (the one reply check, pinta/hosts/reply_check.h), exit 0 and no stderr. A new family is
-// covered by registering it.
+// covered by registering it; so is each label with a payload shape of its own.
 TEST_F(AdapterProcess, HostileStdinGetsTheFailSafeReplyForEveryFamily) {
   const std::string deep = "{\"a\":" + std::string(100000, '[');
   const std::vector<std::string> inputs = {"", "not json", "[1]", "{\"a\":1} trailing",
                                            "{\"a\":\"\xff\xfe\"}", "{\"a\":", deep, "null"};
   for (const auto& d : hosts::families()) {
-    const std::string label(d.agent_labels[0]);
-    std::vector<std::string> events = {std::string(d.gate_event), "Nope"};
-    for (auto e : d.events)
-      if (e != d.gate_event) {
-        events.emplace_back(e);
-        break;
-      }
-    for (const auto& ev : events)
-      for (const auto& in : inputs) {
-        SCOPED_TRACE(label + " " + ev + " " + in.substr(0, 20));
-        auto r = run({"--agent", label, "--event", ev}, in);
-        EXPECT_TRUE(r.started) << r.spawn_error;
-        EXPECT_FALSE(r.timed_out);
-        EXPECT_FALSE(r.term_signal.has_value());
-        EXPECT_EQ(r.exit_code.value_or(-1), 0);
-        EXPECT_EQ(r.err, "");
-        const auto c = hosts::check_reply(d.id, ev, {r.out, r.exit_code, r.err});
-        EXPECT_TRUE(c.ok()) << c.why() << " out=" << r.out;
-        EXPECT_EQ(c.kind, hosts::ReplyKind::kAllow);
-      }
+    for (std::size_t li = 0; li < d.agent_labels.size(); ++li) {
+      if (li > 0 && d.label_payloads[li] == nullptr) continue;
+      const std::string label(d.agent_labels[li]);
+      std::vector<std::string> events = {std::string(d.gate_event), "Nope"};
+      for (auto e : d.events)
+        if (e != d.gate_event) {
+          events.emplace_back(e);
+          break;
+        }
+      for (const auto& ev : events)
+        for (const auto& in : inputs) {
+          SCOPED_TRACE(label + " " + ev + " " + in.substr(0, 20));
+          auto r = run({"--agent", label, "--event", ev}, in);
+          EXPECT_TRUE(r.started) << r.spawn_error;
+          EXPECT_FALSE(r.timed_out);
+          EXPECT_FALSE(r.term_signal.has_value());
+          EXPECT_EQ(r.exit_code.value_or(-1), 0);
+          EXPECT_EQ(r.err, "");
+          const auto c = hosts::check_reply(d.id, ev, {r.out, r.exit_code, r.err});
+          EXPECT_TRUE(c.ok()) << c.why() << " out=" << r.out;
+          EXPECT_EQ(c.kind, hosts::ReplyKind::kAllow);
+        }
+    }
   }
 }
 

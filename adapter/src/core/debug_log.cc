@@ -21,7 +21,8 @@ namespace pinta::adapter {
 nlohmann::json debug_record(const EnvFileLoad& env_file, int argc, const char* const* argv,
                             const Outcome& outcome, std::chrono::microseconds duration) {
   IdentifierKeys payload_ids;
-  if (outcome.event) payload_ids = payload_identifier_keys(outcome.event->family);
+  if (outcome.event)
+    payload_ids = payload_identifier_keys(outcome.event->family, outcome.event->agent);
   RedactOptions payload_options;
   payload_options.skip_top_level_keys = payload_ids.span();
   RedactOptions normalized_options;

@@ -156,8 +156,8 @@ std::string_view fail_safe_for(const Args& args) noexcept {
   return fail_safe_reply(*args.family, args.event);
 }
 
-NamePath tool_name_path(Family family) noexcept {
-  const hosts::PayloadShape& shape = hosts::descriptor(family).payload;
+NamePath tool_name_path(Family family, std::string_view agent) noexcept {
+  const hosts::PayloadShape& shape = hosts::payload_shape(family, agent);
   if (shape.tool_object.empty()) return NamePath{shape.tool_name, {}};
   return NamePath{shape.tool_object, shape.tool_name};
 }

@@ -147,7 +147,7 @@ int main(int argc, char** argv) {
     limits.max_bytes = config.max_input_bytes;
     if (guard_config.enabled) {
       // The reader finds the tool name wherever it stands, past the input cap too (GUARD-14).
-      limits.tool_name = tool_name_path(*family);
+      limits.tool_name = tool_name_path(*family, args.agent);
       limits.scan_past_cap = true;
     }
     auto read_started = std::chrono::steady_clock::now();

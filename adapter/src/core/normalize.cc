@@ -43,8 +43,9 @@ CanonicalEvent normalize(Family family, std::string_view agent, std::string_view
   // Where each field is: the family's payload shape (pinta/hosts/family.h, with its evidence):
   // Gemini (GEM§7) and Claude Code (real-hosts.md) session_id, cwd, transcript_path, tool_name,
   // tool_input; Antigravity (AGY§8) conversationId, workspacePaths[0], transcriptPath,
-  // toolCall {name, args}; deel-local-cli (DEEL l.427, l.480) {자리, 도구, ...rest}.
-  const hosts::PayloadShape& shape = hosts::descriptor(family).payload;
+  // toolCall {name, args}; deel-local-cli (DEEL l.427, l.480) {자리, 도구, ...rest}. A family
+  // whose payload depends on the hook-file format has one shape per label: the label decides.
+  const hosts::PayloadShape& shape = hosts::payload_shape(family, agent);
   auto key = [](std::string_view k) { return std::string(k); };
   if (!shape.session_id.empty()) e.session_id = str_field(payload, key(shape.session_id).c_str());
   if (!shape.cwd.empty()) {
@@ -91,7 +92,7 @@ json to_json(const CanonicalEvent& e) {
             {"transcript_path", e.transcript_path}, {"tool_name", e.tool_name},
             {"tool_input", e.tool_input}};
   if (!e.tool_call_id.empty()) j["tool_call_id"] = e.tool_call_id;
-  if (!hosts::descriptor(e.family).payload.products.empty()) j["product"] = e.product;
+  if (!hosts::payload_shape(e.family, e.agent).products.empty()) j["product"] = e.product;
   return j;
 }
 

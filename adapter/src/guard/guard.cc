@@ -662,7 +662,7 @@ nlohmann::json request_fields(const CanonicalEvent& event, const std::string& sp
   // The family's members passed as sent (its PayloadShape, with their evidence: e.g. an MCP
   // tool's original name), and the product where the family has one. Tool input keys stay as
   // sent.
-  const hosts::PayloadShape& shape = hosts::descriptor(event.family).payload;
+  const hosts::PayloadShape& shape = hosts::payload_shape(event.family, event.agent);
   if (!shape.original_name.empty() && event.raw.is_object()) {
     auto orig = event.raw.find(shape.original_name);
     if (orig != event.raw.end() && orig->is_string())
@@ -676,7 +676,7 @@ nlohmann::json request_fields(const CanonicalEvent& event, const std::string& sp
 // tool's server context), passed as sent within the same bounds as the tool input. Null when the
 // family has none or the event carries none.
 const nlohmann::json* mcp_context_of(const CanonicalEvent& event) {
-  const std::string_view key = hosts::descriptor(event.family).payload.context_object;
+  const std::string_view key = hosts::payload_shape(event.family, event.agent).context_object;
   if (key.empty() || !event.raw.is_object()) return nullptr;
   auto it = event.raw.find(key);
   return it != event.raw.end() && it->is_object() ? &*it : nullptr;
@@ -817,7 +817,7 @@ GuardRequest build_guard_request(const CanonicalEvent& event, const std::string&
   const size_t fixed = dump_as(input, ascii).size() + kRequestFrame;
   ViewOptions options;
   options.ascii = ascii;
-  options.priority = hosts::descriptor(event.family).payload.command_args;
+  options.priority = hosts::payload_shape(event.family, event.agent).command_args;
   size_t view_budget = bound > fixed ? bound - fixed : 0;
   GuardRequest out;
   for (int attempt = 0;; ++attempt) {

@@ -252,7 +252,7 @@ std::string_view genai_agent_name(Family f) { return hosts::descriptor(f).displa
 std::string_view genai_provider_name(const CanonicalEvent& ev) {
   if (const std::string_view fixed = hosts::descriptor(ev.family).provider; !fixed.empty())
     return fixed;
-  const std::string_view model_key = hosts::descriptor(ev.family).payload.model_name;
+  const std::string_view model_key = hosts::payload_shape(ev.family, ev.agent).model_name;
   if (model_key.empty() || !ev.raw.is_object()) return {};
   const auto it = ev.raw.find(model_key);
   if (it == ev.raw.end() || !it->is_string()) return {};
@@ -486,7 +486,7 @@ std::string encode_span(const SpanInput& input, const SpanIds& ids, const SpanLi
   const std::string hook = redaction_is_identity(ev.hook, 1024) ? ev.hook : redact_string(ev.hook, 1024, budget);
   add_string(prefix + ".hook", hook);
   add_string(prefix + ".agent", redaction_is_identity(ev.agent, 1024) ? ev.agent : redact_string(ev.agent, 1024, budget));
-  if (!hosts::descriptor(ev.family).payload.products.empty() && !ev.product.empty() &&
+  if (!hosts::payload_shape(ev.family, ev.agent).products.empty() && !ev.product.empty() &&
       ev.product != "unknown") {
     add_string(prefix + ".product", ev.product);
   }
@@ -533,7 +533,7 @@ std::string encode_span(const SpanInput& input, const SpanIds& ids, const SpanLi
   }
   // One slot is kept for pinta.span.truncated, so a truncated span always says why.
   const std::size_t payload_limit = limits.max_attributes > 0 ? limits.max_attributes - 1 : 0;
-  const IdentifierKeys identifiers = payload_identifier_keys(ev.family);
+  const IdentifierKeys identifiers = payload_identifier_keys(ev.family, ev.agent);
   if (ev.raw.is_object()) {
     for (auto it = ev.raw.begin(); it != ev.raw.end(); ++it) {
       if (count >= payload_limit || out.size() >= limits.max_span_bytes || budget->expired()) {

@@ -166,7 +166,7 @@ bool starts_new_trace(const CanonicalEvent& event) {
   // Gemini BeforeAgent; deel-local-cli 말전 (UserPromptSubmit, once per user turn, seed 004
   // hooks.js l.213-221); Claude Code UserPromptSubmit; Antigravity PreInvocation, and only its
   // first invocation of the turn (invocationNum 0).
-  const hosts::PayloadShape& shape = hosts::descriptor(event.family).payload;
+  const hosts::PayloadShape& shape = hosts::payload_shape(event.family, event.agent);
   if (event.hook != shape.turn_start_event) return false;
   if (shape.turn_start_counter.empty()) return true;
   if (!event.raw.is_object()) return false;

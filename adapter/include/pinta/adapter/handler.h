@@ -26,7 +26,8 @@ struct Args {
   std::string_view agent;
   std::string_view event;
   // The family of `agent`, parsed once here (the registry's labels, exact): none for a missing,
-  // empty or unregistered label. Everything after parse_args reads this, never the label.
+  // empty or unregistered label. Everything after parse_args reads this; the label only picks
+  // the family's payload shape for it (hosts::payload_shape).
   std::optional<Family> family;
   bool has_agent = false;
   bool has_event = false;
@@ -41,9 +42,9 @@ bool repair_lone_surrogates(std::string& json_text);
 // The reply that must be printed if anything at all goes wrong from here on (no allocation).
 std::string_view fail_safe_for(const Args& args) noexcept;
 
-// Where the family's payload holds the tool name (its PayloadShape), for the stdin reader
-// (InputLimits::tool_name, GUARD-14).
-NamePath tool_name_path(Family family) noexcept;
+// Where the family's payload holds the tool name (its PayloadShape; the label's where the family
+// has one per `--agent` label), for the stdin reader (InputLimits::tool_name, GUARD-14).
+NamePath tool_name_path(Family family, std::string_view agent = {}) noexcept;
 
 struct Services {
   const Clock* clock = nullptr;   // required

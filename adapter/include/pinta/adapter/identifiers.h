@@ -28,9 +28,10 @@ struct IdentifierKeys {
   }
 };
 
-// The identifier fields of family `f`'s payload (the fields its host does not send are left out).
-constexpr IdentifierKeys payload_identifier_keys(hosts::Family f) {
-  const hosts::PayloadShape& shape = hosts::descriptor(f).payload;
+// The identifier fields of family `f`'s payload as a hook registered under `agent` receives it
+// (the fields its host does not send are left out).
+constexpr IdentifierKeys payload_identifier_keys(hosts::Family f, std::string_view agent = {}) {
+  const hosts::PayloadShape& shape = hosts::payload_shape(f, agent);
   IdentifierKeys out;
   for (std::string_view id : {shape.event_key, shape.session_id, shape.cwd, shape.transcript_path,
                               shape.tool_call_id,

@@ -57,6 +57,17 @@ constexpr std::optional<Family> family_by_name(std::string_view name) {
   return family_for_label(name);
 }
 
+// The payload shape a hook registered under `label` receives: the label's own where the family
+// has one per label (FamilyDescriptor::label_payloads), else the family's. A label that is not
+// the family's reads the family's shape.
+constexpr const PayloadShape& payload_shape(Family f, std::string_view label) {
+  const FamilyDescriptor& d = descriptor(f);
+  for (std::size_t i = 0; i < d.agent_labels.size(); ++i)
+    if (d.label_payloads[i] != nullptr && !d.agent_labels[i].empty() && d.agent_labels[i] == label)
+      return *d.label_payloads[i];
+  return d.payload;
+}
+
 // The host's own event name for an alias the host also accepts; other names are returned as
 // given (the view stays valid: either `event` or a literal).
 constexpr std::string_view canonical_event_name(Family f, std::string_view event) {
@@ -157,6 +168,14 @@ constexpr bool registry_ok() {
     for (auto e : d.blocking_events) if (!in_list(d.events, e)) return false;
     for (const auto& a : d.aliases) if (!in_list(d.events, a.event)) return false;
     if (d.reads != ReplyReading::kJsonStdout && d.block_status == 0) return false;
+    for (std::size_t a = 0; a < d.agent_labels.size(); ++a) {       // a shape names its label
+      if (d.label_payloads[a] == nullptr) continue;
+      if (d.agent_labels[a].empty()) return false;
+      const std::string_view turn = d.label_payloads[a]->turn_start_event;
+      if (!turn.empty() && !in_list(d.events, turn)) return false;  // a canonical event name
+    }
+    if (!d.payload.turn_start_event.empty() && !in_list(d.events, d.payload.turn_start_event))
+      return false;
     if (!replies_ok(d)) return false;
     for (std::size_t j = 0; j < kFamilyCount; ++j)                  // labels are unique
       for (std::size_t a = 0; a < d.agent_labels.size(); ++a)

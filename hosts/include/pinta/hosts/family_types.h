@@ -169,6 +169,11 @@ struct FamilyDescriptor {
   ReplyForms forms;
   Required<HostSource> hosts;
   PrintMode print_mode = {};
+  // A payload shape per `--agent` label, indexed like agent_labels, for a host whose payload
+  // depends on how the hook was registered rather than on the host (one host, two hook-file
+  // formats); null: `payload`. The adapter reads the shape from the label alone, never from the
+  // payload (the label is the user's file; a payload's keys are the model's to influence).
+  std::array<const PayloadShape*, 4> label_payloads = {};
 };
 
 }  // namespace pinta::hosts

@@ -1,0 +1,2 @@
+// PINTA-PLACEHOLDER: replaced by the emulator helper.
+#include "pinta/emulator/copilot/copilot.h"
