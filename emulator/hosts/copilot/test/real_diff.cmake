@@ -1,0 +1,17 @@
+# The Copilot CLI real-CLI lane (included by emulator/hosts/copilot/CMakeLists.txt): the real
+# Copilot CLI 1.0.102 from ci/npm-copilot.sh, offline against the scripted Responses API, on every
+# scenario of test/scenarios/ (both hook-file dialects), against its recorded outcomes, a
+# self-check that the comparisons can fail, and `hostemu copilot run` once it exists.
+# 77 = SKIPPED when npm or its registry is out of reach. 132 runs of ~2-5 s (one waits out the 30 s
+# default timeout, two the CLI's model retries), two at a time: measured 461 s (124 scenarios) to
+# 960 s of wall time on a 2-core machine loaded by other builds.
+if(PINTA_BUILD_TESTS)
+  find_package(Python3 COMPONENTS Interpreter)
+  if(Python3_FOUND)
+    add_test(NAME copilot_real_diff_test
+      COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/real_diff.py
+        --hostemu $<TARGET_FILE:hostemu> --scenarios ${CMAKE_CURRENT_LIST_DIR}/scenarios)
+    set_tests_properties(copilot_real_diff_test PROPERTIES LABELS real-host TIMEOUT 1800
+      SKIP_RETURN_CODE 77 PROCESSORS 2 ENVIRONMENT "PINTA_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+  endif()
+endif()
