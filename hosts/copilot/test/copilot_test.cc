@@ -3,6 +3,8 @@
 // content/copilot/reference/hooks-reference.md). The loader's tests come with the loader.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "pinta/hosts/copilot/copilot.h"
 
 namespace cp = pinta::hosts::copilot;
@@ -68,4 +70,165 @@ TEST(CopilotPlan, EitherSpellingSelectsBothFormatsHandlersByTheirOwnMatcher) {
   EXPECT_EQ(cp::plan(hooks, "PreToolUse", "bash").size(), 2u);
   EXPECT_EQ(cp::plan(hooks, "preToolUse", "view").size(), 0u);
   EXPECT_EQ(cp::plan(hooks, "postToolUse", "view").size(), 1u);
+}
+
+// ---- The loader and the planner (CPM = emulator/hosts/copilot/test/scenarios/<name>.json). ----
+#include <filesystem>
+#include <fstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct TempTree {
+  fs::path root;
+  TempTree() {
+    root = fs::temp_directory_path() /
+           ("copilot-loader-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+            "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root);
+    fs::create_directories(root / "home/.copilot/hooks");
+    fs::create_directories(root / "proj");
+  }
+  ~TempTree() { fs::remove_all(root); }
+  void write(const std::string& rel, const std::string& text) {
+    fs::create_directories((root / rel).parent_path());
+    std::ofstream(root / rel) << text;
+  }
+  cp::Sources sources(bool trusted) const {
+    cp::Sources s;
+    s.copilot_home = (root / "home/.copilot").string();
+    s.repo = (root / "proj").string();
+    s.repo_trusted = trusted;
+    return s;
+  }
+};
+
+std::string native_hook(const std::string& mark) {
+  return R"({"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"echo )" + mark +
+         R"("}]}})";
+}
+
+std::vector<std::string> commands(const std::vector<cp::HookHandler>& hs) {
+  std::vector<std::string> out;
+  for (const auto& h : hs) out.push_back(h.bash.empty() ? h.command : h.bash);
+  return out;
+}
+
+}  // namespace
+
+TEST(CopilotLoader, EverySourceInTheClisOrder) {
+  TempTree t;
+  // CPM src-order.
+  t.write("home/.copilot/hooks/main.json", native_hook("user-main"));
+  t.write("home/.copilot/settings.json",
+          R"({"hooks":{"preToolUse":[{"type":"command","bash":"echo user-settings"}]}})");
+  t.write("proj/.github/hooks/r.json", native_hook("repo-hooks"));
+  t.write("proj/.claude/settings.json",
+          R"({"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"echo claude-settings"}]}]}})");
+  t.write("proj/.claude/settings.local.json",
+          R"({"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"echo claude-local"}]}]}})");
+  t.write("proj/.github/copilot/settings.json",
+          R"({"hooks":{"preToolUse":[{"type":"command","bash":"echo repo-settings"}]}})");
+  t.write("policy/p.json", native_hook("policy"));
+  auto s = t.sources(true);
+  s.policy_dir = (t.root / "policy").string();
+  auto loaded = cp::load_hooks(s);
+  ASSERT_TRUE(loaded);
+  EXPECT_EQ(commands(cp::plan(*loaded, "preToolUse", "bash")),
+            (std::vector<std::string>{"echo policy", "echo user-main", "echo user-settings",
+                                      "echo repo-hooks", "echo claude-settings", "echo claude-local",
+                                      "echo repo-settings"}));
+  // The Claude-style ones are registered in that format (their payload and matcher rule).
+  auto all = cp::plan(*loaded, "PreToolUse", "bash");
+  EXPECT_EQ(all[4].format, Format::kClaudeStyle);
+  EXPECT_EQ(all[4].source, "repo-claude");
+  EXPECT_EQ(all[0].source, "policy");
+  // CPM src-repo-untrusted, src-claude-untrusted: none of the repo's sources when untrusted.
+  auto untrusted = cp::load_hooks(t.sources(false));
+  ASSERT_TRUE(untrusted);
+  EXPECT_EQ(commands(cp::plan(*untrusted, "preToolUse", "bash")),
+            (std::vector<std::string>{"echo user-main", "echo user-settings"}));
+}
+
+TEST(CopilotLoader, TrustFromConfigJsonOrTheEnvironment) {
+  TempTree t;
+  const std::string home = (t.root / "home/.copilot").string();
+  const std::string proj = (t.root / "proj").string();
+  EXPECT_FALSE(cp::repo_trusted(home, proj, {}));
+  // CPM src-repo-trusted-settings: settings.json's trustedFolders is not read.
+  t.write("home/.copilot/settings.json", R"({"trustedFolders":[")" + proj + R"("]})");
+  EXPECT_FALSE(cp::repo_trusted(home, proj, {}));
+  // CPM src-repo-env-optin, src-repo-allow-all-env.
+  EXPECT_TRUE(cp::repo_trusted(home, proj, {{"GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true"}}));
+  EXPECT_TRUE(cp::repo_trusted(home, proj, {{"COPILOT_ALLOW_ALL", "true"}}));
+  EXPECT_FALSE(cp::repo_trusted(home, proj, {{"COPILOT_ALLOW_ALL", "1"}}));
+  // CPM src-repo-trusted-config; a trusted parent covers the folder, a sibling does not.
+  t.write("home/.copilot/config.json", R"({"trustedFolders":[")" + t.root.string() + R"("]})");
+  EXPECT_TRUE(cp::repo_trusted(home, proj, {}));
+  t.write("home/.copilot/config.json", R"({"trustedFolders":[")" + proj + R"(x"]})");
+  EXPECT_FALSE(cp::repo_trusted(home, proj, {}));
+  EXPECT_EQ(cp::default_copilot_home({{"COPILOT_HOME", "/c"}}, "/h"), "/c");
+  EXPECT_EQ(cp::default_copilot_home({}, "/h"), "/h/.copilot");
+  EXPECT_EQ(cp::default_policy_dir({}), "/etc/github-copilot/policy.d");
+}
+
+TEST(CopilotLoader, FilesAndEntriesTheCliSkips) {
+  TempTree t;
+  t.write("home/.copilot/hooks/broken.json", "{not json");           // CPM src-broken-file
+  t.write("home/.copilot/hooks/v2.json",                              // CPM src-version-2
+          R"({"version":2,"hooks":{"preToolUse":[{"bash":"echo v2"}]}})");
+  t.write("home/.copilot/hooks/nov.json",                             // CPM src-no-version
+          R"({"hooks":{"preToolUse":[{"bash":"echo nov"}]},"disableAllHooks":false})");
+  t.write("home/.copilot/hooks/main.json", R"({"version":1,"hooks":{
+    "preToolUse":[{"type":"command","timeoutSec":5},{"command":"echo cmdkey","timeout":2}],
+    "notAnEvent":[{"bash":"echo bad"}],
+    "postToolUse":[{"type":"command","exec":"/bin/echo","args":["a","b"],"cwd":"sub","env":{"K":"V"}}]}})");
+  t.write("home/.copilot/config.json",                                // CPM src-user-config-hooks
+          R"({"hooks":{"preToolUse":[{"bash":"echo userconfig"}]}})");
+  auto loaded = cp::load_hooks(t.sources(false));
+  ASSERT_TRUE(loaded);
+  auto pre = cp::plan(*loaded, "preToolUse", "bash");
+  std::vector<std::string> got = commands(pre);
+  std::sort(got.begin(), got.end());  // files come in directory order
+  EXPECT_EQ(got, (std::vector<std::string>{"echo cmdkey", "echo nov"}));
+  for (const auto& h : pre)
+    if (h.command == "echo cmdkey") EXPECT_EQ(h.timeout_sec, 2);  // CPM c-pre-timeout-alias
+    else EXPECT_EQ(h.timeout_sec, 30);                            // CPM c-pre-timeout-default
+  auto post = cp::plan(*loaded, "postToolUse", "bash");
+  ASSERT_EQ(post.size(), 1u);
+  EXPECT_EQ(post[0].exec, "/bin/echo");
+  EXPECT_EQ(post[0].args, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(post[0].cwd, "sub");
+  EXPECT_EQ(post[0].env.at("K"), "V");
+  EXPECT_FALSE(loaded->warnings.empty());
+}
+
+TEST(CopilotLoader, MatchersPerFormatAndTheEmptyGroupMatcher) {
+  TempTree t;
+  t.write("home/.copilot/hooks/main.json", R"({"version":1,"hooks":{
+    "preToolUse":[{"bash":"echo n-bash","matcher":"bash"},{"bash":"echo n-Bash","matcher":"Bash"},
+                  {"bash":"echo n-star","matcher":"*"},{"bash":"echo n-empty","matcher":""},
+                  {"matcher":"bash","hooks":[{"bash":"echo nested-bash"}]},
+                  {"matcher":"Bash","hooks":[{"bash":"echo nested-Bash"}]}],
+    "PreToolUse":[{"matcher":"Bash","hooks":[{"command":"echo c-Bash"}]},
+                  {"matcher":"*","hooks":[{"command":"echo c-star"}]},
+                  {"hooks":[{"command":"echo c-none"}]},
+                  {"matcher":"Ba","hooks":[{"command":"echo c-Ba"}]}]}})");
+  t.write("home/.copilot/hooks/post.json", R"({"hooks":{"PostToolUse":[
+    {"matcher":"","hooks":[{"command":"echo skipped"}]},{"hooks":[{"command":"echo kept"}]}]}})");
+  t.write("home/.copilot/settings.json", R"({"hooks":{"PostToolUse":[{"hooks":[{"command":"echo ok"}]}],
+    "SessionEnd":[{"matcher":"","hooks":[{"command":"echo dropped"}]}]}})");
+  auto loaded = cp::load_hooks(t.sources(false));
+  ASSERT_TRUE(loaded);
+  // CPM c-matcher-*, c-matcher-nested, p-matcher-*.
+  EXPECT_EQ(commands(cp::plan(*loaded, "preToolUse", "bash")),
+            (std::vector<std::string>{"echo n-bash", "echo nested-bash", "echo c-Bash",
+                                      "echo c-star", "echo c-none"}));
+  // CPM p-matcher-empty: in a hook file a group matcher "" skips that group alone;
+  // src-claude-empty-matcher: in a settings file it drops the whole file.
+  EXPECT_EQ(commands(cp::plan(*loaded, "postToolUse", "bash")), (std::vector<std::string>{"echo kept"}));
+  EXPECT_EQ(cp::runtime_tool_name("Bash"), "bash");
+  EXPECT_EQ(cp::runtime_tool_name("Read"), "view");
+  EXPECT_EQ(cp::runtime_tool_name("mcp_tool"), "mcp_tool");
 }

@@ -101,4 +101,24 @@ Result<LoadedHooks> load_hooks(const Sources& sources);
 std::vector<HookHandler> plan(const LoadedHooks& hooks, const std::string& event,
                               const std::string& runtime_tool);
 
+// ---- Added by the hosts+emulator helper: the sources of one run, as the CLI finds them. ----
+
+// The runtime tool name a Claude-style payload's `tool_name` stands for (`Bash` → `bash`, `Read`
+// → `view`, …; the inverse of claude_tool_name; an unknown name is kept).
+std::string runtime_tool_name(const std::string& claude_tool);
+
+// The system policy folder, /etc/github-copilot/policy.d, unless $PINTA_COPILOT_POLICY_DIR names
+// another (tests: a temp folder; "" there: none).
+std::string default_policy_dir(const std::map<std::string, std::string>& env);
+// $COPILOT_HOME, else HOME/.copilot.
+std::string default_copilot_home(const std::map<std::string, std::string>& env,
+                                 const std::string& home);
+// Whether the repo's hooks load in a prompt-mode run: the folder (or a parent) is listed in
+// `trustedFolders` of COPILOT_HOME/config.json (CPM src-repo-trusted-config; the same key in
+// settings.json is not read, src-repo-trusted-settings), or the environment opts in:
+// GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true or COPILOT_ALLOW_ALL=true (CPM src-repo-env-optin,
+// src-repo-allow-all-env; CPLOG 1.0.40).
+bool repo_trusted(const std::string& copilot_home, const std::string& repo,
+                  const std::map<std::string, std::string>& env);
+
 }  // namespace pinta::hosts::copilot

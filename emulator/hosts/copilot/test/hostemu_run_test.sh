@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# `hostemu copilot run` end to end (hermetic: a temp HOME and project, no policy folder): the
+# loader's sources and trust, the fail-closed gate, each format's reading, the payload each
+# format's hook gets, the environment, a timeout failing open, the stdout cap. CPM =
+# emulator/hosts/copilot/test/scenarios/<name>.json (the real 1.0.102, measured).
+set -euo pipefail
+HOSTEMU=${1:?usage: hostemu_run_test.sh HOSTEMU}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+export HOME=$T/home PINTA_COPILOT_POLICY_DIR="" M=$T/marks
+unset COPILOT_HOME GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS COPILOT_ALLOW_ALL
+P=$T/proj
+NATIVE='{"sessionId":"s","timestamp":1796659347664,"cwd":"'$P'","toolName":"bash","toolArgs":{"command":"touch ran","description":"touch"}}'
+fails=0
+
+reset() { rm -rf "$HOME" "$P" "$M"; mkdir -p "$HOME/.copilot/hooks" "$P"; }
+hooks() { printf '%s' "$1" > "$HOME/.copilot/hooks/main.json"; }
+run() {  # run EVENT [PAYLOAD] -> the report on stdout
+  printf '%s' "${2:-$NATIVE}" | "$HOSTEMU" copilot run --home "$HOME" --project "$P" --event "$1" 2>/dev/null
+}
+check() {  # check NAME REPORT PYTHON-EXPRESSION-over-o (outcome) and m (marks)
+  local marks=""
+  [ -f "$M" ] && marks=$(cat "$M")
+  if ! python3 -c 'import json,sys; o=json.loads(sys.argv[1])["outcome"]; m=sys.argv[2].split(); sys.exit(0 if eval(sys.argv[3]) else 1)' "$2" "$marks" "$3"; then
+    echo "FAIL $1: $3"; echo "  report: ${2:0:600}"; echo "  marks: $marks"; fails=$((fails+1))
+  else
+    echo "ok   $1"
+  fi
+}
+
+reset; hooks '{"version":1,"hooks":{"preToolUse":[{"bash":"echo h1 >> \"$M\"; printf %s \"{\\\"permissionDecision\\\":\\\"deny\\\",\\\"permissionDecisionReason\\\":\\\"R\\\"}\""},{"bash":"echo h2 >> \"$M\""}]}}'
+check deny-stops-later "$(run preToolUse)" 'not o["toolRuns"] and o["modelText"]=="Denied by preToolUse hook: R" and m==["h1"]'
+
+reset; hooks '{"version":1,"hooks":{"preToolUse":[{"bash":"printf %s \"{\\\"permissionDecision\\\":\\\"allow\\\"}\"; exit 1"}]}}'
+check exit1-allow-denies "$(run preToolUse)" 'not o["toolRuns"] and o["modelText"]=="Denied by preToolUse hook from \"'$HOME'/.copilot/hooks/main.json\" (hook errored)"'
+
+reset; hooks '{"version":1,"hooks":{"preToolUse":[{"bash":"kill -9 $$"}]}}'
+check signal-denies "$(run preToolUse)" 'not o["toolRuns"] and o["modelText"].endswith("(hook errored)")'
+
+reset; hooks '{"version":1,"hooks":{"preToolUse":[{"bash":"echo no >&2; exit 2"}]}}'
+check exit2 "$(run preToolUse)" 'o["modelText"]=="Denied by preToolUse hook: hook exited with code 2"'
+
+reset; hooks '{"version":1,"hooks":{"preToolUse":[{"bash":"echo h1 >> \"$M\"; sleep 3; echo late >> \"$M\"; exit 1","timeoutSec":1}]}}'
+check timeout-fails-open "$(run preToolUse)" 'o["toolRuns"] and m==["h1"]'
+
+reset; hooks '{"version":1,"hooks":{"preToolUse":[{"bash":"printf %s \"{\\\"permissionDecision\\\":\\\"ask\\\",\\\"permissionDecisionReason\\\":\\\"A\\\"}\""}]}}'
+check ask-denies "$(run preToolUse)" 'o["modelText"]=="Denied by preToolUse hook (unable to ask user for confirmation): A"'
+
+reset; hooks '{"version":1,"hooks":{"preToolUse":[{"bash":"printf %s \"{\\\"hookSpecificOutput\\\":{\\\"permissionDecision\\\":\\\"deny\\\"}}\""}],"PreToolUse":[{"matcher":"Bash","hooks":[{"command":"cat > \"$M\"; printf %s \"{\\\"hookSpecificOutput\\\":{\\\"permissionDecision\\\":\\\"deny\\\"}}\""}]}]}}'
+R=$(run preToolUse)
+check native-ignores-hso-claude-reads-it "$R" 'not o["toolRuns"] and o["modelText"]=="Denied by preToolUse hook: No reason provided"'
+check claude-hook-gets-claude-payload "$R" 'json.loads(open("'$M'").read())["tool_name"]=="Bash" and open("'$M'").read().startswith("{\"hook_event_name\":\"PreToolUse\",\"session_id\":\"s\",\"timestamp\":\"2026-")'
+
+reset; hooks '{"version":1,"hooks":{"preToolUse":[{"bash":"printf %s \"$COPILOT_CLI $COPILOT_HOOK_DIR $COPILOT_PROJECT_DIR ${COPILOT_PROVIDER_API_KEY:-none} $(pwd)\" >> \"$M\""}]}}'
+check environment "$(COPILOT_PROVIDER_API_KEY=k run preToolUse)" 'm==["1","'$HOME'/.copilot/hooks","'$P'","none","'$P'"]'
+
+reset; hooks '{"version":1,"hooks":{"preToolUse":[{"bash":"python3 -c \"import sys;sys.stdout.write(chr(32)*(11*1024*1024)+chr(123)+chr(34)+\\\"permissionDecision\\\"+chr(34)+chr(58)+chr(34)+\\\"deny\\\"+chr(34)+chr(125))\""}]}}'
+check stdout-over-10MiB-dropped "$(run preToolUse)" 'o["toolRuns"]'
+
+reset; mkdir -p "$P/.claude"
+printf '%s' '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo claude >> \"$M\"; printf %s \"{\\\"hookSpecificOutput\\\":{\\\"permissionDecision\\\":\\\"deny\\\",\\\"permissionDecisionReason\\\":\\\"C\\\"}}\""}]}]}}' > "$P/.claude/settings.json"
+check claude-settings-untrusted "$(run preToolUse)" 'o["toolRuns"] and m==[]'
+printf '{"trustedFolders":["%s"]}' "$P" > "$HOME/.copilot/config.json"
+check claude-settings-trusted "$(run preToolUse)" 'not o["toolRuns"] and o["modelText"]=="Denied by preToolUse hook: C" and m==["claude"]'
+
+reset; hooks '{"version":1,"hooks":{"userPromptSubmitted":[{"bash":"printf %s \"{\\\"additionalContext\\\":\\\"X\\\",\\\"permissionDecision\\\":\\\"deny\\\"}\""}],"agentStop":[{"bash":"printf %s \"{\\\"decision\\\":\\\"block\\\",\\\"reason\\\":\\\"again\\\"}\""}]}}'
+check ups-context-no-block "$(run userPromptSubmitted '{"sessionId":"s","timestamp":1,"cwd":"'$P'","prompt":"go"}')" 'o["additionalContexts"]==["X"] and not o["blocked"]'
+check stop-block-reprompts "$(run agentStop '{"sessionId":"s","timestamp":1,"cwd":"'$P'","stopReason":"end_turn","stop_hook_active":false}')" 'o["blocked"] and o["additionalContexts"]==["again"]'
+
+[ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }
+echo "all passed"
