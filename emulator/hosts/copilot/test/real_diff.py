@@ -240,10 +240,27 @@ def emulator_ready(hostemu):
     return "Usage: hostemu copilot run" in p.stdout
 
 
+# The Claude-style spelling of each native event (one event, two names: a file may register both).
+PASCAL_OF = {"SessionStart": "sessionStart", "UserPromptSubmit": "userPromptSubmitted",
+             "PreToolUse": "preToolUse", "PermissionRequest": "permissionRequest",
+             "PostToolUse": "postToolUse", "PostToolUseFailure": "postToolUseFailure",
+             "Stop": "agentStop", "SubagentStart": "subagentStart", "SubagentStop": "subagentStop",
+             "PreCompact": "preCompact", "Notification": "notification",
+             "ErrorOccurred": "errorOccurred", "SessionEnd": "sessionEnd"}
+
+
 def replay(run, hostemu):
+    """One `hostemu copilot run` per firing: it runs the event's hooks of both spellings, so where
+    both spellings were captured (mixed-file: one firing, two captures) the first spelling seen is
+    replayed and the other capture of that firing shares its answer."""
     run.build()
-    out = []
+    out, spelling, last = [], {}, {}
     for label, raw in zip(run.labels, run.raw_payloads):
+        event = PASCAL_OF.get(label, label)
+        spelling.setdefault(event, label)
+        if spelling[event] != label and event in last:
+            out.append(copy.deepcopy(last[event]))
+            continue
         env = run.env(0)
         env["CAP"] = os.path.join(run.root, "replay-capture")
         os.makedirs(env["CAP"], exist_ok=True)
@@ -257,6 +274,7 @@ def replay(run, hostemu):
             out.append(json.loads(p.stdout))
         except ValueError:
             out.append({"error": "not JSON: " + p.stdout[:200].decode("utf-8", "replace")})
+        last[event] = out[-1]
     return out, read_marks(run)
 
 
