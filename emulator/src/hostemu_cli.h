@@ -49,6 +49,11 @@ int serve_until_signal(const std::string& who, Start start) {
   return 0;
 }
 
+// `hostemu <family> model-server --script turns.json [--port 0] [--log FILE]` for a family whose
+// CLI speaks the OpenAI Responses API: one command for every such family (the server and its
+// checks are pinta::emu::start_responses_script, emulator/model_server). `who` prefixes errors.
+void add_responses_model_server(CLI::App* family, const std::string& who, Action& action);
+
 void add_model_server_commands(CLI::App& app, Action& action);
 // `hostemu replay`: fixtures through an adapter as one host would run it (replay_cli.cc).
 void add_replay_commands(CLI::App& app, Action& action);

@@ -8,6 +8,7 @@
 
 #include "hostemu_cli.h"
 #include "pinta/emulator/model_server.h"
+#include "pinta/emulator/responses_server.h"
 
 namespace pinta::hostemu {
 
@@ -31,6 +32,22 @@ void add_model_server_commands(CLI::App& app, Action& action) {
       return serve_until_signal("model-server", [&] {
         return pinta::emu::ModelServer::start(std::move(*s), *port, *log);
       });
+    };
+  });
+}
+
+void add_responses_model_server(CLI::App* family, const std::string& who, Action& action) {
+  auto* cmd = family->add_subcommand("model-server", "scripted OpenAI Responses API server");
+  auto script = std::make_shared<std::string>();
+  auto log = std::make_shared<std::string>();
+  auto port = std::make_shared<int>(0);
+  cmd->add_option("--script", *script, "turns.json")->required();
+  cmd->add_option("--port", *port, "port on 127.0.0.1 (0: any free port)");
+  cmd->add_option("--log", *log, "append each request as a JSON line to FILE");
+  cmd->callback([=, &action] {
+    action = [=]() -> int {
+      return serve_until_signal(
+          who, [&] { return pinta::emu::start_responses_script(*script, *port, *log); });
     };
   });
 }

@@ -220,6 +220,16 @@ Result<std::unique_ptr<ResponsesServer>> ResponsesServer::start(ResponsesScript 
   return std::unique_ptr<ResponsesServer>(new ResponsesServer(std::move(*impl)));
 }
 
+Result<std::unique_ptr<ResponsesServer>> start_responses_script(const std::string& script_path,
+                                                                int port,
+                                                                const std::string& log_path) {
+  if (port < 0 || port > 65535)
+    return make_error(ErrorCode::kInvalidArgument, "--port must be 0..65535");
+  auto script = load_responses_script(script_path);
+  if (!script) return script.error();
+  return ResponsesServer::start(std::move(*script), port, log_path);
+}
+
 ResponsesServer::~ResponsesServer() { stop(); }
 
 int ResponsesServer::port() const { return impl_->http->port(); }

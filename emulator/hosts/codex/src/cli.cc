@@ -4,7 +4,8 @@
 //     runs the hooks Codex would run for one event (pinta::hosts::codex load_hooks + plan) and
 //     prints {"loaded":[…],"results":[…],"outcome":{…}} (emulator/hosts/codex).
 //   hostemu codex model-server --script turns.json [--port 0] [--log FILE]
-//     the scripted OpenAI Responses API server (emulator/model_server/responses_server.h);
+//     the scripted OpenAI Responses API server (emulator/model_server/responses_server.h, the
+//     command shared with Copilot: add_responses_model_server, emulator/src/hostemu_cli.h);
 //     prints `port N` once listening, runs until SIGINT/SIGTERM. Point a Codex provider's
 //     base_url at http://127.0.0.1:N/v1 with wire_api = "responses".
 // One function per subcommand, each called from add_commands.
@@ -15,7 +16,6 @@
 #include "hostemu_cli.h"
 #include "pinta/common/process.h"
 #include "pinta/emulator/codex/codex.h"
-#include "pinta/emulator/responses_server.h"
 
 namespace pinta::hostemu {
 
@@ -74,7 +74,7 @@ namespace pinta::hostemu::codex {
 
 namespace {
 
-// `codex run`: kept in its own block, apart from `model-server`.
+// `codex run`: kept in its own block.
 void add_run_command(CLI::App* codex, Action& action) {
   auto a = std::make_shared<CodexRunArgs>();
   auto* run = codex->add_subcommand("run", "run the hooks of one event as Codex does");
@@ -91,27 +91,6 @@ void add_run_command(CLI::App* codex, Action& action) {
   run->callback([a, &action] { action = [a] { return run_codex(*a); }; });
 }
 
-// `codex model-server`: kept in its own block, apart from `run`.
-void add_model_server_command(CLI::App* codex, Action& action) {
-  auto* ms = codex->add_subcommand("model-server", "scripted OpenAI Responses API server");
-  auto script = std::make_shared<std::string>();
-  auto log = std::make_shared<std::string>();
-  auto port = std::make_shared<int>(0);
-  ms->add_option("--script", *script, "turns.json")->required();
-  ms->add_option("--port", *port, "port on 127.0.0.1 (0: any free port)");
-  ms->add_option("--log", *log, "append each request as a JSON line to FILE");
-  ms->callback([=, &action] {
-    action = [=]() -> int {
-      auto s = pinta::emu::load_responses_script(*script);
-      if (!s) return usage_error("codex model-server: " + s.error().message);
-      if (*port < 0 || *port > 65535) return usage_error("codex model-server: --port must be 0..65535");
-      return serve_until_signal("codex model-server", [&] {
-        return pinta::emu::ResponsesServer::start(std::move(*s), *port, *log);
-      });
-    };
-  });
-}
-
 }  // namespace
 
 // The family's `hostemu` subcommands (registered through families.def, hostemu_main.cc).
@@ -119,7 +98,7 @@ void add_commands(CLI::App& app, Action& action) {
   auto* codex = app.add_subcommand("codex", "Codex CLI 0.171.0 host emulator");
   codex->require_subcommand(1);
   add_run_command(codex, action);
-  add_model_server_command(codex, action);
+  add_responses_model_server(codex, "codex model-server", action);
 }
 
 }  // namespace pinta::hostemu::codex

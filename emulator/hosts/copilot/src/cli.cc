@@ -6,6 +6,12 @@
 //     with this process's environment as the CLI's, and prints {"loaded":[…],"results":[…],
 //     "outcome":{…}} (emulator/hosts/copilot). E is either spelling; the payload is in E's format
 //     and is passed byte for byte to the hooks of that format.
+//   hostemu copilot model-server --script turns.json [--port 0] [--log FILE]
+//     the scripted OpenAI Responses API server (the one `hostemu codex model-server` runs:
+//     add_responses_model_server, emulator/src/hostemu_cli.h); prints `port N` once listening,
+//     runs until SIGINT/SIGTERM. Copilot reaches it with COPILOT_PROVIDER_BASE_URL=
+//     http://127.0.0.1:N/v1 and COPILOT_PROVIDER_WIRE_API=responses (CP, "… Copilot CLI 1.0.102,
+//     offline").
 // One function per subcommand, each called from add_commands.
 #include <iostream>
 #include <iterator>
@@ -93,6 +99,7 @@ void add_commands(CLI::App& app, Action& action) {
   auto* copilot = app.add_subcommand("copilot", "Copilot CLI 1.0.102 host emulator");
   copilot->require_subcommand(1);
   add_run_command(copilot, action);
+  add_responses_model_server(copilot, "copilot model-server", action);
 }
 
 }  // namespace pinta::hostemu::copilot

@@ -1,5 +1,5 @@
 """One offline run of the real GitHub Copilot CLI 1.0.102 against the scripted OpenAI Responses API
-(`hostemu codex model-server`, emulator/model_server/src/responses_server.cc), shared by
+(`hostemu copilot model-server`, emulator/model_server/src/responses_server.cc), shared by
 real_diff.py and the lanes that run our adapter under the real CLI.
 
 Copilot speaks streaming Chat Completions by default; with COPILOT_PROVIDER_WIRE_API=responses it
@@ -57,15 +57,6 @@ def install_copilot():
     return p.stdout.strip().splitlines()[-1]
 
 
-def model_server_command(hostemu):
-    """`copilot model-server` once the family's hostemu commands have one, else the Responses
-    dialect's own command (the same server)."""
-    p = subprocess.run([hostemu, "copilot", "model-server", "--help"], capture_output=True, text=True)
-    if "Usage: hostemu copilot model-server" in p.stdout:
-        return ["copilot", "model-server"]
-    return ["codex", "model-server"]
-
-
 def dialect_of(hooks_obj, default="camel"):
     evs = list((hooks_obj or {}).get("hooks", {}) or {}) if isinstance(hooks_obj, dict) else []
     if any(e[:1].isupper() for e in evs):
@@ -113,7 +104,8 @@ class Run:
         out = json.loads(json.dumps(h)) if isinstance(h, dict) else {"version": 1, "hooks": {}}
         hooks = out.setdefault("hooks", {})
         for e in evs:
-            hooks[e] = [capture_entry(e, d)] + list(hooks.get(e, []))
+            # Each entry in its event's dialect: one file may hold both (mixed-file).
+            hooks[e] = [capture_entry(e, "pascal" if e[:1].isupper() else "camel")] + list(hooks.get(e, []))
         return json.dumps(out, indent=1, ensure_ascii=False)
 
     def build(self):
@@ -154,7 +146,7 @@ class Run:
         for p in (self.api_log, self.otel):
             if os.path.exists(p):
                 os.remove(p)
-        srv = subprocess.Popen([hostemu] + model_server_command(hostemu) + ["--script", script, "--log",
+        srv = subprocess.Popen([hostemu, "copilot", "model-server", "--script", script, "--log",
                                 self.api_log], stdout=subprocess.PIPE, text=True)
         try:
             port = int(srv.stdout.readline().split()[1])
@@ -165,6 +157,8 @@ class Run:
                                    timeout=timeout, errors="surrogateescape")
             self.rc, self.stdout, self.stderr = p.returncode, p.stdout, p.stderr
         finally:
+            # None: the server was still serving when the CLI finished (else its exit status).
+            self.server_exit = srv.poll()
             srv.send_signal(signal.SIGTERM)
             srv.wait()
         self.api = [json.loads(l) for l in open(self.api_log)] if os.path.exists(self.api_log) else []

@@ -67,5 +67,23 @@ reset; hooks '{"version":1,"hooks":{"userPromptSubmitted":[{"bash":"printf %s \"
 check ups-context-no-block "$(run userPromptSubmitted '{"sessionId":"s","timestamp":1,"cwd":"'$P'","prompt":"go"}')" 'o["additionalContexts"]==["X"] and not o["blocked"]'
 check stop-block-reprompts "$(run agentStop '{"sessionId":"s","timestamp":1,"cwd":"'$P'","stopReason":"end_turn","stop_hook_active":false}')" 'o["blocked"] and o["additionalContexts"]==["again"]'
 
+# `hostemu copilot model-server`: the scripted Responses API the real-CLI lane points
+# COPILOT_PROVIDER_BASE_URL at: prints its port, answers a streamed request with the scripted turn
+# and logs it; a bad port or script is a usage error (exit 2) naming the command.
+printf '%s' '{"turns":[{"content":[{"type":"text","text":"hello"}]}]}' > "$T/turns.json"
+"$HOSTEMU" copilot model-server --script "$T/turns.json" --log "$T/api.jsonl" > "$T/port" & srv=$!
+for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.05; done
+reply=$(curl -s -H 'Authorization: Bearer k' -d '{"model":"m","stream":true,"input":[]}' \
+  "http://127.0.0.1:$(cut -d' ' -f2 "$T/port")/v1/responses" || true)
+kill "$srv"; wait "$srv" || true
+check model-server-serves "{\"outcome\":$(python3 -c 'import json,sys;print(json.dumps({"r":sys.argv[1],"log":open(sys.argv[2]).read()}))' "$reply" "$T/api.jsonl")}" \
+  '"event: response.completed" in o["r"] and "hello" in o["r"] and json.loads(o["log"].splitlines()[0])["status"]==200'
+rc=0; err=$("$HOSTEMU" copilot model-server --script "$T/turns.json" --port 70000 2>&1) || rc=$?
+check model-server-bad-port "{\"outcome\":$(python3 -c 'import json,sys;print(json.dumps([sys.argv[1],sys.argv[2]]))' "$rc" "$err")}" \
+  'o[0]=="2" and "copilot model-server: --port must be 0..65535" in o[1]'
+rc=0; err=$("$HOSTEMU" copilot model-server --script "$T/missing.json" 2>&1) || rc=$?
+check model-server-bad-script "{\"outcome\":$(python3 -c 'import json,sys;print(json.dumps([sys.argv[1],sys.argv[2]]))' "$rc" "$err")}" \
+  'o[0]=="2" and o[1].startswith("hostemu: copilot model-server: ")'
+
 [ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }
 echo "all passed"

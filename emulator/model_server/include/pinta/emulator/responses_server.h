@@ -86,4 +86,11 @@ class ResponsesServer {
   std::unique_ptr<Impl> impl_;
 };
 
+// What every `hostemu <family> model-server` of the Responses dialect starts:
+// the script at script_path, on 127.0.0.1:port (0..65535; 0: any free port), log_path as in
+// start(). Error kInvalidArgument/kParse names the script's problem or the port.
+Result<std::unique_ptr<ResponsesServer>> start_responses_script(const std::string& script_path,
+                                                                int port,
+                                                                const std::string& log_path);
+
 }  // namespace pinta::emu
