@@ -60,7 +60,6 @@
 #include "pinta/common/fs.h"
 #include "pinta/emulator/antigravity/antigravity.h"
 #include "pinta/emulator/host_runner.h"  // HostRunner: the one place per host that spawns a hook
-#include "pinta/hosts/claude/claude.h"
 #include "pinta/hosts/effects.h"
 #include "pinta/hosts/hosts.h"
 #include "pinta/hosts/reply_check.h"
@@ -594,16 +593,12 @@ class Replayer {
     }
     std::string command = adapter_ + " --agent " + family_ + " --event " + f.event;
     std::string error;
-    // CC (docs/hosts/claude-code-2.1.md, "Stdin bytes"): a payload captured from the host (kind
-    // y: one line, recorded without its newline) is replayed as the host writes it, in its key
-    // order and with the newline (emulator_claude_stdin_bytes_test: the same bytes plus "\n");
+    // A payload captured from the host (kind y: one line, recorded without its newline) is
+    // replayed as the host writes it (its family's runner says how: key order, newline);
     // constructed fixtures (i_, n_) keep their own bytes.
     std::string host_bytes = bytes;
-    if (family_ == "claude-code" && f.kind == 'y') {
-      auto ordered = nlohmann::ordered_json::parse(bytes, nullptr, false);
-      if (!ordered.is_discarded() && ordered.is_object())
-        host_bytes = pinta::hosts::claude::stdin_bytes(ordered);
-    }
+    if (f.kind == 'y')
+      if (const auto fam = pinta::hosts::host_family(o_.host)) host_bytes = captured_stdin(*fam, bytes);
     auto o = run_host(command, f.event, host_bytes, payload, s, &error);
     if (!error.empty()) {
       res.internal_error = true;

@@ -96,6 +96,10 @@ json golden_effect(pinta::hosts::Family f, const HookOutcome& o, const json& pay
   return kRunners[static_cast<size_t>(f)]->golden.value(o, payload);
 }
 
+std::string captured_stdin(pinta::hosts::Family f, const std::string& recorded) {
+  return kRunners[static_cast<size_t>(f)]->captured_stdin.value(recorded);
+}
+
 // Hooks run in a scratch directory, so a relative program path (the first word, as typed) is made
 // absolute against the caller's directory; anything shell-quoted or not naming a file is kept.
 std::string absolute_command(const std::string& cmd) {

@@ -134,6 +134,6 @@ json agy_golden(const HookOutcome& o, const json& payload) {
 
 }  // namespace
 
-extern const FamilyRunner kRunner{make_antigravity, agy_golden};
+extern const FamilyRunner kRunner{make_antigravity, agy_golden, captured_as_recorded};
 
 }  // namespace pinta::emu::antigravity

@@ -7,6 +7,7 @@
 #include "pinta/common/fs.h"
 #include "pinta/emulator/claude/claude.h"
 #include "pinta/emulator/runner_family.h"
+#include "pinta/hosts/claude/claude.h"
 #include "pinta/hosts/hosts.h"
 
 namespace pinta::emu::claude {
@@ -178,12 +179,21 @@ json claude_golden(const HookOutcome& o, const json&) {
   return e;
 }
 
+// CC (docs/hosts/claude-code-2.1.md, "Stdin bytes"): the CLI writes a payload in its own key order
+// followed by a newline (emulator_claude_stdin_bytes_test); a capture that does not parse as an
+// object is replayed as recorded.
+std::string claude_captured_stdin(const std::string& recorded) {
+  auto ordered = nlohmann::ordered_json::parse(recorded, nullptr, false);
+  if (ordered.is_discarded() || !ordered.is_object()) return recorded;
+  return pinta::hosts::claude::stdin_bytes(ordered);
+}
+
 std::unique_ptr<HostRunner> make_claude(const std::string&, const HostRunnerOptions&, std::string&) {
   return std::make_unique<ClaudeRunner>();
 }
 
 }  // namespace
 
-extern const FamilyRunner kRunner{make_claude, claude_golden};
+extern const FamilyRunner kRunner{make_claude, claude_golden, claude_captured_stdin};
 
 }  // namespace pinta::emu::claude

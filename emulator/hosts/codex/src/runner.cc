@@ -155,6 +155,6 @@ std::unique_ptr<HostRunner> make_codex(const std::string&, const HostRunnerOptio
 
 }  // namespace
 
-extern const FamilyRunner kRunner{make_codex, codex_golden};
+extern const FamilyRunner kRunner{make_codex, codex_golden, captured_as_recorded};
 
 }  // namespace pinta::emu::codex

@@ -146,5 +146,5 @@ std::unique_ptr<HostRunner> make_copilot(const std::string&, const HostRunnerOpt
 }
 
 }  // namespace
-extern const FamilyRunner kRunner{make_copilot, copilot_golden};
+extern const FamilyRunner kRunner{make_copilot, copilot_golden, captured_as_recorded};
 }  // namespace pinta::emu::copilot

@@ -6,15 +6,15 @@
 # 33 of 132); all of them under ci/real-hosts.sh (label sweep, PINTA_REAL_HOST_FULL=1).
 # 77 = SKIPPED when npm or its registry is out of reach. Runs of ~2-5 s (one waits out the 30 s
 # default timeout, two the CLI's model retries), two at a time: the slice took 85 s, all 132
-# 349 s (quiet 2-core machine) to 941 s (loaded); TIMEOUT leaves the slice ~7x and keeps a quiet
-# full sweep inside it.
+# 349 s (quiet 2-core machine) to 941 s (loaded); TIMEOUT bounds the full sweep (ci/real-hosts.sh)
+# on a loaded machine too (a test's TIMEOUT is the same for its slice and its sweep).
 if(PINTA_BUILD_TESTS)
   find_package(Python3 COMPONENTS Interpreter)
   if(Python3_FOUND)
     add_test(NAME copilot_real_diff_test
       COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/real_diff.py
         --hostemu $<TARGET_FILE:hostemu> --scenarios ${CMAKE_CURRENT_LIST_DIR}/scenarios)
-    set_tests_properties(copilot_real_diff_test PROPERTIES LABELS "real-host;sweep" TIMEOUT 600
+    set_tests_properties(copilot_real_diff_test PROPERTIES LABELS "real-host;sweep" TIMEOUT 1800
       SKIP_RETURN_CODE 77 PROCESSORS 2 ENVIRONMENT "PINTA_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
   endif()
 endif()

@@ -120,6 +120,6 @@ std::unique_ptr<HostRunner> make_deel(const std::string&, const HostRunnerOption
 
 }  // namespace
 
-extern const FamilyRunner kRunner{make_deel, deel_golden};
+extern const FamilyRunner kRunner{make_deel, deel_golden, captured_as_recorded};
 
 }  // namespace pinta::emu::deel

@@ -145,6 +145,6 @@ json gemini_golden(const HookOutcome& o, const json&) {
 
 }  // namespace
 
-extern const FamilyRunner kRunner{make_gemini, gemini_golden};
+extern const FamilyRunner kRunner{make_gemini, gemini_golden, captured_as_recorded};
 
 }  // namespace pinta::emu::gemini

@@ -87,6 +87,10 @@ std::unique_ptr<HostRunner> make_host_runner(const std::string& host,
 // canonical JSON (`hostemu replay`, fixtures/golden/).
 json golden_effect(pinta::hosts::Family f, const HookOutcome& o, const json& payload);
 
+// What a host of family `f` writes to a hook's stdin for a payload captured from it (`recorded`:
+// one line, stored without its newline), for replaying captured fixtures byte for byte.
+std::string captured_stdin(pinta::hosts::Family f, const std::string& recorded);
+
 // The adapter command line with a relative program path (first word) made absolute against the
 // current directory, since hooks run elsewhere (a scratch workspace).
 std::string absolute_command(const std::string& cmd);
