@@ -598,7 +598,8 @@ class Replayer {
     // constructed fixtures (i_, n_) keep their own bytes.
     std::string host_bytes = bytes;
     if (f.kind == 'y')
-      if (const auto fam = pinta::hosts::host_family(o_.host)) host_bytes = captured_stdin(*fam, bytes);
+      if (const auto fam = pinta::hosts::host_family(o_.host))
+        host_bytes = pinta::emu::captured_stdin(*fam, bytes);
     auto o = run_host(command, f.event, host_bytes, payload, s, &error);
     if (!error.empty()) {
       res.internal_error = true;
