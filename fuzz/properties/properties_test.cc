@@ -217,8 +217,9 @@ RC_GTEST_PROP(Normalize, ReadsItsFamilysIdentifiers, ()) {
   const std::string agent = *rc::gen::elementOf(kAgents);
   const Host h = family_of_label(agent);
   const ad::CanonicalEvent e = ad::normalize(h, agent, "X", payload);
-  // Where the family keeps them: its payload shape in the registry.
-  const auto& shape = pinta::hosts::descriptor(h).payload;
+  // Where the family keeps them: the label's payload shape in the registry (a family may read a
+  // different shape per --agent label).
+  const auto& shape = pinta::hosts::payload_shape(h, agent);
   const std::string sid_key(shape.session_id);
   if (!sid_key.empty() && payload.contains(sid_key) && payload[sid_key].is_string()) {
     RC_ASSERT(e.session_id == payload[sid_key].get<std::string>());

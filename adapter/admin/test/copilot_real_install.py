@@ -30,7 +30,7 @@ import argparse, json, os, shutil, signal, socket, subprocess, sys, tempfile
 SRC = os.environ.get("PINTA_SOURCE_DIR") or os.path.abspath(
     os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../.."))
 sys.path.insert(0, os.path.join(SRC, "emulator/hosts/copilot/test"))
-import copilot_session  # noqa: E402  (install_copilot, model_server_command, the run environment)
+import copilot_session  # noqa: E402  (install_copilot, the run environment)
 
 REASON = "pinta real-install lane: denied"
 # CPM c-baseline: the events a `-p` run with one bash call fires that install registers
@@ -128,8 +128,8 @@ def main():
         script, api_log = os.path.join(root, name + "-script.json"), os.path.join(root, name + "-api.jsonl")
         with open(script, "w") as f:
             json.dump({"turns": TURNS, "whenExhausted": {"content": [{"type": "text", "text": "(end)"}]}}, f)
-        srv = subprocess.Popen([hostemu] + copilot_session.model_server_command(hostemu) +
-                               ["--script", script, "--log", api_log], stdout=subprocess.PIPE, text=True)
+        srv = subprocess.Popen([hostemu, "copilot", "model-server", "--script", script, "--log", api_log],
+                               stdout=subprocess.PIPE, text=True)
         try:
             port = int(srv.stdout.readline().split()[1])
             env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8",

@@ -104,8 +104,11 @@ std::string_view unknown_agent_reply(std::string_view event) noexcept {
 }
 
 const ReplyRow* find_reply_row(Family f, std::string_view event) noexcept {
+  // Rows are keyed by the canonical name; an alias (Copilot's PascalCase spellings, deel's Korean
+  // names) finds its event's row, so every reply function answers an alias as its event.
+  const std::string_view canonical = hosts::canonical_event_name(f, event);
   for (const auto& row : kRows) {
-    if (row.family == f && row.event == event) return &row;
+    if (row.family == f && row.event == canonical) return &row;
   }
   return nullptr;
 }

@@ -110,6 +110,15 @@ emulator is wrong.
 {session_md}
 {SEND}
 
+## Trace context
+
+Not measured on a run: read in the 0.61.0 bundle (`bundle/chunk-5FZXKDXH.js`, the command hook
+runner and `createBaseInput`). A command hook's environment is the CLI's own (sanitized) plus
+`GEMINI_PROJECT_DIR`, `GEMINI_PLANS_DIR`, `GEMINI_CWD`, `GEMINI_SESSION_ID`, `CLAUDE_PROJECT_DIR`
+and the hook's `env`; the payload's common fields are `session_id`, `transcript_path`, `cwd`,
+`hook_event_name`, `timestamp`. No trace context is added to either, so the family states no trace
+source (docs/contract.md TRACE-4).
+
 ## Not covered by the differential lane yet
 
 - What reaches the model (function responses, `<hook_context>` text) is not observable with
