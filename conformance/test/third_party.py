@@ -1,0 +1,336 @@
+#!/usr/bin/env python3
+"""The protocol profile on the third-party hook corpus (conformance/examples/third-party/).
+
+usage: third_party.py check CONFORMANCE [--slice N] [--doc FILE] [--write-doc] [--only NAME]
+       third_party.py grade CONFORMANCE OUT.json [--only NAME]
+
+`grade` runs `conformance run --profile protocol --host H --config C` for every grade unit of
+corpus.json (and `--matrix` for every hook whose expected data has a matrix), and writes what the
+profile said: per registration (its JSON pointer in the config) the checks it failed, and the
+matrix cells per printed hook row.
+
+`check` first holds the recorded real runs (real/*.json) to expected.json: every corpus hook has
+one per real host and call, each with the outcome expected.json's `real` states (`ran` or
+`blocked`), and every expected matrix cell of a family the real-host lane ran agrees with that
+host's benign call. It then grades the same way (with --slice N a fixed slice of at most N grade
+units, emulator/lanes/real_slice.py; all of them under PINTA_REAL_HOST_FULL=1) and compares with expected.json (the verdicts each registration
+must get on each host, derived from the host references, the hook's source and what the real
+host did: real/*.json, recorded by third_party_real.py). A difference fails, unless it is listed
+in expected-failures.json with the verdict the profile gives today; a listed difference that is
+gone fails too (the entry is stale: remove it). Every registration graded must be in
+expected.json and every expected one graded. With --doc FILE the generated cross-host page
+(docs/third-party-hooks.md) must equal FILE (--write-doc rewrites it instead).
+"""
+import concurrent.futures
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.abspath(os.path.join(HERE, "../.."))
+CORPUS = os.path.join(SRC, "conformance/examples/third-party")
+PASS = "PASS"
+
+
+def load(name):
+    with open(os.path.join(CORPUS, name), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def verdict_of(fails):
+    return ",".join(sorted(set(fails))) if fails else PASS
+
+
+# The matrix as printed (conformance/src/protocol.cc render_matrix): a header line of host
+# columns, one line per hook, columns aligned by spaces; the hook column may hold spaces, so each
+# row is cut at the header's column starts.
+def parse_matrix(text):
+    lines = text.splitlines()
+    try:
+        start = next(i for i, l in enumerate(lines) if l.startswith("Cross-host matrix"))
+    except StopIteration:
+        return None
+    head = lines[start + 1]
+    cols = [(m.start(), m.group(0)) for m in re.finditer(r"\S+", head)]
+    rows = {}
+    for line in lines[start + 2:]:
+        if not line.strip() or line.startswith("blocks:"):
+            break
+        cells = {}
+        for k, (pos, name) in enumerate(cols[1:], 1):
+            end = cols[k + 1][0] if k + 1 < len(cols) else None
+            cells[name] = line[pos:end].strip()
+        rows[line[:cols[1][0]].rstrip()] = cells
+    return rows
+
+
+def registration_key(title, seen):
+    """A registration's key where the report gives no JSON pointer (the Claude Code reading): its
+    event and matcher as the title shows them ("PreToolUse [Bash]"), numbered when repeated."""
+    head = title.split(": ", 1)[0]
+    seen[head] = seen.get(head, 0) + 1
+    return head + ("" if seen[head] == 1 else " #%d" % seen[head])
+
+
+def grade_unit(conf, entry, unit, matrix, work):
+    d = os.path.join(CORPUS, entry["name"])
+    config = os.path.normpath(os.path.join(d, unit["config"]))
+    rep = tempfile.mkdtemp(prefix="report-", dir=work)
+    cmd = [conf, "run", "--profile", "protocol", "--host", unit["host"], "--config", config,
+           "--report", rep, "--jobs", "2"] + (["--matrix"] if matrix else [])
+    p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=600)
+    out = {"entry": entry["name"], "host": unit["host"], "rc": p.returncode, "verdicts": {},
+           "messages": {}}
+    path = os.path.join(rep, "report.json")
+    if not os.path.exists(path):
+        out["error"] = (p.stdout + p.stderr).strip().splitlines()[-1:] or ["exit %d" % p.returncode]
+        return out
+    with open(path, encoding="utf-8") as f:
+        rep_json = json.load(f)
+    seen = {}
+    for c in rep_json["cases"]:
+        pointer = c["source"].partition("#")[2] or registration_key(c["title"], seen)
+        h = c["hosts"][0]
+        out["verdicts"][pointer] = verdict_of(h.get("failed_checks", []))
+        out["messages"][pointer] = (h.get("failures") or [""])[0]
+    if matrix:
+        out["matrix"] = parse_matrix(p.stdout)
+    return out
+
+
+def grade(conf, only=None, jobs=2, cap=None):
+    corpus, expected = load("corpus.json"), load("expected.json")
+    units = []
+    for e in corpus["hooks"]:
+        if only and e["name"] != only:
+            continue
+        for k, u in enumerate(e["grade"]):
+            units.append((e, u, k == 0 and bool(expected["matrix"].get(e["name"]))))
+    if cap:
+        sys.path.insert(0, os.path.join(SRC, "emulator/lanes"))
+        import real_slice
+        chosen = {s["name"] for s in real_slice.select(
+            [{"name": "%s/%s" % (e["name"], u["host"])} for e, u, _ in units], cap=cap, lane="third_party_corpus")}
+        units = [x for x in units if "%s/%s" % (x[0]["name"], x[1]["host"]) in chosen]
+    with tempfile.TemporaryDirectory(prefix="pinta-third-party-") as work, \
+            concurrent.futures.ThreadPoolExecutor(jobs) as ex:
+        return list(ex.map(lambda a: grade_unit(conf, a[0], a[1], a[2], work), units))
+
+
+def compare(results, only=None, partial=False):
+    """Differences between the profile and expected.json: (kind, entry, host, key, want, got)."""
+    expected = load("expected.json")
+    diffs = []
+    for r in results:
+        name, host = r["entry"], r["host"]
+        want = expected["verdicts"].get(name, {}).get(host, {})
+        if "error" in r:
+            diffs.append(("verdict", name, host, "(run)", "a report", "no report: " + r["error"][0]))
+            continue
+        for ptr, got in r["verdicts"].items():
+            w = want.get(ptr)
+            if w is None:
+                diffs.append(("verdict", name, host, ptr, "(not in expected.json)", got))
+            elif verdict_of(w["fail"]) != got:
+                diffs.append(("verdict", name, host, ptr, verdict_of(w["fail"]), got))
+        for ptr in set(want) - set(r["verdicts"]):
+            diffs.append(("verdict", name, host, ptr, verdict_of(want[ptr]["fail"]), "(not graded)"))
+        if "matrix" in r:
+            wm = expected["matrix"].get(name, {}).get("rows", {})
+            gm = r["matrix"] or {}
+            for row in sorted(set(wm) | set(gm)):
+                for h in sorted(set(wm.get(row, {})) | set(gm.get(row, {}))):
+                    w, g = wm.get(row, {}).get(h, "(no row)"), gm.get(row, {}).get(h, "(no row)")
+                    if w != g:
+                        diffs.append(("matrix", name, h, row, w, g))
+    graded = {(r["entry"], r["host"]) for r in results}
+    for name, hosts in expected["verdicts"].items():
+        if only and name != only or partial:
+            continue
+        for h in hosts:
+            if (name, h) not in graded:
+                diffs.append(("verdict", name, h, "(unit)", "graded", "not in corpus.json's grade list"))
+    return diffs
+
+
+# The family of a real host as the matrix names its column, and a matrix cell as a real outcome.
+REAL_COLUMN = {"Gemini CLI": "gemini-", "Claude Code": "claude-code-", "Codex CLI": "codex-",
+               "Copilot CLI": "copilot-"}
+CELL = {"runs": "ran", "blocks": "blocked"}
+
+
+def check_recorded(only=None):
+    """The recorded real runs against expected.json: (problems, lines)."""
+    corpus, expected = load("corpus.json"), load("expected.json")
+    bad, n = 0, 0
+    for e in corpus["hooks"]:
+        name = e["name"]
+        if only and name != only:
+            continue
+        path = os.path.join(CORPUS, "real", name + ".json")
+        runs = json.load(open(path, encoding="utf-8"))["runs"] if os.path.exists(path) else []
+        want = expected["real"].get(name, {})
+        for host in e["real"]:
+            for call in e["calls"]:
+                w = want.get(host, {}).get(call["name"])
+                got = [r for r in runs if r["host"].lower().startswith(host) and r["call"] == call["name"]]
+                if len(got) != 1:
+                    print("REAL  %s %s %s: %d recorded runs (third_party_real.py --record)" % (name, host, call["name"], len(got)))
+                    bad += 1
+                elif w is None:
+                    print("REAL  %s %s %s: no expected outcome in expected.json `real`" % (name, host, call["name"]))
+                    bad += 1
+                elif got[0]["outcome"] != w:
+                    print("REAL  %s %s %s: the real host %s the call, expected.json says %s" % (
+                        name, host, call["name"], got[0]["outcome"], w))
+                    bad += 1
+                else:
+                    n += 1
+        for row, cells in expected["matrix"].get(name, {}).get("rows", {}).items():
+            for r in runs:
+                if r["call"] != "benign":
+                    continue
+                col = next((c for c in cells for k, v in REAL_COLUMN.items()
+                            if r["host"].startswith(k) and c.startswith(v)), None)
+                if col and CELL.get(cells[col]) != r["outcome"]:
+                    print("REAL  %s matrix %s %s: expected cell %s, but the real host %s the benign call" % (
+                        name, row, col, cells[col], r["outcome"]))
+                    bad += 1
+    return bad, n
+
+
+def check_against_xfail(diffs, only=None, graded=None):
+    """Prints each difference; counts those not listed (with the verdict the profile gives) in
+    expected-failures.json and the listed ones of a graded unit that no longer occur."""
+    known = load("expected-failures.json")["disagreements"]
+    key = lambda d: (d["kind"], d["entry"], d["host"], d["key"])
+    listed = {key(d): d for d in known if (not only or d["entry"] == only) and
+              (graded is None or (d["entry"], d["host"]) in graded or
+               (d["kind"] == "matrix" and any(g[0] == d["entry"] for g in graded)))}
+    bad = 0
+    seen = set()
+    for kind, name, host, k, want, got in diffs:
+        d = listed.get((kind, name, host, k))
+        tag = "known" if d and d["got"] == got else "DIFF "
+        if d and d["got"] == got:
+            seen.add((kind, name, host, k))
+        else:
+            bad += 1
+        print("%s %s %s %s %s: expected %s, got %s%s" % (tag, kind, name, host, k, want, got,
+              "" if not d else " (listed: got %s; %s)" % (d["got"], d["why"])))
+    for k, d in listed.items():
+        if k not in seen:
+            bad += 1
+            print("STALE %s %s %s %s: listed in expected-failures.json as got %s, but the profile "
+                  "now agrees or says something else: update the list" % (*k, d["got"]))
+    return bad
+
+
+def rel_pointer_rows(expected, name, host):
+    return sorted(expected["verdicts"].get(name, {}).get(host, {}).items())
+
+
+def real_summary(name):
+    """One line per real host and call from the recorded real runs (real/<name>.json)."""
+    path = os.path.join(CORPUS, "real", name + ".json")
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        rec = json.load(f)
+    out = []
+    for r in rec["runs"]:
+        out.append("%s, %s call (`%s`): %s" % (r["host"], r["call"], r["tool"], r["outcome"] +
+                   ("; the model read: " + r["model_read"][:160].replace("\n", " ") if r.get("model_read") else "")))
+    return out
+
+
+def render_doc(results):
+    corpus, expected = load("corpus.json"), load("expected.json")
+    known = load("expected-failures.json")["disagreements"]
+    by = {(r["entry"], r["host"]): r for r in results}
+    L = ["# Third-party hooks across hosts", "",
+         "<!-- Generated by conformance/test/third_party.py from conformance/examples/third-party/ "
+         "and `conformance run --profile protocol`; test third_party_corpus fails when it is stale. -->",
+         "",
+         "Real hooks as their authors ship them (conformance/examples/third-party/, each with its "
+         "licence and PROVENANCE), graded by `conformance run --profile protocol` on each host that "
+         "loads them, beside what that host really did with them (recorded from the real CLIs by "
+         "conformance/test/third_party_real.py). A verdict lists the protocol checks a "
+         "registration fails (PASS: none); *expected* is the verdict derived from the host "
+         "references, the hook's source and the real run.", ""]
+    if known:
+        L += ["Open disagreements between the profile and the expected verdicts (%d, listed in "
+              "conformance/examples/third-party/expected-failures.json):" % len(known), ""]
+        L += ["- %s, %s, %s `%s`: profile %s — %s" % (d["entry"], d["host"], d["kind"], d["key"], d["got"], d["why"])
+              for d in known]
+        L.append("")
+    for e in corpus["hooks"]:
+        name = e["name"]
+        L += ["## %s" % name, "", "%s; %s." % (e["form"], open(os.path.join(CORPUS, name, "PROVENANCE"),
+              encoding="utf-8").read().split("\n")[0].replace("repository: ", "from ")), ""]
+        L += ["| host | registration | profile | expected | why |", "|---|---|---|---|---|"]
+        for u in e["grade"]:
+            r = by.get((name, u["host"]), {})
+            for ptr, w in rel_pointer_rows(expected, name, u["host"]):
+                got = r.get("verdicts", {}).get(ptr, "(not graded)")
+                L.append("| %s | `%s` | %s | %s | %s |" % (u["host"], ptr, got, verdict_of(w["fail"]),
+                                                           w["why"].replace("|", "\\|")))
+        L.append("")
+        m = next((by[(name, u["host"])].get("matrix") for u in e["grade"][:1] if (name, u["host"]) in by), None)
+        if m:
+            hosts = list(next(iter(m.values())).keys())
+            L += ["Cross-host matrix (the tool call after the hook's reply on each host's gate event):", "",
+                  "| hook | " + " | ".join(hosts) + " |", "|---" * (len(hosts) + 1) + "|"]
+            for row, cells in m.items():
+                L.append("| `%s` | " % row + " | ".join(cells[h] for h in hosts) + " |")
+            L.append("")
+        real = real_summary(name)
+        if real:
+            L += ["Real hosts:", ""] + ["- " + x for x in real] + [""]
+    return "\n".join(L).rstrip() + "\n"
+
+
+def main(argv):
+    if len(argv) < 3 or argv[1] not in ("check", "grade"):
+        raise SystemExit(__doc__)
+    conf = argv[2]
+    only = argv[argv.index("--only") + 1] if "--only" in argv else None
+    cap = int(argv[argv.index("--slice") + 1]) if "--slice" in argv else None
+    if argv[1] == "check":
+        rbad, rn = check_recorded(only)
+        print("third-party corpus: %d recorded real runs agree with expected.json, %d problems" % (rn, rbad))
+    results = grade(conf, only, cap=cap)
+    if argv[1] == "grade":
+        with open(argv[3], "w") as f:
+            json.dump(results, f, indent=1)
+        return 0
+    diffs = compare(results, only, partial=bool(cap))
+    bad = check_against_xfail(diffs, only, graded={(r["entry"], r["host"]) for r in results}) + rbad
+    n = sum(len(r["verdicts"]) for r in results)
+    print("third-party corpus: %d registrations graded in %d runs; %d differ from expected.json "
+          "(%d listed in expected-failures.json), %d unexplained" % (n, len(results), len(diffs),
+                                                                       len(diffs) - bad if bad <= len(diffs) else 0, bad))
+    total = sum(len(e["grade"]) for e in load("corpus.json")["hooks"])
+    if "--doc" in argv and len(results) < total:
+        print("docs/third-party-hooks.md: not checked (a slice of %d of %d grade units; "
+              "PINTA_REAL_HOST_FULL=1 grades all and checks it)" % (len(results), total))
+    elif "--doc" in argv:
+        doc = argv[argv.index("--doc") + 1]
+        text = render_doc(results)
+        if "--write-doc" in argv:
+            with open(doc, "w", encoding="utf-8") as f:
+                f.write(text)
+        else:
+            with open(doc, encoding="utf-8") as f:
+                if f.read() != text:
+                    print("%s is stale: regenerate it with conformance/test/third_party.py check "
+                          "CONFORMANCE --doc %s --write-doc" % (doc, doc))
+                    bad += 1
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
