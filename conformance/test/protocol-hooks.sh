@@ -41,24 +41,14 @@ case $? in
   3|4) echo "SKIPPED (Gemini judge): npm or the registry is unavailable"; gem_skipped=1 ;;
   *) fail "ci/npm-hosts.sh failed" ;;
 esac
-seed="$(ls "$seeds"/004_*.txt 2>/dev/null | head -1)"
-if [ -z "$seed" ]; then
-  echo "SKIPPED (deel judge): no seed $seeds/004_*.txt"; deel_skipped=1
-else
-  j="$T/deel-judge"
-  mkdir -p "$j/src/safety" "$j/src/tools"
-  # hooks.js: the `@@ -0,0 +1,N @@` hunk after its header line, each line without its '+'.
-  awk 'h && /^@@ -0,0 \+1,[0-9]+ @@$/ { n = $0; sub(/^@@ -0,0 \+1,/, "", n); sub(/ @@$/, "", n); take = n + 0; next }
-       take > 0 { print substr($0, 2); take--; if (take == 0) exit }
-       $0 == "package/src/safety/hooks.js" { h = 1 }' "$seed" >"$j/src/safety/hooks.js"
-  grep -q 'export async function 자리돌리기' "$j/src/safety/hooks.js" || fail "cannot extract hooks.js from $seed"
-  oracle="$src/emulator/hosts/deel/test/oracle"
-  cp "$oracle/trust.js" "$j/src/safety/trust.js"
-  cp "$oracle/spawn.js" "$oracle/shell.js" "$j/src/tools/"
-  cp "$src/conformance/test/deel-judge.mjs" "$j/judge.mjs"
-  python3 "$src/conformance/test/protocol-judge.py" deel "$T/deel/report.json" "$ex" "$j" "$T/deel-work" \
-    || fail "deel-local-cli verdicts"
-fi
+j="$T/deel-judge"
+bash "$src/conformance/test/deel-judge-setup.sh" "$seeds" "$src" "$j"
+case $? in
+  0) python3 "$src/conformance/test/protocol-judge.py" deel "$T/deel/report.json" "$ex" "$j" "$T/deel-work" \
+       || fail "deel-local-cli verdicts" ;;
+  3) echo "SKIPPED (deel judge): no seed $seeds/004_*.txt"; deel_skipped=1 ;;
+  *) fail "cannot build the deel judge from the seed" ;;
+esac
 [ "$failures" = 0 ] || exit 1
 [ -z "${gem_skipped:-}${deel_skipped:-}" ] || skip "a judge was unavailable (above)"
 echo "protocol profile: every verdict agrees with the real hosts"

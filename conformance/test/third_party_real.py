@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """The third-party hook corpus under the real hosts (conformance/examples/third-party/).
 
-usage: third_party_real.py HOSTEMU [--record] [--only NAME] [--host gemini|claude|codex|copilot]
+usage: third_party_real.py HOSTEMU [--record] [--only NAME] [--host gemini|claude|codex|copilot|deel]
        third_party_real.py --recorded
 
 For every hook of corpus.json and every real host it names (`real`: gemini, claude, codex,
-copilot), each of its calls is made by the real CLI, offline, against the project's scripted model
+copilot, deel), each of its calls is made by the real CLI (deel-local-cli: its seed's own hook
+runner, hooks.js, on the call's 도구전 point: whether it blocks is what is recorded), offline, against the project's scripted model
 servers (`hostemu model-server`, `hostemu claude|codex|copilot model-server`): the hook installed
 the way its form is installed (a Gemini extension in ~/.gemini/extensions/, a project's
 .gemini/settings.json, a Claude Code plugin by --plugin-dir, a hook file as the user's
@@ -21,6 +22,7 @@ reason (exit 77 when every host was skipped).
 and its outcome is the one expected.json's reasons state (`ran`/`blocked` per call, below).
 This is the default test's part; the runs are the sweep's.
 """
+import atexit
 import json
 import os
 import re
@@ -48,6 +50,8 @@ def norm(text, root):
     text = re.sub(r"\b\d{4}-\d\d-\d\dT[0-9:.]+Z?", "<time>", text)
     text = re.sub(r"(PGID|PID|pid)(:? )\d+", r"\1\2<n>", text)
     text = re.sub(r"Chunk ID: \w+", "Chunk ID: <id>", text)
+    text = re.sub(r"Node\.js v[\d.]+", "Node.js <v>", text)
+    text = re.sub(r"(node:internal/[\w/]+):\d+(:\d+)?", r"\1", text)
     return text.strip()
 
 
@@ -66,6 +70,13 @@ def left_files(proj, entry, marker):
             if rel != marker and not os.path.exists(os.path.join(src, rel)) and not rel.startswith(".git/"):
                 out.append(rel)
     return sorted(out)[:12]
+
+
+def probe_seen(entry, api_text):
+    """Whether the text a context hook injects (corpus.json `probe`) reached the model's requests;
+    None for a hook without one."""
+    probe = entry.get("probe")
+    return None if probe is None else probe in api_text
 
 
 def strings_in(x):
@@ -142,6 +153,7 @@ def run_gemini(cli, hostemu, entry, how, call, root):
     finally:
         stop(srv)
     reqs = [json.loads(l) for l in open(log)] if os.path.exists(log) else []
+    api = "\n".join(json.dumps(q, ensure_ascii=False) for q in reqs)
     read = ""
     for q in reqs[-1:]:
         for c in (q.get("body") or {}).get("contents", []):
@@ -151,7 +163,7 @@ def run_gemini(cli, hostemu, entry, how, call, root):
     told = [l for l in p.stderr.splitlines() if "hook" in l.lower() or "Hook" in l]
     return {"ran": os.path.exists(os.path.join(ws, call["marker"])), "model_read": norm(read, root),
             "host_said": [norm(l, root) for l in told][:6], "left": left_files(ws, entry, call["marker"]),
-            "rc": p.returncode}
+            "probe": probe_seen(entry, api), "rc": p.returncode}
 
 
 # ---- Claude Code 2.1.332 (real-hosts.md "Claude Code 2.1.332 end to end") -----------------------
@@ -185,6 +197,7 @@ def run_claude(cli, hostemu, entry, how, call, root):
     finally:
         stop(srv)
     stream = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
+    api = open(log, encoding="utf-8", errors="replace").read() if os.path.exists(log) else ""
     read, hooks = "", []
     for x in stream:
         if x.get("type") == "user" and isinstance(x.get("message", {}).get("content"), list):
@@ -195,7 +208,8 @@ def run_claude(cli, hostemu, entry, how, call, root):
         if x.get("type") == "system" and x.get("subtype") == "hook_response":
             hooks.append("%s exit %s %s" % (x.get("hook_name") or x.get("hook_event"), x.get("exit_code"), x.get("outcome")))
     return {"ran": os.path.exists(os.path.join(proj, call["marker"])), "model_read": norm(read, root),
-            "host_said": sorted(set(hooks)), "left": left_files(proj, entry, call["marker"]), "rc": p.returncode}
+            "host_said": sorted(set(hooks)), "left": left_files(proj, entry, call["marker"]),
+            "probe": probe_seen(entry, api), "rc": p.returncode}
 
 
 # ---- Codex 0.171.0 and Copilot 1.0.102 through their lanes' session drivers ---------------------
@@ -256,13 +270,48 @@ def run_copilot(cli, hostemu, entry, how, call, root):
             "left": left_files(r.proj, entry, call["marker"]), "rc": r.rc}
 
 
+# ---- deel-local-cli 1.17.1: the seed's own hook runner (conformance/test/deel-judge-setup.sh) ----
+def deel_judge():
+    j = tempfile.mkdtemp(prefix="pinta-3p-deel-judge-")
+    atexit.register(shutil.rmtree, j, True)
+    p = subprocess.run(["bash", os.path.join(HERE, "deel-judge-setup.sh"), os.path.join(SRC, "../shared/seeds"), SRC, j],
+                       capture_output=True, text=True)
+    if p.returncode == 3:
+        return None, p.stderr.strip()
+    if p.returncode != 0:
+        raise SystemExit("deel-judge-setup.sh failed: " + p.stderr.strip())
+    return j, None
+
+
+def run_deel(judge, hostemu, entry, how, call, root):
+    """The file read by the seed's 훅펴기 (a Claude-shaped file as well), its 도구전 hooks run by
+    자리돌리기 for a Bash call (payload as deel gives it: 도구 and the tool's input)."""
+    proj = os.path.join(root, "proj")
+    copy_tree(os.path.join(CORPUS, entry["name"]), proj)
+    with open(os.path.join(CORPUS, entry["name"], grade_config(entry, "deel")), encoding="utf-8") as f:
+        config = json.load(f)
+    cases = os.path.join(root, "cases.json")
+    with open(cases, "w") as f:
+        json.dump([{"id": "c", "config": config, "event": "도구전", "tool": "Bash",
+                    "payload": {"command": call["shell"]}, "cwd": proj}], f, ensure_ascii=False)
+    os.makedirs(os.path.join(root, "home"))
+    env = dict(os.environ, HOME=os.path.join(root, "home"))
+    p = subprocess.run(["node", os.path.join(judge, "judge.mjs"), cases], env=env, capture_output=True,
+                       text=True, errors="replace", timeout=120)
+    r = json.loads(p.stdout.splitlines()[-1])
+    return {"ran": not r["blocked"], "model_read": norm(r["message"] or "", root),
+            "host_said": ["code %s%s" % (r["code"], ", " + norm(r["why"], root)[:160] if r["why"] else "")],
+            "left": left_files(proj, entry, call["marker"]), "rc": 0}
+
+
 HOSTS = {
     "gemini": ("Gemini CLI 0.61.0", lambda: npm_bin("npm-hosts.sh", "node_modules/@google/gemini-cli/bundle/gemini.js"), run_gemini),
     "claude": ("Claude Code 2.1.332", lambda: npm_bin("npm-claude.sh"), run_claude),
     "codex": ("Codex CLI 0.171.0", lambda: npm_bin("npm-codex.sh"), run_codex),
     "copilot": ("Copilot CLI 1.0.102", lambda: npm_bin("npm-copilot.sh"), run_copilot),
+    "deel": ("deel-local-cli 1.17.1 (seed hooks.js)", deel_judge, run_deel),
 }
-GRADE_HOST = {"gemini": "gemini-", "claude": "claude-code-", "codex": "codex-", "copilot": "copilot-"}
+GRADE_HOST = {"gemini": "gemini-", "claude": "claude-code-", "codex": "codex-", "copilot": "copilot-", "deel": "deel-"}
 
 
 def grade_config(entry, host):
@@ -354,6 +403,8 @@ def main(argv):
         run = {"host": HOSTS[h][0], "installed_as": how, "call": call["name"], "tool": tool,
                "outcome": outcome(obs), "model_read": obs["model_read"][:600], "host_said": obs["host_said"],
                "left_in_project": obs["left"]}
+        if obs.get("probe") is not None:
+            run["probe_reached_model"] = obs["probe"]
         new.setdefault(e["name"], []).append(run)
         rec = recorded(e["name"])
         old = next((r for r in (rec or {}).get("runs", []) if r["host"] == run["host"] and r["call"] == run["call"]), None)
