@@ -12,14 +12,16 @@ matrix cells per printed hook row.
 `check` first holds the recorded real runs (real/*.json) to expected.json: every corpus hook has
 one per real host and call, each with the outcome expected.json's `real` states (`ran` or
 `blocked`), and every expected matrix cell of a family the real-host lane ran agrees with that
-host's benign call. It then grades the same way (with --slice N a fixed slice of at most N grade
-units, emulator/lanes/real_slice.py; all of them under PINTA_REAL_HOST_FULL=1) and compares with expected.json (the verdicts each registration
-must get on each host, derived from the host references, the hook's source and what the real
-host did: real/*.json, recorded by third_party_real.py). A difference fails, unless it is listed
-in expected-failures.json with the verdict the profile gives today; a listed difference that is
-gone fails too (the entry is stale: remove it). Every registration graded must be in
-expected.json and every expected one graded. With --doc FILE the generated cross-host page
-(docs/third-party-hooks.md) must equal FILE (--write-doc rewrites it instead).
+host's benign call. It then grades the same way, in a temporary copy of the corpus (with
+--slice N a fixed slice of at most N grade units, emulator/lanes/real_slice.py; all of them under
+PINTA_REAL_HOST_FULL=1), and compares with expected.json (the verdicts each registration must get
+on each host, derived from the host references, the hook's source and what the real host did:
+real/*.json, recorded by third_party_real.py) and with the copy (a file the grading wrote there
+is a difference too). A difference fails, unless it is listed in expected-failures.json with what
+the profile gives today; a listed difference that is gone fails too (the entry is stale: remove
+it). Every registration graded must be in expected.json and, in a full run, every expected one
+graded. With --doc FILE, in a full run, the generated page (docs/third-party-hooks.md) must equal
+FILE (--write-doc rewrites it instead).
 """
 import concurrent.futures
 import json
@@ -34,6 +36,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.abspath(os.path.join(HERE, "../.."))
 CORPUS = os.path.join(SRC, "conformance/examples/third-party")
 PASS = "PASS"
+sys.path.insert(0, HERE)
+from third_party_real import calls_of  # noqa: E402  (the calls the real-host lane makes)
 
 
 def load(name):
@@ -98,8 +102,21 @@ def grade_unit(conf, entry, unit, matrix, work):
         out["verdicts"][pointer] = verdict_of(h.get("failed_checks", []))
         out["messages"][pointer] = (h.get("failures") or [""])[0]
     if matrix:
-        out["matrix"] = parse_matrix(p.stdout)
+        out["matrix"] = {hook_dir(row, d): cells for row, cells in (parse_matrix(p.stdout) or {}).items()}
     return out
+
+
+def hook_dir(text, d):
+    """A command as the matrix prints it, with the graded copy's folder (where a host variable
+    such as ${CLAUDE_PLUGIN_ROOT} may have been resolved to) as `<hook dir>`, however much of it
+    the matrix kept before its `~` cut."""
+    i = text.find(os.path.dirname(os.path.dirname(d)))
+    if i < 0:
+        return text
+    n = 0
+    while i + n < len(text) and n < len(d) and text[i + n] == d[n]:
+        n += 1
+    return text[:i] + "<hook dir>" + text[i + n:] if n == len(d) else text[:i] + "<hook dir>~"
 
 
 def grade(conf, only=None, jobs=2, cap=None):
@@ -157,11 +174,16 @@ def compare(results, only=None, partial=False):
         for rel in r.get("wrote", []):
             diffs.append(("tree", name, host, rel, "the project untouched", "written while grading"))
         if "matrix" in r:
-            wm = expected["matrix"].get(name, {}).get("rows", {})
-            gm = r["matrix"] or {}
-            for row in sorted(set(wm) | set(gm)):
-                for h in sorted(set(wm.get(row, {})) | set(gm.get(row, {}))):
-                    w, g = wm.get(row, {}).get(h, "(no row)"), gm.get(row, {}).get(h, "(no row)")
+            # Rows by position (a hook's gate registrations in order): the command as printed
+            # changes with how the profile resolves host variables, the cells are the verdict.
+            wm = list(expected["matrix"].get(name, {}).get("rows", {}).items())
+            gm = list((r["matrix"] or {}).items())
+            for k in range(max(len(wm), len(gm))):
+                row = wm[k][0] if k < len(wm) else gm[k][0]
+                wc = wm[k][1] if k < len(wm) else {}
+                gc = gm[k][1] if k < len(gm) else {}
+                for h in sorted(set(wc) | set(gc)):
+                    w, g = wc.get(h, "(no row)"), gc.get(h, "(no row)")
                     if w != g:
                         diffs.append(("matrix", name, h, row, w, g))
     graded = {(r["entry"], r["host"]) for r in results}
@@ -176,7 +198,7 @@ def compare(results, only=None, partial=False):
 
 # The family of a real host as the matrix names its column, and a matrix cell as a real outcome.
 REAL_COLUMN = {"Gemini CLI": "gemini-", "Claude Code": "claude-code-", "Codex CLI": "codex-",
-               "Copilot CLI": "copilot-"}
+               "Copilot CLI": "copilot-", "deel-local-cli": "deel-"}
 CELL = {"runs": "ran", "blocks": "blocked"}
 
 
@@ -192,7 +214,7 @@ def check_recorded(only=None):
         runs = json.load(open(path, encoding="utf-8"))["runs"] if os.path.exists(path) else []
         want = expected["real"].get(name, {})
         for host in e["real"]:
-            for call in e["calls"]:
+            for call in calls_of(e, host):
                 w = want.get(host, {}).get(call["name"])
                 got = [r for r in runs if r["host"].lower().startswith(host) and r["call"] == call["name"]]
                 if len(got) != 1:
@@ -224,14 +246,15 @@ def check_recorded(only=None):
     return bad, n
 
 
-def check_against_xfail(diffs, only=None, graded=None):
-    """Prints each difference; counts those not listed (with the verdict the profile gives) in
+def check_against_xfail(diffs, results, only=None):
+    """Prints each difference; counts those not listed (with what the profile gives) in
     expected-failures.json and the listed ones of a graded unit that no longer occur."""
     known = load("expected-failures.json")["disagreements"]
     key = lambda d: (d["kind"], d["entry"], d["host"], d["key"])
+    graded = {(r["entry"], r["host"]) for r in results}
+    with_matrix = {r["entry"] for r in results if "matrix" in r}
     listed = {key(d): d for d in known if (not only or d["entry"] == only) and
-              (graded is None or (d["entry"], d["host"]) in graded or
-               (d["kind"] == "matrix" and any(g[0] == d["entry"] for g in graded)))}
+              ((d["entry"], d["host"]) in graded if d["kind"] != "matrix" else d["entry"] in with_matrix)}
     bad = 0
     seen = set()
     for kind, name, host, k, want, got in diffs:
@@ -307,8 +330,7 @@ def render_doc(results):
             runs = recorded_runs(e["name"])
             out = []
             for h in hosts:
-                real = [r for r in runs if any(r["host"].startswith(k) and h.startswith(v) for k, v in REAL_COLUMN.items())
-                        or (r["host"].startswith("deel") and h.startswith("deel"))]
+                real = [r for r in runs if any(r["host"].startswith(k) and h.startswith(v) for k, v in REAL_COLUMN.items())]
                 tag = " / ".join("%s %s" % (r["call"], r["outcome"]) for r in sorted(real, key=lambda r: r["call"]))
                 out.append(cells.get(h, "") + (" (real: %s)" % tag if tag else ""))
             L.append("| %s | `%s` | %s |" % (e["name"], cell(row), " | ".join(out)))
@@ -363,7 +385,7 @@ def main(argv):
             json.dump(results, f, indent=1)
         return 0
     diffs = compare(results, only, partial=bool(cap))
-    bad = check_against_xfail(diffs, only, graded={(r["entry"], r["host"]) for r in results}) + rbad
+    bad = check_against_xfail(diffs, results, only) + rbad
     n = sum(len(r["verdicts"]) for r in results)
     print("third-party corpus: %d registrations graded in %d runs; %d differ from expected.json, "
           "%d problems (a difference not listed in expected-failures.json, a stale entry there, "

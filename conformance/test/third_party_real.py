@@ -2,12 +2,11 @@
 """The third-party hook corpus under the real hosts (conformance/examples/third-party/).
 
 usage: third_party_real.py HOSTEMU [--record] [--only NAME] [--host gemini|claude|codex|copilot|deel]
-       third_party_real.py --recorded
 
 For every hook of corpus.json and every real host it names (`real`: gemini, claude, codex,
-copilot, deel), each of its calls is made by the real CLI (deel-local-cli: its seed's own hook
-runner, hooks.js, on the call's 도구전 point: whether it blocks is what is recorded), offline, against the project's scripted model
-servers (`hostemu model-server`, `hostemu claude|codex|copilot model-server`): the hook installed
+copilot, deel), each of its calls is made by the real CLI, offline, against the project's scripted
+model servers (`hostemu model-server`, `hostemu claude|codex|copilot model-server`), or for
+deel-local-cli by its seed's own hook runner (hooks.js) at the call's 도구전 point: the hook installed
 the way its form is installed (a Gemini extension in ~/.gemini/extensions/, a project's
 .gemini/settings.json, a Claude Code plugin by --plugin-dir, a hook file as the user's
 ~/.codex/hooks.json or ~/.copilot/hooks/*.json with the hook's folder as the project), the model
@@ -15,12 +14,10 @@ making that one tool call and then answering. What the host did is recorded: whe
 ran (the call leaves its `marker` file in the project), the text the model read for it, and which
 hook runs the host reported. Without --record each run is compared with the recorded one
 (real/<name>.json; outcome and what the model read, normalised); with --record the files are
-rewritten. A host whose CLI cannot be installed (npm or its registry missing) is SKIPPED with the
-reason (exit 77 when every host was skipped).
-
---recorded checks the recorded runs alone (no CLI): every corpus hook × real host × call has one,
-and its outcome is the one expected.json's reasons state (`ran`/`blocked` per call, below).
-This is the default test's part; the runs are the sweep's.
+rewritten. A fixed slice of the runs (emulator/lanes/real_slice.py), all of them under
+PINTA_REAL_HOST_FULL=1 or --record. A host whose CLI cannot be installed (npm or its registry
+missing, no seed) is SKIPPED with the reason (exit 77 when every host was skipped). The recorded
+runs are held to expected.json by conformance/test/third_party.py, without any CLI.
 """
 import atexit
 import json
@@ -146,10 +143,8 @@ def run_gemini(cli, hostemu, entry, how, call, root):
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home, "GEMINI_CLI_HOME": home,
                "LANG": "C.UTF-8", "GEMINI_API_KEY": "fake-key", "GEMINI_PTY_INFO": "child_process",
                "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:%d" % port}
-        t0 = time.time()
         p = subprocess.run(["node", cli, "--approval-mode=yolo", "-p", "go"], cwd=ws, env=env,
                            stdin=subprocess.DEVNULL, capture_output=True, text=True, errors="replace", timeout=180)
-        print("  gemini took %.1f s" % (time.time() - t0), flush=True)
     finally:
         stop(srv)
     reqs = [json.loads(l) for l in open(log)] if os.path.exists(log) else []
@@ -237,6 +232,9 @@ def run_codex(cli, hostemu, entry, how, call, root):
             super().build(port)
             copy_tree(os.path.join(CORPUS, entry["name"]), self.proj)
 
+        def env(self):
+            return dict(super().env(), **{k: v.replace("<ROOT>", self.root) for k, v in call.get("env", {}).items()})
+
     with open(os.path.join(CORPUS, entry["name"], grade_config(entry, "codex")), encoding="utf-8") as f:
         text = f.read()
     r = Run(root, {"hooks_json_raw": text, "capture": [], "turns": codex_turns(call)}).run(cli, hostemu)
@@ -262,7 +260,8 @@ def run_copilot(cli, hostemu, entry, how, call, root):
     else:
         first = {"type": "function_call", "name": "create",
                  "arguments": {"path": "<ROOT>/proj/" + call["write"]["path"], "file_text": call["write"]["content"]}}
-    sc = {"hooks": text, "turns": [{"content": [first]}, {"content": [{"type": "text", "text": "done"}]}]}
+    sc = {"hooks": text, "turns": [{"content": [first]}, {"content": [{"type": "text", "text": "done"}]}],
+          "env": call.get("env", {})}
     r = Run(root, sc).run(cli, hostemu)
     said = [l for l in (r.stdout + "\n" + r.stderr).splitlines() if "hook" in l.lower()]
     return {"ran": os.path.exists(os.path.join(r.proj, call["marker"])), "model_read": norm(tool_read(r.api), root),
@@ -295,7 +294,8 @@ def run_deel(judge, hostemu, entry, how, call, root):
         json.dump([{"id": "c", "config": config, "event": "도구전", "tool": "Bash",
                     "payload": {"command": call["shell"]}, "cwd": proj}], f, ensure_ascii=False)
     os.makedirs(os.path.join(root, "home"))
-    env = dict(os.environ, HOME=os.path.join(root, "home"))
+    env = dict(os.environ, HOME=os.path.join(root, "home"),
+               **{k: v.replace("<ROOT>", root) for k, v in call.get("env", {}).items()})
     p = subprocess.run(["node", os.path.join(judge, "judge.mjs"), cases], env=env, capture_output=True,
                        text=True, errors="replace", timeout=120)
     r = json.loads(p.stdout.splitlines()[-1])
@@ -323,6 +323,16 @@ def load(name):
         return json.load(f)
 
 
+def calls_of(entry, host):
+    """The calls made under `host`: corpus.json's calls, and where the hook names a control
+    (`control`: an environment for some hosts) each call again with it, named "<call>+env"."""
+    out = list(entry["calls"])
+    ctl = entry.get("control")
+    if ctl and host in ctl["hosts"]:
+        out += [dict(c, name=c["name"] + "+env", env=ctl["env"]) for c in entry["calls"]]
+    return out
+
+
 def units(only=None, host=None):
     for e in load("corpus.json")["hooks"]:
         if only and e["name"] != only:
@@ -330,7 +340,7 @@ def units(only=None, host=None):
         for h, how in e["real"].items():
             if host and h != host:
                 continue
-            for call in e["calls"]:
+            for call in calls_of(e, h):
                 yield e, h, how, call
 
 
@@ -346,28 +356,7 @@ def recorded(name):
         return json.load(f)
 
 
-def check_recorded():
-    """The default test's part: a recorded run for every unit, each outcome stated."""
-    bad = 0
-    n = 0
-    for e, h, how, call in units():
-        rec = recorded(e["name"])
-        run = next((r for r in (rec or {}).get("runs", []) if r["host"] == HOSTS[h][0] and r["call"] == call["name"]), None)
-        if run is None:
-            print("MISSING recorded real run: %s under %s, %s call" % (e["name"], HOSTS[h][0], call["name"]))
-            bad += 1
-            continue
-        n += 1
-        if run["outcome"] not in ("ran", "blocked"):
-            print("BAD outcome %r in real/%s.json" % (run["outcome"], e["name"]))
-            bad += 1
-    print("third-party corpus: %d recorded real runs, %d problems" % (n, bad))
-    return 1 if bad else 0
-
-
 def main(argv):
-    if "--recorded" in argv:
-        return check_recorded()
     if len(argv) < 2:
         raise SystemExit(__doc__)
     hostemu = argv[1]
@@ -385,7 +374,8 @@ def main(argv):
             clis[h] = cli
     import real_slice
     names = ["%s/%s/%s" % (e["name"], h, c["name"]) for e, h, _, c in todo if h in clis]
-    keep = {s["name"] for s in real_slice.select([{"name": n} for n in names], lane="third_party_real", cap=8)}
+    keep = set(names) if record else \
+        {s["name"] for s in real_slice.select([{"name": n} for n in names], lane="third_party_real", cap=4)}
     new = {}
     bad = 0
     for e, h, how, call in todo:
@@ -399,7 +389,8 @@ def main(argv):
             obs = HOSTS[h][2](clis[h], hostemu, e, how, call, root)
         finally:
             shutil.rmtree(root, ignore_errors=True)
-        tool = call.get("shell") or "write %s" % call["write"]["path"]
+        tool = (call.get("shell") or "write %s" % call["write"]["path"]) + \
+            "".join(" [%s=%s]" % kv for kv in sorted(call.get("env", {}).items()))
         run = {"host": HOSTS[h][0], "installed_as": how, "call": call["name"], "tool": tool,
                "outcome": outcome(obs), "model_read": obs["model_read"][:600], "host_said": obs["host_said"],
                "left_in_project": obs["left"]}
@@ -424,6 +415,7 @@ def main(argv):
                             "the model read for it and the hook runs the host reported. Offline, scripted model; "
                             "<ROOT> is the run's temp root.",
                    "recorded_with": sorted({r["host"] for r in keep_runs + runs}),
+                   "last_recorded": time.strftime("%Y-%m-%d", time.gmtime()),
                    "runs": sorted(keep_runs + runs, key=lambda r: (r["host"], r["call"]))}
             with open(os.path.join(CORPUS, "real", name + ".json"), "w", encoding="utf-8") as f:
                 json.dump(out, f, indent=1, ensure_ascii=False)
