@@ -331,7 +331,7 @@ def render_doc(results):
             out = []
             for h in hosts:
                 real = [r for r in runs if any(r["host"].startswith(k) and h.startswith(v) for k, v in REAL_COLUMN.items())]
-                tag = " / ".join("%s %s" % (r["call"], r["outcome"]) for r in sorted(real, key=lambda r: r["call"]))
+                tag = " / ".join("%s %s" % (r["call"], r["outcome"]) for r in sorted(real, key=lambda r: (r["call"].endswith("+env"), r["call"])))
                 out.append(cells.get(h, "") + (" (real: %s)" % tag if tag else ""))
             L.append("| %s | `%s` | %s |" % (e["name"], cell(row), " | ".join(out)))
         L.append("")
