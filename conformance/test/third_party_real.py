@@ -363,26 +363,23 @@ def main(argv):
     only = argv[argv.index("--only") + 1] if "--only" in argv else None
     want_host = argv[argv.index("--host") + 1] if "--host" in argv else None
     record = "--record" in argv
-    clis, skipped = {}, {}
     todo = list(units(only, want_host))
-    for h in sorted({u[1] for u in todo}):
+    import real_slice
+    names = ["%s/%s/%s" % (e["name"], h, c["name"]) for e, h, _, c in todo]
+    keep = set(names) if record else \
+        {s["name"] for s in real_slice.select([{"name": n} for n in names], lane="third_party_real", cap=4)}
+    todo = [u for u, n in zip(todo, names) if n in keep]
+    clis = {}
+    for h in sorted({u[1] for u in todo}):  # only the hosts the runs need
         cli, why = HOSTS[h][1]()
         if cli is None:
-            skipped[h] = why
             print("SKIPPED %s: %s" % (HOSTS[h][0], why))
         else:
             clis[h] = cli
-    import real_slice
-    names = ["%s/%s/%s" % (e["name"], h, c["name"]) for e, h, _, c in todo if h in clis]
-    keep = set(names) if record else \
-        {s["name"] for s in real_slice.select([{"name": n} for n in names], lane="third_party_real", cap=4)}
     new = {}
     bad = 0
     for e, h, how, call in todo:
         if h not in clis:
-            continue
-        key = "%s/%s/%s" % (e["name"], h, call["name"])
-        if not record and key not in keep:
             continue
         root = tempfile.mkdtemp(prefix="pinta-3p-")
         try:
