@@ -76,17 +76,6 @@ def probe_seen(entry, api_text):
     return None if probe is None else probe in api_text
 
 
-def strings_in(x):
-    if isinstance(x, str):
-        yield x
-    elif isinstance(x, list):
-        for y in x:
-            yield from strings_in(y)
-    elif isinstance(x, dict):
-        for y in x.values():
-            yield from strings_in(y)
-
-
 def serve(argv, log):
     """Start a scripted model server; returns (process, port)."""
     srv = subprocess.Popen(argv + ["--log", log], stdout=subprocess.PIPE, text=True)
@@ -199,7 +188,8 @@ def run_claude(cli, hostemu, entry, how, call, root):
             for b in x["message"]["content"]:
                 if isinstance(b, dict) and b.get("type") == "tool_result" and b.get("tool_use_id") == "toolu_corpus_1":
                     c = b.get("content")
-                    read = c if isinstance(c, str) else "\n".join(strings_in(c))
+                    read = c if isinstance(c, str) else "\n".join(
+                        str(x.get("text", "")) for x in c if isinstance(x, dict))
         if x.get("type") == "system" and x.get("subtype") == "hook_response":
             hooks.append("%s exit %s %s" % (x.get("hook_name") or x.get("hook_event"), x.get("exit_code"), x.get("outcome")))
     return {"ran": os.path.exists(os.path.join(proj, call["marker"])), "model_read": norm(read, root),
