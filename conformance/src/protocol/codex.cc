@@ -28,6 +28,9 @@ constexpr std::array<ToolSample, 3> kTools = {{{"Bash", ToolArgs::kShell},
                                               {"apply_patch", ToolArgs::kShell},
                                               {"mcp__filesystem__read_file", ToolArgs::kPath}}};
 
+// CX (scenario hook-env): CODEX_HOME is the only variable of its own in a hook's environment.
+constexpr std::string_view kVars[] = {"CODEX_HOME"};
+
 // CX: `timeout` in seconds, 600 by default (pinta::hosts::codex::HookHandler).
 int hook_timeout_ms(const std::string&) { return static_cast<int>(cx::HookHandler{}.timeout_ms); }
 
@@ -179,7 +182,7 @@ const char* gate_call(const HookOutcome& o) {
 // Registered through families.def (reading.cc).
 namespace readings::codex {
 extern const FamilyReading kReading = {
-    f, codex_hooks, ".codex", hook_timeout_ms, kTools, selects, true, judge, gate_call};
+    f, codex_hooks, ".codex", hook_timeout_ms, kTools, selects, true, judge, gate_call, kVars};
 }  // namespace readings::codex
 
 }  // namespace pinta::conformance::protocol
