@@ -53,7 +53,6 @@ TEST(ProtocolReading, SharedHelpers) {
   EXPECT_TRUE(nonblank(" x"));
   EXPECT_TRUE(has_json_line("log line\n{\"decision\":\"deny\"}\n"));
   EXPECT_FALSE(has_json_line("log line\n[1]\n"));
-  pinta::proc::SpawnResult r;
   EXPECT_EQ(exit_text(r), "no exit status");
   r.exit_code = 3;
   EXPECT_EQ(exit_text(r), "exit 3");
@@ -152,7 +151,6 @@ TEST(ProtocolNeverRan, AHookThatRanIsNotNeverRan) {
   EXPECT_FALSE(ran(Family::kClaude, "PreToolUse", "python3 guard.py", 2,
                    "refusing: can't open file outside src/\n", "blocking_error"));
   EXPECT_FALSE(ran(Family::kGemini, "BeforeTool", "python3 ok.py", 0, "", "no_opinion"));
-  pinta::proc::SpawnResult r;
   HookOutcome o;
   o.raw.started = true;
   o.raw.timed_out = true;  // killed at the timeout: PROTO-1's, not this

@@ -13,6 +13,7 @@
 
 #include "pinta/hosts/codex/codex.h"
 #include "reading.h"
+#include "workspace.h"
 
 namespace pinta::conformance::protocol {
 namespace {
@@ -57,12 +58,20 @@ Result<std::vector<ProtocolHook>> codex_hooks(const ProtocolOptions& po, const s
     std::ofstream out(tmp + (toml ? "/config.toml" : "/hooks.json"), std::ios::binary);
     out << text;
   }
+  std::error_code ec;
   cx::Sources src;
   src.codex_home = tmp;
   src.project = tmp + "/project";
   src.bypass_trust = true;
+  // A plugin's hooks/hooks.json is read as that plugin's, its ${PLUGIN_ROOT} and
+  // ${CLAUDE_PLUGIN_ROOT} the plugin's own folder (CXSRC declarations.rs).
+  if (const std::string root = package_root(path);
+      !root.empty() && stdfs::is_regular_file(root + "/.codex-plugin/plugin.json") &&
+      path == root + "/hooks/hooks.json") {
+    stdfs::remove(tmp + "/hooks.json", ec);
+    src.plugin_dirs = {root};
+  }
   auto loaded = cx::load_hooks(src);
-  std::error_code ec;
   stdfs::remove_all(tmp, ec);
   if (!loaded)
     return make_error(ErrorCode::kInvalidArgument,

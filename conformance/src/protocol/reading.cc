@@ -112,7 +112,7 @@ std::optional<Evidence> start_failure(const pinta::proc::SpawnResult& r) {
   static const std::regex kShellOpen(
       R"(^(?:\S*/)?(?:sh|bash|dash|zsh|ksh)(?:: \d+)?: (?:cannot open|Can't open) (.+?)(?:: .*)?$)");
   static const std::regex kPython(R"(^\S*python[0-9.]*: can't open file '([^']*)')");
-  static const std::regex kPerl(R"(^Can't open perl script "([^"]*)")");
+  static const std::regex kPerl(R"re(^Can't open perl script "([^"]*)")re");
   static const std::regex kRuby(R"(^\S*ruby: No such file or directory -- (\S+))");
   static const std::regex kNode(R"(^Error: Cannot find module '([^']*)')");
   const bool any_exit = r.exit_code && *r.exit_code != 0;

@@ -35,7 +35,7 @@ bool list_tree(const stdfs::path& root, const stdfs::path& sub, std::vector<Entr
   std::error_code ec;
   const stdfs::path top = sub.empty() ? root : root / sub;
   if (!sub.empty()) out.push_back({sub, stdfs::file_type::directory, 0});
-  stdfs::recursive_directory_iterator it(top, stdfs::directory_options::none, ec), end;
+  stdfs::recursive_directory_iterator it(top, stdfs::directory_options::skip_permission_denied, ec), end;
   if (ec) {
     err = "cannot read " + top.string() + ": " + ec.message();
     return false;
