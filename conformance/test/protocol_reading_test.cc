@@ -53,6 +53,7 @@ TEST(ProtocolReading, SharedHelpers) {
   EXPECT_TRUE(nonblank(" x"));
   EXPECT_TRUE(has_json_line("log line\n{\"decision\":\"deny\"}\n"));
   EXPECT_FALSE(has_json_line("log line\n[1]\n"));
+  pinta::proc::SpawnResult r;
   EXPECT_EQ(exit_text(r), "no exit status");
   r.exit_code = 3;
   EXPECT_EQ(exit_text(r), "exit 3");
