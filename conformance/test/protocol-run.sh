@@ -13,14 +13,15 @@
 #      with its reason on stdout tells the model `No stderr output` (a should).
 # usage: protocol-run.sh CONFORMANCE SOURCE_DIR
 set -uo pipefail
-conf="$1" src="$2"
+conf="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" src="$(cd "$2" && pwd)"
 T="$(mktemp -d /tmp/pinta-proto-run-XXXXXX)"
 trap 'rm -rf "$T"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-# run NAME EXPECTED_RC ARGS...: the profile with ARGS (in the folder $in, default this one),
-# output in $T/NAME.out, report in $T/NAME/.
-in=.
+# run NAME EXPECTED_RC ARGS...: the profile with ARGS (in the folder $in: --hook runs in a copy
+# of it), output in $T/NAME.out, report in $T/NAME/.
+mkdir -p "$T/empty"
+in="$T/empty"
 run() {
   local name="$1" want="$2"
   shift 2
@@ -77,10 +78,12 @@ has inplace 'itself (--in-place)'
 
 # 4. Never ran, on every family's gate event: what the host does then.
 gates="gemini:BeforeTool claude-code:PreToolUse deel:PreToolUse codex:PreToolUse copilot:preToolUse antigravity:PreToolUse"
-interps="python3:py sh:sh"
-command -v node >/dev/null && interps="$interps node:js"
+# python3 on every family (the false PASS: exit 2 read as a block), sh and node on one.
 for g in $gates; do
   host="${g%%:*}" ev="${g#*:}"
+  interps="python3:py"
+  [ "$host" = gemini ] && interps="$interps sh:sh"
+  [ "$host" = gemini ] && command -v node >/dev/null && interps="$interps node:js"
   for i in $interps; do
     name="never-$host-${i%%:*}"
     in="$T/proj" run "$name" 1 --host "$host" --event "$ev" --hook "${i%%:*} hooks/missing.${i#*:}"
@@ -90,8 +93,12 @@ for g in $gates; do
   in="$T/proj" run "never-$host-cmd" 1 --host "$host" --event "$ev" --hook "no-such-program-x --check"
   has "never-$host-cmd" 'its program was not found'
 done
-for host in deel copilot; do has "never-$host-python3" 'blocks every tool call'; done
-has never-gemini-cmd 'runs every tool call'
+# What each host does then is its own reading of the run: fail-closed gates block every call;
+# exit 2 with the interpreter's stderr reads as a block on Gemini CLI, Claude Code and Codex; a
+# command not found is a warning on Claude Code and Codex, a deny on Gemini CLI (its text).
+for host in deel copilot gemini claude-code codex; do has "never-$host-python3" 'blocks every tool call'; done
+for host in deel copilot gemini; do has "never-$host-cmd" 'blocks every tool call'; done
+for host in claude-code codex; do has "never-$host-cmd" 'runs every tool call'; done
 
 # 5. The hosts' readings.
 run afteragent 0 --hook 'cat >/dev/null; echo "{\"decision\":\"deny\",\"reason\":\"check the tests again\"}"' \
@@ -108,6 +115,7 @@ run claude-stdout 0 --host claude-code-2.1 --event PreToolUse --hook 'cat >/dev/
 run claude-stdout-strict 1 --host claude-code-2.1 --event PreToolUse --strict \
   --hook 'cat >/dev/null; echo "not here"; exit 2'
 has claude-stdout-strict 'No stderr output'
+has claude-stdout-strict 'reason on stdout'
 
 [ "$failures" = 0 ] || exit 1
 echo "protocol run: every hook ran as its host runs it"

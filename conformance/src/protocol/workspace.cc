@@ -21,6 +21,8 @@ bool linked_folder(const std::string& name) {
   return name == "node_modules" || name == ".venv" || name == "venv";
 }
 
+std::string mib(unsigned long long b) { return std::to_string((b + (1u << 20) - 1) >> 20) + " MiB"; }
+
 struct Entry {
   stdfs::path rel;
   stdfs::file_type type;
@@ -29,9 +31,11 @@ struct Entry {
 
 // The entries under `root`/`sub` in walk order (a folder before what it holds; paths relative to
 // `root`), each linked folder as one entry of `linked` and the top-level .git not entered; false
-// past `max_entries` (err says so) or on a read error.
+// past `max_entries` or `max_bytes` (err says so) or on a read error.
 bool list_tree(const stdfs::path& root, const stdfs::path& sub, std::vector<Entry>& out,
-               std::vector<stdfs::path>& linked, size_t max_entries, std::string& err) {
+               std::vector<stdfs::path>& linked, size_t max_entries, unsigned long long max_bytes,
+               std::string& err) {
+  unsigned long long total = 0;
   std::error_code ec;
   const stdfs::path top = sub.empty() ? root : root / sub;
   if (!sub.empty()) out.push_back({sub, stdfs::file_type::directory, 0});
@@ -60,8 +64,10 @@ bool list_tree(const stdfs::path& root, const stdfs::path& sub, std::vector<Entr
     unsigned long long size = 0;
     if (type == stdfs::file_type::regular) size = it->file_size(ec);
     out.push_back({rel, type, ec ? 0 : size});
-    if (out.size() > max_entries) {
-      err = "more than " + std::to_string(max_entries) + " files";
+    total += out.back().size;
+    if (out.size() > max_entries || total > max_bytes) {
+      err = out.size() > max_entries ? "more than " + std::to_string(max_entries) + " files"
+                                     : "more than " + mib(max_bytes);
       return false;
     }
   }
@@ -100,7 +106,6 @@ bool copy_entries(const stdfs::path& from, const stdfs::path& to, const std::vec
   return true;
 }
 
-std::string mib(unsigned long long b) { return std::to_string((b + (1u << 20) - 1) >> 20) + " MiB"; }
 
 }  // namespace
 
@@ -132,18 +137,17 @@ Result<std::shared_ptr<Workspace>> Workspace::make(const std::string& real, bool
   std::vector<stdfs::path> linked;
   std::string err;
   const std::string flag = "; grade it in place with --in-place, or point --config at a smaller folder";
-  if (!list_tree(w->real_, "", files, linked, kCopyEntries, err) || bytes(files) > kCopyBytes)
+  if (!list_tree(w->real_, "", files, linked, kCopyEntries, kCopyBytes, err))
     return make_error(ErrorCode::kInvalidArgument,
-                      "the project " + w->real_ + " is too big to copy for grading (" +
-                          (err.empty() ? mib(bytes(files)) : err) + " outside node_modules and " +
-                          ".git; a grading copy takes " + std::to_string(kCopyEntries) +
-                          " files, " + mib(kCopyBytes) + ")" + flag);
+                      "the project " + w->real_ + " is too big to copy for grading (" + err +
+                          " outside node_modules and .git; a grading copy takes at most " +
+                          std::to_string(kCopyEntries) + " files, " + mib(kCopyBytes) + ")" + flag);
   // .git in what is left of the budget, else without it.
   std::vector<stdfs::path> git_linked;
   std::error_code gec;
   if (stdfs::is_directory(stdfs::path(w->real_) / ".git", gec) &&
-      (!list_tree(w->real_, ".git", git, git_linked, kCopyEntries - files.size(), err) ||
-       bytes(files) + bytes(git) > kCopyBytes)) {
+      !list_tree(w->real_, ".git", git, git_linked, kCopyEntries - files.size(),
+                 kCopyBytes - bytes(files), err)) {
     w->git_left_out_ = ".git not copied (over what a grading copy takes): hooks that run git "
                        "see no repository";
     git.clear();
