@@ -161,7 +161,7 @@ void add_run_command(CLI::App& app, Cli& c) {
   run->add_option("--config", c.config,
                   "protocol: the hooks to grade: a Gemini CLI settings.json or extension folder, "
                   "a deel-local-cli hooks.json (with --host deel-1.17) or a Claude Code "
-                  "settings.json (with --host claude-code-2.1)");
+                  "settings.json or plugin folder (with --host claude-code-2.1)");
   run->add_option("--hook", c.hook, "protocol: one hook command line, run on every event of --host");
   run->add_option("--event", c.proto_events, "protocol: only this event (repeatable)");
   run->add_flag("--in-place", c.in_place,
