@@ -1,7 +1,5 @@
 // The protocol profile's family readings (conformance/src/protocol/reading.h): one per registered
 // family, in the registry's order, each complete.
-#include "protocol/reading.h"
-
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -10,6 +8,7 @@
 
 #include "pinta/hosts/family.h"
 #include "pinta/hosts/hosts.h"
+#include "protocol/reading.h"
 #include "protocol/workspace.h"
 
 namespace pinta::conformance::protocol {
@@ -90,17 +89,21 @@ TEST(ProtocolNeverRan, InterpreterCannotOpenTheScript) {
                 "denied");
   ASSERT_TRUE(nr);
   EXPECT_EQ(nr->check, "PROTO-0");
-  EXPECT_NE(nr->message.find("could not open `/p/hooks/policy.py`"), std::string::npos) << nr->message;
-  EXPECT_NE(nr->message.find("Gemini CLI blocks every tool call"), std::string::npos) << nr->message;
+  EXPECT_NE(nr->message.find("could not open `/p/hooks/policy.py`"), std::string::npos)
+      << nr->message;
+  EXPECT_NE(nr->message.find("Gemini CLI blocks every tool call"), std::string::npos)
+      << nr->message;
   EXPECT_NE(nr->message.find("$GEMINI_PROJECT_DIR/"), std::string::npos) << nr->message;
   // dash's own words for `sh file`, exit 2; Copilot's fail-closed gate.
   nr = ran(Family::kCopilot, "preToolUse", "sh hooks/x.sh", 2,
            "sh: 0: cannot open hooks/x.sh: No such file\n", "denied");
   ASSERT_TRUE(nr);
-  EXPECT_NE(nr->message.find("GitHub Copilot CLI blocks every tool call"), std::string::npos) << nr->message;
+  EXPECT_NE(nr->message.find("GitHub Copilot CLI blocks every tool call"), std::string::npos)
+      << nr->message;
   // Node: the main module, and a dependency.
-  const std::string node = "node:internal/modules/cjs/loader:1210\n  throw err;\n\nError: Cannot find "
-                           "module '/p/x.js'\n  code: 'MODULE_NOT_FOUND',\n";
+  const std::string node =
+      "node:internal/modules/cjs/loader:1210\n  throw err;\n\nError: Cannot find "
+      "module '/p/x.js'\n  code: 'MODULE_NOT_FOUND',\n";
   nr = ran(Family::kClaude, "PreToolUse", "node x.js", 1, node, "hook_error");
   ASSERT_TRUE(nr);
   EXPECT_NE(nr->message.find("could not open `/p/x.js`"), std::string::npos) << nr->message;
@@ -130,8 +133,8 @@ TEST(ProtocolNeverRan, CommandNotFoundOrNotExecutable) {
   EXPECT_NE(nr->message.find("Codex CLI counts a broken hook and runs every tool call"),
             std::string::npos)
       << nr->message;
-  nr = ran(Family::kClaude, "PreToolUse", "./hook.sh", 126, "/bin/sh: 1: ./hook.sh: Permission denied\n",
-           "hook_error");
+  nr = ran(Family::kClaude, "PreToolUse", "./hook.sh", 126,
+           "/bin/sh: 1: ./hook.sh: Permission denied\n", "hook_error");
   ASSERT_TRUE(nr);
   EXPECT_NE(nr->message.find("chmod +x"), std::string::npos) << nr->message;
   // Off the gate: the host's effect, not a tool call.
@@ -142,7 +145,8 @@ TEST(ProtocolNeverRan, CommandNotFoundOrNotExecutable) {
       << nr->message;
 }
 
-// A hook that ran and failed, or blocked on purpose, is the hook's answer: the other checks read it.
+// A hook that ran and failed, or blocked on purpose, is the hook's answer: the other checks read
+// it.
 TEST(ProtocolNeverRan, AHookThatRanIsNotNeverRan) {
   using pinta::hosts::Family;
   EXPECT_FALSE(ran(Family::kGemini, "BeforeTool", "bash hooks/x.sh", 1,
@@ -174,14 +178,17 @@ TEST(ProtocolNeverRan, UnsetHostVariable) {
       << nr->message;
   EXPECT_NE(nr->message.find("grade that folder"), std::string::npos) << nr->message;
   // Set for a plugin's own hooks (the run's environment says so).
-  EXPECT_FALSE(ran(Family::kClaude, "PreToolUse", "python3 ${CLAUDE_PLUGIN_ROOT}/hooks/x.py", 0,
-                   "", "no_opinion", {{"CLAUDE_PLUGIN_ROOT", "/p"}}));
+  EXPECT_FALSE(ran(Family::kClaude, "PreToolUse", "python3 ${CLAUDE_PLUGIN_ROOT}/hooks/x.py", 0, "",
+                   "no_opinion", {{"CLAUDE_PLUGIN_ROOT", "/p"}}));
   // Each host's own variables; another host's is empty there.
-  EXPECT_FALSE(ran(Family::kGemini, "BeforeTool", "sh $GEMINI_PROJECT_DIR/h.sh", 0, "", "no_opinion"));
-  EXPECT_FALSE(ran(Family::kClaude, "PreToolUse", "sh \"$CLAUDE_PROJECT_DIR\"/h.sh", 0, "", "no_opinion"));
+  EXPECT_FALSE(
+      ran(Family::kGemini, "BeforeTool", "sh $GEMINI_PROJECT_DIR/h.sh", 0, "", "no_opinion"));
+  EXPECT_FALSE(
+      ran(Family::kClaude, "PreToolUse", "sh \"$CLAUDE_PROJECT_DIR\"/h.sh", 0, "", "no_opinion"));
   EXPECT_TRUE(ran(Family::kDeel, "PreToolUse", "sh $CLAUDE_PROJECT_DIR/h.sh", 0, "", "passed"));
   // An extension's ${extensionPath} outside an extension (a settings.json: not replaced).
-  EXPECT_TRUE(ran(Family::kGemini, "BeforeTool", "node ${extensionPath}/x.js", 0, "", "no_opinion"));
+  EXPECT_TRUE(
+      ran(Family::kGemini, "BeforeTool", "node ${extensionPath}/x.js", 0, "", "no_opinion"));
   // Not a variable the shell expands, or not a host's.
   EXPECT_FALSE(ran(Family::kDeel, "PreToolUse", "echo '$CLAUDE_PROJECT_DIR'", 0, "", "passed"));
   EXPECT_FALSE(ran(Family::kDeel, "PreToolUse", "echo $HOME $USER", 0, "", "passed"));
@@ -204,15 +211,16 @@ TEST(ProtocolWorkspace, ReplacePathOnlyWholePaths) {
 // the file's folder; the copy leaves the author's tree as it is.
 TEST(ProtocolWorkspace, ProjectRootAndCopy) {
   namespace stdfs = std::filesystem;
-  const stdfs::path t = stdfs::temp_directory_path() / ("pinta-ws-test-" + std::to_string(::getpid()));
+  const stdfs::path t =
+      stdfs::temp_directory_path() / ("pinta-ws-test-" + std::to_string(::getpid()));
   stdfs::create_directories(t / "proj/.claude");
   stdfs::create_directories(t / "proj/.github/hooks");
   stdfs::create_directories(t / "proj/node_modules/dep");
   stdfs::create_directories(t / "plug/.claude-plugin");
   stdfs::create_directories(t / "plug/hooks");
-  for (const char* f : {"proj/.claude/settings.json", "proj/.github/hooks/h.json",
-                        "proj/node_modules/dep/index.js", "plug/.claude-plugin/plugin.json",
-                        "plug/hooks/hooks.json", "loose.json"})
+  for (const char* f :
+       {"proj/.claude/settings.json", "proj/.github/hooks/h.json", "proj/node_modules/dep/index.js",
+        "plug/.claude-plugin/plugin.json", "plug/hooks/hooks.json", "loose.json"})
     std::ofstream(t / f) << "{}";
   auto root = [](const stdfs::path& p) {
     ProtocolHook h;

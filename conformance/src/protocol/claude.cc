@@ -49,7 +49,8 @@ bool selects(const ProtocolHook& h, const std::string& tool) {
 Result<std::vector<ProtocolHook>> claude_hooks(const ProtocolOptions& po, const std::string& host) {
   std::string path = stdfs::absolute(po.config).lexically_normal().string();
   std::string plugin = package_root(path);
-  if (!plugin.empty() && !stdfs::is_regular_file(plugin + "/.claude-plugin/plugin.json")) plugin.clear();
+  if (!plugin.empty() && !stdfs::is_regular_file(plugin + "/.claude-plugin/plugin.json"))
+    plugin.clear();
   if (!plugin.empty() && stdfs::is_directory(path)) path = plugin + "/hooks/hooks.json";
   std::string err;
   read_text(path, err);

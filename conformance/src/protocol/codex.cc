@@ -87,7 +87,8 @@ Result<std::vector<ProtocolHook>> codex_hooks(const ProtocolOptions& po, const s
     h.matcher = hh.matcher;
     h.command = hh.command;
     if (hh.source == "plugin")  // CXSRC engine/discovery.rs: a plugin handler's environment
-      h.env = {{"PLUGIN_ROOT", src.plugin_dirs.front()}, {"CLAUDE_PLUGIN_ROOT", src.plugin_dirs.front()}};
+      h.env = {{"PLUGIN_ROOT", src.plugin_dirs.front()},
+               {"CLAUDE_PLUGIN_ROOT", src.plugin_dirs.front()}};
     h.timeout_ms = static_cast<int>(std::min<long>(hh.timeout_ms, 24L * 3600 * 1000));
     h.origin = path;
     h.pointer = hh.pointer;

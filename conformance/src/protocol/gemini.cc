@@ -107,9 +107,9 @@ Result<std::vector<ProtocolHook>> gemini_hooks(const ProtocolOptions& po, const 
       // The loader resolved ${extensionPath} to the link in its scratch home (gone before any
       // hook runs) and ${workspacePath} to its scratch workspace: both are the extension's own
       // folder here, which the run points into its workspace (protocol/workspace.h).
-      h.command = ext_link.empty() ? lh.spec.command
-                                   : replace_path(replace_path(lh.spec.command, ext_link, cfg.string()),
-                                                  tmp, cfg.string());
+      h.command = lh.spec.command;
+      if (!ext_link.empty())
+        h.command = replace_path(replace_path(h.command, ext_link, cfg.string()), tmp, cfg.string());
       h.timeout_ms = lh.spec.timeout_ms > 0 ? lh.spec.timeout_ms : gem::kDefaultTimeoutMs;
       h.name = lh.spec.name;
       // The user's file, not the scratch copy the loader read.

@@ -108,9 +108,12 @@ struct Evidence {
 };
 std::optional<Evidence> start_failure(const pinta::proc::SpawnResult& r) {
   static const std::regex kShell(
-      R"(^(?:\S*/)?(?:sh|bash|dash|zsh|ksh)(?:: line \d+|: \d+)?: (.+): (not found|command not found|No such file or directory|Permission denied|cannot execute.*)$)");
+      R"(^(?:\S*/)?(?:sh|bash|dash|zsh|ksh)(?:: line \d+|: \d+)?: (.+): )"
+      R"((not found|command not found|No such file or directory|Permission denied|)"
+      R"(cannot execute.*)$)");
   static const std::regex kShellOpen(
-      R"(^(?:\S*/)?(?:sh|bash|dash|zsh|ksh)(?:: \d+)?: (?:cannot open|Can't open) (.+?)(?:: .*)?$)");
+      R"(^(?:\S*/)?(?:sh|bash|dash|zsh|ksh)(?:: \d+)?: )"
+      R"((?:cannot open|Can't open) (.+?)(?:: .*)?$)");
   static const std::regex kPython(R"(^\S*python[0-9.]*: can't open file '([^']*)')");
   static const std::regex kPerl(R"re(^Can't open perl script "([^"]*)")re");
   static const std::regex kRuby(R"(^\S*ruby: No such file or directory -- (\S+))");
@@ -128,7 +131,10 @@ std::optional<Evidence> start_failure(const pinta::proc::SpawnResult& r) {
       const std::string what = m[1].str(), why = m[2].str();
       const bool exec = why.starts_with("Permission") || why.starts_with("cannot execute");
       const bool program = !exec && what.find('/') == std::string::npos;
-      return Evidence{line, what, exec ? Evidence::kExec : program ? Evidence::kProgram : Evidence::kFile};
+      return Evidence{line, what,
+                      exec      ? Evidence::kExec
+                      : program ? Evidence::kProgram
+                                : Evidence::kFile};
     }
     if (std::regex_search(line, m, kShellOpen) || std::regex_search(line, m, kPython) ||
         std::regex_search(line, m, kPerl) || std::regex_search(line, m, kRuby))
@@ -188,9 +194,10 @@ std::optional<Finding> never_ran(pinta::hosts::Family f, const ProtocolHook& h,
           break;
         case Evidence::kFile:
           what = "its interpreter could not open `" + ev->missing + "`: " + seen;
-          fix = "the host runs the command in the project folder: name the script relative to it "
-                "or by an absolute path" +
-                (project_var(fr).empty() ? std::string() : " ($" + project_var(fr) + "/…)");
+          fix =
+              "the host runs the command in the project folder: name the script relative to it "
+              "or by an absolute path" +
+              (project_var(fr).empty() ? std::string() : " ($" + project_var(fr) + "/…)");
           break;
         case Evidence::kModule:
           what = "a module it needs is missing: " + seen;
@@ -210,8 +217,9 @@ std::optional<Finding> never_ran(pinta::hosts::Family f, const ProtocolHook& h,
   if (pinta::hosts::is_gate_event(f, h.event) && fr.gate_call) {
     const std::string call = fr.gate_call(o);
     reaction = call == "blocks" ? host + " blocks every tool call this hook sees (" + o.effect + ")"
-               : call == "asks" ? host + " asks a person on every tool call this hook sees (" + o.effect + ")"
-                                : host + " counts a broken hook and runs every tool call (" + o.effect + ")";
+               : call == "asks"
+                   ? host + " asks a person on every tool call this hook sees (" + o.effect + ")"
+                   : host + " counts a broken hook and runs every tool call (" + o.effect + ")";
   } else {
     reaction = host + " reads every run of it as " + o.effect;
   }

@@ -21,7 +21,9 @@ bool linked_folder(const std::string& name) {
   return name == "node_modules" || name == ".venv" || name == "venv";
 }
 
-std::string mib(unsigned long long b) { return std::to_string((b + (1u << 20) - 1) >> 20) + " MiB"; }
+std::string mib(unsigned long long b) {
+  return std::to_string((b + (1u << 20) - 1) >> 20) + " MiB";
+}
 
 struct Entry {
   stdfs::path rel;
@@ -39,7 +41,8 @@ bool list_tree(const stdfs::path& root, const stdfs::path& sub, std::vector<Entr
   std::error_code ec;
   const stdfs::path top = sub.empty() ? root : root / sub;
   if (!sub.empty()) out.push_back({sub, stdfs::file_type::directory, 0});
-  stdfs::recursive_directory_iterator it(top, stdfs::directory_options::skip_permission_denied, ec), end;
+  stdfs::recursive_directory_iterator it(top, stdfs::directory_options::skip_permission_denied, ec),
+      end;
   if (ec) {
     err = "cannot read " + top.string() + ": " + ec.message();
     return false;
@@ -106,7 +109,6 @@ bool copy_entries(const stdfs::path& from, const stdfs::path& to, const std::vec
   return true;
 }
 
-
 }  // namespace
 
 std::string replace_path(const std::string& text, const std::string& from, const std::string& to) {
@@ -136,7 +138,8 @@ Result<std::shared_ptr<Workspace>> Workspace::make(const std::string& real, bool
   std::vector<Entry> files, git;
   std::vector<stdfs::path> linked;
   std::string err;
-  const std::string flag = "; grade it in place with --in-place, or point --config at a smaller folder";
+  const std::string flag =
+      "; grade it in place with --in-place, or point --config at a smaller folder";
   if (!list_tree(w->real_, "", files, linked, kCopyEntries, kCopyBytes, err))
     return make_error(ErrorCode::kInvalidArgument,
                       "the project " + w->real_ + " is too big to copy for grading (" + err +
@@ -148,8 +151,9 @@ Result<std::shared_ptr<Workspace>> Workspace::make(const std::string& real, bool
   if (stdfs::is_directory(stdfs::path(w->real_) / ".git", gec) &&
       !list_tree(w->real_, ".git", git, git_linked, kCopyEntries - files.size(),
                  kCopyBytes - bytes(files), err)) {
-    w->git_left_out_ = ".git not copied (over what a grading copy takes): hooks that run git "
-                       "see no repository";
+    w->git_left_out_ =
+        ".git not copied (over what a grading copy takes): hooks that run git "
+        "see no repository";
     git.clear();
   }
   std::string tmp = (stdfs::temp_directory_path() / "pinta-proto-ws-XXXXXX").string();
@@ -176,14 +180,19 @@ Workspace::~Workspace() {
   if (!scratch_.empty()) stdfs::remove_all(scratch_, ec);
 }
 
-std::string Workspace::map(const std::string& text) const { return replace_path(text, real_, dir_); }
+std::string Workspace::map(const std::string& text) const {
+  return replace_path(text, real_, dir_);
+}
 
-std::string Workspace::unmap(const std::string& text) const { return replace_path(text, dir_, real_); }
+std::string Workspace::unmap(const std::string& text) const {
+  return replace_path(text, dir_, real_);
+}
 
 std::string Workspace::line() const {
-  if (in_place_) return "hooks run in " + real_ + " itself (--in-place): what they write stays there";
-  std::string s = "hooks run in a copy of " + real_ + " (the project is left as it is; --in-place " +
-                  "runs them in it)";
+  if (in_place_)
+    return "hooks run in " + real_ + " itself (--in-place): what they write stays there";
+  std::string s = "hooks run in a copy of " + real_ +
+                  " (the project is left as it is; --in-place " + "runs them in it)";
   if (!linked_.empty()) {
     s += "; linked, not copied:";
     for (size_t i = 0; i < linked_.size() && i < 3; ++i) s += " " + linked_[i];
@@ -199,8 +208,8 @@ std::string package_root(const std::string& file) {
   // The folder itself, or the folder holding hooks/hooks.json (or the manifest).
   for (stdfs::path d : {p, p.parent_path(), p.parent_path().parent_path()}) {
     if (d.empty()) continue;
-    for (const char* m : {"gemini-extension.json", ".claude-plugin/plugin.json",
-                          ".codex-plugin/plugin.json"})
+    for (const char* m :
+         {"gemini-extension.json", ".claude-plugin/plugin.json", ".codex-plugin/plugin.json"})
       if (stdfs::is_regular_file(d / m, ec)) return d.string();
   }
   return "";
