@@ -53,12 +53,14 @@ run plugin-file 0 --host claude-code-2.1 \
 # A Codex plugin: ${PLUGIN_ROOT} in its command and its environment.
 mkdir -p "$T/cxplug/.codex-plugin" "$T/cxplug/hooks"
 echo '{"name": "cx-guard", "version": "1.0.0"}' >"$T/cxplug/.codex-plugin/plugin.json"
-printf '#!/bin/sh\ncat >/dev/null\n[ -f "$PLUGIN_ROOT/hooks/ok.sh" ]\n' >"$T/cxplug/hooks/ok.sh"
+printf '#!/bin/sh\ncat >/dev/null\n[ -f "$PLUGIN_ROOT/hooks/ok.sh" ] && echo cx-ran >&2\n' \
+  >"$T/cxplug/hooks/ok.sh"
 cat >"$T/cxplug/hooks/hooks.json" <<'EOF'
 {"hooks": {"PreToolUse": [{"matcher": "Bash",
   "hooks": [{"type": "command", "command": "sh \"${PLUGIN_ROOT}/hooks/ok.sh\""}]}]}}
 EOF
 run codex-plugin 0 --host codex --config "$T/cxplug/hooks/hooks.json"
+ran codex-plugin cx-ran
 # The plugin's hooks.json copied out of its plugin: ${CLAUDE_PLUGIN_ROOT} is unset there.
 mkdir -p "$T/loose/.claude"
 cp "$src/conformance/examples/claude-plugin/hooks/hooks.json" "$T/loose/.claude/settings.json"
