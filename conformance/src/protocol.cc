@@ -18,6 +18,7 @@
 #include "pinta/hosts/family.h"
 #include "pinta/hosts/hosts.h"
 #include "protocol/reading.h"
+#include "protocol/workspace.h"
 
 namespace pinta::conformance {
 namespace stdfs = std::filesystem;
@@ -25,6 +26,15 @@ using pinta::hosts::Family;
 
 const std::vector<ProtocolCheck>& protocol_checks() {
   static const std::vector<ProtocolCheck> k = {
+      {"PROTO-0", "must", "Runs where the host runs it",
+       "The hook's own program starts in the folder and environment its host gives it: the "
+       "command is found and executable, its interpreter opens its script and loads its modules, "
+       "and every host variable it names is set there. A hook that never runs is no answer of "
+       "the hook's: each host meets the same broken command on every call (Gemini CLI, Claude "
+       "Code and Codex warn and go on, or block when the error reads as exit 2; deel-local-cli "
+       "and Copilot CLI block every call at their gate).",
+       "GEM §4.6; DEEL seed 004 l.436-456 (fail-closed); shared/reference/real-hosts.md (Copilot "
+       "fail-closed); https://code.claude.com/docs/en/plugins-reference (${CLAUDE_PLUGIN_ROOT})"},
       {"PROTO-1", "must", "Ends before the host's timeout",
        "The hook exits by itself before the timeout its host gives it; past it the host kills it "
        "and treats the run as failed.",
@@ -80,20 +90,6 @@ const ProtocolCheck& check(const std::string& id) {
   return protocol_checks().front();
 }
 
-// Where the hooks of a config run: a project's own host folder's file (.gemini/settings.json,
-// .claude/settings.json, …: the family's project_folder) runs in the project; any other file in
-// its own folder (hooks refer to scripts by paths relative to it).
-std::string project_dir_of(const std::string& config) {
-  stdfs::path p = stdfs::absolute(config).lexically_normal();
-  if (stdfs::is_directory(p)) return p.string();
-  stdfs::path dir = p.parent_path();
-  for (const auto& d : pinta::hosts::families()) {
-    const auto folder = protocol::family_reading(d.id).project_folder;
-    if (!folder.empty() && dir.filename() == folder) return dir.parent_path().string();
-  }
-  return dir.string();
-}
-
 // The tool a registration's matcher selects (null off tool events or when none matches).
 const protocol::ToolSample* tool_for(Family f, const ProtocolHook& h) {
   if (!pinta::hosts::is_tool_event(f, h.event)) return nullptr;  // the registry's tool events
@@ -103,22 +99,24 @@ const protocol::ToolSample* tool_for(Family f, const ProtocolHook& h) {
   return nullptr;
 }
 
-// One run of registration `h` as its host runs it: in its project folder (or `home` for --hook),
-// with `home` as HOME and a realistic payload for its event (for a tool event, a tool its
-// matcher selects). `call` is left holding what was sent.
+// One run of registration `h` as its host runs it: in its workspace (the project's copy, or the
+// project with --in-place; the author's current folder for --hook), with the variables the host
+// sets for it pointed there, `home` as HOME and a realistic payload for its event (for a tool
+// event, a tool its matcher selects). `call` is left holding what was sent.
 HookOutcome run_registration(pinta::emu::HostRunner& runner, Family f, const ProtocolHook& h,
                              const std::string& home, HookCall& call) {
-  const std::string ws =
-      h.origin.empty() ? home : project_dir_of(h.origin.substr(0, h.origin.find('#')));
+  const auto* w = h.workspace.get();
+  const std::string ws = w ? w->dir() : home;
   call.host = h.host;
   call.event = h.event;
-  call.command = h.command;
+  call.command = w ? w->map(h.command) : h.command;
   call.cwd = ws;
   call.timeout_ms = h.timeout_ms;
   call.pipe_grace_ms = 1000;
   for (const char* k : {"PATH", "LANG", "LC_ALL", "TMPDIR"})
     if (const char* v = ::getenv(k)) call.env[k] = v;  // NOLINT(concurrency-mt-unsafe)
   call.env["HOME"] = home;
+  for (const auto& [k, v] : h.env) call.env[k] = w ? w->map(v) : v;
   json opts = json::object();
   if (const auto* tool = tool_for(f, h)) {
     opts["tool"] = std::string(tool->name);
@@ -126,6 +124,18 @@ HookOutcome run_registration(pinta::emu::HostRunner& runner, Family f, const Pro
   }
   call.input.payload = runner.default_payload(h.event, opts, home, ws);
   return runner.run(call);
+}
+
+// The registrations' workspace (protocol/workspace.h), shared by all of them: `ws` once made.
+Status attach_workspace(std::vector<ProtocolHook>& hooks, bool in_place,
+                        std::shared_ptr<const protocol::Workspace>& ws) {
+  if (!ws) {
+    auto w = protocol::Workspace::make(protocol::project_root(hooks), in_place);
+    if (!w) return w.error();
+    ws = *w;
+  }
+  for (auto& h : hooks) h.workspace = ws;
+  return {};
 }
 
 }  // namespace
@@ -176,7 +186,13 @@ Result<std::vector<ProtocolHook>> protocol_hooks(const ProtocolOptions& po) {
                       (po.hook.empty() ? "--config " + po.config : "--hook") +
                           ": no command hook registered" +
                           (po.events.empty() ? std::string() : " on the --event given"));
+  std::shared_ptr<const protocol::Workspace> ws;
+  if (auto st = attach_workspace(hooks, po.in_place, ws); !st) return st.error();
   return hooks;
+}
+
+std::string protocol_workspace_line(const std::vector<ProtocolHook>& hooks) {
+  return hooks.empty() || !hooks.front().workspace ? "" : hooks.front().workspace->line();
 }
 
 void protocol_cases(const std::vector<ProtocolHook>& hooks, std::vector<Case>& out) {
@@ -191,7 +207,7 @@ void protocol_cases(const std::vector<ProtocolHook>& hooks, std::vector<Case>& o
     c.title = h.event + (h.matcher.empty() || h.matcher == "*" ? "" : " [" + h.matcher + "]") +
               ": " + (h.name.empty() ? h.command : h.name);
     c.requirement = "The host reads every run of this hook as the hook means it (" +
-                    std::to_string(protocol_checks().size()) + " protocol checks, PROTO-1..6).";
+                    std::to_string(protocol_checks().size()) + " protocol checks, PROTO-0..6).";
     c.source = h.origin.empty() ? "--hook" : h.origin + (h.pointer.empty() ? "" : "#" + h.pointer);
     c.level = "must";
     c.hosts = {h.host};
@@ -205,8 +221,15 @@ namespace {
 
 // The protocol checks against one run: PROTO-1 and PROTO-2 here, the rest the family's reading of
 // what the host did with it.
-std::vector<protocol::Finding> judge(Family f, const ProtocolHook& h, const HookOutcome& o) {
+std::vector<protocol::Finding> judge(Family f, const ProtocolHook& h, const HookCall& call,
+                                     const HookOutcome& o) {
   const auto& fr = protocol::family_reading(f);
+  // A hook that never ran gets no other finding: they would grade the shell's or the
+  // interpreter's error, not the hook.
+  if (auto nr = protocol::never_ran(f, h, call.env, o)) {
+    if (h.workspace) nr->message = h.workspace->unmap(nr->message);
+    return {*nr};
+  }
   std::vector<protocol::Finding> fs;
   const auto& r = o.raw;
   if (r.timed_out || r.hard_limited)
@@ -216,6 +239,8 @@ std::vector<protocol::Finding> judge(Family f, const ProtocolHook& h, const Hook
     fs.push_back({"PROTO-2", "a process it left behind still held stdout/stderr after it exited "
                              "(the host waits for both pipes to close)"});
   fr.judge({h, o, r, r.exit_code && *r.exit_code == 0, r.exit_code && *r.exit_code == 2}, fs);
+  for (auto& x : fs)  // in the author's paths, not the copy's
+    if (h.workspace) x.message = h.workspace->unmap(x.message);
   return fs;
 }
 
@@ -262,10 +287,10 @@ RunSummary run_protocol(const std::vector<Case>& cases, const std::vector<Protoc
           run["timeout_ms"] = call.timeout_ms;
           ho.runs.push_back(run);
           ho.effect = out.effect;
-          for (const auto& f : judge(*fam, h, out)) {
+          for (const auto& f : judge(*fam, h, call, out)) {
             const auto& pc = check(f.check);
             std::string line = "[" + h.host + "] " + f.check + " " + pc.title + ": " + f.message;
-            if (!f.note && (pc.level == "must" || o.strict)) {
+            if (!f.note && ((pc.level == "must" && !f.should) || o.strict)) {
               ho.failures.push_back(line);
               ho.failed_checks.push_back(f.check);
               ho.checks.push_back({f.check, json(pc.requirement), line, 0});
@@ -313,6 +338,7 @@ Result<std::vector<MatrixRow>> protocol_matrix(const ProtocolOptions& po, const 
   std::vector<MatrixCell> head(fams.size());
   std::vector<Unit> units;
   std::vector<std::set<std::string>> seen(fams.size());  // one run per family and command
+  std::shared_ptr<const protocol::Workspace> ws;          // one project copy for every family
   auto row_of = [&](const std::string& cmd) {
     for (size_t i = 0; i < rows.size(); ++i)
       if (rows[i].command == cmd) return i;
@@ -342,6 +368,7 @@ Result<std::vector<MatrixRow>> protocol_matrix(const ProtocolOptions& po, const 
       head[k].why = r.error().message;  // this host does not read the file
       continue;
     }
+    if (auto st = attach_workspace(hooks, po.in_place, ws); !st) return st.error();
     for (auto& h : hooks)
       if (pinta::hosts::gate_event(d.id, h.event) && seen[k].insert(h.command).second)
         units.push_back({row_of(h.command), k, std::move(h)});

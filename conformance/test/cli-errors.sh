@@ -63,7 +63,7 @@ if [ -n "$want_hosts" ] && [ "$fam_hosts" = "$want_hosts" ]; then echo "ok   hos
   echo "FAIL host-family: want '$want_hosts', got '$fam_hosts'"; sed 's/^/    /' "$work/out"
   fails=$((fails + 1)); fi
 # With --profile protocol a family grades its newest host.
-"$conf" run --profile protocol --hook true --host deel --report "$work/rep-proto" \
+(cd "$work" && "$conf" run --profile protocol --hook true --host deel --report "$work/rep-proto") \
   >"$work/out" 2>&1 </dev/null
 proto_hosts=$(python3 -c 'import json,sys; print(",".join(json.load(open(sys.argv[1]))["hosts"]))' \
   "$work/rep-proto/report.json" 2>/dev/null)

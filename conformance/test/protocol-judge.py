@@ -89,6 +89,15 @@ def graded(report):
     return out
 
 
+def rebased(payload, folder):
+    """The payload with the folder the profile ran the hook in (a copy of the project, removed
+    after the run; the payload's cwd) replaced by `folder`, where the real host runs it again."""
+    old = payload.get("cwd")
+    if not isinstance(old, str) or not old:
+        return payload
+    return json.loads(json.dumps(payload).replace(json.dumps(old)[1:-1], json.dumps(folder)[1:-1]))
+
+
 def gemini(report, examples, prefix, driver, work):
     cases = graded(report)
     os.makedirs(os.path.join(work, "plans"), exist_ok=True)
@@ -97,7 +106,8 @@ def gemini(report, examples, prefix, driver, work):
     for c, run in cases:
         lines.append(json.dumps({"id": c["id"], "event": run["event"], "command": run["command"],
                                  "timeout": run["timeout_ms"], "source": "project",
-                                 "plans_dir": os.path.join(work, "plans"), "input": run["payload"]}))
+                                 "plans_dir": os.path.join(work, "plans"),
+                                 "input": rebased(run["payload"], examples)}))
     cin, cout = os.path.join(work, "cases.jsonl"), os.path.join(work, "results.jsonl")
     open(cin, "w").write("\n".join(lines) + "\n")
     env = dict(os.environ, HOME=os.path.join(work, "home"))

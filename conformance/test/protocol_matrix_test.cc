@@ -17,6 +17,21 @@
 namespace pinta::conformance {
 namespace {
 
+// --hook runs in a copy of the current folder (the author's): an empty one here, not the build's.
+struct InTempDir {
+  std::filesystem::path old = std::filesystem::current_path();
+  std::filesystem::path dir = [] {
+    char d[] = "/tmp/pinta-matrix-cwd-XXXXXX";
+    return std::filesystem::path(::mkdtemp(d) ? d : "/tmp");
+  }();
+  InTempDir() { std::filesystem::current_path(dir); }
+  ~InTempDir() {
+    std::error_code ec;
+    std::filesystem::current_path(old, ec);
+    if (dir != "/tmp") std::filesystem::remove_all(dir, ec);
+  }
+};
+
 // The cross-host matrix (protocol_matrix, `--matrix`) on one-line hooks whose fate differs by
 // host, each cell held to the measured PreToolUse outcome matrix (shared/reference/real-hosts.md
 // "Codex 0.171.0, Copilot 1.0.102, … hook rules") and the hosts' documented exit codes. A host
@@ -42,6 +57,7 @@ TEST(ProtocolMatrix, EachHostsReadingOfTheSameReply) {
                    {gem, "runs"}, {quiet, "runs"}}},
   };
   std::map<std::string, std::set<std::string>> seen;  // command -> verdicts across hosts
+  InTempDir cwd;
   RunOptions o;
   o.fixtures_dir = std::string(PINTA_SOURCE_DIR) + "/fixtures";
   o.jobs = 4;

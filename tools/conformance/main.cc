@@ -133,6 +133,7 @@ struct Cli {
   std::string fuzz_adapter;
   bool no_misbehave = false;
 #endif
+  bool in_place = false;
   std::string program = "conformance";  // argv[0], absolute when it names a path
   CLI::App *run = nullptr, *list = nullptr, *show = nullptr, *docs = nullptr, *fuzz = nullptr;
 };
@@ -160,9 +161,12 @@ void add_run_command(CLI::App& app, Cli& c) {
   run->add_option("--config", c.config,
                   "protocol: the hooks to grade: a Gemini CLI settings.json or extension folder, "
                   "a deel-local-cli hooks.json (with --host deel-1.17) or a Claude Code "
-                  "settings.json (with --host claude-code-2.1)");
+                  "settings.json or plugin folder (with --host claude-code-2.1)");
   run->add_option("--hook", c.hook, "protocol: one hook command line, run on every event of --host");
   run->add_option("--event", c.proto_events, "protocol: only this event (repeatable)");
+  run->add_flag("--in-place", c.in_place,
+                "protocol: run the hooks in the project itself (what they write stays there); "
+                "by default they run in a copy of it");
   run->add_flag("--matrix", c.matrix,
                 "protocol: also show the cross-host matrix: for each hook on a gate event, per "
                 "host family that would load it, whether its reply blocks the call or lets it run");
@@ -253,8 +257,9 @@ int check_command_line(CLI::App& app, const Cli& c, const std::string& subs) {
     if (c.config.empty() == c.hook.empty())
       return usage("--profile protocol needs one of --config FILE|DIR and --hook CMD");
   } else if (*c.run &&
-             (!c.config.empty() || !c.hook.empty() || !c.proto_events.empty() || c.matrix)) {
-    return usage("--config, --hook, --event and --matrix belong to --profile protocol");
+             (!c.config.empty() || !c.hook.empty() || !c.proto_events.empty() || c.matrix ||
+              c.in_place)) {
+    return usage("--config, --hook, --event, --matrix and --in-place belong to --profile protocol");
   } else if (*c.run && c.run->count("--adapter") == 0) {
     return usage("--adapter is required");
   }
@@ -441,8 +446,10 @@ int run_protocol_profile(Cli& c, pinta::conformance::ConsoleStyle style) {
   po.config = c.config;
   po.hook = c.hook;
   po.events = c.proto_events;
+  po.in_place = c.in_place;
   auto hooks = protocol_hooks(po);
   if (!hooks) return usage(hooks.error().message);
+  std::cout << protocol_workspace_line(*hooks) << "\n" << std::flush;
   std::vector<Case> pcases;
   protocol_cases(*hooks, pcases);
   ro.hosts = {po.host};

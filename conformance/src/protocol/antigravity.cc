@@ -30,6 +30,10 @@ int hook_timeout_ms(const std::string& host) {
 
 bool selects(const ProtocolHook&, const std::string&) { return true; }
 
+// shared/reference/antigravity-hooks.md l.246: the GEMINI_* variables are Gemini CLI's, not
+// Antigravity's; it sets none of its own.
+constexpr std::span<const std::string_view> kVars{};
+
 void judge(const Run& run, std::vector<Finding>& fs) {
   const auto& r = run.raw;
   const std::string& ev = run.hook.event;
@@ -58,8 +62,8 @@ const char* gate_call(const HookOutcome& o) {
 
 // Registered through families.def (reading.cc).
 namespace readings::antigravity {
-extern const FamilyReading kReading = {f,      nullptr, "",   hook_timeout_ms, kTools,
-                                       selects, true,   judge, gate_call};
+extern const FamilyReading kReading = {f,       nullptr, "",    hook_timeout_ms, kTools,
+                                       selects, true,    judge, gate_call,       kVars};
 }  // namespace readings::antigravity
 
 

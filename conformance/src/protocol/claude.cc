@@ -10,6 +10,7 @@
 #include "pinta/hosts/claude/claude.h"
 #include "pinta/hosts/reply_check.h"
 #include "reading.h"
+#include "workspace.h"
 
 namespace pinta::conformance::protocol {
 namespace {
@@ -31,14 +32,26 @@ constexpr std::array<ToolSample, 7> kTools = {{{"Bash", ToolArgs::kShell},
 // The CLI's own default for a hook that states no timeout (pinta::hosts::claude::HookCommand).
 int hook_timeout_ms(const std::string&) { return static_cast<int>(cl::HookCommand{}.timeout_ms); }
 
+// docs/hosts/claude-code-2.1.md (Replies: the hook environment; scenarios shell, env-vars).
+constexpr std::string_view kVars[] = {"CLAUDE_PROJECT_DIR", "CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT",
+                                      "CLAUDE_CODE_SESSION_ID"};
+
 bool selects(const ProtocolHook& h, const std::string& tool) {
   return cl::matcher_matches(h.event, h.matcher, tool);
 }
 
 // A Claude Code settings file, read by the host's own loader as a `--settings FILE` source (its
-// hooks, matchers and timeouts; disableAllHooks honoured) over an empty home and project.
+// hooks, matchers and timeouts; disableAllHooks honoured) over an empty home and project. A
+// plugin (its folder, or the hooks/hooks.json of a folder with .claude-plugin/plugin.json) is
+// read the same way, its ${CLAUDE_PLUGIN_ROOT} being the plugin's folder: replaced in the command
+// and set in the hook's environment (https://code.claude.com/docs/en/plugins-reference,
+// "Environment variables").
 Result<std::vector<ProtocolHook>> claude_hooks(const ProtocolOptions& po, const std::string& host) {
-  const std::string path = stdfs::absolute(po.config).lexically_normal().string();
+  std::string path = stdfs::absolute(po.config).lexically_normal().string();
+  std::string plugin = package_root(path);
+  if (!plugin.empty() && !stdfs::is_regular_file(plugin + "/.claude-plugin/plugin.json"))
+    plugin.clear();
+  if (!plugin.empty() && stdfs::is_directory(path)) path = plugin + "/hooks/hooks.json";
   std::string err;
   read_text(path, err);
   if (!err.empty()) return make_error(ErrorCode::kIo, err);
@@ -68,6 +81,10 @@ Result<std::vector<ProtocolHook>> claude_hooks(const ProtocolOptions& po, const 
     h.event = ch.event;
     h.matcher = ch.matcher;
     h.command = ch.command;
+    if (!plugin.empty()) {
+      h.command = substitute(h.command, {{"CLAUDE_PLUGIN_ROOT", plugin}}, false);
+      h.env["CLAUDE_PLUGIN_ROOT"] = plugin;
+    }
     h.timeout_ms = static_cast<int>(std::min<long>(ch.timeout_ms, 24L * 3600 * 1000));
     h.origin = path;
     out.push_back(std::move(h));
@@ -115,9 +132,12 @@ void judge(const Run& run, std::vector<Finding>& fs) {
                                  ", which cannot block: stderr is only shown "
                                  "to the user"});
   if (exit2 && blocking && !nonblank(r.err))
-    fs.push_back({"PROTO-6",
-                  "exit 2 without a message on stderr: the model is told `No stderr "
-                  "output`"});
+    fs.push_back({"PROTO-6", std::string(nonblank(r.out) ? "exit 2 with its reason on stdout, "
+                                                           "which Claude Code does not read on "
+                                                           "exit 2"
+                                                         : "exit 2 without a message on stderr") +
+                                 ": the model is told `No stderr output`; print the reason to "
+                                 "stderr"});
   const json reply = exit0 && (o.effect != "text_shown" && o.effect != "no_opinion")
                          ? json::parse(r.out, nullptr, false)
                          : json();
@@ -194,7 +214,7 @@ const char* gate_call(const HookOutcome& o) {
 // Registered through families.def (reading.cc).
 namespace readings::claude {
 extern const FamilyReading kReading = {
-    f, claude_hooks, ".claude", hook_timeout_ms, kTools, selects, false, judge, gate_call};
+    f, claude_hooks, ".claude", hook_timeout_ms, kTools, selects, false, judge, gate_call, kVars};
 }  // namespace readings::claude
 
 

@@ -13,6 +13,7 @@
 
 #include "pinta/hosts/codex/codex.h"
 #include "reading.h"
+#include "workspace.h"
 
 namespace pinta::conformance::protocol {
 namespace {
@@ -27,6 +28,9 @@ constexpr Family f = Family::kCodex;
 constexpr std::array<ToolSample, 3> kTools = {{{"Bash", ToolArgs::kShell},
                                               {"apply_patch", ToolArgs::kShell},
                                               {"mcp__filesystem__read_file", ToolArgs::kPath}}};
+
+// CX (scenario hook-env): CODEX_HOME is the only variable of its own in a hook's environment.
+constexpr std::string_view kVars[] = {"CODEX_HOME"};
 
 // CX: `timeout` in seconds, 600 by default (pinta::hosts::codex::HookHandler).
 int hook_timeout_ms(const std::string&) { return static_cast<int>(cx::HookHandler{}.timeout_ms); }
@@ -54,12 +58,20 @@ Result<std::vector<ProtocolHook>> codex_hooks(const ProtocolOptions& po, const s
     std::ofstream out(tmp + (toml ? "/config.toml" : "/hooks.json"), std::ios::binary);
     out << text;
   }
+  std::error_code ec;
   cx::Sources src;
   src.codex_home = tmp;
   src.project = tmp + "/project";
   src.bypass_trust = true;
+  // A plugin's hooks/hooks.json is read as that plugin's, its ${PLUGIN_ROOT} and
+  // ${CLAUDE_PLUGIN_ROOT} the plugin's own folder (CXSRC declarations.rs).
+  if (const std::string root = package_root(path);
+      !root.empty() && stdfs::is_regular_file(root + "/.codex-plugin/plugin.json") &&
+      path == root + "/hooks/hooks.json") {
+    stdfs::remove(tmp + "/hooks.json", ec);
+    src.plugin_dirs = {root};
+  }
   auto loaded = cx::load_hooks(src);
-  std::error_code ec;
   stdfs::remove_all(tmp, ec);
   if (!loaded)
     return make_error(ErrorCode::kInvalidArgument,
@@ -74,6 +86,9 @@ Result<std::vector<ProtocolHook>> codex_hooks(const ProtocolOptions& po, const s
     h.event = hh.event;
     h.matcher = hh.matcher;
     h.command = hh.command;
+    if (hh.source == "plugin")  // CXSRC engine/discovery.rs: a plugin handler's environment
+      h.env = {{"PLUGIN_ROOT", src.plugin_dirs.front()},
+               {"CLAUDE_PLUGIN_ROOT", src.plugin_dirs.front()}};
     h.timeout_ms = static_cast<int>(std::min<long>(hh.timeout_ms, 24L * 3600 * 1000));
     h.origin = path;
     h.pointer = hh.pointer;
@@ -179,7 +194,7 @@ const char* gate_call(const HookOutcome& o) {
 // Registered through families.def (reading.cc).
 namespace readings::codex {
 extern const FamilyReading kReading = {
-    f, codex_hooks, ".codex", hook_timeout_ms, kTools, selects, true, judge, gate_call};
+    f, codex_hooks, ".codex", hook_timeout_ms, kTools, selects, true, judge, gate_call, kVars};
 }  // namespace readings::codex
 
 }  // namespace pinta::conformance::protocol

@@ -28,6 +28,11 @@ constexpr std::array<ToolSample, 4> kTools = {{{"bash", ToolArgs::kShell},
                                               {"edit", ToolArgs::kEdit},
                                               {"view", ToolArgs::kPath}}};
 
+// docs/hosts/copilot-1.0.md (hook environment; c-baseline, p-baseline).
+constexpr std::string_view kVars[] = {"COPILOT_PROJECT_DIR", "COPILOT_HOOK_DIR",
+                                      "CLAUDE_PROJECT_DIR", "COPILOT_CLI",
+                                      "COPILOT_CLI_BINARY_VERSION"};
+
 // CPDOC `timeoutSec`, 30 s by default (CPM c-pre-timeout-default).
 int hook_timeout_ms(const std::string&) { return static_cast<int>(cp::HookHandler{}.timeout_sec * 1000); }
 
@@ -153,7 +158,7 @@ const char* gate_call(const HookOutcome& o) {
 // Node hosts here read until 'close'. Registered through families.def (reading.cc).
 namespace readings::copilot {
 extern const FamilyReading kReading = {
-    f, copilot_hooks, ".github", hook_timeout_ms, kTools, selects, true, judge, gate_call};
+    f, copilot_hooks, ".github", hook_timeout_ms, kTools, selects, true, judge, gate_call, kVars};
 }  // namespace readings::copilot
 
 }  // namespace pinta::conformance::protocol

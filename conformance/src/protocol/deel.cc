@@ -27,6 +27,9 @@ constexpr std::array<ToolSample, 6> kTools = {{{"Bash", ToolArgs::kShell},
 
 int hook_timeout_ms(const std::string&) { return static_cast<int>(deel::kDefaultTimeoutMs); }
 
+// DEEL l.416-428 (the runner's environment is process.env with HOME): no variable of its own.
+constexpr std::span<const std::string_view> kVars{};
+
 bool selects(const ProtocolHook& h, const std::string& tool) {
   auto m = deel::make_matcher(deel::ojson(h.matcher.empty() ? "*" : h.matcher));
   return !m || deel::matcher_matches(*m, tool);
@@ -71,13 +74,15 @@ void judge(const Run& run, std::vector<Finding>& fs) {
     fs.push_back({"PROTO-5", "a JSON decision on stdout with exit 0: deel-local-cli decides by "
                              "exit status only (0 passes, 2 blocks) and shows the JSON as a "
                              "note"});
-  else if (exit0 && o.effect == "noted")
+  else if (exit0 && o.effect == "noted")  // a should (README, docs/ci.md): nothing breaks
     fs.push_back({"PROTO-4", "prints on a pass: deel-local-cli shows it to the user as a note "
-                             "on every run"});
+                             "on every run",
+                  false, true});
   if (exit2 && !blocking)
     fs.push_back({"PROTO-5", "exit 2 on " + ev + ", which is not a blocking point: ignored"});
-  if (exit2 && blocking && !nonblank(r.out))
-    fs.push_back({"PROTO-6", "exit 2 without a reason on stdout"});
+  // DEEL l.432, l.504-511: the block message is stdout and stderr together, trimmed.
+  if (exit2 && blocking && !nonblank(r.out + r.err))
+    fs.push_back({"PROTO-6", "exit 2 without a reason (nothing on stdout or stderr)"});
 }
 
 // The call after a 도구전 run (emulator/hosts/deel/src/runner.cc): blocked by exit 2, or
@@ -91,7 +96,7 @@ const char* gate_call(const HookOutcome& o) {
 // Registered through families.def (reading.cc).
 namespace readings::deel {
 extern const FamilyReading kReading = {
-    f, deel_hooks, ".deel", hook_timeout_ms, kTools, selects, true, judge, gate_call};
+    f, deel_hooks, ".deel", hook_timeout_ms, kTools, selects, true, judge, gate_call, kVars};
 }  // namespace readings::deel
 
 

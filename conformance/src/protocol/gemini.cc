@@ -11,6 +11,7 @@
 #include "pinta/hosts/gemini/gemini.h"
 #include "pinta/hosts/reply_check.h"
 #include "reading.h"
+#include "workspace.h"
 
 namespace pinta::conformance::protocol {
 namespace {
@@ -37,6 +38,10 @@ constexpr std::array<ToolSample, 11> kTools = {{{"write_file", ToolArgs::kWriteF
 
 int hook_timeout_ms(const std::string&) { return gem::kDefaultTimeoutMs; }
 
+// GEM §4.2 (exp a09, x13b): in every hook's environment, and bare $NAME replaced in the command.
+constexpr std::string_view kVars[] = {"GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_PLANS_DIR",
+                                      "GEMINI_SESSION_ID", "CLAUDE_PROJECT_DIR"};
+
 bool selects(const ProtocolHook& h, const std::string& tool) {
   gem::PlanContext ctx;
   ctx.tool_name = tool;
@@ -60,14 +65,16 @@ Result<std::vector<ProtocolHook>> gemini_hooks(const ProtocolOptions& po, const 
   } rm{tmp};
   const std::string home = tmp + "/home";
   stdfs::create_directories(home + "/.gemini/extensions");
-  const stdfs::path cfg = stdfs::absolute(po.config).lexically_normal();
+  stdfs::path cfg = stdfs::absolute(po.config).lexically_normal();
+  if (!cfg.has_filename()) cfg = cfg.parent_path();  // "ext/"
   std::error_code ec;
+  std::string ext_link;
   if (stdfs::is_directory(cfg, ec)) {
     if (!stdfs::exists(cfg / "gemini-extension.json"))
       return make_error(ErrorCode::kInvalidArgument,
                         "--config " + po.config + ": a folder without gemini-extension.json");
-    stdfs::create_directory_symlink(cfg, home + "/.gemini/extensions/" + cfg.filename().string(),
-                                    ec);
+    ext_link = home + "/.gemini/extensions/" + cfg.filename().string();
+    stdfs::create_directory_symlink(cfg, ext_link, ec);
   } else {
     std::string text = read_text(cfg.string(), err);
     if (!err.empty()) return make_error(ErrorCode::kIo, err);
@@ -97,7 +104,12 @@ Result<std::vector<ProtocolHook>> gemini_hooks(const ProtocolOptions& po, const 
       h.host = host;
       h.event = ev;
       h.matcher = lh.has_matcher ? lh.matcher : "";
+      // The loader resolved ${extensionPath} to the link in its scratch home (gone before any
+      // hook runs) and ${workspacePath} to its scratch workspace: both are the extension's own
+      // folder here, which the run points into its workspace (protocol/workspace.h).
       h.command = lh.spec.command;
+      if (!ext_link.empty())
+        h.command = replace_path(replace_path(h.command, ext_link, cfg.string()), tmp, cfg.string());
       h.timeout_ms = lh.spec.timeout_ms > 0 ? lh.spec.timeout_ms : gem::kDefaultTimeoutMs;
       h.name = lh.spec.name;
       // The user's file, not the scratch copy the loader read.
@@ -141,11 +153,22 @@ void judge(const Run& run, std::vector<Finding>& fs) {
   }
   const bool denies = d == "deny" || d == "block" || o.effect == "denied" ||
                       o.effect == "text_denied";
-  if (denies && !pinta::hosts::deny_meaningful(f, ev))
+  // GEM §6 AfterAgent (exp e06, u28): a deny is a retry: the reason becomes the next prompt and
+  // the agent runs one more turn (stop_hook_active true on the next AfterAgent).
+  const bool retry = denies && ev == "AfterAgent";
+  if (retry && nonblank(o.effect_message))
+    fs.push_back({"PROTO-5", "denies on AfterAgent: Gemini CLI reads it as a retry and sends the "
+                             "reason to the model as the next prompt (one more turn; the next "
+                             "AfterAgent has stop_hook_active true)",
+                  true});
+  else if (retry)
+    fs.push_back({"PROTO-6", "denies on AfterAgent without a reason: Gemini CLI retries with an "
+                             "empty prompt"});
+  else if (denies && !pinta::hosts::deny_meaningful(f, ev))
     fs.push_back({"PROTO-5", "blocks on " + ev + ", where Gemini CLI does not honour a block"});
   if (d == "ask" && !pinta::hosts::gate_event(f, ev))
     fs.push_back({"PROTO-5", "asks on " + ev + "; Gemini CLI asks only on BeforeTool"});
-  if (denies && pinta::hosts::deny_meaningful(f, ev) && !nonblank(o.effect_message))
+  if (denies && !retry && pinta::hosts::deny_meaningful(f, ev) && !nonblank(o.effect_message))
     fs.push_back({"PROTO-6", "blocks without a reason (no reason field, nothing on stderr)"});
 }
 
@@ -161,7 +184,7 @@ const char* gate_call(const HookOutcome& o) {
 // Registered through families.def (reading.cc).
 namespace readings::gemini {
 extern const FamilyReading kReading = {
-    f, gemini_hooks, ".gemini", hook_timeout_ms, kTools, selects, true, judge, gate_call};
+    f, gemini_hooks, ".gemini", hook_timeout_ms, kTools, selects, true, judge, gate_call, kVars};
 }  // namespace readings::gemini
 
 

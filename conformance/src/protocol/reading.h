@@ -6,6 +6,8 @@
 // family_reading() and never switches on a family. A family's file: protocol/<folder>.cc.
 #pragma once
 
+#include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -26,6 +28,8 @@ struct Finding {
   std::string check;  // PROTO-N
   std::string message;
   bool note = false;  // what the host does is harmless here: a note on the run, never a failure
+  // A should-level finding of a must check (it fails the hook with --strict only).
+  bool should = false;
 };
 
 // One ended run as the checks read it.
@@ -70,7 +74,20 @@ struct FamilyReading {
   // the runner's effect in the family's own terms: "blocks" (the call does not run), "asks" (a
   // person decides) or "runs" (the cross-host matrix, protocol_matrix).
   const char* (*gate_call)(const HookOutcome& o);
+  // The variables the host sets for every hook it runs, in its environment or by replacing them
+  // in the command's text (GEMINI_PROJECT_DIR, CLAUDE_PROJECT_DIR, …): a command naming another
+  // host's variable, or a plugin's outside its plugin, runs with it empty (never_ran).
+  std::span<const std::string_view> hook_vars;
 };
+
+// PROTO-0 for one run: the evidence that the hook's own program never ran where the host runs it
+// (a command not found or not executable: exit 127/126; an interpreter's own words that it
+// cannot open the script or load the module; a host variable the command names that the host
+// does not set for it: `env` is what the run added), worded with what the host then does on every
+// call (its gate_call on the gate event, else its effect) and the fix; none when it ran.
+std::optional<Finding> never_ran(pinta::hosts::Family f, const ProtocolHook& h,
+                                 const std::map<std::string, std::string>& env,
+                                 const HookOutcome& o);
 
 // The reading of family f (every registered family has one).
 const FamilyReading& family_reading(pinta::hosts::Family f);

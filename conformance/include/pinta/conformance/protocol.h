@@ -19,6 +19,8 @@
 // HOOK-NNNN, its file the config file), so the console, --report and --format github work as is.
 #pragma once
 
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,10 @@
 #include "pinta/conformance/conformance.h"
 
 namespace pinta::conformance {
+
+namespace protocol {
+class Workspace;  // where the hooks run (conformance/src/protocol/workspace.h)
+}
 
 // One protocol check: what a host needs from any hook.
 struct ProtocolCheck {
@@ -47,6 +53,11 @@ struct ProtocolHook {
   std::string name;     // the hook's name, when it has one
   std::string origin;   // the file it came from ("" for --hook)
   std::string pointer;  // its JSON pointer in that file
+  // Variables the host sets in this hook's environment beyond its own (a plugin's
+  // CLAUDE_PLUGIN_ROOT), naming the author's folders; the run points them into the workspace.
+  std::map<std::string, std::string> env;
+  // Where it runs: shared by the registrations of one read (protocol_hooks).
+  std::shared_ptr<const protocol::Workspace> workspace;
 };
 
 struct ProtocolOptions {
@@ -54,15 +65,22 @@ struct ProtocolOptions {
   std::string config;   // settings.json | extension folder | deel hooks.json
   std::string hook;     // or one command line, registered on every event of the host
   std::vector<std::string> events;  // --event: only these events ("" = all registered)
+  // Run the hooks in the project itself; by default in a copy of it, so grading never changes
+  // the author's tree (--in-place).
+  bool in_place = false;
 };
 
 // The host graded when none is named: the newest graded host of the first registered family
 // (gemini-0.61).
 std::string default_protocol_host();
 
-// Reads the registrations: the config through the host's loader, or --hook on every event.
+// Reads the registrations: the config through the host's loader, or --hook on every event, and
+// prepares the folder they run in (the project's copy, or the project with in_place).
 // Errors are one line naming the file and the problem.
 Result<std::vector<ProtocolHook>> protocol_hooks(const ProtocolOptions& po);
+
+// Where the hooks read by protocol_hooks run, in one line for the output.
+std::string protocol_workspace_line(const std::vector<ProtocolHook>& hooks);
 
 // The registrations as cases (HOOK-0001, …, in file order) for the summary and the reports; the
 // cases point nowhere else, so `out` must outlive every RunSummary made from them.

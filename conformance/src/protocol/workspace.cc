@@ -1,0 +1,285 @@
+// Where the protocol profile runs a hook (protocol/workspace.h).
+#include "workspace.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+#include "pinta/hosts/family.h"
+#include "reading.h"
+
+namespace pinta::conformance::protocol {
+namespace stdfs = std::filesystem;
+
+namespace {
+
+// Folders a hook loads code from and never needs its own copy of.
+bool linked_folder(const std::string& name) {
+  return name == "node_modules" || name == ".venv" || name == "venv";
+}
+
+std::string mib(unsigned long long b) {
+  return std::to_string((b + (1u << 20) - 1) >> 20) + " MiB";
+}
+
+struct Entry {
+  stdfs::path rel;
+  stdfs::file_type type;
+  unsigned long long size;
+};
+
+// The entries under `root`/`sub` in walk order (a folder before what it holds; paths relative to
+// `root`), each linked folder as one entry of `linked` and the top-level .git not entered; false
+// past `max_entries` or `max_bytes` (err says so) or on a read error.
+bool list_tree(const stdfs::path& root, const stdfs::path& sub, std::vector<Entry>& out,
+               std::vector<stdfs::path>& linked, size_t max_entries, unsigned long long max_bytes,
+               std::string& err) {
+  unsigned long long total = 0;
+  std::error_code ec;
+  const stdfs::path top = sub.empty() ? root : root / sub;
+  if (!sub.empty()) out.push_back({sub, stdfs::file_type::directory, 0});
+  stdfs::recursive_directory_iterator it(top, stdfs::directory_options::skip_permission_denied, ec),
+      end;
+  if (ec) {
+    err = "cannot read " + top.string() + ": " + ec.message();
+    return false;
+  }
+  for (; it != end; it.increment(ec)) {
+    if (ec) {
+      err = "cannot read under " + top.string() + ": " + ec.message();
+      return false;
+    }
+    const stdfs::path rel = it->path().lexically_relative(root);
+    const auto st = it->symlink_status(ec);
+    const auto type = ec ? stdfs::file_type::unknown : st.type();
+    if (type == stdfs::file_type::directory && sub.empty() && rel == ".git") {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (type == stdfs::file_type::directory && linked_folder(rel.filename().string())) {
+      linked.push_back(rel);
+      it.disable_recursion_pending();
+      continue;
+    }
+    unsigned long long size = 0;
+    if (type == stdfs::file_type::regular) size = it->file_size(ec);
+    out.push_back({rel, type, ec ? 0 : size});
+    total += out.back().size;
+    if (out.size() > max_entries || total > max_bytes) {
+      err = out.size() > max_entries ? "more than " + std::to_string(max_entries) + " files"
+                                     : "more than " + mib(max_bytes);
+      return false;
+    }
+  }
+  return true;
+}
+
+unsigned long long bytes(const std::vector<Entry>& es) {
+  unsigned long long n = 0;
+  for (const auto& e : es) n += e.size;
+  return n;
+}
+
+bool copy_entries(const stdfs::path& from, const stdfs::path& to, const std::vector<Entry>& es,
+                  std::string& err) {
+  std::error_code ec;
+  for (const auto& e : es) {
+    const auto src = from / e.rel, dst = to / e.rel;
+    switch (e.type) {
+      case stdfs::file_type::directory:
+        stdfs::create_directories(dst, ec);
+        break;
+      case stdfs::file_type::regular:
+        stdfs::copy_file(src, dst, stdfs::copy_options::overwrite_existing, ec);
+        break;
+      case stdfs::file_type::symlink:
+        stdfs::copy_symlink(src, dst, ec);
+        break;
+      default:  // sockets, fifos, devices: nothing a hook reads as a file
+        break;
+    }
+    if (ec) {
+      err = "cannot copy " + src.string() + ": " + ec.message();
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string replace_path(const std::string& text, const std::string& from, const std::string& to) {
+  if (from.empty() || from == to) return text;
+  std::string out;
+  size_t at = 0;
+  for (size_t p; (p = text.find(from, at)) != std::string::npos;) {
+    const size_t e = p + from.size();
+    const bool whole = e == text.size() || text[e] == '/' ||
+                       !(std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_' ||
+                         text[e] == '-' || text[e] == '.');
+    out += text.substr(at, p - at) + (whole ? to : from);
+    at = e;
+  }
+  return out + text.substr(at);
+}
+
+Result<std::shared_ptr<Workspace>> Workspace::make(const std::string& real, bool in_place) {
+  std::shared_ptr<Workspace> w(new Workspace());
+  w->real_ = stdfs::path(real).lexically_normal().string();
+  while (w->real_.size() > 1 && w->real_.back() == '/') w->real_.pop_back();
+  w->in_place_ = in_place;
+  if (in_place) {
+    w->dir_ = w->real_;
+    return w;
+  }
+  std::vector<Entry> files, git;
+  std::vector<stdfs::path> linked;
+  std::string err;
+  const std::string flag =
+      "; grade it in place with --in-place, or point --config at a smaller folder";
+  if (!list_tree(w->real_, "", files, linked, kCopyEntries, kCopyBytes, err))
+    return make_error(ErrorCode::kInvalidArgument,
+                      "the project " + w->real_ + " is too big to copy for grading (" + err +
+                          " outside node_modules and .git; a grading copy takes at most " +
+                          std::to_string(kCopyEntries) + " files, " + mib(kCopyBytes) + ")" + flag);
+  // .git in what is left of the budget, else without it.
+  std::vector<stdfs::path> git_linked;
+  std::error_code gec;
+  if (stdfs::is_directory(stdfs::path(w->real_) / ".git", gec) &&
+      !list_tree(w->real_, ".git", git, git_linked, kCopyEntries - files.size(),
+                 kCopyBytes - bytes(files), err)) {
+    w->git_left_out_ =
+        ".git not copied (over what a grading copy takes): hooks that run git "
+        "see no repository";
+    git.clear();
+  }
+  std::string tmp = (stdfs::temp_directory_path() / "pinta-proto-ws-XXXXXX").string();
+  if (!::mkdtemp(tmp.data())) return make_error(ErrorCode::kIo, "cannot create a temp directory");
+  w->scratch_ = tmp;
+  // The project's own name for its folder (a hook may read basename "$PWD").
+  const std::string name = stdfs::path(w->real_).filename().string();
+  w->dir_ = tmp + "/" + (name.empty() ? std::string("project") : name);
+  std::error_code ec;
+  stdfs::create_directories(w->dir_, ec);
+  if (!copy_entries(w->real_, w->dir_, files, err) || !copy_entries(w->real_, w->dir_, git, err))
+    return make_error(ErrorCode::kIo, err);
+  for (const auto& l : linked) {
+    stdfs::create_directories((stdfs::path(w->dir_) / l).parent_path(), ec);
+    stdfs::create_directory_symlink(stdfs::path(w->real_) / l, stdfs::path(w->dir_) / l, ec);
+    if (ec) return make_error(ErrorCode::kIo, "cannot link " + l.string() + ": " + ec.message());
+    w->linked_.push_back(l.string());
+  }
+  return w;
+}
+
+Workspace::~Workspace() {
+  std::error_code ec;
+  if (!scratch_.empty()) stdfs::remove_all(scratch_, ec);
+}
+
+std::string Workspace::map(const std::string& text) const {
+  return replace_path(text, real_, dir_);
+}
+
+std::string Workspace::unmap(const std::string& text) const {
+  return replace_path(text, dir_, real_);
+}
+
+std::string Workspace::line() const {
+  if (in_place_)
+    return "hooks run in " + real_ + " itself (--in-place): what they write stays there";
+  std::string s = "hooks run in a copy of " + real_ +
+                  " (the project is left as it is; --in-place " + "runs them in it)";
+  if (!linked_.empty()) {
+    s += "; linked, not copied:";
+    for (size_t i = 0; i < linked_.size() && i < 3; ++i) s += " " + linked_[i];
+    if (linked_.size() > 3) s += " and " + std::to_string(linked_.size() - 3) + " more";
+  }
+  if (!git_left_out_.empty()) s += "; " + git_left_out_;
+  return s;
+}
+
+std::string package_root(const std::string& file) {
+  std::error_code ec;
+  stdfs::path p = stdfs::absolute(file, ec).lexically_normal();
+  // The folder itself, or the folder holding hooks/hooks.json (or the manifest).
+  for (stdfs::path d : {p, p.parent_path(), p.parent_path().parent_path()}) {
+    if (d.empty()) continue;
+    for (const char* m :
+         {"gemini-extension.json", ".claude-plugin/plugin.json", ".codex-plugin/plugin.json"})
+      if (stdfs::is_regular_file(d / m, ec)) return d.string();
+  }
+  return "";
+}
+
+std::string project_root(const std::vector<ProtocolHook>& hooks) {
+  std::error_code ec;
+  const std::string cwd = stdfs::current_path(ec).string();
+  const std::string origin = hooks.empty() ? "" : hooks.front().origin;
+  if (origin.empty()) return cwd;  // --hook: the author's own folder
+  if (auto pkg = package_root(origin); !pkg.empty()) return pkg;
+  const stdfs::path file = stdfs::absolute(origin, ec).lexically_normal();
+  // A host's project folder holding the file, or its parent (.github/hooks/x.json).
+  for (const stdfs::path& d : {file.parent_path(), file.parent_path().parent_path()}) {
+    for (const auto& fd : pinta::hosts::families()) {
+      const auto folder = family_reading(fd.id).project_folder;
+      if (folder.empty() || d.filename() != folder) continue;
+      const char* home = ::getenv("HOME");  // NOLINT(concurrency-mt-unsafe)
+      // The user's own file: its hooks run in whatever project the host is started in.
+      if (home && stdfs::path(home).lexically_normal() == d.parent_path()) return cwd;
+      return d.parent_path().string();
+    }
+  }
+  return file.parent_path().string();
+}
+
+std::string substitute(const std::string& command, const std::map<std::string, std::string>& vars,
+                       bool bare) {
+  std::string out = command;
+  for (const auto& [k, v] : vars) {
+    const std::string braced = "${" + k + "}";
+    for (size_t p = 0; (p = out.find(braced, p)) != std::string::npos; p += v.size())
+      out.replace(p, braced.size(), v);
+    if (!bare) continue;
+    for (size_t p = 0; (p = out.find("$" + k, p)) != std::string::npos;) {
+      const size_t e = p + 1 + k.size();
+      if (e < out.size() && (std::isalnum(static_cast<unsigned char>(out[e])) || out[e] == '_')) {
+        p = e;
+        continue;
+      }
+      out.replace(p, 1 + k.size(), v);
+      p += v.size();
+    }
+  }
+  return out;
+}
+
+std::set<std::string> shell_variables(const std::string& command) {
+  std::set<std::string> out;
+  bool single = false;
+  auto name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t i = 0; i < command.size(); ++i) {
+    const char c = command[i];
+    if (c == '\\' && !single) {
+      ++i;
+      continue;
+    }
+    if (c == '\'') single = !single;
+    if (single || c != '$' || i + 1 >= command.size()) continue;
+    size_t b = i + 1;
+    if (command[b] == '{') ++b;
+    if (b >= command.size() || std::isdigit(static_cast<unsigned char>(command[b])) ||
+        !name_char(command[b]))
+      continue;
+    size_t e = b;
+    while (e < command.size() && name_char(command[e])) ++e;
+    out.insert(command.substr(b, e - b));
+    i = e - 1;
+  }
+  return out;
+}
+
+}  // namespace pinta::conformance::protocol

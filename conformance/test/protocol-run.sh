@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# The protocol profile runs each hook as its host would: where, with what, and what it makes of a
+# hook that never ran. Each block is a class of wrong verdict the profile once gave:
+#   1. an extension's ${extensionPath} and a plugin's ${CLAUDE_PLUGIN_ROOT} name the author's
+#      folder (examples/gemini-extension, examples/claude-plugin): PASS, the hook ran;
+#   2. --hook with a relative script path runs from the author's current folder;
+#   3. a logger leaves the author's project byte-identical (it runs in a copy), --in-place writes;
+#   4. a script its interpreter cannot open (python3, node, sh), a command not found, and a
+#      plugin variable the host does not set: FAIL PROTO-0 "never ran" on every family, with what
+#      the host does then (deel and Copilot block every call);
+#   5. the hosts' readings: a Gemini AfterAgent deny is a retry (PASS, noted); deel shows stdout
+#      and stderr as a block's reason and printing on a pass is a should; Claude Code's exit 2
+#      with its reason on stdout tells the model `No stderr output` (a should).
+# usage: protocol-run.sh CONFORMANCE SOURCE_DIR
+set -uo pipefail
+conf="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" src="$(cd "$2" && pwd)"
+T="$(mktemp -d /tmp/pinta-proto-run-XXXXXX)"
+trap 'rm -rf "$T"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# run NAME EXPECTED_RC ARGS...: the profile with ARGS (in the folder $in: --hook runs in a copy
+# of it), output in $T/NAME.out, report in $T/NAME/.
+mkdir -p "$T/empty"
+in="$T/empty"
+run() {
+  local name="$1" want="$2"
+  shift 2
+  (cd "$in" && "$conf" run --profile protocol --report "$T/$name" "$@") >"$T/$name.out" 2>&1
+  local rc=$?
+  [ "$rc" = "$want" ] || { sed 's/^/    /' "$T/$name.out"; fail "$name: exit $rc, expected $want"; }
+}
+has() {
+  grep -q -- "$2" "$T/$1.out" || { sed 's/^/    /' "$T/$1.out"; fail "$1: no '$2' in the output"; }
+}
+# The first run's stdout in report.json holds TEXT: the hook itself ran.
+ran() {
+  python3 - "$T/$1/report.json" "$2" <<'EOF' || fail "$1: no '$2' from the hook in the report"
+import json, sys
+cases = json.load(open(sys.argv[1]))["cases"]
+runs = [r for c in cases for h in c["hosts"] for r in h.get("runs", [])]
+out = [(r.get("stdout") or "") + (r.get("stderr") or "") for r in runs]
+sys.exit(0 if any(sys.argv[2] in o for o in out) else 1)
+EOF
+}
+tree_sum() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
+
+# 1. Folder variables.
+run ext 0 --config "$src/conformance/examples/gemini-extension"
+ran ext '"decision":"allow"'
+run plugin 0 --host claude-code-2.1 --config "$src/conformance/examples/claude-plugin"
+run plugin-file 0 --host claude-code-2.1 \
+  --config "$src/conformance/examples/claude-plugin/hooks/hooks.json"
+# A Codex plugin: ${PLUGIN_ROOT} in its command and its environment.
+mkdir -p "$T/cxplug/.codex-plugin" "$T/cxplug/hooks"
+echo '{"name": "cx-guard", "version": "1.0.0"}' >"$T/cxplug/.codex-plugin/plugin.json"
+printf '#!/bin/sh\ncat >/dev/null\n[ -f "$PLUGIN_ROOT/hooks/ok.sh" ] && echo cx-ran >&2\n' \
+  >"$T/cxplug/hooks/ok.sh"
+cat >"$T/cxplug/hooks/hooks.json" <<'EOF'
+{"hooks": {"PreToolUse": [{"matcher": "Bash",
+  "hooks": [{"type": "command", "command": "sh \"${PLUGIN_ROOT}/hooks/ok.sh\""}]}]}}
+EOF
+run codex-plugin 0 --host codex --config "$T/cxplug/hooks/hooks.json"
+ran codex-plugin cx-ran
+# The plugin's hooks.json copied out of its plugin: ${CLAUDE_PLUGIN_ROOT} is unset there.
+mkdir -p "$T/loose/.claude"
+cp "$src/conformance/examples/claude-plugin/hooks/hooks.json" "$T/loose/.claude/settings.json"
+run unset-root 1 --host claude-code-2.1 --config "$T/loose/.claude/settings.json" --strict
+has unset-root 'PROTO-0'
+has unset-root 'CLAUDE_PLUGIN_ROOT'
+
+# 2. A relative --hook path: the author's current folder.
+mkdir -p "$T/proj/hooks" "$T/proj/.gemini/hooks"
+cat >"$T/proj/hooks/ok.sh" <<'EOF'
+#!/bin/sh
+cat >/dev/null
+echo '{"decision":"allow","x":"rel-ran"}'
+EOF
+in="$T/proj" run rel 0 --hook "sh hooks/ok.sh" --event BeforeTool
+ran rel 'rel-ran'
+
+# 3. The author's tree is left as it is; --in-place writes to it.
+cat >"$T/proj/.gemini/hooks/log.sh" <<'EOF'
+#!/bin/sh
+cat >>"$GEMINI_PROJECT_DIR/.gemini/tool-log.txt"
+mkdir -p logs && echo seen >>logs/run.txt
+EOF
+cat >"$T/proj/.gemini/settings.json" <<'EOF'
+{"hooks": {"BeforeTool": [{"matcher": "*",
+  "hooks": [{"type": "command", "command": "sh .gemini/hooks/log.sh"}]}]}}
+EOF
+before="$(tree_sum "$T/proj")"
+run copy 0 --config "$T/proj/.gemini/settings.json"
+has copy "hooks run in a copy of $T/proj"
+[ "$(tree_sum "$T/proj")" = "$before" ] || fail "copy: grading changed the project ($T/proj)"
+run inplace 0 --config "$T/proj/.gemini/settings.json" --in-place
+has inplace 'itself (--in-place)'
+[ -s "$T/proj/.gemini/tool-log.txt" ] && [ -s "$T/proj/logs/run.txt" ] \
+  || fail "--in-place: the logger wrote nothing to the project"
+
+# 4. Never ran, on every family's gate event: what the host does then.
+gates="gemini:BeforeTool claude-code:PreToolUse deel:PreToolUse codex:PreToolUse"
+gates="$gates copilot:preToolUse antigravity:PreToolUse"
+# python3 on every family (the false PASS: exit 2 read as a block), sh and node on one.
+for g in $gates; do
+  host="${g%%:*}" ev="${g#*:}"
+  interps="python3:py"
+  [ "$host" = gemini ] && interps="$interps sh:sh"
+  [ "$host" = gemini ] && command -v node >/dev/null && interps="$interps node:js"
+  for i in $interps; do
+    name="never-$host-${i%%:*}"
+    in="$T/proj" run "$name" 1 --host "$host" --event "$ev" --hook "${i%%:*} hooks/missing.${i#*:}"
+    has "$name" 'PROTO-0'
+    has "$name" 'never ran'
+  done
+  in="$T/proj" run "never-$host-cmd" 1 --host "$host" --event "$ev" \
+    --hook "no-such-program-x --check"
+  has "never-$host-cmd" 'its program was not found'
+done
+# What each host does then is its own reading of the run: fail-closed gates block every call;
+# exit 2 with the interpreter's stderr reads as a block on Gemini CLI, Claude Code and Codex; a
+# command not found is a warning on Claude Code and Codex, a deny on Gemini CLI (its text).
+for host in deel copilot gemini claude-code codex; do
+  has "never-$host-python3" 'blocks every tool call'
+done
+for host in deel copilot gemini; do has "never-$host-cmd" 'blocks every tool call'; done
+for host in claude-code codex; do has "never-$host-cmd" 'runs every tool call'; done
+
+# 5. The hosts' readings.
+run afteragent 0 \
+  --hook 'cat >/dev/null; echo "{\"decision\":\"deny\",\"reason\":\"check the tests again\"}"' \
+  --event AfterAgent --strict
+python3 - "$T/afteragent/report.json" <<'EOF' || fail "afteragent: no retry note on the run"
+import json, sys
+cases = json.load(open(sys.argv[1]))["cases"]
+notes = [n for c in cases for h in c["hosts"] for r in h["runs"] for n in r.get("notes", [])]
+sys.exit(0 if any("retry" in n for n in notes) else 1)
+EOF
+run deel-reason 0 --host deel-1.17 --event PreToolUse --strict \
+  --hook 'cat >/dev/null; echo "not in main" >&2; exit 2'
+run deel-print 0 --host deel-1.17 --event PreToolUse --hook 'cat >/dev/null; echo checked'
+run deel-print-strict 1 --host deel-1.17 --event PreToolUse --strict \
+  --hook 'cat >/dev/null; echo checked'
+run claude-stdout 0 --host claude-code-2.1 --event PreToolUse \
+  --hook 'cat >/dev/null; echo "not here"; exit 2'
+run claude-stdout-strict 1 --host claude-code-2.1 --event PreToolUse --strict \
+  --hook 'cat >/dev/null; echo "not here"; exit 2'
+has claude-stdout-strict 'No stderr output'
+has claude-stdout-strict 'reason on stdout'
+
+[ "$failures" = 0 ] || exit 1
+echo "protocol run: every hook ran as its host runs it"
