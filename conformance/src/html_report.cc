@@ -229,7 +229,7 @@ td.nz-fail{color:var(--fail);font-weight:700}
 #matrix.many th[data-host]{writing-mode:vertical-rl;transform:rotate(180deg);vertical-align:bottom;text-align:left;padding:8px 3px}
 #matrix td.c{font-size:11px}
 #matrix td.hook{font-size:12px;overflow-wrap:anywhere}
-#matrix .where{font-size:11px;color:var(--fail);font-weight:400}
+#matrix .where{font-size:11px;color:var(--fail);font-weight:400}.nw{white-space:nowrap}
 #matrix td.k-fail,.unit.k-fail>summary{background:var(--failbg);color:var(--fail)}
 #matrix td.k-warn,.unit.k-warn>summary{background:var(--warnbg);color:var(--warn)}
 #matrix td.k-pass,.unit.k-pass>summary{background:var(--passbg);color:var(--pass)}
@@ -645,8 +645,9 @@ std::string render_html_report(const RunSummary& s, const RunOptions& o) {
       << s.skipped << " skipped</span>";
   if (s.not_run) h << "<span class=b-skip>" << s.not_run << " not run</span>";
   h << "</p></header>\n<main>\n<section id=summary><h2>Summary</h2><div class=summary>";
-  h << "<table id=by-host><thead><tr><th>Host</th><th>fail</th><th>xfail / non-strict</th>"
-       "<th>pass</th><th>skipped</th></tr></thead><tbody>";
+  h << "<table id=by-host><thead><tr><th>Host</th><th>fail</th><th>"
+    << (hooks ? "warnings" : "xfail / non-strict") << "</th><th>pass</th><th>skipped</th></tr>"
+    << "</thead><tbody>";
   for (const auto& host : o.hosts) counts_row(h, host, by_host[host]);
   h << "</tbody></table>";
   if (!hooks) {
@@ -660,7 +661,8 @@ std::string render_html_report(const RunSummary& s, const RunOptions& o) {
   // Filters.
   h << "<section id=filters><label for=f-state>State</label><select id=f-state>"
     << "<option value=all>all</option><option value=fail>failures</option>"
-    << "<option value=problem>failures, xfail, non-strict</option>"
+    << "<option value=problem>" << (hooks ? "failures, warnings" : "failures, xfail, non-strict")
+    << "</option>"
     << "<option value=pass>passed</option><option value=skip>skipped</option>";
   for (const auto& [st, n] : states)
     h << "<option value=\"state:" << esc(st) << "\">" << esc(st) << " (" << n << ")</option>";
@@ -699,8 +701,9 @@ std::string render_html_report(const RunSummary& s, const RunOptions& o) {
     // Where it failed, in the row itself: visible whatever columns the width or a filter hides.
     std::string where;
     for (const auto& u : co->hosts)
-      if (unit_kind(co->state, u.state) == "fail") where += (where.empty() ? "" : ", ") + u.host;
-    if (!where.empty()) h << "<div class=where>on " << esc(where) << "</div>";
+      if (unit_kind(co->state, u.state) == "fail")  // a host's name is one word: never broken
+        where += (where.empty() ? "" : ", ") + std::string("<span class=nw>") + esc(u.host) + "</span>";
+    if (!where.empty()) h << "<div class=where>on " << where << "</div>";
     h << "</td>";
     for (const auto& host : o.hosts) {
       const HostOutcome* u = nullptr;

@@ -192,12 +192,12 @@ HostChoice infer_protocol_host(const std::string& config) {
     const auto hs = pinta::hosts::hosts_of(*fam);
     if (!hs.empty())
       return {hs.back(), "read as " + hs.back() + ", the host hostemu lint reads " + config +
-                             " as (--host to choose another)"};
+                             " as; --host grades another"};
   }
   const std::string host = default_protocol_host();
   std::string why = fam ? "no graded host of its family" : fam.error().message;
   if (why.rfind(file + ": ", 0) == 0) why = why.substr(file.size() + 2);
-  return {host, "read as " + host + ", the default: " + why};
+  return {host, "read as " + host + ", the default; " + why};
 }
 
 Result<std::vector<ProtocolHook>> protocol_hooks(const ProtocolOptions& po) {

@@ -188,19 +188,26 @@ function measure(i) {
       var r = d.createRange(); r.selectNodeContents(heads[h]);
       if (r.getClientRects().length !== 1) wrapped.push(heads[h].textContent);
     }
+    // Words: runs of letters, digits and dots, and every host's name (`gemini-0.61` is one word).
+    var names = [];
+    for (var n = 0; n < heads.length; n++) names.push(heads[n].textContent);
     var walk = d.createTreeWalker(d.querySelector('#matrix tbody'), NodeFilter.SHOW_TEXT), t;
     while ((t = walk.nextNode())) {
-      var re = /[A-Za-z0-9.]{2,}/g, m;
-      while ((m = re.exec(t.data))) {
-        var wr = d.createRange(); wr.setStart(t, m.index); wr.setEnd(t, m.index + m[0].length);
-        if (wr.getClientRects().length > 1) split.push(m[0]);
-      }
+      var words = [], re = /[A-Za-z0-9.]{2,}/g, m;
+      while ((m = re.exec(t.data))) words.push([m.index, m[0]]);
+      names.forEach(function (name) {
+        for (var at = t.data.indexOf(name); at >= 0; at = t.data.indexOf(name, at + 1)) words.push([at, name]);
+      });
+      words.forEach(function (wd) {
+        var wr = d.createRange(); wr.setStart(t, wd[0]); wr.setEnd(t, wd[0] + wd[1].length);
+        if (wr.getClientRects().length > 1) split.push(wd[1]);
+      });
     }
     var tofu = [];
     var hook = d.querySelector('#matrix td.hook');
     if (hook) {
       var font = w.getComputedStyle(hook).font;
-      if (!drawn(font, '\ucc28\ub2e8')) tofu.push('korean');
+      if (!drawn(font, '\ucc28')) tofu.push('korean');  // one character, as the box it is held to
       if (!drawn(font, '\ud83d\udeab')) tofu.push('emoji');
     }
     console.log('MEASURE ' + i + ' right=' + Math.ceil(right) + ' scroll=' + d.documentElement.scrollWidth +

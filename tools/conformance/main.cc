@@ -456,7 +456,7 @@ int run_protocol_profile(Cli& c, pinta::conformance::ConsoleStyle style) {
     said = choice.said;
   } else if (c.host == "all") {
     po.host = default_protocol_host();
-    said = "registered on every event of " + po.host + ", the default (--host to choose another)";
+    said = "registered on every event of " + po.host + ", the default; --host grades another";
   } else {
     // A family's name grades its newest host (the last in report order).
     auto hs = resolve_hosts(c.host, c, &error);
