@@ -597,7 +597,7 @@ TEST(ProtocolWords, JobSummaryListsEveryHookInTheProfilesWords) {
   const std::string md = conf::job_summary_markdown(r.s, r.o);
   EXPECT_NE(md.find("## Hook protocol:"), std::string::npos) << md;
   EXPECT_NE(md.find("| Hook | Registered at | Result |"), std::string::npos) << md;
-  EXPECT_NE(md.find("claude\\-settings\\.json:7"), std::string::npos) << md;
+  EXPECT_NE(md.find("claude\\-settings\\.json\\:7"), std::string::npos) << md;
   EXPECT_NE(md.find("차단 로그 🚫"), std::string::npos) << md;  // the passing hook is listed too
   EXPECT_EQ(md.find("xfail"), std::string::npos) << md;
   EXPECT_EQ(md.find("| Area |"), std::string::npos) << md;

@@ -86,7 +86,7 @@ TEST(ProtocolHost, NoHookRegisteredSaysWhy) {
   EXPECT_NE(m.find("unknown-event"), std::string::npos) << m;  // PreToolUse, not its event
   EXPECT_EQ(m.find('\n'), std::string::npos) << m;
 
-  // Handlers the default host's loader drops: no `type`, and one disabled.
+  // A handler the default host's loader drops: no `type`.
   write(cfg, R"({
   "hooks": {
     "BeforeTool": [
@@ -97,7 +97,10 @@ TEST(ProtocolHost, NoHookRegisteredSaysWhy) {
 )");
   auto untyped = protocol_hooks(po);
   ASSERT_FALSE(untyped);
-  EXPECT_NE(untyped.error().message.find("3:"), std::string::npos) << untyped.error().message;
+  // The handler at line 4, and what the host's loader says of it.
+  EXPECT_NE(untyped.error().message.find("; 4:"), std::string::npos) << untyped.error().message;
+  EXPECT_NE(untyped.error().message.find("invalid-handler"), std::string::npos)
+      << untyped.error().message;
   EXPECT_NE(untyped.error().message.find("type"), std::string::npos) << untyped.error().message;
 }
 

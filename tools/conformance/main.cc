@@ -166,8 +166,8 @@ void add_run_command(CLI::App& app, Cli& c) {
       ->check(CLI::IsMember({"contract", "protocol"}));
   run->add_option("--config", c.config,
                   "protocol: the hooks to grade: a Gemini CLI settings.json or extension folder, "
-                  "a deel-local-cli hooks.json (with --host deel-1.17) or a Claude Code "
-                  "settings.json (with --host claude-code-2.1)");
+                  "a deel-local-cli hooks.json or a Claude Code settings.json; without --host, "
+                  "graded as the host `hostemu lint` reads the file as (said on the first line)");
   run->add_option("--hook", c.hook, "protocol: one hook command line, run on every event of --host");
   run->add_option("--event", c.proto_events, "protocol: only this event (repeatable)");
   run->add_flag("--matrix", c.matrix,
