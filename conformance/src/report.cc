@@ -36,17 +36,9 @@ std::string cell(const CaseOutcome& co, const std::string& host) {
 
 // Text in a Markdown table cell: '|' and newlines would end the cell or the row.
 std::string md_cell(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '|')
-      o += "\\|";
-    else if (c == '\n' || c == '\r')
-      o += ' ';
-    else if (c == '`')
-      o += "\\`";
-    else
-      o += c;
-  }
+  std::string o = pinta::text::replace_all(pinta::text::replace_all(s, "|", "\\|"), "`", "\\`");
+  for (char& c : o)
+    if (c == '\n' || c == '\r') c = ' ';
   return o;
 }
 
