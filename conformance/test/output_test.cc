@@ -20,6 +20,20 @@ namespace {
 
 const std::string kSrc = PINTA_SOURCE_DIR;
 
+// A MUST case as the reports see it.
+conf::Case must_case(const std::string& id, const std::string& title, const std::string& requirement,
+                     const std::string& source, const std::string& file) {
+  conf::Case c;
+  c.id = id;
+  c.area = id.substr(0, id.find('-'));
+  c.title = title;
+  c.requirement = requirement;
+  c.source = source;
+  c.level = "must";
+  c.file = file;
+  return c;
+}
+
 // One case failing under one host, with a failure line full of what GitHub and HTML must not see
 // raw, and one passing case.
 struct Fixture {
@@ -27,13 +41,8 @@ struct Fixture {
   conf::RunSummary s;
   conf::RunOptions o;
   Fixture() {
-    failing.id = "OUT-0001";
-    failing.area = "OUT";
-    failing.title = "One, line: 100%";
-    failing.requirement = "stdout holds one JSON object";
-    failing.source = "SPEC§5";
-    failing.level = "must";
-    failing.file = kSrc + "/conformance/cases/OUT/OUT-0001.case.json";
+    failing = must_case("OUT-0001", "One, line: 100%", "stdout holds one JSON object", "SPEC§5",
+                        kSrc + "/conformance/cases/OUT/OUT-0001.case.json");
     passing = failing;
     passing.id = "OUT-0002";
     passing.file = kSrc + "/conformance/cases/OUT/OUT-0002.case.json";
@@ -538,13 +547,10 @@ struct HookRun {
   conf::RunSummary s;
   conf::RunOptions o;
   HookRun() {
-    bad.id = "HOOK-0001";
-    bad.area = "HOOK";
-    bad.title = "PreToolUse [Bash]: python3 hooks/policy.py";
-    bad.requirement = "The host reads every run of this hook as the hook means it";
-    bad.source = kSrc + "/conformance/examples/hooks/claude-settings.json#/hooks/PreToolUse/0";
-    bad.level = "must";
-    bad.file = kSrc + "/conformance/examples/hooks/claude-settings.json";
+    const std::string file = kSrc + "/conformance/examples/hooks/claude-settings.json";
+    bad = must_case("HOOK-0001", "PreToolUse [Bash]: python3 hooks/policy.py",
+                    "The host reads every run of this hook as the hook means it",
+                    file + "#/hooks/PreToolUse/0", file);
     bad.line = 7;
     good = bad;
     good.id = "HOOK-0002";
