@@ -5,8 +5,9 @@
 #            ccache and ninja-build. No test framework, Node.js, browser or benchmark tool: ci/main.sh
 #            configures with PINTA_BUILD_TESTS=OFF and builds only its four programs.
 #   (none)   everything ci/test.sh and ci/bench.sh need: --main plus python3, GoogleTest,
-#            rapidcheck, Node.js/npm (real-host lanes), chromium + python3-yaml (conformance report
-#            and action tests), hyperfine, curl and jq (the benchmark's peers).
+#            rapidcheck, Node.js/npm (real-host lanes), chromium, its CJK and emoji fonts and
+#            python3-yaml (conformance report and action tests), hyperfine, curl and jq (the
+#            benchmark's peers).
 #   --fuzz   the default set plus what ci/fuzz-smoke.sh and ci/sanitize.sh need: clang-14 with
 #            its sanitizer and libFuzzer runtimes.
 #   --list   print the chosen set (after the profile argument, e.g. `--main --list`) and exit.
@@ -36,6 +37,9 @@ test_packages=(
   # conformance_report_browser renders matrix.html in headless chromium; conformance_action_local
   # reads action.yml with python3-yaml (each is skipped, saying so, without its package)
   chromium python3-yaml
+  # the fonts that report's text needs (Korean event names and hook output, emoji): without them
+  # Chromium draws boxes, and conformance_report_browser fails on it
+  fonts-noto-cjk fonts-noto-color-emoji
   hyperfine curl jq  # ci/bench.sh: hyperfine, and the bash + curl + jq peer hook
 )
 fuzz_packages=(clang-14 libclang-rt-14-dev)

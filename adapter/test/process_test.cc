@@ -216,16 +216,24 @@ TEST_F(AdapterProcess, HelpOnATerminalPrintsUsage) {
   }
 }
 
-// Hosts never give a hook a terminal: with stdout on a pipe (even with stdin on a pty), or with
-// more arguments, --help is an unknown argument and the hook answers as it always does.
-TEST_F(AdapterProcess, HelpOffATerminalIsTheFailSafeReply) {
-  EXPECT_EQ(expect_contract(run({"--help"}, "{}")), json::object());
-  EXPECT_EQ(expect_contract(run({"-h"}, "")), json::object());
+// --help alone prints the usage wherever stdout goes (`pinta-gemini --help | less`, a file): before,
+// off a terminal it printed the hook's fail-safe reply `{}`. With the hook's arguments (what a
+// host passes) --help is an unknown argument and the hook answers as it always does.
+TEST_F(AdapterProcess, HelpAlonePrintsUsageWhateverStdoutIs) {
+  for (const char* flag : {"--help", "-h"}) {
+    SCOPED_TRACE(flag);
+    auto r = run({flag}, "{}");
+    EXPECT_EQ(r.exit_code.value_or(-1), 0);
+    EXPECT_NE(r.out.find("pinta-gemini install --host"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find('{'), std::string::npos) << r.out;
+  }
+  PtyRun p = run_on_pty({"--help"}, /*stdout_on_pty=*/false, home_.path());
+  EXPECT_EQ(p.exit_code, 0);
+  EXPECT_NE(p.out.find("pinta-gemini doctor"), std::string::npos) << p.out;
   EXPECT_EQ(expect_contract(run({"--help", "--agent", "antigravity", "--event", "PreToolUse"}, "{}")),
             (json{{"decision", "allow"}}));
-  PtyRun r = run_on_pty({"--help"}, /*stdout_on_pty=*/false, home_.path());
-  EXPECT_EQ(r.exit_code, 0);
-  EXPECT_EQ(r.out, "{}\n");
+  EXPECT_EQ(expect_contract(run({"--agent", "gemini", "--event", "BeforeTool", "--help"}, "{}")),
+            json::object());
 }
 
 TEST_F(AdapterProcess, BadArgumentsStillAnswer) {

@@ -12,8 +12,21 @@
 #include <string>
 
 #include "pinta/adapter/redact.h"
+#include "pinta/common/version.h"
 
-int main() {
+int main(int argc, char** argv) {
+  if (int rc = pinta::answer_version_or_help(
+          argc, argv, "pinta-redact-bench",
+          "usage: pinta-redact-bench < INPUT\n"
+          "Redacts all of stdin once (no length cap, no deadline) and prints\n"
+          "\"<bytes out> <peak RSS KiB>\"; ci/bench.sh times it for the redaction-cost rows.\n");
+      rc >= 0)
+    return rc;
+  if (argc > 1) {
+    std::fprintf(stderr, "pinta-redact-bench: unexpected argument %s (it reads stdin; --help)\n",
+                 argv[1]);
+    return 2;
+  }
   std::string in;
   char buf[1 << 16];
   for (ssize_t n; (n = ::read(0, buf, sizeof buf)) > 0;) in.append(buf, static_cast<std::size_t>(n));

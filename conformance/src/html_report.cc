@@ -205,11 +205,11 @@ size_t find_key(const std::string& text, const std::string& path) {
 const char* kStyle = R"CSS(
 :root{--fail:#c62828;--failbg:#fdecea;--warn:#9a6700;--warnbg:#fff8c5;--pass:#1a7f37;--passbg:#e6f4ea;--skip:#6e7781;--skipbg:#f3f4f6;--line:#d0d7de}
 *{box-sizing:border-box}
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1f2328;background:#fff}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif,"Apple Color Emoji","Segoe UI Emoji","Noto Color Emoji";margin:0;color:#1f2328;background:#fff}
 header{padding:16px 24px;border-bottom:1px solid var(--line);background:#f6f8fa}
 h1{font-size:20px;margin:0 0 6px}h2{font-size:16px;margin:20px 0 8px}h3{font-size:14px;margin:0}
 main{padding:0 24px 40px}
-code,pre,.mono{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+code,pre,.mono{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace,"Apple Color Emoji","Segoe UI Emoji","Noto Color Emoji"}
 .meta{color:#57606a;margin:2px 0}
 .badges span{display:inline-block;padding:2px 10px;border-radius:12px;margin-right:6px;font-weight:600}
 .b-fail{background:var(--failbg);color:var(--fail)}.b-pass{background:var(--passbg);color:var(--pass)}
@@ -224,10 +224,12 @@ td.nz-fail{color:var(--fail);font-weight:700}
 #filters{position:sticky;top:0;background:#fff;padding:8px 0;border-bottom:1px solid var(--line);z-index:2;display:flex;gap:12px;align-items:center;flex-wrap:wrap}
 #filters label{font-weight:600}
 #matrix table{width:100%;table-layout:fixed}
-#matrix th:nth-child(1){width:92px}#matrix th:nth-child(2){width:60px}#matrix th:nth-child(3){width:150px}
-#matrix th[data-host]{font-size:11px;overflow-wrap:anywhere;word-break:break-word}
-#matrix td.c{font-size:11px;overflow-wrap:anywhere}
-#matrix .where{font-size:11px;color:var(--fail);font-weight:400;overflow-wrap:anywhere}
+#matrix th.id{width:92px}#matrix th.lv{width:60px}#matrix th.stc{width:150px}#matrix th.hook{width:34%}
+#matrix th[data-host]{font-size:11px;white-space:nowrap}
+#matrix.many th[data-host]{writing-mode:vertical-rl;transform:rotate(180deg);vertical-align:bottom;text-align:left;padding:8px 3px}
+#matrix td.c{font-size:11px}
+#matrix td.hook{font-size:12px;overflow-wrap:anywhere}
+#matrix .where{font-size:11px;color:var(--fail);font-weight:400}.nw{white-space:nowrap}
 #matrix td.k-fail,.unit.k-fail>summary{background:var(--failbg);color:var(--fail)}
 #matrix td.k-warn,.unit.k-warn>summary{background:var(--warnbg);color:var(--warn)}
 #matrix td.k-pass,.unit.k-pass>summary{background:var(--passbg);color:var(--pass)}
@@ -486,6 +488,17 @@ std::string cell_text(const HostOutcome& u) {
   return s;
 }
 
+// Escaped text that a narrow column may break between the words of a snake_case name or the
+// parts of a path (after '_' or '/'), besides spaces and hyphens, and nowhere inside a word.
+std::string breakable(const std::string& s) {
+  std::string o;
+  for (char c : esc(s)) {
+    o += c;
+    if (c == '_' || c == '/') o += "<wbr>";
+  }
+  return o;
+}
+
 }  // namespace
 
 std::string unescape_shown(const std::string& shown, bool* cut) {
@@ -576,6 +589,12 @@ std::optional<Mismatch> locate_mismatch(const std::string& check, const json& ex
 
 std::string render_html_report(const RunSummary& s, const RunOptions& o) {
   std::ostringstream h;
+  // The protocol profile grades the author's hooks: each row names its hook, and the words are
+  // the hooks' (no case file, so no xfail, no area).
+  const bool hooks = o.profile == "protocol";
+  // Many host columns (the contract's every host) stand their names upright, so a name never
+  // breaks and the columns stay narrow.
+  const bool many = o.hosts.size() > 4;
   // Order: failures first, then XFAIL / NON-STRICT, skipped, passes; by id within each.
   std::vector<const CaseOutcome*> order;
   for (const auto& co : s.cases) order.push_back(&co);
@@ -607,28 +626,43 @@ std::string render_html_report(const RunSummary& s, const RunOptions& o) {
     << "<meta http-equiv=Content-Security-Policy content=\"default-src 'none'; style-src "
        "'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">"
     << "<title>Conformance: " << s.failed << " failed, " << s.passed << " passed</title><style>"
-    << kStyle << "</style></head><body>\n<header><h1>Conformance report</h1>"
-    << "<p class=meta>Adapter <code>" << esc(o.adapter) << "</code></p><p class=meta>"
-    << o.hosts.size() << " host(s) · " << s.cases.size() << " case(s) · "
-    << (o.strict ? "--strict (SHOULD cases count)" : "MUST cases count (no --strict)") << " · "
-    << static_cast<int>(s.seconds + 0.5) << " s · " << when << "</p><p class=badges>"
+    << kStyle << "</style></head><body>\n<header><h1>"
+    << (hooks ? "Hook protocol report" : "Conformance report") << "</h1>";
+  if (hooks)
+    h << "<p class=meta>Hooks of <code>" << esc(o.adapter) << "</code> graded as "
+      << esc(o.hosts.empty() ? "" : o.hosts.front()) << "</p><p class=meta>" << s.cases.size()
+      << " hook(s) · "
+      << (o.strict ? "--strict (SHOULD checks count)" : "MUST checks count (no --strict)");
+  else
+    h << "<p class=meta>Adapter <code>" << esc(o.adapter) << "</code></p><p class=meta>"
+      << o.hosts.size() << " host(s) · " << s.cases.size() << " case(s) · "
+      << (o.strict ? "--strict (SHOULD cases count)" : "MUST cases count (no --strict)");
+  h << " · " << esc(seconds_text(s.seconds)) << " · " << when << "</p><p class=badges>"
     << "<span class=b-fail>" << s.failed << " failed</span><span class=b-pass>" << s.passed
-    << " passed</span><span class=b-warn>" << total.warn
-    << " xfail / non-strict</span><span class=b-skip>" << s.skipped << " skipped</span>";
+    << " passed</span>";
+  if (!hooks)
+    h << "<span class=b-warn>" << total.warn << " xfail / non-strict</span><span class=b-skip>"
+      << s.skipped << " skipped</span>";
   if (s.not_run) h << "<span class=b-skip>" << s.not_run << " not run</span>";
   h << "</p></header>\n<main>\n<section id=summary><h2>Summary</h2><div class=summary>";
-  h << "<table id=by-host><thead><tr><th>Host</th><th>fail</th><th>xfail / non-strict</th>"
-       "<th>pass</th><th>skipped</th></tr></thead><tbody>";
+  h << "<table id=by-host><thead><tr><th>Host</th><th>fail</th><th>"
+    << (hooks ? "warnings" : "xfail / non-strict") << "</th><th>pass</th><th>skipped</th></tr>"
+    << "</thead><tbody>";
   for (const auto& host : o.hosts) counts_row(h, host, by_host[host]);
-  h << "</tbody></table><table id=by-area><thead><tr><th>Area</th><th>fail</th><th>xfail / "
-       "non-strict</th><th>pass</th><th>skipped</th></tr></thead><tbody>";
-  for (const auto& a : areas) counts_row(h, a, by_area[a]);
-  h << "</tbody></table></div></section>\n";
+  h << "</tbody></table>";
+  if (!hooks) {
+    h << "<table id=by-area><thead><tr><th>Area</th><th>fail</th><th>xfail / "
+         "non-strict</th><th>pass</th><th>skipped</th></tr></thead><tbody>";
+    for (const auto& a : areas) counts_row(h, a, by_area[a]);
+    h << "</tbody></table>";
+  }
+  h << "</div></section>\n";
 
   // Filters.
   h << "<section id=filters><label for=f-state>State</label><select id=f-state>"
     << "<option value=all>all</option><option value=fail>failures</option>"
-    << "<option value=problem>failures, xfail, non-strict</option>"
+    << "<option value=problem>" << (hooks ? "failures, warnings" : "failures, xfail, non-strict")
+    << "</option>"
     << "<option value=pass>passed</option><option value=skip>skipped</option>";
   for (const auto& [st, n] : states)
     h << "<option value=\"state:" << esc(st) << "\">" << esc(st) << " (" << n << ")</option>";
@@ -650,21 +684,26 @@ std::string render_html_report(const RunSummary& s, const RunOptions& o) {
            "\" data-area=\"" + esc(co.c->area) + "\" data-units=\"" + esc(units) +
            "\" data-search=\"" + esc(search) + "\"";
   };
-  h << "<section id=matrix><h2>Matrix</h2><table><thead><tr><th>Case</th><th>Level</th>"
-       "<th>State</th>";
+  h << "<section id=matrix" << (many ? " class=many" : "") << "><h2>Matrix</h2><table><thead><tr>"
+    << "<th class=id>" << (hooks ? "Hook" : "Case") << "</th>"
+    << (hooks ? "<th class=hook>Registered as</th>" : "")
+    << "<th class=lv>Level</th><th class=stc>State</th>";
   for (const auto& host : o.hosts)
     h << "<th data-host=\"" << esc(host) << "\">" << esc(host) << "</th>";
   h << "</tr></thead><tbody>";
   for (const CaseOutcome* co : order) {
     const std::string k = case_kind(co->state);
     h << "<tr" << data_attrs(*co) << "><td><a href=\"#case-" << esc(co->c->id) << "\">"
-      << esc(co->c->id) << "</a></td><td>" << esc(co->c->level) << "</td><td><span class=\"st k-"
+      << esc(co->c->id) << "</a></td>"
+      << (hooks ? "<td class=hook>" + breakable(co->c->title) + "</td>" : std::string()) << "<td>"
+      << esc(co->c->level) << "</td><td><span class=\"st k-"
       << k << "\">" << esc(co->state) << "</span>";
     // Where it failed, in the row itself: visible whatever columns the width or a filter hides.
     std::string where;
     for (const auto& u : co->hosts)
-      if (unit_kind(co->state, u.state) == "fail") where += (where.empty() ? "" : ", ") + u.host;
-    if (!where.empty()) h << "<div class=where>on " << esc(where) << "</div>";
+      if (unit_kind(co->state, u.state) == "fail")  // a host's name is one word: never broken
+        where += (where.empty() ? "" : ", ") + std::string("<span class=nw>") + esc(u.host) + "</span>";
+    if (!where.empty()) h << "<div class=where>on " << where << "</div>";
     h << "</td>";
     for (const auto& host : o.hosts) {
       const HostOutcome* u = nullptr;
@@ -675,7 +714,7 @@ std::string render_html_report(const RunSummary& s, const RunOptions& o) {
         continue;
       }
       h << "<td class=\"c k-" << unit_kind(co->state, u->state) << "\" data-host=\"" << esc(host)
-        << "\">" << esc(cell_text(*u)) << "</td>";
+        << "\">" << breakable(cell_text(*u)) << "</td>";
     }
     h << "</tr>";
   }

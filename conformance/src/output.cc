@@ -114,6 +114,21 @@ std::string unit_kind(const std::string& case_state, const std::string& host_sta
   return "skip";  // unsupported, hooks_not_run, not_run
 }
 
+std::string case_label(const Case& c, const RunOptions& o) {
+  return o.profile == "protocol" && !c.title.empty() ? c.id + " " + c.title : c.id;
+}
+
+std::string seconds_text(double seconds) {
+  char b[32];
+  if (seconds < 0.9995)
+    snprintf(b, sizeof b, "%.0f ms", seconds * 1000);
+  else if (seconds < 59.95)
+    snprintf(b, sizeof b, "%.1f s", seconds);
+  else
+    snprintf(b, sizeof b, "%.0f s", seconds);
+  return b;
+}
+
 std::string shell_quote(const std::string& s) {
   if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                         "0123456789_-./=:,+@%") == std::string::npos)
@@ -173,8 +188,10 @@ std::string github_annotations(const RunSummary& s, const RunOptions& o,
       msg += "… " + std::to_string(lines - 8) + " more failure line(s) in the report\n";
     msg += "Rerun: " + rerun_command(o, fh.size() == 1 ? fh[0]->host : "", co.c->id);
     out << (error ? "::error " : "::warning ")
-        << "file=" << github_escape_property(relative_to(co.c->file, workspace))
-        << ",title=" << github_escape_property(co.c->id) << "::" << github_escape_data(msg) << "\n";
+        << "file=" << github_escape_property(relative_to(co.c->file, workspace));
+    if (co.c->line > 0) out << ",line=" << co.c->line;
+    out << ",title=" << github_escape_property(clean_line(case_label(*co.c, o), 200))
+        << "::" << github_escape_data(msg) << "\n";
   }
   if (left)
     out << "::notice title=conformance::"
@@ -187,12 +204,19 @@ std::string github_annotations(const RunSummary& s, const RunOptions& o,
 
 std::string job_summary_markdown(const RunSummary& s, const RunOptions& o) {
   std::ostringstream md;
-  md << "## Conformance: " << md_text(o.adapter, 200) << "\n\n";
-  md << (s.failed ? "❌ " : "✅ ") << "**" << s.passed << " passed, " << s.failed << " failed, "
-     << s.skipped << " skipped**";
+  const bool hooks = o.profile == "protocol";
+  if (hooks)
+    md << "## Hook protocol: " << md_text(o.adapter, 200) << " as " << md_text(o.hosts.empty() ? "" : o.hosts.front())
+       << "\n\n";
+  else
+    md << "## Conformance: " << md_text(o.adapter, 200) << "\n\n";
+  md << (s.failed ? "❌ " : "✅ ") << "**" << s.passed << (hooks ? " hook(s) passed, " : " passed, ")
+     << s.failed << " failed";
+  if (!hooks) md << ", " << s.skipped << " skipped";
+  md << "**";
   if (s.not_run) md << ", " << s.not_run << " not run";
-  md << (o.strict ? " (`--strict`: SHOULD cases count)" : "") << " in "
-     << static_cast<int>(s.seconds) << " s.\n\n";
+  md << (o.strict ? (hooks ? " (`--strict`: SHOULD checks count)" : " (`--strict`: SHOULD cases count)") : "")
+     << " in " << md_text(seconds_text(s.seconds)) << ".\n\n";
   if (auto cc = common_failure_cause(s))
     md << "**" << md_text(common_cause_line(*cc), 400) << "**\n\n";
   if (s.not_run)
@@ -225,16 +249,28 @@ std::string job_summary_markdown(const RunSummary& s, const RunOptions& o) {
         ++c.skip;
     }
   }
-  md << "| Host | pass | fail | xfail / non-strict | skipped |\n|---|---:|---:|---:|---:|\n";
-  for (const auto& h : o.hosts) {
-    const Count& c = by_host[h];
-    md << "| " << md_text(h) << " | " << c.pass << " | " << (c.fail ? "**" : "") << c.fail
-       << (c.fail ? "**" : "") << " | " << c.warn << " | " << c.skip << " |\n";
+  if (hooks) {
+    // One row a hook, named as its author wrote it, where it is registered, and its verdict.
+    md << "| Hook | Registered at | Result |\n|---|---|---|\n";
+    for (const auto& co : s.cases) {
+      const std::string at = std::filesystem::path(co.c->file).filename().string() +
+                             (co.c->line > 0 ? ":" + std::to_string(co.c->line) : "");
+      const bool bad = is_failure_state(co.state);
+      md << "| " << md_text(case_label(*co.c, o), 200) << " | " << md_text(at) << " | "
+         << (bad ? "**" : "") << md_text(co.state) << (bad ? "**" : "") << " |\n";
+    }
+  } else {
+    md << "| Host | pass | fail | xfail / non-strict | skipped |\n|---|---:|---:|---:|---:|\n";
+    for (const auto& h : o.hosts) {
+      const Count& c = by_host[h];
+      md << "| " << md_text(h) << " | " << c.pass << " | " << (c.fail ? "**" : "") << c.fail
+         << (c.fail ? "**" : "") << " | " << c.warn << " | " << c.skip << " |\n";
+    }
+    md << "\n| Area | pass | fail | xfail / non-strict | skipped |\n|---|---:|---:|---:|---:|\n";
+    for (const auto& [area, c] : by_area)
+      md << "| " << md_text(area) << " | " << c.pass << " | " << (c.fail ? "**" : "") << c.fail
+         << (c.fail ? "**" : "") << " | " << c.warn << " | " << c.skip << " |\n";
   }
-  md << "\n| Area | pass | fail | xfail / non-strict | skipped |\n|---|---:|---:|---:|---:|\n";
-  for (const auto& [area, c] : by_area)
-    md << "| " << md_text(area) << " | " << c.pass << " | " << (c.fail ? "**" : "") << c.fail
-       << (c.fail ? "**" : "") << " | " << c.warn << " | " << c.skip << " |\n";
 
   size_t nfail = 0;
   for (const auto& co : s.cases) nfail += is_failure_state(co.state);
@@ -245,7 +281,7 @@ std::string job_summary_markdown(const RunSummary& s, const RunOptions& o) {
       if (!is_failure_state(co.state)) continue;
       if (shown++ >= 30) break;
       const auto fh = failing_hosts(co);
-      md << "<details><summary><b>" << html_text(co.c->id) << "</b> " << html_text(co.state)
+      md << "<details><summary><b>" << html_text(case_label(*co.c, o), 160) << "</b> " << html_text(co.state)
          << " — " << html_text(co.c->title, 120) << " (";
       for (size_t i = 0; i < fh.size(); ++i) md << (i ? ", " : "") << html_text(fh[i]->host);
       md << ")</summary>\n\n";

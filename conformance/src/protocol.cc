@@ -9,12 +9,16 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <set>
 #include <sstream>
 #include <thread>
 
 #include "matcher_context.h"
+#include "pinta/common/fs.h"
+#include "pinta/hostlint/json_pos.h"
+#include "pinta/hostlint/lint.h"
 #include "pinta/hosts/family.h"
 #include "pinta/hosts/hosts.h"
 #include "protocol/reading.h"
@@ -146,6 +150,66 @@ std::string default_protocol_host() {
   return hosts.empty() ? std::string() : hosts.back();
 }
 
+namespace {
+
+// The file hostemu lint reads for --config: the file itself, or an extension folder's
+// hooks/hooks.json.
+std::string lint_file_of(const std::string& config) {
+  std::error_code ec;
+  if (stdfs::is_directory(config, ec)) return (stdfs::path(config) / "hooks" / "hooks.json").string();
+  return config;
+}
+
+// Why `config` registers no command hook for `host`, in a few clauses: what hostemu lint finds in
+// it read as that host (its rule IDs, docs/lint.md, at most 4), and the host lint reads it as when
+// that is another.
+std::string why_no_hook(const std::string& config, const std::string& host) {
+  std::string why;
+  const std::string file = lint_file_of(config);
+  auto text = pinta::fs::read_file(file);
+  if (!text) return "";
+  const auto fam = pinta::hosts::family_named(family_of(host));
+  if (auto seen = pinta::hostlint::detect_host(file, *text); seen && fam && *seen != *fam) {
+    const auto hs = pinta::hosts::hosts_of(*seen);
+    if (!hs.empty())
+      why += "; this file reads as " + hs.back() + "'s (hostemu lint), not " + host +
+             "'s: pass --host " + hs.back();
+  }
+  pinta::hostlint::LintOptions lo;
+  lo.host = fam;
+  if (auto found = pinta::hostlint::lint_text(file, *text, lo); found) {
+    size_t n = 0;
+    for (const auto& f : *found) {
+      if (f.rule == "command-not-found" || f.rule == "command-not-executable") continue;
+      if (n++ == 4) {
+        why += "; …";
+        break;
+      }
+      why += "; " + std::to_string(f.pos.line) + ":" + std::to_string(f.pos.col) + " " + f.rule +
+             ": " + f.message;
+    }
+  }
+  return why;
+}
+
+}  // namespace
+
+HostChoice infer_protocol_host(const std::string& config) {
+  const std::string file = lint_file_of(config);
+  auto text = pinta::fs::read_file(file);
+  auto fam = pinta::hostlint::detect_host(file, text ? *text : std::string());
+  if (fam) {
+    const auto hs = pinta::hosts::hosts_of(*fam);
+    if (!hs.empty())
+      return {hs.back(), "read as " + hs.back() + ", the host hostemu lint reads " + config +
+                             " as; --host grades another"};
+  }
+  const std::string host = default_protocol_host();
+  std::string why = fam ? "no graded host of its family" : fam.error().message;
+  if (why.rfind(file + ": ", 0) == 0) why = why.substr(file.size() + 2);
+  return {host, "read as " + host + ", the default; " + why};
+}
+
 Result<std::vector<ProtocolHook>> protocol_hooks(const ProtocolOptions& po) {
   const std::string host = po.host.empty() ? default_protocol_host() : po.host;
   auto fam = pinta::hosts::family_named(family_of(host));
@@ -184,8 +248,9 @@ Result<std::vector<ProtocolHook>> protocol_hooks(const ProtocolOptions& po) {
   if (hooks.empty())
     return make_error(ErrorCode::kInvalidArgument,
                       (po.hook.empty() ? "--config " + po.config : "--hook") +
-                          ": no command hook registered" +
-                          (po.events.empty() ? std::string() : " on the --event given"));
+                          ": no command hook registered for " + host +
+                          (po.events.empty() ? std::string() : " on the --event given") +
+                          (po.hook.empty() ? why_no_hook(po.config, host) : std::string()));
   std::shared_ptr<const protocol::Workspace> ws;
   if (auto st = attach_workspace(hooks, po.in_place, ws); !st) return st.error();
   return hooks;
@@ -197,6 +262,18 @@ std::string protocol_workspace_line(const std::vector<ProtocolHook>& hooks) {
 
 void protocol_cases(const std::vector<ProtocolHook>& hooks, std::vector<Case>& out) {
   out.clear();
+  // Each origin's positions, indexed once (a registration's line for the annotations).
+  std::map<std::string, pinta::hostlint::PositionIndex> index;
+  auto line_of = [&](const ProtocolHook& h) {
+    if (h.origin.empty() || h.pointer.empty()) return 0;
+    auto it = index.find(h.origin);
+    if (it == index.end()) {
+      auto text = pinta::fs::read_file(h.origin);
+      it = index.emplace(h.origin, pinta::hostlint::PositionIndex::build(text ? *text : "")).first;
+    }
+    const auto at = it->second.value(h.pointer);
+    return at ? at->line : 0;
+  };
   for (size_t i = 0; i < hooks.size(); ++i) {
     const auto& h = hooks[i];
     Case c;
@@ -212,6 +289,7 @@ void protocol_cases(const std::vector<ProtocolHook>& hooks, std::vector<Case>& o
     c.level = "must";
     c.hosts = {h.host};
     c.file = h.origin;
+    c.line = line_of(h);
     c.raw = {{"command", h.command}, {"event", h.event}, {"matcher", h.matcher}};
     out.push_back(std::move(c));
   }

@@ -34,6 +34,14 @@ std::string cell(const CaseOutcome& co, const std::string& host) {
   return "";
 }
 
+// Text in a Markdown table cell: '|' and newlines would end the cell or the row.
+std::string md_cell(const std::string& s) {
+  std::string o = pinta::text::replace_all(pinta::text::replace_all(s, "|", "\\|"), "`", "\\`");
+  for (char& c : o)
+    if (c == '\n' || c == '\r') c = ' ';
+  return o;
+}
+
 json checks_json(const HostOutcome& h) {
   json a = json::array();
   for (const auto& c : h.checks)
@@ -60,6 +68,7 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
     return make_error(ErrorCode::kIo,
                       "cannot create report directory " + dir + ": " + ec.message());
   json rep = {{"adapter", o.adapter},
+              {"profile", o.profile},
               {"hosts", o.hosts},
               {"strict", o.strict},
               {"passed", s.passed},
@@ -87,6 +96,8 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
               {"title", co.c->title},
               {"requirement", co.c->requirement},
               {"source", co.c->source},
+              {"file", co.c->file},
+              {"line", co.c->line > 0 ? json(co.c->line) : json()},
               {"state", co.state},
               {"cause", is_failure_state(co.state) ? json(failure_cause(co)) : json()},
               {"seconds", co.seconds},
@@ -138,18 +149,25 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
   x << "</testsuites>\n";
   if (auto st = write(dir + "/junit.xml", x.str()); !st) return st;
 
-  // Matrix: one row per case, one column per host/profile; the cell shows the host's effect.
+  // Matrix: one row per case, one column per host/profile; the cell shows the host's effect. The
+  // protocol profile's rows are the author's hooks: a Hook column names each, and the file graded
+  // is "Hooks", not an adapter.
+  const bool hooks = o.profile == "protocol";
   std::ostringstream md;
-  md << "# Conformance matrix\n\nAdapter: `" << o.adapter << "` — " << s.passed << " passed, "
-     << s.failed << " failed, " << s.skipped << " skipped" << (o.strict ? " (--strict)" : "")
+  md << "# Conformance matrix\n\n" << (hooks ? "Hooks" : "Adapter") << ": `" << o.adapter
+     << "` — " << s.passed << " passed, " << s.failed << " failed";
+  if (!hooks) md << ", " << s.skipped << " skipped";
+  md << (o.strict ? " (--strict)" : "")
      << ". Cells: `ok` or the failure state, with what the host did with the reply.\n\n| Case | "
-        "Level | State |";
+     << (hooks ? "Hook | " : "") << "Level | State |";
   for (const auto& h : o.hosts) md << " " << h << " |";
-  md << "\n|---|---|---|";
+  md << "\n|---|---|---|" << (hooks ? "---|" : "");
   for (size_t i = 0; i < o.hosts.size(); ++i) md << "---|";
   md << "\n";
   for (const auto& co : s.cases) {
-    md << "| " << co.c->id << " | " << co.c->level << " | " << co.state << " |";
+    md << "| " << co.c->id << " | ";
+    if (hooks) md << md_cell(co.c->title) << " | ";
+    md << co.c->level << " | " << co.state << " |";
     for (const auto& h : o.hosts) md << " " << cell(co, h) << " |";
     md << "\n";
   }

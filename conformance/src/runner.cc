@@ -1267,12 +1267,39 @@ std::string failure_block(const CaseOutcome& o) {
     else
       it->second += ", " + h.host;
   }
+  // Hosts that failed alike (the same state and failure lines but for the "[host] " tag) are one
+  // block: the lines and the first host's runs once, with the hosts and their count. An adapter
+  // that cannot start fails every host with one cause; it is printed once.
+  auto untagged = [](const HostOutcome& h) {
+    std::string key = h.state + "\n" + h.rerun_after + "\n";
+    const std::string tag = "[" + h.host + "] ";
+    for (const auto& f : h.failures) key += (f.rfind(tag, 0) == 0 ? f.substr(tag.size()) : f) + "\n";
+    return key;
+  };
+  std::vector<std::pair<std::string, std::vector<const HostOutcome*>>> alike;
   for (const auto& h : o.hosts) {
     if (h.state == "pass" || (h.state == "not_run" && h.rerun_after.empty())) continue;
-    b << "--- host " << h.host << ": " << h.state << "\n";
+    const std::string key = untagged(h);
+    auto it = std::find_if(alike.begin(), alike.end(), [&](const auto& g) { return g.first == key; });
+    if (it == alike.end())
+      alike.push_back({key, {&h}});
+    else
+      it->second.push_back(&h);
+  }
+  for (const auto& [key, hs] : alike) {
+    const HostOutcome& h = *hs.front();
+    if (hs.size() == 1) {
+      b << "--- host " << h.host << ": " << h.state << "\n";
+    } else {
+      b << "--- " << hs.size() << " hosts alike: ";
+      for (size_t i = 0; i < hs.size(); ++i) b << (i ? ", " : "") << hs[i]->host;
+      b << ": " << h.state << " (the runs shown are " << h.host << "'s)\n";
+    }
     if (!h.rerun_after.empty())
       b << "  (run again alone; in the full run: " << h.rerun_after << ")\n";
-    for (const auto& f : h.failures) b << "  " << f << "\n";
+    const std::string tag = "[" + h.host + "] ";
+    for (const auto& f : h.failures)
+      b << "  " << (hs.size() > 1 && f.rfind(tag, 0) == 0 ? f.substr(tag.size()) : f) << "\n";
     for (const auto& r : h.runs) {
       if (!r.contains("command")) continue;
       b << "  $ " << r["command"].get<std::string>() << "  (event " << r["event"].get<std::string>()

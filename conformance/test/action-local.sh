@@ -79,7 +79,7 @@ printf '%s\n' '{"hooksConfig":{"enabled":true},"hooks":{"BeforeTool":[{"matcher"
 step run CONFORMANCE="$conf" ADAPTER="" PROFILE=protocol CONFIG=hookrepo/settings.json HOOK="" \
   HOSTS=all STRICT=false REPORT_DIR=rep3 FILTER="" ARGS="" || rc=$?
 [ "$rc" = 1 ] || { fail "protocol run step with an exit-1 deny hook: exit $rc, expected 1"; tail -5 "$work/run.log"; }
-grep -q '^::error file=hookrepo/settings.json,title=HOOK-0001::.*PROTO-3' "$work/run.log" ||
+grep -q '^::error file=hookrepo/settings.json,line=[0-9][0-9]*,title=HOOK-0001 [^:]*::.*PROTO-3' "$work/run.log" ||
   { fail "protocol: no ::error on hookrepo/settings.json naming PROTO-3"; grep '::' "$work/run.log" | head -3; }
 grep -q 'title=HOOK-0002' "$work/run.log" && fail "protocol: the allow logger was annotated"
 [ -s "$work/rep3/report.json" ] || fail "protocol: no rep3/report.json"

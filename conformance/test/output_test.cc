@@ -20,6 +20,20 @@ namespace {
 
 const std::string kSrc = PINTA_SOURCE_DIR;
 
+// A MUST case as the reports see it.
+conf::Case must_case(const std::string& id, const std::string& title, const std::string& requirement,
+                     const std::string& source, const std::string& file) {
+  conf::Case c;
+  c.id = id;
+  c.area = id.substr(0, id.find('-'));
+  c.title = title;
+  c.requirement = requirement;
+  c.source = source;
+  c.level = "must";
+  c.file = file;
+  return c;
+}
+
 // One case failing under one host, with a failure line full of what GitHub and HTML must not see
 // raw, and one passing case.
 struct Fixture {
@@ -27,13 +41,8 @@ struct Fixture {
   conf::RunSummary s;
   conf::RunOptions o;
   Fixture() {
-    failing.id = "OUT-0001";
-    failing.area = "OUT";
-    failing.title = "One, line: 100%";
-    failing.requirement = "stdout holds one JSON object";
-    failing.source = "SPEC§5";
-    failing.level = "must";
-    failing.file = kSrc + "/conformance/cases/OUT/OUT-0001.case.json";
+    failing = must_case("OUT-0001", "One, line: 100%", "stdout holds one JSON object", "SPEC§5",
+                        kSrc + "/conformance/cases/OUT/OUT-0001.case.json");
     passing = failing;
     passing.id = "OUT-0002";
     passing.file = kSrc + "/conformance/cases/OUT/OUT-0002.case.json";
@@ -526,4 +535,143 @@ TEST(SettledVerdict, OneCauseInManyUnitsStopsTheRun) {
   s = conf::run_cases(cases, o, nullptr);
   EXPECT_EQ(s.failed, conf::RunOptions::kOneCauseStop + 6);
   EXPECT_EQ(s.not_run, 0);
+}
+
+// ---- the protocol profile's words: hooks named, lines in the config, nothing of case files ----
+
+namespace {
+
+// Two hooks of a settings file graded as one host: one fails, one passes.
+struct HookRun {
+  conf::Case bad, good;
+  conf::RunSummary s;
+  conf::RunOptions o;
+  HookRun() {
+    const std::string file = kSrc + "/conformance/examples/hooks/claude-settings.json";
+    bad = must_case("HOOK-0001", "PreToolUse [Bash]: python3 hooks/policy.py",
+                    "The host reads every run of this hook as the hook means it",
+                    file + "#/hooks/PreToolUse/0", file);
+    bad.line = 7;
+    good = bad;
+    good.id = "HOOK-0002";
+    good.title = "Stop: 차단 로그 🚫 ./log_stop.sh";
+    good.line = 0;
+    conf::HostOutcome f{"claude-code-2.1", "fail", "", {}, {}, "blocking_error", json::array()};
+    f.failures = {"[claude-code-2.1] PROTO-6 A block says why: exit 2 without a message"};
+    conf::HostOutcome p{"claude-code-2.1", "pass", "", {}, {}, "no_opinion", json::array()};
+    s.cases.push_back({&bad, "FAIL", {f}, 0.0344516});
+    s.cases.push_back({&good, "PASS", {p}, 0.02});
+    s.passed = 1;
+    s.failed = 1;
+    s.seconds = 0.0344516;
+    o.profile = "protocol";
+    o.config = bad.file;
+    o.adapter = bad.file;
+    o.hosts = {"claude-code-2.1"};
+  }
+};
+
+}  // namespace
+
+TEST(ProtocolWords, AHookIsNamedByItsCommandNotOnlyItsId) {
+  HookRun r;
+  EXPECT_EQ(conf::case_label(r.bad, r.o), "HOOK-0001 PreToolUse [Bash]: python3 hooks/policy.py");
+  conf::RunOptions contract;
+  EXPECT_EQ(conf::case_label(r.bad, contract), "HOOK-0001");
+}
+
+TEST(ProtocolWords, TimesAreRounded) {
+  EXPECT_EQ(conf::seconds_text(0.0344516), "34 ms");
+  EXPECT_EQ(conf::seconds_text(1.65753), "1.7 s");
+  EXPECT_EQ(conf::seconds_text(12.94), "12.9 s");
+  EXPECT_EQ(conf::seconds_text(75.4), "75 s");
+}
+
+// GitHub annotations point at the registration: the config file and its line; the title names
+// the hook.
+TEST(ProtocolWords, AnnotationsCarryTheRegistrationsFileAndLine) {
+  HookRun r;
+  const std::string a = conf::github_annotations(r.s, r.o, kSrc);
+  EXPECT_NE(a.find("::error file=conformance/examples/hooks/claude-settings.json,line=7,title="
+                   "HOOK-0001 PreToolUse [Bash]%3A python3 hooks/policy.py::"),
+            std::string::npos)
+      << a;
+}
+
+TEST(ProtocolWords, JobSummaryListsEveryHookInTheProfilesWords) {
+  HookRun r;
+  const std::string md = conf::job_summary_markdown(r.s, r.o);
+  EXPECT_NE(md.find("## Hook protocol:"), std::string::npos) << md;
+  EXPECT_NE(md.find("| Hook | Registered at | Result |"), std::string::npos) << md;
+  EXPECT_NE(md.find("claude\\-settings\\.json\\:7"), std::string::npos) << md;
+  EXPECT_NE(md.find("차단 로그 🚫"), std::string::npos) << md;  // the passing hook is listed too
+  EXPECT_EQ(md.find("xfail"), std::string::npos) << md;
+  EXPECT_EQ(md.find("| Area |"), std::string::npos) << md;
+  EXPECT_NE(md.find("in 34 ms"), std::string::npos) << md;
+}
+
+TEST(ProtocolWords, ReportMatricesHaveAHookColumnAndNoAdapter) {
+  HookRun r;
+  pinta::testing::TempDir dir;
+  ASSERT_TRUE(conf::write_reports(r.s, r.o, dir.path()));
+  auto md = pinta::fs::read_file(dir.path() + "/matrix.md");
+  ASSERT_TRUE(md);
+  EXPECT_EQ(md->find("Adapter"), std::string::npos) << *md;
+  EXPECT_NE(md->find("| Case | Hook | Level | State | claude-code-2.1 |"), std::string::npos) << *md;
+  EXPECT_NE(md->find("| HOOK-0001 | PreToolUse [Bash]: python3 hooks/policy.py | must | FAIL |"),
+            std::string::npos)
+      << *md;
+  auto html = pinta::fs::read_file(dir.path() + "/matrix.html");
+  ASSERT_TRUE(html);
+  EXPECT_EQ(html->find(">Adapter <code>"), std::string::npos);
+  EXPECT_NE(html->find("<th class=hook>Registered as</th>"), std::string::npos);
+  EXPECT_NE(html->find("hooks/<wbr>policy.py"), std::string::npos);
+  EXPECT_EQ(html->find("xfail / non-strict"), std::string::npos);
+  auto rep = pinta::fs::read_file(dir.path() + "/report.json");
+  ASSERT_TRUE(rep);
+  const json j = json::parse(*rep);
+  EXPECT_EQ(j["profile"], "protocol");
+  EXPECT_EQ(j["cases"][0]["line"], 7);
+}
+
+// Many host columns stand upright (a host's name never wraps); a cell breaks only between the
+// words of a snake_case effect.
+TEST(HtmlReport, HostNamesNeverBreakAndCellsBreakBetweenWords) {
+  Fixture f;
+  f.o.hosts = {"gemini-0.26", "gemini-0.27", "gemini-0.29", "gemini-0.35", "gemini-0.61"};
+  const std::string html = conf::render_html_report(f.s, f.o);
+  EXPECT_NE(html.find("<section id=matrix class=many>"), std::string::npos);
+  EXPECT_NE(html.find("#matrix.many th[data-host]{writing-mode:vertical-rl"), std::string::npos);
+  EXPECT_EQ(html.find("overflow-wrap:anywhere;word-break:break-word"), std::string::npos);
+  EXPECT_NE(html.find("fail (text_<wbr>shown)"), std::string::npos);
+}
+
+// One cause, many hosts (an adapter that exits 1 everywhere): its lines are printed once, with
+// the hosts that share them and their count.
+TEST(FailureBlock, HostsThatFailedAlikeArePrintedOnce) {
+  conf::Case c;
+  c.id = "OUT-0001";
+  c.title = "One JSON line";
+  c.level = "must";
+  conf::CaseOutcome co{&c, "FAIL", {}, 0.1};
+  for (const char* h : {"gemini-0.26", "gemini-0.61", "agy-1.0"}) {
+    conf::HostOutcome u{h, "fail", "", {}, {}, "hook_failed", json::array()};
+    u.failures = {std::string("[") + h + "] exit status 1, expected 0",
+                  std::string("[") + h + "] OUT: stdout is empty; stdout = \"\""};
+    co.hosts.push_back(u);
+  }
+  conf::HostOutcome other{"agy-1.1", "fail", "", {}, {}, "tool_failed", json::array()};
+  other.failures = {"[agy-1.1] exit status 3, expected 0"};
+  co.hosts.push_back(other);
+  const std::string b = conf::failure_block(co);
+  auto count = [&](const std::string& s) {
+    size_t n = 0;
+    for (size_t at = b.find(s); at != std::string::npos; at = b.find(s, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("exit status 1, expected 0"), 1u) << b;
+  EXPECT_EQ(count("stdout is empty"), 1u) << b;
+  EXPECT_NE(b.find("--- 3 hosts alike: gemini-0.26, gemini-0.61, agy-1.0: fail"), std::string::npos)
+      << b;
+  EXPECT_NE(b.find("--- host agy-1.1: fail\n  [agy-1.1] exit status 3"), std::string::npos) << b;
 }

@@ -28,7 +28,7 @@ grep -q 'PROTO-3' "$T/gem.out" || fail "the Gemini run names no PROTO-3 (deny by
 ( cd "$src" && GITHUB_STEP_SUMMARY="$T/summary.md" "$conf" run --profile protocol \
     --config conformance/examples/hooks/gemini-settings.json --filter HOOK-0002 --format github \
     >"$T/gh.out" 2>&1 )
-grep -q '^::error file=conformance/examples/hooks/gemini-settings.json,title=HOOK-0002::' "$T/gh.out" \
+grep -q '^::error file=conformance/examples/hooks/gemini-settings.json,line=[0-9][0-9]*,title=HOOK-0002 [^:]*::' "$T/gh.out" \
   || { cat "$T/gh.out"; fail "--format github: no ::error annotation on gemini-settings.json for HOOK-0002"; }
 grep -q -- '--profile protocol' "$T/gh.out" || fail "--format github: the rerun command lacks --profile protocol"
 grep -q 'HOOK-0002' "$T/summary.md" 2>/dev/null || fail "--format github: no job summary naming HOOK-0002"

@@ -9,7 +9,9 @@
 #  - the rendered DOM has one matrix row and one case per case in report.json, the failing cases
 #    before the passing ones, the hostile output as text (never as markup), and the filter (read
 #    from the URL fragment) hides the passing rows;
-#  - a screenshot goes into the report directory (matrix.png).
+#  - at 1,400 px: it fits, host headers do not wrap, no word is split, and the protocol profile's
+#    report draws Korean and emoji with real glyphs (measured by a DOM script);
+#  - screenshots go into the report directory (matrix.png, protocol.png).
 # Without chromium it prints SKIPPED with the reason and exits 77.
 # Usage: report-browser.sh CONFORMANCE ADAPTER ZOO-DIR [REPORT-DIR]
 #   REPORT-DIR: where the report and matrix.png stay (default: a temp dir, removed at the end).
@@ -130,50 +132,130 @@ chrome --dump-dom "file://$html#state=%E0%A4%A&host=nope" >"$work/m.html" 2>"$wo
 [ -z "$(console_lines "$work/m.err")" ] || fail "console messages with a mangled fragment: $(console_lines "$work/m.err" | head -2)"
 grep -q ">$ncases of $ncases cases shown<" "$work/m.html" || fail "a mangled fragment filtered the page"
 
-# It fits a 1,400 px window: the report in a 1,400 px frame, measured by a page of our own (the
-# report's CSP forbids any script but its own). No host column may end past the right edge, and
-# every FAIL row names where it failed in the row itself (before: the last host columns were off
-# screen, and a FAIL row could show only green cells).
+# The protocol profile's report of a hook whose command and reason are Korean with an emoji: the
+# text must be drawn with real glyphs (the fonts ci/install-deps.sh installs), not boxes.
+proj="$work/hooks"
+mkdir -p "$proj/.claude"
+cat >"$proj/.claude/settings.json" <<'JSON'
+{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+  {"type": "command", "command": "echo '차단: 위험한 명령입니다 🚫' >&2; exit 2"}]}]}}
+JSON
+prc=0
+env -u GITHUB_STEP_SUMMARY "$conf" run --profile protocol --config "$proj/.claude/settings.json" \
+  --report "$dir/protocol" >"$work/proto.out" 2>&1 || prc=$?
+[ "$prc" = 0 ] || { fail "the protocol run exited $prc, expected 0"; tail -5 "$work/proto.out"; }
+phtml="$dir/protocol/matrix.html"
+
+# Both reports at 1,400 px, measured by a page of our own (the report's CSP forbids any script
+# but its own), in one Chromium run:
+#  - no host column ends past the right edge, and every FAIL row names where it failed in the row
+#    itself (before: the last host columns were off screen, and a FAIL row could show only green
+#    cells);
+#  - no host column header wraps (before: `gemini-0.61` broke as `gemini-0.` / `61`), and no word
+#    in a matrix cell is split across two lines (a run of letters, digits and dots: one line box);
+#  - Korean and an emoji in the protocol report are drawn as glyphs: each drawn in the page's own
+#    font on a canvas differs from an unassigned code point drawn the same way (the box a missing
+#    glyph gets) and is not blank.
 cat >"$work/measure.html" <<'HTML'
-<!doctype html><body style="margin:0"><iframe id=f style="width:1400px;height:900px;border:0"></iframe>
+<!doctype html><body style="margin:0"><canvas id=c width=64 height=40></canvas>
 <script>
-var f = document.getElementById('f');
-f.onload = function () {
-  var d = f.contentDocument, w = f.contentWindow;
-  var cells = d.querySelectorAll('#matrix th, #matrix td');
-  var right = 0;
-  for (var i = 0; i < cells.length; i++) right = Math.max(right, cells[i].getBoundingClientRect().right);
-  var bad = 0, rows = d.querySelectorAll('#matrix tbody tr[data-kind="fail"]');
-  for (var j = 0; j < rows.length; j++) if (!rows[j].querySelector('.where')) bad++;
-  console.log('MEASURE right=' + Math.ceil(right) + ' scroll=' + d.documentElement.scrollWidth +
-              ' inner=' + w.innerWidth + ' failrows=' + rows.length + ' unplaced=' + bad);
-};
-f.src = location.hash.slice(1);
+var urls = location.hash.slice(1).split('|');
+function pixels(font, text) {
+  var c = document.getElementById('c'), x = c.getContext('2d');
+  x.clearRect(0, 0, c.width, c.height);
+  x.font = font; x.textBaseline = 'top'; x.fillStyle = '#000';
+  x.fillText(text, 2, 2);
+  return Array.prototype.join.call(x.getImageData(0, 0, c.width, c.height).data, ',');
+}
+function drawn(font, text) {  // a glyph, not the missing-glyph box and not nothing
+  var p = pixels(font, text), none = pixels(font, '\u0378'), blank = pixels(font, ' ');
+  return p !== none && p !== blank;
+}
+function measure(i) {
+  if (i >= urls.length) return;
+  var f = document.createElement('iframe');
+  f.style.cssText = 'width:1400px;height:900px;border:0';
+  f.onload = function () {
+    var d = f.contentDocument, w = f.contentWindow;
+    var cells = d.querySelectorAll('#matrix th, #matrix td');
+    var right = 0;
+    for (var k = 0; k < cells.length; k++) right = Math.max(right, cells[k].getBoundingClientRect().right);
+    var bad = 0, rows = d.querySelectorAll('#matrix tbody tr[data-kind="fail"]');
+    for (var j = 0; j < rows.length; j++) if (!rows[j].querySelector('.where')) bad++;
+    var wrapped = [], split = [];
+    var heads = d.querySelectorAll('#matrix th[data-host]');
+    for (var h = 0; h < heads.length; h++) {
+      var r = d.createRange(); r.selectNodeContents(heads[h]);
+      if (r.getClientRects().length !== 1) wrapped.push(heads[h].textContent);
+    }
+    // Words: runs of letters, digits and dots, and every host's name (`gemini-0.61` is one word).
+    var names = [];
+    for (var n = 0; n < heads.length; n++) names.push(heads[n].textContent);
+    var walk = d.createTreeWalker(d.querySelector('#matrix tbody'), NodeFilter.SHOW_TEXT), t;
+    while ((t = walk.nextNode())) {
+      var words = [], re = /[A-Za-z0-9.]{2,}/g, m;
+      while ((m = re.exec(t.data))) words.push([m.index, m[0]]);
+      names.forEach(function (name) {
+        for (var at = t.data.indexOf(name); at >= 0; at = t.data.indexOf(name, at + 1)) words.push([at, name]);
+      });
+      words.forEach(function (wd) {
+        var wr = d.createRange(); wr.setStart(t, wd[0]); wr.setEnd(t, wd[0] + wd[1].length);
+        if (wr.getClientRects().length > 1) split.push(wd[1]);
+      });
+    }
+    var tofu = [];
+    var hook = d.querySelector('#matrix td.hook');
+    if (hook) {
+      var font = w.getComputedStyle(hook).font;
+      if (!drawn(font, '\ucc28')) tofu.push('korean');  // one character, as the box it is held to
+      if (!drawn(font, '\ud83d\udeab')) tofu.push('emoji');
+    }
+    console.log('MEASURE ' + i + ' right=' + Math.ceil(right) + ' scroll=' + d.documentElement.scrollWidth +
+                ' inner=' + w.innerWidth + ' failrows=' + rows.length + ' unplaced=' + bad +
+                ' hook=' + (hook ? 1 : 0) + ' wrapped=[' + wrapped.join(',') + '] split=[' +
+                split.slice(0, 5).join(',') + '] tofu=[' + tofu.join(',') + ']');
+    measure(i + 1);
+  };
+  f.src = urls[i];
+  document.body.appendChild(f);
+}
+measure(0);
 </script>
 HTML
 chrome --allow-file-access-from-files --virtual-time-budget=10000 --dump-dom \
-  "file://$work/measure.html#file://$html" >"$work/measure.dom" 2>"$work/measure.err"
-m=$(grep -ao 'MEASURE [^"]*' "$work/measure.err" | head -1)
-if [ -z "$m" ]; then
-  fail "could not measure matrix.html in a 1400 px frame: $(console_lines "$work/measure.err" | head -2)"
-else
+  "file://$work/measure.html#file://$html|file://$phtml" >"$work/measure.dom" 2>"$work/measure.err"
+for i in 0 1; do
+  m=$(grep -ao "MEASURE $i [^\"]*" "$work/measure.err" | head -1)
+  what=$([ "$i" = 0 ] && echo matrix.html || echo protocol/matrix.html)
+  if [ -z "$m" ]; then
+    fail "could not measure $what in a 1400 px frame: $(console_lines "$work/measure.err" | head -2)"
+    continue
+  fi
+  echo "$what at 1400 px: ${m#MEASURE $i }"
   right=$(printf '%s' "$m" | sed -n 's/.*right=\([0-9]*\).*/\1/p')
   scroll=$(printf '%s' "$m" | sed -n 's/.*scroll=\([0-9]*\).*/\1/p')
   inner=$(printf '%s' "$m" | sed -n 's/.*inner=\([0-9]*\).*/\1/p')
   unplaced=$(printf '%s' "$m" | sed -n 's/.*unplaced=\([0-9]*\).*/\1/p')
   [ "$right" -le "$inner" ] && [ "$scroll" -le "$inner" ] ||
-    fail "matrix.html is wider than 1400 px ($m)"
-  [ "$unplaced" = 0 ] || fail "FAIL rows that do not say where they failed ($m)"
-fi
+    fail "$what is wider than 1400 px ($m)"
+  [ "$unplaced" = 0 ] || fail "$what: FAIL rows that do not say where they failed ($m)"
+  case "$m" in *"wrapped=[]"*) ;; *) fail "$what: host column headers wrap ($m)" ;; esac
+  case "$m" in *"split=[]"*) ;; *) fail "$what: words split across lines in the matrix ($m)" ;; esac
+  case "$m" in *"tofu=[]"*) ;; *) fail "$what: text drawn as boxes, fonts missing? ($m)" ;; esac
+  [ "$i" = 1 ] && case "$m" in *"hook=1"*) ;; *) fail "$what: no hook column ($m)" ;; esac
+done
 
 # A picture of it, kept with the report.
-chrome --window-size=1400,1500 --hide-scrollbars --screenshot="$dir/matrix.png" \
-  "file://$html" >"$work/shot.out" 2>&1
-size=$(stat -c %s "$dir/matrix.png" 2>/dev/null || echo 0)
-[ "$size" -gt 10000 ] || fail "no screenshot (matrix.png, $size bytes)"
-head -c 8 "$dir/matrix.png" | od -An -tx1 | grep -q '89 50 4e 47' || fail "matrix.png is not a PNG"
+for shot in "matrix.png:$html" "protocol.png:$phtml"; do
+  png="$dir/${shot%%:*}"
+  chrome --window-size=1400,1500 --hide-scrollbars --screenshot="$png" \
+    "file://${shot#*:}" >"$work/shot.out" 2>&1
+  size=$(stat -c %s "$png" 2>/dev/null || echo 0)
+  [ "$size" -gt 10000 ] || fail "no screenshot (${png##*/}, $size bytes)"
+  head -c 8 "$png" | od -An -tx1 | grep -q '89 50 4e 47' || fail "${png##*/} is not a PNG"
+done
 
 if [ "$fails" = 0 ]; then
-  echo "report-browser: $ncases cases ($nfail failing) rendered in $("$browser" --version 2>/dev/null); screenshot $dir/matrix.png"
+  echo "report-browser: $ncases cases ($nfail failing) rendered in $("$browser" --version 2>/dev/null); screenshots $dir/matrix.png, $dir/protocol.png"
 fi
 exit $((fails > 0))

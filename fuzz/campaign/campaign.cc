@@ -61,14 +61,16 @@ namespace stdfs = std::filesystem;
 using nlohmann::json;
 using pinta::fuzz::Host;
 
+// The command line, in one line. The family names come from the registry (pinta/hosts/family.h).
+std::string synopsis() {
+  return "--adapter \"<cmd>\" --host " + pinta::hosts::family_names() +
+         "|<conformance host> [--runs N] [--seed S] [--jobs J] [--out DIR] [--fixtures DIR] "
+         "[--budget-ms B] [--no-misbehave] [--adversarial] [--quiet] [--progress-interval-ms MS] "
+         "| --help | --version";
+}
+
 int usage(const std::string& msg) {
-  // The family names come from the registry (pinta/hosts/family.h).
-  std::fprintf(stderr,
-               "pinta-fuzz-campaign: %s (usage: --adapter \"<cmd>\" --host "
-               "%s|<conformance host> [--runs N] [--seed S] [--jobs J] [--out DIR] "
-               "[--fixtures DIR] [--budget-ms B] [--no-misbehave] [--adversarial] [--quiet] "
-               "[--progress-interval-ms MS] | --version)\n",
-               msg.c_str(), pinta::hosts::family_names().c_str());
+  std::fprintf(stderr, "pinta-fuzz-campaign: %s (usage: %s)\n", msg.c_str(), synopsis().c_str());
   return 2;
 }
 
@@ -304,7 +306,13 @@ int cli_main(int argc, char** argv) {
     std::string v;
     long n = 0;
     if (a == "-h" || a == "--help") {
-      usage("help");
+      std::printf("usage: pinta-fuzz-campaign %s\n"
+                  "Runs an adapter binary under the hosts' payloads with mutated inputs, a fake\n"
+                  "guard and collector that misbehave, and checks every reply against the\n"
+                  "contract; each finding is a case file that `conformance run --cases DIR`\n"
+                  "replays. Also `conformance fuzz`. Exit status: 0 no finding, 1 findings,\n"
+                  "2 usage error.\n",
+                  synopsis().c_str());
       return 0;
     } else if (a == "--adapter") {
       if (!value(&v)) return usage("--adapter needs a command");

@@ -670,10 +670,18 @@ int usage(const std::string& msg) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc == 2 && std::string(argv[1]) == "--version") {
-    std::cout << pinta::version_line("gemini-hookrunner-diff");
-    return 0;
-  }
+  if (int rc = pinta::answer_version_or_help(
+          argc, argv, "gemini-hookrunner-diff",
+          "usage: gemini-hookrunner-diff [--seed N] [--runs N] [--jobs N] [--out DIR] "
+          "[--npm-prefix P]\n"
+          "       gemini-hookrunner-diff --replay CASES.json [--jobs N] [--npm-prefix P]\n"
+          "Runs generated hooks through the real Gemini CLI 0.61.0 HookRunner (npm) and the\n"
+          "emulator's run_hook() and compares the host's reading; each difference is confirmed,\n"
+          "minimized and written as a reproducer under --out.\n"
+          "Exit status: 0 no difference, 1 differences, 2 usage or setup error, 77 the real host\n"
+          "is unavailable (skipped).\n");
+      rc >= 0)
+    return rc;
   uint64_t seed =
       static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) %
       1000000007ull;

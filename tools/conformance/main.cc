@@ -62,10 +62,14 @@ class Console {
         std::all_of(co.hosts.begin(), co.hosts.end(), [](const auto& h) {
           return h.state == "not_run" && h.rerun_after.empty();
         });
-    const bool line = block || (!st_.quiet && !st_.progress_line && (!unstarted || o_.verbose));
+    // The protocol profile lists every hook, passing ones too, on a terminal as well: a handful
+    // of lines, each naming the hook (the author reads which of theirs passed).
+    const bool every = !st_.progress_line || o_.profile == "protocol";
+    const bool line = block || (!st_.quiet && every && (!unstarted || o_.verbose));
     if (line) {
       clear_status();
-      std::cout << paint(co.state) << ": " << co.c->id << " (" << n << " of " << total << ")\n";
+      std::cout << paint(co.state) << ": " << pinta::conformance::case_label(*co.c, o_) << " ("
+                << n << " of " << total << ")\n";
       if (block) std::cout << pinta::conformance::failure_block(co);
       std::cout.flush();
     }
@@ -140,7 +144,10 @@ struct Cli {
 
 void add_run_command(CLI::App& app, Cli& c) {
   using pinta::conformance::RunOptions;
-  auto* run = c.run = app.add_subcommand("run", "run the cases against an adapter");
+  auto* run = c.run = app.add_subcommand(
+      "run",
+      "run the cases against an adapter, or (--profile protocol) grade your own hooks as their "
+      "host runs them");
   run->add_option("--adapter", c.ro.adapter,
                   "adapter command line (--agent A --event E appended); required");
   // From the one host list (all_hosts), so help and checks never drift.
@@ -160,8 +167,9 @@ void add_run_command(CLI::App& app, Cli& c) {
       ->check(CLI::IsMember({"contract", "protocol"}));
   run->add_option("--config", c.config,
                   "protocol: the hooks to grade: a Gemini CLI settings.json or extension folder, "
-                  "a deel-local-cli hooks.json (with --host deel-1.17) or a Claude Code "
-                  "settings.json or plugin folder (with --host claude-code-2.1)");
+                  "a deel-local-cli hooks.json, a Claude Code settings.json or plugin folder; "
+                  "without --host, graded as the host `hostemu lint` reads the file as (said on "
+                  "the first line)");
   run->add_option("--hook", c.hook, "protocol: one hook command line, run on every event of --host");
   run->add_option("--event", c.proto_events, "protocol: only this event (repeatable)");
   run->add_flag("--in-place", c.in_place,
@@ -353,12 +361,24 @@ int finish_run(const pinta::conformance::RunSummary& s, const Console& console, 
                    "--report is set\n";
     }
   }
-  std::cout << "\n"
-            << console.paint_count(s.passed, "passed", "32") << ", "
-            << console.paint_count(s.failed, "failed", "1;31") << ", " << s.skipped << " skipped";
-  if (excluded) std::cout << ", " << excluded << " excluded";
-  std::cout << " (" << xfail << " xfail, " << xpass << " xpass, " << non_strict << " non-strict, "
-            << unresolved << " unresolved; " << s.seconds << " s)\n";
+  if (ro.profile == "protocol") {
+    // Hooks, in words: no case file can be expected to fail here (no xfail / xpass), and a
+    // SHOULD finding is a note on the run unless --strict.
+    std::cout << "\n"
+              << console.paint_count(s.passed, s.passed == 1 ? "hook passed" : "hooks passed", "32")
+              << ", " << console.paint_count(s.failed, "failed", "1;31");
+    if (unresolved) std::cout << " (" << unresolved << " could not be run)";
+    std::cout << " in " << seconds_text(s.seconds) << "\n";
+  } else {
+    std::cout << "\n"
+              << console.paint_count(s.passed, "passed", "32") << ", "
+              << console.paint_count(s.failed, "failed", "1;31") << ", " << s.skipped
+              << " skipped";
+    if (excluded) std::cout << ", " << excluded << " excluded";
+    std::cout << " (" << xfail << " xfail, " << xpass << " xpass, " << non_strict
+              << " non-strict, " << unresolved << " unresolved; " << seconds_text(s.seconds)
+              << ")\n";
+  }
   if (deadline)
     std::cout << deadline << " case(s) hit a deadline: " << s.case_deadlines
               << " case x host unit(s) the case deadline (" << ro.case_deadline << " s), "
@@ -434,9 +454,15 @@ int run_protocol_profile(Cli& c, pinta::conformance::ConsoleStyle style) {
   ProtocolOptions po;
   if (c.host != "all" && c.host.find(',') != std::string::npos)
     return usage("--profile protocol grades one --host at a time");
-  std::string error;
-  if (c.host == "all") {
+  std::string error, said;
+  if (c.host == "all" && !c.config.empty()) {
+    // No --host: the host hostemu lint reads the file as, said before anything runs.
+    const auto choice = infer_protocol_host(c.config);
+    po.host = choice.host;
+    said = choice.said;
+  } else if (c.host == "all") {
     po.host = default_protocol_host();
+    said = "registered on every event of " + po.host + ", the default; --host grades another";
   } else {
     // A family's name grades its newest host (the last in report order).
     auto hs = resolve_hosts(c.host, c, &error);
@@ -448,10 +474,14 @@ int run_protocol_profile(Cli& c, pinta::conformance::ConsoleStyle style) {
   po.events = c.proto_events;
   po.in_place = c.in_place;
   auto hooks = protocol_hooks(po);
-  if (!hooks) return usage(hooks.error().message);
-  std::cout << protocol_workspace_line(*hooks) << "\n" << std::flush;
+  if (!hooks) return usage(hooks.error().message + (said.empty() ? "" : " (" + said + ")"));
   std::vector<Case> pcases;
   protocol_cases(*hooks, pcases);
+  if (said.empty()) said = "as " + po.host + " (--host)";
+  std::cout << "Grading " << hooks->size() << (hooks->size() == 1 ? " hook " : " hooks ")
+            << (c.config.empty() ? "--hook " + c.hook : "of " + c.config) << ": " << said << "\n"
+            << protocol_workspace_line(*hooks) << "\n"
+            << std::flush;
   ro.hosts = {po.host};
   ro.profile = "protocol";
   std::error_code ec;
@@ -545,7 +575,15 @@ int main(int argc, char** argv) {
     std::cout << pinta::version_line("conformance");
     return 0;
   }
-  CLI::App app{"conformance: the hook-adapter contract suite", "conformance"};
+  CLI::App app{"conformance: the hook-adapter contract suite, and a grader for any hook", "conformance"};
+  app.footer(
+      "Hook authors (a logger, a policy script, any hook; no pinta-gemini needed): grade the hooks\n"
+      "your file registers as their host runs them, the host read from the path:\n"
+      "  conformance run --profile protocol --config .claude/settings.json\n"
+      "  conformance run --profile protocol --config .gemini/settings.json  (or an extension folder)\n"
+      "  conformance run --profile protocol --host H --hook 'python3 hooks/policy.py'\n"
+      "Adapter authors: conformance run --adapter 'CMD' [--host H]. More: conformance run --help,\n"
+      "README.md (Conformance suite), docs/ci.md.");
   // The subcommand and required options are checked after parsing, so that a word or option
   // nobody knows is named first ("unknown subcommand frob", "unknown option --bogus") instead of
   // CLI11's "A subcommand is required" / "--adapter is required" (extras land in app.remaining()).

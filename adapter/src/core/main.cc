@@ -75,10 +75,10 @@ int main(int argc, char** argv) {
     std::string line = pinta::version_line("pinta-gemini");
     return pinta::fs::write_all(STDOUT_FILENO, line) ? 0 : 1;
   }
-  // A person asking at a terminal (stdin and stdout both TTYs) gets help; a host never passes
-  // this word and never gives a hook a terminal, so anything else answers as a hook does.
-  if (argc == 2 && (std::string_view(argv[1]) == "--help" || std::string_view(argv[1]) == "-h") &&
-      ::isatty(STDIN_FILENO) == 1 && ::isatty(STDOUT_FILENO) == 1) {
+  // `--help` or `-h` alone is a person asking, wherever stdout goes (a pager, a pipe, a file):
+  // hosts always pass --agent/--event, so a hook never gets this argv; with any other argument
+  // --help is an unknown word and the hook answers as it always does.
+  if (argc == 2 && (std::string_view(argv[1]) == "--help" || std::string_view(argv[1]) == "-h")) {
     // The host list comes from the family registry (pinta/hosts/family.h).
     std::string products, labels;
     for (const auto& d : pinta::hosts::families()) {

@@ -87,6 +87,7 @@ Result<std::vector<ProtocolHook>> claude_hooks(const ProtocolOptions& po, const 
     }
     h.timeout_ms = static_cast<int>(std::min<long>(ch.timeout_ms, 24L * 3600 * 1000));
     h.origin = path;
+    h.pointer = ch.pointer;
     out.push_back(std::move(h));
   }
   return out;

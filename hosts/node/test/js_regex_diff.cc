@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "pinta/common/version.h"
 #include "pinta/hosts/node/js_regex.h"
 
 namespace {
@@ -169,7 +170,20 @@ std::string known_cause(const std::u16string& p) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (int rc = pinta::answer_version_or_help(
+          argc, argv, "js_regex_diff",
+          "usage: node fuzz/js_regex/oracle.mjs ... | js_regex_diff\n"
+          "Reads the oracle's JSONL (Node's answers) on stdin, runs every pattern and subject\n"
+          "through this project's JavaScript RegExp engine and prints each difference as one JSON\n"
+          "line, then a summary line. fuzz/js_regex/run.sh runs the whole comparison.\n"
+          "Exit status: 0 no unexplained difference, 1 some, 2 bad input.\n");
+      rc >= 0)
+    return rc;
+  if (argc > 1) {
+    std::cerr << "js_regex_diff: unexpected argument " << argv[1] << " (it reads stdin; --help)\n";
+    return 2;
+  }
   std::string line;
   long patterns = 0, pairs = 0, ctor = 0, matches = 0, unexplained = 0;
   std::map<std::string, long> explained;

@@ -4,6 +4,7 @@
 // "unknown" outside a git checkout). Stamped at build time by cmake/PintaVersion.cmake.
 #pragma once
 
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -21,6 +22,25 @@ inline std::string version_line(std::string_view program) {
   s += git_revision();
   s += ")\n";
   return s;
+}
+
+// For a program without an argument parser (the developer tools, the fuzz replays): when argv is
+// exactly `--version`, or `--help` / `-h`, prints version_line(program) or `usage` on stdout and
+// returns the exit status (0; 1 when stdout cannot take it); otherwise returns -1 and the program
+// goes on. `usage` should fit one screen and end with a newline.
+inline int answer_version_or_help(int argc, char** argv, std::string_view program,
+                                  std::string_view usage) {
+  if (argc != 2) return -1;
+  const std::string_view a = argv[1];
+  std::string text;
+  if (a == "--version")
+    text = version_line(program);
+  else if (a == "--help" || a == "-h")
+    text = usage;
+  else
+    return -1;
+  const bool ok = std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
+  return ok && std::fflush(stdout) == 0 ? 0 : 1;
 }
 
 }  // namespace pinta

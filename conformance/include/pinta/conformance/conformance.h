@@ -56,6 +56,7 @@ struct Case {
   std::vector<std::string> family_values;
   std::optional<std::string> xfail;  // reason, when the case is expected to fail
   std::string file;                  // path it was loaded from
+  int line = 0;                      // where in it (a protocol hook's registration); 0: unknown
   json raw;                          // the whole case object (steps, input, expect, ...)
   bool needs_fakes() const;
 };

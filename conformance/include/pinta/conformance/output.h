@@ -29,6 +29,13 @@ ConsoleStyle decide_console_style(bool stdout_tty, bool stderr_tty, const char* 
 // run, not run).
 std::string unit_kind(const std::string& case_state, const std::string& host_state);
 
+// How a case is named to a person: its id, and under the protocol profile the hook too
+// ("HOOK-0002 BeforeTool [run_shell_command]: python3 hooks/policy.py"), the id alone meaning
+// nothing to the hook's author.
+std::string case_label(const Case& c, const RunOptions& o);
+// A duration for people: "34 ms" under a second, "1.7 s" under a minute, else whole seconds.
+std::string seconds_text(double seconds);
+
 // The command that reruns one case under one host (shell-quoted, ready to paste).
 std::string rerun_command(const RunOptions& o, const std::string& host, const std::string& id);
 std::string shell_quote(const std::string& s);
@@ -39,7 +46,8 @@ using pinta::text::github_escape_data;
 using pinta::text::github_escape_property;
 
 // One `::error` (a failure of the run) or `::warning` (a SHOULD case failing without --strict)
-// line per case, file= the case file relative to `workspace` (when under it), title= the case id;
+// line per case, file= the case file relative to `workspace` (when under it), line= where in it
+// when known (a protocol hook's registration in its config), title= case_label;
 // at most `max_per_kind` of each, then one `::notice` saying how many were left out. GitHub shows
 // 10 error, 10 warning and 10 notice annotations per step and drops the rest silently
 // (actions/toolkit docs/problem-matchers.md, "Limitations").

@@ -74,16 +74,32 @@ struct ProtocolOptions {
 // (gemini-0.61).
 std::string default_protocol_host();
 
+// The host a --config is graded as when no --host is given: the family `hostemu lint` reads the
+// file as (pinta::hostlint::detect_host: where it sits, else its shape; for an extension folder,
+// its hooks/hooks.json), as that family's newest graded host. `said` is the sentence the run
+// prints about it. When lint cannot tell, default_protocol_host() with `said` giving lint's reason
+// and the --host values.
+struct HostChoice {
+  std::string host;
+  std::string said;
+};
+HostChoice infer_protocol_host(const std::string& config);
+
 // Reads the registrations: the config through the host's loader, or --hook on every event, and
 // prepares the folder they run in (the project's copy, or the project with in_place).
-// Errors are one line naming the file and the problem.
+// Errors are one line naming the file and the problem; when the file registers no command hook
+// for the host, why: what `hostemu lint` finds in it as that host reads it (an event of another
+// host, a handler without `type`, a matcher the host rejects, a disabled hook, ...) and, when the
+// file reads as another host's, the --host to pass.
 Result<std::vector<ProtocolHook>> protocol_hooks(const ProtocolOptions& po);
 
 // Where the hooks read by protocol_hooks run, in one line for the output.
 std::string protocol_workspace_line(const std::vector<ProtocolHook>& hooks);
 
-// The registrations as cases (HOOK-0001, …, in file order) for the summary and the reports; the
-// cases point nowhere else, so `out` must outlive every RunSummary made from them.
+// The registrations as cases (HOOK-0001, …, in file order) for the summary and the reports: the
+// title names the hook (event, matcher, its `name` or command), `file` and `line` its registration
+// in the config. The cases point nowhere else, so `out` must outlive every RunSummary made from
+// them.
 void protocol_cases(const std::vector<ProtocolHook>& hooks, std::vector<Case>& out);
 
 // Runs every selected registration (RunOptions: hosts, filter, jobs, strict, fixtures and

@@ -10,10 +10,14 @@
 #include "pinta/emulator/antigravity/antigravity.h"
 
 int main(int argc, char** argv) {
-  if (argc == 2 && std::string(argv[1]) == "--version") {
-    std::cout << pinta::version_line("agy_docs");
-    return 0;
-  }
+  if (int rc = pinta::answer_version_or_help(
+          argc, argv, "agy_docs",
+          "usage: agy_docs [--profiles-dir D] [--check FILE] | --help | --version\n"
+          "Prints docs/hosts/antigravity.md from the Antigravity version profiles (the text of\n"
+          "`hostemu antigravity docs`). --check FILE: exit 1 when FILE differs from it.\n"
+          "--profiles-dir D: read the profiles from D (default: the installed or source copy).\n");
+      rc >= 0)
+    return rc;
   std::string check, dir = pinta::emu::agy::default_profile_dir();
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -21,7 +25,7 @@ int main(int argc, char** argv) {
       (a == "--check" ? check : dir) = argv[++i];
     } else {
       std::cerr << "agy_docs: unknown argument '" << a
-                << "' (usage: agy_docs [--profiles-dir D] [--check FILE] | --version)\n";
+                << "' (usage: agy_docs [--profiles-dir D] [--check FILE] | --help | --version)\n";
       return 2;
     }
   }
