@@ -121,7 +121,7 @@ struct Cli {
   pinta::conformance::RunOptions ro;
   std::string host = "all", report, host_names;
   std::string profile = "contract", config, hook;
-  std::vector<std::string> proto_events;
+  std::vector<std::string> proto_events, proto_payloads;
   bool matrix = false;
   bool no_rerun = false, quiet = false;
   std::string format = "text";
@@ -163,6 +163,9 @@ void add_run_command(CLI::App& app, Cli& c) {
                   "settings.json (with --host claude-code-2.1)");
   run->add_option("--hook", c.hook, "protocol: one hook command line, run on every event of --host");
   run->add_option("--event", c.proto_events, "protocol: only this event (repeatable)");
+  run->add_option("--payload", c.proto_payloads,
+                  "protocol: a JSON file with one payload of your own (repeatable), run on every "
+                  "registration whose event and tool it names, besides the sample calls");
   run->add_flag("--matrix", c.matrix,
                 "protocol: also show the cross-host matrix: for each hook on a gate event, per "
                 "host family that would load it, whether its reply blocks the call or lets it run");
@@ -253,8 +256,9 @@ int check_command_line(CLI::App& app, const Cli& c, const std::string& subs) {
     if (c.config.empty() == c.hook.empty())
       return usage("--profile protocol needs one of --config FILE|DIR and --hook CMD");
   } else if (*c.run &&
-             (!c.config.empty() || !c.hook.empty() || !c.proto_events.empty() || c.matrix)) {
-    return usage("--config, --hook, --event and --matrix belong to --profile protocol");
+             (!c.config.empty() || !c.hook.empty() || !c.proto_events.empty() ||
+              !c.proto_payloads.empty() || c.matrix)) {
+    return usage("--config, --hook, --event, --payload and --matrix belong to --profile protocol");
   } else if (*c.run && c.run->count("--adapter") == 0) {
     return usage("--adapter is required");
   }
@@ -441,6 +445,7 @@ int run_protocol_profile(Cli& c, pinta::conformance::ConsoleStyle style) {
   po.config = c.config;
   po.hook = c.hook;
   po.events = c.proto_events;
+  po.payloads = c.proto_payloads;
   auto hooks = protocol_hooks(po);
   if (!hooks) return usage(hooks.error().message);
   std::vector<Case> pcases;

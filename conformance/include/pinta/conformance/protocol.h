@@ -7,8 +7,10 @@
 // The hooks come from the user's own file (a Gemini CLI settings.json or extension folder, a
 // deel-local-cli hooks.json), read by the host's own loader in pinta::hosts, so the events and
 // matchers are the user's; or from one command line (--hook CMD) registered on every event of the
-// host. Each registration is run, through the same HostRunner the default profile uses, with a
-// realistic payload of its event (a tool its matcher selects), and each run is judged by the
+// host. Each registration is run, through the same HostRunner the default profile uses, on
+// realistic payloads of its event: on a tool event a benign and a hostile call of each kind of
+// input among the tools its matcher selects (conformance/src/protocol/samples.h: the bound, the
+// inputs), and the author's own --payload files; each run is judged by the
 // protocol checks (kProtocolChecks): it ends before the host's timeout, closes its pipes at exit,
 // exits with a status the host reads as an answer, prints one reply or none, and decides only with
 // decisions its event honours. What the host did with the run (the HostRunner's effect and
@@ -20,6 +22,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pinta/common/result.h"
@@ -47,6 +50,8 @@ struct ProtocolHook {
   std::string name;     // the hook's name, when it has one
   std::string origin;   // the file it came from ("" for --hook)
   std::string pointer;  // its JSON pointer in that file
+  // --payload: the author's own payloads it fits (file, its object), each run on it as it is.
+  std::vector<std::pair<std::string, json>> payloads;
 };
 
 struct ProtocolOptions {
@@ -54,6 +59,9 @@ struct ProtocolOptions {
   std::string config;   // settings.json | extension folder | deel hooks.json
   std::string hook;     // or one command line, registered on every event of the host
   std::vector<std::string> events;  // --event: only these events ("" = all registered)
+  // --payload FILE (repeatable): one JSON object a file, run on every registration it fits (its
+  // event and tool, as the host's payload names them) besides the sample calls.
+  std::vector<std::string> payloads;
 };
 
 // The host graded when none is named: the newest graded host of the first registered family
