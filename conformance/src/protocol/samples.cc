@@ -110,6 +110,11 @@ std::optional<std::string> mcp_name(const FamilyReading& fr, const ProtocolHook&
     }
   }
   std::vector<std::string> servers = {"filesystem"}, names = {"write_file"};
+  // Names from the matcher's words only for a matcher written for MCP tools: "Bash" is no MCP
+  // tool, though a pattern search would find it in mcp_Bash_Bash.
+  std::string lower = h.matcher;
+  for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (lower.find("mcp") == std::string::npos) words.clear();
   for (size_t i = 0; i < words.size(); ++i) {
     servers.push_back(words[i]);
     std::string run = words[i];  // tool names join words with `_` (create_issue)

@@ -145,9 +145,6 @@ struct HostOutcome {
   std::string deadline;  // "case" | "run" when state is deadline
   std::vector<std::string> failures;  // one line each
   std::vector<std::string> failed_checks;  // expectation keys that failed ("stderr", "collector.spans")
-  // What the reader should know that is no failure (the protocol profile: a matcher that selects
-  // no tool the host offers, sample calls left out by the bound).
-  std::vector<std::string> notes;
   std::string effect;                 // what the host did with the reply (per profile for agy)
   json runs = json::array();          // per step/repeat: argv, stdout, stderr, exit, timings
   std::vector<CheckFailure> checks;   // the failed expectations, structured (failures has the text)
@@ -159,6 +156,9 @@ struct HostOutcome {
   // Set when the unit was run again alone (RunOptions::rerun_alone): what the full run had found
   // ("the run deadline passed ...", the first failure line); the rest of the outcome is the rerun's.
   std::string rerun_after;
+  // What the reader should know that is no failure (the protocol profile: a matcher that selects
+  // no tool the host offers, sample calls left out by the bound).
+  std::vector<std::string> notes;
 };
 
 struct CaseOutcome {
