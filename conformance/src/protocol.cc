@@ -10,7 +10,9 @@
 #include <atomic>
 #include <filesystem>
 #include <map>
+#include <iterator>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -23,6 +25,7 @@
 #include "pinta/hosts/hosts.h"
 #include "protocol/reading.h"
 #include "protocol/workspace.h"
+#include "protocol/samples.h"
 
 namespace pinta::conformance {
 namespace stdfs = std::filesystem;
@@ -94,21 +97,13 @@ const ProtocolCheck& check(const std::string& id) {
   return protocol_checks().front();
 }
 
-// The tool a registration's matcher selects (null off tool events or when none matches).
-const protocol::ToolSample* tool_for(Family f, const ProtocolHook& h) {
-  if (!pinta::hosts::is_tool_event(f, h.event)) return nullptr;  // the registry's tool events
-  const auto& fr = protocol::family_reading(f);
-  for (const auto& t : fr.tools)
-    if (fr.selects(h, std::string(t.name))) return &t;
-  return nullptr;
-}
-
 // One run of registration `h` as its host runs it: in its workspace (the project's copy, or the
 // project with --in-place; the author's current folder for --hook), with the variables the host
-// sets for it pointed there, `home` as HOME and a realistic payload for its event (for a tool
-// event, a tool its matcher selects). `call` is left holding what was sent.
+// sets for it pointed there, `home` as HOME and the payload of `sample` (protocol/samples.h) for
+// its event. `call` is left holding what was sent.
 HookOutcome run_registration(pinta::emu::HostRunner& runner, Family f, const ProtocolHook& h,
-                             const std::string& home, HookCall& call) {
+                             const protocol::SampleCall& sample, const std::string& home,
+                             HookCall& call) {
   const auto* w = h.workspace.get();
   const std::string ws = w ? w->dir() : home;
   call.host = h.host;
@@ -121,12 +116,7 @@ HookOutcome run_registration(pinta::emu::HostRunner& runner, Family f, const Pro
     if (const char* v = ::getenv(k)) call.env[k] = v;  // NOLINT(concurrency-mt-unsafe)
   call.env["HOME"] = home;
   for (const auto& [k, v] : h.env) call.env[k] = w ? w->map(v) : v;
-  json opts = json::object();
-  if (const auto* tool = tool_for(f, h)) {
-    opts["tool"] = std::string(tool->name);
-    opts["tool_args"] = protocol::sample_args(tool->args, ws);
-  }
-  call.input.payload = runner.default_payload(h.event, opts, home, ws);
+  call.input.payload = protocol::call_payload(runner, f, h, sample, home, ws);
   return runner.run(call);
 }
 
@@ -253,6 +243,7 @@ Result<std::vector<ProtocolHook>> protocol_hooks(const ProtocolOptions& po) {
                           (po.hook.empty() ? why_no_hook(po.config, host) : std::string()));
   std::shared_ptr<const protocol::Workspace> ws;
   if (auto st = attach_workspace(hooks, po.in_place, ws); !st) return st.error();
+  if (auto st = protocol::assign_payloads(*fam, po.payloads, hooks); !st) return st.error();
   return hooks;
 }
 
@@ -324,6 +315,105 @@ std::vector<protocol::Finding> judge(Family f, const ProtocolHook& h, const Hook
 
 }  // namespace
 
+namespace {
+
+// One run of a registration's calls, ended: what the host did and the checks' findings.
+struct CallRun {
+  bool started = false;
+  std::string spawn_error;
+  json record;  // run_record + the payload, the call, the run's own verdict
+  std::vector<protocol::Finding> findings;
+};
+
+// The calls of one registration (protocol/samples.h) and their runs, filled in by the workers.
+struct Slot {
+  std::optional<Family> fam;
+  std::string unresolved;  // why the registration cannot be run at all
+  protocol::CallPlan plan;
+  std::vector<CallRun> runs;
+  size_t left = 0;  // calls not yet run
+  double seconds = 0;  // the calls' own time, summed
+};
+
+// The registration's outcome from its calls' runs: a failure line per finding, with the calls it
+// was found on ("on Bash `rm -rf /` (hostile)"), each run's own verdict in its record.
+CaseOutcome assemble(const Case& c, const ProtocolHook& h, Slot& s, const RunOptions& o) {
+  CaseOutcome co;
+  co.c = &c;
+  HostOutcome ho;
+  ho.host = h.host;
+  for (const auto& n : s.plan.notes) ho.notes.push_back(n);
+  if (!s.unresolved.empty()) {
+    ho.state = "unresolved";
+    ho.failures.push_back(s.unresolved);
+  } else if (s.plan.calls.empty()) {
+    ho.state = "unresolved";
+    ho.failures.push_back("[" + h.host + "] not run: " +
+                          (s.plan.notes.empty() ? std::string("no call") : s.plan.notes.front()));
+  } else {
+    struct Group {
+      std::string check, message;
+      std::vector<std::string> calls;
+    };
+    std::vector<Group> groups;
+    size_t started = 0;
+    for (size_t i = 0; i < s.runs.size(); ++i) {
+      auto& r = s.runs[i];
+      const std::string& label = s.plan.calls[i].label;
+      if (!r.started) {
+        ho.failures.push_back("[" + h.host + "] the hook did not start on " + label + ": " +
+                              r.spawn_error);
+        continue;
+      }
+      ++started;
+      r.record["failed_checks"] = json::array();
+      for (const auto& f : r.findings) {
+        const auto& pc = check(f.check);
+        if (!f.note && ((pc.level == "must" && !f.should) || o.strict)) {
+          r.record["failed_checks"].push_back(f.check);
+          auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) {
+            return x.check == f.check && x.message == f.message;
+          });
+          if (g == groups.end()) {
+            groups.push_back({f.check, f.message, {}});
+            g = std::prev(groups.end());
+          }
+          g->calls.push_back(label);
+        } else {
+          r.record["notes"].push_back("[" + h.host + "] " + f.check + " " + pc.title + ": " +
+                                      f.message);
+        }
+      }
+      if (ho.effect.empty()) ho.effect = r.record.value("effect", std::string());
+      ho.runs.push_back(std::move(r.record));
+    }
+    for (const auto& n : s.plan.notes)
+      if (!ho.runs.empty()) ho.runs[0]["notes"].push_back(n);
+    for (const auto& g : groups) {
+      const auto& pc = check(g.check);
+      std::string on = g.calls.front();
+      for (size_t i = 1; i < g.calls.size() && i < 3; ++i) on += "; " + g.calls[i];
+      if (g.calls.size() > 3) on += "; and " + std::to_string(g.calls.size() - 3) + " more calls";
+      const std::string line = "[" + h.host + "] " + g.check + " " + pc.title + ": " + g.message +
+                               " (on " + on + ")";
+      ho.failures.push_back(line);
+      if (std::find(ho.failed_checks.begin(), ho.failed_checks.end(), g.check) ==
+          ho.failed_checks.end())
+        ho.failed_checks.push_back(g.check);
+      ho.checks.push_back({g.check, json(pc.requirement), line, 0});
+      if (ho.cause.empty()) ho.cause = pc.title;
+    }
+    ho.state = started == 0 ? "unresolved" : ho.failures.empty() ? "pass" : "fail";
+  }
+  co.hosts.push_back(std::move(ho));
+  co.state = co.hosts[0].state == "pass"   ? "PASS"
+             : co.hosts[0].state == "fail" ? "FAIL"
+                                           : "UNRESOLVED";
+  return co;
+}
+
+}  // namespace
+
 RunSummary run_protocol(const std::vector<Case>& cases, const std::vector<ProtocolHook>& hooks,
                         const RunOptions& o, const CaseDone& on_case) {
   RunSummary s;
@@ -332,68 +422,81 @@ RunSummary run_protocol(const std::vector<Case>& cases, const std::vector<Protoc
   for (size_t i = 0; i < cases.size() && i < hooks.size(); ++i)
     if (selected(cases[i], o)) sel.push_back(i);
   s.cases.resize(sel.size());
+  // Every call of every selected registration is one unit of work, so the calls of one
+  // registration run in parallel as the registrations do.
+  std::vector<Slot> slots(sel.size());
+  std::vector<std::pair<size_t, size_t>> units;  // (slot, call)
+  for (size_t k = 0; k < sel.size(); ++k) {
+    Slot& sl = slots[k];
+    const ProtocolHook& h = hooks[sel[k]];
+    std::string err;
+    sl.fam = pinta::hosts::family_named(family_of(h.host));
+    if (!sl.fam || !pinta::emu::make_host_runner(h.host, {o.fixtures_dir, o.profiles_dir}, err)) {
+      sl.unresolved = err.empty() ? "unknown host " + h.host : err;
+      continue;
+    }
+    sl.plan = protocol::plan_calls(*sl.fam, h);
+    sl.runs.resize(sl.plan.calls.size());
+    sl.left = sl.plan.calls.size();
+    for (size_t i = 0; i < sl.plan.calls.size(); ++i) units.emplace_back(k, i);
+  }
   std::mutex mu;
   size_t done = 0;
+  auto finish = [&](size_t k) {  // under mu
+    const auto& h = hooks[sel[k]];
+    CaseOutcome co = assemble(cases[sel[k]], h, slots[k], o);
+    co.seconds = slots[k].seconds;
+    s.cases[k] = std::move(co);
+    if (on_case) on_case(s.cases[k], ++done, sel.size());
+  };
+  for (size_t k = 0; k < sel.size(); ++k)
+    if (slots[k].left == 0) finish(k);  // nothing to run: unresolved, or no call at all
   std::atomic<size_t> next{0};
   auto worker = [&] {
-    for (size_t k; (k = next++) < sel.size();) {
-      const Case& c = cases[sel[k]];
+    for (size_t u; (u = next++) < units.size();) {
+      const auto [k, i] = units[u];
+      Slot& sl = slots[k];
       const ProtocolHook& h = hooks[sel[k]];
-      CaseOutcome co;
-      co.c = &c;
-      HostOutcome ho;
-      ho.host = h.host;
+      const auto& sample = sl.plan.calls[i];
       const auto u0 = std::chrono::steady_clock::now();
+      CallRun cr;
       std::string err;
       auto runner = pinta::emu::make_host_runner(h.host, {o.fixtures_dir, o.profiles_dir}, err);
-      auto fam = pinta::hosts::family_named(family_of(h.host));
-      if (!runner || !fam) {
-        ho.state = "unresolved";
-        ho.failures.push_back(err.empty() ? "unknown host " + h.host : err);
+      // A scratch HOME (a hook's own files stay out of the user's), the project as cwd.
+      std::string tmp = (stdfs::temp_directory_path() / "pinta-proto-XXXXXX").string();
+      if (!::mkdtemp(tmp.data())) tmp.clear();
+      HookCall call;
+      if (!runner) {
+        cr.spawn_error = err;
       } else {
-        // A scratch HOME (a hook's own files stay out of the user's), the project as cwd.
-        std::string tmp = (stdfs::temp_directory_path() / "pinta-proto-XXXXXX").string();
-        if (!::mkdtemp(tmp.data())) tmp.clear();
-        HookCall call;
-        auto out = run_registration(*runner, *fam, h, tmp, call);
-        if (!out.raw.started) {
-          ho.state = "unresolved";
-          ho.failures.push_back("the hook did not start: " + out.raw.spawn_error);
-        } else {
-          json run = detail::run_record(call, out);
-          run["payload"] = call.input.payload;
-          run["timeout_ms"] = call.timeout_ms;
-          ho.runs.push_back(run);
-          ho.effect = out.effect;
-          for (const auto& f : judge(*fam, h, call, out)) {
-            const auto& pc = check(f.check);
-            std::string line = "[" + h.host + "] " + f.check + " " + pc.title + ": " + f.message;
-            if (!f.note && ((pc.level == "must" && !f.should) || o.strict)) {
-              ho.failures.push_back(line);
-              ho.failed_checks.push_back(f.check);
-              ho.checks.push_back({f.check, json(pc.requirement), line, 0});
-              if (ho.cause.empty()) ho.cause = pc.title;
-            } else {
-              ho.runs[0]["notes"].push_back(line);
-            }
-          }
-          ho.state = ho.failures.empty() ? "pass" : "fail";
+        auto out = run_registration(*runner, *sl.fam, h, sample, tmp, call);
+        cr.started = out.raw.started;
+        cr.spawn_error = out.raw.spawn_error;
+        if (cr.started) {
+          cr.record = detail::run_record(call, out);
+          cr.record["payload"] = call.input.payload;
+          cr.record["timeout_ms"] = call.timeout_ms;
+          cr.record["call"] = sample.label;
+          cr.record["hostile"] = sample.hostile >= 0;
+          if (!sample.file.empty()) cr.record["payload_file"] = sample.file;
+          cr.findings = judge(*sl.fam, h, call, out);
+          // A hostile call the host lets run: what a guard meant to stop it does not.
+          const auto& fr = protocol::family_reading(*sl.fam);
+          if (sample.hostile >= 0 && pinta::hosts::gate_event(*sl.fam, h.event) && fr.gate_call &&
+              std::string(fr.gate_call(out)) == "runs")
+            cr.record["notes"].push_back("the hostile call " + sample.label + " runs on " +
+                                         h.host + ": nothing in the hook's answer stops it");
         }
-        std::error_code ec;
-        if (!tmp.empty()) stdfs::remove_all(tmp, ec);
       }
-      co.hosts.push_back(std::move(ho));
-      co.state = co.hosts[0].state == "pass"   ? "PASS"
-                 : co.hosts[0].state == "fail" ? "FAIL"
-                                               : "UNRESOLVED";
-      co.seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - u0).count();
+      std::error_code ec;
+      if (!tmp.empty()) stdfs::remove_all(tmp, ec);
       std::lock_guard<std::mutex> lock(mu);
-      s.cases[k] = std::move(co);
-      if (on_case) on_case(s.cases[k], ++done, sel.size());
+      sl.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - u0).count();
+      sl.runs[i] = std::move(cr);
+      if (--sl.left == 0) finish(k);
     }
   };
-  const int jobs = std::max(1, std::min<int>(o.jobs > 0 ? o.jobs : 4, static_cast<int>(sel.size())));
+  const int jobs = std::max(1, std::min<int>(o.jobs > 0 ? o.jobs : 4, static_cast<int>(units.size())));
   std::vector<std::thread> ts;
   for (int j = 0; j < jobs; ++j) ts.emplace_back(worker);
   for (auto& t : ts) t.join();
@@ -482,9 +585,16 @@ Result<std::vector<MatrixRow>> protocol_matrix(const ProtocolOptions& po, const 
         std::string tmp = (stdfs::temp_directory_path() / "pinta-proto-XXXXXX").string();
         if (!::mkdtemp(tmp.data())) tmp.clear();
         HookCall call;
-        const auto out = run_registration(*runner, f, u.hook, tmp, call);
+        // The registration's first call (the first tool its matcher selects, benign).
+        const auto plan = protocol::plan_calls(f, u.hook);
+        const auto out = plan.calls.empty()
+                             ? HookOutcome{}
+                             : run_registration(*runner, f, u.hook, plan.calls.front(), tmp, call);
         cell.effect = out.effect;
-        if (!out.raw.started) {
+        if (plan.calls.empty()) {
+          cell.verdict = "?";
+          cell.why = plan.notes.empty() ? std::string("no call") : plan.notes.front();
+        } else if (!out.raw.started) {
           cell.verdict = "?";
           cell.why = "the hook did not start: " + out.raw.spawn_error;
         } else {

@@ -111,6 +111,7 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
                             {"rerun_after", h.rerun_after.empty() ? json() : json(h.rerun_after)},
                             {"failures", h.failures},
                             {"failed_checks", h.failed_checks},
+                            {"notes", h.notes},
                             {"checks", checks_json(h)},
                             {"runs", h.runs}});
     rep["cases"].push_back(std::move(c));

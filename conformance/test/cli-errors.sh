@@ -70,6 +70,28 @@ proto_hosts=$(python3 -c 'import json,sys; print(",".join(json.load(open(sys.arg
 if [ "$proto_hosts" = deel-1.17 ]; then echo "ok   host-family-protocol"; else
   echo "FAIL host-family-protocol: want deel-1.17, got '$proto_hosts'"; sed 's/^/    /' "$work/out"
   fails=$((fails + 1)); fi
+# --payload: a file that cannot be an author's payload is one line naming it; a good one is run.
+echo '{"tool_name": ' >"$work/bad-payload.json"
+expect payload-not-json 2 "^conformance: --payload $work/bad-payload.json: not JSON " \
+  "$conf" run --profile protocol --hook true --host claude-code-2.1 --payload "$work/bad-payload.json"
+expect payload-missing 2 "^conformance: --payload $work/none.json: cannot read" \
+  "$conf" run --profile protocol --hook true --host claude-code-2.1 --payload "$work/none.json"
+expect payload-without-protocol 2 '^conformance: .*--payload .*belong to --profile protocol' \
+  "$conf" run --adapter /bin/true --payload "$work/bad-payload.json"
+echo '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf ~ # mine"}}' \
+  >"$work/mine.json"
+"$conf" run --profile protocol --host claude-code-2.1 --event PreToolUse \
+  --hook 'grep -q "# mine" && { echo "mine: no" >&2; exit 2; }; exit 0' --payload "$work/mine.json" \
+  --report "$work/rep-payload" >"$work/out" 2>&1 </dev/null
+if python3 - "$work/rep-payload/report.json" "$work/mine.json" <<'PY'; then echo "ok   payload-run"; else
+import json, sys
+runs = json.load(open(sys.argv[1]))["cases"][0]["hosts"][0]["runs"]
+mine = [r for r in runs if r.get("payload_file") == sys.argv[2]]
+assert len(mine) == 1 and mine[0]["call"] == "--payload " + sys.argv[2], runs
+assert mine[0]["payload"] == json.load(open(sys.argv[2])) and mine[0]["effect"] == "blocking_error", mine
+assert all(r.get("effect") != "blocking_error" for r in runs if r is not mine[0])
+PY
+  echo "FAIL payload-run"; sed 's/^/    /' "$work/out"; fails=$((fails + 1)); fi
 expect host-family-unknown-in-list 2 "^conformance: unknown --host 'geminy' .*a family: gemini\|" \
   "$conf" run --adapter /bin/true --host deel,geminy
 expect unknown-format 2 '^conformance: .*--format' "$conf" run --adapter /bin/true --format yaml

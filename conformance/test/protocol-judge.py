@@ -35,8 +35,11 @@ permission_denials, the tool_result and every request the model got:
 An intent may depend on the payload: "deny when tool_input.command matches rm -rf; else allow".
 Claude Code reads a hook's output when it exits (docs/hosts/claude-code-2.1.md, pre-late-output),
 so no wait is measured there.
-The profile's verdict must be PASS exactly when the real host honoured the hook; a difference,
-or a set of hooks that does not show both verdicts, fails.
+Every run of a registration (its benign and hostile sample calls, conformance/src/protocol/
+samples.h) is judged on its own: the run's verdict in the report (no check failed on it) must be
+PASS exactly when the real host honoured the hook on that payload; a difference, or a set of runs
+that does not show both verdicts, fails. The Claude Code judge replays each registration's first
+run only (the real CLI executes what a hook lets through; a hostile call must never run).
 """
 import concurrent.futures
 import json
@@ -52,7 +55,8 @@ def intent_of(command, examples, payload=None):
     """The intent a registration states: an "intent:" comment in the command itself (an inline
     command: `... # intent: deny`), else the header line of the first word naming an example
     script. A conditional intent, "A when FIELD matches REGEX; else B", is A when the payload's
-    dotted FIELD (a string) has a match of REGEX, else B: what the hook means for this payload."""
+    dotted FIELD (a string; FIELD|FIELD: the first present) has a match of REGEX, else B: what the
+    hook means for this payload."""
     spec = None
     if "intent:" in command:
         spec = command.split("intent:", 1)[1].strip()
@@ -66,12 +70,15 @@ def intent_of(command, examples, payload=None):
             break
     if spec is None:
         raise SystemExit(f"protocol-judge: no 'intent:' line in the script of {command!r}")
-    m = re.fullmatch(r"(\w+) when ([\w.]+) matches (.+); else (\w+)", spec)
+    m = re.fullmatch(r"(\w+) when ([\w.|]+) matches (.+); else (\w+)", spec)
     if not m:
         return spec
-    value = payload
-    for key in m.group(2).split("."):
-        value = value.get(key) if isinstance(value, dict) else None
+    for field in m.group(2).split("|"):  # alternatives: where each host's payload keeps it
+        value = payload
+        for key in field.split("."):
+            value = value.get(key) if isinstance(value, dict) else None
+        if isinstance(value, str):
+            break
     return m.group(1) if isinstance(value, str) and re.search(m.group(3), value) else m.group(4)
 
 
@@ -79,13 +86,17 @@ def blank(s):
     return not (s or "").strip()
 
 
-def graded(report):
+def graded(report, first_only=False):
+    """(case, run, id) for every run of every graded registration (a registration is run on
+    several calls: benign and hostile samples, --payload files), each with its own verdict;
+    first_only: the first run of each (the benign call of the first tool its matcher selects)."""
     out = []
     for c in json.load(open(report))["cases"]:
         h = c["hosts"][0]
         if not h.get("runs"):
             raise SystemExit(f"protocol-judge: {c['id']} has no run ({h['state']})")
-        out.append((c, h["runs"][0]))
+        for i, run in enumerate(h["runs"][:1] if first_only else h["runs"]):
+            out.append((c, run, "%s#%d" % (c["id"], i + 1)))
     return out
 
 
@@ -103,8 +114,8 @@ def gemini(report, examples, prefix, driver, work):
     os.makedirs(os.path.join(work, "plans"), exist_ok=True)
     os.makedirs(os.path.join(work, "home"), exist_ok=True)
     lines = []
-    for c, run in cases:
-        lines.append(json.dumps({"id": c["id"], "event": run["event"], "command": run["command"],
+    for c, run, rid in cases:
+        lines.append(json.dumps({"id": rid, "event": run["event"], "command": run["command"],
                                  "timeout": run["timeout_ms"], "source": "project",
                                  "plans_dir": os.path.join(work, "plans"),
                                  "input": rebased(run["payload"], examples)}))
@@ -134,20 +145,20 @@ def gemini(report, examples, prefix, driver, work):
             raise SystemExit(f"protocol-judge: unknown intent {intent}")
         return ok, f"exit {code}, outputFormat {fmt}, decision {decision}"
 
-    return compare(cases, examples, lambda c, run: honoured(intent_of(run["command"], examples, run["payload"]),
-                                                            real[c["id"]], run), "Gemini CLI 0.61.0 HookRunner")
+    return compare(cases, examples, lambda c, run, rid: honoured(intent_of(run["command"], examples, run["payload"]),
+                                                                 real[rid], run), "Gemini CLI 0.61.0 HookRunner")
 
 
 def deel(report, examples, judge_dir, work):
     cases = graded(report)
     todo = []
-    for c, run in cases:
+    for c, run, rid in cases:
         path, _, pointer = c["source"].partition("#")
         entries = json.load(open(path, encoding="utf-8"))
         entry = entries[int(pointer.rsplit("/", 1)[1])]
         payload = dict(run["payload"])
         tool = payload.pop("도구", None)
-        todo.append({"id": c["id"], "entry": entry, "event": run["event"], "tool": tool,
+        todo.append({"id": rid, "entry": entry, "event": run["event"], "tool": tool,
                      "payload": payload, "cwd": examples})
     os.makedirs(work, exist_ok=True)
     cin = os.path.join(work, "deel-cases.json")
@@ -158,8 +169,8 @@ def deel(report, examples, judge_dir, work):
                        capture_output=True, text=True, timeout=600)
     real = {r["id"]: r for r in map(json.loads, p.stdout.splitlines())}
 
-    def honoured(c, run):
-        r, intent = real[c["id"]], intent_of(run["command"], examples, run["payload"])
+    def honoured(c, run, rid):
+        r, intent = real[rid], intent_of(run["command"], examples, run["payload"])
         if r["why"]:
             return False, r["why"]
         if r["ms"] - run["exited_ms"] > 1500:
@@ -419,8 +430,11 @@ def claude_honoured(r, o):
 
 
 def claude(report, examples, claude_bin, hostemu, work, jobs="2"):
-    cases = graded(report)
-    regs = [claude_registration(c, run, examples) for c, run in cases]
+    # Each registration's first run only: the real CLI executes the call a hook lets through, and
+    # the hostile sample calls (`rm -rf /`, …) must never run; they are judged against the hooks
+    # runners of the Gemini and deel lanes, which run the hook and not the tool.
+    cases = graded(report, first_only=True)
+    regs = [claude_registration(c, run, examples) for c, run, _ in cases]
     sessions = claude_pack(regs)
     os.makedirs(work, exist_ok=True)
     with concurrent.futures.ThreadPoolExecutor(int(jobs)) as ex:
@@ -432,7 +446,7 @@ def claude(report, examples, claude_bin, hostemu, work, jobs="2"):
             by_id[r["id"]] = (r, sess)
     print(f"protocol-judge: {len(regs)} registrations in {len(sessions)} real Claude Code sessions")
 
-    def honoured(c, run):
+    def honoured(c, run, rid):
         r, sess = by_id[c["id"]]
         return claude_honoured(r, claude_observe(sess, r))
 
@@ -440,23 +454,25 @@ def claude(report, examples, claude_bin, hostemu, work, jobs="2"):
 
 
 def compare(cases, examples, honoured, judge):
+    """Each run's own verdict (PASS: no check failed on it) against the real host."""
     bad = 0
     seen = set()
-    for c, run in cases:
-        ok, why = honoured(c, run)
-        verdict = c["state"]
+    for c, run, rid in cases:
+        ok, why = honoured(c, run, rid)
+        verdict = "FAIL" if run.get("failed_checks") else "PASS"
         seen.add(verdict)
         agree = (verdict == "PASS") == ok
         bad += not agree
-        first = c["hosts"][0]["failures"][:1]
-        print(f"{'ok ' if agree else 'DIFF'} {c['id']} {c['title'][:60]:<60} profile {verdict:<4}"
+        title = "%s | %s" % (c["title"][:40], run.get("call", ""))
+        first = [f for f in c["hosts"][0]["failures"] if run.get("call", "") in f][:1]
+        print(f"{'ok ' if agree else 'DIFF'} {rid:<12} {title[:70]:<70} profile {verdict:<4}"
               f" | {judge}: {'honoured' if ok else 'not honoured'} ({why})"
-              + (f"\n       profile: {first[0]}" if first else ""))
+              + (f"\n       profile: {first[0]}" if first and not agree else ""))
     if seen != {"PASS", "FAIL"}:
         print(f"protocol-judge: the hooks show only {sorted(seen)}; both verdicts are needed")
         bad += 1
-    npass = sum(1 for c, _ in cases if c["state"] == "PASS")
-    print(f"protocol-judge: {len(cases) - bad} of {len(cases)} verdicts ({npass} PASS, "
+    npass = sum(1 for c, run, _ in cases if not run.get("failed_checks"))
+    print(f"protocol-judge: {len(cases) - bad} of {len(cases)} run verdicts ({npass} PASS, "
           f"{len(cases) - npass} FAIL) agree with {judge}")
     return 1 if bad else 0
 

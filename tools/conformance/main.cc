@@ -125,7 +125,7 @@ struct Cli {
   pinta::conformance::RunOptions ro;
   std::string host = "all", report, host_names;
   std::string profile = "contract", config, hook;
-  std::vector<std::string> proto_events;
+  std::vector<std::string> proto_events, proto_payloads;
   bool matrix = false;
   bool no_rerun = false, quiet = false;
   std::string format = "text";
@@ -175,6 +175,9 @@ void add_run_command(CLI::App& app, Cli& c) {
   run->add_flag("--in-place", c.in_place,
                 "protocol: run the hooks in the project itself (what they write stays there); "
                 "by default they run in a copy of it");
+  run->add_option("--payload", c.proto_payloads,
+                  "protocol: a JSON file with one payload of your own (repeatable), run on every "
+                  "registration whose event and tool it names, besides the sample calls");
   run->add_flag("--matrix", c.matrix,
                 "protocol: also show the cross-host matrix: for each hook on a gate event, per "
                 "host family that would load it, whether its reply blocks the call or lets it run");
@@ -265,9 +268,10 @@ int check_command_line(CLI::App& app, const Cli& c, const std::string& subs) {
     if (c.config.empty() == c.hook.empty())
       return usage("--profile protocol needs one of --config FILE|DIR and --hook CMD");
   } else if (*c.run &&
-             (!c.config.empty() || !c.hook.empty() || !c.proto_events.empty() || c.matrix ||
-              c.in_place)) {
-    return usage("--config, --hook, --event, --matrix and --in-place belong to --profile protocol");
+             (!c.config.empty() || !c.hook.empty() || !c.proto_events.empty() ||
+              !c.proto_payloads.empty() || c.matrix || c.in_place)) {
+    return usage("--config, --hook, --event, --payload, --matrix and --in-place belong to --profile "
+                 "protocol");
   } else if (*c.run && c.run->count("--adapter") == 0) {
     return usage("--adapter is required");
   }
@@ -473,6 +477,7 @@ int run_protocol_profile(Cli& c, pinta::conformance::ConsoleStyle style) {
   po.hook = c.hook;
   po.events = c.proto_events;
   po.in_place = c.in_place;
+  po.payloads = c.proto_payloads;
   auto hooks = protocol_hooks(po);
   if (!hooks) return usage(hooks.error().message + (said.empty() ? "" : " (" + said + ")"));
   std::vector<Case> pcases;

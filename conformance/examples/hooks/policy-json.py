@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# intent: deny
+# intent: deny when tool_input.file_path|file_path matches \.txt$; else allow
 # A JSON decision (python): refuses writes of .txt files with {"decision": "deny", "reason": ...}
 # on stdout and exit 0, Gemini CLI's structured way to block.
 import json

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# intent: deny
+# intent: deny when tool_name|도구 matches ^(write_file|replace|Write|Edit)$; else allow
 # Deny by exit 2 (bash + jq): writes outside src/ are refused; the reason goes to stdout, which
 # both Gemini CLI (exit 2: the text is the reason) and deel-local-cli (exit 2: stdout is the
 # message) show.

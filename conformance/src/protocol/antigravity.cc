@@ -28,6 +28,9 @@ int hook_timeout_ms(const std::string& host) {
   return (p ? p->timeout_default_seconds : agy::Profile{}.timeout_default_seconds) * 1000;
 }
 
+// MCP calls are `mcp_<server>_<tool>` (shared/reference/antigravity-hooks.md: grain on 1.1.26).
+constexpr std::array<ToolSample, 1> kMcpTools = {{{"mcp_{server}_{tool}", ToolArgs::kMcpWrite}}};
+
 bool selects(const ProtocolHook&, const std::string&) { return true; }
 
 // shared/reference/antigravity-hooks.md l.246: the GEMINI_* variables are Gemini CLI's, not
@@ -63,7 +66,7 @@ const char* gate_call(const HookOutcome& o) {
 // Registered through families.def (reading.cc).
 namespace readings::antigravity {
 extern const FamilyReading kReading = {f,       nullptr, "",    hook_timeout_ms, kTools,
-                                       selects, true,    judge, gate_call,       kVars};
+                                       selects, true,    judge, gate_call,       kVars, kMcpTools};
 }  // namespace readings::antigravity
 
 

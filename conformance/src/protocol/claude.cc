@@ -29,6 +29,28 @@ constexpr std::array<ToolSample, 7> kTools = {{{"Bash", ToolArgs::kShell},
                                               {"Glob", ToolArgs::kPath},
                                               {"WebFetch", ToolArgs::kPath}}};
 
+// MCP tools are `mcp__<server>__<tool>` (https://code.claude.com/docs/en/hooks, "Matching MCP
+// tools").
+constexpr std::array<ToolSample, 1> kMcpTools = {{{"mcp__{server}__{tool}", ToolArgs::kMcpWrite}}};
+
+// The call's own result on PostToolUse: Bash's {stdout, stderr, interrupted, isImage,
+// noOutputExpected} (shared/reference/real-hosts.md, "Hook stdin"; fixtures/claude/2.1.332/
+// PostToolUse), another tool's {filePath, success} (the docs' PostToolUse input).
+void after_call(const std::string&, const std::string& tool, const json& args, const std::string&,
+                json& p) {
+  if (!p.contains("tool_response")) return;
+  auto str = [&](const char* k) { return args.is_object() ? args.value(k, std::string()) : std::string(); };
+  if (tool == "Bash")
+    p["tool_response"] = {{"stdout", sample_output(args)},
+                          {"stderr", ""},
+                          {"interrupted", false},
+                          {"isImage", false},
+                          {"noOutputExpected", false}};
+  else
+    p["tool_response"] = {{"filePath", args.contains("path") ? str("path") : str("file_path")},
+                          {"success", true}};
+}
+
 // The CLI's own default for a hook that states no timeout (pinta::hosts::claude::HookCommand).
 int hook_timeout_ms(const std::string&) { return static_cast<int>(cl::HookCommand{}.timeout_ms); }
 
@@ -215,7 +237,8 @@ const char* gate_call(const HookOutcome& o) {
 // Registered through families.def (reading.cc).
 namespace readings::claude {
 extern const FamilyReading kReading = {
-    f, claude_hooks, ".claude", hook_timeout_ms, kTools, selects, false, judge, gate_call, kVars};
+    f,         claude_hooks, ".claude", hook_timeout_ms, kTools, selects, false, judge,
+    gate_call, kVars, kMcpTools,    after_call};
 }  // namespace readings::claude
 
 

@@ -32,6 +32,16 @@ constexpr std::array<ToolSample, 3> kTools = {{{"Bash", ToolArgs::kShell},
 // CX (scenario hook-env): CODEX_HOME is the only variable of its own in a hook's environment.
 constexpr std::string_view kVars[] = {"CODEX_HOME"};
 
+// The call's own result on PostToolUse: what the command printed, as a string (CX: "tool_response"
+// of a Bash call; emulator/hosts/codex/src/runner.cc).
+void after_call(const std::string&, const std::string&, const json& args, const std::string&,
+                json& p) {
+  if (p.contains("tool_response")) p["tool_response"] = sample_output(args);
+}
+
+// CX: MCP tools are `mcp__<server>__<tool>` (a matcher of another server's tools gets its calls).
+constexpr std::array<ToolSample, 1> kMcpTools = {{{"mcp__{server}__{tool}", ToolArgs::kMcpWrite}}};
+
 // CX: `timeout` in seconds, 600 by default (pinta::hosts::codex::HookHandler).
 int hook_timeout_ms(const std::string&) { return static_cast<int>(cx::HookHandler{}.timeout_ms); }
 
@@ -194,7 +204,8 @@ const char* gate_call(const HookOutcome& o) {
 // Registered through families.def (reading.cc).
 namespace readings::codex {
 extern const FamilyReading kReading = {
-    f, codex_hooks, ".codex", hook_timeout_ms, kTools, selects, true, judge, gate_call, kVars};
+    f,         codex_hooks, ".codex", hook_timeout_ms, kTools, selects, true, judge,
+    gate_call, kVars, kMcpTools,   after_call};
 }  // namespace readings::codex
 
 }  // namespace pinta::conformance::protocol

@@ -33,6 +33,16 @@ constexpr std::string_view kVars[] = {"COPILOT_PROJECT_DIR", "COPILOT_HOOK_DIR",
                                       "CLAUDE_PROJECT_DIR", "COPILOT_CLI",
                                       "COPILOT_CLI_BINARY_VERSION"};
 
+// The call's own result on postToolUse: toolResult.textResultForLlm (CP: native payloads), or
+// tool_result.text_result_for_llm in a Claude-style registration's payload, is what it printed.
+void after_call(const std::string&, const std::string&, const json& args, const std::string&,
+                json& p) {
+  if (p.contains("toolResult") && p["toolResult"].is_object())
+    p["toolResult"]["textResultForLlm"] = sample_output(args);
+  if (p.contains("tool_result") && p["tool_result"].is_object())
+    p["tool_result"]["text_result_for_llm"] = sample_output(args);
+}
+
 // CPDOC `timeoutSec`, 30 s by default (CPM c-pre-timeout-default).
 int hook_timeout_ms(const std::string&) { return static_cast<int>(cp::HookHandler{}.timeout_sec * 1000); }
 
@@ -158,7 +168,8 @@ const char* gate_call(const HookOutcome& o) {
 // Node hosts here read until 'close'. Registered through families.def (reading.cc).
 namespace readings::copilot {
 extern const FamilyReading kReading = {
-    f, copilot_hooks, ".github", hook_timeout_ms, kTools, selects, true, judge, gate_call, kVars};
+    f,         copilot_hooks, ".github", hook_timeout_ms, kTools, selects, true, judge,
+    gate_call, kVars, {},            after_call};
 }  // namespace readings::copilot
 
 }  // namespace pinta::conformance::protocol

@@ -93,6 +93,7 @@ const char* gate_call(const HookOutcome& o) {
 
 }  // namespace
 
+// No MCP tool naming is on record for deel-local-cli: no MCP calls.
 // Registered through families.def (reading.cc).
 namespace readings::deel {
 extern const FamilyReading kReading = {

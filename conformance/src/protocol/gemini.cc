@@ -36,11 +36,48 @@ constexpr std::array<ToolSample, 11> kTools = {{{"write_file", ToolArgs::kWriteF
                                                {"google_web_search", ToolArgs::kPath},
                                                {"save_memory", ToolArgs::kPath}}};
 
+// MCP tools are `mcp_<server>_<tool>` (GEM x12 notes, per the CLI's docs; fixtures/gemini/0.61.0/
+// BeforeTool/y_mcp_tool.json).
+constexpr std::array<ToolSample, 1> kMcpTools = {{{"mcp_{server}_{tool}", ToolArgs::kMcpWrite}}};
+
 int hook_timeout_ms(const std::string&) { return gem::kDefaultTimeoutMs; }
 
 // GEM §4.2 (exp a09, x13b): in every hook's environment, and bare $NAME replaced in the command.
 constexpr std::string_view kVars[] = {"GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_PLANS_DIR",
                                       "GEMINI_SESSION_ID", "CLAUDE_PROJECT_DIR"};
+
+// The call's own result on AfterTool (GEM §7: tool_response {llmContent, returnDisplay}), worded
+// as the fixtures of fixtures/gemini/0.61.0/AfterTool/ word it (y_write_file, y_read_file,
+// y_run_shell_command_error's layout, y_mcp_tool), and an MCP call's mcp_context (y_mcp_tool).
+void after_call(const std::string&, const std::string& tool, const json& args,
+                const std::string& ws, json& p) {
+  auto str = [&](const char* k) { return args.is_object() ? args.value(k, std::string()) : std::string(); };
+  const bool mcp = tool.rfind("mcp_", 0) == 0;
+  const size_t cut = mcp ? tool.find('_', 4) : std::string::npos;
+  if (cut != std::string::npos)
+    p["mcp_context"] = {{"server_name", tool.substr(4, cut - 4)},
+                        {"tool_name", tool.substr(cut + 1)},
+                        {"command", "npx"},
+                        {"args", json::array({"-y", "@modelcontextprotocol/server-" + tool.substr(4, cut - 4)})},
+                        {"cwd", ws}};
+  else
+    p.erase("mcp_context");
+  if (!p.contains("tool_response")) return;
+  json r;
+  if (mcp)
+    r = {{"llmContent", "Successfully wrote to " + str("path")}, {"returnDisplay", "Successfully wrote to " + str("path")}};
+  else if (args.contains("command"))
+    r = {{"llmContent", "Command: " + str("command") + "\nDirectory: .\nExit Code: 0"}, {"returnDisplay", ""}};
+  else if (args.contains("content"))
+    r = {{"llmContent", "Successfully created and wrote to new file: " + str("file_path") + "."},
+         {"returnDisplay", "Wrote " + stdfs::path(str("file_path")).filename().string()}};
+  else if (args.contains("old_string"))
+    r = {{"llmContent", "Successfully modified file: " + str("file_path") + " (1 replacements)."},
+         {"returnDisplay", ""}};
+  else
+    r = {{"llmContent", "hello\n"}, {"returnDisplay", ""}};
+  p["tool_response"] = r;
+}
 
 bool selects(const ProtocolHook& h, const std::string& tool) {
   gem::PlanContext ctx;
@@ -184,7 +221,8 @@ const char* gate_call(const HookOutcome& o) {
 // Registered through families.def (reading.cc).
 namespace readings::gemini {
 extern const FamilyReading kReading = {
-    f, gemini_hooks, ".gemini", hook_timeout_ms, kTools, selects, true, judge, gate_call, kVars};
+    f,         gemini_hooks, ".gemini", hook_timeout_ms, kTools, selects, true, judge,
+    gate_call, kVars, kMcpTools,    after_call};
 }  // namespace readings::gemini
 
 

@@ -42,10 +42,16 @@ json sample_args(ToolArgs a, const std::string& ws) {
       return {{"command", "ls -la"}};
     case ToolArgs::kEdit:
       return {{"file_path", ws + "/notes.txt"}, {"old_string", "hello"}, {"new_string", "bye"}};
+    case ToolArgs::kMcpWrite:
+      return {{"path", ws + "/notes.txt"}, {"content", "hello\n"}};
     case ToolArgs::kPath:
       break;
   }
   return {{"file_path", ws + "/notes.txt"}};
+}
+
+std::string sample_output(const json& args) {
+  return args.is_object() && args.value("command", std::string()) == "ls -la" ? "notes.txt\n" : "";
 }
 
 bool nonblank(const std::string& s) { return s.find_first_not_of(" \t\r\n") != std::string::npos; }

@@ -40,8 +40,9 @@ struct Run {
   bool exit0, exit2;                // it exited with status 0 / 2
 };
 
-// The args a sample call of a tool carries (what the payload's tool input holds).
-enum class ToolArgs { kWriteFile, kShell, kEdit, kPath };
+// The args a sample call of a tool carries (what the payload's tool input holds); kMcpWrite: an
+// MCP server's write tool ({path, content}, as the reference filesystem server names them).
+enum class ToolArgs { kWriteFile, kShell, kEdit, kPath, kMcpWrite };
 struct ToolSample {
   std::string_view name;
   ToolArgs args;
@@ -60,8 +61,8 @@ struct FamilyReading {
   // The host's timeout in ms for a hook that states none (--hook), on `host` (a host of this
   // family: a version profile may set its own).
   int (*hook_timeout_ms)(const std::string& host);
-  // Tools a matcher may select on a tool event, in the order tried (the first selected is used),
-  // each with the args a sample call of it carries.
+  // Tools a matcher may select on a tool event, in the order tried (the first selected gets the
+  // first sample call: protocol/samples.h), each with the args a sample call of it carries.
   std::span<const ToolSample> tools;
   // Whether registration `h`'s matcher selects `tool` (on a tool event).
   bool (*selects)(const ProtocolHook& h, const std::string& tool);
@@ -78,6 +79,15 @@ struct FamilyReading {
   // in the command's text (GEMINI_PROJECT_DIR, CLAUDE_PROJECT_DIR, …): a command naming another
   // host's variable, or a plugin's outside its plugin, runs with it empty (never_ran).
   std::span<const std::string_view> hook_vars;
+  // MCP tools in the host's own naming, as a template with {server} and {tool} ("mcp__{server}__
+  // {tool}"), tried after `tools`: a matcher that selects such a name gets MCP calls
+  // (protocol/samples.h). Empty when no naming of MCP tools is on record for the host.
+  std::span<const ToolSample> mcp_tools = {};
+  // Makes what the host sends about the call's result (an after-tool event's tool_response) that
+  // of the call `p` carries (tool `tool`, input `args`, in the project `ws`), in the host's shape;
+  // null: the runner's payload as it is.
+  void (*after_call)(const std::string& event, const std::string& tool, const json& args,
+                     const std::string& ws, json& p) = nullptr;
 };
 
 // PROTO-0 for one run: the evidence that the hook's own program never ran where the host runs it
@@ -97,6 +107,9 @@ bool nonblank(const std::string& s);
 // Whether some line of a hook's stdout is a JSON object: a reply the hook meant the host to read.
 bool has_json_line(const std::string& out);
 std::string exit_text(const pinta::proc::SpawnResult& r);
+// What the tool of a sample call with input `args` printed, for an after-tool result that belongs
+// to the call: the benign `ls -la` lists the project's notes.txt; any other call printed nothing.
+std::string sample_output(const json& args);
 // The file's text (at most 4 MiB), or "" with `err` set to one line naming it.
 std::string read_text(const std::string& path, std::string& err);
 

@@ -157,6 +157,9 @@ struct HostOutcome {
   // Set when the unit was run again alone (RunOptions::rerun_alone): what the full run had found
   // ("the run deadline passed ...", the first failure line); the rest of the outcome is the rerun's.
   std::string rerun_after;
+  // What the reader should know that is no failure (the protocol profile: a matcher that selects
+  // no tool the host offers, sample calls left out by the bound).
+  std::vector<std::string> notes;
 };
 
 struct CaseOutcome {

@@ -7,8 +7,10 @@
 // The hooks come from the user's own file (a Gemini CLI settings.json or extension folder, a
 // deel-local-cli hooks.json), read by the host's own loader in pinta::hosts, so the events and
 // matchers are the user's; or from one command line (--hook CMD) registered on every event of the
-// host. Each registration is run, through the same HostRunner the default profile uses, with a
-// realistic payload of its event (a tool its matcher selects), and each run is judged by the
+// host. Each registration is run, through the same HostRunner the default profile uses, on
+// realistic payloads of its event: on a tool event a benign and a hostile call of each kind of
+// input among the tools its matcher selects (conformance/src/protocol/samples.h: the bound, the
+// inputs), and the author's own --payload files; each run is judged by the
 // protocol checks (kProtocolChecks): it ends before the host's timeout, closes its pipes at exit,
 // exits with a status the host reads as an answer, prints one reply or none, and decides only with
 // decisions its event honours. What the host did with the run (the HostRunner's effect and
@@ -22,6 +24,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pinta/common/result.h"
@@ -58,6 +61,8 @@ struct ProtocolHook {
   std::map<std::string, std::string> env;
   // Where it runs: shared by the registrations of one read (protocol_hooks).
   std::shared_ptr<const protocol::Workspace> workspace;
+  // --payload: the author's own payloads it fits (file, its object), each run on it as it is.
+  std::vector<std::pair<std::string, json>> payloads;
 };
 
 struct ProtocolOptions {
@@ -68,6 +73,9 @@ struct ProtocolOptions {
   // Run the hooks in the project itself; by default in a copy of it, so grading never changes
   // the author's tree (--in-place).
   bool in_place = false;
+  // --payload FILE (repeatable): one JSON object a file, run on every registration it fits (its
+  // event and tool, as the host's payload names them) besides the sample calls.
+  std::vector<std::string> payloads;
 };
 
 // The host graded when none is named: the newest graded host of the first registered family

@@ -75,11 +75,13 @@ class DeelRunner : public HostRunner {
     return out;
   }
 
-  json default_payload(const std::string&, const json& opts, const std::string&,
+  json default_payload(const std::string& event, const json& opts, const std::string&,
                        const std::string&) override {
-    // seed 004 l.480: 도구 at every event (null off tool events); the rest is not in the seed.
+    // seed 004 l.480: 도구 at every event (null off tool events: 자리돌리기's default, l.473); the
+    // rest is not in the seed.
     json p = json::object();
-    p["도구"] = opts.contains("tool") ? opts["tool"] : json("Bash");
+    const bool tool_event = pinta::hosts::is_tool_event(Family::kDeel, event);
+    p["도구"] = opts.contains("tool") ? opts["tool"] : tool_event ? json("Bash") : json();
     if (opts.contains("tool_args") && opts["tool_args"].is_object())
       for (auto it = opts["tool_args"].begin(); it != opts["tool_args"].end(); ++it)
         p[it.key()] = it.value();
