@@ -1,8 +1,11 @@
-// Codex CLI 0.171 through HostRunner (pinta/emulator/runner_family.h).
+// Codex CLI hosts (every version profile: codex-0.171, …) through HostRunner
+// (pinta/emulator/runner_family.h).
 #include <map>
+#include <mutex>
 
 #include "pinta/emulator/codex/codex.h"
 #include "pinta/emulator/runner_family.h"
+#include "pinta/hosts/hosts.h"
 
 namespace pinta::emu::codex {
 namespace {
@@ -13,11 +16,20 @@ using nlohmann::json;
 // Codex spawns it (/bin/bash -c, cwd = the project, the payload in Codex's field order then EOF,
 // a timeout in whole seconds covering the pipes), read by the event's strict reply parser and
 // decided. The effect names what Codex did with the run; the outcome is in the detail.
+// Under a version profile: an event the release does not fire never spawns the hook (effect
+// not_run), and the reply is read by the release's rules (pinta::hosts::codex::Rules).
 class CodexRunner : public HostRunner {
  public:
+  explicit CodexRunner(pinta::hosts::codex::Rules rules) : rules_(std::move(rules)) {}
+
   HookOutcome run(const HookCall& call) override {
     HookOutcome out;
     CaseSpawner sp(call);
+    if (!pinta::hosts::codex::fires(rules_, call.event)) {
+      out.effect = "not_run";
+      out.effect_message = "this release does not fire " + call.event;
+      return out;
+    }
     pinta::hosts::codex::HookHandler h;
     h.event = call.event;
     h.command = call.command;
@@ -31,7 +43,7 @@ class CodexRunner : public HostRunner {
     out.detail["spawn"] = spawn_json(out.raw);
     PlanRun pr;
     pr.runs.push_back(hook_run(h, out.raw));
-    pr.readings.push_back(read_run(call.event, pr.runs.front()));
+    pr.readings.push_back(read_run(call.event, pr.runs.front(), rules_));
     pr.outcome = decide(call.event, payload, pr.runs, pr.readings);
     const json report = report_json({h}, pr);
     out.detail["result"] = report["results"][0];
@@ -86,6 +98,8 @@ class CodexRunner : public HostRunner {
   }
 
  private:
+  pinta::hosts::codex::Rules rules_;
+
   // What Codex did with the run (hosts/codex/src/model.cc describe_effect words):
   //   timed_out     past its timeout: a Failed run, the call goes on (CX)
   //   failed        any other Failed run: an exit other than 0/2, exit 2 without stderr, a
@@ -149,8 +163,26 @@ json codex_golden(const HookOutcome& o, const json&) {
   return e;
 }
 
-std::unique_ptr<HostRunner> make_codex(const std::string&, const HostRunnerOptions&, std::string&) {
-  return std::make_unique<CodexRunner>();
+// A Codex host is its version profile (hosts/codex/profiles/<host>.json, or the same name in
+// options.profiles_dir), read once per process.
+std::unique_ptr<HostRunner> make_codex(const std::string& host, const HostRunnerOptions& options,
+                                       std::string& error) {
+  static std::mutex mu;
+  static std::map<std::string, pinta::hosts::codex::Rules> cache;
+  const std::string dir = options.profiles_dir.empty()
+                              ? pinta::hosts::profile_dir(pinta::hosts::Family::kCodex)
+                              : options.profiles_dir;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(dir + "\n" + host);
+  if (it == cache.end()) {
+    auto prof = pinta::hosts::codex::profile_named(dir, host);
+    if (!prof) {
+      error = "no Codex CLI profile for host " + host + ": " + prof.error().message;
+      return nullptr;
+    }
+    it = cache.emplace(dir + "\n" + host, prof->rules).first;
+  }
+  return std::make_unique<CodexRunner>(it->second);
 }
 
 }  // namespace

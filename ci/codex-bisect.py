@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Find where Codex CLI's hook behaviour changes between published releases.
+
+  ci/codex-bisect.py [FROM..TO] [--scenarios NAME,NAME,...] [--out DIR] [--hostemu PATH]
+                     [--jobs N] [--sweep]
+  ci/codex-bisect.py --radar [--skip-status N]
+
+--radar is the version radar's Codex part (ci/codex-radar.sh, run by ci/drift.sh): the stable
+releases on npm from 0.124.0 on, each with its profile, and NEW for every release past the newest
+profile's range (exit 1: bisect from the newest profiled release to it and extend or add a
+profile), nothing downloaded; npm unreachable: exit --skip-status (default 77).
+
+Lists the stable releases of @openai/codex in FROM..TO (default 0.124.0, the first with hooks on
+by default, .. the newest), and gives each probed release a signature: the lines in which the real
+release's outcomes differ from the outcomes recorded from the reference release in
+emulator/hosts/codex/test/scenarios/ (`real_diff.py --real-only`: events fired, files, the text
+the model read, marks, notices, payloads), plus which hook event names its binary holds (the
+compaction and subagent events have no offline scenario). The search and the report are
+ci/version_bisect.py's: the release table with each release's profile (`hostemu codex profiles
+--version V`), every boundary with the lines that appear and vanish there, MISMATCH where a
+profile range spans a boundary.
+
+Not a default test: each probed release is one npm download of 60-110 MB (ci/npm-codex.sh
+VERSION, cached per release) and about a minute of runs. Probe outputs are kept in OUT/VERSION.txt
+(default ~/.cache/pinta-gemini/bisect/codex-<hash of the scenario set>) and reused.
+
+Exit: 0 profile boundaries match behaviour boundaries, 1 a MISMATCH, 2 usage / install error, 77
+npm unreachable.
+"""
+import argparse
+import hashlib
+import os
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True
+SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(SRC, "ci"))
+import version_bisect as vb  # noqa: E402
+
+TAG = "codex-bisect"
+SCENARIOS = os.path.join(SRC, "emulator", "hosts", "codex", "test", "scenarios")
+# The scenarios that told the releases apart (docs/hosts/codex-versions.md): SessionEnd and the
+# updatedInput rewrite (every scenario fires SessionEnd; pre-allow-updated-input), hook trust
+# (untrusted-no-bypass), the legacy PreToolUse block (pre-legacy-block), the start-up notices
+# (layers-json-and-toml: hooks in both files of a layer; matcher-post-regex: an invalid matcher),
+# and the strict reply parser's cases, unchanged so far (pre-deny-extra-key, pre-deny-noreason,
+# pre-exit2-empty), the config.toml layer and the seconds timeout (layers-toml-deny,
+# timeout-seconds).
+DEFAULT_SCENARIOS = ("pre-allow-updated-input,untrusted-no-bypass,pre-legacy-block,"
+                     "layers-json-and-toml,matcher-post-regex,pre-deny-extra-key,pre-deny-noreason,"
+                     "pre-exit2-empty,layers-toml-deny,timeout-seconds")
+# The first release with hooks on by default (`codex features list`: codex_hooks "stable true";
+# 0.123.0: "under development false").
+FIRST_WITH_HOOKS = "0.124.0"
+EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse",
+          "PreCompact", "PostCompact", "SubagentStart", "SubagentStop", "Stop", "SessionEnd"]
+
+
+class Prober:
+    def __init__(self, a, out_dir):
+        self.a, self.out_dir, self.sigs = a, out_dir, {}
+
+    def install(self, v):
+        r = subprocess.run(["bash", os.path.join(SRC, "ci", "npm-codex.sh"), v],
+                           capture_output=True, text=True)
+        if r.returncode in (3, 4):
+            vb.die(TAG, "npm unavailable: " + r.stderr.strip()[:200], 77)
+        if r.returncode != 0:
+            vb.die(TAG, "cannot install %s: %s" % (v, r.stderr.strip()[:200]))
+        return r.stdout.strip().splitlines()[-1]
+
+    def signature(self, v):
+        if v in self.sigs:
+            return self.sigs[v]
+        path = os.path.join(self.out_dir, v + ".txt")
+        if not os.path.exists(path):
+            codex = self.install(v)
+            print("  probing %s ..." % v, file=sys.stderr, flush=True)
+            blob = open(codex, "rb").read()
+            lines = ["binary names %s: %s" % (e, "yes" if e.encode() in blob else "no")
+                     for e in EVENTS]
+            r = subprocess.run([sys.executable, os.path.join(SCENARIOS, "..", "real_diff.py"),
+                                "--hostemu", self.a.hostemu, "--codex", codex, "--scenarios",
+                                SCENARIOS, "--only", self.a.scenarios, "--generated", "0",
+                                "--real-only", "--jobs", str(self.a.jobs)],
+                               capture_output=True, text=True)
+            if r.returncode not in (0, 1):
+                vb.die(TAG, "real_diff on %s failed (exit %d): %s" %
+                       (v, r.returncode, (r.stdout + r.stderr).strip()[-300:]))
+            lines += [l for l in r.stdout.splitlines() if not l.startswith("scenarios: ")]
+            with open(path + ".tmp", "w") as f:
+                f.write("\n".join(lines) + "\n")
+            os.replace(path + ".tmp", path)
+        lines = [l.rstrip("\n") for l in open(path)]
+        # A run that did not finish is not behaviour: stop instead of inventing a boundary.
+        bad = [l for l in lines if "did not finish" in l]
+        if bad:
+            os.remove(path)
+            vb.die(TAG, "probe of %s failed: %s" % (v, bad[0][:200]))
+        self.sigs[v] = frozenset(lines)
+        return self.sigs[v]
+
+    def profile(self, v):
+        r = subprocess.run([self.a.hostemu, "codex", "profiles", "--version", v],
+                           capture_output=True, text=True)
+        return r.stdout.strip() if r.returncode == 0 else "(none)"
+
+
+def radar(a):
+    if not os.access(a.hostemu, os.X_OK):
+        vb.die(TAG, "no hostemu at %s (cmake --build build --target hostemu)" % a.hostemu)
+    try:
+        vs = vb.stable_versions(TAG, "@openai/codex", FIRST_WITH_HOOKS)
+    except SystemExit as e:
+        if e.code == 77:
+            print("%s: SKIPPED: npm view @openai/codex versions failed" % TAG)
+            return a.skip_status
+        raise
+    prober = Prober(a, None)
+    new = []
+    for v in vs:
+        p = prober.profile(v)
+        print("%-10s %s" % (v, p))
+        if p == "(none)":
+            new.append(v)
+    if new:
+        last = [v for v in vs if v not in new][-1] if len(new) < len(vs) else FIRST_WITH_HOOKS
+        print("NEW: %d release(s) past the newest profile: %s; bisect them: ci/codex-bisect.py "
+              "%s..%s, then extend the newest profile's applies_through or add a profile"
+              % (len(new), " ".join(new), last, new[-1]))
+        return 1
+    print("%s: every release since %s has a profile" % (TAG, FIRST_WITH_HOOKS))
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[1],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("range", nargs="?", default=FIRST_WITH_HOOKS + "..",
+                    help="FROM..TO (default 0.124.0.. the newest release)")
+    ap.add_argument("--scenarios", default=DEFAULT_SCENARIOS,
+                    help="scenario names, comma-separated (default %(default)s)")
+    ap.add_argument("--hostemu", default=os.path.join(SRC, "build", "bin", "hostemu"))
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", help="probe cache directory")
+    ap.add_argument("--sweep", action="store_true", help="probe every release")
+    ap.add_argument("--radar", action="store_true",
+                    help="list the releases past the newest profile (no download)")
+    ap.add_argument("--skip-status", type=int, default=77,
+                    help="--radar's exit status when npm is unreachable (default 77)")
+    a = ap.parse_args()
+    if a.radar:
+        return radar(a)
+    if not os.access(a.hostemu, os.X_OK):
+        vb.die(TAG, "no hostemu at %s (cmake --build build --target hostemu)" % a.hostemu)
+    if a.range.endswith(".."):
+        lo, hi = a.range[:-2], None
+        vb.parse_range(TAG, lo + ".." + lo)
+    else:
+        lo, hi = vb.parse_range(TAG, a.range)
+    tag = hashlib.sha256(",".join(sorted(a.scenarios.split(","))).encode()).hexdigest()[:12]
+    out_dir = a.out or os.path.join(os.environ.get("PINTA_NPM_CACHE",
+                                                   os.path.expanduser("~/.cache/pinta-gemini")),
+                                    "bisect", "codex-" + tag)
+    os.makedirs(out_dir, exist_ok=True)
+    vs = vb.stable_versions(TAG, "@openai/codex", lo, hi)
+    prober = Prober(a, out_dir)
+    probed = vb.search(prober, vs, a.sweep)
+    return vb.report(prober, vs, probed)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
