@@ -29,9 +29,11 @@ npm unreachable.
 """
 import argparse
 import hashlib
+import json
 import os
 import subprocess
 import sys
+import time
 
 sys.dont_write_bytecode = True
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -145,11 +147,18 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", help="probe cache directory")
     ap.add_argument("--sweep", action="store_true", help="probe every release")
+    ap.add_argument("--record", metavar="FILE",
+                    help="write the result as JSON (the table docs/hosts/codex-0.171.md shows: "
+                         "emulator/hosts/codex/tools/versions.json, gen_doc.py)")
+    ap.add_argument("--self-test", action="store_true",
+                    help="check the search and the report on a scripted prober (no npm; ctest)")
     ap.add_argument("--radar", action="store_true",
                     help="list the releases past the newest profile (no download)")
     ap.add_argument("--skip-status", type=int, default=77,
                     help="--radar's exit status when npm is unreachable (default 77)")
     a = ap.parse_args()
+    if a.self_test:
+        return self_test()
     if a.radar:
         return radar(a)
     if not os.access(a.hostemu, os.X_OK):
@@ -167,7 +176,58 @@ def main():
     vs = vb.stable_versions(TAG, "@openai/codex", lo, hi)
     prober = Prober(a, out_dir)
     probed = vb.search(prober, vs, a.sweep)
-    return vb.report(prober, vs, probed)
+    status = vb.report(prober, vs, probed)
+    if a.record:
+        rows, boundaries = vb.classify(prober, vs, probed)
+        with open(a.record, "w") as f:
+            json.dump({"tool": "ci/codex-bisect.py", "date": time.strftime("%Y-%m-%d", time.gmtime()),
+                       "range": "%s..%s" % (vs[0], vs[-1]), "scenarios": a.scenarios.split(","),
+                       "rows": rows, "boundaries": boundaries}, f, indent=1)
+            f.write("\n")
+    return status
+
+
+def self_test():
+    """The search finds every boundary of a scripted behaviour with fewer probes than releases,
+    the report flags a profile range that spans a boundary, and a profile boundary without a
+    behaviour change is only a note."""
+    vs = ["0.%d.0" % i for i in range(124, 172)]
+    cut = lambda v, at: sum(vb.key(v) >= vb.key(x) for x in at)
+
+    class Scripted:
+        def __init__(self, behaviour, profiles):
+            self.behaviour, self.profiles, self.calls = behaviour, profiles, set()
+
+        def signature(self, v):
+            self.calls.add(v)
+            return frozenset(["class %d" % cut(v, self.behaviour)])
+
+        def profile(self, v):
+            return "p%d" % cut(v, self.profiles)
+
+    problems = []
+    import contextlib, io
+    for behaviour, profiles, want_status in (
+            (["0.130.0", "0.145.0"], ["0.130.0", "0.145.0"], 0),
+            (["0.130.0", "0.145.0"], ["0.145.0"], 1),               # 0.130 spans a boundary
+            (["0.145.0"], ["0.130.0", "0.145.0"], 0)):             # a note only
+        p = Scripted(behaviour, profiles)
+        probed = vb.search(p, vs)
+        rows, bounds = vb.classify(p, vs, probed)
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            status = vb.report(p, vs, probed)
+        if [b["version"] for b in bounds] != behaviour:
+            problems.append("boundaries %s, want %s" % ([b["version"] for b in bounds], behaviour))
+        if status != want_status:
+            problems.append("status %d, want %d for profiles %s" % (status, want_status, profiles))
+        if len(p.calls) >= len(vs) // 2:
+            problems.append("%d probes for %d releases: not a bisection" % (len(p.calls), len(vs)))
+        if want_status == 1 and "MISMATCH" not in out.getvalue():
+            problems.append("no MISMATCH line")
+    for pr in problems:
+        print("codex-bisect self-test: " + pr)
+    print("codex-bisect self-test: %s" % ("FAILED" if problems else "ok"))
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":

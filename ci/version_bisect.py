@@ -70,44 +70,60 @@ def search(prober, vs, sweep=False):
     return probed
 
 
-def report(prober, vs, probed):
-    """Prints the release table, every boundary with the lines that appear and vanish there, and
-    MISMATCH lines where a profile range spans a behaviour boundary. Returns 1 on a MISMATCH."""
-    classes, cls_of, last = [], {}, None
+def classify(prober, vs, probed):
+    """The search's result as data: rows [{version, class, probed, profile}] in release order (an
+    assumed release takes the class of the probed one below it) and boundaries [{version, after,
+    from, to, profiles: [before, after], vanish: [lines], appear: [lines]}]."""
+    classes, rows, last = [], [], None
+    name = lambda c: chr(ord("A") + c) if c < 26 else "C%d" % c
     for i, v in enumerate(vs):
         if i in probed:
             s = prober.signature(v)
             if s not in classes:
                 classes.append(s)
             last = classes.index(s)
-        cls_of[v] = last
-    name = lambda c: chr(ord("A") + c) if c < 26 else "C%d" % c
-    profiles = {v: prober.profile(v) for v in vs}
+        rows.append({"version": v, "class": name(last), "probed": i in probed,
+                     "profile": prober.profile(v)})
+    boundaries = []
+    for i in range(1, len(vs)):
+        if rows[i - 1]["class"] != rows[i]["class"]:
+            before = prober.signature(vs[max(j for j in probed if j < i)])
+            after = prober.signature(vs[i])
+            boundaries.append({"version": vs[i], "after": vs[i - 1], "from": rows[i - 1]["class"],
+                               "to": rows[i]["class"],
+                               "profiles": [rows[i - 1]["profile"], rows[i]["profile"]],
+                               "vanish": sorted(before - after), "appear": sorted(after - before)})
+    return rows, boundaries
+
+
+def report(prober, vs, probed):
+    """Prints the release table, every boundary with the lines that appear and vanish there, and
+    MISMATCH lines where a profile range spans a behaviour boundary. Returns 1 on a MISMATCH."""
+    rows, boundaries = classify(prober, vs, probed)
     print("| version | class | probed | profile |")
     print("|---|---|---|---|")
-    for i, v in enumerate(vs):
-        print("| %s | %s | %s | %s |" % (v, name(cls_of[v]), "yes" if i in probed else "assumed",
-                                        profiles[v]))
+    for r in rows:
+        print("| %s | %s | %s | %s |" % (r["version"], r["class"], "yes" if r["probed"] else
+                                        "assumed", r["profile"]))
     print()
     status = 0
-    for i in range(1, len(vs)):
-        p, v = vs[i - 1], vs[i]
-        behaviour = cls_of[p] != cls_of[v]
-        profile_change = profiles[p] != profiles[v]
-        if behaviour:
-            before = prober.signature(vs[max(j for j in probed if j < i)])
-            after = prober.signature(v)
+    at = {b["version"]: b for b in boundaries}
+    for i in range(1, len(rows)):
+        p, r = rows[i - 1], rows[i]
+        b = at.get(r["version"])
+        profile_change = p["profile"] != r["profile"]
+        if b:
             print("boundary %s (after %s): class %s -> %s, profile %s -> %s" %
-                  (v, p, name(cls_of[p]), name(cls_of[v]), profiles[p], profiles[v]))
-            for l in sorted(before - after):
+                  (r["version"], p["version"], b["from"], b["to"], p["profile"], r["profile"]))
+            for l in b["vanish"]:
                 print("  - " + l)
-            for l in sorted(after - before):
+            for l in b["appear"]:
                 print("  + " + l)
-        if behaviour and not profile_change:
-            print("MISMATCH: behaviour changes at %s but %s and %s share profile %s" %
-                  (v, p, v, profiles[v]))
-            status = 1
-        if profile_change and not behaviour:
+            if not profile_change:
+                print("MISMATCH: behaviour changes at %s but %s and %s share profile %s" %
+                      (r["version"], p["version"], r["version"], r["profile"]))
+                status = 1
+        elif profile_change:
             print("note: profile changes at %s (%s -> %s) with no change on these scenarios" %
-                  (v, profiles[p], profiles[v]))
+                  (r["version"], p["profile"], r["profile"]))
     return status

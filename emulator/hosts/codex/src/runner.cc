@@ -16,8 +16,10 @@ using nlohmann::json;
 // Codex spawns it (/bin/bash -c, cwd = the project, the payload in Codex's field order then EOF,
 // a timeout in whole seconds covering the pipes), read by the event's strict reply parser and
 // decided. The effect names what Codex did with the run; the outcome is in the detail.
-// Under a version profile: an event the release does not fire never spawns the hook (effect
-// not_run), and the reply is read by the release's rules (pinta::hosts::codex::Rules).
+// Under a version profile the reply is read by the release's rules (pinta::hosts::codex::Rules).
+// An event of the family that the release does not fire (SessionEnd before 0.145.0) is still
+// spawned, so that what the hook itself does (its bytes, exit, spans) is graded as on any event,
+// and its effect is not_run: that release never runs the hook (`hostemu codex run` runs nothing).
 class CodexRunner : public HostRunner {
  public:
   explicit CodexRunner(pinta::hosts::codex::Rules rules) : rules_(std::move(rules)) {}
@@ -25,11 +27,8 @@ class CodexRunner : public HostRunner {
   HookOutcome run(const HookCall& call) override {
     HookOutcome out;
     CaseSpawner sp(call);
-    if (!pinta::hosts::codex::fires(rules_, call.event)) {
-      out.effect = "not_run";
-      out.effect_message = "this release does not fire " + call.event;
-      return out;
-    }
+    const bool fired = !pinta::hosts::codex::is_event(call.event) ||
+                       pinta::hosts::codex::fires(rules_, call.event);
     pinta::hosts::codex::HookHandler h;
     h.event = call.event;
     h.command = call.command;
@@ -49,6 +48,11 @@ class CodexRunner : public HostRunner {
     out.detail["result"] = report["results"][0];
     out.detail["outcome"] = report["outcome"];
     classify(call.event, pr.runs.front(), pr.readings.front(), pr.outcome, out);
+    if (!fired) {
+      out.effect = "not_run";
+      out.effect_message = "this release does not fire " + call.event;
+      out.detail["fired"] = false;
+    }
     return out;
   }
 
