@@ -56,7 +56,8 @@ Result<Profile> parse(const std::string& file) {
   for (auto it = j["switches"].begin(); it != j["switches"].end(); ++it) {
     const std::string& k = it.key();
     const json& v = it.value();
-    bool* flag = k == "hook_trust"        ? &p.rules.hook_trust
+    bool* flag = k == "hooks_run"         ? &p.rules.hooks_run
+                 : k == "hook_trust"      ? &p.rules.hook_trust
                  : k == "updated_input"   ? &p.rules.updated_input
                  : k == "legacy_block"    ? &p.rules.legacy_block
                  : k == "startup_notices" ? &p.rules.startup_notices

@@ -50,9 +50,11 @@ std::string profile_json(const std::string& name, const std::string& from, const
 TEST(CodexProfiles, ReleasesMapToTheProfileOfTheirBehaviour) {
   for (const auto& [v, want] : std::vector<std::pair<std::string, std::string>>{
            {"0.124.0", "codex-0.124"},
-           {"0.129.0", "codex-0.124"},
-           {"0.130.0", "codex-0.144"},
-           {"0.142.2", "codex-0.144"},
+           {"0.125.0", "codex-0.124"},
+           {"0.128.0", "codex-0.128"},
+           {"0.130.0", "codex-0.130"},
+           {"0.135.0", "codex-0.130"},
+           {"0.142.2", "codex-0.142"},
            {"0.144.6", "codex-0.144"},
            {"0.145.0", "codex-0.171"},
            {"0.149.1", "codex-0.171"},
@@ -101,6 +103,13 @@ TEST(CodexProfiles, RulesDifferWhereTheReleasesDo) {
   EXPECT_FALSE(oldest->rules.hook_trust);
   EXPECT_TRUE(mid->rules.legacy_block);
   EXPECT_FALSE(oldest->rules.legacy_block);
+  auto legacy = cx::profile_named(source_profiles(), "codex-0.128");
+  auto silent = cx::profile_named(source_profiles(), "codex-0.130");
+  ASSERT_TRUE(legacy && silent);
+  EXPECT_TRUE(legacy->rules.legacy_block);
+  EXPECT_FALSE(legacy->rules.hook_trust);
+  EXPECT_FALSE(silent->rules.hooks_run);
+  for (const auto* p : {&*newest, &*mid, &*oldest, &*legacy}) EXPECT_TRUE(p->rules.hooks_run);
   // The defaults are the newest release's.
   const cx::Rules defaults;
   EXPECT_TRUE(defaults.hook_trust && defaults.updated_input && defaults.legacy_block);

@@ -85,7 +85,7 @@ int run_codex(const CodexRunArgs& a) {
     else if (a.event == "SubagentStart" || a.event == "SubagentStop")
       target = field("agent_type");
   }
-  const bool fired = cx::fires(*rules, a.event);
+  const bool fired = rules->hooks_run && cx::fires(*rules, a.event);
   auto plan = fired ? cx::plan(*loaded, a.event, target, src.bypass_trust)
                     : std::vector<cx::HookHandler>{};
   const std::string cwd = field("cwd").empty() ? a.project : field("cwd");

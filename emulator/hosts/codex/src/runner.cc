@@ -2,6 +2,7 @@
 // (pinta/emulator/runner_family.h).
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include "pinta/emulator/codex/codex.h"
 #include "pinta/emulator/runner_family.h"
@@ -23,6 +24,12 @@ using nlohmann::json;
 class CodexRunner : public HostRunner {
  public:
   explicit CodexRunner(pinta::hosts::codex::Rules rules) : rules_(std::move(rules)) {}
+
+  std::optional<std::string> hooks_not_run() const override {
+    if (rules_.hooks_run) return std::nullopt;
+    return "no hook of the version bisection ran on these releases (hooks.json with "
+           "--dangerously-bypass-hook-trust; docs/hosts/codex-0.171.md \"Releases\")";
+  }
 
   HookOutcome run(const HookCall& call) override {
     HookOutcome out;

@@ -109,6 +109,10 @@ std::vector<HookHandler> plan(const LoadedHooks& hooks, const std::string& event
 // The hook rules that differ between Codex releases: a profile's "switches", each measured on the
 // real releases by ci/codex-bisect.py (docs/hosts/codex-versions.md). The defaults are 0.171.0's.
 struct Rules {
+  // false: no hook of the bisection's scenarios ever ran on the release (user hooks.json, with
+  // `--dangerously-bypass-hook-trust`): how such a release would run one is not measured, so its
+  // host runs none (`hostemu codex run` plans nothing; HostRunner hooks_not_run).
+  bool hooks_run = true;
   std::vector<std::string> events;  // the events the release fires; empty: every one of events()
   bool hook_trust = true;           // untrusted hooks are skipped (false: every hook runs, and
                                     // `--dangerously-bypass-hook-trust` does not exist)
