@@ -52,9 +52,11 @@ TEST(CodexProfiles, ReleasesMapToTheProfileOfTheirBehaviour) {
            {"0.124.0", "codex-0.124"},
            {"0.125.0", "codex-0.124"},
            {"0.128.0", "codex-0.128"},
-           {"0.130.0", "codex-0.130"},
-           {"0.135.0", "codex-0.130"},
-           {"0.142.2", "codex-0.142"},
+           {"0.129.0", "codex-0.129"},
+           {"0.135.0", "codex-0.129"},
+           {"0.140.0", "codex-0.129"},
+           {"0.141.0", "codex-0.141"},
+           {"0.142.2", "codex-0.141"},
            {"0.144.6", "codex-0.144"},
            {"0.145.0", "codex-0.171"},
            {"0.149.1", "codex-0.171"},
@@ -86,7 +88,7 @@ TEST(CodexProfiles, RulesDifferWhereTheReleasesDo) {
   auto mid = cx::profile_named(source_profiles(), "codex-0.144");
   auto oldest = cx::profile_named(source_profiles(), "codex-0.124");
   ASSERT_TRUE(newest && mid && oldest);
-  // SessionEnd from 0.145.0 on; the compaction and subagent events after 0.124.
+  // SessionEnd from 0.145.0 on; the compaction and subagent events where hooks run after 0.128.
   EXPECT_TRUE(cx::fires(newest->rules, "SessionEnd"));
   EXPECT_FALSE(cx::fires(mid->rules, "SessionEnd"));
   EXPECT_TRUE(cx::fires(mid->rules, "PreCompact"));
@@ -104,7 +106,7 @@ TEST(CodexProfiles, RulesDifferWhereTheReleasesDo) {
   EXPECT_TRUE(mid->rules.legacy_block);
   EXPECT_FALSE(oldest->rules.legacy_block);
   auto legacy = cx::profile_named(source_profiles(), "codex-0.128");
-  auto silent = cx::profile_named(source_profiles(), "codex-0.130");
+  auto silent = cx::profile_named(source_profiles(), "codex-0.129");
   ASSERT_TRUE(legacy && silent);
   EXPECT_TRUE(legacy->rules.legacy_block);
   EXPECT_FALSE(legacy->rules.hook_trust);
