@@ -57,7 +57,8 @@ TEST(CodexProfiles, ReleasesMapToTheProfileOfTheirBehaviour) {
            {"0.140.0", "codex-0.129"},
            {"0.141.0", "codex-0.141"},
            {"0.142.2", "codex-0.141"},
-           {"0.144.6", "codex-0.144"},
+           {"0.144.4", "codex-0.141"},
+           {"0.144.6", "codex-0.141"},
            {"0.145.0", "codex-0.171"},
            {"0.149.1", "codex-0.171"},
            {"0.171.0", "codex-0.171"},
@@ -85,7 +86,7 @@ TEST(CodexProfiles, OutsideEveryRangeIsNotFound) {
 
 TEST(CodexProfiles, RulesDifferWhereTheReleasesDo) {
   auto newest = cx::profile_named(source_profiles(), "codex-0.171");
-  auto mid = cx::profile_named(source_profiles(), "codex-0.144");
+  auto mid = cx::profile_named(source_profiles(), "codex-0.141");
   auto oldest = cx::profile_named(source_profiles(), "codex-0.124");
   ASSERT_TRUE(newest && mid && oldest);
   // SessionEnd from 0.145.0 on; the compaction and subagent events where hooks run after 0.128.
@@ -100,7 +101,8 @@ TEST(CodexProfiles, RulesDifferWhereTheReleasesDo) {
       EXPECT_TRUE(cx::fires(p->rules, e)) << p->name << " " << e;
   EXPECT_FALSE(cx::fires(newest->rules, "NoSuchEvent"));
   EXPECT_TRUE(newest->rules.updated_input);
-  EXPECT_FALSE(mid->rules.updated_input);
+  EXPECT_TRUE(mid->rules.updated_input);
+  EXPECT_FALSE(oldest->rules.updated_input);
   EXPECT_TRUE(mid->rules.hook_trust);
   EXPECT_FALSE(oldest->rules.hook_trust);
   EXPECT_TRUE(mid->rules.legacy_block);

@@ -141,7 +141,7 @@ void add_run_command(CLI::App* codex, Action& action) {
                 "read the project's .codex/ layer (a trusted project)");
   auto* ver = run->add_option("--version", a->version,
                               "run under the version profile covering this release (e.g. 0.144.6)");
-  run->add_option("--profile", a->profile, "run under this version profile (e.g. codex-0.144)")
+  run->add_option("--profile", a->profile, "run under this version profile (e.g. codex-0.141)")
       ->excludes(ver);
   run->callback([a, &action] { action = [a] { return run_codex(*a); }; });
 }

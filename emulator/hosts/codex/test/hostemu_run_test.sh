@@ -32,7 +32,7 @@ if echo "$payload" | "$hostemu" codex run --codex-home "$tmp/home" --project "$t
   echo "FAIL: unknown event accepted"; exit 1
 fi
 # Version profiles (hosts/codex/profiles/, the bisection's boundaries).
-[ "$("$hostemu" codex profiles --version 0.144.6)" = codex-0.144 ] || { echo "FAIL: 0.144.6"; exit 1; }
+[ "$("$hostemu" codex profiles --version 0.144.6)" = codex-0.141 ] || { echo "FAIL: 0.144.6"; exit 1; }
 [ "$("$hostemu" codex profiles --version 0.145.0)" = codex-0.171 ] || { echo "FAIL: 0.145.0"; exit 1; }
 rc=0; "$hostemu" codex profiles --version 0.999.0 > /dev/null 2>&1 || rc=$?
 [ "$rc" = 3 ] || { echo "FAIL: a release past every profile exits $rc, not 3"; exit 1; }
@@ -53,10 +53,10 @@ check "0.144.6 fires no SessionEnd" 'r["fired"] is False and r["loaded"] == []' 
 [ ! -e "$tmp/marks-0.144.6" ] || { echo "FAIL: a SessionEnd hook ran under 0.144.6"; exit 1; }
 check "0.171.0 fires SessionEnd" 'r["fired"] is True and len(r["loaded"]) == 1' < "$tmp/end-0.171.0.json"
 [ -s "$tmp/marks-0.171.0" ] || { echo "FAIL: the SessionEnd hook did not run under 0.171.0"; exit 1; }
-for v in 0.144.6 0.171.0; do
+for v in 0.124.0 0.171.0; do
   echo "$payload" | "$hostemu" codex run --codex-home "$tmp/home" --project "$tmp/proj" \
     --event PreToolUse --bypass-trust --version "$v" > "$tmp/upd-$v.json"
 done
-check "0.144.6 runs the call as asked" 'r["outcome"]["updatedInput"] is None' < "$tmp/upd-0.144.6.json"
+check "0.124.0 runs the call as asked" 'r["outcome"]["updatedInput"] is None' < "$tmp/upd-0.124.0.json"
 check "0.171.0 applies updatedInput" 'r["outcome"]["updatedInput"] == {"command": "ls"}' < "$tmp/upd-0.171.0.json"
 echo "ok"
