@@ -55,6 +55,12 @@ DEFAULT_SCENARIOS = ("pre-allow-updated-input,untrusted-no-bypass,pre-legacy-blo
 # The first release with hooks on by default (`codex features list`: codex_hooks "stable true";
 # 0.123.0: "under development false").
 FIRST_WITH_HOOKS = "0.124.0"
+# Scenarios whose outcome raced on releases before 0.171 (a decision of one hook lost to a silent
+# hook running beside it, in some runs only: layers-toml-deny 3 of 5 runs blocked on 0.124-0.125,
+# pre-allow-updated-input applied in 2 of 3 on 0.144.6, multi-deny races through 0.145.0;
+# docs/hosts/codex-0.171.md "Releases"). Their lines stay in each probe's file but are no part of
+# the signature: a race is not a boundary.
+RACY = ("layers-toml-deny", "pre-allow-updated-input")
 EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse",
           "PreCompact", "PostCompact", "SubagentStart", "SubagentStop", "Stop", "SessionEnd"]
 
@@ -100,8 +106,24 @@ class Prober:
         if bad:
             os.remove(path)
             vb.die(TAG, "probe of %s failed: %s" % (v, bad[0][:200]))
-        self.sigs[v] = frozenset(lines)
+        # The event names in the binary are shown (names()), not compared: a name can precede the
+        # event firing (SessionEnd from 0.143.0, fired from 0.145.0).
+        sig, scenario = [], None
+        for l in lines:
+            if l.startswith("binary names "):
+                continue
+            if l and not l.startswith(" "):
+                scenario = l.split()[0]
+            if scenario not in RACY:
+                sig.append(l)
+        self.sigs[v] = frozenset(sig)
         return self.sigs[v]
+
+    def names(self, v):
+        """The hook event names release v's binary holds (from its probe file)."""
+        path = os.path.join(self.out_dir, v + ".txt")
+        return [l.split()[2].rstrip(":") for l in open(path)
+                if l.startswith("binary names ") and l.rstrip().endswith("yes")]
 
     def profile(self, v):
         r = subprocess.run([self.a.hostemu, "codex", "profiles", "--version", v],
@@ -179,6 +201,9 @@ def main():
     status = vb.report(prober, vs, probed)
     if a.record:
         rows, boundaries = vb.classify(prober, vs, probed)
+        for r in rows:
+            if r["probed"]:
+                r["names"] = prober.names(r["version"])
         with open(a.record, "w") as f:
             json.dump({"tool": "ci/codex-bisect.py", "date": time.strftime("%Y-%m-%d", time.gmtime()),
                        "range": "%s..%s" % (vs[0], vs[-1]), "scenarios": a.scenarios.split(","),

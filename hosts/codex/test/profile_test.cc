@@ -54,7 +54,7 @@ TEST(CodexProfiles, ReleasesMapToTheProfileOfTheirBehaviour) {
            {"0.128.0", "codex-0.128"},
            {"0.129.0", "codex-0.129"},
            {"0.135.0", "codex-0.129"},
-           {"0.140.0", "codex-0.129"},
+           {"0.140.0", "codex-0.140"},
            {"0.141.0", "codex-0.141"},
            {"0.142.2", "codex-0.141"},
            {"0.144.4", "codex-0.141"},
