@@ -42,9 +42,9 @@ import version_bisect as vb  # noqa: E402
 
 TAG = "codex-bisect"
 SCENARIOS = os.path.join(SRC, "emulator", "hosts", "codex", "test", "scenarios")
-# The scenarios that told the releases apart (docs/hosts/codex-versions.md): SessionEnd and the
-# updatedInput rewrite (every scenario fires SessionEnd; pre-allow-updated-input), hook trust
-# (untrusted-no-bypass), the legacy PreToolUse block (pre-legacy-block), the start-up notices
+# The scenarios that told the releases apart (docs/hosts/codex-0.171.md "Releases"): SessionEnd
+# (every scenario fires it) and whether hooks run at all, hook trust (untrusted-no-bypass), the
+# updatedInput rewrite and the legacy PreToolUse block (racy, see RACY), the start-up notices
 # (layers-json-and-toml: hooks in both files of a layer; matcher-post-regex: an invalid matcher),
 # and the strict reply parser's cases, unchanged so far (pre-deny-extra-key, pre-deny-noreason,
 # pre-exit2-empty), the config.toml layer and the seconds timeout (layers-toml-deny,
@@ -55,12 +55,12 @@ DEFAULT_SCENARIOS = ("pre-allow-updated-input,untrusted-no-bypass,pre-legacy-blo
 # The first release with hooks on by default (`codex features list`: codex_hooks "stable true";
 # 0.123.0: "under development false").
 FIRST_WITH_HOOKS = "0.124.0"
-# Scenarios whose outcome raced on releases before 0.171 (a decision of one hook lost to a silent
-# hook running beside it, in some runs only: layers-toml-deny 3 of 5 runs blocked on 0.124-0.125,
-# pre-allow-updated-input applied in 2 of 3 on 0.144.6, multi-deny races through 0.145.0;
-# docs/hosts/codex-0.171.md "Releases"). Their lines stay in each probe's file but are no part of
-# the signature: a race is not a boundary.
-RACY = ("layers-toml-deny", "pre-allow-updated-input")
+# Scenarios whose outcome raced on releases up to 0.145.0: every scenario's capture hook runs
+# beside the hook under test, and there a silent hook beside a deciding one made the decision lost
+# in some runs (scenario multi-deny-then-slow-silent; docs/hosts/codex-0.171.md "Releases").
+# Their lines stay in each probe's file but are no part of the signature: a race is not a
+# boundary. Their rules were measured without the capture hook (the profiles' evidence).
+RACY = ("layers-toml-deny", "pre-allow-updated-input", "pre-legacy-block")
 EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse",
           "PreCompact", "PostCompact", "SubagentStart", "SubagentStop", "Stop", "SessionEnd"]
 

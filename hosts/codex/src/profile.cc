@@ -59,7 +59,6 @@ Result<Profile> parse(const std::string& file) {
     bool* flag = k == "hooks_run"         ? &p.rules.hooks_run
                  : k == "hook_trust"      ? &p.rules.hook_trust
                  : k == "updated_input"   ? &p.rules.updated_input
-                 : k == "legacy_block"    ? &p.rules.legacy_block
                  : k == "startup_notices" ? &p.rules.startup_notices
                                           : nullptr;
     if (flag) {

@@ -51,7 +51,7 @@ TEST(CodexProfiles, ReleasesMapToTheProfileOfTheirBehaviour) {
   for (const auto& [v, want] : std::vector<std::pair<std::string, std::string>>{
            {"0.124.0", "codex-0.124"},
            {"0.125.0", "codex-0.124"},
-           {"0.128.0", "codex-0.128"},
+           {"0.128.0", "codex-0.124"},
            {"0.129.0", "codex-0.129"},
            {"0.135.0", "codex-0.129"},
            {"0.140.0", "codex-0.140"},
@@ -105,18 +105,13 @@ TEST(CodexProfiles, RulesDifferWhereTheReleasesDo) {
   EXPECT_FALSE(oldest->rules.updated_input);
   EXPECT_TRUE(mid->rules.hook_trust);
   EXPECT_FALSE(oldest->rules.hook_trust);
-  EXPECT_TRUE(mid->rules.legacy_block);
-  EXPECT_FALSE(oldest->rules.legacy_block);
-  auto legacy = cx::profile_named(source_profiles(), "codex-0.128");
   auto silent = cx::profile_named(source_profiles(), "codex-0.129");
-  ASSERT_TRUE(legacy && silent);
-  EXPECT_TRUE(legacy->rules.legacy_block);
-  EXPECT_FALSE(legacy->rules.hook_trust);
+  ASSERT_TRUE(silent);
   EXPECT_FALSE(silent->rules.hooks_run);
-  for (const auto* p : {&*newest, &*mid, &*oldest, &*legacy}) EXPECT_TRUE(p->rules.hooks_run);
+  for (const auto* p : {&*newest, &*mid, &*oldest}) EXPECT_TRUE(p->rules.hooks_run);
   // The defaults are the newest release's.
   const cx::Rules defaults;
-  EXPECT_TRUE(defaults.hook_trust && defaults.updated_input && defaults.legacy_block);
+  EXPECT_TRUE(defaults.hook_trust && defaults.updated_input && defaults.hooks_run);
   EXPECT_TRUE(cx::fires(defaults, "SessionEnd"));
 }
 
@@ -143,6 +138,7 @@ TEST(CodexProfiles, ABadProfileFolderIsAnError) {
   for (const auto& c : std::vector<Bad>{
            {"overlap", profile_json("x", "0.1.0", "0.2"), profile_json("y", "0.2.5", "0.3")},
            {"unknown switch", profile_json("x", "0.1.0", "0.2", R"({"hook_trusts":true})"), ""},
+           {"a switch no release needs", profile_json("x", "0.1.0", "0.2", R"({"legacy_block":false})"), ""},
            {"switch type", profile_json("x", "0.1.0", "0.2", R"({"hook_trust":"yes"})"), ""},
            {"unknown event", profile_json("x", "0.1.0", "0.2", R"({"events":["PreTool"]})"), ""},
            {"no events", profile_json("x", "0.1.0", "0.2", R"({"events":[]})"), ""},

@@ -270,16 +270,16 @@ void read_pre_tool_use(const json& j, Reading& r, const cx::Rules& rules) {
   std::optional<std::string> block;
   if (specific && pd == "deny")
     block = trimmed_non_empty(*str(hso, "permissionDecisionReason"));
-  else if (!specific && rules.legacy_block && j.contains("decision") && j["decision"] == "block")
-    block = trimmed_non_empty(*str(j, "reason"));  // CX: the legacy block blocks (from 0.125.0)
+  else if (!specific && j.contains("decision") && j["decision"] == "block")
+    block = trimmed_non_empty(*str(j, "reason"));  // CX: the legacy block blocks
   if (block) {
     r.status = "blocked";
     r.should_block = true;
     r.block_reason = block;
     r.entries.push_back({"feedback", *block});
   } else if (pd == "allow" && rules.updated_input) {
-    // Releases before 0.145.0 read the allow and run the call as the model asked (measured:
-    // codex-bisect, scenario pre-allow-updated-input).
+    // Releases before 0.141.0 read the allow and run the call as the model asked (measured:
+    // scenario pre-allow-updated-input without a concurrent hook, profile codex-0.124).
     r.updated_input = hso["updatedInput"];
   }
 }

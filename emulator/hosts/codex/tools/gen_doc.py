@@ -241,17 +241,17 @@ def versions_part(problems):
     profiles.sort(key=lambda p: vkey(p["applies_from"]))
     yes = lambda b: "yes" if b else "**no**"
     rows = ["| profile | releases | hooks run | events it does not fire | hook trust | updatedInput "
-            "applied | legacy `decision:block` on PreToolUse | start-up notices |",
-            "|---|---|---|---|---|---|---|---|"]
+            "applied | start-up notices |",
+            "|---|---|---|---|---|---|---|"]
     for p in profiles:
         sw = p.get("switches", {})
         missing = [e for e in EVENTS if e not in sw.get("events", EVENTS)]
-        rows.append("| `%s`%s | %s .. %s%s | %s | %s | %s | %s | %s | %s |" % (
+        rows.append("| `%s`%s | %s .. %s%s | %s | %s | %s | %s | %s |" % (
             p["name"], "" if p.get("graded", True) else " (not graded)", p["applies_from"],
             p["applies_through"], ".x" if len(vkey(p["applies_through"])) == 2 else "",
             yes(sw.get("hooks_run", True)), ", ".join(missing) or "—",
             yes(sw.get("hook_trust", True)), yes(sw.get("updated_input", True)),
-            yes(sw.get("legacy_block", True)), yes(sw.get("startup_notices", True))))
+            yes(sw.get("startup_notices", True))))
     try:
         rec = json.load(open(VERSIONS, encoding="utf-8"))
     except (OSError, ValueError) as e:

@@ -117,7 +117,6 @@ struct Rules {
   bool hook_trust = true;           // untrusted hooks are skipped (false: every hook runs, and
                                     // `--dangerously-bypass-hook-trust` does not exist)
   bool updated_input = true;        // a PreToolUse allow's updatedInput rewrites the call
-  bool legacy_block = true;         // PreToolUse honours the legacy {"decision":"block","reason"}
   bool startup_notices = true;      // hooks in both files of a layer and an invalid matcher are
                                     // reported as warnings (`codex exec --json` error items)
 };
