@@ -258,18 +258,26 @@ def versions_part(problems):
         problems.append("cannot read the bisection record %s: %s" % (os.path.relpath(VERSIONS, SRC), e))
         return "\n".join(rows)
     out = rows + ["", "The bisection (`%s`, %s, releases %s, scenarios %s): each boundary and the "
-                  "lines of the real release's outcomes that vanish (−) and appear (+) there "
-                  "(payload lines left out)." % (rec["tool"], rec["date"], rec["range"],
+                  "outcomes of the real release that stop (−) or start (+) differing from "
+                  "0.171.0's recorded ones there, by scenario." % (rec["tool"], rec["date"], rec["range"],
                                                  ", ".join("`%s`" % x for x in rec["scenarios"])),
                   "", "| release | after | profiles | what changed |", "|---|---|---|---|"]
+    moved = re.compile(r"^(\S+): real (.+?) moved")
     for b in rec["boundaries"]:
-        lines = [("−", l) for l in b["vanish"]] + [("+", l) for l in b["appear"]]
-        keep = [(m, l.strip()) for m, l in lines
-                if not l.startswith("      ") and "payload moved" not in l
-                and not re.match(r"^\S+\s+(OK|DIFF)\s", l)]
-        text = "<br>".join("%s %s" % (m, clip(l, 150)) for m, l in keep)
+        # "<scenario>: real <aspect> moved" lines, grouped by aspect: which outcomes of which
+        # scenarios start (−: a difference from 0.171.0 vanishes) or stop (+) matching 0.171.0.
+        parts = []
+        for mark, lines in (("−", b["vanish"]), ("+", b["appear"])):
+            by = {}
+            for l in lines:
+                m = moved.match(l.strip())
+                if m:
+                    by.setdefault(m.group(2), []).append(m.group(1))
+            for aspect, scs in sorted(by.items()):
+                parts.append("%s %s differs in %s" % (mark, aspect, ", ".join("`%s`" % x for x in
+                                                                            sorted(set(scs)))))
         out.append("| %s | %s | %s → %s | %s |" % (b["version"], b["after"], b["profiles"][0],
-                                                  b["profiles"][1], text or "—"))
+                                                  b["profiles"][1], "<br>".join(parts) or "—"))
     out += ["", "| class | releases | probed |", "|---|---|---|"]
     groups = []
     for r in rec["rows"]:
