@@ -39,6 +39,8 @@
 #   --pause-while FILE  before each release, wait while FILE exists (a benchmark can have the machine)
 #   --skip-status N     exit status when npm/Node or the registry is unavailable and nothing is
 #                       cached (default 77, ctest's SKIPPED; .ci/run passes 0: reported, not failed)
+# Every run but --smoke first runs the other families' release radars (ci/*-radar.sh: a release
+# no profile covers fails the run like a difference).
 # Exit: 0 no difference, 1 differences (or a release that cannot be probed), 2 usage.
 set -uo pipefail
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -109,6 +111,18 @@ print(" ".join(sorted(vs, key=lambda v: tuple(map(int, v.split("."))))))'); do
   echo "drift: --all: ${#versions[@]} releases: ${versions[*]}"
   # The whole list, so the sweep table can show the releases not swept yet.
   [ -z "$record" ] || printf '%s\n' "${versions[@]}" >"$record/releases.txt"
+fi
+
+# The other families' release radars (ci/*-radar.sh, each a family's own): their npm releases
+# with the profile each maps to, failing on a release past the newest profile. They list releases
+# and download nothing; not in the --smoke slice (no registry call in the default tests).
+radar_status=0
+if [ "$smoke" = 0 ]; then
+  for r in "$src"/ci/*-radar.sh; do
+    [ -e "$r" ] || continue
+    echo "drift: radar $(basename "$r")"
+    bash "$r" --hostemu "$hostemu" --skip-status 0 || radar_status=1
+  done
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pinta-drift.XXXXXX") || exit 1
@@ -186,4 +200,5 @@ print(json.load(open(sys.argv[1])).get("profile", "?"))' "$record/$v.json" 2>/de
     ${scen_args[@]+"${scen_args[@]}"} || status=1
   echo "drift: $v took $(( $(date +%s) - t0 )) s"
 done
+[ "$radar_status" = 0 ] || status=1
 exit $status

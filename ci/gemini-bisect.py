@@ -28,14 +28,16 @@ error, 77 npm unreachable (nothing to probe).
 """
 import argparse
 import hashlib
-import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(SRC, "ci"))
+import version_bisect as vb  # noqa: E402  (the search and the report, shared with other families)
 SESSIONS = os.path.join(SRC, "emulator", "hosts", "gemini", "test", "sessions")
 # The scenarios that tell the profiles apart (docs/gemini-versions.md, switch table), few enough
 # for a probe of a few minutes on the shared machine: the stop request line and tool error wording
@@ -51,28 +53,8 @@ DEFAULT_SCENARIOS = "s13,s15,s27,s29,u05,u06,u28"
 PROJECT_HASH = re.compile(r"(\.gemini/tmp/)[0-9a-f]{64}")
 
 
-def key(v):
-    return tuple(int(x) for x in v.split("-")[0].split("."))
-
-
 def die(msg, code=2):
-    print("gemini-bisect: " + msg, file=sys.stderr)
-    sys.exit(code)
-
-
-def stable_versions(lo, hi):
-    try:
-        out = subprocess.run(["npm", "view", "@google/gemini-cli", "versions", "--json"],
-                             capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        die("npm view failed: %s" % e, 77)
-    if out.returncode != 0:
-        die("npm view @google/gemini-cli versions failed: " + out.stderr.strip()[:200], 77)
-    vs = [v for v in json.loads(out.stdout) if re.fullmatch(r"\d+\.\d+\.\d+", v)]
-    vs = sorted((v for v in vs if key(lo) <= key(v) <= key(hi)), key=key)
-    if not vs:
-        die("no stable release in %s..%s" % (lo, hi))
-    return vs
+    vb.die("gemini-bisect", msg, code)
 
 
 def profile_of(hostemu, v):
@@ -85,6 +67,9 @@ class Prober:
     def __init__(self, args, scen_dir, out_dir):
         self.a, self.scen_dir, self.out_dir = args, scen_dir, out_dir
         self.sigs = {}
+
+    def profile(self, v):
+        return profile_of(self.a.hostemu, v)
 
     def signature(self, v):
         if v in self.sigs:
@@ -121,16 +106,6 @@ class Prober:
         return self.sigs[v]
 
 
-def bisect(prober, vs, lo, hi, probed):
-    a, b = prober.signature(vs[lo]), prober.signature(vs[hi])
-    probed.update((lo, hi))
-    if hi - lo <= 1 or a == b:
-        return
-    mid = (lo + hi) // 2
-    bisect(prober, vs, lo, mid, probed)
-    bisect(prober, vs, mid, hi, probed)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[1],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -144,9 +119,7 @@ def main():
     ap.add_argument("--out", help="probe cache directory")
     ap.add_argument("--sweep", action="store_true", help="probe every release")
     a = ap.parse_args()
-    m = re.fullmatch(r"(\d+\.\d+\.\d+)\.\.(\d+\.\d+\.\d+)", a.range)
-    if not m:
-        die("range must be FROM..TO with exact versions, e.g. 0.26.0..0.61.0")
+    lo, hi = vb.parse_range("gemini-bisect", a.range)
     if not os.access(a.hostemu, os.X_OK):
         die("no hostemu at %s (build it: cmake --build build --target hostemu)" % a.hostemu)
     ids = [s for s in a.scenarios.split(",") if s]
@@ -155,7 +128,7 @@ def main():
                                                    os.path.expanduser("~/.cache/pinta-gemini")),
                                     "bisect", tag)
     os.makedirs(out_dir, exist_ok=True)
-    vs = stable_versions(m.group(1), m.group(2))
+    vs = vb.stable_versions("gemini-bisect", "@google/gemini-cli", lo, hi)
 
     with tempfile.TemporaryDirectory(prefix="gemini-bisect.") as scen_dir:
         files = sorted(os.listdir(SESSIONS))
@@ -165,52 +138,8 @@ def main():
                 die("scenario %s: %s" % (sid, "not found" if not hit else "ambiguous"))
             os.symlink(os.path.join(SESSIONS, hit[0]), os.path.join(scen_dir, hit[0]))
         prober = Prober(a, scen_dir, out_dir)
-        probed = set()
-        if a.sweep:
-            for i in range(len(vs)):
-                prober.signature(vs[i])
-                probed.add(i)
-        else:
-            bisect(prober, vs, 0, len(vs) - 1, probed)
-
-    # Classes in release order; an assumed release takes the class of the probed one below it.
-    classes, cls_of, last = [], {}, None
-    for i, v in enumerate(vs):
-        if i in probed:
-            s = prober.sigs[v]
-            if s not in classes:
-                classes.append(s)
-            last = classes.index(s)
-        cls_of[v] = last
-    name = lambda c: chr(ord("A") + c) if c < 26 else "C%d" % c
-    profiles = {v: profile_of(a.hostemu, v) for v in vs}
-    print("| version | class | probed | profile |")
-    print("|---|---|---|---|")
-    for i, v in enumerate(vs):
-        print("| %s | %s | %s | %s |" % (v, name(cls_of[v]), "yes" if i in probed else "assumed",
-                                        profiles[v]))
-    print()
-    status = 0
-    for i in range(1, len(vs)):
-        p, v = vs[i - 1], vs[i]
-        behaviour = cls_of[p] != cls_of[v]
-        profile_change = profiles[p] != profiles[v]
-        if behaviour:
-            before, after = prober.sigs[vs[max(j for j in probed if j < i)]], prober.sigs[v]
-            print("boundary %s (after %s): class %s -> %s, profile %s -> %s" %
-                  (v, p, name(cls_of[p]), name(cls_of[v]), profiles[p], profiles[v]))
-            for l in sorted(before - after):
-                print("  - " + l)
-            for l in sorted(after - before):
-                print("  + " + l)
-        if behaviour and not profile_change:
-            print("MISMATCH: behaviour changes at %s but %s and %s share profile %s" %
-                  (v, p, v, profiles[v]))
-            status = 1
-        if profile_change and not behaviour:
-            print("note: profile changes at %s (%s -> %s) with no change on these scenarios" %
-                  (v, profiles[p], profiles[v]))
-    return status
+        probed = vb.search(prober, vs, a.sweep)
+    return vb.report(prober, vs, probed)
 
 
 if __name__ == "__main__":

@@ -252,7 +252,7 @@ void add_context(Reading& r, const std::string& c) {
 
 // CXSRC output_parser.rs parse_pre_tool_use + events/pre_tool_use.rs parse_completed. The
 // reply's validity is pinta::hosts::codex::reply_rejection (the same check the model uses).
-void read_pre_tool_use(const json& j, Reading& r) {
+void read_pre_tool_use(const json& j, Reading& r, const cx::Rules& rules) {
   const Universal u = universal(j);
   if (u.system_message) r.entries.push_back({"warning", *u.system_message});
   if (auto invalid = cx::reply_rejection("PreToolUse", j)) {
@@ -277,7 +277,9 @@ void read_pre_tool_use(const json& j, Reading& r) {
     r.should_block = true;
     r.block_reason = block;
     r.entries.push_back({"feedback", *block});
-  } else if (pd == "allow") {
+  } else if (pd == "allow" && rules.updated_input) {
+    // Releases before 0.141.0 read the allow and run the call as the model asked (measured:
+    // scenario pre-allow-updated-input without a concurrent hook, profile codex-0.124).
     r.updated_input = hso["updatedInput"];
   }
 }
@@ -370,7 +372,7 @@ bool output_ignored(const std::string& event) { return event == "SessionEnd" || 
 
 }  // namespace
 
-Reading read_run(const std::string& event, const HookRun& run) {
+Reading read_run(const std::string& event, const HookRun& run, const cx::Rules& rules) {
   Reading r;
   // CXSRC events/*.rs parse_completed: a run error (timeout, spawn failure) is a Failed run
   // with the error as its text; CX: a hook past its timeout, and the tool runs.
@@ -458,7 +460,7 @@ Reading read_run(const std::string& event, const HookRun& run) {
   }
   r.stdout_read = "json";
   if (event == "PreToolUse") {
-    read_pre_tool_use(*j, r);
+    read_pre_tool_use(*j, r, rules);
   } else if (event == "PermissionRequest") {
     read_permission_request(*j, r);
   } else if (event == "PostToolUse" || event == "UserPromptSubmit" || event == "Stop" ||
@@ -584,7 +586,7 @@ Outcome decide(const std::string& event, const json& payload, const std::vector<
 
 PlanRun run_plan(const std::vector<cx::HookHandler>& plan, const std::string& event,
                  const json& payload, const std::string& cwd,
-                 const std::map<std::string, std::string>& base_env) {
+                 const std::map<std::string, std::string>& base_env, const cx::Rules& rules) {
   // CX: matching hooks run concurrently; CXSRC dispatcher.rs execute_handlers waits for all.
   const std::string input = stdin_json(event, payload);
   std::vector<std::future<HookRun>> futures;
@@ -595,7 +597,7 @@ PlanRun run_plan(const std::vector<cx::HookHandler>& plan, const std::string& ev
     }));
   PlanRun pr;
   for (auto& f : futures) pr.runs.push_back(f.get());
-  for (const auto& r : pr.runs) pr.readings.push_back(read_run(event, r));
+  for (const auto& r : pr.runs) pr.readings.push_back(read_run(event, r, rules));
   // CXSRC dispatcher.rs execute_handlers: `async` handlers are started beside the others but not
   // waited for; their output is queued for a later turn and takes no part in this event's
   // outcome (the emulator waits for them, so their runs are still reported).

@@ -1,8 +1,12 @@
-// Codex CLI 0.171 through HostRunner (pinta/emulator/runner_family.h).
+// Codex CLI hosts (every version profile: codex-0.171, …) through HostRunner
+// (pinta/emulator/runner_family.h).
 #include <map>
+#include <mutex>
+#include <optional>
 
 #include "pinta/emulator/codex/codex.h"
 #include "pinta/emulator/runner_family.h"
+#include "pinta/hosts/hosts.h"
 
 namespace pinta::emu::codex {
 namespace {
@@ -13,11 +17,25 @@ using nlohmann::json;
 // Codex spawns it (/bin/bash -c, cwd = the project, the payload in Codex's field order then EOF,
 // a timeout in whole seconds covering the pipes), read by the event's strict reply parser and
 // decided. The effect names what Codex did with the run; the outcome is in the detail.
+// Under a version profile the reply is read by the release's rules (pinta::hosts::codex::Rules).
+// An event of the family that the release does not fire (SessionEnd before 0.145.0) is still
+// spawned, so that what the hook itself does (its bytes, exit, spans) is graded as on any event,
+// and its effect is not_run: that release never runs the hook (`hostemu codex run` runs nothing).
 class CodexRunner : public HostRunner {
  public:
+  explicit CodexRunner(pinta::hosts::codex::Rules rules) : rules_(std::move(rules)) {}
+
+  std::optional<std::string> hooks_not_run() const override {
+    if (rules_.hooks_run) return std::nullopt;
+    return "no hook of the version bisection ran on these releases (hooks.json with "
+           "--dangerously-bypass-hook-trust; docs/hosts/codex-0.171.md \"Releases\")";
+  }
+
   HookOutcome run(const HookCall& call) override {
     HookOutcome out;
     CaseSpawner sp(call);
+    const bool fired = !pinta::hosts::codex::is_event(call.event) ||
+                       pinta::hosts::codex::fires(rules_, call.event);
     pinta::hosts::codex::HookHandler h;
     h.event = call.event;
     h.command = call.command;
@@ -31,12 +49,17 @@ class CodexRunner : public HostRunner {
     out.detail["spawn"] = spawn_json(out.raw);
     PlanRun pr;
     pr.runs.push_back(hook_run(h, out.raw));
-    pr.readings.push_back(read_run(call.event, pr.runs.front()));
+    pr.readings.push_back(read_run(call.event, pr.runs.front(), rules_));
     pr.outcome = decide(call.event, payload, pr.runs, pr.readings);
     const json report = report_json({h}, pr);
     out.detail["result"] = report["results"][0];
     out.detail["outcome"] = report["outcome"];
     classify(call.event, pr.runs.front(), pr.readings.front(), pr.outcome, out);
+    if (!fired) {
+      out.effect = "not_run";
+      out.effect_message = "this release does not fire " + call.event;
+      out.detail["fired"] = false;
+    }
     return out;
   }
 
@@ -86,6 +109,8 @@ class CodexRunner : public HostRunner {
   }
 
  private:
+  pinta::hosts::codex::Rules rules_;
+
   // What Codex did with the run (hosts/codex/src/model.cc describe_effect words):
   //   timed_out     past its timeout: a Failed run, the call goes on (CX)
   //   failed        any other Failed run: an exit other than 0/2, exit 2 without stderr, a
@@ -149,8 +174,26 @@ json codex_golden(const HookOutcome& o, const json&) {
   return e;
 }
 
-std::unique_ptr<HostRunner> make_codex(const std::string&, const HostRunnerOptions&, std::string&) {
-  return std::make_unique<CodexRunner>();
+// A Codex host is its version profile (hosts/codex/profiles/<host>.json, or the same name in
+// options.profiles_dir), read once per process.
+std::unique_ptr<HostRunner> make_codex(const std::string& host, const HostRunnerOptions& options,
+                                       std::string& error) {
+  static std::mutex mu;
+  static std::map<std::string, pinta::hosts::codex::Rules> cache;
+  const std::string dir = options.profiles_dir.empty()
+                              ? pinta::hosts::profile_dir(pinta::hosts::Family::kCodex)
+                              : options.profiles_dir;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(dir + "\n" + host);
+  if (it == cache.end()) {
+    auto prof = pinta::hosts::codex::profile_named(dir, host);
+    if (!prof) {
+      error = "no Codex CLI profile for host " + host + ": " + prof.error().message;
+      return nullptr;
+    }
+    it = cache.emplace(dir + "\n" + host, prof->rules).first;
+  }
+  return std::make_unique<CodexRunner>(it->second);
 }
 
 }  // namespace

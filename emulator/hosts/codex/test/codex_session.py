@@ -21,6 +21,19 @@ EXEC_FLAGS = ["--skip-git-repo-check", "--disable", "plugins", "--disable", "rem
               "--disable", "apps"]
 
 
+_TRUST = {}
+
+
+def has_trust(codex):
+    """Whether this release has hook trust (`--dangerously-bypass-hook-trust` in `codex exec
+    --help`): releases before it run every hook, and reject the switch (the version lanes,
+    ci/codex-bisect.py)."""
+    if codex not in _TRUST:
+        p = subprocess.run([codex, "exec", "--help"], capture_output=True, text=True)
+        _TRUST[codex] = "--dangerously-bypass-hook-trust" in p.stdout
+    return _TRUST[codex]
+
+
 def install_codex():
     """The native binary from ci/npm-codex.sh; exit 77 (SKIPPED) when npm or the registry is out."""
     import sys
@@ -147,7 +160,7 @@ class Run:
             port = int(srv.stdout.readline().split()[1])
             self.build(port)
             args = [codex, "exec"] + EXEC_FLAGS
-            if self.sc.get("bypass_trust", True):
+            if self.sc.get("bypass_trust", True) and has_trust(codex):
                 args.append("--dangerously-bypass-hook-trust")
             args += ["--json", self.sc.get("prompt", "go")]
             with open(os.devnull) as dn:

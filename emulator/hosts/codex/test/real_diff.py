@@ -340,6 +340,9 @@ def main():
     ap.add_argument("--record", action="store_true",
                     help="write each scenario's real outcome into its file as \"expected\", and the "
                          "generated sessions' into scenarios/generated.json")
+    ap.add_argument("--real-only", action="store_true",
+                    help="check the real CLI against the recorded outcomes only, no emulator replay "
+                         "(ci/codex-bisect.py: another release's behaviour as differences)")
     ap.add_argument("--keep", help="keep the session directories under this directory")
     ap.add_argument("--fixtures-out", metavar="FIXTURES_ROOT",
                     help="write the captured payloads as fixtures under this fixtures root")
@@ -370,8 +373,8 @@ def main():
                     sc["expected"] = rec["expected"][sc["name"]]
     if not a.only:
         scs += gen
-    emu_ok = emulator_ready(a.hostemu)
-    if not emu_ok:
+    emu_ok = not a.real_only and emulator_ready(a.hostemu)
+    if not emu_ok and not a.real_only:
         print("[ NO EMULATOR ] `hostemu codex run` is not built yet: only the real CLI against its "
               "recorded outcomes is checked")
     base = a.keep or tempfile.mkdtemp(prefix="codex-diff-")

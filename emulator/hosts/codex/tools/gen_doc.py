@@ -9,6 +9,9 @@ column, its evidence). This script generates two parts of the document and check
   * the scenario index, from emulator/hosts/codex/test/scenarios/*.json (the scenarios the
     real-CLI lane runs on the real 0.171.0 binary and on the emulator), each with what the real
     CLI showed and the sections that cite it;
+  * the releases: the version profiles (hosts/codex/profiles/*.json, the rules each sets) and the
+    bisection's measured table (emulator/hosts/codex/tools/versions.json, written by
+    `ci/codex-bisect.py --record`): every boundary with what changed there, each release's class;
 and checks that
   * every rule row names its evidence: a scenario, CX (shared/reference/real-hosts.md, measured),
     CXSRC (a file of openai/codex codex-rs/hooks/, named), a fixture path or a conformance case;
@@ -29,10 +32,10 @@ SCENARIOS = os.path.join(HERE, "../test/scenarios")
 DESCRIPTOR = os.path.join(SRC, "hosts/codex/include/pinta/hosts/codex/family.h")
 CASES = os.path.join(SRC, "conformance/cases")
 DOC = os.path.join(SRC, "docs/hosts/codex-0.171.md")
-PARTS = {  # marker name -> generator
-    "replies": None,
-    "scenario-index": None,
-}
+PROFILES = os.path.join(SRC, "hosts/codex/profiles")
+VERSIONS = os.path.join(HERE, "versions.json")
+EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse",
+          "PreCompact", "PostCompact", "SubagentStart", "SubagentStop", "Stop", "SessionEnd"]
 NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SCENARIO_CLAUSE = re.compile(r"scenarios?\s+((?:`[^`]+`(?:,\s*|\s+and\s+)?)+)")
 CASE_ID = re.compile(r"\b([A-Z]+-\d{4})\b")
@@ -225,6 +228,71 @@ def index_table(scenarios, cites):
     return "\n".join(rows)
 
 
+def vkey(v):
+    return tuple(int(x) for x in v.split("."))
+
+
+def versions_part(problems):
+    """The profiles' rules and the bisection's table (see the module comment)."""
+    profiles = []
+    for f in sorted(os.listdir(PROFILES)) if os.path.isdir(PROFILES) else []:
+        if f.endswith(".json"):
+            profiles.append(json.load(open(os.path.join(PROFILES, f), encoding="utf-8")))
+    profiles.sort(key=lambda p: vkey(p["applies_from"]))
+    yes = lambda b: "yes" if b else "**no**"
+    rows = ["| profile | releases | hooks run | events it does not fire | hook trust | updatedInput "
+            "applied | start-up notices |",
+            "|---|---|---|---|---|---|---|"]
+    for p in profiles:
+        sw = p.get("switches", {})
+        missing = [e for e in EVENTS if e not in sw.get("events", EVENTS)]
+        rows.append("| `%s`%s | %s .. %s%s | %s | %s | %s | %s | %s |" % (
+            p["name"], "" if p.get("graded", True) else " (not graded)", p["applies_from"],
+            p["applies_through"], ".x" if len(vkey(p["applies_through"])) == 2 else "",
+            yes(sw.get("hooks_run", True)), ", ".join(missing) or "—",
+            yes(sw.get("hook_trust", True)), yes(sw.get("updated_input", True)),
+            yes(sw.get("startup_notices", True))))
+    try:
+        rec = json.load(open(VERSIONS, encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        problems.append("cannot read the bisection record %s: %s" % (os.path.relpath(VERSIONS, SRC), e))
+        return "\n".join(rows)
+    out = rows + ["", "The bisection (`%s`, %s, releases %s, scenarios %s): each boundary and the "
+                  "outcomes of the real release that stop (−) or start (+) differing from "
+                  "0.171.0's recorded ones there, by scenario." % (rec["tool"], rec["date"], rec["range"],
+                                                 ", ".join("`%s`" % x for x in rec["scenarios"])),
+                  "", "| release | after | profiles | what changed |", "|---|---|---|---|"]
+    moved = re.compile(r"^(\S+): real (.+?) moved")
+    for b in rec["boundaries"]:
+        # "<scenario>: real <aspect> moved" lines, grouped by aspect: which outcomes of which
+        # scenarios start (−: a difference from 0.171.0 vanishes) or stop (+) matching 0.171.0.
+        parts = []
+        for mark, lines in (("−", b["vanish"]), ("+", b["appear"])):
+            by = {}
+            for l in lines:
+                m = moved.match(l.strip())
+                if m:
+                    by.setdefault(m.group(2), []).append(m.group(1))
+            for aspect, scs in sorted(by.items()):
+                parts.append("%s %s differs in %s" % (mark, aspect, ", ".join("`%s`" % x for x in
+                                                                            sorted(set(scs)))))
+        out.append("| %s | %s | %s → %s | %s |" % (b["version"], b["after"], b["profiles"][0],
+                                                  b["profiles"][1], "<br>".join(parts) or "—"))
+    out += ["", "| class | releases | probed |", "|---|---|---|"]
+    groups = []
+    for r in rec["rows"]:
+        if groups and groups[-1]["class"] == r["class"]:
+            groups[-1]["rows"].append(r)
+        else:
+            groups.append({"class": r["class"], "rows": [r]})
+    for g in groups:
+        rs = g["rows"]
+        out.append("| %s | %s .. %s (%d) | %s |" % (g["class"], rs[0]["version"], rs[-1]["version"],
+                                                   len(rs), ", ".join(r["version"] for r in rs
+                                                                      if r["probed"])))
+    return "\n".join(out)
+
+
 def regenerate(text, parts, problems):
     for name, body in parts.items():
         begin, end = "<!-- %s:begin -->" % name, "<!-- %s:end -->" % name
@@ -273,7 +341,7 @@ def main():
     except (OSError, ValueError) as e:
         problems.append("cannot read the descriptor's replies: %s" % e)
         replies = None
-    parts = {"scenario-index": index_table(scenarios, cites)}
+    parts = {"scenario-index": index_table(scenarios, cites), "versions": versions_part(problems)}
     if replies is not None:
         parts["replies"] = replies
     new = regenerate(text, parts, problems)

@@ -104,6 +104,38 @@ std::string trust_hash(const HookHandler& handler);
 std::vector<HookHandler> plan(const LoadedHooks& hooks, const std::string& event,
                               const std::string& tool_name, bool bypass_trust);
 
+// ---- version profiles (hosts/codex/profiles/codex-<v>.json) --------------------------------------
+
+// The hook rules that differ between Codex releases: a profile's "switches", each measured on the
+// real releases by ci/codex-bisect.py (docs/hosts/codex-versions.md). The defaults are 0.171.0's.
+struct Rules {
+  // false: no hook of the bisection's scenarios ever ran on the release (user hooks.json, with
+  // `--dangerously-bypass-hook-trust`): how such a release would run one is not measured, so its
+  // host runs none (`hostemu codex run` plans nothing; HostRunner hooks_not_run).
+  bool hooks_run = true;
+  std::vector<std::string> events;  // the events the release fires; empty: every one of events()
+  bool hook_trust = true;           // untrusted hooks are skipped (false: every hook runs, and
+                                    // `--dangerously-bypass-hook-trust` does not exist)
+  bool updated_input = true;        // a PreToolUse allow's updatedInput rewrites the call
+  bool startup_notices = true;      // hooks in both files of a layer and an invalid matcher are
+                                    // reported as warnings (`codex exec --json` error items)
+};
+bool fires(const Rules& rules, const std::string& event);
+
+struct Profile {
+  std::string name, file, applies_from, applies_through, description;
+  Rules rules;
+};
+// Every profile of `dir`, by applies_from. Error when a file is not a valid profile (a bad range
+// or an unknown switch would silently never match) or two ranges overlap.
+Result<std::vector<Profile>> read_profiles(const std::string& dir);
+// The profile named `name` ("codex-0.171") or held in the file `name` (a path).
+Result<Profile> profile_named(const std::string& dir, const std::string& name);
+// The profile whose range holds `version` (an npm version such as 0.145.0): applies_from, exact,
+// through applies_through, a release line ("0.171" holds every 0.171.x). kNotFound outside every
+// range (a release past the newest profile: the version radar, ci/drift.sh --codex).
+Result<Profile> profile_for_version(const std::string& dir, const std::string& version);
+
 // ---- for lint: why a file is refused, positions in config.toml --------------------------------
 
 struct FileProblem {

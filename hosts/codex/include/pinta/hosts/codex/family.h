@@ -93,8 +93,10 @@ inline constexpr FamilyDescriptor kDescriptor = {
     // a reply Codex rejects).
     {R"({"hookSpecificOutput":{"hookEventName":{E},"permissionDecision":"deny","permissionDecisionReason":{R}}})",
      "", "guard_deny", ""},
-    // One version graded today; run by its emulator (emulator/hosts/codex/) through HostRunner.
-    HostSource{"codex-0.171"},
+    // The version profiles (hosts/codex/profiles/codex-<v>.json: one graded host per range of
+    // releases whose hook rules differ, found by ci/codex-bisect.py); run by the emulator
+    // (emulator/hosts/codex/) through HostRunner.
+    HostSource{"", "PINTA_CODEX_PROFILES", "codex/profiles", "hosts/codex/profiles"},
 };
 
 }  // namespace pinta::hosts::codex

@@ -1,11 +1,12 @@
 // File: pinta/emulator/codex/codex.h
-// Running OpenAI Codex CLI 0.171 hooks: spawning (every matching command at once, each with its
-// own timeout in whole seconds), reading each run as the event's reply parser reads it (strict:
-// a reply outside the event's reply struct is a Failed run and the host goes on as without it)
-// and the outcome for the event: whether the tool runs, the text the model reads, context,
-// updated input, the failure texts Codex records. Host data (events, config layers, trust,
-// matchers, planner) is pinta::hosts::codex. CX = shared/reference/real-hosts.md (Codex 0.171.0,
-// measured); CXSRC = openai/codex codex-rs/hooks/src/engine/*.rs, events/*.rs, schema.rs and
+// Running OpenAI Codex CLI 0.171 hooks (and, by version profile, those of the releases since
+// 0.124): spawning (every matching command at once, each with its own timeout in whole seconds),
+// reading each run as the event's reply parser reads it (strict: a reply outside the event's
+// reply struct is a Failed run and the host goes on as without it) and the outcome for the event:
+// whether the tool runs, the text the model reads, context, updated input, the failure texts
+// Codex records. Host data (events, config layers, trust, matchers, planner, version profiles) is
+// pinta::hosts::codex. CX = shared/reference/real-hosts.md (Codex 0.171.0, measured); CXSRC =
+// openai/codex codex-rs/hooks/src/engine/*.rs, events/*.rs, schema.rs and
 // codex-rs/core/src/hook_runtime.rs (the hook engine). Every rule with its evidence: run.cc.
 #pragma once
 
@@ -92,8 +93,10 @@ proc::SpawnRequest spawn_request(const hosts::codex::HookHandler& h, const std::
                                  const std::map<std::string, std::string>& env);
 HookRun hook_run(const hosts::codex::HookHandler& h, const proc::SpawnResult& result);
 
-// One finished run read as the event's parser reads it (pure).
-Reading read_run(const std::string& event, const HookRun& run);
+// One finished run read as the event's parser reads it (pure), under a release's rules (its
+// version profile's switches; the default: 0.171.0's).
+Reading read_run(const std::string& event, const HookRun& run,
+                 const hosts::codex::Rules& rules = hosts::codex::Rules{});
 
 // The event's outcome from every run's reading (plan order; `runs` for the completion order).
 Outcome decide(const std::string& event, const nlohmann::json& payload,
@@ -107,7 +110,8 @@ struct PlanRun {
 // Runs every planned handler concurrently, waits for all, reads them, decides.
 PlanRun run_plan(const std::vector<hosts::codex::HookHandler>& plan, const std::string& event,
                  const nlohmann::json& payload, const std::string& cwd,
-                 const std::map<std::string, std::string>& base_env);
+                 const std::map<std::string, std::string>& base_env,
+                 const hosts::codex::Rules& rules = hosts::codex::Rules{});
 
 // {"loaded":[…],"results":[…],"outcome":{…}}: the `hostemu codex run` report.
 nlohmann::json report_json(const std::vector<hosts::codex::HookHandler>& plan, const PlanRun& run);
