@@ -61,10 +61,11 @@ USAGE_LINE = re.compile(r"^(Changes|Duration|Tokens|Resume)\s")
 PRE_EVENTS = ("preToolUse", "PreToolUse")
 # What the model reads for a call a preToolUse hook denied (CPM pre-* scenarios).
 DENIED_PREFIX = "Denied by preToolUse hook"
-# Variables our launcher sets, not Copilot (ci/npm-copilot.sh pins the unpacked package's cache):
+# Variables our launcher sets, not Copilot (ci/npm-copilot.sh pins the unpacked package's cache;
+# XDG_CACHE_HOME for releases before COPILOT_PKG_CACHE_HOME):
 # hooks see them under the real CLI, and `hostemu copilot run` must not invent them, so they are
 # left out of what the hooks report of their environment.
-LAUNCHER_VARS = ("COPILOT_PKG_CACHE_HOME",)
+LAUNCHER_VARS = ("COPILOT_PKG_CACHE_HOME", "XDG_CACHE_HOME")
 # The CLI's notice when a model request could not connect (CPM c-pre-deny-long-reason, once):
 # the scripted server on loopback was not reached, a harness fault, so the run is made again once.
 NO_MODEL_SERVER = "Could not connect to local model provider"
