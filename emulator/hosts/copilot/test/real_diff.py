@@ -151,10 +151,14 @@ def outcome(run):
     """What the real run did (see the module comment), normalised to compare across runs."""
     root = run.root
     ok = [r for r in run.api if r.get("status") == 200]
-    read = []
-    for r in ok[-1]["toolOutputs"] if ok else []:
-        o = r["output"]
-        read.append([r["call_id"], norm(o if isinstance(o, str) else json.dumps(o), root)])
+    # Every call's output as the model last read it, in first-seen order: one conversation's last
+    # request holds all of its calls; a subagent's calls are in its own requests (c-subagent).
+    outputs = {}
+    for req in ok:
+        for r in req["toolOutputs"]:
+            o = r["output"]
+            outputs[r["call_id"]] = norm(o if isinstance(o, str) else json.dumps(o), root)
+    read = [[c, t] for c, t in outputs.items()]
     told = []
     for r in ok:
         for item in r["body"].get("input", []):
@@ -281,14 +285,29 @@ def replay(run, hostemu):
 
 def pre_calls(run, got):
     """The preToolUse payloads (either dialect) in firing order, each paired with the text the
-    model read for the call it gated (calls are answered in order; one capture per dialect)."""
-    read = [t for _, t in got["read"]]
-    out, k, seen = [], {}, collections.Counter()
-    for i, label in enumerate(run.labels):
-        if label in PRE_EVENTS:
+    model read for the call it gated: the scripted call with the same arguments (a subagent's calls
+    fire between the main agent's), else the calls in order (one capture per dialect)."""
+    read = dict(got["read"])
+    order = [t for _, t in got["read"]]
+    calls = []  # (call id, arguments) of every scripted function call, in script order
+    for t, turn in enumerate(run.sc.get("turns") or []):
+        for i, item in enumerate(turn.get("content") or []):
+            if item.get("type") == "function_call":
+                args = json.loads(json.dumps(item.get("arguments")).replace("<ROOT>", run.root))
+                calls.append(("call_s%d_%d" % (t, i), args))
+    out, used, seen = [], set(), collections.Counter()
+    for i, (label, p) in enumerate(zip(run.labels, run.payloads)):
+        if label not in PRE_EVENTS:
+            continue
+        args = p.get("toolArgs", p.get("tool_input")) if isinstance(p, dict) else None
+        match = next((c for c, a in calls if c not in used and a == args and c in read), None)
+        if match is not None:
+            used.add(match)
+            out.append((i, read[match]))
+        else:
             n = seen[label]
-            seen[label] += 1
-            out.append((i, read[n] if n < len(read) else None))
+            out.append((i, order[n] if n < len(order) else None))
+        seen[label] += 1
     return out
 
 
