@@ -180,7 +180,16 @@ void check_handler(Sink& sink, const std::string& ptr, const ojson& h, const std
     return;
   }
   auto type = h.find("type");
-  if (type != h.end() && type->is_string() && *type != "command") return;  // http, prompt
+  if (type != h.end() && type->is_string() && *type != "command") {
+    // CPM c-http-hook, p-http-hook, c-prompt-type: 1.0.102 never runs these entries (an http
+    // entry sent no request to a live loopback server, online or offline; the call ran).
+    sink.add(Severity::kWarning, "unsupported-type", ptr + "/type",
+             "a \"" + type->get<std::string>() +
+                 "\" entry: Copilot CLI 1.0.102 never runs it (no request, no verdict), so it "
+                 "guards nothing",
+             "use a command entry ({\"type\": \"command\", \"bash\": \"...\"})");
+    return;
+  }
   std::string ckey;
   const std::string cmd = command_of(h, &ckey);
   if (cmd.empty()) {
