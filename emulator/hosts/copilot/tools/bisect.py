@@ -22,6 +22,7 @@ output: one row per release (signature class A, B, ..., probed or assumed, and t
 `hostemu copilot profiles --version V` gives it), then each boundary with the fields that appear
 and vanish there, then MISMATCH lines where one profile spans two classes.
 
+--cached prints the table from the probes kept so far (an interrupted search) without probing.
 Probes are cached (OUT, default ~/.cache/pinta-gemini/bisect-copilot/<hash of the scenario set>),
 so an interrupted search resumes; an install other than the pinned one is removed after its probe
 unless --keep-installs (each is ~450 MB of packages plus ~235 MB unpacked).
@@ -179,7 +180,12 @@ def main():
     ap.add_argument("--out")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--sweep", action="store_true")
+    ap.add_argument("--cached", action="store_true",
+                    help="probe nothing: the table from the probes already kept in OUT")
     ap.add_argument("--keep-installs", action="store_true")
+    ap.add_argument("--record", metavar="FILE",
+                    help="write the classes and boundaries as JSON (tools/releases.json: the "
+                         "measured table gen_doc.py puts in docs/hosts/copilot-1.0.md)")
     a = ap.parse_args()
     if ".." not in a.range:
         die("the range is FROM..TO")
@@ -206,7 +212,13 @@ def main():
             recs[vs[i]] = probe(vs[i], scs, hostemu, out, a.jobs, a.keep_installs)
         return recs[vs[i]]["signature"]
 
-    if a.sweep:
+    if a.cached:
+        for v in vs:
+            if os.path.exists(os.path.join(out, v + ".json")):
+                recs[v] = json.load(open(os.path.join(out, v + ".json")))
+        if not recs:
+            die("no probe kept in " + out)
+    elif a.sweep:
         for i in range(len(vs)):
             get(i)
     else:
@@ -219,17 +231,26 @@ def main():
             m = (i + j) // 2
             get(m)
             todo += [(m, j), (i, m)]
-    classes, cls, prev, rows = {}, None, None, []
+    classes, cls_of = {}, {}
     for v in vs:
         if v in recs:
             s = tuple(recs[v]["signature"])
-            cls = classes.setdefault(s, chr(ord("A") + len(classes)))
-            prev = s
-        rows.append((v, cls, v in recs, profile_of(hostemu, v)))
+            cls_of[v] = classes.setdefault(s, chr(ord("A") + len(classes)))
+    rows, probed = [], [v for v in vs if v in recs]
+    for v in vs:
+        if v in recs:
+            c = cls_of[v]
+        else:
+            # Between two probes: their class when both ends share it, else not known yet (an
+            # interrupted search, --cached).
+            lo_ = max((p for p in probed if key(p) < key(v)), key=key, default=None)
+            hi_ = min((p for p in probed if key(p) > key(v)), key=key, default=None)
+            c = cls_of[lo_] if lo_ and hi_ and cls_of[lo_] == cls_of[hi_] else "?"
+        rows.append((v, c, v in recs, profile_of(hostemu, v)))
     print("%-9s %-5s %-8s %s" % ("release", "class", "probe", "profile"))
     for v, c, p, prof in rows:
-        print("%-9s %-5s %-8s %s" % (v, c, "probed" if p else "assumed", prof))
-    last = None
+        print("%-9s %-5s %-8s %s" % (v, c, "probed" if p else "assumed" if c != "?" else "-", prof))
+    last, boundaries = None, []
     for v in vs:
         if v not in recs:
             continue
@@ -240,12 +261,23 @@ def main():
                 print("  - %s (behaves as %s from here)" % (f, PINNED))
             for f in sorted(s - last[1]):
                 print("  + %s" % f)
+            boundaries.append({"at": v, "after": last[0], "now_as_pinned": sorted(last[1] - s),
+                               "new": sorted(s - last[1])})
         last = (v, s)
+    if a.record:
+        with open(a.record, "w") as f:
+            json.dump({"pinned": PINNED, "range": a.range, "scenarios": want,
+                       "releases": [{"version": v, "class": c, "probed": p,
+                                     "differs_from_pinned": recs[v]["signature"] if p else None}
+                                    for v, c, p, _ in rows],
+                       "boundaries": boundaries}, f, indent=1)
+            f.write("\n")
     mismatch = 0
     by_profile = {}
     for v, c, _, prof in rows:
         by_profile.setdefault(prof, set()).add(c)
     for prof, cs_ in sorted(by_profile.items()):
+        cs_.discard("?")
         if prof != "-" and len(cs_) > 1:
             print("MISMATCH profile %s spans classes %s" % (prof, ",".join(sorted(cs_))))
             mismatch = 1
