@@ -22,7 +22,8 @@ output: one row per release (signature class A, B, ..., probed or assumed, and t
 `hostemu copilot profiles --version V` gives it), then each boundary with the fields that appear
 and vanish there, then MISMATCH lines where one profile spans two classes.
 
---cached prints the table from the probes kept so far (an interrupted search) without probing.
+--latest is the version radar: the newest release on npm against the pinned one (exit 1 when
+its hook behaviour moved: a new profile is due). --cached prints the table from the probes kept so far (an interrupted search) without probing.
 Probes are cached (OUT, default ~/.cache/pinta-gemini/bisect-copilot/<hash of the scenario set>),
 so an interrupted search resumes; an install other than the pinned one is removed after its probe
 unless --keep-installs (each is ~450 MB of packages plus ~235 MB unpacked).
@@ -180,6 +181,9 @@ def main():
     ap.add_argument("--out")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--sweep", action="store_true")
+    ap.add_argument("--latest", action="store_true",
+                    help="the version radar: probe only the newest release on npm (RANGE is "
+                         "ignored); exit 1 when it behaves otherwise than the pinned one")
     ap.add_argument("--cached", action="store_true",
                     help="probe nothing: the table from the probes already kept in OUT")
     ap.add_argument("--keep-installs", action="store_true")
@@ -204,6 +208,16 @@ def main():
     tag = hashlib.sha256(json.dumps(scs, sort_keys=True).encode()).hexdigest()[:12]
     out = a.out or os.path.join(os.path.expanduser("~"), ".cache", "pinta-gemini", "bisect-copilot", tag)
     os.makedirs(out, exist_ok=True)
+    if a.latest:
+        newest = releases("0.0.0", "999.0.0")[-1]
+        rec = probe(newest, scs, hostemu, out, a.jobs, a.keep_installs)
+        if newest == PINNED or not rec["signature"]:
+            print("radar: %s behaves as %s on the bisect scenarios" % (newest, PINNED))
+            sys.exit(0)
+        print("radar: %s differs from %s in %d fields:" % (newest, PINNED, len(rec["signature"])))
+        for line in rec["lines"]:
+            print("  " + line.replace("\n", "\n  "))
+        sys.exit(1)
     vs = releases(lo, hi)
     recs = {}
 
