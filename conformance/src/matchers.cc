@@ -706,12 +706,14 @@ std::string v_parent(const json& v, const std::string& at) {
            x.get_ref<const std::string&>().find_first_not_of("0123456789abcdef") ==
                std::string::npos;
   };
-  if (!v.is_object() || !hex(v.value("trace_id", json()), 32) || !hex(v.value("span_id", json()), 16))
+  if (!v.is_object() || !hex(v.value("trace_id", json()), 32) ||
+      !hex(v.value("span_id", json()), 16))
     return at + " must be {\"trace_id\": 32 lowercase hex, \"span_id\": 16 lowercase hex}";
   return "";
 }
 void e_parent(const json& v, CollectorContext& c) {
-  const std::string tid = v["trace_id"], sid = v["span_id"];
+  const std::string tid = v["trace_id"].get<std::string>();
+  const std::string sid = v["span_id"].get<std::string>();
   if (c.spans.empty()) c.fail("no span to check against the host's trace context");
   std::set<std::string> ours;
   for (const auto& s : c.spans) ours.insert(s.span.value("spanId", std::string()));

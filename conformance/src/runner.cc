@@ -586,6 +586,8 @@ class UnitRun {
     if (spec.is_object() && spec.contains("trace_parent")) {
       const auto f = pinta::hosts::host_family(host_);
       const auto* shape = f ? &pinta::hosts::descriptor(*f).payload : nullptr;
+      if (!spec["trace_parent"].is_string())
+        return unresolved(ho, "input.trace_parent must be a string"), false;
       const std::string tp = spec["trace_parent"].get<std::string>();
       if (shape && !shape->trace_parent_env.empty())
         env[std::string(shape->trace_parent_env)] = tp;

@@ -469,7 +469,9 @@ int run_protocol_profile(Cli& c, pinta::conformance::ConsoleStyle style) {
     for (const auto& r : *m) {
       json cells = json::array();
       for (const auto& cell : r.cells)
-        cells.push_back({{"host", cell.host}, {"verdict", cell.verdict}, {"effect", cell.effect},
+        cells.push_back({{"host", cell.host},
+                         {"verdict", cell.verdict},
+                         {"effect", cell.effect},
                          {"why", cell.why}});
       s.cross_host_rows.push_back({{"command", r.command}, {"cells", std::move(cells)}});
     }

@@ -265,8 +265,10 @@ TEST(CopilotPayloadShape, CommandArgsAreTheCapturedArgumentNames) {
       // The native format sends toolArgs as an object (1.0.102); a string is an older release's.
       ASSERT_TRUE(args.is_object()) << e.path();
       bool named = false;
-      for (std::string_view a : l.shape->command_args) named = named || args.contains(std::string(a));
-      EXPECT_TRUE(named) << e.path() << " names none of the label's command arguments: " << args.dump();
+      for (std::string_view a : l.shape->command_args)
+        named = named || args.contains(std::string(a));
+      EXPECT_TRUE(named) << e.path()
+                         << " names none of the label's command arguments: " << args.dump();
       ++seen;
     }
     EXPECT_GE(seen, 3) << dir;

@@ -156,7 +156,8 @@ std::string nonzero_exit_path(const std::string& command, const std::string& scr
     for (std::string line; std::getline(ss, line);) {
       const auto lead = line.find_first_not_of(" \t");
       if (lead == std::string::npos || line[lead] == '#' || line.size() > 2000) continue;
-      if (std::regex_search(line, errexit)) return "it runs under `set -e`: any failing step exits 1";
+      if (std::regex_search(line, errexit))
+        return "it runs under `set -e`: any failing step exits 1";
       std::smatch m;
       std::string rest = line;
       while (std::regex_search(rest, m, exit_n)) {

@@ -222,19 +222,21 @@ TEST_F(CopilotRules, FailClosedExitOnTheGate) {
   write(bin_ + "/careful.sh", "#!/bin/sh\n# set -e would deny on any failure\ncat >/dev/null\n",
         0755);
   write(bin_ + "/check.py", "import json, sys\njson.load(sys.stdin)\n", 0755);
-  write(bin_ + "/safe.py", "import json, sys\ntry:\n    json.load(sys.stdin)\nexcept Exception:\n    pass\n",
-        0755);
+  write(bin_ + "/safe.py",
+        "import json, sys\ntry:\n    json.load(sys.stdin)\nexcept Exception:\n    pass\n", 0755);
   EXPECT_EQ(rule(bin_ + "/strict.sh"), 1);
   EXPECT_EQ(rule(bin_ + "/careful.sh"), 0);
   EXPECT_EQ(rule("python3 " + bin_ + "/check.py"), 1);
   EXPECT_EQ(rule("python3 " + bin_ + "/safe.py"), 0);
   // Only the gate fails closed: the same script on postToolUse is not flagged.
-  auto post = lint(kUser, "{\"version\": 1, \"hooks\": {\"postToolUse\": [{\"type\": \"command\", "
-                          "\"bash\": \"set -e; myhook\"}]}}");
+  auto post = lint(kUser,
+                   "{\"version\": 1, \"hooks\": {\"postToolUse\": [{\"type\": \"command\", "
+                   "\"bash\": \"set -e; myhook\"}]}}");
   EXPECT_EQ(count(post, "fail-closed-exit"), 0) << dump(post);
   // The Claude-style spelling of the gate too.
-  auto pascal = lint(kUser, "{\"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", "
-                            "\"command\": \"set -e; myhook\"}]}]}}");
+  auto pascal = lint(kUser,
+                     "{\"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", "
+                     "\"command\": \"set -e; myhook\"}]}]}}");
   EXPECT_EQ(count(pascal, "fail-closed-exit"), 1) << dump(pascal);
 }
 
