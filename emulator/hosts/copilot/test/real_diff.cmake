@@ -18,11 +18,12 @@ if(PINTA_BUILD_TESTS)
       SKIP_RETURN_CODE 77 PROCESSORS 2 ENVIRONMENT "PINTA_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
     # Trace joining under the real CLI (docs/contract.md TRACE-4): our adapter as every hook of one
     # run per hook-file format, the host's OpenTelemetry on; our spans must be children of the
-    # host's invoke_agent span. Two CLI runs; 77 = SKIPPED (the reason printed) without the CLI.
+    # host's invoke_agent span. One CLI run in the default slice (the native format), both formats
+    # under PINTA_REAL_HOST_FULL=1; 77 = SKIPPED (the reason printed) without the CLI.
     add_test(NAME copilot_real_trace_join_test
       COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/real_trace_join.py
         --hostemu $<TARGET_FILE:hostemu> --adapter $<TARGET_FILE:pinta-gemini>)
-    set_tests_properties(copilot_real_trace_join_test PROPERTIES LABELS real-host TIMEOUT 300
+    set_tests_properties(copilot_real_trace_join_test PROPERTIES LABELS "real-host;sweep" TIMEOUT 300
       SKIP_RETURN_CODE 77 PROCESSORS 2 ENVIRONMENT "PINTA_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
   endif()
 endif()
