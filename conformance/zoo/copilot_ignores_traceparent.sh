@@ -7,4 +7,4 @@
 adapter="$1"; shift
 case " $* " in *" copilot "*|*" copilot-claude "*) ;; *) exec "$adapter" "$@";; esac
 unset COPILOT_TRACEPARENT
-sed 's/"traceparent":"[^"]*",\{0,1\}//' | "$adapter" "$@"
+sed -e 's/,"traceparent":"[^"]*"//' -e 's/"traceparent":"[^"]*",\{0,1\}//' | "$adapter" "$@"
