@@ -3,7 +3,7 @@
 # (`hostemu copilot model-server`), on the scenarios of test/scenarios/ (both hook-file dialects),
 # against its recorded outcomes, a self-check that the comparisons can fail, and
 # `hostemu copilot run`. Here a fixed slice of the hand scenarios (emulator/lanes/real_slice.py:
-# 33 of 132); all of them under ci/real-hosts.sh (label sweep, PINTA_REAL_HOST_FULL=1).
+# 34 of 136); all of them under ci/real-hosts.sh (label sweep, PINTA_REAL_HOST_FULL=1).
 # 77 = SKIPPED when npm or its registry is out of reach. Runs of ~2-5 s (one waits out the 30 s
 # default timeout, two the CLI's model retries), two at a time: the slice took 85 s, all 132
 # 349 s (quiet 2-core machine) to 941 s (loaded); TIMEOUT bounds the full sweep (ci/real-hosts.sh)
