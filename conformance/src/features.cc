@@ -59,6 +59,12 @@ constexpr std::array kFeatures = {
             [](const FamilyDescriptor& d) { return !d.payload.cwd.empty(); }},
     Feature{"transcript", "the payload names the session transcript (payload.transcript_path)",
             [](const FamilyDescriptor& d) { return !d.payload.transcript_path.empty(); }},
+    Feature{"trace-parent",
+            "the host hands its hooks a W3C trace context (payload.trace_parent_env or "
+            "payload.trace_parent_key; contract TRACE-4)",
+            [](const FamilyDescriptor& d) {
+              return !d.payload.trace_parent_env.empty() || !d.payload.trace_parent_key.empty();
+            }},
     Feature{"tool-call-id",
             "the payload carries the host's id of the tool call (payload.tool_call_id)",
             [](const FamilyDescriptor& d) { return !d.payload.tool_call_id.empty(); }},

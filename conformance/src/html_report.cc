@@ -721,6 +721,9 @@ std::string render_html_report(const RunSummary& s, const RunOptions& o) {
   h << "</tbody></table></section>\n";
 
   // Cases.
+  if (!s.cross_host_text.empty())
+    h << "<section id=cross-host><h2>Cross-host matrix</h2><pre>" << esc(s.cross_host_text)
+      << "</pre></section>\n";
   h << "<section id=cases><h2>Cases</h2>";
   for (const CaseOutcome* co : order) {
     const std::string k = case_kind(co->state);

@@ -697,6 +697,39 @@ void e_same_trace(const json& v, CollectorContext& c) {
   if (v == false && t.size() != c.spans.size())
     c.fail("spans share a traceId, expected one trace each");
 }
+// {"trace_id": T, "span_id": S}: our spans are in the host's trace T and the outermost (each whose
+// parent is none of ours) is a child of the host's span S, with a span id of its own (contract
+// TRACE-4).
+std::string v_parent(const json& v, const std::string& at) {
+  auto hex = [](const json& x, size_t n) {
+    return x.is_string() && x.get_ref<const std::string&>().size() == n &&
+           x.get_ref<const std::string&>().find_first_not_of("0123456789abcdef") ==
+               std::string::npos;
+  };
+  if (!v.is_object() || !hex(v.value("trace_id", json()), 32) ||
+      !hex(v.value("span_id", json()), 16))
+    return at + " must be {\"trace_id\": 32 lowercase hex, \"span_id\": 16 lowercase hex}";
+  return "";
+}
+void e_parent(const json& v, CollectorContext& c) {
+  const std::string tid = v["trace_id"].get<std::string>();
+  const std::string sid = v["span_id"].get<std::string>();
+  if (c.spans.empty()) c.fail("no span to check against the host's trace context");
+  std::set<std::string> ours;
+  for (const auto& s : c.spans) ours.insert(s.span.value("spanId", std::string()));
+  for (const auto& s : c.spans) {
+    const std::string name = s.span.value("name", std::string("?"));
+    const std::string parent = s.span.value("parentSpanId", std::string());
+    if (s.span.value("traceId", std::string()) != tid)
+      c.fail("span " + name + " has traceId " + s.span.value("traceId", std::string()) +
+             ", expected the host's " + tid);
+    if (!ours.count(parent) && parent != sid)
+      c.fail("span " + name + " has parentSpanId \"" + parent + "\", expected the host's span " +
+             sid);
+    if (s.span.value("spanId", std::string()) == sid)
+      c.fail("span " + name + " reuses the host's span id " + sid);
+  }
+}
 void e_distinct_span_ids(const json& v, CollectorContext& c) {
   if (v != true) return;
   std::set<std::string> ids;
@@ -776,6 +809,7 @@ const std::vector<Matcher>& registry() {
       collector_kind("attributes_absent", v_attribute_names, e_attributes_absent),
       collector_kind("same_trace", v_bool, e_same_trace),
       collector_kind("distinct_span_ids", v_true, e_distinct_span_ids),
+      collector_kind("parent", v_parent, e_parent),
   };
   return kAll;
 }

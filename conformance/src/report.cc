@@ -116,6 +116,8 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
                             {"runs", h.runs}});
     rep["cases"].push_back(std::move(c));
   }
+  if (!s.cross_host_rows.is_null()) rep["cross_host_matrix"] = s.cross_host_rows;
+
   // Adapter output is escaped by the runner, but the command line and case text need not be
   // UTF-8: replaced, never thrown.
   if (auto st = write(dir + "/report.json",
@@ -172,6 +174,9 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
     for (const auto& h : o.hosts) md << " " << cell(co, h) << " |";
     md << "\n";
   }
+  // --matrix: what each host does with the call after each hook's reply (render_matrix's table).
+  if (!s.cross_host_text.empty())
+    md << "\n## Cross-host matrix\n\n```\n" << s.cross_host_text << "```\n";
   if (auto st = write(dir + "/matrix.md", md.str()); !st) return st;
   return write(dir + "/matrix.html", render_html_report(s, o));
 }

@@ -532,7 +532,8 @@ class UnitRun {
   }
 #endif
 
-  bool build_input(const json& s, const std::string& event, HookInput& in, HostOutcome& ho) {
+  bool build_input(const json& s, const std::string& event, HookInput& in,
+                   std::map<std::string, std::string>& env, HostOutcome& ho) {
     in.stdin_mode = s.value("stdin", std::string("host"));
     json spec = s.value("input", json::object({{"default", true}}));
     spec = pick(spec, host_);
@@ -578,6 +579,23 @@ class UnitRun {
     if (spec.contains("merge")) {
       json m = json::parse(subst(spec["merge"].dump(), vars_));
       in.payload.merge_patch(m);
+    }
+    // "trace_parent": a W3C traceparent handed over where this host's family hands its hooks one
+    // (contract TRACE-4): its environment variable (payload.trace_parent_env), else the payload's
+    // top-level member (payload.trace_parent_key).
+    if (spec.is_object() && spec.contains("trace_parent")) {
+      const auto f = pinta::hosts::host_family(host_);
+      const auto* shape = f ? &pinta::hosts::descriptor(*f).payload : nullptr;
+      if (!spec["trace_parent"].is_string())
+        return unresolved(ho, "input.trace_parent must be a string"), false;
+      const std::string tp = spec["trace_parent"].get<std::string>();
+      if (shape && !shape->trace_parent_env.empty())
+        env[std::string(shape->trace_parent_env)] = tp;
+      else if (shape && !shape->trace_parent_key.empty() && in.payload.is_object())
+        in.payload[std::string(shape->trace_parent_key)] = tp;
+      else
+        return unresolved(ho, "input.trace_parent: " + host_ + " hands its hooks no trace context"),
+               false;
     }
     // "bom": the payload as the host would send it, behind a UTF-8 byte order mark.
     if (!in.raw && spec.value("bom", false)) in.raw = "\xEF\xBB\xBF" + in.payload.dump();
@@ -640,7 +658,7 @@ class UnitRun {
       ::chmod(env_file_.c_str(), static_cast<mode_t>(std::stoi(
                                      s.value("env_file_mode", std::string("0600")), nullptr, 8)));
     }
-    if (!build_input(s, event, call.input, ho)) return false;
+    if (!build_input(s, event, call.input, call.env, ho)) return false;
     call.cancel = d_.cancel;
     auto out = runner_->run(call);
     if (out.raw.cancelled) return stopped(ho), false;

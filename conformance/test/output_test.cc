@@ -398,6 +398,33 @@ TEST(CommonCause, NamedWithTheCaseToReadFirstInTextGithubAndJson) {
   EXPECT_EQ(conf::github_annotations(s, f.o, kSrc).find("one cause"), std::string::npos);
 }
 
+// `--profile protocol --matrix`: the cross-host matrix goes into the report files too (report.json
+// rows, matrix.md and matrix.html its table, escaped), and not when it was not asked for.
+TEST(Reports, TheCrossHostMatrixWhenAskedFor) {
+  Fixture f;
+  pinta::testing::TempDir plain;
+  ASSERT_TRUE(conf::write_reports(f.s, f.o, plain.path()));
+  EXPECT_FALSE(json::parse(*pinta::fs::read_file(plain.path() + "/report.json"))
+                   .contains("cross_host_matrix"));
+  EXPECT_EQ(pinta::fs::read_file(plain.path() + "/matrix.md")->find("Cross-host"),
+            std::string::npos);
+  f.s.cross_host_text = "hook  host-a  host-b\n<b>x</b>  blocks  runs\n";
+  f.s.cross_host_rows =
+      json::array({{{"command", "<b>x</b>"},
+                    {"cells", json::array({{{"host", "host-a"}, {"verdict", "blocks"}}})}}});
+  pinta::testing::TempDir dir;
+  ASSERT_TRUE(conf::write_reports(f.s, f.o, dir.path()));
+  auto rep = json::parse(*pinta::fs::read_file(dir.path() + "/report.json"));
+  EXPECT_EQ(rep["cross_host_matrix"][0]["cells"][0]["verdict"], "blocks");
+  const std::string md = *pinta::fs::read_file(dir.path() + "/matrix.md");
+  EXPECT_NE(md.find("## Cross-host matrix\n\n```\nhook  host-a  host-b\n"), std::string::npos)
+      << md;
+  const std::string html = *pinta::fs::read_file(dir.path() + "/matrix.html");
+  EXPECT_NE(html.find("<section id=cross-host>"), std::string::npos);
+  EXPECT_NE(html.find("&lt;b&gt;x&lt;/b&gt;  blocks  runs"), std::string::npos);
+  EXPECT_EQ(html.find("<b>x</b>  blocks"), std::string::npos);
+}
+
 // After N framing cases failed with one cause no new case starts (the rest are NOT-RUN and the
 // summary says why); failures outside the framing areas do not count; 0 turns the stop off.
 TEST(FramingStop, NFramingFailuresOfOneCauseLeaveTheRestNotRun) {

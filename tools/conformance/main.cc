@@ -505,7 +505,18 @@ int run_protocol_profile(Cli& c, pinta::conformance::ConsoleStyle style) {
   if (c.matrix) {
     auto m = protocol_matrix(po, ro);
     if (!m) return usage(m.error().message);
-    std::cout << "\n" << render_matrix(*m) << std::flush;
+    s.cross_host_text = render_matrix(*m);
+    std::cout << "\n" << s.cross_host_text << std::flush;
+    s.cross_host_rows = json::array();
+    for (const auto& r : *m) {
+      json cells = json::array();
+      for (const auto& cell : r.cells)
+        cells.push_back({{"host", cell.host},
+                         {"verdict", cell.verdict},
+                         {"effect", cell.effect},
+                         {"why", cell.why}});
+      s.cross_host_rows.push_back({{"command", r.command}, {"cells", std::move(cells)}});
+    }
   }
   return finish_run(s, console, 0, c);
 }

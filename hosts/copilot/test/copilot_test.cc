@@ -232,3 +232,45 @@ TEST(CopilotLoader, MatchersPerFormatAndTheEmptyGroupMatcher) {
   EXPECT_EQ(cp::runtime_tool_name("Read"), "view");
   EXPECT_EQ(cp::runtime_tool_name("mcp_tool"), "mcp_tool");
 }
+
+// ---- The payload shape of each `--agent` label against the captured payloads (fixtures/). ----
+#include <nlohmann/json.hpp>
+
+#include "pinta/hosts/copilot/family.h"
+
+// The arguments the guard's bounded view keeps first (PayloadShape::command_args) must be the
+// names the CLI sends under each label: every captured preToolUse payload of either format names
+// at least one of them in its tool input (a Claude-style `Write` sends Copilot's `file_text` and
+// `path`, not Claude Code's `content` and `file_path`).
+TEST(CopilotPayloadShape, CommandArgsAreTheCapturedArgumentNames) {
+  const char* src = std::getenv("PINTA_SOURCE_DIR");
+  ASSERT_NE(src, nullptr) << "ctest sets PINTA_SOURCE_DIR";
+  namespace ph = pinta::hosts;
+  const auto& d = ph::copilot::kDescriptor;
+  struct Label {
+    const char* folder;
+    const ph::PayloadShape* shape;
+  };
+  const Label labels[] = {{"preToolUse", &d.payload}, {"PreToolUse", d.label_payloads[1]}};
+  for (const Label& l : labels) {
+    ASSERT_NE(l.shape, nullptr) << l.folder;
+    fs::path dir = fs::path(src) / "fixtures/copilot/1.0.102" / l.folder;
+    int seen = 0;
+    for (const auto& e : fs::directory_iterator(dir)) {
+      if (e.path().filename().string().rfind("y_captured_", 0) != 0) continue;
+      std::ifstream in(e.path());
+      auto p = nlohmann::json::parse(in, nullptr, false);
+      ASSERT_TRUE(p.is_object()) << e.path();
+      auto args = p[std::string(l.shape->tool_input)];
+      // The native format sends toolArgs as an object (1.0.102); a string is an older release's.
+      ASSERT_TRUE(args.is_object()) << e.path();
+      bool named = false;
+      for (std::string_view a : l.shape->command_args)
+        named = named || args.contains(std::string(a));
+      EXPECT_TRUE(named) << e.path()
+                         << " names none of the label's command arguments: " << args.dump();
+      ++seen;
+    }
+    EXPECT_GE(seen, 3) << dir;
+  }
+}

@@ -277,7 +277,8 @@ static std::string nearby_file(const std::string& abs) {
 
 void check_command(Sink& sink, const std::string& pointer, const std::string& command,
                    const CommandContext& ctx, bool empty_object_denies,
-                   const std::string& empty_object_why, const std::string& blocks_why) {
+                   const std::string& empty_object_why, const std::string& blocks_why,
+                   std::string* script) {
   const Severity missing = blocks_why.empty() ? Severity::kWarning : Severity::kError;
   const std::string blocks = blocks_why.empty() ? "" : ": " + blocks_why;
   auto words = program_words(command);
@@ -345,6 +346,7 @@ void check_command(Sink& sink, const std::string& pointer, const std::string& co
       }
     }
   }
+  if (script != nullptr) *script = script_text;
   if (!empty_object_denies) return;
   if (prints_empty_object(command)) {
     sink.add(Severity::kError, "empty-object-deny", pointer,

@@ -54,9 +54,12 @@ struct CommandContext {
 // command-not-found / command-not-executable / empty-object-deny (when `empty_object_denies`).
 // `blocks_why` non-empty: the host blocks when this command cannot start (a fail-closed point), so
 // a missing or non-executable program is an error and the message says what is blocked.
+// `script` non-null: receives the text of the script the command runs (the program itself, or an
+// interpreter's script argument; the first 64 KiB), "" when none resolves or it is binary.
 void check_command(Sink& sink, const std::string& pointer, const std::string& command,
                    const CommandContext& ctx, bool empty_object_denies,
-                   const std::string& empty_object_why, const std::string& blocks_why = "");
+                   const std::string& empty_object_why, const std::string& blocks_why = "",
+                   std::string* script = nullptr);
 // adapter-agent / adapter-event: our adapter (pinta-gemini) registered for `family` under `event`
 // (the host's own name or an alias) with another family's --agent label, none, or another --event.
 void check_adapter(Sink& sink, const std::string& pointer, pinta::hosts::Family family,

@@ -9,7 +9,9 @@
 // "Measured on 1.0.102" (the scenario named, run on the real binary); CPDOC = github/docs
 // content/copilot/reference/hooks-reference.md.
 #include <algorithm>
+#include <regex>
 #include <set>
+#include <sstream>
 
 #include "common.h"
 #include "pinta/common/fs.h"
@@ -127,6 +129,50 @@ void check_timeout(Sink& sink, const std::string& ptr, const ojson& h) {
   }
 }
 
+// Why a preToolUse command may exit non-zero on a path its author did not mean as a deny, or "":
+// errexit (`set -e`, `set -o errexit`, a `-e` shebang) turns any failing step into an exit 1; an
+// explicit `exit N` / `sys.exit(N)` / `process.exit(N)` with N other than 0 and 2 (2 is the
+// documented deny, CPDOC); a Python hook with no `try:` exits 1 on an uncaught exception (bad
+// input, a missing key). Read from the command and the script it runs; comments skipped.
+std::string nonzero_exit_path(const std::string& command, const std::string& script) {
+  static const std::regex errexit(R"((^|[;&|(\s])set\s+(-[a-zA-Z]*e[a-zA-Z]*\b|-o\s+errexit\b))");
+  static const std::regex shebang_e(R"(^#!\S*(\s+\S+)*\s+-[a-zA-Z]*e[a-zA-Z]*\s*$)");
+  static const std::regex exit_n(
+      R"((^|[;&|(\s{])(exit|sys\.exit\(|process\.exit\(|os\._exit\()\s*([0-9]+))");
+  const auto words = command_words(command);
+  auto base = [](const std::string& w) {
+    const auto slash = w.rfind('/');
+    return slash == std::string::npos ? w : w.substr(slash + 1);
+  };
+  bool python = !words.empty() && base(words[0]).rfind("python", 0) == 0;
+  std::string first_line = script.substr(0, script.find('\n'));
+  if (first_line.rfind("#!", 0) == 0 && first_line.find("python") != std::string::npos)
+    python = true;
+  if (first_line.size() < 200 && std::regex_search(first_line, shebang_e))
+    return "its script's shebang sets -e";
+  bool has_try = false;
+  for (const std::string* text : {&command, &script}) {
+    std::stringstream ss(*text);
+    for (std::string line; std::getline(ss, line);) {
+      const auto lead = line.find_first_not_of(" \t");
+      if (lead == std::string::npos || line[lead] == '#' || line.size() > 2000) continue;
+      if (std::regex_search(line, errexit))
+        return "it runs under `set -e`: any failing step exits 1";
+      std::smatch m;
+      std::string rest = line;
+      while (std::regex_search(rest, m, exit_n)) {
+        const std::string n = m[3].str();
+        if (n != "0" && n != "2") return "it can exit with status " + n;
+        rest = m.suffix();
+      }
+      if (line.find("try:") != std::string::npos) has_try = true;
+    }
+  }
+  if (python && !script.empty() && !has_try)
+    return "a Python hook without `try:` exits 1 on any uncaught exception (bad input)";
+  return "";
+}
+
 void check_handler(Sink& sink, const std::string& ptr, const ojson& h, const std::string& key,
                    cp::Format format, const CommandContext& ctx, std::set<std::string>& seen) {
   if (!h.is_object()) {
@@ -136,7 +182,16 @@ void check_handler(Sink& sink, const std::string& ptr, const ojson& h, const std
     return;
   }
   auto type = h.find("type");
-  if (type != h.end() && type->is_string() && *type != "command") return;  // http, prompt
+  if (type != h.end() && type->is_string() && *type != "command") {
+    // CPM c-http-hook, p-http-hook, c-prompt-type: 1.0.102 never runs these entries (an http
+    // entry sent no request to a live loopback server, online or offline; the call ran).
+    sink.add(Severity::kWarning, "unsupported-type", ptr + "/type",
+             "a \"" + type->get<std::string>() +
+                 "\" entry: Copilot CLI 1.0.102 never runs it (no request, no verdict), so it "
+                 "guards nothing",
+             "use a command entry ({\"type\": \"command\", \"bash\": \"...\"})");
+    return;
+  }
   std::string ckey;
   const std::string cmd = command_of(h, &ckey);
   if (cmd.empty()) {
@@ -157,11 +212,24 @@ void check_handler(Sink& sink, const std::string& ptr, const ojson& h, const std
   // CPM c-pre-exit1, c-pre-exit126, c-pre-exit127: preToolUse fails closed, so a command that
   // cannot start denies every call it matches.
   const bool gate = canonical == "preToolUse";
+  std::string script;
   if (ckey != "exec")
     check_command(sink, cptr, cmd, ctx, false, "",
                   gate ? "Copilot's preToolUse fails closed: a hook that cannot start denies "
                          "every tool call it matches"
-                       : "");
+                       : "",
+                  &script);
+  // CPM c-pre-exit1, c-pre-exit1-allow, c-pre-exit3: any exit other than 0 denies the call, even
+  // with an allow on stdout (fail-closed since 1.0.57, CPLOG); exit 2 is the deliberate deny.
+  if (gate && !is_adapter(cmd)) {
+    const std::string why = nonzero_exit_path(cmd, script);
+    if (!why.empty())
+      sink.add(Severity::kWarning, "fail-closed-exit", cptr,
+               "this preToolUse hook may exit non-zero (" + why +
+                   "): Copilot then denies the tool call, even when the hook meant to allow it",
+               "end every path with exit 0 (catch failures; print {\"permissionDecision\": "
+               "\"deny\", ...} or exit 2 to block on purpose)");
+  }
   if (is_adapter(cmd)) {
     const std::string agent = agent_of(cmd);
     const std::string want = cp::agent_label(format);

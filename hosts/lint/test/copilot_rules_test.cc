@@ -204,3 +204,48 @@ TEST_F(CopilotRules, ExplainRefusesWhatIsNoEventOrNoToolEvent) {
 }
 
 }  // namespace
+
+// CPM c-pre-exit1, c-pre-exit1-allow: a preToolUse hook that exits non-zero denies the call, so a
+// script that may (errexit, an `exit 1`, Python without try) is flagged; exit 0/2 paths are not.
+TEST_F(CopilotRules, FailClosedExitOnTheGate) {
+  auto rule = [&](const std::string& cmd) {
+    return count(native("{\"type\": \"command\", \"bash\": \"" + cmd + "\"}"), "fail-closed-exit");
+  };
+  EXPECT_EQ(rule("set -e; myhook"), 1);
+  EXPECT_EQ(rule("myhook || exit 1"), 1);
+  EXPECT_EQ(rule("myhook || exit 2"), 0);
+  EXPECT_EQ(rule("myhook; exit 0"), 0);
+  EXPECT_EQ(rule("myhook"), 0);
+  // The script the command runs (python3: a stub on the fixed PATH, only its name counts).
+  write(bin_ + "/python3", "#!/bin/sh\nexit 0\n", 0755);
+  write(bin_ + "/strict.sh", "#!/bin/sh\nset -eu\ncat >/dev/null\n", 0755);
+  write(bin_ + "/careful.sh", "#!/bin/sh\n# set -e would deny on any failure\ncat >/dev/null\n",
+        0755);
+  write(bin_ + "/check.py", "import json, sys\njson.load(sys.stdin)\n", 0755);
+  write(bin_ + "/safe.py",
+        "import json, sys\ntry:\n    json.load(sys.stdin)\nexcept Exception:\n    pass\n", 0755);
+  EXPECT_EQ(rule(bin_ + "/strict.sh"), 1);
+  EXPECT_EQ(rule(bin_ + "/careful.sh"), 0);
+  EXPECT_EQ(rule("python3 " + bin_ + "/check.py"), 1);
+  EXPECT_EQ(rule("python3 " + bin_ + "/safe.py"), 0);
+  // Only the gate fails closed: the same script on postToolUse is not flagged.
+  auto post = lint(kUser,
+                   "{\"version\": 1, \"hooks\": {\"postToolUse\": [{\"type\": \"command\", "
+                   "\"bash\": \"set -e; myhook\"}]}}");
+  EXPECT_EQ(count(post, "fail-closed-exit"), 0) << dump(post);
+  // The Claude-style spelling of the gate too.
+  auto pascal = lint(kUser,
+                     "{\"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", "
+                     "\"command\": \"set -e; myhook\"}]}]}}");
+  EXPECT_EQ(count(pascal, "fail-closed-exit"), 1) << dump(pascal);
+}
+
+// CPM c-http-hook, p-http-hook, c-prompt-type: entries 1.0.102 never runs.
+TEST_F(CopilotRules, HttpAndPromptEntriesNeverRun) {
+  auto h = native("{\"type\": \"http\", \"url\": \"http://127.0.0.1:9/hook\", \"timeoutSec\": 5}");
+  EXPECT_EQ(count(h, "unsupported-type"), 1) << dump(h);
+  auto p = native("{\"type\": \"prompt\", \"prompt\": \"deny\"}");
+  EXPECT_EQ(count(p, "unsupported-type"), 1) << dump(p);
+  auto c = native("{\"type\": \"command\", \"bash\": \"myhook\"}");
+  EXPECT_EQ(count(c, "unsupported-type"), 0) << dump(c);
+}

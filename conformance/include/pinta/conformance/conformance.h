@@ -181,6 +181,11 @@ struct RunSummary {
   int reran = 0, reran_passed = 0;
   std::string rerun_stopped;
   double seconds = 0;
+  // `--profile protocol --matrix`: the cross-host matrix for the reports (report.json's
+  // "cross_host_matrix" rows {command, cells: [{host, verdict, effect, why}]}; matrix.md and
+  // matrix.html show `cross_host_text`, render_matrix's table). Empty when not asked for.
+  json cross_host_rows;
+  std::string cross_host_text;
   int exit_code() const { return failed ? 1 : 0; }
 };
 

@@ -61,10 +61,11 @@ USAGE_LINE = re.compile(r"^(Changes|Duration|Tokens|Resume)\s")
 PRE_EVENTS = ("preToolUse", "PreToolUse")
 # What the model reads for a call a preToolUse hook denied (CPM pre-* scenarios).
 DENIED_PREFIX = "Denied by preToolUse hook"
-# Variables our launcher sets, not Copilot (ci/npm-copilot.sh pins the unpacked package's cache):
+# Variables our launcher sets, not Copilot (ci/npm-copilot.sh pins the unpacked package's cache;
+# XDG_CACHE_HOME for releases before COPILOT_PKG_CACHE_HOME):
 # hooks see them under the real CLI, and `hostemu copilot run` must not invent them, so they are
 # left out of what the hooks report of their environment.
-LAUNCHER_VARS = ("COPILOT_PKG_CACHE_HOME",)
+LAUNCHER_VARS = ("COPILOT_PKG_CACHE_HOME", "XDG_CACHE_HOME")
 # The CLI's notice when a model request could not connect (CPM c-pre-deny-long-reason, once):
 # the scripted server on loopback was not reached, a harness fault, so the run is made again once.
 NO_MODEL_SERVER = "Could not connect to local model provider"
@@ -150,10 +151,14 @@ def outcome(run):
     """What the real run did (see the module comment), normalised to compare across runs."""
     root = run.root
     ok = [r for r in run.api if r.get("status") == 200]
-    read = []
-    for r in ok[-1]["toolOutputs"] if ok else []:
-        o = r["output"]
-        read.append([r["call_id"], norm(o if isinstance(o, str) else json.dumps(o), root)])
+    # Every call's output as the model last read it, in first-seen order: one conversation's last
+    # request holds all of its calls; a subagent's calls are in its own requests (c-subagent).
+    outputs = {}
+    for req in ok:
+        for r in req["toolOutputs"]:
+            o = r["output"]
+            outputs[r["call_id"]] = norm(o if isinstance(o, str) else json.dumps(o), root)
+    read = [[c, t] for c, t in outputs.items()]
     told = []
     for r in ok:
         for item in r["body"].get("input", []):
@@ -280,14 +285,29 @@ def replay(run, hostemu):
 
 def pre_calls(run, got):
     """The preToolUse payloads (either dialect) in firing order, each paired with the text the
-    model read for the call it gated (calls are answered in order; one capture per dialect)."""
-    read = [t for _, t in got["read"]]
-    out, k, seen = [], {}, collections.Counter()
-    for i, label in enumerate(run.labels):
-        if label in PRE_EVENTS:
+    model read for the call it gated: the scripted call with the same arguments (a subagent's calls
+    fire between the main agent's), else the calls in order (one capture per dialect)."""
+    read = dict(got["read"])
+    order = [t for _, t in got["read"]]
+    calls = []  # (call id, arguments) of every scripted function call, in script order
+    for t, turn in enumerate(run.sc.get("turns") or []):
+        for i, item in enumerate(turn.get("content") or []):
+            if item.get("type") == "function_call":
+                args = json.loads(json.dumps(item.get("arguments")).replace("<ROOT>", run.root))
+                calls.append(("call_s%d_%d" % (t, i), args))
+    out, used, seen = [], set(), collections.Counter()
+    for i, (label, p) in enumerate(zip(run.labels, run.payloads)):
+        if label not in PRE_EVENTS:
+            continue
+        args = p.get("toolArgs", p.get("tool_input")) if isinstance(p, dict) else None
+        match = next((c for c, a in calls if c not in used and a == args and c in read), None)
+        if match is not None:
+            used.add(match)
+            out.append((i, read[match]))
+        else:
             n = seen[label]
-            seen[label] += 1
-            out.append((i, read[n] if n < len(read) else None))
+            out.append((i, order[n] if n < len(order) else None))
+        seen[label] += 1
     return out
 
 

@@ -14,7 +14,8 @@ the flusher has not). Checks, per run:
     spanId, and its own spanId;
   - our sessionStart span (the host passes none there) is a root span of our own trace.
 Each check must be able to fail: at least 4 joined spans a run, and the host's span ids differ from
-any id our adapter made up. Exit 0: pass; 1: failures (printed); 77: SKIPPED (no CLI).
+any id our adapter made up. The default run is a slice, the native format only (~20-45 s on a
+loaded 2-core machine); PINTA_REAL_HOST_FULL=1 (ci/real-hosts.sh) runs both formats. Exit 0: pass; 1: failures (printed); 77: SKIPPED (no CLI).
 Usage: real_trace_join.py --hostemu PATH --adapter PATH [--keep]
 """
 import argparse, http.server, json, os, shutil, subprocess, sys, tempfile, threading, time
@@ -22,6 +23,8 @@ import argparse, http.server, json, os, shutil, subprocess, sys, tempfile, threa
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import copilot_session as cs  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../lanes"))
+import real_slice  # noqa: E402  (emulator/lanes: the default run's slice or the full sweep)
 
 NATIVE = ["sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "agentStop", "sessionEnd"]
 CLAUDE = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"]
@@ -119,8 +122,10 @@ def main():
     ap.add_argument("--keep", action="store_true")
     a = ap.parse_args()
     copilot = cs.install_copilot()
+    formats = real_slice.select([("copilot", NATIVE), ("copilot-claude", CLAUDE)],
+                                name=lambda f: f[0], cap=1, lane="copilot_real_trace_join")
     fails = []
-    for label, events in (("copilot", NATIVE), ("copilot-claude", CLAUDE)):
+    for label, events in formats:
         col = Collector()
         root = tempfile.mkdtemp(prefix="copilot-trace-join-")
         run = cs.Run(root, scenario(a.adapter, label, events, col.url))

@@ -9,6 +9,9 @@ generates three parts of the document and checks the rest:
     each event and why, with the descriptor's own evidence);
   * the conformance index: the family's own cases (conformance/cases/copilot/) with the zoo
     members (conformance/zoo/copilot_*.sh) whose flaw each one catches;
+  * the release classes, from emulator/hosts/copilot/tools/releases.json (written by
+    `bisect.py … --record`): each release probed or assumed, its class, and what changes at each
+    boundary;
   * the scenario index, from emulator/hosts/copilot/test/scenarios/*.json (the scenarios the
     real-CLI lane runs on the real 1.0.102 binary), each with what the real CLI showed and the
     sections that cite it;
@@ -256,6 +259,30 @@ def index_table(scenarios, cites):
     return "\n".join(rows)
 
 
+RELEASES = os.path.join(HERE, "releases.json")
+
+
+def releases_table():
+    try:
+        r = json.load(open(RELEASES, encoding="utf-8"))
+    except OSError:
+        return "(no probe recorded: run tools/bisect.py with --record tools/releases.json)"
+    rows = ["Probed %s against %s (`bisect.py %s --record`); assumed = between two probes of one class; ? = between probes of two classes, not probed yet."
+            % (", ".join(x["version"] for x in r["releases"] if x["probed"]), r["pinned"], r["range"]),
+            "", "| release | class | probe | fields that differ from %s |" % r["pinned"], "|---|---|---|---|"]
+    for x in r["releases"]:
+        d = x.get("differs_from_pinned")
+        rows.append("| %s | %s | %s | %s |" % (x["version"], x["class"] or "-",
+                                              "probed" if x["probed"] else "assumed" if x["class"] != "?" else "-",
+                                              "-" if d is None else (str(len(d)) if d else "none")))
+    for b in r["boundaries"]:
+        rows.append("")
+        rows.append("Between %s and %s: %s now as %s; %s new." % (
+            b["after"], b["at"], ", ".join("`%s`" % f for f in b["now_as_pinned"]) or "nothing",
+            r["pinned"], ", ".join("`%s`" % f for f in b["new"]) or "nothing"))
+    return "\n".join(rows)
+
+
 def regenerate(text, parts, problems):
     for name, body in parts.items():
         begin, end = "<!-- %s:begin -->" % name, "<!-- %s:end -->" % name
@@ -302,7 +329,8 @@ def main():
         # A path with a `*` names files by pattern (conformance/zoo/copilot_*.sh): one must exist.
         if not glob.glob(os.path.join(SRC, p)):
             problems.append("the document names %s, which does not exist" % p)
-    parts = {"scenario-index": index_table(scenarios, cites), "conformance-index": cases_table()}
+    parts = {"scenario-index": index_table(scenarios, cites), "conformance-index": cases_table(),
+             "releases": releases_table()}
     try:
         parts["replies"] = replies_table()
     except (OSError, ValueError) as e:

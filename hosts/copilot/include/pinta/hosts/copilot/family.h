@@ -73,12 +73,12 @@ inline constexpr std::array<std::string_view, 4> kBlocking = {"preToolUse", "per
 // schemas in the 1.0.102 bundle, ~/.cache/copilot/pkg/linux-x64/1.0.102/cli-main.js): bash
 // {command, description, timeout, …}; the file tools {path, file_text (create), old_str and new_str
 // (str_replace), view_range}; web_fetch {url, …} (the bundle's activity line reads `url`);
-// `prompt` as Claude's Task tool names it (not found in the bundle). Claude-style: Claude Code's names (CPDOC: PascalCase payloads report Claude tool names;
-// CCDOC "PreToolUse input"), kept as Copilot sends them in that format.
+// `prompt` as Claude's Task tool names it (not found in the bundle). Both formats: the
+// Claude-style payload renames the tool (`Write`, `Edit`) but keeps Copilot's argument names (CPM
+// fixtures/copilot/1.0.102/PreToolUse/y_captured_p-edit-tools.json: Write {file_text, path};
+// y_captured_p-post-failure-edit.json: Edit {new_str, old_str, path}), so one list serves both.
 inline constexpr std::array<std::string_view, 6> kCommandArgs = {"command",  "path", "file_text",
                                                                  "new_str", "url",  "prompt"};
-inline constexpr std::array<std::string_view, 6> kClaudeCommandArgs = {
-    "command", "file_path", "content", "new_string", "url", "prompt"};
 
 // CPDOC "PreToolUse decision control": empty output uses the default behaviour, and stdout that
 // does not parse is no output (CP: plain text at exit 0 ran the call). So the allow is no output
@@ -132,7 +132,7 @@ inline constexpr PayloadShape kClaudeStylePayload = {
     .event_key = "hook_event_name", .session_id = "session_id", .cwd = "cwd",
     .transcript_path = "transcript_path", .tool_name = "tool_name", .tool_input = "tool_input",
     .tool_call_id = "", .turn_start_event = "userPromptSubmitted",
-    .command_args = kClaudeCommandArgs, .trace_parent_env = kTraceParentEnv,
+    .command_args = kCommandArgs, .trace_parent_env = kTraceParentEnv,
     .trace_parent_key = kTraceParentKey};
 
 inline constexpr FamilyDescriptor kDescriptor = {
