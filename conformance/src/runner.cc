@@ -576,11 +576,10 @@ class UnitRun {
       in.payload = runner_->default_payload(event, spec, home_, ws_);
     }
     if (spec.contains("merge")) {
-      json m = json::parse(subst(spec["merge"].dump(), vars_));
-      in.payload.merge_patch(m);
+      in.payload.merge_patch(pinta::emu::payload_json::parse(subst(spec["merge"].dump(), vars_)));
     }
     // "bom": the payload as the host would send it, behind a UTF-8 byte order mark.
-    if (!in.raw && spec.value("bom", false)) in.raw = "\xEF\xBB\xBF" + in.payload.dump();
+    if (!in.raw && spec.value("bom", false)) in.bom = true;
     if (in.raw && spec.value("append_newline", false)) *in.raw += "\n";
     return true;
   }
