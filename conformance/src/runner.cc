@@ -577,8 +577,7 @@ class UnitRun {
       in.payload = runner_->default_payload(event, spec, home_, ws_);
     }
     if (spec.contains("merge")) {
-      json m = json::parse(subst(spec["merge"].dump(), vars_));
-      in.payload.merge_patch(m);
+      in.payload.merge_patch(pinta::emu::payload_json::parse(subst(spec["merge"].dump(), vars_)));
     }
     // "trace_parent": a W3C traceparent handed over where this host's family hands its hooks one
     // (contract TRACE-4): its environment variable (payload.trace_parent_env), else the payload's
@@ -598,7 +597,7 @@ class UnitRun {
                false;
     }
     // "bom": the payload as the host would send it, behind a UTF-8 byte order mark.
-    if (!in.raw && spec.value("bom", false)) in.raw = "\xEF\xBB\xBF" + in.payload.dump();
+    if (!in.raw && spec.value("bom", false)) in.bom = true;
     if (in.raw && spec.value("append_newline", false)) *in.raw += "\n";
     return true;
   }

@@ -476,9 +476,11 @@ class Replayer {
     std::string internal_message;
   };
 
+  // `host_writes`: the host writes `bytes` itself (a payload captured from it: its runner's
+  // writer, with the host's key order and line end); otherwise the bytes go to stdin as they are.
   emu::HookOutcome run_host(const std::string& command, const std::string& event,
-                             const std::string& bytes, const json& payload, const Scratch& s,
-                             std::string* error) {
+                             const std::string& bytes, bool host_writes, const json& payload,
+                             const Scratch& s, std::string* error) {
     emu::HostRunnerOptions ro;
     auto runner = emu::make_host_runner(o_.host, ro, *error);
     if (!runner) return {};
@@ -490,11 +492,15 @@ class Replayer {
     call.cwd = s.path() + "/workspace";
     call.timeout_ms = timeout_ms_;
     call.input.payload = payload;
+    call.input.stdin_mode = "host";
+    if (host_writes) {
+      call.input.payload = emu::payload_json::parse(bytes);
+      return runner->run(call);
+    }
     std::string raw = bytes;
     // AGY§5.4: profiles that end the stdin line with a newline add it to the recorded line.
     if (family_ == "antigravity" && profile_.stdin_trailing_newline) raw += "\n";
     call.input.raw = raw;
-    call.input.stdin_mode = "host";
     return runner->run(call);
   }
 
@@ -521,7 +527,7 @@ class Replayer {
       *error = "cannot write " + script;
       return false;
     }
-    auto o = run_host(script, event, "{}", json::object(), s, error);
+    auto o = run_host(script, event, "{}", false, json::object(), s, error);
     if (!error->empty()) return false;
     AllowEffect a{o.effect, effect_json(fam_, o, s.path(), adapter_, json::object())
                                 .dump(-1, ' ', false, json::error_handler_t::replace)};
@@ -593,14 +599,12 @@ class Replayer {
     }
     std::string command = adapter_ + " --agent " + family_ + " --event " + f.event;
     std::string error;
-    // A payload captured from the host (kind y: one line, recorded without its newline) is
-    // replayed as the host writes it (its family's runner says how: key order, newline);
+    // A y_ payload is one the host writes (an object): its runner writes it as the host does
+    // (key order, line end; emulator_stdin_bytes_test holds that to the file's bytes); the
     // constructed fixtures (i_, n_) keep their own bytes.
-    std::string host_bytes = bytes;
-    if (f.kind == 'y')
-      if (const auto fam = pinta::hosts::host_family(o_.host))
-        host_bytes = pinta::emu::captured_stdin(*fam, bytes);
-    auto o = run_host(command, f.event, host_bytes, payload, s, &error);
+    const bool host_writes = f.kind == 'y' && json::accept(bytes) && payload.is_object() &&
+                             !payload.empty();
+    auto o = run_host(command, f.event, bytes, host_writes, payload, s, &error);
     if (!error.empty()) {
       res.internal_error = true;
       res.internal_message = error;

@@ -15,6 +15,7 @@ namespace pinta::emu {
 pinta::proc::SpawnResult CaseSpawner::run(const pinta::proc::SpawnRequest& request) {
   pinta::proc::SpawnRequest rq = request;
   if (in_.raw) rq.stdin_data = *in_.raw;
+  else if (in_.bom) rq.stdin_data = "\xEF\xBB\xBF" + rq.stdin_data;
   if (in_.stdin_mode == "closed") rq.stdin_mode = pinta::proc::StdinMode::kCloseAfterWrite;
   if (in_.stdin_mode == "open") rq.stdin_mode = pinta::proc::StdinMode::kKeepOpen;
   if (in_.stdin_mode == "none") rq.stdin_mode = pinta::proc::StdinMode::kNone;
@@ -94,10 +95,6 @@ std::unique_ptr<HostRunner> make_host_runner(const std::string& host,
 
 json golden_effect(pinta::hosts::Family f, const HookOutcome& o, const json& payload) {
   return kRunners[static_cast<size_t>(f)]->golden.value(o, payload);
-}
-
-std::string captured_stdin(pinta::hosts::Family f, const std::string& recorded) {
-  return kRunners[static_cast<size_t>(f)]->captured_stdin.value(recorded);
 }
 
 // Hooks run in a scratch directory, so a relative program path (the first word, as typed) is made

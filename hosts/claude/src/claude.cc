@@ -438,16 +438,6 @@ const std::vector<std::string>& event_keys(const std::string& event) {
   return it == k.end() ? none : it->second;
 }
 
-// `in` with the keys of `order` first (those present), then the rest as given.
-ojson reordered(const ojson& in, const std::vector<std::string>& order) {
-  ojson out = ojson::object();
-  for (const auto& key : order)
-    if (auto it = in.find(key); it != in.end()) out[key] = *it;
-  for (const auto& [key, v] : in.items())
-    if (!out.contains(key)) out[key] = v;
-  return out;
-}
-
 }  // namespace
 
 std::string stdin_bytes(const ojson& payload) {
@@ -458,12 +448,12 @@ std::string stdin_bytes(const ojson& payload) {
   std::vector<std::string> order = common_keys();
   const auto& tail = event_keys(event);
   order.insert(order.end(), tail.begin(), tail.end());
-  ojson out = reordered(payload, order);
+  ojson out = node::keys_first(payload, order);
   if (out.contains("effort") && out["effort"].is_object())
-    out["effort"] = reordered(out["effort"], {"level"});
+    out["effort"] = node::keys_first(out["effort"], {"level"});
   // real (post-* fixtures): the Bash tool's result object.
   if (out.contains("tool_response") && out["tool_response"].is_object())
-    out["tool_response"] = reordered(
+    out["tool_response"] = node::keys_first(
         out["tool_response"], {"stdout", "stderr", "interrupted", "isImage", "noOutputExpected"});
   return node::js_stringify(out) + "\n";
 }

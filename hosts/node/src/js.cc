@@ -557,6 +557,16 @@ std::string js_trim(std::string_view s) {
 
 bool js_is_space_cp(unsigned long cp) { return is_js_space(cp); }
 
+ojson keys_first(const ojson& in, const std::vector<std::string>& order) {
+  if (!in.is_object()) return in;
+  ojson out = ojson::object();
+  for (const auto& key : order)
+    if (auto it = in.find(key); it != in.end()) out[key] = *it;
+  for (const auto& [key, v] : in.items())
+    if (!out.contains(key)) out[key] = v;
+  return out;
+}
+
 std::string js_stringify(const ojson& v) {
   std::string out;
   stringify(out, v);

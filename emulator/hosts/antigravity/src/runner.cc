@@ -41,7 +41,7 @@ class AgyRunner : public HostRunner {
     }
     planned.timeout_seconds = std::max(1, (call.timeout_ms + 999) / 1000);
     planned.cwd = call.cwd;
-    std::string line = agy::payload_line(profile_, call.input.payload);
+    std::string line = agy::payload_line(profile_, json(call.input.payload));  // §5.4: sorted
     auto rq = agy::spawn_request_for(profile_, planned, line, call.env);
     if (ev && *ev == agy::Event::kStop && profile_.stop_stdin == "none") {
       rq.stdin_data.clear();  // §5.4 (alera PR #75): no stdin on Stop for this profile
@@ -55,7 +55,7 @@ class AgyRunner : public HostRunner {
       return out;
     }
     json args = json::object();
-    const auto& pl = call.input.payload;
+    const json pl = call.input.payload;
     if (pl.is_object() && pl.contains("toolCall") && pl["toolCall"].is_object() &&
         pl["toolCall"].contains("args"))
       args = pl["toolCall"]["args"];
@@ -72,10 +72,10 @@ class AgyRunner : public HostRunner {
     return out;
   }
 
-  json default_payload(const std::string& event, const json& opts, const std::string& home,
-                       const std::string& workspace) override {
+  payload_json default_payload(const std::string& event, const json& opts, const std::string& home,
+                               const std::string& workspace) override {
     auto ev = agy::parse_event(event);
-    if (!ev) return json::object();
+    if (!ev) return payload_json::object();
     agy::PayloadOptions o;
     o.home = home;
     o.workspace_paths = {workspace};
@@ -134,6 +134,6 @@ json agy_golden(const HookOutcome& o, const json& payload) {
 
 }  // namespace
 
-extern const FamilyRunner kRunner{make_antigravity, agy_golden, captured_as_recorded};
+extern const FamilyRunner kRunner{make_antigravity, agy_golden};
 
 }  // namespace pinta::emu::antigravity

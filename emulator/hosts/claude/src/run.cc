@@ -22,6 +22,78 @@ namespace pinta::emu::claude {
 using json = nlohmann::json;
 namespace cl = pinta::hosts::claude;
 
+namespace {
+
+// A hook's command as 2.1.332 quotes it in a blocking error ("… from command: \"<shown>\": …";
+// its display sanitizer, measured by the generated lane: a newline shown as U+2424, a BOM as
+// \u{FEFF}): each control or invisible code point made visible, the rest as is. Newline ␤, tab ␉,
+// ESC ␛, another C0 control its control picture (U+2400 + c), DEL ␡; a C1 control, a format
+// character, a default-ignorable one, U+2028 or U+2029 as \u{HEX}, except the variation
+// selectors, zero-width joiner and tags inside an emoji sequence (kept after a pictographic).
+bool pictographic(uint32_t c) {
+  return c >= 0x1F000 || (c >= 0x2190 && c <= 0x2BFF) || c == 0x00A9 || c == 0x00AE ||
+         c == 0x203C || c == 0x2049 || c == 0x2122 || c == 0x2139 || c == 0x3030 || c == 0x303D ||
+         c == 0x3297 || c == 0x3299;
+}
+bool invisible(uint32_t c) {
+  static constexpr std::pair<uint32_t, uint32_t> kRanges[] = {
+      {0x80, 0x9F},       {0xAD, 0xAD},       {0x34F, 0x34F},     {0x600, 0x605},
+      {0x61C, 0x61C},     {0x6DD, 0x6DD},     {0x70F, 0x70F},     {0x890, 0x891},
+      {0x8E2, 0x8E2},     {0x115F, 0x1160},   {0x17B4, 0x17B5},   {0x180B, 0x180F},
+      {0x200B, 0x200F},   {0x2028, 0x202E},   {0x2060, 0x206F},   {0x3164, 0x3164},
+      {0xFE00, 0xFE0F},   {0xFEFF, 0xFEFF},   {0xFFA0, 0xFFA0},   {0xFFF0, 0xFFFB},
+      {0x110BD, 0x110BD}, {0x110CD, 0x110CD}, {0x13430, 0x1343F}, {0x1BCA0, 0x1BCA3},
+      {0x1D173, 0x1D17A}, {0xE0000, 0xE0FFF}};
+  for (const auto& [lo, hi] : kRanges)
+    if (c >= lo && c <= hi) return true;
+  return false;
+}
+std::string shown_command(const std::string& s) {
+  std::string out;
+  uint32_t prev = 0;
+  for (size_t i = 0; i < s.size();) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    const size_t n = b < 0x80          ? 1
+                     : (b >> 5) == 6   ? 2
+                     : (b >> 4) == 14  ? 3
+                     : (b >> 3) == 30  ? 4
+                                       : 0;
+    if (n == 0 || i + n > s.size()) {  // not UTF-8: passed on as it is
+      out += s[i++];
+      prev = 0;
+      continue;
+    }
+    uint32_t c = n == 1 ? b : b & (0xFF >> (n + 1));
+    for (size_t k = 1; k < n; ++k) c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    const std::string raw = s.substr(i, n);
+    i += n;
+    auto picture = [&](uint32_t p) {  // U+2400..U+2424: three bytes
+      out += static_cast<char>(0xE2);
+      out += static_cast<char>(0x90 | (p >> 6 & 0x3));
+      out += static_cast<char>(0x80 | (p & 0x3F));
+    };
+    const auto tag = [](uint32_t x) { return x >= 0xE0020 && x <= 0xE007F; };
+    const bool in_emoji = (c == 0xFE0E || c == 0xFE0F || c == 0x200D || tag(c)) &&
+                          (pictographic(prev) || prev == 0x200D || prev == 0xFE0F || tag(prev));
+    if (c == '\n') picture(0x2424);
+    else if (c == '\t') picture(0x2409);
+    else if (c == 0x1B) picture(0x241B);
+    else if (c < 0x20) picture(0x2400 + c);
+    else if (c == 0x7F) picture(0x2421);
+    else if (invisible(c) && !in_emoji) {
+      char hex[16];
+      std::snprintf(hex, sizeof hex, "\\u{%X}", static_cast<unsigned>(c));
+      out += hex;
+    } else {
+      out += raw;
+    }
+    prev = c;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::map<std::string, std::string> hook_environment(const std::string& project,
                                                     const json& payload) {
   return hook_environment(project, payload, proc::current_environment());
@@ -389,8 +461,8 @@ Outcome decide(const std::string& event, const json& payload,
           deny_text = name + " hook error: " + detail;
       } else if (event == "PostToolUse" || event == "PostToolUseFailure") {
         o.blocked = true;
-        o.model_context.push_back(name + " hook blocking error from command: \"" + cmd + "\": " +
-                                  detail);
+        o.model_context.push_back(name + " hook blocking error from command: \"" +
+                                  shown_command(cmd) + "\": " + detail);
       } else if (event == "UserPromptSubmit") {
         o.blocked = true;  // real (ups-exit2): the prompt is dropped, no model request
       } else if (event == "Stop" || event == "SubagentStop") {
@@ -450,8 +522,8 @@ Outcome decide(const std::string& event, const json& payload,
       if (event == "PostToolUse" || event == "PostToolUseFailure") {
         o.blocked = true;  // real (post-block): the reason goes to the model beside the result
         o.model_context.insert(o.model_context.end() - (has_ctx ? 1 : 0),
-                               name + " hook blocking error from command: \"" + cmd + "\": " +
-                                   or_default(reason));
+                               name + " hook blocking error from command: \"" +
+                                   shown_command(cmd) + "\": " + or_default(reason));
       } else if (event == "UserPromptSubmit") {
         o.blocked = true;  // real (ups-block-json)
       } else if (event == "Stop" || event == "SubagentStop") {
@@ -459,8 +531,8 @@ Outcome decide(const std::string& event, const json& payload,
         // "Stop" for SubagentStop too) and as a blocking error under the hook's own name.
         o.blocked = true;
         o.model_context.push_back("Stop hook feedback:\n" + or_default(reason) + "\n");
-        o.model_context.push_back(name + " hook blocking error from command: \"" + cmd + "\": " +
-                                  or_default(reason));
+        o.model_context.push_back(name + " hook blocking error from command: \"" +
+                                  shown_command(cmd) + "\": " + or_default(reason));
       }
     }
   }

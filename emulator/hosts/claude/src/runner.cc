@@ -32,10 +32,11 @@ class ClaudeRunner : public HostRunner {
     h.command = call.command;
     h.timeout_ms = call.timeout_ms;
     h.source = "project";
-    const json& payload = call.input.payload;
+    const json payload = call.input.payload;
     const auto env = cc::hook_environment(
         call.cwd, payload, std::map<std::string, std::string>(call.env.begin(), call.env.end()));
-    out.raw = sp.run(cc::spawn_request(h, pinta::hosts::claude::stdin_bytes(payload), call.cwd, env));
+    out.raw = sp.run(
+        cc::spawn_request(h, pinta::hosts::claude::stdin_bytes(call.input.payload), call.cwd, env));
     out.stdin_sent = sp.sent();
     out.detail["spawn"] = spawn_json(out.raw);
     cc::PlanRun pr;
@@ -50,8 +51,8 @@ class ClaudeRunner : public HostRunner {
     return out;
   }
 
-  json default_payload(const std::string& event, const json& opts, const std::string& home,
-                       const std::string& workspace) override {
+  payload_json default_payload(const std::string& event, const json& opts, const std::string& home,
+                               const std::string& workspace) override {
     // The stdin 2.1.332 writes (shared/reference/real-hosts.md, "Hook stdin"; captured payloads
     // in fixtures/claude/2.1.332/): the common fields, then the event's own.
     const std::string session = opts.contains("session") && opts["session"].is_string()
@@ -59,7 +60,7 @@ class ClaudeRunner : public HostRunner {
                                     : "25f3598c-343c-49de-add0-f6f92a8537fe";
     std::string project_key = workspace;  // ~/.claude/projects/<cwd with / as ->/<session>.jsonl
     std::replace(project_key.begin(), project_key.end(), '/', '-');
-    json p = {
+    payload_json p = {
         {"session_id", session},
         {"transcript_path", home + "/.claude/projects/" + project_key + "/" + session + ".jsonl"},
         {"cwd", workspace},
@@ -98,8 +99,8 @@ class ClaudeRunner : public HostRunner {
     if (event == "Stop") {
       p["stop_hook_active"] = false;
       p["last_assistant_message"] = "Done.";
-      p["background_tasks"] = json::array();
-      p["session_crons"] = json::array();
+      p["background_tasks"] = payload_json::array();
+      p["session_crons"] = payload_json::array();
     }
     return p;
   }
@@ -179,21 +180,12 @@ json claude_golden(const HookOutcome& o, const json&) {
   return e;
 }
 
-// CC (docs/hosts/claude-code-2.1.md, "Stdin bytes"): the CLI writes a payload in its own key order
-// followed by a newline (emulator_claude_stdin_bytes_test); a capture that does not parse as an
-// object is replayed as recorded.
-std::string claude_captured_stdin(const std::string& recorded) {
-  auto ordered = nlohmann::ordered_json::parse(recorded, nullptr, false);
-  if (ordered.is_discarded() || !ordered.is_object()) return recorded;
-  return pinta::hosts::claude::stdin_bytes(ordered);
-}
-
 std::unique_ptr<HostRunner> make_claude(const std::string&, const HostRunnerOptions&, std::string&) {
   return std::make_unique<ClaudeRunner>();
 }
 
 }  // namespace
 
-extern const FamilyRunner kRunner{make_claude, claude_golden, claude_captured_stdin};
+extern const FamilyRunner kRunner{make_claude, claude_golden};
 
 }  // namespace pinta::emu::claude

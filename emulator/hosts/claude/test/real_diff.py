@@ -324,52 +324,106 @@ def compare(s):
 
 
 # ---- generated behaviours (fuzz) ------------------------------------------------------------
-def gen_behaviour(rng, ev, uid):
-    """One hook command with a generated behaviour; uid keeps commands distinct (no de-dup)."""
-    texts = ["", "plain %s" % uid, "line1\nline2 %s" % uid, "  spaced %s  " % uid, "{not json %s" % uid,
-             "ünï %s" % uid]
-    jsons = [{}, {"systemMessage": "sm-%s" % uid}, {"suppressOutput": True},
-             {"hookSpecificOutput": {"hookEventName": ev, "additionalContext": "ctx-%s" % uid}},
-             {"continue": True}, {"decision": "approve"} if ev == "PreToolUse" else {"reason": "r-%s" % uid}]
+# One generated session carries many behaviours: `calls` Bash tool calls, each with its marker
+# Kx<i>x in the command, and a few hooks per event, each hook one sh command whose behaviour is
+# chosen by the marker in its stdin (a case over `grep -o 'Kx[0-9]*x'`; no marker, as on
+# SessionStart or an exhausted script's Stop, takes the default branch). So every hook has one
+# generated behaviour per call it is called on, a pure function of the payload: the replay
+# through `hostemu claude run` meets the same one. A behaviour that ends the session (continue
+# false, defer, a blocked prompt) is drawn only for the last calls, so the rest are all played.
+MARK = "Kx%dx"
+HOOKS_PER_EVENT = {"SessionStart": 2, "UserPromptSubmit": 2, "PreToolUse": 4, "PostToolUse": 3,
+                   "PostToolUseFailure": 2, "Stop": 2}
+
+
+def gen_reply(rng, ev, uid, call, ending_ok):
+    """(stdout bytes as a printf format and argument, stderr, exit, sleep) for one behaviour."""
+    hso = lambda **k: {"hookSpecificOutput": dict({"hookEventName": ev}, **k)}
+    texts = ["plain %s" % uid, "line1\nline2 %s" % uid, "  spaced %s  " % uid, "{not json %s" % uid,
+             "\u00fcn\u00ef %s" % uid, "[1, 2] %s" % uid]
+    jsons = [{}, {"systemMessage": "sm-%s" % uid}, {"suppressOutput": True}, {"continue": True},
+             hso(additionalContext="ctx-%s" % uid), {"reason": "r-%s" % uid},
+             {"systemMessage": "sm-%s" % uid, **hso(additionalContext="ctx2-%s" % uid)}]
     if ev == "PreToolUse":
-        jsons += [{"hookSpecificOutput": {"hookEventName": ev, "permissionDecision": "allow"}},
-                  {"hookSpecificOutput": {"hookEventName": ev, "permissionDecision": "deny",
-                                          "permissionDecisionReason": "deny-%s" % uid}}]
+        upd = {"command": "echo %s upd-%s" % (MARK % call, uid), "description": "d"}
+        jsons += [hso(permissionDecision="allow"), hso(permissionDecision="allow", updatedInput=upd),
+                  hso(updatedInput=upd), {"decision": "approve"}, hso(permissionDecision="ask"),
+                  hso(permissionDecision="deny", permissionDecisionReason="deny-%s" % uid),
+                  hso(permissionDecision="deny"), {"decision": "block", "reason": "pb-%s" % uid},
+                  {"decision": "block"},
+                  dict(hso(permissionDecision="allow"), decision="block", reason="both-%s" % uid),
+                  hso(permissionDecision="allow", additionalContext="pctx-%s" % uid)]
+        if ending_ok:
+            jsons += [hso(permissionDecision="defer"), {"continue": False, "stopReason": "st-%s" % uid}]
     if ev in ("PostToolUse", "PostToolUseFailure"):
-        jsons += [{"decision": "block", "reason": "pb-%s" % uid}]
-    blocking_ok = ev in ("PreToolUse", "PostToolUse", "PostToolUseFailure", "SessionStart")
-    exits = [0, 0, 0, 1, 3, 127] + ([2] if blocking_ok else [])
+        jsons += [{"decision": "block", "reason": "pb-%s" % uid}, {"decision": "block"}]
+        if ending_ok:
+            jsons += [{"continue": False, "stopReason": "st-%s" % uid}]
+    if ev == "Stop":
+        jsons += [{"decision": "block", "reason": "again-%s" % uid}]
+    if ev == "PostToolUse" and rng.random() < 0.02:
+        jsons.append(hso(additionalContext="big-%s " % uid + "y" * 12000))  # persisted output
+    blocking_ok = ev in ("PreToolUse", "PostToolUse", "PostToolUseFailure", "SessionStart", "Stop")
+    exits = [0, 0, 0, 0, 1, 3, 126, 127] + ([2] if blocking_ok else [])
     code = rng.choice(exits)
-    parts = [": %s" % uid]
-    if rng.random() < 0.5:
-        out = json.dumps(rng.choice(jsons), ensure_ascii=False)
+    r = rng.random()
+    if r < 0.55:
+        body = json.dumps(rng.choice(jsons), ensure_ascii=False)
+        if rng.random() < 0.05:
+            body = "\ufeff" + body  # a byte order mark before the JSON
+    elif r < 0.8:
+        body = rng.choice(texts)
     else:
-        out = rng.choice(texts)
-    if out:
-        parts.append("printf '%%s' %s" % shquote(out + ("\n" if rng.random() < 0.7 else "")))
-    if rng.random() < 0.4:
-        parts.append("printf '%%s' %s >&2" % shquote("err %s\n" % uid))
-    if rng.random() < 0.2:
-        parts.append("sleep 0.%d" % rng.randint(1, 3))
-    parts.append("exit %d" % code)
-    return "; ".join(parts)
+        body = ""
+    if body and rng.random() < 0.7:
+        body += "\n"
+    err = "err %s\n" % uid if rng.random() < 0.35 else ""
+    sleep = "0.%d" % rng.randint(1, 2) if rng.random() < 0.04 else ""
+    return body, err, code, sleep
 
 
 def shquote(s):
     return "'" + s.replace("'", "'\\''") + "'"
 
 
-def gen_session(rng, idx, per_event):
+def branch(rng, ev, uid, call, ending_ok):
+    body, err, code, sleep = gen_reply(rng, ev, uid, call, ending_ok)
+    parts = []
+    if sleep: parts.append("sleep " + sleep)
+    if body: parts.append("printf '%%s' %s" % shquote(body))
+    if err: parts.append("printf '%%s' %s >&2" % shquote(err))
+    parts.append("exit %d" % code)
+    return "; ".join(parts)
+
+
+def gen_hook(rng, ev, idx, k, keys, ending_keys):
+    """One hook command: a case over the markers `keys` (plus the default branch)."""
+    arms = []
+    for call in keys:
+        uid = "g%d-%s%d-c%d" % (idx, ev[:4], k, call)
+        arms.append("%s) %s;;" % (MARK % call, branch(rng, ev, uid, call, call in ending_keys)))
+    arms.append("*) %s;;" % branch(rng, ev, "g%d-%s%d-any" % (idx, ev[:4], k), -1, False))
+    return ("k=$(tr -d '\\n' | grep -o 'Kx[0-9]*x' | head -n 1); case \"$k\" in %s esac"
+            % " ".join(arms))
+
+
+def gen_session(rng, idx, calls):
+    """A generated session of `calls` tool calls (about a fifth of them fail) and its hooks."""
+    turns = []
+    for i in range(calls):
+        cmd = "echo %s" % (MARK % i) if rng.random() < 0.8 else "echo %s >&2; exit 5" % (MARK % i)
+        turns.append({"content": [{"type": "tool_use", "name": "Bash", "input": {"command": cmd, "description": "d"}}]})
+    final = calls  # the last text turn's marker: Stop's first call
+    turns.append({"content": [{"type": "text", "text": "done %s" % (MARK % final)}]})
+    ending = set(range(max(0, calls - 2), calls))
     hooks = {}
-    for ev in ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop"]:
+    for ev, n in HOOKS_PER_EVENT.items():
+        keys = list(range(calls)) if ev in ("PreToolUse", "PostToolUse", "PostToolUseFailure") else [final]
         hooks[ev] = [{"matcher": "" if ev != "SessionStart" else "startup",
-                      "hooks": [{"type": "command", "command": gen_behaviour(rng, ev, "f%d-%s-%d" % (idx, ev[:4], k))}
-                                for k in range(per_event)]}]
-    turns = [{"content": [{"type": "tool_use", "name": "Bash", "input": {"command": "echo t%d" % k, "description": "d"}}]}
-             for k in range(3)]
-    turns.insert(2, {"content": [{"type": "tool_use", "name": "Bash", "input": {"command": "echo f >&2; exit 5", "description": "d"}}]})
-    turns.append({"content": [{"type": "text", "text": "done"}]})
-    return {"name": "fuzz-%d" % idx, "evidence": "generated", "turns": turns, "project": {"hooks": hooks}}
+                      "hooks": [{"type": "command", "command": gen_hook(rng, ev, idx, k, keys, ending)}
+                                for k in range(n)]}]
+    return {"name": "fuzz-%d" % idx, "evidence": "generated", "turns": turns, "project": {"hooks": hooks},
+            "prompt": "go"}
 
 
 def main():
@@ -378,8 +432,11 @@ def main():
     ap.add_argument("--claude", help="the real claude.exe (default: ci/npm-claude.sh installs it)")
     ap.add_argument("--scenarios", help="directory of scenario JSON files")
     ap.add_argument("--only", help="run only the scenarios whose name contains this")
-    ap.add_argument("--fuzz-sessions", type=int, default=0)
-    ap.add_argument("--fuzz-per-event", type=int, default=12)
+    ap.add_argument("--fuzz-sessions", type=int, default=0,
+                    help="generated sessions (PINTA_REAL_HOST_FULL=1: --fuzz-sessions-full)")
+    ap.add_argument("--fuzz-sessions-full", type=int, default=0,
+                    help="generated sessions in the full run (ci/real-hosts.sh)")
+    ap.add_argument("--fuzz-calls", type=int, default=30, help="tool calls per generated session")
     ap.add_argument("--fuzz-seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--keep", help="keep the session directories under this directory")
@@ -400,7 +457,8 @@ def main():
         if not a.only and not a.fixtures_out:  # a capture records every scenario
             scs = real_slice.select(scs, lane="claude_real_diff")
     rng = random.Random(a.fuzz_seed)
-    scs += [gen_session(rng, i, a.fuzz_per_event) for i in range(a.fuzz_sessions)]
+    n_fuzz = a.fuzz_sessions_full if real_slice.full_run() and a.fuzz_sessions_full else a.fuzz_sessions
+    scs += [gen_session(rng, i, a.fuzz_calls) for i in range(n_fuzz)]
     base = a.keep or tempfile.mkdtemp(prefix="claude-diff-")
     os.makedirs(base, exist_ok=True)
 
@@ -413,16 +471,22 @@ def main():
         d, n = compare(s)
         return s, d, n
 
-    total_diffs, total_b = 0, 0
+    total_diffs, total_b, fuzz_b = 0, 0, 0
     fixtures = []
+    t0 = time.time()
     with cf.ThreadPoolExecutor(a.jobs) as ex:
         for s, d, n in ex.map(one, scs):
             total_b += n
+            if s.sc.get("evidence") == "generated": fuzz_b += n
             total_diffs += len(d)
             print("%-34s %s  %d hook runs compared, %d payloads" % (s.sc["name"], "OK  " if not d else "DIFF", n, len(s.payloads)))
             for x in d: print("   " + x.replace("\n", "\n   "))
             fixtures.append(s)
+    mins = (time.time() - t0) / 60
     print("scenarios: %d, hook runs compared: %d, differences: %d" % (len(scs), total_b, total_diffs))
+    if n_fuzz:
+        print("generated: %d sessions, %d behaviours compared in %.1f min (%.0f behaviours/minute, "
+              "the whole run)" % (n_fuzz, fuzz_b, mins, fuzz_b / mins if mins else 0))
     if a.fixtures_out:
         write_fixtures(a.fixtures_out, fixtures)
     if not a.keep:

@@ -56,7 +56,8 @@ int run_codex(const CodexRunArgs& a) {
   auto rules = codex_rules(a.version, a.profile);
   if (!rules) return usage_error("codex run: " + rules.error().message);
   std::string input((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-  auto payload = nlohmann::json::parse(input, nullptr, false);
+  // Ordered: the objects the host passes through (the tool input) keep the given order.
+  auto payload = nlohmann::ordered_json::parse(input, nullptr, false);
   if (payload.is_discarded() || !payload.is_object())
     return usage_error("codex run: stdin is not a JSON object");
   cx::Sources src;

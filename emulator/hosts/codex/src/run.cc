@@ -165,17 +165,19 @@ HookRun hook_run(const cx::HookHandler& h, const proc::SpawnResult& res) {
   return out;
 }
 
-std::string stdin_json(const std::string& event, const json& payload) {
+std::string stdin_json(const std::string& event, const ojson& payload) {
   // Codex's strings are Rust strings, valid UTF-8 by construction: a case's invalid bytes are
   // sent as U+FFFD, as they would have reached Codex's own input already decoded.
-  auto text = [](const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); };
-  if (!payload.is_object()) return text(payload);
+  const std::string text = payload.dump(-1, ' ', false, ojson::error_handler_t::replace);
+  if (!payload.is_object()) return text;
+  const ojson p = ojson::parse(text);
   ojson o = ojson::object();
   for (const auto& k : input_fields(event))
-    if (payload.contains(k)) o[k] = ojson::parse(text(payload[k]));
-  for (auto it = payload.begin(); it != payload.end(); ++it)
-    if (!o.contains(it.key())) o[it.key()] = ojson::parse(text(it.value()));
-  // serde_json::to_string: compact, UTF-8 as is, no trailing newline.
+    if (auto it = p.find(k); it != p.end()) o[k] = *it;
+  for (const auto& [k, v] : p.items())
+    if (!o.contains(k)) o[k] = v;
+  // serde_json::to_string: compact, UTF-8 as is, no trailing newline; the objects inside (the
+  // model's tool input) in the order given.
   return o.dump(-1, ' ', false, ojson::error_handler_t::replace);
 }
 
@@ -585,7 +587,7 @@ Outcome decide(const std::string& event, const json& payload, const std::vector<
 }
 
 PlanRun run_plan(const std::vector<cx::HookHandler>& plan, const std::string& event,
-                 const json& payload, const std::string& cwd,
+                 const ojson& payload, const std::string& cwd,
                  const std::map<std::string, std::string>& base_env, const cx::Rules& rules) {
   // CX: matching hooks run concurrently; CXSRC dispatcher.rs execute_handlers waits for all.
   const std::string input = stdin_json(event, payload);
@@ -608,7 +610,7 @@ PlanRun run_plan(const std::vector<cx::HookHandler>& plan, const std::string& ev
       runs.push_back(pr.runs[i]);
       readings.push_back(pr.readings[i]);
     }
-  pr.outcome = decide(event, payload, runs, readings);
+  pr.outcome = decide(event, json(payload), runs, readings);
   return pr;
 }
 

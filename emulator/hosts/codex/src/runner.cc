@@ -41,10 +41,10 @@ class CodexRunner : public HostRunner {
     h.command = call.command;
     h.timeout_ms = call.timeout_ms;
     h.source = "project-json";
-    const json& payload = call.input.payload;
+    const json payload = call.input.payload;
     const auto env = hook_environment(
         h, std::map<std::string, std::string>(call.env.begin(), call.env.end()));
-    out.raw = sp.run(spawn_request(h, stdin_json(call.event, payload), call.cwd, env));
+    out.raw = sp.run(spawn_request(h, stdin_json(call.event, call.input.payload), call.cwd, env));
     out.stdin_sent = sp.sent();
     out.detail["spawn"] = spawn_json(out.raw);
     PlanRun pr;
@@ -63,8 +63,8 @@ class CodexRunner : public HostRunner {
     return out;
   }
 
-  json default_payload(const std::string& event, const json& opts, const std::string& home,
-                       const std::string& workspace) override {
+  payload_json default_payload(const std::string& event, const json& opts, const std::string& home,
+                               const std::string& workspace) override {
     // The stdin 0.171.0 writes: CX for PreToolUse (session_id, turn_id, transcript_path, cwd,
     // hook_event_name, model, permission_mode, tool_name, tool_input, tool_use_id); the other
     // events from CXSRC schema.rs *CommandInput. Values as measured under `codex exec` with
@@ -74,7 +74,7 @@ class CodexRunner : public HostRunner {
                                     : "019af3c2-5d1e-7a40-9c3b-6e2f1d8a4b70";
     const std::string cwd =
         opts.contains("cwd") && opts["cwd"].is_string() ? opts["cwd"].get<std::string>() : workspace;
-    json p = {{"session_id", session},
+    payload_json p = {{"session_id", session},
               {"transcript_path", home + "/.codex/sessions/2026/12/07/rollout-2026-12-07T12-00-00-" +
                                       session + ".jsonl"},
               {"cwd", cwd},
@@ -198,6 +198,6 @@ std::unique_ptr<HostRunner> make_codex(const std::string& host, const HostRunner
 
 }  // namespace
 
-extern const FamilyRunner kRunner{make_codex, codex_golden, captured_as_recorded};
+extern const FamilyRunner kRunner{make_codex, codex_golden};
 
 }  // namespace pinta::emu::codex

@@ -53,13 +53,13 @@ const char* claude_event(const std::string& canonical) {
   return nullptr;
 }
 
-json to_claude(const std::string& ev, const json& n) {
+ojson to_claude(const std::string& ev, const ojson& n) {
   ojson o;
   const char* pascal = claude_event(ev);
   o["hook_event_name"] = pascal ? pascal : ev;
   if (n.contains("sessionId")) o["session_id"] = n["sessionId"];
   if (n.contains("timestamp"))
-    o["timestamp"] = n["timestamp"].is_number() ? json(ms_to_iso(n["timestamp"].get<long long>()))
+    o["timestamp"] = n["timestamp"].is_number() ? ojson(ms_to_iso(n["timestamp"].get<long long>()))
                                                 : n["timestamp"];
   if (n.contains("cwd")) o["cwd"] = n["cwd"];
   if (n.contains("traceparent")) o["traceparent"] = n["traceparent"];
@@ -77,14 +77,14 @@ json to_claude(const std::string& ev, const json& n) {
       o[cl] = n[nat];
     }
   }
-  return json::parse(o.dump());
+  return o;
 }
 
-json to_native(const json& c) {
+ojson to_native(const ojson& c) {
   ojson o;
   if (c.contains("session_id")) o["sessionId"] = c["session_id"];
   if (c.contains("timestamp"))
-    o["timestamp"] = c["timestamp"].is_string() ? json(iso_to_ms(c["timestamp"].get<std::string>()))
+    o["timestamp"] = c["timestamp"].is_string() ? ojson(iso_to_ms(c["timestamp"].get<std::string>()))
                                                 : c["timestamp"];
   if (c.contains("cwd")) o["cwd"] = c["cwd"];
   for (const auto& [nat, cl] : kFields) {
@@ -102,15 +102,19 @@ json to_native(const json& c) {
     }
   }
   if (c.contains("traceparent")) o["traceparent"] = c["traceparent"];
-  return json::parse(o.dump());
+  return o;
 }
 
-// nlohmann::json sorts keys; the CLI's order is kept by dumping through ordered_json built in
-// the field order above.
-std::string dump_ordered(const std::string& ev, const json& p, cp::Format f) {
+// The CLI's order: the fields above in that order, then the rest as given; the tool's arguments
+// with their keys sorted (docs/hosts/copilot-1.0.md: c-edit-tools, p-edit-tools), any other
+// object inside as given (a permissionRequest's toolInput is not sorted: its fixtures).
+std::string dump_ordered(const std::string& ev, const ojson& p, cp::Format f) {
   ojson o;
   auto put = [&](const char* k) {
-    if (p.contains(k)) o[k] = ojson::parse(p[k].dump());
+    if (auto it = p.find(k); it != p.end())
+      o[k] = std::string_view(k) == "toolArgs" || std::string_view(k) == "tool_input"
+                 ? ojson(json(*it))  // nlohmann::json sorts keys
+                 : *it;
   };
   if (f == cp::Format::kClaudeStyle) {
     for (const char* k : {"hook_event_name", "session_id", "timestamp", "cwd", "traceparent"}) put(k);
@@ -118,11 +122,14 @@ std::string dump_ordered(const std::string& ev, const json& p, cp::Format f) {
   } else {
     if (ev == "permissionRequest") put("hookName");
     for (const char* k : {"sessionId", "timestamp", "cwd"}) put(k);
+    // The native errorOccurred payload has its context before the error, the Claude-style one
+    // after (fixtures/copilot/1.0.102/errorOccurred, ErrorOccurred).
+    if (ev == "errorOccurred") put("errorContext"), put("recoverable");
     for (const auto& kv : kFields) put(kv.first);
     for (const char* k : {"toolInput", "permissionSuggestions", "traceparent"}) put(k);
   }
-  for (auto it = p.begin(); it != p.end(); ++it)
-    if (!o.contains(it.key())) o[it.key()] = ojson::parse(it.value().dump());
+  for (const auto& [k, v] : p.items())
+    if (!o.contains(k)) o[k] = v;
   return o.dump(-1, ' ', false, ojson::error_handler_t::replace);
 }
 
@@ -142,11 +149,11 @@ std::optional<json> parse_object(const std::string& s) {
 
 }  // namespace
 
-std::string stdin_for(const std::string& ev, const json& payload, cp::Format given,
+std::string stdin_for(const std::string& ev, const ojson& payload, cp::Format given,
                       cp::Format format) {
   // CPM p-baseline: permissionRequest gets the native payload in a Claude-style file too.
   if (ev == "permissionRequest") format = given = cp::Format::kNative;
-  json p = payload;
+  ojson p = payload;
   if (given != format) p = format == cp::Format::kClaudeStyle ? to_claude(ev, payload) : to_native(payload);
   return dump_ordered(ev, p, format);
 }

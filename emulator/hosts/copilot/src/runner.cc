@@ -33,8 +33,8 @@ class CopilotRunner : public HostRunner {
     h.file = call.cwd + "/.github/hooks/pinta.json";
     h.source = "repo";
     const auto env = hook_environment(h, call.cwd, {call.env.begin(), call.env.end()});
-    const json& payload = call.input.payload;
-    const std::string input = stdin_for(h.canonical, payload, format, format);
+    const json payload = call.input.payload;
+    const std::string input = stdin_for(h.canonical, call.input.payload, format, format);
     out.raw = sp.run(spawn_request(h, input, call.cwd, env));
     out.stdin_sent = sp.sent();
     out.detail["spawn"] = spawn_json(out.raw);
@@ -56,8 +56,8 @@ class CopilotRunner : public HostRunner {
     return out;
   }
 
-  json default_payload(const std::string& event, const json& opts, const std::string& home,
-                       const std::string& workspace) override {
+  payload_json default_payload(const std::string& event, const json& opts, const std::string& home,
+                               const std::string& workspace) override {
     // The native payload 1.0.102 writes (fixtures/copilot/1.0.102/<event>/, CPM c-baseline),
     // converted to the Claude-style shape for a `copilot-claude` host (p-baseline).
     const std::string ev = cp::canonical_event(event).empty() ? event : cp::canonical_event(event);
@@ -67,7 +67,7 @@ class CopilotRunner : public HostRunner {
                                     : "bb3e1073-506b-47c4-ab26-74ee1fb83d09";
     const std::string cwd =
         opts.contains("cwd") && opts["cwd"].is_string() ? opts["cwd"].get<std::string>() : workspace;
-    json p = {{"sessionId", session}, {"timestamp", 1796659347664LL}, {"cwd", cwd}};
+    payload_json p = {{"sessionId", session}, {"timestamp", 1796659347664LL}, {"cwd", cwd}};
     std::string tool = opts.contains("tool") && opts["tool"].is_string()
                            ? opts["tool"].get<std::string>() : "bash";
     if (fmt == cp::Format::kClaudeStyle) tool = cp::runtime_tool_name(tool);
@@ -83,7 +83,7 @@ class CopilotRunner : public HostRunner {
     if (ev == "permissionRequest") {
       p = {{"hookName", "permissionRequest"}, {"sessionId", session},
            {"timestamp", 1796659347664LL}, {"cwd", cwd}, {"toolName", tool},
-           {"toolInput", args}, {"permissionSuggestions", json::array()}};
+           {"toolInput", args}, {"permissionSuggestions", payload_json::array()}};
     }
     if (ev == "sessionStart") {
       p["source"] = "new";
@@ -97,7 +97,7 @@ class CopilotRunner : public HostRunner {
     }
     if (ev == "sessionEnd") p["reason"] = "complete";
     if (fmt == cp::Format::kNative || ev == "permissionRequest") return p;
-    return json::parse(stdin_for(ev, p, cp::Format::kNative, cp::Format::kClaudeStyle));
+    return payload_json::parse(stdin_for(ev, p, cp::Format::kNative, cp::Format::kClaudeStyle));
   }
 
  private:
@@ -146,5 +146,5 @@ std::unique_ptr<HostRunner> make_copilot(const std::string&, const HostRunnerOpt
 }
 
 }  // namespace
-extern const FamilyRunner kRunner{make_copilot, copilot_golden, captured_as_recorded};
+extern const FamilyRunner kRunner{make_copilot, copilot_golden};
 }  // namespace pinta::emu::copilot

@@ -45,7 +45,7 @@ class DeelRunner : public HostRunner {
         if (it.key() == "도구") {
           if (it->is_string()) tool = it->get<std::string>();
         } else if (it.key() != "자리") {  // the host writes 자리 itself (l.427)
-          rest[it.key()] = deel::ojson::parse(it->dump());
+          rest[it.key()] = *it;  // the caller's fields, in the caller's order
         }
       }
     }
@@ -75,11 +75,11 @@ class DeelRunner : public HostRunner {
     return out;
   }
 
-  json default_payload(const std::string& event, const json& opts, const std::string&,
-                       const std::string&) override {
+  payload_json default_payload(const std::string& event, const json& opts, const std::string&,
+                               const std::string&) override {
     // seed 004 l.480: 도구 at every event (null off tool events: 자리돌리기's default, l.473); the
     // rest is not in the seed.
-    json p = json::object();
+    payload_json p = payload_json::object();
     const bool tool_event = pinta::hosts::is_tool_event(Family::kDeel, event);
     p["도구"] = opts.contains("tool") ? opts["tool"] : tool_event ? json("Bash") : json();
     if (opts.contains("tool_args") && opts["tool_args"].is_object())
@@ -122,6 +122,6 @@ std::unique_ptr<HostRunner> make_deel(const std::string&, const HostRunnerOption
 
 }  // namespace
 
-extern const FamilyRunner kRunner{make_deel, deel_golden, captured_as_recorded};
+extern const FamilyRunner kRunner{make_deel, deel_golden};
 
 }  // namespace pinta::emu::deel

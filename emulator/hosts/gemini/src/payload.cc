@@ -83,4 +83,30 @@ ojson make_payload(std::string_view event, const PayloadOptions& o) {
   return p;
 }
 
+std::string stdin_bytes(const ojson& payload) {
+  if (!payload.is_object()) return js_stringify(payload);
+  // createBaseInput, then the event's fields (§7 table; make_payload above builds the same).
+  static const std::vector<std::string> base = {"session_id", "transcript_path", "cwd",
+                                                "hook_event_name", "timestamp"};
+  static const std::map<std::string, std::vector<std::string>, std::less<>> by_event = {
+      {"BeforeTool", {"tool_name", "tool_input", "mcp_context", "original_request_name"}},
+      {"AfterTool",
+       {"tool_name", "tool_input", "tool_response", "mcp_context", "original_request_name"}},
+      {"BeforeAgent", {"prompt"}},
+      {"AfterAgent", {"prompt", "prompt_response", "stop_hook_active"}},
+      {"SessionStart", {"source"}},
+      {"SessionEnd", {"reason"}},
+      {"PreCompress", {"trigger"}},
+      {"Notification", {"notification_type", "message", "details"}},
+      {"BeforeModel", {"llm_request"}},
+      {"BeforeToolSelection", {"llm_request"}},
+      {"AfterModel", {"llm_request", "llm_response"}}};
+  std::vector<std::string> order = base;
+  auto ev = payload.find("hook_event_name");
+  if (ev != payload.end() && ev->is_string())
+    if (auto it = by_event.find(ev->get_ref<const std::string&>()); it != by_event.end())
+      order.insert(order.end(), it->second.begin(), it->second.end());
+  return js_stringify(pinta::hosts::node::keys_first(payload, order));
+}
+
 }  // namespace pinta::emu::gemini

@@ -117,6 +117,7 @@ HookRules hook_rules_from_switches(const ojson& sw) {
     return sw.contains(k) && sw[k].is_string() ? sw[k].get<std::string>() : std::string(dflt);
   };
   r.legacy_output_reading = str("hook_output_reading", "any_exit") == "exit0_json";
+  r.output_format_field = str("hook_output_format", "field") == "field";
   const std::string env = str("hook_env", "full");
   r.session_env_vars = env == "full";
   r.hook_env_field = env != "project_dir_only";
@@ -276,7 +277,7 @@ HookRunResult run_hook(const HookSpec& hook, std::string_view event_name, const 
   req.argv0 = "bash";
   req.env_list = std::move(env);
   req.cwd = cwd;
-  req.stdin_data = js_stringify(input);  // compact, no newline, then closed (§4.1)
+  req.stdin_data = stdin_bytes(input);  // compact, no newline, then closed (§4.1)
   req.stdin_mode = ctx.stdin_mode;
   // §4.4: SIGTERM to bash only (no group), no effective SIGKILL; wait for the pipes to close.
   // 0 / negative / non-numeric timeouts fire after ~1 ms (Node setTimeout clamps to 1).
@@ -335,6 +336,7 @@ HookRunResult run_hook(const HookSpec& hook, std::string_view event_name, const 
                 : interpret_output(r.stdout_text, r.stderr_text, code);
   r.output = std::move(in.output);
   r.output_format = in.output_format;
+  r.output_format_field = ctx.rules.output_format_field;
   r.plain_text = in.plain_text;
   r.exit_code = code;
   r.success = r.raw.exit_code.has_value() && *r.raw.exit_code == 0;
@@ -345,7 +347,9 @@ ojson run_result_json(const HookRunResult& r) {
   ojson j = ojson::object();
   j["success"] = r.success;
   j["exitCode"] = r.exit_code ? ojson(*r.exit_code) : ojson(nullptr);
-  j["outputFormat"] = r.output_format.empty() ? ojson(nullptr) : ojson(r.output_format);
+  j["outputFormat"] = r.output_format.empty() || !r.output_format_field
+                          ? ojson(nullptr)
+                          : ojson(r.output_format);
   j["output"] = r.output ? *r.output : ojson(nullptr);
   j["error"] = r.error ? ojson(*r.error) : ojson(nullptr);
   return j;

@@ -35,8 +35,7 @@ class GeminiRunner : public HostRunner {
     ctx.env = std::vector<std::pair<std::string, std::string>>(call.env.begin(), call.env.end());
     ctx.spawner = &sp;
     ctx.rules = gem::hook_rules_from_switches(switches_);
-    gem::ojson input = gem::ojson::parse(call.input.payload.dump(), nullptr, false);
-    if (input.is_discarded()) input = gem::ojson::object();
+    const gem::ojson& input = call.input.payload;
     auto r = gem::run_hook(spec, call.event, input, ctx);
     out.raw = r.raw;
     out.stdin_sent = sp.sent();
@@ -77,8 +76,8 @@ class GeminiRunner : public HostRunner {
     return out;
   }
 
-  json default_payload(const std::string& event, const json& opts, const std::string&,
-                       const std::string& workspace) override {
+  payload_json default_payload(const std::string& event, const json& opts, const std::string&,
+                               const std::string& workspace) override {
     // The first y_ fixture for the event (GEM§7 shapes, fixtures/gemini/MANIFEST.json provenance).
     std::string dir = fixtures_ + "/gemini/0.61.0/" + event;
     std::vector<std::string> ys;
@@ -89,14 +88,15 @@ class GeminiRunner : public HostRunner {
     }
     std::sort(ys.begin(), ys.end());
     std::string want = opts.value("fixture_name", std::string());
-    json p = json::object();
+    // As captured: the host's order, nested objects included (the runner writes it as is).
+    payload_json p = payload_json::object();
     for (const auto& f : ys) {
       if (!want.empty() && !f.ends_with("/" + want)) continue;
       auto t = pinta::fs::read_file(f);
-      if (t) p = json::parse(*t, nullptr, false);
+      if (t) p = payload_json::parse(*t, nullptr, false);
       break;
     }
-    if (!p.is_object()) p = json::object();
+    if (!p.is_object()) p = payload_json::object();
     if (p.empty())
       p = {{"session_id", "11111111-2222-4333-8444-555555555555"},
            {"hook_event_name", event},
@@ -145,6 +145,6 @@ json gemini_golden(const HookOutcome& o, const json&) {
 
 }  // namespace
 
-extern const FamilyRunner kRunner{make_gemini, gemini_golden, captured_as_recorded};
+extern const FamilyRunner kRunner{make_gemini, gemini_golden};
 
 }  // namespace pinta::emu::gemini

@@ -66,8 +66,8 @@ TEST(GeminiVersionMap, PublishedReleasesMapToTheirProfile) {
       {"0.35.3", "gemini-0.35"},
       {"0.36.0", "gemini-0.36"},
       {"0.37.2", "gemini-0.37"},
-      {"0.38.0", "gemini-0.37"},
-      {"0.38.2", "gemini-0.37"},
+      {"0.38.0", "gemini-0.38"},
+      {"0.38.2", "gemini-0.38"},
       {"0.39.0", "gemini-0.39"},
       {"0.39.1", "gemini-0.40"},
       {"0.40.0", "gemini-0.40"},
@@ -201,4 +201,36 @@ TEST(GeminiVersionMap, UnknownProfileNameListsTheProfiles) {
   ASSERT_FALSE(p);
   EXPECT_NE(p.error().message.find("gemini-0.61"), std::string::npos) << p.error().message;
   EXPECT_NE(p.error().message.find("--version"), std::string::npos) << p.error().message;
+}
+
+// The hook result's outputFormat by release (switch hook_output_format): undefined before core
+// 0.38.0 whatever was read (core 0.29.0/0.30.0/0.36.0 hooks/hookRunner.js, the 0.37.2 bundle),
+// "json" / "text" from 0.38.0 (the 0.38.0 bundle, core 0.40.0); the reading itself is the same.
+// Each release's mapped profile, run-hook's object on a JSON and a plain-text reply.
+TEST(GeminiProfileMap, OutputFormatArrivesWith038) {
+  pinta::testing::TempDir td;
+  const std::vector<std::pair<std::string, bool>> releases = {
+      {"0.26.0", false}, {"0.29.0", false}, {"0.30.0", false}, {"0.35.3", false},
+      {"0.36.0", false}, {"0.37.2", false}, {"0.38.0", true},  {"0.38.2", true},
+      {"0.39.0", true},  {"0.40.0", true},  {"0.61.0", true}};
+  for (const auto& [release, field] : releases) {
+    auto m = g::profile_for_version(g::default_profile_dir(), release);
+    ASSERT_TRUE(m) << release;
+    auto prof = g::load_profile(m->path);
+    ASSERT_TRUE(prof) << m->path;
+    g::RunContext ctx;
+    ctx.cwd = td.path();
+    ctx.rules = g::hook_rules_from_switches(g::profile_switches(*prof));
+    for (const auto& [command, format] :
+         {std::pair<std::string, std::string>{"echo '{\"decision\":\"allow\"}'", "json"},
+          {"echo plain", "text"}}) {
+      g::HookSpec h;
+      h.command = command;
+      const auto r = g::run_result_json(
+          g::run_hook(h, "BeforeTool", ojson::object({{"hook_event_name", "BeforeTool"}}), ctx));
+      EXPECT_EQ(r["outputFormat"], field ? ojson(format) : ojson(nullptr))
+          << release << " (" << m->name << "): " << command;
+      EXPECT_TRUE(r["output"].is_object()) << release << ": the reply is read either way";
+    }
+  }
 }

@@ -2,8 +2,11 @@
 // the REAL HookRunner of @google/gemini-cli-core 0.61.0 (real/hook_driver.mjs) and through `hostemu
 // gemini run-hook`; the five result fields {success, exitCode, outputFormat, output, error} must be
 // identical (compared as JSON.stringify text). Any difference fails the test. SKIPPED (with the
-// reason) when npm / the packages are unavailable.
+// reason) when npm / the packages are unavailable. Another release: PINTA_GEMINI_CORE_PREFIX names
+// an npm prefix holding that @google/gemini-cli-core and PINTA_GEMINI_PROFILE the profile
+// `hostemu gemini run-hook --profile` runs under (ci/gemini-hookrunner-sweep.py, one release each).
 #include <atomic>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <mutex>
@@ -36,7 +39,16 @@ std::vector<std::string> ignoring_signals(std::vector<std::string> argv) {
 }  // namespace
 
 TEST(GeminiRealHookDiff, EmulatorMatchesRealHookRunner) {
-  auto hosts = gt::find_npm_hosts();
+  const char* core_prefix = std::getenv("PINTA_GEMINI_CORE_PREFIX");  // NOLINT(concurrency-mt-unsafe)
+  const char* profile_env = std::getenv("PINTA_GEMINI_PROFILE");      // NOLINT(concurrency-mt-unsafe)
+  const std::string profile = profile_env ? profile_env : "";
+  gt::NpmHosts hosts;
+  if (core_prefix && *core_prefix) {
+    hosts.ok = true;
+    hosts.prefix = core_prefix;
+  } else {
+    hosts = gt::find_npm_hosts();
+  }
   if (hosts.skip) GTEST_SKIP() << "real Gemini CLI unavailable: " << hosts.reason;
   ASSERT_TRUE(hosts.ok) << hosts.reason;
   const std::string src = pinta::testing::source_dir();
@@ -150,6 +162,7 @@ TEST(GeminiRealHookDiff, EmulatorMatchesRealHookRunner) {
       if (p.c.contains("name"))
         q.argv.insert(q.argv.end(), {"--name", p.c["name"].get<std::string>()});
       if (p.c.value("trusted", true) == false) q.argv.push_back("--untrusted");
+      if (!profile.empty()) q.argv.insert(q.argv.end(), {"--profile", profile});
       if (p.c.contains("env"))
         for (auto& [k, v] : p.c["env"].items())
           q.argv.insert(q.argv.end(), {"--env", k + "=" + v.get<std::string>()});
@@ -208,6 +221,8 @@ TEST(GeminiRealHookDiff, EmulatorMatchesRealHookRunner) {
     }
   }
   gt::spit(gt::diff_dir() + "/hook.json", report.dump(1));
+  std::cout << "hook cases: " << prep.size() << ", differing: " << diffs
+            << (profile.empty() ? "" : ", profile " + profile) << "\n";
   if (retries > 0)
     std::cout << "note: " << retries << " hostemu run(s) retried after a harness hang\n";
   EXPECT_EQ(diffs, 0) << diffs << " of " << prep.size() << " hook behaviours differ";

@@ -21,12 +21,19 @@
 namespace pinta::emu {
 
 using json = nlohmann::json;
+// A payload as a host builds it: its keys in the order given. The family's runner writes it the
+// way its host does (the host's key order over the objects the host builds, the given order in
+// the ones it passes through, such as the model's tool input; its separators, number and string
+// forms and line end), so what a hook reads is the host's bytes (emulator_stdin_bytes_test).
+using payload_json = nlohmann::ordered_json;
 
 // What the case wants on stdin. raw: exact bytes replacing the host's serialization (hostile
-// input); otherwise `payload` is serialized the way the host does it.
+// input); otherwise `payload` is serialized the way the host does it, behind a UTF-8 byte order
+// mark when `bom` is set.
 struct HookInput {
-  json payload = json::object();    // the host object (ordered as given for Gemini)
+  payload_json payload = payload_json::object();
   std::optional<std::string> raw;   // exact bytes
+  bool bom = false;
   std::string stdin_mode = "host";  // host | closed | open | dripped | none
 };
 
@@ -67,8 +74,8 @@ class HostRunner {
   // nullopt. Such a host grades nothing: its cells read "hooks do not run", never a pass.
   virtual std::optional<std::string> hooks_not_run() const { return std::nullopt; }
   // The host's default payload for an event (opts: {"tool","tool_args","cwd","session"}).
-  virtual json default_payload(const std::string& event, const json& opts, const std::string& home,
-                               const std::string& workspace) = 0;
+  virtual payload_json default_payload(const std::string& event, const json& opts,
+                                       const std::string& home, const std::string& workspace) = 0;
 };
 
 // Where a runner finds its host data.
@@ -86,10 +93,6 @@ std::unique_ptr<HostRunner> make_host_runner(const std::string& host,
 // hook was sent): the effect kind and what the host does next, in the family's own terms, as
 // canonical JSON (`hostemu replay`, fixtures/golden/).
 json golden_effect(pinta::hosts::Family f, const HookOutcome& o, const json& payload);
-
-// What a host of family `f` writes to a hook's stdin for a payload captured from it (`recorded`:
-// one line, stored without its newline), for replaying captured fixtures byte for byte.
-std::string captured_stdin(pinta::hosts::Family f, const std::string& recorded);
 
 // The adapter command line with a relative program path (first word) made absolute against the
 // current directory, since hooks run elsewhere (a scratch workspace).

@@ -29,14 +29,7 @@ struct FamilyRunner {
   // differently.
   hosts::Required<nlohmann::json (*)(const HookOutcome& outcome, const nlohmann::json& payload)>
       golden;
-  // The bytes the host writes to a hook's stdin for a payload captured from it (`recorded`: the
-  // capture as stored, one line without its newline), for `hostemu replay`: the host's key order,
-  // separators and trailing newline where the family's captures show them.
-  hosts::Required<std::string (*)(const std::string& recorded)> captured_stdin;
 };
-
-// A family whose captures show nothing beyond the recorded line: its bytes as recorded.
-inline std::string captured_as_recorded(const std::string& recorded) { return recorded; }
 
 // Wraps the real spawner: replaces the host's stdin bytes/mode when the case asks for hostile
 // input, and caps the timeouts so that a broken adapter cannot stall the suite (the hosts' own

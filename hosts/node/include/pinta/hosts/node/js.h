@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace pinta::hosts::node {
 
@@ -18,6 +19,9 @@ using ojson = nlohmann::ordered_json;
 std::string js_trim(std::string_view s);
 // JSON.stringify (array-index keys first, Number formatting as JavaScript prints it).
 std::string js_stringify(const ojson& v);
+// An object as a JavaScript host builds it for JSON.stringify (property order is insertion
+// order): the keys of `order` that `in` has, in that order, then the rest in `in`'s order.
+ojson keys_first(const ojson& in, const std::vector<std::string>& order);
 // JSON.stringify of one string held WTF-8 style (lone surrogates as ED A0..BF xx): the quoted text.
 std::string js_quote(const std::string& wtf8);
 // Buffer.toString('utf8'): the WHATWG decoder, U+FFFD per maximal subpart.

@@ -84,7 +84,7 @@ std::map<std::string, std::string> hook_environment(const hosts::codex::HookHand
 
 // stdin as Codex writes it: one compact JSON object in its input struct's field order (known
 // fields first, then any other in the given order), no newline, then EOF.
-std::string stdin_json(const std::string& event, const nlohmann::json& payload);
+std::string stdin_json(const std::string& event, const nlohmann::ordered_json& payload);
 
 // How Codex spawns one handler: /bin/bash -c COMMAND in cwd, stdin then EOF, SIGKILL to the
 // child at its timeout (whole seconds), which covers the exit and both pipes closing.
@@ -107,9 +107,10 @@ struct PlanRun {
   std::vector<Reading> readings;
   Outcome outcome;
 };
-// Runs every planned handler concurrently, waits for all, reads them, decides.
+// Runs every planned handler concurrently, waits for all, reads them, decides. `payload` as the
+// host builds it (stdin_json writes it).
 PlanRun run_plan(const std::vector<hosts::codex::HookHandler>& plan, const std::string& event,
-                 const nlohmann::json& payload, const std::string& cwd,
+                 const nlohmann::ordered_json& payload, const std::string& cwd,
                  const std::map<std::string, std::string>& base_env,
                  const hosts::codex::Rules& rules = hosts::codex::Rules{});
 

@@ -63,7 +63,7 @@ struct Outcome {
 // The payload a hook of `format` gets for `event`, derived from `payload` (either format's shape;
 // `given` is the format it is in). permissionRequest is native in both formats (CPM p-baseline).
 // Compact, keys in the CLI's order (fixtures/copilot/1.0.102), no newline.
-std::string stdin_for(const std::string& canonical_event, const nlohmann::json& payload,
+std::string stdin_for(const std::string& canonical_event, const nlohmann::ordered_json& payload,
                       cp::Format given, cp::Format format);
 
 // The hook environment (CPM c-baseline, p-baseline): the CLI's own less its provider variables,

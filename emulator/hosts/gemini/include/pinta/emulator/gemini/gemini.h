@@ -40,6 +40,10 @@ struct HookRules {
   // text), otherwise stderr as plain text with exit 2 = deny and any other code = warning; the
   // result has no outputFormat.
   bool legacy_output_reading = false;
+  // The result carries outputFormat ("json" / "text") where stdout or stderr was read (core
+  // 0.38.0+); before, the field is undefined whatever was read (switch hook_output_format). The
+  // reading itself is the same: only what the result reports differs.
+  bool output_format_field = true;
   // GEMINI_PLANS_DIR / GEMINI_CWD / GEMINI_SESSION_ID set and expanded in the command (0.40+);
   // older CLIs set and expand only GEMINI_PROJECT_DIR and CLAUDE_PROJECT_DIR.
   bool session_env_vars = true;
@@ -93,7 +97,8 @@ struct RunContext {
 struct HookRunResult {
   bool success = false;
   std::optional<int> exit_code;          // nullopt on timeout / spawn error (JS undefined)
-  std::string output_format;             // "json", "text" or "" (undefined)
+  std::string output_format;             // read as "json", "text" or "" (nothing read)
+  bool output_format_field = true;       // the result reports output_format (HookRules)
   bool plain_text = false;               // output converted from plain text (every version)
   std::optional<ojson> output;           // the parsed or converted output, nullopt = undefined
   std::optional<std::string> error;      // error message
@@ -159,6 +164,10 @@ struct PayloadOptions {
 
 // The exact stdin object the host sends for `event_name` (key order of §7).
 ojson make_payload(std::string_view event_name, const PayloadOptions& opts);
+// The bytes a hook reads for `payload` (its hook_event_name's event): the host's key order of
+// §7 over the fields the host writes (the rest after them, as given; the objects inside as given),
+// compact JSON.stringify, no newline (§4.1; the y_ fixtures, emulator_stdin_bytes_test).
+std::string stdin_bytes(const ojson& payload);
 
 // ---------------------------------------------------------------------------------------------
 // Aggregation (§5)
