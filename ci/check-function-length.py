@@ -58,7 +58,7 @@ KNOWN_LONG = {
     "fuzz/campaign/campaign.cc": ["run"],
     "fuzz/campaign/generate.cc": ["make_case"],
     "fuzz/campaign/runner.cc": ["spawn_and_wait"],
-    "fuzz/hookrunner_diff/hookrunner_diff.cc": ["main"],
+    "fuzz/gemini_hookrunner_diff/hookrunner_diff.cc": ["main"],
     "fuzz/otlp_span/otlp_span_fuzzer.cc": ["LLVMFuzzerTestOneInput"],
     "hosts/antigravity/src/loader.cc": ["hook_spec"],
     "hosts/gemini/src/loader.cc": ["register_hooks", "load_hooks"],
