@@ -29,6 +29,7 @@ Exit 0: every check passed; 1: failures (printed); 77: SKIPPED (the CLI cannot b
 """
 import argparse, json, os, shutil, subprocess, sys, tempfile
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "lanes"))
 import real_diff  # noqa: E402  (install_claude, Session: the Claude lane's offline runner)
