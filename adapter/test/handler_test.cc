@@ -308,6 +308,8 @@ namespace {
 using test::FakeGuard;
 using test::ok;
 using test::args;
+using test::expect_tool_call;
+using test::hook_specific_deny;
 
 TEST(Surrogates, LoneSurrogatesBecomeReplacementCharacter) {
   std::string s = R"({"a":"x\ud800y","b":"\udc00","c":"\ud83d\ude00","d":"\\ud800"})";
@@ -644,22 +646,12 @@ TEST(Handler, ClaudeCodeAllowIsSilentDenyIsHookSpecificOutput) {
     Outcome o = handle(args(label, "PreToolUse"), ok(pre), s);
     EXPECT_EQ(o.reply, "") << label;
     EXPECT_EQ(o.exit_status, 0);
-    ASSERT_NE(o.event, nullptr);
-    EXPECT_EQ(o.event->tool_name, "Bash");
-    EXPECT_EQ(o.event->tool_input["command"], "rm -rf /");
-    EXPECT_EQ(o.event->session_id, "s1");
-    EXPECT_EQ(o.event->cwd, "/w");
-    EXPECT_EQ(o.event->tool_call_id, "toolu_01");
-    EXPECT_TRUE(o.event->tool_event);
+    expect_tool_call(o, "Bash", "rm -rf /", "s1", "/w", "toolu_01");
   }
   g.verdict.decision = GuardVerdict::Decision::kDeny;
   g.verdict.reason = "no rm";
   Outcome d = handle(args("claude-code", "PreToolUse"), ok(pre), s);
-  EXPECT_EQ(json::parse(d.reply),
-            (json{{"hookSpecificOutput",
-                   {{"hookEventName", "PreToolUse"},
-                    {"permissionDecision", "deny"},
-                    {"permissionDecisionReason", "no rm"}}}}));
+  EXPECT_EQ(json::parse(d.reply), hook_specific_deny("PreToolUse", "no rm"));
   EXPECT_EQ(d.exit_status, 0);
   g.verdict.decision = GuardVerdict::Decision::kReview;
   g.verdict.reason = "check";

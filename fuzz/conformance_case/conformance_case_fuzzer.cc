@@ -9,12 +9,13 @@
 //     subsequence of all_hosts() (in that order), raw is the object that was parsed;
 //  4. round-trip: re-serialising raw (compact, and canonical()) parses to the same id, area,
 //     level, hosts and xfail; canonical() is idempotent;
-//  5. render_cases_doc of the accepted case is total and mentions its id.
+//  5. the case page of the accepted case (shared or its family's) is total and mentions its id.
 #include <cctype>
 #include <set>
 #include <string>
 
 #include "fuzz_support.h"
+#include "pinta/conformance/case_docs.h"
 #include "pinta/conformance/conformance.h"
 
 namespace {
@@ -76,7 +77,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const std::string canon = conf::canonical(c.raw);
   FUZZ_CHECK(conf::canonical(nlohmann::json::parse(canon)) == canon, "canonical not idempotent");
-  const std::string doc = conf::render_cases_doc({c});
+  // A shared case is on the shared page, a family's own case on its family's page.
+  const auto fam = pinta::hosts::family_by_name(c.family);
+  const std::string doc = c.family.empty() || !fam
+                              ? conf::render_cases_doc({c})
+                              : conf::render_family_cases_doc({c}, pinta::hosts::descriptor(*fam));
   FUZZ_CHECK(doc.find(c.id) != std::string::npos, "doc does not mention the case");
   return 0;
 }

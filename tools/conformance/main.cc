@@ -14,9 +14,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 
 #include "pinta/common/data_dir.h"
 #include "pinta/common/fs.h"
+#include "pinta/conformance/case_docs.h"
 #include "pinta/conformance/conformance.h"
 #include "pinta/conformance/output.h"
 #include "pinta/conformance/protocol.h"
@@ -130,7 +132,7 @@ struct Cli {
   bool no_rerun = false, quiet = false;
   std::string format = "text";
   // list, show, docs
-  std::string prefix, id, out_path;
+  std::string prefix, id, out_path, family_dir;
   bool check = false;
 #ifdef PINTA_CONFORMANCE_HAVE_FUZZ
   pinta::fuzz::campaign::Options fo;
@@ -227,7 +229,11 @@ void add_case_commands(CLI::App& app, Cli& c) {
   c.show->add_option("id", c.id, "case id; required");
   c.docs = app.add_subcommand("docs", "render docs/conformance-cases.md from the cases");
   c.docs->add_option("--out", c.out_path, "write here (default stdout)");
-  c.docs->add_flag("--check", c.check, "exit 1 when --out differs from the generated text");
+  c.docs->add_option("--family-dir", c.family_dir,
+                     "also write each family's page here, <folder>.md (docs/conformance-cases)");
+  c.docs->add_flag("--check", c.check,
+                   "exit 1 when --out or a page in --family-dir differs from the generated text, "
+                   "or --family-dir holds a page of no registered family");
 }
 
 #ifdef PINTA_CONFORMANCE_HAVE_FUZZ
@@ -309,24 +315,48 @@ int show_case(const std::vector<pinta::conformance::Case>& cases, const Cli& c) 
   return usage("no case with id " + c.id);
 }
 
+// Writes, or with --check compares, one generated page; false when it is stale or unwritable.
+bool put_doc(const std::string& path, const std::string& text, bool check) {
+  if (check) {
+    auto cur = pinta::fs::read_file(path);
+    if (!cur || *cur != text) {
+      std::cerr << "conformance: " << path << " is stale; run `conformance docs` with its --out "
+                << "and --family-dir\n";
+      return false;
+    }
+    return true;
+  }
+  auto st = pinta::fs::atomic_write(path, text, 0644);
+  if (!st) std::cerr << "conformance: " << path << ": " << st.error().message << "\n";
+  return bool(st);
+}
+
 int render_docs(const std::vector<pinta::conformance::Case>& cases, const Cli& c) {
   std::string text = pinta::conformance::render_cases_doc(cases);
-  if (c.out_path.empty()) {
+  if (c.out_path.empty() && c.family_dir.empty()) {
     std::cout << text;
     return 0;
   }
-  if (c.check) {
-    auto cur = pinta::fs::read_file(c.out_path);
-    if (!cur || *cur != text) {
-      std::cerr << "conformance: " << c.out_path << " is stale; run `conformance docs --out "
-                << c.out_path << "`\n";
-      return 1;
-    }
-    return 0;
+  bool ok = c.out_path.empty() || put_doc(c.out_path, text, c.check);
+  if (c.family_dir.empty()) return ok ? 0 : 1;
+  namespace sfs = std::filesystem;
+  std::error_code ec;
+  if (!c.check) sfs::create_directories(c.family_dir, ec);
+  std::set<std::string> pages;
+  for (const auto& d : pinta::hosts::families()) {
+    const std::string page = std::string(d.folder) + ".md";
+    pages.insert(page);
+    ok = put_doc((sfs::path(c.family_dir) / page).string(),
+                 pinta::conformance::render_family_cases_doc(cases, d), c.check) && ok;
   }
-  auto st = pinta::fs::atomic_write(c.out_path, text, 0644);
-  if (!st) return usage(st.error().message);
-  return 0;
+  // A page whose family left the list would stay behind, stale and unchecked.
+  for (auto it = sfs::directory_iterator(c.family_dir, ec); !ec && it != sfs::directory_iterator();
+       it.increment(ec))
+    if (it->path().extension() == ".md" && !pages.contains(it->path().filename().string())) {
+      std::cerr << "conformance: " << it->path().string() << " is no registered family's page\n";
+      ok = false;
+    }
+  return ok ? 0 : 1;
 }
 
 // What every run prints and writes after its cases: reports, GitHub output, the summary.

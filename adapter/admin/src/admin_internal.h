@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -47,6 +48,37 @@ Result<std::string> remove_root_member(std::string text, const std::string& key)
 // whose hook files have that shape.
 std::optional<std::string> remove_one_nested(const jsonedit::Doc& d, const jsonedit::Node& groups,
                                              const ojson* keep, bool (*ours)(const ojson&));
+// Whether a Claude-style group {"matcher", "hooks": [handler...]} holds `handler`.
+bool group_holds(const ojson& group, const ojson& handler);
+
+// A hook file whose "hooks" object maps each event to a list (Claude Code's settings, Codex's
+// hooks.json, Copilot's hook files): how a family reads and writes its lists.
+struct HooksFile {
+  // The family's reader of its file: an error unless the root is an object whose "hooks", when
+  // there is one, is an object.
+  Result<jsonedit::Doc> (*scan)(const std::string& text);
+  // One element of ours out of an event's `list` (skipping `keep`, the one we want); nullopt when
+  // there is none.
+  std::optional<std::string> (*remove_one)(const jsonedit::Doc& d, const jsonedit::Node& list,
+                                           const ojson* keep);
+  // What install registers for an event: our handler, and the list element that holds it.
+  ojson (*handler)(const std::string& adapter_path, const std::string& event);
+  ojson (*element)(const std::string& adapter_path, const std::string& event);
+  // Whether a list element holds the handler.
+  bool (*holds)(const ojson& element, const ojson& handler);
+};
+// `text` without ours under every event for which `drop(event)` holds; an event we emptied goes
+// too (one the user has refilled since stays). `touched`: whether anything of ours went.
+Result<std::string> remove_ours_where(const HooksFile& f, std::string text,
+                                      const std::function<bool(const std::string&)>& drop,
+                                      bool* touched);
+// `original` with ours registered once under each of `events` (stale ones of ours there, with
+// another adapter path or timeout, go) and under no other event; "hooks" is added when missing.
+Result<std::string> add_ours(const HooksFile& f, const std::string& original,
+                             const std::string& adapter_path,
+                             const std::vector<std::string>& events);
+// `original` without any of ours, and without "hooks" when that emptied it.
+Result<std::string> remove_all_ours(const HooksFile& f, const std::string& original);
 // Whether `s` needs no quoting in a shell command line (letters, digits, /._-+@%:,=).
 bool shell_safe(const std::string& s);
 // Adds the change of `path` from `before` to `after` unless they are equal; `backup`: keep the

@@ -32,12 +32,6 @@ bool handler_is_ours(const ojson& h) {
   return c != h.end() && c->is_string() && claude_code_is_ours(c->get<std::string>());
 }
 
-bool group_holds(const ojson& g, const ojson& handler) {
-  if (!g.is_object() || !g.contains("hooks") || !g["hooks"].is_array()) return false;
-  return std::any_of(g["hooks"].begin(), g["hooks"].end(),
-                     [&](const ojson& h) { return h == handler; });
-}
-
 ojson handler_for(const std::string& adapter_path, const std::string& event) {
   return {{"type", "command"},
           {"command", claude_code_command(adapter_path, event)},
@@ -68,19 +62,8 @@ Result<Doc> scan_object(const std::string& text) {
   return d;
 }
 
-// `text` without the "hooks" members named in `emptied` that are now empty arrays (an event we
-// emptied; one the user has since refilled stays).
-Result<std::string> drop_emptied_events(std::string text, const std::vector<std::string>& emptied) {
-  for (const auto& e : emptied) {
-    auto d = scan_object(text);
-    if (!d) return d.error();
-    const Node& hooks = *d->member(d->root(), "hooks");
-    auto i = d->member_index(hooks, e);
-    const Node* v = d->member(hooks, e);
-    if (i && v->kind == Node::Kind::kArray && v->elements.empty()) text = d->remove_member(hooks, *i);
-  }
-  return text;
-}
+// Claude Code's settings: Claude-style groups under each event.
+constexpr HooksFile kHooksFile{scan_object, remove_one, handler_for, group_for, group_holds};
 
 }  // namespace
 
@@ -118,96 +101,14 @@ std::string claude_code_settings_path(const InstallOptions& o) {
 
 Result<std::string> claude_code_add_ours(const std::string& original,
                                          const std::string& adapter_path) {
-  std::string text = original;
-  {
-    auto d = scan_object(text);
-    if (!d) return d.error();
-    if (!d->member(d->root(), "hooks")) text = d->set_member(d->root(), "hooks", ojson::object());
-  }
-  const auto& events = claude_code_events();
-  // Ours for events we no longer register, from a former install, go first (with the event
-  // when nothing else is left in it).
-  std::vector<std::string> emptied;
-  for (;;) {
-    auto d = scan_object(text);
-    if (!d) return d.error();
-    const Node& hooks = *d->member(d->root(), "hooks");
-    std::optional<std::string> next;
-    for (const auto& m : hooks.members) {
-      if (std::find(events.begin(), events.end(), m.key) != events.end()) continue;
-      if ((next = remove_one(*d, d->node(m.value), nullptr))) {
-        emptied.push_back(m.key);
-        break;
-      }
-    }
-    if (!next) break;
-    text = std::move(*next);
-  }
-  auto dropped = drop_emptied_events(std::move(text), emptied);
-  if (!dropped) return dropped.error();
-  text = std::move(*dropped);
-  for (const auto& e : events) {
-    const ojson want = handler_for(adapter_path, e);
-    for (;;) {  // stale handlers of ours for this event (another adapter path, another timeout)
-      auto d = scan_object(text);
-      if (!d) return d.error();
-      const Node* list = d->member(*d->member(d->root(), "hooks"), e);
-      if (!list) break;
-      auto next = remove_one(*d, *list, &want);
-      if (!next) break;
-      text = std::move(*next);
-    }
-    auto d = scan_object(text);
-    if (!d) return d.error();
-    const Node& hooks = *d->member(d->root(), "hooks");
-    const Node* list = d->member(hooks, e);
-    if (list && list->kind == Node::Kind::kArray) {
-      ojson groups = d->value(*list);
-      bool present = std::any_of(groups.begin(), groups.end(),
-                                 [&](const ojson& g) { return group_holds(g, want); });
-      if (!present) text = d->append_element(*list, group_for(adapter_path, e));
-    } else if (!list || d->value(*list).is_null()) {
-      text = d->set_member(hooks, e, ojson::array({group_for(adapter_path, e)}));
-    } else {
-      return make_error(ErrorCode::kParse, jsonedit::line_col(d->text(), list->begin) +
-                                               ": \"hooks\"." + e + " is not an array");
-    }
-  }
-  return text;
+  return add_ours(kHooksFile, original, adapter_path, claude_code_events());
 }
 
 Result<std::string> claude_code_remove_ours(const std::string& original, bool* only_ours_left) {
-  std::string text = original;
-  std::vector<std::string> emptied;
-  for (;;) {
-    auto d = scan_object(text);
-    if (!d) return d.error();
-    const Node* hooks = d->member(d->root(), "hooks");
-    if (!hooks) break;
-    std::optional<std::string> next;
-    for (const auto& m : hooks->members) {
-      if ((next = remove_one(*d, d->node(m.value), nullptr))) {
-        if (std::find(emptied.begin(), emptied.end(), m.key) == emptied.end())
-          emptied.push_back(m.key);
-        break;
-      }
-    }
-    if (!next) break;
-    text = std::move(*next);
-  }
-  bool touched = !emptied.empty();
-  auto dropped = drop_emptied_events(std::move(text), emptied);  // events we emptied
-  if (!dropped) return dropped.error();
-  text = std::move(*dropped);
-  if (touched) {  // and "hooks" when we emptied it
-    auto d = scan_object(text);
-    if (!d) return d.error();
-    auto i = d->member_index(d->root(), "hooks");
-    if (i && d->node(d->root().members[*i].value).members.empty())
-      text = d->remove_member(d->root(), *i);
-  }
+  auto text = remove_all_ours(kHooksFile, original);
+  if (!text) return text.error();
   if (only_ours_left) {
-    auto d = scan_object(text);
+    auto d = scan_object(*text);
     *only_ours_left = d && d->root().members.empty();
   }
   return text;

@@ -86,12 +86,6 @@ ojson group_for(const std::string& adapter_path, const std::string& event) {
   return {{"matcher", "*"}, {"hooks", ojson::array({handler_for(adapter_path, event)})}};
 }
 
-bool group_holds(const ojson& g, const ojson& handler) {
-  if (!g.is_object() || !g.contains("hooks") || !g["hooks"].is_array()) return false;
-  return std::any_of(g["hooks"].begin(), g["hooks"].end(),
-                     [&](const ojson& h) { return h == handler; });
-}
-
 Result<Doc> scan_hooks(const std::string& text) {
   auto d = Doc::scan(text);
   if (!d) return d.error();
@@ -109,45 +103,8 @@ std::optional<std::string> remove_one(const Doc& d, const Node& groups, const oj
   return remove_one_nested(d, groups, keep, handler_is_ours);
 }
 
-// Takes ours out of every event for which `drop(event)` holds; the events it emptied go too.
-Result<std::string> remove_ours_where(std::string text, bool (*drop)(const std::string&),
-                                      bool* touched) {
-  std::vector<std::string> emptied;
-  for (;;) {
-    auto d = scan_hooks(text);
-    if (!d) return d.error();
-    const Node* hooks = d->member(d->root(), "hooks");
-    if (!hooks) break;
-    std::optional<std::string> next;
-    for (const auto& m : hooks->members) {
-      if (!drop(m.key)) continue;
-      if ((next = remove_one(*d, d->node(m.value), nullptr))) {
-        if (std::find(emptied.begin(), emptied.end(), m.key) == emptied.end())
-          emptied.push_back(m.key);
-        break;
-      }
-    }
-    if (!next) break;
-    text = std::move(*next);
-  }
-  for (const auto& e : emptied) {  // an event we emptied (one refilled since stays)
-    auto d = scan_hooks(text);
-    if (!d) return d.error();
-    const Node& hooks = *d->member(d->root(), "hooks");
-    auto i = d->member_index(hooks, e);
-    const Node* v = d->member(hooks, e);
-    if (i && v->kind == Node::Kind::kArray && v->elements.empty())
-      text = d->remove_member(hooks, *i);
-  }
-  if (touched) *touched = !emptied.empty();
-  return text;
-}
-
-bool not_installed(const std::string& event) {
-  const auto& ev = installed_events(Host::kCodex);
-  return std::find(ev.begin(), ev.end(), event) == ev.end();
-}
-bool any_event(const std::string&) { return true; }
+// Codex's hooks.json: Claude-style groups under each event.
+constexpr HooksFile kHooksFile{scan_hooks, remove_one, handler_for, group_for, group_holds};
 
 // ---- config.toml: a line scanner ------------------------------------------------------------
 // Just enough TOML to edit config.toml in place: every line classified (blank, comment, table
@@ -620,60 +577,14 @@ bool codex_is_ours(const std::string& command) {
 }
 
 Result<std::string> codex_add_ours(const std::string& original, const std::string& adapter_path) {
-  std::string text = original;
-  {
-    auto d = scan_hooks(text);
-    if (!d) return d.error();
-    if (!d->member(d->root(), "hooks")) text = d->set_member(d->root(), "hooks", ojson::object());
-  }
-  // Ours under events we no longer register (a former install) go first.
-  auto pruned = remove_ours_where(std::move(text), not_installed, nullptr);
-  if (!pruned) return pruned.error();
-  text = std::move(*pruned);
-  for (const auto& e : installed_events(Host::kCodex)) {
-    const ojson want = handler_for(adapter_path, e);
-    for (;;) {  // stale handlers of ours for this event (another adapter path, another timeout)
-      auto d = scan_hooks(text);
-      if (!d) return d.error();
-      const Node* list = d->member(*d->member(d->root(), "hooks"), e);
-      if (!list) break;
-      auto next = remove_one(*d, *list, &want);
-      if (!next) break;
-      text = std::move(*next);
-    }
-    auto d = scan_hooks(text);
-    if (!d) return d.error();
-    const Node& hooks = *d->member(d->root(), "hooks");
-    const Node* list = d->member(hooks, e);
-    if (list && list->kind == Node::Kind::kArray) {
-      ojson groups = d->value(*list);
-      if (std::none_of(groups.begin(), groups.end(),
-                       [&](const ojson& g) { return group_holds(g, want); }))
-        text = d->append_element(*list, group_for(adapter_path, e));
-    } else if (!list || d->value(*list).is_null()) {
-      text = d->set_member(hooks, e, ojson::array({group_for(adapter_path, e)}));
-    } else {
-      return make_error(ErrorCode::kParse, jsonedit::line_col(d->text(), list->begin) +
-                                               ": \"hooks\"." + e + " is not an array");
-    }
-  }
-  return text;
+  return add_ours(kHooksFile, original, adapter_path, installed_events(Host::kCodex));
 }
 
 Result<std::string> codex_remove_ours(const std::string& original, bool* only_ours_left) {
-  bool touched = false;
-  auto r = remove_ours_where(original, any_event, &touched);
-  if (!r) return r.error();
-  std::string text = std::move(*r);
-  if (touched) {  // and "hooks" when we emptied it
-    auto d = scan_hooks(text);
-    if (!d) return d.error();
-    auto i = d->member_index(d->root(), "hooks");
-    if (i && d->node(d->root().members[*i].value).members.empty())
-      text = d->remove_member(d->root(), *i);
-  }
+  auto text = remove_all_ours(kHooksFile, original);
+  if (!text) return text.error();
   if (only_ours_left) {
-    auto d = scan_hooks(text);
+    auto d = scan_hooks(*text);
     *only_ours_left = d && d->root().members.empty();
   }
   return text;

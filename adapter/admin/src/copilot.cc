@@ -101,44 +101,9 @@ std::optional<std::string> remove_one(const Doc& d, const Node& list, const ojso
   return std::nullopt;
 }
 
-bool installed(const std::string& event) {
-  const auto& ev = installed_events(Host::kCopilot);
-  return std::find(ev.begin(), ev.end(), event) != ev.end();
-}
-
-// Takes ours out of every event for which `drop(event)` holds; the events it emptied go too.
-Result<std::string> remove_ours_where(std::string text, bool (*drop)(const std::string&),
-                                      bool* touched) {
-  std::vector<std::string> emptied;
-  for (;;) {
-    auto d = scan_hooks(text);
-    if (!d) return d.error();
-    const Node* hooks = d->member(d->root(), "hooks");
-    if (!hooks) break;
-    std::optional<std::string> next;
-    for (const auto& m : hooks->members) {
-      if (!drop(m.key)) continue;
-      if ((next = remove_one(*d, d->node(m.value), nullptr))) {
-        if (std::find(emptied.begin(), emptied.end(), m.key) == emptied.end())
-          emptied.push_back(m.key);
-        break;
-      }
-    }
-    if (!next) break;
-    text = std::move(*next);
-  }
-  for (const auto& e : emptied) {  // an event we emptied (one refilled since stays)
-    auto d = scan_hooks(text);
-    if (!d) return d.error();
-    const Node& hooks = *d->member(d->root(), "hooks");
-    auto i = d->member_index(hooks, e);
-    const Node* v = d->member(hooks, e);
-    if (i && v->kind == Node::Kind::kArray && v->elements.empty())
-      text = d->remove_member(hooks, *i);
-  }
-  if (touched) *touched = !emptied.empty();
-  return text;
-}
+// Copilot's hook files: flat entries under each event (the entry is the handler).
+bool entry_is(const ojson& entry, const ojson& want) { return entry == want; }
+constexpr HooksFile kHooksFile{scan_hooks, remove_one, entry_for, entry_for, entry_is};
 
 Result<std::optional<std::string>> read_user_file(const std::string& path) {
   if (::access(path.c_str(), F_OK) != 0) return std::optional<std::string>{};
@@ -238,59 +203,14 @@ Result<std::string> copilot_add_ours(const std::string& original, const std::str
     // CPM src-version-2: another version drops the file; a file without one loads (src-no-version).
     if (!d->member(d->root(), "version")) text = d->set_member(d->root(), "version", 1);
   }
-  {
-    auto d = scan_hooks(text);
-    if (!d) return d.error();
-    if (!d->member(d->root(), "hooks")) text = d->set_member(d->root(), "hooks", ojson::object());
-  }
-  // Ours under events we no longer register (a former install) go first.
-  auto pruned = remove_ours_where(
-      std::move(text), [](const std::string& e) { return !installed(e); }, nullptr);
-  if (!pruned) return pruned.error();
-  text = std::move(*pruned);
-  for (const auto& e : installed_events(Host::kCopilot)) {
-    const ojson want = entry_for(adapter_path, e);
-    for (;;) {  // stale entries of ours for this event (another adapter path, another timeout)
-      auto d = scan_hooks(text);
-      if (!d) return d.error();
-      const Node* list = d->member(*d->member(d->root(), "hooks"), e);
-      if (!list) break;
-      auto next = remove_one(*d, *list, &want);
-      if (!next) break;
-      text = std::move(*next);
-    }
-    auto d = scan_hooks(text);
-    if (!d) return d.error();
-    const Node& hooks = *d->member(d->root(), "hooks");
-    const Node* list = d->member(hooks, e);
-    if (list && list->kind == Node::Kind::kArray) {
-      ojson entries = d->value(*list);
-      if (std::none_of(entries.begin(), entries.end(), [&](const ojson& h) { return h == want; }))
-        text = d->append_element(*list, want);
-    } else if (!list || d->value(*list).is_null()) {
-      text = d->set_member(hooks, e, ojson::array({want}));
-    } else {
-      return make_error(ErrorCode::kParse, jsonedit::line_col(d->text(), list->begin) +
-                                               ": \"hooks\"." + e + " is not an array");
-    }
-  }
-  return text;
+  return add_ours(kHooksFile, text, adapter_path, installed_events(Host::kCopilot));
 }
 
 Result<std::string> copilot_remove_ours(const std::string& original, bool* only_ours_left) {
-  bool touched = false;
-  auto r = remove_ours_where(original, [](const std::string&) { return true; }, &touched);
-  if (!r) return r.error();
-  std::string text = std::move(*r);
-  if (touched) {  // and "hooks" when we emptied it
-    auto d = scan_hooks(text);
-    if (!d) return d.error();
-    auto i = d->member_index(d->root(), "hooks");
-    if (i && d->node(d->root().members[*i].value).members.empty())
-      text = d->remove_member(d->root(), *i);
-  }
+  auto text = remove_all_ours(kHooksFile, original);
+  if (!text) return text.error();
   if (only_ours_left) {
-    auto d = scan_hooks(text);
+    auto d = scan_hooks(*text);
     *only_ours_left = false;
     if (d) {
       const auto& m = d->root().members;

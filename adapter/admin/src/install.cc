@@ -166,6 +166,109 @@ std::optional<std::string> remove_one_nested(const jsonedit::Doc& d, const jsone
   return std::nullopt;
 }
 
+bool group_holds(const ojson& g, const ojson& handler) {
+  if (!g.is_object() || !g.contains("hooks") || !g["hooks"].is_array()) return false;
+  return std::any_of(g["hooks"].begin(), g["hooks"].end(),
+                     [&](const ojson& h) { return h == handler; });
+}
+
+Result<std::string> remove_ours_where(const HooksFile& f, std::string text,
+                                      const std::function<bool(const std::string&)>& drop,
+                                      bool* touched) {
+  using jsonedit::Node;
+  std::vector<std::string> emptied;
+  for (;;) {
+    auto d = f.scan(text);
+    if (!d) return d.error();
+    const Node* hooks = d->member(d->root(), "hooks");
+    if (!hooks) break;
+    std::optional<std::string> next;
+    for (const auto& m : hooks->members) {
+      if (!drop(m.key)) continue;
+      if ((next = f.remove_one(*d, d->node(m.value), nullptr))) {
+        if (std::find(emptied.begin(), emptied.end(), m.key) == emptied.end())
+          emptied.push_back(m.key);
+        break;
+      }
+    }
+    if (!next) break;
+    text = std::move(*next);
+  }
+  for (const auto& e : emptied) {  // an event we emptied (one refilled since stays)
+    auto d = f.scan(text);
+    if (!d) return d.error();
+    const Node& hooks = *d->member(d->root(), "hooks");
+    auto i = d->member_index(hooks, e);
+    const Node* v = d->member(hooks, e);
+    if (i && v->kind == Node::Kind::kArray && v->elements.empty())
+      text = d->remove_member(hooks, *i);
+  }
+  if (touched) *touched = !emptied.empty();
+  return text;
+}
+
+Result<std::string> add_ours(const HooksFile& f, const std::string& original,
+                             const std::string& adapter_path,
+                             const std::vector<std::string>& events) {
+  using jsonedit::Node;
+  std::string text = original;
+  {
+    auto d = f.scan(text);
+    if (!d) return d.error();
+    if (!d->member(d->root(), "hooks")) text = d->set_member(d->root(), "hooks", ojson::object());
+  }
+  // Ours under events we no longer register (a former install) go first.
+  auto pruned = remove_ours_where(
+      f, std::move(text),
+      [&](const std::string& e) { return std::find(events.begin(), events.end(), e) == events.end(); },
+      nullptr);
+  if (!pruned) return pruned.error();
+  text = std::move(*pruned);
+  for (const auto& e : events) {
+    const ojson want = f.handler(adapter_path, e);
+    for (;;) {  // stale handlers of ours for this event (another adapter path, another timeout)
+      auto d = f.scan(text);
+      if (!d) return d.error();
+      const Node* list = d->member(*d->member(d->root(), "hooks"), e);
+      if (!list) break;
+      auto next = f.remove_one(*d, *list, &want);
+      if (!next) break;
+      text = std::move(*next);
+    }
+    auto d = f.scan(text);
+    if (!d) return d.error();
+    const Node& hooks = *d->member(d->root(), "hooks");
+    const Node* list = d->member(hooks, e);
+    if (list && list->kind == Node::Kind::kArray) {
+      ojson elements = d->value(*list);
+      if (std::none_of(elements.begin(), elements.end(),
+                       [&](const ojson& x) { return f.holds(x, want); }))
+        text = d->append_element(*list, f.element(adapter_path, e));
+    } else if (!list || d->value(*list).is_null()) {
+      text = d->set_member(hooks, e, ojson::array({f.element(adapter_path, e)}));
+    } else {
+      return make_error(ErrorCode::kParse, jsonedit::line_col(d->text(), list->begin) +
+                                               ": \"hooks\"." + e + " is not an array");
+    }
+  }
+  return text;
+}
+
+Result<std::string> remove_all_ours(const HooksFile& f, const std::string& original) {
+  bool touched = false;
+  auto r = remove_ours_where(f, original, [](const std::string&) { return true; }, &touched);
+  if (!r) return r.error();
+  std::string text = std::move(*r);
+  if (touched) {  // and "hooks" when we emptied it
+    auto d = f.scan(text);
+    if (!d) return d.error();
+    auto i = d->member_index(d->root(), "hooks");
+    if (i && d->node(d->root().members[*i].value).members.empty())
+      text = d->remove_member(d->root(), *i);
+  }
+  return text;
+}
+
 bool shell_safe(const std::string& s) {
   if (s.empty()) return false;
   for (unsigned char c : s) {

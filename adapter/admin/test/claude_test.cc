@@ -18,21 +18,7 @@ using pinta::testing::TempDir;
 
 namespace {
 
-InstallOptions cc_options(const TempDir& t) {
-  InstallOptions o;
-  o.host = Host::kClaude;
-  o.home = t.sub("home");
-  o.gemini_home = o.home;
-  o.adapter_path = "/opt/pinta/bin/pinta-gemini";
-  std::filesystem::create_directories(o.home);
-  ::unsetenv("XDG_STATE_HOME");
-  return o;
-}
-
-void run(const pinta::Result<Plan>& p) {
-  ASSERT_TRUE(p) << p.error().message;
-  ASSERT_TRUE(apply(*p));
-}
+InstallOptions cc_options(const TempDir& t) { return family_options(t, Host::kClaude); }
 
 const char* kUser =
     "{\n"

@@ -27,24 +27,11 @@ namespace cx = pinta::hosts::codex;
 
 namespace {
 
-const char* kAdapter = "/opt/pinta/bin/pinta-gemini";
-
 // HOME under `t`, CODEX_HOME unset (~/.codex), the install state under HOME.
 InstallOptions cx_options(const TempDir& t) {
-  InstallOptions o;
-  o.host = Host::kCodex;
-  o.home = t.sub("home");
-  o.gemini_home = o.home;
-  o.adapter_path = kAdapter;
-  std::filesystem::create_directories(o.home);
-  ::unsetenv("XDG_STATE_HOME");
+  InstallOptions o = family_options(t, Host::kCodex);
   ::unsetenv("CODEX_HOME");
   return o;
-}
-
-void run(const pinta::Result<Plan>& p) {
-  ASSERT_TRUE(p) << p.error().message;
-  ASSERT_TRUE(apply(*p));
 }
 
 std::string hooks_of(const InstallOptions& o) { return o.home + "/.codex/hooks.json"; }

@@ -25,12 +25,15 @@ Usage: copilot_real_install.py --admin PATH [--keep DIR]. pinta-gemini, hostemu 
 pinta-fake-server are looked up beside PATH (or $HOSTEMU, $FAKE_SERVER). Exit 0: every check
 passed; 1: a failure (printed); 77: SKIPPED (npm or its registry is out of reach).
 """
-import argparse, json, os, shutil, signal, socket, subprocess, sys, tempfile
+import argparse, json, os, shutil, signal, subprocess, sys, tempfile
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 SRC = os.environ.get("PINTA_SOURCE_DIR") or os.path.abspath(
     os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../.."))
 sys.path.insert(0, os.path.join(SRC, "emulator/hosts/copilot/test"))
+sys.path.insert(0, os.path.join(SRC, "emulator/lanes"))
 import copilot_session  # noqa: E402  (install_copilot, the run environment)
+from guard_lane import refused_url, start_fake_guard  # noqa: E402  (emulator/lanes: the guards)
 
 REASON = "pinta real-install lane: denied"
 # CPM c-baseline: the events a `-p` run with one bash call fires that install registers
@@ -61,24 +64,8 @@ def find_tool(admin, name, env_key):
     return p
 
 
-def refused_url():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return "http://127.0.0.1:%d/guard" % port
-
-
 def start_guard(fake, root, name, decision):
-    script, log = os.path.join(root, name + "-guard.json"), os.path.join(root, name + "-guard.jsonl")
-    with open(script, "w") as f:
-        json.dump({"fallback": {"status": 200, "body": {"decision": decision, "reason": REASON}}}, f)
-    srv = subprocess.Popen([fake, "--script", script, "--log", log], stdout=subprocess.PIPE, text=True)
-    line = srv.stdout.readline().split()
-    if len(line) != 2 or line[0] != "port":
-        srv.kill()
-        raise RuntimeError("pinta-fake-server did not start")
-    return srv, "http://127.0.0.1:%s/guard" % line[1], log
+    return start_fake_guard(fake, root, name, decision, REASON)
 
 
 def main():

@@ -29,22 +29,11 @@ namespace {
 const char* kAdapter = "/opt/pinta/bin/pinta-gemini";
 
 InstallOptions cp_options(const TempDir& t) {
-  InstallOptions o;
-  o.host = Host::kCopilot;
-  o.home = t.sub("home");
-  o.gemini_home = o.home;
-  o.adapter_path = kAdapter;
-  std::filesystem::create_directories(o.home);
-  ::unsetenv("XDG_STATE_HOME");
+  InstallOptions o = family_options(t, Host::kCopilot);
   ::unsetenv("COPILOT_HOME");
   ::unsetenv("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS");
   ::unsetenv("COPILOT_ALLOW_ALL");
   return o;
-}
-
-void run(const pinta::Result<Plan>& p) {
-  ASSERT_TRUE(p) << p.error().message;
-  ASSERT_TRUE(apply(*p));
 }
 
 std::string hooks_of(const InstallOptions& o) {

@@ -15,6 +15,8 @@ using hosts::Family;
 using test::FakeGuard;
 using test::ok;
 using test::args;
+using test::expect_tool_call;
+using test::hook_specific_deny;
 
 // Codex CLI 0.171 (shared/reference/real-hosts.md "Codex 0.171.0 … hook rules"): every reply struct
 // rejects unknown fields and a rejected reply runs the call, so allow = no output on every event
@@ -82,22 +84,12 @@ TEST(Handler, CodexAllowIsSilentDenyIsTheOneShapeCodexAccepts) {
     Outcome o = handle(args(label, "PreToolUse"), ok(pre), s);
     EXPECT_EQ(o.reply, "") << label;
     EXPECT_EQ(o.exit_status, 0);
-    ASSERT_NE(o.event, nullptr);
-    EXPECT_EQ(o.event->tool_name, "Bash");
-    EXPECT_EQ(o.event->tool_input["command"], "rm -rf /");
-    EXPECT_EQ(o.event->session_id, "019a7c1e");
-    EXPECT_EQ(o.event->cwd, "/w");
-    EXPECT_EQ(o.event->tool_call_id, "call_1");
-    EXPECT_TRUE(o.event->tool_event);
+    expect_tool_call(o, "Bash", "rm -rf /", "019a7c1e", "/w", "call_1");
   }
   g.verdict.decision = GuardVerdict::Decision::kDeny;
   g.verdict.reason = "no rm";
   Outcome d = handle(args("codex", "PreToolUse"), ok(pre), s);
-  EXPECT_EQ(json::parse(d.reply),
-            (json{{"hookSpecificOutput",
-                   {{"hookEventName", "PreToolUse"},
-                    {"permissionDecision", "deny"},
-                    {"permissionDecisionReason", "no rm"}}}}));
+  EXPECT_EQ(json::parse(d.reply), hook_specific_deny("PreToolUse", "no rm"));
   EXPECT_EQ(d.exit_status, 0);
   g.verdict.decision = GuardVerdict::Decision::kReview;
   g.verdict.reason = "check";

@@ -95,6 +95,38 @@ class TurnCursor {
   size_t next_ = 0;
 };
 
+// A dialect's script, {"turns": [turn...], "whenExhausted": turn}, each turn read by
+// parse_turn(json, where, index) (whenExhausted: where "whenExhausted", index 999).
+template <typename Script, typename ParseTurn>
+Result<Script> parse_turns_script(const nlohmann::json& j, ParseTurn parse_turn) {
+  if (!j.is_object()) return make_error(ErrorCode::kInvalidArgument, "script is not a JSON object");
+  if (!j.contains("turns") || !j["turns"].is_array())
+    return make_error(ErrorCode::kInvalidArgument, "script needs a \"turns\" array");
+  Script s;
+  for (size_t i = 0; i < j["turns"].size(); ++i) {
+    auto t = parse_turn(j["turns"][i], "turns[" + std::to_string(i) + "]", i);
+    if (!t) return t.error();
+    s.turns.push_back(std::move(*t));
+  }
+  if (j.contains("whenExhausted")) {
+    auto t = parse_turn(j["whenExhausted"], "whenExhausted", 999);
+    if (!t) return t.error();
+    s.has_when_exhausted = true;
+    s.when_exhausted = std::move(*t);
+  }
+  return s;
+}
+
+// A script file: `parse` of its JSON; not JSON is an error naming the file.
+template <typename Parse>
+auto load_script_file(const std::string& path, Parse parse) -> decltype(parse(nlohmann::json())) {
+  auto text = fs::read_file(path);
+  if (!text) return text.error();
+  nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
+  if (j.is_discarded()) return make_error(ErrorCode::kParse, path + " is not valid JSON");
+  return parse(j);
+}
+
 // The fields every dialect's request record has, filled from what arrived: method, path, the query
 // as k=v&k=v, and the body parsed as JSON (null when it is not JSON).
 template <typename Record>

@@ -121,30 +121,11 @@ std::string messages_sse(const MessagesTurn& turn, const std::string& model) {
 }
 
 Result<MessagesScript> parse_messages_script(const json& j) {
-  if (!j.is_object()) return make_error(ErrorCode::kInvalidArgument, "script is not a JSON object");
-  if (!j.contains("turns") || !j["turns"].is_array())
-    return make_error(ErrorCode::kInvalidArgument, "script needs a \"turns\" array");
-  MessagesScript s;
-  for (size_t i = 0; i < j["turns"].size(); ++i) {
-    auto t = parse_turn(j["turns"][i], "turns[" + std::to_string(i) + "]", i);
-    if (!t) return t.error();
-    s.turns.push_back(std::move(*t));
-  }
-  if (j.contains("whenExhausted")) {
-    auto t = parse_turn(j["whenExhausted"], "whenExhausted", 999);
-    if (!t) return t.error();
-    s.has_when_exhausted = true;
-    s.when_exhausted = std::move(*t);
-  }
-  return s;
+  return parse_turns_script<MessagesScript>(j, parse_turn);
 }
 
 Result<MessagesScript> load_messages_script(const std::string& path) {
-  auto text = fs::read_file(path);
-  if (!text) return text.error();
-  json j = json::parse(*text, nullptr, false);
-  if (j.is_discarded()) return make_error(ErrorCode::kParse, path + " is not valid JSON");
-  return parse_messages_script(j);
+  return load_script_file(path, parse_messages_script);
 }
 
 json MessagesRequest::to_json() const {

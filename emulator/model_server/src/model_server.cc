@@ -132,11 +132,7 @@ Result<ModelScript> parse_model_script(const json& j) {
 }
 
 Result<ModelScript> load_model_script(const std::string& path) {
-  auto text = fs::read_file(path);
-  if (!text) return text.error();
-  json j = json::parse(*text, nullptr, false);
-  if (j.is_discarded()) return make_error(ErrorCode::kParse, path + " is not valid JSON");
-  return parse_model_script(j);
+  return load_script_file(path, parse_model_script);
 }
 
 json ModelRequest::to_json() const {

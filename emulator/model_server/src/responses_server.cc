@@ -122,30 +122,11 @@ std::string responses_sse(const ResponsesTurn& turn, const std::string& model) {
 }
 
 Result<ResponsesScript> parse_responses_script(const json& j) {
-  if (!j.is_object()) return make_error(ErrorCode::kInvalidArgument, "script is not a JSON object");
-  if (!j.contains("turns") || !j["turns"].is_array())
-    return make_error(ErrorCode::kInvalidArgument, "script needs a \"turns\" array");
-  ResponsesScript s;
-  for (size_t i = 0; i < j["turns"].size(); ++i) {
-    auto t = parse_turn(j["turns"][i], "turns[" + std::to_string(i) + "]", i);
-    if (!t) return t.error();
-    s.turns.push_back(std::move(*t));
-  }
-  if (j.contains("whenExhausted")) {
-    auto t = parse_turn(j["whenExhausted"], "whenExhausted", 999);
-    if (!t) return t.error();
-    s.has_when_exhausted = true;
-    s.when_exhausted = std::move(*t);
-  }
-  return s;
+  return parse_turns_script<ResponsesScript>(j, parse_turn);
 }
 
 Result<ResponsesScript> load_responses_script(const std::string& path) {
-  auto text = fs::read_file(path);
-  if (!text) return text.error();
-  json j = json::parse(*text, nullptr, false);
-  if (j.is_discarded()) return make_error(ErrorCode::kParse, path + " is not valid JSON");
-  return parse_responses_script(j);
+  return load_script_file(path, parse_responses_script);
 }
 
 json responses_tool_outputs(const json& body) {

@@ -138,11 +138,29 @@ std::string fmt_ms(double ms);
 Result<std::vector<ExplainSection>> bad_request(const std::string& m);
 
 // Hook files a family recognises by their path (a normalized absolute path), for detect_host: a
-// family's lint_<folder>.cc registers one with a namespace-scope PathDetector object.
+// family's lint_<folder>.cc registers one with a namespace-scope PathDetector object. They are
+// asked in families.def order.
 using PathDetectorFn = bool (*)(const std::string& path);
 const std::vector<std::pair<Host, PathDetectorFn>>& path_detectors();
 struct PathDetector {
   PathDetector(Host host, PathDetectorFn fn);
+};
+
+// A hook file at no known path, told by its root: kYes, the root is a shape only this family
+// reads; kSome, it is not, but some of its event names are this family's (detect_host then calls
+// the file mixed). Asked by rank, then families.def order: a root marker only one family writes
+// (rank 0) before a family's structure (1) before a family's catch-all shape (2). A detector
+// answers kNo for any root it does not read, arrays and scalars included.
+enum class ShapeMatch { kNo, kSome, kYes };
+using ShapeDetectorFn = ShapeMatch (*)(const ojson& root);
+struct ShapeDetectorEntry {
+  Host host;
+  int rank;
+  ShapeDetectorFn fn;
+};
+const std::vector<ShapeDetectorEntry>& shape_detectors();
+struct ShapeDetector {
+  ShapeDetector(Host host, int rank, ShapeDetectorFn fn);
 };
 
 // Each family's lint and explain (lint_<folder>.cc), declared through families.def.

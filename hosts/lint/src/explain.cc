@@ -20,9 +20,10 @@ Result<std::vector<ExplainSection>> explain(const ExplainRequest& rq, const Lint
     return bad_request("--home " + rq.home + " is not a directory");
   if (!rq.workspace.empty() && !std::filesystem::is_directory(rq.workspace, ec))
     return bad_request("--workspace " + rq.workspace + " is not a directory");
+  if (!rq.host) return bad_request("no host to explain");
   Locator loc;
   // Each family's explain_<folder> (families.def): no family falls through to another's.
-  switch (rq.host) {
+  switch (*rq.host) {
 #define PINTA_FAMILY(Id, folder, name) \
   case Host::k##Id:                    \
     return explain_##folder(rq, options, loc);

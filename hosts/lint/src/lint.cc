@@ -11,8 +11,6 @@
 #include "common.h"
 #include "pinta/common/fs.h"
 #include "pinta/common/text.h"
-#include "pinta/hosts/antigravity/antigravity.h"
-#include "pinta/hosts/gemini/gemini.h"
 
 namespace pinta::hostlint {
 namespace detail {
@@ -72,38 +70,43 @@ std::vector<std::pair<Host, PathDetectorFn>>& detectors() {
   static std::vector<std::pair<Host, PathDetectorFn>> d;
   return d;
 }
+std::vector<ShapeDetectorEntry>& shapes() {
+  static std::vector<ShapeDetectorEntry> d;
+  return d;
+}
 }  // namespace
 
+// Kept in families.def order (shapes: by rank first) whatever order the registering files'
+// initializers run in.
 const std::vector<std::pair<Host, PathDetectorFn>>& path_detectors() { return detectors(); }
-PathDetector::PathDetector(Host host, PathDetectorFn fn) { detectors().emplace_back(host, fn); }
+PathDetector::PathDetector(Host host, PathDetectorFn fn) {
+  auto& d = detectors();
+  d.insert(std::upper_bound(d.begin(), d.end(), host,
+                            [](Host h, const auto& e) { return h < e.first; }),
+           {host, fn});
+}
+const std::vector<ShapeDetectorEntry>& shape_detectors() { return shapes(); }
+ShapeDetector::ShapeDetector(Host host, int rank, ShapeDetectorFn fn) {
+  auto& d = shapes();
+  const ShapeDetectorEntry e{host, rank, fn};
+  d.insert(std::upper_bound(d.begin(), d.end(), e,
+                            [](const ShapeDetectorEntry& a, const ShapeDetectorEntry& b) {
+                              return a.rank != b.rank ? a.rank < b.rank : a.host < b.host;
+                            }),
+           e);
+}
 
 }  // namespace detail
 
 using namespace detail;  // NOLINT(google-build-using-namespace)
-namespace gem = pinta::hosts::gemini;
-namespace agy = pinta::hosts::agy;
 namespace sfs = std::filesystem;
 
+// Which family reads a hook file: by its path, else by its root's shape, each family's rules in
+// its lint_<folder>.cc (PathDetector, ShapeDetector).
 Result<Host> detect_host(const std::string& path, const std::string& text) {
   std::string p = normalize(path);
-  if (ends_with(p, "/.gemini/settings.json") ||
-      (p.find("/.gemini/extensions/") != std::string::npos && ends_with(p, "/hooks/hooks.json")))
-    return Host::kGemini;
-  for (const char* s : {"/.gemini/config/hooks.json", "/.agents/hooks.json", "/.agent/hooks.json",
-                        "/.gemini/antigravity-cli/hooks.json",
-                        "/.gemini/antigravity-ide/hooks.json", "/.antigravitycli/hooks.json"})
-    if (ends_with(p, s)) return Host::kAntigravity;
-  if ((p.find("/.gemini/config/plugins/") != std::string::npos ||
-       p.find("/.agents/plugins/") != std::string::npos) &&
-      ends_with(p, "/hooks.json"))
-    return Host::kAntigravity;
-  if (ends_with(p, "/.deel/hooks.json")) return Host::kDeel;
-  // Claude Code's settings files (docs "Configuration"; real: settings-all-sources).
-  if (ends_with(p, "/.claude/settings.json") || ends_with(p, "/.claude/settings.local.json"))
-    return Host::kClaude;
-  for (const auto& [host, known] : path_detectors())  // families that register their paths
+  for (const auto& [host, known] : path_detectors())
     if (known(p)) return host;
-  // By shape.
   auto j = ojson::parse(text, nullptr, false, true);
   auto cannot = [&](const std::string& why) -> Result<Host> {
     return make_error(ErrorCode::kInvalidArgument,
@@ -111,36 +114,17 @@ Result<Host> detect_host(const std::string& path, const std::string& text) {
                           host_names());
   };
   if (j.is_discarded()) return cannot("not JSON, and not at a known hooks path");
-  if (j.is_array()) return Host::kDeel;
+  bool some = false;
+  for (const auto& d : shape_detectors()) {
+    const ShapeMatch m = d.fn(j);
+    if (m == ShapeMatch::kYes) return d.host;
+    some = some || m == ShapeMatch::kSome;
+  }
   if (!j.is_object()) return cannot("not a JSON object");
-  if (j.contains("hooks") && j["hooks"].is_array()) return Host::kDeel;
-  if (j.contains("훅")) return Host::kDeel;
-  if (j.contains("hooks") && j["hooks"].is_object()) {
-    bool gemini = false, other = false;
-    for (auto it = j["hooks"].begin(); it != j["hooks"].end(); ++it) {
-      if (gem::is_event_name(it.key()))
-        gemini = true;
-      else
-        other = true;
-    }
-    if (gemini && !other) return Host::kGemini;
+  if (j.contains("hooks") && j["hooks"].is_object())
     return cannot("a {\"hooks\": {...}} root with " +
-                  std::string(gemini ? "mixed" : "Claude-style") +
+                  std::string(some ? "mixed" : "Claude-style") +
                   " event names is read by several hosts");
-  }
-  bool named = !j.empty();
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    if (!it.value().is_object()) {
-      named = false;
-      break;
-    }
-    bool has_event = false;
-    for (auto e = it.value().begin(); e != it.value().end(); ++e)
-      if (agy::parse_event(e.key()) || ascii_lower(e.key()) == "enabled" || any_host_event(e.key()))
-        has_event = true;
-    if (!has_event) named = false;
-  }
-  if (named) return Host::kAntigravity;
   return cannot("not at a known hooks path and no host's shape");
 }
 

@@ -363,6 +363,32 @@ void lint_agy_profile(const std::string& path, const std::string& text, const oj
   agy_duplicate_findings(*hf, p, place, home, s);
 }
 
+// Every profile's hooks.json and the plugins' hooks.json (AGY).
+const PathDetector kDetector(Host::kAntigravity, [](const std::string& p) {
+  for (const char* s : {"/.gemini/config/hooks.json", "/.agents/hooks.json", "/.agent/hooks.json",
+                        "/.gemini/antigravity-cli/hooks.json",
+                        "/.gemini/antigravity-ide/hooks.json", "/.antigravitycli/hooks.json"})
+    if (ends_with(p, s)) return true;
+  return (p.find("/.gemini/config/plugins/") != std::string::npos ||
+          p.find("/.agents/plugins/") != std::string::npos) &&
+         ends_with(p, "/hooks.json");
+});
+// Named hook groups: a root whose every value is an object holding an event. A root "hooks"
+// object is the settings shape other hosts read, never a group (the catch-all, asked last).
+const ShapeDetector kShape(Host::kAntigravity, 2, [](const ojson& j) {
+  if (!j.is_object() || j.empty() || (j.contains("hooks") && j["hooks"].is_object()))
+    return ShapeMatch::kNo;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (!it.value().is_object()) return ShapeMatch::kNo;
+    bool has_event = false;
+    for (auto e = it.value().begin(); e != it.value().end(); ++e)
+      if (agy::parse_event(e.key()) || ascii_lower(e.key()) == "enabled" || any_host_event(e.key()))
+        has_event = true;
+    if (!has_event) return ShapeMatch::kNo;
+  }
+  return ShapeMatch::kYes;
+});
+
 }  // namespace
 
 Status lint_antigravity(const std::string& path, const std::string& text, const LintOptions& o,

@@ -553,6 +553,11 @@ void other_hook_notes(const ExplainRequest& rq, Locator& loc, ExplainSection& s)
   }
 }
 
+// Claude Code's settings files (docs "Configuration"; real: settings-all-sources).
+const PathDetector kDetector(Host::kClaude, [](const std::string& p) {
+  return ends_with(p, "/.claude/settings.json") || ends_with(p, "/.claude/settings.local.json");
+});
+
 }  // namespace
 
 void lint_claude_file(const std::string& path, const std::string& text, const LintOptions& o,

@@ -230,6 +230,16 @@ void deel_duplicate_findings(const DeelPlace& place, const std::string& home,
       }
 }
 
+const PathDetector kDetector(Host::kDeel,
+                             [](const std::string& p) { return ends_with(p, "/.deel/hooks.json"); });
+// deel-local-cli's roots: an array of hooks, a "hooks" array, or its Korean "훅" key.
+const ShapeDetector kShape(Host::kDeel, 0, [](const ojson& j) {
+  const bool deel =
+      j.is_array() || (j.is_object() && ((j.contains("hooks") && j["hooks"].is_array()) ||
+                                         j.contains("훅")));
+  return deel ? ShapeMatch::kYes : ShapeMatch::kNo;
+});
+
 }  // namespace
 
 void lint_deel_file(const std::string& path, const std::string& text, const LintOptions& o, Sink& sink) {

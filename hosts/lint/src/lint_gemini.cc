@@ -381,6 +381,24 @@ void gemini_duplicate_findings(const GeminiLayer& layer, const std::string& home
     }
 }
 
+// settings.json in ~/.gemini/ or a project's .gemini/, and an extension's hooks/hooks.json.
+const PathDetector kDetector(Host::kGemini, [](const std::string& p) {
+  return ends_with(p, "/.gemini/settings.json") ||
+         (p.find("/.gemini/extensions/") != std::string::npos && ends_with(p, "/hooks/hooks.json"));
+});
+// A {"hooks": {...}} root whose event names are all Gemini CLI's; some of them: a mixed file.
+const ShapeDetector kShape(Host::kGemini, 1, [](const ojson& j) {
+  if (!j.is_object() || !j.contains("hooks") || !j["hooks"].is_object()) return ShapeMatch::kNo;
+  bool gemini = false, other = false;
+  for (auto it = j["hooks"].begin(); it != j["hooks"].end(); ++it) {
+    if (gem::is_event_name(it.key()))
+      gemini = true;
+    else
+      other = true;
+  }
+  return !gemini ? ShapeMatch::kNo : other ? ShapeMatch::kSome : ShapeMatch::kYes;
+});
+
 }  // namespace
 
 void lint_gemini_file(const std::string& path, const std::string& text, const LintOptions& o,

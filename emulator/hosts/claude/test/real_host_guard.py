@@ -27,10 +27,13 @@ runs check what the CLI does with the adapter's decision; on a loaded machine th
 would let the answer arrive late and the adapter fail open. Latency is ci/bench.sh's job.
 Exit 0: every check passed; 1: failures (printed); 77: SKIPPED (the CLI cannot be installed).
 """
-import argparse, concurrent.futures as cf, json, os, shutil, socket, subprocess, sys, tempfile, time
+import argparse, json, os, shutil, subprocess, sys, tempfile
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "lanes"))
 import real_diff  # noqa: E402  (install_claude, Session: the Claude lane's offline runner)
+import guard_lane  # noqa: E402  (emulator/lanes: the guards, the scenario loop, the weak-check proof)
 
 MADE = "made-by-bash.txt"
 COMMAND = "printf created > " + MADE
@@ -67,39 +70,6 @@ class GuardSession(real_diff.Session):
         e.update({"PINTA_GEMINI_DEBUG": "1", "GEMINI_PLUGIN_DATA": self.data, "PINTA_GUARD_TIMEOUT_MS": "2000"})
         e.update(self.guard_env)
         return e
-
-
-def start_fake_guard(fake, root, name, decision, reason):
-    script, log = os.path.join(root, name + "-guard.json"), os.path.join(root, name + "-guard.jsonl")
-    with open(script, "w") as f:
-        json.dump({"fallback": {"status": 200, "body": {"decision": decision, "reason": reason}}}, f)
-    srv = subprocess.Popen([fake, "--script", script, "--log", log], stdout=subprocess.PIPE, text=True)
-    line = srv.stdout.readline().split()
-    if len(line) != 2 or line[0] != "port":
-        srv.kill()
-        raise RuntimeError("pinta-fake-server did not start")
-    return srv, "http://127.0.0.1:%s/guard" % line[1], log
-
-
-def refused_url():
-    """A loopback port nothing listens on: bound by the kernel's choice, then closed."""
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return "http://127.0.0.1:%d/guard" % port
-
-
-def guard_requests(log):
-    out = []
-    if os.path.exists(log):
-        for line in open(log):
-            if line.strip():
-                try:
-                    out.append(json.loads(json.loads(line)["body"]))
-                except (ValueError, KeyError):
-                    out.append({"unparsed": line})
-    return out
 
 
 def observe(s):
@@ -209,29 +179,6 @@ def scenario_checks(name, o, reqs):
     return c
 
 
-def prove_checks_can_fail(observed):
-    """Every check of a scenario must fail on some other run's evidence: another scenario's session
-    and guard log, or this session with another run's guard log (a request of another session).
-    A check no such pairing fails could not catch a broken adapter; it counts as a failure."""
-    if len(observed) < 2:
-        return 0  # --only: nothing to pair with
-    weak = 0
-    for name, (o, reqs) in observed.items():
-        n = len(scenario_checks(name, o, reqs))
-        caught = [False] * n
-        pairs = [(o2, r2) for other, (o2, r2) in observed.items() if other != name]
-        pairs += [(o, r2) for other, (_, r2) in observed.items() if other != name and r2]
-        for o2, r2 in pairs:
-            for i, (ok, _) in enumerate(scenario_checks(name, o2, r2)[:n]):
-                caught[i] = caught[i] or not ok
-        for i, (ok, m) in enumerate(scenario_checks(name, o, reqs)):
-            if not caught[i]:
-                weak += 1
-                print("WEAK %s: this check passed on every other run's evidence too: %s" % (name, m))
-    print("every check failed on some other run's evidence: %s" % ("no" if weak else "yes"))
-    return weak
-
-
 SCENARIOS = [  # name, guard decision (None: no guard listening), extra adapter environment
     ("deny", "DENY", REASON, {}),
     ("allow", "ALLOW", "ok", {}),
@@ -263,42 +210,14 @@ def main():
 
     def one(sc):
         name, decision, reason, extra = sc
-        root = os.path.join(base, name)
-        shutil.rmtree(root, ignore_errors=True)
-        os.makedirs(root)
-        srv, log = None, None
-        try:
-            if decision is None:
-                url = refused_url()
-            else:
-                srv, url, log = start_fake_guard(fake, root, name, decision, reason)
-            s = GuardSession(root, name, adapter, dict(extra, PINTA_GUARD_ENDPOINT=url))
-            t0 = time.monotonic()
-            s.run_real(claude, hostemu)
-            took = time.monotonic() - t0
-        finally:
-            if srv is not None:
-                srv.terminate()
-                srv.wait()
-        o = observe(s)
-        reqs = guard_requests(log) if log else []
-        checks = scenario_checks(name, o, reqs)
-        if s.rc != 0:
-            checks.append((False, "the CLI exited %d: %s" % (s.rc, s.stderr.strip()[-400:])))
-        return name, checks, took, o, reqs
 
-    failures = 0
-    observed = {}
-    with cf.ThreadPoolExecutor(a.jobs) as ex:
-        for name, checks, took, o, reqs in ex.map(one, scs):
-            observed[name] = (o, reqs)
-            bad = [m for ok, m in checks if not ok]
-            failures += len(bad)
-            print("%-11s %s  %d checks, %.1f s" % (name, "OK  " if not bad else "FAIL", len(checks), took))
-            for ok, m in checks:
-                print("   %s %s" % ("PASS" if ok else "FAIL", m))
-    failures += prove_checks_can_fail(observed)
-    print("scenarios: %d, failed checks: %d" % (len(scs), failures))
+        def run(root, url):
+            s = GuardSession(root, name, adapter, dict(extra, PINTA_GUARD_ENDPOINT=url))
+            s.run_real(claude, hostemu)
+            return s
+        return guard_lane.run_scenario(base, fake, name, decision, reason, run, observe, scenario_checks)
+
+    failures = guard_lane.run_lane(scs, one, a.jobs, scenario_checks, [s[0] for s in SCENARIOS])
     if not a.keep:
         shutil.rmtree(base, ignore_errors=True)
     sys.exit(1 if failures or not scs else 0)

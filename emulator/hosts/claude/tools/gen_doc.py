@@ -13,13 +13,16 @@ scenarios claude_real_diff_test runs on the real CLI and on `hostemu claude run`
 """
 import argparse, json, os, re, sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "lanes"))
+import host_doc  # noqa: E402  (emulator/lanes: generated parts, paths, the --check ending)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.abspath(os.path.join(HERE, "../../../.."))
 SCENARIOS = os.path.join(HERE, "../test/scenarios")
 DOC = os.path.join(SRC, "docs/hosts/claude-code-2.1.md")
 BEGIN, END = "<!-- scenario-index:begin -->", "<!-- scenario-index:end -->"
 NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-PATH = re.compile(r"(?<![\w/.-])((?:fixtures|emulator|hosts|docs|ci|conformance|adapter)/[\w./-]*[\w/])")
 
 
 def load_scenarios():
@@ -67,10 +70,8 @@ def main():
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--doc", default=DOC)
     a = ap.parse_args()
-    try:
-        text = open(a.doc, encoding="utf-8").read()
-    except OSError as e:
-        print("gen_doc: cannot read %s: %s" % (a.doc, e.strerror), file=sys.stderr)
+    text = host_doc.read_doc(a.doc)
+    if text is None:
         return 1
     scenarios = load_scenarios()
     cites = rule_citations(text)
@@ -83,27 +84,10 @@ def main():
     for name in scenarios:
         if name not in cited:
             problems.append("scenario `%s` is cited by no rule" % name)
-    for p in sorted(set(PATH.findall(text))):
-        if not os.path.exists(os.path.join(SRC, p)):
-            problems.append("the document names %s, which does not exist" % p)
-    if BEGIN not in text or END not in text:
-        problems.append("the document has no %s … %s section" % (BEGIN, END))
-        new = text
-    else:
-        head, rest = text.split(BEGIN, 1)
-        _, tail = rest.split(END, 1)
-        new = head + BEGIN + "\n" + index_table(scenarios, cites) + "\n" + END + tail
-    if a.check:
-        if new != text:
-            problems.append("the scenario index is stale: run emulator/hosts/claude/tools/gen_doc.py")
-        for p in problems:
-            print("claude doc: " + p)
-        return 1 if problems else 0
-    for p in problems:
-        print("claude doc: " + p, file=sys.stderr)
-    if new != text:
-        open(a.doc, "w", encoding="utf-8").write(new)
-    return 1 if problems else 0
+    problems += host_doc.missing_paths(text, SRC)
+    new = host_doc.regenerate(text, {"scenario-index": index_table(scenarios, cites)}, problems)
+    return host_doc.finish(a.check, a.doc, text, new, problems, "claude doc: ",
+                           "the scenario index is stale: run emulator/hosts/claude/tools/gen_doc.py")
 
 
 if __name__ == "__main__":

@@ -23,11 +23,13 @@ that cannot fail is reported as WEAK and counts as a failure). The guard budget 
 latency (ci/bench.sh's job).
 Exit 0: every check passed; 1: failures (printed); 77: SKIPPED (the CLI cannot be installed).
 """
-import argparse, concurrent.futures as cf, json, os, shutil, socket, subprocess, sys, tempfile, time
+import argparse, json, os, shutil, sys, tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "lanes"))
 import codex_session as cs  # noqa: E402
+import guard_lane  # noqa: E402  (emulator/lanes: the guards, the scenario loop, the weak-check proof)
 
 MADE = "made-by-bash.txt"
 COMMAND = "printf created > " + MADE
@@ -60,39 +62,6 @@ class GuardRun(cs.Run):
         e.update({"PINTA_GEMINI_DEBUG": "1", "GEMINI_PLUGIN_DATA": self.data, "PINTA_GUARD_TIMEOUT_MS": "2000"})
         e.update(self.guard_env)
         return e
-
-
-def start_fake_guard(fake, root, name, decision, reason):
-    script, log = os.path.join(root, name + "-guard.json"), os.path.join(root, name + "-guard.jsonl")
-    with open(script, "w") as f:
-        json.dump({"fallback": {"status": 200, "body": {"decision": decision, "reason": reason}}}, f)
-    srv = subprocess.Popen([fake, "--script", script, "--log", log], stdout=subprocess.PIPE, text=True)
-    line = srv.stdout.readline().split()
-    if len(line) != 2 or line[0] != "port":
-        srv.kill()
-        raise RuntimeError("pinta-fake-server did not start")
-    return srv, "http://127.0.0.1:%s/guard" % line[1], log
-
-
-def refused_url():
-    """A loopback port nothing listens on: bound by the kernel's choice, then closed."""
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return "http://127.0.0.1:%d/guard" % port
-
-
-def guard_requests(log):
-    out = []
-    if log and os.path.exists(log):
-        for line in open(log):
-            if line.strip():
-                try:
-                    out.append(json.loads(json.loads(line)["body"]))
-                except (ValueError, KeyError):
-                    out.append({"unparsed": line})
-    return out
 
 
 def observe(r):
@@ -144,28 +113,6 @@ def scenario_checks(name, o, reqs):
     return c
 
 
-def prove_checks_can_fail(observed):
-    """Every check of a scenario must fail on some other run's evidence (another scenario's run and
-    guard log, or this run with another run's guard log)."""
-    if len(observed) < 2:
-        return 0
-    weak = 0
-    for name, (o, reqs) in observed.items():
-        n = len(scenario_checks(name, o, reqs))
-        caught = [False] * n
-        pairs = [(o2, r2) for other, (o2, r2) in observed.items() if other != name]
-        pairs += [(o, r2) for other, (_, r2) in observed.items() if other != name and r2]
-        for o2, r2 in pairs:
-            for i, (ok, _) in enumerate(scenario_checks(name, o2, r2)[:n]):
-                caught[i] = caught[i] or not ok
-        for i, (ok, m) in enumerate(scenario_checks(name, o, reqs)):
-            if not caught[i]:
-                weak += 1
-                print("WEAK %s: this check passed on every other run's evidence too: %s" % (name, m))
-    print("every check failed on some other run's evidence: %s" % ("no" if weak else "yes"))
-    return weak
-
-
 SCENARIOS = [("deny", "DENY", REASON), ("allow", "ALLOW", "ok"), ("down", None, None)]
 
 
@@ -191,42 +138,14 @@ def main():
 
     def one(sc):
         name, decision, reason = sc
-        root = os.path.join(base, name)
-        shutil.rmtree(root, ignore_errors=True)
-        os.makedirs(root)
-        srv, log = None, None
-        try:
-            if decision is None:
-                url = refused_url()
-            else:
-                srv, url, log = start_fake_guard(fake, root, name, decision, reason)
-            r = GuardRun(root, name, adapter, {"PINTA_GUARD_ENDPOINT": url})
-            t0 = time.monotonic()
-            r.run(codex, hostemu)
-            took = time.monotonic() - t0
-        finally:
-            if srv is not None:
-                srv.terminate()
-                srv.wait()
-        o = observe(r)
-        reqs = guard_requests(log)
-        checks = scenario_checks(name, o, reqs)
-        if r.rc != 0:
-            checks.append((False, "the CLI exited %d: %s" % (r.rc, r.stderr.strip()[-400:])))
-        return name, checks, took, o, reqs
 
-    failures = 0
-    observed = {}
-    with cf.ThreadPoolExecutor(a.jobs) as ex:
-        for name, checks, took, o, reqs in ex.map(one, scs):
-            observed[name] = (o, reqs)
-            bad = [m for ok, m in checks if not ok]
-            failures += len(bad)
-            print("%-6s %s  %d checks, %.1f s" % (name, "OK  " if not bad else "FAIL", len(checks), took))
-            for ok, m in checks:
-                print("   %s %s" % ("PASS" if ok else "FAIL", m))
-    failures += prove_checks_can_fail(observed)
-    print("scenarios: %d, failed checks: %d" % (len(scs), failures))
+        def run(root, url):
+            r = GuardRun(root, name, adapter, {"PINTA_GUARD_ENDPOINT": url})
+            r.run(codex, hostemu)
+            return r
+        return guard_lane.run_scenario(base, fake, name, decision, reason, run, observe, scenario_checks)
+
+    failures = guard_lane.run_lane(scs, one, a.jobs, scenario_checks, [s[0] for s in SCENARIOS])
     if not a.keep:
         shutil.rmtree(base, ignore_errors=True)
     sys.exit(1 if failures or not scs else 0)

@@ -26,6 +26,10 @@ and checks that
 """
 import argparse, json, os, re, sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "lanes"))
+import host_doc  # noqa: E402  (emulator/lanes: the descriptor's replies, generated parts, the ending)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.abspath(os.path.join(HERE, "../../../.."))
 SCENARIOS = os.path.join(HERE, "../test/scenarios")
@@ -40,85 +44,6 @@ NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SCENARIO_CLAUSE = re.compile(r"scenarios?\s+((?:`[^`]+`(?:,\s*|\s+and\s+)?)+)")
 CASE_ID = re.compile(r"\b([A-Z]+-\d{4})\b")
 EVIDENCE = re.compile(r"\bCX\b|\bCXSRC\b|fixtures/|\bscenarios?\s+`|\b[A-Z]+-\d{4}\b")
-PATH = re.compile(r"(?<![\w/.-])((?:fixtures|emulator|hosts|docs|ci|conformance|adapter)/[\w./-]*[\w/])")
-
-
-def cpp_strings(text):
-    """The C++ string literals of `text` in order, adjacent ones joined (no escapes but \\" and \\\\)."""
-    out, i, joined = [], 0, False
-    while i < len(text):
-        c = text[i]
-        if c == '"':
-            j, s = i + 1, []
-            while text[j] != '"':
-                if text[j] == "\\":
-                    s.append(text[j + 1])
-                    j += 2
-                else:
-                    s.append(text[j])
-                    j += 1
-            lit = "".join(s)
-            if joined and out:
-                out[-1] += lit
-            else:
-                out.append(lit)
-            joined, i = True, j + 1
-        elif c.isspace():
-            i += 1
-        else:
-            joined = False
-            i += 1
-    return out
-
-
-def brace_groups(text):
-    """The contents of each top-level {…} of `text`, braces inside string literals ignored."""
-    out, depth, start, i = [], 0, 0, 0
-    while i < len(text):
-        c = text[i]
-        if c == '"':
-            i += 1
-            while text[i] != '"':
-                i += 2 if text[i] == "\\" else 1
-        elif c == "{":
-            if depth == 0:
-                start = i + 1
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                out.append(text[start:i])
-        i += 1
-    return out
-
-
-def descriptor_replies():
-    """[(event, gate, reply, evidence)] from kReplies, in the descriptor's order."""
-    text = open(DESCRIPTOR, encoding="utf-8").read()
-    text = re.sub(r"//[^\n]*", "", text)
-    m = re.search(r"kReplies\[\]\s*=\s*\{(.*?)\n\};", text, re.S)
-    if not m:
-        raise ValueError("no kReplies table in %s" % os.path.relpath(DESCRIPTOR, SRC))
-    rows = []
-    for row in brace_groups(m.group(1)):
-        lits = cpp_strings(row)
-        gate = re.search(r",\s*(true|false)\s*,", re.sub(r'"(?:\\.|[^"\\])*"', '""', row))
-        if len(lits) != 3 or not gate:
-            raise ValueError("unreadable kReplies row: %s" % row.strip()[:80])
-        rows.append((lits[0], gate.group(1) == "true", lits[1], lits[2]))
-    return rows
-
-
-def replies_table():
-    rows = ["| event | our adapter answers | the guard decides | why (the descriptor's evidence) |",
-            "|---|---|---|---|"]
-    for event, gate, reply, ev in descriptor_replies():
-        answer = "`%s`" % reply if reply else "nothing, exit 0"
-        if gate:
-            answer += "; a guard DENY: the deny line, exit 0"
-        rows.append("| %s | %s | %s | %s |" % (event, answer, "yes" if gate else "no",
-                                               ev.replace("|", "\\|")))
-    return "\n".join(rows)
 
 
 def clip(text, n=70):
@@ -203,15 +128,6 @@ def citations(text):
     return cites, cases, bare
 
 
-def case_ids():
-    ids = set()
-    for d, _, files in os.walk(CASES):
-        for f in files:
-            if f.endswith(".case.json"):
-                ids.add(f[: -len(".case.json")])
-    return ids
-
-
 def index_table(scenarios, cites):
     by = {}
     for section, name in cites:
@@ -293,27 +209,13 @@ def versions_part(problems):
     return "\n".join(out)
 
 
-def regenerate(text, parts, problems):
-    for name, body in parts.items():
-        begin, end = "<!-- %s:begin -->" % name, "<!-- %s:end -->" % name
-        if begin not in text or end not in text:
-            problems.append("the document has no %s … %s section" % (begin, end))
-            continue
-        head, rest = text.split(begin, 1)
-        _, tail = rest.split(end, 1)
-        text = head + begin + "\n" + body + "\n" + end + tail
-    return text
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--doc", default=DOC)
     a = ap.parse_args()
-    try:
-        text = open(a.doc, encoding="utf-8").read()
-    except OSError as e:
-        print("gen_doc: cannot read %s: %s" % (a.doc, e.strerror), file=sys.stderr)
+    text = host_doc.read_doc(a.doc)
+    if text is None:
         return 1
     problems = []
     scenarios = load_scenarios()
@@ -329,33 +231,22 @@ def main():
     for name in scenarios:
         if name not in cited:
             problems.append("scenario `%s` is cited by no rule" % name)
-    known = case_ids()
+    known = host_doc.case_ids(CASES)
     for section, cid in cases:
         if cid not in known:
             problems.append("rule under '%s' cites case %s, which does not exist" % (section, cid))
-    for p in sorted(set(PATH.findall(text))):
-        if not os.path.exists(os.path.join(SRC, p)):
-            problems.append("the document names %s, which does not exist" % p)
+    problems += host_doc.missing_paths(text, SRC)
     try:
-        replies = replies_table()
+        replies = host_doc.replies_table(DESCRIPTOR, SRC, "the deny line")
     except (OSError, ValueError) as e:
         problems.append("cannot read the descriptor's replies: %s" % e)
         replies = None
     parts = {"scenario-index": index_table(scenarios, cites), "versions": versions_part(problems)}
     if replies is not None:
         parts["replies"] = replies
-    new = regenerate(text, parts, problems)
-    if a.check:
-        if new != text:
-            problems.append("a generated part is stale: run emulator/hosts/codex/tools/gen_doc.py")
-        for p in problems:
-            print("codex doc: " + p)
-        return 1 if problems else 0
-    for p in problems:
-        print("codex doc: " + p, file=sys.stderr)
-    if new != text:
-        open(a.doc, "w", encoding="utf-8").write(new)
-    return 1 if problems else 0
+    new = host_doc.regenerate(text, parts, problems)
+    return host_doc.finish(a.check, a.doc, text, new, problems, "codex doc: ",
+                           "a generated part is stale: run emulator/hosts/codex/tools/gen_doc.py")
 
 
 if __name__ == "__main__":

@@ -27,7 +27,12 @@ and checks that
   gen_doc.py --check    exit 1 (one line per problem) when a generated part is stale or a check
                         fails
 """
-import argparse, fnmatch, glob, json, os, re, sys
+import argparse, fnmatch, json, os, re, sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "lanes"))
+import host_doc  # noqa: E402  (emulator/lanes: the descriptor's replies, generated parts, the ending)
+from host_doc import cell  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.abspath(os.path.join(HERE, "../../../.."))
@@ -41,85 +46,7 @@ SCENARIO_TOKEN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9*]+)+$")
 CASE_ID = re.compile(r"\b([A-Z]+-\d{4})\b")
 EVIDENCE = re.compile(r"`[a-z0-9]+(?:-[a-z0-9*]+)+`|\bCP(?:DOC|LOG|M)?\b|fixtures/|\b[A-Z]+-\d{4}\b|"
                       r"exploratory run|not measured")
-PATH = re.compile(r"(?<![\w/.-])((?:fixtures|emulator|hosts|docs|ci|conformance|adapter)/[\w./*-]*[\w/*])")
 TOOL = "emulator/hosts/copilot/tools/gen_doc.py"
-
-
-def cpp_strings(text):
-    """The C++ string literals of `text` in order, adjacent ones joined (escapes: \\" \\\\ only)."""
-    out, i, joined = [], 0, False
-    while i < len(text):
-        c = text[i]
-        if c == '"':
-            j, s = i + 1, []
-            while text[j] != '"':
-                if text[j] == "\\":
-                    s.append(text[j + 1])
-                    j += 2
-                else:
-                    s.append(text[j])
-                    j += 1
-            if joined and out:
-                out[-1] += "".join(s)
-            else:
-                out.append("".join(s))
-            joined, i = True, j + 1
-        else:
-            if not c.isspace():
-                joined = False
-            i += 1
-    return out
-
-
-def top_groups(text):
-    """The contents of each top-level {…} of `text`, braces inside string literals skipped."""
-    out, depth, start, i = [], 0, 0, 0
-    while i < len(text):
-        c = text[i]
-        if c == '"':
-            i += 1
-            while text[i] != '"':
-                i += 2 if text[i] == "\\" else 1
-        elif c == "{":
-            start = i + 1 if depth == 0 else start
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                out.append(text[start:i])
-        i += 1
-    return out
-
-
-def descriptor_replies():
-    """[(event, gate, reply, evidence)] from kReplies, in the descriptor's order."""
-    text = re.sub(r"//[^\n]*", "", open(DESCRIPTOR, encoding="utf-8").read())
-    m = re.search(r"kReplies\[\]\s*=\s*\{(.*?)\n\};", text, re.S)
-    if not m:
-        raise ValueError("no kReplies table in %s" % os.path.relpath(DESCRIPTOR, SRC))
-    rows = []
-    for row in top_groups(m.group(1)):
-        lits = cpp_strings(row)
-        gate = re.search(r",\s*(true|false)\s*,", re.sub(r'"(?:\\.|[^"\\])*"', '""', row))
-        if len(lits) != 3 or not gate:
-            raise ValueError("unreadable kReplies row: %s" % row.strip()[:80])
-        rows.append((lits[0], gate.group(1) == "true", lits[1], lits[2]))
-    return rows
-
-
-def cell(text):
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
-def replies_table():
-    rows = ["| event | our adapter answers | the guard decides | why (the descriptor's evidence) |",
-            "|---|---|---|---|"]
-    for event, gate, reply, ev in descriptor_replies():
-        answer = "`%s`" % reply if reply else "nothing, exit 0"
-        if gate:
-            answer += "; a guard DENY: the top-level deny line, exit 0"
-        rows.append("| %s | %s | %s | %s |" % (event, answer, "yes" if gate else "no", cell(ev)))
-    return "\n".join(rows)
 
 
 def zoo_members():
@@ -237,13 +164,6 @@ def citations(text, scenarios):
     return cites, cases, bare
 
 
-def case_ids():
-    ids = set()
-    for d, _, files in os.walk(CASES):
-        ids |= {f[: -len(".case.json")] for f in files if f.endswith(".case.json")}
-    return ids
-
-
 def index_table(scenarios, cites):
     by = {}
     for section, pat in cites:
@@ -283,27 +203,13 @@ def releases_table():
     return "\n".join(rows)
 
 
-def regenerate(text, parts, problems):
-    for name, body in parts.items():
-        begin, end = "<!-- %s:begin -->" % name, "<!-- %s:end -->" % name
-        if begin not in text or end not in text:
-            problems.append("the document has no %s … %s section" % (begin, end))
-            continue
-        head, rest = text.split(begin, 1)
-        _, tail = rest.split(end, 1)
-        text = head + begin + "\n" + body + "\n" + end + tail
-    return text
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--doc", default=DOC)
     a = ap.parse_args()
-    try:
-        text = open(a.doc, encoding="utf-8").read()
-    except OSError as e:
-        print("gen_doc: cannot read %s: %s" % (a.doc, e.strerror), file=sys.stderr)
+    text = host_doc.read_doc(a.doc)
+    if text is None:
         return 1
     problems = []
     scenarios = load_scenarios()
@@ -321,32 +227,21 @@ def main():
     for name in scenarios:
         if name not in cited:
             problems.append("scenario `%s` is cited nowhere in the document" % name)
-    known = case_ids()
+    known = host_doc.case_ids(CASES)
     for section, cid in cases + [("(anywhere)", c) for c in CASE_ID.findall(strip_generated(text))]:
         if cid not in known:
             problems.append("'%s' cites case %s, which does not exist" % (section, cid))
-    for p in sorted(set(PATH.findall(text))):
-        # A path with a `*` names files by pattern (conformance/zoo/copilot_*.sh): one must exist.
-        if not glob.glob(os.path.join(SRC, p)):
-            problems.append("the document names %s, which does not exist" % p)
+    # A path with a `*` names files by pattern (conformance/zoo/copilot_*.sh): one must exist.
+    problems += host_doc.missing_paths(text, SRC, host_doc.PATTERNS)
     parts = {"scenario-index": index_table(scenarios, cites), "conformance-index": cases_table(),
              "releases": releases_table()}
     try:
-        parts["replies"] = replies_table()
+        parts["replies"] = host_doc.replies_table(DESCRIPTOR, SRC, "the top-level deny line")
     except (OSError, ValueError) as e:
         problems.append("cannot read the descriptor's replies: %s" % e)
-    new = regenerate(text, parts, problems)
-    if a.check:
-        if new != text:
-            problems.append("a generated part is stale: run " + TOOL)
-        for p in problems:
-            print("copilot doc: " + p)
-        return 1 if problems else 0
-    for p in problems:
-        print("copilot doc: " + p, file=sys.stderr)
-    if new != text:
-        open(a.doc, "w", encoding="utf-8").write(new)
-    return 1 if problems else 0
+    new = host_doc.regenerate(text, parts, problems)
+    return host_doc.finish(a.check, a.doc, text, new, problems, "copilot doc: ",
+                           "a generated part is stale: run " + TOOL)
 
 
 if __name__ == "__main__":

@@ -77,7 +77,7 @@ using pinta::text::github_escape_property;
 // ---- explain --------------------------------------------------------------------------------
 
 struct ExplainRequest {
-  Host host = Host::kGemini;
+  std::optional<Host> host;          // required: explain without one is a bad request
   std::string home;
   std::string workspace;
   std::string event;
