@@ -81,6 +81,13 @@ RECORDS = {
     "docs/benchmarks.md": "the current figures: dated runs below the method",
     "docs/benchmarks-history.md": "the log of bench runs, one dated entry per run, newest first",
 }
+# Recordings of what real hosts did with a fixed corpus (measured runs, like the records above):
+# a family registered later is not added to them; its column is reported as unrecorded by the
+# corpus test (conformance/test/third_party.py) until its real CLI's runs are recorded.
+RECORDINGS = {
+    "conformance/examples/third-party/expected.json": "expected verdicts and real runs per host",
+    "docs/third-party-hooks.md": "generated from that recording by conformance/test/third_party.py",
+}
 DATED_HEADING = re.compile(r"^#+ .*\b\d{4}-\d{2}-\d{2}\b", re.M)
 
 SCOPE = ["common", "hosts", "adapter", "emulator", "conformance/src", "conformance/include",
@@ -204,6 +211,7 @@ def display_names(root):
 def enumerations(root, records=None):
     """Tracked text files outside the families' own files that name every registered family (a
     record: in its text before the first dated heading), and the records that are not records."""
+    recordings = RECORDINGS if records is None else {}  # the self-test's trees hold neither
     records = RECORDS if records is None else records
     fams = read_families(root)
     if len(fams) < 2:
@@ -222,8 +230,11 @@ def enumerations(root, records=None):
     for rel in sorted(records):
         if rel not in files:
             bad_records.append(f"{rel}: listed in RECORDS but not tracked: remove its line")
+    for rel in sorted(recordings):
+        if rel not in files:
+            bad_records.append(f"{rel}: listed in RECORDINGS but not tracked: remove its line")
     for rel in files:
-        if not rel or any(owned(rel, f) for f in fams):
+        if not rel or rel in recordings or any(owned(rel, f) for f in fams):
             continue
         try:
             text = open(os.path.join(root, rel), encoding="utf-8").read()
@@ -367,7 +378,8 @@ def main(argv):
           f"{len(REGISTRATION) + len(ENUMERATIONS)} existing files ({len(REGISTRATION)} by design, "
           f"{len(ENUMERATIONS)} more{': ' if ENUMERATIONS else ''}"
           f"{', '.join(sorted(ENUMERATIONS))}; at most {MAX_TOUCHED}); {len(RECORDS)} record(s) of "
-          f"measured runs name the families of their dated runs: {', '.join(sorted(RECORDS))}")
+          f"measured runs name the families of their dated runs: {', '.join(sorted(RECORDS))}; "
+          f"{len(RECORDINGS)} recording(s) of real hosts' runs: {', '.join(sorted(RECORDINGS))}")
     return 0
 
 

@@ -37,11 +37,12 @@ const std::vector<ProtocolCheck>& protocol_checks() {
        "The hook's own program starts in the folder and environment its host gives it: the "
        "command is found and executable, its interpreter opens its script and loads its modules, "
        "and every host variable it names is set there. A hook that never runs is no answer of "
-       "the hook's: each host meets the same broken command on every call (Gemini CLI, Claude "
-       "Code and Codex warn and go on, or block when the error reads as exit 2; deel-local-cli "
-       "and Copilot CLI block every call at their gate).",
-       "GEM §4.6; DEEL seed 004 l.436-456 (fail-closed); shared/reference/real-hosts.md (Copilot "
-       "fail-closed); https://code.claude.com/docs/en/plugins-reference (${CLAUDE_PLUGIN_ROOT})"},
+       "the hook's: its host meets the same broken command on every call, and the finding says "
+       "what that host then does (a fail-closed gate blocks every call; others warn and go on, "
+       "or block when the error reads as their blocking exit status).",
+       "each family's reading of a failed run (docs/hosts/*.md); GEM §4.6; DEEL seed 004 "
+       "l.436-456 (fail-closed); shared/reference/real-hosts.md (fail-closed gates); "
+       "https://code.claude.com/docs/en/plugins-reference (${CLAUDE_PLUGIN_ROOT})"},
       {"PROTO-1", "must", "Ends before the host's timeout",
        "The hook exits by itself before the timeout its host gives it; past it the host kills it "
        "and treats the run as failed.",
@@ -509,6 +510,53 @@ RunSummary run_protocol(const std::vector<Case>& cases, const std::vector<Protoc
   return s;
 }
 
+namespace {
+
+// One cell of the matrix: the hook run on its family's gate event by that family's newest host,
+// and what the host then does with the call (`head`: the column's host and defaults).
+MatrixCell matrix_cell(const MatrixCell& head, Family f, const ProtocolHook& hook,
+                       const RunOptions& o) {
+  const auto& fr = protocol::family_reading(f);
+  MatrixCell cell = head;
+  std::string err;
+  auto runner = pinta::emu::make_host_runner(hook.host, {o.fixtures_dir, o.profiles_dir}, err);
+  if (!runner) {
+    cell.verdict = "?";
+    cell.why = err;
+  } else if (auto no = runner->hooks_not_run()) {
+    cell.verdict = "?";
+    cell.why = *no;
+  } else if (!fr.gate_call) {
+    cell.verdict = "?";
+    cell.why = "the family's reading does not say what happens to the call";
+  } else {
+    std::string tmp = (stdfs::temp_directory_path() / "pinta-proto-XXXXXX").string();
+    if (!::mkdtemp(tmp.data())) tmp.clear();
+    HookCall call;
+    // The registration's first call (the first tool its matcher selects, benign).
+    const auto plan = protocol::plan_calls(f, hook);
+    const auto out = plan.calls.empty()
+                         ? HookOutcome{}
+                         : run_registration(*runner, f, hook, plan.calls.front(), tmp, call);
+    cell.effect = out.effect;
+    if (plan.calls.empty()) {
+      cell.verdict = "?";
+      cell.why = plan.notes.empty() ? std::string("no call") : plan.notes.front();
+    } else if (!out.raw.started) {
+      cell.verdict = "?";
+      cell.why = "the hook did not start: " + out.raw.spawn_error;
+    } else {
+      cell.verdict = fr.gate_call(out);
+      cell.why = out.effect_message;
+    }
+    std::error_code ec;
+    if (!tmp.empty()) stdfs::remove_all(tmp, ec);
+  }
+  return cell;
+}
+
+}  // namespace
+
 Result<std::vector<MatrixRow>> protocol_matrix(const ProtocolOptions& po, const RunOptions& o) {
   struct Unit {
     size_t row, col;
@@ -567,43 +615,7 @@ Result<std::vector<MatrixRow>> protocol_matrix(const ProtocolOptions& po, const 
   auto worker = [&] {
     for (size_t i; (i = next++) < units.size();) {
       const Unit& u = units[i];
-      const auto f = fams[u.col].id;
-      const auto& fr = protocol::family_reading(f);
-      MatrixCell cell = head[u.col];
-      std::string err;
-      auto runner = pinta::emu::make_host_runner(u.hook.host, {o.fixtures_dir, o.profiles_dir}, err);
-      if (!runner) {
-        cell.verdict = "?";
-        cell.why = err;
-      } else if (auto no = runner->hooks_not_run()) {
-        cell.verdict = "?";
-        cell.why = *no;
-      } else if (!fr.gate_call) {
-        cell.verdict = "?";
-        cell.why = "the family's reading does not say what happens to the call";
-      } else {
-        std::string tmp = (stdfs::temp_directory_path() / "pinta-proto-XXXXXX").string();
-        if (!::mkdtemp(tmp.data())) tmp.clear();
-        HookCall call;
-        // The registration's first call (the first tool its matcher selects, benign).
-        const auto plan = protocol::plan_calls(f, u.hook);
-        const auto out = plan.calls.empty()
-                             ? HookOutcome{}
-                             : run_registration(*runner, f, u.hook, plan.calls.front(), tmp, call);
-        cell.effect = out.effect;
-        if (plan.calls.empty()) {
-          cell.verdict = "?";
-          cell.why = plan.notes.empty() ? std::string("no call") : plan.notes.front();
-        } else if (!out.raw.started) {
-          cell.verdict = "?";
-          cell.why = "the hook did not start: " + out.raw.spawn_error;
-        } else {
-          cell.verdict = fr.gate_call(out);
-          cell.why = out.effect_message;
-        }
-        std::error_code ec;
-        if (!tmp.empty()) stdfs::remove_all(tmp, ec);
-      }
+      MatrixCell cell = matrix_cell(head[u.col], fams[u.col].id, u.hook, o);
       std::lock_guard<std::mutex> lock(mu);
       rows[u.row].cells[u.col] = std::move(cell);
     }

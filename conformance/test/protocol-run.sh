@@ -97,23 +97,22 @@ has inplace 'itself (--in-place)'
 [ -s "$T/proj/.gemini/tool-log.txt" ] && [ -s "$T/proj/logs/run.txt" ] \
   || fail "--in-place: the logger wrote nothing to the project"
 
-# 4. Never ran, on every family's gate event: what the host does then.
-gates="gemini:BeforeTool claude-code:PreToolUse deel:PreToolUse codex:PreToolUse"
-gates="$gates copilot:preToolUse antigravity:PreToolUse"
+# 4. Never ran, on every event of every registered family (the one list, families.def): what the
+# host does then.
+hosts=$(sed -n 's/^PINTA_FAMILY([^,]*,[^,]*, *"\([^"]*\)")$/\1/p' "$src/hosts/include/pinta/hosts/families.def")
+[ -n "$hosts" ] || fail "no family read from families.def"
 # python3 on every family (the false PASS: exit 2 read as a block), sh and node on one.
-for g in $gates; do
-  host="${g%%:*}" ev="${g#*:}"
+for host in $hosts; do
   interps="python3:py"
   [ "$host" = gemini ] && interps="$interps sh:sh"
   [ "$host" = gemini ] && command -v node >/dev/null && interps="$interps node:js"
   for i in $interps; do
     name="never-$host-${i%%:*}"
-    in="$T/proj" run "$name" 1 --host "$host" --event "$ev" --hook "${i%%:*} hooks/missing.${i#*:}"
+    in="$T/proj" run "$name" 1 --host "$host" --jobs 4 --hook "${i%%:*} hooks/missing.${i#*:}"
     has "$name" 'PROTO-0'
     has "$name" 'never ran'
   done
-  in="$T/proj" run "never-$host-cmd" 1 --host "$host" --event "$ev" \
-    --hook "no-such-program-x --check"
+  in="$T/proj" run "never-$host-cmd" 1 --host "$host" --jobs 4 --hook "no-such-program-x --check"
   has "never-$host-cmd" 'its program was not found'
 done
 # What each host does then is its own reading of the run: fail-closed gates block every call;

@@ -94,12 +94,16 @@ TEST(ProtocolNeverRan, InterpreterCannotOpenTheScript) {
   EXPECT_NE(nr->message.find("Gemini CLI blocks every tool call"), std::string::npos)
       << nr->message;
   EXPECT_NE(nr->message.find("$GEMINI_PROJECT_DIR/"), std::string::npos) << nr->message;
-  // dash's own words for `sh file`, exit 2; Copilot's fail-closed gate.
-  nr = ran(Family::kCopilot, "preToolUse", "sh hooks/x.sh", 2,
-           "sh: 0: cannot open hooks/x.sh: No such file\n", "denied");
-  ASSERT_TRUE(nr);
-  EXPECT_NE(nr->message.find("GitHub Copilot CLI blocks every tool call"), std::string::npos)
-      << nr->message;
+  // dash's own words for `sh file`, exit 2, on every registered family's gate event: never ran,
+  // and what that host then does is said by its name (each host's wording: protocol-run.sh).
+  for (const auto& d : pinta::hosts::families()) {
+    SCOPED_TRACE(std::string(d.display_name));
+    nr = ran(d.id, std::string(d.gate_event), "sh hooks/x.sh", 2,
+             "sh: 0: cannot open hooks/x.sh: No such file\n", "denied");
+    ASSERT_TRUE(nr);
+    EXPECT_EQ(nr->check, "PROTO-0");
+    EXPECT_NE(nr->message.find(std::string(d.display_name)), std::string::npos) << nr->message;
+  }
   // Node: the main module, and a dependency.
   const std::string node =
       "node:internal/modules/cjs/loader:1210\n  throw err;\n\nError: Cannot find "

@@ -67,7 +67,7 @@ echo '{"id":"s01-a","model_turns":[]}' >"$work/scen/s01-a.json"
 echo '{"id":"s01-b","model_turns":[]}' >"$work/scen/s01-b.json"
 expect drift-only-unknown "no scenario with id s99 in $work/scen" drift --host gemini --version 0.61.0 --scenarios "$work/scen" --only s99
 expect drift-only-ambiguous "--only s01 names 2 scenarios in $work/scen; give the whole id" drift --host gemini --version 0.61.0 --scenarios "$work/scen" --only s01
-for pair in 0.33.2=gemini-0.31 0.36.0=gemini-0.36 0.38.2=gemini-0.37 0.39.1=gemini-0.40 0.61.0=gemini-0.61; do
+for pair in 0.33.2=gemini-0.31 0.36.0=gemini-0.36 0.37.2=gemini-0.37 0.38.2=gemini-0.38 0.39.1=gemini-0.40 0.61.0=gemini-0.61; do
   got=$("$he" gemini profiles --version "${pair%%=*}" 2>&1)
   if [ "$got" = "${pair#*=}" ]; then echo "ok   profile-of ${pair%%=*}"; else fail "profile-of ${pair%%=*}: '$got'"; fi
 done

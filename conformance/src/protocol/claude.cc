@@ -115,6 +115,63 @@ Result<std::vector<ProtocolHook>> claude_hooks(const ProtocolOptions& po, const 
   return out;
 }
 
+// The findings on a JSON reply Claude Code read (exit 0): decisions it does not know or honour on
+// `ev`, a reply its validation rejects, a block without a reason.
+void judge_reply(const json& reply, const std::string& ev, bool blocking, bool schema_rejected,
+                 const HookOutcome& o, std::vector<Finding>& fs) {
+  auto member = [](const json& j, const char* k) {
+    return j.is_object() && j.contains(k) ? j[k] : json();
+  };
+  auto text = [&](const json& j, const char* k) {
+    const json v = member(j, k);
+    return v.is_string() ? v.get<std::string>() : std::string();
+  };
+  const json hso = member(reply, "hookSpecificOutput");
+  const json pd = member(hso, "permissionDecision");
+  const json d = member(reply, "decision");
+  // The real CLI rejects the reply (`Hook JSON output validation failed — decision: Invalid
+  // option`), warns that the hook gave no usable answer and runs the tool
+  // (conformance/test/protocol-hooks-claude.sh, policy-json.py).
+  if (!d.is_null() && d != "block" && !(d == "approve" && ev == "PreToolUse"))
+    fs.push_back({"PROTO-5", "decision " + d.dump() + " is not one Claude Code reads here (" +
+                                 "block" +
+                                 (ev == "PreToolUse" ? " or approve; or "
+                                                       "hookSpecificOutput.permissionDecision"
+                                                     : "") +
+                                 "): the reply fails its validation and no verdict is read"});
+  if (d == "block" && !blocking)
+    fs.push_back({"PROTO-5", "blocks on " + ev +
+                                 ", where Claude Code does not honour a "
+                                 "block"});
+  if (!pd.is_null() && ev != "PreToolUse")
+    fs.push_back({"PROTO-5", "permissionDecision on " + ev +
+                                 ": Claude Code reads it on "
+                                 "PreToolUse only"});
+  else if (!pd.is_null() && pd != "allow" && pd != "deny" && pd != "ask")
+    fs.push_back({"PROTO-5", "permissionDecision " + pd.dump() +
+                                 " is not allow, deny or ask: "
+                                 "ignored"});
+  const bool named = (!d.is_null() && d != "block" && d != "approve") ||
+                     (!pd.is_null() && pd != "allow" && pd != "deny" && pd != "ask");
+  if (schema_rejected && !named) {
+    // The CLI's own words: "Hook JSON output validation failed — <field>: <problem>".
+    std::string why = o.detail["result"].value("stderr", std::string());
+    why = why.substr(0, why.find('\n'));
+    const std::string lead = "Hook JSON output validation failed \xE2\x80\x94 ";
+    if (why.rfind(lead, 0) == 0) why = why.substr(lead.size());
+    fs.push_back({"PROTO-5", "the reply fails Claude Code's validation (" + why +
+                                 "): nothing in it is read, a non-blocking hook error"});
+  }
+  const bool denies = (pd == "deny" && ev == "PreToolUse") || (d == "block" && blocking);
+  const std::string why =
+      pd == "deny" ? text(hso, "permissionDecisionReason") : text(reply, "reason");
+  if (denies && !nonblank(why))
+    fs.push_back(
+        {"PROTO-6", "blocks without a reason (" +
+                        std::string(pd == "deny" ? "permissionDecisionReason" : "reason") +
+                        "): the model is told only that a hook blocked it"});
+}
+
 void judge(const Run& run, std::vector<Finding>& fs) {
   const auto& [h, o, r, exit0, exit2] = run;
   const std::string& ev = h.event;
@@ -164,59 +221,7 @@ void judge(const Run& run, std::vector<Finding>& fs) {
   const json reply = exit0 && (o.effect != "text_shown" && o.effect != "no_opinion")
                          ? json::parse(r.out, nullptr, false)
                          : json();
-  if (reply.is_object()) {
-    auto member = [](const json& j, const char* k) {
-      return j.is_object() && j.contains(k) ? j[k] : json();
-    };
-    auto text = [&](const json& j, const char* k) {
-      const json v = member(j, k);
-      return v.is_string() ? v.get<std::string>() : std::string();
-    };
-    const json hso = member(reply, "hookSpecificOutput");
-    const json pd = member(hso, "permissionDecision");
-    const json d = member(reply, "decision");
-    // The real CLI rejects the reply (`Hook JSON output validation failed — decision: Invalid
-    // option`), warns that the hook gave no usable answer and runs the tool
-    // (conformance/test/protocol-hooks-claude.sh, policy-json.py).
-    if (!d.is_null() && d != "block" && !(d == "approve" && ev == "PreToolUse"))
-      fs.push_back({"PROTO-5", "decision " + d.dump() + " is not one Claude Code reads here (" +
-                                   "block" +
-                                   (ev == "PreToolUse" ? " or approve; or "
-                                                         "hookSpecificOutput.permissionDecision"
-                                                       : "") +
-                                   "): the reply fails its validation and no verdict is read"});
-    if (d == "block" && !blocking)
-      fs.push_back({"PROTO-5", "blocks on " + ev +
-                                   ", where Claude Code does not honour a "
-                                   "block"});
-    if (!pd.is_null() && ev != "PreToolUse")
-      fs.push_back({"PROTO-5", "permissionDecision on " + ev +
-                                   ": Claude Code reads it on "
-                                   "PreToolUse only"});
-    else if (!pd.is_null() && pd != "allow" && pd != "deny" && pd != "ask")
-      fs.push_back({"PROTO-5", "permissionDecision " + pd.dump() +
-                                   " is not allow, deny or ask: "
-                                   "ignored"});
-    const bool named = (!d.is_null() && d != "block" && d != "approve") ||
-                       (!pd.is_null() && pd != "allow" && pd != "deny" && pd != "ask");
-    if (schema_rejected && !named) {
-      // The CLI's own words: "Hook JSON output validation failed — <field>: <problem>".
-      std::string why = o.detail["result"].value("stderr", std::string());
-      why = why.substr(0, why.find('\n'));
-      const std::string lead = "Hook JSON output validation failed \xE2\x80\x94 ";
-      if (why.rfind(lead, 0) == 0) why = why.substr(lead.size());
-      fs.push_back({"PROTO-5", "the reply fails Claude Code's validation (" + why +
-                                   "): nothing in it is read, a non-blocking hook error"});
-    }
-    const bool denies = (pd == "deny" && ev == "PreToolUse") || (d == "block" && blocking);
-    const std::string why =
-        pd == "deny" ? text(hso, "permissionDecisionReason") : text(reply, "reason");
-    if (denies && !nonblank(why))
-      fs.push_back(
-          {"PROTO-6", "blocks without a reason (" +
-                          std::string(pd == "deny" ? "permissionDecisionReason" : "reason") +
-                          "): the model is told only that a hook blocked it"});
-  }
+  if (reply.is_object()) judge_reply(reply, ev, blocking, schema_rejected, o, fs);
 }
 
 // The call after a PreToolUse run (emulator/hosts/claude/src/runner.cc): a deny, exit 2 (a
