@@ -76,7 +76,7 @@ expect payload-not-json 2 "^conformance: --payload $work/bad-payload.json: not J
   "$conf" run --profile protocol --hook true --host claude-code-2.1 --payload "$work/bad-payload.json"
 expect payload-missing 2 "^conformance: --payload $work/none.json: cannot read" \
   "$conf" run --profile protocol --hook true --host claude-code-2.1 --payload "$work/none.json"
-expect payload-without-protocol 2 '^conformance: .*--payload .*belong to --profile protocol' \
+expect payload-without-protocol 2 '^conformance: .*--payload,.* belong to --profile protocol' \
   "$conf" run --adapter /bin/true --payload "$work/bad-payload.json"
 echo '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf ~ # mine"}}' \
   >"$work/mine.json"

@@ -38,7 +38,8 @@ so no wait is measured there.
 Every run of a registration (its benign and hostile sample calls, conformance/src/protocol/
 samples.h) is judged on its own: the run's verdict in the report (no check failed on it) must be
 PASS exactly when the real host honoured the hook on that payload; a difference, or a set of runs
-that does not show both verdicts, fails. The Claude Code judge replays each registration's first
+that does not show both verdicts, fails. The default test run judges a slice: the first run and
+the first hostile run of each registration (all of them with PINTA_REAL_HOST_FULL=1). The Claude Code judge replays each registration's first
 run only (the real CLI executes what a hook lets through; a hostile call must never run).
 """
 import concurrent.futures
@@ -95,7 +96,16 @@ def graded(report, first_only=False):
         h = c["hosts"][0]
         if not h.get("runs"):
             raise SystemExit(f"protocol-judge: {c['id']} has no run ({h['state']})")
-        for i, run in enumerate(h["runs"][:1] if first_only else h["runs"]):
+        runs = list(enumerate(h["runs"]))
+        if first_only:
+            runs = runs[:1]
+        elif not os.environ.get("PINTA_REAL_HOST_FULL"):
+            # The default test run's slice (the whole set: PINTA_REAL_HOST_FULL=1, ci/real-hosts.sh):
+            # the first run and the first hostile one of each registration, so its allow path and
+            # its deny path are both judged.
+            hostile = [r for r in runs if r[1].get("hostile")]
+            runs = runs[:1] + [r for r in hostile[:1] if r[0] != 0]
+        for i, run in runs:
             out.append((c, run, "%s#%d" % (c["id"], i + 1)))
     return out
 
