@@ -242,6 +242,9 @@ def run_copilot(cli, hostemu, entry, how, call, root):
         def build(self):
             super().build()
             copy_tree(os.path.join(CORPUS, entry["name"]), self.proj)
+            # The hook file is installed in ~/.copilot/hooks/ (user-file, as recorded); its copy
+            # at .github/hooks/ would load a second time as a repository hook in a trusted folder.
+            os.remove(os.path.join(self.proj, grade_config(entry, "copilot")))
 
     with open(os.path.join(CORPUS, entry["name"], grade_config(entry, "copilot")), encoding="utf-8") as f:
         text = f.read()
