@@ -1,6 +1,7 @@
 // Codex CLI hosts (every version profile: codex-0.171, …) through HostRunner
 // (pinta/emulator/runner_family.h).
 #include <map>
+#include <filesystem>
 #include <mutex>
 #include <optional>
 
@@ -175,14 +176,18 @@ json codex_golden(const HookOutcome& o, const json&) {
 }
 
 // A Codex host is its version profile (hosts/codex/profiles/<host>.json, or the same name in
-// options.profiles_dir), read once per process.
+// options.profiles_dir when that folder has it: the option is shared by every family's runner,
+// so a folder of another family's profiles is not this one's), read once per process.
 std::unique_ptr<HostRunner> make_codex(const std::string& host, const HostRunnerOptions& options,
                                        std::string& error) {
   static std::mutex mu;
   static std::map<std::string, pinta::hosts::codex::Rules> cache;
-  const std::string dir = options.profiles_dir.empty()
-                              ? pinta::hosts::profile_dir(pinta::hosts::Family::kCodex)
-                              : options.profiles_dir;
+  std::error_code ec;
+  const std::string dir =
+      !options.profiles_dir.empty() &&
+              std::filesystem::exists(std::filesystem::path(options.profiles_dir) / (host + ".json"), ec)
+          ? options.profiles_dir
+          : pinta::hosts::profile_dir(pinta::hosts::Family::kCodex);
   std::lock_guard<std::mutex> lock(mu);
   auto it = cache.find(dir + "\n" + host);
   if (it == cache.end()) {
