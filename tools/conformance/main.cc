@@ -173,7 +173,9 @@ void add_run_command(CLI::App& app, Cli& c) {
                   "without --host, graded as the host `hostemu lint` reads the file as (said on "
                   "the first line)");
   run->add_option("--hook", c.hook, "protocol: one hook command line, run on every event of --host");
-  run->add_option("--event", c.proto_events, "protocol: only this event (repeatable)");
+  run->add_option("--event", c.proto_events,
+                  "protocol: only this event (repeatable; `gate`: the host's gate event, where a "
+                  "guard decides)");
   run->add_flag("--in-place", c.in_place,
                 "protocol: run the hooks in the project itself (what they write stays there); "
                 "by default they run in a copy of it");
