@@ -101,7 +101,10 @@ cat >"$T/proj/.gemini/hooks/log.sh" <<'EOF'
 #!/bin/sh
 cat >>"$GEMINI_PROJECT_DIR/.gemini/tool-log.txt"
 mkdir -p logs && echo seen >>logs/run.txt
+echo seen >>gemini-dir/through-link.txt
 EOF
+# A link by absolute path into the project: the copy's points into the copy.
+ln -s "$T/proj/.gemini" "$T/proj/gemini-dir"
 cat >"$T/proj/.gemini/settings.json" <<'EOF'
 {"hooks": {"BeforeTool": [{"matcher": "*",
   "hooks": [{"type": "command", "command": "sh .gemini/hooks/log.sh"}]}]}}
@@ -194,6 +197,12 @@ for j in 1 4; do
   run "session-order-$j" 0 --config "$T/sess/.github/hooks/order.json" --jobs "$j"
 done
 [ -e "$T/sess/logs" ] && fail "session-order: the hooks wrote into the project"
+
+# Each host of --matrix in its own copy: a hook that fails once its mark is there runs on every
+# host, never seeing another host's mark (a failed run blocks on deel and Copilot).
+run matrix-copies 1 --event gate --matrix --hook 'cat >/dev/null; [ -e mark ] && exit 1; touch mark'
+grep -A8 '^Cross-host matrix' "$T/matrix-copies.out" | grep -q blocks \
+  && { sed 's/^/    /' "$T/matrix-copies.out"; fail "matrix-copies: one host saw another's mark"; }
 
 # 7. --hook's project. A script in another git work tree runs in a copy of that tree: it sees
 # the tree's files, and the tree is left as it is.

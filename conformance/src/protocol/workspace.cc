@@ -96,9 +96,17 @@ bool copy_entries(const stdfs::path& from, const stdfs::path& to, const std::vec
       case stdfs::file_type::regular:
         stdfs::copy_file(src, dst, stdfs::copy_options::overwrite_existing, ec);
         break;
-      case stdfs::file_type::symlink:
-        stdfs::copy_symlink(src, dst, ec);
+      case stdfs::file_type::symlink: {
+        // A link by absolute path into the project points into the copy, so that a hook writing
+        // through it changes the copy, not the author's tree; any other link is kept as it is.
+        auto target = stdfs::read_symlink(src, ec);
+        if (ec) break;
+        const auto rel = target.lexically_normal().lexically_relative(from);
+        if (target.is_absolute() && !rel.empty() && *rel.begin() != "..")
+          target = to / rel;
+        stdfs::create_symlink(target, dst, ec);
         break;
+      }
       default:  // sockets, fifos, devices: nothing a hook reads as a file
         break;
     }
