@@ -627,6 +627,7 @@ int main(int argc, char** argv) {
   app.footer(
       "Hook authors (a logger, a policy script, any hook; no pinta-gemini needed): grade the hooks\n"
       "your file registers as their host runs them, the host read from the path:\n"
+      "  conformance run --profile protocol --config .   (an extension's or a plugin's clone)\n"
       "  conformance run --profile protocol --config .claude/settings.json\n"
       "  conformance run --profile protocol --config .gemini/settings.json  (or an extension folder)\n"
       "  conformance run --profile protocol --host H --hook 'python3 hooks/policy.py'\n"
