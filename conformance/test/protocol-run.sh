@@ -109,10 +109,15 @@ cat >"$T/proj/.gemini/settings.json" <<'EOF'
 {"hooks": {"BeforeTool": [{"matcher": "*",
   "hooks": [{"type": "command", "command": "sh .gemini/hooks/log.sh"}]}]}}
 EOF
+# A .git file (a worktree's pointer to its repository) is not copied: git in the copy would
+# write to that repository.
+echo "gitdir: $T/elsewhere/.git/worktrees/proj" >"$T/proj/.git"
 before="$(tree_sum "$T/proj")"
 run copy 0 --config "$T/proj/.gemini/settings.json"
 has copy "hooks run in a copy of $T/proj"
+has copy 'it points at a repository elsewhere'
 [ "$(tree_sum "$T/proj")" = "$before" ] || fail "copy: grading changed the project ($T/proj)"
+rm "$T/proj/.git"
 run inplace 0 --config "$T/proj/.gemini/settings.json" --in-place
 has inplace 'itself (--in-place)'
 [ -s "$T/proj/.gemini/tool-log.txt" ] && [ -s "$T/proj/logs/run.txt" ] \

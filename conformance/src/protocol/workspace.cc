@@ -56,8 +56,8 @@ bool list_tree(const stdfs::path& root, const stdfs::path& sub, std::vector<Entr
     const stdfs::path rel = it->path().lexically_relative(root);
     const auto st = it->symlink_status(ec);
     const auto type = ec ? stdfs::file_type::unknown : st.type();
-    if (type == stdfs::file_type::directory && sub.empty() && rel == ".git") {
-      it.disable_recursion_pending();
+    if (sub.empty() && rel == ".git") {  // the folder: below; a file: a pointer, left out
+      if (type == stdfs::file_type::directory) it.disable_recursion_pending();
       continue;
     }
     if (type == stdfs::file_type::directory && linked_folder(rel.filename().string())) {
@@ -165,6 +165,12 @@ Result<std::shared_ptr<Workspace>> Workspace::make(const std::string& real, bool
         "see no repository";
     git.clear();
   }
+  // A .git file points at a repository elsewhere (a worktree's or a submodule's): git in the copy
+  // would write to that repository's index and refs, so it is left out.
+  if (stdfs::is_regular_file(stdfs::path(w->real_) / ".git", gec))
+    w->git_left_out_ =
+        ".git not copied (it points at a repository elsewhere: a worktree or submodule): hooks "
+        "that run git see no repository";
   std::string tmp = (stdfs::temp_directory_path() / "pinta-proto-ws-XXXXXX").string();
   if (!::mkdtemp(tmp.data())) return make_error(ErrorCode::kIo, "cannot create a temp directory");
   w->scratch_ = tmp;
