@@ -99,9 +99,9 @@ const ProtocolCheck& check(const std::string& id) {
 }
 
 // One run of registration `h` as its host runs it: in its workspace (the project's copy, or the
-// project with --in-place; the author's current folder for --hook), with the variables the host
-// sets for it pointed there, `home` as HOME and the payload of `sample` (protocol/samples.h) for
-// its event. `call` is left holding what was sent.
+// project with --in-place; for --hook protocol/workspace.h hook_project), with the variables the
+// host sets for it pointed there, `home` as HOME and the payload of `sample` (protocol/samples.h)
+// for its event. `call` is left holding what was sent.
 HookOutcome run_registration(pinta::emu::HostRunner& runner, Family f, const ProtocolHook& h,
                              const protocol::SampleCall& sample, const std::string& home,
                              HookCall& call) {
@@ -124,7 +124,18 @@ HookOutcome run_registration(pinta::emu::HostRunner& runner, Family f, const Pro
 // The registrations' workspace (protocol/workspace.h), shared by all of them: `ws` once made.
 Status attach_workspace(std::vector<ProtocolHook>& hooks, bool in_place,
                         std::shared_ptr<const protocol::Workspace>& ws) {
-  if (!ws) {
+  if (!ws && !hooks.empty() && hooks.front().origin.empty()) {  // --hook
+    std::error_code ec;
+    const auto hp = protocol::hook_project(hooks.front().command, stdfs::current_path(ec).string());
+    for (auto& h : hooks) h.command = hp.command;
+    auto w = hp.root.empty() && !in_place ? protocol::Workspace::scratch(hp.why)
+                                          : protocol::Workspace::make(
+                                                hp.root.empty() ? stdfs::current_path(ec).string()
+                                                                : hp.root,
+                                                in_place);
+    if (!w) return w.error();
+    ws = *w;
+  } else if (!ws) {
     auto w = protocol::Workspace::make(protocol::project_root(hooks), in_place);
     if (!w) return w.error();
     ws = *w;
@@ -186,6 +197,27 @@ std::string why_no_hook(const std::string& config, const std::string& host) {
 }  // namespace
 
 HostChoice infer_protocol_host(const std::string& config) {
+  // A package's manifest names its host: gemini-extension.json (GEM §1.6), a Claude Code
+  // plugin's .claude-plugin/plugin.json (code.claude.com/docs/en/plugins-reference), a Codex
+  // plugin's .codex-plugin/plugin.json (docs/hosts/codex-0.171.md), whatever its hooks.json
+  // looks like (the same hooks/hooks.json is an extension's or a plugin's).
+  std::error_code aec;
+  stdfs::path abs = stdfs::absolute(config, aec).lexically_normal();
+  if (!abs.has_filename()) abs = abs.parent_path();
+  if (const std::string pkg = protocol::package_root(config);
+      !pkg.empty() && (stdfs::path(pkg) == abs || stdfs::path(pkg) / "hooks" / "hooks.json" == abs)) {
+    const std::pair<const char*, Family> kManifests[] = {
+        {"gemini-extension.json", Family::kGemini},
+        {".claude-plugin/plugin.json", Family::kClaude},
+        {".codex-plugin/plugin.json", Family::kCodex}};
+    std::error_code ec;
+    for (const auto& [m, fam] : kManifests) {
+      const auto hs = pinta::hosts::hosts_of(fam);
+      if (!hs.empty() && stdfs::is_regular_file(stdfs::path(pkg) / m, ec))
+        return {hs.back(), "read as " + hs.back() + ", the host of its manifest " + m +
+                               "; --host grades another"};
+    }
+  }
   const std::string file = lint_file_of(config);
   auto text = pinta::fs::read_file(file);
   auto fam = pinta::hostlint::detect_host(file, text ? *text : std::string());
@@ -229,13 +261,13 @@ Result<std::vector<ProtocolHook>> protocol_hooks(const ProtocolOptions& po) {
                       "--config is read for " + readers + " hosts; for " + host +
                           " grade one command with --hook");
   }
+  // --event NAME (repeatable); `gate` names the host's gate event (where a guard decides).
   if (!po.events.empty())
-    hooks.erase(std::remove_if(hooks.begin(), hooks.end(),
-                               [&](const ProtocolHook& h) {
-                                 return std::find(po.events.begin(), po.events.end(), h.event) ==
-                                        po.events.end();
-                               }),
-                hooks.end());
+    std::erase_if(hooks, [&](const ProtocolHook& h) {
+      return std::none_of(po.events.begin(), po.events.end(), [&](const std::string& e) {
+        return e == h.event || (e == "gate" && pinta::hosts::gate_event(*fam, h.event));
+      });
+    });
   if (hooks.empty())
     return make_error(ErrorCode::kInvalidArgument,
                       (po.hook.empty() ? "--config " + po.config : "--hook") +
@@ -423,10 +455,17 @@ RunSummary run_protocol(const std::vector<Case>& cases, const std::vector<Protoc
   for (size_t i = 0; i < cases.size() && i < hooks.size(); ++i)
     if (selected(cases[i], o)) sel.push_back(i);
   s.cases.resize(sel.size());
-  // Every call of every selected registration is one unit of work, so the calls of one
-  // registration run in parallel as the registrations do.
+  // Every call of every selected registration is one unit of work. The units run event by event
+  // in the host's session order (protocol/reading.h session_order), each event's after the
+  // previous event's have ended, as a session runs them in its one project: a hook that reads
+  // what an earlier event's hook wrote (a log opened at session start, read at its end) gets the
+  // same verdict with any --jobs. Within an event the calls run in parallel: they stand for
+  // separate tool calls or prompts, each run of the hook on its own input.
   std::vector<Slot> slots(sel.size());
-  std::vector<std::pair<size_t, size_t>> units;  // (slot, call)
+  struct Unit {
+    size_t rank, slot, call;
+  };
+  std::vector<Unit> units;
   for (size_t k = 0; k < sel.size(); ++k) {
     Slot& sl = slots[k];
     const ProtocolHook& h = hooks[sel[k]];
@@ -439,8 +478,11 @@ RunSummary run_protocol(const std::vector<Case>& cases, const std::vector<Protoc
     sl.plan = protocol::plan_calls(*sl.fam, h);
     sl.runs.resize(sl.plan.calls.size());
     sl.left = sl.plan.calls.size();
-    for (size_t i = 0; i < sl.plan.calls.size(); ++i) units.emplace_back(k, i);
+    const size_t rank = protocol::session_rank(*sl.fam, h.event);
+    for (size_t i = 0; i < sl.plan.calls.size(); ++i) units.push_back({rank, k, i});
   }
+  std::stable_sort(units.begin(), units.end(),
+                   [](const Unit& a, const Unit& b) { return a.rank < b.rank; });
   std::mutex mu;
   size_t done = 0;
   auto finish = [&](size_t k) {  // under mu
@@ -453,9 +495,10 @@ RunSummary run_protocol(const std::vector<Case>& cases, const std::vector<Protoc
   for (size_t k = 0; k < sel.size(); ++k)
     if (slots[k].left == 0) finish(k);  // nothing to run: unresolved, or no call at all
   std::atomic<size_t> next{0};
+  size_t phase_end = 0;  // the units before it may run now: the current event's
   auto worker = [&] {
-    for (size_t u; (u = next++) < units.size();) {
-      const auto [k, i] = units[u];
+    for (size_t u; (u = next++) < phase_end;) {
+      const size_t k = units[u].slot, i = units[u].call;
       Slot& sl = slots[k];
       const ProtocolHook& h = hooks[sel[k]];
       const auto& sample = sl.plan.calls[i];
@@ -497,10 +540,16 @@ RunSummary run_protocol(const std::vector<Case>& cases, const std::vector<Protoc
       if (--sl.left == 0) finish(k);
     }
   };
-  const int jobs = std::max(1, std::min<int>(o.jobs > 0 ? o.jobs : 4, static_cast<int>(units.size())));
-  std::vector<std::thread> ts;
-  for (int j = 0; j < jobs; ++j) ts.emplace_back(worker);
-  for (auto& t : ts) t.join();
+  for (size_t begin = 0; begin < units.size(); begin = phase_end) {
+    phase_end = begin;
+    while (phase_end < units.size() && units[phase_end].rank == units[begin].rank) ++phase_end;
+    next = begin;
+    const int jobs = std::max(
+        1, std::min<int>(o.jobs > 0 ? o.jobs : 4, static_cast<int>(phase_end - begin)));
+    std::vector<std::thread> ts;
+    for (int j = 0; j < jobs; ++j) ts.emplace_back(worker);
+    for (auto& t : ts) t.join();
+  }
   s.passed = 0;
   for (const auto& co : s.cases) {
     if (co.state == "PASS") ++s.passed;
@@ -567,7 +616,6 @@ Result<std::vector<MatrixRow>> protocol_matrix(const ProtocolOptions& po, const 
   std::vector<MatrixCell> head(fams.size());
   std::vector<Unit> units;
   std::vector<std::set<std::string>> seen(fams.size());  // one run per family and command
-  std::shared_ptr<const protocol::Workspace> ws;          // one project copy for every family
   auto row_of = [&](const std::string& cmd) {
     for (size_t i = 0; i < rows.size(); ++i)
       if (rows[i].command == cmd) return i;
@@ -597,10 +645,15 @@ Result<std::vector<MatrixRow>> protocol_matrix(const ProtocolOptions& po, const 
       head[k].why = r.error().message;  // this host does not read the file
       continue;
     }
-    if (auto st = attach_workspace(hooks, po.in_place, ws); !st) return st.error();
-    for (auto& h : hooks)
-      if (pinta::hosts::gate_event(d.id, h.event) && seen[k].insert(h.command).second)
-        units.push_back({row_of(h.command), k, std::move(h)});
+    // Each host its own copy of the project: hosts never share a session, and the families'
+    // runs overlap.
+    std::erase_if(hooks, [&](const ProtocolHook& h) {
+      return !pinta::hosts::gate_event(d.id, h.event) || !seen[k].insert(h.command).second;
+    });
+    std::shared_ptr<const protocol::Workspace> ws;
+    if (!hooks.empty())
+      if (auto st = attach_workspace(hooks, po.in_place, ws); !st) return st.error();
+    for (auto& h : hooks) units.push_back({row_of(h.command), k, std::move(h)});
   }
   if (rows.empty())
     return make_error(ErrorCode::kInvalidArgument,

@@ -81,7 +81,8 @@ grep -q 'pass --host claude-code-' "$work/err" || fail "the --host that reads it
 
 # The program's help tells hook authors.
 "$conf" --help >"$work/help" 2>&1 || fail "conformance --help exited non-zero"
-grep -q 'Hook authors' "$work/help" && grep -q -- '--profile protocol --config .claude/settings.json' "$work/help" ||
+grep -q 'Hook authors' "$work/help" && grep -q -- '--profile protocol --config .claude/settings.json' "$work/help" &&
+  grep -q -- '--profile protocol --config \.  ' "$work/help" ||
   fail "conformance --help does not tell hook authors the command"
 
 [ "$fails" = 0 ] && echo "protocol-ux: all checks passed"

@@ -32,6 +32,65 @@ TEST(ProtocolReading, EveryFamilyHasItsOwnCompleteReading) {
   }
 }
 
+// Every family states the order a session fires its events in, naming only its own events, each
+// once: the profile runs a config's hooks in that order (protocol.cc run_protocol).
+TEST(ProtocolReading, SessionOrderIsTheFamilysOwn) {
+  using pinta::hosts::Family;
+  for (const auto& d : pinta::hosts::families()) {
+    const auto& fr = family_reading(d.id);
+    ASSERT_GE(fr.session_order.size(), 2u) << d.name;
+    for (size_t i = 0; i < fr.session_order.size(); ++i) {
+      EXPECT_TRUE(pinta::hosts::sends_event(d.id, fr.session_order[i]))
+          << d.name << ": " << fr.session_order[i] << " is no event of this host";
+      EXPECT_EQ(session_rank(d.id, std::string(fr.session_order[i])), 2 * i) << d.name;
+    }
+    // The gate comes before the session's end; an event not listed runs before the end too.
+    const auto end = session_rank(d.id, std::string(fr.session_order.back()));
+    EXPECT_LT(session_rank(d.id, std::string(d.gate_event)), end) << d.name;
+    EXPECT_LT(session_rank(d.id, "NoSuchEvent"), end) << d.name;
+  }
+  EXPECT_LT(session_rank(Family::kGemini, "SessionStart"), session_rank(Family::kGemini, "BeforeTool"));
+  EXPECT_LT(session_rank(Family::kGemini, "AfterTool"), session_rank(Family::kGemini, "SessionEnd"));
+  // Copilot's Claude-style names are its native events.
+  EXPECT_EQ(session_rank(Family::kCopilot, "SessionEnd"), session_rank(Family::kCopilot, "sessionEnd"));
+  EXPECT_LT(session_rank(Family::kCopilot, "sessionStart"), session_rank(Family::kCopilot, "sessionEnd"));
+}
+
+// --hook's project (workspace.h hook_project): the current folder when the script is in it, the
+// work tree of a script elsewhere (named by its absolute path), none for a lone script, and an
+// interpreter named by its path is not the hook's script.
+TEST(ProtocolWorkspace, HookProject) {
+  namespace fs = std::filesystem;
+  char tmpl[] = "/tmp/pinta-hookproj-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const fs::path t = tmpl;
+  fs::create_directories(t / "here/hooks");
+  fs::create_directories(t / "repo/.git");
+  fs::create_directories(t / "repo/hooks");
+  fs::create_directories(t / "lone");
+  for (const auto& f : {t / "here/hooks/a.sh", t / "repo/hooks/b.sh", t / "lone/c.sh"})
+    std::ofstream(f) << "#!/bin/sh\n";
+  std::ofstream(t / "lone/interp") << "ELF";
+  const std::string here = (t / "here").string();
+  auto hp = hook_project("sh hooks/a.sh", here);
+  EXPECT_EQ(hp.root, here);
+  EXPECT_EQ(hp.command, "sh hooks/a.sh");
+  hp = hook_project("sh ../repo/hooks/b.sh --x", here);
+  EXPECT_EQ(hp.root, (t / "repo").string());
+  EXPECT_EQ(hp.command, "sh " + (t / "repo/hooks/b.sh").string() + " --x");
+  hp = hook_project((t / "lone/c.sh").string(), here);
+  EXPECT_EQ(hp.root, "");
+  EXPECT_NE(hp.why.find("no git work tree"), std::string::npos) << hp.why;
+  // An interpreter by its path is no script: no script here, and `here` is no project.
+  hp = hook_project((t / "lone/interp").string() + " hooks/missing.py", here);
+  EXPECT_EQ(hp.root, "");
+  EXPECT_EQ(hp.command, (t / "lone/interp").string() + " hooks/missing.py");
+  fs::create_directories(t / "here/.git");
+  EXPECT_EQ(hook_project("cat >/dev/null; echo {}", here).root, here);
+  std::error_code ec;
+  fs::remove_all(t, ec);
+}
+
 // Each host's own default: Gemini CLI 60 s, deel-local-cli 15 s, Antigravity its profile's (30 s).
 TEST(ProtocolReading, DefaultHookTimeoutIsTheHosts) {
   using pinta::hosts::Family;

@@ -84,11 +84,8 @@ def grade_unit(conf, entry, unit, matrix, work):
     d = os.path.join(work, "corpus", entry["name"])
     config = os.path.normpath(os.path.join(d, unit["config"]))
     rep = tempfile.mkdtemp(prefix="report-", dir=work)
-    # One job: the profile runs a config's hooks in one shared copy of the project, so with more
-    # a hook that reads what another wrote (a session's log) gets a verdict that depends on which
-    # ran first; in order (sessionStart first), as a session runs them, it is the same every time.
     cmd = [conf, "run", "--profile", "protocol", "--host", unit["host"], "--config", config,
-           "--report", rep, "--jobs", "1"] + (["--matrix"] if matrix else [])
+           "--report", rep] + (["--matrix"] if matrix else [])
     p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=600)
     out = {"entry": entry["name"], "host": unit["host"], "rc": p.returncode, "verdicts": {},
            "messages": {}}

@@ -173,7 +173,9 @@ void add_run_command(CLI::App& app, Cli& c) {
                   "without --host, graded as the host `hostemu lint` reads the file as (said on "
                   "the first line)");
   run->add_option("--hook", c.hook, "protocol: one hook command line, run on every event of --host");
-  run->add_option("--event", c.proto_events, "protocol: only this event (repeatable)");
+  run->add_option("--event", c.proto_events,
+                  "protocol: only this event (repeatable; `gate`: the host's gate event, where a "
+                  "guard decides)");
   run->add_flag("--in-place", c.in_place,
                 "protocol: run the hooks in the project itself (what they write stays there); "
                 "by default they run in a copy of it");
@@ -625,6 +627,7 @@ int main(int argc, char** argv) {
   app.footer(
       "Hook authors (a logger, a policy script, any hook; no pinta-gemini needed): grade the hooks\n"
       "your file registers as their host runs them, the host read from the path:\n"
+      "  conformance run --profile protocol --config .   (an extension's or a plugin's clone)\n"
       "  conformance run --profile protocol --config .claude/settings.json\n"
       "  conformance run --profile protocol --config .gemini/settings.json  (or an extension folder)\n"
       "  conformance run --profile protocol --host H --hook 'python3 hooks/policy.py'\n"

@@ -65,8 +65,12 @@ const char* gate_call(const HookOutcome& o) {
 
 // Registered through families.def (reading.cc).
 namespace readings::antigravity {
+// AGY §3, §8 (the installer's session order; SessionStart first where a build fires it).
+constexpr std::string_view kSession[] = {"SessionStart", "PreInvocation", "PreToolUse",
+                                         "PostToolUse",  "PostInvocation", "Stop"};
 extern const FamilyReading kReading = {f,       nullptr, "",    hook_timeout_ms, kTools,
-                                       selects, true,    judge, gate_call,       kVars, kMcpTools};
+                                       selects, true,    judge, gate_call,       kVars, kMcpTools,
+                                       nullptr, kSession};
 }  // namespace readings::antigravity
 
 

@@ -241,9 +241,15 @@ const char* gate_call(const HookOutcome& o) {
 // after the exit was not read; the tool ran): waits_for_pipes false.
 // Registered through families.def (reading.cc).
 namespace readings::claude {
+// docs/hosts/claude-code-2.1.md (scenario events-order): a print-mode session with one tool call;
+// the events that session does not fire placed where the docs put them in a turn.
+constexpr std::string_view kSession[] = {
+    "SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse",
+    "PostToolUseFailure", "SubagentStart", "SubagentStop", "Notification", "PreCompact", "Stop",
+    "SessionEnd"};
 extern const FamilyReading kReading = {
     f,         claude_hooks, ".claude", hook_timeout_ms, kTools, selects, false, judge,
-    gate_call, kVars, kMcpTools,    after_call};
+    gate_call, kVars, kMcpTools,    after_call, kSession};
 }  // namespace readings::claude
 
 

@@ -203,9 +203,14 @@ const char* gate_call(const HookOutcome& o) {
 // holding stdout keeps the run open until the timeout, which then fails it. waits_for_pipes true.
 // Registered through families.def (reading.cc).
 namespace readings::codex {
+// docs/hosts/codex-0.171.md (an exec session with one tool call: SessionStart, UserPromptSubmit,
+// PreToolUse, PostToolUse, Stop; SessionEnd last), the other events where a turn fires them.
+constexpr std::string_view kSession[] = {
+    "SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse",
+    "PreCompact", "PostCompact", "SubagentStart", "SubagentStop", "Stop", "SessionEnd"};
 extern const FamilyReading kReading = {
     f,         codex_hooks, ".codex", hook_timeout_ms, kTools, selects, true, judge,
-    gate_call, kVars, kMcpTools,   after_call};
+    gate_call, kVars, kMcpTools,   after_call, kSession};
 }  // namespace readings::codex
 
 }  // namespace pinta::conformance::protocol

@@ -119,8 +119,18 @@ void judge(const Run& run, std::vector<Finding>& fs) {
       fs.push_back({"PROTO-3", exit_text(r) + " on " + h.event +
                                    ": Copilot logs the error and reads nothing from the hook"});
   }
-  // CPM c-post-exit2, c-ups-exit2: exit 2 blocks only on preToolUse; elsewhere stderr is a notice.
-  if (exit2 && !gate)
+  // CPM c-post-exit2, c-ups-exit2: exit 2 blocks only on preToolUse; on postToolUse and
+  // userPromptSubmitted (and postToolUseFailure, CPDOC) Copilot reads it, as a notice of its
+  // stderr, and goes on: a block the event cannot honour. On any other event Copilot gives exit 2
+  // no meaning (CPDOC: sessionEnd's, errorOccurred's output is not processed): it is a failed run
+  // like exit 1, most often a tool's own error status (jq, grep) under `set -e`.
+  const bool reads_exit2 = gate || ev == "postToolUse" || ev == "userPromptSubmitted" ||
+                           ev == "postToolUseFailure";
+  if (exit2 && !reads_exit2)
+    fs.push_back({"PROTO-3", exit_text(r) + " on " + h.event +
+                                 ": a failed run (exit 2 means nothing to Copilot here); Copilot "
+                                 "logs the error and reads nothing from the hook"});
+  else if (exit2 && !gate)
     fs.push_back({"PROTO-5", "exit 2 on " + h.event + ", which cannot block this way: Copilot " +
                                  "prints its stderr as a notice and goes on"});
   // CPM c-pre-exit2-stderr: the stderr of exit 2 is dropped; the model reads a fixed text.
@@ -167,9 +177,16 @@ const char* gate_call(const HookOutcome& o) {
 // child still holding stdout is not waited for past the timeout. waits_for_pipes true, as the
 // Node hosts here read until 'close'. Registered through families.def (reading.cc).
 namespace readings::copilot {
+// docs/hosts/copilot-1.0.md (c-baseline: a -p run with one bash call; c-post-failure,
+// c-error-occurred, c-subagent), in the native names (the Claude-style ones are aliases).
+constexpr std::string_view kSession[] = {
+    "sessionStart",       "userPromptSubmitted", "userPromptTransformed", "preToolUse",
+    "permissionRequest",  "postToolUse",         "postToolUseFailure",    "errorOccurred",
+    "subagentStart",      "subagentStop",        "notification",          "preCompact",
+    "agentStop",          "sessionEnd"};
 extern const FamilyReading kReading = {
     f,         copilot_hooks, ".github", hook_timeout_ms, kTools, selects, true, judge,
-    gate_call, kVars, {},            after_call};
+    gate_call, kVars, {},            after_call, kSession};
 }  // namespace readings::copilot
 
 }  // namespace pinta::conformance::protocol

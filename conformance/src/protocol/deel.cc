@@ -96,8 +96,11 @@ const char* gate_call(const HookOutcome& o) {
 // No MCP tool naming is on record for deel-local-cli: no MCP calls.
 // Registered through families.def (reading.cc).
 namespace readings::deel {
+// DEEL l.213-218 (자리표): 말전 before the turn, 도구전 and 도구후 around each tool, 턴끝 at its end.
+constexpr std::string_view kSession[] = {"UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"};
 extern const FamilyReading kReading = {
-    f, deel_hooks, ".deel", hook_timeout_ms, kTools, selects, true, judge, gate_call, kVars};
+    f, deel_hooks, ".deel", hook_timeout_ms, kTools, selects, true, judge, gate_call, kVars, {},
+    nullptr, kSession};
 }  // namespace readings::deel
 
 

@@ -158,6 +158,10 @@ Result<std::vector<ProtocolHook>> gemini_hooks(const ProtocolOptions& po, const 
   return out;
 }
 
+// GEM §6 and summary item 20: the events whose reply is read for its system message only.
+constexpr std::string_view kMessageOnly[] = {"SessionStart", "SessionEnd", "PreCompress",
+                                             "Notification"};
+
 void judge(const Run& run, std::vector<Finding>& fs) {
   const auto& [h, o, r, exit0, exit2] = run;
   const std::string& ev = h.event;
@@ -171,10 +175,21 @@ void judge(const Run& run, std::vector<Finding>& fs) {
                                       : std::string(" and goes on as if it had allowed")) +
                                  " (" + o.effect + "); block with exit 2 or a JSON decision "
                                  "on exit 0"});
+  // GEM §4.5 step 4: plain text on exit 0 is {decision: allow, systemMessage: text}. On an
+  // event whose reply Gemini CLI reads for its message only (§6, summary item 20: SessionStart,
+  // SessionEnd, PreCompress, Notification ignore decision and continue) that is the reply the
+  // hook would write as JSON: its text shown once as the hook's message, nothing lost. Elsewhere
+  // the text stands where the event's reply goes (a log line shown after every call).
+  const bool message_only = std::find(std::begin(kMessageOnly), std::end(kMessageOnly), ev) !=
+                            std::end(kMessageOnly);
   if (exit0 && o.effect == "text_shown")
-    fs.push_back({"PROTO-4", std::string(nonblank(r.out) ? "stdout" : "stderr (stdout empty)") +
-                                 " is not one JSON object: Gemini CLI shows the text to the "
-                                 "user as a message"});
+    fs.push_back({"PROTO-4",
+                  std::string(nonblank(r.out) ? "stdout" : "stderr (stdout empty)") +
+                      " is not one JSON object: Gemini CLI shows the text to the user as a " +
+                      (message_only ? "system message, as {\"systemMessage\": …} would on " + ev +
+                                          " (JSON can also add context)"
+                                    : std::string("message")),
+                  message_only});
   std::string d;
   if (o.detail.contains("output") && o.detail["output"].is_object() &&
       o.detail.contains("output_format") && o.detail["output_format"] == "json" &&
@@ -220,9 +235,15 @@ const char* gate_call(const HookOutcome& o) {
 
 // Registered through families.def (reading.cc).
 namespace readings::gemini {
+// GEM §6 (exp e01_payload; docs/hosts/gemini-cli-0.61.md s03-all-events-order): one headless run
+// with one tool call; Notification fires when a confirmation is asked for, before the tool.
+constexpr std::string_view kSession[] = {
+    "SessionStart", "BeforeAgent",  "PreCompress", "BeforeModel", "BeforeToolSelection",
+    "AfterModel",   "Notification", "BeforeTool",  "AfterTool",   "AfterAgent",
+    "SessionEnd"};
 extern const FamilyReading kReading = {
     f,         gemini_hooks, ".gemini", hook_timeout_ms, kTools, selects, true, judge,
-    gate_call, kVars, kMcpTools,    after_call};
+    gate_call, kVars, kMcpTools,    after_call, kSession};
 }  // namespace readings::gemini
 
 

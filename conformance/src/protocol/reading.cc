@@ -34,6 +34,14 @@ const FamilyReading& family_reading(pinta::hosts::Family f) {
   return *kReadings[static_cast<std::size_t>(f)];
 }
 
+size_t session_rank(pinta::hosts::Family f, const std::string& event) {
+  const auto order = family_reading(f).session_order;
+  const auto ev = pinta::hosts::canonical_event_name(f, event);
+  for (size_t i = 0; i < order.size(); ++i)
+    if (order[i] == ev || order[i] == event) return 2 * i;
+  return order.size() < 2 ? 0 : 2 * order.size() - 3;  // between the last two listed
+}
+
 json sample_args(ToolArgs a, const std::string& ws) {
   switch (a) {
     case ToolArgs::kWriteFile:

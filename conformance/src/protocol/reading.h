@@ -88,7 +88,17 @@ struct FamilyReading {
   // null: the runner's payload as it is.
   void (*after_call)(const std::string& event, const std::string& tool, const json& args,
                      const std::string& ws, json& p) = nullptr;
+  // The host's events in the order one session with one tool call fires them (each family's
+  // evidence beside its list): the profile runs a config's hooks in this order, one event after
+  // another in the one project copy, so a hook that reads what an earlier event's hook wrote (a
+  // session log opened at session start) sees it as in a session. An event not listed runs
+  // before the last listed one (the session's end).
+  std::span<const std::string_view> session_order = {};
 };
+
+// Where `event` (a host's name or alias) falls in family f's session_order: its index, an event
+// not listed just before the last one.
+size_t session_rank(pinta::hosts::Family f, const std::string& event);
 
 // PROTO-0 for one run: the evidence that the hook's own program never ran where the host runs it
 // (a command not found or not executable: exit 127/126; an interpreter's own words that it

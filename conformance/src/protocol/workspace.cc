@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cctype>
 #include <filesystem>
 
@@ -55,8 +56,8 @@ bool list_tree(const stdfs::path& root, const stdfs::path& sub, std::vector<Entr
     const stdfs::path rel = it->path().lexically_relative(root);
     const auto st = it->symlink_status(ec);
     const auto type = ec ? stdfs::file_type::unknown : st.type();
-    if (type == stdfs::file_type::directory && sub.empty() && rel == ".git") {
-      it.disable_recursion_pending();
+    if (sub.empty() && rel == ".git") {  // the folder: below; a file: a pointer, left out
+      if (type == stdfs::file_type::directory) it.disable_recursion_pending();
       continue;
     }
     if (type == stdfs::file_type::directory && linked_folder(rel.filename().string())) {
@@ -95,9 +96,17 @@ bool copy_entries(const stdfs::path& from, const stdfs::path& to, const std::vec
       case stdfs::file_type::regular:
         stdfs::copy_file(src, dst, stdfs::copy_options::overwrite_existing, ec);
         break;
-      case stdfs::file_type::symlink:
-        stdfs::copy_symlink(src, dst, ec);
+      case stdfs::file_type::symlink: {
+        // A link by absolute path into the project points into the copy, so that a hook writing
+        // through it changes the copy, not the author's tree; any other link is kept as it is.
+        auto target = stdfs::read_symlink(src, ec);
+        if (ec) break;
+        const auto rel = target.lexically_normal().lexically_relative(from);
+        if (target.is_absolute() && !rel.empty() && *rel.begin() != "..")
+          target = to / rel;
+        stdfs::create_symlink(target, dst, ec);
         break;
+      }
       default:  // sockets, fifos, devices: nothing a hook reads as a file
         break;
     }
@@ -156,6 +165,12 @@ Result<std::shared_ptr<Workspace>> Workspace::make(const std::string& real, bool
         "see no repository";
     git.clear();
   }
+  // A .git file points at a repository elsewhere (a worktree's or a submodule's): git in the copy
+  // would write to that repository's index and refs, so it is left out.
+  if (stdfs::is_regular_file(stdfs::path(w->real_) / ".git", gec))
+    w->git_left_out_ =
+        ".git not copied (it points at a repository elsewhere: a worktree or submodule): hooks "
+        "that run git see no repository";
   std::string tmp = (stdfs::temp_directory_path() / "pinta-proto-ws-XXXXXX").string();
   if (!::mkdtemp(tmp.data())) return make_error(ErrorCode::kIo, "cannot create a temp directory");
   w->scratch_ = tmp;
@@ -175,6 +190,19 @@ Result<std::shared_ptr<Workspace>> Workspace::make(const std::string& real, bool
   return w;
 }
 
+Result<std::shared_ptr<Workspace>> Workspace::scratch(const std::string& why) {
+  std::shared_ptr<Workspace> w(new Workspace());
+  std::string tmp = (stdfs::temp_directory_path() / "pinta-proto-ws-XXXXXX").string();
+  if (!::mkdtemp(tmp.data())) return make_error(ErrorCode::kIo, "cannot create a temp directory");
+  w->scratch_ = tmp;
+  w->dir_ = tmp + "/project";
+  std::error_code ec;
+  stdfs::create_directories(w->dir_, ec);
+  if (ec) return make_error(ErrorCode::kIo, "cannot create " + w->dir_ + ": " + ec.message());
+  w->scratch_why_ = why;
+  return w;
+}
+
 Workspace::~Workspace() {
   std::error_code ec;
   if (!scratch_.empty()) stdfs::remove_all(scratch_, ec);
@@ -185,10 +213,12 @@ std::string Workspace::map(const std::string& text) const {
 }
 
 std::string Workspace::unmap(const std::string& text) const {
-  return replace_path(text, dir_, real_);
+  return real_.empty() ? text : replace_path(text, dir_, real_);
 }
 
 std::string Workspace::line() const {
+  if (!scratch_why_.empty())
+    return "hooks run in an empty project of their own (" + scratch_why_ + "): nothing is copied";
   if (in_place_)
     return "hooks run in " + real_ + " itself (--in-place): what they write stays there";
   std::string s = "hooks run in a copy of " + real_ +
@@ -205,6 +235,7 @@ std::string Workspace::line() const {
 std::string package_root(const std::string& file) {
   std::error_code ec;
   stdfs::path p = stdfs::absolute(file, ec).lexically_normal();
+  if (!p.has_filename()) p = p.parent_path();  // "ext/" and "." name the folder
   // The folder itself, or the folder holding hooks/hooks.json (or the manifest).
   for (stdfs::path d : {p, p.parent_path(), p.parent_path().parent_path()}) {
     if (d.empty()) continue;
@@ -219,7 +250,7 @@ std::string project_root(const std::vector<ProtocolHook>& hooks) {
   std::error_code ec;
   const std::string cwd = stdfs::current_path(ec).string();
   const std::string origin = hooks.empty() ? "" : hooks.front().origin;
-  if (origin.empty()) return cwd;  // --hook: the author's own folder
+  if (origin.empty()) return cwd;  // --hook: hook_project() decides
   if (auto pkg = package_root(origin); !pkg.empty()) return pkg;
   const stdfs::path file = stdfs::absolute(origin, ec).lexically_normal();
   // A host's project folder holding the file, or its parent (.github/hooks/x.json).
@@ -234,6 +265,111 @@ std::string project_root(const std::vector<ProtocolHook>& hooks) {
     }
   }
   return file.parent_path().string();
+}
+
+namespace {
+
+// The words of a command line as a shell splits them, quotes removed (no expansion): with each
+// word's span in `command`.
+struct Word {
+  std::string text;
+  size_t begin, end;
+};
+std::vector<Word> shell_words(const std::string& command) {
+  std::vector<Word> out;
+  size_t i = 0;
+  while (i < command.size()) {
+    while (i < command.size() && std::isspace(static_cast<unsigned char>(command[i]))) ++i;
+    if (i >= command.size()) break;
+    Word w{"", i, i};
+    char quote = 0;
+    for (; i < command.size(); ++i) {
+      const char c = command[i];
+      if (quote) {
+        if (c == quote) quote = 0;
+        else w.text += c;
+      } else if (c == '\'' || c == '"') {
+        quote = c;
+      } else if (std::isspace(static_cast<unsigned char>(c)) || c == ';' || c == '|' ||
+                 c == '&' || c == '<' || c == '>' || c == '(' || c == ')') {
+        break;
+      } else {
+        w.text += c;
+      }
+    }
+    w.end = i;
+    if (w.end > w.begin) out.push_back(std::move(w));
+    if (i < command.size() && !std::isspace(static_cast<unsigned char>(command[i]))) ++i;
+  }
+  return out;
+}
+
+// The git work tree holding `p` (the nearest folder with a .git), or "".
+std::string work_tree_of(stdfs::path p) {
+  std::error_code ec;
+  for (; !p.empty(); p = p.parent_path()) {
+    if (stdfs::exists(p / ".git", ec)) return p.string();
+    if (p == p.root_path()) break;
+  }
+  return "";
+}
+
+bool under(const stdfs::path& p, const stdfs::path& dir) {
+  const auto rel = p.lexically_relative(dir);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+}  // namespace
+
+HookProject hook_project(const std::string& command, const std::string& cwd) {
+  HookProject hp{cwd, command, ""};
+  std::error_code ec;
+  const stdfs::path here = stdfs::path(cwd).lexically_normal();
+  // The script: a word that names a file here; else an interpreter's script named elsewhere (a
+  // later word), or the program itself when it is a script (#!). A program that is no script
+  // (/usr/bin/python3, a binary) is the host's tool, not the hook's project.
+  const auto words = shell_words(command);
+  for (const auto& w : words) {
+    const stdfs::path p = (here / w.text).lexically_normal();
+    if (!w.text.empty() && w.text.find('$') == std::string::npos &&
+        stdfs::is_regular_file(p, ec) && under(p, here))
+      return hp;  // the author's folder, as typed
+  }
+  for (const auto& w : words) {
+    if (w.text.empty() || w.text[0] == '-' || w.text.find('$') != std::string::npos) continue;
+    const stdfs::path p = (here / w.text).lexically_normal();
+    if (!stdfs::is_regular_file(p, ec)) continue;
+    if (&w == &words.front()) {
+      char head[2] = {0, 0};
+      if (FILE* fp = std::fopen(p.c_str(), "rb")) {
+        if (std::fread(head, 1, 2, fp) != 2) head[0] = 0;
+        std::fclose(fp);
+      }
+      if (head[0] != '#' || head[1] != '!') continue;
+    }
+    // Elsewhere: named by its absolute path, in the work tree holding it, or alone.
+    std::string abs = p.string();
+    if (abs.find_first_of(" \t'\"\\$`*?[]{}();&|<>") != std::string::npos) {
+      std::string q = "'";
+      for (char c : abs) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      abs = q + "'";
+    }
+    hp.command = command.substr(0, w.begin) + abs + command.substr(w.end);
+    hp.root = work_tree_of(p.parent_path());
+    if (hp.root.empty())
+      hp.why = p.string() + " lies in no git work tree: it runs from where it is";
+    return hp;
+  }
+  // No script: inline code, or a program on PATH. The current folder when it is a project
+  // (a work tree's root or a host's project folder in it), else nothing of it is the hook's.
+  if (stdfs::exists(here / ".git", ec)) return hp;
+  for (const auto& fd : pinta::hosts::families()) {
+    const auto folder = family_reading(fd.id).project_folder;
+    if (!folder.empty() && stdfs::is_directory(here / std::string(folder), ec)) return hp;
+  }
+  hp.root.clear();
+  hp.why = "the command names no script here and " + cwd + " is no project";
+  return hp;
 }
 
 std::string substitute(const std::string& command, const std::map<std::string, std::string>& vars,

@@ -8,7 +8,11 @@
 // (.gemini/settings.json, .claude/settings.json, .github/hooks/x.json; the current directory for
 // one in the user's home), the root of a Gemini extension or a plugin (gemini-extension.json,
 // .claude-plugin/plugin.json, .codex-plugin/plugin.json beside its hooks/), else the config's own
-// folder; for --hook the current directory (a relative script path is the author's).
+// folder. For --hook, hook_project(): the folder the author runs it from when the command's
+// script is there (a relative path as typed resolves, as in the project a host is started in);
+// the git work tree holding a script that lies elsewhere; for a lone script (in no work tree) or
+// an inline command outside any project, no copy at all: an empty scratch project, the script
+// run where it is.
 //
 // The copy is bounded: dependency folders (node_modules, .venv, venv) are linked, not copied
 // (hooks load code from them; they are the bulk of a project); the rest counts against
@@ -34,6 +38,8 @@ class Workspace {
 
   // The project at `real` (absolute), copied unless `in_place`.
   static Result<std::shared_ptr<Workspace>> make(const std::string& real, bool in_place);
+  // An empty project of its own (nothing copied; `why`: what the output says of it).
+  static Result<std::shared_ptr<Workspace>> scratch(const std::string& why);
   ~Workspace();
   Workspace(const Workspace&) = delete;
   Workspace& operator=(const Workspace&) = delete;
@@ -53,11 +59,20 @@ class Workspace {
   std::string real_, dir_, scratch_;
   std::vector<std::string> linked_;  // relative paths linked to the author's
   std::string git_left_out_;         // why .git was not copied ("" copied or none)
+  std::string scratch_why_;          // an empty project: why ("" a copy or in place)
   bool in_place_ = false;
 };
 
 // The project root of the hooks read from `hooks` (their origin), or the current directory.
 std::string project_root(const std::vector<ProtocolHook>& hooks);
+
+// Where a --hook command runs (the rules at the top): `root` its project ("" none: an empty
+// scratch project), `command` the command with a script outside the current directory named by
+// its absolute path, `why` a clause for the output when there is no project.
+struct HookProject {
+  std::string root, command, why;
+};
+HookProject hook_project(const std::string& command, const std::string& cwd);
 
 // The folder of a plugin or extension holding `file` (its hooks/hooks.json or manifest), or "".
 std::string package_root(const std::string& file);
