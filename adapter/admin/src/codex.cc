@@ -3,10 +3,17 @@
 // pinta/admin/codex.h.
 #include "pinta/admin/codex.h"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <climits>
 #include <cstdlib>
 #include <map>
@@ -536,6 +543,130 @@ struct OurHook {
   std::string file, event;
 };
 
+// The first executable `codex` on PATH ("" when none).
+std::string codex_on_path() {
+  const char* path = std::getenv("PATH");  // NOLINT(concurrency-mt-unsafe): single-threaded CLI
+  std::string rest = path ? path : "";
+  while (true) {
+    const size_t colon = rest.find(':');
+    const std::string dir = rest.substr(0, colon);
+    if (!dir.empty()) {
+      const std::string p = fs::join(dir, "codex");
+      struct stat st {};
+      if (::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0)
+        return p;
+    }
+    if (colon == std::string::npos) return "";
+    rest = rest.substr(colon + 1);
+  }
+}
+
+// The release `program --version` names: "codex-cli 0.171.0" on every probed release (CX:
+// 0.124.0, 0.145.0, 0.171.0). stdin and stderr are /dev/null; past `timeout_ms` the program is
+// killed. "" when it does not start, answer in time or say that.
+std::string codex_release(const std::string& program, int timeout_ms) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return "";
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  std::string arg0 = program, arg1 = "--version";
+  char* argv[] = {arg0.data(), arg1.data(), nullptr};
+  pid_t pid = -1;
+  const int rc = ::posix_spawn(&pid, program.c_str(), &fa, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  ::close(fds[1]);
+  std::string out;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (rc == 0 && out.size() < 4096) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    struct pollfd pfd = {fds[0], POLLIN, 0};
+    if (left.count() <= 0 || ::poll(&pfd, 1, static_cast<int>(left.count())) <= 0) break;
+    char buf[512];
+    const ssize_t n = ::read(fds[0], buf, sizeof buf);
+    if (n <= 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fds[0]);
+  if (rc != 0) return "";
+  ::kill(pid, SIGKILL);  // exited already, or out of time
+  ::waitpid(pid, nullptr, 0);
+  const std::string prefix = "codex-cli ";
+  if (out.rfind(prefix, 0) != 0) return "";
+  std::string v = out.substr(prefix.size());
+  v = v.substr(0, v.find_first_of(" \r\n"));
+  const bool release = !v.empty() && std::all_of(v.begin(), v.end(), [](char c) {
+    return (c >= '0' && c <= '9') || c == '.';
+  });
+  return release ? v : "";
+}
+
+// What the installed release (`codex --version`) does with our hooks, by its version profile
+// (hosts/codex/profiles; docs/hosts/codex-0.171.md "Releases"): a release that ran no hook in the
+// bisection, and the deny race (Rules::deny_race: on 0.124.0 .. 0.145.x a PreToolUse deny beside
+// another PreToolUse hook was lost in some runs, the call ran; 0.145.0: 3 of 7 runs). Nothing when
+// no `codex` is on PATH: the rules of the release that runs the hooks are not known then.
+void check_codex_release(const cx::LoadedHooks& loaded, const std::map<std::string, int>& fires,
+                         int timeout_ms, DoctorReport& r) {
+  auto add = [&](std::string level, std::string message, std::string fix,
+                 nlohmann::json detail) {
+    r.findings.push_back(Finding{kArea, std::move(level), std::move(message), std::move(fix),
+                                 std::move(detail)});
+  };
+  const std::string program = codex_on_path();
+  if (program.empty()) return;
+  const std::string v = codex_release(program, timeout_ms);
+  nlohmann::json detail = {{"codex", program}, {"release", v}};
+  if (v.empty()) {
+    add("info", program + " --version named no release: its hook rules are not checked", "",
+        detail);
+    return;
+  }
+  auto prof = cx::profile_for_version(cx::default_profile_dir(), v);
+  if (!prof) {
+    add("info", "Codex " + v + " (" + program + "): " + prof.error().message +
+                    "; its hooks are assumed to run as on the newest profiled release",
+        "", detail);
+    return;
+  }
+  detail["profile"] = prof->name;
+  if (!prof->rules.hooks_run) {
+    add("warn", "Codex " + v + " (profile " + prof->name +
+                    "): no hook ran on these releases when they were measured (hooks.json, "
+                    "trusted or bypassed), so the guard may never run",
+        "upgrade Codex to 0.141.0 or later", detail);
+    return;
+  }
+  if (!prof->rules.deny_race || !fires.count("PreToolUse")) {
+    add("info", "Codex " + v + " (profile " + prof->name + ")", "", detail);
+    return;
+  }
+  // The other PreToolUse hooks this release runs beside ours: enabled, synchronous, and trusted
+  // where the release has hook trust (0.124.0 .. 0.128.x run every hook).
+  std::vector<std::string> others;
+  for (const auto& h : loaded.handlers)
+    if (h.event == "PreToolUse" && !codex_is_ours(h.command) && h.enabled && !h.is_async &&
+        (!prof->rules.hook_trust || h.trust_status == cx::TrustStatus::kTrusted ||
+         h.trust_status == cx::TrustStatus::kManaged))
+      others.push_back(h.command + (h.has_matcher ? " (matcher " + h.matcher + ")" : ""));
+  if (others.empty()) {
+    add("info", "Codex " + v + " (profile " + prof->name + ")", "", detail);
+    return;
+  }
+  detail["others"] = others;
+  add("warn",
+      "Codex " + v + " (profile " + prof->name + ") can lose a PreToolUse deny when another "
+          "PreToolUse hook runs beside it, and " + std::to_string(others.size()) +
+          " other PreToolUse hook(s) run beside ours (" + others.front() +
+          (others.size() > 1 ? ", …" : "") +
+          "): a guard DENY may not keep the call from running (measured on 0.145.0: the call ran "
+          "in 3 of 7 runs; none lost from 0.146.0 on)",
+      "upgrade Codex to 0.146.0 or later, or remove the other PreToolUse hooks", detail);
+}
+
 }  // namespace
 
 // ---- public ---------------------------------------------------------------------------------
@@ -972,8 +1103,10 @@ void check_codex(const DoctorOptions& o, DoctorReport& r) {
                              [&ev = event](const OurHook& h) { return h.event == ev; }))
       add("info",
           std::to_string(n) + " other hook(s) on " + event +
-              " run beside ours (Codex runs matching hooks concurrently; any one's deny blocks)",
+              " run beside ours (Codex runs matching hooks concurrently; any one's deny blocks" +
+              (event == "PreToolUse" ? " from 0.146.0 on, earlier releases can lose it)" : ")"),
           "", {{"event", event}, {"count", n}});
+  check_codex_release(*loaded, fires, std::max(o.probe_timeout_ms, 3000), r);
   if (!missing.empty())
     add(untrusted.empty() && stale.empty() && disabled.empty() ? "warn" : "broken",
         "pinta-gemini does not run for Codex's " + missing,

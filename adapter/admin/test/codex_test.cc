@@ -581,3 +581,62 @@ TEST(CodexDoctor, LintFilesAreEveryFileCodexReadsHooksFrom) {
                                              d.workspace + "/.codex/hooks.json",
                                              d.workspace + "/.codex/config.toml"}));
 }
+
+// The installed release (`codex --version` of the `codex` on PATH, here a stand-in that prints
+// what the real one does: "codex-cli 0.145.0") is looked up in the version profiles: on a release
+// with the deny race (0.124.0 .. 0.145.x; docs/hosts/codex-0.171.md "Releases") doctor warns
+// when another PreToolUse hook runs beside ours, trusted where the release has hook trust.
+TEST(CodexDoctor, TheDenyRaceOfTheInstalledReleaseIsSaidWhereAnotherPreToolUseHookRuns) {
+  TempDir t;
+  auto o = cx_options(t);
+  o.adapter_path = t.sub("bin/pinta-gemini");
+  write_text(o.adapter_path, "#!/bin/sh\n", 0755);
+  write_text(hooks_of(o), kUserHooks);  // the user's own PreToolUse hook, ./mine.sh
+  run(plan_install(o));
+  struct Path {  // PATH with t/bin first, put back however the test ends
+    std::string old = std::getenv("PATH") ? std::getenv("PATH") : "";
+    ~Path() { ::setenv("PATH", old.c_str(), 1); }
+  } path;
+  ::setenv("PATH", (t.sub("bin") + ":/usr/bin:/bin").c_str(), 1);
+  auto codex = [&](const std::string& says) {
+    write_text(t.sub("bin/codex"), "#!/bin/sh\nprintf '%s\\n' '" + says + "'\n", 0755);
+    return doctor(o);
+  };
+  const std::string race = "can lose a PreToolUse deny";
+
+  // ./mine.sh is not trusted: 0.145.0 skips it, nothing runs beside ours.
+  auto alone = codex("codex-cli 0.145.0");
+  EXPECT_TRUE(has(alone, "info", "Codex 0.145.0 (profile codex-0.145)")) << alone.to_text();
+  EXPECT_FALSE(has(alone, "warn", race)) << alone.to_text();
+  // 0.124.0 has no hook trust: it runs ./mine.sh beside ours.
+  auto old = codex("codex-cli 0.124.0");
+  EXPECT_TRUE(has(old, "warn", race)) << old.to_text();
+  EXPECT_TRUE(has(old, "warn", "./mine.sh (matcher Bash)")) << old.to_text();
+
+  // Trusted, as /hooks records it: 0.145.0 runs it beside ours.
+  cx::Sources src;
+  src.codex_home = o.home + "/.codex";
+  auto loaded = cx::load_hooks(src);
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  for (const auto& h : loaded->handlers)
+    if (h.command == "./mine.sh")
+      write_text(config_of(o), read_text(config_of(o)) + "\n[hooks.state.\"" + h.trust_key +
+                                   "\"]\ntrusted_hash = \"" + h.trust_hash + "\"\n");
+  auto racy = codex("codex-cli 0.145.0");
+  EXPECT_TRUE(has(racy, "warn", race)) << racy.to_text();
+  EXPECT_FALSE(racy.broken()) << racy.to_text();
+  auto fixed = codex("codex-cli 0.146.0");
+  EXPECT_FALSE(has(fixed, "warn", race)) << fixed.to_text();
+  EXPECT_TRUE(has(fixed, "info", "Codex 0.146.0 (profile codex-0.171)")) << fixed.to_text();
+
+  // A release that ran no hook when measured; one past the profiles; an answer that is no release.
+  EXPECT_TRUE(has(codex("codex-cli 0.135.0"), "warn", "no hook ran")) << codex("codex-cli 0.135.0").to_text();
+  EXPECT_TRUE(has(codex("codex-cli 9.9.9"), "info", "no Codex profile covers 9.9.9"));
+  EXPECT_TRUE(has(codex("Usage: codex"), "info", "named no release"));
+  // No codex on PATH: no release finding at all.
+  ::unlink(t.sub("bin/codex").c_str());
+  auto none = doctor(o);
+  EXPECT_FALSE(std::any_of(none.findings.begin(), none.findings.end(), [](const Finding& f) {
+    return f.detail.contains("release");
+  })) << none.to_text();
+}
