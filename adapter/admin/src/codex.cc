@@ -21,6 +21,8 @@
 #include <optional>
 #include <filesystem>
 #include <set>
+#include <string_view>
+#include <vector>
 
 #include "admin_internal.h"
 #include "pinta/admin/install.h"
@@ -563,8 +565,25 @@ std::string codex_on_path() {
 
 // The release `program --version` names: "codex-cli 0.171.0" on every probed release (CX:
 // 0.124.0, 0.145.0, 0.171.0). stdin and stderr are /dev/null; past `timeout_ms` the program is
-// killed. "" when it does not start, answer in time or say that.
+// killed. "" when it does not start, answer in time or say that. It runs with CODEX_HOME set to an
+// empty temporary folder, removed afterwards: any run of codex, --version too, writes its helper
+// links under $CODEX_HOME/tmp (measured on 0.171.0), and doctor leaves the user's files as they are.
 std::string codex_release(const std::string& program, int timeout_ms) {
+  std::string scratch = fs::join(std::filesystem::temp_directory_path().string(), "pinta-codex-XXXXXX");
+  if (!::mkdtemp(scratch.data())) return "";
+  struct Remove {
+    std::string dir;
+    ~Remove() {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    }
+  } remove{scratch};
+  std::vector<std::string> env_text = {"CODEX_HOME=" + scratch};
+  for (char** e = environ; *e; ++e)
+    if (std::string_view(*e).rfind("CODEX_HOME=", 0) != 0) env_text.emplace_back(*e);
+  std::vector<char*> envp;
+  for (auto& e : env_text) envp.push_back(e.data());
+  envp.push_back(nullptr);
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return "";
   posix_spawn_file_actions_t fa;
@@ -575,7 +594,7 @@ std::string codex_release(const std::string& program, int timeout_ms) {
   std::string arg0 = program, arg1 = "--version";
   char* argv[] = {arg0.data(), arg1.data(), nullptr};
   pid_t pid = -1;
-  const int rc = ::posix_spawn(&pid, program.c_str(), &fa, nullptr, argv, environ);
+  const int rc = ::posix_spawn(&pid, program.c_str(), &fa, nullptr, argv, envp.data());
   posix_spawn_file_actions_destroy(&fa);
   ::close(fds[1]);
   std::string out;

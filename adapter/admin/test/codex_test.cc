@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <nlohmann/json.hpp>
 
@@ -593,13 +594,19 @@ TEST(CodexDoctor, TheDenyRaceOfTheInstalledReleaseIsSaidWhereAnotherPreToolUseHo
   write_text(o.adapter_path, "#!/bin/sh\n", 0755);
   write_text(hooks_of(o), kUserHooks);  // the user's own PreToolUse hook, ./mine.sh
   run(plan_install(o));
-  struct Path {  // PATH with t/bin first, put back however the test ends
+  struct Env {  // PATH with t/bin first and CODEX_HOME set, put back however the test ends
     std::string old = std::getenv("PATH") ? std::getenv("PATH") : "";
-    ~Path() { ::setenv("PATH", old.c_str(), 1); }
-  } path;
+    ~Env() {
+      ::setenv("PATH", old.c_str(), 1);
+      ::unsetenv("CODEX_HOME");
+    }
+  } env;
   ::setenv("PATH", (t.sub("bin") + ":/usr/bin:/bin").c_str(), 1);
+  ::setenv("CODEX_HOME", (o.home + "/.codex").c_str(), 1);
   auto codex = [&](const std::string& says) {
-    write_text(t.sub("bin/codex"), "#!/bin/sh\nprintf '%s\\n' '" + says + "'\n", 0755);
+    // As the real one does on every run, it writes under $CODEX_HOME (its helper links).
+    write_text(t.sub("bin/codex"),
+               "#!/bin/sh\nmkdir -p \"$CODEX_HOME/tmp\"\nprintf '%s\\n' '" + says + "'\n", 0755);
     return doctor(o);
   };
   const std::string race = "can lose a PreToolUse deny";
@@ -629,6 +636,8 @@ TEST(CodexDoctor, TheDenyRaceOfTheInstalledReleaseIsSaidWhereAnotherPreToolUseHo
   EXPECT_FALSE(has(fixed, "warn", race)) << fixed.to_text();
   EXPECT_TRUE(has(fixed, "info", "Codex 0.146.0 (profile codex-0.171)")) << fixed.to_text();
 
+  // Doctor ran it with a CODEX_HOME of its own: the user's is left as it was.
+  EXPECT_FALSE(std::filesystem::exists(o.home + "/.codex/tmp"));
   // A release that ran no hook when measured; one past the profiles; an answer that is no release.
   EXPECT_TRUE(has(codex("codex-cli 0.135.0"), "warn", "no hook ran")) << codex("codex-cli 0.135.0").to_text();
   EXPECT_TRUE(has(codex("codex-cli 9.9.9"), "info", "no Codex profile covers 9.9.9"));
