@@ -469,7 +469,7 @@ TEST(CodexRun, ABlockBesideAnotherHookMayBeLostUnderARacyRelease) {
   const std::string deny =
       R"(printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}')";
   const std::vector<cx::HookHandler> two = {handler("PreToolUse", deny),
-                                            handler("PreToolUse", "sleep 0.2")};
+                                            handler("PreToolUse", "true")};
   for (const auto& [version, racy] : std::vector<std::pair<std::string, bool>>{
            {"0.124.0", true}, {"0.144.6", true}, {"0.145.0", true}, {"0.146.0", false},
            {"0.171.0", false}}) {
