@@ -1185,6 +1185,16 @@ Result<int> verify_planned(const std::string& hooks_path, const std::string& hoo
   return disabled;
 }
 
+// Whether the config.toml at `path` defines hooks ([hooks.<Event>] tables or keys).
+bool toml_has_hooks(const std::string& path) {
+  auto t = read_user_file(path);
+  if (!t || !t->has_value()) return false;
+  auto d = scan_toml(**t);
+  return d && std::any_of(d->lines.begin(), d->lines.end(), [](const TomlLine& l) {
+           return l.path.size() >= 2 && l.path[0] == "hooks" && cx::is_event(l.path[1]);
+         });
+}
+
 Result<Plan> install_plan(const InstallOptions& o) {
   const std::string hooks = codex_hooks_path(o), config = codex_config_path(o);
   const auto nothing = [](const Error& e, const std::string& path) {
@@ -1213,6 +1223,11 @@ Result<Plan> install_plan(const InstallOptions& o) {
     plan.warnings.push_back(hooks +
                             " is a project file: Codex reads it only when the project is trusted, "
                             "and everyone who opens the project runs it");
+  if (std::string layer_toml = fs::join(fs::dirname(hooks), "config.toml"); toml_has_hooks(layer_toml))
+    plan.warnings.push_back(
+        layer_toml + " defines hooks too ([hooks.<Event>]): install writes " + hooks +
+        " only, and Codex runs both files' hooks but warns on every start that it loads hooks "
+        "from both (docs/hosts/codex-0.171.md, scenario layers-json-and-toml)");
   plan.warnings.push_back("trusted " + std::to_string(entries->size()) + " hooks in " + config +
                           " (Codex runs an untrusted hook never; install is your consent, "
                           "uninstall takes the trust back)");

@@ -167,6 +167,26 @@ TEST(CodexInstall, MergesAmongUserFilesKeepingEveryByteOfTheirs) {
   EXPECT_EQ(snapshot(o.home), before);  // byte for byte; the backup went with it
 }
 
+// A config.toml of the layer that defines hooks too: install still writes hooks.json, and says
+// that Codex will warn on every start (scenario layers-json-and-toml); none: no such warning.
+TEST(CodexInstall, HooksInTheLayersConfigTomlAreSaid) {
+  TempDir t;
+  auto o = cx_options(t);
+  auto said = [&] {
+    auto p = plan_install(o);
+    EXPECT_TRUE(p) << p.error().message;
+    return p && std::any_of(p->warnings.begin(), p->warnings.end(), [](const std::string& w) {
+             return w.find("defines hooks too") != std::string::npos;
+           });
+  };
+  write_text(config_of(o), kUserToml);  // [hooks.state] only: trust, no hooks
+  EXPECT_FALSE(said());
+  write_text(config_of(o), std::string(kUserToml) +
+                               "\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\n"
+                               "command = \"./stop.sh\"\n");
+  EXPECT_TRUE(said());
+}
+
 TEST(CodexInstall, ReinstallWithAnotherAdapterPathUpdatesHookAndHash) {
   TempDir t;
   auto o = cx_options(t);

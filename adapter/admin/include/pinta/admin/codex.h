@@ -10,7 +10,9 @@
 //   canonicalised) and `<project>/.codex/hooks.json` (trusted projects only), shape
 //   {"hooks":{"<Event>":[{"matcher":…,"hooks":[{"type":"command","command":…,"timeout":N}]}]}},
 //   timeout in seconds (`timeoutSec` is not honoured, CX). `[hooks]` in config.toml is a second
-//   representation per layer; install writes hooks.json only.
+//   representation per layer; install writes hooks.json only, and says so when the layer's
+//   config.toml defines hooks (Codex runs both and warns on every start, scenario
+//   layers-json-and-toml).
 // - A non-managed hook runs only when trusted (CX: an untrusted or stale one is skipped without a
 //   word): `[hooks.state."<hooks.json path>:<event>:<group>:<handler>"] trusted_hash = "sha256:…"`,
 //   read from the user layer only (CXSRC config_rules.rs: a project cannot trust its own hooks),
