@@ -1,6 +1,6 @@
 // Codex CLI 0.171's part of the admin tool (FamilyAdmin, admin_internal.h): the installer (our
-// hooks in hooks.json, their trust in config.toml) and the doctor checks; the evidence is in
-// pinta/admin/codex.h.
+// hooks in hooks.json or in the layer's config.toml, their trust in config.toml) and the doctor
+// checks; the evidence is in pinta/admin/codex.h.
 #include "pinta/admin/codex.h"
 
 #include <fcntl.h>

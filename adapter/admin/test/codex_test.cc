@@ -1,6 +1,7 @@
 // Codex CLI 0.171 installer and doctor (codex.h): our hooks in hooks.json merged among the user's
 // by minimal edits, their trust recorded in config.toml by minimal edits (CX: an untrusted hook is
-// skipped without a word), idempotent, uninstall takes back exactly ours (byte for byte), a file
+// skipped without a word), or where the layer keeps its hooks in config.toml, our groups there
+// beside the user's; idempotent, uninstall takes back exactly ours (byte for byte), a file
 // install cannot edit safely refused in one line with nothing written. Hermetic: HOME and
 // CODEX_HOME under a temp dir.
 #include "pinta/admin/codex.h"

@@ -69,10 +69,10 @@ struct CodexTrust {
   std::string key, hash, event;
 };
 // The trust entries of our handlers in hooks file text `hooks_text` read from `hooks_path` (a
-// hooks.json, or a config.toml whose [hooks] holds ours): the
-// hosts/codex loader's handlers over a temp copy (its hash, its group and handler index), keyed
-// with pinta::hosts::codex::trust_key on the real path. Error when the text does not parse, or
-// when the loader would not load every hook of ours from it (Codex would never run those).
+// hooks.json, or a config.toml whose [hooks] holds ours): the hosts/codex loader's handlers over a
+// temp copy (its hash, its group and handler index), keyed with pinta::hosts::codex::trust_key on
+// the real path. Error when the text does not parse, or when the loader would not load every hook
+// of ours from it (Codex would never run those).
 Result<std::vector<CodexTrust>> codex_trust_entries(const std::string& hooks_path,
                                                     const std::string& hooks_text);
 
@@ -93,15 +93,17 @@ Result<std::string> codex_set_trust(const std::optional<std::string>& toml,
 Result<std::optional<std::string>> codex_remove_trust(const std::string& toml,
                                                       const std::string& hooks_path);
 
-// Doctor: each layer Codex reads hooks from, ours registered for every installed event once and
-// trusted with the current hash (the hosts/codex loader's trust status: untrusted, stale or
-// disabled is broken, the guard never runs there), the project trusted, other hooks that run
-// beside ours, [hooks] also in config.toml.
+// Doctor: each layer Codex reads hooks from (hooks.json and [hooks] in config.toml: ours may be in
+// either), ours registered for every installed event once and trusted with the current hash (the
+// hosts/codex loader's trust status: untrusted, stale or disabled is broken, the guard never runs
+// there), the project trusted, other hooks that run beside ours, hooks in both files of a layer.
 //
-// install (FamilyAdmin, src/codex.cc): hooks.json edited, the trust set, and the plan checked with
-// the hosts/codex loader over copies of the planned files before anything is written (config.toml
-// loads, every hook of ours comes out trusted); it says "trusted N hooks in <config.toml>": the
-// user's running install is their consent to the trust, uninstall takes it back.
+// install (FamilyAdmin, src/codex.cc): the layer's hooks file edited (hooks.json, or config.toml
+// in the TOML form, whose uninstall takes out exactly our marked tables), the trust set, and the
+// plan checked with the hosts/codex loader over copies of the planned files before anything is
+// written (config.toml loads, every hook of ours comes out trusted); it says "trusted N hooks in
+// <config.toml>": the user's running install is their consent to the trust, uninstall takes it
+// back.
 void check_codex(const DoctorOptions& options, DoctorReport& report);
 
 }  // namespace pinta::admin
