@@ -1471,7 +1471,7 @@ Status uninstall_plan(const InstallOptions& o, const State& s, Plan& plan) {
   if (layer_toml != config) {
     auto layer = read_user_file(layer_toml);
     if (!layer) return nothing(ErrorCode::kIo, layer.error().message);
-    if (layer->has_value()) {
+    if (layer->has_value() && (*layer)->find(kOwn) != std::string::npos) {  // none of ours: as is
       auto after = strip_toml(**layer, true, {});
       if (!after) return nothing(ErrorCode::kParse, layer_toml + ":" + after.error().message);
       add_change(plan, layer_toml, *layer, *after, false);
