@@ -312,6 +312,22 @@ TEST(CodexInstall, TomlFormReinstallRewritesOursInPlaceAndKeepsGroupsAddedAfter)
   EXPECT_EQ(read_text(config_of(o)), mine + added);
 }
 
+// Ours in config.toml stays there when hooks.json gains hooks of the user's: said, not moved.
+TEST(CodexInstall, TomlFormStaysWhenHooksJsonGainsHooksAndBothAreSaid) {
+  TempDir t;
+  auto o = cx_options(t);
+  write_text(config_of(o), "[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"s\" }]\n");
+  run(plan_install(o));
+  write_text(hooks_of(o), kUserHooks);
+  auto p = plan_install(o);
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_TRUE(p->changes.empty()) << render_diff(*p);
+  EXPECT_TRUE(std::any_of(p->warnings.begin(), p->warnings.end(), [&](const std::string& w) {
+    return w.rfind(hooks_of(o) + " defines hooks too: install writes [hooks] in", 0) == 0;
+  }));
+  EXPECT_EQ(read_text(hooks_of(o)), kUserHooks);
+}
+
 TEST(CodexInstall, TomlFormAnEventListWrittenInlineIsRefusedWithNothingWritten) {
   TempDir t;
   auto o = cx_options(t);
