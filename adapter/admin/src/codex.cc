@@ -1,12 +1,19 @@
 // Codex CLI 0.171's part of the admin tool (FamilyAdmin, admin_internal.h): the installer (our
-// hooks in hooks.json, their trust in config.toml) and the doctor checks; the evidence is in
-// pinta/admin/codex.h.
+// hooks in hooks.json or in the layer's config.toml, their trust in config.toml) and the doctor
+// checks; the evidence is in pinta/admin/codex.h.
 #include "pinta/admin/codex.h"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <climits>
 #include <cstdlib>
 #include <map>
@@ -14,6 +21,8 @@
 #include <optional>
 #include <filesystem>
 #include <set>
+#include <string_view>
+#include <vector>
 
 #include "admin_internal.h"
 #include "pinta/admin/install.h"
@@ -418,18 +427,24 @@ class TomlScanner {
 };
 
 // Our block in config.toml starts with one of these comment lines (the one that says what
-// uninstall takes back with it), followed by our tables.
-constexpr const char* kMarkPlain =
-    "# pinta-gemini: trust for its Codex hooks (pinta-gemini uninstall --host codex removes this "
-    "block)";
-constexpr const char* kMarkBreak =
-    "# pinta-gemini: trust for its Codex hooks (pinta-gemini uninstall --host codex removes this "
-    "block and the line break before it)";
-constexpr const char* kMarkFile =
-    "# pinta-gemini: trust for its Codex hooks (pinta-gemini uninstall --host codex removes this "
-    "file when nothing else is in it)";
+// uninstall takes back with it), followed by our tables: trust, and our hook groups where the
+// layer keeps its hooks in config.toml.
+enum class Mark { kPlain, kBreak, kFile };
+constexpr const char* kMarkHead = "# pinta-gemini: its Codex hooks or their trust";
+constexpr const char* kMarkHeadTrustOnly = "# pinta-gemini: trust for its Codex hooks";  // earlier
+constexpr const char* kMarkTail[] = {
+    " (pinta-gemini uninstall --host codex removes this block)",
+    " (pinta-gemini uninstall --host codex removes this block and the line break before it)",
+    " (pinta-gemini uninstall --host codex removes this file when nothing else is in it)"};
 
-bool is_mark(const std::string& c) { return c == kMarkPlain || c == kMarkBreak || c == kMarkFile; }
+std::string mark_line(Mark m) { return kMarkHead + std::string(kMarkTail[static_cast<int>(m)]); }
+
+std::optional<Mark> mark_of(const std::string& c) {
+  for (const char* head : {kMarkHead, kMarkHeadTrustOnly})
+    for (int k = 0; k < 3; ++k)
+      if (c == head + std::string(kMarkTail[k])) return static_cast<Mark>(k);
+  return std::nullopt;
+}
 
 bool starts_with(const std::vector<std::string>& path, const std::vector<std::string>& prefix) {
   return path.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), path.begin());
@@ -457,13 +472,16 @@ std::string toml_quote(const std::string& s) {
 // and whatever is written next to it (Codex's /hooks writes tables of its own to this file).
 constexpr const char* kOwn = "# pinta-gemini";
 
-// The scanned lines, our mark lines and our tables (a header marked kOwn and the keys under it).
+// The scanned lines, our mark lines and our tables (a header marked kOwn and the keys under it):
+// trust tables `[hooks.state."<key>"]` (key: the trust key) and hook groups `[[hooks.<Event>]]`
+// (key: the event).
 struct TomlDoc {
   std::vector<TomlLine> lines;
   std::vector<size_t> marks;  // line indices
   struct Table {
     size_t first = 0, last = 0;  // line indices, inclusive
     std::string key;
+    bool group = false;  // a hook group of ours
   };
   std::vector<Table> owned;
   bool is_owned(size_t line) const {
@@ -481,15 +499,19 @@ Result<TomlDoc> scan_toml(const std::string& text) {
   for (size_t i = 0; i < d.lines.size(); ++i) {
     const TomlLine& l = d.lines[i];
     if (l.kind == TomlLine::Kind::kComment && l.begin == text.find('#', l.begin) &&
-        is_mark(l.text))
+        mark_of(l.text))
       d.marks.push_back(i);
-    if (l.kind != TomlLine::Kind::kTable || l.path.size() != 3 || !starts_with(l.path, kState) ||
-        l.text != kOwn)
-      continue;
-    TomlDoc::Table t{i, i, l.path[2]};
+    const bool trust = l.kind == TomlLine::Kind::kTable && l.path.size() == 3 &&
+                       starts_with(l.path, kState);
+    const bool group = l.kind == TomlLine::Kind::kArrayTable && l.path.size() == 2 &&
+                       l.path[0] == "hooks" && cx::is_event(l.path[1]);
+    if (!(trust || group) || l.text != kOwn) continue;
+    TomlDoc::Table t{i, i, l.path.back(), group};
     while (t.last + 1 < d.lines.size()) {
       const TomlLine& k = d.lines[t.last + 1];
-      if (k.kind != TomlLine::Kind::kKeyVal || k.table != 3 || k.path[2] != t.key) break;
+      if (k.kind != TomlLine::Kind::kKeyVal || k.table != l.path.size() ||
+          !starts_with(k.path, l.path))
+        break;
       ++t.last;
     }
     d.owned.push_back(t);
@@ -535,6 +557,173 @@ std::string apply_splices(std::string text, std::vector<Splice> s) {
 struct OurHook {
   std::string file, event;
 };
+
+// The first executable `codex` on PATH ("" when none).
+std::string codex_on_path() {
+  const char* path = std::getenv("PATH");  // NOLINT(concurrency-mt-unsafe): single-threaded CLI
+  std::string rest = path ? path : "";
+  while (true) {
+    const size_t colon = rest.find(':');
+    const std::string dir = rest.substr(0, colon);
+    if (!dir.empty()) {
+      const std::string p = fs::join(dir, "codex");
+      struct stat st {};
+      if (::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0)
+        return p;
+    }
+    if (colon == std::string::npos) return "";
+    rest = rest.substr(colon + 1);
+  }
+}
+
+// The release `program --version` names: "codex-cli 0.171.0" on every probed release (CX:
+// 0.124.0, 0.145.0, 0.171.0). stdin and stderr are /dev/null; past `timeout_ms` the program is
+// killed. "" when it does not start, answer in time or say that. It runs with CODEX_HOME set to an
+// empty temporary folder, removed afterwards: any run of codex, --version too, writes its helper
+// links under $CODEX_HOME/tmp (measured on 0.171.0), and doctor leaves the user's files as they are.
+std::string codex_release(const std::string& program, int timeout_ms) {
+  std::string scratch = fs::join(std::filesystem::temp_directory_path().string(), "pinta-codex-XXXXXX");
+  if (!::mkdtemp(scratch.data())) return "";
+  struct Remove {
+    std::string dir;
+    ~Remove() {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    }
+  } remove{scratch};
+  std::vector<std::string> env_text = {"CODEX_HOME=" + scratch};
+  for (char** e = environ; *e; ++e)
+    if (std::string_view(*e).rfind("CODEX_HOME=", 0) != 0) env_text.emplace_back(*e);
+  std::vector<char*> envp;
+  for (auto& e : env_text) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return "";
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  std::string arg0 = program, arg1 = "--version";
+  char* argv[] = {arg0.data(), arg1.data(), nullptr};
+  pid_t pid = -1;
+  const int rc = ::posix_spawn(&pid, program.c_str(), &fa, nullptr, argv, envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  ::close(fds[1]);
+  std::string out;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (rc == 0 && out.size() < 4096) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    struct pollfd pfd = {fds[0], POLLIN, 0};
+    if (left.count() <= 0 || ::poll(&pfd, 1, static_cast<int>(left.count())) <= 0) break;
+    char buf[512];
+    const ssize_t n = ::read(fds[0], buf, sizeof buf);
+    if (n <= 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fds[0]);
+  if (rc != 0) return "";
+  ::kill(pid, SIGKILL);  // exited already, or out of time
+  ::waitpid(pid, nullptr, 0);
+  const std::string prefix = "codex-cli ";
+  if (out.rfind(prefix, 0) != 0) return "";
+  std::string v = out.substr(prefix.size());
+  v = v.substr(0, v.find_first_of(" \r\n"));
+  const bool release = !v.empty() && std::all_of(v.begin(), v.end(), [](char c) {
+    return (c >= '0' && c <= '9') || c == '.';
+  });
+  return release ? v : "";
+}
+
+// What the installed release (`codex --version`) does with our hooks, by its version profile
+// (hosts/codex/profiles; docs/hosts/codex-0.171.md "Releases"): a release that ran no hook in the
+// bisection, and the deny race (Rules::deny_race: on 0.124.0 .. 0.145.x a PreToolUse deny beside
+// another PreToolUse hook was lost in some runs, the call ran; 0.145.0: 3 of 7 runs). Nothing when
+// no `codex` is on PATH: the rules of the release that runs the hooks are not known then.
+void check_codex_release(const cx::LoadedHooks& loaded, const std::map<std::string, int>& fires,
+                         int timeout_ms, DoctorReport& r) {
+  auto add = [&](std::string level, std::string message, std::string fix,
+                 nlohmann::json detail) {
+    r.findings.push_back(Finding{kArea, std::move(level), std::move(message), std::move(fix),
+                                 std::move(detail)});
+  };
+  const std::string program = codex_on_path();
+  if (program.empty()) return;
+  const std::string v = codex_release(program, timeout_ms);
+  nlohmann::json detail = {{"codex", program}, {"release", v}};
+  if (v.empty()) {
+    add("info", program + " --version named no release: its hook rules are not checked", "",
+        detail);
+    return;
+  }
+  auto prof = cx::profile_for_version(cx::default_profile_dir(), v);
+  if (!prof) {
+    add("info", "Codex " + v + " (" + program + "): " + prof.error().message +
+                    "; its hooks are assumed to run as on the newest profiled release",
+        "", detail);
+    return;
+  }
+  detail["profile"] = prof->name;
+  if (!prof->rules.hooks_run) {
+    add("warn", "Codex " + v + " (profile " + prof->name +
+                    "): no hook ran on these releases when they were measured (hooks.json, "
+                    "trusted or bypassed), so the guard may never run",
+        "upgrade Codex to 0.141.0 or later", detail);
+    return;
+  }
+  if (!prof->rules.deny_race || !fires.count("PreToolUse")) {
+    add("info", "Codex " + v + " (profile " + prof->name + ")", "", detail);
+    return;
+  }
+  // The other PreToolUse hooks this release runs beside ours: enabled, synchronous, and trusted
+  // where the release has hook trust (0.124.0 .. 0.128.x run every hook).
+  std::vector<std::string> others;
+  for (const auto& h : loaded.handlers)
+    if (h.event == "PreToolUse" && !codex_is_ours(h.command) && h.enabled && !h.is_async &&
+        (!prof->rules.hook_trust || h.trust_status == cx::TrustStatus::kTrusted ||
+         h.trust_status == cx::TrustStatus::kManaged))
+      others.push_back(h.command + (h.has_matcher ? " (matcher " + h.matcher + ")" : ""));
+  if (others.empty()) {
+    add("info", "Codex " + v + " (profile " + prof->name + ")", "", detail);
+    return;
+  }
+  detail["others"] = others;
+  add("warn",
+      "Codex " + v + " (profile " + prof->name + ") can lose a PreToolUse deny when another "
+          "PreToolUse hook runs beside it, and " + std::to_string(others.size()) +
+          " other PreToolUse hook(s) run beside ours (" + others.front() +
+          (others.size() > 1 ? ", …" : "") +
+          "): a guard DENY may not keep the call from running (measured on 0.145.0: the call ran "
+          "in 3 of 7 runs; none lost from 0.146.0 on)",
+      "upgrade Codex to 0.146.0 or later, or remove the other PreToolUse hooks", detail);
+}
+
+// Whether our hooks file is a layer's config.toml ([hooks] there) rather than its hooks.json.
+bool is_config_toml(const std::string& path) {
+  const std::string name = "/config.toml";
+  return path.size() >= name.size() && path.compare(path.size() - name.size(), name.size(), name) == 0;
+}
+
+// config.toml's [hooks] event lists as JSON, read by the hosts/codex loader's reader (null when it
+// has none or does not parse).
+ojson toml_hooks_of(const std::string& text, const std::string& path) {
+  auto t = cx::read_toml_hooks(text, path);
+  if (!t || !t->hooks.is_object()) return nullptr;
+  ojson out = ojson::parse(t->hooks.dump());
+  out.erase("state");
+  return out;
+}
+
+// Whether hooks.json text defines a hook (a non-empty event list).
+bool json_has_hooks(const std::optional<std::string>& text) {
+  if (!text) return false;
+  ojson v = ojson::parse(*text, nullptr, false);
+  if (v.is_discarded() || !v.is_object() || !v.contains("hooks") || !v["hooks"].is_object())
+    return false;
+  return std::any_of(v["hooks"].begin(), v["hooks"].end(),
+                     [](const ojson& g) { return g.is_array() && !g.empty(); });
+}
 
 }  // namespace
 
@@ -592,8 +781,9 @@ Result<std::string> codex_remove_ours(const std::string& original, bool* only_ou
 
 Result<std::vector<CodexTrust>> codex_trust_entries(const std::string& hooks_path,
                                                     const std::string& hooks_text) {
-  auto d = scan_hooks(hooks_text);
-  if (!d) return d.error();
+  const bool toml = is_config_toml(hooks_path);
+  if (!toml)
+    if (auto d = scan_hooks(hooks_text); !d) return d.error();
   // The hash is the loader's (hosts/codex, which computes it as 0.171.0 does: the matcher only
   // where the event reads one, the timeout clamped, …), over the text as Codex will read it: a
   // private copy in a temp directory, since nothing is written before the plan is applied.
@@ -601,7 +791,7 @@ Result<std::vector<CodexTrust>> codex_trust_entries(const std::string& hooks_pat
   std::string tmpl = (std::filesystem::temp_directory_path(ec) / "pinta-codex-XXXXXX").string();
   if (!::mkdtemp(tmpl.data()))
     return make_error(ErrorCode::kIo, " cannot make a temp directory to check the hooks file");
-  const std::string copy = fs::join(tmpl, "hooks.json");
+  const std::string copy = fs::join(tmpl, toml ? "config.toml" : "hooks.json");
   auto written = fs::atomic_write(copy, hooks_text, 0600);
   cx::Sources src;
   src.codex_home = tmpl;
@@ -617,7 +807,8 @@ Result<std::vector<CodexTrust>> codex_trust_entries(const std::string& hooks_pat
   }
   // Every hook of ours in the text must be one Codex loads: else it would never run.
   size_t written_ours = 0;
-  ojson v = ojson::parse(hooks_text, nullptr, false);
+  ojson v = toml ? ojson{{"hooks", toml_hooks_of(hooks_text, hooks_path)}}
+                 : ojson::parse(hooks_text, nullptr, false);
   if (!v.is_discarded() && v.contains("hooks") && v["hooks"].is_object())
     for (auto& [event, groups] : v["hooks"].items())
       if (groups.is_array())
@@ -637,8 +828,50 @@ Result<std::vector<CodexTrust>> codex_trust_entries(const std::string& hooks_pat
   return out;
 }
 
+namespace {
+
+// `text` with `edits` applied and our block finished: `tables` (new tables of ours) placed after
+// the mark and the tables of ours that follow it, or appended with a mark; a second mark, or the
+// mark of nothing (`any_ours` false), goes, and with the last of ours the line break a kBreak mark
+// added at the end.
+std::string finish_block(const std::string& text, const TomlDoc& d, bool file_exists,
+                         std::vector<Splice> edits, const std::string& tables, bool any_ours) {
+  const std::string nl = eol_of(text);
+  if (!tables.empty()) {
+    if (!d.marks.empty()) {  // after the mark and the tables of ours that follow it
+      size_t i = d.marks.front() + 1;
+      while (i < d.lines.size() && d.is_owned(i)) ++i;
+      size_t at = d.lines[i - 1].next;
+      std::string lead = at == d.lines[i - 1].end ? nl : "";  // the last line had no break
+      edits.push_back({at, at, lead + tables});
+    } else if (!file_exists) {
+      edits.push_back({0, 0, mark_line(Mark::kFile) + nl + tables});
+    } else if (text.empty() || text.back() == '\n') {
+      edits.push_back({text.size(), text.size(), mark_line(Mark::kPlain) + nl + tables});
+    } else {
+      edits.push_back({text.size(), text.size(), nl + mark_line(Mark::kBreak) + nl + tables});
+    }
+  }
+  for (size_t m = 0; m < d.marks.size(); ++m) {
+    if (m == 0 && any_ours) continue;
+    const TomlLine& l = d.lines[d.marks[m]];
+    edits.push_back({l.begin, l.next, ""});
+  }
+  std::string out = apply_splices(text, std::move(edits));
+  if (!any_ours && !d.marks.empty() && mark_of(d.lines[d.marks.front()].text) == Mark::kBreak &&
+      out.size() + 1 <= text.size() && text.compare(0, out.size(), out) == 0 && !out.empty() &&
+      out.back() == '\n') {
+    // The block that added a line break at the end is gone and nothing followed it: so is the
+    // break (only when the text is now a prefix of what it was, i.e. nothing else moved).
+    out.pop_back();
+    if (!out.empty() && out.back() == '\r') out.pop_back();
+  }
+  return out;
+}
+
 // `text` with our trust for `hooks_path` set to `entries` (none: taken out). Our other hooks file's
-// tables and everything of the user's stay where they are; the mark goes with our last table.
+// tables, our hook groups and everything of the user's stay where they are; the mark goes with our
+// last table.
 Result<std::string> edit_trust(const std::string& text, bool file_exists,
                                const std::string& hooks_path,
                                const std::vector<CodexTrust>& entries) {
@@ -698,7 +931,7 @@ Result<std::string> edit_trust(const std::string& text, bool file_exists,
   size_t others = 0;
   bool placed = false;
   for (const auto& t : d->owned) {
-    if (t.key.rfind(prefix, 0) != 0 || in_user_tables.count(t.key)) {
+    if (t.group || t.key.rfind(prefix, 0) != 0 || in_user_tables.count(t.key)) {
       ++others;
       continue;
     }
@@ -706,40 +939,98 @@ Result<std::string> edit_trust(const std::string& text, bool file_exists,
     edits.push_back({d->lines[t.first].begin, d->lines[t.last].next, with});
     placed = true;
   }
-  const bool any_ours = others > 0 || !tables.empty();
-  if (!placed && !tables.empty()) {
-    if (!d->marks.empty()) {  // after the mark and the tables of ours that follow it
-      size_t i = d->marks.front() + 1;
-      while (i < d->lines.size() && d->is_owned(i)) ++i;
-      size_t at = d->lines[i - 1].next;
-      std::string lead = at == d->lines[i - 1].end ? nl : "";  // the last line had no break
-      edits.push_back({at, at, lead + tables});
-    } else if (!file_exists) {
-      edits.push_back({0, 0, std::string(kMarkFile) + nl + tables});
-    } else if (text.empty() || text.back() == '\n') {
-      edits.push_back({text.size(), text.size(), std::string(kMarkPlain) + nl + tables});
-    } else {
-      edits.push_back({text.size(), text.size(), nl + kMarkBreak + nl + tables});
-    }
-  }
-  for (size_t m = 0; m < d->marks.size(); ++m) {  // a second mark, or the mark of nothing, goes
-    if (m == 0 && any_ours) continue;
-    const TomlLine& l = d->lines[d->marks[m]];
-    edits.push_back({l.begin, l.next, ""});
-  }
-  std::string out = apply_splices(text, std::move(edits));
-  if (!any_ours && !d->marks.empty() && d->lines[d->marks.front()].text == kMarkBreak &&
-      out.size() + 1 <= text.size() && text.compare(0, out.size(), out) == 0 && !out.empty() &&
-      out.back() == '\n') {
-    // The block that added a line break at the end is gone and nothing followed it: so is the
-    // break (only when the text is now a prefix of what it was, i.e. nothing else moved).
-    out.pop_back();
-    if (!out.empty() && out.back() == '\r') out.pop_back();
-  }
+  std::string out = finish_block(text, *d, file_exists, std::move(edits), placed ? "" : tables,
+                                 others > 0 || !tables.empty());
   if (auto check = scan_toml(out); !check)
     return make_error(ErrorCode::kInternal, " the edited file would not scan as TOML");
   return out;
 }
+
+// Our hook group for `event` as config.toml tables: one array-table element of [hooks.<Event>],
+// the handler an inline table (the same fields and hash as in hooks.json; CX, the loader's test
+// JsonThenTomlInOneLayer).
+std::string toml_group_for(const std::string& adapter_path, const std::string& event,
+                           const std::string& nl) {
+  return "[[hooks." + event + "]] " + kOwn + nl + "matcher = \"*\"" + nl +
+         "hooks = [{ type = \"command\", command = " +
+         toml_quote(codex_command(adapter_path, event)) +
+         ", timeout = " + std::to_string(timeout_for(event)) + " }]" + nl;
+}
+
+// `text` (a config.toml) with our hook group for every installed event (`adapter_path` empty:
+// none). A group of ours already there is rewritten in place, keeping its place in the event's
+// list (its trust key names that place); new ones go to our block, after every group of the
+// user's. Error kParse "<line>: what" when an event's hooks, or [hooks] itself, are written in a
+// form no [[hooks.<Event>]] element can be added to (an inline value, a plain table).
+Result<std::string> edit_hooks(const std::string& text, bool file_exists,
+                               const std::string& adapter_path) {
+  auto d = scan_toml(text);
+  if (!d) return d.error();
+  const std::string nl = eol_of(text);
+  std::set<std::string> wanted;
+  if (!adapter_path.empty())
+    for (const auto& e : installed_events(Host::kCodex)) wanted.insert(e);
+  if (!wanted.empty()) {
+    if (std::string why = toml_refusal(*d); !why.empty()) return make_error(ErrorCode::kParse, why);
+    for (const auto& l : d->lines) {
+      const bool event_value = l.kind == TomlLine::Kind::kKeyVal && l.path.size() == 2 &&
+                               l.path[0] == "hooks" && wanted.count(l.path[1]);
+      const bool event_table = l.kind == TomlLine::Kind::kTable && l.path.size() == 2 &&
+                               l.path[0] == "hooks" && wanted.count(l.path[1]);
+      if (event_value || event_table)
+        return make_error(ErrorCode::kParse,
+                          std::to_string(l.line) + ": hooks." + l.path[1] +
+                              (event_value ? " is written as an inline value" : " is a plain table") +
+                              "; our hook group cannot be added without rewriting it (write its "
+                              "groups as [[hooks." + l.path[1] + "]] tables, then re-run)");
+    }
+  }
+  std::vector<Splice> edits;
+  std::set<std::string> placed;
+  size_t kept = 0;
+  for (const auto& t : d->owned) {
+    if (!t.group) {
+      ++kept;
+      continue;
+    }
+    const bool first = wanted.count(t.key) && placed.insert(t.key).second;
+    edits.push_back({d->lines[t.first].begin, d->lines[t.last].next,
+                     first ? toml_group_for(adapter_path, t.key, nl) : ""});
+    if (first) ++kept;
+  }
+  std::string tables;
+  for (const auto& e : installed_events(Host::kCodex))
+    if (wanted.count(e) && !placed.count(e)) tables += toml_group_for(adapter_path, e, nl);
+  std::string out =
+      finish_block(text, *d, file_exists, std::move(edits), tables, kept > 0 || !tables.empty());
+  if (auto check = scan_toml(out); !check)
+    return make_error(ErrorCode::kInternal, " the edited file would not scan as TOML");
+  return out;
+}
+
+// config.toml without what install added there: our hook groups (`groups`) and our trust for each
+// of `trust_for`; nullopt when install created the file and nothing else is left.
+Result<std::optional<std::string>> strip_toml(const std::string& text, bool groups,
+                                              const std::vector<std::string>& trust_for) {
+  auto d = scan_toml(text);
+  if (!d) return d.error();
+  const bool created = !d->marks.empty() && mark_of(d->lines[d->marks.front()].text) == Mark::kFile;
+  std::string out = text;
+  if (groups) {
+    auto r = edit_hooks(out, true, "");
+    if (!r) return r.error();
+    out = std::move(*r);
+  }
+  for (const auto& p : trust_for) {
+    auto r = edit_trust(out, true, p, {});
+    if (!r) return r.error();
+    out = std::move(*r);
+  }
+  if (created && out.empty()) return std::optional<std::string>{};
+  return std::optional<std::string>{out};
+}
+
+}  // namespace
 
 Result<std::string> codex_set_trust(const std::optional<std::string>& toml,
                                     const std::string& hooks_path,
@@ -749,13 +1040,12 @@ Result<std::string> codex_set_trust(const std::optional<std::string>& toml,
 
 Result<std::optional<std::string>> codex_remove_trust(const std::string& text,
                                                       const std::string& hooks_path) {
-  auto d = scan_toml(text);
-  if (!d) return d.error();
-  const bool created = !d->marks.empty() && d->lines[d->marks.front()].text == kMarkFile;
-  auto out = edit_trust(text, true, hooks_path, {});
-  if (!out) return out.error();
-  if (created && out->empty()) return std::optional<std::string>{};
-  return std::optional<std::string>{*out};
+  return strip_toml(text, false, {hooks_path});
+}
+
+Result<std::string> codex_add_toml_hooks(const std::optional<std::string>& toml,
+                                         const std::string& adapter_path) {
+  return edit_hooks(toml.value_or(""), toml.has_value(), adapter_path);
 }
 
 // ---- doctor ---------------------------------------------------------------------------------
@@ -820,6 +1110,33 @@ void check_codex(const DoctorOptions& o, DoctorReport& r) {
   std::map<std::string, int> others;  // event -> other hooks that run beside ours
   std::vector<std::string> programs;
   bool mentions_any = false, project_skipped = false;
+  // One file's hooks (its event lists as JSON, the trust entries of ours): ours, the others that
+  // run beside them, the programs ours name.
+  auto collect = [&](const std::string& path, const ojson& hooks,
+                     const std::vector<CodexTrust>& entries) {
+    if (!hooks.is_object()) return;
+    for (auto& [event, groups] : hooks.items()) {
+      if (!groups.is_array()) continue;
+      for (const auto& g : groups) {
+        if (!g.is_object() || !g.contains("hooks") || !g["hooks"].is_array()) continue;
+        for (const auto& h : g["hooks"]) {
+          if (!handler_is_ours(h)) {
+            others[event] += 1;
+            continue;
+          }
+          std::string cmd = h["command"].get<std::string>();
+          std::string prog = split_command_program(cmd).first;
+          if (std::find(programs.begin(), programs.end(), prog) == programs.end())
+            programs.push_back(prog);
+          std::string named = cmd.substr(cmd.rfind(' ') + 1);
+          if (named != event)
+            add("broken", path + ": a pinta-gemini hook under " + event + " says --event " + named,
+                "run: pinta-gemini install --host codex");
+        }
+      }
+    }
+    for (const auto& e : entries) ours.push_back(OurHook{path, e.event});
+  };
   for (const auto& layer : layers) {
     auto t = read_user_file(layer.path);
     if (!t) {
@@ -854,41 +1171,37 @@ void check_codex(const DoctorOptions& o, DoctorReport& r) {
       project_skipped = project_skipped || mentions;
       continue;
     }
-    for (auto& [event, groups] : v["hooks"].items()) {
-      if (!groups.is_array()) continue;
-      for (size_t g = 0; g < groups.size(); ++g) {
-        if (!groups[g].is_object() || !groups[g].contains("hooks") ||
-            !groups[g]["hooks"].is_array())
-          continue;
-        for (size_t h = 0; h < groups[g]["hooks"].size(); ++h)
-          if (!handler_is_ours(groups[g]["hooks"][h])) others[event] += 1;
-      }
+    collect(layer.path, v["hooks"], *entries);
+  }
+  // The TOML form: [hooks] in the layer's config.toml (the project's only when it is trusted).
+  std::vector<std::string> toml_layers = {config};
+  if (has_project) toml_layers.push_back(fs::join(project, ".codex/config.toml"));
+  for (const auto& path : toml_layers) {
+    auto t = read_user_file(path);
+    if (!t || !t->has_value()) continue;  // said above
+    const bool mentions = (*t)->find(std::string("--agent ") + kAgent) != std::string::npos;
+    mentions_any = mentions_any || mentions;
+    if (!mentions) continue;
+    if (path != config && !project_trusted) {
+      add("broken",
+          path + ": Codex reads a project's .codex/ only when the project is trusted, and " +
+              project + " is not trusted in " + config + ": its hooks do not run",
+          "trust the project when Codex asks on start (or install without --workspace)");
+      project_skipped = true;
+      continue;
     }
-    for (const auto& e : *entries) {
-      OurHook hk;
-      hk.file = layer.path;
-      hk.event = e.event;
-      ours.push_back(hk);
+    auto entries = codex_trust_entries(path, **t);
+    if (!entries) {
+      add("broken", path + ":" + entries.error().message + ": those hooks never run",
+          "fix the file (hostemu lint --host codex " + path +
+              " names each problem), then run: pinta-gemini install --host codex");
+      continue;
     }
-    for (auto& [event, groups] : v["hooks"].items())
-      if (groups.is_array())
-        for (const auto& g : groups)
-          if (g.is_object() && g.contains("hooks") && g["hooks"].is_array())
-            for (const auto& h : g["hooks"])
-              if (handler_is_ours(h)) {
-                std::string cmd = h["command"].get<std::string>();
-                std::string prog = split_command_program(cmd).first;
-                if (std::find(programs.begin(), programs.end(), prog) == programs.end())
-                  programs.push_back(prog);
-                std::string named = cmd.substr(cmd.rfind(' ') + 1);
-                if (named != event)
-                  add("broken",
-                      layer.path + ": a pinta-gemini hook under " + event + " says --event " + named,
-                      "run: pinta-gemini install --host codex");
-              }
+    collect(path, toml_hooks_of(**t, path), *entries);
   }
   for (const auto& f : toml_hook_files)
-    add("info", f + " also defines hooks ([hooks.<Event>]): Codex runs them beside hooks.json's",
+    if (json_has_hooks(read_user_file(fs::join(fs::dirname(f), "hooks.json")).value_or(std::nullopt)))
+      add("info", f + " also defines hooks ([hooks.<Event>]): Codex runs them beside hooks.json's",
         "", {{"file", f}});
 
   if (ours.empty()) {
@@ -965,15 +1278,17 @@ void check_codex(const DoctorOptions& o, DoctorReport& r) {
   if (!twice.empty())
     add("warn",
         "pinta-gemini runs more than once for " + twice +
-            " (the user and the project hooks.json both hold it)",
+            " (more than one of Codex's hooks files holds it)",
         "keep one registration: uninstall --host codex [--workspace DIR]", d2);
   for (const auto& [event, n] : others)
     if (n > 0 && std::any_of(ours.begin(), ours.end(),
                              [&ev = event](const OurHook& h) { return h.event == ev; }))
       add("info",
           std::to_string(n) + " other hook(s) on " + event +
-              " run beside ours (Codex runs matching hooks concurrently; any one's deny blocks)",
+              " run beside ours (Codex runs matching hooks concurrently; any one's deny blocks" +
+              (event == "PreToolUse" ? " from 0.146.0 on, earlier releases can lose it)" : ")"),
           "", {{"event", event}, {"count", n}});
+  check_codex_release(*loaded, fires, std::max(o.probe_timeout_ms, 3000), r);
   if (!missing.empty())
     add(untrusted.empty() && stale.empty() && disabled.empty() ? "warn" : "broken",
         "pinta-gemini does not run for Codex's " + missing,
@@ -987,15 +1302,33 @@ namespace {
 // The planned files as Codex will read them, checked with the hosts/codex loader before anything is
 // written: config.toml must load (toml++, as strict as Codex's parser: a table defined twice, say)
 // and every hook of ours must come out trusted with its current hash. The copies go to a temp
-// directory, our keys renamed to the copy's path. Returns how many of ours the user keeps
-// disabled (`enabled = false`: their choice, said, not undone).
+// directory (the hooks file as the user layer's hooks.json, as the user config.toml itself, or as
+// a trusted project's config.toml), our keys renamed to the copy's path. Returns how many of ours
+// the user keeps disabled (`enabled = false`: their choice, said, not undone).
 Result<int> verify_planned(const std::string& hooks_path, const std::string& hooks_text,
                            const std::string& config_path, const std::string& config_text) {
   std::error_code ec;
   std::string dir = (std::filesystem::temp_directory_path(ec) / "pinta-codex-XXXXXX").string();
   if (!::mkdtemp(dir.data()))
     return make_error(ErrorCode::kIo, " cannot make a temp directory to check the plan");
-  const std::string hooks_copy = fs::join(dir, "hooks.json"), config_copy = fs::join(dir, "config.toml");
+  struct Remove {
+    std::string dir;
+    ~Remove() {
+      std::error_code e;
+      std::filesystem::remove_all(dir, e);
+    }
+  } remove{dir};
+  const bool same = hooks_path == config_path, project = !same && is_config_toml(hooks_path);
+  cx::Sources src;
+  src.codex_home = fs::join(dir, "home");
+  const std::string config_copy = fs::join(src.codex_home, "config.toml");
+  const std::string hooks_copy = same      ? config_copy
+                                 : project ? fs::join(dir, "project/.codex/config.toml")
+                                           : fs::join(src.codex_home, "hooks.json");
+  if (project) {
+    src.project = fs::join(dir, "project");
+    src.project_trusted = true;
+  }
   auto quoted = [](const std::string& p) {
     std::string q = toml_quote(p + ":");
     return q.substr(0, q.size() - 1);  // without the closing quote: a key's start
@@ -1004,14 +1337,12 @@ Result<int> verify_planned(const std::string& hooks_path, const std::string& hoo
   const std::string from = quoted(hooks_path), to = quoted(hooks_copy);
   for (size_t at = 0; (at = config.find(from, at)) != std::string::npos; at += to.size())
     config.replace(at, from.size(), to);
-  cx::Sources src;
-  src.codex_home = dir;
   Result<cx::LoadedHooks> loaded = make_error(ErrorCode::kIo, " cannot write the temp copies");
-  if (fs::atomic_write(hooks_copy, hooks_text, 0600) && fs::atomic_write(config_copy, config, 0600))
+  std::filesystem::create_directories(fs::dirname(hooks_copy), ec);
+  std::filesystem::create_directories(src.codex_home, ec);
+  if ((same || fs::atomic_write(hooks_copy, hooks_text, 0600)) &&
+      fs::atomic_write(config_copy, config, 0600))
     loaded = cx::load_hooks(src);
-  ::unlink(hooks_copy.c_str());
-  ::unlink(config_copy.c_str());
-  ::rmdir(dir.c_str());
   auto real_paths = [&](std::string m) {
     for (const auto& [a, b] : {std::pair{hooks_copy, hooks_path}, std::pair{config_copy, config_path}})
       for (size_t at; (at = m.find(a)) != std::string::npos;) m.replace(at, a.size(), b);
@@ -1033,34 +1364,81 @@ Result<int> verify_planned(const std::string& hooks_path, const std::string& hoo
   return disabled;
 }
 
+// Whether config.toml text defines hooks ([hooks.<Event>] tables or keys).
+bool toml_has_hooks(const std::optional<std::string>& text) {
+  if (!text) return false;
+  auto d = scan_toml(*text);
+  return d && std::any_of(d->lines.begin(), d->lines.end(), [](const TomlLine& l) {
+           return l.path.size() >= 2 && l.path[0] == "hooks" && cx::is_event(l.path[1]);
+         });
+}
+
+// Whether config.toml text holds a hook group of ours.
+bool toml_has_ours(const std::optional<std::string>& text) {
+  if (!text) return false;
+  auto d = scan_toml(*text);
+  return d && std::any_of(d->owned.begin(), d->owned.end(),
+                          [](const TomlDoc::Table& t) { return t.group; });
+}
+
 Result<Plan> install_plan(const InstallOptions& o) {
-  const std::string hooks = codex_hooks_path(o), config = codex_config_path(o);
+  const std::string json_path = codex_hooks_path(o), config = codex_config_path(o);
+  const std::string layer_toml = fs::join(fs::dirname(json_path), "config.toml");
   const auto nothing = [](const Error& e, const std::string& path) {
     return make_error(e.code, path + ":" + e.message + "; nothing written");
   };
-  auto before = read_user_file(hooks);
-  if (!before) return make_error(ErrorCode::kIo, before.error().message + "; nothing written");
-  auto after = codex_add_ours(before->value_or(jsonedit::kFreshFile), o.adapter_path);
+  auto json_before = read_user_file(json_path);
+  if (!json_before) return make_error(ErrorCode::kIo, json_before.error().message + "; nothing written");
+  auto toml = read_user_file(config);
+  if (!toml) return make_error(ErrorCode::kIo, toml.error().message + "; nothing written");
+  auto layer_before = layer_toml == config ? toml : read_user_file(layer_toml);
+  if (!layer_before)
+    return make_error(ErrorCode::kIo, layer_before.error().message + "; nothing written");
+  // The layer's form (CX: hooks.json and [hooks] in config.toml both load): where ours already is,
+  // else config.toml when the user keeps their hooks there and hooks.json has none, else hooks.json.
+  const bool ours_in_json =
+      json_before->has_value() && (*json_before)->find(std::string("--agent ") + kAgent) !=
+                                      std::string::npos;
+  const bool in_toml =
+      toml_has_ours(*layer_before) ||
+      (!ours_in_json && toml_has_hooks(*layer_before) && !json_has_hooks(*json_before));
+  const std::string hooks = in_toml ? layer_toml : json_path;
+  const std::optional<std::string>& before = in_toml ? *layer_before : *json_before;
+  auto after = in_toml ? codex_add_toml_hooks(before, o.adapter_path)
+                       : codex_add_ours(before.value_or(jsonedit::kFreshFile), o.adapter_path);
   if (!after) return nothing(after.error(), hooks);
   auto entries = codex_trust_entries(hooks, *after);
   if (!entries) return nothing(entries.error(), hooks);
-  auto toml = read_user_file(config);
-  if (!toml) return make_error(ErrorCode::kIo, toml.error().message + "; nothing written");
-  auto trusted = codex_set_trust(*toml, hooks, *entries);
+  // The user layer's config.toml in TOML form holds our groups and their trust.
+  const std::optional<std::string> trust_base =
+      hooks == config ? std::optional<std::string>{*after} : *toml;
+  auto trusted = codex_set_trust(trust_base, hooks, *entries);
   if (!trusted) return nothing(trusted.error(), config);
   auto disabled = verify_planned(hooks, *after, config, *trusted);
   if (!disabled) return nothing(disabled.error(), config);
   Plan plan;
-  // The user's original is kept once (apply never overwrites a backup); a file that already holds
-  // ours is install's own (created by it, or backed up by the install that first edited it).
-  const bool original = before->has_value() &&
-                        (*before)->find(std::string("--agent ") + kAgent) == std::string::npos;
-  add_change(plan, hooks, *before, *after, original);
+  if (hooks != config) {
+    // The user's original hooks.json is kept once (apply never overwrites a backup); a file that
+    // already holds ours is install's own (created by it, or backed up by the install that first
+    // edited it). A config.toml is edited inside our marked block only.
+    const bool original = !in_toml && before.has_value() && !ours_in_json;
+    add_change(plan, hooks, before, *after, original);
+  }
   add_change(plan, config, *toml, *trusted, false);
   if (!o.workspace.empty())
     plan.warnings.push_back(hooks +
                             " is a project file: Codex reads it only when the project is trusted, "
                             "and everyone who opens the project runs it");
+  if (!in_toml && toml_has_hooks(*layer_before))
+    plan.warnings.push_back(
+        layer_toml + " defines hooks too ([hooks.<Event>]): install writes " + json_path +
+        " only, and Codex runs both files' hooks but warns on every start that it loads hooks "
+        "from both (docs/hosts/codex-0.171.md, scenario layers-json-and-toml)");
+  if (in_toml && json_has_hooks(*json_before))
+    plan.warnings.push_back(
+        json_path + " defines hooks too: install writes [hooks] in " + layer_toml +
+        " only, and Codex runs both files' hooks but warns on every start that it loads hooks "
+        "from both (docs/hosts/codex-0.171.md, scenario layers-json-and-toml)");
   plan.warnings.push_back("trusted " + std::to_string(entries->size()) + " hooks in " + config +
                           " (Codex runs an untrusted hook never; install is your consent, "
                           "uninstall takes the trust back)");
@@ -1068,12 +1446,14 @@ Result<Plan> install_plan(const InstallOptions& o) {
     plan.warnings.push_back(std::to_string(*disabled) + " of our hooks stay disabled (enabled = "
                             "false in " + config + ", set in Codex's /hooks): the guard does not "
                             "run there until you enable them");
-  add_state(o, plan, {fs::dirname(hooks), fs::dirname(config)}, !before->has_value(), hooks);
+  add_state(o, plan, {fs::dirname(hooks), fs::dirname(config)},
+            !in_toml && !json_before->has_value(), in_toml ? "" : json_path);
   return plan;
 }
 
 Status uninstall_plan(const InstallOptions& o, const State& s, Plan& plan) {
   const std::string hooks = codex_hooks_path(o), config = codex_config_path(o);
+  const std::string layer_toml = fs::join(fs::dirname(hooks), "config.toml");
   const auto nothing = [](ErrorCode code, const std::string& message) {
     return make_error(code, message + "; nothing written");
   };
@@ -1087,8 +1467,18 @@ Status uninstall_plan(const InstallOptions& o, const State& s, Plan& plan) {
     if (!after) return nothing(ErrorCode::kParse, hooks + ":" + after.error().message);
     if (*after != **before) add_uninstall_change(plan, s, hooks, **before, *after, only_ours);
   }
+  // Our groups in the layer's config.toml (the TOML form), and the trust of either form.
+  if (layer_toml != config) {
+    auto layer = read_user_file(layer_toml);
+    if (!layer) return nothing(ErrorCode::kIo, layer.error().message);
+    if (layer->has_value() && (*layer)->find(kOwn) != std::string::npos) {  // none of ours: as is
+      auto after = strip_toml(**layer, true, {});
+      if (!after) return nothing(ErrorCode::kParse, layer_toml + ":" + after.error().message);
+      add_change(plan, layer_toml, *layer, *after, false);
+    }
+  }
   if (toml->has_value()) {
-    auto after = codex_remove_trust(**toml, hooks);
+    auto after = strip_toml(**toml, layer_toml == config, {hooks, layer_toml});
     if (!after) return nothing(ErrorCode::kParse, config + ":" + after.error().message);
     add_change(plan, config, *toml, *after, false);
   }

@@ -16,6 +16,10 @@ the event it was run for and answers nothing (allow). Runs:
   stale       the installed config.toml with PreToolUse's hash one digit off: PreToolUse does not
               run, the others do; `doctor --host codex` says it is stale and exits 1.
   uninstall   config.toml is byte for byte what it was; hooks.json is gone.
+  toml        a config.toml that holds the user's hooks ([[hooks.Stop]]) and no hooks.json: install
+              writes ours there, the five events run from it (none without the trust install wrote),
+              doctor says trusted, uninstall
+              leaves the file byte for byte as it was.
 
 Usage: codex_real_install.py --admin PATH. Exit 0: every check passed; 1: a failure (printed);
 77: SKIPPED (ci/npm-codex.sh is absent, or npm or its registry is out of reach).
@@ -166,6 +170,42 @@ def main():
         check(open(config).read() == user_config, "uninstall: config.toml byte for byte as it was")
         check(not os.path.exists(os.path.join(codex_home, "hooks.json")),
               "uninstall: hooks.json (created by install) is gone")
+
+        # The config.toml form: a user who keeps their hooks in config.toml ([[hooks.<Event>]], one
+        # of theirs on Stop, untrusted) and has no hooks.json gets ours there, trusted by the key
+        # that names config.toml.
+        user_toml = user_config + ('\n\n[[hooks.Stop]]  # mine\n'
+                                   'hooks = [{ type = "command", command = "true" }]\n')
+        with open(config, "w") as f:
+            f.write(user_toml)
+        p = admin("install", "--host", "codex", "--adapter", adapter)
+        check(p.returncode == 0, "toml: install exits 0 (%s)" % (p.stderr.strip() or p.stdout.strip()))
+        check(not os.path.exists(os.path.join(codex_home, "hooks.json")),
+              "toml: no hooks.json written")
+        check(open(config).read().startswith(user_toml + "# pinta-gemini: "),
+              "toml: the user's config.toml bytes come first, then our block")
+        ran, tool = session()
+        check(all(e in ran for e in ALWAYS) and tool,
+              "toml: %s ran from config.toml and the command ran (ran: %s)" % (", ".join(ALWAYS), ran))
+        toml_installed = open(config).read()
+        lines = toml_installed.split("\n")
+        untrusted = "\n".join(l for i, l in enumerate(lines)
+                              if not l.startswith("[hooks.state.") and
+                              not (i > 0 and lines[i - 1].startswith("[hooks.state.")))
+        check(untrusted.count("[hooks.state.") == 0 and untrusted.count("# pinta-gemini\n") == 11,
+              "toml: our groups without their trust")
+        with open(config, "w") as f:
+            f.write(untrusted)
+        ran, tool = session()
+        check(ran == [] and tool, "toml: untrusted, no hook runs (ran: %s)" % ran)
+        with open(config, "w") as f:
+            f.write(toml_installed)
+        d = admin("doctor", "--host", "codex", "--no-network")
+        check("registered and trusted for every Codex event" in d.stdout,
+              "toml: doctor says registered and trusted (exit %d)" % d.returncode)
+        u = admin("uninstall", "--host", "codex")
+        check(u.returncode == 0, "toml: uninstall exits 0 (%s)" % u.stderr.strip())
+        check(open(config).read() == user_toml, "toml: uninstall: config.toml byte for byte as it was")
         server.shutdown()
     finally:
         shutil.rmtree(root, ignore_errors=True)

@@ -1,6 +1,7 @@
 // Codex CLI 0.171 installer and doctor (codex.h): our hooks in hooks.json merged among the user's
 // by minimal edits, their trust recorded in config.toml by minimal edits (CX: an untrusted hook is
-// skipped without a word), idempotent, uninstall takes back exactly ours (byte for byte), a file
+// skipped without a word), or where the layer keeps its hooks in config.toml, our groups there
+// beside the user's; idempotent, uninstall takes back exactly ours (byte for byte), a file
 // install cannot edit safely refused in one line with nothing written. Hermetic: HOME and
 // CODEX_HOME under a temp dir.
 #include "pinta/admin/codex.h"
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <nlohmann/json.hpp>
 
@@ -164,6 +166,225 @@ TEST(CodexInstall, MergesAmongUserFilesKeepingEveryByteOfTheirs) {
   EXPECT_TRUE(again->changes.empty()) << render_diff(*again);
   run(plan_uninstall(o));
   EXPECT_EQ(snapshot(o.home), before);  // byte for byte; the backup went with it
+}
+
+// Both files of the layer define hooks: install writes hooks.json, and says that Codex will warn
+// on every start (scenario layers-json-and-toml); config.toml with trust only: no such warning.
+TEST(CodexInstall, HooksInBothFilesOfTheLayerAreSaid) {
+  TempDir t;
+  auto o = cx_options(t);
+  auto said = [&] {
+    auto p = plan_install(o);
+    EXPECT_TRUE(p) << p.error().message;
+    return p && std::any_of(p->warnings.begin(), p->warnings.end(), [](const std::string& w) {
+             return w.find("defines hooks too") != std::string::npos;
+           });
+  };
+  write_text(hooks_of(o), kUserHooks);
+  write_text(config_of(o), kUserToml);  // [hooks.state] only: trust, no hooks
+  EXPECT_FALSE(said());
+  write_text(config_of(o), std::string(kUserToml) +
+                               "\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\n"
+                               "command = \"./stop.sh\"\n");
+  EXPECT_TRUE(said());
+  run(plan_install(o));
+  EXPECT_EQ(count(read_text(hooks_of(o)), "--agent codex"), static_cast<int>(events().size()));
+  EXPECT_EQ(count(read_text(config_of(o)), "[[hooks."), 2) << "only the user's group";
+}
+
+// ---- the config.toml form -----------------------------------------------------------------------
+
+namespace {
+
+DoctorReport doctor(const InstallOptions& o);
+bool has(const DoctorReport& r, const std::string& level, const std::string& text);
+
+// A user who keeps their hooks in config.toml: comments, odd spacing, other tables, a group of
+// theirs on PreToolUse (so ours is group 1 there), CRLF line ends, no line break at the end.
+const char* kUserTomlHooks =
+    "# my Codex settings\r\n"
+    "model   =   \"o4\"   # trailing comment\r\n"
+    "notes = '''\r\n[[hooks.PreToolUse]] # pinta-gemini\r\n'''\r\n"
+    "\r\n"
+    "[ projects . \"/work/p\" ]\r\n"
+    "trust_level = \"trusted\"\r\n"
+    "\r\n"
+    "[[ hooks . PreToolUse ]]   # mine\r\n"
+    "matcher = \"Bash\"\r\n"
+    "  [[hooks.PreToolUse.hooks]]\r\n"
+    "  type = \"command\"\r\n"
+    "  command = \"./mine.sh\"\r\n"
+    "\r\n"
+    "[hooks.state.\"/elsewhere/hooks.json:stop:0:0\"]\r\n"
+    "trusted_hash = \"sha256:0000\"\r\n"
+    "[tui]\r\n"
+    "notifications = true";
+
+}  // namespace
+
+TEST(CodexInstall, HooksKeptInConfigTomlGetOursThereEveryOtherByteKept) {
+  TempDir t;
+  auto o = cx_options(t);
+  o.adapter_path = t.sub("bin/pinta-gemini");
+  write_text(o.adapter_path, "#!/bin/sh\n", 0755);
+  write_text(config_of(o), kUserTomlHooks);
+  auto before = snapshot(o.home);
+  auto p = plan_install(o);
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_FALSE(std::any_of(p->warnings.begin(), p->warnings.end(), [](const std::string& w) {
+    return w.find("defines hooks too") != std::string::npos;
+  }));
+  run(p);
+  EXPECT_FALSE(std::filesystem::exists(hooks_of(o))) << "no hooks.json beside the TOML form";
+  const std::string toml = read_text(config_of(o));
+  const size_t user = std::string(kUserTomlHooks).size();
+  EXPECT_EQ(toml.rfind(kUserTomlHooks, 0), 0u) << "the user's bytes are a prefix, untouched\n"
+                                               << toml;
+  EXPECT_EQ(toml.compare(user, 4, "\r\n# "), 0) << "a line break, then our mark";
+  EXPECT_EQ(count(toml, "\n"), count(toml, "\r\n")) << "our lines end as the file's do";
+  // Codex's loader reads ours from config.toml, trusted there (the key names config.toml).
+  auto loaded = loaded_ours(o.home + "/.codex");
+  for (const auto& e : events()) {
+    ASSERT_TRUE(loaded.count(e)) << e;
+    EXPECT_EQ(loaded[e].source, "user-toml") << e;
+    EXPECT_EQ(loaded[e].trust_status, cx::TrustStatus::kTrusted) << e;
+    EXPECT_EQ(loaded[e].timeout_sec, e == "SessionEnd" ? 3 : 10) << e;
+    EXPECT_EQ(loaded[e].matcher, cx::event_uses_matcher(e) ? "*" : "") << e;
+  }
+  EXPECT_EQ(loaded["PreToolUse"].group_index, 1) << "after the user's group";
+  EXPECT_EQ(loaded["PreToolUse"].trust_key, cx::trust_key(config_of(o), "PreToolUse", 1, 0));
+  EXPECT_EQ(count(toml, "\"] # pinta-gemini\r\ntrusted_hash = \"sha256:"),
+            static_cast<int>(events().size()));
+  EXPECT_EQ(count(toml, "# pinta-gemini: "), 1) << "one block";
+  // The user's own group is read where it was (untrusted as before: not ours to trust).
+  cx::Sources s;
+  s.codex_home = o.home + "/.codex";
+  auto all = cx::load_hooks(s);
+  ASSERT_TRUE(all) << all.error().message;
+  EXPECT_EQ(all->handlers.front().command, "./mine.sh");
+  EXPECT_EQ(all->handlers.front().trust_status, cx::TrustStatus::kUntrusted);
+  // Doctor sees the TOML install.
+  auto ok = doctor(o);
+  EXPECT_TRUE(has(ok, "ok", "registered and trusted for every Codex event")) << ok.to_text();
+  EXPECT_FALSE(ok.broken()) << ok.to_text();
+  EXPECT_FALSE(has(ok, "info", "also defines hooks")) << ok.to_text();
+  // Its trust taken out: doctor says the guard never runs.
+  auto untrusted = codex_remove_trust(toml, config_of(o));
+  ASSERT_TRUE(untrusted && untrusted->has_value());
+  EXPECT_EQ(count(**untrusted, "[[hooks."), 2 + static_cast<int>(events().size()));
+  write_text(config_of(o), **untrusted);
+  auto r = doctor(o);
+  EXPECT_TRUE(has(r, "broken", "is not trusted for PreToolUse")) << r.to_text();
+  EXPECT_TRUE(has(r, "broken", "does not run for Codex's")) << r.to_text();
+  // Install again: trusted as before, and a further install changes nothing.
+  run(plan_install(o));
+  EXPECT_EQ(read_text(config_of(o)), toml);
+  auto again = plan_install(o);
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_TRUE(again->changes.empty()) << render_diff(*again);
+  EXPECT_FALSE(std::filesystem::exists(hooks_of(o)));
+  // Uninstall: the original bytes, nothing left behind.
+  run(plan_uninstall(o));
+  std::filesystem::remove_all(t.sub("bin"));
+  EXPECT_EQ(snapshot(o.home), before);
+}
+
+TEST(CodexInstall, TomlFormReinstallRewritesOursInPlaceAndKeepsGroupsAddedAfter) {
+  TempDir t;
+  auto o = cx_options(t);
+  const std::string mine = "[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"s\" }]\n";
+  write_text(config_of(o), mine);
+  run(plan_install(o));
+  // The user adds a Stop group after ours.
+  const std::string added = "[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"t\" }]\n";
+  write_text(config_of(o), read_text(config_of(o)) + added);
+  o.adapter_path = "/usr/local/bin/pinta-gemini";
+  run(plan_install(o));
+  const std::string toml = read_text(config_of(o));
+  EXPECT_EQ(toml.find("/opt/pinta"), std::string::npos) << toml;
+  EXPECT_EQ(count(toml, "'/usr/local/bin/pinta-gemini' --agent codex"),
+            static_cast<int>(events().size()));
+  auto loaded = loaded_ours(o.home + "/.codex");
+  EXPECT_EQ(loaded["Stop"].group_index, 1) << "ours kept its place (and so its key)";
+  for (const auto& e : events())
+    EXPECT_EQ(loaded[e].trust_status, cx::TrustStatus::kTrusted) << e;
+  run(plan_uninstall(o));
+  EXPECT_EQ(read_text(config_of(o)), mine + added);
+}
+
+// Ours in config.toml stays there when hooks.json gains hooks of the user's: said, not moved.
+TEST(CodexInstall, TomlFormStaysWhenHooksJsonGainsHooksAndBothAreSaid) {
+  TempDir t;
+  auto o = cx_options(t);
+  write_text(config_of(o), "[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"s\" }]\n");
+  run(plan_install(o));
+  write_text(hooks_of(o), kUserHooks);
+  auto p = plan_install(o);
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_TRUE(p->changes.empty()) << render_diff(*p);
+  EXPECT_TRUE(std::any_of(p->warnings.begin(), p->warnings.end(), [&](const std::string& w) {
+    return w.rfind(hooks_of(o) + " defines hooks too: install writes [hooks] in", 0) == 0;
+  }));
+  EXPECT_EQ(read_text(hooks_of(o)), kUserHooks);
+}
+
+TEST(CodexInstall, TomlFormAnEventListWrittenInlineIsRefusedWithNothingWritten) {
+  TempDir t;
+  auto o = cx_options(t);
+  for (const std::string text :
+       {"[hooks]\nPreToolUse = [{ hooks = [{ type = \"command\", command = \"x\" }] }]\n",
+        "hooks.Stop = []\n[[hooks.SessionStart]]\n"}) {
+    write_text(config_of(o), text);
+    auto before = snapshot(o.home);
+    auto p = plan_install(o);
+    ASSERT_FALSE(p) << text;
+    EXPECT_NE(p.error().message.find("is written as an inline value"), std::string::npos)
+        << p.error().message;
+    EXPECT_EQ(p.error().message.find('\n'), std::string::npos) << p.error().message;
+    EXPECT_EQ(snapshot(o.home), before);
+  }
+}
+
+TEST(CodexInstall, WorkspaceKeepingHooksInItsConfigTomlGetsOursThere) {
+  TempDir t;
+  auto o = cx_options(t);
+  InstallOptions w = o;
+  w.workspace = t.sub("proj");
+  const std::string project_text =
+      "sandbox_mode = \"read-only\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n"
+      "hooks = [{ type = \"command\", command = \"./p.sh\" }]\n";
+  write_text(w.workspace + "/.codex/config.toml", project_text);
+  char real[PATH_MAX];
+  ASSERT_TRUE(::realpath(w.workspace.c_str(), real));
+  const std::string user_text =
+      "[projects.\"" + std::string(real) + "\"]\ntrust_level = \"trusted\"\n";
+  write_text(config_of(o), user_text);
+  auto before = snapshot(t.path());
+  run(plan_install(w));
+  const std::string project_toml = std::string(real) + "/.codex/config.toml";
+  EXPECT_FALSE(std::filesystem::exists(std::string(real) + "/.codex/hooks.json"));
+  EXPECT_EQ(read_text(project_toml).rfind(project_text, 0), 0u);
+  EXPECT_EQ(read_text(project_toml).find("hooks.state"), std::string::npos)
+      << "a project cannot trust its own hooks (CXSRC config_rules.rs)";
+  const std::string toml = read_text(config_of(o));
+  EXPECT_EQ(toml.rfind(user_text, 0), 0u);
+  EXPECT_EQ(count(toml, "[hooks.state.\"" + project_toml + ":"), static_cast<int>(events().size()));
+  auto loaded = loaded_ours(o.home + "/.codex", real, true);
+  for (const auto& e : events()) {
+    EXPECT_EQ(loaded[e].source, "project-toml") << e;
+    EXPECT_EQ(loaded[e].trust_status, cx::TrustStatus::kTrusted) << e;
+  }
+  DoctorOptions d;
+  d.home = o.home;
+  d.workspace = w.workspace;
+  DoctorReport r;
+  check_codex(d, r);
+  EXPECT_TRUE(has(r, "ok", "registered and trusted for every Codex event")) << r.to_text();
+  auto again = plan_install(w);
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_TRUE(again->changes.empty()) << render_diff(*again);
+  run(plan_uninstall(w));
+  EXPECT_EQ(snapshot(t.path()), before);
 }
 
 TEST(CodexInstall, ReinstallWithAnotherAdapterPathUpdatesHookAndHash) {
@@ -580,4 +801,71 @@ TEST(CodexDoctor, LintFilesAreEveryFileCodexReadsHooksFrom) {
   EXPECT_EQ(paths, (std::vector<std::string>{o.home + "/.codex/hooks.json", o.home + "/.codex/config.toml",
                                              d.workspace + "/.codex/hooks.json",
                                              d.workspace + "/.codex/config.toml"}));
+}
+
+// The installed release (`codex --version` of the `codex` on PATH, here a stand-in that prints
+// what the real one does: "codex-cli 0.145.0") is looked up in the version profiles: on a release
+// with the deny race (0.124.0 .. 0.145.x; docs/hosts/codex-0.171.md "Releases") doctor warns
+// when another PreToolUse hook runs beside ours, trusted where the release has hook trust.
+TEST(CodexDoctor, TheDenyRaceOfTheInstalledReleaseIsSaidWhereAnotherPreToolUseHookRuns) {
+  TempDir t;
+  auto o = cx_options(t);
+  o.adapter_path = t.sub("bin/pinta-gemini");
+  write_text(o.adapter_path, "#!/bin/sh\n", 0755);
+  write_text(hooks_of(o), kUserHooks);  // the user's own PreToolUse hook, ./mine.sh
+  run(plan_install(o));
+  struct Env {  // PATH with t/bin first and CODEX_HOME set, put back however the test ends
+    std::string old = std::getenv("PATH") ? std::getenv("PATH") : "";
+    ~Env() {
+      ::setenv("PATH", old.c_str(), 1);
+      ::unsetenv("CODEX_HOME");
+    }
+  } env;
+  ::setenv("PATH", (t.sub("bin") + ":/usr/bin:/bin").c_str(), 1);
+  ::setenv("CODEX_HOME", (o.home + "/.codex").c_str(), 1);
+  auto codex = [&](const std::string& says) {
+    // As the real one does on every run, it writes under $CODEX_HOME (its helper links).
+    write_text(t.sub("bin/codex"),
+               "#!/bin/sh\nmkdir -p \"$CODEX_HOME/tmp\"\nprintf '%s\\n' '" + says + "'\n", 0755);
+    return doctor(o);
+  };
+  const std::string race = "can lose a PreToolUse deny";
+
+  // ./mine.sh is not trusted: 0.145.0 skips it, nothing runs beside ours.
+  auto alone = codex("codex-cli 0.145.0");
+  EXPECT_TRUE(has(alone, "info", "Codex 0.145.0 (profile codex-0.145)")) << alone.to_text();
+  EXPECT_FALSE(has(alone, "warn", race)) << alone.to_text();
+  // 0.124.0 has no hook trust: it runs ./mine.sh beside ours.
+  auto old = codex("codex-cli 0.124.0");
+  EXPECT_TRUE(has(old, "warn", race)) << old.to_text();
+  EXPECT_TRUE(has(old, "warn", "./mine.sh (matcher Bash)")) << old.to_text();
+
+  // Trusted, as /hooks records it: 0.145.0 runs it beside ours.
+  cx::Sources src;
+  src.codex_home = o.home + "/.codex";
+  auto loaded = cx::load_hooks(src);
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  for (const auto& h : loaded->handlers)
+    if (h.command == "./mine.sh")
+      write_text(config_of(o), read_text(config_of(o)) + "\n[hooks.state.\"" + h.trust_key +
+                                   "\"]\ntrusted_hash = \"" + h.trust_hash + "\"\n");
+  auto racy = codex("codex-cli 0.145.0");
+  EXPECT_TRUE(has(racy, "warn", race)) << racy.to_text();
+  EXPECT_FALSE(racy.broken()) << racy.to_text();
+  auto fixed = codex("codex-cli 0.146.0");
+  EXPECT_FALSE(has(fixed, "warn", race)) << fixed.to_text();
+  EXPECT_TRUE(has(fixed, "info", "Codex 0.146.0 (profile codex-0.171)")) << fixed.to_text();
+
+  // Doctor ran it with a CODEX_HOME of its own: the user's is left as it was.
+  EXPECT_FALSE(std::filesystem::exists(o.home + "/.codex/tmp"));
+  // A release that ran no hook when measured; one past the profiles; an answer that is no release.
+  EXPECT_TRUE(has(codex("codex-cli 0.135.0"), "warn", "no hook ran")) << codex("codex-cli 0.135.0").to_text();
+  EXPECT_TRUE(has(codex("codex-cli 9.9.9"), "info", "no Codex profile covers 9.9.9"));
+  EXPECT_TRUE(has(codex("Usage: codex"), "info", "named no release"));
+  // No codex on PATH: no release finding at all.
+  ::unlink(t.sub("bin/codex").c_str());
+  auto none = doctor(o);
+  EXPECT_FALSE(std::any_of(none.findings.begin(), none.findings.end(), [](const Finding& f) {
+    return f.detail.contains("release");
+  })) << none.to_text();
 }

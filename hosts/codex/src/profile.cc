@@ -1,11 +1,13 @@
 // Codex CLI version profiles (pinta/hosts/codex/codex.h, "version profiles"): reading
 // hosts/codex/profiles/*.json and finding the one for a release. What each switch means and its
-// evidence: the profiles' own "evidence" and docs/hosts/codex-versions.md.
+// evidence: the profiles' own "evidence" and docs/hosts/codex-0.171.md "Releases".
 #include <algorithm>
 #include <filesystem>
 
+#include "pinta/common/data_dir.h"
 #include "pinta/common/fs.h"
 #include "pinta/hosts/codex/codex.h"
+#include "pinta/hosts/codex/family.h"
 
 namespace pinta::hosts::codex {
 namespace {
@@ -50,6 +52,10 @@ Result<Profile> parse(const std::string& file) {
   p.applies_from = j["applies_from"];
   p.applies_through = j["applies_through"];
   p.description = j.value("description", "");
+  if (j.contains("graded_as")) {
+    if (!j["graded_as"].is_string()) return bad("\"graded_as\" must be a profile name");
+    p.graded_as = j["graded_as"];
+  }
   if (parts(p.applies_from).size() != 3) return bad("applies_from must be a release (0.145.0)");
   if (parts(p.applies_through).empty()) return bad("applies_through must be a release or a line");
   if (!j.contains("switches") || !j["switches"].is_object()) return bad("no \"switches\" object");
@@ -60,6 +66,7 @@ Result<Profile> parse(const std::string& file) {
                  : k == "hook_trust"      ? &p.rules.hook_trust
                  : k == "updated_input"   ? &p.rules.updated_input
                  : k == "startup_notices" ? &p.rules.startup_notices
+                 : k == "deny_race"       ? &p.rules.deny_race
                                           : nullptr;
     if (flag) {
       if (!v.is_boolean()) return bad("switch " + k + " must be true or false");
@@ -84,6 +91,12 @@ bool fires(const Rules& rules, const std::string& event) {
   if (!is_event(event)) return false;
   return rules.events.empty() ||
          std::find(rules.events.begin(), rules.events.end(), event) != rules.events.end();
+}
+
+std::string default_profile_dir() {
+  const auto& src = kDescriptor.hosts.value;
+  return pinta::data::find_dir(std::string(src.profiles_env).c_str(), src.profiles_share,
+                               src.profiles_source);
 }
 
 Result<std::vector<Profile>> read_profiles(const std::string& dir) {

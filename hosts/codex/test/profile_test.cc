@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 #include "pinta/hosts/codex/codex.h"
 
@@ -59,7 +60,8 @@ TEST(CodexProfiles, ReleasesMapToTheProfileOfTheirBehaviour) {
            {"0.142.2", "codex-0.141"},
            {"0.144.4", "codex-0.141"},
            {"0.144.6", "codex-0.141"},
-           {"0.145.0", "codex-0.171"},
+           {"0.145.0", "codex-0.145"},
+           {"0.146.0", "codex-0.171"},
            {"0.149.1", "codex-0.171"},
            {"0.171.0", "codex-0.171"},
            {"0.171.9", "codex-0.171"},
@@ -113,6 +115,61 @@ TEST(CodexProfiles, RulesDifferWhereTheReleasesDo) {
   const cx::Rules defaults;
   EXPECT_TRUE(defaults.hook_trust && defaults.updated_input && defaults.hooks_run);
   EXPECT_TRUE(cx::fires(defaults, "SessionEnd"));
+}
+
+// The deny race (a PreToolUse block lost beside another hook) on every release with hooks up to
+// 0.145.0, on none from 0.146.0 (scenario multi-deny-then-slow-silent's runs per release).
+TEST(CodexProfiles, TheDenyRaceEndsWith0145) {
+  auto all = cx::read_profiles(source_profiles());
+  ASSERT_TRUE(all) << all.error().message;
+  for (const auto& p : *all) {
+    if (!p.rules.hooks_run) continue;  // no hook runs: nothing to race
+    // Minor versions: every profile starts at 0.X.0 with X of three digits.
+    const bool before = std::stoi(p.applies_from.substr(2)) <= 145;
+    EXPECT_EQ(p.rules.deny_race, before) << p.name;
+  }
+  EXPECT_TRUE(cx::profile_for_version(source_profiles(), "0.145.0")->rules.deny_race);
+  EXPECT_FALSE(cx::profile_for_version(source_profiles(), "0.146.0")->rules.deny_race);
+  EXPECT_FALSE(cx::Rules{}.deny_race);  // the default is 0.171.0's
+}
+
+// A profile graded as another (its conformance column) runs and reads one hook as that one does:
+// hooks_run and updated_input equal (the switches the one-hook runner reads; events fired, hook
+// trust, the notices and deny_race are the session's and the plan's, as for Gemini's columns). The
+// graded columns differ there, so no column repeats another. Names: a profile is
+// named after the first release line of its range (codex-0.141 for 0.141.0 .. 0.144.x), as the
+// Gemini profiles are, except the newest, named after the reference release its scenarios were
+// recorded on, a release of its range (codex-0.171 for 0.146.0 .. 0.171.x: the lane's pinned
+// 0.171.0; a range extended to newer releases keeps the name).
+TEST(CodexProfiles, GradedAsSharesTheOneHookRulesAndNamesFollowTheRanges) {
+  auto all = cx::read_profiles(source_profiles());
+  ASSERT_TRUE(all) << all.error().message;
+  size_t shared = 0;
+  for (const auto& p : *all) {
+    if (&p == &all->back()) {  // named after a release line inside its range
+      auto named = cx::profile_for_version(source_profiles(), p.name.substr(6) + ".0");
+      EXPECT_TRUE(named && named->name == p.name) << p.file;
+    } else {
+      EXPECT_EQ(p.name, "codex-" + p.applies_from.substr(0, p.applies_from.rfind('.'))) << p.file;
+    }
+    if (p.graded_as.empty()) continue;
+    ++shared;
+    auto g = cx::profile_named(source_profiles(), p.graded_as);
+    ASSERT_TRUE(g) << p.name << ": " << g.error().message;
+    EXPECT_TRUE(g->graded_as.empty()) << p.graded_as << " is graded as another in turn";
+    EXPECT_EQ(p.rules.hooks_run, g->rules.hooks_run) << p.name;
+    EXPECT_EQ(p.rules.updated_input, g->rules.updated_input) << p.name;
+  }
+  EXPECT_GE(shared, 1u);
+  // The graded columns differ in the one-hook rules: none repeats another.
+  for (const auto& a : *all) {
+    for (const auto& b : *all) {
+      if (&a < &b && a.graded_as.empty() && b.graded_as.empty() && a.rules.hooks_run &&
+          b.rules.hooks_run) {
+        EXPECT_NE(a.rules.updated_input, b.rules.updated_input) << a.name << " and " << b.name;
+      }
+    }
+  }
 }
 
 TEST(CodexProfiles, ARangeIsFromAReleaseThroughAReleaseOrALine) {

@@ -584,6 +584,27 @@ Status lint_codex(const std::string& path, const std::string& text, const LintOp
   return {};
 }
 
+// The releases whose version profile has the deny race (hosts/codex/profiles, deny_race: measured,
+// a PreToolUse deny beside another PreToolUse hook was lost in some runs and the call ran), as a
+// note for a plan of several PreToolUse hooks; "" when no profile has it.
+static std::string deny_race_note() {
+  auto all = cx::read_profiles(cx::default_profile_dir());
+  if (!all) return "";
+  std::string ranges;
+  for (const auto& p : *all)
+    if (p.rules.deny_race && p.rules.hooks_run)
+      ranges += (ranges.empty() ? "" : ", ") + p.name + " (" + p.applies_from + " .. " +
+                p.applies_through +
+                (std::count(p.applies_through.begin(), p.applies_through.end(), '.') == 1 ? ".x"
+                                                                                          : "") +
+                ")";
+  if (ranges.empty()) return "";
+  return "several PreToolUse hooks: on the releases of " + ranges +
+         " a deny from one of them can be lost while another runs beside it, and the call runs "
+         "(measured on 0.145.0: 3 of 7 runs; docs/hosts/codex-0.171.md \"Releases\"); later "
+         "releases block on any deny";
+}
+
 Result<std::vector<ExplainSection>> explain_codex(const ExplainRequest& rq,
                                                   const LintOptions& options, Locator& loc) {
   std::vector<std::string> names(cx::events().begin(), cx::events().end());
@@ -619,6 +640,10 @@ Result<std::vector<ExplainSection>> explain_codex(const ExplainRequest& rq,
   // CX: matching hooks run concurrently.
   sec.notes.push_back("all listed hooks start at once; the event waits for every one");
   auto planned = cx::plan(*loaded, rq.event, rq.tool, false);
+  if (rq.event == "PreToolUse" &&
+      std::count_if(planned.begin(), planned.end(),
+                    [](const cx::HookHandler& h) { return !h.is_async; }) > 1)
+    if (auto note = deny_race_note(); !note.empty()) sec.notes.push_back(note);
   const std::string on_failure = on_failure_of(rq.event);
   auto where = [&](const cx::HookHandler& h) -> Position {
     if (ends_with(h.file, ".toml")) {

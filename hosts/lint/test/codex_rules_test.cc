@@ -270,4 +270,36 @@ TEST_F(CodexRules, ExplainRunsTrustedAndDropsTheRest) {
   EXPECT_FALSE(hl::explain(rq, opts_));
 }
 
+// Several PreToolUse hooks in the plan: the note names the releases with the deny race (the
+// version profiles with deny_race; docs/hosts/codex-0.171.md "Releases"); one hook: no such note.
+TEST_F(CodexRules, ExplainSaysWhereADenyBesideAnotherHookCanBeLost) {
+  const std::string hook =
+      "{\"type\": \"command\", \"command\": \"echo hi\", \"timeout\": 30}";
+  hl::ExplainRequest rq;
+  rq.host = hl::Host::kCodex;
+  rq.home = home_;
+  rq.event = "PreToolUse";
+  rq.tool = "exec_command";
+  auto note_of = [&]() -> std::string {
+    auto r = hl::explain(rq, opts_);
+    if (!r || r->size() != 1) return "explain failed";
+    for (const auto& n : (*r)[0].notes)
+      if (n.find("several PreToolUse hooks") != std::string::npos) return n;
+    return "";
+  };
+  trust_echo();
+  write(user_json(), "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"*\", \"hooks\": [" + hook + "]}]}}");
+  EXPECT_EQ(note_of(), "");
+  // The same handler twice in the group: both trusted (one hash, two keys), both run.
+  trust_echo("[hooks.state.\"" + user_json() + ":pre_tool_use:0:1\"]\ntrusted_hash = \"" +
+             kEchoHash + "\"\n");
+  write(user_json(), "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"*\", \"hooks\": [" + hook +
+                         ", " + hook + "]}]}}");
+  const std::string note = note_of();
+  EXPECT_NE(note.find("codex-0.124 (0.124.0 .. 0.128.x)"), std::string::npos) << note;
+  EXPECT_NE(note.find("codex-0.145 (0.145.0 .. 0.145.x)"), std::string::npos) << note;
+  EXPECT_EQ(note.find("codex-0.171 ("), std::string::npos) << note;
+  EXPECT_EQ(note.find("codex-0.129 ("), std::string::npos) << note;  // runs no hook
+}
+
 }  // namespace

@@ -4,7 +4,9 @@
 //     runs the hooks Codex would run for one event (pinta::hosts::codex load_hooks + plan) and
 //     prints {"loaded":[…],"results":[…],"outcome":{…}} (emulator/hosts/codex); under a release's
 //     version profile (default: 0.171.0's rules) an event it does not fire runs nothing
-//     ("fired": false) and a release without hook trust runs untrusted hooks.
+//     ("fired": false), a release without hook trust runs untrusted hooks, and on a release with
+//     the deny race (deny_race: 0.124.0 .. 0.145.x) a PreToolUse block beside another hook is
+//     undecided ("toolRuns": null, "denyMayBeLost": true).
 //   hostemu codex profiles [--version V] [--dir D]
 //     lists the version profiles (name, range), or prints the one profile covering release V
 //     (exit 3 when none does: a release past the newest profile, for the version radar).

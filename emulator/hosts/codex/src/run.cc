@@ -611,12 +611,16 @@ PlanRun run_plan(const std::vector<cx::HookHandler>& plan, const std::string& ev
       readings.push_back(pr.readings[i]);
     }
   pr.outcome = decide(event, json(payload), runs, readings);
+  // Measured, not the engine's rule (hosts::codex::Rules::deny_race): on such a release a block
+  // beside another hook was lost in some runs (0.145.0: 3 of 7 runs ran the call).
+  pr.outcome.deny_may_be_lost =
+      event == "PreToolUse" && rules.deny_race && pr.outcome.blocked && runs.size() > 1;
   return pr;
 }
 
 json outcome_json(const Outcome& o) {
   auto opt = [](const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); };
-  return {{"toolRuns", o.tool_runs},
+  json out = {{"toolRuns", o.deny_may_be_lost ? json(nullptr) : json(o.tool_runs)},
           {"blocked", o.blocked},
           {"stopped", o.stopped},
           {"blockReason", opt(o.block_reason)},
@@ -627,6 +631,8 @@ json outcome_json(const Outcome& o) {
           {"additionalContexts", o.additional_contexts},
           {"updatedInput", o.updated_input ? *o.updated_input : json(nullptr)},
           {"failures", o.failures}};
+  if (o.deny_may_be_lost) out["denyMayBeLost"] = true;
+  return out;
 }
 
 json report_json(const std::vector<cx::HookHandler>& plan, const PlanRun& run) {

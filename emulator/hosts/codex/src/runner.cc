@@ -1,13 +1,11 @@
 // Codex CLI hosts (every version profile: codex-0.171, …) through HostRunner
 // (pinta/emulator/runner_family.h).
 #include <map>
-#include <filesystem>
 #include <mutex>
 #include <optional>
 
 #include "pinta/emulator/codex/codex.h"
 #include "pinta/emulator/runner_family.h"
-#include "pinta/hosts/hosts.h"
 
 namespace pinta::emu::codex {
 namespace {
@@ -175,19 +173,16 @@ json codex_golden(const HookOutcome& o, const json&) {
   return e;
 }
 
-// A Codex host is its version profile (hosts/codex/profiles/<host>.json, or the same name in
-// options.profiles_dir when that folder has it: the option is shared by every family's runner,
-// so a folder of another family's profiles is not this one's), read once per process.
-std::unique_ptr<HostRunner> make_codex(const std::string& host, const HostRunnerOptions& options,
+// A Codex host is its version profile, hosts/codex/profiles/<host>.json of the family's own folder
+// (pinta::hosts::codex::default_profile_dir: $PINTA_CODEX_PROFILES, the installed copy or the
+// source tree), read once per process. options.profiles_dir is not read: the option is shared by
+// every family's runner and is another family's folder where it is set (the conformance tests pass
+// Antigravity's); a Codex profile folder of one's own is PINTA_CODEX_PROFILES, per family.
+std::unique_ptr<HostRunner> make_codex(const std::string& host, const HostRunnerOptions&,
                                        std::string& error) {
   static std::mutex mu;
   static std::map<std::string, pinta::hosts::codex::Rules> cache;
-  std::error_code ec;
-  const std::string dir =
-      !options.profiles_dir.empty() &&
-              std::filesystem::exists(std::filesystem::path(options.profiles_dir) / (host + ".json"), ec)
-          ? options.profiles_dir
-          : pinta::hosts::profile_dir(pinta::hosts::Family::kCodex);
+  const std::string dir = pinta::hosts::codex::default_profile_dir();
   std::lock_guard<std::mutex> lock(mu);
   auto it = cache.find(dir + "\n" + host);
   if (it == cache.end()) {

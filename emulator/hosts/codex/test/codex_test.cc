@@ -3,6 +3,7 @@
 // texts are CX measurements (PreToolUse block message) or CXSRC's (run.cc cites each).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 
 #include "pinta/common/process.h"
@@ -455,4 +456,48 @@ TEST(CodexModel, ShapeAgreesWithTheEmulator) {
   EXPECT_EQ(k, pinta::hosts::ReplyKind::kDeny);
   EXPECT_NE(m.shape("Stop", json{{"decision", "block"}}, &k), "");
   EXPECT_EQ(m.shape("SessionEnd", json{{"anything", 1}}, &k), "");
+}
+
+// The deny race of the releases up to 0.145.0 (hosts/codex/profiles: deny_race; scenario
+// multi-deny-then-slow-silent: 0.145.0 ran the call in 3 of 7 runs, 0.171.0 in 0 of 5). Under such
+// a profile a block beside another hook is not a decided outcome; alone, or under 0.171.0's
+// rules, it is.
+TEST(CodexRun, ABlockBesideAnotherHookMayBeLostUnderARacyRelease) {
+  const char* src = std::getenv("PINTA_SOURCE_DIR");
+  ASSERT_NE(src, nullptr);
+  const std::string dir = std::string(src) + "/hosts/codex/profiles";
+  const std::string deny =
+      R"(printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}')";
+  const std::vector<cx::HookHandler> two = {handler("PreToolUse", deny),
+                                            handler("PreToolUse", "true")};
+  for (const auto& [version, racy] : std::vector<std::pair<std::string, bool>>{
+           {"0.124.0", true}, {"0.144.6", true}, {"0.145.0", true}, {"0.146.0", false},
+           {"0.171.0", false}}) {
+    SCOPED_TRACE(version);
+    auto prof = cx::profile_for_version(dir, version);
+    ASSERT_TRUE(prof) << prof.error().message;
+    EXPECT_EQ(prof->rules.deny_race, racy);
+    auto pr = ce::run_plan(two, "PreToolUse", payload("PreToolUse"), "/tmp",
+                           pinta::proc::current_environment(), prof->rules);
+    EXPECT_TRUE(pr.outcome.blocked);
+    EXPECT_EQ(pr.outcome.deny_may_be_lost, racy);
+    const json o = ce::outcome_json(pr.outcome);
+    if (racy) {
+      EXPECT_TRUE(o["toolRuns"].is_null()) << o.dump();
+      EXPECT_EQ(o.value("denyMayBeLost", false), true) << o.dump();
+    } else {
+      EXPECT_EQ(o["toolRuns"], false) << o.dump();
+      EXPECT_FALSE(o.contains("denyMayBeLost")) << o.dump();
+    }
+    // One hook alone: its block holds on every release.
+    auto alone = ce::run_plan({two[0]}, "PreToolUse", payload("PreToolUse"), "/tmp",
+                              pinta::proc::current_environment(), prof->rules);
+    EXPECT_FALSE(alone.outcome.deny_may_be_lost);
+    EXPECT_EQ(ce::outcome_json(alone.outcome)["toolRuns"], false);
+    // Nothing blocked: nothing to lose, the call runs.
+    auto none = ce::run_plan({two[1], two[1]}, "PreToolUse", payload("PreToolUse"), "/tmp",
+                             pinta::proc::current_environment(), prof->rules);
+    EXPECT_FALSE(none.outcome.deny_may_be_lost);
+    EXPECT_TRUE(none.outcome.tool_runs);
+  }
 }

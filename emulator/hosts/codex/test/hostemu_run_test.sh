@@ -3,7 +3,8 @@
 # planner, an untrusted hook skipped without a word, the same hook run under --bypass-trust and
 # its exit-2 block reported as the model reads it; under a release's version profile (--version):
 # the profile it maps to, a release without hook trust running the untrusted hook, an event the
-# release does not fire running nothing, an updatedInput the release does not apply.
+# release does not fire running nothing, an updatedInput the release does not apply, a deny
+# beside another hook undecided on a release with the deny race.
 set -euo pipefail
 hostemu=$1
 tmp=$(mktemp -d)
@@ -33,7 +34,8 @@ if echo "$payload" | "$hostemu" codex run --codex-home "$tmp/home" --project "$t
 fi
 # Version profiles (hosts/codex/profiles/, the bisection's boundaries).
 [ "$("$hostemu" codex profiles --version 0.144.6)" = codex-0.141 ] || { echo "FAIL: 0.144.6"; exit 1; }
-[ "$("$hostemu" codex profiles --version 0.145.0)" = codex-0.171 ] || { echo "FAIL: 0.145.0"; exit 1; }
+[ "$("$hostemu" codex profiles --version 0.145.0)" = codex-0.145 ] || { echo "FAIL: 0.145.0"; exit 1; }
+[ "$("$hostemu" codex profiles --version 0.146.0)" = codex-0.171 ] || { echo "FAIL: 0.146.0"; exit 1; }
 rc=0; "$hostemu" codex profiles --version 0.999.0 > /dev/null 2>&1 || rc=$?
 [ "$rc" = 3 ] || { echo "FAIL: a release past every profile exits $rc, not 3"; exit 1; }
 echo "$payload" | "$hostemu" codex run --codex-home "$tmp/home" --project "$tmp/proj" \
@@ -59,4 +61,17 @@ for v in 0.124.0 0.171.0; do
 done
 check "0.124.0 runs the call as asked" 'r["outcome"]["updatedInput"] is None' < "$tmp/upd-0.124.0.json"
 check "0.171.0 applies updatedInput" 'r["outcome"]["updatedInput"] == {"command": "ls"}' < "$tmp/upd-0.171.0.json"
+# The deny race (profiles' deny_race, up to 0.145.x): a deny beside another hook is undecided there.
+cat > "$tmp/home/hooks.json" <<'JSON'
+{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"echo 'no rm' >&2; exit 2"},{"type":"command","command":"true"}]}]}}
+JSON
+for v in 0.145.0 0.146.0; do
+  echo "$payload" | "$hostemu" codex run --codex-home "$tmp/home" --project "$tmp/proj" \
+    --event PreToolUse --bypass-trust --version "$v" > "$tmp/race-$v.json"
+done
+check "0.145.0: the block may be lost" \
+  'r["outcome"]["toolRuns"] is None and r["outcome"]["denyMayBeLost"] is True and r["outcome"]["blocked"]' \
+  < "$tmp/race-0.145.0.json"
+check "0.146.0: the block holds" \
+  'r["outcome"]["toolRuns"] is False and "denyMayBeLost" not in r["outcome"]' < "$tmp/race-0.146.0.json"
 echo "ok"

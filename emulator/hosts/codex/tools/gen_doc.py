@@ -157,17 +157,21 @@ def versions_part(problems):
     profiles.sort(key=lambda p: vkey(p["applies_from"]))
     yes = lambda b: "yes" if b else "**no**"
     rows = ["| profile | releases | hooks run | events it does not fire | hook trust | updatedInput "
-            "applied | start-up notices |",
-            "|---|---|---|---|---|---|---|"]
+            "applied | start-up notices | a deny beside another PreToolUse hook |",
+            "|---|---|---|---|---|---|---|---|"]
     for p in profiles:
         sw = p.get("switches", {})
         missing = [e for e in EVENTS if e not in sw.get("events", EVENTS)]
-        rows.append("| `%s`%s | %s .. %s%s | %s | %s | %s | %s | %s |" % (
-            p["name"], "" if p.get("graded", True) else " (not graded)", p["applies_from"],
+        graded = (" (graded as `%s`)" % p["graded_as"] if p.get("graded_as") else
+                  "" if p.get("graded", True) else " (not graded)")
+        race = "—" if not sw.get("hooks_run", True) else (
+            "**may be lost**" if sw.get("deny_race", False) else "blocks")
+        rows.append("| `%s`%s | %s .. %s%s | %s | %s | %s | %s | %s | %s |" % (
+            p["name"], graded, p["applies_from"],
             p["applies_through"], ".x" if len(vkey(p["applies_through"])) == 2 else "",
             yes(sw.get("hooks_run", True)), ", ".join(missing) or "—",
             yes(sw.get("hook_trust", True)), yes(sw.get("updated_input", True)),
-            yes(sw.get("startup_notices", True))))
+            yes(sw.get("startup_notices", True)), race))
     try:
         rec = json.load(open(VERSIONS, encoding="utf-8"))
     except (OSError, ValueError) as e:

@@ -9,8 +9,13 @@
 // - Hooks come from `$CODEX_HOME/hooks.json` (CODEX_HOME, else ~/.codex; a set CODEX_HOME is
 //   canonicalised) and `<project>/.codex/hooks.json` (trusted projects only), shape
 //   {"hooks":{"<Event>":[{"matcher":…,"hooks":[{"type":"command","command":…,"timeout":N}]}]}},
-//   timeout in seconds (`timeoutSec` is not honoured, CX). `[hooks]` in config.toml is a second
-//   representation per layer; install writes hooks.json only.
+//   timeout in seconds (`timeoutSec` is not honoured, CX). `[hooks]` in the layer's config.toml
+//   is a second representation (`[[hooks.<Event>]]` tables, the same fields and trust hash; CX,
+//   scenarios layers-json-and-toml, layers-toml-deny): install writes there where ours already
+//   is, or where the user keeps their hooks in config.toml and hooks.json has none; else
+//   hooks.json. It says so when both files of the layer define hooks (Codex runs both and warns on
+//   every start, scenario layers-json-and-toml). Trust works alike for both: the key names the
+//   file the hook is in (`<config.toml>:<event>:<group>:<handler>`, CXSRC discovery.rs).
 // - A non-managed hook runs only when trusted (CX: an untrusted or stale one is skipped without a
 //   word): `[hooks.state."<hooks.json path>:<event>:<group>:<handler>"] trusted_hash = "sha256:…"`,
 //   read from the user layer only (CXSRC config_rules.rs: a project cannot trust its own hooks),
@@ -49,6 +54,13 @@ bool codex_is_ours(const std::string& command);
 // The hooks.json text with our hook for every installed event spliced in (stale ones of ours
 // replaced). Error kParse "line:col: what" when it is not a JSON object with an object "hooks".
 Result<std::string> codex_add_ours(const std::string& text, const std::string& adapter_path);
+// config.toml text (nullopt: no file) with our group for every installed event as a
+// `[[hooks.<Event>]]` table marked `# pinta-gemini`: one of ours rewritten in place (its place in
+// the event's list, and so its trust key, kept), new ones appended in our marked block after every
+// group of the user's; every other byte stays. Error kParse "<line>: what" when [hooks] or an
+// event's list is written as an inline value or a plain table (no element can be added to it).
+Result<std::string> codex_add_toml_hooks(const std::optional<std::string>& toml,
+                                         const std::string& adapter_path);
 // The hooks.json text without our hooks (groups, events and "hooks" we emptied go too).
 Result<std::string> codex_remove_ours(const std::string& text, bool* only_ours_left);
 
@@ -56,10 +68,11 @@ Result<std::string> codex_remove_ours(const std::string& text, bool* only_ours_l
 struct CodexTrust {
   std::string key, hash, event;
 };
-// The trust entries of our handlers in hooks.json text `hooks_text` read from `hooks_path`: the
-// hosts/codex loader's handlers over a temp copy (its hash, its group and handler index), keyed
-// with pinta::hosts::codex::trust_key on the real path. Error when the text does not parse, or
-// when the loader would not load every hook of ours from it (Codex would never run those).
+// The trust entries of our handlers in hooks file text `hooks_text` read from `hooks_path` (a
+// hooks.json, or a config.toml whose [hooks] holds ours): the hosts/codex loader's handlers over a
+// temp copy (its hash, its group and handler index), keyed with pinta::hosts::codex::trust_key on
+// the real path. Error when the text does not parse, or when the loader would not load every hook
+// of ours from it (Codex would never run those).
 Result<std::vector<CodexTrust>> codex_trust_entries(const std::string& hooks_path,
                                                     const std::string& hooks_text);
 
@@ -80,15 +93,17 @@ Result<std::string> codex_set_trust(const std::optional<std::string>& toml,
 Result<std::optional<std::string>> codex_remove_trust(const std::string& toml,
                                                       const std::string& hooks_path);
 
-// Doctor: each layer Codex reads hooks from, ours registered for every installed event once and
-// trusted with the current hash (the hosts/codex loader's trust status: untrusted, stale or
-// disabled is broken, the guard never runs there), the project trusted, other hooks that run
-// beside ours, [hooks] also in config.toml.
+// Doctor: each layer Codex reads hooks from (hooks.json and [hooks] in config.toml: ours may be in
+// either), ours registered for every installed event once and trusted with the current hash (the
+// hosts/codex loader's trust status: untrusted, stale or disabled is broken, the guard never runs
+// there), the project trusted, other hooks that run beside ours, hooks in both files of a layer.
 //
-// install (FamilyAdmin, src/codex.cc): hooks.json edited, the trust set, and the plan checked with
-// the hosts/codex loader over copies of the planned files before anything is written (config.toml
-// loads, every hook of ours comes out trusted); it says "trusted N hooks in <config.toml>": the
-// user's running install is their consent to the trust, uninstall takes it back.
+// install (FamilyAdmin, src/codex.cc): the layer's hooks file edited (hooks.json, or config.toml
+// in the TOML form, whose uninstall takes out exactly our marked tables), the trust set, and the
+// plan checked with the hosts/codex loader over copies of the planned files before anything is
+// written (config.toml loads, every hook of ours comes out trusted); it says "trusted N hooks in
+// <config.toml>": the user's running install is their consent to the trust, uninstall takes it
+// back.
 void check_codex(const DoctorOptions& options, DoctorReport& report);
 
 }  // namespace pinta::admin

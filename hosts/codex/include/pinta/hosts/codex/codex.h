@@ -107,7 +107,8 @@ std::vector<HookHandler> plan(const LoadedHooks& hooks, const std::string& event
 // ---- version profiles (hosts/codex/profiles/codex-<v>.json) --------------------------------------
 
 // The hook rules that differ between Codex releases: a profile's "switches", each measured on the
-// real releases by ci/codex-bisect.py (docs/hosts/codex-versions.md). The defaults are 0.171.0's.
+// real releases by ci/codex-bisect.py (docs/hosts/codex-0.171.md "Releases"). The defaults are
+// 0.171.0's.
 struct Rules {
   // false: no hook of the bisection's scenarios ever ran on the release (user hooks.json, with
   // `--dangerously-bypass-hook-trust`): how such a release would run one is not measured, so its
@@ -119,13 +120,25 @@ struct Rules {
   bool updated_input = true;        // a PreToolUse allow's updatedInput rewrites the call
   bool startup_notices = true;      // hooks in both files of a layer and an invalid matcher are
                                     // reported as warnings (`codex exec --json` error items)
+  // true: a PreToolUse block can be lost when another synchronous PreToolUse hook runs beside the
+  // blocking one: the call ran in some runs (measured up to 0.145.0, none lost from 0.146.0 on;
+  // scenario multi-deny-then-slow-silent). Not the hook engine's rule (CXSRC
+  // events/pre_tool_use.rs: any block blocks), so not a deterministic outcome: such a plan's
+  // block is reported as one that may not hold (emu::codex Outcome::deny_may_be_lost).
+  bool deny_race = false;
 };
 bool fires(const Rules& rules, const std::string& event);
 
 struct Profile {
   std::string name, file, applies_from, applies_through, description;
+  // The graded host (another profile) conformance grades this one as: one hook runs and is read
+  // the same under both (the switches may differ only in deny_race, a plan of several hooks').
+  std::string graded_as;
   Rules rules;
 };
+// The family's profile folder: $PINTA_CODEX_PROFILES, the installed copy or the source tree's
+// hosts/codex/profiles (the descriptor's HostSource; pinta::data::find_dir).
+std::string default_profile_dir();
 // Every profile of `dir`, by applies_from. Error when a file is not a valid profile (a bad range
 // or an unknown switch would silently never match) or two ranges overlap.
 Result<std::vector<Profile>> read_profiles(const std::string& dir);

@@ -74,6 +74,10 @@ struct Outcome {
   std::vector<std::string> additional_contexts;
   std::optional<nlohmann::json> updated_input;
   std::vector<std::string> failures;  // each Failed run's error entry texts, plan order
+  // PreToolUse under a release with the deny race (Rules::deny_race), a block with another
+  // synchronous hook beside it: the release ran the call in some such runs, so whether it runs is
+  // not decided (report: "toolRuns": null, "denyMayBeLost": true).
+  bool deny_may_be_lost = false;
 };
 
 // The hook process environment: the parent's, unchanged for user and project hooks (CXSRC
