@@ -80,8 +80,13 @@ class SecretScanner : public ::testing::Test {
     eslint_prefix_ = install("npm-nosecrets.sh", eslint_skip_reason_);
   }
   bool need_secretlint() const { return !prefix_.empty(); }
-  // Runs per event: the corpus is cut in this many slices, each in its own payload.
-  static std::size_t slices() { return 3; }
+  // The default run plants the first quarter of the corpus on every family and placement;
+  // PINTA_PLANTED_FULL=1 (ctest secret_scanner_sweep, label sweep) all of it, in eighths (a span
+  // of a quarter was cut by its 200 ms budget once in 124 runs at a load of 15 on 2 cores).
+  static bool full() {
+    const char* f = std::getenv("PINTA_PLANTED_FULL");  // NOLINT(concurrency-mt-unsafe)
+    return f != nullptr && std::string(f) == "1";
+  }
   bool need_eslint() const { return !eslint_prefix_.empty(); }
 
   // eslint-plugin-no-secrets over every file in `dir`: each file becomes a JavaScript array of
@@ -295,15 +300,17 @@ void plant_strings(json& v, const std::function<std::string()>& text) {
 // The planted corpus (planted::planted_everywhere) in payloads of every registered family and
 // agent label with a shape of its own, on the host's recorded payloads of three events: the gate
 // (tool inputs), every other tool event (tool outputs) and the event that opens a turn (prompts).
-// In each, every string but the event name becomes planted text: per run, the first string of a
-// top-level member gets a slice of the corpus (one entry a line; the slices cover it all), the
-// others one entry each; the identifier members (session id, cwd, transcript path, tool name,
-// tool call id, trace context) get a bare secret each (a token used as tool_name, …). The gate
-// event is also run with structured tool arguments: entries as array elements and as object
-// keys, and bare secrets under credential names; a host that spreads the tool's arguments at the
-// top level (tool_input "") also gets them under the names other families' schemas use for
-// identifiers.
-std::vector<PlantedRun> planted_runs(std::size_t slices) {
+// The corpus is cut into `slices` (each run holds one, so a span stays far inside its time and
+// size limits); `only` < slices keeps that slice alone (the default run), else all. In each
+// payload every string but the event name becomes planted text: the first string of a top-level
+// member the slice (one entry a line), the others one entry each, and the identifier members
+// (session id, cwd, transcript path, tool name, tool call id, trace context) one entry's text each
+// (a token used as tool_name, …). The gate event is also run with structured tool arguments: the
+// slice's entries as array elements, as object keys and as bare values under credential names,
+// and the secrets that span JSON tokens (spanning()); a host that spreads the tool's arguments at
+// the top level (tool_input "") also gets entries under the names other families' schemas use
+// for identifiers.
+std::vector<PlantedRun> planted_runs(std::size_t slices, std::size_t only) {
   const auto corpus = planted::planted_everywhere();
   // Top-level names any family's schema uses for identifiers.
   std::set<std::string> identifier_names;
@@ -316,8 +323,6 @@ std::vector<PlantedRun> planted_runs(std::size_t slices) {
         if (!k.empty()) identifier_names.emplace(k);
     }
   std::vector<PlantedRun> out;
-  std::size_t next_secret = 0;
-  auto secret = [&] { return corpus[next_secret++ % corpus.size()].secret; };
   for (const auto& d : hosts::families()) {
     for (std::size_t li = 0; li < d.agent_labels.size(); ++li) {
       if (d.agent_labels[li].empty() || (li > 0 && d.label_payloads[li] == nullptr)) continue;
@@ -327,63 +332,61 @@ std::vector<PlantedRun> planted_runs(std::size_t slices) {
       for (std::string_view e : d.tool_events)
         if (e != d.gate_event) events.emplace_back(e, "tool output");
       if (!shape.turn_start_event.empty()) events.emplace_back(shape.turn_start_event, "prompt");
+      std::set<std::string> placed;
       for (const auto& [event, placement] : events) {
         const auto rec = recorded_payload(d, shape, event);
-        EXPECT_TRUE(rec.has_value()) << label << " " << event << ": no y_ fixture of this label's shape";
+        // Every tool event with a recording (codex's PermissionRequest has none yet); the gate,
+        // the turn's start and one tool output at least, checked below.
         if (!rec) continue;
+        placed.insert(placement);
         for (std::size_t slice = 0; slice < slices; ++slice) {
+          if (only < slices && slice != only) continue;
           const std::size_t from = corpus.size() * slice / slices, to = corpus.size() * (slice + 1) / slices;
           std::string chunk;
           for (std::size_t i = from; i < to; ++i) chunk += corpus[i].text + "\n";
-          json p = rec->payload;
           std::size_t single = from;
+          auto one = [&] { return corpus[from + single++ % (to - from)].text; };
+          json p = rec->payload;
           for (auto it = p.begin(); it != p.end(); ++it) {
             if (it.key() == shape.event_key) continue;
             if (identifier_names.count(it.key()) && !it->is_structured()) {
-              *it = secret();
+              *it = one();
               continue;
             }
             bool first = true;
-            plant_strings(*it, [&] {
-              if (std::exchange(first, false)) return chunk;
-              return corpus[single++ % corpus.size()].text;
-            });
+            plant_strings(*it, [&] { return std::exchange(first, false) ? chunk : one(); });
           }
-          if (!shape.cwd.empty() && shape.cwd_first_of_array) p[std::string(shape.cwd)] = json::array({secret()});
+          if (!shape.cwd.empty() && shape.cwd_first_of_array) p[std::string(shape.cwd)] = json::array({one()});
           if (!shape.tool_object.empty() && p[std::string(shape.tool_object)].is_object() && !shape.tool_name.empty())
-            p[std::string(shape.tool_object)][std::string(shape.tool_name)] = secret();
-          out.push_back({label, rec->event, placement, std::move(p)});
+            p[std::string(shape.tool_object)][std::string(shape.tool_name)] = one();
+          out.push_back({label, rec->event, placement, p});
+          if (placement != "tool input") continue;
+          // Structured tool arguments, in the tool input where the schema puts it.
+          json array = json::array(), keys = json::object(), creds = json::array();
+          const char* cred_names[] = {"password", "client_secret", "api_key", "aws_secret_access_key"};
+          for (std::size_t i = from; i < to; ++i) {
+            if (i % 2 == 0) array.push_back(json{{"command", corpus[i].text}});
+            else array.push_back(corpus[i].text);
+            keys[corpus[i].text] = static_cast<int64_t>(i);
+            creds.push_back({{cred_names[i % 4], corpus[i].secret}});
+          }
+          json args = {{"planted_array", array}, {"planted_keys", keys}, {"credentials", creds},
+                       {"spanning", spanning().first}};
+          json q = p;  // the planted payload (no recorded value is left), tool input replaced
+          if (shape.tool_input.empty()) {
+            // The arguments are the top level: also under other families' identifier names.
+            for (const std::string& name : identifier_names)
+              if (name != shape.event_key && name != shape.tool_name) q[name] = one();
+            for (auto& [k, v] : args.items()) q[k] = v;
+          } else {
+            json& holder = shape.tool_object.empty() ? q : q[std::string(shape.tool_object)];
+            holder[std::string(shape.tool_input)] = args;
+          }
+          out.push_back({label, rec->event, "tool input, structured", std::move(q)});
         }
-        if (placement != "tool input") continue;
-        // Structured tool arguments, in the tool input where the schema puts it.
-        json array = json::array(), keys = json::object(), creds = json::array();
-        const char* cred_names[] = {"password", "client_secret", "api_key", "aws_secret_access_key"};
-        for (std::size_t i = 0; i < corpus.size(); ++i) {
-          if (i % 2 == 0) array.push_back(json{{"command", corpus[i].text}});
-          else array.push_back(corpus[i].text);
-          keys[corpus[i].text] = static_cast<int64_t>(i);
-          creds.push_back({{cred_names[i % 4], corpus[i].secret}});
-        }
-        json p = rec->payload;
-        if (shape.tool_input.empty()) {
-          // The arguments are the top level: also under other families' identifier names.
-          std::size_t k = 0;
-          for (const std::string& name : identifier_names)
-            if (name != shape.event_key && name != shape.tool_name) p[name] = corpus[k++ % corpus.size()].text;
-          p["planted_array"] = array;
-          p["planted_keys"] = keys;
-          p["credentials"] = creds;
-          p["spanning"] = spanning().first;
-        } else {
-          json& holder = shape.tool_object.empty() ? p : p[std::string(shape.tool_object)];
-          holder[std::string(shape.tool_input)] = {{"planted_array", array}, {"spanning", spanning().first}};
-          json p2 = rec->payload;
-          json& holder2 = shape.tool_object.empty() ? p2 : p2[std::string(shape.tool_object)];
-          holder2[std::string(shape.tool_input)] = {{"planted_keys", keys}, {"credentials", creds}};
-          out.push_back({label, rec->event, "tool input, keys and credentials", std::move(p2)});
-        }
-        out.push_back({label, rec->event, "tool input, structured", std::move(p)});
       }
+      EXPECT_EQ(placed.size(), 3u) << label << ": no y_ fixture of this label's shape for one of the gate, a tool "
+                                   << "output and the turn's start";
     }
   }
   return out;
@@ -415,7 +418,7 @@ void SecretScanner::write_outputs(const TempDir& written) {
   const auto down = env(refused_url());
   std::string out, err;
   std::set<std::string> families, placements;
-  const auto runs = planted_runs(slices());
+  const auto runs = full() ? planted_runs(8, 8) : planted_runs(4, 0);
   for (const auto& run_ : runs) {
     const auto r = run(run_.agent, run_.event, run_.payload, down);
     ASSERT_TRUE(r.started) << r.spawn_error;
@@ -458,8 +461,12 @@ void SecretScanner::write_outputs(const TempDir& written) {
   ASSERT_FALSE(places.at("invocations.jsonl").empty());
   for (const auto& [name, text] : places) {
     ASSERT_TRUE(fs::atomic_write(written.sub(name), text).ok());
-    for (const std::string cut : {"pinta.span.truncated", "[TRUNCATED:", "[REDACTED:deadline]"})
-      EXPECT_EQ(text.find(cut), std::string::npos) << cut << " in " << name;
+    for (const std::string cut : {"pinta.span.truncated", "[TRUNCATED:", "[REDACTED:deadline]"}) {
+      const std::size_t at = text.find(cut);
+      EXPECT_EQ(at, std::string::npos) << cut << " in " << name << ": "
+                                       << text.substr(at == std::string::npos ? 0 : at, 120) << " (line from "
+                                       << text.substr(at == std::string::npos ? 0 : text.rfind('\n', at) + 1, 300) << ")";
+    }
     for (const auto& p : corpus)
       EXPECT_EQ(text.find(p.secret), std::string::npos) << p.secret << " found in " << name;
     for (const std::string& secret : spanning().second)
