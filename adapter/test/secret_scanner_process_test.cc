@@ -335,7 +335,7 @@ std::vector<PlantedRun> planted_runs(std::size_t slices, std::size_t only) {
       std::set<std::string> placed;
       for (const auto& [event, placement] : events) {
         const auto rec = recorded_payload(d, shape, event);
-        // Every tool event with a recording (codex's PermissionRequest has none yet); the gate,
+        // Every tool event with a recording (a host's rarer tool event may have none yet); the gate,
         // the turn's start and one tool output at least, checked below.
         if (!rec) continue;
         placed.insert(placement);
