@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Whole-process wall-time benchmark of the adapter, as a host pays for it on every hook event.
 #
-# Usage: ci/bench.sh [--runs N] [--quick] [--markdown FILE] [--adapter PATH]
+# Usage: ci/bench.sh [--runs N] [--quick] [--markdown FILE] [--adapter PATH] [--only redaction]
 # (ends with ci/bench-telemetry.sh: the collector scenarios and the queue drain,
 # ci/bench-guard-bound.py: the guard request bound and the deny rate of model-sized inputs at 50 ms,
 # and the conformance lane of ci/bench-conformance.sh: `conformance run --host all` of our adapter,
@@ -43,12 +43,19 @@
 # deny and allow, with the p99 ratio beside), https gate <= 2x http gate, never-answering guard <= 50 ms +
 # start-up, 1 MB and 10 MB inputs get the deny, bash+curl >= 10x ours, interpreter floors as information, peak RSS <= 4 MiB,
 # telemetry with the independent collector <= 1.2x /bin/true and every span delivered, redaction of each adversarial
-# 1 MB <= 10x prose, 4 MB <= 5x its 1 MB, peak RSS of 1 MB <= 16 MiB, the flusher's bound) with PASS/MISS. A MISS is reported, never fatal: the exit status
+# 1 MB <= 10x prose, 4 MB <= 5x its 1 MB, peak RSS of 1 MB <= 16 MiB, the flusher's bound; the
+# false-positive budget: <= 1 % of ordinary strings over 16 characters altered, no git SHA, UUID
+# or path) with PASS/MISS. A MISS is reported, never fatal: the exit status
 # is non-zero only when something could not run at all.
+#
+# --only redaction: the rows of the redaction work alone (the telemetry events, with the
+# independent collector, the redaction cost and the false-positive rates): the gate, never-answers
+# and 1/10 MB gate runs, the families' gates and the tail scripts are skipped.
 set -euo pipefail
 
 runs=200
 markdown=""
+only=""
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 adapter="$root/build/bin/pinta-gemini"
 while [ $# -gt 0 ]; do
@@ -60,11 +67,14 @@ while [ $# -gt 0 ]; do
     --markdown=*) markdown=${1#--markdown=}; shift ;;
     --adapter) adapter=${2:?--adapter needs a path}; shift 2 ;;
     --adapter=*) adapter=${1#--adapter=}; shift ;;
+    --only) only=${2:?--only needs a group}; shift 2 ;;
+    --only=*) only=${1#--only=}; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
 case "$runs" in ''|*[!0-9]*) echo "bench: --runs wants a positive integer" >&2; exit 2 ;; esac
+case "$only" in ''|redaction) ;; *) echo "bench: --only knows one group: redaction" >&2; exit 2 ;; esac
 [ "$runs" -ge 1 ] || { echo "bench: --runs wants a positive integer" >&2; exit 2; }
 [ -n "$markdown" ] && markdown=$(realpath -m -- "$markdown")
 
@@ -646,6 +656,7 @@ fixture_of() {  # event dir → its first y_captured_ file, else its first y_ fi
 }
 fam_gates=()   # name|event|payload|allow reply|deny reply, or name|-|why for a family not benched
 while read -r folder name; do
+  [ -n "$only" ] && break
   [ "$name" = gemini ] && continue
   vdir=$(find "$root/fixtures/$folder" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | sort -V | tail -n 1)
   [ -n "$vdir" ] || { fam_gates+=("$name|-|no fixtures/$folder/<version>/"); continue; }
@@ -806,13 +817,18 @@ rnames=("${gnames[@]}"); gnames=("${tnames[@]}")
 
 echo "bench: guard and peers: ${#gnames[@]} programs (gate), ${#telnames[@]} (telemetry) x $runs runs, interleaved..."
 runs_for() { (cd "$work" && "${scrub[@]}" "$work/timer" "$work/spec-$1.tsv" "$2" 3) >"$work/runs-$1.tsv"; }
-runs_for gate "$runs" || { echo "bench: the gate run failed" >&2; exit 1; }
-runs_for tel "$runs" || { echo "bench: the telemetry run failed" >&2; exit 1; }
 never_runs=$(( runs < 60 ? runs : 60 ))
-runs_for never "$never_runs" || { echo "bench: the never-answers run failed" >&2; exit 1; }
-runs_for big "$never_runs" || { echo "bench: the 1 MB gate run failed" >&2; exit 1; }
 huge_runs=$(( runs < 10 ? runs : 10 ))
-runs_for huge "$huge_runs" || { echo "bench: the 10 MB gate run failed" >&2; exit 1; }
+if [ -z "$only" ]; then
+  runs_for gate "$runs" || { echo "bench: the gate run failed" >&2; exit 1; }
+  runs_for tel "$runs" || { echo "bench: the telemetry run failed" >&2; exit 1; }
+  runs_for never "$never_runs" || { echo "bench: the never-answers run failed" >&2; exit 1; }
+  runs_for big "$never_runs" || { echo "bench: the 1 MB gate run failed" >&2; exit 1; }
+  runs_for huge "$huge_runs" || { echo "bench: the 10 MB gate run failed" >&2; exit 1; }
+else
+  runs_for tel "$runs" || { echo "bench: the telemetry run failed" >&2; exit 1; }
+  for k in gate never big huge; do : >"$work/runs-$k.tsv"; done
+fi
 redact_runs=$(( runs < 20 ? runs : 20 ))
 declare -A rrss
 if [ "$have_rb" = 1 ]; then
@@ -987,6 +1003,15 @@ if [ "$have_rb" = 1 ]; then
     x=${rrss["redact 1 MB $name"]:-0}; [ "$x" -gt "$rmax" ] && rmax=$x
   done
   row "redaction peak RSS, 1 MB inputs <= 16384 KiB (the flusher's bound)" "$rmax KiB" "$(verdict "$rmax" '<=' 16384)" "(prose ${rrss["redact 1 MB prose"]} KiB, VmHWM; a span attribute redacts at most 100 KiB + 64 KiB of a value)"
+  # The false-positive budget (docs/contract.md REDACT-4): the strings of fixtures/ (the hosts'
+  # captures) and the benign corpora of adapter/test/benign_corpus.h.
+  if read -r fa fn sa sn < <("$redact_bench" --false-positives "$root/fixtures"); then
+    r=$(awk -v a="$fa" -v n="$fn" 'BEGIN { printf "%.3f", 100 * a / n }')
+    row "redaction false positives, ordinary strings > 16 chars <= 1 %" "$r %" "$(verdict "$r" '<=' 1)" "($fa of $fn altered; fixtures/ and benign corpora)"
+    row "redaction false positives, git SHAs, UUIDs, paths = 0" "$sa of $sn" "$(verdict "$sa" '<=' 0)" "(benign::must_stay)"
+  else
+    row "redaction false positives" "-" "MISS" "($redact_bench --false-positives failed)"
+  fi
 else
   row "redaction cost" "-" "SKIP" "(no $redact_bench: cmake --build build --target pinta-redact-bench)"
 fi
@@ -998,6 +1023,8 @@ if [ -n "$node" ]; then peer_rows "node floor" "node floor (read, JSON.parse, {}
 else row "node floor" "-" "SKIP" "(no node)"; fi
 kill "${server_pids[@]}" 2>/dev/null || true
 
+# With --only, the rows of that group alone.
+only_row() { [ -z "$only" ] || [[ "$1" == telemetry* || "$1" == redaction* ]]; }
 report=$(
   printf '%-36s %10s %10s %12s\n' "program" "median ms" "p90 ms" "peak RSS KiB"
   for i in "${!names[@]}"; do
@@ -1016,12 +1043,14 @@ report=$(
   printf '%-52s %5s KiB  %s\n' "adapter peak RSS <= 4096 KiB" "$adapter_rss" "$(verdict "$adapter_rss" '<=' 4096)"
   for row in "${guard_rows[@]}"; do
     IFS='|' read -r t m v n <<<"$row"
+    only_row "$t" || continue
     printf '%-60s %9s  %s %s\n' "$t" "$m" "$v" "$n"
   done
   echo
   printf '%-6s %-52s %10s %10s %10s\n' "run" "program (guard and peers)" "median ms" "p90 ms" "p99 ms"
   for row in "${guard_table[@]}"; do
     IFS='|' read -r k p m q r <<<"$row"
+    [ -z "$only" ] || [ "$k" = tel ] || [ "$k" = redact ] || continue
     printf '%-6s %-52s %10s %10s %10s\n' "$k" "$p" "$m" "$q" "$r"
   done
 )
@@ -1053,6 +1082,7 @@ if [ -n "$markdown" ]; then
     echo "| adapter peak RSS ≤ 4096 KiB | ${adapter_rss} KiB | $(verdict "$adapter_rss" '<=' 4096) |"
     for row in "${guard_rows[@]}"; do
       IFS='|' read -r t m v n <<<"$row"
+      only_row "$t" || continue
       echo "| $t $n | $m | $v |"
     done
     echo
@@ -1060,12 +1090,14 @@ if [ -n "$markdown" ]; then
     echo "|---|---|---:|---:|---:|"
     for row in "${guard_table[@]}"; do
       IFS='|' read -r k p m q r <<<"$row"
+      [ -z "$only" ] || [ "$k" = tel ] || [ "$k" = redact ] || continue
       echo "| $k | $p | $m | $q | $r |"
     done
     for w in ${warnings[@]+"${warnings[@]}"}; do echo; echo "Warning: $w"; done
   } >>"$markdown"
   echo "bench: appended results to $markdown"
 fi
+[ -n "$only" ] && exit 0
 # Telemetry: collector down / up / never answering against /bin/true, and the 10,000-span drain.
 echo
 tel_args=(--runs "$runs")

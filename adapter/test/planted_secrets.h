@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@ struct Planted {
   std::string text;    // input
   std::string secret;  // must not survive
   std::string type;    // marker type expected
+  std::string format = {};  // the format it stands for, where neither type nor text says it
 };
 
 inline std::string rep(const std::string& unit, std::size_t n) {
@@ -416,7 +418,7 @@ inline std::vector<Planted> made_up_vendor_corpus() {
       const std::string secret = prefix + fake(alphabet, n, "mu-" + prefix + std::to_string(i));
       std::string text = places[i % places.size()];
       text.replace(text.find('@'), 1, secret);
-      v.push_back({text, secret, ""});
+      v.push_back({text, secret, "", "made-up " + prefix + " " + std::to_string(i % bodies.size())});
       ++i;
     }
   }
@@ -593,5 +595,51 @@ inline std::vector<Planted> legacy_corpus() {
   };
 }
 
+// Marker types of the detectors that do not know the vendor (context and shape) and of the
+// structural rules: an entry of such a type is a name, syntax or structure, not a provider format.
+inline const std::set<std::string>& generic_types() {
+  static const std::set<std::string> kTypes = {
+      "private_key", "password_hash", "jwt", "pgpass", "netrc", "cli_password", "bearer", "api_key_header",
+      "authorization", "cookie", "seed_phrase", "env_assignment", "secret_field", "query_credential",
+      "high_entropy_secret", "url_credentials", "connection_string", "high_entropy", "prefixed_token",
+      "base64_secret", ""};
+  return kTypes;
+}
+
+// What an entry counts as, for counting formats honestly: a provider format is its marker type
+// (ghp_, gho_, ghu_… are one format; the same format in three contexts is one); any other entry
+// is its type plus its text with the secret and every other random run (12+ letters and digits)
+// set aside, so the same name or structure with a fresh value counts once. Made-up vendor formats
+// (no type) count by prefix and body alphabet (their `format`).
+inline std::string format_key(const Planted& p) {
+  if (!p.format.empty()) return p.format;
+  if (!generic_types().count(p.type)) return p.type;
+  std::string text = p.text;
+  if (const auto at = text.find(p.secret); at != std::string::npos) text.replace(at, p.secret.size(), "<S>");
+  std::string key = p.type + "|";
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t j = i;
+    auto alnum = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+    while (j < text.size() && alnum(text[j])) ++j;
+    if (j - i >= 12) {
+      key += "<R>";
+      i = j;
+    } else if (j > i) {
+      key.append(text, i, j - i);
+      i = j;
+    } else {
+      key += text[i++];
+    }
+  }
+  return key;
+}
+
+// Everything the process-level scanner test plants: the corpus and the made-up vendor formats.
+inline std::vector<Planted> planted_everywhere() {
+  std::vector<Planted> all = corpus();
+  for (auto& p : made_up_vendor_corpus()) all.push_back(std::move(p));
+  return all;
+}
 
 }  // namespace pinta::adapter::planted

@@ -4,6 +4,9 @@
 // cost (start-up and the read are the same for every input). The peak RSS is this process's own
 // (VmHWM): wait4's ru_maxrss of a posix_spawn'ed child starts at its parent's, the timer's, which
 // holds every payload.
+// With --false-positives FIXTURES it prints the false-positive budget's two rates instead
+// (benign::false_positives, the corpus of RedactBenign.FalsePositiveRateOnOrdinaryTraffic…):
+// "<altered> <ordinary strings over 16 characters> <altered> <SHAs, UUIDs, paths, blobs>".
 #include <unistd.h>
 
 #include <cstdio>
@@ -11,6 +14,7 @@
 #include <cstring>
 #include <string>
 
+#include "benign_corpus.h"
 #include "pinta/adapter/redact.h"
 #include "pinta/common/version.h"
 
@@ -18,10 +22,20 @@ int main(int argc, char** argv) {
   if (int rc = pinta::answer_version_or_help(
           argc, argv, "pinta-redact-bench",
           "usage: pinta-redact-bench < INPUT\n"
+          "       pinta-redact-bench --false-positives FIXTURES_DIR\n"
           "Redacts all of stdin once (no length cap, no deadline) and prints\n"
-          "\"<bytes out> <peak RSS KiB>\"; ci/bench.sh times it for the redaction-cost rows.\n");
+          "\"<bytes out> <peak RSS KiB>\"; ci/bench.sh times it for the redaction-cost rows.\n"
+          "--false-positives: redacts the ordinary strings (the fixtures' and the benign corpora)\n"
+          "and prints \"<altered> <strings over 16 characters> <altered> <SHAs, UUIDs, paths>\".\n");
       rc >= 0)
     return rc;
+  if (argc == 3 && std::strcmp(argv[1], "--false-positives") == 0) {
+    const auto r = pinta::adapter::benign::false_positives(
+        argv[2], [](const std::string& s) { return pinta::adapter::redact_string(s, 0); },
+        [](const std::string&, const std::string&) {});
+    std::printf("%zu %zu %zu %zu\n", r.ordinary_altered, r.ordinary, r.shapes_altered, r.shapes);
+    return r.ordinary < 1000 ? 1 : 0;  // fixtures/ not found
+  }
   if (argc > 1) {
     std::fprintf(stderr, "pinta-redact-bench: unexpected argument %s (it reads stdin; --help)\n",
                  argv[1]);

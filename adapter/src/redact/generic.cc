@@ -299,6 +299,7 @@ struct Prefixed {
   bool id_only = true;         // every prefix word names an identifier
   bool secret_word = false;    // a prefix word says "secret" (sk, secret, pat, key, token, …)
   std::size_t after_secret_word = 0;  // where the text after that word's separator begins
+  bool key_word = false;       // the first word is `sk` or `rk` (secret key, restricted key)
 };
 bool secret_prefix_word(std::string_view w) {
   static constexpr std::array<std::string_view, 10> kWords = {"sk", "secret", "pat", "key", "token", "pwd",
@@ -331,6 +332,7 @@ Prefixed split_prefix(std::string_view t) {
       p.secret_word = true;
       p.after_secret_word = j + 1;
     }
+    if (seg == 0 && (w == "sk" || w == "rk")) p.key_word = true;
     i = j + 1;
     p.prefix_len = i;
   }
@@ -720,6 +722,31 @@ bool version_prefixed(std::string_view t) {
   return random_body(body, true);
 }
 
+// The body of a token whose first word is `sk` or `rk`: how vendors name a secret or restricted
+// key whatever the vendor (sk-, sk-proj-, sk-ant-api03-, sk_live_, rk_live_, sk_<48 hex>,
+// sk-lf-…). After those words a body need not look random to be a key: a hand-made or test value
+// (rk_live_51H8abcdEFGHijklMNOP: paired alphabet runs, 0.65 in "words"; a repeated triple; the
+// alphabet backwards) is still the key's value, so neither the entropy floor nor the word bound
+// applies. A body is 16+ letters and digits without a separator (names after these words join
+// their parts: sk_psock_skb_ingress_enqueue, sk-learn-1-4-2), with letters and digits both or
+// both letter cases (sk-REPLACEWITHYOURKEYHERE stays), 3+ distinct characters and none in more
+// than half of it (a placeholder, sk_live_XXXXXXXXXXXXXXXX, stays).
+bool key_body(std::string_view body) {
+  if (body.size() < kMinPrefixedBody) return false;
+  std::array<std::uint16_t, 256> count{};
+  std::size_t lower = 0, upper = 0, digit = 0, distinct = 0, most = 0;
+  for (unsigned char c : body) {
+    if (!is_alnum(c)) return false;
+    lower += is_lower(c);
+    upper += is_upper(c);
+    digit += is_digit(c);
+    distinct += count[c]++ == 0;
+    most = std::max<std::size_t>(most, count[c]);
+  }
+  const bool mixed = (lower > 0 && upper > 0) || (digit > 0 && digit < body.size());
+  return mixed && distinct >= 3 && most * 2 <= body.size();
+}
+
 }  // namespace
 
 Shape classify(std::string_view t) {
@@ -755,6 +782,7 @@ Shape classify(std::string_view t) {
       (t.substr(p.prefix_len, 4) == "kgDO" || t.substr(p.prefix_len, 4) == "kwDO"))
     return Shape::kNone;
   if (p.prefix_len > 0 && random_body(t.substr(p.prefix_len), true)) return Shape::kPrefixed;
+  if (p.key_word && key_body(t.substr(p.prefix_len))) return Shape::kPrefixed;
   // A secret-named prefix before 32+ hex digits, dashes allowed (sk-lf-<uuid>).
   if (p.prefix_len > 0 && p.secret_word) {
     std::string_view body = t.substr(p.after_secret_word);

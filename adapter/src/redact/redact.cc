@@ -1160,7 +1160,8 @@ void splice(std::string& s, const std::vector<generic::Cut>& cuts, const generic
   s = std::move(out);
 }
 
-std::optional<std::string> redact_secrets(std::string_view in, WorkBudget* budget, int depth = 0);
+std::optional<std::string> redact_secrets(std::string_view in, WorkBudget* budget, int depth = 0,
+                                          bool shape = true);
 
 // The shape detector's cuts for `t`; base64 tokens are decoded at the top level only, and their
 // text redacted one level down (so the work stays linear).
@@ -1175,8 +1176,8 @@ void shape_cuts(std::string_view t, int depth, WorkBudget* budget, std::vector<g
 // is a fixed point and redaction is idempotent by construction. Each pass is linear in the text
 // (the escaped view, one prefilter scan, one RE2 scan per rule whose literal occurs, one token
 // scan), and there are at most 4. When the budget runs out the text is not returned
-// half-redacted: the caller gets nullopt.
-std::optional<std::string> redact_secrets(std::string_view in, WorkBudget* budget, int depth) {
+// half-redacted: the caller gets nullopt. `shape` false: the rules alone (redact_joined).
+std::optional<std::string> redact_secrets(std::string_view in, WorkBudget* budget, int depth, bool shape) {
   std::string s(in);
   generic::View view;
   std::vector<generic::Cut> cuts;
@@ -1200,7 +1201,7 @@ std::optional<std::string> redact_secrets(std::string_view in, WorkBudget* budge
     }
     if (budget != nullptr && budget->expired()) return std::nullopt;
     cuts.clear();
-    shape_cuts(t, depth, budget, cuts);
+    if (shape) shape_cuts(t, depth, budget, cuts);
     if (!cuts.empty()) {
       splice(s, cuts, escaped ? &view : nullptr);
       changed = true;
@@ -1270,6 +1271,19 @@ bool redaction_is_identity(std::string_view s, std::size_t max_bytes) {
   std::vector<generic::Cut> cuts;
   shape_cuts(t, 0, nullptr, cuts);
   return cuts.empty();
+}
+
+std::string redact_joined(std::string text, std::size_t max_bytes, WorkBudget* budget) {
+  if (max_bytes > 0 && text.size() > max_bytes) return redact_string(text, max_bytes, budget);
+  generic::View view;
+  const bool escaped = generic::make_view(text, view);
+  if (!enabled_candidates(escaped ? std::string_view(view.text) : std::string_view(text)).any()) return text;
+  if (budget != nullptr && budget->expired()) return std::string(kDeadlineMarker);
+  std::optional<std::string> r = redact_secrets(text, budget, 0, /*shape=*/false);
+  if (!r) return std::string(kDeadlineMarker);
+  // A marker longer than what it replaced can take the text over the cap: cut as redact_string does.
+  if (max_bytes > 0 && r->size() > max_bytes) return redact_string(*r, max_bytes, budget);
+  return std::move(*r);
 }
 
 void set_vendor_rules_for_testing(bool on) { g_vendor_rules = on; }
@@ -1378,6 +1392,8 @@ nlohmann::json redact_json(const nlohmann::json& j, const RedactOptions& options
       slot = v.is_object() ? nlohmann::json::object() : nlohmann::json::array();
       const bool secret = !identifier && !name.empty() && is_secret_name(name);
       stack.push_back({&v, &slot, secret ? name : std::string_view()});
+    } else if (v.is_number() && !identifier && !name.empty() && is_secret_name(name)) {
+      slot = std::string(kSecretFieldMarker);  // a PIN or OTP sent as a number: {"otp": 951753}
     } else {
       slot = v;
     }

@@ -118,6 +118,11 @@ void put_redacted(std::string& out, const json& root, WorkBudget* budget) {
   // `key`: the name that decides whether a string is masked whole (its own key, or the secret
   // name it inherits: array elements and generic members under a secret name, as redact_json).
   auto put_scalar = [&](const json& v, std::string_view key) -> bool {
+    // A number under a secret name is masked as a string would be (a PIN or OTP sent as a number).
+    if (v.is_number() && !key.empty() && is_secret_name(key)) {
+      put_escaped(out, kSecretFieldMarker);
+      return true;
+    }
     switch (v.type()) {
       case json::value_t::string: put_field_string(out, key, v.get_ref<const std::string&>(), budget); return true;
       case json::value_t::number_integer: out += std::to_string(v.get<int64_t>()); return true;
@@ -194,6 +199,12 @@ void put_kv_int(std::string& out, bool& first, std::string_view key, int64_t val
 // `max_bytes` (the attribute value length limit).
 void put_any_value(std::string& out, std::string_view key, const json& v, bool identifier,
                    WorkBudget* budget, std::size_t max_bytes) {
+  if (v.is_number() && !identifier && is_secret_name(key)) {
+    out += "{\"stringValue\":";
+    put_escaped(out, kSecretFieldMarker);
+    out += "}";
+    return;
+  }
   switch (v.type()) {
     case json::value_t::string: {
       const auto& s = v.get_ref<const std::string&>();
@@ -221,11 +232,11 @@ void put_any_value(std::string& out, std::string_view key, const json& v, bool i
       return;
     default: {
       // Objects, arrays, null: their JSON text. Strings and keys inside are redacted first; the
-      // text as a whole then goes through redact_string too (secrets spread over several JSON
-      // tokens, and the length cap; idempotent on the rest).
+      // text as a whole then goes through the rules again (secrets spread over several JSON
+      // tokens) and the length cap, redact_joined.
       std::string text;
       put_redacted(text, v, budget);
-      if (!redaction_is_identity(text, max_bytes)) text = redact_string(text, max_bytes, budget);
+      text = redact_joined(std::move(text), max_bytes, budget);
       out += "{\"stringValue\":";
       put_escaped(out, text);
       out += "}";

@@ -49,10 +49,13 @@ inline constexpr std::size_t kMaxStringBytes = 102400;
 // kSecretNameQualifiers segment (DB_PASSWORD_PROD, password_confirmation, SECRET_KEY_BASE,
 // client_secret.value) and a plural s on keys, passwords, passphrases, passcodes (api_keys[];
 // never tokens: max_tokens).
-inline constexpr std::array<std::string_view, 18> kSecretNameSuffixes = {
+// accesskeyid: the id half of a cloud credential pair (AWS_ACCESS_KEY_ID, AccessKeyId), which
+// secret scanners report with its secret (secretlint's preset, AWS's own git-secrets).
+inline constexpr std::array<std::string_view, 19> kSecretNameSuffixes = {
     "password",      "passwd",       "passphrase",  "secret",     "token",      "apikey",
     "accesskey",     "privatekey",   "secretkey",   "authkey",    "signingkey", "encryptionkey",
-    "accountkey",    "masterkey",    "credential",  "credentials", "passcode",  "privatekeyid"};
+    "accountkey",    "masterkey",    "credential",  "credentials", "passcode",  "privatekeyid",
+    "accesskeyid"};
 inline constexpr std::array<std::string_view, 32> kSecretNameWords = {
     "authorization", "cookie",         "setcookie",  "pass",           "pwd",
     "auth",          "sessionid",      "sessiontoken", "sessionkey",   "dsn",
@@ -129,6 +132,15 @@ std::optional<std::string> redact_field(std::string_view key, std::string_view v
 // occurs in it, the shape detector finds nothing in it, and it needs no truncation. Lets encoders copy such strings (nearly all of them) without building a
 // redacted copy first.
 bool redaction_is_identity(std::string_view s, std::size_t max_bytes = kMaxStringBytes);
+
+// The JSON text of a value whose strings and keys were each redacted already (a span attribute
+// that holds an object or array): the rules once more over the whole text, for the secrets that
+// span JSON tokens (a number under a secret-named key, an AWS secret in the array element after
+// its key id, a PEM key split into elements), then the length cap (the text as redact_string
+// would cut it). The shape detector is not run again: it judges one token at a time, and `"`, `:`,
+// `,` and brackets end a token, so the text's tokens are the strings' own, each judged already
+// (docs/contract.md REDACT-1). Returns `text` itself when no rule's prefilter fires.
+std::string redact_joined(std::string text, std::size_t max_bytes = kMaxStringBytes, WorkBudget* budget = nullptr);
 
 // A copy of `j` with every string value and every object key redacted (keys capped at 256 bytes;
 // values of secret-named keys replaced whole, redact_field, and so are array elements and generic
