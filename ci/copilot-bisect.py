@@ -352,10 +352,7 @@ def self_test():
     rows, _ = vb.classify(Scripted(), vs, {0, 3})
     if [r["class"] for r in rows] != ["A", "A", "A", "B"]:
         problems.append("a finished search's assumed rows: %s" % [r["class"] for r in rows])
-    for p in problems:
-        print("copilot-bisect self-test: " + p)
-    print("copilot-bisect self-test: %s" % ("FAILED" if problems else "ok"))
-    return 1 if problems else 0
+    return vb.self_test_verdict(TAG, problems)
 
 
 if __name__ == "__main__":

@@ -161,3 +161,11 @@ def report(prober, vs, probed, unknown_between=False):
             print("note: profile changes at %s (%s -> %s) with no change on these scenarios" %
                   (r["version"], p["profile"], r["profile"]))
     return status
+
+
+def self_test_verdict(tag, problems):
+    """A family script's --self-test ending: each problem, then ok or FAILED; the exit status."""
+    for p in problems:
+        print("%s self-test: %s" % (tag, p))
+    print("%s self-test: %s" % (tag, "FAILED" if problems else "ok"))
+    return 1 if problems else 0

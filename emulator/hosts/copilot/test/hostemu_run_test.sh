@@ -108,7 +108,7 @@ check v1.0.73-prompt-transformed "$(whole "$R")" 'o["fired"] is True and m==["di
 L=$("$HOSTEMU" copilot profiles)
 check profiles-list "$(python3 -c 'import json,sys;print(json.dumps({"outcome":sys.argv[1].splitlines()}))' "$L")" \
   'len(o)==6 and o[-1]=="copilot-1.0\t1.0.102 .. 1.0.102\tas 1.0.102" and o[0].startswith("copilot-1.0.57\t1.0.57 .. 1.0.60\texit2_denies=false ")'
-for v in 1.0.59:copilot-1.0.57 1.0.65:copilot-1.0.64 1.0.102:copilot-1.0 1.0.68:3 1.0.103:3 1.0.64-1:2; do
+for v in 1.0.65:copilot-1.0.64 1.0.68:3 1.0.64-1:2; do  # every boundary: hosts_copilot_test
   rc=0; out=$("$HOSTEMU" copilot profiles --version "${v%%:*}" 2>/dev/null) || rc=$?
   check "profiles-version-${v%%:*}" "{\"outcome\":[\"$rc\",\"$out\"]}" '(o[1] if o[0]=="0" else o[0])=="'"${v#*:}"'"'
 done
