@@ -9,8 +9,8 @@
 #include <optional>
 #include <regex>
 
-#include "pinta/common/fs.h"
 #include "pinta/hosts/copilot/copilot.h"
+#include "pinta/hosts/profile_file.h"
 
 namespace pinta::hosts::copilot {
 namespace {
@@ -41,23 +41,11 @@ constexpr std::pair<const char*, bool Rules::*> kSwitches[] = {
 };
 
 Result<Profile> parse(const std::string& file) {
-  auto bad = [&](const std::string& why) {
-    return make_error(ErrorCode::kInvalidArgument, "Copilot profile " + file + ": " + why);
-  };
-  auto text = pinta::fs::read_file(file);
-  if (!text) return text.error();
-  const json j = json::parse(*text, nullptr, false);
-  if (!j.is_object()) return bad("not a JSON object");
-  Profile p;
-  p.file = file;
-  std::string* fields[] = {&p.name, &p.applies_from, &p.applies_through};
-  const char* keys[] = {"name", "applies_from", "applies_through"};
-  for (size_t i = 0; i < 3; ++i) {
-    if (!j.contains(keys[i]) || !j[keys[i]].is_string())
-      return bad(std::string("no string \"") + keys[i] + "\"");
-    *fields[i] = j[keys[i]].get<std::string>();
-  }
-  p.description = j.value("description", "");
+  auto head = read_profile_file(file, "Copilot profile");
+  if (!head) return head.error();
+  auto bad = [&](const std::string& why) { return profile_error("Copilot profile", file, why); };
+  const json& j = head->object;
+  Profile p{head->name, file, head->applies_from, head->applies_through, head->description, {}};
   const auto from = release(p.applies_from), through = release(p.applies_through);
   if (!from || !through) return bad("applies_from and applies_through must be releases (1.0.73)");
   if (*through < *from) return bad("applies_through is before applies_from");
