@@ -38,6 +38,7 @@ constexpr std::pair<const char*, bool Rules::*> kSwitches[] = {
     {"prompt_transformed", &Rules::prompt_transformed},
     {"stop_hook_active", &Rules::stop_hook_active},
     {"hook_dir_env", &Rules::hook_dir_env},
+    {"post_exit2_notice", &Rules::post_exit2_notice},
 };
 
 Result<Profile> parse(const std::string& file) {

@@ -352,7 +352,8 @@ PlanRun run_plan(const std::vector<cp::HookHandler>& plan, const std::string& ev
       // Claude-style hookSpecificOutput context reached the model nowhere (p-post-context).
       if (h.format == cp::Format::kNative && rd.context)
         out.tool_result_append = out.tool_result_append.value_or("") + *rd.context;
-      if (run.exit_code == 2) out.notices.push_back("! " + run.stderr_text);  // CPM c-post-exit2
+      // CPM c-post-exit2; not on 1.0.73 (profiles: post_exit2_notice; real_diff.py --version).
+      if (run.exit_code == 2 && rules.post_exit2_notice) out.notices.push_back("! " + run.stderr_text);
     } else if (ev == "userPromptSubmitted") {
       // CPM c-ups-context, c-ups-modified-prompt; a deny does not stop the prompt (c-ups-deny);
       // a Claude-style {"decision":"block"} drops it (p-ups-block).

@@ -140,6 +140,7 @@ struct Rules {
   bool prompt_transformed = true;  // userPromptTransformed fires
   bool stop_hook_active = true;    // agentStop's payload has stop_hook_active
   bool hook_dir_env = true;        // hooks get COPILOT_HOOK_DIR and COPILOT_CLI_RESOLVED_DIST_DIR
+  bool post_exit2_notice = true;   // a postToolUse hook's exit 2 prints its stderr as `! …`
 };
 // Whether a release of these rules fires `event` (either spelling).
 bool fires(const Rules& rules, const std::string& event);
