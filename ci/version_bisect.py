@@ -9,6 +9,7 @@ change (its inner releases are "assumed"), otherwise its middle release is probe
 are searched again, down to adjacent releases.
 """
 import json
+import os
 import re
 import subprocess
 import sys
@@ -48,6 +49,20 @@ def parse_range(tag, text):
     return m.group(1), m.group(2)
 
 
+def parse_open_range(tag, text):
+    """FROM..TO, or FROM.. (hi None: to the newest release)."""
+    if text.endswith(".."):
+        parse_range(tag, text + text[:-2])
+        return text[:-2], None
+    return parse_range(tag, text)
+
+
+def cache_dir(name):
+    """A bisection's probe cache: $PINTA_NPM_CACHE (default ~/.cache/pinta-gemini)/<name>."""
+    return os.path.join(os.environ.get("PINTA_NPM_CACHE", os.path.expanduser("~/.cache/pinta-gemini")),
+                        name)
+
+
 def search(prober, vs, sweep=False):
     """The indices of vs probed: every one with sweep, else the bisection's."""
     probed = set()
@@ -70,10 +85,12 @@ def search(prober, vs, sweep=False):
     return probed
 
 
-def classify(prober, vs, probed):
+def classify(prober, vs, probed, unknown_between=False):
     """The search's result as data: rows [{version, class, probed, profile}] in release order (an
     assumed release takes the class of the probed one below it) and boundaries [{version, after,
-    from, to, profiles: [before, after], vanish: [lines], appear: [lines]}]."""
+    from, to, profiles: [before, after], vanish: [lines], appear: [lines]}]. unknown_between (a
+    search that was interrupted, probed being the probes kept): a release between probes of two
+    classes has class "?" (not known yet), and a boundary is after the last probe below it."""
     classes, rows, last = [], [], None
     name = lambda c: chr(ord("A") + c) if c < 26 else "C%d" % c
     for i, v in enumerate(vs):
@@ -84,6 +101,22 @@ def classify(prober, vs, probed):
             last = classes.index(s)
         rows.append({"version": v, "class": name(last), "probed": i in probed,
                      "profile": prober.profile(v)})
+    if unknown_between:
+        for i, r in enumerate(rows):
+            above = [rows[j]["class"] for j in sorted(probed) if j > i]
+            if not r["probed"] and above and above[0] != r["class"]:
+                r["class"] = "?"
+        rows_known = [r for r in rows if r["class"] != "?"]
+        boundaries = []
+        for p, r in zip(rows_known, rows_known[1:]):
+            if p["class"] != r["class"]:
+                before, after = prober.signature(p["version"]), prober.signature(r["version"])
+                boundaries.append({"version": r["version"], "after": p["version"],
+                                   "from": p["class"], "to": r["class"],
+                                   "profiles": [p["profile"], r["profile"]],
+                                   "vanish": sorted(before - after),
+                                   "appear": sorted(after - before)})
+        return rows, boundaries
     boundaries = []
     for i in range(1, len(vs)):
         if rows[i - 1]["class"] != rows[i]["class"]:
@@ -96,15 +129,16 @@ def classify(prober, vs, probed):
     return rows, boundaries
 
 
-def report(prober, vs, probed):
+def report(prober, vs, probed, unknown_between=False):
     """Prints the release table, every boundary with the lines that appear and vanish there, and
-    MISMATCH lines where a profile range spans a behaviour boundary. Returns 1 on a MISMATCH."""
-    rows, boundaries = classify(prober, vs, probed)
+    MISMATCH lines where a profile range spans a behaviour boundary. Returns 1 on a MISMATCH.
+    unknown_between: as classify's (the table of an interrupted search)."""
+    rows, boundaries = classify(prober, vs, probed, unknown_between)
     print("| version | class | probed | profile |")
     print("|---|---|---|---|")
     for r in rows:
         print("| %s | %s | %s | %s |" % (r["version"], r["class"], "yes" if r["probed"] else
-                                        "assumed", r["profile"]))
+                                        "assumed" if r["class"] != "?" else "-", r["profile"]))
     print()
     status = 0
     at = {b["version"]: b for b in boundaries}
@@ -127,3 +161,11 @@ def report(prober, vs, probed):
             print("note: profile changes at %s (%s -> %s) with no change on these scenarios" %
                   (r["version"], p["profile"], r["profile"]))
     return status
+
+
+def self_test_verdict(tag, problems):
+    """A family script's --self-test ending: each problem, then ok or FAILED; the exit status."""
+    for p in problems:
+        print("%s self-test: %s" % (tag, p))
+    print("%s self-test: %s" % (tag, "FAILED" if problems else "ok"))
+    return 1 if problems else 0

@@ -250,7 +250,7 @@ std::shared_ptr<const CanonicalEvent> make_event(Family family, const Args& args
   if (normalized.tool_name.empty() && input.tool_name && !input.tool_name->empty())
     normalized.tool_name = std::move(*input.tool_name);
   normalized.payload_incomplete = !whole;
-  normalized.cut_values = cut_values;
+  normalized.cut_values += cut_values;  // normalize() counts a tool input's own cuts
   return std::make_shared<const CanonicalEvent>(std::move(normalized));
 }
 

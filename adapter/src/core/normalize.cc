@@ -1,5 +1,11 @@
 #include "pinta/adapter/normalize.h"
 
+#include <algorithm>
+
+#include "pinta/adapter/bounded_json.h"
+#include "pinta/adapter/handler.h"
+#include "pinta/adapter/input.h"
+
 namespace pinta::adapter {
 namespace {
 
@@ -9,6 +15,27 @@ std::string str_field(const json& obj, const char* key) {
   auto it = obj.find(key);
   if (it == obj.end() || !it->is_string()) return {};
   return it->get<std::string>();
+}
+
+// A tool input sent as the JSON text of an object (PayloadShape::tool_input_json_text): the
+// object, read as a payload is (depth bounded below the payload's own level, the values bounded,
+// a JavaScript lone surrogate made U+FFFD), its cuts counted in `cut_values`. A text that is not
+// one whole JSON object stays the string: the guard still judges it, bounded like any argument.
+void read_json_text(json& tool_input, size_t& cut_values) {
+  const std::string& text = tool_input.get_ref<const std::string&>();
+  auto first = std::find_if_not(text.begin(), text.end(), [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+  });
+  if (first == text.end() || *first != '{') return;  // no object: nothing to read
+  BoundedParse p = parse_bounded(text, kMaxPayloadDepth - 1);
+  if (!p.complete) {
+    std::string repaired = text;
+    if (!repair_lone_surrogates(repaired)) return;
+    p = parse_bounded(repaired, kMaxPayloadDepth - 1);
+  }
+  if (!p.complete || !p.value.is_object()) return;
+  cut_values += p.cut_values;
+  tool_input = std::move(p.value);
 }
 
 }  // namespace
@@ -70,6 +97,8 @@ CanonicalEvent normalize(Family family, std::string_view agent, std::string_view
     e.tool_name = str_field(*tool, key(shape.tool_name).c_str());
     if (!shape.tool_input.empty()) {
       if (auto it = tool->find(key(shape.tool_input)); it != tool->end()) e.tool_input = *it;
+      if (shape.tool_input_json_text && e.tool_input.is_string())
+        read_json_text(e.tool_input, e.cut_values);
     } else {
       // deel-local-cli: the caller's own fields are not in the seed, so every member but the
       // event and the tool name is kept as the tool input; no session id or cwd (each event then

@@ -304,8 +304,10 @@ Result<LoadedHooks> load_hooks(const Sources& s) {
     // CPM src-claude-trusted, src-claude-local-trusted, src-order: Claude Code's settings files
     // (PascalCase), then the repo's Copilot settings (src-repo-settings-trusted; CPDOC: the
     // .local file after it).
-    read_hook_file(s.repo + "/.claude/settings.json", "repo-claude", out, true);
-    read_hook_file(s.repo + "/.claude/settings.local.json", "repo-claude", out, true);
+    if (s.claude_settings) {
+      read_hook_file(s.repo + "/.claude/settings.json", "repo-claude", out, true);
+      read_hook_file(s.repo + "/.claude/settings.local.json", "repo-claude", out, true);
+    }
     read_hook_file(s.repo + "/.github/copilot/settings.json", "repo-settings", out, true);
     read_hook_file(s.repo + "/.github/copilot/settings.local.json", "repo-settings", out, true);
   }

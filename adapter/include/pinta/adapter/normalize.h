@@ -32,10 +32,11 @@ struct CanonicalEvent {
                                 // (PayloadShape::products): agy | antigravity2 |
                                 // unknown (SPEC §9.4, DG11)
   nlohmann::json raw;           // the whole payload object, untouched
-  // Set by the handler, not by normalize(): the payload was not read whole (input cap, EOF or
-  // deadline inside the object, bytes after it, not JSON past some point), so this event holds
-  // only the members that arrived whole; and how many values nesting cuts left out (bounded_json.h).
-  // The guard is told (GUARD-14).
+  // Set by the handler: the payload was not read whole (input cap, EOF or deadline inside the
+  // object, bytes after it, not JSON past some point), so this event holds only the members that
+  // arrived whole; and how many values nesting cuts left out (bounded_json.h; normalize() counts
+  // those of a tool input sent as JSON text, the handler adds the payload's). The guard is told
+  // (GUARD-14).
   bool payload_incomplete = false;
   size_t cut_values = 0;
 };

@@ -53,7 +53,7 @@ const char* claude_event(const std::string& canonical) {
   return nullptr;
 }
 
-ojson to_claude(const std::string& ev, const ojson& n) {
+ojson to_claude(const std::string& ev, const ojson& n, const cp::Rules& rules) {
   ojson o;
   const char* pascal = claude_event(ev);
   o["hook_event_name"] = pascal ? pascal : ev;
@@ -65,8 +65,14 @@ ojson to_claude(const std::string& ev, const ojson& n) {
   if (n.contains("traceparent")) o["traceparent"] = n["traceparent"];
   for (const auto& [nat, cl] : kFields) {
     if (!n.contains(nat)) continue;
+    // The Claude tool name from 1.0.63 (profiles: claude_tool_names); the native toolArgs sent as
+    // a JSON text is the object in the Claude-style payload (CPM c-baseline, p-baseline probes).
     if (std::string(nat) == "toolName" && n[nat].is_string())
-      o[cl] = cp::claude_tool_name(n[nat].get<std::string>());
+      o[cl] = rules.claude_tool_names ? ojson(cp::claude_tool_name(n[nat].get<std::string>()))
+                                      : n[nat];
+    else if (std::string(nat) == "toolArgs" && n[nat].is_string() &&
+             ojson::parse(n[nat].get<std::string>(), nullptr, false).is_object())
+      o[cl] = ojson::parse(n[nat].get<std::string>());
     else if (std::string(nat) == "toolResult" && n[nat].is_object()) {
       ojson r;
       for (auto it = n[nat].begin(); it != n[nat].end(); ++it)
@@ -150,17 +156,19 @@ std::optional<json> parse_object(const std::string& s) {
 }  // namespace
 
 std::string stdin_for(const std::string& ev, const ojson& payload, cp::Format given,
-                      cp::Format format) {
+                      cp::Format format, const cp::Rules& rules) {
   // CPM p-baseline: permissionRequest gets the native payload in a Claude-style file too.
   if (ev == "permissionRequest") format = given = cp::Format::kNative;
   ojson p = payload;
-  if (given != format) p = format == cp::Format::kClaudeStyle ? to_claude(ev, payload) : to_native(payload);
+  if (given != format)
+    p = format == cp::Format::kClaudeStyle ? to_claude(ev, payload, rules) : to_native(payload);
   return dump_ordered(ev, p, format);
 }
 
 std::map<std::string, std::string> hook_environment(const cp::HookHandler& h,
                                                     const std::string& project,
-                                                    std::map<std::string, std::string> env) {
+                                                    std::map<std::string, std::string> env,
+                                                    const cp::Rules& rules) {
   // CPM c-baseline: the provider variables are removed.
   for (auto it = env.begin(); it != env.end();)
     it = (it->first.rfind("COPILOT_PROVIDER_", 0) == 0 || it->first == "COPILOT_OFFLINE")
@@ -168,11 +176,13 @@ std::map<std::string, std::string> hook_environment(const cp::HookHandler& h,
              : std::next(it);
   env["COPILOT_CLI"] = "1";
   const auto slash = h.file.rfind('/');
-  env["COPILOT_HOOK_DIR"] = slash == std::string::npos ? project : h.file.substr(0, slash);
+  // Not before some release after 1.0.73 (profiles: hook_dir_env; c-baseline marks).
+  if (rules.hook_dir_env)
+    env["COPILOT_HOOK_DIR"] = slash == std::string::npos ? project : h.file.substr(0, slash);
   env["COPILOT_PROJECT_DIR"] = project;
   env["CLAUDE_PROJECT_DIR"] = project;
   env["COPILOT_CLI_BINARY_VERSION"] = cp::kVersion;
-  if (!env.count("COPILOT_CLI_RESOLVED_DIST_DIR"))
+  if (rules.hook_dir_env && !env.count("COPILOT_CLI_RESOLVED_DIST_DIR"))
     env["COPILOT_CLI_RESOLVED_DIST_DIR"] = env.count("HOME") ? env["HOME"] + "/.cache/copilot/pkg" : "";
   env["GIT_CONFIG_COUNT"] = "1";
   env["GIT_CONFIG_KEY_0"] = "safe.bareRepository";
@@ -235,11 +245,13 @@ HookRun hook_run(const cp::HookHandler& h, const proc::SpawnResult& res) {
   return out;
 }
 
-Reading read_run(const std::string& ev, cp::Format format, const HookRun& run) {
+Reading read_run(const std::string& ev, cp::Format format, const HookRun& run,
+                 const cp::Rules& rules) {
   Reading rd;
-  // CPM c-pre-timeout, p-pre-timeout: a timeout fails open (no decision).
+  // CPM c-pre-timeout, p-pre-timeout: a timeout fails open (no decision); up to 1.0.63 a
+  // preToolUse timeout denied as an errored hook (profiles: timeout_denies).
   if (run.timed_out) {
-    rd.decision = "timeout";
+    rd.decision = ev == "preToolUse" && rules.timeout_denies ? "errored" : "timeout";
     return rd;
   }
   auto j = parse_object(run.stdout_text);
@@ -273,11 +285,13 @@ Reading read_run(const std::string& ev, cp::Format format, const HookRun& run) {
   // The fail-closed gate (CP; CPM c-pre-exit1, c-pre-exit1-allow, c-pre-exit3, c-pre-exit126,
   // c-pre-exit127, c-pre-signal, c-pre-sigterm): an exit other than 0 and 2, a signal death or a
   // spawn failure denies, whatever stdout says. Exit 2 denies with its JSON deny's reason when
-  // there is one, else "hook exited with code 2" (stderr dropped: CPM c-pre-exit2-*).
+  // there is one, else "hook exited with code 2" (stderr dropped: CPM c-pre-exit2-*). Before
+  // 1.0.73 (profiles: exit2_denies) exit 2 decided nothing: the call ran (c-pre-exit2-stderr
+  // probes; stdout is read as at exit 0, not measured with a decision on stdout).
   if (run.spawn_failed || run.signal || (run.exit_code && *run.exit_code != 0 && *run.exit_code != 2)) {
     rd.decision = "errored";
     rd.reason.reset();
-  } else if (run.exit_code == 2 && rd.decision != "deny") {
+  } else if (run.exit_code == 2 && rd.decision != "deny" && rules.exit2_denies) {
     rd.decision = "deny";
     rd.reason = "hook exited with code 2";
   }
@@ -287,7 +301,7 @@ Reading read_run(const std::string& ev, cp::Format format, const HookRun& run) {
 PlanRun run_plan(const std::vector<cp::HookHandler>& plan, const std::string& event,
                  const json& payload, cp::Format given, const std::string& raw,
                  const std::string& project, const std::map<std::string, std::string>& base_env,
-                 proc::Spawner* spawner) {
+                 proc::Spawner* spawner, const cp::Rules& rules) {
   std::unique_ptr<proc::Spawner> own;
   if (!spawner) {
     own = proc::make_spawner();
@@ -300,14 +314,15 @@ PlanRun run_plan(const std::vector<cp::HookHandler>& plan, const std::string& ev
     if (h.type != "command") continue;  // http and prompt hooks: not emulated
     // The payload's own bytes for a hook of its format; the other format's shape derived.
     const bool same = h.format == given || ev == "permissionRequest";
-    const std::string input = same && !raw.empty() ? raw : stdin_for(ev, payload, given, h.format);
-    auto env = hook_environment(h, project, base_env);
+    const std::string input =
+        same && !raw.empty() ? raw : stdin_for(ev, payload, given, h.format, rules);
+    auto env = hook_environment(h, project, base_env, rules);
     // CPM c-otel-deny: with OpenTelemetry on, command hooks get the payload's traceparent as
     // COPILOT_TRACEPARENT.
     if (payload.contains("traceparent") && payload["traceparent"].is_string())
       env["COPILOT_TRACEPARENT"] = payload["traceparent"].get<std::string>();
     auto run = hook_run(h, spawner->run(spawn_request(h, input, project, env)));
-    auto rd = read_run(ev, h.format, run);
+    auto rd = read_run(ev, h.format, run, rules);
     pr.runs.push_back(run);
     pr.readings.push_back(rd);
     if (ev == "preToolUse") {
@@ -318,7 +333,10 @@ PlanRun run_plan(const std::vector<cp::HookHandler>& plan, const std::string& ev
         out.tool_runs = false;
         out.blocked = true;
         if (rd.decision == "errored")
-          out.model_text = "Denied by preToolUse hook from \"" + run.file + "\" (hook errored)";
+          // The file named from 1.0.61 (profiles: errored_names_file; c-pre-exit1 probes).
+          out.model_text = rules.errored_names_file
+                               ? "Denied by preToolUse hook from \"" + run.file + "\" (hook errored)"
+                               : std::string("Denied by preToolUse hook (hook errored)");
         else
           // CPM c-pre-deny, c-pre-deny-noreason, c-pre-deny-empty-reason, c-pre-ask.
           out.model_text = std::string("Denied by preToolUse hook") +
@@ -326,12 +344,16 @@ PlanRun run_plan(const std::vector<cp::HookHandler>& plan, const std::string& ev
                            ": " + rd.reason.value_or("No reason provided");
         break;  // CPM c-pre-deny-then-second, c-pre-exit1-then-second
       }
+      // Before 1.0.73 exit 2 let the call run and its stderr was printed as a notice
+      // (c-pre-exit2-stderr probes: `! HK blocked by hook`).
+      if (run.exit_code == 2 && !rules.exit2_denies) out.notices.push_back("! " + run.stderr_text);
     } else if (ev == "postToolUse") {
       // CPM c-post-context: native additionalContext is appended to the tool result; the
       // Claude-style hookSpecificOutput context reached the model nowhere (p-post-context).
       if (h.format == cp::Format::kNative && rd.context)
         out.tool_result_append = out.tool_result_append.value_or("") + *rd.context;
-      if (run.exit_code == 2) out.notices.push_back("! " + run.stderr_text);  // CPM c-post-exit2
+      // CPM c-post-exit2; not on 1.0.73 (profiles: post_exit2_notice; real_diff.py --version).
+      if (run.exit_code == 2 && rules.post_exit2_notice) out.notices.push_back("! " + run.stderr_text);
     } else if (ev == "userPromptSubmitted") {
       // CPM c-ups-context, c-ups-modified-prompt; a deny does not stop the prompt (c-ups-deny);
       // a Claude-style {"decision":"block"} drops it (p-ups-block).

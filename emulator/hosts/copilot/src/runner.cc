@@ -1,4 +1,5 @@
-// Copilot CLI 1.0.102 through HostRunner (pinta/emulator/runner_family.h).
+// Copilot CLI hosts (every version profile: copilot-1.0, copilot-1.0.73, …) through HostRunner
+// (pinta/emulator/runner_family.h).
 #include <map>
 
 #include "pinta/emulator/copilot/copilot.h"
@@ -13,10 +14,13 @@ using nlohmann::json;
 // format the host label names (`copilot` native, `copilot-claude` Claude-style), spawned as the
 // CLI spawns it (bash -c in the project, its environment, the payload then EOF, a timeout in
 // seconds) and read as the CLI reads it (the fail-closed gate included). The effect names what
-// Copilot did (hosts/copilot/src/model.cc describe_effect); the outcome is in the detail.
+// Copilot did (hosts/copilot/src/model.cc describe_effect); the outcome is in the detail. Under
+// a version profile the run is read by the release's rules (pinta::hosts::copilot::Rules); an
+// event the release does not fire (userPromptTransformed before 1.0.73) is still spawned, so what
+// the hook itself does is graded, and its effect is not_run.
 class CopilotRunner : public HostRunner {
  public:
-  explicit CopilotRunner(cp::Format format) : format_(format) {}
+  CopilotRunner(cp::Format format, cp::Rules rules) : format_(format), rules_(std::move(rules)) {}
 
   HookOutcome run(const HookCall& call) override {
     HookOutcome out;
@@ -32,15 +36,15 @@ class CopilotRunner : public HostRunner {
     h.timeout_sec = std::max(1, (call.timeout_ms + 999) / 1000);
     h.file = call.cwd + "/.github/hooks/pinta.json";
     h.source = "repo";
-    const auto env = hook_environment(h, call.cwd, {call.env.begin(), call.env.end()});
+    const auto env = hook_environment(h, call.cwd, {call.env.begin(), call.env.end()}, rules_);
     const json payload = call.input.payload;
-    const std::string input = stdin_for(h.canonical, call.input.payload, format, format);
+    const std::string input = stdin_for(h.canonical, call.input.payload, format, format, rules_);
     out.raw = sp.run(spawn_request(h, input, call.cwd, env));
     out.stdin_sent = sp.sent();
     out.detail["spawn"] = spawn_json(out.raw);
     PlanRun pr;
     pr.runs.push_back(hook_run(h, out.raw));
-    const auto rd = read_run(h.canonical, format, pr.runs.front());
+    const auto rd = read_run(h.canonical, format, pr.runs.front(), rules_);
     pr.readings.push_back(rd);
     // The outcome as run_plan decides it, over the run already made.
     struct Replay : proc::Spawner {
@@ -48,18 +52,26 @@ class CopilotRunner : public HostRunner {
       proc::SpawnResult run(const proc::SpawnRequest&) override { return r; }
     } replay;
     replay.r = out.raw;
-    pr.outcome = run_plan({h}, h.canonical, payload, format, input, call.cwd, {}, &replay).outcome;
+    pr.outcome =
+        run_plan({h}, h.canonical, payload, format, input, call.cwd, {}, &replay, rules_).outcome;
     const json report = report_json({h}, pr);
     out.detail["result"] = report["results"][0];
     out.detail["outcome"] = report["outcome"];
     classify(h.canonical, pr.runs.front(), rd, pr.outcome, out);
+    if (cp::is_event(call.event) && !cp::fires(rules_, call.event)) {
+      out.effect = "not_run";
+      out.effect_message = "this release does not fire " + h.canonical;
+      out.detail["fired"] = false;
+    }
     return out;
   }
 
   payload_json default_payload(const std::string& event, const json& opts, const std::string& home,
                                const std::string& workspace) override {
     // The native payload 1.0.102 writes (fixtures/copilot/1.0.102/<event>/, CPM c-baseline),
-    // converted to the Claude-style shape for a `copilot-claude` host (p-baseline).
+    // converted to the Claude-style shape for a `copilot-claude` host (p-baseline); under an
+    // older release's profile its toolArgs as a JSON text, no stop_hook_active, runtime tool
+    // names in the Claude-style shape (the profiles' evidence).
     const std::string ev = cp::canonical_event(event).empty() ? event : cp::canonical_event(event);
     const cp::Format fmt = cp::event_format(event).value_or(format_);
     const std::string session = opts.contains("session") && opts["session"].is_string()
@@ -75,7 +87,7 @@ class CopilotRunner : public HostRunner {
                                                  : json{{"command", "ls -la"}, {"description", "list"}};
     if (ev == "preToolUse" || ev == "postToolUse" || ev == "postToolUseFailure") {
       p["toolName"] = tool;
-      p["toolArgs"] = args;
+      p["toolArgs"] = rules_.tool_args_text ? json(args.dump()) : args;
     }
     if (ev == "postToolUse")
       p["toolResult"] = {{"resultType", "success"}, {"textResultForLlm", "notes.txt\n"}};
@@ -93,15 +105,17 @@ class CopilotRunner : public HostRunner {
     if (ev == "agentStop" || ev == "subagentStop") {
       p["transcriptPath"] = home + "/.copilot/session-state/" + session + "/events.jsonl";
       p["stopReason"] = "end_turn";
-      p["stop_hook_active"] = false;
+      if (rules_.stop_hook_active) p["stop_hook_active"] = false;
     }
     if (ev == "sessionEnd") p["reason"] = "complete";
     if (fmt == cp::Format::kNative || ev == "permissionRequest") return p;
-    return payload_json::parse(stdin_for(ev, p, cp::Format::kNative, cp::Format::kClaudeStyle));
+    return payload_json::parse(
+        stdin_for(ev, p, cp::Format::kNative, cp::Format::kClaudeStyle, rules_));
   }
 
  private:
   cp::Format format_;
+  cp::Rules rules_;
 
   static void classify(const std::string& ev, const HookRun& r, const Reading& rd,
                        const Outcome& o, HookOutcome& out) {
@@ -139,10 +153,18 @@ json copilot_golden(const HookOutcome& o, const json&) {
   return e;
 }
 
-// One host, copilot-1.0: native by default, a PascalCase event is a Claude-style registration.
-std::unique_ptr<HostRunner> make_copilot(const std::string&, const HostRunnerOptions&,
-                                         std::string&) {
-  return std::make_unique<CopilotRunner>(cp::Format::kNative);
+// A Copilot host is its version profile (hosts/copilot/profiles/<host>.json, or the one in
+// options.profiles_dir: profile_rules). Native by default; a PascalCase event is a Claude-style
+// registration.
+std::unique_ptr<HostRunner> make_copilot(const std::string& host, const HostRunnerOptions& options,
+                                         std::string& error) {
+  auto rules = profile_rules<cp::Rules>(pinta::hosts::Family::kCopilot, host, options,
+                                        cp::profile_named, error);
+  if (!rules) {
+    error = "no Copilot CLI profile for host " + host + ": " + error;
+    return nullptr;
+  }
+  return std::make_unique<CopilotRunner>(cp::Format::kNative, *rules);
 }
 
 }  // namespace

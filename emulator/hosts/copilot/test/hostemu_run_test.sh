@@ -67,6 +67,54 @@ reset; hooks '{"version":1,"hooks":{"userPromptSubmitted":[{"bash":"printf %s \"
 check ups-context-no-block "$(run userPromptSubmitted '{"sessionId":"s","timestamp":1,"cwd":"'$P'","prompt":"go"}')" 'o["additionalContexts"]==["X"] and not o["blocked"]'
 check stop-block-reprompts "$(run agentStop '{"sessionId":"s","timestamp":1,"cwd":"'$P'","stopReason":"end_turn","stop_hook_active":false}')" 'o["blocked"] and o["additionalContexts"]==["again"]'
 
+# Version profiles (hosts/copilot/profiles/, each rule with its probe's evidence): `--version V`
+# runs under the profile covering release V.
+runv() {  # runv VERSION EVENT [PAYLOAD] -> the report on stdout
+  printf '%s' "${3:-$NATIVE}" | "$HOSTEMU" copilot run --home "$HOME" --project "$P" --event "$2" --version "$1" 2>/dev/null
+}
+whole() {  # whole REPORT -> the report as {"outcome": …} for check's o
+  python3 -c 'import json,sys; print(json.dumps({"outcome": json.loads(sys.argv[1])}))' "$1"
+}
+reset; hooks '{"version":1,"hooks":{"preToolUse":[{"bash":"echo HK no >&2; exit 2"}]}}'
+check v1.0.57-exit2-runs-with-notice "$(runv 1.0.57 preToolUse)" 'o["toolRuns"] and o["notices"]==["! HK no\n"]'
+check v1.0.73-exit2-denies "$(runv 1.0.73 preToolUse)" 'not o["toolRuns"] and o["modelText"]=="Denied by preToolUse hook: hook exited with code 2" and o["notices"]==[]'
+reset; hooks '{"version":1,"hooks":{"preToolUse":[{"bash":"sleep 3","timeoutSec":1}]}}'
+check v1.0.63-timeout-denies "$(runv 1.0.63 preToolUse)" 'not o["toolRuns"] and o["modelText"]=="Denied by preToolUse hook from \"'$HOME'/.copilot/hooks/main.json\" (hook errored)"'
+check v1.0.64-timeout-fails-open "$(runv 1.0.64 preToolUse)" 'o["toolRuns"]'
+reset; hooks '{"version":1,"hooks":{"preToolUse":[{"bash":"exit 1"}]}}'
+check v1.0.60-errored-names-no-file "$(runv 1.0.60 preToolUse)" 'o["modelText"]=="Denied by preToolUse hook (hook errored)"'
+check v1.0.61-errored-names-the-file "$(runv 1.0.61 preToolUse)" 'o["modelText"].startswith("Denied by preToolUse hook from ")'
+reset; mkdir -p "$P/.claude"
+printf '%s' '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo claude >> \"$M\"; exit 1"}]}]}}' > "$P/.claude/settings.json"
+printf '{"trustedFolders":["%s"]}' "$P" > "$HOME/.copilot/config.json"
+check v1.0.65-claude-settings-not-run "$(runv 1.0.65 preToolUse)" 'o["toolRuns"] and m==[]'
+check v1.0.73-claude-settings-run "$(runv 1.0.73 preToolUse)" 'not o["toolRuns"] and m==["claude"]'
+# The native toolArgs as a JSON text (up to 1.0.73): a Claude-style hook of the same run gets the
+# object, and the tool name is the runtime one up to 1.0.61 (the Claude one from 1.0.63).
+TEXT='{"sessionId":"s","timestamp":1796659347664,"cwd":"'$P'","toolName":"bash","toolArgs":"{\"command\":\"touch ran\"}"}'
+reset; hooks '{"version":1,"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"command":"cat > \"$M\""}]}]}}'
+runv 1.0.61 preToolUse "$TEXT" > /dev/null
+check v1.0.61-claude-payload "{\"outcome\":$(cat "$M")}" 'o["tool_name"]=="bash" and o["tool_input"]=={"command":"touch ran"}'
+runv 1.0.63 preToolUse "$TEXT" > /dev/null
+check v1.0.63-claude-payload "{\"outcome\":$(cat "$M")}" 'o["tool_name"]=="Bash" and o["tool_input"]=={"command":"touch ran"}'
+reset; hooks '{"version":1,"hooks":{"preToolUse":[{"bash":"echo \"dir=${COPILOT_HOOK_DIR:-none}\" >> \"$M\""}],"userPromptTransformed":[{"bash":"echo upt >> \"$M\""}]}}'
+check v1.0.73-no-hook-dir "$(runv 1.0.73 preToolUse)" 'm==["dir=none"]'
+R=$(runv 1.0.65 userPromptTransformed '{"sessionId":"s","timestamp":1,"cwd":"'$P'","prompt":"go"}')
+check v1.0.65-no-prompt-transformed "$(whole "$R")" 'o["fired"] is False and o["results"]==[] and m==["dir=none"]'
+R=$(runv 1.0.73 userPromptTransformed '{"sessionId":"s","timestamp":1,"cwd":"'$P'","prompt":"go"}')
+check v1.0.73-prompt-transformed "$(whole "$R")" 'o["fired"] is True and m==["dir=none","upt"]'
+# `hostemu copilot profiles`: every profile and what it changes; a release in no profile's range
+# (not probed yet, or newer than the newest) is exit 3, for the radar.
+L=$("$HOSTEMU" copilot profiles)
+check profiles-list "$(python3 -c 'import json,sys;print(json.dumps({"outcome":sys.argv[1].splitlines()}))' "$L")" \
+  'len(o)==6 and o[-1]=="copilot-1.0\t1.0.102 .. 1.0.102\tas 1.0.102" and o[0].startswith("copilot-1.0.57\t1.0.57 .. 1.0.60\texit2_denies=false ")'
+for v in 1.0.65:copilot-1.0.64 1.0.68:3 1.0.64-1:2; do  # every boundary: hosts_copilot_test
+  rc=0; out=$("$HOSTEMU" copilot profiles --version "${v%%:*}" 2>/dev/null) || rc=$?
+  check "profiles-version-${v%%:*}" "{\"outcome\":[\"$rc\",\"$out\"]}" '(o[1] if o[0]=="0" else o[0])=="'"${v#*:}"'"'
+done
+rc=0; "$HOSTEMU" copilot run --home "$HOME" --project "$P" --event preToolUse --version 1.0.68 < /dev/null > /dev/null 2>&1 || rc=$?
+check run-version-unprofiled-is-usage-error "{\"outcome\":$rc}" 'o==2'
+
 # `hostemu copilot model-server`: the scripted Responses API the real-CLI lane points
 # COPILOT_PROVIDER_BASE_URL at: prints its port, answers a streamed request with the scripted turn
 # and logs it; a bad port or script is a usage error (exit 2) naming the command.

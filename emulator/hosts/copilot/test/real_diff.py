@@ -18,7 +18,8 @@ reduced to an outcome:
   marks      what the scenario's hooks appended to $M (which hooks ran), in order: Copilot runs
              the hooks of one event one after another
   transcript the CLI's stdout as one line (whitespace collapsed), notices its stderr (less the
-             closing usage lines), rc its status
+             closing usage lines), rc its status; the hooks' own notices (`! …`: a hook's stderr
+             or block reason the CLI prints) are predicted by the emulator too
   otel       (scenarios with "otel") the host's hook.start/hook.end span events, in order per event, and
              whether each payload's traceparent names the invoke_agent span as parent
 Checks: (1) the real outcome equals the one recorded in the scenario file ("expected"; --record
@@ -36,6 +37,8 @@ moves the breaks). A run whose model requests could not connect to the scripted 
 again once, and the line says "retried". The prompt counts as dropped only when no request reached
 the model server (a scripted 401 or 500 still carried it). The launcher's own variables
 (LAUNCHER_VARS) are left out of what hooks report of their environment.
+--version V (with --copilot, a launcher of release V from `ci/npm-copilot.sh V`) holds a version
+profile to the release it describes: the emulator replays under V's profile, check (1) is skipped.
 Without --only, --record or --fixtures-out a fixed slice of the scenarios runs
 (emulator/lanes/real_slice.py); PINTA_REAL_HOST_FULL=1 runs all of them.
 Exit 0: no difference; 1: differences (printed); 77: SKIPPED (npm unreachable, reason printed).
@@ -254,7 +257,7 @@ PASCAL_OF = {"SessionStart": "sessionStart", "UserPromptSubmit": "userPromptSubm
              "ErrorOccurred": "errorOccurred", "SessionEnd": "sessionEnd"}
 
 
-def replay(run, hostemu):
+def replay(run, hostemu, version=None):
     """One `hostemu copilot run` per firing: it runs the event's hooks of both spellings, so where
     both spellings were captured (mixed-file: one firing, two captures) the first spelling seen is
     replayed and the other capture of that firing shares its answer."""
@@ -270,7 +273,7 @@ def replay(run, hostemu):
         env["CAP"] = os.path.join(run.root, "replay-capture")
         os.makedirs(env["CAP"], exist_ok=True)
         p = subprocess.run([hostemu, "copilot", "run", "--home", run.home, "--project", run.proj,
-                            "--event", label], input=raw, cwd=run.proj, env=env, capture_output=True,
+                            "--event", label] + (["--version", version] if version else []), input=raw, cwd=run.proj, env=env, capture_output=True,
                            timeout=900)
         if p.returncode != 0:
             out.append({"error": (p.stderr or p.stdout).decode("utf-8", "replace").strip()[:500]})
@@ -315,6 +318,13 @@ def call_ran(text):
     return text is not None and not text.startswith(DENIED_PREFIX)
 
 
+def hook_notices(lines):
+    """The notices a hook's output made the CLI print (`! …`, one per line), sorted: the events
+    that print them (postToolUse and userPromptSubmitted exit 2, a Claude-style prompt block) fire
+    at set points, but sessionStart's and userPromptSubmitted's hooks overlap."""
+    return sorted(l.rstrip() for l in lines if l.startswith("! "))
+
+
 def compare_emulator(run, got, emu, emu_marks):
     name = run.sc["name"]
     diffs = []
@@ -350,6 +360,12 @@ def compare_emulator(run, got, emu, emu_marks):
             diffs.append("%s: the model was told %r; the emulator predicted no such context" % (name, t))
     if emu_marks != host_marks(got["marks"]):
         diffs.append("%s: hooks that ran ($M) emulator=%r real=%r" % (name, emu_marks, host_marks(got["marks"])))
+    emu_notices = hook_notices(norm(l, root) for em in emu if "error" not in em
+                               for n in em.get("outcome", {}).get("notices") or []
+                               for l in n.splitlines())
+    if emu_notices != hook_notices(got["notices"]):
+        diffs.append("%s: the hooks' notices (`! …` on stderr) emulator=%r real=%r"
+                     % (name, emu_notices, hook_notices(got["notices"])))
     return diffs
 
 
@@ -366,6 +382,7 @@ def oracle(run, got):
         emu.append({"outcome": o})
     if emu:
         emu[0]["outcome"]["additionalContexts"] = list(got["told"])
+        emu[0]["outcome"]["notices"] = hook_notices(got["notices"])
     return emu
 
 
@@ -393,6 +410,11 @@ def weak_checks(run, got, emu, emu_marks):
         weak.append("%s: a hook's mark dropped went unnoticed" % run.sc["name"])
     if got["told"] and len(emu) and not compare_emulator(run, got, [{"outcome": {}}] * len(emu), marks):
         weak.append("%s: contexts never predicted went unnoticed" % run.sc["name"])
+    if len(emu) and "error" not in emu[0]:
+        bad = copy.deepcopy(emu)
+        bad[0].setdefault("outcome", {}).setdefault("notices", []).append("! HK perturbed")
+        if not compare_emulator(run, got, bad, marks):
+            weak.append("%s: a notice invented went unnoticed" % run.sc["name"])
     return weak
 
 
@@ -423,7 +445,14 @@ def main():
     ap.add_argument("--keep", help="keep the session directories under this directory")
     ap.add_argument("--fixtures-out", metavar="FIXTURES_ROOT",
                     help="write the captured payloads as fixtures under this fixtures root")
+    ap.add_argument("--version", metavar="V",
+                    help="--copilot runs release V, not the pinned one: the emulator replays under "
+                         "V's version profile (hosts/copilot/profiles/) and the recorded outcomes "
+                         "(the pinned release's) are not compared")
     a = ap.parse_args()
+    if a.version and (a.record or a.fixtures_out or not a.copilot):
+        ap.error("--version checks a profile against another release: with --copilot, without "
+                 "--record or --fixtures-out")
     a.hostemu = os.path.abspath(a.hostemu)
     copilot = a.copilot or cs.install_copilot()
     t0 = time.time()
@@ -463,10 +492,10 @@ def main():
             break
         got = outcome(run)
         run.retried = retried
-        diffs = [] if a.record else compare_expected(sc, got)
+        diffs = [] if a.record or a.version else compare_expected(sc, got)
         diffs += self_check(run, got)
         if emu_ok:
-            emu, emu_marks = replay(run, a.hostemu)
+            emu, emu_marks = replay(run, a.hostemu, a.version)
             diffs += compare_emulator(run, got, emu, emu_marks)
             diffs += ["WEAK " + w for w in weak_checks(run, got, emu, emu_marks)]
         return run, got, diffs

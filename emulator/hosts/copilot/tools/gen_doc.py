@@ -10,8 +10,8 @@ generates three parts of the document and checks the rest:
   * the conformance index: the family's own cases (conformance/cases/copilot/) with the zoo
     members (conformance/zoo/copilot_*.sh) whose flaw each one catches;
   * the release classes, from emulator/hosts/copilot/tools/releases.json (written by
-    `bisect.py … --record`): each release probed or assumed, its class, and what changes at each
-    boundary;
+    `ci/copilot-bisect.py … --record`): each release probed or assumed, its class and profile, and
+    what changes at each boundary;
   * the scenario index, from emulator/hosts/copilot/test/scenarios/*.json (the scenarios the
     real-CLI lane runs on the real 1.0.102 binary), each with what the real CLI showed and the
     sections that cite it;
@@ -186,20 +186,25 @@ def releases_table():
     try:
         r = json.load(open(RELEASES, encoding="utf-8"))
     except OSError:
-        return "(no probe recorded: run tools/bisect.py with --record tools/releases.json)"
-    rows = ["Probed %s against %s (`bisect.py %s --record`); assumed = between two probes of one class; ? = between probes of two classes, not probed yet."
-            % (", ".join(x["version"] for x in r["releases"] if x["probed"]), r["pinned"], r["range"]),
-            "", "| release | class | probe | fields that differ from %s |" % r["pinned"], "|---|---|---|---|"]
-    for x in r["releases"]:
+        return "(no probe recorded: run ci/copilot-bisect.py --cached --record)"
+    rows = ["Probed %s against %s (`ci/copilot-bisect.py %s --record`, %s); assumed = between two "
+            "probes of one class; ? = between probes of two classes, not probed yet; profile = "
+            "`hostemu copilot profiles --version V` ((none): no profile covers it)."
+            % (", ".join(x["version"] for x in r["rows"] if x["probed"]), r["pinned"], r["range"],
+               r["date"]),
+            "", "| release | class | probe | profile | lines that differ from %s |" % r["pinned"],
+            "|---|---|---|---|---|"]
+    for x in r["rows"]:
         d = x.get("differs_from_pinned")
-        rows.append("| %s | %s | %s | %s |" % (x["version"], x["class"] or "-",
-                                              "probed" if x["probed"] else "assumed" if x["class"] != "?" else "-",
-                                              "-" if d is None else (str(len(d)) if d else "none")))
+        rows.append("| %s | %s | %s | %s | %s |" % (
+            x["version"], x["class"], "probed" if x["probed"] else "assumed" if x["class"] != "?" else "-",
+            x["profile"], "-" if d is None else (str(len(d)) if d else "none")))
     for b in r["boundaries"]:
         rows.append("")
-        rows.append("Between %s and %s: %s now as %s; %s new." % (
-            b["after"], b["at"], ", ".join("`%s`" % f for f in b["now_as_pinned"]) or "nothing",
-            r["pinned"], ", ".join("`%s`" % f for f in b["new"]) or "nothing"))
+        rows.append("Between %s and %s (class %s to %s, profile %s to %s): %s now as %s; %s new." % (
+            b["after"], b["version"], b["from"], b["to"], b["profiles"][0], b["profiles"][1],
+            ", ".join("`%s`" % f for f in b["vanish"]) or "nothing", r["pinned"],
+            ", ".join("`%s`" % f for f in b["appear"]) or "nothing"))
     return "\n".join(rows)
 
 

@@ -114,6 +114,9 @@ struct PayloadShape {
   // valid value the environment's wins.
   std::string_view trace_parent_env = {};
   std::string_view trace_parent_key = {};
+  // The tool input may arrive as the JSON text of an object (a string member) instead of the
+  // object: it is read as the object it encodes, so the guard sees the arguments themselves.
+  bool tool_input_json_text = false;
 };
 
 // A host program that runs hooks in a print (non-interactive) mode where a native "ask" cannot be

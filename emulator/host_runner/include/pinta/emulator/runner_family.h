@@ -7,14 +7,19 @@
 #pragma once
 
 #include <atomic>
+#include <filesystem>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "pinta/common/process.h"
 #include "pinta/emulator/host_runner.h"
 #include "pinta/hosts/family_types.h"
+#include "pinta/hosts/hosts.h"
 
 namespace pinta::emu {
 
@@ -60,5 +65,34 @@ class CaseSpawner : public pinta::proc::Spawner {
 
 // The spawn's facts for an outcome's detail.
 nlohmann::json spawn_json(const pinta::proc::SpawnResult& r);
+
+// The rules of a host that is a family's version profile, read once per process and folder:
+// `load(dir, host)` (a Result of the profile, with its `rules`) over options.profiles_dir when
+// that folder holds <host>.json (the option is shared by every family's runner, so a folder of
+// another family's profiles is not this one's), else the family's own folder. None, with `error`
+// set, when the profile cannot be read.
+template <typename Rules, typename Load>
+std::optional<Rules> profile_rules(hosts::Family family, const std::string& host,
+                                   const HostRunnerOptions& options, Load load, std::string& error) {
+  static std::mutex mu;
+  static std::map<std::string, Rules> cache;
+  std::error_code ec;
+  const std::string dir =
+      !options.profiles_dir.empty() &&
+              std::filesystem::exists(std::filesystem::path(options.profiles_dir) / (host + ".json"), ec)
+          ? options.profiles_dir
+          : hosts::profile_dir(family);
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(dir + "\n" + host);
+  if (it == cache.end()) {
+    auto prof = load(dir, host);
+    if (!prof) {
+      error = prof.error().message;
+      return std::nullopt;
+    }
+    it = cache.emplace(dir + "\n" + host, prof->rules).first;
+  }
+  return it->second;
+}
 
 }  // namespace pinta::emu

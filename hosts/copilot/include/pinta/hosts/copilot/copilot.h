@@ -63,6 +63,8 @@ struct Sources {
                                  // .github/copilot/settings(.local).json, .claude/settings(.local).json
   bool repo_trusted = false;     // a trusted folder: only then are the repo's hooks read
   std::vector<std::string> plugin_dirs;  // each installed plugin's root (hooks.json, hooks/hooks.json)
+  bool claude_settings = true;   // the repo's .claude/settings(.local).json are read (false before
+                                 // some release after 1.0.65: Rules::claude_settings)
 };
 
 struct HookHandler {
@@ -120,5 +122,43 @@ std::string default_copilot_home(const std::map<std::string, std::string>& env,
 // src-repo-allow-all-env; CPLOG 1.0.40).
 bool repo_trusted(const std::string& copilot_home, const std::string& repo,
                   const std::map<std::string, std::string>& env);
+
+// ---- version profiles (hosts/copilot/profiles/copilot-<v>.json) ----------------------------------
+
+// The hook rules that differ between Copilot releases: a profile's "switches", each measured on the
+// real releases by ci/copilot-bisect.py (docs/hosts/copilot-1.0.md "Other releases"; each
+// profile's "evidence"). The defaults are 1.0.102's.
+struct Rules {
+  bool exit2_denies = true;     // preToolUse exit 2 denies (`hook exited with code 2`); false: the
+                                // call runs and the CLI prints the hook's stderr as `! …`
+  bool timeout_denies = false;  // a preToolUse past its timeoutSec denies (`hook errored`)
+  bool errored_names_file = true;  // the errored deny names the hook's file
+  bool claude_settings = true;     // the repo's .claude/settings(.local).json hooks are run
+  bool tool_args_text = false;     // the native toolArgs is the JSON text of the arguments
+  bool claude_tool_names = true;   // the Claude-style tool_name is the Claude name (`Bash`); false:
+                                   // the runtime name (`bash`)
+  bool prompt_transformed = true;  // userPromptTransformed fires
+  bool stop_hook_active = true;    // agentStop's payload has stop_hook_active
+  bool hook_dir_env = true;        // hooks get COPILOT_HOOK_DIR and COPILOT_CLI_RESOLVED_DIST_DIR
+  bool post_exit2_notice = true;   // a postToolUse hook's exit 2 prints its stderr as `! …`
+};
+// Whether a release of these rules fires `event` (either spelling).
+bool fires(const Rules& rules, const std::string& event);
+// Every switch of `rules` as a profile names it, with its value, in one fixed order.
+std::vector<std::pair<std::string, bool>> switch_values(const Rules& rules);
+
+struct Profile {
+  std::string name, file, applies_from, applies_through, description;
+  Rules rules;
+};
+// Every profile of `dir`, by applies_from. Error when a file is not a valid profile (a bad
+// release, an unknown switch) or two ranges overlap.
+Result<std::vector<Profile>> read_profiles(const std::string& dir);
+// The profile named `name` ("copilot-1.0") or held in the file `name` (a path).
+Result<Profile> profile_named(const std::string& dir, const std::string& name);
+// The profile whose range applies_from .. applies_through (both releases, inclusive) holds
+// `version` (an npm release such as 1.0.73). kNotFound outside every range: a release past the
+// newest profile (the version radar) or one not probed yet between two profiles.
+Result<Profile> profile_for_version(const std::string& dir, const std::string& version);
 
 }  // namespace pinta::hosts::copilot

@@ -144,11 +144,16 @@ inline constexpr FamilyDescriptor kDescriptor = {
     // The native format (CP preToolUse stdin: `{"sessionId","timestamp":<ms>,"cwd",
     // "toolName":"bash","toolArgs":{…}}`, no event key; CPDOC: transcriptPath on agentStop,
     // subagentStart/Stop and preCompact). The turn opens on userPromptSubmitted (the canonical
-    // name: the adapter reads the PascalCase spelling as it).
+    // name: the adapter reads the PascalCase spelling as it). Releases before 1.0.102 (measured
+    // from 1.0.57 through 1.0.73: docs/hosts/copilot-1.0.md "Other releases", CPM c-baseline
+    // payloads of the bisect probes; profiles copilot-1.0.57 .. copilot-1.0.73) send toolArgs as
+    // the JSON text of the arguments (`"{\"command\":…}"`), the Claude-style tool_input as the
+    // object: the text is read as the object.
     {.event_key = "", .session_id = "sessionId", .cwd = "cwd", .transcript_path = "transcriptPath",
      .tool_name = "toolName", .tool_input = "toolArgs", .tool_call_id = "",
      .turn_start_event = "userPromptSubmitted", .command_args = kCommandArgs,
-     .trace_parent_env = kTraceParentEnv, .trace_parent_key = kTraceParentKey},
+     .trace_parent_env = kTraceParentEnv, .trace_parent_key = kTraceParentKey,
+     .tool_input_json_text = true},
     // CP: exit 0 + JSON on stdout decides; exit 2 denies with `hook exited with code 2` (stderr
     // is not passed on: no message stream).
     ReplyReading::kBoth, 2, MessageStream::kNone,
@@ -175,8 +180,10 @@ inline constexpr FamilyDescriptor kDescriptor = {
     // (docs/contract.md COPILOT-3). Never `modifiedArgs`. An unknown event gets no output.
     {R"({"permissionDecision":"deny","permissionDecisionReason":{R}})",
      R"({"permissionDecision":"ask","permissionDecisionReason":{R}})", "guard_deny", ""},
-    // One version graded; run by its emulator (emulator/hosts/copilot/) through HostRunner.
-    HostSource{"copilot-1.0"},
+    // The version profiles (hosts/copilot/profiles/copilot-<v>.json: one graded host per range
+    // of releases whose hook rules differ, found by ci/copilot-bisect.py; copilot-1.0 is
+    // 1.0.102's); run by the emulator (emulator/hosts/copilot/) through HostRunner.
+    HostSource{"", "PINTA_COPILOT_PROFILES", "copilot/profiles", "hosts/copilot/profiles"},
     PrintMode{},
     // `--agent copilot`: the native payload (above); `--agent copilot-claude`: the Claude-style
     // one.

@@ -6,7 +6,8 @@
 // planner) is pinta::hosts::copilot. CP = shared/reference/real-hosts.md (Copilot 1.0.102);
 // CPDOC = github/docs content/copilot/reference/hooks-reference.md; CPM = the real-CLI lane's
 // scenarios (emulator/hosts/copilot/test/scenarios/<name>.json). Every rule with its evidence:
-// run.cc.
+// run.cc. The rules that moved between releases are cp::Rules (a version profile,
+// hosts/copilot/profiles/); every function taking them defaults to 1.0.102's.
 #pragma once
 
 #include <map>
@@ -63,23 +64,27 @@ struct Outcome {
 // The payload a hook of `format` gets for `event`, derived from `payload` (either format's shape;
 // `given` is the format it is in). permissionRequest is native in both formats (CPM p-baseline).
 // Compact, keys in the CLI's order (fixtures/copilot/1.0.102), no newline.
+// Under an older release's rules (cp::Rules, a version profile) its Claude-style tool names.
 std::string stdin_for(const std::string& canonical_event, const nlohmann::ordered_json& payload,
-                      cp::Format given, cp::Format format);
+                      cp::Format given, cp::Format format, const cp::Rules& rules = {});
 
 // The hook environment (CPM c-baseline, p-baseline): the CLI's own less its provider variables,
 // plus COPILOT_CLI=1, COPILOT_HOOK_DIR, COPILOT_PROJECT_DIR, CLAUDE_PROJECT_DIR, the version, the
 // git safety settings, the entry's `env`.
 std::map<std::string, std::string> hook_environment(const cp::HookHandler& h,
                                                     const std::string& project,
-                                                    std::map<std::string, std::string> base);
+                                                    std::map<std::string, std::string> base,
+                                                    const cp::Rules& rules = {});
 
 proc::SpawnRequest spawn_request(const cp::HookHandler& h, const std::string& input,
                                  const std::string& project,
                                  const std::map<std::string, std::string>& env);
 HookRun hook_run(const cp::HookHandler& h, const proc::SpawnResult& result);
 
-// One run read as the CLI reads it for the event, in the handler's format (pure).
-Reading read_run(const std::string& canonical_event, cp::Format format, const HookRun& run);
+// One run read as the CLI reads it for the event, in the handler's format (pure), under a
+// release's rules (default 1.0.102's).
+Reading read_run(const std::string& canonical_event, cp::Format format, const HookRun& run,
+                 const cp::Rules& rules = {});
 
 struct PlanRun {
   std::vector<HookRun> runs;  // the hooks that ran (a deny stops the later ones)
@@ -91,7 +96,7 @@ struct PlanRun {
 PlanRun run_plan(const std::vector<cp::HookHandler>& plan, const std::string& event,
                  const nlohmann::json& payload, cp::Format given, const std::string& raw_payload,
                  const std::string& project, const std::map<std::string, std::string>& base_env,
-                 proc::Spawner* spawner = nullptr);
+                 proc::Spawner* spawner = nullptr, const cp::Rules& rules = {});
 
 nlohmann::json outcome_json(const Outcome& o);
 // {"loaded":[…],"results":[…],"outcome":{…}}: the `hostemu copilot run` report.
