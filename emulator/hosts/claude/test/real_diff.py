@@ -226,19 +226,25 @@ def compare(s):
             diffs.append(where + ": hostemu failed: " + em["error"]); continue
         n = len(em["results"])
         real = responses[ev][used[ev]:used[ev] + n]
+        o = em["outcome"]
+        # Hooks still running when a sibling ends the session (continue:false) are cancelled: not
+        # reported, their replies unread. Which ones is a race the one-event emulator does not
+        # order, so where generated hooks race the real report may be any part of the emulator's.
+        cut_short = generated and not o["continue"]
         if ev not in NOT_IN_STREAM:
-            used[ev] += n
+            used[ev] += len(real) if cut_short else n
             mine = sorted((r["exit"], r["stdout"], r["stderr"], r["outcome"]) for r in em["results"])
             theirs = sorted((r["exit_code"], r["stdout"], r["stderr"], r["outcome"]) for r in real)
-            behaviours += n
-            if mine != theirs:
+            behaviours += len(real) if cut_short else n
+            if (collections.Counter(theirs) - collections.Counter(mine)) if cut_short else mine != theirs:
                 diffs.append(where + ": hook results differ\n  emulator: %r\n  real:     %r" % (mine, theirs))
-        o = em["outcome"]
         name = ev + (":" + pl["tool_name"] if "tool_name" in pl else ":" + pl["source"] if ev == "SessionStart" else "")
         # SessionStart notices are not in the print-mode stream (fuzz lane), nor are a subagent's
         # (subagent-start, subagent-stop-block).
         for m in (o["systemMessage"].split("\n") if o["systemMessage"] and
                   ev not in ("SessionStart", "SubagentStart", "SubagentStop") else []):
+            if cut_short and not any(m in r["stdout"] for r in real):
+                continue  # a cancelled hook's message (each generated message is unique)
             expect_says[name + " says: " + m] += 1
         for t in o["modelContext"]:
             if ev == "PreToolUse" and t == o["toolResult"]:
