@@ -112,7 +112,8 @@ def main():
         r = subprocess.run([test], capture_output=True, text=True, env=env, timeout=1200)
         m = re.search(r"hook cases: (\d+), differing: (\d+)", r.stdout)
         cases, differing = (int(m.group(1)), int(m.group(2))) if m else (None, None)
-        diffs = re.findall(r"^\S*: Failure\n(\[[^\]]+\] .*(?:\n    .*)*)", r.stdout, re.M)
+        # ADD_FAILURE's text: "<file>:<line>: Failure", "Failed", then "[case] behaviour" and fields.
+        diffs = re.findall(r"^\S*: Failure\n(?:Failed\n)?(\[[^\]]+\] .*(?:\n    .*)*)", r.stdout, re.M)
         row = {"version": v, "profile": profile, "cases": cases, "differing": differing,
                "seconds": round(time.time() - t0), "exit": r.returncode, "differences": diffs}
         if r.returncode != 0 or differing:
