@@ -72,7 +72,7 @@ def main():
                                                 "the profiles cover)")
     a = ap.parse_args()
     hostemu = os.path.join(a.build, "bin", "hostemu")
-    test = os.path.join(a.build, "bin", "emulator_gemini_real_hook_test")
+    test = os.path.join(a.build, "tests", "emulator_gemini_real_hook_test")  # pinta_add_test's
     for f in (hostemu, test):
         if not os.access(f, os.X_OK):
             print(f"gemini-hookrunner-sweep: {f} is not built", file=sys.stderr)
@@ -90,7 +90,8 @@ def main():
             if r.returncode == 0:
                 versions.append(v)
     rows, bad = [], 0
-    env0 = dict(os.environ, PINTA_SOURCE_DIR=SRC)
+    # As ctest runs the test: hostemu from PINTA_BIN_DIR, the cases from PINTA_SOURCE_DIR.
+    env0 = dict(os.environ, PINTA_SOURCE_DIR=SRC, PINTA_BIN_DIR=os.path.abspath(os.path.dirname(hostemu)))
     for v in versions:
         prof = subprocess.run([hostemu, "gemini", "profiles", "--version", v], capture_output=True,
                               text=True)
@@ -111,7 +112,8 @@ def main():
         r = subprocess.run([test], capture_output=True, text=True, env=env, timeout=1200)
         m = re.search(r"hook cases: (\d+), differing: (\d+)", r.stdout)
         cases, differing = (int(m.group(1)), int(m.group(2))) if m else (None, None)
-        diffs = re.findall(r"^\S*: Failure\n(\[[^\]]+\] .*(?:\n    .*)*)", r.stdout, re.M)
+        # ADD_FAILURE's text: "<file>:<line>: Failure", "Failed", then "[case] behaviour" and fields.
+        diffs = re.findall(r"^\S*: Failure\n(?:Failed\n)?(\[[^\]]+\] .*(?:\n    .*)*)", r.stdout, re.M)
         row = {"version": v, "profile": profile, "cases": cases, "differing": differing,
                "seconds": round(time.time() - t0), "exit": r.returncode, "differences": diffs}
         if r.returncode != 0 or differing:

@@ -24,12 +24,13 @@ namespace cl = pinta::hosts::claude;
 
 namespace {
 
-// A hook's command as 2.1.332 quotes it in a blocking error ("… from command: \"<shown>\": …";
-// its display sanitizer, measured by the generated lane: a newline shown as U+2424, a BOM as
-// \u{FEFF}): each control or invisible code point made visible, the rest as is. Newline ␤, tab ␉,
-// ESC ␛, another C0 control its control picture (U+2400 + c), DEL ␡; a C1 control, a format
-// character, a default-ignorable one, U+2028 or U+2029 as \u{HEX}, except the variation
-// selectors, zero-width joiner and tags inside an emoji sequence (kept after a pictographic).
+// A hook's command as 2.1.332 quotes it in a decision:block's blocking error ("… from command:
+// \"<shown>\": …"; its display sanitizer, measured by the generated lane: a newline shown as
+// U+2424, a BOM as \u{FEFF}; an exit 2 quotes it as written, post-exit2-command-raw): each
+// control or invisible code point made visible, the rest as is. Newline ␤, tab ␉, ESC ␛, another
+// C0 control its control picture (U+2400 + c), DEL ␡; a C1 control, a format character, a
+// default-ignorable one, U+2028 or U+2029 as \u{HEX}, except the variation selectors, zero-width
+// joiner and tags inside an emoji sequence (kept after a pictographic).
 bool pictographic(uint32_t c) {
   return c >= 0x1F000 || (c >= 0x2190 && c <= 0x2BFF) || c == 0x00A9 || c == 0x00AE ||
          c == 0x203C || c == 0x2049 || c == 0x2122 || c == 0x2139 || c == 0x3030 || c == 0x303D ||
@@ -460,9 +461,16 @@ Outcome decide(const std::string& event, const json& payload,
         else
           deny_text = name + " hook error: " + detail;
       } else if (event == "PostToolUse" || event == "PostToolUseFailure") {
+        // real (post-exit2-command-raw): here the command is quoted as written, not as shown;
+        // a JSON block on stdout gives decision:block's text instead (post-exit2-json-block).
         o.blocked = true;
-        o.model_context.push_back(name + " hook blocking error from command: \"" +
-                                  shown_command(cmd) + "\": " + detail);
+        if (any_json && str_field(*any_json, "decision") == "block")
+          o.model_context.push_back(name + " hook blocking error from command: \"" +
+                                    shown_command(cmd) + "\": " +
+                                    or_default(str_field(*any_json, "reason")));
+        else
+          o.model_context.push_back(name + " hook blocking error from command: \"" + cmd +
+                                    "\": " + detail);
       } else if (event == "UserPromptSubmit") {
         o.blocked = true;  // real (ups-exit2): the prompt is dropped, no model request
       } else if (event == "Stop" || event == "SubagentStop") {
