@@ -34,7 +34,6 @@ KNOWN_LONG = {
     "adapter/admin/src/codex.cc": ["check_codex"],
     "adapter/admin/src/copilot.cc": ["check_copilot"],
     "adapter/admin/src/doctor.cc": ["check_guard", "check_collector"],
-    "adapter/src/net/http.cc": ["read_response"],
     "adapter/src/redact/generic.cc": ["unescape_once", "random_body", "shape_scan"],
     "adapter/src/telemetry/flusher.cc": ["flush_queue"],
     "adapter/src/telemetry/otlp.cc": ["encode_span"],
