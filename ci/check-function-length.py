@@ -34,7 +34,6 @@ KNOWN_LONG = {
     "adapter/admin/src/copilot.cc": ["check_copilot"],
     "adapter/admin/src/doctor.cc": ["check_guard", "check_collector"],
     "adapter/src/redact/generic.cc": ["unescape_once", "random_body", "shape_scan"],
-    "common/src/process.cc": ["PosixSpawner::run"],
     "conformance/src/case.cc": ["parse_case"],
     "conformance/src/html_report.cc": ["render_html_report"],
     "conformance/src/report.cc": ["write_reports"],
