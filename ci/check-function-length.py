@@ -37,12 +37,6 @@ KNOWN_LONG = {
     "emulator/hosts/claude/src/run.cc": ["decide"],
     "emulator/hosts/codex/src/run.cc": ["read_run"],
     "emulator/hosts/gemini/src/run.cc": ["run_hook"],
-    "fuzz/adapter_input/adapter_input_fuzzer.cc": ["LLVMFuzzerTestOneInput"],
-    "fuzz/campaign/campaign.cc": ["run"],
-    "fuzz/campaign/generate.cc": ["make_case"],
-    "fuzz/campaign/runner.cc": ["spawn_and_wait"],
-    "fuzz/gemini_hookrunner_diff/hookrunner_diff.cc": ["main"],
-    "fuzz/otlp_span/otlp_span_fuzzer.cc": ["LLVMFuzzerTestOneInput"],
     "hosts/antigravity/src/loader.cc": ["hook_spec"],
     "hosts/gemini/src/loader.cc": ["register_hooks", "load_hooks"],
 }
