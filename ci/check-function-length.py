@@ -37,8 +37,6 @@ KNOWN_LONG = {
     "emulator/hosts/claude/src/run.cc": ["decide"],
     "emulator/hosts/codex/src/run.cc": ["read_run"],
     "emulator/hosts/gemini/src/run.cc": ["run_hook"],
-    "hosts/antigravity/src/loader.cc": ["hook_spec"],
-    "hosts/gemini/src/loader.cc": ["register_hooks", "load_hooks"],
 }
 
 
