@@ -35,7 +35,6 @@ KNOWN_LONG = {
     "adapter/admin/src/doctor.cc": ["check_guard", "check_collector"],
     "adapter/src/redact/generic.cc": ["unescape_once", "random_body", "shape_scan"],
     "emulator/hosts/codex/src/run.cc": ["read_run"],
-    "emulator/hosts/gemini/src/run.cc": ["run_hook"],
 }
 
 
