@@ -42,9 +42,6 @@ DEF = "hosts/include/pinta/hosts/families.def"
 # Production files that still name families, with how many names and why. The numbers only go
 # down; removing the last name of a file means removing its line.
 KNOWN_DEBT = {
-    # The layering check's own self-tests plant a family's header and library where they are
-    # forbidden (ci/check-layers.py --inject): test definitions, not product code.
-    "CMakeLists.txt": (4, "ci/check-layers.py self-tests plant a family's header and library"),
     # The doctor's guard probe is one synthetic call, a Gemini BeforeTool read_file: what the
     # guard is asked does not depend on which families are installed.
     "adapter/admin/src/doctor.cc": (2, "doctor: the guard probe's event is Gemini's"),
