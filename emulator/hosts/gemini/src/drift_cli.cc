@@ -11,7 +11,7 @@
 //   exit    the CLI's exit code vs the transcript's exit_code
 //   stderr  the CLI's stderr minus start-up noise vs the transcript's stderr lines
 //   hook_calls  the CLI's own gemini_cli.hook_call telemetry records vs the transcript's
-//           "hook_calls" (timing-free attributes; emulator/session_lane)
+//           "hook_calls" (timing-free attributes; session_lane/)
 //   payload every hook's stdin (hook_call's hook_input) field by field, volatile values
 //           normalized (session_lane normalize_payload)
 // The profile is the one profile_for_version gives for V (an error outside the profiled range,
