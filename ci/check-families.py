@@ -42,15 +42,11 @@ DEF = "hosts/include/pinta/hosts/families.def"
 # Production files that still name families, with how many names and why. The numbers only go
 # down; removing the last name of a file means removing its line.
 KNOWN_DEBT = {
-    # The layering check's own self-tests plant a family's header and library where they are
-    # forbidden (ci/check-layers.py --inject): test definitions, not product code.
-    "CMakeLists.txt": (4, "ci/check-layers.py self-tests plant a family's header and library"),
     # The doctor's guard probe is one synthetic call, a Gemini BeforeTool read_file: what the
     # guard is asked does not depend on which families are installed.
     "adapter/admin/src/doctor.cc": (2, "doctor: the guard probe's event is Gemini's"),
-    # Replay and the Gemini session lane: per-family fixture layout and the lane's Gemini runs.
+    # Replay: per-family fixture layout.
     "emulator/src/replay_cli.cc": (6, "replay: per-family fixture layout"),
-    "emulator/session_lane/src/session_lane.cc": (1, "the session lane drives hostemu gemini session"),
     # The shared fuzzers' per-family branches: the adapter-input oracle's Gemini/Antigravity
     # replies, the campaign's generator and judge, the properties' link. (A family's own fuzzers
     # are in its fuzz/<folder>.cmake and fuzz/<prefix>_<entry>/.)

@@ -316,6 +316,56 @@ struct Run {
                         });
                       });
   }
+
+  // The child's stdin as the request asks: closed at once, dripped, or written whole.
+  void start_stdin() {
+    switch (req->stdin_mode) {
+      case StdinMode::kNone: in.close(); break;
+      case StdinMode::kDrip: drip(); break;
+      default:
+        if (req->stdin_data.empty()) {
+          if (req->stdin_mode == StdinMode::kCloseAfterWrite) in.close();
+        } else {
+          write_all_then_maybe_close();
+        }
+    }
+  }
+
+  // The request's timeout (its signal, then SIGKILL after kill_after) and the hard limit.
+  void arm_timers() {
+    if (req->timeout.count() > 0) {
+      timeout_timer.expires_after(req->timeout);
+      timeout_timer.async_wait([this](const boost::system::error_code& e) {
+        if (!e) on_timeout();
+      });
+    }
+    hard_timer.expires_after(req->hard_limit);
+    hard_timer.async_wait([this](const boost::system::error_code& e) {
+      if (e) return;
+      res.hard_limited = true;
+      abandon();
+    });
+  }
+
+  void on_timeout() {
+    if (exited) {
+      // timeout_until_close: the child has gone, a leftover process holds a pipe. Only its
+      // group can be signalled (the child's pid may be reused by now).
+      if (!req->timeout_until_close || (out_eof && err_eof)) return;
+      res.timed_out = true;
+      if (req->signal_group && (req->new_process_group || req->new_session) && pid > 0)
+        ::kill(-pid, req->timeout_signal);
+      return;
+    }
+    res.timed_out = true;
+    signal_child(req->timeout_signal);
+    if (req->kill_after.count() > 0) {
+      kill_timer.expires_after(req->kill_after);
+      kill_timer.async_wait([this](const boost::system::error_code& e2) {
+        if (!e2 && !exited) signal_child(SIGKILL);
+      });
+    }
+  }
 };
 
 }  // namespace
@@ -348,6 +398,49 @@ std::map<std::string, std::string> current_environment() {
   return env;
 }
 
+namespace {
+
+// The child's environment, "NAME=value" sorted by name: exactly as the request gives it (a list
+// or a map), or this process's.
+std::vector<std::string> environment_strings(const SpawnRequest& req) {
+  std::vector<std::string> env_strings;
+  if (req.env_list) {
+    for (const auto& [k, v] : *req.env_list) env_strings.push_back(k + "=" + v);
+  } else {
+    for (const auto& [k, v] : req.env ? *req.env : current_environment())
+      env_strings.push_back(k + "=" + v);
+  }
+  return env_strings;
+}
+
+// posix_spawn's file actions and attributes for the request: the channels' ends as fds 0-2, no
+// other fd, the working directory, the signal state, the session or process group.
+void init_spawn(const SpawnRequest& req, const std::array<Channel, 3>& ch,
+                posix_spawn_file_actions_t& fa, posix_spawnattr_t& attr) {
+  ::posix_spawn_file_actions_init(&fa);
+  ::posix_spawnattr_init(&attr);
+  for (int i = 0; i < 3; ++i) ::posix_spawn_file_actions_adddup2(&fa, ch[i].theirs, i);
+  ::posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+  if (!req.cwd.empty()) ::posix_spawn_file_actions_addchdir_np(&fa, req.cwd.c_str());
+  // The child starts with no signal blocked, whatever the calling thread blocks (as under Node
+  // and Go, see child_default_signals).
+  short flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK;
+  const sigset_t defaults = child_default_signals(req.child_signals);
+  ::posix_spawnattr_setsigdefault(&attr, &defaults);
+  sigset_t none;
+  sigemptyset(&none);
+  ::posix_spawnattr_setsigmask(&attr, &none);
+  if (req.new_session) {
+    flags |= POSIX_SPAWN_SETSID;  // not with SETPGROUP: setpgid fails for a session leader
+  } else if (req.new_process_group) {
+    flags |= POSIX_SPAWN_SETPGROUP;
+    ::posix_spawnattr_setpgroup(&attr, 0);
+  }
+  ::posix_spawnattr_setflags(&attr, flags);
+}
+
+}  // namespace
+
 SpawnResult PosixSpawner::run(const SpawnRequest& req) {
   // Writing to a child that already exited must be EPIPE, not a SIGPIPE that kills the caller
   // (Node, the hosts' runtime, ignores SIGPIPE the same way).
@@ -375,13 +468,7 @@ SpawnResult PosixSpawner::run(const SpawnRequest& req) {
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  std::vector<std::string> env_strings;
-  if (req.env_list) {
-    for (const auto& [k, v] : *req.env_list) env_strings.push_back(k + "=" + v);
-  } else {
-    for (const auto& [k, v] : req.env ? *req.env : current_environment())
-      env_strings.push_back(k + "=" + v);
-  }
+  std::vector<std::string> env_strings = environment_strings(req);
   std::vector<char*> envp;
   for (auto& e : env_strings) envp.push_back(e.data());
   envp.push_back(nullptr);
@@ -407,26 +494,7 @@ SpawnResult PosixSpawner::run(const SpawnRequest& req) {
 
   posix_spawn_file_actions_t fa;
   posix_spawnattr_t attr;
-  ::posix_spawn_file_actions_init(&fa);
-  ::posix_spawnattr_init(&attr);
-  for (int i = 0; i < 3; ++i) ::posix_spawn_file_actions_adddup2(&fa, ch[i].theirs, i);
-  ::posix_spawn_file_actions_addclosefrom_np(&fa, 3);
-  if (!req.cwd.empty()) ::posix_spawn_file_actions_addchdir_np(&fa, req.cwd.c_str());
-  // The child starts with no signal blocked, whatever the calling thread blocks (as under Node
-  // and Go, see child_default_signals).
-  short flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK;
-  const sigset_t defaults = child_default_signals(req.child_signals);
-  ::posix_spawnattr_setsigdefault(&attr, &defaults);
-  sigset_t none;
-  sigemptyset(&none);
-  ::posix_spawnattr_setsigmask(&attr, &none);
-  if (req.new_session) {
-    flags |= POSIX_SPAWN_SETSID;  // not with SETPGROUP: setpgid fails for a session leader
-  } else if (req.new_process_group) {
-    flags |= POSIX_SPAWN_SETPGROUP;
-    ::posix_spawnattr_setpgroup(&attr, 0);
-  }
-  ::posix_spawnattr_setflags(&attr, flags);
+  init_spawn(req, ch, fa, attr);
   r.t0 = Clock::now();
   pid_t pid = -1;
   const int rc = ::posix_spawn(&pid, exe.c_str(), &fa, &attr, argv.data(), envp.data());
@@ -452,45 +520,8 @@ SpawnResult PosixSpawner::run(const SpawnRequest& req) {
   r.watch_exit();
   r.read_stream(r.out, r.out_buf, r.res.out, r.res.out_truncated, r.out_eof, true);
   r.read_stream(r.err, r.err_buf, r.res.err, r.res.err_truncated, r.err_eof, false);
-  switch (req.stdin_mode) {
-    case StdinMode::kNone: r.in.close(); break;
-    case StdinMode::kDrip: r.drip(); break;
-    default:
-      if (req.stdin_data.empty()) {
-        if (req.stdin_mode == StdinMode::kCloseAfterWrite) r.in.close();
-      } else {
-        r.write_all_then_maybe_close();
-      }
-  }
-  if (req.timeout.count() > 0) {
-    r.timeout_timer.expires_after(req.timeout);
-    r.timeout_timer.async_wait([&r, &req](const boost::system::error_code& e) {
-      if (e) return;
-      if (r.exited) {
-        // timeout_until_close: the child has gone, a leftover process holds a pipe. Only its
-        // group can be signalled (the child's pid may be reused by now).
-        if (!req.timeout_until_close || (r.out_eof && r.err_eof)) return;
-        r.res.timed_out = true;
-        if (req.signal_group && (req.new_process_group || req.new_session) && r.pid > 0)
-          ::kill(-r.pid, req.timeout_signal);
-        return;
-      }
-      r.res.timed_out = true;
-      r.signal_child(req.timeout_signal);
-      if (req.kill_after.count() > 0) {
-        r.kill_timer.expires_after(req.kill_after);
-        r.kill_timer.async_wait([&r](const boost::system::error_code& e2) {
-          if (!e2 && !r.exited) r.signal_child(SIGKILL);
-        });
-      }
-    });
-  }
-  r.hard_timer.expires_after(req.hard_limit);
-  r.hard_timer.async_wait([&r](const boost::system::error_code& e) {
-    if (e) return;
-    r.res.hard_limited = true;
-    r.abandon();
-  });
+  r.start_stdin();
+  r.arm_timers();
   if (req.cancel) r.watch_cancel();
   r.io.run();
   if (r.res.closed_after.count() == 0) r.res.closed_after = since(r.t0);

@@ -130,6 +130,112 @@ std::string check_role(const json& ev, const std::vector<std::string>& required,
   return "";
 }
 
+// The rules of a shared case (one without "family"): it is in a shared area, requires features,
+// names no host and no per-host value, and its events are roles. "" or what is wrong.
+std::string check_shared_case(const json& j, const Case& c,
+                              const pinta::hosts::FamilyDescriptor* area_family) {
+  if (area_family)
+    return "area " + c.area + " is family " + std::string(area_family->name) +
+           "'s: a shared case belongs to a shared area";
+  if (j.contains("hosts"))
+    return "hosts: only a family case names hosts (a shared case requires features)";
+  if (!j.contains("requires"))
+    return "a shared case needs \"requires\" (features; [] for every family), a "
+           "family case \"family\"";
+  if (auto p = per_host_path(j, ""); !p.empty())
+    return "per-host value at " + p.substr(1) +
+           " in a shared case: state it by meaning, and a family's own value in "
+           "cases/<family>/shared-cases.json";
+  const bool steps = j.contains("steps") && j["steps"].is_array();
+  if (j.contains("event"))
+    if (auto why = check_role(j["event"], c.required, true, steps, "event"); !why.empty())
+      return why;
+  if (steps)
+    for (size_t i = 0; i < j["steps"].size(); ++i)
+      if (j["steps"][i].is_object() && j["steps"][i].contains("event"))
+        if (auto why = check_role(j["steps"][i]["event"], c.required, false, true,
+                                  "steps[" + std::to_string(i) + "].event");
+            !why.empty())
+          return why;
+  return "";
+}
+
+// The case's hosts: its family's (all, or those of "hosts") or every graded host with the
+// features it requires. "" or what is wrong.
+std::string select_hosts(const json& j, const pinta::hosts::FamilyDescriptor* fam, Case& c) {
+  // A family case may keep to some of its family's hosts (a reproducer of one host's finding).
+  std::set<std::string> only;
+  if (fam && j.contains("hosts")) {
+    if (!j["hosts"].is_array() || j["hosts"].empty())
+      return "hosts must be a non-empty array";
+    for (const auto& h : j["hosts"]) {
+      if (!h.is_string() || family_of(h.get<std::string>()) != c.family ||
+          std::find(all_hosts().begin(), all_hosts().end(), h.get<std::string>()) ==
+              all_hosts().end())
+        return "unknown host " + h.dump() + " of family " + c.family;
+      only.insert(h.get<std::string>());
+    }
+  }
+  if (j.contains("one_host_per_family") && !j["one_host_per_family"].is_boolean())
+    return "one_host_per_family must be true or false";
+  const bool one_each = j.value("one_host_per_family", false);
+  for (const auto& h : all_hosts()) {
+    const auto hf = pinta::hosts::host_family(h);
+    if (!hf) continue;
+    const auto& d = pinta::hosts::descriptor(*hf);
+    if (fam ? d.id != fam->id : !has_features(d, c.required)) continue;
+    if (!only.empty() && !only.count(h)) continue;
+    // One host per family: its newest graded one (the last in report order).
+    if (one_each && !c.hosts.empty() && pinta::hosts::host_family(c.hosts.back()) == hf)
+      c.hosts.back() = h;
+    else
+      c.hosts.push_back(h);
+  }
+  if (c.hosts.empty()) return "no graded host has the features the case requires";
+  return "";
+}
+
+// What a run of the case needs: expectations, an event or steps, and well-formed run options.
+// "" or what is wrong.
+std::string check_run_fields(const json& j, const Case& c) {
+  if (!j.contains("expect") || !j["expect"].is_object() || j["expect"].empty())
+    return "expect must be a non-empty object";
+  // Expectations: the kinds of the matcher registry (pinta/conformance/matchers.h), each value
+  // validated there; an unknown key or a value the runner would not test would be a check that
+  // cannot fail.
+  if (auto why = validate_expect(j["expect"], kInCaseExpect); !why.empty()) return why;
+  if (!j.contains("event") && !j.contains("steps")) return "missing 'event'";
+  if (j.contains("stdin")) {
+    const auto& s = j["stdin"];
+    if (!s.is_string() ||
+        (s != "host" && s != "closed" && s != "open" && s != "dripped" && s != "none"))
+      return "stdin must be host|closed|open|dripped|none";
+  }
+  if (j.contains("steps") && (!j["steps"].is_array() || j["steps"].empty()))
+    return "steps must be a non-empty array";
+  // host_parent: the argv of a process the host's hook command runs under (the adapter's
+  // ancestors look like e.g. `agy -p`); one list, or one per host.
+  if (j.contains("host_parent"))
+    for (const json* v : per_host_values(j["host_parent"]))
+      if (!v->is_array() || v->empty() || v->size() > 16 ||
+          !std::all_of(v->begin(), v->end(), [](const json& a) {
+            return a.is_string() && !a.get<std::string>().empty() &&
+                   a.get<std::string>().find('\0') == std::string::npos;
+          }))
+        return "host_parent must be a non-empty array of non-empty strings";
+  // A step's expect holds per-run kinds only: a whole-case check there would never be evaluated.
+  if (j.contains("steps"))
+    for (size_t i = 0; i < j["steps"].size(); ++i) {
+      const json& st = j["steps"][i];
+      if (!st.is_object() || !st.contains("expect")) continue;
+      const std::string at = c.id + ": steps[" + std::to_string(i) + "]";
+      if (!st["expect"].is_object()) return at + ".expect must be an object";
+      if (auto why = validate_expect(st["expect"], kInStepExpect); !why.empty())
+        return at + (why.rfind("expect.", 0) == 0 ? "." : ": ") + why;
+    }
+  return "";
+}
+
 }  // namespace
 
 Result<Case> parse_case(const std::string& text, const std::string& file) {
@@ -193,96 +299,11 @@ Result<Case> parse_case(const std::string& text, const std::string& file) {
       return bad(file, "area " + c.area + " is family " + std::string(area_family->name) +
                            "'s: the case must say \"family\": \"" +
                            std::string(area_family->name) + "\"");
-  } else {
-    if (area_family)
-      return bad(file, "area " + c.area + " is family " + std::string(area_family->name) +
-                           "'s: a shared case belongs to a shared area");
-    if (j.contains("hosts"))
-      return bad(file, "hosts: only a family case names hosts (a shared case requires features)");
-    if (!j.contains("requires"))
-      return bad(file,
-                 "a shared case needs \"requires\" (features; [] for every family), a "
-                 "family case \"family\"");
-    if (auto p = per_host_path(j, ""); !p.empty())
-      return bad(file, "per-host value at " + p.substr(1) +
-                           " in a shared case: state it by meaning, and a family's own value in "
-                           "cases/<family>/shared-cases.json");
-    const bool steps = j.contains("steps") && j["steps"].is_array();
-    if (j.contains("event"))
-      if (auto why = check_role(j["event"], c.required, true, steps, "event"); !why.empty())
-        return bad(file, why);
-    if (steps)
-      for (size_t i = 0; i < j["steps"].size(); ++i)
-        if (j["steps"][i].is_object() && j["steps"][i].contains("event"))
-          if (auto why = check_role(j["steps"][i]["event"], c.required, false, true,
-                                    "steps[" + std::to_string(i) + "].event");
-              !why.empty())
-            return bad(file, why);
+  } else if (auto why = check_shared_case(j, c, area_family); !why.empty()) {
+    return bad(file, why);
   }
-  // A family case may keep to some of its family's hosts (a reproducer of one host's finding).
-  std::set<std::string> only;
-  if (fam && j.contains("hosts")) {
-    if (!j["hosts"].is_array() || j["hosts"].empty())
-      return bad(file, "hosts must be a non-empty array");
-    for (const auto& h : j["hosts"]) {
-      if (!h.is_string() || family_of(h.get<std::string>()) != c.family ||
-          std::find(all_hosts().begin(), all_hosts().end(), h.get<std::string>()) ==
-              all_hosts().end())
-        return bad(file, "unknown host " + h.dump() + " of family " + c.family);
-      only.insert(h.get<std::string>());
-    }
-  }
-  if (j.contains("one_host_per_family") && !j["one_host_per_family"].is_boolean())
-    return bad(file, "one_host_per_family must be true or false");
-  const bool one_each = j.value("one_host_per_family", false);
-  for (const auto& h : all_hosts()) {
-    const auto hf = pinta::hosts::host_family(h);
-    if (!hf) continue;
-    const auto& d = pinta::hosts::descriptor(*hf);
-    if (fam ? d.id != fam->id : !has_features(d, c.required)) continue;
-    if (!only.empty() && !only.count(h)) continue;
-    // One host per family: its newest graded one (the last in report order).
-    if (one_each && !c.hosts.empty() && pinta::hosts::host_family(c.hosts.back()) == hf)
-      c.hosts.back() = h;
-    else
-      c.hosts.push_back(h);
-  }
-  if (c.hosts.empty()) return bad(file, "no graded host has the features the case requires");
-  if (!j.contains("expect") || !j["expect"].is_object() || j["expect"].empty())
-    return bad(file, "expect must be a non-empty object");
-  // Expectations: the kinds of the matcher registry (pinta/conformance/matchers.h), each value
-  // validated there; an unknown key or a value the runner would not test would be a check that
-  // cannot fail.
-  if (auto why = validate_expect(j["expect"], kInCaseExpect); !why.empty()) return bad(file, why);
-  if (!j.contains("event") && !j.contains("steps")) return bad(file, "missing 'event'");
-  if (j.contains("stdin")) {
-    const auto& s = j["stdin"];
-    if (!s.is_string() ||
-        (s != "host" && s != "closed" && s != "open" && s != "dripped" && s != "none"))
-      return bad(file, "stdin must be host|closed|open|dripped|none");
-  }
-  if (j.contains("steps") && (!j["steps"].is_array() || j["steps"].empty()))
-    return bad(file, "steps must be a non-empty array");
-  // host_parent: the argv of a process the host's hook command runs under (the adapter's
-  // ancestors look like e.g. `agy -p`); one list, or one per host.
-  if (j.contains("host_parent"))
-    for (const json* v : per_host_values(j["host_parent"]))
-      if (!v->is_array() || v->empty() || v->size() > 16 ||
-          !std::all_of(v->begin(), v->end(), [](const json& a) {
-            return a.is_string() && !a.get<std::string>().empty() &&
-                   a.get<std::string>().find('\0') == std::string::npos;
-          }))
-        return bad(file, "host_parent must be a non-empty array of non-empty strings");
-  // A step's expect holds per-run kinds only: a whole-case check there would never be evaluated.
-  if (j.contains("steps"))
-    for (size_t i = 0; i < j["steps"].size(); ++i) {
-      const json& st = j["steps"][i];
-      if (!st.is_object() || !st.contains("expect")) continue;
-      const std::string at = c.id + ": steps[" + std::to_string(i) + "]";
-      if (!st["expect"].is_object()) return bad(file, at + ".expect must be an object");
-      if (auto why = validate_expect(st["expect"], kInStepExpect); !why.empty())
-        return bad(file, at + (why.rfind("expect.", 0) == 0 ? "." : ": ") + why);
-    }
+  if (auto why = select_hosts(j, fam, c); !why.empty()) return bad(file, why);
+  if (auto why = check_run_fields(j, c); !why.empty()) return bad(file, why);
   c.raw = std::move(j);
   return c;
 }

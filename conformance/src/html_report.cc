@@ -587,34 +587,31 @@ std::optional<Mismatch> locate_mismatch(const std::string& check, const json& ex
   return at(p, p + json(last).dump().size(), path + ": " + what);
 }
 
-std::string render_html_report(const RunSummary& s, const RunOptions& o) {
-  std::ostringstream h;
-  // The protocol profile grades the author's hooks: each row names its hook, and the words are
-  // the hooks' (no case file, so no xfail, no area).
-  const bool hooks = o.profile == "protocol";
-  // Many host columns (the contract's every host) stand their names upright, so a name never
-  // breaks and the columns stay narrow.
-  const bool many = o.hosts.size() > 4;
-  // Order: failures first, then XFAIL / NON-STRICT, skipped, passes; by id within each.
-  std::vector<const CaseOutcome*> order;
-  for (const auto& co : s.cases) order.push_back(&co);
-  std::stable_sort(order.begin(), order.end(), [](const CaseOutcome* a, const CaseOutcome* b) {
-    int ra = kind_rank(case_kind(a->state)), rb = kind_rank(case_kind(b->state));
-    if (ra != rb) return ra < rb;
-    return a->c->id < b->c->id;
-  });
+namespace {
+
+// The run's tallies: per case kind, host, area and state.
+struct Tallies {
   Counts total;
   std::map<std::string, Counts> by_host, by_area;
   std::vector<std::string> areas;
   std::map<std::string, int> states;
-  for (const auto& co : s.cases) {
-    total.add(case_kind(co.state));
-    by_area[co.c->area].add(case_kind(co.state));
-    ++states[co.state];
-    for (const auto& u : co.hosts) by_host[u.host].add(unit_kind(co.state, u.state));
-  }
-  for (const auto& [a, c] : by_area) areas.push_back(a);
+};
 
+Tallies tally(const RunSummary& s) {
+  Tallies t;
+  for (const auto& co : s.cases) {
+    t.total.add(case_kind(co.state));
+    t.by_area[co.c->area].add(case_kind(co.state));
+    ++t.states[co.state];
+    for (const auto& u : co.hosts) t.by_host[u.host].add(unit_kind(co.state, u.state));
+  }
+  for (const auto& [a, c] : t.by_area) t.areas.push_back(a);
+  return t;
+}
+
+// The head of the page, the header (what ran, when, the badges) and the summary tables.
+void render_header(std::ostringstream& h, const RunSummary& s, const RunOptions& o, Tallies& t,
+                   bool hooks) {
   char when[64] = "";
   std::time_t now = std::time(nullptr);
   std::tm tm{};
@@ -641,49 +638,58 @@ std::string render_html_report(const RunSummary& s, const RunOptions& o) {
     << "<span class=b-fail>" << s.failed << " failed</span><span class=b-pass>" << s.passed
     << " passed</span>";
   if (!hooks)
-    h << "<span class=b-warn>" << total.warn << " xfail / non-strict</span><span class=b-skip>"
+    h << "<span class=b-warn>" << t.total.warn << " xfail / non-strict</span><span class=b-skip>"
       << s.skipped << " skipped</span>";
   if (s.not_run) h << "<span class=b-skip>" << s.not_run << " not run</span>";
   h << "</p></header>\n<main>\n<section id=summary><h2>Summary</h2><div class=summary>";
   h << "<table id=by-host><thead><tr><th>Host</th><th>fail</th><th>"
     << (hooks ? "warnings" : "xfail / non-strict") << "</th><th>pass</th><th>skipped</th></tr>"
     << "</thead><tbody>";
-  for (const auto& host : o.hosts) counts_row(h, host, by_host[host]);
+  for (const auto& host : o.hosts) counts_row(h, host, t.by_host[host]);
   h << "</tbody></table>";
   if (!hooks) {
     h << "<table id=by-area><thead><tr><th>Area</th><th>fail</th><th>xfail / "
          "non-strict</th><th>pass</th><th>skipped</th></tr></thead><tbody>";
-    for (const auto& a : areas) counts_row(h, a, by_area[a]);
+    for (const auto& a : t.areas) counts_row(h, a, t.by_area[a]);
     h << "</tbody></table>";
   }
   h << "</div></section>\n";
+}
 
-  // Filters.
+void render_filters(std::ostringstream& h, const RunOptions& o, const Tallies& t, bool hooks) {
   h << "<section id=filters><label for=f-state>State</label><select id=f-state>"
     << "<option value=all>all</option><option value=fail>failures</option>"
     << "<option value=problem>" << (hooks ? "failures, warnings" : "failures, xfail, non-strict")
     << "</option>"
     << "<option value=pass>passed</option><option value=skip>skipped</option>";
-  for (const auto& [st, n] : states)
+  for (const auto& [st, n] : t.states)
     h << "<option value=\"state:" << esc(st) << "\">" << esc(st) << " (" << n << ")</option>";
   h << "</select><label for=f-host>Host</label><select id=f-host><option value=\"\">all</option>";
   for (const auto& host : o.hosts) h << "<option>" << esc(host) << "</option>";
   h << "</select><label for=f-area>Area</label><select id=f-area><option value=\"\">all</option>";
-  for (const auto& a : areas) h << "<option>" << esc(a) << "</option>";
+  for (const auto& a : t.areas) h << "<option>" << esc(a) << "</option>";
   h << "</select><label for=f-text>Find</label><input id=f-text type=search "
        "placeholder=\"id or words\" size=18><span id=f-count class=muted></span></section>\n";
+}
 
-  // Matrix.
-  auto data_attrs = [&](const CaseOutcome& co) {
-    std::string units;
-    for (const auto& u : co.hosts) units += u.host + ":" + unit_kind(co.state, u.state) + " ";
-    std::string search = co.c->id + " " + co.c->title + " " + co.c->requirement;
-    std::transform(search.begin(), search.end(), search.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return " data-state=\"" + esc(co.state) + "\" data-kind=\"" + case_kind(co.state) +
-           "\" data-area=\"" + esc(co.c->area) + "\" data-units=\"" + esc(units) +
-           "\" data-search=\"" + esc(search) + "\"";
-  };
+// The data-* attributes the filters read, of a case's matrix row and of its details.
+std::string data_attrs(const CaseOutcome& co) {
+  std::string units;
+  for (const auto& u : co.hosts) units += u.host + ":" + unit_kind(co.state, u.state) + " ";
+  std::string search = co.c->id + " " + co.c->title + " " + co.c->requirement;
+  std::transform(search.begin(), search.end(), search.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return " data-state=\"" + esc(co.state) + "\" data-kind=\"" + case_kind(co.state) +
+         "\" data-area=\"" + esc(co.c->area) + "\" data-units=\"" + esc(units) +
+         "\" data-search=\"" + esc(search) + "\"";
+}
+
+// The matrix: a row per case, a column per host.
+void render_matrix(std::ostringstream& h, const std::vector<const CaseOutcome*>& order,
+                   const RunOptions& o, bool hooks) {
+  // Many host columns (the contract's every host) stand their names upright, so a name never
+  // breaks and the columns stay narrow.
+  const bool many = o.hosts.size() > 4;
   h << "<section id=matrix" << (many ? " class=many" : "") << "><h2>Matrix</h2><table><thead><tr>"
     << "<th class=id>" << (hooks ? "Hook" : "Case") << "</th>"
     << (hooks ? "<th class=hook>Registered as</th>" : "")
@@ -719,11 +725,11 @@ std::string render_html_report(const RunSummary& s, const RunOptions& o) {
     h << "</tr>";
   }
   h << "</tbody></table></section>\n";
+}
 
-  // Cases.
-  if (!s.cross_host_text.empty())
-    h << "<section id=cross-host><h2>Cross-host matrix</h2><pre>" << esc(s.cross_host_text)
-      << "</pre></section>\n";
+// Each case in full: its requirement and source, and every host's run.
+void render_cases(std::ostringstream& h, const std::vector<const CaseOutcome*>& order,
+                  const RunOptions& o) {
   h << "<section id=cases><h2>Cases</h2>";
   for (const CaseOutcome* co : order) {
     const std::string k = case_kind(co->state);
@@ -748,7 +754,33 @@ std::string render_html_report(const RunSummary& s, const RunOptions& o) {
     for (const HostOutcome* u : us) render_unit(h, *co, *u, o);
     h << "</div></details>\n";
   }
-  h << "</section></main>\n<script>" << kScript << "</script></body></html>\n";
+  h << "</section>";
+}
+
+}  // namespace
+
+std::string render_html_report(const RunSummary& s, const RunOptions& o) {
+  std::ostringstream h;
+  // The protocol profile grades the author's hooks: each row names its hook, and the words are
+  // the hooks' (no case file, so no xfail, no area).
+  const bool hooks = o.profile == "protocol";
+  // Order: failures first, then XFAIL / NON-STRICT, skipped, passes; by id within each.
+  std::vector<const CaseOutcome*> order;
+  for (const auto& co : s.cases) order.push_back(&co);
+  std::stable_sort(order.begin(), order.end(), [](const CaseOutcome* a, const CaseOutcome* b) {
+    int ra = kind_rank(case_kind(a->state)), rb = kind_rank(case_kind(b->state));
+    if (ra != rb) return ra < rb;
+    return a->c->id < b->c->id;
+  });
+  Tallies t = tally(s);
+  render_header(h, s, o, t, hooks);
+  render_filters(h, o, t, hooks);
+  render_matrix(h, order, o, hooks);
+  if (!s.cross_host_text.empty())
+    h << "<section id=cross-host><h2>Cross-host matrix</h2><pre>" << esc(s.cross_host_text)
+      << "</pre></section>\n";
+  render_cases(h, order, o);
+  h << "</main>\n<script>" << kScript << "</script></body></html>\n";
   return h.str();
 }
 

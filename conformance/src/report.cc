@@ -59,14 +59,8 @@ Status write(const std::string& path, const std::string& text) {
   return {};
 }
 
-}  // namespace
-
-Status write_reports(const RunSummary& s, const RunOptions& o, const std::string& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec)
-    return make_error(ErrorCode::kIo,
-                      "cannot create report directory " + dir + ": " + ec.message());
+// report.json: the run, every case and every host's outcome.
+json report_json(const RunSummary& s, const RunOptions& o) {
   json rep = {{"adapter", o.adapter},
               {"profile", o.profile},
               {"hosts", o.hosts},
@@ -117,14 +111,11 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
     rep["cases"].push_back(std::move(c));
   }
   if (!s.cross_host_rows.is_null()) rep["cross_host_matrix"] = s.cross_host_rows;
+  return rep;
+}
 
-  // Adapter output is escaped by the runner, but the command line and case text need not be
-  // UTF-8: replaced, never thrown.
-  if (auto st = write(dir + "/report.json",
-                      rep.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
-      !st)
-    return st;
-
+// junit.xml: a test suite per area, a test case per case.
+std::string junit_xml(const RunSummary& s) {
   std::ostringstream x;
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"conformance\">\n";
   std::map<std::string, std::vector<const CaseOutcome*>> by_area;
@@ -150,11 +141,13 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
     x << " </testsuite>\n";
   }
   x << "</testsuites>\n";
-  if (auto st = write(dir + "/junit.xml", x.str()); !st) return st;
+  return x.str();
+}
 
-  // Matrix: one row per case, one column per host/profile; the cell shows the host's effect. The
-  // protocol profile's rows are the author's hooks: a Hook column names each, and the file graded
-  // is "Hooks", not an adapter.
+// matrix.md: one row per case, one column per host/profile; the cell shows the host's effect. The
+// protocol profile's rows are the author's hooks: a Hook column names each, and the file graded
+// is "Hooks", not an adapter.
+std::string matrix_md(const RunSummary& s, const RunOptions& o) {
   const bool hooks = o.profile == "protocol";
   std::ostringstream md;
   md << "# Conformance matrix\n\n" << (hooks ? "Hooks" : "Adapter") << ": `" << o.adapter
@@ -177,7 +170,25 @@ Status write_reports(const RunSummary& s, const RunOptions& o, const std::string
   // --matrix: what each host does with the call after each hook's reply (render_matrix's table).
   if (!s.cross_host_text.empty())
     md << "\n## Cross-host matrix\n\n```\n" << s.cross_host_text << "```\n";
-  if (auto st = write(dir + "/matrix.md", md.str()); !st) return st;
+  return md.str();
+}
+
+}  // namespace
+
+Status write_reports(const RunSummary& s, const RunOptions& o, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    return make_error(ErrorCode::kIo,
+                      "cannot create report directory " + dir + ": " + ec.message());
+  // Adapter output is escaped by the runner, but the command line and case text need not be
+  // UTF-8: replaced, never thrown.
+  if (auto st = write(dir + "/report.json",
+                      report_json(s, o).dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+      !st)
+    return st;
+  if (auto st = write(dir + "/junit.xml", junit_xml(s)); !st) return st;
+  if (auto st = write(dir + "/matrix.md", matrix_md(s, o)); !st) return st;
   return write(dir + "/matrix.html", render_html_report(s, o));
 }
 

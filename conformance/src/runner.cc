@@ -959,276 +959,291 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, std::o
 }
 
 
-RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const CaseDone& on_case) {
-  RunSummary s;
-  std::vector<const Case*> sel;
-  for (const auto& c : cases)
-    if (selected(c, o)) sel.push_back(&c);
-  s.cases.resize(sel.size());
-  const auto t0 = Clock::now();
-  auto secs = [](double x) {
-    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(x));
-  };
-  std::optional<Clock::time_point> run_end;
-  if (o.run_deadline > 0) run_end = t0 + secs(o.run_deadline);
+namespace {
 
-  using detail::Unit;
-  std::vector<size_t> remaining(sel.size(), 0);
-  std::vector<Clock::time_point> first_start(sel.size(), Clock::time_point::max()),
-      last_end(sel.size(), Clock::time_point::min());
-  // The report keeps the cases in id order, each with its selected hosts.
-  for (size_t i = 0; i < sel.size(); ++i) {
-    s.cases[i].c = sel[i];
-    for (const auto& h : sel[i]->hosts) {
-      if (std::find(o.hosts.begin(), o.hosts.end(), h) == o.hosts.end()) continue;
-      s.cases[i].hosts.push_back(HostOutcome{h, "", "", {}, {}, "", json::array()});
-      ++remaining[i];
+Clock::duration secs(double x) {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(x));
+}
+
+bool is_failed(const HostOutcome& h) {
+  return h.state == "fail" || h.state == "deadline" || h.state == "unresolved";
+}
+
+// A unit's outcome, and whether its failure, if any, stands.
+struct Judged {
+  HostOutcome ho;
+  bool standing = false;
+};
+
+// One run_cases: the selected cases' units through the pools, the late units, the verdict and
+// the stops. Members marked "under mu_" are read and written with mu_ held.
+class CaseRun {
+ public:
+  CaseRun(const std::vector<Case>& cases, const RunOptions& o, const CaseDone& on_case)
+      : o_(o), on_case_(on_case) {
+    for (const auto& c : cases)
+      if (selected(c, o)) sel_.push_back(&c);
+    s_.cases.resize(sel_.size());
+    if (o.run_deadline > 0) run_end_ = t0_ + secs(o.run_deadline);
+    remaining_.assign(sel_.size(), 0);
+    first_start_.assign(sel_.size(), Clock::time_point::max());
+    last_end_.assign(sel_.size(), Clock::time_point::min());
+    // The report keeps the cases in id order, each with its selected hosts.
+    for (size_t i = 0; i < sel_.size(); ++i) {
+      s_.cases[i].c = sel_[i];
+      for (const auto& h : sel_[i]->hosts) {
+        if (std::find(o.hosts.begin(), o.hosts.end(), h) == o.hosts.end()) continue;
+        s_.cases[i].hosts.push_back(HostOutcome{h, "", "", {}, {}, "", json::array()});
+        ++remaining_[i];
+      }
     }
   }
-  const int jobs = o.jobs > 0 ? o.jobs : default_jobs();
-  // The run order (schedule.h): framing cases first, then the timed ones tightest first, then the
-  // rest; the latency cases in their own pool after them.
-  const detail::UnitQueue queue = detail::plan_units(sel, o.hosts, jobs);
-  std::mutex mu;
-  size_t done = 0;
-  int failed_cases = 0;
-  std::map<std::string, int> framing_failures;  // framing units whose failure stands, by cause
-  std::map<std::string, int> cause_failures;    // every unit whose failure stands, by cause
-  // Set once the run stops (s.stopped says why): no unit starts, and units in flight end at once
-  // (Deadlines::cancel reaches their spawns), reported NOT-RUN.
-  std::atomic<bool> stop_new{false};
-  std::function<void()> stop_units;  // the gate's (below): ends the units in flight
-  auto stop = [&](const std::string& why) {  // under mu
-    if (stop_new) return;
-    s.stopped = why;
-    stop_new = true;
-    if (stop_units) stop_units();
-  };
-  // The verdict is FAIL once a failure stands (no rerun can undo it) in a case that counts
-  // (must, or any level under --strict; not xfail). Settled, the run stops before work that can
-  // no longer change it (RunOptions::complete).
-  bool verdict_failed = false;  // under mu
-  std::string settled_by;       // "CASE under HOST (cause)"
-  const std::string complete_hint = "; --complete grades every case";
-  auto finish_case = [&](size_t i) {  // under mu
-    CaseOutcome& co = s.cases[i];
-    co.state = case_state(*co.c, co.hosts, o.strict);
-    if (first_start[i] != Clock::time_point::max())
-      co.seconds = std::chrono::duration<double>(last_end[i] - first_start[i]).count();
-    const bool failed = is_failure_state(co.state);
-    if (failed && o.max_failures > 0 && ++failed_cases >= o.max_failures)
-      stop("--max-failures " + std::to_string(o.max_failures) + " reached");
-    size_t n = ++done;
-    if (on_case) on_case(co, n, sel.size());
-  };
-  for (size_t i = 0; i < sel.size(); ++i)
-    if (remaining[i] == 0) {
-      std::lock_guard<std::mutex> lock(mu);
-      finish_case(i);
+
+  RunSummary run() {
+    const int jobs = o_.jobs > 0 ? o_.jobs : default_jobs();
+    // The run order (schedule.h): framing cases first, then the timed ones tightest first, then
+    // the rest; the latency cases in their own pool after them.
+    const detail::UnitQueue queue = detail::plan_units(sel_, o_.hosts, jobs);
+    for (size_t i = 0; i < sel_.size(); ++i)
+      if (remaining_[i] == 0) {
+        std::lock_guard<std::mutex> lock(mu_);
+        finish_case(i);
+      }
+    // "Alone" is enforced by a gate every unit passes: a rerun holds new units back, and stops
+    // the units in flight that have run for a second or more (a broken adapter's unit may wait
+    // out a 5 s host timeout; they are run again after it) while it waits for the younger ones to
+    // end. Every unit has its own cancel flag (Deadlines::cancel, polled by its spawns); the
+    // run's stop sets them all.
+    stop_units_ = [this] { gate_.stop_all(); };
+    run_pool(queue.fast, jobs, false);
+    {
+      // The latency cases run last, two at a time, because they are slow to grade; a FAIL
+      // verdict they cannot change.
+      std::lock_guard<std::mutex> lock(mu_);
+      if (verdict_failed_ && !o_.complete && !queue.slow.empty())
+        stop("the verdict was settled (" + settled_by_ +
+             ") before the latency cases, which run last and cannot change it" + kCompleteHint);
     }
+    run_pool(queue.slow, std::min(jobs, 2), true);
+    if (!stop_new_ && o_.rerun_alone && !unstarted_.empty()) run_late(jobs);
+    finish_deferred();
+    count_states();
+    s_.seconds = std::chrono::duration<double>(Clock::now() - t0_).count();
+    return std::move(s_);
+  }
+
+ private:
+  static constexpr const char* kCompleteHint = "; --complete grades every case";
+
+  // Set once the run stops (s_.stopped says why): no unit starts, and units in flight end at
+  // once (Deadlines::cancel reaches their spawns), reported NOT-RUN. Under mu_.
+  void stop(const std::string& why) {
+    if (stop_new_) return;
+    s_.stopped = why;
+    stop_new_ = true;
+    if (stop_units_) stop_units_();
+  }
+
+  // Under mu_: case i's last unit ended.
+  void finish_case(size_t i) {
+    CaseOutcome& co = s_.cases[i];
+    co.state = case_state(*co.c, co.hosts, o_.strict);
+    if (first_start_[i] != Clock::time_point::max())
+      co.seconds = std::chrono::duration<double>(last_end_[i] - first_start_[i]).count();
+    const bool failed = is_failure_state(co.state);
+    if (failed && o_.max_failures > 0 && ++failed_cases_ >= o_.max_failures)
+      stop("--max-failures " + std::to_string(o_.max_failures) + " reached");
+    size_t n = ++done_;
+    if (on_case_) on_case_(co, n, sel_.size());
+  }
+
   // A unit worth running again alone: cut by a deadline, or failed in a case whose verdict rests
   // on time (a fake guard answering within the adapter's budget, a *_within_ms or median_ms
   // budget). The rerun's verdict is the unit's.
-  auto wants_rerun = [&](size_t i, const HostOutcome& h) {
-    return o.rerun_alone &&
-           ((h.state == "deadline" && (h.deadline != "run" || !o.run_deadline_given)) ||
-            (h.state == "fail" && verdict_rests_on_time(*sel[i])));
-  };
-  auto is_failed = [](const HostOutcome& h) {
-    return h.state == "fail" || h.state == "deadline" || h.state == "unresolved";
-  };
-  // "Alone" is enforced by a gate every unit passes: a rerun holds new units back, and stops the
-  // units in flight that have run for a second or more (a broken adapter's unit may wait out a
-  // 5 s host timeout; they are run again after it) while it waits for the younger ones to end.
-  // Every unit has its own cancel flag (Deadlines::cancel, polled by its spawns); the run's stop
-  // sets them all.
-  detail::AloneGate gate;
-  stop_units = [&] { gate.stop_all(); };
-  int confirmed = 0;  // reruns that failed again (under mu)
+  bool wants_rerun(size_t i, const HostOutcome& h) const {
+    return o_.rerun_alone &&
+           ((h.state == "deadline" && (h.deadline != "run" || !o_.run_deadline_given)) ||
+            (h.state == "fail" && verdict_rests_on_time(*sel_[i])));
+  }
+
   // Runs unit (i, host) within `run_end`; a failure that a rerun may undo is run again at once,
   // alone, before it stands (at most kRerunConfirmations of them fail again: after that the
-  // failures are the adapter's, not the load's, and stand as they are). `standing` says whether
-  // the outcome's failure, if any, stands.
-  struct Judged {
-    HostOutcome ho;
-    bool standing = false;
-  };
-  auto run_unit = [&](size_t i, const std::string& host,
-                      std::optional<Clock::time_point> run_end) -> Judged {
+  // failures are the adapter's, not the load's, and stand as they are).
+  Judged run_unit(size_t i, const std::string& host, std::optional<Clock::time_point> run_end) {
     HostOutcome ho;
     for (;;) {
       std::atomic<bool> cancel{false};
       Deadlines d;
       d.run = run_end;
       d.cancel = &cancel;
-      const int id = gate.enter(cancel);
-      if (o.case_deadline > 0) d.unit = Clock::now() + secs(o.case_deadline);
-      ho = UnitRun(*sel[i], host, o, d).run();
-      gate.leave(id);
+      const int id = gate_.enter(cancel);
+      if (o_.case_deadline > 0) d.unit = Clock::now() + secs(o_.case_deadline);
+      ho = UnitRun(*sel_[i], host, o_, d).run();
+      gate_.leave(id);
       // Stopped by a rerun alone (not by the run's stop): run it again once the gate opens.
-      if (ho.state != "not_run" || stop_new) break;
+      if (ho.state != "not_run" || stop_new_) break;
     }
     if (!is_failed(ho)) return {std::move(ho), false};
     if (!wants_rerun(i, ho)) return {std::move(ho), true};
     {
-      std::lock_guard<std::mutex> lock(mu);
-      if (stop_new) {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stop_new_) {
         // Its failure may be the load's and will not be checked: the verdict needs it no more.
-        HostOutcome nr{host, "not_run", "", {"not run again alone: " + s.stopped}, {}, "",
+        HostOutcome nr{host, "not_run", "", {"not run again alone: " + s_.stopped}, {}, "",
                        json::array()};
         nr.rerun_after = ho.failures.empty() ? ho.state : ho.failures.front();
         return {std::move(nr), false};
       }
-      if (confirmed >= RunOptions::kRerunConfirmations) {
-        if (s.rerun_stopped.empty())
-          s.rerun_stopped = std::to_string(RunOptions::kRerunConfirmations) + " reruns failed again";
+      if (confirmed_ >= RunOptions::kRerunConfirmations) {
+        if (s_.rerun_stopped.empty())
+          s_.rerun_stopped = std::to_string(RunOptions::kRerunConfirmations) + " reruns failed again";
         return {std::move(ho), true};
       }
     }
-    gate.enter_alone();
+    return run_alone(i, host, ho);
+  }
+
+  // Unit (i, host) again, alone: its outcome is the unit's.
+  Judged run_alone(size_t i, const std::string& host, const HostOutcome& ho) {
+    gate_.enter_alone();
     Deadlines d2;
-    d2.cancel = &stop_new;
-    if (o.case_deadline > 0) d2.unit = Clock::now() + secs(o.case_deadline);
-    HostOutcome again = UnitRun(*sel[i], host, o, d2).run();
-    gate.leave_alone();
+    d2.cancel = &stop_new_;
+    if (o_.case_deadline > 0) d2.unit = Clock::now() + secs(o_.case_deadline);
+    HostOutcome again = UnitRun(*sel_[i], host, o_, d2).run();
+    gate_.leave_alone();
     again.rerun_after = ho.failures.empty() ? ho.state : ho.failures.front();
-    std::lock_guard<std::mutex> lock(mu);
+    std::lock_guard<std::mutex> lock(mu_);
     if (again.state == "not_run") return {std::move(again), false};  // the run stopped meanwhile
-    ++s.reran;
+    ++s_.reran;
     const bool failed = is_failed(again);
     if (failed)
-      ++confirmed;
+      ++confirmed_;
     else
-      ++s.reran_passed;
+      ++s_.reran_passed;
     return {std::move(again), failed};
-  };
-  // Under mu, after unit (i, h) ended: the framing stop, and the verdict. `settles`: a failure
+  }
+
+  // Under mu_, after unit (i, h) ended: the framing stop, and the verdict. `settles`: a failure
   // that stands here ends the run (the latency cases, the late units, a failure confirmed alone).
-  auto judge = [&](size_t i, const HostOutcome& h, bool standing, bool settles) {
+  void judge(size_t i, const HostOutcome& h, bool standing, bool settles) {
     if (!standing) return;
-    const Case& c = *sel[i];
+    const Case& c = *sel_[i];
     const std::string cause = unit_cause(h);
-    if (o.max_framing_failures > 0 && is_framing_area(c.area) &&
-        ++framing_failures[cause] >= o.max_framing_failures)
-      stop(std::to_string(o.max_framing_failures) +
-           (o.max_framing_failures == 1 ? " framing unit" : " framing units") +
+    if (o_.max_framing_failures > 0 && is_framing_area(c.area) &&
+        ++framing_failures_[cause] >= o_.max_framing_failures)
+      stop(std::to_string(o_.max_framing_failures) +
+           (o_.max_framing_failures == 1 ? " framing unit" : " framing units") +
            " (case x host; OUT, EXIT, FMT run first) failed with one cause (" +
            cause + "); --max-framing-failures 0 or --complete runs every case");
-    if (c.xfail || !(c.level == "must" || o.strict)) return;
-    if (!o.complete && ++cause_failures[cause] == RunOptions::kOneCauseStop)
+    if (c.xfail || !(c.level == "must" || o_.strict)) return;
+    if (!o_.complete && ++cause_failures_[cause] == RunOptions::kOneCauseStop)
       stop(std::to_string(RunOptions::kOneCauseStop) + " units (case x host) failed with one cause (" +
-           cause + ")" + complete_hint);
-    if (!verdict_failed) {
-      verdict_failed = true;
-      settled_by = c.id + " under " + h.host + " (" + cause + ")";
+           cause + ")" + kCompleteHint);
+    if (!verdict_failed_) {
+      verdict_failed_ = true;
+      settled_by_ = c.id + " under " + h.host + " (" + cause + ")";
     }
-    if (settles && !o.complete)
-      stop("the verdict was settled: " + settled_by + (h.rerun_after.empty() ? "" : ", again when run alone") +
-           complete_hint);
-  };
-  std::vector<size_t> deferred;  // cases waiting for their late units, in the order they ended
-  std::set<std::pair<size_t, std::string>> unstarted;  // units the run deadline kept from starting
-  // `slow`: the latency-sensitive pool, which runs only while the verdict is open.
-  auto run_pool = [&](const std::vector<Unit>& units, int jobs, bool slow) {
+    if (settles && !o_.complete)
+      stop("the verdict was settled: " + settled_by_ + (h.rerun_after.empty() ? "" : ", again when run alone") +
+           kCompleteHint);
+  }
+
+  // The units of one pool on `jobs` workers. `slow`: the latency-sensitive pool, which runs only
+  // while the verdict is open.
+  void run_pool(const std::vector<detail::Unit>& units, int jobs, bool slow) {
     std::atomic<size_t> next{0};
     auto worker = [&] {
-      for (size_t k; (k = next++) < units.size();) {
-        const Unit& u = units[k];
-        Judged j;
-        auto u0 = Clock::now();
-        if (stop_new) {
-          std::string why;
-          {
-            std::lock_guard<std::mutex> lock(mu);
-            why = s.stopped;
-          }
-          j.ho = HostOutcome{u.host, "not_run", "", {"not run: " + why}, {}, "", json::array()};
-        } else if (run_end && u0 >= *run_end) {
-          std::ostringstream m;
-          m << "[" << u.host << "] not run: the run deadline (" << o.run_deadline
-            << " s, --run-deadline) had passed";
-          j.ho = HostOutcome{u.host, "deadline", "run", {m.str()}, {}, "", json::array()};
-          std::lock_guard<std::mutex> lock(mu);
-          unstarted.insert({u.case_index, u.host});
-        } else {
-          j = run_unit(u.case_index, u.host, run_end);
-        }
-        auto u1 = Clock::now();
-        std::lock_guard<std::mutex> lock(mu);
-        if (j.ho.state == "not_run" && j.ho.failures.empty())
-          j.ho.failures.push_back("not run: stopped mid-run: " + s.stopped);
-        const bool ran = j.ho.state != "not_run" || !j.ho.rerun_after.empty();
-        judge(u.case_index, j.ho, j.standing, slow || !j.ho.rerun_after.empty());
-        auto& co = s.cases[u.case_index];
-        for (auto& h : co.hosts)
-          if (h.host == u.host) h = std::move(j.ho);
-        if (ran) {
-          first_start[u.case_index] = std::min(first_start[u.case_index], u0);
-          last_end[u.case_index] = std::max(last_end[u.case_index], u1);
-        }
-        if (--remaining[u.case_index] == 0) {
-          const auto& hs = co.hosts;
-          if (std::any_of(hs.begin(), hs.end(), [&](const HostOutcome& h) {
-                return unstarted.count({u.case_index, h.host}) && wants_rerun(u.case_index, h);
-              }))
-            deferred.push_back(u.case_index);
-          else
-            finish_case(u.case_index);
-        }
-      }
+      for (size_t k; (k = next++) < units.size();) pool_unit(units[k], slow);
     };
     std::vector<std::thread> ts;
     int n = std::max(1, std::min<int>(jobs, static_cast<int>(units.size())));
     for (int j = 0; j < n; ++j) ts.emplace_back(worker);
     for (auto& t : ts) t.join();
-  };
-  run_pool(queue.fast, jobs, false);
-  {
-    // The latency cases run last, two at a time, because they are slow to grade; a FAIL verdict
-    // they cannot change.
-    std::lock_guard<std::mutex> lock(mu);
-    if (verdict_failed && !o.complete && !queue.slow.empty())
-      stop("the verdict was settled (" + settled_by +
-           ") before the latency cases, which run last and cannot change it" + complete_hint);
   }
-  run_pool(queue.slow, std::min(jobs, 2), true);
-  // Then the units the (default) run deadline kept from starting, as the pools would have run
-  // them (two at a time), within 4 run deadlines (200 s by default: a loaded machine, load 30 on
-  // 2 cores, needed more than one); an adapter that fails or hangs settles the verdict first.
-  if (!stop_new && o.rerun_alone && !unstarted.empty()) {
+
+  // One unit of a pool: run (or not run: the run stopped, or its deadline passed), judged and
+  // recorded; its case finished when it was the last.
+  void pool_unit(const detail::Unit& u, bool slow) {
+    Judged j;
+    auto u0 = Clock::now();
+    if (stop_new_) {
+      std::string why;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        why = s_.stopped;
+      }
+      j.ho = HostOutcome{u.host, "not_run", "", {"not run: " + why}, {}, "", json::array()};
+    } else if (run_end_ && u0 >= *run_end_) {
+      std::ostringstream m;
+      m << "[" << u.host << "] not run: the run deadline (" << o_.run_deadline
+        << " s, --run-deadline) had passed";
+      j.ho = HostOutcome{u.host, "deadline", "run", {m.str()}, {}, "", json::array()};
+      std::lock_guard<std::mutex> lock(mu_);
+      unstarted_.insert({u.case_index, u.host});
+    } else {
+      j = run_unit(u.case_index, u.host, run_end_);
+    }
+    auto u1 = Clock::now();
+    std::lock_guard<std::mutex> lock(mu_);
+    if (j.ho.state == "not_run" && j.ho.failures.empty())
+      j.ho.failures.push_back("not run: stopped mid-run: " + s_.stopped);
+    const bool ran = j.ho.state != "not_run" || !j.ho.rerun_after.empty();
+    judge(u.case_index, j.ho, j.standing, slow || !j.ho.rerun_after.empty());
+    auto& co = s_.cases[u.case_index];
+    for (auto& h : co.hosts)
+      if (h.host == u.host) h = std::move(j.ho);
+    if (ran) {
+      first_start_[u.case_index] = std::min(first_start_[u.case_index], u0);
+      last_end_[u.case_index] = std::max(last_end_[u.case_index], u1);
+    }
+    if (--remaining_[u.case_index] == 0) {
+      const auto& hs = co.hosts;
+      if (std::any_of(hs.begin(), hs.end(), [&](const HostOutcome& h) {
+            return unstarted_.count({u.case_index, h.host}) && wants_rerun(u.case_index, h);
+          }))
+        deferred_.push_back(u.case_index);
+      else
+        finish_case(u.case_index);
+    }
+  }
+
+  // The units the (default) run deadline kept from starting, as the pools would have run them
+  // (two at a time), within 4 run deadlines (200 s by default: a loaded machine, load 30 on 2
+  // cores, needed more than one); an adapter that fails or hangs settles the verdict first.
+  void run_late(int jobs) {
     std::vector<std::pair<size_t, HostOutcome*>> late;
-    for (size_t i : deferred)
-      for (auto& h : s.cases[i].hosts)
-        if (unstarted.count({i, h.host}) && wants_rerun(i, h)) late.push_back({i, &h});
+    for (size_t i : deferred_)
+      for (auto& h : s_.cases[i].hosts)
+        if (unstarted_.count({i, h.host}) && wants_rerun(i, h)) late.push_back({i, &h});
     std::optional<Clock::time_point> late_end;
-    if (o.run_deadline > 0) late_end = Clock::now() + secs(4 * o.run_deadline);
+    if (o_.run_deadline > 0) late_end = Clock::now() + secs(4 * o_.run_deadline);
     std::atomic<size_t> next{0};
     auto worker = [&] {
       for (size_t k; (k = next++) < late.size();) {
         auto [i, h] = late[k];
         {
-          std::lock_guard<std::mutex> lock(mu);
-          if (stop_new) return;
+          std::lock_guard<std::mutex> lock(mu_);
+          if (stop_new_) return;
           if (late_end && Clock::now() >= *late_end) {
-            if (s.rerun_stopped.empty())
-              s.rerun_stopped = "the late units' window (" +
-                                std::to_string(static_cast<int>(4 * o.run_deadline)) + " s) ran out";
+            if (s_.rerun_stopped.empty())
+              s_.rerun_stopped = "the late units' window (" +
+                                 std::to_string(static_cast<int>(4 * o_.run_deadline)) + " s) ran out";
             return;
           }
         }
         const std::string before = h->failures.empty() ? h->state : h->failures.front();
         const auto u0 = Clock::now();
         Judged j = run_unit(i, h->host, late_end);
-        std::lock_guard<std::mutex> lock(mu);
+        std::lock_guard<std::mutex> lock(mu_);
         if (j.ho.rerun_after.empty()) {  // else run_unit ran it a second time and counted that
           j.ho.rerun_after = before;
-          ++s.reran;
-          if (j.ho.state == "pass") ++s.reran_passed;
+          ++s_.reran;
+          if (j.ho.state == "pass") ++s_.reran_passed;
         }
         judge(i, j.ho, j.standing, true);
         *h = std::move(j.ho);
-        first_start[i] = std::min(first_start[i], u0);
-        last_end[i] = std::max(last_end[i], Clock::now());
+        first_start_[i] = std::min(first_start_[i], u0);
+        last_end_[i] = std::max(last_end_[i], Clock::now());
       }
     };
     std::vector<std::thread> ts;
@@ -1236,34 +1251,68 @@ RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const 
     for (int t = 0; t < n; ++t) ts.emplace_back(worker);
     for (auto& t : ts) t.join();
   }
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    for (size_t i : deferred) {
+
+  // The cases that waited for their late units.
+  void finish_deferred() {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (size_t i : deferred_) {
       // Late units that did not run (the run stopped): not a failure of the adapter's.
-      if (stop_new)
-        for (auto& h : s.cases[i].hosts)
-          if (unstarted.count({i, h.host}) && h.state == "deadline" && h.rerun_after.empty())
-            h = HostOutcome{h.host, "not_run", "", {"not run: " + s.stopped}, {}, "",
+      if (stop_new_)
+        for (auto& h : s_.cases[i].hosts)
+          if (unstarted_.count({i, h.host}) && h.state == "deadline" && h.rerun_after.empty())
+            h = HostOutcome{h.host, "not_run", "", {"not run: " + s_.stopped}, {}, "",
                             json::array()};
       finish_case(i);
     }
   }
-  for (const auto& co : s.cases) {
-    for (const auto& h : co.hosts) {
-      s.case_deadlines += h.deadline == "case";
-      s.run_deadlines += h.deadline == "run";
+
+  void count_states() {
+    for (const auto& co : s_.cases) {
+      for (const auto& h : co.hosts) {
+        s_.case_deadlines += h.deadline == "case";
+        s_.run_deadlines += h.deadline == "run";
+      }
+      if (co.state == "PASS" || co.state == "XFAIL" || co.state == "NON-STRICT")
+        ++s_.passed;
+      else if (co.state == "UNSUPPORTED")
+        ++s_.skipped;
+      else if (co.state == "NOT-RUN")
+        ++s_.not_run;
+      else
+        ++s_.failed;
     }
-    if (co.state == "PASS" || co.state == "XFAIL" || co.state == "NON-STRICT")
-      ++s.passed;
-    else if (co.state == "UNSUPPORTED")
-      ++s.skipped;
-    else if (co.state == "NOT-RUN")
-      ++s.not_run;
-    else
-      ++s.failed;
   }
-  s.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  return s;
+
+  const RunOptions& o_;
+  const CaseDone& on_case_;
+  RunSummary s_;
+  std::vector<const Case*> sel_;
+  const Clock::time_point t0_ = Clock::now();
+  std::optional<Clock::time_point> run_end_;
+  std::vector<size_t> remaining_;
+  std::vector<Clock::time_point> first_start_, last_end_;
+  std::mutex mu_;
+  size_t done_ = 0;
+  int failed_cases_ = 0;
+  std::map<std::string, int> framing_failures_;  // framing units whose failure stands, by cause
+  std::map<std::string, int> cause_failures_;    // every unit whose failure stands, by cause
+  std::atomic<bool> stop_new_{false};
+  std::function<void()> stop_units_;  // the gate's: ends the units in flight
+  // The verdict is FAIL once a failure stands (no rerun can undo it) in a case that counts
+  // (must, or any level under --strict; not xfail). Settled, the run stops before work that can
+  // no longer change it (RunOptions::complete).
+  bool verdict_failed_ = false;  // under mu_
+  std::string settled_by_;       // "CASE under HOST (cause)"
+  detail::AloneGate gate_;
+  int confirmed_ = 0;  // reruns that failed again (under mu_)
+  std::vector<size_t> deferred_;  // cases waiting for their late units, in the order they ended
+  std::set<std::pair<size_t, std::string>> unstarted_;  // units the run deadline kept from starting
+};
+
+}  // namespace
+
+RunSummary run_cases(const std::vector<Case>& cases, const RunOptions& o, const CaseDone& on_case) {
+  return CaseRun(cases, o, on_case).run();
 }
 
 std::string failure_block(const CaseOutcome& o) {

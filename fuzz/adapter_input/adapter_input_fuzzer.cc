@@ -58,6 +58,92 @@ class FixedGuard final : public ad::GuardClient {
   ad::GuardVerdict v_;
 };
 
+// A deny carries the guard's message (its user message, else its reason, else "guard_deny").
+void check_deny_reason(Host host, const ad::GuardVerdict& verdict, const ad::Outcome& o,
+                       const std::string& ctx) {
+  const std::string want = !verdict.user_message.empty() ? verdict.user_message
+                           : !verdict.reason.empty()     ? verdict.reason
+                                                         : "guard_deny";
+  // The reason is JSON-escaped with invalid UTF-8 replaced, so compare only valid UTF-8 texts.
+  nlohmann::json probe = nlohmann::json::parse(
+      nlohmann::json(want).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  // An exit-code host's reason is plain text with control characters replaced: check it is there.
+  if (pinta::hosts::answers_by_exit_status(host))
+    FUZZ_CHECK(!o.reply.empty(), "deny reason lost — " + ctx);
+  else
+    FUZZ_CHECK(pinta::fuzz::deny_reason(host, o.reply) == probe, "deny reason lost — " + ctx);
+}
+
+// 3. Every top-level field of the stdin object is in the payload, unchanged.
+void check_payload_kept(const ad::Outcome& o, const std::string& stdin_bytes, const std::string& ctx) {
+  FUZZ_CHECK(o.payload.is_object(), ctx);
+  FUZZ_CHECK(o.normalized.is_object(), ctx);
+  nlohmann::json direct = nlohmann::json::parse(stdin_bytes, nullptr, false);
+  if (direct.is_object()) {
+    for (auto it = direct.begin(); it != direct.end(); ++it) {
+      FUZZ_CHECK(o.payload.contains(it.key()) && o.payload[it.key()] == it.value(),
+                 "field lost: " + it.key());
+    }
+    FUZZ_CHECK(o.payload.size() == direct.size(), "payload gained fields");
+  }
+}
+
+// 4. The incremental object boundary: the same verdict whole and split in two at `split`.
+void check_boundary(const std::string& stdin_bytes, uint8_t split, int max_depth) {
+  ad::ObjectBoundary whole(max_depth), parts(max_depth);
+  auto s1 = whole.feed(stdin_bytes);
+  const size_t cut = stdin_bytes.empty() ? 0 : split % (stdin_bytes.size() + 1);
+  auto s2 = parts.feed(std::string_view(stdin_bytes).substr(0, cut));
+  if (s2 == ad::ObjectBoundary::State::kNeedMore)
+    s2 = parts.feed(std::string_view(stdin_bytes).substr(cut));
+  FUZZ_CHECK(s1 == s2, "boundary state depends on the split at " + std::to_string(cut));
+  if (s1 == ad::ObjectBoundary::State::kComplete)
+    FUZZ_CHECK(whole.end() == parts.end(), "boundary end differs");
+}
+
+// 5. Surrogate repair: text nlohmann accepts is left alone, and a repair is idempotent.
+void check_surrogate_repair(const std::string& stdin_bytes) {
+  std::string text = stdin_bytes;
+  const bool accepted = nlohmann::json::accept(text);
+  const bool changed = pinta::adapter::repair_lone_surrogates(text);
+  // nlohmann's lexer takes a NUL byte for the end of the input, so "accepted" covers only the
+  // bytes before the first NUL; the repair may touch what comes after it (regression
+  // nul-ends-nlohmann-input: `5555\0...\ud800...`).
+  const size_t seen = stdin_bytes.find('\0');
+  if (accepted)
+    FUZZ_CHECK(text.compare(0, seen, stdin_bytes, 0, seen) == 0,
+               "repair changed JSON nlohmann accepts");
+  if (accepted && seen == std::string::npos) FUZZ_CHECK(!changed, "repair reported a change");
+  std::string again = text;
+  FUZZ_CHECK(!pinta::adapter::repair_lone_surrogates(again) && again == text,
+             "repair is not idempotent");
+}
+
+// 6. UTF-8 repair yields valid UTF-8 and is idempotent; the bounded parser keeps to its cap.
+void check_utf8_and_bounded(const std::string& stdin_bytes) {
+  std::string text = stdin_bytes;
+  (void)pinta::adapter::repair_utf8(text);
+  std::string again = text;
+  FUZZ_CHECK(!pinta::adapter::repair_utf8(again) && again == text, "utf-8 repair is not idempotent");
+  try {
+    (void)nlohmann::json(text).dump();
+  } catch (...) {
+    FUZZ_CHECK(false, "utf-8 repair left invalid UTF-8");
+  }
+  const pinta::adapter::BoundedParse b = pinta::adapter::parse_bounded(text, 8);
+  std::vector<std::pair<const nlohmann::json*, int>> todo = {{&b.value, 1}};
+  while (!todo.empty()) {
+    auto [v, depth] = todo.back();
+    todo.pop_back();
+    if (!v->is_structured()) continue;
+    // A cut container's marker stands at level cap + 1 and holds only a number.
+    FUZZ_CHECK(depth <= 8 || (depth == 9 && v->is_object() && v->size() == 1 &&
+                              v->contains(pinta::adapter::kTruncatedKey)),
+               "bounded parse went deeper than its cap");
+    for (const auto& e : *v) todo.emplace_back(&e, depth + 1);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -140,88 +226,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(got == pinta::fuzz::allow_reply(host, event), ctx);
     FUZZ_CHECK(o.exit_status == 0, "an allow with a non-zero exit — " + ctx);
   }
-  if (kind == ReplyKind::kDeny) {
-    const std::string want = !verdict.user_message.empty() ? verdict.user_message
-                             : !verdict.reason.empty()     ? verdict.reason
-                                                           : "guard_deny";
-    // The reason is JSON-escaped with invalid UTF-8 replaced, so compare only valid UTF-8 texts.
-    nlohmann::json probe = nlohmann::json::parse(
-        nlohmann::json(want).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-    // An exit-code host's reason is plain text with control characters replaced: check it is there.
-    if (pinta::hosts::answers_by_exit_status(host))
-      FUZZ_CHECK(!o.reply.empty(), "deny reason lost — " + ctx);
-    else
-      FUZZ_CHECK(pinta::fuzz::deny_reason(host, o.reply) == probe, "deny reason lost — " + ctx);
-  }
+  if (kind == ReplyKind::kDeny) check_deny_reason(host, verdict, o, ctx);
   if (status != ad::InputStatus::kOk) FUZZ_CHECK(!o.parsed, ctx);
 
   // 3. A parsed payload keeps every top-level field (nesting cuts aside, GUARD-14).
-  if (o.parsed && o.cut_values == 0) {
-    FUZZ_CHECK(o.payload.is_object(), ctx);
-    FUZZ_CHECK(o.normalized.is_object(), ctx);
-    nlohmann::json direct = nlohmann::json::parse(stdin_bytes, nullptr, false);
-    if (direct.is_object()) {
-      for (auto it = direct.begin(); it != direct.end(); ++it) {
-        FUZZ_CHECK(o.payload.contains(it.key()) && o.payload[it.key()] == it.value(),
-                   "field lost: " + it.key());
-      }
-      FUZZ_CHECK(o.payload.size() == direct.size(), "payload gained fields");
-    }
-  }
+  if (o.parsed && o.cut_values == 0) check_payload_kept(o, stdin_bytes, ctx);
 
   // 4. Boundary finder: same verdict for any split into two chunks.
-  {
-    ad::ObjectBoundary whole(limits.max_depth), parts(limits.max_depth);
-    auto s1 = whole.feed(stdin_bytes);
-    const size_t cut = stdin_bytes.empty() ? 0 : split % (stdin_bytes.size() + 1);
-    auto s2 = parts.feed(std::string_view(stdin_bytes).substr(0, cut));
-    if (s2 == ad::ObjectBoundary::State::kNeedMore)
-      s2 = parts.feed(std::string_view(stdin_bytes).substr(cut));
-    FUZZ_CHECK(s1 == s2, "boundary state depends on the split at " + std::to_string(cut));
-    if (s1 == ad::ObjectBoundary::State::kComplete)
-      FUZZ_CHECK(whole.end() == parts.end(), "boundary end differs");
-  }
+  check_boundary(stdin_bytes, split, limits.max_depth);
 
-  // 5. Surrogate repair.
-  {
-    std::string text = stdin_bytes;
-    const bool accepted = nlohmann::json::accept(text);
-    const bool changed = pinta::adapter::repair_lone_surrogates(text);
-    // nlohmann's lexer takes a NUL byte for the end of the input, so "accepted" covers only the
-    // bytes before the first NUL; the repair may touch what comes after it (regression
-    // nul-ends-nlohmann-input: `5555\0...\ud800...`).
-    const size_t seen = stdin_bytes.find('\0');
-    if (accepted)
-      FUZZ_CHECK(text.compare(0, seen, stdin_bytes, 0, seen) == 0,
-                 "repair changed JSON nlohmann accepts");
-    if (accepted && seen == std::string::npos) FUZZ_CHECK(!changed, "repair reported a change");
-    std::string again = text;
-    FUZZ_CHECK(!pinta::adapter::repair_lone_surrogates(again) && again == text,
-               "repair is not idempotent");
-  }
-  // 6. UTF-8 repair and the bounded parser.
-  {
-    std::string text = stdin_bytes;
-    (void)pinta::adapter::repair_utf8(text);
-    std::string again = text;
-    FUZZ_CHECK(!pinta::adapter::repair_utf8(again) && again == text, "utf-8 repair is not idempotent");
-    try {
-      (void)nlohmann::json(text).dump();
-    } catch (...) {
-      FUZZ_CHECK(false, "utf-8 repair left invalid UTF-8");
-    }
-    const pinta::adapter::BoundedParse b = pinta::adapter::parse_bounded(text, 8);
-    std::vector<std::pair<const nlohmann::json*, int>> todo = {{&b.value, 1}};
-    while (!todo.empty()) {
-      auto [v, depth] = todo.back();
-      todo.pop_back();
-      if (!v->is_structured()) continue;
-      // A cut container's marker stands at level cap + 1 and holds only a number.
-      FUZZ_CHECK(depth <= 8 || (depth == 9 && v->is_object() && v->size() == 1 &&
-                                v->contains(pinta::adapter::kTruncatedKey)),
-                 "bounded parse went deeper than its cap");
-      for (const auto& e : *v) todo.emplace_back(&e, depth + 1);
-    }
-  }
+  check_surrogate_repair(stdin_bytes);
+  check_utf8_and_bounded(stdin_bytes);
   return 0;
 }

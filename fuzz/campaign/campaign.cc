@@ -145,6 +145,77 @@ std::vector<std::string> adapter_argv(const std::string& command, std::string* e
   return words;
 }
 
+namespace {
+
+// What a campaign's workers add up; the maps, lists and counts under mu.
+struct Tally {
+  std::atomic<long> next{0}, done{0};
+  std::atomic<int> findings{0};
+  std::mutex mu;
+  std::map<std::string, long> by_violation;
+  std::map<std::string, long> by_guard;
+  std::map<std::string, double> ms_by_kind;
+  std::vector<std::string> leaked;
+  long telemetry_requests = 0, telemetry_bytes = 0;
+};
+
+// Progress after run `d` ended: a redrawn line on a TTY, a plain line every progress_interval_ms
+// otherwise.
+void show_progress(const Options& o, bool tty, std::chrono::steady_clock::time_point t0,
+                   std::chrono::steady_clock::time_point& last_progress, long d, Tally& t) {
+  const auto now = std::chrono::steady_clock::now();
+  const auto every = tty ? std::chrono::milliseconds(200)
+                         : std::chrono::milliseconds(o.progress_interval_ms);
+  std::lock_guard<std::mutex> lock(t.mu);
+  if (now - last_progress >= every || (tty && d == o.runs)) {
+    last_progress = now;
+    const double s = std::chrono::duration<double>(now - t0).count();
+    if (tty) {
+      const int width = 30;
+      const int fill = static_cast<int>(width * d / o.runs);
+      std::fprintf(stderr, "\r[%s%s] %ld/%ld  %.0f runs/s  %d findings",
+                   std::string(fill, '#').c_str(), std::string(width - fill, '.').c_str(), d,
+                   o.runs, d / s, t.findings.load());
+    } else {
+      std::fprintf(stderr, "%s: %ld/%ld runs, %.0f runs/s, %d findings, %.0f s\n",
+                   o.program.c_str(), d, o.runs, d / s, t.findings.load(), s);
+    }
+  }
+}
+
+// No planted secret may reach the collector (REDACT: spans are redacted before they are queued):
+// each body that holds one is a finding.
+void report_leaks(const Options& o, Tally& t) {
+  for (const auto& body : t.leaked) {
+    const int n = ++t.findings;
+    ++t.by_violation["secret-in-telemetry"];
+    std::ofstream((stdfs::path(o.out) / (std::to_string(n) + "-secret-in-telemetry.body")).string(),
+                  std::ios::binary)
+        << body;
+    std::fprintf(stderr, "finding %d: secret-in-telemetry → %s/%d-secret-in-telemetry.body\n", n,
+                 o.out.c_str(), n);
+  }
+}
+
+json summary(const Options& o, const Tally& t, double secs) {
+  return {{"host", o.host},
+          {"runs", t.done.load()},
+          {"seconds", secs},
+          {"runs_per_second", t.done.load() / secs},
+          {"jobs", o.jobs},
+          {"seed", o.seed},
+          {"adversarial", o.adversarial},
+          {"findings", t.findings.load()},
+          {"by_violation", t.by_violation},
+          {"by_guard", t.by_guard},
+          {"ms_by_kind", t.ms_by_kind},
+          {"collector_requests", t.telemetry_requests},
+          {"collector_bytes", t.telemetry_bytes},
+          {"out", o.out}};
+}
+
+}  // namespace
+
 int run(const Options& o) {
   // Setup errors name the program that was run (`conformance fuzz` or pinta-fuzz-campaign);
   // each front end prints its own usage.
@@ -171,23 +242,16 @@ int run(const Options& o) {
   const stdfs::path scratch =
       stdfs::temp_directory_path() / ("pinta-campaign-" + std::to_string(::getpid()));
 
-  std::atomic<long> next{0}, done{0};
-  std::atomic<int> findings{0};
-  std::mutex mu;
-  std::map<std::string, long> by_violation;
-  std::map<std::string, long> by_guard;
-  std::map<std::string, double> ms_by_kind;
-  std::vector<std::string> leaked;
-  long telemetry_requests = 0, telemetry_bytes = 0;
+  Tally t;
   // Progress: a redrawn line on a TTY, a plain line every progress_interval_ms otherwise,
   // nothing with --quiet. `tty` also decides whether a finding line first clears the bar.
   const bool tty = !o.quiet && ::isatty(2) != 0;
   const auto t0 = std::chrono::steady_clock::now();
   auto last_progress = t0;
   auto record = [&](const std::string& v, const Case& m, const Observed& rm, long i) {
-    std::lock_guard<std::mutex> lock(mu);
-    const int n = ++findings;
-    ++by_violation[v];
+    std::lock_guard<std::mutex> lock(t.mu);
+    const int n = ++t.findings;
+    ++t.by_violation[v];
     save(o, host, n, v, m, rm);
     std::fprintf(stderr, "%sfinding %d: %s (run %ld, seed %llu) → %s/%d-%s.json\n",
                  tty ? "\r\033[K" : "", n, v.c_str(), i,
@@ -198,7 +262,7 @@ int run(const Options& o) {
     World w(scratch / std::to_string(id), o.misbehave || o.adversarial);
     std::map<std::string, long> guards;
     std::map<std::string, double> ms;  // wall time per run kind (where a campaign spends its time)
-    for (long i; (i = next.fetch_add(1)) < o.runs;) {
+    for (long i; (i = t.next.fetch_add(1)) < o.runs;) {
       const uint64_t seed = o.seed + static_cast<uint64_t>(i);
       const Case c = o.adversarial ? make_adversarial_case(host, seed)
                                    : make_case(fixtures, host, seed, o.misbehave);
@@ -215,70 +279,28 @@ int run(const Options& o) {
         const Case m = v == "over-budget" ? c : minimise(o, host, w, c, v);
         record(v, m, run_case(o, w, m), i);
       }
-      const long d = ++done;
-      if (!o.quiet) {
-        const auto now = std::chrono::steady_clock::now();
-        const auto every = tty ? std::chrono::milliseconds(200)
-                               : std::chrono::milliseconds(o.progress_interval_ms);
-        std::lock_guard<std::mutex> lock(mu);
-        if (now - last_progress >= every || (tty && d == o.runs)) {
-          last_progress = now;
-          const double s = std::chrono::duration<double>(now - t0).count();
-          if (tty) {
-            const int width = 30;
-            const int fill = static_cast<int>(width * d / o.runs);
-            std::fprintf(stderr, "\r[%s%s] %ld/%ld  %.0f runs/s  %d findings",
-                         std::string(fill, '#').c_str(), std::string(width - fill, '.').c_str(), d,
-                         o.runs, d / s, findings.load());
-          } else {
-            std::fprintf(stderr, "%s: %ld/%ld runs, %.0f runs/s, %d findings, %.0f s\n",
-                         o.program.c_str(), d, o.runs, d / s, findings.load(), s);
-          }
-        }
-      }
+      const long d = ++t.done;
+      if (!o.quiet) show_progress(o, tty, t0, last_progress, d, t);
     }
     // Give the last detached flushers a moment to deliver, then read what the collectors got.
     if (o.misbehave) std::this_thread::sleep_for(std::chrono::milliseconds(300));
     for (auto& c : w.collectors) w.harvest(c);
-    std::lock_guard<std::mutex> lock(mu);
-    for (auto& [k, n] : guards) by_guard[k] += n;
-    for (auto& [k, t] : ms) ms_by_kind[k] += t;
-    telemetry_requests += w.telemetry_requests;
-    telemetry_bytes += w.telemetry_bytes;
-    for (auto& b : w.leaked) leaked.push_back(std::move(b));
+    std::lock_guard<std::mutex> lock(t.mu);
+    for (auto& [k, n] : guards) t.by_guard[k] += n;
+    for (auto& [k, ms_k] : ms) t.ms_by_kind[k] += ms_k;
+    t.telemetry_requests += w.telemetry_requests;
+    t.telemetry_bytes += w.telemetry_bytes;
+    for (auto& b : w.leaked) t.leaked.push_back(std::move(b));
   };
   std::vector<std::thread> pool;
   for (int j = 0; j < o.jobs; ++j) pool.emplace_back(worker, j);
-  for (auto& t : pool) t.join();
+  for (auto& th : pool) th.join();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  // No planted secret may reach the collector (REDACT: spans are redacted before they are queued).
-  for (const auto& body : leaked) {
-    const int n = ++findings;
-    ++by_violation["secret-in-telemetry"];
-    std::ofstream((stdfs::path(o.out) / (std::to_string(n) + "-secret-in-telemetry.body")).string(),
-                  std::ios::binary)
-        << body;
-    std::fprintf(stderr, "finding %d: secret-in-telemetry → %s/%d-secret-in-telemetry.body\n", n,
-                 o.out.c_str(), n);
-  }
+  report_leaks(o, t);
   stdfs::remove_all(scratch, ec);
   if (tty) std::fprintf(stderr, "\n");  // ends the redrawn progress line
-  json summary = {{"host", o.host},
-                  {"runs", done.load()},
-                  {"seconds", secs},
-                  {"runs_per_second", done.load() / secs},
-                  {"jobs", o.jobs},
-                  {"seed", o.seed},
-                  {"adversarial", o.adversarial},
-                  {"findings", findings.load()},
-                  {"by_violation", by_violation},
-                  {"by_guard", by_guard},
-                  {"ms_by_kind", ms_by_kind},
-                  {"collector_requests", telemetry_requests},
-                  {"collector_bytes", telemetry_bytes},
-                  {"out", o.out}};
-  std::printf("%s\n", summary.dump().c_str());
-  return findings.load() == 0 ? 0 : 1;
+  std::printf("%s\n", summary(o, t, secs).dump().c_str());
+  return t.findings.load() == 0 ? 0 : 1;
 }
 
 int cli_main(int argc, char** argv) {

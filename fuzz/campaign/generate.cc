@@ -127,20 +127,11 @@ std::vector<Fixture> load_fixtures(const std::string& root, Host host) {
   return v;
 }
 
-Case make_case(const std::vector<Fixture>& fixtures, Host host, uint64_t seed, bool misbehave) {
-  std::mt19937_64 rng(seed);
-  Case c;
-  const Fixture& fx = fixtures[rng() % fixtures.size()];
-  c.event = fx.event;
-  const unsigned ev_roll = rng() % 20;
-  if (ev_roll == 0)
-    c.event = "NotAnEvent";
-  else if (ev_roll == 1)
-    c.event = "";
-  else if (ev_roll == 2) {
-    const auto& evs = pinta::fuzz::events(host);
-    c.event = evs[rng() % evs.size()];
-  }
+namespace {
+
+// The fixture's bytes under one mutation the seed picks (c.mutation names it; a planted secret
+// goes to c.planted).
+std::string mutated(std::mt19937_64& rng, const Fixture& fx, Case& c) {
   std::string bytes = fx.bytes;
   json doc = json::parse(bytes, nullptr, false);
   switch (rng() % 16) {
@@ -232,9 +223,11 @@ Case make_case(const std::vector<Fixture>& fixtures, Host host, uint64_t seed, b
       break;
     }
   }
-  if (rng() % 8 == 0) bytes = "\xEF\xBB\xBF" + bytes;  // BOM
-  if (rng() % 4 == 0) bytes += "\n";
-  c.stdin_bytes = std::move(bytes);
+  return bytes;
+}
+
+// How stdin is delivered: closed, left open, dripped, none, or closed with a capped home.
+void pick_stdin(std::mt19937_64& rng, Case& c) {
   switch (rng() % 8) {
     case 0:
     case 1:
@@ -257,6 +250,29 @@ Case make_case(const std::vector<Fixture>& fixtures, Host host, uint64_t seed, b
       c.capped_home = true;
       break;
   }
+}
+
+}  // namespace
+
+Case make_case(const std::vector<Fixture>& fixtures, Host host, uint64_t seed, bool misbehave) {
+  std::mt19937_64 rng(seed);
+  Case c;
+  const Fixture& fx = fixtures[rng() % fixtures.size()];
+  c.event = fx.event;
+  const unsigned ev_roll = rng() % 20;
+  if (ev_roll == 0)
+    c.event = "NotAnEvent";
+  else if (ev_roll == 1)
+    c.event = "";
+  else if (ev_roll == 2) {
+    const auto& evs = pinta::fuzz::events(host);
+    c.event = evs[rng() % evs.size()];
+  }
+  std::string bytes = mutated(rng, fx, c);
+  if (rng() % 8 == 0) bytes = "\xEF\xBB\xBF" + bytes;  // BOM
+  if (rng() % 4 == 0) bytes += "\n";
+  c.stdin_bytes = std::move(bytes);
+  pick_stdin(rng, c);
   // Dripping a megabyte a few bytes at a time would take minutes: drip big inputs in big chunks.
   if (c.mode == Stdin::kDripped && c.stdin_bytes.size() > 64 * 1024) c.drip_chunk = 256 * 1024;
   // Most runs shorten the stdin deadline (INPUT-2): an open or dripped stdin holding no complete

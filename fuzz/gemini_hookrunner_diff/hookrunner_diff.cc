@@ -667,6 +667,211 @@ int usage(const std::string& msg) {
   return 2;
 }
 
+// The command line.
+struct Options {
+  uint64_t seed =
+      static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) %
+      1000000007ull;
+  long runs = 1000;
+  int jobs = 2;
+  std::string out_dir, prefix, replay;
+  int min_rounds = 12;
+};
+
+// "" or what is wrong with the options.
+std::string parse_options(int argc, char** argv, Options& o) {
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto val = [&]() -> std::optional<std::string> {
+      if (i + 1 >= argc) return std::nullopt;
+      return std::string(argv[++i]);
+    };
+    std::optional<std::string> v;
+    try {
+      if (a == "--seed" && (v = val()))
+        o.seed = std::stoull(*v);
+      else if (a == "--runs" && (v = val()))
+        o.runs = std::stol(*v);
+      else if (a == "--jobs" && (v = val()))
+        o.jobs = std::stoi(*v);
+      else if (a == "--out" && (v = val()))
+        o.out_dir = *v;
+      else if (a == "--npm-prefix" && (v = val()))
+        o.prefix = *v;
+      else if (a == "--replay" && (v = val()))
+        o.replay = *v;
+      else if (a == "--minimize-rounds" && (v = val()))
+        o.min_rounds = std::stoi(*v);
+      else
+        return "unknown or incomplete option: " + a;
+    } catch (const std::exception&) {
+      return "bad number for " + a;
+    }
+  }
+  if (o.runs < 0 || o.jobs < 1 || o.jobs > 64) return "--runs must be >= 0 and --jobs in 1..64";
+  return "";
+}
+
+// The real Gemini CLI through ci/npm-hosts.sh: e.prefix is its npm prefix. 0, or the exit status
+// (77: unavailable, skipped; 2: the script failed).
+int install_real_cli(Env& e) {
+  auto sp = pinta::proc::make_spawner();
+  pinta::proc::SpawnRequest rq;
+  rq.argv = {"bash", e.src + "/ci/npm-hosts.sh"};
+  rq.timeout = std::chrono::milliseconds(600000);
+  rq.hard_limit = std::chrono::milliseconds(610000);
+  auto r = sp->run(rq);
+  int rc = r.exit_code.value_or(-1);
+  if (rc == 3 || rc == 4) {
+    std::cout << "SKIPPED: real Gemini CLI unavailable (ci/npm-hosts.sh exit " << rc
+              << "): " << r.err;
+    return 77;
+  }
+  if (rc != 0) return usage("ci/npm-hosts.sh failed (exit " + std::to_string(rc) + "): " + r.err);
+  e.prefix = r.out;
+  while (!e.prefix.empty() && (e.prefix.back() == '\n' || e.prefix.back() == '\r'))
+    e.prefix.pop_back();
+  return 0;
+}
+
+// --replay: the cases of a file through both sides; every difference printed.
+template <typename Secs>
+int replay_cases(const Env& e, const std::string& replay, const Secs& secs) {
+  auto text = slurp(replay);
+  auto j = g::js_parse(text);
+  if (!j || !j->is_array()) return usage("cannot read " + replay + " (a JSON array of cases)");
+  std::vector<Case> cases;
+  for (const auto& c : *j) {
+    Case k;
+    k.id = c.value("id", "");
+    k.behaviour = c.value("behaviour", "");
+    k.command = c.value("command", "");
+    if (c.contains("timeout")) k.timeout = c["timeout"].get<int>();
+    cases.push_back(k);
+  }
+  std::string err;
+  auto o = run_both(e, cases, err);
+  if (!o) return usage(err);
+  int bad = 0;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    if (o->diffs[i].empty()) continue;
+    ++bad;
+    std::cout << "DIFF [" << cases[i].id << "] " << cases[i].behaviour
+              << "\n  command: " << cases[i].command << "\n  "
+              << describe(o->real[i], o->diffs[i]) << "\n";
+  }
+  std::printf("replay %s: %zu cases, %d differences, %.1f s\n", replay.c_str(), cases.size(), bad,
+              secs());
+  return bad ? 1 : 0;
+}
+
+// A fresh work dir for both sides (removed by main): the workspace, the home, the environment
+// and the BeforeTool payload every hook gets. false when no temp dir can be made.
+bool make_workspace(Env& e) {
+  char tmpl[] = "/tmp/gemini-hookrunner-diff-XXXXXX";
+  if (!::mkdtemp(tmpl)) return false;
+  e.work = tmpl;
+  e.ws = e.work + "/ws";
+  e.plans = e.ws + "/.gemini/plans";
+  fs::create_directories(e.ws);
+  fs::create_directories(e.work + "/home");
+  e.env = {
+      {"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"HOME", e.work + "/home"}, {"LANG", "C.UTF-8"}};
+  g::PayloadOptions po;
+  po.session_id = "1d28880c-2f0e-4b55-9a57-4b7e2b5a0c11";
+  po.cwd = e.ws;
+  po.timestamp = "2026-12-02T10:10:11.342Z";
+  po.transcript_path = e.work + "/home/.gemini/tmp/ws/chats/session.jsonl";
+  po.tool_input = ojson::object({{"file_path", "test.txt"}, {"content", "x"}});
+  e.input = g::make_payload("BeforeTool", po);
+  return true;
+}
+
+// Every case through both sides in batches (they keep the Node process's memory and the temp
+// files small): the indices that differ, with their first difference. false (err set) when a
+// batch cannot run.
+template <typename Secs>
+bool run_batches(const Env& e, const std::vector<Case>& cases, std::vector<size_t>& differing,
+                 std::map<size_t, std::string>& first_diff, const Secs& secs, std::string& err) {
+  const size_t kBatch = 2000;
+  for (size_t b0 = 0; b0 < cases.size(); b0 += kBatch) {
+    std::vector<Case> batch(cases.begin() + static_cast<long>(b0),
+                            cases.begin() + static_cast<long>(std::min(cases.size(), b0 + kBatch)));
+    auto o = run_both(e, batch, err);
+    if (!o) return false;
+    for (size_t i = 0; i < batch.size(); ++i)
+      if (!o->diffs[i].empty()) {
+        differing.push_back(b0 + i);
+        first_diff[b0 + i] = describe(o->real[i], o->diffs[i]) + " (real stderr: " +
+                             g::js_stringify(o->real[i].value("stderr", ojson())).substr(0, 300) +
+                             ")";
+      }
+    std::printf("  %zu/%zu behaviours, %zu differ so far, %.1f s\n",
+                std::min(cases.size(), b0 + kBatch), cases.size(), differing.size(), secs());
+    std::fflush(stdout);
+  }
+  return true;
+}
+
+// Greedy minimization of a differing behaviour: up to `rounds` rounds, each keeping the shortest
+// reduction that still differs. false (err set) when a run fails.
+bool minimize(const Env& e, int rounds, Behaviour& best, std::vector<std::string>& best_diff,
+              std::string& err) {
+  for (int round = 0; round < rounds; ++round) {
+    auto cands = reductions(best);
+    if (cands.empty()) break;
+    std::vector<Case> cc;
+    for (size_t c = 0; c < cands.size(); ++c)
+      cc.push_back(to_case("m" + std::to_string(c), cands[c]));
+    auto mo = run_both(e, cc, err);
+    if (!mo) return false;
+    long pick = -1;
+    for (size_t c = 0; c < cands.size(); ++c)
+      if (!mo->diffs[c].empty() &&
+          (pick < 0 || cc[c].command.size() < cc[static_cast<size_t>(pick)].command.size()))
+        pick = static_cast<long>(c);
+    if (pick < 0) break;
+    best = cands[static_cast<size_t>(pick)];
+    best_diff = mo->diffs[static_cast<size_t>(pick)];
+  }
+  return true;
+}
+
+// Confirms the differing behaviours (a second run of each), then minimizes the stable ones: the
+// findings, flaky ones marked. false (err set) when a run fails.
+bool confirm(const Env& e, const std::vector<Case>& cases, const std::vector<Behaviour>& behaviours,
+             const std::vector<size_t>& differing, std::map<size_t, std::string>& first_diff,
+             uint64_t seed, int min_rounds, ojson& findings, int& stable, int& flaky,
+             std::string& err) {
+  std::vector<Case> again;
+  for (size_t i : differing) again.push_back(cases[i]);
+  auto o = run_both(e, again, err);
+  if (!o) return false;
+  for (size_t k = 0; k < differing.size(); ++k) {
+    size_t i = differing[k];
+    if (o->diffs[k].empty()) {
+      ++flaky;
+      std::cout << "FLAKY [" << cases[i].id
+                << "] differed once, agreed on the re-run\n  command: " << cases[i].command
+                << "\n  first run: " << first_diff[i] << "\n";
+      ojson f = case_json(cases[i], "flaky, first run: " + first_diff[i]);
+      f["flaky"] = true;
+      findings.push_back(f);
+      continue;
+    }
+    ++stable;
+    Behaviour best = behaviours[i];
+    std::vector<std::string> best_diff = o->diffs[k];
+    if (!minimize(e, min_rounds, best, best_diff, err)) return false;
+    Case m = to_case(cases[i].id, best);
+    std::string d = describe(ojson(), best_diff);
+    std::cout << "DIFF [" << cases[i].id << "]\n  original: " << cases[i].command
+              << "\n  minimized: " << m.command << "\n  " << d << "\n";
+    findings.push_back(case_json(m, "fuzz finding (seed " + std::to_string(seed) + "): " + d));
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -682,42 +887,14 @@ int main(int argc, char** argv) {
           "is unavailable (skipped).\n");
       rc >= 0)
     return rc;
-  uint64_t seed =
-      static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) %
-      1000000007ull;
-  long runs = 1000;
-  int jobs = 2;
-  std::string out_dir, prefix, replay;
-  int min_rounds = 12;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto val = [&]() -> std::optional<std::string> {
-      if (i + 1 >= argc) return std::nullopt;
-      return std::string(argv[++i]);
-    };
-    std::optional<std::string> v;
-    try {
-      if (a == "--seed" && (v = val()))
-        seed = std::stoull(*v);
-      else if (a == "--runs" && (v = val()))
-        runs = std::stol(*v);
-      else if (a == "--jobs" && (v = val()))
-        jobs = std::stoi(*v);
-      else if (a == "--out" && (v = val()))
-        out_dir = *v;
-      else if (a == "--npm-prefix" && (v = val()))
-        prefix = *v;
-      else if (a == "--replay" && (v = val()))
-        replay = *v;
-      else if (a == "--minimize-rounds" && (v = val()))
-        min_rounds = std::stoi(*v);
-      else
-        return usage("unknown or incomplete option: " + a);
-    } catch (const std::exception&) {
-      return usage("bad number for " + a);
-    }
-  }
-  if (runs < 0 || jobs < 1 || jobs > 64) return usage("--runs must be >= 0 and --jobs in 1..64");
+  Options opt;
+  if (std::string bad = parse_options(argc, argv, opt); !bad.empty()) return usage(bad);
+  const uint64_t seed = opt.seed;
+  const long runs = opt.runs;
+  const int jobs = opt.jobs;
+  const std::string& out_dir = opt.out_dir;
+  const std::string& replay = opt.replay;
+  const int min_rounds = opt.min_rounds;
 
   Env e;
   e.jobs = jobs;
@@ -725,40 +902,10 @@ int main(int argc, char** argv) {
   e.src = sd ? sd : fs::current_path().string();
   if (!fs::exists(e.src + "/emulator/hosts/gemini/real/hook_driver.mjs"))
     return usage("cannot find emulator/hosts/gemini/real/hook_driver.mjs (set PINTA_SOURCE_DIR)");
-  if (prefix.empty()) {
-    auto sp = pinta::proc::make_spawner();
-    pinta::proc::SpawnRequest rq;
-    rq.argv = {"bash", e.src + "/ci/npm-hosts.sh"};
-    rq.timeout = std::chrono::milliseconds(600000);
-    rq.hard_limit = std::chrono::milliseconds(610000);
-    auto r = sp->run(rq);
-    int rc = r.exit_code.value_or(-1);
-    if (rc == 3 || rc == 4) {
-      std::cout << "SKIPPED: real Gemini CLI unavailable (ci/npm-hosts.sh exit " << rc
-                << "): " << r.err;
-      return 77;
-    }
-    if (rc != 0) return usage("ci/npm-hosts.sh failed (exit " + std::to_string(rc) + "): " + r.err);
-    prefix = r.out;
-    while (!prefix.empty() && (prefix.back() == '\n' || prefix.back() == '\r')) prefix.pop_back();
-  }
-  e.prefix = prefix;
-  char tmpl[] = "/tmp/gemini-hookrunner-diff-XXXXXX";
-  if (!::mkdtemp(tmpl)) return usage("cannot create a temp dir");
-  e.work = tmpl;
-  e.ws = e.work + "/ws";
-  e.plans = e.ws + "/.gemini/plans";
-  fs::create_directories(e.ws);
-  fs::create_directories(e.work + "/home");
-  e.env = {
-      {"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"HOME", e.work + "/home"}, {"LANG", "C.UTF-8"}};
-  g::PayloadOptions po;
-  po.session_id = "1d28880c-2f0e-4b55-9a57-4b7e2b5a0c11";
-  po.cwd = e.ws;
-  po.timestamp = "2026-12-02T10:10:11.342Z";
-  po.transcript_path = e.work + "/home/.gemini/tmp/ws/chats/session.jsonl";
-  po.tool_input = ojson::object({{"file_path", "test.txt"}, {"content", "x"}});
-  e.input = g::make_payload("BeforeTool", po);
+  e.prefix = opt.prefix;
+  if (e.prefix.empty())
+    if (int rc = install_real_cli(e); rc != 0) return rc;
+  if (!make_workspace(e)) return usage("cannot create a temp dir");
   struct Cleanup {
     std::string p;
     ~Cleanup() {
@@ -773,33 +920,7 @@ int main(int argc, char** argv) {
   };
   std::string err;
 
-  if (!replay.empty()) {
-    auto text = slurp(replay);
-    auto j = g::js_parse(text);
-    if (!j || !j->is_array()) return usage("cannot read " + replay + " (a JSON array of cases)");
-    std::vector<Case> cases;
-    for (const auto& c : *j) {
-      Case k;
-      k.id = c.value("id", "");
-      k.behaviour = c.value("behaviour", "");
-      k.command = c.value("command", "");
-      if (c.contains("timeout")) k.timeout = c["timeout"].get<int>();
-      cases.push_back(k);
-    }
-    auto o = run_both(e, cases, err);
-    if (!o) return usage(err);
-    int bad = 0;
-    for (size_t i = 0; i < cases.size(); ++i) {
-      if (o->diffs[i].empty()) continue;
-      ++bad;
-      std::cout << "DIFF [" << cases[i].id << "] " << cases[i].behaviour
-                << "\n  command: " << cases[i].command << "\n  "
-                << describe(o->real[i], o->diffs[i]) << "\n";
-    }
-    std::printf("replay %s: %zu cases, %d differences, %.1f s\n", replay.c_str(), cases.size(), bad,
-                secs());
-    return bad ? 1 : 0;
-  }
+  if (!replay.empty()) return replay_cases(e, replay, secs);
 
   std::printf("gemini-hookrunner-diff: seed %llu, runs %ld, jobs %d\n",
               static_cast<unsigned long long>(seed), runs, jobs);
@@ -812,75 +933,17 @@ int main(int argc, char** argv) {
     cases.push_back(
         to_case("s" + std::to_string(seed) + "-" + std::to_string(i), behaviours.back()));
   }
-  // Batches keep the Node process's memory and the temp files small.
-  const size_t kBatch = 2000;
   std::vector<size_t> differing;
   std::map<size_t, std::string> first_diff;
-  for (size_t b0 = 0; b0 < cases.size(); b0 += kBatch) {
-    std::vector<Case> batch(cases.begin() + static_cast<long>(b0),
-                            cases.begin() + static_cast<long>(std::min(cases.size(), b0 + kBatch)));
-    auto o = run_both(e, batch, err);
-    if (!o) return usage(err);
-    for (size_t i = 0; i < batch.size(); ++i)
-      if (!o->diffs[i].empty()) {
-        differing.push_back(b0 + i);
-        first_diff[b0 + i] = describe(o->real[i], o->diffs[i]) + " (real stderr: " +
-                             g::js_stringify(o->real[i].value("stderr", ojson())).substr(0, 300) +
-                             ")";
-      }
-    std::printf("  %zu/%zu behaviours, %zu differ so far, %.1f s\n",
-                std::min(cases.size(), b0 + kBatch), cases.size(), differing.size(), secs());
-    std::fflush(stdout);
-  }
+  if (!run_batches(e, cases, differing, first_diff, secs, err)) return usage(err);
   std::printf("ran %zu behaviours in %.1f s: %zu differ\n", cases.size(), secs(), differing.size());
 
   // Confirm (a second run of every differing behaviour), then minimize the stable ones.
   ojson findings = ojson::array();
   int stable = 0, flaky = 0;
-  if (!differing.empty()) {
-    std::vector<Case> again;
-    for (size_t i : differing) again.push_back(cases[i]);
-    auto o = run_both(e, again, err);
-    if (!o) return usage(err);
-    for (size_t k = 0; k < differing.size(); ++k) {
-      size_t i = differing[k];
-      if (o->diffs[k].empty()) {
-        ++flaky;
-        std::cout << "FLAKY [" << cases[i].id
-                  << "] differed once, agreed on the re-run\n  command: " << cases[i].command
-                  << "\n  first run: " << first_diff[i] << "\n";
-        ojson f = case_json(cases[i], "flaky, first run: " + first_diff[i]);
-        f["flaky"] = true;
-        findings.push_back(f);
-        continue;
-      }
-      ++stable;
-      Behaviour best = behaviours[i];
-      std::vector<std::string> best_diff = o->diffs[k];
-      for (int round = 0; round < min_rounds; ++round) {
-        auto cands = reductions(best);
-        if (cands.empty()) break;
-        std::vector<Case> cc;
-        for (size_t c = 0; c < cands.size(); ++c)
-          cc.push_back(to_case("m" + std::to_string(c), cands[c]));
-        auto mo = run_both(e, cc, err);
-        if (!mo) return usage(err);
-        long pick = -1;
-        for (size_t c = 0; c < cands.size(); ++c)
-          if (!mo->diffs[c].empty() &&
-              (pick < 0 || cc[c].command.size() < cc[static_cast<size_t>(pick)].command.size()))
-            pick = static_cast<long>(c);
-        if (pick < 0) break;
-        best = cands[static_cast<size_t>(pick)];
-        best_diff = mo->diffs[static_cast<size_t>(pick)];
-      }
-      Case m = to_case(cases[i].id, best);
-      std::string d = describe(ojson(), best_diff);
-      std::cout << "DIFF [" << cases[i].id << "]\n  original: " << cases[i].command
-                << "\n  minimized: " << m.command << "\n  " << d << "\n";
-      findings.push_back(case_json(m, "fuzz finding (seed " + std::to_string(seed) + "): " + d));
-    }
-  }
+  if (!differing.empty() && !confirm(e, cases, behaviours, differing, first_diff, seed, min_rounds,
+                                     findings, stable, flaky, err))
+    return usage(err);
   if (!out_dir.empty()) {
     fs::create_directories(out_dir);
     // js_stringify: descriptions may quote outputs holding lone surrogates (not UTF-8).

@@ -62,18 +62,69 @@ std::string hex(uint64_t v, size_t digits) {
   return s;
 }
 
+// One event of an input: what was encoded, and what its span must show.
+struct One {
+  ad::CanonicalEvent ev;
+  ad::GuardVerdict guard;
+  bool has_guard = false;
+  otlp::SpanIds ids;
+  json payload;
+};
+
+// The decoded span of `o`: found by its id, named and timed as encoded, its attributes unique,
+// within the limits, and (when nothing was cut) holding the GenAI attributes and every plain key
+// of the payload.
+void check_span(const One& o, const check::Findings& f) {
+  const std::string prefix(pinta::hosts::descriptor(o.ev.family).prefix);
+  const json* found = nullptr;
+  for (const json& s : f.spans)
+    if (s.value("spanId", "") == o.ids.span_id) found = &s;
+  FUZZ_CHECK(found != nullptr, "span " + o.ids.span_id + " lost");
+  const json& s = *found;
+  FUZZ_CHECK(s.value("traceId", "") == o.ids.trace_id, "traceId changed");
+  FUZZ_CHECK(s.value("name", "") == prefix + "." + otlp::snake_case(o.ev.hook), "span name");
+  FUZZ_CHECK(std::stoull(s.value("endTimeUnixNano", "0")) >=
+                 std::stoull(s.value("startTimeUnixNano", "0")),
+             "end before start");
+  std::set<std::string> keys;
+  for (const json& kv : s["attributes"])
+    FUZZ_CHECK(keys.insert(kv.value("key", "")).second, "duplicate attribute key");
+  // OTel span limits: at most 128 attributes; fields left out are counted.
+  FUZZ_CHECK(s["attributes"].size() <= 128, "more than 128 attributes");
+  const bool truncated = s.contains("droppedAttributesCount");
+  FUZZ_CHECK(truncated == !check::attribute(s, "pinta.span.truncated").is_null(),
+             "droppedAttributesCount without pinta.span.truncated (or the reverse)");
+  if (truncated) return;  // which fields were kept is then up to the limits
+  // GenAI attributes (docs/contract.md OTLP-3a): execute_tool and gen_ai.tool.name exactly on a
+  // tool event with a named tool; a conversation id exactly when there is a session id.
+  const bool tool = o.ev.tool_event && !o.ev.tool_name.empty();
+  FUZZ_CHECK(check::attribute(s, "gen_ai.operation.name") ==
+                 (tool ? json{{"stringValue", "execute_tool"}} : json()),
+             "gen_ai.operation.name");
+  FUZZ_CHECK(check::attribute(s, "gen_ai.tool.name").is_null() == !tool, "gen_ai.tool.name");
+  FUZZ_CHECK(check::attribute(s, "gen_ai.conversation.id").is_null() == o.ev.session_id.empty(),
+             "gen_ai.conversation.id");
+  FUZZ_CHECK(!check::attribute(s, "gen_ai.agent.name").is_null(), "gen_ai.agent.name");
+  for (auto it = o.payload.begin(); it != o.payload.end(); ++it) {
+    // Keys that are not plain, that the redactor rewrites (a secret-shaped key), or that collide
+    // with the encoder's own attributes (<prefix>.hook, <prefix>.agent, antigravity.product).
+    if (!plain_key(it.key()) || ad::redact_string(it.key(), 256) != it.key()) continue;
+    if (it.key() == "hook" || it.key() == "agent" || it.key() == "product") continue;
+    const json v = check::attribute(s, prefix + "." + it.key());
+    FUZZ_CHECK(!v.is_null(), "payload key " + it.key() + " lost");
+    if (it->is_boolean())
+      FUZZ_CHECK(v.value("boolValue", !it->get<bool>()) == it->get<bool>(), "bool " + it.key());
+    if (it->is_number_integer() && !it->is_number_unsigned())
+      FUZZ_CHECK(v.value("intValue", "") == std::to_string(it->get<int64_t>()),
+                 "int " + it.key());
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   pinta::fuzz::Bytes in(data, size);
   const size_t n = 1 + in.byte() % 3;
-  struct One {
-    ad::CanonicalEvent ev;
-    ad::GuardVerdict guard;
-    bool has_guard = false;
-    otlp::SpanIds ids;
-    json payload;
-  };
   std::vector<One> events(n);
   std::vector<ad::SpanRecord> records;
   for (size_t i = 0; i < n; ++i) {
@@ -118,50 +169,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(f.ok(), "validator: " + (f.errors.empty() ? std::string() : f.errors.front()));
   FUZZ_CHECK(f.spans.size() == n, "decoded " + std::to_string(f.spans.size()) + " spans of " +
                                       std::to_string(n));
-  for (const One& o : events) {
-    const std::string prefix(pinta::hosts::descriptor(o.ev.family).prefix);
-    const json* found = nullptr;
-    for (const json& s : f.spans)
-      if (s.value("spanId", "") == o.ids.span_id) found = &s;
-    FUZZ_CHECK(found != nullptr, "span " + o.ids.span_id + " lost");
-    const json& s = *found;
-    FUZZ_CHECK(s.value("traceId", "") == o.ids.trace_id, "traceId changed");
-    FUZZ_CHECK(s.value("name", "") == prefix + "." + otlp::snake_case(o.ev.hook), "span name");
-    FUZZ_CHECK(std::stoull(s.value("endTimeUnixNano", "0")) >=
-                   std::stoull(s.value("startTimeUnixNano", "0")),
-               "end before start");
-    std::set<std::string> keys;
-    for (const json& kv : s["attributes"])
-      FUZZ_CHECK(keys.insert(kv.value("key", "")).second, "duplicate attribute key");
-    // OTel span limits: at most 128 attributes; fields left out are counted.
-    FUZZ_CHECK(s["attributes"].size() <= 128, "more than 128 attributes");
-    const bool truncated = s.contains("droppedAttributesCount");
-    FUZZ_CHECK(truncated == !check::attribute(s, "pinta.span.truncated").is_null(),
-               "droppedAttributesCount without pinta.span.truncated (or the reverse)");
-    if (truncated) continue;  // which fields were kept is then up to the limits
-    // GenAI attributes (docs/contract.md OTLP-3a): execute_tool and gen_ai.tool.name exactly on a
-    // tool event with a named tool; a conversation id exactly when there is a session id.
-    const bool tool = o.ev.tool_event && !o.ev.tool_name.empty();
-    FUZZ_CHECK(check::attribute(s, "gen_ai.operation.name") ==
-                   (tool ? json{{"stringValue", "execute_tool"}} : json()),
-               "gen_ai.operation.name");
-    FUZZ_CHECK(check::attribute(s, "gen_ai.tool.name").is_null() == !tool, "gen_ai.tool.name");
-    FUZZ_CHECK(check::attribute(s, "gen_ai.conversation.id").is_null() == o.ev.session_id.empty(),
-               "gen_ai.conversation.id");
-    FUZZ_CHECK(!check::attribute(s, "gen_ai.agent.name").is_null(), "gen_ai.agent.name");
-    for (auto it = o.payload.begin(); it != o.payload.end(); ++it) {
-      // Keys that are not plain, that the redactor rewrites (a secret-shaped key), or that collide
-      // with the encoder's own attributes (<prefix>.hook, <prefix>.agent, antigravity.product).
-      if (!plain_key(it.key()) || ad::redact_string(it.key(), 256) != it.key()) continue;
-      if (it.key() == "hook" || it.key() == "agent" || it.key() == "product") continue;
-      const json v = check::attribute(s, prefix + "." + it.key());
-      FUZZ_CHECK(!v.is_null(), "payload key " + it.key() + " lost");
-      if (it->is_boolean())
-        FUZZ_CHECK(v.value("boolValue", !it->get<bool>()) == it->get<bool>(), "bool " + it.key());
-      if (it->is_number_integer() && !it->is_number_unsigned())
-        FUZZ_CHECK(v.value("intValue", "") == std::to_string(it->get<int64_t>()),
-                   "int " + it.key());
-    }
-  }
+  for (const One& o : events) check_span(o, f);
   return 0;
 }

@@ -308,13 +308,56 @@ bool quote_bare_tokens(std::string& text) {
   return true;
 }
 
+namespace {
+
+// complete_prefix: where each open container is, and what it waits for next.
+enum State : char { kKeyOrEnd, kColon, kValue, kAfterValue, kElementOrEnd };
+struct Level {
+  char type;    // '{' or '['
+  State state;  // objects: kKeyOrEnd, kColon, kValue, kAfterValue; arrays: kElementOrEnd, kAfterValue
+};
+
+// Cuts what cannot stand alone at the end of the open string that starts at `string_start`: a
+// half escape, a half UTF-8 sequence.
+void cut_open_string(std::string& text, size_t string_start, bool escape, int unicode_left) {
+  size_t cut = text.size();
+  if (escape) {
+    cut -= 1;
+  } else if (unicode_left > 0) {
+    cut = text.rfind("\\u", cut);
+  }
+  size_t lead = cut;
+  while (lead > string_start + 1 && (static_cast<unsigned char>(text[lead - 1]) & 0xC0) == 0x80) --lead;
+  if (lead > string_start + 1) {
+    auto b = static_cast<unsigned char>(text[lead - 1]);
+    size_t need = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+    if (need > 1 && cut - (lead - 1) < need) cut = lead - 1;
+  }
+  text.resize(cut);
+}
+
+// Closes the open containers, innermost first: a key gets a null value, a trailing comma goes.
+void close_levels(std::string& text, std::vector<Level>& stack) {
+  while (!stack.empty()) {
+    Level& top = stack.back();
+    size_t last = text.find_last_not_of(" \t\r\n");
+    if (top.state == kColon) {
+      text += ":null";
+    } else if (top.state == kValue) {
+      text += "null";
+    } else if ((top.state == kKeyOrEnd || top.state == kElementOrEnd) && last != std::string::npos &&
+               text[last] == ',') {
+      text.resize(last);
+    }
+    text += top.type == '{' ? '}' : ']';
+    stack.pop_back();
+    if (!stack.empty()) stack.back().state = kAfterValue;
+  }
+}
+
+}  // namespace
+
 bool complete_prefix(std::string& text) {
-  // Where each open container is: what it waits for next.
-  enum State : char { kKeyOrEnd, kColon, kValue, kAfterValue, kElementOrEnd };
-  struct Level {
-    char type;    // '{' or '['
-    State state;  // objects: kKeyOrEnd, kColon, kValue, kAfterValue; arrays: kElementOrEnd, kAfterValue
-  };
   std::vector<Level> stack;
   bool started = false, in_string = false, string_is_key = false, escape = false;
   int unicode_left = 0;                     // hex digits still due in a \uXXXX escape
@@ -378,21 +421,7 @@ bool complete_prefix(std::string& text) {
   }
   if (!started || stack.empty()) return false;
   if (in_string) {
-    // Cut what cannot stand alone at the end of a string: a half escape, a half UTF-8 sequence.
-    size_t cut = text.size();
-    if (escape) {
-      cut -= 1;
-    } else if (unicode_left > 0) {
-      cut = text.rfind("\\u", cut);
-    }
-    size_t lead = cut;
-    while (lead > string_start + 1 && (static_cast<unsigned char>(text[lead - 1]) & 0xC0) == 0x80) --lead;
-    if (lead > string_start + 1) {
-      auto b = static_cast<unsigned char>(text[lead - 1]);
-      size_t need = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
-      if (need > 1 && cut - (lead - 1) < need) cut = lead - 1;
-    }
-    text.resize(cut);
+    cut_open_string(text, string_start, escape, unicode_left);
     text += "\xE2\x80\xA6[truncated]\"";
     if (string_is_key) {
       stack.back().state = kColon;
@@ -402,21 +431,7 @@ bool complete_prefix(std::string& text) {
   } else if (scalar_start != std::string::npos) {
     text.resize(scalar_start);  // a number or literal cut short is not a value
   }
-  while (!stack.empty()) {
-    Level& top = stack.back();
-    size_t last = text.find_last_not_of(" \t\r\n");
-    if (top.state == kColon) {
-      text += ":null";
-    } else if (top.state == kValue) {
-      text += "null";
-    } else if ((top.state == kKeyOrEnd || top.state == kElementOrEnd) && last != std::string::npos &&
-               text[last] == ',') {
-      text.resize(last);
-    }
-    text += top.type == '{' ? '}' : ']';
-    stack.pop_back();
-    if (!stack.empty()) stack.back().state = kAfterValue;
-  }
+  close_levels(text, stack);
   return true;
 }
 

@@ -236,65 +236,14 @@ std::string_view entry_name(const char* entry) {
   return eq != nullptr ? std::string_view(entry, static_cast<size_t>(eq - entry)) : std::string_view(entry);
 }
 
-}  // namespace
-
-EnvFileLoad load_env_file(const std::string& path) {
-  EnvFileLoad r;
-  r.path = path;
-  if (path.empty()) return r;
-  // One open that never blocks (a FIFO or device at the path is refused after fstat, never read),
-  // following a symbolic link as before (dotfile managers link it); the checks are on what was
-  // opened, not on a name that could change in between.
-  struct stat st {};
-  int fd = fs::open_regular(path, st);
-  if (fd < 0) {
-    if (errno == ENOENT || errno == ENOTDIR) return r;  // absent: nothing to do
-    r.outcome = EnvFileOutcome::kUnreadable;
-    r.detail = errno == EINVAL ? std::string("not a regular file") : std::string(std::strerror(errno));
-    return r;
-  }
-  // The one trust rule (fs::untrusted_reason) the data dir and its files follow too.
-  if (std::string why = fs::untrusted_reason(st, fs::TrustKind::kEnvFile); !why.empty()) {
-    ::close(fd);
-    r.outcome = EnvFileOutcome::kInsecure;
-    r.detail = (st.st_mode & 022) != 0 && st.st_uid == ::geteuid() ? why + " (chmod 600 it)" : why;
-    return r;
-  }
-  auto content = fs::read_all_and_close(fd, path, kMaxEnvFileBytes);
-  if (!content) {
-    r.outcome = EnvFileOutcome::kUnreadable;
-    r.detail = content.error().message;
-    return r;
-  }
-  // Not UTF-8: a UTF-16 file parses as one NUL-ridden line per line, every one dropped (the
-  // guard endpoint with them). Refused whole, with a detail that says what to do (doctor shows it;
-  // the adapter itself stays silent).
-  if (looks_utf16(*content)) {
-    r.outcome = EnvFileOutcome::kUnreadable;
-    r.utf16 = true;
-    r.detail = "UTF-16 text, not UTF-8: nothing in it applies (save it as UTF-8)";
-    return r;
-  }
-  r.utf8_bom = std::string_view(*content).substr(0, 3) == kUtf8Bom;
-  std::vector<EnvEntry> entries;
-  scan_env_file(
-      *content, [&](const EnvEntry& e) { entries.push_back(e); },
-      [&](size_t line, std::string_view key_text, std::string_view why) {
-        EnvFileBadLine bad;
-        bad.line = line;
-        bad.why = why;
-        std::string plain;
-        bad.key = shown_key(key_text, plain);
-        bad.ours = !bad.key.empty() && our_variable(plain);
-        r.bad_lines.push_back(std::move(bad));
-      });
-
-  // Linear in the file, whatever it holds (docs/contract.md ENV-1): later duplicates win inside
-  // the file, the real environment always wins over the file, and the new entries are added by
-  // building one new environ array, never by setenv in a loop (glibc's setenv scans and copies
-  // environ on every call: 100,000 keys cost 84 s). Both lookups are one open-addressing table of
-  // entry indices (no node per key: the allocations were half the cost of a 1 MiB file).
-  // getenv reads environ as usual afterwards.
+// Adds the file's entries to the environment (their names to r.applied).
+// Linear in the file, whatever it holds (docs/contract.md ENV-1): later duplicates win inside
+// the file, the real environment always wins over the file, and the new entries are added by
+// building one new environ array, never by setenv in a loop (glibc's setenv scans and copies
+// environ on every call: 100,000 keys cost 84 s). Both lookups are one open-addressing table of
+// entry indices (no node per key: the allocations were half the cost of a 1 MiB file).
+// getenv reads environ as usual afterwards.
+void apply_entries(const std::vector<EnvEntry>& entries, EnvFileLoad& r) {
   size_t existing = 0;
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) ++existing;
   size_t cap = 16;
@@ -360,6 +309,62 @@ EnvFileLoad load_env_file(const std::string& path) {
     array[at_entry] = nullptr;
     environ = array;  // NOLINT(concurrency-mt-unsafe): single-threaded, before any thread starts
   }
+}
+
+}  // namespace
+
+EnvFileLoad load_env_file(const std::string& path) {
+  EnvFileLoad r;
+  r.path = path;
+  if (path.empty()) return r;
+  // One open that never blocks (a FIFO or device at the path is refused after fstat, never read),
+  // following a symbolic link as before (dotfile managers link it); the checks are on what was
+  // opened, not on a name that could change in between.
+  struct stat st {};
+  int fd = fs::open_regular(path, st);
+  if (fd < 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return r;  // absent: nothing to do
+    r.outcome = EnvFileOutcome::kUnreadable;
+    r.detail = errno == EINVAL ? std::string("not a regular file") : std::string(std::strerror(errno));
+    return r;
+  }
+  // The one trust rule (fs::untrusted_reason) the data dir and its files follow too.
+  if (std::string why = fs::untrusted_reason(st, fs::TrustKind::kEnvFile); !why.empty()) {
+    ::close(fd);
+    r.outcome = EnvFileOutcome::kInsecure;
+    r.detail = (st.st_mode & 022) != 0 && st.st_uid == ::geteuid() ? why + " (chmod 600 it)" : why;
+    return r;
+  }
+  auto content = fs::read_all_and_close(fd, path, kMaxEnvFileBytes);
+  if (!content) {
+    r.outcome = EnvFileOutcome::kUnreadable;
+    r.detail = content.error().message;
+    return r;
+  }
+  // Not UTF-8: a UTF-16 file parses as one NUL-ridden line per line, every one dropped (the
+  // guard endpoint with them). Refused whole, with a detail that says what to do (doctor shows it;
+  // the adapter itself stays silent).
+  if (looks_utf16(*content)) {
+    r.outcome = EnvFileOutcome::kUnreadable;
+    r.utf16 = true;
+    r.detail = "UTF-16 text, not UTF-8: nothing in it applies (save it as UTF-8)";
+    return r;
+  }
+  r.utf8_bom = std::string_view(*content).substr(0, 3) == kUtf8Bom;
+  std::vector<EnvEntry> entries;
+  scan_env_file(
+      *content, [&](const EnvEntry& e) { entries.push_back(e); },
+      [&](size_t line, std::string_view key_text, std::string_view why) {
+        EnvFileBadLine bad;
+        bad.line = line;
+        bad.why = why;
+        std::string plain;
+        bad.key = shown_key(key_text, plain);
+        bad.ours = !bad.key.empty() && our_variable(plain);
+        r.bad_lines.push_back(std::move(bad));
+      });
+
+  apply_entries(entries, r);
   content->clear();
   r.outcome = EnvFileOutcome::kLoaded;
   if (!r.bad_lines.empty()) {

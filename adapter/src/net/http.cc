@@ -351,16 +351,36 @@ Result<Framing> response_framing(const Response& resp) {
 // `reusable` (optional) is set when the response was framed (Content-Length, chunked, or no body
 // by rule), came as HTTP/1.1 without "Connection: close", and no byte followed it: the connection
 // can carry the next request (RFC 9112 §9.3).
-Result<Response> read_response(ByteSource& src, size_t max_body, bool head_request,
-                               bool* reusable = nullptr, bool truncate_body = false) {
-  Reader r(src, max_body + kMaxHeaderBytes);
-  size_t pos = 0;
-  Response resp;
-  bool http11 = false;
-  if (reusable != nullptr) *reusable = false;
-  auto framed_end = [&] {
-    if (reusable == nullptr) return;
-    std::string conn = resp.header("connection");
+// One parser reads one response, in phases: the head (status line and header fields, interim
+// 1xx skipped), then the body as its framing says (chunked, a length, or to the end).
+class ResponseParser {
+ public:
+  ResponseParser(ByteSource& src, size_t max_body, bool* reusable, bool truncate_body)
+      : r_(src, max_body + kMaxHeaderBytes), max_body_(max_body), reusable_(reusable),
+        truncate_body_(truncate_body) {
+    if (reusable_ != nullptr) *reusable_ = false;
+  }
+
+  Result<Response> read(bool head_request) {
+    if (Status head = read_head(); !head) return head.error();
+    // Checked on every final response, bodiless ones too: a server that announces two lengths is
+    // not trusted with a kept connection either.
+    auto framing = response_framing(resp_);
+    if (!framing) return framing.error();
+    if (head_request || resp_.status == 204 || resp_.status == 304) {
+      framed_end();
+      return std::move(resp_);
+    }
+    if (framing->chunked) return read_chunked();
+    if (framing->has_length) return read_sized(framing->length);
+    return read_to_close();
+  }
+
+ private:
+  // Sets *reusable_ at the end of a framed response (see above).
+  void framed_end() {
+    if (reusable_ == nullptr) return;
+    std::string conn = resp_.header("connection");
     bool close = false;
     std::string_view c = conn;
     while (!c.empty()) {
@@ -368,35 +388,44 @@ Result<Response> read_response(ByteSource& src, size_t max_body, bool head_reque
       if (iequals(trim(c.substr(0, comma)), "close")) close = true;
       c.remove_prefix(comma == std::string_view::npos ? c.size() : comma + 1);
     }
-    *reusable = http11 && !close && pos == r.buf_.size();
-  };
+    *reusable_ = http11_ && !close && pos_ == r_.buf_.size();
+  }
+
   // Status line and headers; interim 1xx responses are skipped.
-  for (;;) {
-    if (r.buf_.size() == pos) {
-      auto more = r.fill();
-      if (!more) return more.error();
-      if (!*more)
-        return make_error(ErrorCode::kUnavailable, "connection closed without a response");
+  Status read_head() {
+    for (;;) {
+      if (r_.buf_.size() == pos_) {
+        auto more = r_.fill();
+        if (!more) return more.error();
+        if (!*more)
+          return make_error(ErrorCode::kUnavailable, "connection closed without a response");
+      }
+      auto status_line = read_line(r_, pos_, kMaxHeaderBytes, "status");
+      if (!status_line) return status_line.error();
+      const std::string& sl = *status_line;
+      if (sl.size() < 12 || sl.compare(0, 7, "HTTP/1.") != 0 || sl[8] != ' ' || sl[9] < '1' ||
+          sl[9] > '9' || sl[10] < '0' || sl[10] > '9' || sl[11] < '0' || sl[11] > '9' ||
+          (sl.size() > 12 && sl[12] != ' ')) {
+        return make_error(ErrorCode::kProtocol, "malformed status line");
+      }
+      resp_.status = (sl[9] - '0') * 100 + (sl[10] - '0') * 10 + (sl[11] - '0');
+      http11_ = sl[7] == '1';
+      if (Status fields = read_header_fields(); !fields) return fields;
+      if (resp_.status >= 200 || resp_.status == 101) return {};
     }
-    auto status_line = read_line(r, pos, kMaxHeaderBytes, "status");
-    if (!status_line) return status_line.error();
-    const std::string& sl = *status_line;
-    if (sl.size() < 12 || sl.compare(0, 7, "HTTP/1.") != 0 || sl[8] != ' ' || sl[9] < '1' ||
-        sl[9] > '9' || sl[10] < '0' || sl[10] > '9' || sl[11] < '0' || sl[11] > '9' ||
-        (sl.size() > 12 && sl[12] != ' ')) {
-      return make_error(ErrorCode::kProtocol, "malformed status line");
-    }
-    resp.status = (sl[9] - '0') * 100 + (sl[10] - '0') * 10 + (sl[11] - '0');
-    http11 = sl[7] == '1';
-    resp.headers.clear();
+  }
+
+  // The header fields of one response, up to the empty line.
+  Status read_header_fields() {
+    resp_.headers.clear();
     size_t header_bytes = 0;
     for (;;) {
-      auto line = read_line(r, pos, kMaxHeaderBytes, "headers");
+      auto line = read_line(r_, pos_, kMaxHeaderBytes, "headers");
       if (!line) return line.error();
       header_bytes += line->size();
       if (header_bytes > kMaxHeaderBytes)
         return make_error(ErrorCode::kProtocol, "response headers too large");
-      if (line->empty()) break;
+      if (line->empty()) return {};
       size_t colon = line->find(':');
       // A bare CR or a NUL inside a field is invalid (RFC 9112 §2.2: reject or replace): rejected.
       // The name must be a token (RFC 9110 §5.1): no whitespace before the colon (RFC 9112 §5.1),
@@ -405,96 +434,105 @@ Result<Response> read_response(ByteSource& src, size_t max_body, bool head_reque
           line->find_first_of(std::string_view("\r\0", 2)) != std::string::npos ||
           !std::all_of(line->begin(), line->begin() + static_cast<std::ptrdiff_t>(colon), is_tchar))
         return make_error(ErrorCode::kProtocol, "malformed header line");
-      resp.headers.emplace_back(line->substr(0, colon),
-                                std::string(trim(std::string_view(*line).substr(colon + 1))));
+      resp_.headers.emplace_back(line->substr(0, colon),
+                                 std::string(trim(std::string_view(*line).substr(colon + 1))));
     }
-    if (resp.status >= 200 || resp.status == 101) break;
-  }
-  // Checked on every final response, bodiless ones too: a server that announces two lengths is
-  // not trusted with a kept connection either.
-  auto framing = response_framing(resp);
-  if (!framing) return framing.error();
-  if (head_request || resp.status == 204 || resp.status == 304) {
-    framed_end();
-    return resp;
   }
 
   // A body over the cap: an error, or (truncate_body) the response with the body cut at the cap
   // and the rest never read (the connection is not reused).
-  auto over_cap = [&](const char* what) -> Result<Response> {
-    if (!truncate_body) return make_error(ErrorCode::kTooLarge, what);
-    if (resp.body.size() > max_body) resp.body.resize(max_body);
-    resp.body_truncated = true;
-    if (reusable != nullptr) *reusable = false;
-    return resp;
-  };
-  auto fill_failed = [&](const Error& e) -> Result<Response> {
+  Result<Response> over_cap(const char* what) {
+    if (!truncate_body_) return make_error(ErrorCode::kTooLarge, what);
+    if (resp_.body.size() > max_body_) resp_.body.resize(max_body_);
+    resp_.body_truncated = true;
+    if (reusable_ != nullptr) *reusable_ = false;
+    return std::move(resp_);
+  }
+
+  Result<Response> fill_failed(const Error& e) {
     if (e.code == ErrorCode::kTooLarge) return over_cap("response larger than the cap");
     return e;
-  };
-  if (framing->chunked) {
+  }
+
+  Result<Response> read_chunked() {
     for (;;) {
-      auto size_line = read_line(r, pos, 1024, "chunk size");
+      auto size_line = read_line(r_, pos_, 1024, "chunk size");
       if (!size_line) return size_line.error();
       std::string_view sv = *size_line;
       sv = sv.substr(0, sv.find(';'));  // chunk extensions are ignored
       auto size = parse_size(sv, 16);
       if (!size) return make_error(ErrorCode::kProtocol, "malformed chunk size");
       if (*size == 0) break;
-      if (resp.body.size() + *size > max_body) return over_cap("response body over the cap");
-      while (r.buf_.size() - pos < *size + 2) {
-        auto more = r.fill();
+      if (resp_.body.size() + *size > max_body_) return over_cap("response body over the cap");
+      while (r_.buf_.size() - pos_ < *size + 2) {
+        auto more = r_.fill();
         if (!more) return fill_failed(more.error());
         if (!*more) return truncated("chunk");
       }
-      resp.body.append(r.buf_, pos, *size);
-      if (r.buf_.compare(pos + *size, 2, "\r\n") != 0)
+      resp_.body.append(r_.buf_, pos_, *size);
+      if (r_.buf_.compare(pos_ + *size, 2, "\r\n") != 0)
         return make_error(ErrorCode::kProtocol, "chunk not followed by CRLF");
-      pos += *size + 2;
-      r.buf_.erase(0, pos);
-      pos = 0;
+      pos_ += *size + 2;
+      r_.buf_.erase(0, pos_);
+      pos_ = 0;
     }
-    if (reusable != nullptr) {
+    if (reusable_ != nullptr) {
       // Trailer fields (ignored) up to the empty line that ends the message.
       for (;;) {
-        auto trailer = read_line(r, pos, kMaxHeaderBytes, "trailer");
-        if (!trailer) return resp;  // the body is whole; only the connection is not reused
+        auto trailer = read_line(r_, pos_, kMaxHeaderBytes, "trailer");
+        if (!trailer) return std::move(resp_);  // the body is whole; the connection is not reused
         if (trailer->empty()) break;
       }
       framed_end();
     }
-    return resp;
+    return std::move(resp_);
   }
-  if (framing->has_length) {
-    const size_t len = framing->length;
-    if (len > max_body) return over_cap("content-length over the cap");
-    while (r.buf_.size() - pos < len) {
-      auto more = r.fill();
+
+  Result<Response> read_sized(size_t len) {
+    if (len > max_body_) return over_cap("content-length over the cap");
+    while (r_.buf_.size() - pos_ < len) {
+      auto more = r_.fill();
       if (!more) return more.error();
       if (!*more) return truncated("body");
     }
-    resp.body.assign(r.buf_, pos, len);
-    pos += len;
+    resp_.body.assign(r_.buf_, pos_, len);
+    pos_ += len;
     framed_end();
-    return resp;
+    return std::move(resp_);
   }
+
   // No length: the body runs to the end of the connection.
-  auto cut = [&]() {
-    resp.body.assign(r.buf_, pos, max_body);
-    return over_cap("response body over the cap");
-  };
-  for (;;) {
-    if (r.buf_.size() - pos > max_body) return cut();
-    auto more = r.fill();
-    if (!more) {
-      if (more.error().code == ErrorCode::kTooLarge) return cut();
-      return more.error();
+  Result<Response> read_to_close() {
+    auto cut = [&]() {
+      resp_.body.assign(r_.buf_, pos_, max_body_);
+      return over_cap("response body over the cap");
+    };
+    for (;;) {
+      if (r_.buf_.size() - pos_ > max_body_) return cut();
+      auto more = r_.fill();
+      if (!more) {
+        if (more.error().code == ErrorCode::kTooLarge) return cut();
+        return more.error();
+      }
+      if (!*more) break;
     }
-    if (!*more) break;
+    if (r_.buf_.size() - pos_ > max_body_) return cut();
+    resp_.body.assign(r_.buf_, pos_, std::string::npos);
+    return std::move(resp_);
   }
-  if (r.buf_.size() - pos > max_body) return cut();
-  resp.body.assign(r.buf_, pos, std::string::npos);
-  return resp;
+
+  Reader r_;
+  size_t pos_ = 0;
+  Response resp_;
+  bool http11_ = false;
+  const size_t max_body_;
+  bool* const reusable_;
+  const bool truncate_body_;
+};
+
+Result<Response> read_response(ByteSource& src, size_t max_body, bool head_request,
+                               bool* reusable = nullptr, bool truncate_body = false) {
+  return ResponseParser(src, max_body, reusable, truncate_body).read(head_request);
 }
 
 struct Target {

@@ -179,6 +179,197 @@ int64_t peak_rss_kib() {
   return at ? std::strtoll(at + 6, nullptr, 10) : -1;
 }
 
+// One round of flush_queue: the batches of one snapshot of the queue, sent in order while the
+// deadline allows. What was answered for is collected in `done` and `delta`, for the caller's
+// SpanQueue::remove.
+class Round {
+ public:
+  Round(const TelemetryOptions& options, const SendFn& send, const Deadline& deadline,
+        const http::Headers& headers, SpanQueue& queue, QueueSnapshot& snap, FlushReport& rep)
+      : options_(options), send_(send), deadline_(deadline), headers_(headers), queue_(queue),
+        snap_(snap), rep_(rep), done(snap.over_cap), committed(snap.head) {
+    delta.dropped_cap = static_cast<int64_t>(snap.over_cap.size() + snap.prefix_lines);
+    rep.dropped_cap += snap.over_cap.size() + snap.prefix_lines;
+  }
+
+  // Sends the batches until all are answered for, or the round stops (no answer, the deadline).
+  void send_batches() {
+    while (i_ < snap_.refs.size() && !stop) {
+      size_t next = i_;
+      std::vector<SpanRecord> records = load_batch(next);
+      if (records.empty()) {
+        i_ = next;
+        continue;
+      }
+      const size_t batch_size = records.size();
+      send_batch(export_request(std::move(records)), next, batch_size);
+    }
+    if (probing_) {
+      // No batch after the stuck one could be tried: nothing moved, retry after a back-off.
+      stop = true;
+      rep_.gave_up = true;
+    }
+  }
+
+  std::unordered_set<std::string> done;
+  QueueCounters delta;
+  bool stop = false;
+  // Where the spans answered for end (the delivery head, SpanQueue::commit): moved after each
+  // batch, so a flusher killed mid-round re-sends at most the batch it was sending. Before,
+  // spans left the file once per round of up to kRound: 40 kills re-sent 901 spans 4,123 times.
+  uint64_t committed;
+
+ private:
+  // One batch from refs[i_] on: up to 512 spans and about max_body bytes of queue lines (a bigger
+  // span goes alone; a queue line is at most kMaxQueueLineBytes). Read now (load), freed after.
+  // `next` is set past the refs it covers.
+  std::vector<SpanRecord> load_batch(size_t& next) {
+    std::vector<SpanRecord> records;
+    size_t bytes = 0;
+    std::string text;
+    for (; next < snap_.refs.size() && records.size() < kMaxSpansPerRequest; ++next) {
+      const RecordRef& ref = snap_.refs[next];
+      if (!records.empty() && bytes + ref.size > options_.max_request_bytes) break;
+      SpanRecord rec;
+      if (!queue_.load(ref, rec, text)) {
+        if (!text.empty())
+          snap_.corrupt_lines.emplace(std::move(text));  // not a record after all
+        continue;
+      }
+      records.push_back(std::move(rec));
+      bytes += ref.size;
+    }
+    return records;
+  }
+
+  http::Request export_request(std::vector<SpanRecord> records) const {
+    http::Request req;
+    req.url = options_.exporter.endpoint;
+    req.headers = headers_;
+    req.body = otlp::encode_request(records);
+    // A 2xx is a 2xx whatever follows it: a body over the cap is cut, not a failed export (a
+    // 200 with a 1 MiB+ body counted as no answer, and the accepted spans were sent again).
+    req.max_response_bytes = 1u << 20;
+    req.truncate_body = true;
+    return req;  // the records are freed here: the body holds them now
+  }
+
+  // Posts refs [i_, next) until the collector answers for them, or the round stops.
+  void send_batch(const http::Request& req, size_t next, size_t batch_size) {
+    int64_t tries = 0;
+    for (int attempt = 0;; ++attempt) {
+      if (deadline_.expired()) {
+        stop = true;
+        rep_.gave_up = true;
+        return;
+      }
+      auto left = std::chrono::milliseconds(deadline_.remaining_ms());
+      auto res = send_(req, Deadline::after(std::min(left, options_.request_timeout)));
+      rep_.requests += 1;
+      int status = res ? res->status : 0;
+      otlp::ExportResult r = otlp::classify_response(status, res ? res->header("Retry-After") : "",
+                                                     res ? std::string_view(res->body) : "", wall_ms() / 1000);
+      rep_.last_status = status;
+      delta.last_status = status != 0 ? status : -1;
+      // OTLP/HTTP clients do not follow redirects and a 3xx is no verdict on the spans (a proxy
+      // or a wrong endpoint): keep the batch, count it for doctor, retry after a back-off.
+      const bool redirect = status >= 300 && status < 400;
+      if (redirect) {
+        r.verdict = otlp::Verdict::kRetry;
+        rep_.redirects += 1;
+        delta.redirects += 1;
+      }
+      if (r.verdict == otlp::Verdict::kDelivered || r.verdict == otlp::Verdict::kDrop) {
+        answered(r, next, batch_size);
+        return;
+      }
+      // Retryable.
+      rep_.retries += 1;
+      delta.retries += 1;
+      const std::chrono::milliseconds wait = retry_wait_in_pass(attempt, r.retry_after);
+      // 429 is about volume and a 3xx about the endpoint: neither says anything of this batch.
+      const bool may_be_poison = !redirect && status != 429;
+      if (may_be_poison && !probing_) tries = queue_.note_stuck(snap_.refs[i_].offset);
+      // No answer at all (collector down or hanging): stop now and leave it to the back-off.
+      // A retryable status: wait here if the budget allows, a few times.
+      if (status == 0 || redirect || attempt >= 4 || wait.count() >= deadline_.remaining_ms()) {
+        if (may_be_poison && !probing_ && tries >= kPoisonTries && next < snap_.refs.size()) {
+          probing_ = true;  // try the batch after it once
+          poison_from_ = i_;
+          poison_to_ = next;
+          i_ = next;
+          return;
+        }
+        if (probing_) (void)queue_.note_stuck(0, /*reset=*/true);  // both fail: an outage
+        rep_.gave_up = true;
+        rep_.retry_after = r.retry_after;
+        if (!res) rep_.error = res.error().message;
+        stop = true;
+        return;
+      }
+      sleep_for(wait);
+    }
+  }
+
+  // The collector answered for refs [i_, next) (delivered, or dropped as it said): they are done,
+  // a stuck batch before them is poison, and the head moves past them.
+  void answered(const otlp::ExportResult& r, size_t next, size_t batch_size) {
+    for (size_t k = i_; k < next; ++k)
+      done.emplace(snap_.refs[k].span_id, sizeof snap_.refs[k].span_id);
+    if (r.verdict == otlp::Verdict::kDelivered) {
+      int64_t rejected = std::min<int64_t>(r.rejected_spans, static_cast<int64_t>(batch_size));
+      rep_.delivered += batch_size - static_cast<size_t>(rejected);
+      rep_.rejected += static_cast<size_t>(rejected);
+      delta.delivered += static_cast<int64_t>(batch_size) - rejected;
+      delta.rejected += rejected;
+    } else {
+      rep_.dropped_http += batch_size;
+      delta.dropped_http += static_cast<int64_t>(batch_size);
+    }
+    if (probing_) {
+      // The batch after the stuck one went through: the stuck one is poison.
+      const std::vector<RecordRef> bad(snap_.refs.begin() + static_cast<std::ptrdiff_t>(poison_from_),
+                                       snap_.refs.begin() + static_cast<std::ptrdiff_t>(poison_to_));
+      (void)queue_.quarantine(bad);
+      for (const RecordRef& b : bad) done.emplace(b.span_id, sizeof b.span_id);
+      delta.poisoned += static_cast<int64_t>(bad.size());
+      rep_.poisoned += bad.size();
+      probing_ = false;
+    }
+    // Answered for: move the head past the batch (and count it) before the next POST.
+    const RecordRef& last = snap_.refs[next - 1];
+    const uint64_t end = last.offset + last.size + 1;
+    if (first_commit_ && snap_.over_total > snap_.over_cap.size()) {
+      // Over-cap lines the snapshot did not name: the head passes them too.
+      const size_t more = snap_.over_total - snap_.over_cap.size();
+      delta.dropped_cap += static_cast<int64_t>(more);
+      rep_.dropped_cap += more;
+    }
+    if (queue_.commit(end, snap_.inode, delta).ok()) {
+      committed = end;
+      first_commit_ = false;
+      delta = QueueCounters{};
+    }
+    i_ = next;
+  }
+
+  const TelemetryOptions& options_;
+  const SendFn& send_;
+  const Deadline& deadline_;
+  const http::Headers& headers_;
+  SpanQueue& queue_;
+  QueueSnapshot& snap_;
+  FlushReport& rep_;
+  size_t i_ = 0;
+  bool first_commit_ = true;
+  // Poison: the batch at the head failed kPoisonTries times in a row (note_stuck, across passes
+  // and flushers); the batch after it is tried once. If the collector takes that one, the stuck
+  // batch is poison: moved to the poison file, counted, and the queue goes on. If not, it is an
+  // outage: the count starts over and nothing is moved.
+  bool probing_ = false;
+  size_t poison_from_ = 0, poison_to_ = 0;
+};
+
 }  // namespace
 
 FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Deadline deadline) {
@@ -188,7 +379,6 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
   // lines are read and parsed one request at a time, so the flusher's memory is about one
   // request (max_body), not what the file holds.
   constexpr size_t kRound = 16 * kMaxSpansPerRequest;
-  const size_t max_body = options.max_request_bytes;
 
   http::Headers headers = {{"Content-Type", "application/json"},
                            {"User-Agent", "pinta-gemini/" + std::string(pinta::version())}};
@@ -209,15 +399,13 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
       rep.gave_up = true;
       return rep;
     }
-    std::unordered_set<std::string> done = snap->over_cap;
-    QueueCounters delta;
-    delta.dropped_cap = static_cast<int64_t>(snap->over_cap.size() + snap->prefix_lines);
-    rep.dropped_cap += snap->over_cap.size() + snap->prefix_lines;
+    Round round(options, send, deadline, headers, queue, *snap, rep);
     if (snap->refs.empty()) {
-      delta.corrupt = static_cast<int64_t>(snap->corrupt_lines.size());
+      round.delta.corrupt = static_cast<int64_t>(snap->corrupt_lines.size());
       rep.corrupt += snap->corrupt_lines.size();
-      if (!done.empty() || !snap->corrupt_lines.empty() || snap->skip_bytes > 0) {
-        if (Status s = queue.remove(done, snap->corrupt_lines, delta, snap->skip_bytes); !s.ok()) {
+      if (!round.done.empty() || !snap->corrupt_lines.empty() || snap->skip_bytes > 0) {
+        if (Status s = queue.remove(round.done, snap->corrupt_lines, round.delta, snap->skip_bytes);
+            !s.ok()) {
           // Nothing left to send, but the answered bytes could not be cut off (a full disk): try
           // again after a back-off (the head keeps them from being sent again meanwhile).
           rep.error = s.error().message;
@@ -233,158 +421,17 @@ FlushReport flush_queue(const TelemetryOptions& options, const SendFn& send, Dea
       }
       return rep;
     }
-
-    bool stop = false;
-    size_t i = 0;
-    // Where the spans answered for end (the delivery head, SpanQueue::commit): moved after each
-    // batch, so a flusher killed mid-round re-sends at most the batch it was sending. Before,
-    // spans left the file once per round of up to kRound: 40 kills re-sent 901 spans 4,123 times.
-    uint64_t committed = snap->head;
-    bool first_commit = true;
-    // Poison: the batch at the head failed kPoisonTries times in a row (note_stuck, across passes
-    // and flushers); the batch after it is tried once. If the collector takes that one, the stuck
-    // batch is poison: moved to the poison file, counted, and the queue goes on. If not, it is an
-    // outage: the count starts over and nothing is moved.
-    bool probing = false;
-    size_t poison_from = 0, poison_to = 0;
-    while (i < snap->refs.size() && !stop) {
-      // One batch: up to 512 spans and about max_body bytes of queue lines (a bigger span goes
-      // alone; a queue line is at most kMaxQueueLineBytes). Read now (load), freed after.
-      std::vector<SpanRecord> records;
-      size_t bytes = 0, next = i;
-      std::string text;
-      for (; next < snap->refs.size() && records.size() < kMaxSpansPerRequest; ++next) {
-        const RecordRef& ref = snap->refs[next];
-        if (!records.empty() && bytes + ref.size > max_body) break;
-        SpanRecord rec;
-        if (!queue.load(ref, rec, text)) {
-          if (!text.empty())
-            snap->corrupt_lines.emplace(std::move(text));  // not a record after all
-          continue;
-        }
-        records.push_back(std::move(rec));
-        bytes += ref.size;
-      }
-      if (records.empty()) {
-        i = next;
-        continue;
-      }
-      const size_t batch_size = records.size();
-      http::Request req;
-      req.url = options.exporter.endpoint;
-      req.headers = headers;
-      req.body = otlp::encode_request(records);
-      // A 2xx is a 2xx whatever follows it: a body over the cap is cut, not a failed export (a
-      // 200 with a 1 MiB+ body counted as no answer, and the accepted spans were sent again).
-      req.max_response_bytes = 1u << 20;
-      req.truncate_body = true;
-      records.clear();  // the body holds them now
-      records.shrink_to_fit();
-
-      int64_t tries = 0;
-      for (int attempt = 0;; ++attempt) {
-        if (deadline.expired()) {
-          stop = true;
-          rep.gave_up = true;
-          break;
-        }
-        auto left = std::chrono::milliseconds(deadline.remaining_ms());
-        auto res = send(req, Deadline::after(std::min(left, options.request_timeout)));
-        rep.requests += 1;
-        int status = res ? res->status : 0;
-        otlp::ExportResult r = otlp::classify_response(status, res ? res->header("Retry-After") : "",
-                                                       res ? std::string_view(res->body) : "", wall_ms() / 1000);
-        rep.last_status = status;
-        delta.last_status = status != 0 ? status : -1;
-        // OTLP/HTTP clients do not follow redirects and a 3xx is no verdict on the spans (a proxy
-        // or a wrong endpoint): keep the batch, count it for doctor, retry after a back-off.
-        const bool redirect = status >= 300 && status < 400;
-        if (redirect) {
-          r.verdict = otlp::Verdict::kRetry;
-          rep.redirects += 1;
-          delta.redirects += 1;
-        }
-        if (r.verdict == otlp::Verdict::kDelivered || r.verdict == otlp::Verdict::kDrop) {
-          for (size_t k = i; k < next; ++k)
-            done.emplace(snap->refs[k].span_id, sizeof snap->refs[k].span_id);
-          if (r.verdict == otlp::Verdict::kDelivered) {
-            int64_t rejected = std::min<int64_t>(r.rejected_spans, static_cast<int64_t>(batch_size));
-            rep.delivered += batch_size - static_cast<size_t>(rejected);
-            rep.rejected += static_cast<size_t>(rejected);
-            delta.delivered += static_cast<int64_t>(batch_size) - rejected;
-            delta.rejected += rejected;
-          } else {
-            rep.dropped_http += batch_size;
-            delta.dropped_http += static_cast<int64_t>(batch_size);
-          }
-          if (probing) {
-            // The batch after the stuck one went through: the stuck one is poison.
-            const std::vector<RecordRef> bad(snap->refs.begin() + static_cast<std::ptrdiff_t>(poison_from),
-                                             snap->refs.begin() + static_cast<std::ptrdiff_t>(poison_to));
-            (void)queue.quarantine(bad);
-            for (const RecordRef& b : bad) done.emplace(b.span_id, sizeof b.span_id);
-            delta.poisoned += static_cast<int64_t>(bad.size());
-            rep.poisoned += bad.size();
-            probing = false;
-          }
-          // Answered for: move the head past the batch (and count it) before the next POST.
-          const RecordRef& last = snap->refs[next - 1];
-          const uint64_t end = last.offset + last.size + 1;
-          if (first_commit && snap->over_total > snap->over_cap.size()) {
-            // Over-cap lines the snapshot did not name: the head passes them too.
-            const size_t more = snap->over_total - snap->over_cap.size();
-            delta.dropped_cap += static_cast<int64_t>(more);
-            rep.dropped_cap += more;
-          }
-          if (queue.commit(end, snap->inode, delta).ok()) {
-            committed = end;
-            first_commit = false;
-            delta = QueueCounters{};
-          }
-          i = next;
-          break;
-        }
-        // Retryable.
-        rep.retries += 1;
-        delta.retries += 1;
-        const std::chrono::milliseconds wait = retry_wait_in_pass(attempt, r.retry_after);
-        // 429 is about volume and a 3xx about the endpoint: neither says anything of this batch.
-        const bool may_be_poison = !redirect && status != 429;
-        if (may_be_poison && !probing) tries = queue.note_stuck(snap->refs[i].offset);
-        // No answer at all (collector down or hanging): stop now and leave it to the back-off.
-        // A retryable status: wait here if the budget allows, a few times.
-        if (status == 0 || redirect || attempt >= 4 || wait.count() >= deadline.remaining_ms()) {
-          if (may_be_poison && !probing && tries >= kPoisonTries && next < snap->refs.size()) {
-            probing = true;  // try the batch after it once
-            poison_from = i;
-            poison_to = next;
-            i = next;
-            break;
-          }
-          if (probing) (void)queue.note_stuck(0, /*reset=*/true);  // both fail: an outage
-          rep.gave_up = true;
-          rep.retry_after = r.retry_after;
-          if (!res) rep.error = res.error().message;
-          stop = true;
-          break;
-        }
-        sleep_for(wait);
-      }
-    }
-    if (probing) {
-      // No batch after the stuck one could be tried: nothing moved, retry after a back-off.
-      stop = true;
-      rep.gave_up = true;
-    }
-    delta.corrupt = static_cast<int64_t>(snap->corrupt_lines.size());
+    round.send_batches();
+    round.delta.corrupt = static_cast<int64_t>(snap->corrupt_lines.size());
     rep.corrupt += snap->corrupt_lines.size();
-    Status s = queue.remove(done, snap->corrupt_lines, delta, std::max(snap->skip_bytes, committed));
+    Status s = queue.remove(round.done, snap->corrupt_lines, round.delta,
+                            std::max(snap->skip_bytes, round.committed));
     if (!s.ok()) {
       rep.error = s.error().message;
       rep.gave_up = true;
       return rep;
     }
-    if (stop) return rep;
+    if (round.stop) return rep;
   }
   if (queue.pending()) rep.gave_up = true;
   return rep;

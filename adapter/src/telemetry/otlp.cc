@@ -463,130 +463,106 @@ std::string resource_attributes(const ResourceInfo& r) {
   return a;
 }
 
-std::string encode_span(const SpanInput& input, const SpanIds& ids, const SpanLimits& limits) {
-  WorkBudget own(limits.time_budget);
-  WorkBudget* budget = limits.budget != nullptr ? limits.budget : &own;
-  const CanonicalEvent& ev = *input.event;
-  const std::string prefix(family_prefix(ev.family));
-  // Span fields in the order nlohmann's (sorted) object would dump them.
-  std::string out;
-  out.reserve(1024);
-  out = "{\"attributes\":[";
-  bool first = true;
-  std::size_t count = 0;    // attributes written
-  std::uint64_t dropped = 0;  // attributes left out (count limit, span size limit, deadline)
-  bool out_of_time = false, over_size = false;
-  std::unordered_set<std::string> used;  // keys are unique; hashed: linear in the field count
-  auto fresh = [&](const std::string& key) { return used.insert(key).second; };
-  // Whether one more attribute may be written; counts it as dropped when not.
-  auto room = [&]() {
-    if (count < limits.max_attributes && out.size() < limits.max_span_bytes && !budget->expired())
-      return true;
-    if (budget->ran_out()) out_of_time = true;
-    if (out.size() >= limits.max_span_bytes) over_size = true;
-    ++dropped;
-    return false;
-  };
-  auto add_string = [&](std::string key, std::string_view value) {
+namespace {
+
+// A span's attribute list as it is written: unique keys, the attribute count limit, the span size
+// limit and the work deadline, and why attributes were left out (pinta.span.truncated).
+class SpanAttributes {
+ public:
+  SpanAttributes(std::string& out, const SpanLimits& limits, WorkBudget* budget)
+      : out_(out), limits_(limits), budget_(budget) {}
+
+  // A key from the payload's namespace: written once, when there is room.
+  void add_string(std::string key, std::string_view value) {
     if (!fresh(key) || !room()) return;
-    put_kv_string(out, first, key, value);
-    ++count;
-  };
-  add_string("ingest.type", prefix);
-  // The event name (from --event) names the span too: the span name takes the redacted text.
-  const std::string hook = redaction_is_identity(ev.hook, 1024) ? ev.hook : redact_string(ev.hook, 1024, budget);
-  add_string(prefix + ".hook", hook);
-  add_string(prefix + ".agent", redaction_is_identity(ev.agent, 1024) ? ev.agent : redact_string(ev.agent, 1024, budget));
-  if (!hosts::payload_shape(ev.family, ev.agent).products.empty() && !ev.product.empty() &&
-      ev.product != "unknown") {
-    add_string(prefix + ".product", ev.product);
+    put_kv_string(out_, first_, key, value);
+    ++count_;
   }
-  // GenAI semantic conventions (see genai_agent_name). execute_tool only on a tool event whose tool
-  // is named: gen_ai.tool.name is Required on that operation. Only Claude Code sends a tool call id
-  // (tool_use_id); the others do not (GEM§7: no tool_use_id in 0.61.0; AGY§8: stepIdx counts
-  // steps, PostToolUse fires on non-tool steps too; seed 004 l.427: only 자리 and 도구), so for
-  // them gen_ai.tool.call.id is never written. Values
-  // from the payload go through redaction like every other string (identifiers are unchanged by
-  // it) and are capped like the Bronze attribute holding the same value.
+
   // gen_ai.* keys lie outside every `<prefix>.` namespace, so no payload key can equal them: they
   // skip the uniqueness set (this runs on every event; measured in docs/benchmarks-history.md).
-  auto add_own = [&](std::string_view key, std::string_view value) {
+  void add_own(std::string_view key, std::string_view value) {
     if (!room()) return;
-    put_kv_string(out, first, key, value);
-    ++count;
-  };
-  std::string scratch;
-  auto bounded = [&](const std::string& s, std::size_t max_bytes) -> std::string_view {
-    if (redaction_is_identity(s, max_bytes)) return s;
-    scratch = redact_string(s, max_bytes, budget);
-    return scratch;
-  };
-  if (ev.tool_event && !ev.tool_name.empty()) {
-    add_own("gen_ai.operation.name", "execute_tool");
-    add_own("gen_ai.tool.name", bounded(ev.tool_name, 1024));
-    // Claude Code sends tool_use_id (real-hosts.md, Claude Code 2.1.332): "Recommended if
-    // available". Bounded like the Bronze attribute holding the same value.
-    if (!ev.tool_call_id.empty())
-      add_own("gen_ai.tool.call.id", bounded(ev.tool_call_id, limits.max_value_bytes));
+    put_kv_string(out_, first_, key, value);
+    ++count_;
   }
-  if (!ev.session_id.empty()) {
-    add_own("gen_ai.conversation.id", bounded(ev.session_id, limits.max_value_bytes));
-  }
-  add_own("gen_ai.agent.name", genai_agent_name(ev.family));
-  if (const std::string_view provider = genai_provider_name(ev); !provider.empty()) {
-    add_own("gen_ai.provider.name", provider);
-  }
-  if (input.guard != nullptr) {
-    add_string("pinta.guard.decision", guard_decision_name(input.guard->decision));
-    if (!input.guard->matched_rule.empty()) {
-      add_string("pinta.guard.matched_rule", redact_string(input.guard->matched_rule, 1024, budget));
-    }
-  }
-  // One slot is kept for pinta.span.truncated, so a truncated span always says why.
-  const std::size_t payload_limit = limits.max_attributes > 0 ? limits.max_attributes - 1 : 0;
-  const IdentifierKeys identifiers = payload_identifier_keys(ev.family, ev.agent);
-  if (ev.raw.is_object()) {
-    for (auto it = ev.raw.begin(); it != ev.raw.end(); ++it) {
-      if (count >= payload_limit || out.size() >= limits.max_span_bytes || budget->expired()) {
-        if (budget->ran_out()) out_of_time = true;
-        if (out.size() >= limits.max_span_bytes) over_size = true;
+
+  // The payload's fields as `<prefix>.<key>`, up to `payload_limit` attributes in all.
+  void add_payload(const json& raw, const std::string& prefix, const IdentifierKeys& identifiers,
+                   std::size_t payload_limit) {
+    for (auto it = raw.begin(); it != raw.end(); ++it) {
+      if (count_ >= payload_limit || out_.size() >= limits_.max_span_bytes || budget_->expired()) {
+        if (budget_->ran_out()) out_of_time_ = true;
+        if (out_.size() >= limits_.max_span_bytes) over_size_ = true;
         // The rest is counted, not encoded (OTel: droppedAttributesCount).
-        dropped += static_cast<std::uint64_t>(std::distance(it, ev.raw.end()));
+        dropped_ += static_cast<std::uint64_t>(std::distance(it, raw.end()));
         break;
       }
       // A key is attacker-controlled text like any other: redacted and capped too.
       std::string key = prefix + ".";
       if (redaction_is_identity(it.key(), 256)) key += it.key();
-      else key += redact_string(it.key(), 256, budget);
+      else key += redact_string(it.key(), 256, budget_);
       if (!fresh(key)) continue;
-      const std::size_t mark = out.size();
-      out += first ? "{\"key\":" : ",{\"key\":";
-      put_escaped(out, key);
-      out += ",\"value\":";
-      put_any_value(out, it.key(), it.value(), identifiers.contains(it.key()), budget,
-                    limits.max_value_bytes);
-      out += "}";
-      if (out.size() > limits.max_span_bytes || budget->ran_out()) {
+      const std::size_t mark = out_.size();
+      out_ += first_ ? "{\"key\":" : ",{\"key\":";
+      put_escaped(out_, key);
+      out_ += ",\"value\":";
+      put_any_value(out_, it.key(), it.value(), identifiers.contains(it.key()), budget_,
+                    limits_.max_value_bytes);
+      out_ += "}";
+      if (out_.size() > limits_.max_span_bytes || budget_->ran_out()) {
         // Over the span size cap, or the deadline passed while encoding it: left out whole.
-        if (out.size() > limits.max_span_bytes) over_size = true;
-        out.resize(mark);
-        if (budget->ran_out()) out_of_time = true;
-        ++dropped;
+        if (out_.size() > limits_.max_span_bytes) over_size_ = true;
+        out_.resize(mark);
+        if (budget_->ran_out()) out_of_time_ = true;
+        ++dropped_;
         continue;
       }
-      first = false;
-      ++count;
+      first_ = false;
+      ++count_;
     }
   }
-  if (dropped > 0) {
-    const char* why = out_of_time ? "deadline" : over_size ? "size" : "count";
-    put_kv_string(out, first, "pinta.span.truncated", why);
+
+  // Closes the list (with pinta.span.truncated when anything was left out) and, when something
+  // was, writes droppedAttributesCount after it.
+  void finish() {
+    if (dropped_ > 0) {
+      const char* why = out_of_time_ ? "deadline" : over_size_ ? "size" : "count";
+      put_kv_string(out_, first_, "pinta.span.truncated", why);
+    }
+    out_ += "]";
+    if (dropped_ > 0) {
+      out_ += ",\"droppedAttributesCount\":";
+      out_ += std::to_string(std::min<std::uint64_t>(dropped_, UINT32_MAX));  // uint32 in OTLP
+    }
   }
-  out += "]";
-  if (dropped > 0) {
-    out += ",\"droppedAttributesCount\":";
-    out += std::to_string(std::min<std::uint64_t>(dropped, UINT32_MAX));  // uint32 in OTLP
+
+ private:
+  bool fresh(const std::string& key) { return used_.insert(key).second; }
+
+  // Whether one more attribute may be written; counts it as dropped when not.
+  bool room() {
+    if (count_ < limits_.max_attributes && out_.size() < limits_.max_span_bytes && !budget_->expired())
+      return true;
+    if (budget_->ran_out()) out_of_time_ = true;
+    if (out_.size() >= limits_.max_span_bytes) over_size_ = true;
+    ++dropped_;
+    return false;
   }
+
+  std::string& out_;
+  const SpanLimits& limits_;
+  WorkBudget* budget_;
+  bool first_ = true;
+  std::size_t count_ = 0;      // attributes written
+  std::uint64_t dropped_ = 0;  // attributes left out (count limit, span size limit, deadline)
+  bool out_of_time_ = false, over_size_ = false;
+  std::unordered_set<std::string> used_;  // keys are unique; hashed: linear in the field count
+};
+
+// The span's fields after its attributes, in the order nlohmann's (sorted) object would dump them.
+void put_span_fields(std::string& out, const SpanInput& input, const SpanIds& ids,
+                     const std::string& prefix, const std::string& hook) {
   out += ",\"endTimeUnixNano\":\"";
   out += std::to_string(std::max(input.end_unix_nanos, input.start_unix_nanos));
   out += "\",\"kind\":1,\"name\":";  // SPAN_KIND_INTERNAL
@@ -602,6 +578,69 @@ std::string encode_span(const SpanInput& input, const SpanIds& ids, const SpanLi
   out += "\",\"status\":{},\"traceId\":";
   put_escaped(out, ids.trace_id);
   out += "}";
+}
+
+}  // namespace
+
+std::string encode_span(const SpanInput& input, const SpanIds& ids, const SpanLimits& limits) {
+  WorkBudget own(limits.time_budget);
+  WorkBudget* budget = limits.budget != nullptr ? limits.budget : &own;
+  const CanonicalEvent& ev = *input.event;
+  const std::string prefix(family_prefix(ev.family));
+  // Span fields in the order nlohmann's (sorted) object would dump them.
+  std::string out;
+  out.reserve(1024);
+  out = "{\"attributes\":[";
+  SpanAttributes attrs(out, limits, budget);
+  attrs.add_string("ingest.type", prefix);
+  // The event name (from --event) names the span too: the span name takes the redacted text.
+  const std::string hook = redaction_is_identity(ev.hook, 1024) ? ev.hook : redact_string(ev.hook, 1024, budget);
+  attrs.add_string(prefix + ".hook", hook);
+  attrs.add_string(prefix + ".agent", redaction_is_identity(ev.agent, 1024) ? ev.agent : redact_string(ev.agent, 1024, budget));
+  if (!hosts::payload_shape(ev.family, ev.agent).products.empty() && !ev.product.empty() &&
+      ev.product != "unknown") {
+    attrs.add_string(prefix + ".product", ev.product);
+  }
+  // GenAI semantic conventions (see genai_agent_name). execute_tool only on a tool event whose tool
+  // is named: gen_ai.tool.name is Required on that operation. Only Claude Code sends a tool call id
+  // (tool_use_id); the others do not (GEM§7: no tool_use_id in 0.61.0; AGY§8: stepIdx counts
+  // steps, PostToolUse fires on non-tool steps too; seed 004 l.427: only 자리 and 도구), so for
+  // them gen_ai.tool.call.id is never written. Values
+  // from the payload go through redaction like every other string (identifiers are unchanged by
+  // it) and are capped like the Bronze attribute holding the same value.
+  std::string scratch;
+  auto bounded = [&](const std::string& s, std::size_t max_bytes) -> std::string_view {
+    if (redaction_is_identity(s, max_bytes)) return s;
+    scratch = redact_string(s, max_bytes, budget);
+    return scratch;
+  };
+  if (ev.tool_event && !ev.tool_name.empty()) {
+    attrs.add_own("gen_ai.operation.name", "execute_tool");
+    attrs.add_own("gen_ai.tool.name", bounded(ev.tool_name, 1024));
+    // Claude Code sends tool_use_id (real-hosts.md, Claude Code 2.1.332): "Recommended if
+    // available". Bounded like the Bronze attribute holding the same value.
+    if (!ev.tool_call_id.empty())
+      attrs.add_own("gen_ai.tool.call.id", bounded(ev.tool_call_id, limits.max_value_bytes));
+  }
+  if (!ev.session_id.empty()) {
+    attrs.add_own("gen_ai.conversation.id", bounded(ev.session_id, limits.max_value_bytes));
+  }
+  attrs.add_own("gen_ai.agent.name", genai_agent_name(ev.family));
+  if (const std::string_view provider = genai_provider_name(ev); !provider.empty()) {
+    attrs.add_own("gen_ai.provider.name", provider);
+  }
+  if (input.guard != nullptr) {
+    attrs.add_string("pinta.guard.decision", guard_decision_name(input.guard->decision));
+    if (!input.guard->matched_rule.empty()) {
+      attrs.add_string("pinta.guard.matched_rule", redact_string(input.guard->matched_rule, 1024, budget));
+    }
+  }
+  // One slot is kept for pinta.span.truncated, so a truncated span always says why.
+  const std::size_t payload_limit = limits.max_attributes > 0 ? limits.max_attributes - 1 : 0;
+  const IdentifierKeys identifiers = payload_identifier_keys(ev.family, ev.agent);
+  if (ev.raw.is_object()) attrs.add_payload(ev.raw, prefix, identifiers, payload_limit);
+  attrs.finish();
+  put_span_fields(out, input, ids, prefix, hook);
   return out;
 }
 

@@ -602,6 +602,60 @@ Status open_queue_for_read(const std::string& path, OpenQueue& q) {
   return {};
 }
 
+// SpanQueue::remove's copy of the queue file without the lines that go, into the fresh temp file
+// `tmp` (O_EXCL|O_NOFOLLOW: never an existing file or a link planted there). The copy is started
+// only at the first line that goes (lines before it are copied as they are, streaming): when the
+// snapshot's ids are no longer in the file nothing is written at all. The temp file is removed
+// unless `keep` (renamed onto the queue).
+class Rewrite {
+ public:
+  Rewrite(int src, uint64_t from, std::string tmp) : src_(src), from_(from), tmp_(std::move(tmp)) {}
+  ~Rewrite() {
+    if (out >= 0) ::close(out);
+    if (out >= 0 && !keep) ::unlink(tmp_.c_str());
+  }
+  Rewrite(const Rewrite&) = delete;
+  Rewrite& operator=(const Rewrite&) = delete;
+
+  // Copies [from, upto) as it is into a fresh temp file; from now on kept lines go to the buffer.
+  void start(uint64_t upto) {
+    changed = true;
+    out = fs::open_private(tmp_, O_WRONLY | O_CREAT | O_EXCL, 0600);  // queue rewrite
+    if (out < 0) {
+      write_ok = false;
+      return;
+    }
+    write_ok = copy_range(src_, from_, upto, out);
+  }
+
+  // A line that stays: copied once the rewrite has started (before, it is in the unchanged
+  // prefix, copied as is if a change comes).
+  void keep_line(std::string_view bytes) {
+    if (!changed) return;
+    buf_.append(bytes);
+    buf_.push_back('\n');
+    flush(false);
+  }
+
+  void flush(bool force) {
+    if (out >= 0 && write_ok && (force || buf_.size() >= (256u << 10))) {
+      write_ok = write_all(out, buf_);
+      buf_.clear();
+    }
+  }
+
+  const std::string& tmp() const { return tmp_; }
+
+  int out = -1;
+  bool changed = false, write_ok = true, keep = false;
+
+ private:
+  int src_;
+  uint64_t from_;
+  std::string tmp_;
+  std::string buf_;
+};
+
 }  // namespace
 
 json QueueCounters::to_json() const {
@@ -1150,55 +1204,21 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
   }
   // The rewrite is built outside the lock (appends go on meanwhile) up to the size seen under it;
   // under the lock again only what was appended since is copied, and the file replaced.
-  // A fresh name, never an existing file or a link planted there (O_EXCL|O_NOFOLLOW).
-  const std::string tmp =
-      queue_path_ + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(name_salt());
-  // The copy is started only at the first line that goes (lines before it are copied as they
-  // are, streaming): when the snapshot's ids are no longer in the file nothing is written at all.
-  int out = -1;
-  struct Closer {
-    int& fd;
-    const std::string& path;
-    bool keep = false;
-    ~Closer() {
-      if (fd >= 0) ::close(fd);
-      if (fd >= 0 && !keep) ::unlink(path.c_str());
-    }
-  } closer{out, tmp};
-  std::string buf;
-  bool changed = false, write_ok = true;
-  int64_t kept = 0;
   const uint64_t from = std::min<uint64_t>(skip_bytes, q.size);
-  auto flush = [&](bool force) {
-    if (out >= 0 && write_ok && (force || buf.size() >= (256u << 10))) {
-      write_ok = write_all(out, buf);
-      buf.clear();
-    }
-  };
-  // Copies [from, upto) as it is into a fresh temp file; from now on kept lines go to `buf`.
-  auto start_rewrite = [&](uint64_t upto) {
-    changed = true;
-    out = fs::open_private(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);  // queue rewrite
-    if (out < 0) {
-      write_ok = false;
-      return;
-    }
-    write_ok = copy_range(q.fd, from, upto, out);
-  };
-  if (skip_bytes > 0) start_rewrite(from);
+  Rewrite rw(q.fd, from,
+             queue_path_ + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(name_salt()));
+  int64_t kept = 0;
+  if (skip_bytes > 0) rw.start(from);
   bool read_ok = scan_lines(q.fd, from, q.size, [&](const Line& l) {
     const bool drop = l.oversize || corrupt_lines.count(corrupt_key(l)) > 0 ||
                       (!l.span_id.empty() && span_ids.count(std::string(l.span_id)) > 0);
     // A kept torn fragment gets its '\n': that too is a change.
-    if (!changed && (drop || !l.terminated)) start_rewrite(l.offset);
+    if (!rw.changed && (drop || !l.terminated)) rw.start(l.offset);
     if (drop) return;
     ++kept;
-    if (!changed) return;  // still in the unchanged prefix (copied as is if a change comes)
-    buf.append(l.bytes);
-    buf.push_back('\n');
-    flush(false);
+    rw.keep_line(l.bytes);
   });
-  flush(true);
+  rw.flush(true);
   if (!read_ok) return io_error("cannot read", queue_path_);
   // What was appended since the snapshot: most of it copied now, outside the lock, so that the
   // exclusive hold below (the only one appends can wait for) copies just the last few lines.
@@ -1210,9 +1230,9 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
   if (struct stat now {}; ::fstat(q.fd, &now) == 0 && static_cast<uint64_t>(now.st_size) > q.size) {
     copied_to = after_last_newline(q.fd, q.size, static_cast<uint64_t>(now.st_size));
     tail_lines += static_cast<int64_t>(count_newlines(q.fd, q.size, copied_to));
-    if (changed && write_ok) write_ok = copy_range(q.fd, q.size, copied_to, out);
+    if (rw.changed && rw.write_ok) rw.write_ok = copy_range(q.fd, q.size, copied_to, rw.out);
   }
-  if (changed && (!write_ok || ::fdatasync(out) != 0)) return io_error("cannot write", tmp);
+  if (rw.changed && (!rw.write_ok || ::fdatasync(rw.out) != 0)) return io_error("cannot write", rw.tmp());
 
   auto lock = StateLock::acquire(state_path_, 5000);
   if (!lock) return lock.error();
@@ -1224,13 +1244,13 @@ Status SpanQueue::remove(const std::unordered_set<std::string>& span_ids,
     return make_error(ErrorCode::kIo, "queue file replaced during a rewrite: " + queue_path_);
   const uint64_t now_size = static_cast<uint64_t>(st.st_size);
   tail_lines += static_cast<int64_t>(count_newlines(q.fd, copied_to, now_size));
-  if (changed) {
+  if (rw.changed) {
     // The rest: copied as is (whole lines: appends happen under the lock we hold).
-    if (!copy_range(q.fd, copied_to, now_size, out))
+    if (!copy_range(q.fd, copied_to, now_size, rw.out))
       return io_error("cannot copy the tail of", queue_path_);
-    if (::rename(tmp.c_str(), queue_path_.c_str()) != 0)
+    if (::rename(rw.tmp().c_str(), queue_path_.c_str()) != 0)
       return io_error("cannot rename onto", queue_path_);
-    closer.keep = true;
+    rw.keep = true;
     // The consumed bytes went with the old file: the head starts over on the new one (and so do
     // the failures of the batch that stood there).
     c.head = 0;

@@ -164,6 +164,74 @@ struct Decoder {
     return true;
   }
 
+  // Group `gi` of a tool event's array `field` (at pointer `ep`): its matcher and handlers, and
+  // the notes on what it holds. false when the file fails to load here.
+  bool tool_group(const std::string& name, const std::string& field, const std::string& ep,
+                  size_t gi, const ojson& g, Group& grp) {
+    const std::string gp = ep + "/" + std::to_string(gi);
+    grp.pointer = gp;
+    at = gp;
+    if (g.is_null()) return true;
+    if (!g.is_object()) {
+      type_error(g, field, "jsonhook.JSONHookGroup");
+      return false;
+    }
+    std::vector<std::string> gunk;
+    std::map<std::string, std::string> gkeys;
+    auto gf = fold(g, {"matcher", "hooks"}, &gunk, &gkeys);
+    std::string mp = gp;
+    if (auto m = gf.find("matcher"); m != gf.end() && !m->second->is_null()) {
+      mp = at = gp + "/" + pinta::text::json_pointer_token(gkeys["matcher"]);
+      if (!m->second->is_string()) {
+        type_error(*m->second, field + ".matcher", "string");
+        return false;
+      }
+      grp.matcher = m->second->get<std::string>();
+    }
+    if (auto hs = gf.find("hooks"); hs != gf.end() && !hs->second->is_null()) {
+      const std::string hsp = gp + "/" + pinta::text::json_pointer_token(gkeys["hooks"]);
+      at = hsp;
+      if (!hs->second->is_array()) {
+        type_error(*hs->second, field + ".hooks", "[]jsonhook.JSONHookHandler");
+        return false;
+      }
+      for (size_t hi = 0; hi < hs->second->size(); ++hi) {
+        const ojson& hv = (*hs->second)[hi];
+        Handler h;
+        if (!handler(name, field + ".hooks", hsp + "/" + std::to_string(hi), hv, h, false))
+          return false;
+        if (!hv.is_null()) grp.hooks.push_back(h);
+      }
+    }
+    bool flat = false;
+    for (const auto& k : gunk) {
+      auto l = ascii_lower(k);
+      if (l == "command" || l == "type") grp.flat_handler_keys = true;
+    }
+    flat = grp.flat_handler_keys && grp.hooks.empty();
+    for (const auto& k : gunk) {
+      auto l = ascii_lower(k);
+      // The flat-handler note below covers the handler keys of a flat entry.
+      if (flat && (l == "command" || l == "type" || l == "timeout")) continue;
+      notes.push_back(
+          {name, field + "[" + std::to_string(gi) + "]: unknown key '" + k + "' ignored",
+           "unknown-key", gp + "/" + pinta::text::json_pointer_token(k)});
+    }
+    if (flat)
+      notes.push_back({name,
+                       field + "[" + std::to_string(gi) +
+                           "]: handler written flat on a tool event: read as a group "
+                           "with no hooks, runs nothing",
+                       "flat-tool-event", gp});
+    if (!matcher_valid(grp.matcher))
+      notes.push_back({name,
+                       field + "[" + std::to_string(gi) + "]: matcher '" + grp.matcher +
+                           "' is not a valid RE2 pattern (loads; at run time: " +
+                           profile.invalid_matcher + ")",
+                       "invalid-matcher", mp});
+    return true;
+  }
+
   void hook_spec(const std::string& name, const ojson& v, NamedHook& nh) {
     nh.name = name;
     const std::string hp = "/" + pinta::text::json_pointer_token(name);
@@ -214,65 +282,8 @@ struct Decoder {
       EventEntry e{ev, {}};
       if (is_tool_event(ev)) {
         for (size_t gi = 0; gi < arr.size(); ++gi) {
-          const ojson& g = arr[gi];
           Group grp;
-          const std::string gp = ep + "/" + std::to_string(gi);
-          grp.pointer = gp;
-          at = gp;
-          if (g.is_null()) {
-            e.groups.push_back(grp);
-            continue;
-          }
-          if (!g.is_object()) return type_error(g, field, "jsonhook.JSONHookGroup");
-          std::vector<std::string> gunk;
-          std::map<std::string, std::string> gkeys;
-          auto gf = fold(g, {"matcher", "hooks"}, &gunk, &gkeys);
-          std::string mp = gp;
-          if (auto m = gf.find("matcher"); m != gf.end() && !m->second->is_null()) {
-            mp = at = gp + "/" + pinta::text::json_pointer_token(gkeys["matcher"]);
-            if (!m->second->is_string())
-              return type_error(*m->second, field + ".matcher", "string");
-            grp.matcher = m->second->get<std::string>();
-          }
-          if (auto hs = gf.find("hooks"); hs != gf.end() && !hs->second->is_null()) {
-            const std::string hsp = gp + "/" + pinta::text::json_pointer_token(gkeys["hooks"]);
-            at = hsp;
-            if (!hs->second->is_array())
-              return type_error(*hs->second, field + ".hooks", "[]jsonhook.JSONHookHandler");
-            for (size_t hi = 0; hi < hs->second->size(); ++hi) {
-              const ojson& hv = (*hs->second)[hi];
-              Handler h;
-              if (!handler(name, field + ".hooks", hsp + "/" + std::to_string(hi), hv, h, false))
-                return;
-              if (!hv.is_null()) grp.hooks.push_back(h);
-            }
-          }
-          bool flat = false;
-          for (const auto& k : gunk) {
-            auto l = ascii_lower(k);
-            if (l == "command" || l == "type") grp.flat_handler_keys = true;
-          }
-          flat = grp.flat_handler_keys && grp.hooks.empty();
-          for (const auto& k : gunk) {
-            auto l = ascii_lower(k);
-            // The flat-handler note below covers the handler keys of a flat entry.
-            if (flat && (l == "command" || l == "type" || l == "timeout")) continue;
-            notes.push_back(
-                {name, field + "[" + std::to_string(gi) + "]: unknown key '" + k + "' ignored",
-                 "unknown-key", gp + "/" + pinta::text::json_pointer_token(k)});
-          }
-          if (flat)
-            notes.push_back({name,
-                             field + "[" + std::to_string(gi) +
-                                 "]: handler written flat on a tool event: read as a group "
-                                 "with no hooks, runs nothing",
-                             "flat-tool-event", gp});
-          if (!matcher_valid(grp.matcher))
-            notes.push_back({name,
-                             field + "[" + std::to_string(gi) + "]: matcher '" + grp.matcher +
-                                 "' is not a valid RE2 pattern (loads; at run time: " +
-                                 profile.invalid_matcher + ")",
-                             "invalid-matcher", mp});
+          if (!tool_group(name, field, ep, gi, arr[gi], grp)) return;
           e.groups.push_back(std::move(grp));
         }
       } else {

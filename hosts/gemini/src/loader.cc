@@ -202,6 +202,24 @@ std::string js_value_text(const ojson& v) {
   return js_stringify(v);
 }
 
+// A hook's configured `timeout`: its text, and the milliseconds Node's setTimeout waits (a number
+// or numeric text from 1 to 2^31-1; anything else fires after 1 ms).
+void read_timeout(const ojson& t, HookSpec& spec) {
+  spec.timeout_text = js_value_text(t);
+  double v = 0;
+  bool numeric = false;
+  if (t.is_number()) {
+    v = t.get<double>();
+    numeric = true;
+  } else if (t.is_string()) {
+    char* end = nullptr;
+    std::string s = t.get<std::string>();
+    v = std::strtod(s.c_str(), &end);
+    numeric = !s.empty() && *end == '\0';
+  }
+  spec.timeout_ms = numeric && v >= 1 && v <= 2147483647.0 ? static_cast<int>(v) : 1;
+}
+
 // processHooksConfiguration + processHookDefinition + validateHookConfig (core hookRegistry.js).
 // The hooks object is at "/hooks" in its file (settings and extension hooks.json alike).
 void register_hooks(const ojson& hooks, const std::string& source, const std::string& origin,
@@ -273,22 +291,7 @@ void register_hooks(const ojson& hooks, const std::string& source, const std::st
         lh.spec.command = js_value_text(h["command"]);
         if (h.contains("name") && h["name"].is_string())
           lh.spec.name = h["name"].get<std::string>();
-        if (h.contains("timeout") && !h["timeout"].is_null()) {
-          const ojson& t = h["timeout"];
-          lh.spec.timeout_text = js_value_text(t);
-          double v = 0;
-          bool numeric = false;
-          if (t.is_number()) {
-            v = t.get<double>();
-            numeric = true;
-          } else if (t.is_string()) {
-            char* end = nullptr;
-            std::string s = t.get<std::string>();
-            v = std::strtod(s.c_str(), &end);
-            numeric = !s.empty() && *end == '\0';
-          }
-          lh.spec.timeout_ms = numeric && v >= 1 && v <= 2147483647.0 ? static_cast<int>(v) : 1;
-        }
+        if (h.contains("timeout") && !h["timeout"].is_null()) read_timeout(h["timeout"], lh.spec);
         if (h.contains("env") && h["env"].is_object())
           for (auto& [k, v] : h["env"].items()) lh.spec.env.emplace_back(k, js_value_text(v));
         if (def.contains("matcher") && truthy(def["matcher"])) {
@@ -436,6 +439,68 @@ bool extension_enabled(const ojson& enablement, const std::string& name, const s
   return enabled;
 }
 
+namespace {
+
+// Extensions (§1.6): every subdirectory, sorted (libuv scandir), manifest name+version required;
+// the hooks of each enabled one registered as "extensions".
+void load_extensions(const LoadOptions& o, const std::vector<std::string>& disabled,
+                     LoadResult& res) {
+  std::string ext_root = o.home + "/.gemini/extensions";
+  std::vector<std::string> dirs;
+  std::error_code ec;
+  for (auto it = sfs::directory_iterator(ext_root, ec); !ec && it != sfs::directory_iterator();
+       it.increment(ec))
+    if (it->is_directory()) dirs.push_back(it->path().filename().string());
+  std::sort(dirs.begin(), dirs.end());
+  std::set<std::string> names;
+  const Enablement enablement = read_enablement(ext_root + "/extension-enablement.json");
+  for (const auto& d : dirs) {
+    std::string dir = ext_root + "/" + d;
+    auto man_text = pinta::fs::read_file(dir + "/gemini-extension.json");
+    if (!man_text) continue;
+    auto man = js_parse(*man_text);
+    if (!man || !man->is_object() || !man->contains("name") || !truthy((*man)["name"]) ||
+        !man->contains("version") || !truthy((*man)["version"])) {
+      res.warnings.push_back("Warning: Skipping extension in " + dir +
+                             ": Failed to load extension config from " + dir +
+                             "/gemini-extension.json");
+      continue;
+    }
+    std::string name = js_value_text((*man)["name"]);
+    if (!std::regex_match(name, std::regex("^[a-zA-Z0-9-]+$")) || !names.insert(name).second) {
+      res.warnings.push_back("Warning: Skipping extension in " + dir +
+                             ": invalid or duplicate name " + name);
+      continue;
+    }
+    // isEnabled re-reads the file for every extension, so its feedback error repeats (lane s27).
+    if (enablement.read_failed)
+      res.startup_stderr.push_back("Failed to read extension enablement config.");
+    if (!extension_enabled(enablement.config, name, o.workspace)) continue;  // loaded, not active
+    std::string hooks_path = dir + "/hooks/hooks.json";
+    if (!sfs::is_regular_file(hooks_path)) continue;
+    auto htext = pinta::fs::read_file(hooks_path);
+    if (!htext) continue;
+    auto hj = js_parse(*htext);
+    if (!hj) {
+      res.warnings.push_back("Failed to load extension hooks from " + hooks_path);
+      continue;
+    }
+    if (!hj->is_object() || !hj->contains("hooks") || !(*hj)["hooks"].is_object()) {
+      res.warnings.push_back("Invalid hooks configuration in " + hooks_path +
+                             ": \"hooks\" property must be an object");
+      res.issues.push_back({hooks_path, "", "invalid-hooks-root", res.warnings.back()});
+      continue;
+    }
+    std::map<std::string, std::string> vars = {
+        {"extensionPath", dir}, {"workspacePath", o.workspace}, {"/", "/"}, {"pathSeparator", "/"}};
+    ojson hooks = (*hj)["hooks"];
+    hydrate_in(hooks, vars);
+    register_hooks(hooks, "extensions", hooks_path, false, disabled, res);
+  }
+}
+
+}  // namespace
+
 LoadResult load_hooks(const LoadOptions& o) {
   LoadResult res;
   std::map<std::string, std::string> env =
@@ -508,59 +573,7 @@ LoadResult load_hooks(const LoadOptions& o) {
     res.warnings.push_back("Project hooks disabled because the folder is not trusted.");
   }
 
-  // Extensions (§1.6): every subdirectory, sorted (libuv scandir), manifest name+version required.
-  std::string ext_root = o.home + "/.gemini/extensions";
-  std::vector<std::string> dirs;
-  std::error_code ec;
-  for (auto it = sfs::directory_iterator(ext_root, ec); !ec && it != sfs::directory_iterator();
-       it.increment(ec))
-    if (it->is_directory()) dirs.push_back(it->path().filename().string());
-  std::sort(dirs.begin(), dirs.end());
-  std::set<std::string> names;
-  const Enablement enablement = read_enablement(ext_root + "/extension-enablement.json");
-  for (const auto& d : dirs) {
-    std::string dir = ext_root + "/" + d;
-    auto man_text = pinta::fs::read_file(dir + "/gemini-extension.json");
-    if (!man_text) continue;
-    auto man = js_parse(*man_text);
-    if (!man || !man->is_object() || !man->contains("name") || !truthy((*man)["name"]) ||
-        !man->contains("version") || !truthy((*man)["version"])) {
-      res.warnings.push_back("Warning: Skipping extension in " + dir +
-                             ": Failed to load extension config from " + dir +
-                             "/gemini-extension.json");
-      continue;
-    }
-    std::string name = js_value_text((*man)["name"]);
-    if (!std::regex_match(name, std::regex("^[a-zA-Z0-9-]+$")) || !names.insert(name).second) {
-      res.warnings.push_back("Warning: Skipping extension in " + dir +
-                             ": invalid or duplicate name " + name);
-      continue;
-    }
-    // isEnabled re-reads the file for every extension, so its feedback error repeats (lane s27).
-    if (enablement.read_failed)
-      res.startup_stderr.push_back("Failed to read extension enablement config.");
-    if (!extension_enabled(enablement.config, name, o.workspace)) continue;  // loaded, not active
-    std::string hooks_path = dir + "/hooks/hooks.json";
-    if (!sfs::is_regular_file(hooks_path)) continue;
-    auto htext = pinta::fs::read_file(hooks_path);
-    if (!htext) continue;
-    auto hj = js_parse(*htext);
-    if (!hj) {
-      res.warnings.push_back("Failed to load extension hooks from " + hooks_path);
-      continue;
-    }
-    if (!hj->is_object() || !hj->contains("hooks") || !(*hj)["hooks"].is_object()) {
-      res.warnings.push_back("Invalid hooks configuration in " + hooks_path +
-                             ": \"hooks\" property must be an object");
-      res.issues.push_back({hooks_path, "", "invalid-hooks-root", res.warnings.back()});
-      continue;
-    }
-    std::map<std::string, std::string> vars = {
-        {"extensionPath", dir}, {"workspacePath", o.workspace}, {"/", "/"}, {"pathSeparator", "/"}};
-    ojson hooks = (*hj)["hooks"];
-    hydrate_in(hooks, vars);
-    register_hooks(hooks, "extensions", hooks_path, false, disabled, res);
-  }
+  load_extensions(o, disabled, res);
   return res;
 }
 

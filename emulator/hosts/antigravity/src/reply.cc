@@ -1,6 +1,7 @@
 // Reading hook replies the way agy does (shared/reference/antigravity-hooks.md §6-§7). Every
 // branch that depends on a host fact reads a profile switch; the switch's evidence lives in the
 // profile data (profiles/*.json) and the names are recorded in Effect::assumptions.
+#include <optional>
 #include <set>
 
 #include "pinta/emulator/antigravity/antigravity.h"
@@ -120,6 +121,113 @@ std::string exit_text(const Profile& p, const std::string& id, const HookReply& 
   return replace_all(s, "exit status {code}", what);
 }
 
+// The fields of a PreToolHookResult (§7.1) a decision reads; nullptr when absent.
+struct PreToolFields {
+  const json* decision;
+  const json* reason;
+  const json* overrides;
+  const json* overwrite;
+  const json* allow_tool;
+  const json* deny_reason;
+};
+
+// The effect of a well-formed PreToolUse reply (§6.2): its decision, with `merged` the call's
+// args after its overwrite.
+Effect decide_pre_tool(const Profile& p, const PreToolFields& f, const json& args, json merged,
+                       std::vector<std::string> overwrite_assumptions, const ReplyContext& ctx) {
+  const std::string& id = ctx.hook_id;
+  std::string dec = f.decision ? f.decision->get<std::string>() : "";
+  std::string why = f.reason ? f.reason->get<std::string>() : "";
+  auto deny_msg = [&](const std::string& fmt, const std::string& rsn) {
+    return replace_all(replace_all(fmt, "{reason}", rsn), "{id}", id);
+  };
+  auto proceed = [&](const std::string& kind, const std::string& msg) {
+    Effect e = make(kind, msg, id);
+    e.decision = dec;
+    e.args_after = merged;
+    e.assumptions = overwrite_assumptions;
+    // Under toolPermission=request-review agy reviews the call; on agy 1.0.2 the review judged
+    // the original call and the overwrite was silently discarded (discuss.ai.google.dev thread
+    // "PreToolHookResult overwrite is broken under ToolPermission request review").
+    if (f.overwrite && ctx.permission_review) {
+      e.assumptions.push_back("overwrite_under_review");
+      if (p.overwrite_under_review == "discarded") {
+        e.args_after = args.is_object() ? args : json::object();
+        e.message += std::string(e.message.empty() ? "" : "; ") +
+                     "overwrite discarded: the permission review judged the original call";
+      }
+    }
+    if (f.overrides) {
+      e.permission_overrides = *f.overrides;
+      e.assumptions.push_back("permission_overrides");
+    }
+    return e;
+  };
+  auto denied = [&](const std::string& msg, std::vector<std::string> sw) {
+    Effect e = make("denied", msg, id);
+    e.decision = dec;
+    e.args_after = args;
+    e.assumptions = std::move(sw);
+    return e;
+  };
+
+  if (dec.empty()) {
+    // Deprecated allow_tool/deny_reason (§6.2, OBS 1.1.7 sigil #202/#208).
+    if (f.allow_tool) {
+      if (!f.allow_tool->get<bool>())
+        return denied(deny_msg(p.legacy_deny_message_format,
+                               f.deny_reason ? f.deny_reason->get<std::string>() : ""),
+                      {"legacy_allow_tool", "legacy_deny_message_format"});
+      Effect e = proceed("allowed", "allow_tool: true (deprecated field)");
+      e.assumptions.push_back("legacy_allow_tool");
+      return e;
+    }
+    // §6.2: an object without decision is a deny with an empty reason (OBS 1.0.5/1.0.15/1.2.7).
+    if (p.pretooluse_empty_object == "allow") {
+      Effect e = proceed("allowed", "");
+      e.assumptions.push_back("pretooluse_empty_object");
+      return e;
+    }
+    return denied(deny_msg(p.deny_message_format, ""),
+                  {"pretooluse_empty_object", "deny_message_format"});
+  }
+  if (dec == "deny") return denied(deny_msg(p.deny_message_format, why), {"deny_message_format"});
+  if (dec == "allow") {
+    Effect e = proceed("allowed", p.allow_skips_prompt ? "runs without agy's permission prompt"
+                                                       : "proceeds through agy's permission flow");
+    e.assumptions.push_back("allow_skips_prompt");
+    return e;
+  }
+  if (dec == "ask") return proceed("asked", why);
+  if (dec == "force_ask" && p.force_ask) {
+    Effect e = proceed("asked", why);
+    e.assumptions.push_back("force_ask");
+    return e;
+  }
+  if (dec == "auto_approve" && p.auto_approve) {
+    Effect e = proceed("allowed", "auto_approve");
+    e.assumptions.push_back("auto_approve");
+    return e;
+  }
+  if (dec == "deny_unless_prior_grant" && p.deny_unless_prior_grant) {
+    if (ctx.prior_grant) {
+      Effect e = proceed("allowed", "deny_unless_prior_grant: resource granted before");
+      e.assumptions.push_back("deny_unless_prior_grant");
+      return e;
+    }
+    return denied(deny_msg(p.deny_message_format, why),
+                  {"deny_unless_prior_grant", "deny_message_format"});
+  }
+  Effect e = pre_tool_outcome(p, p.unknown_decision, "unknown_decision",
+                              unmarshal_text(p, id, "invalid value for decision: \"" + dec + "\""),
+                              ctx, args);
+  e.decision = dec;
+  if (dec == "force_ask") e.assumptions.push_back("force_ask");
+  if (dec == "auto_approve") e.assumptions.push_back("auto_approve");
+  if (dec == "deny_unless_prior_grant") e.assumptions.push_back("deny_unless_prior_grant");
+  return e;
+}
+
 Effect interpret_pre_tool(const Profile& p, const HookReply& r, const json& args,
                           const ReplyContext& ctx) {
   const std::string& id = ctx.hook_id;
@@ -206,96 +314,8 @@ Effect interpret_pre_tool(const Profile& p, const HookReply& r, const json& args
     }
   }
 
-  std::string dec = decision ? decision->get<std::string>() : "";
-  std::string why = reason ? reason->get<std::string>() : "";
-  auto deny_msg = [&](const std::string& fmt, const std::string& rsn) {
-    return replace_all(replace_all(fmt, "{reason}", rsn), "{id}", id);
-  };
-  auto proceed = [&](const std::string& kind, const std::string& msg) {
-    Effect e = make(kind, msg, id);
-    e.decision = dec;
-    e.args_after = merged;
-    e.assumptions = overwrite_assumptions;
-    // Under toolPermission=request-review agy reviews the call; on agy 1.0.2 the review judged
-    // the original call and the overwrite was silently discarded (discuss.ai.google.dev thread
-    // "PreToolHookResult overwrite is broken under ToolPermission request review").
-    if (overwrite && ctx.permission_review) {
-      e.assumptions.push_back("overwrite_under_review");
-      if (p.overwrite_under_review == "discarded") {
-        e.args_after = args.is_object() ? args : json::object();
-        e.message += std::string(e.message.empty() ? "" : "; ") +
-                     "overwrite discarded: the permission review judged the original call";
-      }
-    }
-    if (overrides) {
-      e.permission_overrides = *overrides;
-      e.assumptions.push_back("permission_overrides");
-    }
-    return e;
-  };
-  auto denied = [&](const std::string& msg, std::vector<std::string> sw) {
-    Effect e = make("denied", msg, id);
-    e.decision = dec;
-    e.args_after = args;
-    e.assumptions = std::move(sw);
-    return e;
-  };
-
-  if (dec.empty()) {
-    // Deprecated allow_tool/deny_reason (§6.2, OBS 1.1.7 sigil #202/#208).
-    if (allow_tool) {
-      if (!allow_tool->get<bool>())
-        return denied(deny_msg(p.legacy_deny_message_format,
-                               deny_reason ? deny_reason->get<std::string>() : ""),
-                      {"legacy_allow_tool", "legacy_deny_message_format"});
-      Effect e = proceed("allowed", "allow_tool: true (deprecated field)");
-      e.assumptions.push_back("legacy_allow_tool");
-      return e;
-    }
-    // §6.2: an object without decision is a deny with an empty reason (OBS 1.0.5/1.0.15/1.2.7).
-    if (p.pretooluse_empty_object == "allow") {
-      Effect e = proceed("allowed", "");
-      e.assumptions.push_back("pretooluse_empty_object");
-      return e;
-    }
-    return denied(deny_msg(p.deny_message_format, ""),
-                  {"pretooluse_empty_object", "deny_message_format"});
-  }
-  if (dec == "deny") return denied(deny_msg(p.deny_message_format, why), {"deny_message_format"});
-  if (dec == "allow") {
-    Effect e = proceed("allowed", p.allow_skips_prompt ? "runs without agy's permission prompt"
-                                                       : "proceeds through agy's permission flow");
-    e.assumptions.push_back("allow_skips_prompt");
-    return e;
-  }
-  if (dec == "ask") return proceed("asked", why);
-  if (dec == "force_ask" && p.force_ask) {
-    Effect e = proceed("asked", why);
-    e.assumptions.push_back("force_ask");
-    return e;
-  }
-  if (dec == "auto_approve" && p.auto_approve) {
-    Effect e = proceed("allowed", "auto_approve");
-    e.assumptions.push_back("auto_approve");
-    return e;
-  }
-  if (dec == "deny_unless_prior_grant" && p.deny_unless_prior_grant) {
-    if (ctx.prior_grant) {
-      Effect e = proceed("allowed", "deny_unless_prior_grant: resource granted before");
-      e.assumptions.push_back("deny_unless_prior_grant");
-      return e;
-    }
-    return denied(deny_msg(p.deny_message_format, why),
-                  {"deny_unless_prior_grant", "deny_message_format"});
-  }
-  Effect e = pre_tool_outcome(p, p.unknown_decision, "unknown_decision",
-                              unmarshal_text(p, id, "invalid value for decision: \"" + dec + "\""),
-                              ctx, args);
-  e.decision = dec;
-  if (dec == "force_ask") e.assumptions.push_back("force_ask");
-  if (dec == "auto_approve") e.assumptions.push_back("auto_approve");
-  if (dec == "deny_unless_prior_grant") e.assumptions.push_back("deny_unless_prior_grant");
-  return e;
+  return decide_pre_tool(p, {decision, reason, overrides, overwrite, allow_tool, deny_reason}, args,
+                         std::move(merged), std::move(overwrite_assumptions), ctx);
 }
 
 const char* failure_label(Event ev) {
@@ -317,31 +337,103 @@ const char* failure_label(Event ev) {
   return "";
 }
 
+// A lifecycle hook that failed: logged, with no effect, but for PreInvocation.
+Effect lifecycle_failure(const Profile& p, Event ev, const std::string& id, const std::string& what) {
+  Effect e = make(
+      "hook_failed",
+      std::string("failed to call custom ") + failure_label(ev) + " hook " + id + ": " + what,
+      id);
+  // A failed PreInvocation gates the model call it precedes (profile preinvocation_failure):
+  // agy 1.0.x retried it without end (clawd-on-desk PR #433); agy 1.2.1 aborts the invocation
+  // and exits 1 (synara PR #1143, prehooks.go:43).
+  if (ev == Event::kPreInvocation) {
+    e.assumptions.push_back("preinvocation_failure");
+    if (p.preinvocation_failure == "retry-loop") {
+      e.kind = "retry_loop";
+      e.message += "; agy retries the invocation (and this hook) without end";
+    } else if (p.preinvocation_failure == "cli-exit") {
+      e.kind = "cli_exited";
+      e.message += "; the invocation is aborted and agy exits 1";
+    }
+  }
+  return e;
+}
+
+// Stop's reply (§7.4): "continue" re-enters the loop with reason as a system message, up to the
+// profile's cap; anything else stops.
+Effect stop_outcome(const Profile& p, const json& o, const ReplyContext& ctx) {
+  const std::string& id = ctx.hook_id;
+  const json* d = field(o, "decision", "decision");
+  const json* rs = field(o, "reason", "reason");
+  if ((d && !d->is_string()) || (rs && !rs->is_string()))
+    return lifecycle_failure(p, Event::kStop, id, "proto: invalid value for string field");
+  if (d && d->get<std::string>() == "continue") {
+    if (ctx.stop_continuations >= p.stop_continuation_cap) {
+      Effect e = make("stopped",
+                      "continuation cap reached (" + std::to_string(p.stop_continuation_cap) +
+                          " consecutive continuations)",
+                      id);
+      e.decision = "continue";
+      e.assumptions.push_back("stop_continuation_cap");
+      return e;
+    }
+    Effect e = make("continued", rs ? rs->get<std::string>() : "", id);
+    e.decision = "continue";
+    e.injected_steps.push_back({{"systemMessage", e.message}});
+    e.assumptions.push_back("stop_continuation_cap");
+    return e;
+  }
+  Effect e = make("stopped", "", id);
+  if (d) e.decision = d->get<std::string>();
+  return e;
+}
+
+// injectSteps (§7.3): each item one step of a kind the profile knows, added to e.injected_steps.
+// The failure, if an item is not one.
+std::optional<Effect> read_inject_steps(const Profile& p, Event ev, const std::string& id,
+                                        const json& steps, Effect& e) {
+  auto failed = [&](const std::string& what) { return lifecycle_failure(p, ev, id, what); };
+  if (!steps.is_array()) return failed("proto: invalid value for repeated field injectSteps");
+  for (const auto& st : steps) {
+    if (!st.is_object()) return failed("proto: invalid value for injectSteps item");
+    json step = json::object();
+    for (auto it = st.begin(); it != st.end(); ++it) {
+      if (it->is_null()) continue;
+      static const std::map<std::string, std::string> kSnake = {
+          {"tool_call", "toolCall"},
+          {"user_message", "userMessage"},
+          {"ephemeral_message", "ephemeralMessage"},
+          {"system_message", "systemMessage"}};
+      std::string k = kSnake.count(it.key()) ? kSnake.at(it.key()) : it.key();
+      bool allowed = false;
+      for (const auto& a : p.inject_step_kinds) allowed = allowed || a == k;
+      if (!allowed) {
+        Effect f = failed("proto: unknown field \"" + it.key() + "\" in injectSteps item");
+        f.assumptions.push_back("inject_step_kinds");
+        return f;
+      }
+      bool ok = (k == "userMessage" || k == "ephemeralMessage") ? it->is_string()
+                : k == "toolCall"
+                    ? it->is_object() && (!it->contains("name") || (*it)["name"].is_string()) &&
+                          (!it->contains("args") || (*it)["args"].is_object() ||
+                           (*it)["args"].is_null())
+                    : it->is_object();
+      if (!ok) return failed("proto: invalid value for injectSteps." + k);
+      if (!step.empty()) return failed("proto: oneof step already set in injectSteps item");
+      step[k] = *it;
+    }
+    if (!step.empty()) e.injected_steps.push_back(step);
+  }
+  e.assumptions.push_back("inject_step_kinds");
+  return std::nullopt;
+}
+
 // Lifecycle events and PostToolUse (§6.3, §7.3, §7.4). A failure is logged; it has no effect.
 Effect interpret_lifecycle(const Profile& p, Event ev, const HookReply& r,
                            const ReplyContext& ctx) {
   const std::string& id = ctx.hook_id;
   const std::string quiet = ev == Event::kStop ? "stopped" : "no_opinion";
-  auto failed = [&](const std::string& what) {
-    Effect e = make(
-        "hook_failed",
-        std::string("failed to call custom ") + failure_label(ev) + " hook " + id + ": " + what,
-        id);
-    // A failed PreInvocation gates the model call it precedes (profile preinvocation_failure):
-    // agy 1.0.x retried it without end (clawd-on-desk PR #433); agy 1.2.1 aborts the invocation
-    // and exits 1 (synara PR #1143, prehooks.go:43).
-    if (ev == Event::kPreInvocation) {
-      e.assumptions.push_back("preinvocation_failure");
-      if (p.preinvocation_failure == "retry-loop") {
-        e.kind = "retry_loop";
-        e.message += "; agy retries the invocation (and this hook) without end";
-      } else if (p.preinvocation_failure == "cli-exit") {
-        e.kind = "cli_exited";
-        e.message += "; the invocation is aborted and agy exits 1";
-      }
-    }
-    return e;
-  };
+  auto failed = [&](const std::string& what) { return lifecycle_failure(p, ev, id, what); };
   if (r.timed_out) return failed("command failed: signal: killed");
   if (r.spawn_failed) return failed("command failed: " + r.spawn_error);
   if (!r.exit_code || *r.exit_code != 0)
@@ -375,68 +467,11 @@ Effect interpret_lifecycle(const Profile& p, Event ev, const HookReply& r,
     return e;
   }
 
-  if (ev == Event::kStop) {
-    const json* d = field(o, "decision", "decision");
-    const json* rs = field(o, "reason", "reason");
-    if ((d && !d->is_string()) || (rs && !rs->is_string()))
-      return failed("proto: invalid value for string field");
-    // §7.4: "continue" re-enters the loop with reason as a system message; anything else stops.
-    if (d && d->get<std::string>() == "continue") {
-      if (ctx.stop_continuations >= p.stop_continuation_cap) {
-        Effect e = make("stopped",
-                        "continuation cap reached (" + std::to_string(p.stop_continuation_cap) +
-                            " consecutive continuations)",
-                        id);
-        e.decision = "continue";
-        e.assumptions.push_back("stop_continuation_cap");
-        return e;
-      }
-      Effect e = make("continued", rs ? rs->get<std::string>() : "", id);
-      e.decision = "continue";
-      e.injected_steps.push_back({{"systemMessage", e.message}});
-      e.assumptions.push_back("stop_continuation_cap");
-      return e;
-    }
-    Effect e = make("stopped", "", id);
-    if (d) e.decision = d->get<std::string>();
-    return e;
-  }
+  if (ev == Event::kStop) return stop_outcome(p, o, ctx);
 
   Effect e = make("no_opinion", "", id);
-  if (const json* steps = field(o, "injectSteps", "inject_steps")) {
-    if (!steps->is_array()) return failed("proto: invalid value for repeated field injectSteps");
-    for (const auto& st : *steps) {
-      if (!st.is_object()) return failed("proto: invalid value for injectSteps item");
-      json step = json::object();
-      for (auto it = st.begin(); it != st.end(); ++it) {
-        if (it->is_null()) continue;
-        static const std::map<std::string, std::string> kSnake = {
-            {"tool_call", "toolCall"},
-            {"user_message", "userMessage"},
-            {"ephemeral_message", "ephemeralMessage"},
-            {"system_message", "systemMessage"}};
-        std::string k = kSnake.count(it.key()) ? kSnake.at(it.key()) : it.key();
-        bool allowed = false;
-        for (const auto& a : p.inject_step_kinds) allowed = allowed || a == k;
-        if (!allowed) {
-          Effect f = failed("proto: unknown field \"" + it.key() + "\" in injectSteps item");
-          f.assumptions.push_back("inject_step_kinds");
-          return f;
-        }
-        bool ok = (k == "userMessage" || k == "ephemeralMessage") ? it->is_string()
-                  : k == "toolCall"
-                      ? it->is_object() && (!it->contains("name") || (*it)["name"].is_string()) &&
-                            (!it->contains("args") || (*it)["args"].is_object() ||
-                             (*it)["args"].is_null())
-                      : it->is_object();
-        if (!ok) return failed("proto: invalid value for injectSteps." + k);
-        if (!step.empty()) return failed("proto: oneof step already set in injectSteps item");
-        step[k] = *it;
-      }
-      if (!step.empty()) e.injected_steps.push_back(step);
-    }
-    e.assumptions.push_back("inject_step_kinds");
-  }
+  if (const json* steps = field(o, "injectSteps", "inject_steps"))
+    if (auto bad = read_inject_steps(p, ev, id, *steps, e)) return *bad;
   if (!e.injected_steps.empty()) e.kind = "injected";
   if (ev == Event::kPostInvocation && p.termination_behavior) {
     if (const json* tb = field(o, "terminationBehavior", "termination_behavior")) {

@@ -361,28 +361,35 @@ std::string persisted_context(const std::string& ctx, const std::string& event, 
          js_prefix(ctx, 2000) + "\n...\n</persisted-output>";
 }
 
-}  // namespace
+// PreToolUse's permission decision of one reply: permissionDecision, where the legacy
+// `decision:"block"` beats it and `decision:"approve"` stands in when it is absent
+// (pre-block-beats-allow, pre-decision-block, pre-decision-approve).
+std::string pre_decision(const json& reply, std::string& reason) {
+  json hso = reply.contains("hookSpecificOutput") && reply["hookSpecificOutput"].is_object()
+                 ? reply["hookSpecificOutput"]
+                 : json::object();
+  std::string pd = str_field(hso, "permissionDecision");
+  reason = str_field(hso, "permissionDecisionReason");
+  const std::string decision = str_field(reply, "decision");
+  if (decision == "block") pd = "deny", reason = str_field(reply, "reason");
+  if (pd.empty() && decision == "approve") pd = "allow", reason = str_field(reply, "reason");
+  return pd;
+}
 
-bool is_json_reply(const std::string& stdout_text) { return json_reply(stdout_text).has_value(); }
-
-Outcome decide(const std::string& event, const json& payload,
-               const std::vector<cl::HookCommand>& plan, const std::vector<HookRun>& runs) {
+// decide()'s reading of the replies, in the order the hooks finished: what the host makes of
+// them so far.
+struct Reading {
+  const std::string& event;
+  const json& payload;
+  const std::string name;
   Outcome o;
-  const std::string name = hook_name(event, payload);
   std::vector<std::string> messages;
   std::optional<std::string> deny_text, ask_text;
-  // real (fuzz lane; pre-two-deny-last-wins, pre-two-deny-last-wins-rev, pre-two-upd-last-wins):
-  // replies are read in the order the hooks finish, and where one value replaces another (the
-  // deny reason, updatedInput) the hook that finishes last wins. A race is decided by timing: the
-  // emulator measures when each hook exited, so scenarios declare their order with sleeps.
-  std::vector<size_t> order;
-  for (size_t i = 0; i < runs.size() && i < plan.size(); ++i) order.push_back(i);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return runs[a].finished_us < runs[b].finished_us; });
   std::vector<std::string> joined_ctx;
+
   // real (fuzz lane): a JSON reply's systemMessage, additionalContext and continue/stopReason are
   // read whatever the exit code.
-  auto read_common = [&](const json& reply) {
+  bool read_common(const json& reply) {
     if (reply.contains("continue") && reply["continue"].is_boolean() && !reply["continue"]) {
       o.continue_ = false;  // real (pre-continue-false): the session ends after this step
       if (!o.stop_reason && reply.contains("stopReason") && reply["stopReason"].is_string())
@@ -410,92 +417,50 @@ Outcome decide(const std::string& event, const json& payload,
     // (the subagent) back to work.
     if (event == "Stop" || event == "SubagentStop") o.blocked = true;
     return true;
-  };
-  // PreToolUse's permission decision of one reply: permissionDecision, where the legacy
-  // `decision:"block"` beats it and `decision:"approve"` stands in when it is absent
-  // (pre-block-beats-allow, pre-decision-block, pre-decision-approve).
-  auto pre_decision = [&](const json& reply, std::string& reason) {
-    json hso = reply.contains("hookSpecificOutput") && reply["hookSpecificOutput"].is_object()
-                   ? reply["hookSpecificOutput"]
-                   : json::object();
-    std::string pd = str_field(hso, "permissionDecision");
-    reason = str_field(hso, "permissionDecisionReason");
-    const std::string decision = str_field(reply, "decision");
-    if (decision == "block") pd = "deny", reason = str_field(reply, "reason");
-    if (pd.empty() && decision == "approve") pd = "allow", reason = str_field(reply, "reason");
-    return pd;
-  };
-  for (size_t i : order) {
-    const HookRun& r = runs[i];
-    const std::string& cmd = plan[i].command;
-    // real (async key): an "async" hook runs in the background; nothing it answers is applied.
-    if (plan[i].async) continue;
-    auto any_json = r.timed_out || r.reply_rejected ? std::nullopt : json_reply(r.stdout_text);
-    // real (reply-invalid-*, pre-json-wrong-event, timeout, exit-signal, settings-empty-command,
-    // pre-exit127-cmd, pre-exit126): on PreToolUse each hook that gave no verdict is a warning:
-    // not started, killed, timed out, its reply rejected, or exit 126/127 (not executable, not
-    // found) without a JSON reply; a hook's own exit 1 or 3 is not.
-    // real (timeout, timeout-per-hook-parallel): a timeout has its own text.
-    if (event == "PreToolUse" && r.timed_out) {
-      o.warnings.push_back("A hook didn't answer in time, so it didn't check this action.");
-      o.warned_commands.push_back(cmd);
-    } else if (event == "PreToolUse" &&
-               (r.no_verdict || ((r.exit == 126 || r.exit == 127) && !any_json))) {
-      o.warnings.push_back("A hook gave no usable answer, so it didn't check this action.");
-      o.warned_commands.push_back(cmd);
-    }
-    if (r.timed_out) continue;  // real (timeout): no verdict; stdout and stderr are not read
-    // real (reply-invalid-*): a JSON reply outside the host's schema is not read at all.
-    if (r.reply_rejected) continue;
+  }
+
+  // Exit 2 of the hook that ran `cmd`.
+  void exit2(const HookRun& r, const std::string& cmd, const std::optional<json>& any_json) {
     const std::string err = r.stderr_text.empty() ? "No stderr output" : r.stderr_text;
-    if (r.exit == 2) {
-      // real/docs: exit 2 is a blocking error carrying stderr; a JSON allow on stdout does not
-      // lift it (pre-exit2-json), a JSON deny gives its own reason (pre-exit2-deny-json).
-      const std::string detail = "[" + cmd + "]: " + err;
-      if (event == "PreToolUse") {
-        o.blocked = true;
-        o.permission_decision = "deny";
-        std::string reason;
-        if (any_json && pre_decision(*any_json, reason) == "deny")
-          deny_text = name + " hook error: " + or_default(reason);
-        else
-          deny_text = name + " hook error: " + detail;
-      } else if (event == "PostToolUse" || event == "PostToolUseFailure") {
-        // real (post-exit2-command-raw): here the command is quoted as written, not as shown;
-        // a JSON block on stdout gives decision:block's text instead (post-exit2-json-block).
-        o.blocked = true;
-        if (any_json && str_field(*any_json, "decision") == "block")
-          o.model_context.push_back(name + " hook blocking error from command: \"" +
-                                    shown_command(cmd) + "\": " +
-                                    or_default(str_field(*any_json, "reason")));
-        else
-          o.model_context.push_back(name + " hook blocking error from command: \"" + cmd +
-                                    "\": " + detail);
-      } else if (event == "UserPromptSubmit") {
-        o.blocked = true;  // real (ups-exit2): the prompt is dropped, no model request
-      } else if (event == "Stop" || event == "SubagentStop") {
-        // real (stop-exit2, subagent-stop-exit2): the model (the subagent) gets the feedback and
-        // another turn; SubagentStop's feedback is labelled "Stop" too.
-        o.blocked = true;
-        o.model_context.push_back("Stop hook feedback:\n" + detail);
-      }
-      // real (ss-exit2, se-exit2): SessionStart/SessionEnd and the rest show stderr to the user
-      // only.
-      if (any_json) read_common(*any_json);
-      continue;
+    // real/docs: exit 2 is a blocking error carrying stderr; a JSON allow on stdout does not
+    // lift it (pre-exit2-json), a JSON deny gives its own reason (pre-exit2-deny-json).
+    const std::string detail = "[" + cmd + "]: " + err;
+    if (event == "PreToolUse") {
+      o.blocked = true;
+      o.permission_decision = "deny";
+      std::string reason;
+      if (any_json && pre_decision(*any_json, reason) == "deny")
+        deny_text = name + " hook error: " + or_default(reason);
+      else
+        deny_text = name + " hook error: " + detail;
+    } else if (event == "PostToolUse" || event == "PostToolUseFailure") {
+      // real (post-exit2-command-raw): here the command is quoted as written, not as shown;
+      // a JSON block on stdout gives decision:block's text instead (post-exit2-json-block).
+      o.blocked = true;
+      if (any_json && str_field(*any_json, "decision") == "block")
+        o.model_context.push_back(name + " hook blocking error from command: \"" +
+                                  shown_command(cmd) + "\": " +
+                                  or_default(str_field(*any_json, "reason")));
+      else
+        o.model_context.push_back(name + " hook blocking error from command: \"" + cmd +
+                                  "\": " + detail);
+    } else if (event == "UserPromptSubmit") {
+      o.blocked = true;  // real (ups-exit2): the prompt is dropped, no model request
+    } else if (event == "Stop" || event == "SubagentStop") {
+      // real (stop-exit2, subagent-stop-exit2): the model (the subagent) gets the feedback and
+      // another turn; SubagentStop's feedback is labelled "Stop" too.
+      o.blocked = true;
+      o.model_context.push_back("Stop hook feedback:\n" + detail);
     }
-    if (!any_json) {
-      // real (ups-ctx, ss-stdout): plain stdout at exit 0 becomes context only for these two
-      // events; at another exit it is not used (post-exit1, ups-exit1).
-      std::string t = reply_text(r.stdout_text);
-      if (r.exit == 0 && !t.empty() && (event == "UserPromptSubmit" || event == "SessionStart"))
-        o.model_context.push_back(name + " hook success: " + t);
-      continue;
-    }
-    // real (pre-deny-exit1, pre-deny-exit3, pre-deny-exit127, pre-ask-exit1,
-    // pre-legacy-block-exit1, post-block-exit1, ups-block-exit1): a JSON reply is read whole at
-    // any exit code but 2, its decisions too (the run is still reported as an error).
-    const json& reply = *any_json;
+    // real (ss-exit2, se-exit2): SessionStart/SessionEnd and the rest show stderr to the user
+    // only.
+    if (any_json) read_common(*any_json);
+  }
+
+  // real (pre-deny-exit1, pre-deny-exit3, pre-deny-exit127, pre-ask-exit1,
+  // pre-legacy-block-exit1, post-block-exit1, ups-block-exit1): a JSON reply is read whole at
+  // any exit code but 2, its decisions too (the run is still reported as an error).
+  void read_reply(const json& reply, const std::string& cmd) {
     const bool has_ctx = read_common(reply);
     json hso = reply.contains("hookSpecificOutput") && reply["hookSpecificOutput"].is_object()
                    ? reply["hookSpecificOutput"]
@@ -544,40 +509,99 @@ Outcome decide(const std::string& event, const json& payload,
       }
     }
   }
-  if (event == "PreToolUse") {
-    if (o.permission_decision == "deny") {
-      o.tool_result = deny_text.value_or(name + " hook error: " + kDefaultReason);
-      o.blocked = true;
-      o.updated_input.reset();
-    } else if (o.permission_decision == "ask") {
-      // real (pre-ask-json): print mode cannot ask; the call is denied with the reason as the
-      // tool_result text.
-      o.blocked = true;
-      o.tool_result = ask_text.value_or("");
-      o.updated_input.reset();
-    } else if (o.permission_decision == "defer") {
-      // real (pre-defer): the tool does not run and the session ends there (result
-      // terminal_reason "tool_deferred"; no tool_result, no Stop hooks).
-      o.blocked = true;
-      o.continue_ = false;
-      o.updated_input.reset();
+
+  // After the last reply: PreToolUse's decision, the joined contexts, the system message.
+  void settle() {
+    if (event == "PreToolUse") {
+      if (o.permission_decision == "deny") {
+        o.tool_result = deny_text.value_or(name + " hook error: " + kDefaultReason);
+        o.blocked = true;
+        o.updated_input.reset();
+      } else if (o.permission_decision == "ask") {
+        // real (pre-ask-json): print mode cannot ask; the call is denied with the reason as the
+        // tool_result text.
+        o.blocked = true;
+        o.tool_result = ask_text.value_or("");
+        o.updated_input.reset();
+      } else if (o.permission_decision == "defer") {
+        // real (pre-defer): the tool does not run and the session ends there (result
+        // terminal_reason "tool_deferred"; no tool_result, no Stop hooks).
+        o.blocked = true;
+        o.continue_ = false;
+        o.updated_input.reset();
+      }
+      if (o.tool_result) o.model_context.insert(o.model_context.begin(), *o.tool_result);
     }
-    if (o.tool_result) o.model_context.insert(o.model_context.begin(), *o.tool_result);
+    if (!joined_ctx.empty()) {
+      std::string joined;
+      for (size_t i = 0; i < joined_ctx.size(); ++i) joined += (i ? "\n" : "") + joined_ctx[i];
+      o.model_context.push_back((event == "PreToolUse" ? name : event) +
+                                " hook additional context: " + joined);
+    }
+    // real (ups-continue-false-sm): a prompt stopped by continue:false shows only the stop text,
+    // not the systemMessage.
+    if (!messages.empty() && !(event == "UserPromptSubmit" && !o.continue_)) {
+      std::string m;
+      for (size_t i = 0; i < messages.size(); ++i) m += (i ? "\n" : "") + messages[i];
+      o.system_message = m;
+    }
   }
-  if (!joined_ctx.empty()) {
-    std::string joined;
-    for (size_t i = 0; i < joined_ctx.size(); ++i) joined += (i ? "\n" : "") + joined_ctx[i];
-    o.model_context.push_back((event == "PreToolUse" ? name : event) +
-                              " hook additional context: " + joined);
+};
+
+}  // namespace
+
+bool is_json_reply(const std::string& stdout_text) { return json_reply(stdout_text).has_value(); }
+
+Outcome decide(const std::string& event, const json& payload,
+               const std::vector<cl::HookCommand>& plan, const std::vector<HookRun>& runs) {
+  Reading rd{event, payload, hook_name(event, payload)};
+  Outcome& o = rd.o;
+  // real (fuzz lane; pre-two-deny-last-wins, pre-two-deny-last-wins-rev, pre-two-upd-last-wins):
+  // replies are read in the order the hooks finish, and where one value replaces another (the
+  // deny reason, updatedInput) the hook that finishes last wins. A race is decided by timing: the
+  // emulator measures when each hook exited, so scenarios declare their order with sleeps.
+  std::vector<size_t> order;
+  for (size_t i = 0; i < runs.size() && i < plan.size(); ++i) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return runs[a].finished_us < runs[b].finished_us; });
+  for (size_t i : order) {
+    const HookRun& r = runs[i];
+    const std::string& cmd = plan[i].command;
+    // real (async key): an "async" hook runs in the background; nothing it answers is applied.
+    if (plan[i].async) continue;
+    auto any_json = r.timed_out || r.reply_rejected ? std::nullopt : json_reply(r.stdout_text);
+    // real (reply-invalid-*, pre-json-wrong-event, timeout, exit-signal, settings-empty-command,
+    // pre-exit127-cmd, pre-exit126): on PreToolUse each hook that gave no verdict is a warning:
+    // not started, killed, timed out, its reply rejected, or exit 126/127 (not executable, not
+    // found) without a JSON reply; a hook's own exit 1 or 3 is not.
+    // real (timeout, timeout-per-hook-parallel): a timeout has its own text.
+    if (event == "PreToolUse" && r.timed_out) {
+      o.warnings.push_back("A hook didn't answer in time, so it didn't check this action.");
+      o.warned_commands.push_back(cmd);
+    } else if (event == "PreToolUse" &&
+               (r.no_verdict || ((r.exit == 126 || r.exit == 127) && !any_json))) {
+      o.warnings.push_back("A hook gave no usable answer, so it didn't check this action.");
+      o.warned_commands.push_back(cmd);
+    }
+    if (r.timed_out) continue;  // real (timeout): no verdict; stdout and stderr are not read
+    // real (reply-invalid-*): a JSON reply outside the host's schema is not read at all.
+    if (r.reply_rejected) continue;
+    if (r.exit == 2) {
+      rd.exit2(r, cmd, any_json);
+      continue;
+    }
+    if (!any_json) {
+      // real (ups-ctx, ss-stdout): plain stdout at exit 0 becomes context only for these two
+      // events; at another exit it is not used (post-exit1, ups-exit1).
+      std::string t = reply_text(r.stdout_text);
+      if (r.exit == 0 && !t.empty() && (event == "UserPromptSubmit" || event == "SessionStart"))
+        o.model_context.push_back(rd.name + " hook success: " + t);
+      continue;
+    }
+    rd.read_reply(*any_json, cmd);
   }
-  // real (ups-continue-false-sm): a prompt stopped by continue:false shows only the stop text,
-  // not the systemMessage.
-  if (!messages.empty() && !(event == "UserPromptSubmit" && !o.continue_)) {
-    std::string m;
-    for (size_t i = 0; i < messages.size(); ++i) m += (i ? "\n" : "") + messages[i];
-    o.system_message = m;
-  }
-  return o;
+  rd.settle();
+  return std::move(rd.o);
 }
 
 namespace {

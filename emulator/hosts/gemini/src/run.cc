@@ -205,6 +205,82 @@ Interpretation interpret_output_legacy(const std::string& out, const std::string
   return r;
 }
 
+namespace {
+
+// §4.2: {...process.env, GEMINI_PROJECT_DIR, GEMINI_PLANS_DIR, GEMINI_CWD, GEMINI_SESSION_ID,
+// CLAUDE_PROJECT_DIR, ...hook.env}: the CLI's environment in its own order (as process.env reads
+// it), each of these replacing an inherited value in place or appended in this order; an
+// undefined value is not passed (pinta::hosts::node, node_spawn.h).
+pinta::hosts::node::EnvPairs hook_env(const HookSpec& hook, const ojson& input,
+                                      const RunContext& ctx, const std::string& cwd,
+                                      const std::string& plans_dir, const std::string& session_id) {
+  namespace node = pinta::hosts::node;
+  const node::EnvPairs base =
+      ctx.env ? node::process_env(*ctx.env) : node::current_process_env();
+  std::vector<std::pair<std::string, std::optional<std::string>>> props;
+  const bool has_cwd = !cwd.empty();
+  auto opt = [](bool defined, const std::string& v) {
+    return defined ? std::optional<std::string>(v) : std::nullopt;
+  };
+  props.emplace_back("GEMINI_PROJECT_DIR", opt(has_cwd, cwd));
+  // Before 0.40 the CLI sets only GEMINI_PROJECT_DIR and CLAUDE_PROJECT_DIR (0.35.3
+  // hookRunner.js:233-237), and 0.26 does not spread hook.env (0.26.0 hookRunner.js:174-178): a
+  // variable of those names inherited from the CLI's environment then passes through unchanged.
+  if (ctx.rules.session_env_vars) {
+    props.emplace_back("GEMINI_PLANS_DIR", plans_dir);
+    props.emplace_back("GEMINI_CWD", opt(has_cwd, cwd));
+    props.emplace_back("GEMINI_SESSION_ID",
+                       opt(input.is_object() && input.contains("session_id"), session_id));
+  }
+  props.emplace_back("CLAUDE_PROJECT_DIR", opt(has_cwd, cwd));
+  if (ctx.rules.hook_env_field)
+    for (const auto& [k, v] : hook.env) props.emplace_back(k, v);
+  return node::spread_env(base, props);
+}
+
+// The spawn of the hook's command as Node's spawn("bash", ["-c", cmd]) under the CLI does it.
+pinta::proc::SpawnRequest spawn_request(const HookSpec& hook, const ojson& input,
+                                        const RunContext& ctx, const std::string& command,
+                                        const std::string& cwd,
+                                        pinta::hosts::node::EnvPairs env) {
+  pinta::proc::SpawnRequest req;
+  // Node looks "bash" up in PATH and passes it as given, argv[0] = "bash" (bash's own messages
+  // then start `bash: `, and /proc/PID/cmdline reads `bash -c CMD`): one bash, as under the CLI.
+  req.argv = {"bash", "-c", command};
+  req.argv0 = "bash";
+  req.env_list = std::move(env);
+  req.cwd = cwd;
+  req.stdin_data = stdin_bytes(input);  // compact, no newline, then closed (§4.1)
+  req.stdin_mode = ctx.stdin_mode;
+  // §4.4: SIGTERM to bash only (no group), no effective SIGKILL; wait for the pipes to close.
+  // 0 / negative / non-numeric timeouts fire after ~1 ms (Node setTimeout clamps to 1).
+  req.timeout = std::chrono::milliseconds(hook.timeout_ms >= 1 ? hook.timeout_ms : 1);
+  req.timeout_signal = SIGTERM;
+  req.kill_after = std::chrono::milliseconds(0);
+  req.new_process_group = false;
+  req.signal_group = false;
+  // Node's child_process gives the child AF_UNIX socketpairs, not pipes (libuv): opening
+  // /dev/stdout, /dev/stderr or /dev/stdin then fails with ENXIO.
+  req.socket_stdio = true;
+  return req;
+}
+
+// executeCommandHook: `stdout += data.toString()` per 'data' event — each read is decoded on its
+// own, so a UTF-8 sequence split across two reads becomes replacement characters (fuzz finding).
+std::string decode_chunks(const std::string& bytes, const std::vector<size_t>& chunks) {
+  std::string text;
+  size_t at = 0;
+  for (size_t n : chunks) {
+    if (at >= bytes.size()) break;
+    text += node_utf8_decode(std::string_view(bytes).substr(at, n));
+    at += n;
+  }
+  if (at < bytes.size()) text += node_utf8_decode(std::string_view(bytes).substr(at));
+  return text;
+}
+
+}  // namespace
+
 HookRunResult run_hook(const HookSpec& hook, std::string_view event_name, const ojson& input,
                        const RunContext& ctx) {
   (void)event_name;
@@ -234,32 +310,8 @@ HookRunResult run_hook(const HookSpec& hook, std::string_view event_name, const 
   std::string command =
       expand_vars(hook.command, cwd, plans_dir, session_id, ctx.rules.session_env_vars);
 
-  // §4.2: {...process.env, GEMINI_PROJECT_DIR, GEMINI_PLANS_DIR, GEMINI_CWD, GEMINI_SESSION_ID,
-  // CLAUDE_PROJECT_DIR, ...hook.env}: the CLI's environment in its own order (as process.env reads
-  // it), each of these replacing an inherited value in place or appended in this order; an
-  // undefined value is not passed (pinta::hosts::node, node_spawn.h).
   namespace node = pinta::hosts::node;
-  const node::EnvPairs base =
-      ctx.env ? node::process_env(*ctx.env) : node::current_process_env();
-  std::vector<std::pair<std::string, std::optional<std::string>>> props;
-  const bool has_cwd = !cwd.empty();
-  auto opt = [](bool defined, const std::string& v) {
-    return defined ? std::optional<std::string>(v) : std::nullopt;
-  };
-  props.emplace_back("GEMINI_PROJECT_DIR", opt(has_cwd, cwd));
-  // Before 0.40 the CLI sets only GEMINI_PROJECT_DIR and CLAUDE_PROJECT_DIR (0.35.3
-  // hookRunner.js:233-237), and 0.26 does not spread hook.env (0.26.0 hookRunner.js:174-178): a
-  // variable of those names inherited from the CLI's environment then passes through unchanged.
-  if (ctx.rules.session_env_vars) {
-    props.emplace_back("GEMINI_PLANS_DIR", plans_dir);
-    props.emplace_back("GEMINI_CWD", opt(has_cwd, cwd));
-    props.emplace_back("GEMINI_SESSION_ID",
-                       opt(input.is_object() && input.contains("session_id"), session_id));
-  }
-  props.emplace_back("CLAUDE_PROJECT_DIR", opt(has_cwd, cwd));
-  if (ctx.rules.hook_env_field)
-    for (const auto& [k, v] : hook.env) props.emplace_back(k, v);
-  node::EnvPairs env = node::spread_env(base, props);
+  node::EnvPairs env = hook_env(hook, input, ctx, cwd, plans_dir, session_id);
 
   // Node spawns ("bash", ["-c", cmd]) with cwd. A cwd the child cannot enter fails uv_spawn:
   // ENOENT (and EACCES) as the 'error' event `spawn bash ENOENT` (exp: differential case
@@ -270,25 +322,8 @@ HookRunResult run_hook(const HookSpec& hook, std::string_view event_name, const 
     r.duration_ms = elapsed();
     return r;
   }
-  pinta::proc::SpawnRequest req;
-  // Node looks "bash" up in PATH and passes it as given, argv[0] = "bash" (bash's own messages
-  // then start `bash: `, and /proc/PID/cmdline reads `bash -c CMD`): one bash, as under the CLI.
-  req.argv = {"bash", "-c", command};
-  req.argv0 = "bash";
-  req.env_list = std::move(env);
-  req.cwd = cwd;
-  req.stdin_data = stdin_bytes(input);  // compact, no newline, then closed (§4.1)
-  req.stdin_mode = ctx.stdin_mode;
-  // §4.4: SIGTERM to bash only (no group), no effective SIGKILL; wait for the pipes to close.
-  // 0 / negative / non-numeric timeouts fire after ~1 ms (Node setTimeout clamps to 1).
-  req.timeout = std::chrono::milliseconds(hook.timeout_ms >= 1 ? hook.timeout_ms : 1);
-  req.timeout_signal = SIGTERM;
-  req.kill_after = std::chrono::milliseconds(0);
-  req.new_process_group = false;
-  req.signal_group = false;
-  // Node's child_process gives the child AF_UNIX socketpairs, not pipes (libuv): opening
-  // /dev/stdout, /dev/stderr or /dev/stdin then fails with ENXIO.
-  req.socket_stdio = true;
+  pinta::proc::SpawnRequest req =
+      spawn_request(hook, input, ctx, command, cwd, std::move(env));
 
   std::unique_ptr<pinta::proc::Spawner> owned;
   pinta::proc::Spawner* sp = ctx.spawner;
@@ -298,19 +333,6 @@ HookRunResult run_hook(const HookSpec& hook, std::string_view event_name, const 
   }
   r.raw = sp->run(req);
   r.duration_ms = std::chrono::duration<double, std::milli>(r.raw.closed_after).count();
-  // executeCommandHook: `stdout += data.toString()` per 'data' event — each read is decoded on its
-  // own, so a UTF-8 sequence split across two reads becomes replacement characters (fuzz finding).
-  auto decode_chunks = [](const std::string& bytes, const std::vector<size_t>& chunks) {
-    std::string text;
-    size_t at = 0;
-    for (size_t n : chunks) {
-      if (at >= bytes.size()) break;
-      text += node_utf8_decode(std::string_view(bytes).substr(at, n));
-      at += n;
-    }
-    if (at < bytes.size()) text += node_utf8_decode(std::string_view(bytes).substr(at));
-    return text;
-  };
   r.stdout_text = decode_chunks(r.raw.out, r.raw.out_chunks);
   r.stderr_text = decode_chunks(r.raw.err, r.raw.err_chunks);
   if (!r.raw.started) {

@@ -2,7 +2,7 @@
 // twice from identical fresh homes and workspaces, once through the REAL Gemini CLI 0.61.0 offline
 // (`gemini -p` with --fake-responses, recipe in shared/reference/real-hosts.md) and once through
 // `hostemu gemini session` with the same model turns. The layout, both plays and the comparison
-// are the session lane's (emulator/session_lane, shared with `hostemu drift`):
+// are the session lane's (session_lane/, shared with `hostemu drift`):
 //   hooks       the lines the hooks appended to a log (event from their stdin + tag), in order;
 //               within one event of a parallel plan the order is the finish order, so those
 //               lines are compared as a set unless the scenario says "ordered"
