@@ -197,24 +197,19 @@ std::string why_no_hook(const std::string& config, const std::string& host) {
 }  // namespace
 
 HostChoice infer_protocol_host(const std::string& config) {
-  // A package's manifest names its host: gemini-extension.json (GEM §1.6), a Claude Code
-  // plugin's .claude-plugin/plugin.json (code.claude.com/docs/en/plugins-reference), a Codex
-  // plugin's .codex-plugin/plugin.json (docs/hosts/codex-0.171.md), whatever its hooks.json
-  // looks like (the same hooks/hooks.json is an extension's or a plugin's).
+  // A package's manifest names its host (each family's package_manifest, with its evidence),
+  // whatever its hooks.json looks like (the same hooks/hooks.json is an extension's or a plugin's).
   std::error_code aec;
   stdfs::path abs = stdfs::absolute(config, aec).lexically_normal();
   if (!abs.has_filename()) abs = abs.parent_path();
   if (const std::string pkg = protocol::package_root(config);
       !pkg.empty() && (stdfs::path(pkg) == abs || stdfs::path(pkg) / "hooks" / "hooks.json" == abs)) {
-    const std::pair<const char*, Family> kManifests[] = {
-        {"gemini-extension.json", Family::kGemini},
-        {".claude-plugin/plugin.json", Family::kClaude},
-        {".codex-plugin/plugin.json", Family::kCodex}};
     std::error_code ec;
-    for (const auto& [m, fam] : kManifests) {
-      const auto hs = pinta::hosts::hosts_of(fam);
-      if (!hs.empty() && stdfs::is_regular_file(stdfs::path(pkg) / m, ec))
-        return {hs.back(), "read as " + hs.back() + ", the host of its manifest " + m +
+    for (const auto& d : pinta::hosts::families()) {
+      const std::string_view m = protocol::family_reading(d.id).package_manifest;
+      const auto hs = pinta::hosts::hosts_of(d.id);
+      if (!m.empty() && !hs.empty() && stdfs::is_regular_file(stdfs::path(pkg) / m, ec))
+        return {hs.back(), "read as " + hs.back() + ", the host of its manifest " + std::string(m) +
                                "; --host grades another"};
     }
   }
@@ -445,6 +440,43 @@ CaseOutcome assemble(const Case& c, const ProtocolHook& h, Slot& s, const RunOpt
   return co;
 }
 
+// One sample call of registration `h` run as its host runs it: a scratch HOME (a hook's own
+// files stay out of the user's), the project as cwd; its record and the findings on it.
+CallRun run_call(const ProtocolHook& h, Family fam, const protocol::SampleCall& sample,
+                 const RunOptions& o) {
+  CallRun cr;
+  std::string err;
+  auto runner = pinta::emu::make_host_runner(h.host, {o.fixtures_dir, o.profiles_dir}, err);
+  std::string tmp = (stdfs::temp_directory_path() / "pinta-proto-XXXXXX").string();
+  if (!::mkdtemp(tmp.data())) tmp.clear();
+  HookCall call;
+  if (!runner) {
+    cr.spawn_error = err;
+  } else {
+    auto out = run_registration(*runner, fam, h, sample, tmp, call);
+    cr.started = out.raw.started;
+    cr.spawn_error = out.raw.spawn_error;
+    if (cr.started) {
+      cr.record = detail::run_record(call, out);
+      cr.record["payload"] = call.input.payload;
+      cr.record["timeout_ms"] = call.timeout_ms;
+      cr.record["call"] = sample.label;
+      cr.record["hostile"] = sample.hostile >= 0;
+      if (!sample.file.empty()) cr.record["payload_file"] = sample.file;
+      cr.findings = judge(fam, h, call, out);
+      // A hostile call the host lets run: what a guard meant to stop it does not.
+      const auto& fr = protocol::family_reading(fam);
+      if (sample.hostile >= 0 && pinta::hosts::gate_event(fam, h.event) && fr.gate_call &&
+          std::string(fr.gate_call(out)) == "runs")
+        cr.record["notes"].push_back("the hostile call " + sample.label + " runs on " + h.host +
+                                     ": nothing in the hook's answer stops it");
+    }
+  }
+  std::error_code ec;
+  if (!tmp.empty()) stdfs::remove_all(tmp, ec);
+  return cr;
+}
+
 }  // namespace
 
 RunSummary run_protocol(const std::vector<Case>& cases, const std::vector<ProtocolHook>& hooks,
@@ -501,39 +533,8 @@ RunSummary run_protocol(const std::vector<Case>& cases, const std::vector<Protoc
       const size_t k = units[u].slot, i = units[u].call;
       Slot& sl = slots[k];
       const ProtocolHook& h = hooks[sel[k]];
-      const auto& sample = sl.plan.calls[i];
       const auto u0 = std::chrono::steady_clock::now();
-      CallRun cr;
-      std::string err;
-      auto runner = pinta::emu::make_host_runner(h.host, {o.fixtures_dir, o.profiles_dir}, err);
-      // A scratch HOME (a hook's own files stay out of the user's), the project as cwd.
-      std::string tmp = (stdfs::temp_directory_path() / "pinta-proto-XXXXXX").string();
-      if (!::mkdtemp(tmp.data())) tmp.clear();
-      HookCall call;
-      if (!runner) {
-        cr.spawn_error = err;
-      } else {
-        auto out = run_registration(*runner, *sl.fam, h, sample, tmp, call);
-        cr.started = out.raw.started;
-        cr.spawn_error = out.raw.spawn_error;
-        if (cr.started) {
-          cr.record = detail::run_record(call, out);
-          cr.record["payload"] = call.input.payload;
-          cr.record["timeout_ms"] = call.timeout_ms;
-          cr.record["call"] = sample.label;
-          cr.record["hostile"] = sample.hostile >= 0;
-          if (!sample.file.empty()) cr.record["payload_file"] = sample.file;
-          cr.findings = judge(*sl.fam, h, call, out);
-          // A hostile call the host lets run: what a guard meant to stop it does not.
-          const auto& fr = protocol::family_reading(*sl.fam);
-          if (sample.hostile >= 0 && pinta::hosts::gate_event(*sl.fam, h.event) && fr.gate_call &&
-              std::string(fr.gate_call(out)) == "runs")
-            cr.record["notes"].push_back("the hostile call " + sample.label + " runs on " +
-                                         h.host + ": nothing in the hook's answer stops it");
-        }
-      }
-      std::error_code ec;
-      if (!tmp.empty()) stdfs::remove_all(tmp, ec);
+      CallRun cr = run_call(h, *sl.fam, sl.plan.calls[i], o);
       std::lock_guard<std::mutex> lock(mu);
       sl.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - u0).count();
       sl.runs[i] = std::move(cr);

@@ -51,9 +51,6 @@ TEST(ProtocolReading, SessionOrderIsTheFamilysOwn) {
   }
   EXPECT_LT(session_rank(Family::kGemini, "SessionStart"), session_rank(Family::kGemini, "BeforeTool"));
   EXPECT_LT(session_rank(Family::kGemini, "AfterTool"), session_rank(Family::kGemini, "SessionEnd"));
-  // Copilot's Claude-style names are its native events.
-  EXPECT_EQ(session_rank(Family::kCopilot, "SessionEnd"), session_rank(Family::kCopilot, "sessionEnd"));
-  EXPECT_LT(session_rank(Family::kCopilot, "sessionStart"), session_rank(Family::kCopilot, "sessionEnd"));
 }
 
 // --hook's project (workspace.h hook_project): the current folder when the script is in it, the

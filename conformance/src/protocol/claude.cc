@@ -249,7 +249,8 @@ constexpr std::string_view kSession[] = {
     "SessionEnd"};
 extern const FamilyReading kReading = {
     f,         claude_hooks, ".claude", hook_timeout_ms, kTools, selects, false, judge,
-    gate_call, kVars, kMcpTools,    after_call, kSession};
+    gate_call, kVars, kMcpTools,    after_call, kSession,
+    ".claude-plugin/plugin.json"};  // code.claude.com/docs/en/plugins-reference
 }  // namespace readings::claude
 
 

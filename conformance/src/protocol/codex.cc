@@ -210,7 +210,8 @@ constexpr std::string_view kSession[] = {
     "PreCompact", "PostCompact", "SubagentStart", "SubagentStop", "Stop", "SessionEnd"};
 extern const FamilyReading kReading = {
     f,         codex_hooks, ".codex", hook_timeout_ms, kTools, selects, true, judge,
-    gate_call, kVars, kMcpTools,   after_call, kSession};
+    gate_call, kVars, kMcpTools,   after_call, kSession,
+    ".codex-plugin/plugin.json"};  // docs/hosts/codex-0.171.md
 }  // namespace readings::codex
 
 }  // namespace pinta::conformance::protocol

@@ -243,7 +243,8 @@ constexpr std::string_view kSession[] = {
     "SessionEnd"};
 extern const FamilyReading kReading = {
     f,         gemini_hooks, ".gemini", hook_timeout_ms, kTools, selects, true, judge,
-    gate_call, kVars, kMcpTools,    after_call, kSession};
+    gate_call, kVars, kMcpTools,    after_call, kSession,
+    "gemini-extension.json"};  // GEM §1.6
 }  // namespace readings::gemini
 
 

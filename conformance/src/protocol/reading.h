@@ -94,6 +94,9 @@ struct FamilyReading {
   // session log opened at session start) sees it as in a session. An event not listed runs
   // before the last listed one (the session's end).
   std::span<const std::string_view> session_order = {};
+  // The manifest (relative to a package's root) whose presence makes a package this family's,
+  // whatever its hooks file looks like; "" when the host has no package of its own.
+  std::string_view package_manifest = {};
 };
 
 // Where `event` (a host's name or alias) falls in family f's session_order: its index, an event
