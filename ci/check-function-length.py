@@ -33,8 +33,6 @@ KNOWN_LONG = {
     "adapter/admin/src/codex.cc": ["check_codex"],
     "adapter/admin/src/copilot.cc": ["check_copilot"],
     "adapter/admin/src/doctor.cc": ["check_guard", "check_collector"],
-    "adapter/src/redact/generic.cc": ["unescape_once", "random_body", "shape_scan"],
-    "emulator/hosts/codex/src/run.cc": ["read_run"],
 }
 
 

@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -53,6 +54,96 @@ bool may_have_escapes(std::string_view s) {
   return false;
 }
 
+// The original offset of `in[i]` (`in_map` nullptr: the identity).
+inline std::uint32_t orig_at(const std::uint32_t* in_map, std::size_t i) {
+  return in_map ? in_map[i] : static_cast<std::uint32_t>(i);
+}
+
+inline void emit(View& out, char c, std::uint32_t at) {
+  out.text += c;
+  out.map.push_back(at);
+}
+
+// Copies in[from, to) (no escape in it) whole: one append, one fill of the map.
+void copy_run(std::string_view in, const std::uint32_t* in_map, std::size_t from, std::size_t to, View& out) {
+  out.text.append(in.data() + from, to - from);
+  const std::size_t at = out.map.size();
+  out.map.resize(at + (to - from));
+  if (in_map == nullptr) {
+    for (std::size_t k = 0; k < to - from; ++k) out.map[at + k] = static_cast<std::uint32_t>(from + k);
+  } else {
+    std::copy(in_map + from, in_map + to, out.map.begin() + static_cast<std::ptrdiff_t>(at));
+  }
+}
+
+// The backslash escape at in[i] (i + 1 < in.size()), undone into `out`: the characters it took
+// (0: none, nothing written).
+std::size_t undo_backslash(std::string_view in, std::size_t i, const std::uint32_t* in_map, View& out) {
+  const std::size_t n = in.size();
+  const char e = in[i + 1];
+  char plain = 0;
+  switch (e) {
+    case 'n': plain = '\n'; break;
+    case 't': plain = '\t'; break;
+    case 'r': plain = '\r'; break;
+    case 'b': case 'f': case 'v': plain = ' '; break;
+    case '"': case '\'': case '\\': case '/': case '`': plain = e; break;
+    default: break;
+  }
+  if (plain != 0) {
+    emit(out, plain, orig_at(in_map, i));
+    return 2;
+  }
+  if (e == 'u' && i + 5 < n) {
+    std::uint32_t cp = 0;
+    bool ok = true;
+    for (std::size_t k = 2; k < 6 && ok; ++k) {
+      const int h = hex_value(in[i + k]);
+      ok = h >= 0;
+      cp = cp * 16 + static_cast<std::uint32_t>(h < 0 ? 0 : h);
+    }
+    if (ok && cp != 0) {
+      const std::size_t before = out.text.size();
+      put_utf8(out.text, cp);
+      for (std::size_t k = before; k < out.text.size(); ++k) out.map.push_back(orig_at(in_map, i));
+      return 6;
+    }
+  }
+  if (e == 'x' && i + 3 < n) {
+    const int a = hex_value(in[i + 2]), b = hex_value(in[i + 3]);
+    if (a >= 0 && b >= 0 && a < 8 && (a | b) != 0) {
+      emit(out, static_cast<char>(a * 16 + b), orig_at(in_map, i));
+      return 4;
+    }
+  }
+  return 0;
+}
+
+// The HTML entity at in[i] (`&`), undone into `out`: the characters it took (0: none).
+std::size_t undo_entity(std::string_view in, std::size_t i, const std::uint32_t* in_map, View& out) {
+  static constexpr std::array<std::pair<std::string_view, char>, 6> kEntities = {
+      {{"&amp;", '&'}, {"&quot;", '"'}, {"&#39;", '\''}, {"&apos;", '\''}, {"&lt;", '<'}, {"&gt;", '>'}}};
+  for (const auto& [name, plain] : kEntities) {
+    if (in.substr(i, name.size()) == name) {
+      emit(out, plain, orig_at(in_map, i));
+      return name.size();
+    }
+  }
+  return 0;
+}
+
+// The percent escape at in[i] (i + 2 < in.size()), undone into `out`: 3, or 0 when it is not one
+// the view undoes. Only the query structure (& = ? "): a value's other escapes stay as they are.
+std::size_t undo_percent(std::string_view in, std::size_t i, const std::uint32_t* in_map, View& out) {
+  const int a = hex_value(in[i + 1]), b = hex_value(in[i + 2]);
+  const int v = a * 16 + b;
+  if (a >= 0 && b >= 0 && (v == '&' || v == '=' || v == '?' || v == '"')) {
+    emit(out, static_cast<char>(v), orig_at(in_map, i));
+    return 3;
+  }
+  return 0;
+}
+
 // One level of unescaping. `in_map` maps `in` to the original (nullptr: identity). Returns
 // whether anything was undone.
 bool unescape_once(std::string_view in, const std::uint32_t* in_map, View& out) {
@@ -61,101 +152,31 @@ bool unescape_once(std::string_view in, const std::uint32_t* in_map, View& out) 
   out.text.reserve(in.size());
   out.map.reserve(in.size() + 1);
   bool changed = false;
-  auto orig = [&](std::size_t i) { return in_map ? in_map[i] : static_cast<std::uint32_t>(i); };
-  auto emit = [&](char c, std::size_t at) {
-    out.text += c;
-    out.map.push_back(orig(at));
-  };
   const std::size_t n = in.size();
   std::size_t i = 0;
   while (i < n) {
-    // A run without `\`, `&` or `%` is copied whole (the common case: one append, one fill).
+    // A run without `\`, `&` or `%` is copied whole (the common case).
     std::size_t run = i;
     while (run < n && in[run] != '\\' && in[run] != '&' && in[run] != '%') ++run;
     if (run > i) {
-      out.text.append(in.data() + i, run - i);
-      const std::size_t at = out.map.size();
-      out.map.resize(at + (run - i));
-      if (in_map == nullptr) {
-        for (std::size_t k = 0; k < run - i; ++k) out.map[at + k] = static_cast<std::uint32_t>(i + k);
-      } else {
-        std::copy(in_map + i, in_map + run, out.map.begin() + static_cast<std::ptrdiff_t>(at));
-      }
+      copy_run(in, in_map, i, run, out);
       i = run;
       if (i == n) break;
     }
     const char c = in[i];
-    if (c == '\\' && i + 1 < n) {
-      const char e = in[i + 1];
-      char plain = 0;
-      switch (e) {
-        case 'n': plain = '\n'; break;
-        case 't': plain = '\t'; break;
-        case 'r': plain = '\r'; break;
-        case 'b': case 'f': case 'v': plain = ' '; break;
-        case '"': case '\'': case '\\': case '/': case '`': plain = e; break;
-        default: break;
-      }
-      if (plain != 0) {
-        emit(plain, i);
-        i += 2;
-        changed = true;
-        continue;
-      }
-      if (e == 'u' && i + 5 < n) {
-        std::uint32_t cp = 0;
-        bool ok = true;
-        for (std::size_t k = 2; k < 6 && ok; ++k) {
-          const int h = hex_value(in[i + k]);
-          ok = h >= 0;
-          cp = cp * 16 + static_cast<std::uint32_t>(h < 0 ? 0 : h);
-        }
-        if (ok && cp != 0) {
-          const std::size_t before = out.text.size();
-          put_utf8(out.text, cp);
-          for (std::size_t k = before; k < out.text.size(); ++k) out.map.push_back(orig(i));
-          i += 6;
-          changed = true;
-          continue;
-        }
-      }
-      if (e == 'x' && i + 3 < n) {
-        const int a = hex_value(in[i + 2]), b = hex_value(in[i + 3]);
-        if (a >= 0 && b >= 0 && a < 8 && (a | b) != 0) {
-          emit(static_cast<char>(a * 16 + b), i);
-          i += 4;
-          changed = true;
-          continue;
-        }
-      }
-    } else if (c == '&') {
-      static constexpr std::array<std::pair<std::string_view, char>, 6> kEntities = {
-          {{"&amp;", '&'}, {"&quot;", '"'}, {"&#39;", '\''}, {"&apos;", '\''}, {"&lt;", '<'}, {"&gt;", '>'}}};
-      bool done = false;
-      for (const auto& [name, plain] : kEntities) {
-        if (in.substr(i, name.size()) == name) {
-          emit(plain, i);
-          i += name.size();
-          changed = done = true;
-          break;
-        }
-      }
-      if (done) continue;
-    } else if (c == '%' && i + 2 < n) {
-      const int a = hex_value(in[i + 1]), b = hex_value(in[i + 2]);
-      const int v = a * 16 + b;
-      // Only the query structure (& = ? "): a value's other escapes stay as they are.
-      if (a >= 0 && b >= 0 && (v == '&' || v == '=' || v == '?' || v == '"')) {
-        emit(static_cast<char>(v), i);
-        i += 3;
-        changed = true;
-        continue;
-      }
+    std::size_t used = 0;
+    if (c == '\\' && i + 1 < n) used = undo_backslash(in, i, in_map, out);
+    else if (c == '&') used = undo_entity(in, i, in_map, out);
+    else if (c == '%' && i + 2 < n) used = undo_percent(in, i, in_map, out);
+    if (used > 0) {
+      i += used;
+      changed = true;
+      continue;
     }
-    emit(c, i);
+    emit(out, c, orig_at(in_map, i));
     ++i;
   }
-  out.map.push_back(orig(n));
+  out.map.push_back(orig_at(in_map, n));
   return changed;
 }
 
@@ -502,178 +523,215 @@ bool hex_segments(std::string_view body) {
   return total >= kMinPrefixedHex && longest >= 24 && digits > 0 && digits < total && shannon(joined) >= 3.0;
 }
 
-// Whether `body` (a token without its prefix) is random-looking. `prefixed`: a vendor prefix came
-// before it (shorter bodies and hex count then).
-bool random_body(std::string_view body, bool prefixed) {
+// The character classes of a token body.
+struct Counts {
   std::size_t lower = 0, upper = 0, digit = 0, hex = 0, alnum = 0, other = 0;
-  for (unsigned char c : body) {
-    lower += is_lower(c);
-    upper += is_upper(c);
-    digit += is_digit(c);
-    hex += is_hex(c);
-    if (is_alnum(c)) ++alnum;
-    else ++other;
+};
+
+Counts count_chars(std::string_view body) {
+  Counts c;
+  for (unsigned char ch : body) {
+    c.lower += is_lower(ch);
+    c.upper += is_upper(ch);
+    c.digit += is_digit(ch);
+    c.hex += is_hex(ch);
+    if (is_alnum(ch)) ++c.alnum;
+    else ++c.other;
   }
+  return c;
+}
+
+// A structured identifier: segments (between - _ . $) of which half or more are numbers or hex
+// (session-2026-12-02T10-10-7b3e9f20, api-7d9f8c6b5-x2x7q, 1.2.3-rc.4): dates, versions and
+// generated names, not a random body (whose - and _ fall at random inside long segments).
+bool structured_identifier(std::string_view body) {
   const std::size_t n = body.size();
-  if (alnum < n * 3 / 4) return false;  // mostly punctuation: not a token
-  // A structured identifier: segments (between - _ . $) of which half or more are numbers or hex
-  // (session-2026-12-02T10-10-7b3e9f20, api-7d9f8c6b5-x2x7q, 1.2.3-rc.4): dates, versions and
-  // generated names, not a random body (whose - and _ fall at random inside long segments).
-  if (other > 0) {
-    std::size_t segments = 0, typed = 0, k = 0;
-    while (k <= n) {
-      std::size_t e = k;
-      bool only_hex = true, only_digits = true;
-      while (e < n && is_alnum(static_cast<unsigned char>(body[e]))) {
-        only_hex = only_hex && is_hex(static_cast<unsigned char>(body[e]));
-        only_digits = only_digits && is_digit(static_cast<unsigned char>(body[e]));
-        ++e;
-      }
-      if (e > k) {
-        ++segments;
-        const std::string_view seg = body.substr(k, e - k);
-        const bool date_time = seg.size() <= 6 && seg.find('T') != std::string_view::npos &&
-                               seg.find_first_not_of("0123456789T") == std::string_view::npos;
-        if (only_digits || (only_hex && seg.size() >= 4) || date_time) ++typed;
-      }
-      k = e + 1;
+  std::size_t segments = 0, typed = 0, k = 0;
+  while (k <= n) {
+    std::size_t e = k;
+    bool only_hex = true, only_digits = true;
+    while (e < n && is_alnum(static_cast<unsigned char>(body[e]))) {
+      only_hex = only_hex && is_hex(static_cast<unsigned char>(body[e]));
+      only_digits = only_digits && is_digit(static_cast<unsigned char>(body[e]));
+      ++e;
     }
-    // ... unless a segment is a random body of its own after a vendor prefix (Slack's
-    // xoxb-<team>-<user>-<24 random>): ids, then the secret, which decides.
-    if (segments >= 3 && typed * 2 >= segments) {
-      if (!prefixed) return false;
-      bool random_segment = false;
-      for (std::size_t a = 0; a < n && !random_segment;) {
-        std::size_t e = a;
-        while (e < n && is_alnum(static_cast<unsigned char>(body[e]))) ++e;
-        const std::string_view seg = body.substr(a, e - a);
-        // A hex segment counts as it does right after a prefix: 32+ digits, letters and
-        // numbers mixed (Slack's xapp-1-<id>-<number>-<64 hex>).
-        const bool hex_seg = seg.find_first_not_of("0123456789abcdefABCDEF") == std::string_view::npos;
-        random_segment = hex_seg ? seg.size() >= kMinPrefixedHex && seg.find_first_of("0123456789") != std::string_view::npos &&
-                                       seg.find_first_not_of("0123456789") != std::string_view::npos &&
-                                       shannon(seg) >= 3.0
-                                 : seg.size() >= kMinPrefixedBody && random_body(seg, true);
-        a = e + 1;
-      }
-      return random_segment;
+    if (e > k) {
+      ++segments;
+      const std::string_view seg = body.substr(k, e - k);
+      const bool date_time = seg.size() <= 6 && seg.find('T') != std::string_view::npos &&
+                             seg.find_first_not_of("0123456789T") == std::string_view::npos;
+      if (only_digits || (only_hex && seg.size() >= 4) || date_time) ++typed;
     }
+    k = e + 1;
   }
-  if (has_alphabet_run(body)) return false;
-  // A hash with words joined to it (docker's <64 hex>-init layer, <sha>-dirty): a name derived
-  // from a digest, as bare hex is, unless a vendor prefix came first. (A tag with digits is no
-  // word: <32 hex>-us21 is a key, hex_then_tag.)
-  if (!prefixed && other > 0) {
-    std::size_t k = 0, longest_hex = 0;
-    bool hash_and_words = true;
-    while (k < n && hash_and_words) {
-      std::size_t e = k;
-      bool only_hex = true, only_letters = true;
-      while (e < n && is_alnum(static_cast<unsigned char>(body[e]))) {
-        only_hex = only_hex && is_hex(static_cast<unsigned char>(body[e]));
-        only_letters = only_letters && !is_digit(static_cast<unsigned char>(body[e]));
-        ++e;
-      }
-      if (only_hex && e - k >= 24) longest_hex = std::max(longest_hex, e - k);
-      else hash_and_words = only_letters;
-      k = e + 1;
-    }
-    if (hash_and_words && longest_hex > 0) return false;
+  return segments >= 3 && typed * 2 >= segments;
+}
+
+bool random_body(std::string_view body, bool prefixed);
+
+// Whether a segment of a structured identifier after a vendor prefix is a random body of its own
+// (Slack's xoxb-<team>-<user>-<24 random>): ids, then the secret, which decides.
+bool random_segment(std::string_view body) {
+  const std::size_t n = body.size();
+  bool random = false;
+  for (std::size_t a = 0; a < n && !random;) {
+    std::size_t e = a;
+    while (e < n && is_alnum(static_cast<unsigned char>(body[e]))) ++e;
+    const std::string_view seg = body.substr(a, e - a);
+    // A hex segment counts as it does right after a prefix: 32+ digits, letters and
+    // numbers mixed (Slack's xapp-1-<id>-<number>-<64 hex>).
+    const bool hex_seg = seg.find_first_not_of("0123456789abcdefABCDEF") == std::string_view::npos;
+    random = hex_seg ? seg.size() >= kMinPrefixedHex && seg.find_first_of("0123456789") != std::string_view::npos &&
+                           seg.find_first_not_of("0123456789") != std::string_view::npos &&
+                           shannon(seg) >= 3.0
+                     : seg.size() >= kMinPrefixedBody && random_body(seg, true);
+    a = e + 1;
   }
-  const double h = shannon(body);
-  const double log_n = std::log2(static_cast<double>(n));
-  if (hex == alnum) {  // bare hex: hashes, ids, SHAs, UUIDs
-    if (!prefixed) return false;
-    if (body.find_first_of("-_.$") != std::string_view::npos) return hex_segments(body);
-    return alnum >= kMinPrefixedHex && digit > 0 && digit < alnum && h >= 3.0;
-  }
-  // A key in groups of capitals and digits joined by `-` (a 1Password secret key
-  // A3-<6>-<11>-<5>-<5>-<5>, licence and recovery keys): four or more groups of 4+ characters,
-  // digits in more than half the groups (ECDH-ECDSA-AES256-SHA384 has them in half: a cipher
-  // suite in OpenSSL's headers), and the groups joined random as a token of capitals and
-  // digits (the word measure on the groups as they stand), with the entropy floor of two letter
-  // cases, log2(L) - 1.0 (at most 3.9): about the 1st percentile of random groups of 25
-  // characters, the 0.1st of 34. Names have words and put their numbers in few groups: the cipher
-  // suites ECDHE-ECDSA-AES256-GCM-SHA384 (2 of 5 groups, 3.59 bits against 3.64) and
-  // ECDHE-ECDSA-CHACHA20-POLY1305 stay, as do constants, which join their words with `_`.
-  if (other > 0 && lower == 0) {
-    std::string joined;
-    std::size_t groups = 0, long_groups = 0, with_digit = 0, k = 0;
-    bool only_groups = true;
-    while (k <= n && only_groups) {
-      std::size_t e = k;
-      bool digit_seen = false;
-      while (e < n && (is_upper(static_cast<unsigned char>(body[e])) || is_digit(static_cast<unsigned char>(body[e])))) {
-        digit_seen = digit_seen || is_digit(static_cast<unsigned char>(body[e]));
-        ++e;
-      }
-      only_groups = e > k && (e == n || body[e] == '-');
-      ++groups;
-      long_groups += e - k >= 4;
-      with_digit += digit_seen;
-      joined.append(body.data() + k, e - k);
-      k = e + 1;
+  return random;
+}
+
+// A hash with words joined to it (docker's <64 hex>-init layer, <sha>-dirty): a name derived
+// from a digest, as bare hex is. (A tag with digits is no word: <32 hex>-us21 is a key,
+// hex_then_tag.)
+bool hash_and_words(std::string_view body) {
+  const std::size_t n = body.size();
+  std::size_t k = 0, longest_hex = 0;
+  bool only_hash_and_words = true;
+  while (k < n && only_hash_and_words) {
+    std::size_t e = k;
+    bool only_hex = true, only_letters = true;
+    while (e < n && is_alnum(static_cast<unsigned char>(body[e]))) {
+      only_hex = only_hex && is_hex(static_cast<unsigned char>(body[e]));
+      only_letters = only_letters && !is_digit(static_cast<unsigned char>(body[e]));
+      ++e;
     }
-    if (only_groups && long_groups >= 4) {
-      if (with_digit * 2 <= groups || joined.size() < kMinCapitals || has_alphabet_run(joined)) return false;
-      std::size_t digits = 0;
-      for (unsigned char c : joined) digits += is_digit(c);
-      const double len = static_cast<double>(joined.size());
-      const Wordiness wg = wordiness(body);  // runs end at the dashes
-      return digits * 10 >= joined.size() && digits * 10 <= joined.size() * 9 &&
-             wg.word_share <= max_word_share_one_case(joined.size(), kMinCapitals) && wg.mean_run <= 5.0 &&
-             shannon(joined) >= std::min(3.9, std::log2(len) - 1.0);
-    }
+    if (only_hex && e - k >= 24) longest_hex = std::max(longest_hex, e - k);
+    else only_hash_and_words = only_letters;
+    k = e + 1;
   }
-  // A name joined with - _ . $: half or more of its letters and digits in plain segments (one
-  // letter case, with digits only up to 8 characters: real, host, x86, crc32c, PKIX, P256), as in
-  // pinta-real-host-c3mHyY, cpython-311-x86_64-linux-gnu, PKIX_ECDSA_P256_SHA_256. A random
-  // URL-safe body's segments mix the cases (LeJbeLO6XQ_87xZsU79es-…).
-  if (other > 0) {
-    std::size_t plain = 0, k = 0;
-    while (k < n) {
-      std::size_t e = k;
-      bool upper_seen = false, lower_seen = false, digit_seen = false;
-      while (e < n && is_alnum(static_cast<unsigned char>(body[e]))) {
-        upper_seen = upper_seen || is_upper(static_cast<unsigned char>(body[e]));
-        lower_seen = lower_seen || is_lower(static_cast<unsigned char>(body[e]));
-        digit_seen = digit_seen || is_digit(static_cast<unsigned char>(body[e]));
-        ++e;
-      }
-      if (e > k && !(upper_seen && lower_seen) && (!digit_seen || e - k <= 8)) plain += e - k;
-      k = e + 1;
+  return only_hash_and_words && longest_hex > 0;
+}
+
+// A key in groups of capitals and digits joined by `-` (a 1Password secret key
+// A3-<6>-<11>-<5>-<5>-<5>, licence and recovery keys): four or more groups of 4+ characters,
+// digits in more than half the groups (ECDH-ECDSA-AES256-SHA384 has them in half: a cipher
+// suite in OpenSSL's headers), and the groups joined random as a token of capitals and
+// digits (the word measure on the groups as they stand), with the entropy floor of two letter
+// cases, log2(L) - 1.0 (at most 3.9): about the 1st percentile of random groups of 25
+// characters, the 0.1st of 34. Names have words and put their numbers in few groups: the cipher
+// suites ECDHE-ECDSA-AES256-GCM-SHA384 (2 of 5 groups, 3.59 bits against 3.64) and
+// ECDHE-ECDSA-CHACHA20-POLY1305 stay, as do constants, which join their words with `_`.
+// The verdict, or none when `body` is not four or more such groups.
+std::optional<bool> capital_groups(std::string_view body) {
+  const std::size_t n = body.size();
+  std::string joined;
+  std::size_t groups = 0, long_groups = 0, with_digit = 0, k = 0;
+  bool only_groups = true;
+  while (k <= n && only_groups) {
+    std::size_t e = k;
+    bool digit_seen = false;
+    while (e < n && (is_upper(static_cast<unsigned char>(body[e])) || is_digit(static_cast<unsigned char>(body[e])))) {
+      digit_seen = digit_seen || is_digit(static_cast<unsigned char>(body[e]));
+      ++e;
     }
-    if (plain * 2 >= alnum) return false;
+    only_groups = e > k && (e == n || body[e] == '-');
+    ++groups;
+    long_groups += e - k >= 4;
+    with_digit += digit_seen;
+    joined.append(body.data() + k, e - k);
+    k = e + 1;
   }
-  const Wordiness w = wordiness(body);
-  // Both letter cases in earnest (the rarer one at least 15 % of the letters): base62/base64.
-  // Else one case and digits, with the thresholds of base36 (Qx9-qtev870sveo49… is lowercase).
-  if (std::min(lower, upper) * 20 >= (lower + upper) * 3) {
-    if (w.word_share > (other == 0 && n >= kMinShortRunsLength && w.mean_run <= kShortRuns ? kMaxWordShareShortRuns
+  if (!only_groups || long_groups < 4) return std::nullopt;
+  if (with_digit * 2 <= groups || joined.size() < kMinCapitals || has_alphabet_run(joined)) return false;
+  std::size_t digits = 0;
+  for (unsigned char c : joined) digits += is_digit(c);
+  const double len = static_cast<double>(joined.size());
+  const Wordiness wg = wordiness(body);  // runs end at the dashes
+  return digits * 10 >= joined.size() && digits * 10 <= joined.size() * 9 &&
+         wg.word_share <= max_word_share_one_case(joined.size(), kMinCapitals) && wg.mean_run <= 5.0 &&
+         shannon(joined) >= std::min(3.9, std::log2(len) - 1.0);
+}
+
+// A name joined with - _ . $: half or more of its letters and digits in plain segments (one
+// letter case, with digits only up to 8 characters: real, host, x86, crc32c, PKIX, P256), as in
+// pinta-real-host-c3mHyY, cpython-311-x86_64-linux-gnu, PKIX_ECDSA_P256_SHA_256. A random
+// URL-safe body's segments mix the cases (LeJbeLO6XQ_87xZsU79es-…).
+bool joined_name(std::string_view body, std::size_t alnum) {
+  const std::size_t n = body.size();
+  std::size_t plain = 0, k = 0;
+  while (k < n) {
+    std::size_t e = k;
+    bool upper_seen = false, lower_seen = false, digit_seen = false;
+    while (e < n && is_alnum(static_cast<unsigned char>(body[e]))) {
+      upper_seen = upper_seen || is_upper(static_cast<unsigned char>(body[e]));
+      lower_seen = lower_seen || is_lower(static_cast<unsigned char>(body[e]));
+      digit_seen = digit_seen || is_digit(static_cast<unsigned char>(body[e]));
+      ++e;
+    }
+    if (e > k && !(upper_seen && lower_seen) && (!digit_seen || e - k <= 8)) plain += e - k;
+    k = e + 1;
+  }
+  return plain * 2 >= alnum;
+}
+
+// Both letter cases in earnest: the thresholds of base62/base64. `h`: the body's entropy.
+bool random_mixed_case(std::size_t n, const Counts& c, const Wordiness& w, double h, bool prefixed) {
+  if (w.word_share > (c.other == 0 && n >= kMinShortRunsLength && w.mean_run <= kShortRuns ? kMaxWordShareShortRuns
                                                                                          : kMaxWordShare))
-      return false;
-    if (n < (prefixed ? kMinPrefixedBody : kMinMixed)) return false;
-    if (h < std::min(4.5, log_n - 1.0) - (prefixed ? 0.3 : 0.0)) return false;
-    return w.mean_run <= kMaxMeanRun;
-  }
-  // One letter case and digits (base36, Crockford base32).
-  // (The one-case bound only where there is truly one case: camelCase with a few capitals,
-  // reactInternalInstance, keeps the bound of words.)
-  const std::size_t one_case_floor = lower == 0 && other == 0 ? kMinCapitals : kMinSingleCase;
-  if (w.word_share > (std::min(lower, upper) == 0 ? max_word_share_one_case(n, one_case_floor) : kMaxWordShare))
+    return false;
+  if (n < (prefixed ? kMinPrefixedBody : kMinMixed)) return false;
+  if (h < std::min(4.5, std::log2(static_cast<double>(n)) - 1.0) - (prefixed ? 0.3 : 0.0)) return false;
+  return w.mean_run <= kMaxMeanRun;
+}
+
+// One letter case and digits (base36, Crockford base32).
+// (The one-case bound only where there is truly one case: camelCase with a few capitals,
+// reactInternalInstance, keeps the bound of words.)
+bool random_one_case(std::string_view body, const Counts& c, const Wordiness& w, double h, bool prefixed) {
+  const std::size_t n = body.size();
+  const std::size_t one_case_floor = c.lower == 0 && c.other == 0 ? kMinCapitals : kMinSingleCase;
+  if (w.word_share > (std::min(c.lower, c.upper) == 0 ? max_word_share_one_case(n, one_case_floor) : kMaxWordShare))
     return false;
   if (n < (prefixed ? kMinPrefixedBody : one_case_floor)) return false;
   // 10-90 % digits; capitals unjoined need one digit only (an AWS key id's 16 base32 characters
   // after AKIA have none or one digit in 17 % of keys; QZRB + 16-19 random capitals and digits:
   // 88 % caught with the 10 % floor, 92.5 % with this one).
-  if (lower == 0 && other == 0 && n >= kMinCapitals ? digit == 0 : digit * 10 < alnum) return false;
-  if (digit * 10 > alnum * 9) return false;
+  if (c.lower == 0 && c.other == 0 && n >= kMinCapitals ? c.digit == 0 : c.digit * 10 < c.alnum) return false;
+  if (c.digit * 10 > c.alnum * 9) return false;
   // A ULID (26 Crockford base32 characters, a timestamp first) is an identifier.
-  if (n == 26 && lower == 0 && body[0] >= '0' && body[0] <= '7') return false;
-  if (h < std::min(3.9, log_n - 1.25) - (prefixed ? 0.3 : 0.0)) return false;
+  if (n == 26 && c.lower == 0 && body[0] >= '0' && body[0] <= '7') return false;
+  if (h < std::min(3.9, std::log2(static_cast<double>(n)) - 1.25) - (prefixed ? 0.3 : 0.0)) return false;
   // Base36 runs are longer (letters are 72 % of the alphabet): median 2.5, 99th percentile 5.3
   // at 32 characters.
   return w.mean_run <= 5.0;
+}
+
+// Whether `body` (a token without its prefix) is random-looking. `prefixed`: a vendor prefix came
+// before it (shorter bodies and hex count then).
+bool random_body(std::string_view body, bool prefixed) {
+  const Counts c = count_chars(body);
+  const std::size_t n = body.size();
+  if (c.alnum < n * 3 / 4) return false;  // mostly punctuation: not a token
+  // A structured identifier is no random body, unless a segment is one after a vendor prefix.
+  if (c.other > 0 && structured_identifier(body)) return prefixed && random_segment(body);
+  if (has_alphabet_run(body)) return false;
+  // A hash with words joined to it, unless a vendor prefix came first.
+  if (!prefixed && c.other > 0 && hash_and_words(body)) return false;
+  const double h = shannon(body);
+  if (c.hex == c.alnum) {  // bare hex: hashes, ids, SHAs, UUIDs
+    if (!prefixed) return false;
+    if (body.find_first_of("-_.$") != std::string_view::npos) return hex_segments(body);
+    return c.alnum >= kMinPrefixedHex && c.digit > 0 && c.digit < c.alnum && h >= 3.0;
+  }
+  if (c.other > 0 && c.lower == 0) {
+    if (const std::optional<bool> key = capital_groups(body)) return *key;
+  }
+  if (c.other > 0 && joined_name(body, c.alnum)) return false;
+  const Wordiness w = wordiness(body);
+  // Both letter cases in earnest (the rarer one at least 15 % of the letters): base62/base64.
+  // Else one case and digits, with the thresholds of base36 (Qx9-qtev870sveo49… is lowercase).
+  if (std::min(c.lower, c.upper) * 20 >= (c.lower + c.upper) * 3) return random_mixed_case(n, c, w, h, prefixed);
+  return random_one_case(body, c, w, h, prefixed);
 }
 
 // <32+ hex, digits and letters mixed, 3.0+ bits>-<2-4 letters><1-3 digits>.
@@ -952,6 +1010,123 @@ std::string_view decoded_verdict(std::string_view token, bool random, SecretTest
   return random && d.size() <= 1024 ? "high_entropy" : "";
 }
 
+// Spans the token scan passes over, in order: public PEM blocks, wrapped base64 of files and
+// keys (the cuts of wrapped private keys go to `cuts`).
+std::vector<std::pair<std::size_t, std::size_t>> skipped_spans(std::string_view t, std::vector<Cut>& cuts) {
+  auto pem = public_pem_blocks(t);
+  std::vector<std::pair<std::size_t, std::size_t>> blocks;
+  base64_blocks(t, blocks, cuts);
+  if (!blocks.empty()) {
+    pem.insert(pem.end(), blocks.begin(), blocks.end());
+    std::sort(pem.begin(), pem.end());
+  }
+  return pem;
+}
+
+// The end of the token that starts at t[i] (a token character), with its base64 padding.
+// `run_end`: where its token characters end.
+std::size_t token_end(std::string_view t, std::size_t i, std::size_t& run_end) {
+  const std::size_t n = t.size();
+  std::size_t j = i;
+  // `$` joins two token runs (access_token$production$…), never starts or ends one.
+  while (j < n && (token_char(static_cast<unsigned char>(t[j])) ||
+                   (t[j] == '$' && j > i && j + 1 < n && is_alnum(static_cast<unsigned char>(t[j + 1])))))
+    ++j;
+  // Base64 padding: up to two `=` not followed by more of the token (`KEY=value` is no padding).
+  std::size_t end = j;
+  while (end < n && end - j < 2 && t[end] == '=') ++end;
+  if (end < n && end > j && (token_char(static_cast<unsigned char>(t[end])) || t[end] == '=')) end = j;
+  run_end = j;
+  return end;
+}
+
+// Public hashes: SRI (sha512-…), go.sum (h1:…), digests (sha256:…), data: URIs (…;base64,).
+// (SHA256:… is also how ssh prints a key's fingerprint.) Whether the token at `start` follows
+// one of their labels.
+bool after_digest_label(std::string_view t, std::size_t start) {
+  std::string before(t.substr(start >= 8 ? start - 8 : 0, start >= 8 ? 8 : start));
+  for (char& c : before) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+  return before.ends_with(";base64,") || before.ends_with("h1:") || before.ends_with("sha256:") ||
+         before.ends_with("sha512:") || before.ends_with("sha384:") || before.ends_with("sha1:") ||
+         before.ends_with("md5:");
+}
+
+// Trims sentence punctuation and markup around the token; `tok_start` moves with its front.
+std::string_view trim_token(std::string_view tok, std::size_t& tok_start) {
+  while (!tok.empty() && (tok.front() == '.' || tok.front() == '-' || tok.front() == '_' || tok.front() == '~')) {
+    tok.remove_prefix(1);
+    ++tok_start;
+  }
+  while (!tok.empty() && (tok.back() == '.' || tok.back() == '-' || tok.back() == '_' || tok.back() == '~'))
+    tok.remove_suffix(1);
+  return tok;
+}
+
+// Base64 of a file, a certificate or public key (a PNG has `///` in it, a JPEG starts with
+// `/9j/`): skipped whole, never a path.
+bool public_base64(std::string_view tok) {
+  if (tok.size() < 24 || !only_b64(tok, false)) return false;
+  std::string d;
+  return b64_decode(tok, 1 << 20, d) && d.size() >= 8 && (file_magic(d) || der_kind(d) == 2 || ssh_public_blob(d));
+}
+
+// A path: starts with / . ~, has // or a dot, or joins names with _ or - (and has no +, which
+// base64 has and names rarely do). A vendor prefix then base64 (kord_pat_8kH/Sn+…) is none.
+bool path_token(std::string_view tok) {
+  if (tok.find('/') == std::string_view::npos) return false;
+  const Prefixed pre = split_prefix(tok);
+  const std::string_view rest = tok.substr(pre.prefix_len);
+  const bool prefixed_b64 = pre.prefix_len > 0 && rest.find_first_of("._-~$") == std::string_view::npos;
+  return !prefixed_b64 &&
+         (tok.front() == '/' || tok.find("//") != std::string_view::npos ||
+          tok.find_first_of(".~$") != std::string_view::npos ||
+          (tok.find_first_of("_-") != std::string_view::npos && tok.find('+') == std::string_view::npos));
+}
+
+// The shape of a dotted token (pat.<id>.<random>, s.<random>, a.b.c), piece by piece: a random
+// piece takes the whole dotted token.
+Shape dotted_shape(std::string_view piece) {
+  Shape shape = Shape::kNone;
+  std::size_t k = 0;
+  std::string_view prev;
+  while (k <= piece.size() && shape == Shape::kNone) {
+    std::size_t dot = piece.find('.', k);
+    if (dot == std::string_view::npos) dot = piece.size();
+    const std::string_view part = piece.substr(k, dot - k);
+    // After a short word (s., pat., nx.) a part is a body: hex and 16+ characters count.
+    const Prefixed pre = split_prefix(std::string(prev) + "." + std::string(part));
+    if (k > 0 && pre.prefix_len == prev.size() + 1 && !pre.id_only) {
+      if (random_body(part, true)) shape = Shape::kPrefixed;
+    } else if (classify(part) != Shape::kNone) {
+      shape = k > 0 ? Shape::kPrefixed : Shape::kRandom;
+    }
+    prev = part;
+    k = dot + 1;
+  }
+  return shape;
+}
+
+// Judges one piece of a token (at `at` in the text) and cuts it when it is a secret.
+void consider_piece(std::string_view piece, std::size_t at, bool decode, std::vector<Cut>& cuts,
+                    const SecretTest& holds_secret) {
+  // A dotted token: whole, else piece by piece.
+  const bool dotted = piece.find('.') != std::string_view::npos;
+  Shape shape = version_prefixed(piece) ? Shape::kPrefixed : dotted ? Shape::kNone : classify(piece);
+  if (dotted && shape == Shape::kNone) shape = dotted_shape(piece);
+  std::string_view type;
+  const bool b64 = only_b64(piece, false);
+  const bool b64url = only_b64(piece, true);
+  if (shape == Shape::kPrefixed) {
+    type = "prefixed_token";
+  } else if (decode && (b64 || b64url) && piece.size() >= 16 &&
+             (shape == Shape::kRandom || (b64 && piece.size() % 4 == 0))) {
+    type = decoded_verdict(piece, shape == Shape::kRandom, holds_secret);
+  } else if (shape == Shape::kRandom) {
+    type = "high_entropy";
+  }
+  if (!type.empty()) cuts.push_back({at, at + piece.size(), type});
+}
+
 }  // namespace
 
 // Appends the cuts of the shape detector for `t` (a view: escapes already undone). `decode`:
@@ -966,16 +1141,7 @@ void shape_scan(std::string_view t, bool decode, std::vector<Cut>& cuts, SecretT
                 [](const Cut& a, const Cut& b) { return a.start < b.start; });
     }
   } sorted{cuts, first_cut};
-  // Spans the token scan passes over: public PEM blocks, wrapped base64 of files and keys.
-  auto pem = public_pem_blocks(t);
-  {
-    std::vector<std::pair<std::size_t, std::size_t>> blocks;
-    base64_blocks(t, blocks, cuts);
-    if (!blocks.empty()) {
-      pem.insert(pem.end(), blocks.begin(), blocks.end());
-      std::sort(pem.begin(), pem.end());
-    }
-  }
+  const auto pem = skipped_spans(t, cuts);
   std::size_t pem_i = 0;
   std::size_t id_value_end = static_cast<std::size_t>(-1);
   const std::size_t n = t.size();
@@ -986,28 +1152,13 @@ void shape_scan(std::string_view t, bool decode, std::vector<Cut>& cuts, SecretT
       continue;
     }
     std::size_t j = i;
-    // `$` joins two token runs (access_token$production$…), never starts or ends one.
-    while (j < n && (token_char(static_cast<unsigned char>(t[j])) ||
-                     (t[j] == '$' && j > i && j + 1 < n && is_alnum(static_cast<unsigned char>(t[j + 1])))))
-      ++j;
-    // Base64 padding: up to two `=` not followed by more of the token (`KEY=value` is no padding).
-    std::size_t end = j;
-    while (end < n && end - j < 2 && t[end] == '=') ++end;
-    if (end < n && end > j && (token_char(static_cast<unsigned char>(t[end])) || t[end] == '=')) end = j;
+    const std::size_t end = token_end(t, i, j);
     const std::size_t start = i;
     i = end > j ? end : j;
     if (end - start < kMinPrefixedBody) continue;
     while (pem_i < pem.size() && pem[pem_i].second <= start) ++pem_i;
     if (pem_i < pem.size() && pem[pem_i].first <= start) continue;  // a certificate's body, a file
-    std::string_view tok = t.substr(start, end - start);
-    // Public hashes: SRI (sha512-…), go.sum (h1:…), digests (sha256:…), data: URIs (…;base64,).
-    // (SHA256:… is also how ssh prints a key's fingerprint.)
-    std::string before(t.substr(start >= 8 ? start - 8 : 0, start >= 8 ? 8 : start));
-    for (char& c : before) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
-    if (before.ends_with(";base64,") || before.ends_with("h1:") || before.ends_with("sha256:") ||
-        before.ends_with("sha512:") || before.ends_with("sha384:") || before.ends_with("sha1:") ||
-        before.ends_with("md5:"))
-      continue;
+    if (after_digest_label(t, start)) continue;
     // An identifier's value, and the rest of it after an inner `=` (x-amz-id-2: …Q=1HNe…).
     const bool continues = start > 0 && t[start - 1] == '=' && start - 1 == id_value_end;
     if (continues || identifier_context(t, start)) {
@@ -1015,87 +1166,26 @@ void shape_scan(std::string_view t, bool decode, std::vector<Cut>& cuts, SecretT
       continue;
     }
     std::size_t tok_start = start;
-    // Trim sentence punctuation and markup around the token.
-    while (!tok.empty() && (tok.front() == '.' || tok.front() == '-' || tok.front() == '_' || tok.front() == '~')) {
-      tok.remove_prefix(1);
-      ++tok_start;
-    }
-    while (!tok.empty() && (tok.back() == '.' || tok.back() == '-' || tok.back() == '_' || tok.back() == '~'))
-      tok.remove_suffix(1);
+    const std::string_view tok = trim_token(t.substr(start, end - start), tok_start);
     if (tok.size() < kMinPrefixedBody) continue;
     if (tok.starts_with("sha512-") || tok.starts_with("sha384-") || tok.starts_with("sha256-") ||
         tok.starts_with("sha1-"))
       continue;  // Subresource Integrity (package-lock.json `integrity`): a public digest
     // Pieces evaluated alone: a path or URL's segments (a token with `/` and any of `._-~`, or
-    // one that starts with `/`), else the token whole.
-    // Base64 of a file, a certificate or public key, or of text without a secret (a PNG has
-    // `///` in it, a JPEG starts with `/9j/`): whole, never a path.
-    if (decode && tok.size() >= 24 && only_b64(tok, false)) {
-      std::string d;
-      if (b64_decode(tok, 1 << 20, d) && d.size() >= 8 &&
-          (file_magic(d) || der_kind(d) == 2 || ssh_public_blob(d))) {
-        continue;
-      }
-    }
-    // A path: starts with / . ~, has // or a dot, or joins names with _ or - (and has no +, which
-    // base64 has and names rarely do). A vendor prefix then base64 (kord_pat_8kH/Sn+…) is none.
-    const bool slash = tok.find('/') != std::string_view::npos;
-    bool path = false;
-    if (slash) {
-      const Prefixed pre = split_prefix(tok);
-      const std::string_view rest = tok.substr(pre.prefix_len);
-      const bool prefixed_b64 = pre.prefix_len > 0 && rest.find_first_of("._-~$") == std::string_view::npos;
-      path = !prefixed_b64 &&
-             (tok.front() == '/' || tok.find("//") != std::string_view::npos ||
-              tok.find_first_of(".~$") != std::string_view::npos ||
-              (tok.find_first_of("_-") != std::string_view::npos && tok.find('+') == std::string_view::npos));
-    }
-    auto consider = [&](std::string_view piece, std::size_t at) {
-      // A dotted token (pat.<id>.<random>, s.<random>, a.b.c): whole, else piece by piece; a
-      // random piece takes the whole dotted token.
-      const bool dotted = piece.find('.') != std::string_view::npos;
-      Shape shape = version_prefixed(piece) ? Shape::kPrefixed : dotted ? Shape::kNone : classify(piece);
-      if (dotted) {
-        std::size_t k = 0;
-        std::string_view prev;
-        while (k <= piece.size() && shape == Shape::kNone) {
-          std::size_t dot = piece.find('.', k);
-          if (dot == std::string_view::npos) dot = piece.size();
-          const std::string_view part = piece.substr(k, dot - k);
-          // After a short word (s., pat., nx.) a part is a body: hex and 16+ characters count.
-          const Prefixed pre = split_prefix(std::string(prev) + "." + std::string(part));
-          if (k > 0 && pre.prefix_len == prev.size() + 1 && !pre.id_only) {
-            if (random_body(part, true)) shape = Shape::kPrefixed;
-          } else if (classify(part) != Shape::kNone) {
-            shape = k > 0 ? Shape::kPrefixed : Shape::kRandom;
-          }
-          prev = part;
-          k = dot + 1;
-        }
-      }
-      std::string_view type;
-      const bool b64 = only_b64(piece, false);
-      const bool b64url = only_b64(piece, true);
-      if (shape == Shape::kPrefixed) {
-        type = "prefixed_token";
-      } else if (decode && (b64 || b64url) && piece.size() >= 16 &&
-                 (shape == Shape::kRandom || (b64 && piece.size() % 4 == 0))) {
-        type = decoded_verdict(piece, shape == Shape::kRandom, holds_secret);
-      } else if (shape == Shape::kRandom) {
-        type = "high_entropy";
-      }
-      if (!type.empty()) cuts.push_back({at, at + piece.size(), type});
-    };
-    if (path) {
+    // one that starts with `/`), else the token whole. Base64 of a file or public key is
+    // skipped whole first.
+    if (decode && public_base64(tok)) continue;
+    if (path_token(tok)) {
       std::size_t k = 0;
       while (k < tok.size()) {
         std::size_t slash_at = tok.find('/', k);
         if (slash_at == std::string_view::npos) slash_at = tok.size();
-        if (slash_at - k >= kMinPrefixedBody) consider(tok.substr(k, slash_at - k), tok_start + k);
+        if (slash_at - k >= kMinPrefixedBody)
+          consider_piece(tok.substr(k, slash_at - k), tok_start + k, decode, cuts, holds_secret);
         k = slash_at + 1;
       }
     } else {
-      consider(tok, tok_start);
+      consider_piece(tok, tok_start, decode, cuts, holds_secret);
     }
   }
 }

@@ -372,6 +372,84 @@ void read_block_event(const std::string& event, const json& j, Reading& r) {
 // universal fields only (pinta::hosts::codex::reply_wire_problem).
 bool output_ignored(const std::string& event) { return event == "SessionEnd" || event == "Interrupt"; }
 
+// CX (measured): exit 2 + stderr blocks with stderr (trimmed) as the reason; exit 2 with an
+// empty stderr is a Failed run and the tool runs. CXSRC: the same on every event that reads exit
+// 2 (PreToolUse, PermissionRequest, PostToolUse, UserPromptSubmit, Stop, SubagentStop).
+void read_exit2(const std::string& event, const HookRun& run, Reading& r) {
+  auto reason = trimmed_non_empty(run.stderr_text);
+  if (!reason) {
+    const std::map<std::string, std::string> kEmpty = {
+        {"PreToolUse", "PreToolUse hook exited with code 2 but did not write a blocking reason to stderr"},
+        {"PermissionRequest", "PermissionRequest hook exited with code 2 but did not write a denial reason to stderr"},
+        {"PostToolUse", "PostToolUse hook exited with code 2 but did not write feedback to stderr"},
+        {"UserPromptSubmit", "UserPromptSubmit hook exited with code 2 but did not write a blocking reason to stderr"},
+        {"Stop", "Stop hook exited with code 2 but did not write a continuation prompt to stderr"},
+        {"SubagentStop", "SubagentStop hook exited with code 2 but did not write a continuation prompt to stderr"}};
+    fail(r, kEmpty.at(event));
+    return;
+  }
+  r.entries.push_back({"feedback", *reason});
+  if (event == "PostToolUse") {
+    // post_tool_use.rs: the feedback goes to the model as a decision:block's does; the run is
+    // recorded as Completed (not Blocked).
+    r.feedback.push_back(*reason);
+    r.should_block = true;
+    r.block_reason = reason;
+    return;
+  }
+  r.status = "blocked";
+  if (event == "PermissionRequest") {
+    r.permission = "deny";
+    r.permission_message = reason;
+    return;
+  }
+  r.should_block = true;
+  r.block_reason = reason;
+  if (event == "UserPromptSubmit") {
+    r.should_stop = true;
+    r.stop_reason = reason;
+  }
+}
+
+// Exit 0 with stdout that is no JSON object of the event (`trimmed`: that stdout, trimmed).
+void read_unparsed_stdout(const std::string& event, const HookRun& run, const std::string& trimmed,
+                          const std::optional<std::string>& problem, Reading& r) {
+  if (looks_like_json(run.stdout_text)) {
+    // CX: an extra key, invalid JSON → the run is Failed and the tool runs.
+    r.stdout_read = "invalid";
+    r.invalid_problem = problem;
+    fail(r, invalid_json_text(event));
+    return;
+  }
+  r.stdout_read = "text";
+  // CXSRC session_start.rs / user_prompt_submit.rs: plain stdout becomes model context there;
+  // CX: elsewhere plain text at exit 0 is ignored.
+  if (event == "SessionStart" || event == "SubagentStart" || event == "UserPromptSubmit")
+    add_context(r, trimmed);
+  else if (event == "Stop" || event == "SubagentStop")
+    // stop.rs: any stdout that does not parse is a Failed run (there is no text branch).
+    fail(r, invalid_json_text(event));
+}
+
+// SessionStart / SubagentStart (session_start.rs) and PreCompact / PostCompact (compact.rs):
+// their JSON reply.
+void read_session_or_compact(const std::string& event, const json& j, bool compact, Reading& r) {
+  const Universal u = universal(j);
+  if (u.system_message) r.entries.push_back({"warning", *u.system_message});
+  if (event == "SessionStart" || event == "SubagentStart") {
+    const json hso = present(j, "hookSpecificOutput") ? j["hookSpecificOutput"] : json::object();
+    if (auto c = str(hso, "additionalContext")) add_context(r, *c);
+  }
+  // SubagentStart ignores continue:false (session_start.rs).
+  if (!u.cont && event != "SubagentStart") {
+    r.status = "stopped";
+    r.should_stop = true;
+    r.stop_reason = u.stop_reason;
+    if (u.stop_reason || compact)
+      r.entries.push_back({"stop", u.stop_reason.value_or(event + " hook stopped execution")});
+  }
+}
+
 }  // namespace
 
 Reading read_run(const std::string& event, const HookRun& run, const cx::Rules& rules) {
@@ -392,42 +470,7 @@ Reading read_run(const std::string& event, const HookRun& run, const cx::Rules& 
                            event == "PostToolUse" || event == "UserPromptSubmit" ||
                            event == "Stop" || event == "SubagentStop";
   if (code == 2 && reads_exit2) {
-    // CX (measured): exit 2 + stderr blocks with stderr (trimmed) as the reason; exit 2 with an
-    // empty stderr is a Failed run and the tool runs. CXSRC: the same on every event that reads
-    // exit 2 (PreToolUse, PermissionRequest, PostToolUse, UserPromptSubmit, Stop, SubagentStop).
-    auto reason = trimmed_non_empty(run.stderr_text);
-    if (!reason) {
-      const std::map<std::string, std::string> kEmpty = {
-          {"PreToolUse", "PreToolUse hook exited with code 2 but did not write a blocking reason to stderr"},
-          {"PermissionRequest", "PermissionRequest hook exited with code 2 but did not write a denial reason to stderr"},
-          {"PostToolUse", "PostToolUse hook exited with code 2 but did not write feedback to stderr"},
-          {"UserPromptSubmit", "UserPromptSubmit hook exited with code 2 but did not write a blocking reason to stderr"},
-          {"Stop", "Stop hook exited with code 2 but did not write a continuation prompt to stderr"},
-          {"SubagentStop", "SubagentStop hook exited with code 2 but did not write a continuation prompt to stderr"}};
-      fail(r, kEmpty.at(event));
-      return r;
-    }
-    r.entries.push_back({"feedback", *reason});
-    if (event == "PostToolUse") {
-      // post_tool_use.rs: the feedback goes to the model as a decision:block's does; the run is
-      // recorded as Completed (not Blocked).
-      r.feedback.push_back(*reason);
-      r.should_block = true;
-      r.block_reason = reason;
-      return r;
-    }
-    r.status = "blocked";
-    if (event == "PermissionRequest") {
-      r.permission = "deny";
-      r.permission_message = reason;
-      return r;
-    }
-    r.should_block = true;
-    r.block_reason = reason;
-    if (event == "UserPromptSubmit") {
-      r.should_stop = true;
-      r.stop_reason = reason;
-    }
+    read_exit2(event, run, r);
     return r;
   }
   if (code != 0) {
@@ -443,21 +486,7 @@ Reading read_run(const std::string& event, const HookRun& run, const cx::Rules& 
   std::optional<std::string> problem;
   auto j = parse_reply(event, run.stdout_text, problem);
   if (!j) {
-    if (looks_like_json(run.stdout_text)) {
-      // CX: an extra key, invalid JSON → the run is Failed and the tool runs.
-      r.stdout_read = "invalid";
-      r.invalid_problem = problem;
-      fail(r, invalid_json_text(event));
-      return r;
-    }
-    r.stdout_read = "text";
-    // CXSRC session_start.rs / user_prompt_submit.rs: plain stdout becomes model context there;
-    // CX: elsewhere plain text at exit 0 is ignored.
-    if (event == "SessionStart" || event == "SubagentStart" || event == "UserPromptSubmit")
-      add_context(r, trimmed);
-    else if (event == "Stop" || event == "SubagentStop")
-      // stop.rs: any stdout that does not parse is a Failed run (there is no text branch).
-      fail(r, invalid_json_text(event));
+    read_unparsed_stdout(event, run, trimmed, problem, r);
     return r;
   }
   r.stdout_read = "json";
@@ -469,21 +498,7 @@ Reading read_run(const std::string& event, const HookRun& run, const cx::Rules& 
              event == "SubagentStop") {
     read_block_event(event, *j, r);
   } else {
-    // SessionStart / SubagentStart (session_start.rs) and PreCompact / PostCompact (compact.rs).
-    const Universal u = universal(*j);
-    if (u.system_message) r.entries.push_back({"warning", *u.system_message});
-    if (event == "SessionStart" || event == "SubagentStart") {
-      const json hso = present(*j, "hookSpecificOutput") ? (*j)["hookSpecificOutput"] : json::object();
-      if (auto c = str(hso, "additionalContext")) add_context(r, *c);
-    }
-    // SubagentStart ignores continue:false (session_start.rs).
-    if (!u.cont && event != "SubagentStart") {
-      r.status = "stopped";
-      r.should_stop = true;
-      r.stop_reason = u.stop_reason;
-      if (u.stop_reason || compact)
-        r.entries.push_back({"stop", u.stop_reason.value_or(event + " hook stopped execution")});
-    }
+    read_session_or_compact(event, *j, compact, r);
   }
   return r;
 }
