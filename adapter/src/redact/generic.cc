@@ -1023,23 +1023,6 @@ std::vector<std::pair<std::size_t, std::size_t>> skipped_spans(std::string_view 
   return pem;
 }
 
-// The end of the token that starts at t[i] (a token character), with its base64 padding.
-// `run_end`: where its token characters end.
-std::size_t token_end(std::string_view t, std::size_t i, std::size_t& run_end) {
-  const std::size_t n = t.size();
-  std::size_t j = i;
-  // `$` joins two token runs (access_token$production$…), never starts or ends one.
-  while (j < n && (token_char(static_cast<unsigned char>(t[j])) ||
-                   (t[j] == '$' && j > i && j + 1 < n && is_alnum(static_cast<unsigned char>(t[j + 1])))))
-    ++j;
-  // Base64 padding: up to two `=` not followed by more of the token (`KEY=value` is no padding).
-  std::size_t end = j;
-  while (end < n && end - j < 2 && t[end] == '=') ++end;
-  if (end < n && end > j && (token_char(static_cast<unsigned char>(t[end])) || t[end] == '=')) end = j;
-  run_end = j;
-  return end;
-}
-
 // Public hashes: SRI (sha512-…), go.sum (h1:…), digests (sha256:…), data: URIs (…;base64,).
 // (SHA256:… is also how ssh prints a key's fingerprint.) Whether the token at `start` follows
 // one of their labels.
@@ -1152,7 +1135,14 @@ void shape_scan(std::string_view t, bool decode, std::vector<Cut>& cuts, SecretT
       continue;
     }
     std::size_t j = i;
-    const std::size_t end = token_end(t, i, j);
+    // `$` joins two token runs (access_token$production$…), never starts or ends one.
+    while (j < n && (token_char(static_cast<unsigned char>(t[j])) ||
+                     (t[j] == '$' && j > i && j + 1 < n && is_alnum(static_cast<unsigned char>(t[j + 1])))))
+      ++j;
+    // Base64 padding: up to two `=` not followed by more of the token (`KEY=value` is no padding).
+    std::size_t end = j;
+    while (end < n && end - j < 2 && t[end] == '=') ++end;
+    if (end < n && end > j && (token_char(static_cast<unsigned char>(t[end])) || t[end] == '=')) end = j;
     const std::size_t start = i;
     i = end > j ? end : j;
     if (end - start < kMinPrefixedBody) continue;
