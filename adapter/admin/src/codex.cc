@@ -1159,7 +1159,8 @@ void scan_codex_json_layers(CodexScan& s, const std::vector<CodexLayer>& layers)
     }
     if (layer.scope == "project" && !s.project_trusted && (mentions || v.contains("hooks")))
       s.add(mentions ? "broken" : "info",
-            layer.path + ": Codex reads a project's .codex/ only when the project is trusted, and " +
+            layer.path +
+                ": Codex reads a project's .codex/ only when the project is trusted, and " +
                 s.project + " is not trusted in " + s.config + ": its hooks do not run",
             "trust the project when Codex asks on start (or install without --workspace)");
     // A project Codex does not trust has its .codex/ skipped whole: nothing there runs.
@@ -1200,8 +1201,9 @@ void scan_codex_toml_layers(CodexScan& s) {
   }
   for (const auto& f : s.toml_hook_files)
     if (json_has_hooks(read_user_file(fs::join(fs::dirname(f), "hooks.json")).value_or(std::nullopt)))
-      s.add("info", f + " also defines hooks ([hooks.<Event>]): Codex runs them beside hooks.json's",
-            "", {{"file", f}});
+      s.add("info",
+            f + " also defines hooks ([hooks.<Event>]): Codex runs them beside hooks.json's", "",
+            {{"file", f}});
 }
 
 // Ours as the loader sees them: how often each event fires, and the events where one is skipped.

@@ -343,7 +343,8 @@ void scan_copilot_file(CopilotScan& s, const CopilotFile& f) {
   if (!j.contains("hooks") || !j["hooks"].is_object()) return;
   if (f.scope == "repo" && mentions && !s.trusted)
     s.add("broken",
-          f.path + ": Copilot does not load a repository's hooks in a folder that is not trusted (" +
+          f.path +
+              ": Copilot does not load a repository's hooks in a folder that is not trusted (" +
               s.trust_why + "): the guard does not run there",
           "trust the folder in Copilot (it asks on an interactive start), or install for the user: "
           "pinta-gemini install --host copilot");
@@ -358,8 +359,9 @@ bool report_claude_registrations(CopilotScan& s, const std::string& ws) {
   for (const auto& p : claude) {
     nlohmann::json detail = {{"claude_settings", p}, {"trusted", s.trusted}};
     if (!s.trusted)
-      s.add("info", p + " registers pinta-gemini for Claude Code; Copilot would run it too once this "
-                        "folder is trusted",
+      s.add("info",
+            p + " registers pinta-gemini for Claude Code; Copilot would run it too once this "
+                "folder is trusted",
             "", detail);
     else if (!s.fires.empty())
       s.add("warn",
@@ -371,9 +373,9 @@ bool report_claude_registrations(CopilotScan& s, const std::string& ws) {
             detail);
     else
       s.add("info",
-            p + " registers pinta-gemini for Claude Code and Copilot runs it in this trusted folder "
-                "(the guard judges each call, spans name Claude Code); Copilot's own install labels "
-                "them as Copilot",
+            p + " registers pinta-gemini for Claude Code and Copilot runs it in this trusted "
+                "folder (the guard judges each call, spans name Claude Code); Copilot's own "
+                "install labels them as Copilot",
             "", detail);
   }
   return claude_runs;
