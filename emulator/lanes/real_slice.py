@@ -10,7 +10,7 @@ depends on the day or the machine. `--only` and explicit choices are the lane's 
 import os
 
 FULL_ENV = "PINTA_REAL_HOST_FULL"
-DEFAULT_CAP = 40
+DEFAULT_CAP = 24
 
 
 def full_run():

@@ -1050,251 +1050,298 @@ Result<std::string> codex_add_toml_hooks(const std::optional<std::string>& toml,
 
 // ---- doctor ---------------------------------------------------------------------------------
 
-void check_codex(const DoctorOptions& o, DoctorReport& r) {
-  auto add = [&](std::string level, std::string message, std::string fix = "",
-                 nlohmann::json detail = nlohmann::json::object()) {
-    r.findings.push_back(Finding{kArea, std::move(level), std::move(message), std::move(fix),
-                                 std::move(detail)});
-  };
-  const std::string home = codex_home_dir(o.home);
-  const std::string config = fs::join(home, "config.toml");
-  const bool has_project = !o.workspace.empty() && canonical_prefix(o.workspace) != home &&
-                           fs::join(canonical_prefix(o.workspace), ".codex") != home;
-  const std::string project = has_project ? canonical_prefix(o.workspace) : "";
+namespace {
 
-  // The user's config.toml: the project's trust level, hooks written there.
+// What check_codex gathers from Codex's layers (config.toml, hooks.json, user and project) before
+// it judges our hooks, and where its findings go.
+struct CodexScan {
+  DoctorReport& r;
+  std::string home, config, project;
+  bool has_project = false;
   bool project_trusted = false;
   std::vector<std::string> toml_hook_files;
-  auto read_toml = [&](const std::string& path, bool user) {
-    auto t = read_user_file(path);
-    if (!t) {
-      add("broken", t.error().message + ": Codex cannot load its configuration",
-          "check its permissions");
-      return;
-    }
-    if (!t->has_value()) return;
-    auto d = scan_toml(**t);
-    if (!d) {
-      add("broken", path + ":" + d.error().message + " (not TOML this check can read)",
-          "fix the line; `codex` reports its own parse error on start");
-      return;
-    }
-    bool hooks_here = false;
-    for (const auto& l : d->lines) {
-      if (l.path.size() >= 2 && l.path[0] == "hooks" && cx::is_event(l.path[1])) hooks_here = true;
-      if (user && l.kind == TomlLine::Kind::kKeyVal && has_project && l.path.size() == 3 &&
-          l.path[0] == "projects" && l.path[2] == "trust_level" &&
-          canonical_prefix(l.path[1]) == project)
-        project_trusted = TomlScanner::string_at(**t, l.value_begin) == std::string("trusted");
-    }
-    if (hooks_here) toml_hook_files.push_back(path);
-  };
-  read_toml(config, true);
-  if (has_project) read_toml(fs::join(project, ".codex/config.toml"), false);
-
-  struct Layer {
-    std::string path, scope;
-  };
-  std::vector<Layer> layers = {{fs::join(home, "hooks.json"), "user"}};
-  if (has_project) layers.push_back({fs::join(project, ".codex/hooks.json"), "project"});
-  {  // where Codex reads hooks: every layer's hooks all run (CX)
-    std::string where = layers[0].path + " and [hooks] in " + config + " (user)";
-    if (has_project)
-      where += "; " + layers[1].path + " and [hooks] in " + project +
-               "/.codex/config.toml (project, read only when the project is trusted: " +
-               (project_trusted ? "it is" : "it is not") + ")";
-    add("info", "Codex reads hooks from " + where + "; trust from " + config, "",
-        {{"codex_home", home}, {"project_trusted", project_trusted}});
-  }
   std::vector<OurHook> ours;
   std::map<std::string, int> others;  // event -> other hooks that run beside ours
   std::vector<std::string> programs;
   bool mentions_any = false, project_skipped = false;
-  // One file's hooks (its event lists as JSON, the trust entries of ours): ours, the others that
-  // run beside them, the programs ours name.
-  auto collect = [&](const std::string& path, const ojson& hooks,
-                     const std::vector<CodexTrust>& entries) {
-    if (!hooks.is_object()) return;
-    for (auto& [event, groups] : hooks.items()) {
-      if (!groups.is_array()) continue;
-      for (const auto& g : groups) {
-        if (!g.is_object() || !g.contains("hooks") || !g["hooks"].is_array()) continue;
-        for (const auto& h : g["hooks"]) {
-          if (!handler_is_ours(h)) {
-            others[event] += 1;
-            continue;
-          }
-          std::string cmd = h["command"].get<std::string>();
-          std::string prog = split_command_program(cmd).first;
-          if (std::find(programs.begin(), programs.end(), prog) == programs.end())
-            programs.push_back(prog);
-          std::string named = cmd.substr(cmd.rfind(' ') + 1);
-          if (named != event)
-            add("broken", path + ": a pinta-gemini hook under " + event + " says --event " + named,
-                "run: pinta-gemini install --host codex");
+
+  void add(std::string level, std::string message, std::string fix = "",
+           nlohmann::json detail = nlohmann::json::object()) {
+    r.findings.push_back(Finding{kArea, std::move(level), std::move(message), std::move(fix),
+                                 std::move(detail)});
+  }
+};
+
+struct CodexLayer {
+  std::string path, scope;
+};
+
+// One config.toml: the project's trust level (in the user's), whether hooks are written there.
+void read_codex_toml(CodexScan& s, const std::string& path, bool user) {
+  auto t = read_user_file(path);
+  if (!t) {
+    s.add("broken", t.error().message + ": Codex cannot load its configuration",
+          "check its permissions");
+    return;
+  }
+  if (!t->has_value()) return;
+  auto d = scan_toml(**t);
+  if (!d) {
+    s.add("broken", path + ":" + d.error().message + " (not TOML this check can read)",
+          "fix the line; `codex` reports its own parse error on start");
+    return;
+  }
+  bool hooks_here = false;
+  for (const auto& l : d->lines) {
+    if (l.path.size() >= 2 && l.path[0] == "hooks" && cx::is_event(l.path[1])) hooks_here = true;
+    if (user && l.kind == TomlLine::Kind::kKeyVal && s.has_project && l.path.size() == 3 &&
+        l.path[0] == "projects" && l.path[2] == "trust_level" &&
+        canonical_prefix(l.path[1]) == s.project)
+      s.project_trusted = TomlScanner::string_at(**t, l.value_begin) == std::string("trusted");
+  }
+  if (hooks_here) s.toml_hook_files.push_back(path);
+}
+
+// One file's hooks (its event lists as JSON, the trust entries of ours): ours, the others that
+// run beside them, the programs ours name.
+void collect_codex_hooks(CodexScan& s, const std::string& path, const ojson& hooks,
+                         const std::vector<CodexTrust>& entries) {
+  if (!hooks.is_object()) return;
+  for (auto& [event, groups] : hooks.items()) {
+    if (!groups.is_array()) continue;
+    for (const auto& g : groups) {
+      if (!g.is_object() || !g.contains("hooks") || !g["hooks"].is_array()) continue;
+      for (const auto& h : g["hooks"]) {
+        if (!handler_is_ours(h)) {
+          s.others[event] += 1;
+          continue;
         }
+        std::string cmd = h["command"].get<std::string>();
+        std::string prog = split_command_program(cmd).first;
+        if (std::find(s.programs.begin(), s.programs.end(), prog) == s.programs.end())
+          s.programs.push_back(prog);
+        std::string named = cmd.substr(cmd.rfind(' ') + 1);
+        if (named != event)
+          s.add("broken", path + ": a pinta-gemini hook under " + event + " says --event " + named,
+                "run: pinta-gemini install --host codex");
       }
     }
-    for (const auto& e : entries) ours.push_back(OurHook{path, e.event});
-  };
+  }
+  for (const auto& e : entries) s.ours.push_back(OurHook{path, e.event});
+}
+
+// The hooks.json form, user layer then project layer.
+void scan_codex_json_layers(CodexScan& s, const std::vector<CodexLayer>& layers) {
   for (const auto& layer : layers) {
     auto t = read_user_file(layer.path);
     if (!t) {
-      add("warn", t.error().message + ": Codex skips its hooks", "check its permissions");
+      s.add("warn", t.error().message + ": Codex skips its hooks", "check its permissions");
       continue;
     }
     if (!t->has_value()) continue;
     const bool mentions = (*t)->find(std::string("--agent ") + kAgent) != std::string::npos;
-    mentions_any = mentions_any || mentions;
+    s.mentions_any = s.mentions_any || mentions;
     auto entries = codex_trust_entries(layer.path, **t);
     ojson v = ojson::parse(**t, nullptr, false);
     if (auto scanned = scan_hooks(**t); !scanned || v.is_discarded()) {
-      add(mentions ? "broken" : "warn",
-          layer.path + ":" + (scanned ? std::string(" not valid JSON") : scanned.error().message) +
-              ": Codex skips this file, none of its hooks run",
-          "fix the JSON at that position");
+      s.add(mentions ? "broken" : "warn",
+            layer.path + ":" +
+                (scanned ? std::string(" not valid JSON") : scanned.error().message) +
+                ": Codex skips this file, none of its hooks run",
+            "fix the JSON at that position");
       continue;
     }
     if (!entries) {  // valid JSON that Codex's loader does not take (whole or for ours)
-      add("broken", layer.path + ":" + entries.error().message + ": those hooks never run",
-          "fix the file (hostemu lint --host codex " + layer.path +
-              " names each problem), then run: pinta-gemini install --host codex");
+      s.add("broken", layer.path + ":" + entries.error().message + ": those hooks never run",
+            "fix the file (hostemu lint --host codex " + layer.path +
+                " names each problem), then run: pinta-gemini install --host codex");
       continue;
     }
-    if (layer.scope == "project" && !project_trusted && (mentions || v.contains("hooks")))
-      add(mentions ? "broken" : "info",
-          layer.path + ": Codex reads a project's .codex/ only when the project is trusted, and " +
-              project + " is not trusted in " + config + ": its hooks do not run",
-          "trust the project when Codex asks on start (or install without --workspace)");
+    if (layer.scope == "project" && !s.project_trusted && (mentions || v.contains("hooks")))
+      s.add(mentions ? "broken" : "info",
+            layer.path +
+                ": Codex reads a project's .codex/ only when the project is trusted, and " +
+                s.project + " is not trusted in " + s.config + ": its hooks do not run",
+            "trust the project when Codex asks on start (or install without --workspace)");
     // A project Codex does not trust has its .codex/ skipped whole: nothing there runs.
-    if (layer.scope == "project" && !project_trusted) {
-      project_skipped = project_skipped || mentions;
+    if (layer.scope == "project" && !s.project_trusted) {
+      s.project_skipped = s.project_skipped || mentions;
       continue;
     }
-    collect(layer.path, v["hooks"], *entries);
+    collect_codex_hooks(s, layer.path, v["hooks"], *entries);
   }
-  // The TOML form: [hooks] in the layer's config.toml (the project's only when it is trusted).
-  std::vector<std::string> toml_layers = {config};
-  if (has_project) toml_layers.push_back(fs::join(project, ".codex/config.toml"));
+}
+
+// The TOML form: [hooks] in the layer's config.toml (the project's only when it is trusted).
+void scan_codex_toml_layers(CodexScan& s) {
+  std::vector<std::string> toml_layers = {s.config};
+  if (s.has_project) toml_layers.push_back(fs::join(s.project, ".codex/config.toml"));
   for (const auto& path : toml_layers) {
     auto t = read_user_file(path);
     if (!t || !t->has_value()) continue;  // said above
     const bool mentions = (*t)->find(std::string("--agent ") + kAgent) != std::string::npos;
-    mentions_any = mentions_any || mentions;
+    s.mentions_any = s.mentions_any || mentions;
     if (!mentions) continue;
-    if (path != config && !project_trusted) {
-      add("broken",
-          path + ": Codex reads a project's .codex/ only when the project is trusted, and " +
-              project + " is not trusted in " + config + ": its hooks do not run",
-          "trust the project when Codex asks on start (or install without --workspace)");
-      project_skipped = true;
+    if (path != s.config && !s.project_trusted) {
+      s.add("broken",
+            path + ": Codex reads a project's .codex/ only when the project is trusted, and " +
+                s.project + " is not trusted in " + s.config + ": its hooks do not run",
+            "trust the project when Codex asks on start (or install without --workspace)");
+      s.project_skipped = true;
       continue;
     }
     auto entries = codex_trust_entries(path, **t);
     if (!entries) {
-      add("broken", path + ":" + entries.error().message + ": those hooks never run",
-          "fix the file (hostemu lint --host codex " + path +
-              " names each problem), then run: pinta-gemini install --host codex");
+      s.add("broken", path + ":" + entries.error().message + ": those hooks never run",
+            "fix the file (hostemu lint --host codex " + path +
+                " names each problem), then run: pinta-gemini install --host codex");
       continue;
     }
-    collect(path, toml_hooks_of(**t, path), *entries);
+    collect_codex_hooks(s, path, toml_hooks_of(**t, path), *entries);
   }
-  for (const auto& f : toml_hook_files)
+  for (const auto& f : s.toml_hook_files)
     if (json_has_hooks(read_user_file(fs::join(fs::dirname(f), "hooks.json")).value_or(std::nullopt)))
-      add("info", f + " also defines hooks ([hooks.<Event>]): Codex runs them beside hooks.json's",
-        "", {{"file", f}});
+      s.add("info",
+            f + " also defines hooks ([hooks.<Event>]): Codex runs them beside hooks.json's", "",
+            {{"file", f}});
+}
 
-  if (ours.empty()) {
-    if (project_skipped) return;  // said above: the untrusted project's copy is all there is
-    if (!mentions_any)
-      add("info", "pinta-gemini is not installed for Codex", "", {{"installed", false}});
+// Ours as the loader sees them: how often each event fires, and the events where one is skipped.
+struct CodexFiring {
+  std::string untrusted, stale, disabled;
+  std::map<std::string, int> fires;
+};
+
+// Trust as Codex decides it: untrusted and stale hooks are skipped without a word (CX), and
+// `enabled = false` turns one off.
+CodexFiring report_codex_trust(CodexScan& s, const cx::LoadedHooks& loaded) {
+  CodexFiring f;
+  for (const auto& h : loaded.handlers) {
+    if (!codex_is_ours(h.command)) continue;
+    std::string where = h.event + (h.source.rfind("project", 0) == 0 ? " (project)" : "");
+    if (!h.enabled) {
+      f.disabled += (f.disabled.empty() ? "" : ", ") + where;
+    } else if (h.trust_status == cx::TrustStatus::kTrusted ||
+               h.trust_status == cx::TrustStatus::kManaged) {
+      f.fires[h.event] += 1;
+    } else if (h.trust_status == cx::TrustStatus::kModified) {
+      f.stale += (f.stale.empty() ? "" : ", ") + where;
+    } else {
+      f.untrusted += (f.untrusted.empty() ? "" : ", ") + where;
+    }
+  }
+  nlohmann::json detail = {{"config", s.config}};
+  if (!f.untrusted.empty())
+    s.add("broken",
+          "pinta-gemini's Codex hook is not trusted for " + f.untrusted +
+              ": Codex skips an untrusted hook without a word, so the guard never runs there",
+          "run: pinta-gemini install --host codex (records the trust in " + s.config +
+              "), or trust it in Codex's /hooks",
+          detail);
+  if (!f.stale.empty())
+    s.add("broken",
+          "pinta-gemini's Codex hook trust is stale for " + f.stale +
+              " (the hook or its place changed since it was trusted): Codex skips it without a "
+              "word, so the guard never runs there",
+          "run: pinta-gemini install --host codex, or trust it again in Codex's /hooks", detail);
+  if (!f.disabled.empty())
+    s.add("broken",
+          "pinta-gemini's Codex hook is disabled (enabled = false in " + s.config + ") for " +
+              f.disabled + ": the guard never runs there",
+          "enable it in Codex's /hooks", detail);
+  return f;
+}
+
+// Each event ours should run on: missing, twice, the other hooks beside ours, the Codex release.
+void report_codex_coverage(CodexScan& s, const cx::LoadedHooks& loaded, CodexFiring& f,
+                           int probe_timeout_ms) {
+  std::string missing, twice;
+  for (const auto& e : installed_events(Host::kCodex)) {
+    int n = f.fires.count(e) ? f.fires[e] : 0;
+    if (n == 0) missing += (missing.empty() ? "" : ", ") + e;
+    if (n > 1) twice += (twice.empty() ? "" : ", ") + e;
+  }
+  nlohmann::json d2 = {{"fires", f.fires}, {"others", s.others}};
+  if (!twice.empty())
+    s.add("warn",
+          "pinta-gemini runs more than once for " + twice +
+              " (more than one of Codex's hooks files holds it)",
+          "keep one registration: uninstall --host codex [--workspace DIR]", d2);
+  for (const auto& [event, n] : s.others)
+    if (n > 0 && std::any_of(s.ours.begin(), s.ours.end(),
+                             [&ev = event](const OurHook& h) { return h.event == ev; }))
+      s.add("info",
+            std::to_string(n) + " other hook(s) on " + event +
+                " run beside ours (Codex runs matching hooks concurrently; any one's deny blocks" +
+                (event == "PreToolUse" ? " from 0.146.0 on, earlier releases can lose it)" : ")"),
+            "", {{"event", event}, {"count", n}});
+  check_codex_release(loaded, f.fires, std::max(probe_timeout_ms, 3000), s.r);
+  if (!missing.empty())
+    s.add(f.untrusted.empty() && f.stale.empty() && f.disabled.empty() ? "warn" : "broken",
+          "pinta-gemini does not run for Codex's " + missing,
+          "run: pinta-gemini install --host codex", d2);
+  else
+    s.add("ok", "pinta-gemini is registered and trusted for every Codex event", "", d2);
+}
+
+}  // namespace
+
+void check_codex(const DoctorOptions& o, DoctorReport& r) {
+  CodexScan s{.r = r};
+  s.home = codex_home_dir(o.home);
+  s.config = fs::join(s.home, "config.toml");
+  s.has_project = !o.workspace.empty() && canonical_prefix(o.workspace) != s.home &&
+                  fs::join(canonical_prefix(o.workspace), ".codex") != s.home;
+  s.project = s.has_project ? canonical_prefix(o.workspace) : "";
+
+  // The user's config.toml: the project's trust level, hooks written there.
+  read_codex_toml(s, s.config, true);
+  if (s.has_project) read_codex_toml(s, fs::join(s.project, ".codex/config.toml"), false);
+
+  std::vector<CodexLayer> layers = {{fs::join(s.home, "hooks.json"), "user"}};
+  if (s.has_project) layers.push_back({fs::join(s.project, ".codex/hooks.json"), "project"});
+  {  // where Codex reads hooks: every layer's hooks all run (CX)
+    std::string where = layers[0].path + " and [hooks] in " + s.config + " (user)";
+    if (s.has_project)
+      where += "; " + layers[1].path + " and [hooks] in " + s.project +
+               "/.codex/config.toml (project, read only when the project is trusted: " +
+               (s.project_trusted ? "it is" : "it is not") + ")";
+    s.add("info", "Codex reads hooks from " + where + "; trust from " + s.config, "",
+          {{"codex_home", s.home}, {"project_trusted", s.project_trusted}});
+  }
+  scan_codex_json_layers(s, layers);
+  scan_codex_toml_layers(s);
+
+  if (s.ours.empty()) {
+    if (s.project_skipped) return;  // said above: the untrusted project's copy is all there is
+    if (!s.mentions_any)
+      s.add("info", "pinta-gemini is not installed for Codex", "", {{"installed", false}});
     else
-      add("broken", "pinta-gemini is named in a Codex hooks file but registers no hook",
-          "run: pinta-gemini install --host codex");
+      s.add("broken", "pinta-gemini is named in a Codex hooks file but registers no hook",
+            "run: pinta-gemini install --host codex");
     return;
   }
-  for (const auto& p : programs)
+  for (const auto& p : s.programs)
     if (p.empty() || p[0] != '/' || ::access(p.c_str(), X_OK) != 0)
-      add("broken", "the hook program " + p + " is missing or not executable: every hook fails",
-          "reinstall pinta-gemini, then run: pinta-gemini install --host codex");
+      s.add("broken", "the hook program " + p + " is missing or not executable: every hook fails",
+            "reinstall pinta-gemini, then run: pinta-gemini install --host codex");
 
   // Trust as Codex decides it: the hosts/codex loader over the same layers (CX: an untrusted or
   // stale hook is skipped without a word; `enabled = false` turns one off).
   cx::Sources src;
-  src.codex_home = home;
-  if (has_project) {
-    src.project = project;
-    src.project_trusted = project_trusted;
+  src.codex_home = s.home;
+  if (s.has_project) {
+    src.project = s.project;
+    src.project_trusted = s.project_trusted;
   }
   auto loaded = cx::load_hooks(src);
   if (!loaded) {
-    add("broken", "Codex cannot load its hooks: " + loaded.error().message,
-        "fix that file, then run: pinta-gemini install --host codex");
+    s.add("broken", "Codex cannot load its hooks: " + loaded.error().message,
+          "fix that file, then run: pinta-gemini install --host codex");
     return;
   }
-  std::string untrusted, stale, disabled;
-  std::map<std::string, int> fires;
-  for (const auto& h : loaded->handlers) {
-    if (!codex_is_ours(h.command)) continue;
-    std::string where = h.event + (h.source.rfind("project", 0) == 0 ? " (project)" : "");
-    if (!h.enabled) {
-      disabled += (disabled.empty() ? "" : ", ") + where;
-    } else if (h.trust_status == cx::TrustStatus::kTrusted ||
-               h.trust_status == cx::TrustStatus::kManaged) {
-      fires[h.event] += 1;
-    } else if (h.trust_status == cx::TrustStatus::kModified) {
-      stale += (stale.empty() ? "" : ", ") + where;
-    } else {
-      untrusted += (untrusted.empty() ? "" : ", ") + where;
-    }
-  }
-  nlohmann::json detail = {{"config", config}};
-  if (!untrusted.empty())
-    add("broken",
-        "pinta-gemini's Codex hook is not trusted for " + untrusted +
-            ": Codex skips an untrusted hook without a word, so the guard never runs there",
-        "run: pinta-gemini install --host codex (records the trust in " + config +
-            "), or trust it in Codex's /hooks",
-        detail);
-  if (!stale.empty())
-    add("broken",
-        "pinta-gemini's Codex hook trust is stale for " + stale +
-            " (the hook or its place changed since it was trusted): Codex skips it without a "
-            "word, so the guard never runs there",
-        "run: pinta-gemini install --host codex, or trust it again in Codex's /hooks", detail);
-  if (!disabled.empty())
-    add("broken",
-        "pinta-gemini's Codex hook is disabled (enabled = false in " + config + ") for " +
-            disabled + ": the guard never runs there",
-        "enable it in Codex's /hooks", detail);
-
-  std::string missing, twice;
-  for (const auto& e : installed_events(Host::kCodex)) {
-    int n = fires.count(e) ? fires[e] : 0;
-    if (n == 0) missing += (missing.empty() ? "" : ", ") + e;
-    if (n > 1) twice += (twice.empty() ? "" : ", ") + e;
-  }
-  nlohmann::json d2 = {{"fires", fires}, {"others", others}};
-  if (!twice.empty())
-    add("warn",
-        "pinta-gemini runs more than once for " + twice +
-            " (more than one of Codex's hooks files holds it)",
-        "keep one registration: uninstall --host codex [--workspace DIR]", d2);
-  for (const auto& [event, n] : others)
-    if (n > 0 && std::any_of(ours.begin(), ours.end(),
-                             [&ev = event](const OurHook& h) { return h.event == ev; }))
-      add("info",
-          std::to_string(n) + " other hook(s) on " + event +
-              " run beside ours (Codex runs matching hooks concurrently; any one's deny blocks" +
-              (event == "PreToolUse" ? " from 0.146.0 on, earlier releases can lose it)" : ")"),
-          "", {{"event", event}, {"count", n}});
-  check_codex_release(*loaded, fires, std::max(o.probe_timeout_ms, 3000), r);
-  if (!missing.empty())
-    add(untrusted.empty() && stale.empty() && disabled.empty() ? "warn" : "broken",
-        "pinta-gemini does not run for Codex's " + missing,
-        "run: pinta-gemini install --host codex", d2);
-  else
-    add("ok", "pinta-gemini is registered and trusted for every Codex event", "", d2);
+  CodexFiring f = report_codex_trust(s, *loaded);
+  report_codex_coverage(s, *loaded, f, o.probe_timeout_ms);
 }
 
 namespace {

@@ -252,153 +252,180 @@ std::vector<std::string> claude_registrations(const std::string& workspace) {
   return out;
 }
 
-void check_copilot(const DoctorOptions& o, DoctorReport& r) {
-  auto add = [&](std::string level, std::string message, std::string fix = "",
-                 nlohmann::json detail = nlohmann::json::object()) {
-    r.findings.push_back(Finding{"copilot", std::move(level), std::move(message), std::move(fix),
-                                 std::move(detail)});
-  };
-  const std::string home = copilot_home_dir(o.home);
-  const std::string ws = o.workspace.empty() || o.workspace == o.home ? "" : absolute(o.workspace);
+// What check_copilot gathers from Copilot's hook files, and where its findings go.
+struct CopilotScan {
+  DoctorReport& r;
   std::string trust_why;
-  const bool trusted = !ws.empty() && repo_trusted(home, ws, trust_why);
-  struct File {
-    std::string path, scope;
-  };
-  std::vector<File> files;
-  for (const auto& f : json_files(fs::join(home, "hooks"))) files.push_back({f, "user"});
-  if (!ws.empty())
-    for (const auto& f : json_files(fs::join(ws, ".github/hooks"))) files.push_back({f, "repo"});
+  bool trusted = false;
   std::map<std::string, int> fires;  // canonical event -> entries of ours that load
   std::vector<std::string> programs;
   bool mentioned = false;
-  for (const auto& f : files) {
-    auto text = read_user_file(f.path);
-    if (!text || !text->has_value()) {
-      add("warn", (text ? f.path + ": vanished" : text.error().message), "check its permissions");
-      continue;
+
+  void add(std::string level, std::string message, std::string fix = "",
+           nlohmann::json detail = nlohmann::json::object()) {
+    r.findings.push_back(Finding{"copilot", std::move(level), std::move(message), std::move(fix),
+                                 std::move(detail)});
+  }
+};
+
+struct CopilotFile {
+  std::string path, scope;
+};
+
+// One file's "hooks" object: each entry of ours, whether it loads, and what it says.
+void scan_copilot_hooks(CopilotScan& s, const CopilotFile& f, const ojson& hooks) {
+  for (auto& [key, list] : hooks.items()) {
+    auto format = cp::event_format(key);
+    if (!format || !list.is_array()) continue;
+    const std::string canonical = cp::canonical_event(key);
+    // A native list may hold Claude-style groups too (CPM c-matcher-nested).
+    std::vector<const ojson*> entries;
+    for (const auto& e : list) {
+      if (e.is_object() && e.contains("hooks") && e["hooks"].is_array())
+        for (const auto& h : e["hooks"]) entries.push_back(&h);
+      else
+        entries.push_back(&e);
     }
-    const bool mentions = (*text)->find("--agent copilot") != std::string::npos;
-    // A repository's file in an untrusted folder is said below; it loads nothing.
-    mentioned = mentioned || (mentions && (f.scope == "user" || trusted));
-    auto j = ojson::parse(**text, nullptr, false);
-    if (!j.is_object()) {  // CPM src-broken-file: skipped without a word
-      add(mentions ? "broken" : "warn",
-          f.path + ": not a JSON object, Copilot skips the whole file without a notice",
-          "fix the JSON (hostemu lint " + f.path + " shows where)");
-      continue;
-    }
-    if (j.contains("version") && j["version"] != 1) {  // CPM src-version-2
-      add(mentions ? "broken" : "warn",
-          f.path + ": \"version\": " + j["version"].dump() +
-              " makes Copilot drop the whole file without a notice",
-          "set \"version\": 1");
-      continue;
-    }
-    if (!j.contains("hooks") || !j["hooks"].is_object()) continue;
-    if (f.scope == "repo" && mentions && !trusted)
-      add("broken",
-          f.path + ": Copilot does not load a repository's hooks in a folder that is not trusted (" +
-              trust_why + "): the guard does not run there",
-          "trust the folder in Copilot (it asks on an interactive start), or install for the user: "
-          "pinta-gemini install --host copilot");
-    for (auto& [key, list] : j["hooks"].items()) {
-      auto format = cp::event_format(key);
-      if (!format || !list.is_array()) continue;
-      const std::string canonical = cp::canonical_event(key);
-      // A native list may hold Claude-style groups too (CPM c-matcher-nested).
-      std::vector<const ojson*> entries;
-      for (const auto& e : list) {
-        if (e.is_object() && e.contains("hooks") && e["hooks"].is_array())
-          for (const auto& h : e["hooks"]) entries.push_back(&h);
-        else
-          entries.push_back(&e);
-      }
-      for (const ojson* h : entries) {
-        auto ours = parse_ours(entry_command(*h));
-        if (!ours) continue;
-        if (f.scope == "user" || trusted) fires[canonical] += 1;
-        if (std::find(programs.begin(), programs.end(), ours->program) == programs.end())
-          programs.push_back(ours->program);
-        const std::string want = cp::agent_label(*format);
-        if (ours->label != want)
-          add("broken",
+    for (const ojson* h : entries) {
+      auto ours = parse_ours(entry_command(*h));
+      if (!ours) continue;
+      if (f.scope == "user" || s.trusted) s.fires[canonical] += 1;
+      if (std::find(s.programs.begin(), s.programs.end(), ours->program) == s.programs.end())
+        s.programs.push_back(ours->program);
+      const std::string want = cp::agent_label(*format);
+      if (ours->label != want)
+        s.add("broken",
               f.path + ": the pinta-gemini hook under " + key + " says --agent " + ours->label +
                   ", but a " + (*format == cp::Format::kNative ? "camelCase" : "PascalCase") +
                   " event gets the " +
                   (*format == cp::Format::kNative ? "native" : "Claude-style") +
                   " payload (--agent " + want + "): the guard does not see the tool call",
               "run: pinta-gemini install --host copilot");
-        if (cp::canonical_event(ours->event) != canonical)
-          add("broken", f.path + ": a pinta-gemini hook under " + key + " says --event " + ours->event,
+      if (cp::canonical_event(ours->event) != canonical)
+        s.add("broken",
+              f.path + ": a pinta-gemini hook under " + key + " says --event " + ours->event,
               "run: pinta-gemini install --host copilot");
-        // CPM c-pre-timeout-default: 30 s when none; a timeout fails open (the call runs).
-        if (h->contains("timeoutSec") && (*h)["timeoutSec"].is_number() &&
-            (*h)["timeoutSec"].get<double>() <= 0)
-          add("warn", f.path + ": the pinta-gemini hook under " + key + " has timeoutSec " +
+      // CPM c-pre-timeout-default: 30 s when none; a timeout fails open (the call runs).
+      if (h->contains("timeoutSec") && (*h)["timeoutSec"].is_number() &&
+          (*h)["timeoutSec"].get<double>() <= 0)
+        s.add("warn", f.path + ": the pinta-gemini hook under " + key + " has timeoutSec " +
                           (*h)["timeoutSec"].dump(),
               "run: pinta-gemini install --host copilot");
-      }
     }
   }
-  // The Claude Code registration in this repository, which Copilot runs too.
-  const auto claude = claude_registrations(ws);
-  const bool claude_runs = !claude.empty() && trusted;
-  for (const auto& p : claude) {
-    nlohmann::json detail = {{"claude_settings", p}, {"trusted", trusted}};
-    if (!trusted)
-      add("info", p + " registers pinta-gemini for Claude Code; Copilot would run it too once this "
-                      "folder is trusted",
-          "", detail);
-    else if (!fires.empty())
-      add("warn",
-          p + " registers pinta-gemini for Claude Code and Copilot runs it too (trusted folder): "
-              "each preToolUse is judged twice, once as --agent copilot and once as --agent "
-              "claude-code (spans name Claude Code for the second)",
-          "keep it if Claude Code users share this repository (both deny correctly); otherwise "
-          "run: pinta-gemini uninstall --host claude-code --workspace " + ws,
-          detail);
-    else
-      add("info",
-          p + " registers pinta-gemini for Claude Code and Copilot runs it in this trusted folder "
-              "(the guard judges each call, spans name Claude Code); Copilot's own install labels "
-              "them as Copilot",
-          "", detail);
-  }
-  if (fires.empty()) {
-    if (!mentioned)
-      add("info",
-          std::string("pinta-gemini is not installed for Copilot CLI") +
-              (claude_runs ? " (only through the Claude Code settings above)" : ""),
-          "", {{"installed", false}});
-    else
-      add("broken", "pinta-gemini is named in a Copilot hook file but no hook of ours loads",
-          "run: pinta-gemini install --host copilot");
+}
+
+// One hook file: whether Copilot loads it at all (readable, a JSON object, version 1, a trusted
+// folder for a repository's), then its hooks.
+void scan_copilot_file(CopilotScan& s, const CopilotFile& f) {
+  auto text = read_user_file(f.path);
+  if (!text || !text->has_value()) {
+    s.add("warn", (text ? f.path + ": vanished" : text.error().message), "check its permissions");
     return;
   }
-  for (const auto& p : programs)
+  const bool mentions = (*text)->find("--agent copilot") != std::string::npos;
+  // A repository's file in an untrusted folder is said below; it loads nothing.
+  s.mentioned = s.mentioned || (mentions && (f.scope == "user" || s.trusted));
+  auto j = ojson::parse(**text, nullptr, false);
+  if (!j.is_object()) {  // CPM src-broken-file: skipped without a word
+    s.add(mentions ? "broken" : "warn",
+          f.path + ": not a JSON object, Copilot skips the whole file without a notice",
+          "fix the JSON (hostemu lint " + f.path + " shows where)");
+    return;
+  }
+  if (j.contains("version") && j["version"] != 1) {  // CPM src-version-2
+    s.add(mentions ? "broken" : "warn",
+          f.path + ": \"version\": " + j["version"].dump() +
+              " makes Copilot drop the whole file without a notice",
+          "set \"version\": 1");
+    return;
+  }
+  if (!j.contains("hooks") || !j["hooks"].is_object()) return;
+  if (f.scope == "repo" && mentions && !s.trusted)
+    s.add("broken",
+          f.path +
+              ": Copilot does not load a repository's hooks in a folder that is not trusted (" +
+              s.trust_why + "): the guard does not run there",
+          "trust the folder in Copilot (it asks on an interactive start), or install for the user: "
+          "pinta-gemini install --host copilot");
+  scan_copilot_hooks(s, f, j["hooks"]);
+}
+
+// The Claude Code registration in this repository, which Copilot runs too. Returns whether
+// Copilot runs it (the folder is trusted).
+bool report_claude_registrations(CopilotScan& s, const std::string& ws) {
+  const auto claude = claude_registrations(ws);
+  const bool claude_runs = !claude.empty() && s.trusted;
+  for (const auto& p : claude) {
+    nlohmann::json detail = {{"claude_settings", p}, {"trusted", s.trusted}};
+    if (!s.trusted)
+      s.add("info",
+            p + " registers pinta-gemini for Claude Code; Copilot would run it too once this "
+                "folder is trusted",
+            "", detail);
+    else if (!s.fires.empty())
+      s.add("warn",
+            p + " registers pinta-gemini for Claude Code and Copilot runs it too (trusted folder): "
+                "each preToolUse is judged twice, once as --agent copilot and once as --agent "
+                "claude-code (spans name Claude Code for the second)",
+            "keep it if Claude Code users share this repository (both deny correctly); otherwise "
+            "run: pinta-gemini uninstall --host claude-code --workspace " + ws,
+            detail);
+    else
+      s.add("info",
+            p + " registers pinta-gemini for Claude Code and Copilot runs it in this trusted "
+                "folder (the guard judges each call, spans name Claude Code); Copilot's own "
+                "install labels them as Copilot",
+            "", detail);
+  }
+  return claude_runs;
+}
+
+void check_copilot(const DoctorOptions& o, DoctorReport& r) {
+  CopilotScan s{.r = r};
+  const std::string home = copilot_home_dir(o.home);
+  const std::string ws = o.workspace.empty() || o.workspace == o.home ? "" : absolute(o.workspace);
+  s.trusted = !ws.empty() && repo_trusted(home, ws, s.trust_why);
+  std::vector<CopilotFile> files;
+  for (const auto& f : json_files(fs::join(home, "hooks"))) files.push_back({f, "user"});
+  if (!ws.empty())
+    for (const auto& f : json_files(fs::join(ws, ".github/hooks"))) files.push_back({f, "repo"});
+  for (const auto& f : files) scan_copilot_file(s, f);
+  const bool claude_runs = report_claude_registrations(s, ws);
+  if (s.fires.empty()) {
+    if (!s.mentioned)
+      s.add("info",
+            std::string("pinta-gemini is not installed for Copilot CLI") +
+                (claude_runs ? " (only through the Claude Code settings above)" : ""),
+            "", {{"installed", false}});
+    else
+      s.add("broken", "pinta-gemini is named in a Copilot hook file but no hook of ours loads",
+            "run: pinta-gemini install --host copilot");
+    return;
+  }
+  for (const auto& p : s.programs)
     if (p.empty() || p[0] != '/' || !executable(p))
-      add("broken",
-          "the hook program " + p + " is missing or not executable: Copilot denies every tool call "
-          "(its preToolUse fails closed on a hook that cannot start)",
-          "reinstall pinta-gemini, then run: pinta-gemini install --host copilot");
+      s.add("broken",
+            "the hook program " + p + " is missing or not executable: Copilot denies every tool "
+            "call (its preToolUse fails closed on a hook that cannot start)",
+            "reinstall pinta-gemini, then run: pinta-gemini install --host copilot");
   std::string missing, twice;
   for (const auto& e : installed_events(Host::kCopilot)) {
-    int n = fires.count(e) ? fires[e] : 0;
+    int n = s.fires.count(e) ? s.fires[e] : 0;
     if (n == 0) missing += (missing.empty() ? "" : ", ") + e;
     if (n > 1) twice += (twice.empty() ? "" : ", ") + e;
   }
-  nlohmann::json detail = {{"fires", fires}, {"copilot_home", home}};
+  nlohmann::json detail = {{"fires", s.fires}, {"copilot_home", home}};
   if (!twice.empty())
-    add("warn",
-        "pinta-gemini is registered more than once for " + twice +
-            " (user and repository hook files both hold it?): each runs, the gate judges twice",
-        "keep one registration: pinta-gemini uninstall --host copilot [--workspace DIR]", detail);
+    s.add("warn",
+          "pinta-gemini is registered more than once for " + twice +
+              " (user and repository hook files both hold it?): each runs, the gate judges twice",
+          "keep one registration: pinta-gemini uninstall --host copilot [--workspace DIR]", detail);
   if (!missing.empty())
-    add("warn", "pinta-gemini is not registered for " + missing,
-        "run: pinta-gemini install --host copilot", detail);
+    s.add("warn", "pinta-gemini is not registered for " + missing,
+          "run: pinta-gemini install --host copilot", detail);
   else
-    add("ok", "pinta-gemini is registered for every Copilot CLI event it installs", "", detail);
+    s.add("ok", "pinta-gemini is registered for every Copilot CLI event it installs", "", detail);
 }
 
 Result<Plan> install_plan(const InstallOptions& o) {

@@ -245,16 +245,16 @@ void check_guard_body_limit(const DoctorOptions& o, const pinta::adapter::GuardC
       d);
 }
 
-void check_guard(const DoctorOptions& o, DoctorReport& r) {
-  namespace ad = pinta::adapter;
-  ad::GuardConfig g = ad::guard_config_from_environment();
+// The guard's settings, before anything is sent: false when there is no guard to ask or a
+// setting already makes every guard check fail open (said).
+bool guard_settings_usable(const pinta::adapter::GuardConfig& g, DoctorReport& r) {
   if (g.endpoint.empty()) {
     add(r, "endpoint", "info", "PINTA_GUARD_ENDPOINT not set: no guard (every tool call allowed)");
-    return;
+    return false;
   }
   if (!g.enabled) {
     add(r, "endpoint", "info", "guard disabled by PINTA_GUARD_DISABLED (every tool call allowed)");
-    return;
+    return false;
   }
   if (!g.note.empty())
     add(r, "endpoint", "warn", "guard setting ignored: " + g.note,
@@ -263,7 +263,7 @@ void check_guard(const DoctorOptions& o, DoctorReport& r) {
     add(r, "endpoint", "broken",
         "guard " + g.endpoint + " is not an http(s) URL: every guard check fails open (every tool call allowed)",
         "fix PINTA_GUARD_ENDPOINT in the env file");
-    return;
+    return false;
   }
   std::string warning;
   const std::string token_problem = header_value_problem(g.relay_token, warning);
@@ -277,17 +277,18 @@ void check_guard(const DoctorOptions& o, DoctorReport& r) {
         "set PINTA_RELAY_TOKEN to the token alone, on one line (a quoted \"\\r\" or \"\\n\" in the "
         "env file, or a CR from a Windows editor, ends up in the value)",
         {{"variable", "PINTA_RELAY_TOKEN"}, {"length", g.relay_token.size()}});
-    return;
+    return false;
   }
   if (!warning.empty())
     add(r, "endpoint", "warn", "PINTA_RELAY_TOKEN " + warning,
         "set PINTA_RELAY_TOKEN to the token alone", {{"variable", "PINTA_RELAY_TOKEN"}});
-  if (!o.probe_network) return;
+  return true;
+}
 
-  ad::GuardConfig probe_config = g;
-  probe_config.keeper = false;
-  probe_config.data_dir.clear();
-  auto client = ad::make_http_guard_client(probe_config);
+// The harmless call the guard is asked about: a Gemini BeforeTool read_file of a file named
+// pinta-doctor-probe.
+pinta::adapter::CanonicalEvent guard_probe_event(const DoctorOptions& o) {
+  namespace ad = pinta::adapter;
   ad::CanonicalEvent ev;
   ev.family = ad::Family::kGemini;
   ev.agent = "gemini";
@@ -298,30 +299,15 @@ void check_guard(const DoctorOptions& o, DoctorReport& r) {
   ev.cwd = o.workspace;
   ev.tool_name = "read_file";
   ev.tool_input = {{"file_path", "pinta-doctor-probe"}};
-  const auto t0 = std::chrono::steady_clock::now();
-  const ad::GuardVerdict v = client->check(
-      ev, ad::new_span_id(), Deadline::after(std::chrono::milliseconds(o.probe_timeout_ms)));
-  const double ms = elapsed_ms(t0);
+  return ev;
+}
+
+// A probe the guard did not answer with a verdict: refused, a non-2xx status, no answer, or a
+// reply that is not a verdict.
+void report_guard_failure(const pinta::adapter::GuardConfig& g,
+                          const pinta::adapter::GuardVerdict& v, double ms, json d,
+                          DoctorReport& r) {
   const std::string url = g.endpoint;
-  json d = {{"url", url}, {"ms", ms}, {"budget_ms", g.policy.timeout.count()},
-            {"relay_token", !g.relay_token.empty()}};
-  using D = ad::GuardVerdict::Decision;
-  if (v.decision != D::kUnavailable) {
-    const char* decision = v.decision == D::kAllow ? "ALLOW" : v.decision == D::kDeny ? "DENY" : "REVIEW";
-    d["status"] = 200;
-    d["decision"] = decision;
-    const std::string msg = "guard " + url + " answered " + decision + " in " + ms_text(ms) +
-                            " ms (a probe read_file call)";
-    if (ms > static_cast<double>(g.policy.timeout.count()))
-      add(r, "endpoint", "warn",
-          msg + ", over the " + std::to_string(g.policy.timeout.count()) +
-              " ms guard budget (PINTA_GUARD_TIMEOUT_MS): hooks fail open",
-          "move the guard closer or make it faster, or raise PINTA_GUARD_TIMEOUT_MS", d);
-    else
-      add(r, "endpoint", "ok", msg, "", d);
-    check_guard_body_limit(o, g, *client, ev, r);
-    return;
-  }
   d["error"] = v.error;
   const GuardFailure f = classify_guard_error(v.error);
   if (f.status == 401 || f.status == 403) {
@@ -359,6 +345,129 @@ void check_guard(const DoctorOptions& o, DoctorReport& r) {
         "the guard must answer {\"decision\":\"ALLOW\"|\"DENY\"|\"REVIEW\"} (docs/contract.md GUARD-6)",
         d);
   }
+}
+
+void check_guard(const DoctorOptions& o, DoctorReport& r) {
+  namespace ad = pinta::adapter;
+  ad::GuardConfig g = ad::guard_config_from_environment();
+  if (!guard_settings_usable(g, r)) return;
+  if (!o.probe_network) return;
+
+  ad::GuardConfig probe_config = g;
+  probe_config.keeper = false;
+  probe_config.data_dir.clear();
+  auto client = ad::make_http_guard_client(probe_config);
+  const ad::CanonicalEvent ev = guard_probe_event(o);
+  const auto t0 = std::chrono::steady_clock::now();
+  const ad::GuardVerdict v = client->check(
+      ev, ad::new_span_id(), Deadline::after(std::chrono::milliseconds(o.probe_timeout_ms)));
+  const double ms = elapsed_ms(t0);
+  const std::string url = g.endpoint;
+  json d = {{"url", url}, {"ms", ms}, {"budget_ms", g.policy.timeout.count()},
+            {"relay_token", !g.relay_token.empty()}};
+  using D = ad::GuardVerdict::Decision;
+  if (v.decision != D::kUnavailable) {
+    const char* decision = v.decision == D::kAllow ? "ALLOW" : v.decision == D::kDeny ? "DENY" : "REVIEW";
+    d["status"] = 200;
+    d["decision"] = decision;
+    const std::string msg = "guard " + url + " answered " + decision + " in " + ms_text(ms) +
+                            " ms (a probe read_file call)";
+    if (ms > static_cast<double>(g.policy.timeout.count()))
+      add(r, "endpoint", "warn",
+          msg + ", over the " + std::to_string(g.policy.timeout.count()) +
+              " ms guard budget (PINTA_GUARD_TIMEOUT_MS): hooks fail open",
+          "move the guard closer or make it faster, or raise PINTA_GUARD_TIMEOUT_MS", d);
+    else
+      add(r, "endpoint", "ok", msg, "", d);
+    check_guard_body_limit(o, g, *client, ev, r);
+    return;
+  }
+  report_guard_failure(g, v, ms, std::move(d), r);
+}
+
+// The headers the flusher sends: entries the list parser dropped (no '=', empty key, CR/LF/NUL)
+// are named, and so is a header the HTTP client would refuse (every export would fail). Returns
+// whether every header can be sent.
+bool collector_headers_sendable(const pinta::adapter::otlp::ExportConfig& ec, DoctorReport& r) {
+  namespace otlp = pinta::adapter::otlp;
+  const char* list_var = !env_value("GEMINI_PLUGIN_OPTION_HEADERS").empty()
+                             ? "GEMINI_PLUGIN_OPTION_HEADERS"
+                             : "OTEL_EXPORTER_OTLP_HEADERS";
+  size_t dropped = 0;
+  (void)otlp::parse_header_list(env_value(list_var), &dropped);
+  if (dropped > 0)
+    add(r, "endpoint", "warn",
+        std::to_string(dropped) + " entr" + (dropped == 1 ? "y" : "ies") + " of " + list_var +
+            " ignored (not k=v, an empty key, or a line break or NUL in it): that header is not sent",
+        "write " + std::string(list_var) + " as k=v,k2=v2 (percent-encode special characters)",
+        {{"variable", list_var}, {"ignored", dropped}});
+  bool sendable = true;
+  for (const auto& [name, value] : ec.headers) {
+    const std::string source = name == "x-pinta-relay-token" &&
+                                       !env_value("GEMINI_PLUGIN_OPTION_API_KEY").empty()
+                                   ? "GEMINI_PLUGIN_OPTION_API_KEY"
+                                   : list_var;
+    std::string warning;
+    std::string problem = http::valid_header_name(name) ? header_value_problem(value, warning)
+                                                        : "has a name that is not an HTTP token";
+    if (!problem.empty()) {
+      add(r, "endpoint", "broken",
+          "collector header " + (http::valid_header_name(name) ? name : std::string("(unnamed)")) +
+              " from " + source + " " + problem +
+              ": the adapter refuses to send it, so every export fails and spans stay queued",
+          "fix " + source + " (one line; percent-encode special characters in a header list)",
+          {{"variable", source}});
+      sendable = false;
+    } else if (!warning.empty()) {
+      add(r, "endpoint", "warn", "collector header " + name + " from " + source + " " + warning,
+          "fix " + source, {{"variable", source}});
+    }
+  }
+  return sendable;
+}
+
+// An empty export request, sent with those headers; the answer judged by the flusher's rules.
+void probe_collector(const DoctorOptions& o, const pinta::adapter::otlp::ExportConfig& ec, json d,
+                     DoctorReport& r) {
+  namespace otlp = pinta::adapter::otlp;
+  http::Request rq;
+  rq.method = "POST";
+  rq.url = ec.endpoint;
+  rq.headers = {{"Content-Type", "application/json"}};
+  for (const auto& h : ec.headers) rq.headers.push_back(h);
+  rq.body = R"({"resourceSpans":[]})";
+  const auto t0 = std::chrono::steady_clock::now();
+  auto res = http::send(rq, Deadline::after(std::chrono::milliseconds(o.probe_timeout_ms)));
+  d["ms"] = elapsed_ms(t0);
+  const std::string head = "collector " + ec.endpoint;
+  if (!res) {
+    d["error"] = res.error().message;
+    add(r, "endpoint", "broken",
+        head + " unreachable (" + std::string(error_code_name(res.error().code)) + ": " +
+            res.error().message + "); spans stay queued",
+        "start the collector or fix " + ec.endpoint_from, d);
+    return;
+  }
+  const int st = res->status;
+  d["status"] = st;
+  const std::string msg = head + " answered " + std::to_string(st) + " in " +
+                          ms_text(d["ms"].get<double>()) + " ms";
+  const auto verdict = otlp::classify_response(st, res->header("retry-after"), res->body,
+                                               static_cast<int64_t>(std::time(nullptr)));
+  if (st >= 300 && st < 400)
+    add(r, "endpoint", "warn", msg + ": a redirect, which OTLP exporters do not follow (spans stay queued)",
+        "set " + ec.endpoint_from + " to the URL the redirect points at", d);
+  else if (st == 401 || st == 403)
+    add(r, "endpoint", "broken", msg + ": the collector refuses the credentials; spans are dropped",
+        "check GEMINI_PLUGIN_OPTION_HEADERS / OTEL_EXPORTER_OTLP_HEADERS and GEMINI_PLUGIN_OPTION_API_KEY", d);
+  else if (verdict.verdict == otlp::Verdict::kDelivered)
+    add(r, "endpoint", "ok", msg, "", d);
+  else if (verdict.verdict == otlp::Verdict::kRetry)
+    add(r, "endpoint", "warn", msg + ": the collector asks to retry later (spans stay queued)",
+        "check the collector's load", d);
+  else
+    add(r, "endpoint", "broken", msg + ": spans sent there are dropped",
+        "check the endpoint path (" + ec.endpoint_from + ")", d);
 }
 
 // The collector as the adapter resolves it (otlp::export_config: GEMINI_PLUGIN_OPTION_ENDPOINT >
@@ -402,80 +511,9 @@ void check_collector(const DoctorOptions& o, DoctorReport& r) {
   add(r, "endpoint", "info",
       "spans are exported to " + ec.endpoint + " (from " + ec.endpoint_from + ")" + shadow_note, "",
       d);
-  // The headers the flusher sends: entries the list parser dropped (no '=', empty key, CR/LF/NUL)
-  // are named, and so is a header the HTTP client would refuse (every export would fail).
-  const char* list_var = !env_value("GEMINI_PLUGIN_OPTION_HEADERS").empty()
-                             ? "GEMINI_PLUGIN_OPTION_HEADERS"
-                             : "OTEL_EXPORTER_OTLP_HEADERS";
-  size_t dropped = 0;
-  (void)otlp::parse_header_list(env_value(list_var), &dropped);
-  if (dropped > 0)
-    add(r, "endpoint", "warn",
-        std::to_string(dropped) + " entr" + (dropped == 1 ? "y" : "ies") + " of " + list_var +
-            " ignored (not k=v, an empty key, or a line break or NUL in it): that header is not sent",
-        "write " + std::string(list_var) + " as k=v,k2=v2 (percent-encode special characters)",
-        {{"variable", list_var}, {"ignored", dropped}});
-  bool sendable = true;
-  for (const auto& [name, value] : ec.headers) {
-    const std::string source = name == "x-pinta-relay-token" &&
-                                       !env_value("GEMINI_PLUGIN_OPTION_API_KEY").empty()
-                                   ? "GEMINI_PLUGIN_OPTION_API_KEY"
-                                   : list_var;
-    std::string warning;
-    std::string problem = http::valid_header_name(name) ? header_value_problem(value, warning)
-                                                        : "has a name that is not an HTTP token";
-    if (!problem.empty()) {
-      add(r, "endpoint", "broken",
-          "collector header " + (http::valid_header_name(name) ? name : std::string("(unnamed)")) +
-              " from " + source + " " + problem +
-              ": the adapter refuses to send it, so every export fails and spans stay queued",
-          "fix " + source + " (one line; percent-encode special characters in a header list)",
-          {{"variable", source}});
-      sendable = false;
-    } else if (!warning.empty()) {
-      add(r, "endpoint", "warn", "collector header " + name + " from " + source + " " + warning,
-          "fix " + source, {{"variable", source}});
-    }
-  }
+  const bool sendable = collector_headers_sendable(ec, r);
   if (!o.probe_network || !sendable) return;
-  http::Request rq;
-  rq.method = "POST";
-  rq.url = ec.endpoint;
-  rq.headers = {{"Content-Type", "application/json"}};
-  for (const auto& h : ec.headers) rq.headers.push_back(h);
-  rq.body = R"({"resourceSpans":[]})";
-  const auto t0 = std::chrono::steady_clock::now();
-  auto res = http::send(rq, Deadline::after(std::chrono::milliseconds(o.probe_timeout_ms)));
-  d["ms"] = elapsed_ms(t0);
-  const std::string head = "collector " + ec.endpoint;
-  if (!res) {
-    d["error"] = res.error().message;
-    add(r, "endpoint", "broken",
-        head + " unreachable (" + std::string(error_code_name(res.error().code)) + ": " +
-            res.error().message + "); spans stay queued",
-        "start the collector or fix " + ec.endpoint_from, d);
-    return;
-  }
-  const int st = res->status;
-  d["status"] = st;
-  const std::string msg = head + " answered " + std::to_string(st) + " in " +
-                          ms_text(d["ms"].get<double>()) + " ms";
-  const auto verdict = otlp::classify_response(st, res->header("retry-after"), res->body,
-                                               static_cast<int64_t>(std::time(nullptr)));
-  if (st >= 300 && st < 400)
-    add(r, "endpoint", "warn", msg + ": a redirect, which OTLP exporters do not follow (spans stay queued)",
-        "set " + ec.endpoint_from + " to the URL the redirect points at", d);
-  else if (st == 401 || st == 403)
-    add(r, "endpoint", "broken", msg + ": the collector refuses the credentials; spans are dropped",
-        "check GEMINI_PLUGIN_OPTION_HEADERS / OTEL_EXPORTER_OTLP_HEADERS and GEMINI_PLUGIN_OPTION_API_KEY", d);
-  else if (verdict.verdict == otlp::Verdict::kDelivered)
-    add(r, "endpoint", "ok", msg, "", d);
-  else if (verdict.verdict == otlp::Verdict::kRetry)
-    add(r, "endpoint", "warn", msg + ": the collector asks to retry later (spans stay queued)",
-        "check the collector's load", d);
-  else
-    add(r, "endpoint", "broken", msg + ": spans sent there are dropped",
-        "check the endpoint path (" + ec.endpoint_from + ")", d);
+  probe_collector(o, ec, std::move(d), r);
 }
 
 void check_endpoints(const DoctorOptions& o, DoctorReport& r) {

@@ -27,6 +27,9 @@ namespace lane = pinta::emu::session_lane;
 namespace sfs = std::filesystem;
 using g::ojson;
 
+// emulator/lanes/real_slice.py DEFAULT_CAP: the default run's slice of a real-CLI lane.
+constexpr size_t kSliceCap = 24;
+
 TEST(GeminiRealSessionDiff, EmulatorMatchesRealCli) {
   auto hosts = gt::find_npm_hosts();
   if (hosts.skip) GTEST_SKIP() << "real Gemini CLI unavailable: " << hosts.reason;
@@ -45,10 +48,11 @@ TEST(GeminiRealSessionDiff, EmulatorMatchesRealCli) {
                                    [&](const ojson& s) { return s["id"] != only; }),
                     scenarios.end());
   } else if (const char* full = std::getenv("PINTA_REAL_HOST_FULL");
-             !(full && std::string(full) == "1") && scenarios.size() > 40) {
-    // The README's test command runs a fixed slice, every k-th scenario by id within 40, as
-    // every real-CLI lane does (emulator/lanes/real_slice.py); ci/real-hosts.sh runs them all.
-    const size_t step = (scenarios.size() + 39) / 40, all = scenarios.size();
+             !(full && std::string(full) == "1") && scenarios.size() > kSliceCap) {
+    // The README's test command runs a fixed slice, every k-th scenario by id within the cap
+    // every real-CLI lane uses (emulator/lanes/real_slice.py DEFAULT_CAP); ci/real-hosts.sh runs
+    // them all.
+    const size_t step = (scenarios.size() + kSliceCap - 1) / kSliceCap, all = scenarios.size();
     std::vector<ojson> slice;
     for (size_t i = 0; i < all; i += step) slice.push_back(std::move(scenarios[i]));
     scenarios = std::move(slice);
