@@ -65,12 +65,14 @@ inline void emit(View& out, char c, std::uint32_t at) {
 }
 
 // Copies in[from, to) (no escape in it) whole: one append, one fill of the map.
-void copy_run(std::string_view in, const std::uint32_t* in_map, std::size_t from, std::size_t to, View& out) {
+void copy_run(std::string_view in, const std::uint32_t* in_map, std::size_t from, std::size_t to,
+              View& out) {
   out.text.append(in.data() + from, to - from);
   const std::size_t at = out.map.size();
   out.map.resize(at + (to - from));
   if (in_map == nullptr) {
-    for (std::size_t k = 0; k < to - from; ++k) out.map[at + k] = static_cast<std::uint32_t>(from + k);
+    for (std::size_t k = 0; k < to - from; ++k)
+      out.map[at + k] = static_cast<std::uint32_t>(from + k);
   } else {
     std::copy(in_map + from, in_map + to, out.map.begin() + static_cast<std::ptrdiff_t>(at));
   }
@@ -78,7 +80,8 @@ void copy_run(std::string_view in, const std::uint32_t* in_map, std::size_t from
 
 // The backslash escape at in[i] (i + 1 < in.size()), undone into `out`: the characters it took
 // (0: none, nothing written).
-std::size_t undo_backslash(std::string_view in, std::size_t i, const std::uint32_t* in_map, View& out) {
+std::size_t undo_backslash(std::string_view in, std::size_t i, const std::uint32_t* in_map,
+                           View& out) {
   const std::size_t n = in.size();
   const char e = in[i + 1];
   char plain = 0;
@@ -120,9 +123,11 @@ std::size_t undo_backslash(std::string_view in, std::size_t i, const std::uint32
 }
 
 // The HTML entity at in[i] (`&`), undone into `out`: the characters it took (0: none).
-std::size_t undo_entity(std::string_view in, std::size_t i, const std::uint32_t* in_map, View& out) {
+std::size_t undo_entity(std::string_view in, std::size_t i, const std::uint32_t* in_map,
+                        View& out) {
   static constexpr std::array<std::pair<std::string_view, char>, 6> kEntities = {
-      {{"&amp;", '&'}, {"&quot;", '"'}, {"&#39;", '\''}, {"&apos;", '\''}, {"&lt;", '<'}, {"&gt;", '>'}}};
+      {{"&amp;", '&'}, {"&quot;", '"'}, {"&#39;", '\''}, {"&apos;", '\''}, {"&lt;", '<'},
+       {"&gt;", '>'}}};
   for (const auto& [name, plain] : kEntities) {
     if (in.substr(i, name.size()) == name) {
       emit(out, plain, orig_at(in_map, i));
@@ -134,7 +139,8 @@ std::size_t undo_entity(std::string_view in, std::size_t i, const std::uint32_t*
 
 // The percent escape at in[i] (i + 2 < in.size()), undone into `out`: 3, or 0 when it is not one
 // the view undoes. Only the query structure (& = ? "): a value's other escapes stay as they are.
-std::size_t undo_percent(std::string_view in, std::size_t i, const std::uint32_t* in_map, View& out) {
+std::size_t undo_percent(std::string_view in, std::size_t i, const std::uint32_t* in_map,
+                         View& out) {
   const int a = hex_value(in[i + 1]), b = hex_value(in[i + 2]);
   const int v = a * 16 + b;
   if (a >= 0 && b >= 0 && (v == '&' || v == '=' || v == '?' || v == '"')) {
@@ -165,9 +171,12 @@ bool unescape_once(std::string_view in, const std::uint32_t* in_map, View& out) 
     }
     const char c = in[i];
     std::size_t used = 0;
-    if (c == '\\' && i + 1 < n) used = undo_backslash(in, i, in_map, out);
-    else if (c == '&') used = undo_entity(in, i, in_map, out);
-    else if (c == '%' && i + 2 < n) used = undo_percent(in, i, in_map, out);
+    if (c == '\\' && i + 1 < n)
+      used = undo_backslash(in, i, in_map, out);
+    else if (c == '&')
+      used = undo_entity(in, i, in_map, out);
+    else if (c == '%' && i + 2 < n)
+      used = undo_percent(in, i, in_map, out);
     if (used > 0) {
       i += used;
       changed = true;
@@ -535,8 +544,10 @@ Counts count_chars(std::string_view body) {
     c.upper += is_upper(ch);
     c.digit += is_digit(ch);
     c.hex += is_hex(ch);
-    if (is_alnum(ch)) ++c.alnum;
-    else ++c.other;
+    if (is_alnum(ch))
+      ++c.alnum;
+    else
+      ++c.other;
   }
   return c;
 }
@@ -581,7 +592,8 @@ bool random_segment(std::string_view body) {
     // A hex segment counts as it does right after a prefix: 32+ digits, letters and
     // numbers mixed (Slack's xapp-1-<id>-<number>-<64 hex>).
     const bool hex_seg = seg.find_first_not_of("0123456789abcdefABCDEF") == std::string_view::npos;
-    random = hex_seg ? seg.size() >= kMinPrefixedHex && seg.find_first_of("0123456789") != std::string_view::npos &&
+    random = hex_seg ? seg.size() >= kMinPrefixedHex &&
+                           seg.find_first_of("0123456789") != std::string_view::npos &&
                            seg.find_first_not_of("0123456789") != std::string_view::npos &&
                            shannon(seg) >= 3.0
                      : seg.size() >= kMinPrefixedBody && random_body(seg, true);
@@ -605,8 +617,10 @@ bool hash_and_words(std::string_view body) {
       only_letters = only_letters && !is_digit(static_cast<unsigned char>(body[e]));
       ++e;
     }
-    if (only_hex && e - k >= 24) longest_hex = std::max(longest_hex, e - k);
-    else only_hash_and_words = only_letters;
+    if (only_hex && e - k >= 24)
+      longest_hex = std::max(longest_hex, e - k);
+    else
+      only_hash_and_words = only_letters;
     k = e + 1;
   }
   return only_hash_and_words && longest_hex > 0;
@@ -630,7 +644,8 @@ std::optional<bool> capital_groups(std::string_view body) {
   while (k <= n && only_groups) {
     std::size_t e = k;
     bool digit_seen = false;
-    while (e < n && (is_upper(static_cast<unsigned char>(body[e])) || is_digit(static_cast<unsigned char>(body[e])))) {
+    while (e < n && (is_upper(static_cast<unsigned char>(body[e])) ||
+                     is_digit(static_cast<unsigned char>(body[e])))) {
       digit_seen = digit_seen || is_digit(static_cast<unsigned char>(body[e]));
       ++e;
     }
@@ -642,14 +657,15 @@ std::optional<bool> capital_groups(std::string_view body) {
     k = e + 1;
   }
   if (!only_groups || long_groups < 4) return std::nullopt;
-  if (with_digit * 2 <= groups || joined.size() < kMinCapitals || has_alphabet_run(joined)) return false;
+  if (with_digit * 2 <= groups || joined.size() < kMinCapitals || has_alphabet_run(joined))
+    return false;
   std::size_t digits = 0;
   for (unsigned char c : joined) digits += is_digit(c);
   const double len = static_cast<double>(joined.size());
   const Wordiness wg = wordiness(body);  // runs end at the dashes
   return digits * 10 >= joined.size() && digits * 10 <= joined.size() * 9 &&
-         wg.word_share <= max_word_share_one_case(joined.size(), kMinCapitals) && wg.mean_run <= 5.0 &&
-         shannon(joined) >= std::min(3.9, std::log2(len) - 1.0);
+         wg.word_share <= max_word_share_one_case(joined.size(), kMinCapitals) &&
+         wg.mean_run <= 5.0 && shannon(joined) >= std::min(3.9, std::log2(len) - 1.0);
 }
 
 // A name joined with - _ . $: half or more of its letters and digits in plain segments (one
@@ -675,32 +691,39 @@ bool joined_name(std::string_view body, std::size_t alnum) {
 }
 
 // Both letter cases in earnest: the thresholds of base62/base64. `h`: the body's entropy.
-bool random_mixed_case(std::size_t n, const Counts& c, const Wordiness& w, double h, bool prefixed) {
-  if (w.word_share > (c.other == 0 && n >= kMinShortRunsLength && w.mean_run <= kShortRuns ? kMaxWordShareShortRuns
-                                                                                         : kMaxWordShare))
+bool random_mixed_case(std::size_t n, const Counts& c, const Wordiness& w, double h,
+                       bool prefixed) {
+  if (w.word_share > (c.other == 0 && n >= kMinShortRunsLength && w.mean_run <= kShortRuns
+                          ? kMaxWordShareShortRuns
+                          : kMaxWordShare))
     return false;
   if (n < (prefixed ? kMinPrefixedBody : kMinMixed)) return false;
-  if (h < std::min(4.5, std::log2(static_cast<double>(n)) - 1.0) - (prefixed ? 0.3 : 0.0)) return false;
+  if (h < std::min(4.5, std::log2(static_cast<double>(n)) - 1.0) - (prefixed ? 0.3 : 0.0))
+    return false;
   return w.mean_run <= kMaxMeanRun;
 }
 
 // One letter case and digits (base36, Crockford base32).
 // (The one-case bound only where there is truly one case: camelCase with a few capitals,
 // reactInternalInstance, keeps the bound of words.)
-bool random_one_case(std::string_view body, const Counts& c, const Wordiness& w, double h, bool prefixed) {
+bool random_one_case(std::string_view body, const Counts& c, const Wordiness& w, double h,
+                     bool prefixed) {
   const std::size_t n = body.size();
   const std::size_t one_case_floor = c.lower == 0 && c.other == 0 ? kMinCapitals : kMinSingleCase;
-  if (w.word_share > (std::min(c.lower, c.upper) == 0 ? max_word_share_one_case(n, one_case_floor) : kMaxWordShare))
+  if (w.word_share > (std::min(c.lower, c.upper) == 0 ? max_word_share_one_case(n, one_case_floor)
+                                                      : kMaxWordShare))
     return false;
   if (n < (prefixed ? kMinPrefixedBody : one_case_floor)) return false;
   // 10-90 % digits; capitals unjoined need one digit only (an AWS key id's 16 base32 characters
   // after AKIA have none or one digit in 17 % of keys; QZRB + 16-19 random capitals and digits:
   // 88 % caught with the 10 % floor, 92.5 % with this one).
-  if (c.lower == 0 && c.other == 0 && n >= kMinCapitals ? c.digit == 0 : c.digit * 10 < c.alnum) return false;
+  if (c.lower == 0 && c.other == 0 && n >= kMinCapitals ? c.digit == 0 : c.digit * 10 < c.alnum)
+    return false;
   if (c.digit * 10 > c.alnum * 9) return false;
   // A ULID (26 Crockford base32 characters, a timestamp first) is an identifier.
   if (n == 26 && c.lower == 0 && body[0] >= '0' && body[0] <= '7') return false;
-  if (h < std::min(3.9, std::log2(static_cast<double>(n)) - 1.25) - (prefixed ? 0.3 : 0.0)) return false;
+  if (h < std::min(3.9, std::log2(static_cast<double>(n)) - 1.25) - (prefixed ? 0.3 : 0.0))
+    return false;
   // Base36 runs are longer (letters are 72 % of the alphabet): median 2.5, 99th percentile 5.3
   // at 32 characters.
   return w.mean_run <= 5.0;
@@ -730,7 +753,8 @@ bool random_body(std::string_view body, bool prefixed) {
   const Wordiness w = wordiness(body);
   // Both letter cases in earnest (the rarer one at least 15 % of the letters): base62/base64.
   // Else one case and digits, with the thresholds of base36 (Qx9-qtev870sveo49… is lowercase).
-  if (std::min(c.lower, c.upper) * 20 >= (c.lower + c.upper) * 3) return random_mixed_case(n, c, w, h, prefixed);
+  if (std::min(c.lower, c.upper) * 20 >= (c.lower + c.upper) * 3)
+    return random_mixed_case(n, c, w, h, prefixed);
   return random_one_case(body, c, w, h, prefixed);
 }
 
@@ -1012,7 +1036,8 @@ std::string_view decoded_verdict(std::string_view token, bool random, SecretTest
 
 // Spans the token scan passes over, in order: public PEM blocks, wrapped base64 of files and
 // keys (the cuts of wrapped private keys go to `cuts`).
-std::vector<std::pair<std::size_t, std::size_t>> skipped_spans(std::string_view t, std::vector<Cut>& cuts) {
+std::vector<std::pair<std::size_t, std::size_t>> skipped_spans(std::string_view t,
+                                                               std::vector<Cut>& cuts) {
   auto pem = public_pem_blocks(t);
   std::vector<std::pair<std::size_t, std::size_t>> blocks;
   base64_blocks(t, blocks, cuts);
@@ -1036,11 +1061,13 @@ bool after_digest_label(std::string_view t, std::size_t start) {
 
 // Trims sentence punctuation and markup around the token; `tok_start` moves with its front.
 std::string_view trim_token(std::string_view tok, std::size_t& tok_start) {
-  while (!tok.empty() && (tok.front() == '.' || tok.front() == '-' || tok.front() == '_' || tok.front() == '~')) {
+  while (!tok.empty() &&
+         (tok.front() == '.' || tok.front() == '-' || tok.front() == '_' || tok.front() == '~')) {
     tok.remove_prefix(1);
     ++tok_start;
   }
-  while (!tok.empty() && (tok.back() == '.' || tok.back() == '-' || tok.back() == '_' || tok.back() == '~'))
+  while (!tok.empty() &&
+         (tok.back() == '.' || tok.back() == '-' || tok.back() == '_' || tok.back() == '~'))
     tok.remove_suffix(1);
   return tok;
 }
@@ -1050,7 +1077,8 @@ std::string_view trim_token(std::string_view tok, std::size_t& tok_start) {
 bool public_base64(std::string_view tok) {
   if (tok.size() < 24 || !only_b64(tok, false)) return false;
   std::string d;
-  return b64_decode(tok, 1 << 20, d) && d.size() >= 8 && (file_magic(d) || der_kind(d) == 2 || ssh_public_blob(d));
+  return b64_decode(tok, 1 << 20, d) && d.size() >= 8 &&
+         (file_magic(d) || der_kind(d) == 2 || ssh_public_blob(d));
 }
 
 // A path: starts with / . ~, has // or a dot, or joins names with _ or - (and has no +, which
@@ -1059,11 +1087,12 @@ bool path_token(std::string_view tok) {
   if (tok.find('/') == std::string_view::npos) return false;
   const Prefixed pre = split_prefix(tok);
   const std::string_view rest = tok.substr(pre.prefix_len);
-  const bool prefixed_b64 = pre.prefix_len > 0 && rest.find_first_of("._-~$") == std::string_view::npos;
-  return !prefixed_b64 &&
-         (tok.front() == '/' || tok.find("//") != std::string_view::npos ||
-          tok.find_first_of(".~$") != std::string_view::npos ||
-          (tok.find_first_of("_-") != std::string_view::npos && tok.find('+') == std::string_view::npos));
+  const bool prefixed_b64 =
+      pre.prefix_len > 0 && rest.find_first_of("._-~$") == std::string_view::npos;
+  return !prefixed_b64 && (tok.front() == '/' || tok.find("//") != std::string_view::npos ||
+                           tok.find_first_of(".~$") != std::string_view::npos ||
+                           (tok.find_first_of("_-") != std::string_view::npos &&
+                            tok.find('+') == std::string_view::npos));
 }
 
 // The shape of a dotted token (pat.<id>.<random>, s.<random>, a.b.c), piece by piece: a random
@@ -1094,7 +1123,9 @@ void consider_piece(std::string_view piece, std::size_t at, bool decode, std::ve
                     const SecretTest& holds_secret) {
   // A dotted token: whole, else piece by piece.
   const bool dotted = piece.find('.') != std::string_view::npos;
-  Shape shape = version_prefixed(piece) ? Shape::kPrefixed : dotted ? Shape::kNone : classify(piece);
+  Shape shape = version_prefixed(piece) ? Shape::kPrefixed
+                : dotted                ? Shape::kNone
+                                        : classify(piece);
   if (dotted && shape == Shape::kNone) shape = dotted_shape(piece);
   std::string_view type;
   const bool b64 = only_b64(piece, false);
@@ -1136,13 +1167,15 @@ void shape_scan(std::string_view t, bool decode, std::vector<Cut>& cuts, SecretT
     }
     std::size_t j = i;
     // `$` joins two token runs (access_token$production$…), never starts or ends one.
-    while (j < n && (token_char(static_cast<unsigned char>(t[j])) ||
-                     (t[j] == '$' && j > i && j + 1 < n && is_alnum(static_cast<unsigned char>(t[j + 1])))))
+    while (j < n &&
+           (token_char(static_cast<unsigned char>(t[j])) ||
+            (t[j] == '$' && j > i && j + 1 < n && is_alnum(static_cast<unsigned char>(t[j + 1])))))
       ++j;
     // Base64 padding: up to two `=` not followed by more of the token (`KEY=value` is no padding).
     std::size_t end = j;
     while (end < n && end - j < 2 && t[end] == '=') ++end;
-    if (end < n && end > j && (token_char(static_cast<unsigned char>(t[end])) || t[end] == '=')) end = j;
+    if (end < n && end > j && (token_char(static_cast<unsigned char>(t[end])) || t[end] == '='))
+      end = j;
     const std::size_t start = i;
     i = end > j ? end : j;
     if (end - start < kMinPrefixedBody) continue;

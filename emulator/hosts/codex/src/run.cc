@@ -379,12 +379,16 @@ void read_exit2(const std::string& event, const HookRun& run, Reading& r) {
   auto reason = trimmed_non_empty(run.stderr_text);
   if (!reason) {
     const std::map<std::string, std::string> kEmpty = {
-        {"PreToolUse", "PreToolUse hook exited with code 2 but did not write a blocking reason to stderr"},
-        {"PermissionRequest", "PermissionRequest hook exited with code 2 but did not write a denial reason to stderr"},
+        {"PreToolUse",
+         "PreToolUse hook exited with code 2 but did not write a blocking reason to stderr"},
+        {"PermissionRequest",
+         "PermissionRequest hook exited with code 2 but did not write a denial reason to stderr"},
         {"PostToolUse", "PostToolUse hook exited with code 2 but did not write feedback to stderr"},
-        {"UserPromptSubmit", "UserPromptSubmit hook exited with code 2 but did not write a blocking reason to stderr"},
+        {"UserPromptSubmit",
+         "UserPromptSubmit hook exited with code 2 but did not write a blocking reason to stderr"},
         {"Stop", "Stop hook exited with code 2 but did not write a continuation prompt to stderr"},
-        {"SubagentStop", "SubagentStop hook exited with code 2 but did not write a continuation prompt to stderr"}};
+        {"SubagentStop",
+         "SubagentStop hook exited with code 2 but did not write a continuation prompt to stderr"}};
     fail(r, kEmpty.at(event));
     return;
   }
@@ -462,7 +466,8 @@ Reading read_run(const std::string& event, const HookRun& run, const cx::Rules& 
   }
   const bool compact = event == "PreCompact" || event == "PostCompact";
   if (!run.exit_code) {
-    fail(r, compact ? "hook process terminated without an exit code" : "hook exited without a status code");
+    fail(r, compact ? "hook process terminated without an exit code"
+                    : "hook exited without a status code");
     return r;
   }
   const int code = *run.exit_code;
