@@ -56,7 +56,9 @@ Result<Profile> parse(const std::string& file) {
                    [](const json& e) { return e.is_string() && !e.get<std::string>().empty(); }))
     return bad("\"evidence\" must be a non-empty list of texts");
   if (!j.contains("switches") || !j["switches"].is_object()) return bad("no \"switches\" object");
-  for (const auto& [k, v] : j["switches"].items()) {
+  for (const auto& item : j["switches"].items()) {
+    const std::string& k = item.key();
+    const json& v = item.value();
     auto it = std::find_if(std::begin(kSwitches), std::end(kSwitches),
                            [&](const auto& sw) { return k == sw.first; });
     if (it == std::end(kSwitches)) return bad("unknown switch " + k);
