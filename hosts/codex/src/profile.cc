@@ -7,6 +7,7 @@
 #include "pinta/common/data_dir.h"
 #include "pinta/common/fs.h"
 #include "pinta/hosts/codex/codex.h"
+#include "pinta/hosts/profile_file.h"
 #include "pinta/hosts/codex/family.h"
 
 namespace pinta::hosts::codex {
@@ -124,12 +125,7 @@ Result<std::vector<Profile>> read_profiles(const std::string& dir) {
 }
 
 Result<Profile> profile_named(const std::string& dir, const std::string& name) {
-  if (name.find('/') != std::string::npos) return parse(name);
-  auto all = read_profiles(dir);
-  if (!all) return all.error();
-  for (auto& p : *all)
-    if (p.name == name) return p;
-  return make_error(ErrorCode::kNotFound, "no Codex profile named " + name + " in " + dir);
+  return named_profile<Profile>(dir, name, "Codex profile", parse, read_profiles);
 }
 
 Result<Profile> profile_for_version(const std::string& dir, const std::string& version) {

@@ -104,12 +104,7 @@ Result<std::vector<Profile>> read_profiles(const std::string& dir) {
 }
 
 Result<Profile> profile_named(const std::string& dir, const std::string& name) {
-  if (name.find('/') != std::string::npos) return parse(name);
-  auto all = read_profiles(dir);
-  if (!all) return all.error();
-  for (auto& p : *all)
-    if (p.name == name) return std::move(p);
-  return make_error(ErrorCode::kNotFound, "no Copilot profile named " + name + " in " + dir);
+  return named_profile<Profile>(dir, name, "Copilot profile", parse, read_profiles);
 }
 
 Result<Profile> profile_for_version(const std::string& dir, const std::string& version) {

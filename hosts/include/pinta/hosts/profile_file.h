@@ -42,4 +42,18 @@ inline Result<ProfileFile> read_profile_file(const std::string& file, const std:
   return p;
 }
 
+// The profile `name` of a family's folder `dir` (read_all: the family's loader of the whole
+// folder), or, when `name` holds a '/', the profile file at that path (parse: its file reader).
+// `what` names the family's profiles in the error ("Copilot profile").
+template <class Profile, class Parse, class ReadAll>
+Result<Profile> named_profile(const std::string& dir, const std::string& name,
+                              const std::string& what, Parse parse, ReadAll read_all) {
+  if (name.find('/') != std::string::npos) return parse(name);
+  auto all = read_all(dir);
+  if (!all) return all.error();
+  for (auto& p : *all)
+    if (p.name == name) return std::move(p);
+  return make_error(ErrorCode::kNotFound, "no " + what + " named " + name + " in " + dir);
+}
+
 }  // namespace pinta::hosts
