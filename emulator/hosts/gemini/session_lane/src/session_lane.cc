@@ -327,7 +327,11 @@ ojson project_hook_call(const ojson& a, const Root& r) {
   return p;
 }
 
-std::optional<ojson> real_hook_calls(const std::string& outfile_text, const Root& r) {
+namespace {
+// The array of `each(attributes)` over the CLI's gemini_cli.hook_call telemetry records in its
+// --telemetry-outfile text, in order; nullopt when the text is no JSON stream.
+template <class Each>
+std::optional<ojson> map_hook_calls(const std::string& outfile_text, Each each) {
   auto docs = split_json_stream(outfile_text);
   if (!docs) return std::nullopt;
   ojson out = ojson::array();
@@ -335,9 +339,14 @@ std::optional<ojson> real_hook_calls(const std::string& outfile_text, const Root
     if (!d.is_object() || !d.contains("attributes") || !d["attributes"].is_object()) continue;
     const ojson& a = d["attributes"];
     if (a.value("event.name", std::string()) != "gemini_cli.hook_call") continue;
-    out.push_back(project_hook_call(a, r));
+    out.push_back(each(a));
   }
   return out;
+}
+}  // namespace
+
+std::optional<ojson> real_hook_calls(const std::string& outfile_text, const Root& r) {
+  return map_hook_calls(outfile_text, [&](const ojson& a) { return project_hook_call(a, r); });
 }
 
 ojson normalize_payload(const ojson& input, const Root& r) {
@@ -372,20 +381,13 @@ ojson normalize_payload(const ojson& input, const Root& r) {
 }
 
 std::optional<ojson> real_payloads(const std::string& outfile_text, const Root& r) {
-  auto docs = split_json_stream(outfile_text);
-  if (!docs) return std::nullopt;
-  ojson out = ojson::array();
-  for (const auto& d : *docs) {
-    if (!d.is_object() || !d.contains("attributes") || !d["attributes"].is_object()) continue;
-    const ojson& a = d["attributes"];
-    if (a.value("event.name", std::string()) != "gemini_cli.hook_call") continue;
+  return map_hook_calls(outfile_text, [&](const ojson& a) {
     ojson in = a.contains("hook_input") ? a["hook_input"] : ojson(nullptr);
     if (in.is_string()) in = ojson::parse(in.get<std::string>(), nullptr, false);
     if (in.is_discarded()) in = a["hook_input"];
-    out.push_back(ojson::object({{"event", a.value("hook_event_name", std::string())},
-                                 {"input", normalize_payload(in, r)}}));
-  }
-  return out;
+    return ojson::object({{"event", a.value("hook_event_name", std::string())},
+                          {"input", normalize_payload(in, r)}});
+  });
 }
 
 namespace {
